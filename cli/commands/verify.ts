@@ -1,0 +1,7 @@
+import type { CommandIo } from "../io";
+
+// Placeholder until the verify command lands (it is being built now).
+export async function run(_args: string[], io: CommandIo): Promise<number> {
+  await io.stderr.write("error: verify is not built yet\n");
+  return 2;
+}

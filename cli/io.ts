@@ -1,0 +1,35 @@
+/** Output sinks for CLI commands, so tests can capture them without spawning a process. */
+export interface Sink {
+  /** Resolves once the chunk is accepted (honours back-pressure on real streams). */
+  write(chunk: string): Promise<void> | void;
+}
+
+export interface CommandIo {
+  readonly stdout: Sink;
+  readonly stderr: Sink;
+}
+
+function streamSink(stream: NodeJS.WriteStream): Sink {
+  return {
+    write(chunk) {
+      if (stream.write(chunk)) return;
+      return new Promise<void>((resolve) => stream.once("drain", () => resolve()));
+    },
+  };
+}
+
+export function nodeIo(): CommandIo {
+  return { stdout: streamSink(process.stdout), stderr: streamSink(process.stderr) };
+}
+
+/** An in-memory CommandIo for tests. */
+export function memoryIo(): CommandIo & { out: () => string; err: () => string } {
+  let out = "";
+  let err = "";
+  return {
+    stdout: { write: (c) => void (out += c) },
+    stderr: { write: (c) => void (err += c) },
+    out: () => out,
+    err: () => err,
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * Rollout Inspector CLI: `npm run --silent cli -- <command> [args]`.
+ * Each command lives in cli/commands/<name>.ts and exports `run(args, io)`, resolving to an exit code.
+ */
+import type { CommandIo } from "./io";
+import { nodeIo } from "./io";
+
+type Command = { summary: string; load: () => Promise<{ run: (args: string[], io: CommandIo) => Promise<number> }> };
+
+const COMMANDS: Record<string, Command> = {
+  resolve: { summary: "per-call identity of every function_call", load: () => import("./commands/resolve") },
+  verify: { summary: "recompute every rollout's reward", load: () => import("./commands/verify") },
+};
+
+function usage(): string {
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
+  return `usage: npm run --silent cli -- <command> [options]\n\ncommands:\n${lines.join("\n")}\n\nRun a command with --help for its options.\n`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const io = nodeIo();
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h") {
+    io.stdout.write(usage());
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS[name];
+  if (command === undefined) {
+    io.stderr.write(`error: unknown command '${name}' (try --help)\n`);
+    return 2;
+  }
+  const mod = await command.load();
+  return mod.run(rest, io);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,42 @@
+import type { Policy, RolloutResolution } from "../identity/types";
+
+/**
+ * What a verifier receives: the paired input row (or the rollout's own task fields) plus `response`
+ * and `mcp_tool_call_provenance`, deep-copied, with every function_call name set to its verifier name.
+ * It is `unknown`-shaped JSON: each verifier narrows what it needs with zod.
+ */
+export type VerifyRequest = Readonly<Record<string, unknown>>;
+
+export interface VerifierOutput {
+  readonly reward: number;
+  /** Reward components, where the environment has them (e.g. reward_safety, reward_utility). */
+  readonly components?: Readonly<Record<string, number>>;
+  /** Sentences that explain the score, most important first. A 0 always has at least one. */
+  readonly explanation: readonly string[];
+  /** Structured, verifier-specific detail (e.g. workplace table differences) for the UI. */
+  readonly details?: unknown;
+}
+
+/** A verifier is a pure function of the verify request. Registered by server name. */
+export interface Verifier {
+  readonly server: string;
+  /** The server's tool names, when the verifier knows them (feeds unknown_tool / alias_guess). */
+  readonly tools?: readonly string[];
+  verify(request: VerifyRequest): VerifierOutput;
+}
+
+export interface VerifyResult {
+  readonly server: string;
+  readonly policy: Policy;
+  /** null when no verifier exists for the server or the request could not be built. */
+  readonly reward: number | null;
+  readonly recorded_reward: number | null;
+  readonly components?: Readonly<Record<string, number>>;
+  readonly explanation: readonly string[];
+  readonly details?: unknown;
+  /** Why no reward could be computed (e.g. "no verifier for <server>"). */
+  readonly error?: string;
+  /** Reasons Gym's strict request validation would reject this verify request. */
+  readonly gym_would_reject?: readonly string[];
+  readonly resolution: RolloutResolution;
+}
