@@ -1,0 +1,3 @@
+export { LineSplitter, type RawLine } from "./lines";
+export { MAX_NESTING_DEPTH, type ParseResult, parseJsonLine, parsePythonJson } from "./parse";
+export { firstInvalidUtf8, type JsonlItem, MAX_LINE_BYTES, type ReadJsonlOptions, readJsonl } from "./read";

@@ -1,0 +1,231 @@
+/**
+ * JSON parsing with Python's `json` leniency: the bare tokens `NaN`, `Infinity` and `-Infinity` are
+ * accepted outside strings (Gym writes them through `json.dumps`) and come out as JS numbers.
+ *
+ * Valid JSON always goes through the native `JSON.parse` (fast path). Only when that fails does a small
+ * strict-JSON parser that also knows the three tokens run, so a line costs one native parse in the
+ * common case and the lenient parser decides both the value and the error message otherwise.
+ */
+
+export type ParseResult = { ok: true; value: unknown } | { ok: false; error: string };
+
+/** Python's json module stops near this depth too (its recursion limit); it keeps the fallback parser off the stack limit. */
+export const MAX_NESTING_DEPTH = 1_000;
+
+/** Longest excerpt of the input quoted in an error message. */
+const ERROR_EXCERPT_CHARS = 24;
+
+class LenientSyntaxError extends Error {}
+
+/** Parse one line's text as JSON, accepting Python's NaN/Infinity/-Infinity tokens outside strings. */
+export function parseJsonLine(text: string): ParseResult {
+  return parsePythonJson(text);
+}
+
+/** Same leniency for any JSON text (verifiers use it to emulate Python json.loads on tool arguments). */
+export function parsePythonJson(text: string): ParseResult {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    // Fall through: the text may use Python's tokens, or be invalid; the lenient parser tells which.
+  }
+  try {
+    return { ok: true, value: parseLenient(text) };
+  } catch (error) {
+    if (error instanceof LenientSyntaxError) return { ok: false, error: `invalid JSON: ${error.message}` };
+    throw error;
+  }
+}
+
+/**
+ * Strict JSON (RFC 8259) plus the three Python tokens. Exported for tests that compare it with
+ * `JSON.parse`; callers use `parsePythonJson`.
+ */
+export function parseLenient(text: string): unknown {
+  const parser = new LenientParser(text);
+  return parser.parseDocument();
+}
+
+const NUMBER_PATTERN = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+
+class LenientParser {
+  private pos = 0;
+
+  constructor(private readonly text: string) {}
+
+  parseDocument(): unknown {
+    this.skipWhitespace();
+    if (this.pos >= this.text.length) throw new LenientSyntaxError("empty text");
+    const value = this.parseValue(0);
+    this.skipWhitespace();
+    if (this.pos < this.text.length) {
+      throw new LenientSyntaxError(
+        `unexpected text after the JSON value at position ${this.pos}${this.near()}`,
+      );
+    }
+    return value;
+  }
+
+  private parseValue(depth: number): unknown {
+    if (depth > MAX_NESTING_DEPTH) {
+      throw new LenientSyntaxError(`nesting deeper than ${MAX_NESTING_DEPTH} levels at position ${this.pos}`);
+    }
+    const c = this.text.charCodeAt(this.pos);
+    switch (c) {
+      case 0x7b /* { */:
+        return this.parseObject(depth);
+      case 0x5b /* [ */:
+        return this.parseArray(depth);
+      case 0x22 /* " */:
+        return this.parseString();
+      case 0x74 /* t */:
+        return this.parseKeyword("true", true);
+      case 0x66 /* f */:
+        return this.parseKeyword("false", false);
+      case 0x6e /* n */:
+        return this.parseKeyword("null", null);
+      case 0x4e /* N */:
+        return this.parseKeyword("NaN", Number.NaN);
+      case 0x49 /* I */:
+        return this.parseKeyword("Infinity", Number.POSITIVE_INFINITY);
+      case 0x2d /* - */:
+        if (this.text.charCodeAt(this.pos + 1) === 0x49)
+          return this.parseKeyword("-Infinity", Number.NEGATIVE_INFINITY);
+        return this.parseNumber();
+      default:
+        if (c >= 0x30 && c <= 0x39) return this.parseNumber();
+        throw this.unexpected();
+    }
+  }
+
+  private parseObject(depth: number): Record<string, unknown> {
+    const result: Record<string, unknown> = {};
+    this.pos++; // {
+    this.skipWhitespace();
+    if (this.text.charCodeAt(this.pos) === 0x7d) {
+      this.pos++;
+      return result;
+    }
+    for (;;) {
+      this.skipWhitespace();
+      if (this.text.charCodeAt(this.pos) !== 0x22) throw this.unexpected("expected a string key");
+      const key = this.parseString();
+      this.skipWhitespace();
+      if (this.text.charCodeAt(this.pos) !== 0x3a) throw this.unexpected("expected ':'");
+      this.pos++;
+      this.skipWhitespace();
+      const value = this.parseValue(depth + 1);
+      // Like JSON.parse: "__proto__" is an ordinary own key, never a prototype change. Duplicates: last wins.
+      if (key === "__proto__") {
+        Object.defineProperty(result, key, { value, enumerable: true, writable: true, configurable: true });
+      } else {
+        result[key] = value;
+      }
+      this.skipWhitespace();
+      const next = this.text.charCodeAt(this.pos);
+      if (next === 0x2c) {
+        this.pos++;
+        continue;
+      }
+      if (next === 0x7d) {
+        this.pos++;
+        return result;
+      }
+      throw this.unexpected("expected ',' or '}'");
+    }
+  }
+
+  private parseArray(depth: number): unknown[] {
+    const result: unknown[] = [];
+    this.pos++; // [
+    this.skipWhitespace();
+    if (this.text.charCodeAt(this.pos) === 0x5d) {
+      this.pos++;
+      return result;
+    }
+    for (;;) {
+      this.skipWhitespace();
+      result.push(this.parseValue(depth + 1));
+      this.skipWhitespace();
+      const next = this.text.charCodeAt(this.pos);
+      if (next === 0x2c) {
+        this.pos++;
+        continue;
+      }
+      if (next === 0x5d) {
+        this.pos++;
+        return result;
+      }
+      throw this.unexpected("expected ',' or ']'");
+    }
+  }
+
+  private parseString(): string {
+    const start = this.pos;
+    let escaped = false;
+    let i = start + 1;
+    for (; i < this.text.length; i++) {
+      const c = this.text.charCodeAt(i);
+      if (c === 0x22) break;
+      if (c === 0x5c) {
+        escaped = true;
+        i++; // the escaped character can never end the string
+      } else if (c < 0x20) {
+        throw new LenientSyntaxError(`control character U+${hex4(c)} in string at position ${i}`);
+      }
+    }
+    if (i >= this.text.length)
+      throw new LenientSyntaxError(`unterminated string starting at position ${start}`);
+    this.pos = i + 1;
+    if (!escaped) return this.text.slice(start + 1, i);
+    // Escapes follow exactly JSON's rules, so the native parser decodes them.
+    try {
+      const decoded: unknown = JSON.parse(this.text.slice(start, i + 1));
+      if (typeof decoded === "string") return decoded;
+    } catch {
+      // reported below
+    }
+    throw new LenientSyntaxError(`invalid escape in string starting at position ${start}`);
+  }
+
+  private parseNumber(): number {
+    NUMBER_PATTERN.lastIndex = this.pos;
+    const match = NUMBER_PATTERN.exec(this.text);
+    if (match === null) throw this.unexpected("expected a number");
+    this.pos += match[0].length;
+    return Number(match[0]);
+  }
+
+  private parseKeyword<T>(word: string, value: T): T {
+    if (!this.text.startsWith(word, this.pos)) throw this.unexpected();
+    this.pos += word.length;
+    return value;
+  }
+
+  private skipWhitespace(): void {
+    for (;;) {
+      const c = this.text.charCodeAt(this.pos);
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) this.pos++;
+      else return;
+    }
+  }
+
+  private unexpected(expectation?: string): LenientSyntaxError {
+    const suffix = expectation === undefined ? "" : ` (${expectation})`;
+    if (this.pos >= this.text.length) return new LenientSyntaxError(`unexpected end of text${suffix}`);
+    const ch = JSON.stringify(this.text.charAt(this.pos));
+    return new LenientSyntaxError(
+      `unexpected character ${ch} at position ${this.pos}${suffix}${this.near()}`,
+    );
+  }
+
+  private near(): string {
+    const excerpt = this.text.slice(this.pos, this.pos + ERROR_EXCERPT_CHARS);
+    const more = this.pos + ERROR_EXCERPT_CHARS < this.text.length ? "..." : "";
+    return ` near ${JSON.stringify(excerpt + more)}`;
+  }
+}
+
+function hex4(code: number): string {
+  return code.toString(16).toUpperCase().padStart(4, "0");
+}

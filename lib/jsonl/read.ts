@@ -1,0 +1,290 @@
+/**
+ * Streaming JSONL reader: bytes in, one item per non-blank line out. Never builds a whole-file
+ * string, so memory stays flat for multi-gigabyte files.
+ *
+ * Decisions:
+ * - A UTF-8 BOM is stripped only at the very start of the (decompressed) stream. The first line's
+ *   `offset` is then 3 and its `length` excludes the BOM, so `offset`/`length` always slice back to the
+ *   bytes that were parsed.
+ * - A line whose bytes are only spaces, tabs or "\r" is blank: it counts for line numbers, is not yielded.
+ * - A corrupt or truncated gzip stream ends the read with a thrown Error ("corrupt gzip data: ...") after
+ *   every complete line decoded before the damage has been yielded. A failing source stream rethrows its
+ *   own error. Both are stream-level failures, unlike a bad line, which is an `ok: false` item.
+ * - Abort (options.signal) throws an Error named "AbortError" and cancels the source stream.
+ */
+
+import { LineSplitter, type RawLine } from "./lines";
+import { parseJsonLine } from "./parse";
+
+export type JsonlItem = {
+  /** 1-based line number in the (decompressed) file; blank lines count but are not yielded. */
+  line: number;
+  /** Byte offset of the line's first byte in the decompressed stream (BOM bytes count). */
+  offset: number;
+  /** Byte length of the line, excluding "\n" or "\r\n". */
+  length: number;
+  /** The line's raw bytes (no terminator), only when options.keepBytes. */
+  bytes?: Uint8Array;
+} & ({ ok: true; value: unknown } | { ok: false; error: string });
+
+export interface ReadJsonlOptions {
+  /** Default "auto": detect the 1f 8b magic bytes. */
+  gzip?: boolean | "auto";
+  /** Default false. */
+  keepBytes?: boolean;
+  /** Compressed bytes consumed from the source, called per chunk. */
+  onProgress?: (bytesRead: number) => void;
+  /** Abort -> the generator throws an AbortError-named Error and releases the reader. */
+  signal?: AbortSignal;
+  /** Lines longer than this are reported as an error item without being buffered. Default MAX_LINE_BYTES. */
+  maxLineBytes?: number;
+}
+
+/**
+ * Longest line that is buffered and parsed. V8 strings top out near 512 MiB of UTF-16, so a longer line
+ * could not be decoded anyway; skipping it keeps memory bounded and the rest of the file readable.
+ */
+export const MAX_LINE_BYTES = 256 * 1024 * 1024;
+
+const GZIP_MAGIC = [0x1f, 0x8b] as const;
+const UTF8_BOM = [0xef, 0xbb, 0xbf] as const;
+const CR = 0x0d;
+
+export async function* readJsonl(
+  source: ReadableStream<Uint8Array>,
+  options: ReadJsonlOptions = {},
+): AsyncGenerator<JsonlItem> {
+  const { signal, onProgress, keepBytes = false, gzip = "auto", maxLineBytes = MAX_LINE_BYTES } = options;
+  throwIfAborted(signal);
+
+  const sourceReader = source.getReader();
+  let reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
+  const onAbort = () => {
+    // Resolves a pending read with done, so the loops below notice the abort at once.
+    (reader ?? sourceReader).cancel(abortError()).catch(() => {});
+  };
+  signal?.addEventListener("abort", onAbort, { once: true });
+
+  let bytesRead = 0;
+  let sourceError: { error: unknown } | null = null;
+  const readSourceChunk = async (): Promise<Uint8Array<ArrayBuffer> | null> => {
+    for (;;) {
+      let result: ReadableStreamReadResult<Uint8Array>;
+      try {
+        result = await sourceReader.read();
+      } catch (error) {
+        sourceError = { error };
+        throw error;
+      }
+      if (result.done) return null;
+      const chunk: unknown = result.value;
+      if (!(chunk instanceof Uint8Array)) {
+        const error = new TypeError("JSONL source produced a chunk that is not a Uint8Array");
+        sourceError = { error };
+        throw error;
+      }
+      if (chunk.length === 0) continue;
+      bytesRead += chunk.length;
+      onProgress?.(bytesRead);
+      // DecompressionStream takes only ArrayBuffer-backed views; a rare SharedArrayBuffer chunk is copied.
+      return isArrayBufferBacked(chunk) ? chunk : new Uint8Array(chunk);
+    }
+  };
+
+  let finished = false;
+  try {
+    // Peek at the first bytes to decide on gzip; they are replayed ahead of the rest of the source.
+    const replay: Uint8Array<ArrayBuffer>[] = [];
+    let decompress = gzip === true;
+    if (gzip === "auto") {
+      let peeked = 0;
+      while (peeked < GZIP_MAGIC.length) {
+        const chunk = await readSourceChunk();
+        throwIfAborted(signal);
+        if (chunk === null) break;
+        replay.push(chunk);
+        peeked += chunk.length;
+      }
+      decompress = startsWith(replay, GZIP_MAGIC);
+    }
+
+    // highWaterMark 0: nothing is read ahead of what the line loop asks for.
+    const counted = new ReadableStream<Uint8Array<ArrayBuffer>>(
+      {
+        async pull(controller) {
+          const chunk = replay.shift() ?? (await readSourceChunk());
+          if (chunk === null) controller.close();
+          else controller.enqueue(chunk);
+        },
+        cancel(reason) {
+          return sourceReader.cancel(reason);
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const bytes = decompress ? counted.pipeThrough(new DecompressionStream("gzip")) : counted;
+    reader = bytes.getReader();
+
+    const splitter = new LineSplitter(maxLineBytes);
+    const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+    for (;;) {
+      throwIfAborted(signal);
+      let result: ReadableStreamReadResult<Uint8Array>;
+      try {
+        result = await reader.read();
+      } catch (error) {
+        throwIfAborted(signal);
+        throw describeStreamError(error, sourceError, decompress);
+      }
+      throwIfAborted(signal);
+      if (result.done) break;
+      for (const raw of splitter.push(result.value)) {
+        const item = toItem(raw, decoder, keepBytes);
+        if (item === null) continue;
+        yield item;
+        throwIfAborted(signal);
+      }
+    }
+    finished = true;
+    const last = splitter.end();
+    if (last !== null) {
+      const item = toItem(last, decoder, keepBytes);
+      if (item !== null) yield item;
+    }
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+    // An early exit (abort, consumer break, error) stops the source so files and sockets are closed.
+    if (reader !== null) {
+      if (!finished) await reader.cancel().catch(() => {});
+      reader.releaseLock();
+    }
+    if (!finished) await sourceReader.cancel().catch(() => {});
+    try {
+      sourceReader.releaseLock();
+    } catch {
+      // A read still pending inside the gzip pipe keeps the lock; the cancel above already ended it.
+    }
+  }
+}
+
+function toItem(raw: RawLine, decoder: TextDecoder, keepBytes: boolean): JsonlItem | null {
+  let { offset, length, bytes } = raw;
+  if (raw.oversized) {
+    return {
+      line: raw.line,
+      offset,
+      length,
+      ok: false,
+      error: `line too long (${length} bytes); not parsed`,
+    };
+  }
+  if (offset === 0 && hasPrefix(bytes, UTF8_BOM)) {
+    bytes = bytes.subarray(UTF8_BOM.length);
+    offset += UTF8_BOM.length;
+    length -= UTF8_BOM.length;
+  }
+  if (bytes.length > 0 && bytes[bytes.length - 1] === CR) {
+    bytes = bytes.subarray(0, bytes.length - 1);
+    length -= 1;
+  }
+  if (isBlank(bytes)) return null;
+  const position = keepBytes
+    ? { line: raw.line, offset, length, bytes: bytes.slice() }
+    : { line: raw.line, offset, length };
+
+  let text: string;
+  try {
+    text = decoder.decode(bytes);
+  } catch {
+    const at = firstInvalidUtf8(bytes);
+    return { ...position, ok: false, error: `invalid UTF-8 in line at byte ${at} of the line` };
+  }
+  const parsed = parseJsonLine(text);
+  return parsed.ok
+    ? { ...position, ok: true, value: parsed.value }
+    : { ...position, ok: false, error: parsed.error };
+}
+
+function isArrayBufferBacked(chunk: Uint8Array): chunk is Uint8Array<ArrayBuffer> {
+  return chunk.buffer instanceof ArrayBuffer;
+}
+
+function isBlank(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (b !== 0x20 && b !== 0x09 && b !== CR) return false;
+  }
+  return true;
+}
+
+function hasPrefix(bytes: Uint8Array, prefix: readonly number[]): boolean {
+  if (bytes.length < prefix.length) return false;
+  return prefix.every((b, i) => bytes[i] === b);
+}
+
+function startsWith(chunks: Uint8Array[], prefix: readonly number[]): boolean {
+  let index = 0;
+  for (const chunk of chunks) {
+    for (let i = 0; i < chunk.length && index < prefix.length; i++, index++) {
+      if (chunk[i] !== prefix[index]) return false;
+    }
+  }
+  return index === prefix.length;
+}
+
+/** Offset of the first byte that breaks UTF-8 (overlong forms, surrogates and > U+10FFFF included). */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number;
+    let lower = 0x80;
+    let upper = 0xbf;
+    if (b >= 0xc2 && b <= 0xdf) need = 1;
+    else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      if (b === 0xe0) lower = 0xa0;
+      if (b === 0xed) upper = 0x9f;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      if (b === 0xf0) lower = 0x90;
+      if (b === 0xf4) upper = 0x8f;
+    } else return i;
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if (c === undefined) return i;
+      const lo = k === 1 ? lower : 0x80;
+      const hi = k === 1 ? upper : 0xbf;
+      if (c < lo || c > hi) return i;
+    }
+    i += need + 1;
+  }
+  return -1;
+}
+
+function abortError(): Error {
+  const error = new Error("JSONL read aborted");
+  error.name = "AbortError";
+  return error;
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw abortError();
+}
+
+function describeStreamError(
+  error: unknown,
+  sourceError: { error: unknown } | null,
+  decompress: boolean,
+): unknown {
+  if (sourceError !== null) return sourceError.error;
+  if (decompress) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return new Error(`corrupt gzip data: ${reason}`, { cause: error });
+  }
+  return error;
+}
