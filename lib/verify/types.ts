@@ -15,6 +15,11 @@ export interface VerifierOutput {
   readonly explanation: readonly string[];
   /** Structured, verifier-specific detail (e.g. workplace table differences) for the UI. */
   readonly details?: unknown;
+  /**
+   * Set when the request is one the Gym server would refuse (HTTP 422/500) instead of scoring; `reward` is
+   * then meaningless and the pipeline reports reward null with this message.
+   */
+  readonly error?: string;
 }
 
 /** A verifier is a pure function of the verify request. Registered by server name. */

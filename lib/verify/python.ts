@@ -1,0 +1,493 @@
+/**
+ * Python value semantics that Gym verifiers depend on, reproduced in TypeScript.
+ *
+ * Verifiers written in Python compare `str(value)`, test `==` across int/float/bool and call `float()`.
+ * JS values lose what those results depend on (1.0 parses to 1, object keys that look like integers are
+ * reordered), so tool-call text is parsed here into a `PyValue` tree that keeps the Python type of every
+ * number and the order of every dict, exactly as `json.loads` builds it.
+ */
+
+export type PyValue =
+  | { readonly kind: "none" }
+  | { readonly kind: "bool"; readonly value: boolean }
+  | { readonly kind: "int"; readonly value: bigint }
+  | { readonly kind: "float"; readonly value: number }
+  | { readonly kind: "str"; readonly value: string }
+  | { readonly kind: "list"; readonly items: readonly PyValue[] }
+  /** A Map keeps insertion order and, like a dict, keeps a re-assigned key at its first position. */
+  | { readonly kind: "dict"; readonly entries: ReadonlyMap<string, PyValue> };
+
+export type PyJsonResult =
+  | { readonly ok: true; readonly value: PyValue }
+  | { readonly ok: false; readonly error: string };
+
+/** Python 3.11+ refuses to convert longer digit strings to int (sys.int_info.default_max_str_digits). */
+export const PY_INT_MAX_STR_DIGITS = 4300;
+
+/** Deeper nesting makes CPython's json raise RecursionError; we report a parse failure instead of overflowing. */
+export const PY_JSON_MAX_DEPTH = 1000;
+
+export const PY_NONE: PyValue = { kind: "none" };
+
+export function pyStrValue(value: string): PyValue {
+  return { kind: "str", value };
+}
+
+class PyJsonError extends Error {}
+
+/** `json.loads(text)` with CPython's accepted syntax (NaN, Infinity, -Infinity; lone surrogates kept). */
+export function pyJsonLoads(text: string): PyJsonResult {
+  try {
+    return { ok: true, value: new PyJsonParser(text).document() };
+  } catch (error) {
+    if (error instanceof PyJsonError) return { ok: false, error: error.message };
+    // A stack overflow on absurd nesting is still just "could not parse" to a caller.
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+const NUMBER_RE = /(-?(?:0|[1-9][0-9]*))(\.[0-9]+)?([eE][-+]?[0-9]+)?/y;
+const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+
+class PyJsonParser {
+  private pos = 0;
+
+  constructor(private readonly text: string) {}
+
+  document(): PyValue {
+    if (this.text.charCodeAt(0) === 0xfeff) throw new PyJsonError("Unexpected UTF-8 BOM");
+    this.skipWs();
+    const value = this.value(0);
+    this.skipWs();
+    if (this.pos !== this.text.length) throw new PyJsonError(`Extra data at char ${this.pos}`);
+    return value;
+  }
+
+  private skipWs(): void {
+    while (this.pos < this.text.length && WHITESPACE.has(this.text.charCodeAt(this.pos))) this.pos++;
+  }
+
+  private fail(what: string): never {
+    throw new PyJsonError(`${what} at char ${this.pos}`);
+  }
+
+  private value(depth: number): PyValue {
+    if (depth > PY_JSON_MAX_DEPTH) this.fail("maximum nesting depth exceeded");
+    const t = this.text;
+    const c = t[this.pos];
+    switch (c) {
+      case "{":
+        return this.object(depth);
+      case "[":
+        return this.array(depth);
+      case '"':
+        return { kind: "str", value: this.string() };
+      case "t":
+        return this.keyword("true", { kind: "bool", value: true });
+      case "f":
+        return this.keyword("false", { kind: "bool", value: false });
+      case "n":
+        return this.keyword("null", PY_NONE);
+      case "N":
+        return this.keyword("NaN", { kind: "float", value: Number.NaN });
+      case "I":
+        return this.keyword("Infinity", { kind: "float", value: Number.POSITIVE_INFINITY });
+      default:
+        if (c === "-" && t.startsWith("-Infinity", this.pos)) {
+          return this.keyword("-Infinity", { kind: "float", value: Number.NEGATIVE_INFINITY });
+        }
+        return this.number();
+    }
+  }
+
+  private keyword(word: string, value: PyValue): PyValue {
+    if (!this.text.startsWith(word, this.pos)) this.fail("Expecting value");
+    this.pos += word.length;
+    return value;
+  }
+
+  private number(): PyValue {
+    NUMBER_RE.lastIndex = this.pos;
+    const m = NUMBER_RE.exec(this.text);
+    if (m === null) this.fail("Expecting value");
+    this.pos += m[0].length;
+    const [whole, integer = "", frac, exp] = m;
+    if (frac === undefined && exp === undefined) {
+      const digits = integer.startsWith("-") ? integer.length - 1 : integer.length;
+      if (digits > PY_INT_MAX_STR_DIGITS) this.fail("Exceeds the limit for integer string conversion");
+      return { kind: "int", value: BigInt(integer) };
+    }
+    // Number() rounds a decimal string correctly, as Python's float() does.
+    return { kind: "float", value: Number(whole) };
+  }
+
+  private string(): string {
+    const t = this.text;
+    this.pos++; // opening quote
+    let out = "";
+    let chunkStart = this.pos;
+    for (;;) {
+      if (this.pos >= t.length) this.fail("Unterminated string starting");
+      const code = t.charCodeAt(this.pos);
+      if (code === 0x22) {
+        out += t.slice(chunkStart, this.pos);
+        this.pos++;
+        return out;
+      }
+      if (code < 0x20) this.fail("Invalid control character");
+      if (code !== 0x5c) {
+        this.pos++;
+        continue;
+      }
+      out += t.slice(chunkStart, this.pos);
+      const esc = t[this.pos + 1];
+      this.pos += 2;
+      switch (esc) {
+        case '"':
+          out += '"';
+          break;
+        case "\\":
+          out += "\\";
+          break;
+        case "/":
+          out += "/";
+          break;
+        case "b":
+          out += "\b";
+          break;
+        case "f":
+          out += "\f";
+          break;
+        case "n":
+          out += "\n";
+          break;
+        case "r":
+          out += "\r";
+          break;
+        case "t":
+          out += "\t";
+          break;
+        case "u": {
+          // JS strings are UTF-16, so a \\uD83D\\uDE00 pair and a lone surrogate both come out as Python has them.
+          out += String.fromCharCode(this.hex4());
+          break;
+        }
+        default:
+          this.pos -= 1;
+          this.fail("Invalid \\escape");
+      }
+      chunkStart = this.pos;
+    }
+  }
+
+  private hex4(): number {
+    const hex = this.text.slice(this.pos, this.pos + 4);
+    if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail("Invalid \\uXXXX escape");
+    this.pos += 4;
+    return Number.parseInt(hex, 16);
+  }
+
+  private array(depth: number): PyValue {
+    this.pos++;
+    const items: PyValue[] = [];
+    this.skipWs();
+    if (this.text[this.pos] === "]") {
+      this.pos++;
+      return { kind: "list", items };
+    }
+    for (;;) {
+      this.skipWs();
+      items.push(this.value(depth + 1));
+      this.skipWs();
+      const c = this.text[this.pos];
+      this.pos++;
+      if (c === "]") return { kind: "list", items };
+      if (c !== ",") {
+        this.pos--;
+        this.fail("Expecting ',' delimiter");
+      }
+    }
+  }
+
+  private object(depth: number): PyValue {
+    this.pos++;
+    const entries = new Map<string, PyValue>();
+    this.skipWs();
+    if (this.text[this.pos] === "}") {
+      this.pos++;
+      return { kind: "dict", entries };
+    }
+    for (;;) {
+      this.skipWs();
+      if (this.text[this.pos] !== '"') this.fail("Expecting property name enclosed in double quotes");
+      const key = this.string();
+      this.skipWs();
+      if (this.text[this.pos] !== ":") this.fail("Expecting ':' delimiter");
+      this.pos++;
+      this.skipWs();
+      entries.set(key, this.value(depth + 1));
+      this.skipWs();
+      const c = this.text[this.pos];
+      this.pos++;
+      if (c === "}") return { kind: "dict", entries };
+      if (c !== ",") {
+        this.pos--;
+        this.fail("Expecting ',' delimiter");
+      }
+    }
+  }
+}
+
+/**
+ * A value JSON.parse already built, as Python would hold it. An integral number becomes an int, since
+ * JSON.parse cannot tell `1` from `1.0`; that is the one place a Python float may be misread as an int.
+ * Returns null for values JSON cannot hold (undefined, functions, symbols).
+ */
+export function pyFromJs(value: unknown): PyValue | null {
+  if (value === null) return PY_NONE;
+  switch (typeof value) {
+    case "boolean":
+      return { kind: "bool", value };
+    case "string":
+      return { kind: "str", value };
+    case "number":
+      return Number.isInteger(value) ? { kind: "int", value: BigInt(value) } : { kind: "float", value };
+    case "bigint":
+      return { kind: "int", value };
+    case "object": {
+      if (Array.isArray(value)) {
+        const items: PyValue[] = [];
+        for (const item of value) {
+          const converted = pyFromJs(item);
+          if (converted === null) return null;
+          items.push(converted);
+        }
+        return { kind: "list", items };
+      }
+      const entries = new Map<string, PyValue>();
+      for (const [key, item] of Object.entries(value)) {
+        const converted = pyFromJs(item);
+        if (converted === null) return null;
+        entries.set(key, converted);
+      }
+      return { kind: "dict", entries };
+    }
+    default:
+      return null;
+  }
+}
+
+/** `repr(float)`: the shortest round-tripping digits, switching to exponent form outside [1e-4, 1e16). */
+export function pyFloatRepr(x: number): string {
+  if (Number.isNaN(x)) return "nan";
+  if (x === Number.POSITIVE_INFINITY) return "inf";
+  if (x === Number.NEGATIVE_INFINITY) return "-inf";
+  if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
+  const sign = x < 0 ? "-" : "";
+  // toExponential() with no argument yields the shortest digits that round-trip, like Python's repr.
+  const [mantissa = "", expText = "0"] = Math.abs(x).toExponential().split("e");
+  const digits = mantissa.replace(".", "");
+  const exp = Number(expText);
+  if (exp < -4 || exp >= 16) {
+    const frac = digits.length > 1 ? `.${digits.slice(1)}` : "";
+    const expSign = exp < 0 ? "-" : "+";
+    return `${sign}${digits[0]}${frac}e${expSign}${String(Math.abs(exp)).padStart(2, "0")}`;
+  }
+  if (exp < 0) return `${sign}0.${"0".repeat(-exp - 1)}${digits}`;
+  const intLen = exp + 1;
+  if (digits.length <= intLen) return `${sign}${digits.padEnd(intLen, "0")}.0`;
+  return `${sign}${digits.slice(0, intLen)}.${digits.slice(intLen)}`;
+}
+
+/** Characters Python's str.isprintable() rejects: categories Other (Cc Cf Cs Co Cn) and Separator (Zs Zl Zp). */
+const NON_PRINTABLE = /[\p{C}\p{Z}]/u;
+
+/** `repr(str)`: Python's quote choice and escapes. */
+export function pyStrRepr(s: string): string {
+  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
+  let out = quote;
+  for (const ch of s) {
+    const cp = ch.codePointAt(0) ?? 0;
+    if (ch === quote || ch === "\\") out += `\\${ch}`;
+    else if (ch === "\t") out += "\\t";
+    else if (ch === "\n") out += "\\n";
+    else if (ch === "\r") out += "\\r";
+    else if (cp < 0x20 || cp === 0x7f) out += `\\x${hex(cp, 2)}`;
+    else if (cp < 0x7f) out += ch;
+    else if (!NON_PRINTABLE.test(ch)) out += ch;
+    else if (cp <= 0xff) out += `\\x${hex(cp, 2)}`;
+    else if (cp <= 0xffff) out += `\\u${hex(cp, 4)}`;
+    else out += `\\U${hex(cp, 8)}`;
+  }
+  return out + quote;
+}
+
+function hex(cp: number, width: number): string {
+  return cp.toString(16).padStart(width, "0");
+}
+
+/** `repr(value)`. */
+export function pyRepr(v: PyValue): string {
+  switch (v.kind) {
+    case "str":
+      return pyStrRepr(v.value);
+    case "list":
+      return `[${v.items.map(pyRepr).join(", ")}]`;
+    case "dict":
+      return `{${[...v.entries].map(([k, item]) => `${pyStrRepr(k)}: ${pyRepr(item)}`).join(", ")}}`;
+    default:
+      return pyStr(v);
+  }
+}
+
+/** `str(value)`. */
+export function pyStr(v: PyValue): string {
+  switch (v.kind) {
+    case "none":
+      return "None";
+    case "bool":
+      return v.value ? "True" : "False";
+    case "int":
+      return v.value.toString();
+    case "float":
+      return pyFloatRepr(v.value);
+    case "str":
+      return v.value;
+    default:
+      return pyRepr(v);
+  }
+}
+
+/** Characters Python's str.strip() removes (Py_UNICODE_ISSPACE), which differ from String.prototype.trim. */
+const PY_SPACE =
+  "\t\n\v\f\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000";
+
+/** `s.strip()`. */
+export function pyStrip(s: string): string {
+  let start = 0;
+  let end = s.length;
+  while (start < end && PY_SPACE.includes(s.charAt(start))) start++;
+  while (end > start && PY_SPACE.includes(s.charAt(end - 1))) end--;
+  return s.slice(start, end);
+}
+
+/** `s.lower()`: full Unicode lowercase mapping with the final-sigma rule, as both Python and JS define it. */
+export function pyLower(s: string): string {
+  return s.toLowerCase();
+}
+
+/** A number as Python's numeric tower sees it for comparison: bool and int are exact integers. */
+function numeric(v: PyValue): { int: bigint } | { float: number } | null {
+  if (v.kind === "bool") return { int: v.value ? 1n : 0n };
+  if (v.kind === "int") return { int: v.value };
+  if (v.kind === "float") return { float: v.value };
+  return null;
+}
+
+/** Python's exact comparison of an int with a float (no rounding of the int). */
+function intEqualsFloat(i: bigint, f: number): boolean {
+  return Number.isInteger(f) && BigInt(f) === i;
+}
+
+/** `a == b` for values json.loads can build (True == 1 == 1.0; NaN never equal; dicts ignore order). */
+export function pyEquals(a: PyValue, b: PyValue): boolean {
+  const na = numeric(a);
+  const nb = numeric(b);
+  if (na !== null || nb !== null) {
+    if (na === null || nb === null) return false;
+    if ("int" in na) return "int" in nb ? na.int === nb.int : intEqualsFloat(na.int, nb.float);
+    return "int" in nb ? intEqualsFloat(nb.int, na.float) : na.float === nb.float;
+  }
+  switch (a.kind) {
+    case "none":
+      return b.kind === "none";
+    case "str":
+      return b.kind === "str" && a.value === b.value;
+    case "list":
+      return (
+        b.kind === "list" &&
+        a.items.length === b.items.length &&
+        a.items.every((item, i) => {
+          const other = b.items[i];
+          return other !== undefined && pyEquals(item, other);
+        })
+      );
+    case "dict": {
+      if (b.kind !== "dict" || a.entries.size !== b.entries.size) return false;
+      for (const [key, item] of a.entries) {
+        const other = b.entries.get(key);
+        if (other === undefined || !pyEquals(item, other)) return false;
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+/** `float(text)` for a str: optional sign, digits with single underscores, inf/infinity/nan in any case. */
+const PY_FLOAT_STRING =
+  /^[+-]?(?:(?:[0-9](?:_?[0-9])*(?:\.(?:[0-9](?:_?[0-9])*)?)?|\.[0-9](?:_?[0-9])*)(?:[eE][+-]?[0-9](?:_?[0-9])*)?|inf|infinity|nan)$/i;
+
+/** `float(value)`; null where Python raises (TypeError, ValueError, OverflowError). */
+export function pyFloat(v: PyValue): number | null {
+  switch (v.kind) {
+    case "float":
+      return v.value;
+    case "bool":
+      return v.value ? 1 : 0;
+    case "int": {
+      const f = Number(v.value);
+      return Number.isFinite(f) ? f : null;
+    }
+    case "str": {
+      const s = pyStrip(v.value);
+      if (!PY_FLOAT_STRING.test(s)) return null;
+      const lower = s.toLowerCase();
+      const negative = lower.startsWith("-");
+      const body = lower.replace(/^[+-]/, "");
+      if (body === "nan") return Number.NaN;
+      if (body === "inf" || body === "infinity")
+        return negative ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+      return Number(lower.replaceAll("_", ""));
+    }
+    default:
+      return null;
+  }
+}
+
+/** `d.get(key)` on a dict value; undefined when the value is not a dict or lacks the key. */
+export function pyDictGet(v: PyValue, key: string): PyValue | undefined {
+  return v.kind === "dict" ? v.entries.get(key) : undefined;
+}
+
+/** The PyValue as plain JSON-compatible JS (for details shown to users): ints beyond 2^53 become strings. */
+export function pyToJs(v: PyValue): unknown {
+  switch (v.kind) {
+    case "none":
+      return null;
+    case "bool":
+    case "str":
+      return v.value;
+    case "float":
+      return Number.isFinite(v.value) ? v.value : pyFloatRepr(v.value);
+    case "int": {
+      const n = Number(v.value);
+      return Number.isSafeInteger(n) ? n : v.value.toString();
+    }
+    case "list":
+      return v.items.map(pyToJs);
+    case "dict": {
+      const out: Record<string, unknown> = {};
+      for (const [key, item] of v.entries) {
+        Object.defineProperty(out, key, {
+          value: pyToJs(item),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
+      return out;
+    }
+  }
+}
