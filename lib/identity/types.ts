@@ -18,7 +18,12 @@ export type CallStatus =
   | "canonical";
 
 /** Diagnostic flags: they never change the verifier name. */
-export type FlagName = "server_near_miss" | "unknown_tool" | "alias_disagrees" | "alias_guess" | "alias_collision";
+export type FlagName =
+  | "server_near_miss"
+  | "unknown_tool"
+  | "alias_disagrees"
+  | "alias_guess"
+  | "alias_collision";
 
 export type Highlight = "ambiguous" | "mismatched" | "external" | "none";
 
@@ -60,7 +65,9 @@ export interface CallResolution {
 
 export type RolloutFinding =
   | { readonly kind: "orphan_provenance"; readonly call_ids: readonly string[]; readonly message: string }
-  | { readonly kind: "gym_would_reject"; readonly reasons: readonly string[]; readonly message: string };
+  | { readonly kind: "gym_would_reject"; readonly reasons: readonly string[]; readonly message: string }
+  /** The value is not a readable rollout (e.g. no `response.output` array): no call could be resolved. */
+  | { readonly kind: "unreadable"; readonly reasons: readonly string[]; readonly message: string };
 
 export interface RolloutResolution {
   readonly server: string;

@@ -1,0 +1,13 @@
+export { type AliasFlagContext, aliasFlagger } from "./alias-flags";
+export { type EntryReading, type ProvenanceReading, readEntry, readProvenance } from "./provenance-map";
+export {
+  DEFAULT_POLICY,
+  FLAG_HIGHLIGHT,
+  HIGHLIGHT_SEVERITY,
+  resolveReadRollout,
+  resolveRollout,
+  STATUS_HIGHLIGHT,
+  strongestHighlight,
+} from "./resolve";
+export { isServerNearMiss, legacyPrefix, nearMissKey } from "./server-name";
+export type * from "./types";

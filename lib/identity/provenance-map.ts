@@ -1,0 +1,56 @@
+import { formatIssues, PROVENANCE_KEY, ProvenanceEntrySchema, ProvenanceMapSchema } from "../schemas";
+import type { MapState, ProvenanceIdentity } from "./types";
+
+/** An entry as the contract sees it: valid (with its identity) or malformed (with the reasons). */
+export type EntryReading =
+  | { readonly valid: true; readonly identity: ProvenanceIdentity }
+  | { readonly valid: false; readonly reasons: readonly string[] };
+
+export interface ProvenanceReading {
+  readonly state: MapState;
+  /** For an authoritative map: every key with its reading, in key order. Empty otherwise. */
+  readonly entries: ReadonlyMap<string, EntryReading>;
+  /** For an invalid map: what it is instead of an object ("an array", "a string", ...). */
+  readonly invalid_kind: string | null;
+}
+
+function describeKind(value: unknown): string {
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "string") return "a string";
+  if (typeof value === "number") return "a number";
+  if (typeof value === "boolean") return "a boolean";
+  return `a ${typeof value}`;
+}
+
+/** Reads one entry by the contract's string rules; extra keys inside it are ignored. */
+export function readEntry(value: unknown): EntryReading {
+  const parsed = ProvenanceEntrySchema.safeParse(value);
+  if (parsed.success) {
+    return {
+      valid: true,
+      identity: { server_name: parsed.data.server_name, tool_name: parsed.data.tool_name },
+    };
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    return {
+      valid: false,
+      reasons: [`the entry is ${value === null ? "null" : describeKind(value)}, not an object`],
+    };
+  }
+  return { valid: false, reasons: formatIssues(parsed.error.issues) };
+}
+
+/**
+ * Map state (contract, "Map state"): absent or null -> unknown; any object, even `{}` -> authoritative;
+ * anything else -> invalid. `container` is the rollout (or verify request) holding the key.
+ */
+export function readProvenance(container: Readonly<Record<string, unknown>>): ProvenanceReading {
+  const value = Object.hasOwn(container, PROVENANCE_KEY) ? container[PROVENANCE_KEY] : undefined;
+  if (value === undefined || value === null)
+    return { state: "unknown", entries: new Map(), invalid_kind: null };
+  const map = ProvenanceMapSchema.safeParse(value);
+  if (!map.success) return { state: "invalid", entries: new Map(), invalid_kind: describeKind(value) };
+  const entries = new Map<string, EntryReading>();
+  for (const [callId, entry] of Object.entries(map.data)) entries.set(callId, readEntry(entry));
+  return { state: "authoritative", entries, invalid_kind: null };
+}

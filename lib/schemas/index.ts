@@ -1,0 +1,31 @@
+export { formatIssues } from "./issues";
+export {
+  AnyOutputItemSchema,
+  type FunctionCall,
+  type FunctionCallOutput,
+  FunctionCallOutputSchema,
+  FunctionCallSchema,
+  type Message,
+  MessageSchema,
+  OutputItemSchema,
+  type ParsedOutputItem,
+  parseOutputItem,
+  type Reasoning,
+  ReasoningSchema,
+} from "./output-items";
+export {
+  PROVENANCE_KEY,
+  type ProvenanceEntry,
+  ProvenanceEntrySchema,
+  ProvenanceMapSchema,
+  StrictProvenanceMapSchema,
+} from "./provenance";
+export {
+  functionCalls,
+  type IndexedFunctionCall,
+  type ReadRolloutResult,
+  ResponseSchema,
+  type Rollout,
+  RolloutSchema,
+  readRollout,
+} from "./rollout";

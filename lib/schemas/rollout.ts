@@ -1,0 +1,58 @@
+import { z } from "zod";
+import { formatIssues } from "./issues";
+import { type FunctionCall, FunctionCallSchema, OutputItemSchema } from "./output-items";
+
+/** The part of `response` this library needs; every other key (usage, id, incomplete_details, ...) is kept. */
+export const ResponseSchema = z.looseObject(
+  {
+    output: z.array(OutputItemSchema, {
+      error: "expected an array of output items (a rollout without response.output cannot be resolved)",
+    }),
+  },
+  { error: "expected a Responses object with an output array" },
+);
+
+/**
+ * One rollout line. Only `response.output` is required: old Gym fixtures carry little else, and unknown
+ * keys are legal and kept (contract, "rollout"). The provenance map stays `unknown` here because its
+ * shape decides the map state rather than the line's readability.
+ */
+export const RolloutSchema = z.looseObject(
+  {
+    response: ResponseSchema,
+    responses_create_params: z.unknown().optional(),
+    reward: z.unknown().optional(),
+    mcp_tool_call_provenance: z.unknown().optional(),
+  },
+  { error: "a rollout must be a JSON object" },
+);
+export type Rollout = z.infer<typeof RolloutSchema>;
+
+export type ReadRolloutResult = { ok: true; rollout: Rollout } | { ok: false; issues: string[] };
+
+/** Validates one parsed JSONL value as a rollout. Never throws; issues name the path and the reason. */
+export function readRollout(value: unknown): ReadRolloutResult {
+  const parsed = RolloutSchema.safeParse(value);
+  if (!parsed.success) return { ok: false, issues: formatIssues(parsed.error.issues) };
+  return { ok: true, rollout: parsed.data };
+}
+
+export interface IndexedFunctionCall {
+  /** 0-based position among the rollout's function_calls. */
+  readonly index: number;
+  /** Position of the item in `response.output`. */
+  readonly output_index: number;
+  readonly call: FunctionCall;
+}
+
+/** Every `function_call` item of `response.output`, in order. */
+export function functionCalls(rollout: Rollout): IndexedFunctionCall[] {
+  const calls: IndexedFunctionCall[] = [];
+  rollout.response.output.forEach((item, output_index) => {
+    if (item.type !== "function_call") return;
+    // readRollout already checked every function_call item against this schema.
+    const parsed = FunctionCallSchema.safeParse(item);
+    if (parsed.success) calls.push({ index: calls.length, output_index, call: parsed.data });
+  });
+  return calls;
+}
