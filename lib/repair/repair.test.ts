@@ -1,0 +1,156 @@
+import { describe, expect, it } from "vitest";
+import { DERIVED_KEY, repairRollout } from "./repair";
+
+const S = "workplace_assistant";
+const TOOLS = ["email_reply_email", "email_search_emails", "calendar_update_event"];
+const servers = [{ name: S, tools: TOOLS }];
+
+function rollout(
+  calls: { name: string; call_id?: unknown }[],
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    _ng_task_index: 0,
+    responses_create_params: { input: [] },
+    response: {
+      output: calls.map((c) => ({ type: "function_call", arguments: "{}", ...c })),
+    },
+    reward: 0.0,
+    ...extra,
+  };
+}
+
+describe("repairRollout", () => {
+  it.each([
+    ["hermes-legacy", "mcp_workplace_assistant_email_reply_email"],
+    ["openclaw", "workplace_assistant__email_reply_email"],
+    ["claude-code", "mcp__workplace_assistant__email_reply_email"],
+    ["hermes", "mcp__workplace_assistant__email_reply_email"],
+  ] as const)("derives provenance from the %s alias", (harness, emitted) => {
+    const r = repairRollout(rollout([{ name: emitted, call_id: "c0" }]), { harness, servers });
+    expect(r.status).toBe("repaired");
+    expect(r.derived).toEqual([
+      { index: 0, call_id: "c0", emitted, server_name: S, tool_name: "email_reply_email" },
+    ]);
+    expect(r.set[0]).toEqual({
+      key: "mcp_tool_call_provenance",
+      value: { c0: { server_name: S, tool_name: "email_reply_email" } },
+    });
+    const repaired = r.rollout as Record<string, unknown>;
+    expect(repaired.mcp_tool_call_provenance).toEqual(r.set[0]?.value);
+    expect(repaired[DERIVED_KEY]).toMatchObject({ harness, derived_call_ids: ["c0"], unresolved: [] });
+  });
+
+  it("does not accept another harness's alias", () => {
+    const r = repairRollout(
+      rollout([{ name: "mcp__workplace_assistant__email_reply_email", call_id: "c0" }]),
+      {
+        harness: "hermes-legacy",
+        servers,
+      },
+    );
+    expect(r.status).toBe("unchanged");
+    expect(r.unresolved.map((u) => u.reason)).toEqual(["no_match"]);
+    expect(r.rollout).toEqual(
+      rollout([{ name: "mcp__workplace_assistant__email_reply_email", call_id: "c0" }]),
+    );
+  });
+
+  it("keeps collisions and unknown names out of the map and lists them", () => {
+    // Hermes era B joins with a single "_": (my_server, query) and (my, server_query) share an alias.
+    const r = repairRollout(
+      rollout([
+        { name: "mcp_my_server_query", call_id: "c0" },
+        { name: "raw_step", call_id: "c1" },
+        { name: "mcp_other_tool", call_id: "c2" },
+      ]),
+      {
+        harness: "hermes-legacy",
+        servers: [
+          { name: "my_server", tools: ["query"] },
+          { name: "my", tools: ["server_query"] },
+          { name: "other", tools: ["tool"] },
+        ],
+      },
+    );
+    expect(r.status).toBe("repaired");
+    expect(r.derived.map((d) => [d.call_id, d.server_name, d.tool_name])).toEqual([["c2", "other", "tool"]]);
+    expect(r.unresolved.map((u) => [u.call_id, u.reason])).toEqual([
+      ["c0", "collision"],
+      ["c1", "no_match"],
+    ]);
+    expect(r.unresolved[0]?.identities).toEqual([
+      { server: "my_server", tool: "query" },
+      { server: "my", tool: "server_query" },
+    ]);
+    expect(r.collisions.map((c) => c.alias)).toEqual(["mcp_my_server_query"]);
+    const label = (r.rollout as Record<string, unknown>)[DERIVED_KEY];
+    expect(label).toMatchObject({
+      derived_call_ids: ["c2"],
+      unresolved: [
+        { call_id: "c0", emitted: "mcp_my_server_query", reason: "collision" },
+        { call_id: "c1", emitted: "raw_step", reason: "no_match" },
+      ],
+    });
+    expect(
+      Object.keys((r.rollout as Record<string, Record<string, unknown>>).mcp_tool_call_provenance ?? {}),
+    ).toEqual(["c2"]);
+  });
+
+  it("lists calls without a usable or unique call_id", () => {
+    const name = "mcp__workplace_assistant__email_reply_email";
+    const r = repairRollout(
+      rollout([
+        { name },
+        { name, call_id: "" },
+        { name, call_id: "dup" },
+        { name, call_id: "dup" },
+        { name, call_id: "ok" },
+      ]),
+      { harness: "claude-code", servers },
+    );
+    expect(r.unresolved.map((u) => [u.index, u.reason])).toEqual([
+      [0, "no_call_id"],
+      [1, "no_call_id"],
+      [2, "duplicate_call_id"],
+      [3, "duplicate_call_id"],
+    ]);
+    expect(r.derived.map((d) => d.call_id)).toEqual(["ok"]);
+  });
+
+  it("attributes a call to another configured server when its alias says so", () => {
+    const r = repairRollout(
+      rollout([
+        { name: "mcp__github__create_issue", call_id: "g" },
+        { name: "mcp__workplace_assistant__email_search_emails", call_id: "w" },
+      ]),
+      { harness: "claude-code", servers: [...servers, { name: "github", tools: ["create_issue"] }] },
+    );
+    expect(r.derived.map((d) => [d.call_id, d.server_name, d.tool_name])).toEqual([
+      ["g", "github", "create_issue"],
+      ["w", S, "email_search_emails"],
+    ]);
+  });
+
+  it("skips a rollout that already has a map, repairs one whose map is null", () => {
+    const name = "mcp__workplace_assistant__email_reply_email";
+    for (const existing of [{}, { c0: { server_name: S, tool_name: "x" } }, [], "x"]) {
+      const input = rollout([{ name, call_id: "c0" }], { mcp_tool_call_provenance: existing });
+      const r = repairRollout(input, { harness: "claude-code", servers });
+      expect(r.status).toBe("skipped");
+      expect(r.rollout).toBe(input);
+      expect(r.set).toEqual([]);
+    }
+    const nullMap = rollout([{ name, call_id: "c0" }], { mcp_tool_call_provenance: null });
+    const r = repairRollout(nullMap, { harness: "claude-code", servers });
+    expect(r.status).toBe("repaired");
+    expect(Object.keys(r.rollout as object)).toEqual(Object.keys(nullMap).concat(DERIVED_KEY));
+    expect(nullMap.mcp_tool_call_provenance).toBeNull();
+  });
+
+  it("reports a line that is not a rollout", () => {
+    const r = repairRollout([1, 2], { harness: "claude-code", servers });
+    expect(r.status).toBe("invalid");
+    expect(r.message).toMatch(/^not a rollout: /);
+  });
+});
