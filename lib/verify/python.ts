@@ -456,12 +456,32 @@ export function pyFloat(v: PyValue): number | null {
   }
 }
 
+/** `bool(value)`. */
+export function pyTruthy(v: PyValue): boolean {
+  switch (v.kind) {
+    case "none":
+      return false;
+    case "bool":
+      return v.value;
+    case "int":
+      return v.value !== 0n;
+    case "float":
+      return v.value !== 0;
+    case "str":
+      return v.value !== "";
+    case "list":
+      return v.items.length > 0;
+    case "dict":
+      return v.entries.size > 0;
+  }
+}
+
 /** `d.get(key)` on a dict value; undefined when the value is not a dict or lacks the key. */
 export function pyDictGet(v: PyValue, key: string): PyValue | undefined {
   return v.kind === "dict" ? v.entries.get(key) : undefined;
 }
 
-/** The PyValue as plain JSON-compatible JS (for details shown to users): ints beyond 2^53 become strings. */
+/** The PyValue as plain JSON-compatible JS (for details shown to users): ints a double cannot hold become strings. */
 export function pyToJs(v: PyValue): unknown {
   switch (v.kind) {
     case "none":
@@ -473,7 +493,7 @@ export function pyToJs(v: PyValue): unknown {
       return Number.isFinite(v.value) ? v.value : pyFloatRepr(v.value);
     case "int": {
       const n = Number(v.value);
-      return Number.isSafeInteger(n) ? n : v.value.toString();
+      return BigInt(n) === v.value ? n : v.value.toString();
     }
     case "list":
       return v.items.map(pyToJs);
