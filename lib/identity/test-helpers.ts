@@ -1,3 +1,5 @@
+import fc from "fast-check";
+
 /** Builders for small rollouts in identity and canonicalize tests. */
 
 export interface CallSpec {
@@ -51,4 +53,90 @@ export function deepFreeze<T>(value: T): T {
     Object.freeze(value);
   }
   return value;
+}
+
+const SERVERS = ["team store", "store", "workplace_assistant", "a__b"] as const;
+
+/** Emitted names that exercise every row: legacy prefixes, other servers, other harness forms, plain names. */
+function nameArb(server: string): fc.Arbitrary<string> {
+  return fc.oneof(
+    fc.constantFrom(`mcp__${server}__append`, `mcp__${server}__`, `mcp__${server}__ns__tool`, "raw_step"),
+    fc.constantFrom("mcp__other__tool", `mcp_${server}_append`, `${server}__append`, "team-store__append"),
+    fc.string({ maxLength: 12 }),
+  );
+}
+
+const callIdArb: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom("c0", "c1", "c2", "c3", "dup") },
+  { weight: 1, arbitrary: fc.constantFrom("", null, 7, ["c0"]) },
+);
+
+function entryArb(server: string): fc.Arbitrary<unknown> {
+  const serverName = fc.oneof(
+    { weight: 3, arbitrary: fc.constant(server) },
+    { weight: 2, arbitrary: fc.constantFrom("github", server.toUpperCase(), server.replace(/ /g, "-"), " ") },
+    { weight: 1, arbitrary: fc.string({ maxLength: 6 }) },
+  );
+  const toolName = fc.oneof(fc.constantFrom("append", "ns__tool", "", "\t"), fc.string({ maxLength: 6 }));
+  return fc.oneof(
+    { weight: 5, arbitrary: fc.record({ server_name: serverName, tool_name: toolName }) },
+    { weight: 1, arbitrary: fc.record({ server_name: serverName, tool_name: toolName, note: fc.string() }) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(null, "team store/append", [server, "append"], {}, { server_name: server }),
+    },
+  );
+}
+
+function mapArb(server: string): fc.Arbitrary<unknown> {
+  return fc.oneof(
+    { weight: 1, arbitrary: fc.constantFrom(undefined, null, [], "map", 0, true) },
+    {
+      weight: 4,
+      arbitrary: fc.dictionary(
+        fc.constantFrom("c0", "c1", "c2", "c3", "dup", "orphan", ""),
+        entryArb(server),
+        {
+          maxKeys: 6,
+        },
+      ),
+    },
+  );
+}
+
+export interface GeneratedCase {
+  readonly server: string;
+  readonly rollout: Record<string, unknown>;
+}
+
+/** A rollout with 0-6 function_calls and any kind of provenance map, plus the verifying server. */
+export const rolloutCaseArb: fc.Arbitrary<GeneratedCase> = fc.constantFrom(...SERVERS).chain((server) =>
+  fc
+    .record({
+      calls: fc.array(
+        fc
+          .record({ name: nameArb(server), call_id: callIdArb, omitId: fc.boolean() })
+          .map(({ name, call_id, omitId }): CallSpec => (omitId ? { name } : { name, call_id })),
+        { maxLength: 6 },
+      ),
+      map: mapArb(server),
+    })
+    .map(({ calls, map }) => ({ server, rollout: rolloutWith(calls, map) })),
+);
+
+/** A valid provenance map whose entries only name servers other than `server`. */
+export function foreignMapArb(server: string): fc.Arbitrary<Record<string, unknown>> {
+  return fc.dictionary(
+    fc.constantFrom("c0", "c1", "c2", "c3", "dup"),
+    fc.record({
+      server_name: fc
+        .oneof(fc.constantFrom("github", server.toUpperCase(), `${server} `), fc.string({ minLength: 1 }))
+        .filter((s) => s !== server && /\S/.test(s)),
+      tool_name: fc.oneof(
+        fc.constantFrom("append", "ns__tool"),
+        fc.string({ minLength: 1 }).filter((s) => /\S/.test(s)),
+      ),
+    }),
+    { maxKeys: 5 },
+  );
 }
