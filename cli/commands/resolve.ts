@@ -1,7 +1,202 @@
+/**
+ * `resolve FILE`: the per-call identity of every function_call in a rollouts file, one JSON object per
+ * call on stdout, in file order. Streams: one line in memory at a time.
+ */
+import { HARNESSES, type HarnessId, isHarnessId } from "../../lib/harness";
+import { resolveReadRollout } from "../../lib/identity";
+import type { CallResolution, Policy } from "../../lib/identity/types";
+import { readJsonl } from "../../lib/jsonl";
+import { readRollout } from "../../lib/schemas";
 import type { CommandIo } from "../io";
+import { openFileStream } from "../open";
 
-// Placeholder until the resolve command lands (it is being built now).
-export async function run(_args: string[], io: CommandIo): Promise<number> {
-  await io.stderr.write("error: resolve is not built yet\n");
-  return 2;
+export const HELP = `usage: npm run --silent cli -- resolve FILE [--server S] [--policy contract|legacy] [--harness H] [--tools a,b]
+
+Resolves every function_call of every rollout in FILE (JSONL, optionally gzip) by the call-identity
+contract (docs/contract.md) and prints one JSON object per call, in file order:
+
+  {"line", "index", "call_id", "emitted", "status", "verifier_name", "flags", "highlight"}
+
+line is the 1-based line in FILE, index the 0-based position among that rollout's function_calls,
+flags the names of the diagnostic flags. A line that cannot be read (bad JSON, not a rollout, no
+verifying server) prints {"line", "error"} instead; the other lines are still resolved.
+
+options:
+  --server S        the verifying server; default: each rollout's environment_name
+  --policy P        contract (default: follow provenance) or legacy (Gym before provenance)
+  --harness H       the harness that produced the file, enables alias_disagrees and alias_collision;
+                    one of ${HARNESSES.join(", ")}
+  --tools a,b       the verifying server's tool names, enables unknown_tool and alias_guess
+  -h, --help        this text
+
+exit status: 0 when FILE was read (bad lines included), 2 for unusable arguments or an unreadable
+FILE, 1 when reading stopped part way (e.g. corrupt gzip data).
+`;
+
+interface ResolveArgs {
+  readonly file: string;
+  readonly server: string | null;
+  readonly policy: Policy;
+  readonly harness: HarnessId | null;
+  readonly tools: readonly string[] | null;
+}
+
+type ParsedArgs = { ok: true; args: ResolveArgs } | { ok: true; help: true } | { ok: false; error: string };
+
+const VALUE_OPTIONS = ["--server", "--policy", "--harness", "--tools"] as const;
+type ValueOption = (typeof VALUE_OPTIONS)[number];
+
+function isValueOption(name: string): name is ValueOption {
+  return (VALUE_OPTIONS as readonly string[]).includes(name);
+}
+
+export function parseArgs(argv: readonly string[]): ParsedArgs {
+  const values = new Map<ValueOption, string>();
+  const files: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? "";
+    if (arg === "-h" || arg === "--help") return { ok: true, help: true };
+    if (arg === "--") {
+      files.push(...argv.slice(i + 1));
+      break;
+    }
+    if (arg.startsWith("--")) {
+      const eq = arg.indexOf("=");
+      const name = eq === -1 ? arg : arg.slice(0, eq);
+      if (!isValueOption(name)) return { ok: false, error: `unknown option ${name}` };
+      const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
+      if (value === undefined) return { ok: false, error: `${name} needs a value` };
+      if (values.has(name)) return { ok: false, error: `${name} given twice` };
+      values.set(name, value);
+      continue;
+    }
+    files.push(arg);
+  }
+  if (files.length === 0) return { ok: false, error: "missing FILE" };
+  if (files.length > 1) return { ok: false, error: `expected one FILE, got ${files.length}` };
+
+  const server = values.get("--server") ?? null;
+  if (server === "") return { ok: false, error: "--server must not be empty" };
+  const policy = values.get("--policy") ?? "contract";
+  if (policy !== "contract" && policy !== "legacy") {
+    return { ok: false, error: `--policy must be contract or legacy, not ${JSON.stringify(policy)}` };
+  }
+  const harnessValue = values.get("--harness");
+  let harness: HarnessId | null = null;
+  if (harnessValue !== undefined) {
+    if (!isHarnessId(harnessValue)) {
+      return {
+        ok: false,
+        error: `--harness must be one of ${HARNESSES.join(", ")}, not ${JSON.stringify(harnessValue)}`,
+      };
+    }
+    harness = harnessValue;
+  }
+  const toolsValue = values.get("--tools");
+  let tools: string[] | null = null;
+  if (toolsValue !== undefined) {
+    tools = toolsValue
+      .split(",")
+      .map((t) => t.trim())
+      .filter((t) => t !== "");
+    if (tools.length === 0) return { ok: false, error: "--tools needs at least one tool name" };
+  }
+  return { ok: true, args: { file: files[0] ?? "", server, policy, harness, tools } };
+}
+
+/** Output is gathered into chunks of about this many characters, so a big file is not one write per call. */
+const OUTPUT_CHUNK_CHARS = 64 * 1024;
+
+function callRecord(line: number, call: CallResolution): string {
+  return JSON.stringify({
+    line,
+    index: call.index,
+    call_id: call.call_id,
+    emitted: call.emitted,
+    status: call.status,
+    verifier_name: call.verifier_name,
+    flags: call.flags.map((flag) => flag.name),
+    highlight: call.highlight,
+  });
+}
+
+/** The verifying server of one rollout: --server, else its environment_name. */
+function serverOf(
+  rollout: Readonly<Record<string, unknown>>,
+  override: string | null,
+): string | { error: string } {
+  if (override !== null) return override;
+  const name = rollout.environment_name;
+  if (typeof name === "string" && name !== "") return name;
+  return {
+    error:
+      name === undefined
+        ? "no verifying server: the rollout has no environment_name; pass --server"
+        : "no verifying server: the rollout's environment_name is not a non-empty string; pass --server",
+  };
+}
+
+export async function run(argv: string[], io: CommandIo): Promise<number> {
+  const parsed = parseArgs(argv);
+  if (!parsed.ok) {
+    await io.stderr.write(`error: resolve: ${parsed.error} (try --help)\n`);
+    return 2;
+  }
+  if ("help" in parsed) {
+    await io.stdout.write(HELP);
+    return 0;
+  }
+  const { file, server, policy, harness, tools } = parsed.args;
+
+  let stream: ReadableStream<Uint8Array>;
+  try {
+    stream = await openFileStream(file);
+  } catch (error) {
+    await io.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  }
+
+  let pending = "";
+  const emit = async (record: string) => {
+    pending += `${record}\n`;
+    if (pending.length >= OUTPUT_CHUNK_CHARS) {
+      const chunk = pending;
+      pending = "";
+      await io.stdout.write(chunk);
+    }
+  };
+
+  try {
+    for await (const item of readJsonl(stream)) {
+      if (!item.ok) {
+        await emit(JSON.stringify({ line: item.line, error: item.error }));
+        continue;
+      }
+      const read = readRollout(item.value);
+      if (!read.ok) {
+        await emit(JSON.stringify({ line: item.line, error: `not a rollout: ${read.issues.join("; ")}` }));
+        continue;
+      }
+      const verifying = serverOf(read.rollout, server);
+      if (typeof verifying !== "string") {
+        await emit(JSON.stringify({ line: item.line, error: verifying.error }));
+        continue;
+      }
+      const resolution = resolveReadRollout(read.rollout, {
+        server: verifying,
+        policy,
+        ...(harness === null ? {} : { harness }),
+        ...(tools === null ? {} : { tools }),
+      });
+      for (const call of resolution.calls) await emit(callRecord(item.line, call));
+    }
+  } catch (error) {
+    if (pending !== "") await io.stdout.write(pending);
+    await io.stderr.write(
+      `error: reading ${file} stopped: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    return 1;
+  }
+  if (pending !== "") await io.stdout.write(pending);
+  return 0;
 }
