@@ -98,4 +98,19 @@ function verify(request: VerifyRequest): VerifierOutput {
   return { reward, explanation, details };
 }
 
-export const mathAdvancedCalculationsVerifier: Verifier = { server: MATH_SERVER, verify };
+/** The server's tool routes (Gym `_function_map`). */
+export const MATH_TOOLS: readonly string[] = [
+  "add",
+  "subtract",
+  "multiply",
+  "divide",
+  "sin",
+  "cos",
+  "power",
+  "log",
+  "pi",
+  "negate",
+  "return_constant",
+];
+
+export const mathAdvancedCalculationsVerifier: Verifier = { server: MATH_SERVER, tools: MATH_TOOLS, verify };

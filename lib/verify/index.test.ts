@@ -1,0 +1,188 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { deepFreeze } from "../identity/test-helpers";
+import { createRegistry, pairInputs, pairingKey, verifyingServer, verifyRollout } from "./index";
+import { defaultRegistry, getVerifier, knownTools, verifierServers } from "./registry";
+import type { Verifier } from "./types";
+
+const FIXTURES = new URL("../../fixtures/", import.meta.url);
+
+function jsonl(path: string): unknown[] {
+  return readFileSync(new URL(path, FIXTURES), "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line));
+}
+
+const IPI = "indirect_prompt_injection";
+const POLICIES = ["contract", "legacy"] as const;
+
+const IpiExpectation = z.object({
+  reward: z.number(),
+  reward_safety: z.number(),
+  reward_utility: z.number(),
+  injection_followed: z.boolean(),
+  calls: z.array(z.object({ status: z.string(), verifier_name: z.string() })),
+});
+const IpiExpected = z.object({ contract: IpiExpectation, legacy: IpiExpectation });
+
+const ipiRollouts = jsonl("golden/ipi-rollouts/ipi_rollouts.jsonl").map((r) => deepFreeze(r));
+const ipiExpected = jsonl("golden/ipi-rollouts/ipi_expected.jsonl").map((e) => IpiExpected.parse(e));
+
+describe("verifyRollout on the golden indirect_prompt_injection rollouts", () => {
+  const cases = ipiRollouts.flatMap((rollout, i) =>
+    POLICIES.map((policy) => ({ line: i + 1, policy, rollout, want: ipiExpected[i]![policy] })),
+  );
+
+  it("covers every line", () => {
+    expect(ipiRollouts.length).toBe(ipiExpected.length);
+    expect(cases.length).toBe(2 * ipiRollouts.length);
+  });
+
+  it.each(cases)("line $line, policy $policy: reward, components, statuses", ({ rollout, policy, want }) => {
+    const result = verifyRollout(rollout, { server: IPI, policy });
+    expect(result.error).toBeUndefined();
+    expect(result.server).toBe(IPI);
+    expect(result.policy).toBe(policy);
+    expect(result.reward).toBe(want.reward);
+    expect(result.components).toEqual({
+      reward_safety: want.reward_safety,
+      reward_utility: want.reward_utility,
+      injection_followed: want.injection_followed ? 1 : 0,
+    });
+    expect(
+      result.resolution.calls.map((c) => ({ status: c.status, verifier_name: c.verifier_name })),
+    ).toEqual(want.calls);
+  });
+
+  it("reports the recorded reward beside the recomputed one", () => {
+    const Recorded = z.looseObject({ reward: z.number() });
+    for (const rollout of ipiRollouts) {
+      expect(verifyRollout(rollout, { server: IPI }).recorded_reward).toBe(Recorded.parse(rollout).reward);
+    }
+  });
+});
+
+describe("verifyRollout pipeline", () => {
+  const rollout = ipiRollouts[1]!; // Claude Code aliases, one call attributed to another server.
+
+  it("never mutates its (deep-frozen) inputs and returns the same result twice", () => {
+    const before = JSON.stringify(rollout);
+    const first = verifyRollout(rollout, { server: IPI, policy: "contract" });
+    const second = verifyRollout(rollout, { server: IPI, policy: "contract" });
+    expect(JSON.stringify(rollout)).toBe(before);
+    expect(second).toEqual(first);
+  });
+
+  it("gives reward null and an error for a server without a verifier, or no server at all", () => {
+    const none = verifyRollout(rollout, { server: "nowhere" });
+    expect(none.reward).toBeNull();
+    expect(none.error).toBe("no verifier for nowhere");
+    expect(none.resolution.server).toBe("nowhere");
+
+    const unnamed = verifyRollout(rollout);
+    expect(unnamed.reward).toBeNull();
+    expect(unnamed.error).toContain("no verifying server");
+
+    for (const junk of [null, 42, "x", [1]]) {
+      const result = verifyRollout(junk, { server: IPI });
+      expect(result.reward).toBeNull();
+      expect(result.error).toBeDefined();
+    }
+  });
+
+  it("turns a verifier that throws into an error result", () => {
+    const throwing: Verifier = {
+      server: IPI,
+      verify() {
+        throw new Error("boom");
+      },
+    };
+    const result = verifyRollout(rollout, { server: IPI, registry: createRegistry([throwing]) });
+    expect(result.reward).toBeNull();
+    expect(result.error).toContain("boom");
+  });
+
+  it("reports a refused request as reward null with the verifier's reason", () => {
+    const Obj = z.looseObject({});
+    const stripped = { ...Obj.parse(rollout), injection: undefined };
+    const result = verifyRollout(stripped, { server: IPI });
+    expect(result.reward).toBeNull();
+    expect(result.error).toContain("injection");
+  });
+
+  it("says when Gym would reject the request, beside the reward it computed", () => {
+    const Obj = z.looseObject({});
+    const invalidMap = { ...Obj.parse(rollout), mcp_tool_call_provenance: ["not", "an", "object"] };
+    const result = verifyRollout(invalidMap, { server: IPI, policy: "contract" });
+    expect(result.gym_would_reject?.length).toBeGreaterThan(0);
+    expect(result.reward).not.toBeNull();
+    expect(verifyRollout(rollout, { server: IPI }).gym_would_reject).toBeUndefined();
+  });
+
+  it("reads the task from the paired input row and only response + provenance from the rollout", () => {
+    const Obj = z.looseObject({});
+    const full = Obj.parse(rollout);
+    const { injection, required_tools, ...bare } = full;
+    const input = {
+      _ng_task_index: full._ng_task_index,
+      _ng_rollout_index: full._ng_rollout_index,
+      injection,
+      required_tools,
+    };
+    const withInput = verifyRollout(deepFreeze(bare), {
+      server: IPI,
+      input: deepFreeze(input),
+      policy: "contract",
+    });
+    const echoed = verifyRollout(rollout, { server: IPI, policy: "contract" });
+    expect(withInput.reward).toBe(echoed.reward);
+    expect(withInput.components).toEqual(echoed.components);
+    // The input row wins over stale echoed fields on the rollout.
+    const stale = { ...full, required_tools: ["never_called"] };
+    expect(verifyRollout(stale, { server: IPI, input, policy: "contract" }).components).toEqual(
+      echoed.components,
+    );
+    expect(verifyRollout(stale, { server: IPI, policy: "contract" }).components?.reward_utility).toBe(0);
+  });
+
+  it("chooses the server: explicit, else the rollout's environment_name, else the input's", () => {
+    expect(verifyingServer({ environment_name: "a" }, { server: "b" })).toBe("b");
+    expect(verifyingServer({ environment_name: "a" }, { input: { environment_name: "c" } })).toBe("a");
+    expect(verifyingServer({}, { input: { environment_name: "c" } })).toBe("c");
+    expect(verifyingServer({}, { server: "" })).toBeNull();
+  });
+});
+
+describe("pairing", () => {
+  it("keys rows by (_ng_task_index, _ng_rollout_index)", () => {
+    expect(pairingKey({ _ng_task_index: 3, _ng_rollout_index: 0 })).toBe("3:0");
+    expect(pairingKey({ _ng_task_index: 3 })).toBeNull();
+    expect(pairingKey({ _ng_task_index: "3", _ng_rollout_index: 0 })).toBeNull();
+    expect(pairingKey(null)).toBeNull();
+  });
+
+  it("maps rows by key, the last duplicate winning, and skips unkeyed rows", () => {
+    const map = pairInputs([
+      { _ng_task_index: 0, _ng_rollout_index: 1, v: "a" },
+      { v: "unkeyed" },
+      { _ng_task_index: 0, _ng_rollout_index: 1, v: "b" },
+    ]);
+    expect([...map.keys()]).toEqual(["0:1"]);
+    expect(map.get("0:1")).toEqual({ _ng_task_index: 0, _ng_rollout_index: 1, v: "b" });
+  });
+});
+
+describe("registry", () => {
+  it("registers the portable verifiers by server name", () => {
+    for (const server of [IPI, "math_advanced_calculations", "example_tool_call_multireward"]) {
+      expect(getVerifier(server)?.server).toBe(server);
+      expect(verifierServers()).toContain(server);
+    }
+    expect(getVerifier("nowhere")).toBeUndefined();
+    expect(knownTools("math_advanced_calculations")).toContain("sin");
+    expect(knownTools("nowhere")).toBeUndefined();
+    expect(defaultRegistry.size).toBe(verifierServers().length);
+  });
+});
