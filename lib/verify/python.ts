@@ -481,7 +481,7 @@ export function pyDictGet(v: PyValue, key: string): PyValue | undefined {
   return v.kind === "dict" ? v.entries.get(key) : undefined;
 }
 
-/** The PyValue as plain JSON-compatible JS (for details shown to users): ints a double cannot hold become strings. */
+/** The PyValue as JSON.parse would give it (for details shown to users); an int beyond any double becomes a string. */
 export function pyToJs(v: PyValue): unknown {
   switch (v.kind) {
     case "none":
@@ -493,7 +493,7 @@ export function pyToJs(v: PyValue): unknown {
       return Number.isFinite(v.value) ? v.value : pyFloatRepr(v.value);
     case "int": {
       const n = Number(v.value);
-      return BigInt(n) === v.value ? n : v.value.toString();
+      return Number.isFinite(n) ? n : v.value.toString();
     }
     case "list":
       return v.items.map(pyToJs);
