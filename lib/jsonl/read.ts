@@ -50,6 +50,11 @@ const GZIP_MAGIC = [0x1f, 0x8b] as const;
 const UTF8_BOM = [0xef, 0xbb, 0xbf] as const;
 const CR = 0x0d;
 
+/**
+ * Yields one item per non-blank line of `source` (plain or gzip JSONL bytes): its 1-based line number,
+ * byte offset and length in the decompressed stream, and the parsed value or the reason it failed.
+ * Bad lines never stop the read; only a failing source, corrupt gzip data or an abort throw.
+ */
 export async function* readJsonl(
   source: ReadableStream<Uint8Array>,
   options: ReadJsonlOptions = {},
