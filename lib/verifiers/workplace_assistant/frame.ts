@@ -1,0 +1,131 @@
+/**
+ * A minimal pandas DataFrame: ordered columns, rows of cells, and index labels. It keeps what
+ * `DataFrame.equals` compares (labels, values, and which cells are missing) and nothing else.
+ *
+ * Replays start from shared base frames, so `fork()` is O(1): a fork shares the row array and its rows
+ * until it writes (copy on write). Rows are immutable once shared; a write replaces the row.
+ */
+
+export type Cell = unknown;
+export type Row = readonly Cell[];
+
+export class Frame {
+  private rowsOwned: boolean;
+  private labelsOwned: boolean;
+
+  private constructor(
+    readonly columns: readonly string[],
+    private rowList: Row[],
+    /** null means a RangeIndex 0..n-1, which needs no storage. */
+    private labelList: number[] | null,
+  ) {
+    this.rowsOwned = true;
+    this.labelsOwned = true;
+  }
+
+  static fromRows(columns: readonly string[], rows: Row[]): Frame {
+    return new Frame(columns, rows, null);
+  }
+
+  /** A copy whose writes do not reach this frame (and vice versa). */
+  fork(): Frame {
+    const copy = new Frame(this.columns, this.rowList, this.labelList);
+    copy.rowsOwned = false;
+    copy.labelsOwned = false;
+    // This frame must also stop writing in place now that the arrays are shared.
+    this.rowsOwned = false;
+    this.labelsOwned = false;
+    return copy;
+  }
+
+  get length(): number {
+    return this.rowList.length;
+  }
+
+  get rows(): readonly Row[] {
+    return this.rowList;
+  }
+
+  /** The index labels (materialized for a RangeIndex). */
+  get labels(): readonly number[] {
+    return this.labelList ?? Array.from({ length: this.rowList.length }, (_, i) => i);
+  }
+
+  get hasRangeIndex(): boolean {
+    return this.labelList === null;
+  }
+
+  label(i: number): number {
+    return this.labelList === null ? i : this.labelList[i]!;
+  }
+
+  columnIndex(name: string): number {
+    return this.columns.indexOf(name);
+  }
+
+  column(name: string): Cell[] {
+    const c = this.columnIndex(name);
+    return this.rowList.map((row) => row[c]);
+  }
+
+  /** `df[mask]`: keeps the surviving rows' labels (deletes leave gaps). */
+  filter(keep: (row: Row) => boolean): void {
+    const rows: Row[] = [];
+    const labels: number[] = [];
+    this.rowList.forEach((row, i) => {
+      if (keep(row)) {
+        rows.push(row);
+        labels.push(this.label(i));
+      }
+    });
+    if (rows.length === this.rowList.length) return;
+    this.rowList = rows;
+    this.labelList = labels;
+    this.rowsOwned = true;
+    this.labelsOwned = true;
+  }
+
+  /**
+   * Appends one row. `ignore_index` is `pd.concat(..., ignore_index=True)` (labels renumbered 0..n-1);
+   * `keep_index` is `pd.concat` without it (the new one-row frame brings its own label 0);
+   * a number is `df.loc[label] = row` (setting with enlargement).
+   */
+  append(row: Row, labelling: "ignore_index" | "keep_index" | number): void {
+    this.ownRows();
+    const newLabel = labelling === "ignore_index" ? undefined : labelling === "keep_index" ? 0 : labelling;
+    if (newLabel === undefined || (this.labelList === null && newLabel === this.rowList.length)) {
+      if (newLabel === undefined) this.labelList = null;
+    } else {
+      this.ownLabels();
+      this.labelList!.push(newLabel);
+    }
+    this.rowList.push(row);
+  }
+
+  /** `df.loc[mask, column] = value` for the rows at `positions`. */
+  setCells(positions: readonly number[], columnIndex: number, values: readonly Cell[]): void {
+    this.ownRows();
+    positions.forEach((pos, k) => {
+      const row = this.rowList[pos]!.slice();
+      row[columnIndex] = values[k];
+      this.rowList[pos] = row;
+    });
+  }
+
+  private ownRows(): void {
+    if (!this.rowsOwned) {
+      this.rowList = this.rowList.slice();
+      this.rowsOwned = true;
+    }
+  }
+
+  private ownLabels(): void {
+    if (this.labelList === null) {
+      this.labelList = Array.from({ length: this.rowList.length }, (_, i) => i);
+      this.labelsOwned = true;
+    } else if (!this.labelsOwned) {
+      this.labelList = this.labelList.slice();
+      this.labelsOwned = true;
+    }
+  }
+}

@@ -1,0 +1,169 @@
+import type { Cell, Frame } from "../frame";
+import { isDict, PyException, pyEq, pyStr, pyTypeName, truthy } from "../py";
+
+/** The tables one replay works on. Compared: emails, calendar, plots, projectTasks, crm. */
+export interface WorkplaceState {
+  emails: Frame;
+  calendar: Frame;
+  plots: Frame;
+  projectTasks: Frame;
+  crm: Frame;
+  /** Read-only tables (not compared). */
+  readonly analytics: Frame;
+  readonly directory: readonly string[];
+}
+
+/**
+ * What a tool call did. Gym's tools answer a bad request with an explanatory string and change nothing
+ * ("refused"); a Python exception (thrown as PyException) skips the call.
+ */
+export type ToolOutcome =
+  | { readonly kind: "applied"; readonly result: unknown }
+  | { readonly kind: "refused"; readonly message: string };
+
+export interface ToolDef {
+  readonly name: string;
+  /** Python class and method, for TypeError messages like Gym prints them. */
+  readonly qualname: string;
+  /** Parameters in signature order with their Python defaults (all are keyword-or-positional). */
+  readonly params: readonly (readonly [string, Cell])[];
+  /** Whether it can change a compared table. */
+  readonly mutates: boolean;
+  run(state: WorkplaceState, args: ReadonlyMap<string, unknown>): ToolOutcome;
+}
+
+export function applied(result: unknown): ToolOutcome {
+  return { kind: "applied", result };
+}
+
+export function refused(message: string): ToolOutcome {
+  return { kind: "refused", message };
+}
+
+/** Runs `body` the way `try: ... except Exception as e: return f"{prefix}: {e}"` does. */
+export function guarded(prefix: string, body: () => ToolOutcome): ToolOutcome {
+  try {
+    return body();
+  } catch (error) {
+    if (error instanceof PyException) return refused(`${prefix}: ${error.message}`);
+    throw error;
+  }
+}
+
+export function arg(args: ReadonlyMap<string, unknown>, name: string): unknown {
+  return args.get(name);
+}
+
+/** `not a or not b ...` */
+export function anyFalsy(...values: readonly unknown[]): boolean {
+  return values.some((v) => !truthy(v));
+}
+
+/**
+ * `value in series.values` (numpy membership: elementwise ==). A list operand makes numpy broadcast and
+ * pandas' follow-up comparison fail; it is reported as the ValueError it ends in.
+ */
+export function inValues(value: unknown, cells: readonly Cell[]): boolean {
+  if (Array.isArray(value)) {
+    throw new PyException(
+      "ValueError",
+      "The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()",
+    );
+  }
+  return cells.some((cell) => pyEq(cell, value));
+}
+
+/** Positions of the rows whose `column` equals `value` (`df[column] == value`). */
+export function matchingPositions(frame: Frame, column: string, value: unknown): number[] {
+  const c = frame.columnIndex(column);
+  const out: number[] = [];
+  frame.rows.forEach((row, i) => {
+    if (pyEq(row[c], value)) out.push(i);
+  });
+  return out;
+}
+
+/** `df = df[df[column] != value]` */
+export function deleteWhere(frame: Frame, column: string, value: unknown): void {
+  const c = frame.columnIndex(column);
+  frame.filter((row) => !pyEq(row[c], value));
+}
+
+/**
+ * `df.loc[df[idColumn] == id, field] = value`. A list value is unpacked over the matched rows (and must
+ * match their count, else pandas raises ValueError); a dict value is rejected the same way.
+ */
+export function locSet(frame: Frame, idColumn: string, id: unknown, field: string, value: unknown): void {
+  const positions = matchingPositions(frame, idColumn, id);
+  const c = frame.columnIndex(field);
+  if (Array.isArray(value) || isDict(value)) {
+    const items = Array.isArray(value) ? value : Object.keys(value);
+    if (items.length !== positions.length) {
+      throw new PyException(
+        "ValueError",
+        `Must have equal len keys and value when setting with an iterable (${pyTypeName(value)} of ${items.length})`,
+      );
+    }
+    frame.setCells(positions, c, items);
+    return;
+  }
+  frame.setCells(
+    positions,
+    c,
+    positions.map(() => value),
+  );
+}
+
+/** The first matching row as a record (`df[df[col] == v].to_dict(orient="records")[0]`). */
+export function firstRecord(frame: Frame, column: string, value: unknown): Record<string, Cell> | undefined {
+  const pos = matchingPositions(frame, column, value)[0];
+  if (pos === undefined) return undefined;
+  return recordOf(frame, pos);
+}
+
+export function recordOf(frame: Frame, pos: number): Record<string, Cell> {
+  const row = frame.rows[pos]!;
+  const record: Record<string, Cell> = {};
+  frame.columns.forEach((name, i) => {
+    record[name] = row[i];
+  });
+  return record;
+}
+
+/** `f"..."` interpolation of a cell. */
+export function fmt(value: unknown): string {
+  return pyStr(value);
+}
+
+/** Pagination arithmetic shared by the search tools (Python ints; bad types raise TypeError). */
+export function paginate<T>(
+  items: readonly T[],
+  page: unknown,
+  pageSize: unknown,
+): { readonly slice: T[]; readonly page: number; readonly pageSize: number; readonly totalPages: number } {
+  if (typeof page !== "number" || typeof pageSize !== "number") {
+    const bad = typeof pageSize !== "number" ? pageSize : page;
+    throw new PyException("TypeError", `unsupported operand type(s) for +: 'int' and '${pyTypeName(bad)}'`);
+  }
+  if (pageSize === 0) throw new PyException("ZeroDivisionError", "integer division or modulo by zero");
+  const total = items.length;
+  const totalPages = Math.floor((total + pageSize - 1) / pageSize);
+  const p = totalPages > 0 ? Math.max(1, Math.min(page, totalPages)) : 1;
+  const start = (p - 1) * pageSize;
+  const end = Math.min(start + pageSize, total);
+  return { slice: items.slice(start, Math.max(start, end)), page: p, pageSize, totalPages };
+}
+
+/** `re.search(pattern, text, re.IGNORECASE)` as `str.contains(pattern, case=False)` uses it. */
+export function regexContains(pattern: unknown): (cell: Cell) => boolean {
+  if (typeof pattern !== "string") {
+    throw new PyException("TypeError", `first argument must be string or compiled pattern`);
+  }
+  let re: RegExp;
+  try {
+    re = new RegExp(pattern, "iu");
+  } catch (error) {
+    throw new PyException("re.error", error instanceof Error ? error.message : String(error));
+  }
+  return (cell) => typeof cell === "string" && re.test(cell);
+}

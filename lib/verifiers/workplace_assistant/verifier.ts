@@ -1,0 +1,65 @@
+/**
+ * The workplace_assistant Verifier: Gym's `/verify` (app.py) over a canonicalized verify request.
+ * predicted = every function_call of response.output in order; reward = is_correct(...) * 1.0.
+ */
+import { z } from "zod";
+import { describeIssues, functionCalls, narrow, ResponseSchema, refused } from "../../verify/request";
+import type { Verifier, VerifierOutput, VerifyRequest } from "../../verify/types";
+import { isCorrectActions } from "./is-correct";
+import { SERVER_NAME, WORKPLACE_TOOL_NAMES } from "./replay";
+
+/**
+ * WorkbenchVerifyRequest (app.py): `ground_truth: list[Dict[str, str]] | str`, `id: int`, `category: str`,
+ * `environment_name: str`, plus the base `response`. Pydantic's lax mode accepts an integral float or
+ * numeric string for `id`; it never turns a number into a str.
+ */
+const GroundTruthSchema = z.union([z.string(), z.array(z.record(z.string(), z.string()))]);
+const IdSchema = z.union([z.number().int(), z.string().regex(/^\s*[+-]?\d+\s*$/, "expected an integer")]);
+const WorkbenchVerifyRequestSchema = z.looseObject({
+  response: ResponseSchema,
+  ground_truth: GroundTruthSchema,
+  id: IdSchema,
+  category: z.string(),
+  environment_name: z.string(),
+});
+
+function verifyWorkplace(request: VerifyRequest): VerifierOutput {
+  if (request.ground_truth === undefined) {
+    return refused(SERVER_NAME, "the request has no ground_truth (WorkbenchVerifyRequest requires it)");
+  }
+  const narrowed = narrow(WorkbenchVerifyRequestSchema, request);
+  if (!narrowed.ok) return refused(SERVER_NAME, `invalid WorkbenchVerifyRequest: ${narrowed.error}`);
+  const calls = functionCalls(narrowed.value.response.output);
+  if (!calls.ok) return refused(SERVER_NAME, calls.error);
+
+  const predicted = calls.value.map((c) => ({ name: c.name, arguments: c.arguments }));
+  const result = isCorrectActions(predicted, narrowed.value.ground_truth);
+  if (result.details.gymError) {
+    return {
+      reward: 0,
+      error: `${SERVER_NAME} cannot score this request: ${result.details.gymError}`,
+      explanation: result.explanation,
+      details: result.details,
+    };
+  }
+  return { reward: result.correct ? 1 : 0, explanation: result.explanation, details: result.details };
+}
+
+export const workplaceAssistantVerifier: Verifier = {
+  server: SERVER_NAME,
+  tools: WORKPLACE_TOOL_NAMES,
+  verify(request) {
+    try {
+      return verifyWorkplace(request);
+    } catch (error) {
+      // A bug here must not take the pipeline down; report it as unscorable instead.
+      const reason =
+        error instanceof z.ZodError
+          ? describeIssues(error)
+          : error instanceof Error
+            ? error.message
+            : String(error);
+      return refused(SERVER_NAME, `internal verifier error: ${reason}`);
+    }
+  },
+};
