@@ -1,16 +1,24 @@
-import type { Metadata } from "next";
+import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
+import { InspectorProvider } from "@/hooks/inspector-client";
 import "./globals.css";
 
 export const metadata: Metadata = {
   title: "Rollout Inspector",
-  description: "See why an agent rollout scored 0: tool-call identity, provenance and in-browser verification.",
+  description:
+    "See why an agent rollout scored 0: tool-call identity, provenance and in-browser verification.",
+};
+
+export const viewport: Viewport = {
+  colorScheme: "light dark",
 };
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
-      <body>{children}</body>
+      <body>
+        <InspectorProvider>{children}</InspectorProvider>
+      </body>
     </html>
   );
 }

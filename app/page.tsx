@@ -1,8 +1,13 @@
-export default function Home() {
+import { connection } from "next/server";
+import { Suspense } from "react";
+import { Inspector } from "./_inspector/Inspector";
+
+export default async function Home() {
+  // Rendered per request so the CSP nonce set in proxy.ts reaches every script tag.
+  await connection();
   return (
-    <main>
-      <h1>Rollout Inspector</h1>
-      <p>Load a NeMo Gym rollouts file to see every tool call's identity and recompute its reward.</p>
-    </main>
+    <Suspense fallback={<div className="booting">Rollout Inspector</div>}>
+      <Inspector />
+    </Suspense>
   );
 }

@@ -1,0 +1,263 @@
+"use client";
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef } from "react";
+import { FilterBar } from "@/components/FilterBar";
+import { LineErrors } from "@/components/LineErrors";
+import { DropTarget, LoadProgressBar, OpenFilesButton, Welcome } from "@/components/Loader";
+import { RolloutTable } from "@/components/RolloutTable";
+import { SummaryBand } from "@/components/SummaryBand";
+import { useLoad, useReanalyze, useRolloutIndex, useSamples, useSearch, useSession } from "@/hooks/data";
+import type { FilterFlag, RolloutIndexEntry, Sample, SortKey } from "@/hooks/types";
+import { useKeyboard } from "@/hooks/use-keyboard";
+import { useViewState } from "@/hooks/use-view-state";
+import { DEFAULT_VIEW, selectRollouts, statusCounts } from "@/hooks/view-state";
+import { RolloutPane } from "./RolloutPane";
+
+const NO_ENTRIES: readonly RolloutIndexEntry[] = [];
+
+/** Bundled sample names are plain file names: nothing that could walk out of public/samples. */
+const SAMPLE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+function sampleSources(file: string, samples: readonly Sample[]) {
+  const sources = [{ kind: "url" as const, url: `/samples/${file}`, name: file }];
+  const entry = samples.find((sample) => sample.file === file);
+  const inputs =
+    entry &&
+    samples.find((sample) => sample.kind === "inputs" && sample.file === inputsFileFor(entry, samples));
+  if (inputs) sources.push({ kind: "url", url: `/samples/${inputs.file}`, name: inputs.file });
+  return sources;
+}
+
+/** The inputs sample that goes with a rollouts sample: same server and a name sharing its stem. */
+function inputsFileFor(rollouts: Sample, samples: readonly Sample[]): string | null {
+  const stem = rollouts.file.replace(/(rollouts|noecho)?\.jsonl(\.gz)?$/, "");
+  const match = samples.find(
+    (sample) =>
+      sample.kind === "inputs" &&
+      sample.server === rollouts.server &&
+      stem.length > 0 &&
+      sample.file.startsWith(stem),
+  );
+  return match?.file ?? null;
+}
+
+export function Inspector() {
+  const [view, setView] = useViewState();
+  const session = useSession();
+  const loader = useLoad();
+  const samples = useSamples();
+  const reanalyzer = useReanalyze();
+  const searchInput = useRef<HTMLInputElement>(null);
+
+  // Open the sample named in the URL (a deep link), once the sample list is known.
+  const loadedSample = useRef<string | null>(null);
+  useEffect(() => {
+    const sample = view.sample;
+    if (!sample || !SAMPLE_NAME.test(sample) || loadedSample.current === sample || samples.isPending) return;
+    loadedSample.current = sample;
+    void loader.load(sampleSources(sample, samples.data ?? []));
+  }, [view.sample, samples.isPending, samples.data, loader.load]);
+
+  const onFiles = useCallback(
+    (files: File[]) => {
+      loadedSample.current = null;
+      setView({ ...DEFAULT_VIEW });
+      void loader.load(files.map((file) => ({ kind: "file" as const, file })));
+    },
+    [loader.load, setView],
+  );
+  const onSample = useCallback(
+    (sample: Sample) => setView({ ...DEFAULT_VIEW, sample: sample.file }, { push: true }),
+    [setView],
+  );
+
+  const rolloutSets = session?.datasets.filter((dataset) => dataset.kind === "rollouts") ?? [];
+  const dataset = rolloutSets.find((candidate) => candidate.name === view.file) ?? rolloutSets[0] ?? null;
+  const inputs = session?.datasets.filter((candidate) => candidate.kind === "inputs") ?? [];
+
+  // The verifying server chosen in the URL applies to the whole list.
+  useEffect(() => {
+    if (!dataset || reanalyzer.pending || loader.loading) return;
+    if (dataset.server_override !== view.server) void reanalyzer.reanalyze(dataset.id, view.server);
+  }, [dataset, view.server, reanalyzer.pending, reanalyzer.reanalyze, loader.loading]);
+
+  const index = useRolloutIndex(dataset);
+  const query = useDeferredValue(view.q);
+  const search = useSearch(dataset?.id ?? null, query);
+  const entries = index.data ?? NO_ENTRIES;
+  const searchLines = query.trim() ? (search.data ?? null) : null;
+  const { filters, agent, env, sort, desc } = view;
+  const rows = useMemo(
+    () => selectRollouts(entries, { filters, agent, env, sort, desc }, searchLines),
+    [entries, filters, agent, env, sort, desc, searchLines],
+  );
+  const counts = useMemo(() => statusCounts(entries), [entries]);
+  const agents = useMemo(
+    () => [...new Set(entries.flatMap((e) => (e.agent ? [e.agent] : [])))].sort(),
+    [entries],
+  );
+  const envs = useMemo(
+    () => [...new Set(entries.flatMap((e) => (e.environment ? [e.environment] : [])))].sort(),
+    [entries],
+  );
+
+  const selectedLine = view.line ?? null;
+  const selectedEntry = entries.find((entry) => entry.line === selectedLine) ?? null;
+
+  const toggle = (flag: FilterFlag) =>
+    setView((state) => ({
+      filters: state.filters.includes(flag)
+        ? state.filters.filter((f) => f !== flag)
+        : [...state.filters, flag],
+    }));
+  const onSort = (key: SortKey) =>
+    setView((state) => ({
+      sort: key,
+      desc: state.sort === key ? !state.desc : key !== "line" && key !== "agent" && key !== "task",
+    }));
+  const selectLine = (line: number) => setView({ line, call: null }, { push: true });
+
+  // Functional updates read the URL, so fast key repeats never act on a stale selection.
+  const moveRollout = (delta: number) =>
+    setView((state) => {
+      if (rows.length === 0) return {};
+      const at = rows.findIndex((row) => row.line === state.line);
+      const next =
+        at === -1 ? (delta > 0 ? 0 : rows.length - 1) : Math.min(rows.length - 1, Math.max(0, at + delta));
+      const row = rows[next];
+      return row ? { line: row.line, call: null } : {};
+    });
+  const moveCall = (delta: number) =>
+    setView((state) => {
+      const entry = entries.find((candidate) => candidate.line === state.line);
+      if (!entry || entry.calls === 0) return {};
+      const current = state.call === null ? -1 : Number(state.call);
+      const next =
+        current === -1 && delta < 0
+          ? entry.calls - 1
+          : Math.min(entry.calls - 1, Math.max(0, current + delta));
+      return { call: String(next) };
+    });
+  useKeyboard({
+    j: () => moveRollout(1),
+    k: () => moveRollout(-1),
+    n: () => moveCall(1),
+    p: () => moveCall(-1),
+    "/": () => searchInput.current?.focus(),
+    escape: () => searchInput.current?.blur(),
+  });
+
+  const busy = loader.loading || reanalyzer.pending;
+  return (
+    <DropTarget onFiles={onFiles}>
+      <div className="app">
+        <header className="topbar">
+          <h1>Rollout Inspector</h1>
+          <div className="files">
+            {rolloutSets.map((candidate) => (
+              <button
+                type="button"
+                key={candidate.id}
+                className={`file-chip${candidate.id === dataset?.id ? " file-chip-on" : ""}`}
+                onClick={() => setView({ file: candidate.name, line: null, call: null })}
+                data-dataset={candidate.name}
+                title={`${candidate.lines} lines`}
+              >
+                {candidate.name}
+                <span className="muted">
+                  {" "}
+                  {candidate.rows} rollouts
+                  {candidate.paired_inputs ? ` · ${candidate.paired_rows} paired` : ""}
+                </span>
+              </button>
+            ))}
+            {inputs.map((candidate) => (
+              <span key={candidate.id} className="file-chip file-chip-inputs" data-inputs={candidate.name}>
+                {candidate.name} <span className="muted">inputs · {candidate.rows} rows</span>
+              </span>
+            ))}
+          </div>
+          <div className="topbar-actions">
+            {busy && (
+              <LoadProgressBar progress={loader.progress ?? reanalyzer.progress} onCancel={loader.cancel} />
+            )}
+            {session && <OpenFilesButton onFiles={onFiles} />}
+          </div>
+        </header>
+        {loader.error && (
+          <div className="banner banner-error" role="alert" data-testid="load-error">
+            Could not load: {loader.error}
+          </div>
+        )}
+        {!dataset ? (
+          session && !busy ? (
+            <div className="banner">
+              Only materialized inputs are loaded. Add the rollouts file they belong to.
+              <OpenFilesButton onFiles={onFiles} />
+            </div>
+          ) : (
+            !busy && <Welcome samples={samples.data ?? []} onFiles={onFiles} onSample={onSample} />
+          )
+        ) : (
+          <main className="workspace" data-ready={index.isSuccess && !busy}>
+            <section className="list-pane">
+              <SummaryBand
+                counts={counts}
+                entries={entries}
+                errorLines={dataset.errors.length}
+                active={view.filters}
+                onToggle={toggle}
+              />
+              <LineErrors errors={dataset.errors} fileName={dataset.name} />
+              <FilterBar
+                query={view.q}
+                onQuery={(q) => setView({ q })}
+                filters={view.filters}
+                onToggle={toggle}
+                agents={agents}
+                agent={view.agent}
+                onAgent={(agent) => setView({ agent })}
+                envs={envs}
+                env={view.env}
+                onEnv={(env) => setView({ env })}
+                shown={rows.length}
+                total={entries.length}
+                searching={query.trim() !== "" && search.isFetching}
+                onClear={() => setView({ filters: [], agent: null, env: null, q: "" })}
+                searchRef={searchInput}
+              />
+              <RolloutTable
+                rows={rows}
+                selected={selectedLine}
+                onSelect={selectLine}
+                sort={view.sort}
+                desc={view.desc}
+                onSort={onSort}
+              />
+            </section>
+            <section className="detail-pane">
+              {selectedEntry ? (
+                <RolloutPane
+                  dataset={dataset}
+                  entry={selectedEntry}
+                  call={view.call === null ? null : Number(view.call)}
+                  server={view.server}
+                  harness={view.harness}
+                  onView={setView}
+                />
+              ) : (
+                <div className="placeholder">
+                  <p>
+                    Select a rollout on the left, or press <kbd>j</kbd> / <kbd>k</kbd>.
+                  </p>
+                  <p className="muted">
+                    <kbd>n</kbd> / <kbd>p</kbd> step through its calls, <kbd>/</kbd> searches.
+                  </p>
+                </div>
+              )}
+            </section>
+          </main>
+        )}
+      </div>
+    </DropTarget>
+  );
+}

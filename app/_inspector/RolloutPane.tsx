@@ -1,0 +1,72 @@
+"use client";
+import { useEffect } from "react";
+import { CallTable } from "@/components/CallTable";
+import { RawLine } from "@/components/RawLine";
+import { RolloutHeader, TaskFields } from "@/components/RolloutHeader";
+import { Transcript } from "@/components/Transcript";
+import { VerificationPanel } from "@/components/VerificationPanel";
+import { useRawLine, useRollout, useServers, useVerification } from "@/hooks/data";
+import type { DatasetSummary, HarnessId, RolloutIndexEntry } from "@/hooks/types";
+import type { ViewUpdate } from "@/hooks/use-view-state";
+
+interface Props {
+  dataset: DatasetSummary;
+  entry: RolloutIndexEntry;
+  call: number | null;
+  server: string | null;
+  harness: HarnessId | null;
+  onView(update: ViewUpdate, options?: { push?: boolean }): void;
+}
+
+export function RolloutPane({ dataset, entry, call, server, harness, onView }: Props) {
+  const rollout = useRollout(dataset.id, entry.line, dataset.server_override);
+  const verifyingServer = server ?? entry.server;
+  const verification = useVerification(dataset.id, entry.line, verifyingServer, harness);
+  const servers = useServers();
+  const fetchRaw = useRawLine();
+
+  useEffect(() => {
+    if (call === null) return;
+    document.getElementById(`call-${call}`)?.scrollIntoView({ block: "nearest" });
+    document.querySelector(`tr[data-call-index="${call}"]`)?.scrollIntoView({ block: "nearest" });
+  }, [call]);
+
+  const view = rollout.data;
+  if (rollout.isError) return <div className="banner banner-error">Could not open line {entry.line}.</div>;
+  if (!view) return <div className="placeholder muted">Opening line {entry.line}…</div>;
+  const calls = verification.data?.contract.resolution.calls ?? view.resolution.contract;
+  const legacy = verification.data?.legacy.resolution.calls ?? view.resolution.legacy;
+  const select = (index: number) => onView({ call: String(index) });
+  return (
+    <article className="detail" data-detail-line={entry.line} data-verified={verification.isSuccess}>
+      <RolloutHeader view={view} fileName={dataset.name} />
+      <VerificationPanel
+        view={verification.data}
+        loading={verification.isFetching}
+        servers={servers.data ?? []}
+        server={server}
+        defaultServer={entry.environment ?? (server === null ? entry.server : null)}
+        onServer={(next) => onView({ server: next })}
+        harness={harness}
+        onHarness={(next) => onView({ harness: next })}
+      />
+      <section className="identity" aria-label="Call identities">
+        <h3>
+          Calls <span className="muted">({calls.length})</span>
+        </h3>
+        <CallTable calls={calls} legacy={legacy} selected={call} onSelect={select} />
+      </section>
+      <section className="transcript-section" aria-label="Transcript">
+        <h3>Transcript</h3>
+        <Transcript input={view.input} items={view.items} calls={calls} selected={call} onSelect={select} />
+      </section>
+      <TaskFields fields={view.extra_fields} />
+      <RawLine
+        byteLength={view.byte_length}
+        fileName={dataset.name}
+        line={entry.line}
+        fetchBytes={() => fetchRaw(dataset.id, entry.line)}
+      />
+    </article>
+  );
+}

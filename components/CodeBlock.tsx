@@ -1,0 +1,58 @@
+"use client";
+import { useHighlight } from "@/hooks/data";
+import type { Token } from "@/hooks/types";
+
+/** Longest text pretty-printed before highlighting; beyond it the text is shown as it came. */
+export const PRETTY_PRINT_MAX_CHARS = 100_000;
+
+/** Pretty-prints JSON text when it is JSON; otherwise returns it unchanged (and says so). */
+export function prettyJson(text: string): { text: string; json: boolean } {
+  if (text.length > PRETTY_PRINT_MAX_CHARS) return { text, json: false };
+  try {
+    return { text: JSON.stringify(JSON.parse(text), null, 2), json: true };
+  } catch {
+    return { text, json: false };
+  }
+}
+
+const FONT_STYLE_ITALIC = 1;
+const FONT_STYLE_BOLD = 2;
+
+function TokenSpan({ token }: { token: Token }) {
+  // Colours come from shiki's themes, never from the data; content is a React text node.
+  const style: Record<string, string> = {};
+  if (token.light) style.color = token.light;
+  if (token.dark) style["--dark"] = token.dark;
+  let className = "tok";
+  if (token.fontStyle & FONT_STYLE_ITALIC) className += " tok-i";
+  if (token.fontStyle & FONT_STYLE_BOLD) className += " tok-b";
+  return (
+    <span className={className} style={style}>
+      {token.content}
+    </span>
+  );
+}
+
+/** Model-generated JSON, highlighted by shiki's tokenizer in the worker and rendered as text spans. */
+export function CodeBlock({ text, label }: { text: string; label?: string }) {
+  const pretty = prettyJson(text);
+  const { data } = useHighlight(pretty.json ? pretty.text : null);
+  return (
+    <pre className="code" data-label={label} data-json={pretty.json}>
+      {data && !data.plain ? (
+        data.lines.map((line, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: lines of one immutable text.
+          <span className="code-line" key={index}>
+            {line.map((token, at) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: tokens of one immutable line.
+              <TokenSpan key={at} token={token} />
+            ))}
+            {"\n"}
+          </span>
+        ))
+      ) : (
+        <code>{pretty.text}</code>
+      )}
+    </pre>
+  );
+}

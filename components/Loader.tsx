@@ -1,0 +1,140 @@
+"use client";
+import { type DragEvent, type ReactNode, useRef, useState } from "react";
+import type { LoadProgress, Sample } from "@/hooks/types";
+
+export const ACCEPTED_FILES = ".jsonl,.gz,.json,application/x-ndjson,application/gzip";
+
+/** A file input behind a button. */
+export function OpenFilesButton({ onFiles, primary }: { onFiles(files: File[]): void; primary?: boolean }) {
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <button
+        type="button"
+        className={primary ? "button-primary" : "button"}
+        onClick={() => input.current?.click()}
+      >
+        Open files…
+      </button>
+      <input
+        ref={input}
+        type="file"
+        multiple
+        accept={ACCEPTED_FILES}
+        hidden
+        data-testid="file-input"
+        onChange={(event) => {
+          const files = [...(event.target.files ?? [])];
+          event.target.value = "";
+          if (files.length > 0) onFiles(files);
+        }}
+      />
+    </>
+  );
+}
+
+/** The whole page accepts dropped files; an overlay says so while dragging. */
+export function DropTarget({ onFiles, children }: { onFiles(files: File[]): void; children: ReactNode }) {
+  const [over, setOver] = useState(false);
+  const hasFiles = (event: DragEvent) => [...event.dataTransfer.types].includes("Files");
+  return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: dropping is a pointer gesture; the file input is the keyboard path.
+    <div
+      className="drop-target"
+      data-testid="drop-target"
+      onDragOver={(event) => {
+        if (!hasFiles(event)) return;
+        event.preventDefault();
+        event.dataTransfer.dropEffect = "copy";
+        setOver(true);
+      }}
+      onDragLeave={(event) => {
+        if (event.currentTarget.contains(event.relatedTarget instanceof Node ? event.relatedTarget : null))
+          return;
+        setOver(false);
+      }}
+      onDrop={(event) => {
+        event.preventDefault();
+        setOver(false);
+        const files = [...event.dataTransfer.files];
+        if (files.length > 0) onFiles(files);
+      }}
+    >
+      {children}
+      {over && (
+        <div className="drop-overlay">
+          <div>Drop rollouts (.jsonl, .jsonl.gz) and, optionally, their materialized inputs</div>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+  return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
+}
+
+export function LoadProgressBar({ progress, onCancel }: { progress: LoadProgress | null; onCancel(): void }) {
+  const fraction = progress?.total ? Math.min(1, progress.done / progress.total) : null;
+  const text = !progress
+    ? "starting…"
+    : progress.phase === "reading"
+      ? `reading ${progress.file}: ${formatBytes(progress.done)}${progress.total ? ` of ${formatBytes(progress.total)}` : ""}, ${progress.rows.toLocaleString("en-US")} lines`
+      : `checking ${progress.file}: ${progress.done.toLocaleString("en-US")} of ${(progress.total ?? 0).toLocaleString("en-US")} rollouts`;
+  return (
+    <div className="progress" role="status" data-testid="load-progress">
+      <progress max={1} value={fraction ?? undefined} aria-label="Loading" />
+      <span className="progress-text">{text}</span>
+      <button type="button" className="button-small" onClick={onCancel}>
+        cancel
+      </button>
+    </div>
+  );
+}
+
+interface WelcomeProps {
+  samples: readonly Sample[];
+  onFiles(files: File[]): void;
+  onSample(sample: Sample): void;
+}
+
+export function Welcome({ samples, onFiles, onSample }: WelcomeProps) {
+  const rollouts = samples.filter((sample) => sample.kind === "rollouts");
+  return (
+    <div className="welcome">
+      <div className="welcome-drop">
+        <h2>Drop a rollouts file here</h2>
+        <p>
+          NeMo Gym rollouts (<code>.jsonl</code> or <code>.jsonl.gz</code>), optionally with the materialized
+          inputs file they were run from. Everything stays in this browser tab: files are parsed in a worker
+          and never uploaded.
+        </p>
+        <OpenFilesButton onFiles={onFiles} primary />
+      </div>
+      {rollouts.length > 0 && (
+        <div className="samples">
+          <h3>Or open a bundled sample</h3>
+          <ul>
+            {rollouts.map((sample) => (
+              <li key={sample.file}>
+                <button
+                  type="button"
+                  className="sample"
+                  data-sample={sample.file}
+                  onClick={() => onSample(sample)}
+                >
+                  <span className="sample-title">{sample.title}</span>
+                  {sample.server && <span className="mono muted"> {sample.server}</span>}
+                  <span className="sample-description">{sample.description}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </div>
+  );
+}

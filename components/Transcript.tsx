@@ -1,0 +1,125 @@
+"use client";
+import { useState } from "react";
+import type { CallResolution, InputMessage, TranscriptItem } from "@/hooks/types";
+import { StatusBadge } from "./badges";
+import { CodeBlock } from "./CodeBlock";
+
+/** Longer message texts are folded behind a "show all" button. */
+export const FOLD_TEXT_CHARS = 1_500;
+
+function FoldedText({ text }: { text: string }) {
+  const [open, setOpen] = useState(false);
+  if (text.length <= FOLD_TEXT_CHARS) return <div className="msg-text">{text}</div>;
+  return (
+    <div className="msg-text">
+      {open ? text : `${text.slice(0, FOLD_TEXT_CHARS)}…`}
+      <button type="button" className="link-button" onClick={() => setOpen(!open)}>
+        {open ? "show less" : `show all ${text.length.toLocaleString("en-US")} characters`}
+      </button>
+    </div>
+  );
+}
+
+interface Props {
+  input: readonly InputMessage[];
+  items: readonly TranscriptItem[];
+  calls: readonly CallResolution[];
+  selected: number | null;
+  onSelect(index: number): void;
+}
+
+export function Transcript({ input, items, calls, selected, onSelect }: Props) {
+  const [showPrompt, setShowPrompt] = useState(false);
+  return (
+    <div className="transcript">
+      {input.length > 0 && (
+        <div className="prompt">
+          <button type="button" className="link-button" onClick={() => setShowPrompt(!showPrompt)}>
+            {showPrompt ? "hide" : "show"} prompt ({input.length} message{input.length === 1 ? "" : "s"})
+          </button>
+          {showPrompt &&
+            input.map((message, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: prompt messages have no ids.
+              <div className={`item item-message role-${message.role}`} key={index}>
+                <div className="item-head">{message.role}</div>
+                <FoldedText text={message.text} />
+              </div>
+            ))}
+        </div>
+      )}
+      {items.map((item) => {
+        switch (item.kind) {
+          case "message":
+            return (
+              <div className={`item item-message role-${item.role}`} key={item.output_index}>
+                <div className="item-head">{item.role}</div>
+                <FoldedText text={item.text} />
+              </div>
+            );
+          case "reasoning":
+            return (
+              <div className="item item-reasoning" key={item.output_index}>
+                <div className="item-head">reasoning</div>
+                <FoldedText text={item.text || "(no summary)"} />
+              </div>
+            );
+          case "call": {
+            const call = calls[item.call_index];
+            return (
+              <div
+                className={`item item-call hl-${call?.highlight ?? "none"}${selected === item.call_index ? " selected" : ""}`}
+                key={item.output_index}
+                id={`call-${item.call_index}`}
+                data-transcript-call={item.call_index}
+              >
+                <button
+                  type="button"
+                  className="item-head call-head"
+                  onClick={() => onSelect(item.call_index)}
+                >
+                  <span className="mono call-name">{item.name}</span>
+                  {call && call.verifier_name !== item.name && (
+                    <span className="mono muted"> → {call.verifier_name}</span>
+                  )}
+                  {call && <StatusBadge status={call.status} highlight={call.highlight} />}
+                  <span className="mono muted call-id">{item.call_id ?? "no call_id"}</span>
+                </button>
+                <div className="call-body">
+                  <div className="call-part">
+                    <div className="part-label">arguments</div>
+                    <CodeBlock text={item.arguments} label="arguments" />
+                  </div>
+                  <div className="call-part">
+                    <div className="part-label">output</div>
+                    {item.output === null ? (
+                      <div className="muted">no function_call_output with this call_id</div>
+                    ) : (
+                      <CodeBlock text={item.output} label="output" />
+                    )}
+                  </div>
+                </div>
+              </div>
+            );
+          }
+          case "output":
+            return (
+              <div className="item item-output" key={item.output_index}>
+                <div className="item-head">
+                  unpaired output <span className="mono muted">{item.call_id ?? ""}</span>
+                </div>
+                <CodeBlock text={item.output} label="output" />
+              </div>
+            );
+          case "other":
+            return (
+              <div className="item item-other" key={item.output_index}>
+                <div className="item-head mono">{item.type}</div>
+                <CodeBlock text={item.json} label={item.type} />
+              </div>
+            );
+        }
+        return null;
+      })}
+    </div>
+  );
+}

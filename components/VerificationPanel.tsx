@@ -1,0 +1,154 @@
+import type { HarnessId, Policy, VerificationView, VerifyResult } from "@/hooks/types";
+import { HARNESS_IDS } from "@/hooks/view-state";
+import { formatReward } from "./badges";
+import { CodeBlock } from "./CodeBlock";
+
+const POLICY_HELP: Record<Policy, string> = {
+  contract: "follows provenance: calls of the verifying server are canonicalized, nothing is guessed",
+  legacy: "Gym before provenance: the map is ignored, only the mcp__<server>__ prefix is stripped",
+};
+
+function PolicyColumn({ policy, result }: { policy: Policy; result: VerifyResult }) {
+  const changed =
+    result.reward !== null && result.recorded_reward !== null && result.reward !== result.recorded_reward;
+  return (
+    <div className={`policy policy-${policy}`} data-policy-column={policy}>
+      <div className="policy-head">
+        <span className="policy-name">{policy}</span>
+        <span className="muted policy-help">{POLICY_HELP[policy]}</span>
+      </div>
+      <div className="rewards">
+        <div className="reward-box">
+          <div className="reward-label">recorded</div>
+          <div className="reward-value">{formatReward(result.recorded_reward)}</div>
+        </div>
+        <div className="reward-arrow">→</div>
+        <div className={`reward-box${changed ? " reward-box-changed" : ""}`}>
+          <div className="reward-label">recomputed</div>
+          <div
+            className="reward-value"
+            data-reward={result.reward === null ? "none" : String(result.reward)}
+            data-policy={policy}
+          >
+            {formatReward(result.reward)}
+          </div>
+        </div>
+      </div>
+      {result.error && <p className="verify-error">{result.error}</p>}
+      {result.components && Object.keys(result.components).length > 0 && (
+        <table className="components">
+          <tbody>
+            {Object.entries(result.components).map(([name, value]) => (
+              <tr key={name}>
+                <td className="mono">{name}</td>
+                <td className="num">{formatReward(value)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {result.explanation.length > 0 && (
+        <ul className="explanation">
+          {result.explanation.map((sentence, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: sentences are ordered and may repeat.
+            <li key={index}>{sentence}</li>
+          ))}
+        </ul>
+      )}
+      {result.gym_would_reject && result.gym_would_reject.length > 0 && (
+        <div className="reject">
+          <strong>Gym would reject this verify request:</strong>
+          <ul>
+            {result.gym_would_reject.map((reason) => (
+              <li key={reason}>{reason}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {result.details !== undefined && result.details !== null && (
+        <details className="verify-details">
+          <summary>verifier details</summary>
+          <CodeBlock text={JSON.stringify(result.details) ?? ""} label="verifier details" />
+        </details>
+      )}
+    </div>
+  );
+}
+
+interface Props {
+  view: VerificationView | null | undefined;
+  loading: boolean;
+  servers: readonly string[];
+  server: string | null;
+  defaultServer: string | null;
+  onServer(server: string | null): void;
+  harness: HarnessId | null;
+  onHarness(harness: HarnessId | null): void;
+}
+
+export function VerificationPanel({
+  view,
+  loading,
+  servers,
+  server,
+  defaultServer,
+  onServer,
+  harness,
+  onHarness,
+}: Props) {
+  const options = [
+    ...new Set([...(defaultServer ? [defaultServer] : []), ...servers, ...(server ? [server] : [])]),
+  ];
+  return (
+    <section className="verification" aria-label="Verification">
+      <div className="verification-head">
+        <h3>Verification</h3>
+        <label>
+          verifying server{" "}
+          <select
+            aria-label="Verifying server"
+            value={server ?? defaultServer ?? ""}
+            onChange={(event) =>
+              onServer(event.target.value === defaultServer ? null : event.target.value || null)
+            }
+          >
+            {!defaultServer && !server && <option value="">choose…</option>}
+            {options.map((name) => (
+              <option key={name} value={name}>
+                {name}
+                {name === defaultServer ? " (environment)" : ""}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          harness{" "}
+          <select
+            aria-label="Harness"
+            value={harness ?? ""}
+            onChange={(event) => {
+              const chosen = HARNESS_IDS.find((id) => id === event.target.value);
+              onHarness(chosen ?? null);
+            }}
+          >
+            <option value="">unknown</option>
+            {HARNESS_IDS.map((id) => (
+              <option key={id} value={id}>
+                {id}
+              </option>
+            ))}
+          </select>
+        </label>
+        {loading && <span className="muted">verifying…</span>}
+      </div>
+      {!server && !defaultServer ? (
+        <p className="muted">This rollout names no environment: choose the verifying server.</p>
+      ) : view ? (
+        <div className="policies" data-server={view.server}>
+          <PolicyColumn policy="contract" result={view.contract} />
+          <PolicyColumn policy="legacy" result={view.legacy} />
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,49 @@
+import type { Highlight } from "@/hooks/types";
+import type { CallStatus, FlagName } from "@/lib/identity/types";
+
+/** Short words for statuses, as in the contract's table. */
+const STATUS_HELP: Record<CallStatus, string> = {
+  canonical: "provenance names the verifying server: the verifier sees the raw tool name",
+  external: "provenance names another server: the verifier sees the emitted name",
+  legacy: "no provenance map: the mcp__<server>__ prefix was stripped (legacy fallback)",
+  bare: "no provenance map and no legacy prefix: the verifier sees the emitted name",
+  non_mcp: "the map has no entry for this call_id: a non-MCP call",
+  malformed: "the provenance entry or map is malformed: no canonicalization",
+  duplicate: "this call_id occurs on several calls: fail closed",
+  uncorrelated: "the call has no usable call_id",
+};
+
+export function StatusBadge({ status, highlight }: { status: CallStatus; highlight: Highlight }) {
+  return (
+    <span className={`badge badge-${highlight}`} data-badge-status={status} title={STATUS_HELP[status]}>
+      {status}
+    </span>
+  );
+}
+
+export function FlagChip({ name, highlight }: { name: FlagName; highlight: Highlight }) {
+  return <span className={`flag flag-${highlight}`}>{name}</span>;
+}
+
+export function CountChip({
+  highlight,
+  count,
+  label,
+}: {
+  highlight: Highlight;
+  count: number;
+  label?: string;
+}) {
+  if (count === 0) return <span className="count count-zero">·</span>;
+  return (
+    <span className={`count count-${highlight}`} title={label}>
+      {count}
+    </span>
+  );
+}
+
+export function formatReward(value: number | null | undefined): string {
+  if (value === null || value === undefined) return "—";
+  if (Number.isInteger(value)) return value.toFixed(1);
+  return value.toFixed(3).replace(/0+$/, "");
+}

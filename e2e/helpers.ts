@@ -1,0 +1,39 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { expect, type Page } from "@playwright/test";
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const GOLDEN_WA = path.join(ROOT, "fixtures/golden/workplace-rollouts");
+export const E2E_FIXTURES = path.join(ROOT, "e2e/fixtures");
+
+/** Reads a JSONL file from disk as parsed rows (test-side only: expectations, never app input). */
+export function readJsonlFile(file: string): unknown[] {
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line));
+}
+
+/** Loads files through the hidden file input, as the "Open files…" button does. */
+export async function loadFiles(page: Page, files: string[]): Promise<void> {
+  await page.getByTestId("file-input").first().setInputFiles(files);
+  await waitReady(page);
+}
+
+/** The list is ready when the workspace says so: index loaded, nothing loading. */
+export async function waitReady(page: Page): Promise<void> {
+  await expect(page.locator("main.workspace")).toHaveAttribute("data-ready", "true");
+}
+
+/** Opens a rollout by clicking its row, scrolling the virtual list to it when needed. */
+export async function openLine(page: Page, line: number): Promise<void> {
+  await page.evaluate((target) => {
+    const url = new URL(window.location.href);
+    url.searchParams.set("line", String(target));
+    url.searchParams.delete("call");
+    window.history.pushState(null, "", url);
+  }, line);
+  await expect(page.locator(`article.detail[data-detail-line="${line}"]`)).toBeVisible();
+  await expect(page.locator("article.detail")).toHaveAttribute("data-verified", "true");
+}

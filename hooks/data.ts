@@ -1,0 +1,229 @@
+"use client";
+/**
+ * TanStack Query hooks over the worker client: the only way components get data.
+ */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useRef, useState } from "react";
+import { z } from "zod";
+import { CancelledError } from "@/worker/client";
+import type {
+  DatasetSummary,
+  HarnessId,
+  LoadProgress,
+  RolloutIndexEntry,
+  SessionSummary,
+  Source,
+} from "@/worker/protocol";
+import { useInspectorClient } from "./inspector-client";
+
+/** Index rows per message: each page is cloned in well under a frame, whatever the file size. */
+export const INDEX_PAGE_SIZE = 2_000;
+
+const SESSION_KEY = ["session"] as const;
+
+export function useSession(): SessionSummary | null {
+  const { data } = useQuery<SessionSummary | null>({
+    queryKey: SESSION_KEY,
+    queryFn: () => null,
+    initialData: null,
+  });
+  return data;
+}
+
+export interface LoadState {
+  load(sources: readonly Source[]): Promise<SessionSummary | null>;
+  cancel(): void;
+  progress: LoadProgress | null;
+  loading: boolean;
+  error: string | null;
+}
+
+export function useLoad(): LoadState {
+  const client = useInspectorClient();
+  const queryClient = useQueryClient();
+  const [progress, setProgress] = useState<LoadProgress | null>(null);
+  const controller = useRef<AbortController | null>(null);
+  const mutation = useMutation({
+    mutationFn: async (sources: readonly Source[]) => {
+      controller.current?.abort();
+      const abort = new AbortController();
+      controller.current = abort;
+      setProgress(null);
+      try {
+        return await client.request("load", { sources }, { signal: abort.signal, onProgress: setProgress });
+      } finally {
+        if (controller.current === abort) controller.current = null;
+        setProgress(null);
+      }
+    },
+    onSuccess: (summary) => queryClient.setQueryData(SESSION_KEY, summary),
+  });
+  const { mutateAsync } = mutation;
+  const load = useCallback(
+    async (sources: readonly Source[]) => {
+      try {
+        return await mutateAsync(sources);
+      } catch {
+        // The mutation's error state carries the message; cancelled loads are not errors.
+        return null;
+      }
+    },
+    [mutateAsync],
+  );
+  const cancel = useCallback(() => controller.current?.abort(), []);
+  const error = mutation.error && !(mutation.error instanceof CancelledError) ? mutation.error.message : null;
+  return { load, cancel, progress, loading: mutation.isPending, error };
+}
+
+export interface ReanalyzeState {
+  reanalyze(dataset: string, server: string | null): Promise<void>;
+  progress: LoadProgress | null;
+  pending: boolean;
+}
+
+/** Recomputes a dataset's index for another verifying server. */
+export function useReanalyze(): ReanalyzeState {
+  const client = useInspectorClient();
+  const queryClient = useQueryClient();
+  const [progress, setProgress] = useState<LoadProgress | null>(null);
+  const mutation = useMutation({
+    mutationFn: ({ dataset, server }: { dataset: string; server: string | null }) =>
+      client.request("reanalyze", { dataset, server }, { onProgress: setProgress }),
+    onSuccess: (summary) => {
+      setProgress(null);
+      queryClient.setQueryData(SESSION_KEY, summary);
+    },
+    onError: () => setProgress(null),
+  });
+  const { mutateAsync } = mutation;
+  const reanalyze = useCallback(
+    async (dataset: string, server: string | null) => {
+      await mutateAsync({ dataset, server }).catch(() => undefined);
+    },
+    [mutateAsync],
+  );
+  return { reanalyze, progress, pending: mutation.isPending };
+}
+
+export function useRolloutIndex(dataset: DatasetSummary | null) {
+  const client = useInspectorClient();
+  return useQuery({
+    queryKey: ["index", dataset?.id ?? null, dataset?.server_override ?? null],
+    enabled: dataset !== null && dataset.kind === "rollouts",
+    queryFn: async ({ signal }) => {
+      if (!dataset) return [];
+      const entries: RolloutIndexEntry[] = [];
+      for (let start = 0; ; start += INDEX_PAGE_SIZE) {
+        const page = await client.request(
+          "indexPage",
+          { dataset: dataset.id, start, count: INDEX_PAGE_SIZE },
+          { signal },
+        );
+        entries.push(...page.entries);
+        if (entries.length >= page.total || page.entries.length === 0) break;
+      }
+      return entries;
+    },
+  });
+}
+
+export function useRollout(datasetId: string | null, line: number | null, serverOverride: string | null) {
+  const client = useInspectorClient();
+  return useQuery({
+    queryKey: ["rollout", datasetId, line, serverOverride],
+    enabled: datasetId !== null && line !== null,
+    queryFn: ({ signal }) =>
+      client.request("rollout", { dataset: datasetId ?? "", line: line ?? 0 }, { signal }),
+  });
+}
+
+export function useVerification(
+  datasetId: string | null,
+  line: number | null,
+  server: string | null,
+  harness: HarnessId | null,
+) {
+  const client = useInspectorClient();
+  return useQuery({
+    queryKey: ["verify", datasetId, line, server, harness],
+    enabled: datasetId !== null && line !== null && server !== null,
+    queryFn: ({ signal }) =>
+      client.request(
+        "verify",
+        { dataset: datasetId ?? "", line: line ?? 0, server: server ?? "", harness },
+        { signal },
+      ),
+  });
+}
+
+/** Lines matching a text search, or null when there is no search. */
+export function useSearch(datasetId: string | null, text: string) {
+  const client = useInspectorClient();
+  const trimmed = text.trim();
+  return useQuery({
+    queryKey: ["search", datasetId, trimmed],
+    enabled: datasetId !== null && trimmed.length > 0,
+    queryFn: async ({ signal }) => {
+      const { lines } = await client.request(
+        "search",
+        { dataset: datasetId ?? "", text: trimmed },
+        { signal },
+      );
+      return new Set(lines);
+    },
+    placeholderData: (previous) => previous,
+  });
+}
+
+export function useHighlight(code: string | null) {
+  const client = useInspectorClient();
+  return useQuery({
+    queryKey: ["highlight", code],
+    enabled: code !== null,
+    queryFn: ({ signal }) => client.request("highlight", { code: code ?? "", lang: "json" }, { signal }),
+    gcTime: 60_000,
+  });
+}
+
+export function useServers() {
+  const client = useInspectorClient();
+  return useQuery({
+    queryKey: ["servers"],
+    queryFn: async ({ signal }) => (await client.request("servers", {}, { signal })).servers,
+  });
+}
+
+/** The original bytes of one line, fetched from the worker when asked for (copy, download, raw view). */
+export function useRawLine() {
+  const client = useInspectorClient();
+  return useCallback(
+    async (dataset: string, line: number): Promise<Uint8Array | null> => {
+      const result = await client.request("raw", { dataset, line });
+      return result?.bytes ?? null;
+    },
+    [client],
+  );
+}
+
+const SampleSchema = z.object({
+  file: z.string(),
+  title: z.string(),
+  description: z.string().default(""),
+  server: z.string().nullish(),
+  kind: z.enum(["rollouts", "inputs"]),
+});
+export type Sample = z.infer<typeof SampleSchema>;
+
+export const SAMPLES_INDEX_URL = "/samples/index.json";
+
+export function useSamples() {
+  return useQuery({
+    queryKey: ["samples"],
+    queryFn: async ({ signal }): Promise<Sample[]> => {
+      const response = await fetch(SAMPLES_INDEX_URL, { signal });
+      if (!response.ok) return [];
+      const parsed = z.array(SampleSchema).safeParse(await response.json());
+      return parsed.success ? parsed.data : [];
+    },
+  });
+}

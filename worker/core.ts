@@ -1,0 +1,285 @@
+/**
+ * The worker's only door into lib/: index rows, transcript views and verification, computed from one
+ * parsed rollout line. Everything here is `unknown` in, plain summaries out.
+ */
+import { z } from "zod";
+import type { HarnessId } from "../lib/harness/types";
+import type { CallResolution, Highlight, Policy } from "../lib/identity/types";
+import { parseOutputItem, type Rollout } from "../lib/schemas";
+import { pairingKey, verifierServers, verifyRollout } from "../lib/verify";
+import type {
+  InputMessage,
+  RolloutIndexEntry,
+  RolloutView,
+  TranscriptItem,
+  VerificationView,
+} from "./protocol";
+
+/** Longest JSON preview of a task field shown in the detail header. */
+export const FIELD_PREVIEW_CHARS = 400;
+
+const POLICIES: readonly Policy[] = ["contract", "legacy"];
+
+const MetaSchema = z.looseObject({
+  _ng_task_index: z.number().optional().catch(undefined),
+  _ng_rollout_index: z.number().optional().catch(undefined),
+  id: z.union([z.string(), z.number()]).optional().catch(undefined),
+  agent_ref: z.looseObject({ name: z.string().optional() }).optional().catch(undefined),
+  environment_name: z.string().optional().catch(undefined),
+  reward: z.number().optional().catch(undefined),
+  mcp_tool_call_provenance: z.unknown().optional(),
+  responses_create_params: z.unknown().optional(),
+});
+
+const ProvenanceServersSchema = z.record(
+  z.string(),
+  z.looseObject({ server_name: z.string() }).catch({ server_name: "" }),
+);
+
+function meta(value: unknown) {
+  const parsed = MetaSchema.safeParse(value);
+  return parsed.success ? parsed.data : {};
+}
+
+/** Key that pairs a materialized-inputs row with its rollout: (_ng_task_index, _ng_rollout_index). */
+export function inputKey(row: unknown): string | null {
+  return pairingKey(row);
+}
+
+export const rolloutKey = inputKey;
+
+/** Servers the browser can verify for. */
+export function servers(): string[] {
+  return [...verifierServers()].sort();
+}
+
+/**
+ * The verifying server when the user has not chosen one: the rollout's environment_name, then the paired
+ * input's, then the one provenance server that has a verifier. null when none of these decides.
+ */
+export function defaultServer(rollout: unknown, input: unknown): string | null {
+  const own = meta(rollout).environment_name ?? meta(input).environment_name;
+  if (own) return own;
+  const map = ProvenanceServersSchema.safeParse(meta(rollout).mcp_tool_call_provenance);
+  if (map.success) {
+    const known = new Set(verifierServers());
+    const named = new Set(Object.values(map.data).map((entry) => entry.server_name));
+    const verifiable = [...named].filter((name) => known.has(name));
+    if (verifiable.length === 1) return verifiable[0] ?? null;
+  }
+  return null;
+}
+
+function counts(calls: readonly CallResolution[]): Record<Highlight, number> {
+  const result: Record<Highlight, number> = { ambiguous: 0, mismatched: 0, external: 0, none: 0 };
+  for (const call of calls) result[call.highlight]++;
+  return result;
+}
+
+function verifyBoth(value: unknown, input: unknown, server: string | null, harness: HarnessId | null) {
+  const options = { server: server ?? undefined, input, harness: harness ?? undefined };
+  return {
+    contract: verifyRollout(value, { ...options, policy: "contract" }),
+    legacy: verifyRollout(value, { ...options, policy: "legacy" }),
+  };
+}
+
+export function analyzeRollout(
+  line: number,
+  value: unknown,
+  rollout: Rollout,
+  input: unknown,
+  server: string | null,
+): RolloutIndexEntry {
+  const m = meta(value);
+  const result = verifyBoth(value, input, server, null);
+  const calls = result.contract.resolution.calls;
+  return {
+    line,
+    task_index: m._ng_task_index ?? null,
+    rollout_index: m._ng_rollout_index ?? null,
+    task_id: m.id === undefined ? (meta(input).id?.toString() ?? null) : m.id.toString(),
+    agent: m.agent_ref?.name ?? null,
+    environment: m.environment_name ?? meta(input).environment_name ?? null,
+    server,
+    recorded: typeof rollout.reward === "number" ? rollout.reward : null,
+    contract: result.contract.reward,
+    legacy: result.legacy.reward,
+    calls: calls.length,
+    counts: counts(calls),
+    map_state: result.contract.resolution.map_state,
+    gym_would_reject: (result.contract.gym_would_reject?.length ?? 0) > 0,
+    verify_error: result.contract.error ?? null,
+    paired: input !== undefined,
+  };
+}
+
+export function verification(
+  value: unknown,
+  input: unknown,
+  server: string,
+  harness: HarnessId | null,
+): VerificationView {
+  const result = verifyBoth(value, input, server, harness);
+  return { server, harness, contract: result.contract, legacy: result.legacy };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Transcript
+
+const TextPartSchema = z.looseObject({ type: z.string().optional(), text: z.string().optional() });
+const InputItemSchema = z.looseObject({
+  role: z.string().optional(),
+  type: z.string().optional(),
+  content: z.union([z.string(), z.array(TextPartSchema)]).optional(),
+});
+const CreateParamsSchema = z.looseObject({
+  input: z.union([z.string(), z.array(z.unknown())]).optional(),
+  instructions: z.string().nullish(),
+});
+
+function partsText(content: string | readonly z.infer<typeof TextPartSchema>[] | undefined): string {
+  if (content === undefined) return "";
+  if (typeof content === "string") return content;
+  return content
+    .map((part) => part.text ?? "")
+    .filter((text) => text.length > 0)
+    .join("\n");
+}
+
+function inputMessages(params: unknown): InputMessage[] {
+  const parsed = CreateParamsSchema.safeParse(params);
+  if (!parsed.success) return [];
+  const messages: InputMessage[] = [];
+  if (parsed.data.instructions) messages.push({ role: "instructions", text: parsed.data.instructions });
+  const input = parsed.data.input;
+  if (typeof input === "string") messages.push({ role: "user", text: input });
+  else if (input) {
+    for (const item of input) {
+      const message = InputItemSchema.safeParse(item);
+      if (message.success && message.data.content !== undefined) {
+        messages.push({
+          role: message.data.role ?? message.data.type ?? "input",
+          text: partsText(message.data.content),
+        });
+      } else {
+        messages.push({ role: "item", text: JSON.stringify(item, null, 2) });
+      }
+    }
+  }
+  return messages;
+}
+
+function stringify(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (value === undefined) return "";
+  return JSON.stringify(value);
+}
+
+/** The output items in order, each function_call paired with its function_call_output by call_id. */
+export function transcript(rollout: Rollout): TranscriptItem[] {
+  const items: TranscriptItem[] = [];
+  // Outputs are consumed in order per call_id, so duplicated call_ids still pair one-to-one.
+  const outputs = new Map<string, { output_index: number; output: string }[]>();
+  rollout.response.output.forEach((raw, output_index) => {
+    const parsed = parseOutputItem(raw);
+    if (parsed.kind !== "function_call_output") return;
+    const queue = outputs.get(parsed.item.call_id) ?? [];
+    queue.push({ output_index, output: stringify(parsed.item.output) });
+    outputs.set(parsed.item.call_id, queue);
+  });
+  const paired = new Set<number>();
+  let callIndex = 0;
+  rollout.response.output.forEach((raw, output_index) => {
+    const parsed = parseOutputItem(raw);
+    switch (parsed.kind) {
+      case "message":
+        items.push({
+          kind: "message",
+          output_index,
+          role: parsed.item.role,
+          text: partsText(parsed.item.content),
+        });
+        return;
+      case "reasoning": {
+        const text = partsText([...parsed.item.summary, ...(parsed.item.content ?? [])]);
+        items.push({ kind: "reasoning", output_index, text });
+        return;
+      }
+      case "function_call": {
+        const call_id = typeof parsed.item.call_id === "string" ? parsed.item.call_id : null;
+        const match = call_id === null ? undefined : outputs.get(call_id)?.shift();
+        if (match) paired.add(match.output_index);
+        items.push({
+          kind: "call",
+          output_index,
+          call_index: callIndex++,
+          call_id,
+          name: parsed.item.name,
+          arguments: stringify(parsed.item.arguments),
+          output: match?.output ?? null,
+          output_index_of_output: match?.output_index ?? null,
+        });
+        return;
+      }
+      case "function_call_output":
+        return;
+      case "raw":
+        items.push({
+          kind: "other",
+          output_index,
+          type: parsed.type ?? "unknown",
+          json: JSON.stringify(parsed.item, null, 2) ?? "",
+        });
+        return;
+    }
+  });
+  // Outputs whose call_id matches no function_call are shown where they occur.
+  rollout.response.output.forEach((raw, output_index) => {
+    if (paired.has(output_index)) return;
+    const parsed = parseOutputItem(raw);
+    if (parsed.kind !== "function_call_output") return;
+    items.push({
+      kind: "output",
+      output_index,
+      call_id: parsed.item.call_id,
+      output: stringify(parsed.item.output),
+    });
+  });
+  return items.sort((a, b) => a.output_index - b.output_index);
+}
+
+const SHOWN_ELSEWHERE = new Set(["response", "responses_create_params", "mcp_tool_call_provenance"]);
+
+function extraFields(value: unknown): { key: string; preview: string }[] {
+  const parsed = z.record(z.string(), z.unknown()).safeParse(value);
+  if (!parsed.success) return [];
+  return Object.entries(parsed.data)
+    .filter(([key]) => !SHOWN_ELSEWHERE.has(key))
+    .map(([key, field]) => {
+      const json = JSON.stringify(field) ?? "undefined";
+      const preview = json.length > FIELD_PREVIEW_CHARS ? `${json.slice(0, FIELD_PREVIEW_CHARS)}…` : json;
+      return { key, preview };
+    });
+}
+
+export function rolloutView(
+  entry: RolloutIndexEntry,
+  value: unknown,
+  rollout: Rollout,
+  input: unknown,
+  byteLength: number,
+): RolloutView {
+  const result = verifyBoth(value, input, entry.server, null);
+  const resolution = Object.fromEntries(POLICIES.map((policy) => [policy, result[policy].resolution.calls]));
+  return {
+    line: entry.line,
+    entry,
+    input: inputMessages(rollout.responses_create_params ?? meta(input).responses_create_params),
+    items: transcript(rollout),
+    resolution: { contract: resolution.contract ?? [], legacy: resolution.legacy ?? [] },
+    findings: result.contract.resolution.findings,
+    byte_length: byteLength,
+    extra_fields: extraFields(value),
+  };
+}
