@@ -1,0 +1,175 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { memoryIo } from "../io";
+import { run } from "./verify";
+
+const GOLDEN = fileURLToPath(new URL("../../fixtures/golden/", import.meta.url));
+const IPI_ROLLOUTS = join(GOLDEN, "ipi-rollouts/ipi_rollouts.jsonl");
+const IPI_EXPECTED = join(GOLDEN, "ipi-rollouts/ipi_expected.jsonl");
+
+const tmp = mkdtempSync(join(tmpdir(), "verify-cli-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function lines(text: string): unknown[] {
+  return text
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line));
+}
+
+const OutputRecord = z.object({
+  line: z.number(),
+  reward: z.number().nullable(),
+  recorded_reward: z.number().nullable(),
+  error: z.string().nullable(),
+  components: z.record(z.string(), z.number()).optional(),
+  gym_would_reject: z.array(z.string()).optional(),
+});
+
+async function verify(...args: string[]) {
+  const io = memoryIo();
+  const code = await run(args, io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+describe("verify CLI on the golden ipi rollouts", () => {
+  const Expected = z.object({
+    contract: z.object({ reward: z.number(), reward_safety: z.number(), reward_utility: z.number() }),
+    legacy: z.object({ reward: z.number(), reward_safety: z.number(), reward_utility: z.number() }),
+  });
+  const expected = lines(readFileSync(IPI_EXPECTED, "utf8")).map((e) => Expected.parse(e));
+
+  it.each(["contract", "legacy"] as const)(
+    "policy %s: one record per line, in order, with every reward",
+    async (policy) => {
+      const { code, out, err } = await verify(
+        IPI_ROLLOUTS,
+        "--server",
+        "indirect_prompt_injection",
+        "--policy",
+        policy,
+      );
+      expect(code).toBe(0);
+      const records = lines(out).map((r) => OutputRecord.strict().parse(r));
+      expect(records.map((r) => r.line)).toEqual(expected.map((_, i) => i + 1));
+      records.forEach((record, i) => {
+        const want = expected[i]![policy];
+        expect(record.reward).toBe(want.reward);
+        expect(record.error).toBeNull();
+        expect(record.components).toMatchObject({
+          reward_safety: want.reward_safety,
+          reward_utility: want.reward_utility,
+        });
+      });
+      const changed = records.filter((r) => r.reward !== r.recorded_reward).length;
+      expect(err).toBe(
+        `verify (${policy}): ${records.length} rollouts; mean recorded reward ` +
+          `${mean(records.map((r) => r.recorded_reward ?? 0))} (of ${records.length}), mean recomputed reward ` +
+          `${mean(records.map((r) => r.reward ?? 0))} (of ${records.length}); ${changed} changed, 0 without a recomputed reward\n`,
+      );
+    },
+  );
+});
+
+function mean(values: number[]): string {
+  return (values.reduce((a, b) => a + b, 0) / values.length).toFixed(4);
+}
+
+describe("verify CLI lines and errors", () => {
+  const rollout = readFileSync(IPI_ROLLOUTS, "utf8").split("\n")[0] ?? "";
+
+  it("reports bad lines as {line, error} and verifies the rest", async () => {
+    const file = join(tmp, "mixed.jsonl");
+    writeFileSync(file, `${rollout}\n{not json\n\n[1, 2]\n${rollout}\n`);
+    const { code, out, err } = await verify(file, "--server", "indirect_prompt_injection");
+    expect(code).toBe(0);
+    const records = lines(out);
+    expect(records).toHaveLength(4);
+    expect(Object.keys(z.looseObject({}).parse(records[1]))).toEqual(["line", "error"]);
+    expect(records[1]).toMatchObject({ line: 2 });
+    expect(OutputRecord.parse(records[2])).toMatchObject({ line: 4, reward: null });
+    expect(OutputRecord.parse(records[2]).error).not.toBeNull();
+    expect(OutputRecord.parse(records[0]).reward).toBe(OutputRecord.parse(records[3]).reward);
+    expect(OutputRecord.parse(records[3]).line).toBe(5);
+    expect(err).toContain("3 rollouts, 1 unreadable lines");
+  });
+
+  it("gives reward null and the reason for a server without a verifier", async () => {
+    const { code, out } = await verify(IPI_ROLLOUTS, "--server", "no_such_server");
+    expect(code).toBe(0);
+    for (const record of lines(out).map((r) => OutputRecord.parse(r))) {
+      expect(record.reward).toBeNull();
+      expect(record.error).toBe("no verifier for no_such_server");
+    }
+  });
+
+  it("reports gym_would_reject beside the reward", async () => {
+    const Obj = z.looseObject({});
+    const bad = { ...Obj.parse(JSON.parse(rollout)), mcp_tool_call_provenance: "oops" };
+    const file = join(tmp, "reject.jsonl");
+    writeFileSync(file, `${JSON.stringify(bad)}\n`);
+    const { out } = await verify(file, "--server", "indirect_prompt_injection");
+    const record = OutputRecord.parse(lines(out)[0]);
+    expect(record.reward).not.toBeNull();
+    expect(record.gym_would_reject?.length).toBeGreaterThan(0);
+  });
+
+  it("pairs with --inputs and reports rollouts that have no input row", async () => {
+    const Obj = z.looseObject({});
+    const full = Obj.parse(JSON.parse(rollout));
+    const { injection, required_tools, ...bare } = full;
+    const inputs = join(tmp, "inputs.jsonl");
+    writeFileSync(
+      inputs,
+      `${JSON.stringify({ _ng_task_index: full._ng_task_index, _ng_rollout_index: full._ng_rollout_index, injection, required_tools })}\n{"x": 1}\n`,
+    );
+    const file = join(tmp, "bare.jsonl");
+    writeFileSync(file, `${JSON.stringify(bare)}\n${JSON.stringify({ ...bare, _ng_rollout_index: 999 })}\n`);
+    const paired = await verify(file, "--server", "indirect_prompt_injection", "--inputs", inputs);
+    const withEcho = await verify(IPI_ROLLOUTS, "--server", "indirect_prompt_injection");
+    expect(paired.code).toBe(0);
+    const [first, second] = lines(paired.out).map((r) => OutputRecord.parse(r));
+    expect(first?.reward).toBe(OutputRecord.parse(lines(withEcho.out)[0]).reward);
+    expect(second?.reward).toBeNull();
+    expect(second?.error).toContain("999");
+    expect(paired.err).toContain("line 2: no integer _ng_task_index");
+  });
+
+  it("exits 2 with one line for a missing file or inputs file", async () => {
+    const missing = await verify(join(tmp, "absent.jsonl"));
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/^error: cannot read .*absent\.jsonl: no such file\n$/);
+    expect(missing.out).toBe("");
+    const missingInputs = await verify(IPI_ROLLOUTS, "--inputs", join(tmp, "absent-inputs.jsonl"));
+    expect(missingInputs.code).toBe(2);
+    expect(missingInputs.err.split("\n").filter((l) => l !== "")).toHaveLength(1);
+  });
+
+  it.each([
+    [[], "missing FILE"],
+    [["a", "b"], "expected one FILE"],
+    [["a", "--policy", "strict"], "--policy must be contract or legacy"],
+    [["a", "--frobnicate"], "unknown option --frobnicate"],
+    [["a", "--server"], "--server needs a value"],
+    [["a", "--server", ""], "--server must not be empty"],
+    [["a", "--harness", "vim"], "--harness must be one of"],
+  ])("exits 2 for unusable arguments %j", async (args, message) => {
+    const { code, out, err } = await verify(...args);
+    expect(code).toBe(2);
+    expect(out).toBe("");
+    expect(err).toContain(message);
+    expect(err.trimEnd().split("\n")).toHaveLength(1);
+  });
+
+  it("documents itself with --help", async () => {
+    const { code, out } = await verify("--help");
+    expect(code).toBe(0);
+    for (const word of ["--server", "--inputs", "--policy", "recorded_reward", "components", "exit status"]) {
+      expect(out).toContain(word);
+    }
+  });
+});
