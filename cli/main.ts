@@ -10,6 +10,11 @@ type Command = { summary: string; load: () => Promise<{ run: (args: string[], io
 const COMMANDS: Record<string, Command> = {
   resolve: { summary: "per-call identity of every function_call", load: () => import("./commands/resolve") },
   verify: { summary: "recompute every rollout's reward", load: () => import("./commands/verify") },
+  repair: {
+    summary: "derive provenance from an exact alias map (lossless JSONL)",
+    load: () => import("./commands/repair"),
+  },
+  export: { summary: "verify results or per-rollout report as JSONL", load: () => import("./commands/export") },
 };
 
 function usage(): string {

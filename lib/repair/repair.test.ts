@@ -20,6 +20,14 @@ function rollout(
   };
 }
 
+function prop(value: unknown, key: string): unknown {
+  return typeof value === "object" && value !== null ? Reflect.get(value, key) : undefined;
+}
+
+function keysOf(value: unknown): string[] {
+  return typeof value === "object" && value !== null ? Object.keys(value) : [];
+}
+
 describe("repairRollout", () => {
   it.each([
     ["hermes-legacy", "mcp_workplace_assistant_email_reply_email"],
@@ -36,9 +44,8 @@ describe("repairRollout", () => {
       key: "mcp_tool_call_provenance",
       value: { c0: { server_name: S, tool_name: "email_reply_email" } },
     });
-    const repaired = r.rollout as Record<string, unknown>;
-    expect(repaired.mcp_tool_call_provenance).toEqual(r.set[0]?.value);
-    expect(repaired[DERIVED_KEY]).toMatchObject({ harness, derived_call_ids: ["c0"], unresolved: [] });
+    expect(prop(r.rollout, "mcp_tool_call_provenance")).toEqual(r.set[0]?.value);
+    expect(prop(r.rollout, DERIVED_KEY)).toMatchObject({ harness, derived_call_ids: ["c0"], unresolved: [] });
   });
 
   it("does not accept another harness's alias", () => {
@@ -84,7 +91,7 @@ describe("repairRollout", () => {
       { server: "my", tool: "server_query" },
     ]);
     expect(r.collisions.map((c) => c.alias)).toEqual(["mcp_my_server_query"]);
-    const label = (r.rollout as Record<string, unknown>)[DERIVED_KEY];
+    const label = prop(r.rollout, DERIVED_KEY);
     expect(label).toMatchObject({
       derived_call_ids: ["c2"],
       unresolved: [
@@ -92,9 +99,7 @@ describe("repairRollout", () => {
         { call_id: "c1", emitted: "raw_step", reason: "no_match" },
       ],
     });
-    expect(
-      Object.keys((r.rollout as Record<string, Record<string, unknown>>).mcp_tool_call_provenance ?? {}),
-    ).toEqual(["c2"]);
+    expect(keysOf(prop(r.rollout, "mcp_tool_call_provenance"))).toEqual(["c2"]);
   });
 
   it("lists calls without a usable or unique call_id", () => {
@@ -144,7 +149,7 @@ describe("repairRollout", () => {
     const nullMap = rollout([{ name, call_id: "c0" }], { mcp_tool_call_provenance: null });
     const r = repairRollout(nullMap, { harness: "claude-code", servers });
     expect(r.status).toBe("repaired");
-    expect(Object.keys(r.rollout as object)).toEqual(Object.keys(nullMap).concat(DERIVED_KEY));
+    expect(keysOf(r.rollout)).toEqual(Object.keys(nullMap).concat(DERIVED_KEY));
     expect(nullMap.mcp_tool_call_provenance).toBeNull();
   });
 

@@ -1,0 +1,211 @@
+/**
+ * `export FILE --what verify|report [--server S] [--inputs M] [--policy P] [--set-reward] [--out OUT]`.
+ * Also home of the byte output shared with `repair`.
+ */
+import { open } from "node:fs/promises";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { readSourceLines } from "../../lib/export";
+import {
+  emptyVerifySummary,
+  reportJsonl,
+  type VerifyExportSummary,
+  verifyJsonl,
+} from "../../lib/export/verify";
+import type { Policy } from "../../lib/identity/types";
+import { readJsonl } from "../../lib/jsonl";
+import { pairInputs } from "../../lib/verify";
+import type { CommandIo } from "../io";
+import { openFileStream } from "../open";
+
+const HELP = `usage: npm run --silent cli -- export FILE --what verify|report [options]
+
+  --what verify   FILE's rollouts, written losslessly, each with one added key
+                  "rollout_inspector_verify": the recomputed reward, recorded reward, server, policy,
+                  map state and per-call status / verifier name / flags. Untouched lines (blank, not
+                  JSON) are written byte for byte; the recorded "reward" is kept unless --set-reward.
+  --what report   one new JSON object per line: task/rollout index, recorded reward, the reward and
+                  per-call statuses under both policies (contract and legacy), whether they differ,
+                  and findings. Lines that are not JSON get a row with their error.
+
+options:
+  --server S      the verifying server (default: inferred per rollout by the verifier registry)
+  --inputs M      materialized inputs JSONL; rollouts are paired by (_ng_task_index, _ng_rollout_index)
+                  as Gym's reverify does, and a rollout without a row gets an error
+  --policy P      contract (default) | legacy, for --what verify
+  --set-reward    --what verify: replace "reward" with the recomputed one (formatted like the original)
+  --out OUT       write to OUT instead of stdout
+  -h, --help      this help
+`;
+
+export interface ByteOutput {
+  write(bytes: Uint8Array): Promise<void>;
+  close(): Promise<void>;
+}
+
+function stdoutOutput(io: CommandIo): ByteOutput {
+  // Stream mode keeps a multi-byte sequence split across writes intact.
+  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  return {
+    async write(bytes) {
+      const text = decoder.decode(bytes, { stream: true });
+      if (text !== "") await io.stdout.write(text);
+    },
+    async close() {
+      const rest = decoder.decode();
+      if (rest !== "") await io.stdout.write(rest);
+    },
+  };
+}
+
+/**
+ * stdout (through the CommandIo sink, so tests capture it) or the file given with --out, written as
+ * raw bytes so even invalid UTF-8 in an untouched line comes back exactly. Refuses to overwrite `input`.
+ */
+export async function openOutput(out: string | undefined, input: string, io: CommandIo): Promise<ByteOutput> {
+  if (out === undefined || out === "-") return stdoutOutput(io);
+  if (resolve(out) === resolve(input))
+    throw new Error(`--out ${out} is the input file; write to another path`);
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(out, "w");
+  } catch (error) {
+    throw new Error(`cannot write ${out}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return {
+    async write(bytes) {
+      await handle.write(bytes);
+    },
+    async close() {
+      await handle.close();
+    },
+  };
+}
+
+const OPTIONS = {
+  what: { type: "string" },
+  server: { type: "string" },
+  inputs: { type: "string" },
+  policy: { type: "string" },
+  "set-reward": { type: "boolean" },
+  out: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+const WHATS = ["verify", "report"] as const;
+type What = (typeof WHATS)[number];
+
+export type ParsedExportArgs =
+  | { ok: true; help: true }
+  | {
+      ok: true;
+      help: false;
+      file: string;
+      what: What;
+      server?: string;
+      inputs?: string;
+      policy: Policy;
+      setReward: boolean;
+      out?: string;
+    }
+  | { ok: false; error: string };
+
+function isWhat(x: string): x is What {
+  return (WHATS as readonly string[]).includes(x);
+}
+
+export function parseExportArgs(args: string[]): ParsedExportArgs {
+  let values: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true }));
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+  if (values.help) return { ok: true, help: true };
+  const [file, ...extra] = positionals;
+  if (file === undefined) return { ok: false, error: "missing FILE" };
+  if (extra.length > 0) return { ok: false, error: `unexpected argument '${extra[0]}'` };
+  const what = values.what;
+  if (what === undefined) return { ok: false, error: `missing --what (${WHATS.join(" or ")})` };
+  if (!isWhat(what)) return { ok: false, error: `unknown --what '${what}' (${WHATS.join(" or ")})` };
+  const policy = values.policy ?? "contract";
+  if (policy !== "contract" && policy !== "legacy") {
+    return { ok: false, error: `unknown --policy '${policy}' (contract or legacy)` };
+  }
+  const setReward = values["set-reward"] === true;
+  if (setReward && what !== "verify")
+    return { ok: false, error: "--set-reward only applies to --what verify" };
+  return {
+    ok: true,
+    help: false,
+    file,
+    what,
+    policy,
+    setReward,
+    ...(values.server === undefined ? {} : { server: values.server }),
+    ...(values.inputs === undefined ? {} : { inputs: values.inputs }),
+    ...(values.out === undefined ? {} : { out: values.out }),
+  };
+}
+
+/** Materialized inputs keyed for pairing; bad lines are reported, not fatal. */
+async function loadInputs(path: string, io: CommandIo): Promise<Map<string, unknown>> {
+  const rows: unknown[] = [];
+  for await (const item of readJsonl(await openFileStream(path))) {
+    if (item.ok) rows.push(item.value);
+    else await io.stderr.write(`warning: ${path} line ${item.line}: ${item.error} (skipped)\n`);
+  }
+  return pairInputs(rows);
+}
+
+function formatVerifySummary(s: VerifyExportSummary, policy: Policy): string {
+  const lines = [
+    `verify (${policy}): ${s.verified} rollouts verified, ${s.changed_reward} with a reward different from the recorded one.`,
+  ];
+  for (const e of s.errors) lines.push(`line ${e.line}: ${e.error}`);
+  for (const b of s.bad) lines.push(`line ${b.line}: ${b.error} (written unchanged)`);
+  return `${lines.join("\n")}\n`;
+}
+
+const encoder = new TextEncoder();
+
+export async function run(args: string[], io: CommandIo): Promise<number> {
+  const parsed = parseExportArgs(args);
+  if (!parsed.ok) {
+    await io.stderr.write(`error: ${parsed.error}\n\n${HELP}`);
+    return 2;
+  }
+  if (parsed.help) {
+    await io.stdout.write(HELP);
+    return 0;
+  }
+  try {
+    const inputs = parsed.inputs === undefined ? undefined : await loadInputs(parsed.inputs, io);
+    const options = {
+      policy: parsed.policy,
+      setReward: parsed.setReward,
+      ...(parsed.server === undefined ? {} : { server: parsed.server }),
+      ...(inputs === undefined ? {} : { inputs }),
+    };
+    const source = await openFileStream(parsed.file);
+    const output = await openOutput(parsed.out, parsed.file, io);
+    try {
+      if (parsed.what === "verify") {
+        const summary = emptyVerifySummary();
+        for await (const w of verifyJsonl(readSourceLines(source), options, summary))
+          await output.write(w.bytes);
+        await io.stderr.write(formatVerifySummary(summary, parsed.policy));
+      } else {
+        for await (const row of reportJsonl(readSourceLines(source), options))
+          await output.write(encoder.encode(row));
+      }
+    } finally {
+      await output.close();
+    }
+    return 0;
+  } catch (error) {
+    await io.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}

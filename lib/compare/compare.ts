@@ -1,0 +1,322 @@
+/**
+ * Side-by-side comparison of two rollout sets (an HTTP run and an MCP run, or two harnesses).
+ *
+ * Rollouts are paired by (_ng_task_index, _ng_rollout_index); the rest fall back to a deep-equal task
+ * input (`responses_create_params.input`), then to an equal `id`. Each pair gets its recorded and
+ * recomputed rewards, its canonical action sequences aligned (lib/compare/actions), the first
+ * divergence and a verdict. "Same actions, different reward" is the identity bug this project is
+ * about: the agent did the same thing, and only the names the verifier saw differ.
+ */
+import { diffArrays } from "diff";
+import type { Policy } from "../identity/types";
+import { knownTools, pairingKey, verifyingServer, verifyRollout } from "../verify";
+import { type Action, actionsOf, aliasIndex, canonicalJson } from "./actions";
+
+export type Verdict = "same actions, same reward" | "same actions, different reward" | "different actions";
+
+export type PairedBy = "indices" | "input" | "id";
+
+export interface CompareOptions {
+  readonly policy?: Policy;
+  /** The verifying server; default each rollout's environment_name (see verifyingServer). */
+  readonly server?: string;
+  /** Materialized inputs keyed by pairingKey (pairInputs), for rollouts that carry no task fields. */
+  readonly inputs?: Map<string, unknown>;
+}
+
+export interface SideReport {
+  /** Position of the rollout in its input array. */
+  readonly position: number;
+  readonly recorded_reward: number | null;
+  /** Recomputed under the chosen policy; null when it could not be computed (see error). */
+  readonly reward: number | null;
+  readonly error?: string;
+  readonly actions: readonly Action[];
+}
+
+export type StepKind = "same" | "changed" | "only_a" | "only_b";
+
+export interface AlignedStep {
+  readonly kind: StepKind;
+  readonly a: Action | null;
+  readonly b: Action | null;
+}
+
+export interface Divergence {
+  /** Position in `alignment`. */
+  readonly step: number;
+  readonly kind: Exclude<StepKind, "same">;
+  readonly a: Action | null;
+  readonly b: Action | null;
+  /** One sentence: what differs. */
+  readonly message: string;
+}
+
+export interface PairReport {
+  readonly key: string;
+  readonly paired_by: PairedBy;
+  readonly server: string;
+  readonly a: SideReport;
+  readonly b: SideReport;
+  readonly alignment: readonly AlignedStep[];
+  readonly first_divergence: Divergence | null;
+  readonly same_actions: boolean;
+  /** Which rewards the verdict compares: recomputed when both sides have one, else recorded. */
+  readonly reward_basis: "recomputed" | "recorded";
+  readonly same_reward: boolean;
+  readonly verdict: Verdict;
+}
+
+export interface CompareSummary {
+  readonly pairs: number;
+  readonly unpaired_a: number;
+  readonly unpaired_b: number;
+  readonly same_actions_same_reward: number;
+  /** Rewards that differ only because of names: the identity bug count. */
+  readonly same_actions_different_reward: number;
+  readonly different_actions: number;
+  /** Share of pairs whose rewards agree (0..1); null when nothing paired. */
+  readonly parity_rate: number | null;
+  /** Share of pairs whose action sequences agree (0..1); null when nothing paired. */
+  readonly action_parity_rate: number | null;
+}
+
+export interface CompareReport {
+  readonly policy: Policy;
+  readonly pairs: readonly PairReport[];
+  /** Positions (in a / b) of rollouts that found no partner. */
+  readonly unpaired_a: readonly number[];
+  readonly unpaired_b: readonly number[];
+  readonly summary: CompareSummary;
+}
+
+function field(value: unknown, key: string): unknown {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? Reflect.get(value, key)
+    : undefined;
+}
+
+function inputKey(rollout: unknown): string | null {
+  const input = field(field(rollout, "responses_create_params"), "input");
+  return input === undefined ? null : canonicalJson(input);
+}
+
+function idKey(rollout: unknown): string | null {
+  const id = field(rollout, "id");
+  return typeof id === "string" || typeof id === "number" ? canonicalJson(id) : null;
+}
+
+/** Pairs positions of `a` and `b`: indices first, then equal input, then equal id; each rollout at most once. */
+export function pairRollouts(
+  a: readonly unknown[],
+  b: readonly unknown[],
+): {
+  pairs: { a: number; b: number; by: PairedBy; key: string }[];
+  unpairedA: number[];
+  unpairedB: number[];
+} {
+  const usedA = new Set<number>();
+  const usedB = new Set<number>();
+  const pairs: { a: number; b: number; by: PairedBy; key: string }[] = [];
+  const strategies: [PairedBy, (r: unknown) => string | null][] = [
+    ["indices", pairingKey],
+    ["input", inputKey],
+    ["id", idKey],
+  ];
+  for (const [by, keyOf] of strategies) {
+    const waiting = new Map<string, number[]>();
+    b.forEach((row, j) => {
+      if (usedB.has(j)) return;
+      const k = keyOf(row);
+      if (k === null) return;
+      const list = waiting.get(k) ?? [];
+      list.push(j);
+      waiting.set(k, list);
+    });
+    a.forEach((row, i) => {
+      if (usedA.has(i)) return;
+      const k = keyOf(row);
+      if (k === null) return;
+      const j = waiting.get(k)?.shift();
+      if (j === undefined) return;
+      usedA.add(i);
+      usedB.add(j);
+      pairs.push({ a: i, b: j, by, key: by === "indices" ? k : `${by}:${shortKey(k)}` });
+    });
+  }
+  pairs.sort((x, y) => x.a - y.a);
+  return {
+    pairs,
+    unpairedA: a.map((_, i) => i).filter((i) => !usedA.has(i)),
+    unpairedB: b.map((_, j) => j).filter((j) => !usedB.has(j)),
+  };
+}
+
+/** Keys can be whole task inputs; a pair label only needs to be recognizable. */
+const KEY_LABEL_CHARS = 60;
+function shortKey(k: string): string {
+  return k.length <= KEY_LABEL_CHARS ? k : `${k.slice(0, KEY_LABEL_CHARS)}…`;
+}
+
+/** Aligns two action sequences by their equality keys (diff's LCS), pairing up replaced runs. */
+export function alignActions(a: readonly Action[], b: readonly Action[]): AlignedStep[] {
+  const changes = diffArrays(
+    a.map((x) => x.key),
+    b.map((x) => x.key),
+  );
+  const steps: AlignedStep[] = [];
+  let i = 0;
+  let j = 0;
+  let removed: Action[] = [];
+  const flush = (added: Action[]) => {
+    const n = Math.max(removed.length, added.length);
+    for (let k = 0; k < n; k++) {
+      const x = removed[k] ?? null;
+      const y = added[k] ?? null;
+      steps.push({
+        kind: x !== null && y !== null ? "changed" : x !== null ? "only_a" : "only_b",
+        a: x,
+        b: y,
+      });
+    }
+    removed = [];
+  };
+  for (const change of changes) {
+    if (change.removed) {
+      removed = [...removed, ...a.slice(i, i + change.count)];
+      i += change.count;
+    } else if (change.added) {
+      flush(b.slice(j, j + change.count));
+      j += change.count;
+    } else {
+      flush([]);
+      for (let k = 0; k < change.count; k++)
+        steps.push({ kind: "same", a: a[i + k] ?? null, b: b[j + k] ?? null });
+      i += change.count;
+      j += change.count;
+    }
+  }
+  flush([]);
+  return steps;
+}
+
+function describeStep(step: AlignedStep): string {
+  const name = (x: Action) => (x.server === null ? x.tool : `${x.server}/${x.tool}`);
+  if (step.a !== null && step.b !== null) {
+    if (step.a.server === step.b.server && step.a.tool === step.b.tool) {
+      return `call ${step.a.index} (a) and ${step.b.index} (b): same tool ${name(step.a)}, different arguments.`;
+    }
+    return `call ${step.a.index} (a) is ${name(step.a)}, call ${step.b.index} (b) is ${name(step.b)}.`;
+  }
+  if (step.a !== null) return `call ${step.a.index} (${name(step.a)}) is only in a.`;
+  if (step.b !== null) return `call ${step.b.index} (${name(step.b)}) is only in b.`;
+  return "empty step";
+}
+
+function firstDivergence(alignment: readonly AlignedStep[]): Divergence | null {
+  const step = alignment.findIndex((s) => s.kind !== "same");
+  const s = alignment[step];
+  if (s === undefined || s.kind === "same") return null;
+  return { step, kind: s.kind, a: s.a, b: s.b, message: describeStep(s) };
+}
+
+interface SideContext {
+  readonly server: string;
+  readonly tools: readonly string[];
+  readonly aliases: Map<string, Set<string>>;
+}
+
+function side(rollout: unknown, position: number, ctx: SideContext, options: CompareOptions): SideReport {
+  const key = pairingKey(rollout);
+  const input = key === null ? undefined : options.inputs?.get(key);
+  const result = verifyRollout(rollout, {
+    server: ctx.server,
+    ...(options.policy === undefined ? {} : { policy: options.policy }),
+    ...(input === undefined ? {} : { input }),
+  });
+  const actions = actionsOf(rollout, ctx);
+  const errors = [result.error, actions.ok ? undefined : actions.error].filter((e) => e !== undefined);
+  return {
+    position,
+    recorded_reward: result.recorded_reward,
+    reward: result.reward,
+    ...(errors.length > 0 ? { error: errors.join("; ") } : {}),
+    actions: actions.ok ? actions.actions : [],
+  };
+}
+
+export function compareRuns(
+  a: readonly unknown[],
+  b: readonly unknown[],
+  options: CompareOptions = {},
+): CompareReport {
+  const policy = options.policy ?? "contract";
+  const { pairs, unpairedA, unpairedB } = pairRollouts(a, b);
+  const contexts = new Map<string, SideContext>();
+  const contextFor = (server: string): SideContext => {
+    let ctx = contexts.get(server);
+    if (ctx === undefined) {
+      const tools = knownTools(server) ?? [];
+      ctx = { server, tools, aliases: aliasIndex(server, tools) };
+      contexts.set(server, ctx);
+    }
+    return ctx;
+  };
+
+  const reports = pairs.map((p): PairReport => {
+    const ra = a[p.a];
+    const rb = b[p.b];
+    const inputA = p.by === "indices" ? options.inputs?.get(p.key) : undefined;
+    const server =
+      options.server ??
+      verifyingServer(ra, { input: inputA }) ??
+      verifyingServer(rb, { input: inputA }) ??
+      "";
+    const ctx = contextFor(server);
+    const sa = side(ra, p.a, ctx, options);
+    const sb = side(rb, p.b, ctx, options);
+    const alignment = alignActions(sa.actions, sb.actions);
+    const divergence = firstDivergence(alignment);
+    const recomputed = sa.reward !== null && sb.reward !== null;
+    const [x, y] = recomputed ? [sa.reward, sb.reward] : [sa.recorded_reward, sb.recorded_reward];
+    const sameReward = x === y;
+    const sameActions = divergence === null;
+    const verdict: Verdict = !sameActions
+      ? "different actions"
+      : sameReward
+        ? "same actions, same reward"
+        : "same actions, different reward";
+    return {
+      key: p.key,
+      paired_by: p.by,
+      server,
+      a: sa,
+      b: sb,
+      alignment,
+      first_divergence: divergence,
+      same_actions: sameActions,
+      reward_basis: recomputed ? "recomputed" : "recorded",
+      same_reward: sameReward,
+      verdict,
+    };
+  });
+
+  const count = (v: Verdict) => reports.filter((r) => r.verdict === v).length;
+  const rate = (n: number) => (reports.length === 0 ? null : n / reports.length);
+  return {
+    policy,
+    pairs: reports,
+    unpaired_a: unpairedA,
+    unpaired_b: unpairedB,
+    summary: {
+      pairs: reports.length,
+      unpaired_a: unpairedA.length,
+      unpaired_b: unpairedB.length,
+      same_actions_same_reward: count("same actions, same reward"),
+      same_actions_different_reward: count("same actions, different reward"),
+      different_actions: count("different actions"),
+      parity_rate: rate(reports.filter((r) => r.same_reward).length),
+      action_parity_rate: rate(reports.filter((r) => r.same_actions).length),
+    },
+  };
+}

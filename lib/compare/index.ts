@@ -1,0 +1,24 @@
+export {
+  type Action,
+  type ActionOptions,
+  type ActionsResult,
+  actionsOf,
+  aliasIndex,
+  canonicalJson,
+  type NamedBy,
+} from "./actions";
+export {
+  type AlignedStep,
+  alignActions,
+  type CompareOptions,
+  type CompareReport,
+  type CompareSummary,
+  compareRuns,
+  type Divergence,
+  type PairedBy,
+  type PairReport,
+  pairRollouts,
+  type SideReport,
+  type StepKind,
+  type Verdict,
+} from "./compare";

@@ -1,0 +1,117 @@
+/**
+ * Repaired JSONL: each rollout line goes through repairRollout; a repaired line gets exactly two keys
+ * spliced in (`mcp_tool_call_provenance` and its `mcp_tool_call_provenance_derived` label), every
+ * other line and byte is written as read.
+ */
+import type { HarnessId } from "../harness";
+import { type RepairOptions, type RepairResult, repairRollout, type UnresolvedReason } from "../repair";
+import type { SourceLine } from "./lines";
+import { type LineOperation, type WrittenLine, writeLine } from "./write";
+
+export interface RepairLineReport {
+  readonly line: number;
+  readonly status: RepairResult["status"];
+  readonly message: string;
+  readonly derived: number;
+  readonly unresolved: readonly {
+    readonly call_id: string | null;
+    readonly emitted: string;
+    readonly reason: UnresolvedReason;
+  }[];
+}
+
+export interface RepairSummary {
+  readonly harness: HarnessId;
+  /** Lines read, blank lines included. */
+  lines: number;
+  repaired: number;
+  unchanged: number;
+  skipped: number;
+  invalid: number;
+  /** Lines that are not JSON: written back unchanged. */
+  bad: { line: number; error: string }[];
+  derived_calls: number;
+  unresolved: Record<UnresolvedReason, number>;
+  /** Alias collisions of the configuration (same for every line). */
+  collisions: readonly {
+    readonly alias: string;
+    readonly identities: readonly { server: string; tool: string }[];
+  }[];
+  /** Per-line outcomes, for lines that are rollouts (repaired, unchanged, skipped or invalid). */
+  details: RepairLineReport[];
+}
+
+export function emptyRepairSummary(harness: HarnessId): RepairSummary {
+  return {
+    harness,
+    lines: 0,
+    repaired: 0,
+    unchanged: 0,
+    skipped: 0,
+    invalid: 0,
+    bad: [],
+    derived_calls: 0,
+    unresolved: { no_call_id: 0, duplicate_call_id: 0, collision: 0, no_match: 0 },
+    collisions: [],
+    details: [],
+  };
+}
+
+/** A line operation that repairs and records each outcome in `summary`. */
+export function repairOperation(options: RepairOptions, summary: RepairSummary): LineOperation {
+  return (value, line) => {
+    const result = repairRollout(value, options);
+    summary[result.status]++;
+    summary.derived_calls += result.derived.length;
+    for (const u of result.unresolved) summary.unresolved[u.reason]++;
+    if (summary.collisions.length === 0 && result.collisions.length > 0)
+      summary.collisions = result.collisions;
+    summary.details.push({
+      line,
+      status: result.status,
+      message: result.message,
+      derived: result.derived.length,
+      unresolved: result.unresolved.map((u) => ({
+        call_id: u.call_id,
+        emitted: u.emitted,
+        reason: u.reason,
+      })),
+    });
+    return result.set;
+  };
+}
+
+/** Repairs every line; the summary is complete once the generator is exhausted. */
+export async function* repairJsonl(
+  lines: AsyncIterable<SourceLine> | Iterable<SourceLine>,
+  options: RepairOptions,
+  summary: RepairSummary = emptyRepairSummary(options.harness),
+): AsyncGenerator<WrittenLine> {
+  const op = repairOperation(options, summary);
+  for await (const src of lines) {
+    summary.lines++;
+    if (src.parsed !== null && !src.parsed.ok) summary.bad.push({ line: src.line, error: src.parsed.error });
+    const written = writeLine(src, op);
+    if (written.error !== undefined) summary.bad.push({ line: src.line, error: written.error });
+    yield written;
+  }
+}
+
+/** One paragraph for a terminal. */
+export function formatRepairSummary(s: RepairSummary): string {
+  const rollouts = s.repaired + s.unchanged + s.skipped + s.invalid;
+  const lines = [
+    `repair (${s.harness}): ${s.repaired} of ${rollouts} rollouts repaired, ${s.derived_calls} calls given derived provenance.`,
+  ];
+  if (s.skipped > 0) lines.push(`${s.skipped} skipped: they already have a provenance map.`);
+  if (s.unchanged > 0) lines.push(`${s.unchanged} unchanged: no call is an unambiguous alias.`);
+  if (s.invalid > 0) lines.push(`${s.invalid} invalid: not a rollout (written unchanged).`);
+  const reasons = Object.entries(s.unresolved).filter(([, n]) => n > 0);
+  if (reasons.length > 0) lines.push(`calls left out: ${reasons.map(([r, n]) => `${r} ${n}`).join(", ")}.`);
+  for (const c of s.collisions) {
+    const who = c.identities.map((i) => `(${i.server}, ${i.tool})`).join(", ");
+    lines.push(`collision: ${JSON.stringify(c.alias)} <- ${who}; calls with this name stay out.`);
+  }
+  for (const b of s.bad) lines.push(`line ${b.line}: ${b.error} (written unchanged)`);
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,215 @@
+/**
+ * Verify results JSONL and the per-rollout report.
+ *
+ * Verify results: each rollout line, written losslessly, gains one key, VERIFY_KEY, holding the
+ * recomputed result (the recorded `reward` stays as it was). With `setReward`, `reward` is replaced
+ * by the recomputed one, formatted like the recorded token (`1.0` stays float-looking), and the
+ * recorded value survives in VERIFY_KEY.recorded_reward, as Gym's reverify writes a fresh reward.
+ *
+ * Report: one new JSON object per line (bad lines included, with their error), comparing the two
+ * policies so a reader sees what provenance changes.
+ */
+import type { Policy } from "../identity/types";
+import { pairingKey, type VerifyResult, verifyRollout } from "../verify";
+import { formatNumberLike, rawValueOf, type TopLevelEdit } from "./edit";
+import type { SourceLine } from "./lines";
+import { type WrittenLine, writeLine } from "./write";
+
+export const VERIFY_KEY = "rollout_inspector_verify";
+
+export interface VerifyExportOptions {
+  /** The verifying server; verifyRollout infers it when absent. */
+  readonly server?: string;
+  readonly policy?: Policy;
+  /** Materialized inputs keyed by pairingKey (pairInputs). When given, a rollout without a row is an error. */
+  readonly inputs?: ReadonlyMap<string, unknown>;
+  /** Replace `reward` with the recomputed reward. */
+  readonly setReward?: boolean;
+}
+
+export interface VerifyExportSummary {
+  lines: number;
+  verified: number;
+  /** Rollouts whose recomputed reward differs from the recorded one. */
+  changed_reward: number;
+  /** Rollouts for which no reward could be computed (no verifier, no paired input, unreadable). */
+  errors: { line: number; error: string }[];
+  bad: { line: number; error: string }[];
+}
+
+export function emptyVerifySummary(): VerifyExportSummary {
+  return { lines: 0, verified: 0, changed_reward: 0, errors: [], bad: [] };
+}
+
+type PairedInput = { ok: true; input?: unknown } | { ok: false; error: string };
+
+function pairedInput(rollout: unknown, inputs: ReadonlyMap<string, unknown> | undefined): PairedInput {
+  if (inputs === undefined) return { ok: true };
+  const key = pairingKey(rollout);
+  if (key === null)
+    return { ok: false, error: "no (_ng_task_index, _ng_rollout_index) to pair with the inputs" };
+  const input = inputs.get(key);
+  if (input === undefined)
+    return { ok: false, error: `no materialized input row for (task, rollout) ${key}` };
+  return { ok: true, input };
+}
+
+/** Runs verification for one parsed line; never throws for bad data. */
+export function verifyLine(
+  value: unknown,
+  options: VerifyExportOptions,
+  policy?: Policy,
+): VerifyResult | { error: string } {
+  const paired = pairedInput(value, options.inputs);
+  if (!paired.ok) return { error: paired.error };
+  const chosen = policy ?? options.policy;
+  return verifyRollout(value, {
+    ...(options.server === undefined ? {} : { server: options.server }),
+    ...(chosen === undefined ? {} : { policy: chosen }),
+    ...(paired.input === undefined ? {} : { input: paired.input }),
+  });
+}
+
+/** The JSON-safe record written under VERIFY_KEY. */
+export function verifyRecord(result: VerifyResult): Record<string, unknown> {
+  return {
+    server: result.server,
+    policy: result.policy,
+    reward: result.reward,
+    recorded_reward: result.recorded_reward,
+    ...(result.components === undefined ? {} : { components: result.components }),
+    explanation: result.explanation,
+    ...(result.error === undefined ? {} : { error: result.error }),
+    ...(result.gym_would_reject === undefined ? {} : { gym_would_reject: result.gym_would_reject }),
+    map_state: result.resolution.map_state,
+    calls: result.resolution.calls.map((c) => ({
+      index: c.index,
+      call_id: c.call_id,
+      emitted: c.emitted,
+      status: c.status,
+      verifier_name: c.verifier_name,
+      flags: c.flags.map((f) => f.name),
+    })),
+  };
+}
+
+/** Verify results JSONL, line by line; the summary is complete once the generator is exhausted. */
+export async function* verifyJsonl(
+  lines: AsyncIterable<SourceLine> | Iterable<SourceLine>,
+  options: VerifyExportOptions,
+  summary: VerifyExportSummary = emptyVerifySummary(),
+): AsyncGenerator<WrittenLine> {
+  for await (const src of lines) {
+    summary.lines++;
+    if (src.parsed !== null && !src.parsed.ok) summary.bad.push({ line: src.line, error: src.parsed.error });
+    const written = writeLine(src, (value, line, raw) => {
+      const result = verifyLine(value, options);
+      if ("error" in result && !("resolution" in result)) {
+        summary.errors.push({ line, error: result.error });
+        return [{ key: VERIFY_KEY, value: { error: result.error } }];
+      }
+      summary.verified++;
+      if (result.error !== undefined) summary.errors.push({ line, error: result.error });
+      if (result.reward !== null && result.reward !== result.recorded_reward) summary.changed_reward++;
+      const edits: TopLevelEdit[] = [];
+      if (options.setReward && result.reward !== null) {
+        edits.push({ key: "reward", raw: formatNumberLike(rawValueOf(raw, "reward"), result.reward) });
+      }
+      edits.push({ key: VERIFY_KEY, value: verifyRecord(result) });
+      return edits;
+    });
+    if (written.error !== undefined) summary.bad.push({ line: src.line, error: written.error });
+    yield written;
+  }
+}
+
+export interface ReportRow {
+  readonly line: number;
+  readonly task_index?: number;
+  readonly rollout_index?: number;
+  readonly id?: unknown;
+  readonly error?: string;
+  readonly recorded_reward?: number | null;
+  readonly server?: string;
+  readonly map_state?: string;
+  readonly contract?: PolicyReport;
+  readonly legacy?: PolicyReport;
+  /** True when the two policies give different rewards: provenance changes this rollout's score. */
+  readonly policies_differ?: boolean;
+  readonly findings?: readonly string[];
+}
+
+export interface PolicyReport {
+  readonly reward: number | null;
+  readonly error?: string;
+  readonly gym_would_reject?: readonly string[];
+  readonly calls: readonly {
+    emitted: string;
+    status: string;
+    verifier_name: string;
+    flags: readonly string[];
+  }[];
+}
+
+function policyReport(result: VerifyResult | { error: string }): PolicyReport {
+  if (!("resolution" in result)) return { reward: null, error: result.error, calls: [] };
+  return {
+    reward: result.reward,
+    ...(result.error === undefined ? {} : { error: result.error }),
+    ...(result.gym_would_reject === undefined ? {} : { gym_would_reject: result.gym_would_reject }),
+    calls: result.resolution.calls.map((c) => ({
+      emitted: c.emitted,
+      status: c.status,
+      verifier_name: c.verifier_name,
+      flags: c.flags.map((f) => f.name),
+    })),
+  };
+}
+
+function integerField(value: unknown, key: string): number | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const v: unknown = Reflect.get(value, key);
+  return typeof v === "number" && Number.isInteger(v) ? v : undefined;
+}
+
+/** One report row for one source line (null for a blank line). */
+export function reportLine(src: SourceLine, options: VerifyExportOptions): ReportRow | null {
+  if (src.parsed === null) return null;
+  if (!src.parsed.ok) return { line: src.line, error: src.parsed.error };
+  const value = src.parsed.value;
+  const contract = verifyLine(value, options, "contract");
+  const legacy = verifyLine(value, options, "legacy");
+  const head: { line: number; task_index?: number; rollout_index?: number; id?: unknown } = {
+    line: src.line,
+  };
+  const taskIndex = integerField(value, "_ng_task_index");
+  const rolloutIndex = integerField(value, "_ng_rollout_index");
+  const id = typeof value === "object" && value !== null ? Reflect.get(value, "id") : undefined;
+  if (taskIndex !== undefined) head.task_index = taskIndex;
+  if (rolloutIndex !== undefined) head.rollout_index = rolloutIndex;
+  if (id !== undefined) head.id = id;
+  if (!("resolution" in contract)) return { ...head, error: contract.error };
+  const c = policyReport(contract);
+  const l = policyReport(legacy);
+  return {
+    ...head,
+    recorded_reward: contract.recorded_reward,
+    server: contract.server,
+    map_state: contract.resolution.map_state,
+    contract: c,
+    legacy: l,
+    policies_differ: c.reward !== l.reward,
+    findings: contract.resolution.findings.map((f) => f.message),
+  };
+}
+
+/** The report as JSONL text, one row per non-blank line. */
+export async function* reportJsonl(
+  lines: AsyncIterable<SourceLine> | Iterable<SourceLine>,
+  options: VerifyExportOptions,
+): AsyncGenerator<string> {
+  for await (const src of lines) {
+    const row = reportLine(src, options);
+    if (row !== null) yield `${JSON.stringify(row)}\n`;
+  }
+}

@@ -1,0 +1,7 @@
+export {
+  harnessWhatIf,
+  type VariantResult,
+  type WhatIfOptions,
+  type WhatIfReport,
+  type WhatIfRow,
+} from "./whatif";

@@ -1,0 +1,142 @@
+/**
+ * Harness what-if for one rollout: the same calls, re-emitted under each harness's alias, once with a
+ * provenance map from that harness's exact alias map and once without, each verified under the
+ * contract, beside the bare-HTTP reward (canonical names, no map).
+ *
+ * Under the contract every variant with provenance scores like HTTP; the rows without provenance
+ * show which harnesses break when a run records no map (only `mcp__<S>__` names survive, through
+ * the legacy fallback).
+ */
+import { actionsOf, aliasIndex } from "../compare/actions";
+import { aliasFor, buildAliasMap, HARNESSES, type HarnessId, identityKey } from "../harness";
+import type { CallStatus } from "../identity/types";
+import { PROVENANCE_KEY } from "../schemas";
+import { knownTools, pairingKey, verifyingServer, verifyRollout } from "../verify";
+
+export interface WhatIfOptions {
+  /** The verifying server; default the rollout's environment_name (or the input row's). */
+  readonly server?: string;
+  /** S's tools; default the registered verifier's. */
+  readonly tools?: readonly string[];
+  /** The rollout's materialized-inputs row, when it carries no task fields. */
+  readonly input?: unknown;
+  /** Or all inputs, keyed by pairingKey (the row is looked up). */
+  readonly inputs?: ReadonlyMap<string, unknown>;
+}
+
+export interface VariantResult {
+  readonly reward: number | null;
+  readonly error?: string;
+  /** What the model would have emitted, per call. */
+  readonly emittedNames: readonly string[];
+  /** What the verifier saw, per call. */
+  readonly verifierNames: readonly string[];
+  readonly statuses: readonly CallStatus[];
+}
+
+export interface WhatIfRow extends VariantResult {
+  readonly harness: HarnessId;
+  readonly withProvenance: boolean;
+  /** The reward equals the bare-HTTP reward. */
+  readonly equalsHttp: boolean;
+}
+
+export interface WhatIfReport {
+  readonly server: string;
+  readonly tools: readonly string[];
+  readonly http: VariantResult;
+  readonly rows: readonly WhatIfRow[];
+  /** Calls re-emitted per harness: those attributed to S. Other calls keep their emitted name. */
+  readonly reemitted_calls: readonly number[];
+  /** Why the what-if could not run (then `rows` is empty). */
+  readonly error?: string;
+}
+
+type JsonObject = Record<string, unknown>;
+
+function isObject(value: unknown): value is JsonObject {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** A deep copy of `rollout` with function_call names replaced (by call index) and the map set or removed. */
+function variant(
+  rollout: JsonObject,
+  names: ReadonlyMap<number, string>,
+  provenance: JsonObject | null,
+): JsonObject {
+  const copy = structuredClone(rollout);
+  const response = copy.response;
+  if (isObject(response) && Array.isArray(response.output)) {
+    let index = 0;
+    for (const item of response.output) {
+      if (!isObject(item) || item.type !== "function_call") continue;
+      const name = names.get(index);
+      if (name !== undefined) item.name = name;
+      index++;
+    }
+  }
+  if (provenance === null) delete copy[PROVENANCE_KEY];
+  else copy[PROVENANCE_KEY] = provenance;
+  return copy;
+}
+
+export function harnessWhatIf(rollout: unknown, options: WhatIfOptions = {}): WhatIfReport {
+  const key = pairingKey(rollout);
+  const input = options.input ?? (key === null ? undefined : options.inputs?.get(key));
+  const server = verifyingServer(rollout, { server: options.server, input });
+  const tools = options.tools ?? (server === null ? undefined : knownTools(server)) ?? [];
+  const empty: VariantResult = { reward: null, emittedNames: [], verifierNames: [], statuses: [] };
+  const fail = (error: string): WhatIfReport => ({
+    server: server ?? "",
+    tools,
+    http: empty,
+    rows: [],
+    reemitted_calls: [],
+    error,
+  });
+  if (server === null) return fail("no verifying server: name one (the rollout has no environment_name)");
+  if (!isObject(rollout)) return fail("the rollout is not a JSON object");
+  const actions = actionsOf(rollout, { server, tools, aliases: aliasIndex(server, tools) });
+  if (!actions.ok) return fail(`not a rollout: ${actions.error}`);
+
+  const run = (candidate: JsonObject): VariantResult => {
+    const result = verifyRollout(candidate, {
+      server,
+      policy: "contract",
+      ...(input === undefined ? {} : { input }),
+    });
+    return {
+      reward: result.reward,
+      ...(result.error === undefined ? {} : { error: result.error }),
+      emittedNames: result.resolution.calls.map((c) => c.emitted),
+      verifierNames: result.resolution.calls.map((c) => c.verifier_name),
+      statuses: result.resolution.calls.map((c) => c.status),
+    };
+  };
+
+  const ours = actions.actions.filter((a) => a.server === server);
+  const http = run(variant(rollout, new Map(ours.map((a) => [a.index, a.tool])), null));
+
+  const rows: WhatIfRow[] = [];
+  for (const harness of HARNESSES) {
+    const map = buildAliasMap(
+      harness,
+      tools.map((tool) => ({ server, tool })),
+    );
+    const names = new Map<number, string>();
+    const provenance: JsonObject = {};
+    for (const a of ours) {
+      // A tool outside the list, or one the harness drops on a collision, still gets the rule's alias.
+      const alias =
+        map.forward.get(identityKey({ server, tool: a.tool })) ?? aliasFor(harness, server, a.tool);
+      names.set(a.index, alias);
+      if (a.call_id !== null && a.call_id !== "")
+        provenance[a.call_id] = { server_name: server, tool_name: a.tool };
+    }
+    for (const withProvenance of [true, false]) {
+      const result = run(variant(rollout, names, withProvenance ? provenance : null));
+      rows.push({ harness, withProvenance, ...result, equalsHttp: result.reward === http.reward });
+    }
+  }
+  return { server, tools, http, rows, reemitted_calls: ours.map((a) => a.index) };
+}
