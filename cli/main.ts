@@ -14,7 +14,10 @@ const COMMANDS: Record<string, Command> = {
     summary: "derive provenance from an exact alias map (lossless JSONL)",
     load: () => import("./commands/repair"),
   },
-  export: { summary: "verify results or per-rollout report as JSONL", load: () => import("./commands/export") },
+  export: {
+    summary: "verify results or per-rollout report as JSONL",
+    load: () => import("./commands/export"),
+  },
 };
 
 function usage(): string {
