@@ -16,32 +16,51 @@ export interface AliasFlagContext {
 type Candidate = { readonly harness: HarnessId; readonly tool: string };
 
 /**
- * alias -> every (harness, tool) of S whose alias it is. Rollouts of one file share S and its tool list,
- * so the index is kept for the last few (server, tools) pairs instead of being rebuilt per rollout.
+ * Alias maps are costly to build (up to milliseconds for Codex's hashing), while the rollouts of one file
+ * share S, its tool list and mostly the same provenance identities. So the few most recent maps are kept.
  */
-const GUESS_INDEX_CACHE_SIZE = 8;
+const ALIAS_CACHE_SIZE = 8;
+
+function cached<V>(cache: Map<string, V>, key: string, build: () => V): V {
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  const value = build();
+  if (cache.size >= ALIAS_CACHE_SIZE) {
+    const oldest = cache.keys().next();
+    if (!oldest.done) cache.delete(oldest.value);
+  }
+  cache.set(key, value);
+  return value;
+}
+
+/** alias -> every (harness, tool) of S whose alias it is. */
 const guessIndexCache = new Map<string, ReadonlyMap<string, readonly Candidate[]>>();
 
 function guessIndex(server: string, tools: readonly string[]): ReadonlyMap<string, readonly Candidate[]> {
-  const key = JSON.stringify([server, tools]);
-  const cached = guessIndexCache.get(key);
-  if (cached !== undefined) return cached;
-  const identities: ToolIdentity[] = tools.map((tool) => ({ server, tool }));
-  const index = new Map<string, Candidate[]>();
-  for (const harness of HARNESSES) {
-    // The whole tool set at once: some harnesses (OpenClaw, Codex) derive an alias from its neighbours.
-    for (const [alias, owners] of buildAliasMap(harness, identities).inverse) {
-      const list = index.get(alias) ?? [];
-      for (const owner of owners) list.push({ harness, tool: owner.tool });
-      index.set(alias, list);
+  return cached(guessIndexCache, JSON.stringify([server, tools]), () => {
+    const identities: ToolIdentity[] = tools.map((tool) => ({ server, tool }));
+    const index = new Map<string, Candidate[]>();
+    for (const harness of HARNESSES) {
+      // The whole tool set at once: some harnesses (OpenClaw, Codex) derive an alias from its neighbours.
+      for (const [alias, owners] of buildAliasMap(harness, identities).inverse) {
+        const list = index.get(alias) ?? [];
+        for (const owner of owners) list.push({ harness, tool: owner.tool });
+        index.set(alias, list);
+      }
     }
-  }
-  if (guessIndexCache.size >= GUESS_INDEX_CACHE_SIZE) {
-    const oldest = guessIndexCache.keys().next();
-    if (!oldest.done) guessIndexCache.delete(oldest.value);
-  }
-  guessIndexCache.set(key, index);
-  return index;
+    return index;
+  });
+}
+
+/** alias -> the known identities producing it under one harness; keyed by the identities in order. */
+const collisionCache = new Map<string, ReadonlyMap<string, readonly ToolIdentity[]>>();
+
+function collisionIndex(
+  harness: HarnessId,
+  known: readonly ToolIdentity[],
+): ReadonlyMap<string, readonly ToolIdentity[]> {
+  const key = JSON.stringify([harness, known.map(identityKey)]);
+  return cached(collisionCache, key, () => buildAliasMap(harness, known).inverse);
 }
 
 const quote = (s: string) => JSON.stringify(s);
@@ -51,13 +70,13 @@ export function aliasFlagger(
   context: AliasFlagContext,
 ): (emitted: string, status: CallStatus, provenance: ProvenanceIdentity | null) => Flag[] {
   let collisions: ReadonlyMap<string, readonly ToolIdentity[]> | undefined;
-  const collisionIndex = (harness: HarnessId): ReadonlyMap<string, readonly ToolIdentity[]> => {
+  const collisionsOf = (harness: HarnessId): ReadonlyMap<string, readonly ToolIdentity[]> => {
     if (collisions !== undefined) return collisions;
     const known = new Map<string, ToolIdentity>();
     const add = (identity: ToolIdentity) => known.set(identityKey(identity), identity);
     for (const tool of context.tools ?? []) add({ server: context.server, tool });
     for (const p of context.provenanceIdentities) add({ server: p.server_name, tool: p.tool_name });
-    const built = buildAliasMap(harness, [...known.values()]).inverse;
+    const built = collisionIndex(harness, [...known.values()]);
     collisions = built;
     return built;
   };
@@ -83,14 +102,14 @@ export function aliasFlagger(
         const listed = candidates.map((c) => `${c.harness} -> ${quote(c.tool)}`).join(", ");
         flags.push({
           name: "alias_guess",
-          candidates,
+          candidates: [...candidates],
           message: `${quote(emitted)} is the alias of a tool of ${quote(context.server)} (${listed}), but nothing records its provenance, so it is not canonicalized.`,
         });
       }
     }
 
     if (harness !== null) {
-      const owners = collisionIndex(harness).get(emitted) ?? [];
+      const owners = collisionsOf(harness).get(emitted) ?? [];
       if (owners.length >= 2) {
         const listed = owners.map((o) => `(${quote(o.server)}, ${quote(o.tool)})`).join(", ");
         flags.push({
