@@ -75,6 +75,41 @@ describe("verify CLI on the golden ipi rollouts", () => {
   );
 });
 
+describe("verify CLI on the golden workplace_assistant rollouts", () => {
+  const WA = join(GOLDEN, "workplace-rollouts");
+  const Expected = z.object({
+    contract: z.object({ reward: z.number() }),
+    legacy: z.object({ reward: z.number() }),
+  });
+  const cases = (["contract", "legacy"] as const).flatMap((policy) => [
+    { policy, file: "wa_rollouts.jsonl", expected: "wa_expected.jsonl", extra: [] as string[] },
+    {
+      policy,
+      file: "wa_noecho.jsonl",
+      expected: "wa_noecho_expected.jsonl",
+      extra: ["--inputs", join(WA, "wa_inputs.jsonl")],
+    },
+  ]);
+
+  it.each(cases)("$file, policy $policy: every reward", async ({ policy, file, expected, extra }) => {
+    const want = lines(readFileSync(join(WA, expected), "utf8")).map((e) => Expected.parse(e)[policy].reward);
+    const { code, out } = await verify(join(WA, file), "--policy", policy, ...extra);
+    expect(code).toBe(0);
+    const records = lines(out).map((r) => OutputRecord.strict().parse(r));
+    expect(records.map((r) => r.reward)).toEqual(want);
+    expect(records.every((r) => r.error === null)).toBe(true);
+    // The recorded rewards are what Gym recorded before provenance: the legacy policy reproduces them all.
+    if (policy === "legacy") expect(records.map((r) => r.recorded_reward)).toEqual(want);
+  });
+
+  it("without --inputs, the no-echo rollouts cannot be scored", async () => {
+    const { code, out } = await verify(join(WA, "wa_noecho.jsonl"));
+    expect(code).toBe(0);
+    const records = lines(out).map((r) => OutputRecord.parse(r));
+    expect(records.every((r) => r.reward === null && r.error !== null)).toBe(true);
+  });
+});
+
 function mean(values: number[]): string {
   return (values.reduce((a, b) => a + b, 0) / values.length).toFixed(4);
 }

@@ -64,6 +64,73 @@ describe("verifyRollout on the golden indirect_prompt_injection rollouts", () =>
   });
 });
 
+const WaExpectation = z.object({
+  reward: z.number(),
+  calls: z.array(z.object({ status: z.string(), verifier_name: z.string(), flags: z.array(z.string()) })),
+});
+const WaExpected = z.object({ scheme: z.string(), contract: WaExpectation, legacy: WaExpectation });
+const WA = "golden/workplace-rollouts/";
+
+describe("verifyRollout on the golden workplace_assistant rollouts", () => {
+  const echoed = jsonl(`${WA}wa_rollouts.jsonl`).map((r) => deepFreeze(r));
+  const echoedExpected = jsonl(`${WA}wa_expected.jsonl`).map((e) => WaExpected.parse(e));
+  const noEcho = jsonl(`${WA}wa_noecho.jsonl`).map((r) => deepFreeze(r));
+  const noEchoExpected = jsonl(`${WA}wa_noecho_expected.jsonl`).map((e) => WaExpected.parse(e));
+  const inputs = pairInputs(jsonl(`${WA}wa_inputs.jsonl`).map((r) => deepFreeze(r)));
+
+  it("has one expectation per rollout and an input row for every no-echo rollout", () => {
+    expect(echoed.length).toBe(echoedExpected.length);
+    expect(noEcho.length).toBe(noEchoExpected.length);
+    for (const rollout of noEcho) expect(inputs.has(pairingKey(rollout) ?? "")).toBe(true);
+  });
+
+  const cases = [
+    ...echoed.flatMap((rollout, i) =>
+      POLICIES.map((policy) => ({
+        file: "wa_rollouts",
+        line: i + 1,
+        policy,
+        rollout,
+        input: undefined,
+        want: echoedExpected[i]!,
+      })),
+    ),
+    ...noEcho.flatMap((rollout, i) =>
+      POLICIES.map((policy) => ({
+        file: "wa_noecho",
+        line: i + 1,
+        policy,
+        rollout,
+        input: inputs.get(pairingKey(rollout) ?? ""),
+        want: noEchoExpected[i]!,
+      })),
+    ),
+  ];
+
+  it.each(cases)("$file line $line, policy $policy", ({ rollout, policy, input, want }) => {
+    // No server given: it comes from the rollout's environment_name, or the input row's for the no-echo file.
+    const result = verifyRollout(rollout, { policy, input });
+    expect(result.server).toBe("workplace_assistant");
+    expect(result.error).toBeUndefined();
+    expect(result.reward).toBe(want[policy].reward);
+    expect(
+      result.resolution.calls.map((c) => ({ status: c.status, verifier_name: c.verifier_name })),
+    ).toEqual(want[policy].calls.map(({ status, verifier_name }) => ({ status, verifier_name })));
+    // The golden files compute only these two flags; the registry's tool list enables unknown_tool.
+    const computed = new Set(["server_near_miss", "unknown_tool"]);
+    expect(
+      result.resolution.calls.map((c) => c.flags.map((f) => f.name).filter((f) => computed.has(f))),
+    ).toEqual(want[policy].calls.map((c) => c.flags));
+    if (result.reward === 0) expect(result.explanation.length).toBeGreaterThan(0);
+  });
+
+  it("cannot score a no-echo rollout without its input row", () => {
+    const result = verifyRollout(noEcho[0], { server: "workplace_assistant" });
+    expect(result.reward).toBeNull();
+    expect(result.error).toContain("ground_truth");
+  });
+});
+
 describe("verifyRollout pipeline", () => {
   const rollout = ipiRollouts[1]!; // Claude Code aliases, one call attributed to another server.
 
@@ -176,12 +243,18 @@ describe("pairing", () => {
 
 describe("registry", () => {
   it("registers the portable verifiers by server name", () => {
-    for (const server of [IPI, "math_advanced_calculations", "example_tool_call_multireward"]) {
+    for (const server of [
+      IPI,
+      "math_advanced_calculations",
+      "example_tool_call_multireward",
+      "workplace_assistant",
+    ]) {
       expect(getVerifier(server)?.server).toBe(server);
       expect(verifierServers()).toContain(server);
     }
     expect(getVerifier("nowhere")).toBeUndefined();
     expect(knownTools("math_advanced_calculations")).toContain("sin");
+    expect(knownTools("workplace_assistant")).toContain("email_reply_email");
     expect(knownTools("nowhere")).toBeUndefined();
     expect(defaultRegistry.size).toBe(verifierServers().length);
   });

@@ -4,6 +4,7 @@
 import { exampleToolCallMultirewardVerifier } from "../verifiers/example_tool_call_multireward";
 import { indirectPromptInjectionVerifier } from "../verifiers/indirect_prompt_injection";
 import { mathAdvancedCalculationsVerifier } from "../verifiers/math_advanced_calculations";
+import { workplaceAssistantVerifier } from "../verifiers/workplace_assistant";
 import type { Verifier } from "./types";
 
 export { pairingKey } from "./pairing";
@@ -18,6 +19,7 @@ export function createRegistry(verifiers: Iterable<Verifier>): VerifierRegistry 
 }
 
 export const defaultRegistry: VerifierRegistry = createRegistry([
+  workplaceAssistantVerifier,
   indirectPromptInjectionVerifier,
   mathAdvancedCalculationsVerifier,
   exampleToolCallMultirewardVerifier,
