@@ -147,6 +147,39 @@ describe("resolve reproduces the golden expectations", () => {
   });
 });
 
+describe("resolve without --tools", () => {
+  it("takes the verifying server's tools from the verifier registry", async () => {
+    const { records } = await resolveFile([
+      join(GOLDEN, "workplace-rollouts/wa_rollouts.jsonl"),
+      "--policy",
+      "legacy",
+    ]);
+    const withTools = await resolveFile([
+      join(GOLDEN, "workplace-rollouts/wa_rollouts.jsonl"),
+      "--policy",
+      "legacy",
+      "--tools",
+      exampleTools("workplace_assistant"),
+    ]);
+    expect(records).toEqual(withTools.records);
+    // Hermes-legacy names are bare under policy legacy; with known tools they are alias guesses.
+    expect(records.some((r) => r.flags?.includes("alias_guess"))).toBe(true);
+  });
+
+  it("computes no tool-dependent flags for a server without a verifier", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "resolve-test-")), "unknown-server.jsonl");
+    const call = { type: "function_call", name: "mcp__no_such_server__x", call_id: "c", arguments: "{}" };
+    writeFileSync(
+      file,
+      `${JSON.stringify({ environment_name: "no_such_server", response: { output: [call] } })}\n`,
+    );
+    const without = await resolveFile([file]);
+    expect(without.records.map((r) => [r.status, r.flags])).toEqual([["legacy", []]]);
+    const withTools = await resolveFile([file, "--tools", "y"]);
+    expect(withTools.records.map((r) => [r.status, r.flags])).toEqual([["legacy", ["unknown_tool"]]]);
+  });
+});
+
 describe("resolve output", () => {
   it("prints every call in file order with line, index, call_id and emitted name", async () => {
     const { records } = await resolveFile([join(GOLDEN, "workplace-rollouts/wa_rollouts.jsonl")]);

@@ -26,7 +26,8 @@ options:
   --policy P        contract (default: follow provenance) or legacy (Gym before provenance)
   --harness H       the harness that produced the file, enables alias_disagrees and alias_collision;
                     one of ${HARNESSES.join(", ")}
-  --tools a,b       the verifying server's tool names, enables unknown_tool and alias_guess
+  --tools a,b       the verifying server's tool names, enables unknown_tool and alias_guess;
+                    default: the tools its verifier knows (lib/verify/registry), if any
   -h, --help        this text
 
 exit status: 0 when FILE was read (bad lines included), 2 for unusable arguments or an unreadable
@@ -156,6 +157,9 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
     return 2;
   }
 
+  // Loaded only when needed: the registry pulls in every verifier and its data.
+  const knownTools = tools === null ? (await import("../../lib/verify/registry")).knownTools : null;
+
   let pending = "";
   const emit = async (record: string) => {
     pending += `${record}\n`;
@@ -182,11 +186,12 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
         await emit(JSON.stringify({ line: item.line, error: verifying.error }));
         continue;
       }
+      const serverTools = tools ?? knownTools?.(verifying);
       const resolution = resolveReadRollout(read.rollout, {
         server: verifying,
         policy,
         ...(harness === null ? {} : { harness }),
-        ...(tools === null ? {} : { tools }),
+        ...(serverTools === undefined ? {} : { tools: serverTools }),
       });
       for (const call of resolution.calls) await emit(callRecord(item.line, call));
     }
