@@ -1,0 +1,194 @@
+import { describe, expect, it } from "vitest";
+import { knownTools, pairInputs, verifyRollout } from "../verify";
+import { actionsOf, canonicalJson } from "./actions";
+import { alignActions, compareRuns } from "./compare";
+import { asHarness, editCalls, golden, goldenInputs, WA } from "./test-helpers";
+
+const bare = golden().filter((g) => g.expected.scheme === "bare");
+const http = bare.map((g) => g.rollout);
+
+describe("compareRuns on an HTTP run and an MCP run of the same golden tasks", () => {
+  it("finds full parity when the MCP run records provenance", () => {
+    const mcp = http.map((r) => asHarness(r, "hermes-legacy", true));
+    const report = compareRuns(http, mcp);
+    expect(report.summary).toMatchObject({
+      pairs: http.length,
+      unpaired_a: 0,
+      unpaired_b: 0,
+      same_actions_same_reward: http.length,
+      same_actions_different_reward: 0,
+      different_actions: 0,
+      parity_rate: 1,
+      action_parity_rate: 1,
+    });
+    for (const p of report.pairs) {
+      expect(p.paired_by).toBe("indices");
+      expect(p.a.reward).toBe(bare[p.a.position]?.expected.contract.reward);
+      expect(p.b.actions.map((a) => a.named_by)).toEqual(p.b.actions.map(() => "provenance"));
+    }
+  });
+
+  it("flags same actions with a different reward as the identity bug when the map is missing", () => {
+    const mcp = http.map((r) => asHarness(r, "hermes-legacy", false));
+    const report = compareRuns(http, mcp);
+    expect(report.summary.different_actions).toBe(0);
+    for (const p of report.pairs) {
+      expect(p.same_actions).toBe(true);
+      // The MCP side's reward is what the verifier gives the alias names, computed independently here.
+      const expectedB = verifyRollout(mcp[p.b.position], { server: WA }).reward;
+      expect(p.b.reward).toBe(expectedB);
+      expect(p.verdict).toBe(
+        p.a.reward === expectedB ? "same actions, same reward" : "same actions, different reward",
+      );
+    }
+    const httpWins = bare.filter((g) => g.expected.contract.reward === 1).length;
+    expect(httpWins).toBeGreaterThan(0);
+    expect(report.summary.same_actions_different_reward).toBe(httpWins);
+    expect(report.summary.parity_rate).toBe((http.length - httpWins) / http.length);
+    // The alias names were attributed through the exact alias tables, not from provenance.
+    expect(new Set(report.pairs.flatMap((p) => p.b.actions.map((a) => a.named_by)))).toEqual(
+      new Set(["alias_match"]),
+    );
+  });
+
+  it("reports different actions with the first divergence", () => {
+    const mcp = http.map((r) => asHarness(r, "claude-code", true));
+    const target = bare.findIndex((g) => g.text.split('"function_call"').length > 2);
+    expect(target).toBeGreaterThanOrEqual(0);
+    // Give the MCP run's first call different arguments.
+    mcp[target] = editCalls(mcp[target]!, (call, i) => {
+      if (i === 0) call.arguments = JSON.stringify({ different: true });
+    });
+
+    const report = compareRuns(http, mcp);
+    const pair = report.pairs.find((p) => p.a.position === target)!;
+    expect(pair.verdict).toBe("different actions");
+    expect(pair.first_divergence).toMatchObject({ step: 0, kind: "changed" });
+    expect(pair.first_divergence?.message).toMatch(/same tool workplace_assistant\/\w+, different arguments/);
+    expect(report.summary.different_actions).toBe(1);
+  });
+
+  it("pairs by task input, then by id, when the Gym indices are missing", () => {
+    const strip = (r: Record<string, unknown>) => {
+      const copy = structuredClone(r);
+      delete copy._ng_task_index;
+      delete copy._ng_rollout_index;
+      return copy;
+    };
+    // One rollout per task, so an equal input identifies the partner.
+    const seen = new Set<unknown>();
+    const oneEach = http.filter((r) => !seen.has(r.id) && seen.add(r.id));
+    const b = oneEach.map(strip).reverse();
+    const report = compareRuns(oneEach, b);
+    expect(report.pairs.map((p) => p.paired_by)).toEqual(oneEach.map(() => "input"));
+    for (const p of report.pairs) expect(b[p.b.position]?.id).toBe(oneEach[p.a.position]?.id);
+
+    // Distinct inputs that match nothing in `oneEach`: only the id is left to pair on.
+    const otherInputs = b.map((r, i) => ({ ...r, responses_create_params: { input: [i] } }));
+    const byId = compareRuns(oneEach, otherInputs);
+    expect(byId.pairs.map((p) => p.paired_by)).toEqual(oneEach.map(() => "id"));
+
+    const unpaired = compareRuns(oneEach, [{ response: { output: [] } }]);
+    expect(unpaired.summary).toMatchObject({
+      pairs: 0,
+      unpaired_a: oneEach.length,
+      unpaired_b: 1,
+      parity_rate: null,
+    });
+  });
+
+  it("recomputes rollouts without task fields through the materialized inputs", () => {
+    const noecho = golden("noecho");
+    const inputs = pairInputs(goldenInputs());
+    const a = noecho.map((g) => g.rollout);
+    const report = compareRuns(a, a, { inputs });
+    expect(report.summary.pairs).toBe(a.length);
+    for (const p of report.pairs) {
+      expect(p.server).toBe(WA);
+      expect(p.reward_basis).toBe("recomputed");
+      expect(p.a.reward).toBe(noecho[p.a.position]?.expected.contract.reward);
+      expect(p.verdict).toBe("same actions, same reward");
+    }
+  });
+});
+
+describe("actions", () => {
+  const tools = knownTools(WA) ?? [];
+
+  it("compares arguments structurally", () => {
+    expect(canonicalJson({ b: 1.0, a: [1, { d: 2, c: 3 }] })).toBe(
+      canonicalJson({ a: [1, { c: 3, d: 2 }], b: 1 }),
+    );
+    const mk = (args: string) => ({
+      response: {
+        output: [{ type: "function_call", name: "email_reply_email", call_id: "c", arguments: args }],
+      },
+    });
+    const one = actionsOf(mk('{"email_id": "1", "body": "x"}'), { server: WA, tools });
+    const two = actionsOf(mk('{"body":"x","email_id":"1"}'), { server: WA, tools });
+    const three = actionsOf(mk('{"body": "y", "email_id": "1"}'), { server: WA, tools });
+    const broken = actionsOf(mk("{not json"), { server: WA, tools });
+    expect(one.ok && two.ok && one.actions[0]?.key === two.actions[0]?.key).toBe(true);
+    expect(one.ok && three.ok && one.actions[0]?.key === three.actions[0]?.key).toBe(false);
+    expect(broken.ok && broken.actions[0]).toMatchObject({ arguments: "{not json", arguments_valid: false });
+  });
+
+  it("names calls by provenance, legacy prefix, tool name, unique alias match or leaves them unattributed", () => {
+    const r = {
+      response: {
+        output: [
+          { type: "function_call", name: "x", call_id: "p", arguments: "{}" },
+          { type: "function_call", name: `mcp__${WA}__email_send_email`, call_id: "l", arguments: "{}" },
+          { type: "function_call", name: "email_send_email", call_id: "t", arguments: "{}" },
+          { type: "function_call", name: `${WA}__email_send_email`, call_id: "a", arguments: "{}" },
+          { type: "function_call", name: "raw_step", call_id: "e", arguments: "{}" },
+        ],
+      },
+    };
+    const withMap = {
+      ...r,
+      mcp_tool_call_provenance: { p: { server_name: "github", tool_name: "create_issue" } },
+    };
+    const result = actionsOf(withMap, { server: WA, tools });
+    expect(result.ok && result.actions.map((a) => [a.named_by, a.server, a.tool])).toEqual([
+      ["provenance", "github", "create_issue"],
+      ["legacy_prefix", WA, "email_send_email"],
+      ["tool_name", WA, "email_send_email"],
+      ["alias_match", WA, "email_send_email"],
+      ["emitted", null, "raw_step"],
+    ]);
+  });
+
+  it("aligns insertions and deletions with diff", () => {
+    const tools2 = ["t1", "t2", "t3"];
+    const mk = (names: string[]) => {
+      const r = actionsOf(
+        {
+          response: {
+            output: names.map((name, i) => ({
+              type: "function_call",
+              name,
+              call_id: `c${i}`,
+              arguments: "{}",
+            })),
+          },
+        },
+        { server: "s", tools: tools2 },
+      );
+      if (!r.ok) throw new Error(r.error);
+      return r.actions;
+    };
+    const dropped = alignActions(mk(["t1", "t2", "t3"]), mk(["t1", "t3"]));
+    expect(dropped.map((s) => [s.kind, s.a?.tool ?? null, s.b?.tool ?? null])).toEqual([
+      ["same", "t1", "t1"],
+      ["only_a", "t2", null],
+      ["same", "t3", "t3"],
+    ]);
+    const replaced = alignActions(mk(["t1", "t2"]), mk(["t1", "t3", "t3"]));
+    expect(replaced.map((s) => [s.kind, s.a?.tool ?? null, s.b?.tool ?? null])).toEqual([
+      ["same", "t1", "t1"],
+      ["changed", "t2", "t3"],
+      ["only_b", null, "t3"],
+    ]);
+  });
+});
