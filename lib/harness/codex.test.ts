@@ -71,6 +71,26 @@ describe("Codex worked examples, every era", () => {
     expect(alias.endsWith(h12(rawTool(LONG_SERVER, LONG_TOOL)))).toBe(true);
   });
 
+  it("long name: the map offers and inverts only the fitted name, with a warning", () => {
+    const id = { server: LONG_SERVER, tool: LONG_TOOL };
+    const map = buildAliasMap("codex", [id]);
+    const fitted = "mcp__enterprise_database_management__synchronize_al_9b6706630645";
+    expect(map.forward.get(identityKey(id))).toBe(fitted);
+    expect(lookupAlias(map, fitted)).toEqual([id]);
+    expect(
+      lookupAlias(
+        map,
+        "mcp__enterprise_database_management__synchronize_all_customer_data_across_multiple_systems",
+      ),
+    ).toEqual([]);
+    expect(map.collisions).toEqual([]);
+    expect(map.warnings.map((w) => w.message).join("\n")).toMatch(/does not fit in 64/);
+  });
+
+  it("aliasFor still names a tool of a server Codex refuses, from the naming rule alone", () => {
+    expect(aliasFor("codex", "my.server", "x")).toBe("mcp__my_server__x");
+  });
+
   it("long name: E6 (128) keeps the full 90-char name", () => {
     expect(aliasFor("codex-e6", LONG_SERVER, LONG_TOOL)).toBe(
       "mcp__enterprise_database_management__synchronize_all_customer_data_across_multiple_systems",

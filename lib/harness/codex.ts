@@ -157,6 +157,8 @@ function flatCollisionWarnings(identities: readonly ToolIdentity[], final: reado
 }
 
 function namespacedRule(id: "codex" | "codex-e6", label: string, max: number): AliasRule {
+  const loneAlias = (server: string, tool: string) =>
+    namespacedAliases([{ server, tool }], max).final[0] ?? "";
   return {
     id,
     label,
@@ -164,12 +166,11 @@ function namespacedRule(id: "codex" | "codex-e6", label: string, max: number): A
     collisionPolicy:
       "Codex keeps every tool: all members of a sanitized namespace or (namespace, name) collision get _ + 12 hex of sha1 of their raw identity, independent of order; a collision that exists only in the flattened name (a__b/c vs a/b__c) is not detected.",
     collisionKey: (a) => a,
-    name: (server, tool) => namespacedAliases([{ server, tool }], max).final[0] ?? "",
+    name: (server, tool) => loneAlias(server, tool),
     assign(identities) {
-      const produced: (string | null)[] = identities.map((x) =>
-        codexServerRejection(x.server)
-          ? null
-          : prefixedNamespace(x.server) + CODEX_DELIMITER + codexSanitize(x.tool),
+      // Before collision handling an identity gets what it would get alone (length fitting included).
+      const produced = identities.map((x) =>
+        codexServerRejection(x.server) ? null : loneAlias(x.server, x.tool),
       );
       const accepted = identities.flatMap((x, i) => (produced[i] === null ? [] : [{ x, i }]));
       const { final: acceptedFinal, notes } = namespacedAliases(
@@ -179,12 +180,13 @@ function namespacedRule(id: "codex" | "codex-e6", label: string, max: number): A
       const final: (string | null)[] = identities.map(() => null);
       const warnings: AliasWarning[] = [];
       accepted.forEach(({ x, i }, k) => {
-        final[i] = acceptedFinal[k] ?? null;
+        const f = acceptedFinal[k] ?? null;
+        final[i] = f;
         const note = notes[k];
-        if (note && final[i] !== produced[i]) {
+        if (note && f !== prefixedNamespace(x.server) + CODEX_DELIMITER + codexSanitize(x.tool)) {
           warnings.push({
             identities: [x],
-            message: `Codex renames ${formatIdentity(x)} to ${JSON.stringify(final[i])}: ${note}.`,
+            message: `Codex renames ${formatIdentity(x)} to ${JSON.stringify(f)}: ${note}.`,
           });
         }
       });

@@ -41,6 +41,21 @@ describe("harness registry", () => {
   });
 });
 
+describe("docs section 0: UTF-16 units in JS harnesses, code points in Python and Rust", () => {
+  // The doc's summary sentence says `data__` for OpenClaw too; OpenClaw replaces with `-` (its own section 3
+  // table and source), so it gives two dashes.
+  it.each([
+    ["claude-code", "mcp__x__data__"],
+    ["gemini-cli", "mcp_x_data__"],
+    ["openclaw", "x__data--"],
+    ["hermes-legacy", "mcp_x_data_"],
+    ["hermes", "mcp__x__data_"],
+    ["codex", "mcp__x__data_"],
+  ] as const)("%s: (x, data😀) -> %s", (harness, alias) => {
+    expect(aliasFor(harness, "x", "data😀")).toBe(alias);
+  });
+});
+
 describe("the project's own case: workplace_assistant tools", () => {
   it.each([
     ["claude-code", "mcp__workplace_assistant__email_reply_email"],
