@@ -7,7 +7,7 @@
  * are both measured, so the cost of the call-identity work is visible.
  */
 import { readFileSync, writeFileSync } from "node:fs";
-import { cpus } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { verifyRollout } from "../lib/verify";
 import { benchJsonl } from "./jsonl.bench";
@@ -94,6 +94,9 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     node: process.version,
     cpu: cpus()[0]?.model ?? "unknown",
+    cores: cpus().length,
+    // Other processes share the machine; a load above the core count slows every number here.
+    load_average_1min: Math.round((loadavg()[0] ?? 0) * 100) / 100,
     gym_ms_per_rollout: GYM_MS_PER_ROLLOUT,
     target_speedup: TARGET_SPEEDUP,
     results: rows,
