@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { memoryIo } from "../io";
 import { parseArgs, run } from "./resolve";
@@ -11,6 +11,9 @@ const GOLDEN = join(ROOT, "fixtures/golden");
 const GYM = join(ROOT, "fixtures/nemo-gym/resources_servers");
 /** The only flags the golden files compute (their README). */
 const GOLDEN_FLAGS = new Set(["server_near_miss", "unknown_tool"]);
+
+const TMP = mkdtempSync(join(tmpdir(), "resolve-test-"));
+afterAll(() => rmSync(TMP, { recursive: true, force: true }));
 
 function jsonLines(path: string): unknown[] {
   return readFileSync(path, "utf8")
@@ -167,7 +170,7 @@ describe("resolve without --tools", () => {
   });
 
   it("computes no tool-dependent flags for a server without a verifier", async () => {
-    const file = join(mkdtempSync(join(tmpdir(), "resolve-test-")), "unknown-server.jsonl");
+    const file = join(TMP, "unknown-server.jsonl");
     const call = { type: "function_call", name: "mcp__no_such_server__x", call_id: "c", arguments: "{}" };
     writeFileSync(
       file,
@@ -199,8 +202,7 @@ describe("resolve output", () => {
   });
 
   it("reports unreadable lines with their line number and keeps going", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "resolve-test-"));
-    const file = join(dir, "mixed.jsonl");
+    const file = join(TMP, "mixed.jsonl");
     const good = {
       environment_name: "s",
       response: { output: [{ type: "function_call", name: "mcp__s__t", call_id: "c", arguments: "{}" }] },
