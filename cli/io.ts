@@ -19,6 +19,13 @@ function streamSink(stream: NodeJS.WriteStream): Sink {
 }
 
 export function nodeIo(): CommandIo {
+  // A reader that closes the pipe early (`| head`) is not an error: stop quietly, as Unix tools do.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code === "EPIPE") process.exit(0);
+      throw error;
+    });
+  }
   return { stdout: streamSink(process.stdout), stderr: streamSink(process.stderr) };
 }
 
