@@ -3,7 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { asHarness, golden } from "../../lib/compare/test-helpers";
 import { memoryIo } from "../io";
+import { run as runExport } from "./export";
 import { parseRepairArgs, run } from "./repair";
 
 const GOLDEN = "fixtures/golden/workplace-rollouts";
@@ -117,6 +119,32 @@ describe("cli repair", () => {
       await run([path, "--harness", "hermes-legacy", "--server", "s", "--tools", "t", "--out", path], again),
     ).toBe(1);
     expect(again.err()).toContain("is the input file");
+  });
+
+  it("repairs a re-emitted Hermes run with the registry's tools; the export then scores it like HTTP", async () => {
+    const bare = golden().filter((g) => g.expected.scheme === "bare");
+    const dir = await mkdtemp(join(tmpdir(), "repair-"));
+    const path = join(dir, "hermes.jsonl");
+    const repaired = join(dir, "repaired.jsonl");
+    await writeFile(
+      path,
+      `${bare.map((g) => JSON.stringify(asHarness(g.rollout, "hermes-legacy", false))).join("\n")}\n`,
+    );
+    const io = memoryIo();
+    expect(await run([path, "--harness", "hermes-legacy", "--server", S, "--out", repaired], io)).toBe(0);
+    expect(io.err()).not.toContain("calls left out");
+    const verified = memoryIo();
+    expect(await runExport([repaired, "--what", "verify"], verified)).toBe(0);
+    const rewards = verified
+      .out()
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) =>
+        z.object({ rollout_inspector_verify: z.looseObject({ reward: z.number() }) }).parse(JSON.parse(l)),
+      );
+    expect(rewards.map((r) => r.rollout_inspector_verify.reward)).toEqual(
+      bare.map((g) => g.expected.contract.reward),
+    );
   });
 
   it("parses repeated servers with their own tools and rejects bad flags", () => {

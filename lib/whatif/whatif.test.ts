@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { golden, goldenInputs, WA } from "../compare/test-helpers";
+import { HARNESSES } from "../harness";
+import { legacyPrefix } from "../identity";
+import { pairInputs } from "../verify";
+import { harnessWhatIf } from "./whatif";
+
+const bare = golden().filter((g) => g.expected.scheme === "bare");
+
+describe("harnessWhatIf", () => {
+  it("scores every variant with provenance like bare HTTP, on every golden bare rollout", () => {
+    for (const g of bare) {
+      const report = harnessWhatIf(g.rollout);
+      expect(report.error).toBeUndefined();
+      expect(report.server).toBe(WA);
+      expect(report.http.reward).toBe(g.expected.contract.reward);
+      expect(report.rows).toHaveLength(HARNESSES.length * 2);
+      for (const row of report.rows.filter((r) => r.withProvenance)) {
+        expect(row.equalsHttp).toBe(true);
+        expect(row.verifierNames).toEqual(report.http.verifierNames);
+        expect(row.statuses.every((s) => s === "canonical")).toBe(true);
+      }
+    }
+  });
+
+  it("without provenance, only exact mcp__<S>__<tool> names survive (legacy fallback)", () => {
+    let broken = 0;
+    for (const g of bare) {
+      const report = harnessWhatIf(g.rollout);
+      for (const row of report.rows.filter((r) => !r.withProvenance)) {
+        const exactLegacy = row.emittedNames.every(
+          (name, i) => name === `${legacyPrefix(WA)}${report.http.verifierNames[i]}`,
+        );
+        if (exactLegacy) {
+          expect(row.equalsHttp).toBe(true);
+          expect(row.verifierNames).toEqual(report.http.verifierNames);
+        } else {
+          expect(row.verifierNames).not.toEqual(report.http.verifierNames);
+          if (!row.equalsHttp) broken++;
+        }
+      }
+    }
+    // Hermes legacy, OpenClaw and Gemini CLI names lose every correct rollout; so do clamped long names.
+    expect(broken).toBeGreaterThan(0);
+  });
+
+  it("re-emits Hermes D's clamped long names, which the legacy fallback cannot strip", () => {
+    const reports = bare.map((g) => harnessWhatIf(g.rollout));
+    const report = reports.find(
+      (r) =>
+        r.http.reward === 1 && r.http.verifierNames.includes("customer_relationship_manager_delete_customer"),
+    );
+    expect(report).toBeDefined();
+    if (report === undefined) return;
+    const hermes = report.rows.find((r) => r.harness === "hermes" && !r.withProvenance)!;
+    expect(hermes.emittedNames.some((n) => n.length === 64 && !n.endsWith("delete_customer"))).toBe(true);
+    expect(hermes.equalsHttp).toBe(false);
+    expect(report.rows.find((r) => r.harness === "hermes" && r.withProvenance)?.equalsHttp).toBe(true);
+  });
+
+  it("uses the materialized input for a rollout without task fields", () => {
+    const noecho = golden("noecho");
+    const inputs = pairInputs(goldenInputs());
+    const g = noecho.find((x) => x.expected.contract.reward === 1)!;
+    const report = harnessWhatIf(g.rollout, { inputs });
+    expect(report.server).toBe(WA);
+    expect(report.http.reward).toBe(1);
+    expect(report.rows.filter((r) => r.withProvenance).every((r) => r.reward === 1)).toBe(true);
+  });
+
+  it("explains why it cannot run", () => {
+    expect(harnessWhatIf({ response: { output: [] } }).error).toMatch(/no verifying server/);
+    expect(harnessWhatIf([1], { server: WA }).error).toMatch(/not a JSON object/);
+    expect(harnessWhatIf({ response: 3 }, { server: WA }).error).toMatch(/^not a rollout: /);
+  });
+});
