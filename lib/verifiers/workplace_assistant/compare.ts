@@ -187,7 +187,10 @@ function keyOf(row: Row, keyColumn: number): string {
   return key === null ? `\u0000${JSON.stringify(display(row[keyColumn]))}` : key;
 }
 
-/** Explains why two frames differ: rows paired by key (nth occurrence with nth occurrence). */
+/**
+ * Explains why two frames differ (call it for frames `framesEqual` found unequal). Rows are paired first by
+ * identity (an untouched row is the same object on both sides), then by key, nth occurrence with nth.
+ */
 export function diffFrames(
   predicted: Frame,
   expected: Frame,
@@ -195,36 +198,59 @@ export function diffFrames(
   keyColumnName: string,
 ): TableDiff {
   const notes: string[] = [];
-  let equal: boolean;
-  try {
-    equal = framesEqual(predicted, expected, table);
-  } catch (error) {
-    if (!(error instanceof GymCompareError)) throw error;
-    equal = false;
-    notes.push(error.message);
-  }
-  if (equal) return { table, equal, onlyPredicted: [], onlyExpected: [], differingCells: [], notes };
-
   const keyColumn = predicted.columnIndex(keyColumnName);
   const caseSensitive = predicted.columns.map((c) => CASE_SENSITIVE_COLUMNS.has(c));
+
+  // Untouched rows are the same objects on both sides: pair the common prefix and suffix by identity,
+  // then the rest of the middle by identity through a map, so only real differences cost more.
+  // partner[p] is the expected position paired with predicted position p, or -1.
+  const partner = new Int32Array(predicted.length).fill(-1);
+  const pairedExpected = new Uint8Array(expected.length);
+  let head = 0;
+  while (head < predicted.length && head < expected.length && predicted.rows[head] === expected.rows[head]) {
+    partner[head] = head;
+    pairedExpected[head] = 1;
+    head++;
+  }
+  let tailP = predicted.length;
+  let tailE = expected.length;
+  while (tailP > head && tailE > head && predicted.rows[tailP - 1] === expected.rows[tailE - 1]) {
+    tailP--;
+    tailE--;
+    partner[tailP] = tailE;
+    pairedExpected[tailE] = 1;
+  }
+  const expectedPosition = new Map<Row, number>();
+  for (let pos = head; pos < tailE; pos++) expectedPosition.set(expected.rows[pos]!, pos);
+  const unpairedPredicted: number[] = [];
+  for (let pos = head; pos < tailP; pos++) {
+    const match = expectedPosition.get(predicted.rows[pos]!);
+    if (match === undefined || pairedExpected[match] === 1) {
+      unpairedPredicted.push(pos);
+    } else {
+      partner[pos] = match;
+      pairedExpected[match] = 1;
+    }
+  }
+
   const expectedByKey = new Map<string, number[]>();
-  expected.rows.forEach((row, pos) => {
-    const key = keyOf(row, keyColumn);
+  for (let pos = 0; pos < expected.length; pos++) {
+    if (pairedExpected[pos] === 1) continue;
+    const key = keyOf(expected.rows[pos]!, keyColumn);
     const list = expectedByKey.get(key);
     if (list) list.push(pos);
     else expectedByKey.set(key, [pos]);
-  });
-
+  }
   const onlyPredicted: RowView[] = [];
   const differingCells: CellDiff[] = [];
-  const pairs: [number, number][] = [];
-  predicted.rows.forEach((row, pos) => {
+  for (const pos of unpairedPredicted) {
+    const row = predicted.rows[pos]!;
     const match = expectedByKey.get(keyOf(row, keyColumn))?.shift();
     if (match === undefined) {
       onlyPredicted.push(rowView(predicted, pos));
-      return;
+      continue;
     }
-    pairs.push([pos, match]);
+    partner[pos] = match;
     const other = expected.rows[match]!;
     predicted.columns.forEach((column, c) => {
       const same = caseSensitive[c] ? rawCellsEqual(row[c], other[c]) : loweredCellsEqual(row[c], other[c]);
@@ -238,21 +264,21 @@ export function diffFrames(
         });
       }
     });
-  });
+  }
   const onlyExpected: RowView[] = [];
   for (const positions of expectedByKey.values())
     for (const pos of positions) onlyExpected.push(rowView(expected, pos));
   onlyExpected.sort((x, y) => x.label - y.label);
 
-  addStructureNotes(predicted, expected, table, pairs, notes);
-  return { table, equal, onlyPredicted, onlyExpected, differingCells, notes };
+  addStructureNotes(predicted, expected, table, partner, notes);
+  return { table, equal: false, onlyPredicted, onlyExpected, differingCells, notes };
 }
 
 function addStructureNotes(
   predicted: Frame,
   expected: Frame,
   table: TableName,
-  pairs: readonly [number, number][],
+  partner: Int32Array,
   notes: string[],
 ): void {
   if (predicted.length !== expected.length) {
@@ -260,16 +286,29 @@ function addStructureNotes(
       `${table} has ${predicted.length} rows in the predicted state and ${expected.length} in the expected.`,
     );
   }
-  const outOfOrder = pairs.some(([p, e], i) => i > 0 && e < pairs[i - 1]![1] && p > pairs[i - 1]![0]);
-  if (outOfOrder)
+  let outOfOrder = false;
+  let lastExpected = -1;
+  let relabelled = 0;
+  let firstRelabelled = -1;
+  for (let p = 0; p < partner.length; p++) {
+    const e = partner[p]!;
+    if (e < 0) continue;
+    if (e < lastExpected) outOfOrder = true;
+    lastExpected = e;
+    if (predicted.label(p) !== expected.label(e)) {
+      relabelled++;
+      if (firstRelabelled < 0) firstRelabelled = p;
+    }
+  }
+  if (outOfOrder) {
     notes.push(`${table}: the same rows appear in a different order (DataFrame.equals compares order).`);
-  const relabelled = pairs.find(([p, e]) => predicted.label(p) !== expected.label(e));
-  if (relabelled) {
-    const count = pairs.filter(([p, e]) => predicted.label(p) !== expected.label(e)).length;
+  }
+  if (relabelled > 0) {
     notes.push(
-      `${table}: ${count} matching row(s) carry different pandas index labels (first: predicted label ` +
-        `${predicted.label(relabelled[0])}, expected label ${expected.label(relabelled[1])}). Deletes leave gaps, ` +
-        `appends with ignore_index renumber, and calendar inserts add a duplicate label 0, so the order of calls matters.`,
+      `${table}: ${relabelled} matching row(s) carry different pandas index labels (first: predicted label ` +
+        `${predicted.label(firstRelabelled)}, expected label ${expected.label(partner[firstRelabelled]!)}). ` +
+        `Deletes leave gaps, appends with ignore_index renumber, and calendar inserts add a duplicate label 0, ` +
+        `so the order of calls matters.`,
     );
   } else if (predicted.length === expected.length && !labelsEqual(predicted, expected)) {
     notes.push(`${table}: the index labels differ (DataFrame.equals compares them).`);

@@ -6,8 +6,13 @@
  * until it writes (copy on write). Rows are immutable once shared; a write replaces the row.
  */
 
+import { pandasObjectMax } from "./py";
+
 export type Cell = unknown;
 export type Row = readonly Cell[];
+
+/** Column maxima of shared (hence immutable) row arrays. */
+const maxMemo = new WeakMap<readonly Row[], Map<number, unknown>>();
 
 export class Frame {
   private rowsOwned: boolean;
@@ -61,6 +66,29 @@ export class Frame {
 
   columnIndex(name: string): number {
     return this.columns.indexOf(name);
+  }
+
+  /** Whether some cell of column `name` satisfies `test` (no allocation). */
+  someInColumn(name: string, test: (cell: Cell) => boolean): boolean {
+    const c = this.columnIndex(name);
+    for (const row of this.rowList) if (test(row[c])) return true;
+    return false;
+  }
+
+  /**
+   * pandas `df[name].max()` on an object column. Memoized while the row array is shared: a shared array is
+   * never written again (writers copy first), so the value stays valid for every replay starting from it.
+   */
+  objectMax(name: string): unknown {
+    const c = this.columnIndex(name);
+    if (this.rowsOwned) return pandasObjectMax(this.rowList, c);
+    let perColumn = maxMemo.get(this.rowList);
+    if (!perColumn) {
+      perColumn = new Map();
+      maxMemo.set(this.rowList, perColumn);
+    }
+    if (!perColumn.has(c)) perColumn.set(c, pandasObjectMax(this.rowList, c));
+    return perColumn.get(c);
   }
 
   column(name: string): Cell[] {

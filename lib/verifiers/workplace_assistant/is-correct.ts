@@ -44,16 +44,18 @@ export function isCorrectActions(predicted: readonly unknown[], groundTruth: unk
     ? undefined
     : `Gym's is_correct raises TypeError ('${pyTypeName(groundTruth)}' object is not iterable) on this ground_truth, so Gym's verify fails instead of scoring.`;
   const equalities: boolean[] = [];
-  for (const table of COMPARED_TABLES) {
+  const compareErrors = new Map<number, string>();
+  COMPARED_TABLES.forEach((table, i) => {
     try {
       // Every table is lower-cased before any comparison, so an error anywhere aborts Gym's is_correct.
       equalities.push(framesEqual(table.get(predictedRun.state), table.get(expectedRun.state), table.name));
     } catch (error) {
       if (!(error instanceof GymCompareError)) throw error;
       gymError ??= error.message;
+      compareErrors.set(i, error.message);
       equalities.push(false);
     }
-  }
+  });
   const correct = gymError === undefined && equalities.every(Boolean);
 
   const tables: TableDiff[] = COMPARED_TABLES.map((table, i) =>
@@ -61,6 +63,8 @@ export function isCorrectActions(predicted: readonly unknown[], groundTruth: unk
       ? { table: table.name, equal: true, onlyPredicted: [], onlyExpected: [], differingCells: [], notes: [] }
       : diffFrames(table.get(predictedRun.state), table.get(expectedRun.state), table.name, table.key),
   );
+  for (const [i, message] of compareErrors)
+    tables[i] = { ...tables[i]!, notes: [message, ...tables[i]!.notes] };
   const details: WorkplaceDetails = {
     tables,
     calls: predictedRun.calls,

@@ -17,14 +17,16 @@ export type PyExceptionType =
   | "JSONDecodeError"
   | "re.error";
 
-/** A Python exception raised by emulated code; tools catch it where Gym's code has `except Exception`. */
-export class PyException extends Error {
+/**
+ * A Python exception raised by emulated code; tools catch it where Gym's code has `except Exception`.
+ * Not an Error subclass: it is control flow on a hot path, and capturing a stack trace per refusal would
+ * dominate the cost of a replay.
+ */
+export class PyException {
   constructor(
     readonly pyType: PyExceptionType,
-    message: string,
-  ) {
-    super(message);
-  }
+    readonly message: string,
+  ) {}
 }
 
 export function isDict(value: unknown): value is Record<string, unknown> {
@@ -275,23 +277,26 @@ export function compareCodePoints(a: string, b: string): number {
 }
 
 /**
- * pandas `Series.max()` on an object column: missing values are filled with -inf before numpy's reduce, so
- * a NaN among strings raises TypeError; an empty or all-missing column gives NaN.
+ * pandas `Series.max()` on an object column (cell `column` of each row): missing values are filled with -inf
+ * before numpy's reduce, so a NaN among strings raises TypeError; an empty or all-missing column gives NaN.
  */
-export function pandasObjectMax(values: readonly unknown[]): unknown {
-  if (values.length === 0) return Number.NaN;
-  const hasNa = values.some(isNa);
-  if (hasNa && values.every(isNa)) return Number.NaN;
+export function pandasObjectMax(rows: readonly (readonly unknown[])[], column: number): unknown {
   let best: unknown;
-  let first = true;
-  for (const raw of values) {
-    const v = isNa(raw) ? Number.NEGATIVE_INFINITY : raw;
-    if (first) {
+  let seen = false;
+  let allMissing = true;
+  for (const row of rows) {
+    const raw = row[column];
+    const missing = isNa(raw);
+    if (!missing) allMissing = false;
+    const v = missing ? Number.NEGATIVE_INFINITY : raw;
+    if (!seen) {
       best = v;
-      first = false;
+      seen = true;
+    } else if (typeof v === "string" && typeof best === "string") {
+      if (compareCodePoints(v, best) > 0) best = v;
     } else if (pyGreater(v, best)) {
       best = v;
     }
   }
-  return best;
+  return allMissing ? Number.NaN : best;
 }

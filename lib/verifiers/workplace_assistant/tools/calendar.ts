@@ -1,15 +1,5 @@
 /** CalendarTool (calendar.py) over processed/calendar_events.csv. */
-import {
-  PyException,
-  pandasObjectMax,
-  pyEq,
-  pyInt,
-  pyIsDigit,
-  pyLen,
-  pyLowerMethod,
-  pyZfill,
-  truthy,
-} from "../py";
+import { PyException, pyEq, pyInt, pyIsDigit, pyLen, pyLowerMethod, pyZfill, truthy } from "../py";
 import { pandasTimestamp } from "../timestamp";
 import {
   anyFalsy,
@@ -167,7 +157,7 @@ export const CALENDAR_TOOLS: readonly ToolDef[] = [
       if (badDuration) return badDuration;
       const email = pyLowerMethod(participant);
       const frame = state.calendar;
-      const eventId = pyZfill(String(pyInt(pandasObjectMax(frame.column("event_id"))) + 1), ID_WIDTH);
+      const eventId = pyZfill(String(pyInt(frame.objectMax("event_id")) + 1), ID_WIDTH);
       // pd.concat without ignore_index: the new row keeps its own label 0, duplicating the first row's.
       // The arguments are stored as given, so an int duration stays an int (and later lower-cases to NaN).
       frame.append(Object.freeze([eventId, eventName, email, eventStart, duration]), "keep_index");
@@ -183,7 +173,7 @@ export const CALENDAR_TOOLS: readonly ToolDef[] = [
       const eventId = arg(args, "event_id");
       if (!truthy(eventId)) return refused("Event ID not provided.");
       if (!isEventIdFormat(eventId)) return refused(BAD_ID);
-      if (!inValues(eventId, state.calendar.column("event_id"))) return refused("Event not found.");
+      if (!inValues(eventId, state.calendar, "event_id")) return refused("Event not found.");
       deleteWhere(state.calendar, "event_id", eventId);
       return applied("Event deleted successfully.");
     },
@@ -213,7 +203,7 @@ export const CALENDAR_TOOLS: readonly ToolDef[] = [
         const bad = checkDuration(newValue);
         if (bad) return bad;
       }
-      if (!inValues(eventId, state.calendar.column("event_id"))) return refused("Event not found.");
+      if (!inValues(eventId, state.calendar, "event_id")) return refused("Event not found.");
       if (field === "participant_email") newValue = pyLowerMethod(newValue);
       locSet(state.calendar, "event_id", eventId, field, newValue);
       return applied("Event updated successfully.");

@@ -63,22 +63,25 @@ export function anyFalsy(...values: readonly unknown[]): boolean {
  * `value in series.values` (numpy membership: elementwise ==). A list operand makes numpy broadcast and
  * pandas' follow-up comparison fail; it is reported as the ValueError it ends in.
  */
-export function inValues(value: unknown, cells: readonly Cell[]): boolean {
+export function inValues(value: unknown, frame: Frame, column: string): boolean {
   if (Array.isArray(value)) {
     throw new PyException(
       "ValueError",
       "The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()",
     );
   }
-  return cells.some((cell) => pyEq(cell, value));
+  if (typeof value === "string") return frame.someInColumn(column, (cell) => cell === value);
+  return frame.someInColumn(column, (cell) => pyEq(cell, value));
 }
 
 /** Positions of the rows whose `column` equals `value` (`df[column] == value`). */
 export function matchingPositions(frame: Frame, column: string, value: unknown): number[] {
   const c = frame.columnIndex(column);
   const out: number[] = [];
+  const equal =
+    typeof value === "string" ? (cell: Cell) => cell === value : (cell: Cell) => pyEq(cell, value);
   frame.rows.forEach((row, i) => {
-    if (pyEq(row[c], value)) out.push(i);
+    if (equal(row[c])) out.push(i);
   });
   return out;
 }
@@ -86,7 +89,8 @@ export function matchingPositions(frame: Frame, column: string, value: unknown):
 /** `df = df[df[column] != value]` */
 export function deleteWhere(frame: Frame, column: string, value: unknown): void {
   const c = frame.columnIndex(column);
-  frame.filter((row) => !pyEq(row[c], value));
+  if (typeof value === "string") frame.filter((row) => row[c] !== value);
+  else frame.filter((row) => !pyEq(row[c], value));
 }
 
 /**

@@ -4,7 +4,6 @@ import {
   assertHashable,
   isNa,
   PyException,
-  pandasObjectMax,
   pyEq,
   pyGreater,
   pyInt,
@@ -136,7 +135,7 @@ export const CRM_TOOLS: readonly ToolDef[] = [
       }
       if (LOWERED_FIELDS.some((f) => pyEq(f, field))) newValue = pyLowerMethod(newValue);
       const frame = state.crm;
-      if (!inValues(customerId, frame.column("customer_id"))) return refused("Customer not found.");
+      if (!inValues(customerId, frame, "customer_id")) return refused("Customer not found.");
       assertHashable(field);
       if (typeof field !== "string" || !frame.columns.includes(field)) {
         return refused(
@@ -172,7 +171,7 @@ export const CRM_TOOLS: readonly ToolDef[] = [
         ? pyLowerMethod(v("customer_email"))
         : v("customer_email");
       const frame = state.crm;
-      const newId = pyZfill(String(pyInt(pandasObjectMax(frame.column("customer_id"))) + 1), ID_WIDTH);
+      const newId = pyZfill(String(pyInt(frame.objectMax("customer_id")) + 1), ID_WIDTH);
       // Omitted optional fields are stored as None (notes defaults to ""); status is stored unchecked.
       const byColumn: Record<string, unknown> = {
         customer_id: newId,
@@ -198,7 +197,7 @@ export const CRM_TOOLS: readonly ToolDef[] = [
     run(state, args) {
       const customerId = arg(args, "customer_id");
       if (!truthy(customerId)) return refused("Customer ID not provided.");
-      if (!inValues(customerId, state.crm.column("customer_id"))) return refused("Customer not found.");
+      if (!inValues(customerId, state.crm, "customer_id")) return refused("Customer not found.");
       deleteWhere(state.crm, "customer_id", customerId);
       return applied("Customer deleted successfully.");
     },

@@ -1,5 +1,6 @@
 /** EmailTool (email.py): search, read, send, delete, forward and reply over processed/emails.csv. */
-import { PyException, pandasObjectMax, pyIn, pyInt, pyLowerMethod, truthy } from "../py";
+import type { Row } from "../frame";
+import { PyException, pyIn, pyInt, pyLowerMethod, truthy } from "../py";
 import { pandasTimestamp } from "../timestamp";
 import {
   anyFalsy,
@@ -23,6 +24,21 @@ export const EMAIL_SENT_DATETIME = "2023-11-30 23:59:00";
 
 const MS_PER_DAY = 86_400_000;
 
+/**
+ * `f"{subject} {body} {sender}".lower()` per row. Rows are immutable and shared across replays, so the
+ * text is cached per row object.
+ */
+const searchTextCache = new WeakMap<Row, string>();
+
+function searchText(row: Row, subject: number, body: number, sender: number): string {
+  let text = searchTextCache.get(row);
+  if (text === undefined) {
+    text = `${fmt(row[subject])} ${fmt(row[body])} ${fmt(row[sender])}`.toLowerCase();
+    searchTextCache.set(row, text);
+  }
+  return text;
+}
+
 /** The send path shared by send, forward and reply. */
 function sendEmail(state: WorkplaceState, recipient: unknown, subject: unknown, body: unknown): ToolOutcome {
   if (anyFalsy(recipient, subject, body)) return refused("Recipient, subject, or body not provided.");
@@ -30,7 +46,7 @@ function sendEmail(state: WorkplaceState, recipient: unknown, subject: unknown, 
   return guarded("Error sending email", () => {
     const lowered = pyLowerMethod(recipient);
     const emails = state.emails;
-    const emailId = emails.length === 0 ? "1" : String(pyInt(pandasObjectMax(emails.column("email_id"))) + 1);
+    const emailId = emails.length === 0 ? "1" : String(pyInt(emails.objectMax("email_id")) + 1);
     emails.append(
       Object.freeze([emailId, "outbox", lowered, subject, EMAIL_SENT_DATETIME, body]),
       "ignore_index",
@@ -95,13 +111,11 @@ export const EMAIL_TOOLS: readonly ToolDef[] = [
         const [subject, body, sender, sent] = ["subject", "body", "sender/recipient", "sent_datetime"].map(
           (c) => frame.columnIndex(c),
         ) as [number, number, number, number];
-        let found = frame.rows
-          .map((row, pos) => ({ row, pos }))
-          .filter(({ row }) => {
-            const text = `${fmt(row[subject])} ${fmt(row[body])} ${fmt(row[sender])}`.toLowerCase();
-            return words.every((w) => text.includes(w));
-          })
-          .map(({ row, pos }) => ({ pos, at: pandasTimestamp(row[sent]) }));
+        let found: { pos: number; at: number }[] = [];
+        frame.rows.forEach((row, pos) => {
+          const text = searchText(row, subject, body, sender);
+          if (words.every((w) => text.includes(w))) found.push({ pos, at: pandasTimestamp(row[sent]) });
+        });
         // Gym sorts with an unstable quicksort; ties may come out in another order there.
         found.sort((a, b) => b.at - a.at);
         const dateMin = arg(args, "date_min");
@@ -150,7 +164,7 @@ export const EMAIL_TOOLS: readonly ToolDef[] = [
       const emailId = arg(args, "email_id");
       if (!truthy(emailId)) return refused("Email ID not provided.");
       return guarded("Error deleting email", () => {
-        if (!inValues(emailId, state.emails.column("email_id"))) return refused("Email not found.");
+        if (!inValues(emailId, state.emails, "email_id")) return refused("Email not found.");
         deleteWhere(state.emails, "email_id", emailId);
         return applied("Email deleted successfully.");
       });
@@ -170,7 +184,7 @@ export const EMAIL_TOOLS: readonly ToolDef[] = [
       if (anyFalsy(emailId, recipient)) return refused("Email ID or recipient not provided.");
       if (!pyIn("@", recipient) || !pyIn(".", recipient)) return refused("Invalid recipient email address.");
       return guarded("Error forwarding email", () => {
-        if (!inValues(emailId, state.emails.column("email_id"))) return refused("Email not found.");
+        if (!inValues(emailId, state.emails, "email_id")) return refused("Email not found.");
         const lowered = pyLowerMethod(recipient);
         const email = firstRecord(state.emails, "email_id", emailId)!;
         return relaySend(
@@ -193,7 +207,7 @@ export const EMAIL_TOOLS: readonly ToolDef[] = [
       const body = arg(args, "body");
       if (anyFalsy(emailId, body)) return refused("Email ID or body not provided.");
       return guarded("Error replying to email", () => {
-        if (!inValues(emailId, state.emails.column("email_id"))) return refused("Email not found.");
+        if (!inValues(emailId, state.emails, "email_id")) return refused("Email not found.");
         const email = firstRecord(state.emails, "email_id", emailId)!;
         return relaySend(
           sendEmail(state, email["sender/recipient"], `RE: ${fmt(email.subject)}`, body),

@@ -1,16 +1,6 @@
 /** ProjectManagementTool (project_management.py) over processed/project_tasks.csv. */
 import type { Cell, Frame } from "../frame";
-import {
-  assertHashable,
-  isNa,
-  PyException,
-  pandasObjectMax,
-  pyEq,
-  pyInt,
-  pyLowerMethod,
-  pyZfill,
-  truthy,
-} from "../py";
+import { assertHashable, isNa, PyException, pyEq, pyInt, pyLowerMethod, pyZfill, truthy } from "../py";
 import {
   anyFalsy,
   applied,
@@ -37,7 +27,7 @@ const BAD_BOARD = "Board not valid. Please choose from: 'Back end', 'Front end',
 
 /** `value in df[column].str.lower().values` (non-strings lower-case to NaN, which equals nothing). */
 function inLoweredColumn(frame: Frame, column: string, value: unknown): boolean {
-  return frame.column(column).some((cell) => typeof cell === "string" && pyEq(cell.toLowerCase(), value));
+  return frame.someInColumn(column, (cell) => typeof cell === "string" && pyEq(cell.toLowerCase(), value));
 }
 
 /**
@@ -144,7 +134,7 @@ export const PROJECT_TOOLS: readonly ToolDef[] = [
       if (!inLoweredColumn(frame, "assigned_to_email", email)) return refused(BAD_ASSIGNEE);
       if (!LISTS.some((l) => pyEq(l, listName))) return refused(BAD_LIST);
       if (!BOARDS.some((b) => pyEq(b, board))) return refused(BAD_BOARD);
-      const taskId = pyZfill(String(pyInt(pandasObjectMax(frame.column("task_id"))) + 1), ID_WIDTH);
+      const taskId = pyZfill(String(pyInt(frame.objectMax("task_id")) + 1), ID_WIDTH);
       frame.append(Object.freeze([taskId, taskName, email, listName, dueDate, board]), "ignore_index");
       return applied(taskId);
     },
@@ -157,7 +147,7 @@ export const PROJECT_TOOLS: readonly ToolDef[] = [
     run(state, args) {
       const taskId = arg(args, "task_id");
       if (!truthy(taskId)) return refused("Task ID not provided.");
-      if (!inValues(taskId, state.projectTasks.column("task_id"))) return refused("Task not found.");
+      if (!inValues(taskId, state.projectTasks, "task_id")) return refused("Task not found.");
       deleteWhere(state.projectTasks, "task_id", taskId);
       return applied("Task deleted successfully.");
     },
@@ -183,7 +173,7 @@ export const PROJECT_TOOLS: readonly ToolDef[] = [
       if (field === "assigned_to_email" && !inLoweredColumn(frame, "assigned_to_email", newValue)) {
         return refused(BAD_ASSIGNEE);
       }
-      if (!inValues(taskId, frame.column("task_id"))) return refused("Task not found.");
+      if (!inValues(taskId, frame, "task_id")) return refused("Task not found.");
       assertHashable(field); // `field in df.columns` hashes it
       if (typeof field !== "string" || !frame.columns.includes(field)) return refused("Field not valid.");
       locSet(frame, "task_id", taskId, field, newValue);
