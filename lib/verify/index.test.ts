@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { deepFreeze } from "../identity/test-helpers";
+import { deepFreeze, rolloutCaseArb } from "../identity/test-helpers";
 import { createRegistry, pairInputs, pairingKey, verifyingServer, verifyRollout } from "./index";
 import { defaultRegistry, getVerifier, knownTools, verifierServers } from "./registry";
 import type { Verifier } from "./types";
@@ -219,6 +220,49 @@ describe("verifyRollout pipeline", () => {
     expect(verifyingServer({ environment_name: "a" }, { input: { environment_name: "c" } })).toBe("a");
     expect(verifyingServer({}, { input: { environment_name: "c" } })).toBe("c");
     expect(verifyingServer({}, { server: "" })).toBeNull();
+  });
+});
+
+describe("verifyRollout on arbitrary input", () => {
+  const servers = [...verifierServers(), "no_such_server"];
+  const Obj = z.looseObject({});
+  const ipiTask = Obj.parse(ipiRollouts[0]);
+
+  it("never throws, never mutates, and gives a reward exactly when there is no error", () => {
+    fc.assert(
+      fc.property(
+        rolloutCaseArb,
+        fc.constantFrom(...servers),
+        fc.constantFrom("contract", "legacy" as const),
+        fc.boolean(),
+        ({ rollout }, server, policy, withTask) => {
+          const value = deepFreeze(
+            withTask
+              ? { ...rollout, injection: ipiTask.injection, required_tools: ipiTask.required_tools }
+              : rollout,
+          );
+          const before = JSON.stringify(value);
+          const result = verifyRollout(value, { server, policy });
+          expect(JSON.stringify(value)).toBe(before);
+          expect(result.reward === null).toBe(result.error !== undefined);
+          expect(result.resolution.server).toBe(server);
+        },
+      ),
+    );
+  });
+
+  it("survives any JSON value as rollout or input row", () => {
+    fc.assert(
+      fc.property(
+        fc.jsonValue(),
+        fc.option(fc.jsonValue(), { nil: undefined }),
+        fc.constantFrom(...servers),
+        (rollout, input, server) => {
+          const result = verifyRollout(deepFreeze(rollout), { server, input: deepFreeze(input) });
+          expect(result.reward === null).toBe(result.error !== undefined);
+        },
+      ),
+    );
   });
 });
 
