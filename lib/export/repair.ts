@@ -104,7 +104,10 @@ export function formatRepairSummary(s: RepairSummary): string {
     `repair (${s.harness}): ${s.repaired} of ${rollouts} rollouts repaired, ${s.derived_calls} calls given derived provenance.`,
   ];
   if (s.skipped > 0) lines.push(`${s.skipped} skipped: they already have a provenance map.`);
-  if (s.unchanged > 0) lines.push(`${s.unchanged} unchanged: no call is an unambiguous alias.`);
+  if (s.unchanged > 0)
+    lines.push(
+      `${s.unchanged} unchanged: nothing to derive (no function_calls, or none is an unambiguous alias).`,
+    );
   if (s.invalid > 0) lines.push(`${s.invalid} invalid: not a rollout (written unchanged).`);
   const reasons = Object.entries(s.unresolved).filter(([, n]) => n > 0);
   if (reasons.length > 0) lines.push(`calls left out: ${reasons.map(([r, n]) => `${r} ${n}`).join(", ")}.`);

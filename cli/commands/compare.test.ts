@@ -1,0 +1,64 @@
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { asHarness, golden } from "../../lib/compare/test-helpers";
+import { memoryIo } from "../io";
+import { parseCompareArgs, run } from "./compare";
+
+describe("cli compare", () => {
+  const bare = golden().filter((g) => g.expected.scheme === "bare");
+
+  async function files(): Promise<{ http: string; mcp: string }> {
+    const dir = await mkdtemp(join(tmpdir(), "compare-"));
+    const http = join(dir, "http.jsonl");
+    const mcp = join(dir, "mcp.jsonl");
+    await writeFile(http, `${bare.map((g) => g.text).join("\n")}\n`);
+    await writeFile(
+      mcp,
+      `${bare.map((g) => JSON.stringify(asHarness(g.rollout, "openclaw", false))).join("\n")}\nnope\n`,
+    );
+    return { http, mcp };
+  }
+
+  it("prints the summary and one line per pair", async () => {
+    const { http, mcp } = await files();
+    const io = memoryIo();
+    expect(await run([http, mcp], io)).toBe(0);
+    const wins = bare.filter((g) => g.expected.contract.reward === 1).length;
+    expect(io.out()).toContain(`${bare.length} pairs; unpaired: 0 in a, 0 in b`);
+    expect(io.out()).toContain(`same actions, different reward (differs only because of names): ${wins}`);
+    expect(
+      io
+        .out()
+        .split("\n")
+        .filter((l) => l.includes("same actions, different reward") && !l.includes("(")),
+    ).toHaveLength(wins);
+    expect(io.err()).toMatch(/line 8: invalid JSON/);
+  });
+
+  it("--json prints the report", async () => {
+    const { http, mcp } = await files();
+    const io = memoryIo();
+    expect(await run([http, mcp, "--json", "--policy", "legacy"], io)).toBe(0);
+    const report = z
+      .object({ policy: z.string(), summary: z.looseObject({ pairs: z.number() }) })
+      .parse(JSON.parse(io.out()));
+    expect(report).toMatchObject({ policy: "legacy", summary: { pairs: bare.length } });
+  });
+
+  it("validates its arguments", () => {
+    expect(parseCompareArgs(["a"])).toMatchObject({ ok: false, error: "need two files, A and B" });
+    expect(parseCompareArgs(["a", "b", "--policy", "x"])).toMatchObject({ ok: false });
+    expect(parseCompareArgs(["a", "b", "--inputs", "m"])).toEqual({
+      ok: true,
+      help: false,
+      a: "a",
+      b: "b",
+      policy: "contract",
+      json: false,
+      inputs: "m",
+    });
+  });
+});

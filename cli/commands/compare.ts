@@ -1,0 +1,140 @@
+/**
+ * `compare A B [--server S] [--inputs M] [--policy P] [--json]`: two rollout sets side by side
+ * (an HTTP run and an MCP run, or two harnesses), paired per task, with a verdict per pair.
+ */
+import { parseArgs } from "node:util";
+import { type CompareReport, compareRuns, type PairReport } from "../../lib/compare";
+import type { Policy } from "../../lib/identity/types";
+import { readJsonl } from "../../lib/jsonl";
+import { pairInputs } from "../../lib/verify";
+import type { CommandIo } from "../io";
+import { openFileStream } from "../open";
+
+const HELP = `usage: npm run --silent cli -- compare A B [--server S] [--inputs M] [--policy P] [--json]
+
+Pairs the rollouts of A and B by (_ng_task_index, _ng_rollout_index), then by equal task input
+(responses_create_params.input), then by equal id. Per pair: recorded and recomputed rewards, the
+canonical action sequences (tool identity + parsed arguments) aligned, the first divergence, and a
+verdict: "same actions, same reward", "same actions, different reward" (an identity bug: only the
+names the verifier saw differ) or "different actions".
+
+options:
+  --server S    the verifying server (default: each rollout's environment_name)
+  --inputs M    materialized inputs JSONL, for rollouts without task fields
+  --policy P    contract (default) | legacy, for the recomputed rewards
+  --json        print the whole report as JSON instead of a table
+  -h, --help    this help
+`;
+
+const OPTIONS = {
+  server: { type: "string" },
+  inputs: { type: "string" },
+  policy: { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+export type ParsedCompareArgs =
+  | { ok: true; help: true }
+  | {
+      ok: true;
+      help: false;
+      a: string;
+      b: string;
+      server?: string;
+      inputs?: string;
+      policy: Policy;
+      json: boolean;
+    }
+  | { ok: false; error: string };
+
+export function parseCompareArgs(args: string[]): ParsedCompareArgs {
+  let values: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true }));
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+  if (values.help) return { ok: true, help: true };
+  const [a, b, ...extra] = positionals;
+  if (a === undefined || b === undefined) return { ok: false, error: "need two files, A and B" };
+  if (extra.length > 0) return { ok: false, error: `unexpected argument '${extra[0]}'` };
+  const policy = values.policy ?? "contract";
+  if (policy !== "contract" && policy !== "legacy") {
+    return { ok: false, error: `unknown --policy '${policy}' (contract or legacy)` };
+  }
+  return {
+    ok: true,
+    help: false,
+    a,
+    b,
+    policy,
+    json: values.json === true,
+    ...(values.server === undefined ? {} : { server: values.server }),
+    ...(values.inputs === undefined ? {} : { inputs: values.inputs }),
+  };
+}
+
+/** Parsed rows of a JSONL file; bad lines are reported on stderr and left out. */
+async function readRows(path: string, io: CommandIo): Promise<unknown[]> {
+  const rows: unknown[] = [];
+  for await (const item of readJsonl(await openFileStream(path))) {
+    if (item.ok) rows.push(item.value);
+    else await io.stderr.write(`warning: ${path} line ${item.line}: ${item.error} (skipped)\n`);
+  }
+  return rows;
+}
+
+const percent = (x: number | null) => (x === null ? "n/a" : `${(x * 100).toFixed(1)}%`);
+const reward = (x: number | null) => (x === null ? "-" : String(x));
+
+function pairLine(p: PairReport): string {
+  const divergence = p.first_divergence === null ? "" : `  ${p.first_divergence.message}`;
+  const err = [p.a.error, p.b.error].filter((e) => e !== undefined).join("; ");
+  return `${p.key.padEnd(12)} ${reward(p.a.reward).padStart(6)} ${reward(p.b.reward).padStart(6)}  ${p.verdict}${divergence}${err === "" ? "" : `  [${err}]`}`;
+}
+
+export function formatCompare(report: CompareReport, a: string, b: string): string {
+  const s = report.summary;
+  const lines = [
+    `compare a=${a} b=${b} (policy ${report.policy})`,
+    `${s.pairs} pairs; unpaired: ${s.unpaired_a} in a, ${s.unpaired_b} in b`,
+    `reward parity ${percent(s.parity_rate)}, action parity ${percent(s.action_parity_rate)}`,
+    `same actions, same reward: ${s.same_actions_same_reward}`,
+    `same actions, different reward (differs only because of names): ${s.same_actions_different_reward}`,
+    `different actions: ${s.different_actions}`,
+    "",
+    `${"pair".padEnd(12)} ${"a".padStart(6)} ${"b".padStart(6)}  verdict`,
+    ...report.pairs.map(pairLine),
+  ];
+  return `${lines.join("\n")}\n`;
+}
+
+export async function run(args: string[], io: CommandIo): Promise<number> {
+  const parsed = parseCompareArgs(args);
+  if (!parsed.ok) {
+    await io.stderr.write(`error: ${parsed.error}\n\n${HELP}`);
+    return 2;
+  }
+  if (parsed.help) {
+    await io.stdout.write(HELP);
+    return 0;
+  }
+  try {
+    const [a, b] = [await readRows(parsed.a, io), await readRows(parsed.b, io)];
+    const inputs = parsed.inputs === undefined ? undefined : pairInputs(await readRows(parsed.inputs, io));
+    const report = compareRuns(a, b, {
+      policy: parsed.policy,
+      ...(parsed.server === undefined ? {} : { server: parsed.server }),
+      ...(inputs === undefined ? {} : { inputs }),
+    });
+    await io.stdout.write(
+      parsed.json ? `${JSON.stringify(report, null, 2)}\n` : formatCompare(report, parsed.a, parsed.b),
+    );
+    return 0;
+  } catch (error) {
+    await io.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
