@@ -82,8 +82,9 @@ function printTable(rows: readonly Row[]): void {
       row.speedup_vs_gym === undefined
         ? ""
         : `  ${row.speedup_vs_gym}x Gym (target ${TARGET_SPEEDUP}x: ${row.meets_target ? "met" : "NOT met"})`;
+    const cpu = row.cpu_ms_per_rollout === undefined ? "" : `  (cpu ${row.cpu_ms_per_rollout} ms each)`;
     process.stdout.write(
-      `${row.name.padEnd(nameWidth)}  ${row.value.toFixed(1).padStart(10)} ${row.unit}${speed}\n`,
+      `${row.name.padEnd(nameWidth)}  ${row.value.toFixed(1).padStart(10)} ${row.unit}${speed}${cpu}\n`,
     );
   }
 }
