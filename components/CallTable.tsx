@@ -17,41 +17,41 @@ interface Props {
   onSelect(index: number): void;
 }
 
-/** Every call's identity: what the harness emitted, what provenance says, and what the verifier sees. */
+/**
+ * Every call's identity: what the harness emitted, what provenance says, and what the verifier sees under
+ * each policy. One compact block per call, so long aliases stay on one line instead of wrapping per letter.
+ */
 export function CallTable({ calls, legacy, selected, onSelect }: Props) {
   if (calls.length === 0) return <p className="muted">This rollout makes no function calls.</p>;
   return (
-    <table className="calls" aria-label="Call identities">
-      <thead>
-        <tr>
-          <th className="c-idx">#</th>
-          <th>emitted alias</th>
-          <th>provenance (server / tool)</th>
-          <th>status</th>
-          <th>verifier sees</th>
-          <th title="what a Gym run before provenance would have shown its verifier">legacy sees</th>
-        </tr>
-      </thead>
-      <tbody>
-        {calls.map((call) => {
-          const old = legacy[call.index];
-          const differs = old !== undefined && old.verifier_name !== call.verifier_name;
-          return [
-            <tr
-              key={call.index}
-              className={`call-row hl-${call.highlight}${selected === call.index ? " selected" : ""}`}
-              data-call-id={call.call_id ?? ""}
-              data-call-index={call.index}
-              data-status={call.status}
-              data-highlight={call.highlight}
-              data-verifier-name={call.verifier_name}
-              onClick={() => onSelect(call.index)}
-            >
-              <td className="c-idx mono">{call.index}</td>
-              <td className="mono emitted" title={call.call_id ? `call_id ${call.call_id}` : "no call_id"}>
+    <ol className="calls" aria-label="Call identities">
+      {calls.map((call) => {
+        const old = legacy[call.index];
+        const differs = old !== undefined && old.verifier_name !== call.verifier_name;
+        return (
+          <li
+            key={call.index}
+            className={`call-row hl-${call.highlight}${selected === call.index ? " selected" : ""}`}
+            data-call-id={call.call_id ?? ""}
+            data-call-index={call.index}
+            data-status={call.status}
+            data-highlight={call.highlight}
+            data-verifier-name={call.verifier_name}
+            data-legacy-status={old?.status}
+          >
+            <button type="button" className="call-select" onClick={() => onSelect(call.index)}>
+              <span className="call-index mono">{call.index}</span>
+              <StatusBadge status={call.status} highlight={call.highlight} />
+              <span className="mono emitted" title="emitted name">
                 {call.emitted}
-              </td>
-              <td className="mono">
+              </span>
+              <span className="mono muted call-id">
+                {call.call_id === null ? "no call_id" : call.call_id || '""'}
+              </span>
+            </button>
+            <dl className="identity-grid">
+              <dt>provenance</dt>
+              <dd className="mono">
                 {call.provenance ? (
                   <>
                     <span className="prov-server">{call.provenance.server_name}</span>
@@ -61,32 +61,27 @@ export function CallTable({ calls, legacy, selected, onSelect }: Props) {
                 ) : (
                   <span className="muted">none</span>
                 )}
-              </td>
-              <td>
-                <StatusBadge status={call.status} highlight={call.highlight} />
-              </td>
-              <td className="mono verifier">{call.verifier_name}</td>
-              <td
-                className={`mono verifier${differs ? " legacy-differs" : " muted"}`}
-                data-legacy-status={old?.status}
-              >
-                {old?.verifier_name ?? "—"}
-              </td>
-            </tr>,
-            <tr key={`${call.index}-why`} className={`call-why hl-${call.highlight}`}>
-              <td />
-              <td colSpan={5}>
-                <div className="why">{call.explanation}</div>
-                {call.flags.map((flag) => (
-                  <div className="why why-flag" key={flag.name} data-flag={flag.name}>
-                    <FlagChip name={flag.name} highlight={FLAG_HIGHLIGHT[flag.name]} /> {flag.message}
-                  </div>
-                ))}
-              </td>
-            </tr>,
-          ];
-        })}
-      </tbody>
-    </table>
+              </dd>
+              <dt>verifier sees</dt>
+              <dd className="mono verifier">
+                {call.verifier_name}
+                {call.verifier_name === call.emitted && <span className="muted same"> (emitted name)</span>}
+              </dd>
+              <dt title="what a Gym run before provenance showed its verifier">legacy saw</dt>
+              <dd className={`mono verifier${differs ? " legacy-differs" : " muted"}`}>
+                {differs ? old?.verifier_name : "the same"}
+                {old && old.status !== call.status && <span className="muted"> ({old.status})</span>}
+              </dd>
+            </dl>
+            <div className="why">{call.explanation}</div>
+            {call.flags.map((flag) => (
+              <div className="why why-flag" key={flag.name} data-flag={flag.name}>
+                <FlagChip name={flag.name} highlight={FLAG_HIGHLIGHT[flag.name]} /> {flag.message}
+              </div>
+            ))}
+          </li>
+        );
+      })}
+    </ol>
   );
 }

@@ -7,7 +7,7 @@ const FLAG_LABEL: Record<FilterFlag, string> = {
   ambiguous: "ambiguous",
   mismatched: "mismatched",
   external: "external",
-  unverified: "not verified",
+  unverified: "unverified",
 };
 
 interface Props {

@@ -113,6 +113,22 @@ export function Welcome({ samples, onFiles, onSample }: WelcomeProps) {
           and never uploaded.
         </p>
         <OpenFilesButton onFiles={onFiles} primary />
+        <div className="legend">
+          <span className="badge badge-none">canonical · bare · legacy · non_mcp</span>
+          <span className="badge badge-ambiguous">ambiguous</span>
+          <span className="badge badge-mismatched">mismatched</span>
+          <span className="badge badge-external">external</span>
+        </div>
+        <div className="welcome-notes">
+          <div>
+            Every tool call shows the alias the harness emitted, its provenance identity (server / tool) and
+            the name the verifier sees, under the contract policy and under Gym's legacy behaviour.
+          </div>
+          <div>
+            Rewards are recomputed here, in the browser, by the project's verifiers. Keys: <kbd>j</kbd>/
+            <kbd>k</kbd> rollouts, <kbd>n</kbd>/<kbd>p</kbd> calls, <kbd>/</kbd> search.
+          </div>
+        </div>
       </div>
       {rollouts.length > 0 && (
         <div className="samples">

@@ -1,9 +1,12 @@
 import type { RolloutIndexEntry } from "@/hooks/types";
 
-/** Rewards are binned into this many cells per axis. */
+/** Rewards are binned into this many steps per axis. */
 const BINS = 10;
 const SIZE = 132;
+/** Room for the axis labels (left, bottom). */
 const PAD = 18;
+/** Room between the frame and the extreme dots, so 0 and 1 are not clipped. */
+const INSET = 9;
 
 interface Cell {
   x: number;
@@ -13,8 +16,7 @@ interface Cell {
 }
 
 function bin(value: number): number {
-  const clamped = Math.min(1, Math.max(0, value));
-  return Math.min(BINS - 1, Math.floor(clamped * BINS));
+  return Math.round(Math.min(1, Math.max(0, value)) * BINS);
 }
 
 /** Recorded (x) against recomputed (y, policy contract) rewards; off-diagonal cells are rollouts whose score moved. */
@@ -31,9 +33,9 @@ export function RewardChart({ entries }: { entries: readonly RolloutIndexEntry[]
     cells.set(key, cell);
   }
   const max = Math.max(1, ...[...cells.values()].map((cell) => cell.count));
-  const step = (SIZE - PAD) / BINS;
-  const cx = (x: number) => PAD + (x + 0.5) * step;
-  const cy = (y: number) => SIZE - PAD - (y + 0.5) * step;
+  const step = (SIZE - PAD - 2 * INSET) / BINS;
+  const cx = (x: number) => PAD + INSET + x * step;
+  const cy = (y: number) => SIZE - PAD - INSET - y * step;
   return (
     <svg
       className="reward-chart"
@@ -44,28 +46,40 @@ export function RewardChart({ entries }: { entries: readonly RolloutIndexEntry[]
       aria-label="Recorded against recomputed reward"
     >
       <rect x={PAD} y={0} width={SIZE - PAD} height={SIZE - PAD} className="chart-frame" />
-      <line x1={PAD} y1={SIZE - PAD} x2={SIZE} y2={0} className="chart-diagonal" />
+      <line x1={cx(0)} y1={cy(0)} x2={cx(BINS)} y2={cy(BINS)} className="chart-diagonal" />
       {[...cells.values()].map((cell) => (
         <circle
           key={`${cell.x},${cell.y}`}
           cx={cx(cell.x)}
           cy={cy(cell.y)}
-          r={2 + 4.5 * Math.sqrt(cell.count / max)}
+          r={2.5 + 5 * Math.sqrt(cell.count / max)}
           className={cell.changed ? "chart-dot chart-dot-changed" : "chart-dot"}
         >
-          <title>{`${cell.count} rollout${cell.count === 1 ? "" : "s"}`}</title>
+          <title>{`${cell.count} rollout${cell.count === 1 ? "" : "s"}: recorded ${cell.x / BINS}, recomputed ${cell.y / BINS}`}</title>
         </circle>
       ))}
-      <text x={PAD} y={SIZE - 4} className="chart-label">
+      <text x={cx(0)} y={SIZE - 5} className="chart-label" textAnchor="middle">
         0
       </text>
-      <text x={SIZE - 2} y={SIZE - 4} className="chart-label" textAnchor="end">
-        recorded 1
+      <text x={(cx(0) + cx(BINS)) / 2} y={SIZE - 5} className="chart-label" textAnchor="middle">
+        recorded
       </text>
-      <text x={2} y={10} className="chart-label">
+      <text x={cx(BINS)} y={SIZE - 5} className="chart-label" textAnchor="middle">
         1
       </text>
-      <text x={10} y={SIZE - PAD - 4} className="chart-label" transform={`rotate(-90 10 ${SIZE - PAD - 4})`}>
+      <text x={PAD - 5} y={cy(0) + 3} className="chart-label" textAnchor="end">
+        0
+      </text>
+      <text x={PAD - 5} y={cy(BINS) + 3} className="chart-label" textAnchor="end">
+        1
+      </text>
+      <text
+        x={8}
+        y={(cy(0) + cy(BINS)) / 2}
+        className="chart-label"
+        textAnchor="middle"
+        transform={`rotate(-90 8 ${(cy(0) + cy(BINS)) / 2})`}
+      >
         recomputed
       </text>
     </svg>

@@ -104,7 +104,7 @@ export function VerificationPanel({
       <div className="verification-head">
         <h3>Verification</h3>
         <label>
-          verifying server{" "}
+          server{" "}
           <select
             aria-label="Verifying server"
             value={server ?? defaultServer ?? ""}
@@ -116,7 +116,7 @@ export function VerificationPanel({
             {options.map((name) => (
               <option key={name} value={name}>
                 {name}
-                {name === defaultServer ? " (environment)" : ""}
+                {name === defaultServer ? " (default)" : ""}
               </option>
             ))}
           </select>

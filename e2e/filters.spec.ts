@@ -78,11 +78,11 @@ test.describe("filters", () => {
     for (let line = 1; line < target; line++) await page.keyboard.press("j");
     await expect(page.locator("article.detail")).toHaveAttribute("data-detail-line", String(target));
     await page.keyboard.press("n");
-    await expect(page.locator("tr.call-row.selected")).toHaveAttribute("data-call-index", "0");
+    await expect(page.locator(".call-row.selected")).toHaveAttribute("data-call-index", "0");
     await page.keyboard.press("n");
-    await expect(page.locator("tr.call-row.selected")).toHaveAttribute("data-call-index", "1");
+    await expect(page.locator(".call-row.selected")).toHaveAttribute("data-call-index", "1");
     await page.keyboard.press("p");
-    await expect(page.locator("tr.call-row.selected")).toHaveAttribute("data-call-index", "0");
+    await expect(page.locator(".call-row.selected")).toHaveAttribute("data-call-index", "0");
     expect(new URL(page.url()).searchParams.get("call")).toBe("0");
   });
 });

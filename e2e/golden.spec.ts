@@ -25,7 +25,7 @@ test.describe("golden workplace_assistant rollouts", () => {
     for (const [index, expectation] of expected.entries()) {
       const line = index + 1;
       await openLine(page, line);
-      const rows = page.locator("tr.call-row");
+      const rows = page.locator(".call-row");
       await expect(rows).toHaveCount(expectation.contract.calls.length);
       const seen = await rows.evaluateAll((elements) =>
         elements.map((element) => ({

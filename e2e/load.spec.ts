@@ -57,5 +57,5 @@ test("malformed lines are listed with their line number while the good rows stay
   await expect(page.locator("[data-error-line='7']")).toContainText("UTF-8");
   for (const line of [1, 3, 5, 8]) await expect(page.locator(`.rbody [data-line='${line}']`)).toBeVisible();
   await openLine(page, 5);
-  await expect(page.locator("tr.call-row").first()).toBeVisible();
+  await expect(page.locator(".call-row").first()).toBeVisible();
 });

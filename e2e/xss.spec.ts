@@ -24,7 +24,7 @@ test("model-generated text is shown as text and never executed", async ({ page }
     await page.getByRole("button", { name: "raw line" }).click();
     await expect(page.getByTestId("raw-line")).toContainText("<script>");
     await expect(page.locator(".detail .msg-text").first()).toContainText("<script>window.__xss=1");
-    await expect(page.locator("tr.call-row").first()).toContainText('<img src=x onerror="window.__xss=1">');
+    await expect(page.locator(".call-row").first()).toContainText('<img src=x onerror="window.__xss=1">');
   }
   // Rendered as text: the payloads created no elements.
   expect(

@@ -14,6 +14,7 @@ export type {
   RolloutIndexEntry,
   RolloutView,
   SessionSummary,
+  Source,
   Token,
   TranscriptItem,
   VerificationView,

@@ -6,7 +6,7 @@ import { DropTarget, LoadProgressBar, OpenFilesButton, Welcome } from "@/compone
 import { RolloutTable } from "@/components/RolloutTable";
 import { SummaryBand } from "@/components/SummaryBand";
 import { useLoad, useReanalyze, useRolloutIndex, useSamples, useSearch, useSession } from "@/hooks/data";
-import type { FilterFlag, RolloutIndexEntry, Sample, SortKey } from "@/hooks/types";
+import type { FilterFlag, RolloutIndexEntry, Sample, SortKey, Source } from "@/hooks/types";
 import { useKeyboard } from "@/hooks/use-keyboard";
 import { useViewState } from "@/hooks/use-view-state";
 import { DEFAULT_VIEW, selectRollouts, statusCounts } from "@/hooks/view-state";
@@ -17,27 +17,26 @@ const NO_ENTRIES: readonly RolloutIndexEntry[] = [];
 /** Bundled sample names are plain file names: nothing that could walk out of public/samples. */
 const SAMPLE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-function sampleSources(file: string, samples: readonly Sample[]) {
-  const sources = [{ kind: "url" as const, url: `/samples/${file}`, name: file }];
+function sampleSources(file: string, samples: readonly Sample[]): Source[] {
+  const sources: Source[] = [{ kind: "url", url: `/samples/${file}`, name: file }];
   const entry = samples.find((sample) => sample.file === file);
-  const inputs =
-    entry &&
-    samples.find((sample) => sample.kind === "inputs" && sample.file === inputsFileFor(entry, samples));
-  if (inputs) sources.push({ kind: "url", url: `/samples/${inputs.file}`, name: inputs.file });
+  if (entry?.kind === "rollouts") {
+    for (const inputs of samples) {
+      if (inputs.kind === "inputs" && isPairedSample(entry, inputs)) {
+        sources.push({ kind: "url", url: `/samples/${inputs.file}`, name: inputs.file });
+      }
+    }
+  }
   return sources;
 }
 
-/** The inputs sample that goes with a rollouts sample: same server and a name sharing its stem. */
-function inputsFileFor(rollouts: Sample, samples: readonly Sample[]): string | null {
-  const stem = rollouts.file.replace(/(rollouts|noecho)?\.jsonl(\.gz)?$/, "");
-  const match = samples.find(
-    (sample) =>
-      sample.kind === "inputs" &&
-      sample.server === rollouts.server &&
-      stem.length > 0 &&
-      sample.file.startsWith(stem),
-  );
-  return match?.file ?? null;
+/**
+ * A bundled inputs file goes with a rollouts sample when either description names the other file. Opening
+ * unrelated inputs would be wrong: pairing by (_ng_task_index, _ng_rollout_index) would then match rows of
+ * another run and replace the rollouts' own task fields.
+ */
+function isPairedSample(rollouts: Sample, inputs: Sample): boolean {
+  return inputs.description.includes(rollouts.file) || rollouts.description.includes(inputs.file);
 }
 
 export function Inspector() {

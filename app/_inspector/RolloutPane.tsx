@@ -25,11 +25,14 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView }: P
   const servers = useServers();
   const fetchRaw = useRawLine();
 
+  // Bring the selected call's card into view once it exists (a deep link selects it before it renders).
+  const loaded = rollout.data !== undefined && rollout.data !== null;
+  // Wait for verification too: its panel sits above the calls and would push the card away again.
+  const settled = !verification.isFetching;
   useEffect(() => {
-    if (call === null) return;
+    if (call === null || !loaded || !settled) return;
     document.getElementById(`call-${call}`)?.scrollIntoView({ block: "nearest" });
-    document.querySelector(`tr[data-call-index="${call}"]`)?.scrollIntoView({ block: "nearest" });
-  }, [call]);
+  }, [call, loaded, settled]);
 
   const view = rollout.data;
   if (rollout.isError) return <div className="banner banner-error">Could not open line {entry.line}.</div>;

@@ -1,0 +1,50 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { ROOT, waitReady } from "./helpers";
+
+const SAMPLE = "workplace-edge-cases.jsonl";
+const sampleLines = readFileSync(path.join(ROOT, "public/samples", SAMPLE), "utf8")
+  .trim()
+  .split("\n").length;
+
+test("a bundled sample opens from the welcome page and from a URL", async ({ page }) => {
+  await page.goto("/");
+  await page.locator(`[data-sample='${SAMPLE}']`).click();
+  await waitReady(page);
+  await expect(page.getByTestId("rollout-count")).toHaveText(String(sampleLines));
+  expect(new URL(page.url()).searchParams.get("sample")).toBe(SAMPLE);
+
+  await page.goto(`/?sample=${SAMPLE}`);
+  await waitReady(page);
+  await expect(page.getByTestId("rollout-count")).toHaveText(String(sampleLines));
+});
+
+test("a sample's materialized inputs are loaded and paired with it", async ({ page }) => {
+  await page.goto("/?sample=workplace-noecho.jsonl&line=1");
+  await waitReady(page);
+  await expect(page.locator("[data-inputs='workplace_materialized_inputs.jsonl']")).toBeVisible();
+  await expect(page.locator("article.detail")).toHaveAttribute("data-verified", "true");
+  await expect(page.locator('[data-reward][data-policy="contract"]')).not.toHaveAttribute(
+    "data-reward",
+    "none",
+  );
+});
+
+test("a deep link to a call survives a reload", async ({ page }) => {
+  const link = `/?sample=${SAMPLE}&line=2&call=1&filter=mismatched`;
+  await page.goto(link);
+  await waitReady(page);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    await expect(page.locator("article.detail")).toHaveAttribute("data-detail-line", "2");
+    await expect(page.locator(".call-row.selected")).toHaveAttribute("data-call-index", "1");
+    await expect(page.locator(".rbody .rrow.selected")).toHaveAttribute("data-line", "2");
+    await expect(page.locator("[data-filter='mismatched']")).toHaveAttribute("aria-pressed", "true");
+    await expect(page.locator("#call-1")).toBeInViewport();
+    if (attempt === 0) {
+      await page.reload();
+      await waitReady(page);
+    }
+  }
+  expect(new URL(page.url()).search).toBe(new URL(link, "http://x").search);
+});
