@@ -121,7 +121,7 @@ export async function run(args: string[], io: CommandIo): Promise<number> {
   try {
     const source = await openFileStream(file);
     const output = await openOutput(out, file, io);
-    const summary = emptyRepairSummary(harness);
+    const summary = emptyRepairSummary(harness, { keepDetails: false });
     try {
       for await (const written of repairJsonl(readSourceLines(source), { harness, servers }, summary)) {
         await output.write(written.bytes);

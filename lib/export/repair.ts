@@ -4,7 +4,7 @@
  * other line and byte is written as read.
  */
 import type { HarnessId } from "../harness";
-import { type RepairOptions, type RepairResult, repairRollout, type UnresolvedReason } from "../repair";
+import { createRepairer, type RepairOptions, type RepairResult, type UnresolvedReason } from "../repair";
 import type { SourceLine } from "./lines";
 import { type LineOperation, type WrittenLine, writeLine } from "./write";
 
@@ -37,11 +37,17 @@ export interface RepairSummary {
     readonly alias: string;
     readonly identities: readonly { server: string; tool: string }[];
   }[];
-  /** Per-line outcomes, for lines that are rollouts (repaired, unchanged, skipped or invalid). */
-  details: RepairLineReport[];
+  /**
+   * Per-line outcomes for lines that are rollouts, or null when not kept (a multi-gigabyte file would
+   * otherwise hold one entry per line in memory).
+   */
+  details: RepairLineReport[] | null;
 }
 
-export function emptyRepairSummary(harness: HarnessId): RepairSummary {
+export function emptyRepairSummary(
+  harness: HarnessId,
+  options: { keepDetails?: boolean } = {},
+): RepairSummary {
   return {
     harness,
     lines: 0,
@@ -53,20 +59,21 @@ export function emptyRepairSummary(harness: HarnessId): RepairSummary {
     derived_calls: 0,
     unresolved: { no_call_id: 0, duplicate_call_id: 0, collision: 0, no_match: 0 },
     collisions: [],
-    details: [],
+    details: options.keepDetails === false ? null : [],
   };
 }
 
 /** A line operation that repairs and records each outcome in `summary`. */
 export function repairOperation(options: RepairOptions, summary: RepairSummary): LineOperation {
+  const repair = createRepairer(options);
   return (value, line) => {
-    const result = repairRollout(value, options);
+    const result = repair(value);
     summary[result.status]++;
     summary.derived_calls += result.derived.length;
     for (const u of result.unresolved) summary.unresolved[u.reason]++;
     if (summary.collisions.length === 0 && result.collisions.length > 0)
       summary.collisions = result.collisions;
-    summary.details.push({
+    summary.details?.push({
       line,
       status: result.status,
       message: result.message,

@@ -1,4 +1,5 @@
 export {
+  createRepairer,
   DERIVED_BY,
   DERIVED_KEY,
   type DerivedCall,

@@ -10,7 +10,7 @@
  * The result is always labelled: a sibling key `mcp_tool_call_provenance_derived` records the
  * harness, the servers, which call_ids were derived and what stayed unresolved (docs/repair.md).
  */
-import { buildAliasMap, type HarnessId, lookupAlias, type ToolIdentity } from "../harness";
+import { type AliasMap, buildAliasMap, type HarnessId, lookupAlias, type ToolIdentity } from "../harness";
 import { functionCalls, PROVENANCE_KEY, readRollout } from "../schemas";
 
 /** The sibling key that labels a derived provenance map. */
@@ -102,9 +102,23 @@ function identitiesOf(servers: readonly RepairServer[]): ToolIdentity[] {
 }
 
 export function repairRollout(rollout: unknown, options: RepairOptions): RepairResult {
-  const { harness, servers } = options;
-  const map = buildAliasMap(harness, identitiesOf(servers));
+  return createRepairer(options)(rollout);
+}
+
+/** Builds the alias map once, for repairing many rollouts of one run. */
+export function createRepairer(options: RepairOptions): (rollout: unknown) => RepairResult {
+  const map = buildAliasMap(options.harness, identitiesOf(options.servers));
   const collisions = map.collisions.map((c) => ({ alias: c.alias, identities: c.identities }));
+  return (rollout) => repairWith(rollout, options, map, collisions);
+}
+
+function repairWith(
+  rollout: unknown,
+  options: RepairOptions,
+  map: AliasMap,
+  collisions: RepairResult["collisions"],
+): RepairResult {
+  const { harness, servers } = options;
   const base = { harness, collisions, derived: [], unresolved: [], set: [], rollout };
 
   const read = readRollout(rollout);
