@@ -35,6 +35,7 @@ options:
   --policy P      contract (default) | legacy, for --what verify
   --set-reward    --what verify: replace "reward" with the recomputed one (formatted like the original)
   --out OUT       write to OUT instead of stdout
+                (stdout is text: use --out for byte-exact output of lines with invalid UTF-8)
   -h, --help      this help
 `;
 

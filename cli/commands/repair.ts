@@ -30,6 +30,7 @@ options:
   --tools LIST   comma-separated tools of the preceding --server (default: the tools the
                  verifier registry knows for that server)
   --out OUT      write the repaired JSONL to OUT (default: stdout)
+               (stdout is text: use --out for byte-exact output of lines with invalid UTF-8)
   -h, --help     this help
 `;
 

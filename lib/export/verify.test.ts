@@ -129,3 +129,13 @@ describe("report export", () => {
     expect(text).toContain('"error": "no verifier for nope"');
   });
 });
+
+describe("verify export of odd lines", () => {
+  it("writes a JSON line that is not an object unchanged and says why", async () => {
+    const summary = emptyVerifySummary();
+    const [w] = await collect(verifyJsonl(splitSourceLines(enc.encode("[1, 2.0]\n")), {}, summary));
+    expect(dec.decode(w!.bytes)).toBe("[1, 2.0]\n");
+    expect(summary.errors).toEqual([{ line: 1, error: expect.stringMatching(/^not a rollout/) }]);
+    expect(summary.verified).toBe(0);
+  });
+});

@@ -103,8 +103,15 @@ export async function* verifyJsonl(
     summary.lines++;
     if (src.parsed !== null && !src.parsed.ok) summary.bad.push({ line: src.line, error: src.parsed.error });
     const written = writeLine(src, (value, line, raw) => {
+      if (typeof value !== "object" || value === null || Array.isArray(value)) {
+        summary.errors.push({
+          line,
+          error: "not a rollout: the line is not a JSON object (written unchanged)",
+        });
+        return null;
+      }
       const result = verifyLine(value, options);
-      if ("error" in result && !("resolution" in result)) {
+      if (!("resolution" in result)) {
         summary.errors.push({ line, error: result.error });
         return [{ key: VERIFY_KEY, value: { error: result.error } }];
       }
