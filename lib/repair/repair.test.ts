@@ -102,6 +102,41 @@ describe("repairRollout", () => {
     expect(keysOf(prop(r.rollout, "mcp_tool_call_provenance"))).toEqual(["c2"]);
   });
 
+  it("Claude Code: servers that sanitize to the same name collide and stay out", () => {
+    const r = repairRollout(rollout([{ name: "mcp__my_server__x", call_id: "c" }]), {
+      harness: "claude-code",
+      servers: [
+        { name: "my.server", tools: ["x"] },
+        { name: "my_server", tools: ["x"] },
+      ],
+    });
+    expect(r.status).toBe("unchanged");
+    expect(r.unresolved).toMatchObject([{ call_id: "c", reason: "collision" }]);
+    expect(r.unresolved[0]?.identities).toEqual([
+      { server: "my.server", tool: "x" },
+      { server: "my_server", tool: "x" },
+    ]);
+  });
+
+  it("OpenClaw: a renamed alias (-2) is exact, the contested base name stays out", () => {
+    // foo-bar and foo:bar both produce "foo-bar"; OpenClaw renames the second server "foo-bar-2".
+    const r = repairRollout(
+      rollout([
+        { name: "foo-bar__t", call_id: "a" },
+        { name: "foo-bar-2__t", call_id: "b" },
+      ]),
+      {
+        harness: "openclaw",
+        servers: [
+          { name: "foo-bar", tools: ["t"] },
+          { name: "foo:bar", tools: ["t"] },
+        ],
+      },
+    );
+    expect(r.derived.map((d) => [d.call_id, d.server_name, d.tool_name])).toEqual([["b", "foo:bar", "t"]]);
+    expect(r.unresolved.map((u) => [u.call_id, u.reason])).toEqual([["a", "collision"]]);
+  });
+
   it("lists calls without a usable or unique call_id", () => {
     const name = "mcp__workplace_assistant__email_reply_email";
     const r = repairRollout(
