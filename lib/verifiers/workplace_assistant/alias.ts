@@ -42,20 +42,16 @@ export function aliasHint(
   const prefix = name.slice(0, bestAt);
   const server = serverOf(prefix);
   const otherServer = server !== undefined && server !== verifyingServer;
-  const where = otherServer
-    ? ` Its prefix names the server "${server}", not "${verifyingServer}", so the call may belong to another server.`
-    : "";
   const trailing =
-    bestAt + best.length < name.length ? ` (followed by "${name.slice(bestAt + best.length)}")` : "";
-  return {
-    tool: best,
-    prefix,
-    ...(server === undefined ? {} : { server }),
-    message:
-      `"${name}" is not a ${verifyingServer} tool, but it contains the tool "${best}"${trailing}: it looks like an ` +
-      `uncanonicalized harness alias.${where} Recording mcp_tool_call_provenance for the call (or canonicalizing ` +
-      `the name to "${best}") would let the verifier run it.`,
-  };
+    bestAt + best.length < name.length ? ` followed by "${name.slice(bestAt + best.length)}"` : "";
+  const fix =
+    `recording mcp_tool_call_provenance for the call (or canonicalizing its name to "${best}") ` +
+    `would let the verifier run it`;
+  const message = otherServer
+    ? `It embeds the ${verifyingServer} tool "${best}"${trailing} but its prefix names the server "${server}": ` +
+      `if the call was meant for ${verifyingServer}, ${fix}; otherwise skipping it is right.`
+    : `It likely meant "${best}"${trailing}: the name looks like an uncanonicalized harness alias, and ${fix}.`;
+  return { tool: best, prefix, ...(server === undefined ? {} : { server }), message };
 }
 
 function serverOf(prefix: string): string | undefined {

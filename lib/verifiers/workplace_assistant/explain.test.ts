@@ -134,15 +134,26 @@ describe("isCorrect explanations", () => {
       aliasHint: { tool: "email_reply_email", prefix, server },
     });
     const text = result.explanation.join("\n");
-    expect(text).toContain(`"${name}" is not a workplace_assistant tool`);
-    expect(text).toMatch(/likely|looks like an uncanonicalized harness alias/);
-    expect(text).toMatch(/mcp_tool_call_provenance .*canonicalizing the name to "email_reply_email"/);
+    expect(text).toContain(`Predicted call #0 (${name}): not a workplace_assistant tool, so Gym skipped it`);
+    expect(text).toContain('It likely meant "email_reply_email"');
+    expect(text).toMatch(/mcp_tool_call_provenance .*canonicalizing its name to "email_reply_email"/);
   });
 
   it("an alias naming another server says so", () => {
     const result = isCorrect([{ ...REPLY, name: "mcp__github__email_reply_email" }], [REPLY]);
     expect(result.details.calls[0]!.aliasHint).toMatchObject({ tool: "email_reply_email", server: "github" });
-    expect(result.explanation.join("\n")).toMatch(/names the server "github"/);
+    expect(result.explanation.join("\n")).toMatch(
+      /prefix names the server "github": if the call was meant for/,
+    );
+  });
+
+  it("repeated unknown names are explained once, listing every call", () => {
+    const alias = { ...REPLY, name: "mcp__workplace_assistant__email_reply_email" };
+    const result = isCorrect([alias, alias], [REPLY]);
+    const sentences = result.explanation.filter((line) => line.includes("not a workplace_assistant tool"));
+    expect(sentences).toEqual([
+      expect.stringMatching(/^Predicted calls #0, #1 \(mcp__workplace_assistant__email_reply_email\)/),
+    ]);
   });
 
   it("a name that embeds no tool gets no hint", () => {

@@ -154,14 +154,27 @@ function more(count: number): string {
 
 function explainCalls(calls: readonly CallRecord[], what: string): string[] {
   const out: string[] = [];
+  // Unknown names usually repeat (every call of an aliased trajectory): one sentence per distinct name.
+  const unknownByName = new Map<string, CallRecord[]>();
+  for (const call of calls) {
+    if (call.outcome !== "unknown_name") continue;
+    const group = unknownByName.get(call.name);
+    if (group) group.push(call);
+    else unknownByName.set(call.name, [call]);
+  }
+  for (const [name, group] of unknownByName) {
+    const which =
+      group.length === 1
+        ? `${what} #${group[0]!.index}`
+        : `${what}s ${group.map((c) => `#${c.index}`).join(", ")}`;
+    out.push(
+      `${which} (${name || "no name"}): not a workplace_assistant tool, so Gym skipped ${group.length === 1 ? "it" : "them"} ` +
+        `(${group[0]!.message}).${group[0]!.aliasHint ? ` ${group[0]!.aliasHint.message}` : ""}`,
+    );
+  }
   for (const call of calls) {
     const label = `${what} #${call.index} (${call.name || "no name"})`;
-    if (call.outcome === "unknown_name") {
-      out.push(
-        `${label} is not a workplace_assistant tool and was skipped (${call.message}).` +
-          (call.aliasHint ? ` ${call.aliasHint.message}` : ""),
-      );
-    } else if (call.outcome === "error") {
+    if (call.outcome === "error") {
       out.push(`${label} raised and was skipped: ${call.message}.`);
     } else if (call.outcome === "refused" && call.mutates) {
       out.push(`${label} was refused by the tool and changed nothing: ${call.message}`);
