@@ -97,9 +97,10 @@ function explain(correct: boolean, details: WorkplaceDetails): string[] {
     out.push(
       `The predicted state differs from the expected state in: ${unequal.map((t) => t.table).join(", ")}.`,
     );
-    for (const table of unequal) out.push(...explainTable(table));
   }
+  // The calls that did not run usually explain the differences, so they come before the table details.
   out.push(...explainCalls(details.calls, "Predicted call"));
+  for (const table of unequal) out.push(...explainTable(table));
   const gtProblems = details.groundTruthCalls.filter(
     (c) => c.outcome === "error" || c.outcome === "unknown_name",
   );
