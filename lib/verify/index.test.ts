@@ -172,6 +172,35 @@ describe("verifyRollout pipeline", () => {
     expect(result.error).toContain("boom");
   });
 
+  it("lets the verifier see verifier names and restores the emitted names in what it returns", () => {
+    const Seen = z.looseObject({
+      response: z.looseObject({ output: z.array(z.looseObject({ name: z.string().optional() })) }),
+    });
+    const seen: string[][] = [];
+    const echo: Verifier = {
+      server: IPI,
+      verify(request) {
+        const names = Seen.parse(request).response.output.flatMap((item) =>
+          item.name === undefined ? [] : [item.name],
+        );
+        seen.push(names);
+        return { reward: 1, explanation: ["echo"], details: { response: request.response } };
+      },
+    };
+    const result = verifyRollout(rollout, {
+      server: IPI,
+      policy: "contract",
+      registry: createRegistry([echo]),
+    });
+    const want = ipiExpected[1]!.contract.calls.map((c) => c.verifier_name);
+    expect(seen).toEqual([want]);
+    const emitted = result.resolution.calls.map((c) => c.emitted);
+    expect(emitted).not.toEqual(want);
+    expect(
+      Seen.parse(result.details).response.output.flatMap((i) => (i.name === undefined ? [] : [i.name])),
+    ).toEqual(emitted);
+  });
+
   it("reports a refused request as reward null with the verifier's reason", () => {
     const Obj = z.looseObject({});
     const stripped = { ...Obj.parse(rollout), injection: undefined };

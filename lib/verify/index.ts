@@ -43,6 +43,10 @@ function isObject(value: unknown): value is JsonObject {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
+function hasResponse(value: unknown): boolean {
+  return isObject(value) && Object.hasOwn(value, "response");
+}
+
 function nonEmptyString(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
 }
@@ -126,8 +130,15 @@ function withOutput(
   output: VerifierOutput,
   resolution: RolloutResolution,
 ): VerifyResult {
+  // restoreEmittedNames rewrites only `details.response.output`; other details are returned as they are.
   const details =
-    output.details === undefined ? {} : { details: restoreEmittedNames(output.details, resolution) };
+    output.details === undefined
+      ? {}
+      : {
+          details: hasResponse(output.details)
+            ? restoreEmittedNames(output.details, resolution)
+            : output.details,
+        };
   if (output.error !== undefined) {
     return { ...base, reward: null, explanation: output.explanation, error: output.error, ...details };
   }
