@@ -23,8 +23,10 @@ export interface Action {
   readonly tool: string;
   readonly emitted: string;
   readonly call_id: string | null;
-  /** Status under the contract (what a verifier would see is a separate question). */
+  /** Status under the policy the actions were resolved with (contract unless compareRuns says otherwise). */
   readonly status: CallStatus;
+  /** The name the verifier sees for this call under that policy. */
+  readonly verifier_name: string;
   readonly named_by: NamedBy;
   /** Parsed arguments (Python-lenient JSON); the raw text when it does not parse. */
   readonly arguments: unknown;
@@ -109,6 +111,7 @@ export function actionsOf(rollout: unknown, options: ActionOptions): ActionsResu
       emitted: c.emitted,
       call_id: c.call_id,
       status: c.status,
+      verifier_name: c.verifier_name,
       arguments: args.value,
       arguments_valid: args.valid,
       key: canonicalJson([

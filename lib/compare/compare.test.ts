@@ -45,6 +45,11 @@ describe("compareRuns on an HTTP run and an MCP run of the same golden tasks", (
     expect(httpWins).toBeGreaterThan(0);
     expect(report.summary.same_actions_different_reward).toBe(httpWins);
     expect(report.summary.parity_rate).toBe((http.length - httpWins) / http.length);
+    // The verifier saw the alias (status bare) although the action is the bare tool.
+    for (const a of report.pairs.flatMap((p) => p.b.actions)) {
+      expect([a.status, a.verifier_name]).toEqual(["bare", a.emitted]);
+      expect(a.emitted).toBe(`mcp_${WA}_${a.tool}`);
+    }
     // The alias names were attributed through the exact alias tables, not from provenance.
     expect(new Set(report.pairs.flatMap((p) => p.b.actions.map((a) => a.named_by)))).toEqual(
       new Set(["alias_match"]),

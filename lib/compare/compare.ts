@@ -234,14 +234,21 @@ function side(rollout: unknown, position: number, ctx: SideContext, options: Com
     ...(options.policy === undefined ? {} : { policy: options.policy }),
     ...(input === undefined ? {} : { input }),
   });
-  const actions = actionsOf(rollout, ctx);
-  const errors = [result.error, actions.ok ? undefined : actions.error].filter((e) => e !== undefined);
+  const found = actionsOf(rollout, ctx);
+  // Identity comes from the contract's evidence; status and verifier name from the chosen policy's run.
+  const actions = found.ok
+    ? found.actions.map((a, i) => {
+        const call = result.resolution.calls[i];
+        return call === undefined ? a : { ...a, status: call.status, verifier_name: call.verifier_name };
+      })
+    : [];
+  const errors = [result.error, found.ok ? undefined : found.error].filter((e) => e !== undefined);
   return {
     position,
     recorded_reward: result.recorded_reward,
     reward: result.reward,
     ...(errors.length > 0 ? { error: errors.join("; ") } : {}),
-    actions: actions.ok ? actions.actions : [],
+    actions,
   };
 }
 
