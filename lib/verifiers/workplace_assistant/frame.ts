@@ -97,11 +97,11 @@ export class Frame {
   }
 
   /** `df[mask]`: keeps the surviving rows' labels (deletes leave gaps). */
-  filter(keep: (row: Row) => boolean): void {
+  filter(keep: (row: Row, position: number) => boolean): void {
     const rows: Row[] = [];
     const labels: number[] = [];
     this.rowList.forEach((row, i) => {
-      if (keep(row)) {
+      if (keep(row, i)) {
         rows.push(row);
         labels.push(this.label(i));
       }

@@ -92,7 +92,15 @@ describe("pd.Timestamp", () => {
     ]) {
       expect(isValidTimestampText(text)).toBe(true);
     }
-    for (const text of ["not a date", "tomorrow", "2023-13-01", "2023-02-30"]) {
+    for (const text of [
+      "not a date",
+      "tomorrow",
+      "next monday",
+      "1",
+      "2023-13-01",
+      "2023-02-30",
+      "2023-12-01 25:00",
+    ]) {
       expect(isValidTimestampText(text)).toBe(false);
     }
   });

@@ -71,6 +71,9 @@ function parseDateString(text: string): number | undefined {
     const year = expandYear(Number(y), y!.length);
     return withTime(year, Number(m), Number(d), time);
   }
+  // A bare time of day: dateutil puts it on the current date (Gym's "now" here).
+  const clock = /^\d{1,2}(:\d{2}|\s*(am|pm))/i.test(text) ? parseTime(text) : undefined;
+  if (clock) return withTime(2023, 11, 30, clock);
   return parseWords(text);
 }
 

@@ -582,7 +582,29 @@ describe("Python call semantics", () => {
     expect(lastRow(state.emails)["sender/recipient"]).toBe(EMAIL_57["sender/recipient"]);
   });
 
-  it("a non-string cell value such as NaN is kept as missing", () => {
+  it("list ids follow numpy/pandas: one element matches then fails the row compare; other lengths fail", () => {
+    const { state, calls } = run(
+      ["customer_relationship_manager_delete_customer", { customer_id: ["00000189"] }],
+      ["customer_relationship_manager_delete_customer", { customer_id: ["a", "b"] }],
+      ["email_delete_email", { email_id: ["00000057"] }],
+    );
+    expect(calls.map((c) => c.outcome)).toEqual(["error", "error", "refused"]);
+    expect(calls[0]!.message).toMatch(/^ValueError: \('Lengths must match to compare'/);
+    expect(calls[2]!.message).toMatch(/^Error deleting email: /);
+    expectUnchanged(state.crm, base.crm);
+    expectUnchanged(state.emails, base.emails);
+  });
+
+  it("a dict new_value is aligned on the index by .loc, leaving NaN", () => {
+    const { state, calls } = run([
+      "calendar_update_event",
+      { event_id: "00000252", field: "event_name", new_value: { name: "x" } },
+    ]);
+    expect(calls[0]!.outcome).toBe("applied");
+    expect(isNa(rowById(state.calendar, "event_id", "00000252")!.event_name)).toBe(true);
+  });
+
+  it("a non-string new_value is stored as given; blank CSV cells load as NaN", () => {
     const { state } = run([
       "customer_relationship_manager_update_customer",
       { customer_id: "00000095", field: "notes", new_value: 12 },

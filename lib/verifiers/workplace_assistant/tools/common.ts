@@ -1,4 +1,4 @@
-import type { Cell, Frame } from "../frame";
+import type { Cell, Frame, Row } from "../frame";
 import { isDict, PyException, pyEq, pyStr, pyTypeName, truthy } from "../py";
 
 /** The tables one replay works on. Compared: emails, calendar, plots, projectTasks, crm. */
@@ -60,61 +60,86 @@ export function anyFalsy(...values: readonly unknown[]): boolean {
 }
 
 /**
- * `value in series.values` (numpy membership: elementwise ==). A list operand makes numpy broadcast and
- * pandas' follow-up comparison fail; it is reported as the ValueError it ends in.
+ * `value in series.values`: numpy compares elementwise. A list operand is an array to numpy: one element
+ * broadcasts, as many elements as rows compare position by position, any other length cannot broadcast
+ * (ValueError since numpy 1.25).
  */
 export function inValues(value: unknown, frame: Frame, column: string): boolean {
+  const c = frame.columnIndex(column);
   if (Array.isArray(value)) {
-    throw new PyException(
-      "ValueError",
-      "The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()",
-    );
+    let items: readonly unknown[] = value;
+    while (items.length === 1 && Array.isArray(items[0])) items = items[0];
+    if (items.length === 1) return frame.someInColumn(column, (cell) => pyEq(cell, items[0]));
+    if (items.length !== frame.length) {
+      throw new PyException(
+        "ValueError",
+        `operands could not be broadcast together with shapes (${frame.length},) (${items.length},)`,
+      );
+    }
+    return frame.rows.some((row, i) => pyEq(row[c], items[i]));
   }
   if (typeof value === "string") return frame.someInColumn(column, (cell) => cell === value);
   return frame.someInColumn(column, (cell) => pyEq(cell, value));
 }
 
+/**
+ * `series == value` as a boolean per row. pandas compares a list operand position by position and refuses
+ * one of another length.
+ */
+function seriesEquals(frame: Frame, column: string, value: unknown): (row: Row, i: number) => boolean {
+  const c = frame.columnIndex(column);
+  if (Array.isArray(value)) {
+    if (value.length !== frame.length) {
+      throw new PyException(
+        "ValueError",
+        "('Lengths must match to compare', " + `(${frame.length},), (${value.length},))`,
+      );
+    }
+    return (row, i) => pyEq(row[c], value[i]);
+  }
+  if (typeof value === "string") return (row) => row[c] === value;
+  return (row) => pyEq(row[c], value);
+}
+
 /** Positions of the rows whose `column` equals `value` (`df[column] == value`). */
 export function matchingPositions(frame: Frame, column: string, value: unknown): number[] {
-  const c = frame.columnIndex(column);
+  const equal = seriesEquals(frame, column, value);
   const out: number[] = [];
-  const equal =
-    typeof value === "string" ? (cell: Cell) => cell === value : (cell: Cell) => pyEq(cell, value);
   frame.rows.forEach((row, i) => {
-    if (equal(row[c])) out.push(i);
+    if (equal(row, i)) out.push(i);
   });
   return out;
 }
 
 /** `df = df[df[column] != value]` */
 export function deleteWhere(frame: Frame, column: string, value: unknown): void {
-  const c = frame.columnIndex(column);
-  if (typeof value === "string") frame.filter((row) => row[c] !== value);
-  else frame.filter((row) => !pyEq(row[c], value));
+  const equal = seriesEquals(frame, column, value);
+  frame.filter((row, i) => !equal(row, i));
 }
 
 /**
  * `df.loc[df[idColumn] == id, field] = value`. A list value is unpacked over the matched rows (and must
- * match their count, else pandas raises ValueError); a dict value is rejected the same way.
+ * match their count, else pandas raises ValueError); a dict is aligned on the index labels, which are
+ * integers and never match its string keys, so the cells become NaN.
  */
 export function locSet(frame: Frame, idColumn: string, id: unknown, field: string, value: unknown): void {
   const positions = matchingPositions(frame, idColumn, id);
   const c = frame.columnIndex(field);
-  if (Array.isArray(value) || isDict(value)) {
-    const items = Array.isArray(value) ? value : Object.keys(value);
-    if (items.length !== positions.length) {
+  if (Array.isArray(value)) {
+    if (value.length !== positions.length) {
       throw new PyException(
         "ValueError",
-        `Must have equal len keys and value when setting with an iterable (${pyTypeName(value)} of ${items.length})`,
+        `could not broadcast input array from shape (${value.length},) into shape (${positions.length},)`,
       );
     }
-    frame.setCells(positions, c, items);
+    frame.setCells(positions, c, value);
     return;
   }
+  const cell = isDict(value) ? Number.NaN : value;
   frame.setCells(
     positions,
     c,
-    positions.map(() => value),
+    positions.map(() => cell),
   );
 }
 
