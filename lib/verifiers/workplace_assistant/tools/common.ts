@@ -92,7 +92,7 @@ function seriesEquals(frame: Frame, column: string, value: unknown): (row: Row, 
     if (value.length !== frame.length) {
       throw new PyException(
         "ValueError",
-        "('Lengths must match to compare', " + `(${frame.length},), (${value.length},))`,
+        `('Lengths must match to compare', (${frame.length},), (${value.length},))`,
       );
     }
     return (row, i) => pyEq(row[c], value[i]);
