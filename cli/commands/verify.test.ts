@@ -110,6 +110,43 @@ describe("verify CLI on the golden workplace_assistant rollouts", () => {
   });
 });
 
+describe("verify CLI on Gym's example_tool_call_multireward rollouts", () => {
+  it("reproduces every recorded reward and reward_components through materialized inputs", async () => {
+    const data = fileURLToPath(
+      new URL(
+        "../../fixtures/nemo-gym/resources_servers/example_tool_call_multireward/data/",
+        import.meta.url,
+      ),
+    );
+    // Materialize example.jsonl as collection does with num_repeats 1: task index = row order, rollout index 0.
+    const tasks = lines(readFileSync(join(data, "example.jsonl"), "utf8")).map((row, i) => ({
+      ...z.looseObject({}).parse(row),
+      _ng_task_index: i,
+      _ng_rollout_index: 0,
+    }));
+    const inputs = join(tmp, "multireward_materialized_inputs.jsonl");
+    writeFileSync(inputs, tasks.map((t) => JSON.stringify(t)).join("\n"));
+    const rollouts = join(data, "example_rollouts.jsonl");
+    const Recorded = z.looseObject({
+      reward: z.number(),
+      reward_components: z.record(z.string(), z.number()),
+    });
+    const recorded = lines(readFileSync(rollouts, "utf8")).map((r) => Recorded.parse(r));
+    const { code, out } = await verify(
+      rollouts,
+      "--server",
+      "example_tool_call_multireward",
+      "--inputs",
+      inputs,
+    );
+    expect(code).toBe(0);
+    const records = lines(out).map((r) => OutputRecord.parse(r));
+    expect(records.map((r) => r.reward)).toEqual(recorded.map((r) => r.reward));
+    expect(records.map((r) => r.components)).toEqual(recorded.map((r) => r.reward_components));
+    expect(records.map((r) => r.recorded_reward)).toEqual(recorded.map((r) => r.reward));
+  });
+});
+
 function mean(values: number[]): string {
   return (values.reduce((a, b) => a + b, 0) / values.length).toFixed(4);
 }
