@@ -1,6 +1,7 @@
 /** What a 0 says: table differences, errored calls, unknown names with their alias hint; the verifier's edges. */
 import { describe, expect, it } from "vitest";
 import { framesEqual, GymCompareError } from "./compare";
+import { baseTables } from "./data/tables";
 import { Frame } from "./frame";
 import { isCorrect, workplaceAssistantVerifier } from "./index";
 
@@ -161,6 +162,47 @@ describe("isCorrect explanations", () => {
     expect(result.correct).toBe(true);
     expect(result.details.calls[0]!.outcome).toBe("unknown_name");
     expect(result.details.calls[0]!.aliasHint).toBeUndefined();
+  });
+});
+
+describe("when Gym's is_correct itself raises", () => {
+  it("after deleting every event, create_event fails on max() of an empty column (NaN -> int)", () => {
+    const deletes = baseTables()
+      .calendar.column("event_id")
+      .map((id) => call("calendar_delete_event", { event_id: id }));
+    const create = call("calendar_create_event", {
+      event_name: "Solo",
+      participant_email: "a@b.co",
+      event_start: "2023-12-01 10:00:00",
+      duration: "30",
+    });
+    const result = isCorrect([...deletes, create], []);
+    expect(result.details.calls.at(-1)).toMatchObject({
+      outcome: "error",
+      message: "ValueError: cannot convert float NaN to integer",
+    });
+  });
+
+  it("a body column left with only an int makes .str raise: no score, and the verifier says why", () => {
+    const deletes = baseTables()
+      .emails.column("email_id")
+      .map((id) => call("email_delete_email", { email_id: id }));
+    // An empty table numbers the next email "1"; the int body is stored as given.
+    const send = call("email_send_email", { recipient: "a@b.co", subject: "s", body: 5 });
+    const result = isCorrect([...deletes, send], []);
+    expect(result.correct).toBe(false);
+    expect(result.details.gymError).toMatch(/emails\.body, which holds no string/);
+    const out = workplaceAssistantVerifier.verify({
+      id: 1,
+      category: "email",
+      environment_name: "workplace_assistant",
+      ground_truth: [],
+      response: {
+        output: [...deletes, send].map((c, i) => ({ type: "function_call", call_id: `c${i}`, ...c })),
+      },
+    });
+    expect(out.reward).toBe(0);
+    expect(out.error).toMatch(/Can only use \.str accessor with string values/);
   });
 });
 

@@ -10,11 +10,15 @@ import { SERVER_NAME, WORKPLACE_TOOL_NAMES } from "./replay";
 
 /**
  * WorkbenchVerifyRequest (app.py): `ground_truth: list[Dict[str, str]] | str`, `id: int`, `category: str`,
- * `environment_name: str`, plus the base `response`. Pydantic's lax mode accepts an integral float or
- * numeric string for `id`; it never turns a number into a str.
+ * `environment_name: str`, plus the base `response`. Pydantic's lax mode accepts an integral float, a bool
+ * or a numeric string for `id`; it never turns a number into a str.
  */
 const GroundTruthSchema = z.union([z.string(), z.array(z.record(z.string(), z.string()))]);
-const IdSchema = z.union([z.number().int(), z.string().regex(/^\s*[+-]?\d+\s*$/, "expected an integer")]);
+const IdSchema = z.union([
+  z.number().int(),
+  z.boolean(),
+  z.string().regex(/^\s*[+-]?\d+\s*$/, "expected an integer"),
+]);
 const WorkbenchVerifyRequestSchema = z.looseObject({
   response: ResponseSchema,
   ground_truth: GroundTruthSchema,
