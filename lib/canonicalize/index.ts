@@ -4,6 +4,7 @@
  * emitted names in what the verifier returns. Inputs are never mutated, so callers may pass frozen objects.
  */
 import type { CallResolution, RolloutResolution } from "../identity/types";
+import { copyJson } from "./copy";
 
 type JsonObject = Record<string, unknown>;
 
@@ -28,7 +29,7 @@ function functionCallItems(container: unknown): JsonObject[] {
  * Throws when `resolution` does not describe this request's calls (a caller bug, not bad data).
  */
 export function canonicalizeForVerification(request: unknown, resolution: RolloutResolution): unknown {
-  const copy = structuredClone(request);
+  const copy = copyJson(request);
   const items = functionCallItems(copy);
   if (items.length !== resolution.calls.length) {
     throw new Error(
@@ -67,7 +68,7 @@ export function restoreEmittedNames(result: unknown, resolution: RolloutResoluti
     queue.push(call);
     queues.set(key, queue);
   }
-  const copy = structuredClone(result);
+  const copy = copyJson(result);
   for (const item of functionCallItems(copy)) {
     const next = queues.get(queueKey(item.call_id))?.shift();
     if (next !== undefined) item.name = next.emitted;
