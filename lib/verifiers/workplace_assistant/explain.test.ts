@@ -1,5 +1,6 @@
 /** What a 0 says: table differences, errored calls, unknown names with their alias hint; the verifier's edges. */
 import { describe, expect, it } from "vitest";
+import { aliasFor } from "../../harness";
 import { framesEqual, GymCompareError } from "./compare";
 import { baseTables } from "./data/tables";
 import { Frame } from "./frame";
@@ -123,21 +124,44 @@ describe("isCorrect explanations", () => {
   });
 
   it.each([
-    ["mcp__workplace_assistant__email_reply_email", "mcp__workplace_assistant__", "workplace_assistant"],
-    ["mcp_workplace_assistant_email_reply_email", "mcp_workplace_assistant_", "workplace_assistant"],
-    ["workplace_assistant__email_reply_email", "workplace_assistant__", "workplace_assistant"],
-  ])("an unknown name %s gets an alias hint for email_reply_email", (name, prefix, server) => {
+    ["mcp__workplace_assistant__email_reply_email", "claude-code"],
+    ["mcp_workplace_assistant_email_reply_email", "hermes-legacy"],
+    ["workplace_assistant__email_reply_email", "openclaw"],
+  ] as const)("an unknown name %s gets an alias hint for email_reply_email (%s)", (name, harness) => {
     const result = isCorrect([{ ...REPLY, name }], [REPLY]);
     expect(result.correct).toBe(false);
     expect(result.details.calls[0]).toMatchObject({
       outcome: "unknown_name",
       message: `KeyError: '${name}'`,
-      aliasHint: { tool: "email_reply_email", prefix, server },
+      aliasHint: { tool: "email_reply_email", harnesses: expect.arrayContaining([harness]) },
     });
     const text = result.explanation.join("\n");
     expect(text).toContain(`Predicted call #0 (${name}): not a workplace_assistant tool, so Gym skipped it`);
-    expect(text).toContain('It likely meant "email_reply_email"');
+    expect(text).toContain('alias of the workplace_assistant tool "email_reply_email"');
     expect(text).toMatch(/mcp_tool_call_provenance .*canonicalizing its name to "email_reply_email"/);
+  });
+
+  it.each(["hermes", "openclaw", "codex", "gemini-cli"] as const)(
+    "a truncated or hashed %s alias is recognized through the harness alias map",
+    (harness) => {
+      const tool = "customer_relationship_manager_update_customer";
+      const name = aliasFor(harness, "workplace_assistant", tool);
+      expect(name).not.toContain(tool);
+      const result = isCorrect([{ ...UPDATE_95, name }], [UPDATE_95]);
+      expect(result.details.calls[0]!.aliasHint).toMatchObject({
+        tool,
+        harnesses: expect.arrayContaining([harness]),
+      });
+    },
+  );
+
+  it("an embedded tool name without an exact alias still gets a hint", () => {
+    const result = isCorrect([{ ...REPLY, name: "functions_email_reply_email" }], [REPLY]);
+    expect(result.details.calls[0]!.aliasHint).toMatchObject({
+      tool: "email_reply_email",
+      prefix: "functions_",
+    });
+    expect(result.explanation.join("\n")).toContain('It likely meant "email_reply_email"');
   });
 
   it("an alias naming another server says so", () => {
