@@ -146,7 +146,7 @@ function isPyWhitespace(ch: string): boolean {
 }
 
 /** `s.strip()` */
-export function pyStrip(s: string): string {
+function pyStrip(s: string): string {
   let start = 0;
   let end = s.length;
   while (start < end && isPyWhitespace(s[start]!)) start++;
