@@ -21,8 +21,8 @@ const FONT_STYLE_BOLD = 2;
 function TokenSpan({ token }: { token: Token }) {
   // Colours come from shiki's themes, never from the data; content is a React text node.
   const style: Record<string, string> = {};
-  if (token.light) style.color = token.light;
-  if (token.dark) style["--dark"] = token.dark;
+  if (token.light) style["--tok-light"] = token.light;
+  if (token.dark) style["--tok-dark"] = token.dark;
   let className = "tok";
   if (token.fontStyle & FONT_STYLE_ITALIC) className += " tok-i";
   if (token.fontStyle & FONT_STYLE_BOLD) className += " tok-b";

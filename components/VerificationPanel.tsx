@@ -1,12 +1,38 @@
 import type { HarnessId, Policy, VerificationView, VerifyResult } from "@/hooks/types";
+import { readWorkplaceDetails } from "@/hooks/verifier-details";
 import { HARNESS_IDS } from "@/hooks/view-state";
 import { formatReward } from "./badges";
 import { CodeBlock } from "./CodeBlock";
+import { TableDiffs } from "./TableDiffs";
 
 const POLICY_HELP: Record<Policy, string> = {
   contract: "follows provenance: calls of the verifying server are canonicalized, nothing is guessed",
   legacy: "Gym before provenance: the map is ignored, only the mcp__<server>__ prefix is stripped",
 };
+
+function Details({ details }: { details: unknown }) {
+  const workplace = readWorkplaceDetails(details);
+  if (workplace) {
+    const unequal = workplace.tables.filter((table) => !table.equal).length;
+    return (
+      <details className="verify-details" open={unequal > 0}>
+        <summary>
+          table differences{" "}
+          <span className="muted">
+            ({unequal === 0 ? "none" : `${unequal} table${unequal === 1 ? "" : "s"}`})
+          </span>
+        </summary>
+        <TableDiffs details={workplace} />
+      </details>
+    );
+  }
+  return (
+    <details className="verify-details">
+      <summary>verifier details</summary>
+      <CodeBlock text={JSON.stringify(details) ?? ""} label="verifier details" />
+    </details>
+  );
+}
 
 function PolicyColumn({ policy, result }: { policy: Policy; result: VerifyResult }) {
   const changed =
@@ -65,12 +91,7 @@ function PolicyColumn({ policy, result }: { policy: Policy; result: VerifyResult
           </ul>
         </div>
       )}
-      {result.details !== undefined && result.details !== null && (
-        <details className="verify-details">
-          <summary>verifier details</summary>
-          <CodeBlock text={JSON.stringify(result.details) ?? ""} label="verifier details" />
-        </details>
-      )}
+      {result.details !== undefined && result.details !== null && <Details details={result.details} />}
     </div>
   );
 }

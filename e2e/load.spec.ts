@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { E2E_FIXTURES, GOLDEN_WA, loadFiles, openLine, readJsonlFile, waitReady } from "./helpers";
@@ -58,4 +58,24 @@ test("malformed lines are listed with their line number while the good rows stay
   for (const line of [1, 3, 5, 8]) await expect(page.locator(`.rbody [data-line='${line}']`)).toBeVisible();
   await openLine(page, 5);
   await expect(page.locator(".call-row").first()).toBeVisible();
+});
+
+test("a load in progress can be cancelled and leaves the page as it was", async ({ page }, testInfo) => {
+  // About 60 MB: long enough to still be loading when cancel is clicked.
+  const lines = readFileSync(path.join(GOLDEN_WA, "wa_rollouts.jsonl"), "utf8").trim().split("\n");
+  const copies = 30;
+  const big = testInfo.outputPath("big.jsonl");
+  writeFileSync(big, `${Array.from({ length: copies }, () => lines.join("\n")).join("\n")}\n`);
+  await page.goto("/");
+  await loadFiles(page, [path.join(E2E_FIXTURES, "malformed.jsonl")]);
+  await page.getByTestId("file-input").first().setInputFiles(big);
+  const progress = page.getByTestId("load-progress");
+  await expect(progress).toBeVisible();
+  await progress.getByRole("button", { name: "cancel" }).click();
+  await expect(progress).toBeHidden();
+  // The previous file is still the one shown, and nothing reports an error.
+  await expect(page.locator("[data-dataset='malformed.jsonl']")).toBeVisible();
+  await expect(page.locator("[data-dataset='big.jsonl']")).toHaveCount(0);
+  await expect(page.getByTestId("load-error")).toHaveCount(0);
+  await expect(page.getByTestId("rollout-count")).toHaveText("4");
 });

@@ -153,7 +153,14 @@ export function selectRollouts(
   const key = sortValue(state.sort);
   const direction = state.desc ? -1 : 1;
   return rows.sort((a, b) => {
-    const order = compare(key(a), key(b));
+    const left = key(a);
+    const right = key(b);
+    // Unknown values (no reward, no task) stay at the bottom whichever way the column is sorted.
+    if (left === null || right === null) {
+      if (left === right) return a.line - b.line;
+      return left === null ? 1 : -1;
+    }
+    const order = compare(left, right);
     return order !== 0 ? order * direction : a.line - b.line;
   });
 }
@@ -179,11 +186,8 @@ function sortValue(sort: SortKey): (entry: RolloutIndexEntry) => SortValue {
   }
 }
 
-/** Nulls sort last in both directions' base order; numbers before strings. */
-function compare(a: SortValue, b: SortValue): number {
+function compare(a: number | string, b: number | string): number {
   if (a === b) return 0;
-  if (a === null) return 1;
-  if (b === null) return -1;
   if (typeof a === "number" && typeof b === "number") return a - b;
   return String(a).localeCompare(String(b));
 }

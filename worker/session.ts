@@ -4,7 +4,7 @@
  * the (several times larger) size of their parsed objects, and copy/download give back the exact bytes.
  */
 import { z } from "zod";
-import { readJsonl } from "../lib/jsonl";
+import { parseJsonLine, readJsonl } from "../lib/jsonl";
 import { readRollout } from "../lib/schemas";
 import { analyzeRollout, defaultServer, inputKey, rolloutKey } from "./core";
 import type {
@@ -165,11 +165,15 @@ async function readDataset(
 
 const decoder = new TextDecoder();
 
-/** Re-parses one kept line. Lines are kept only after they parsed once, so a failure here is a bug. */
+/**
+ * Re-parses one kept line with the reader's own parser (Python's NaN/Infinity included). Only lines that
+ * parsed once are re-parsed, so undefined means the line is not there.
+ */
 export function parseLine(dataset: Dataset, line: number): unknown {
   const bytes = dataset.lineBytes.get(line);
   if (!bytes) return undefined;
-  return JSON.parse(decoder.decode(bytes));
+  const parsed = parseJsonLine(decoder.decode(bytes));
+  return parsed.ok ? parsed.value : undefined;
 }
 
 export class Session {
