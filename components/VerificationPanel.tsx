@@ -1,9 +1,14 @@
+"use client";
+import { useState } from "react";
 import type { HarnessId, Policy, VerificationView, VerifyResult } from "@/hooks/types";
 import { readWorkplaceDetails } from "@/hooks/verifier-details";
 import { HARNESS_IDS } from "@/hooks/view-state";
 import { formatReward } from "./badges";
 import { CodeBlock } from "./CodeBlock";
 import { TableDiffs } from "./TableDiffs";
+
+/** Explanation sentences shown before "show all". */
+export const EXPLANATION_PREVIEW = 2;
 
 const POLICY_HELP: Record<Policy, string> = {
   contract: "follows provenance: calls of the verifying server are canonicalized, nothing is guessed",
@@ -15,7 +20,7 @@ function Details({ details }: { details: unknown }) {
   if (workplace) {
     const unequal = workplace.tables.filter((table) => !table.equal).length;
     return (
-      <details className="verify-details" open={unequal > 0}>
+      <details className="verify-details">
         <summary>
           table differences{" "}
           <span className="muted">
@@ -34,7 +39,30 @@ function Details({ details }: { details: unknown }) {
   );
 }
 
-function PolicyColumn({ policy, result }: { policy: Policy; result: VerifyResult }) {
+function Explanation({ result }: { result: VerifyResult }) {
+  const [open, setOpen] = useState(false);
+  const sentences = open ? result.explanation : result.explanation.slice(0, EXPLANATION_PREVIEW);
+  return (
+    <div className="explanation-block">
+      {result.explanation.length > 0 && (
+        <ul className="explanation">
+          {sentences.map((sentence, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: sentences are ordered and may repeat.
+            <li key={index}>{sentence}</li>
+          ))}
+        </ul>
+      )}
+      {result.explanation.length > EXPLANATION_PREVIEW && (
+        <button type="button" className="link-button" onClick={() => setOpen(!open)}>
+          {open ? "show fewer" : `show all ${result.explanation.length} sentences`}
+        </button>
+      )}
+      {result.details !== undefined && result.details !== null && <Details details={result.details} />}
+    </div>
+  );
+}
+
+function PolicyCard({ policy, result }: { policy: Policy; result: VerifyResult }) {
   const changed =
     result.reward !== null && result.recorded_reward !== null && result.reward !== result.recorded_reward;
   return (
@@ -59,28 +87,20 @@ function PolicyColumn({ policy, result }: { policy: Policy; result: VerifyResult
             {formatReward(result.reward)}
           </div>
         </div>
+        {result.components && Object.keys(result.components).length > 0 && (
+          <table className="components">
+            <tbody>
+              {Object.entries(result.components).map(([name, value]) => (
+                <tr key={name}>
+                  <td className="mono">{name}</td>
+                  <td className="num">{formatReward(value)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
       </div>
       {result.error && <p className="verify-error">{result.error}</p>}
-      {result.components && Object.keys(result.components).length > 0 && (
-        <table className="components">
-          <tbody>
-            {Object.entries(result.components).map(([name, value]) => (
-              <tr key={name}>
-                <td className="mono">{name}</td>
-                <td className="num">{formatReward(value)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      {result.explanation.length > 0 && (
-        <ul className="explanation">
-          {result.explanation.map((sentence, index) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: sentences are ordered and may repeat.
-            <li key={index}>{sentence}</li>
-          ))}
-        </ul>
-      )}
       {result.gym_would_reject && result.gym_would_reject.length > 0 && (
         <div className="reject">
           <strong>Gym would reject this verify request:</strong>
@@ -91,8 +111,16 @@ function PolicyColumn({ policy, result }: { policy: Policy; result: VerifyResult
           </ul>
         </div>
       )}
-      {result.details !== undefined && result.details !== null && <Details details={result.details} />}
     </div>
+  );
+}
+
+/** The two policies reached the same verdict for the same reasons: say it once. */
+function sameOutcome(a: VerifyResult, b: VerifyResult): boolean {
+  return (
+    a.reward === b.reward &&
+    a.explanation.length === b.explanation.length &&
+    a.explanation.every((sentence, index) => sentence === b.explanation[index])
   );
 }
 
@@ -165,10 +193,29 @@ export function VerificationPanel({
       {!server && !defaultServer ? (
         <p className="muted">This rollout names no environment: choose the verifying server.</p>
       ) : view ? (
-        <div className="policies" data-server={view.server}>
-          <PolicyColumn policy="contract" result={view.contract} />
-          <PolicyColumn policy="legacy" result={view.legacy} />
-        </div>
+        <>
+          <div className="policies" data-server={view.server}>
+            <PolicyCard policy="contract" result={view.contract} />
+            <PolicyCard policy="legacy" result={view.legacy} />
+          </div>
+          {sameOutcome(view.contract, view.legacy) ? (
+            <div className="why-verdict">
+              <div className="why-title">Why — both policies</div>
+              <Explanation result={view.contract} />
+            </div>
+          ) : (
+            <div className="policies">
+              <div className="why-verdict">
+                <div className="why-title">Why — contract</div>
+                <Explanation result={view.contract} />
+              </div>
+              <div className="why-verdict">
+                <div className="why-title">Why — legacy</div>
+                <Explanation result={view.legacy} />
+              </div>
+            </div>
+          )}
+        </>
       ) : null}
     </section>
   );

@@ -68,7 +68,7 @@ test.describe("filters", () => {
   });
 
   test("j/k move between rollouts and n/p between calls", async ({ page }) => {
-    await page.keyboard.press("j");
+    // The first rollout is open before any key is pressed.
     await expect(page.locator("article.detail")).toHaveAttribute("data-detail-line", "1");
     await page.keyboard.press("j");
     await expect(page.locator("article.detail")).toHaveAttribute("data-detail-line", "2");

@@ -35,10 +35,10 @@ try {
   await page.locator("main.workspace[data-ready='true']").waitFor({ timeout: 600_000 });
   const loaded = Date.now() - started;
   const rows = await page.getByTestId("rollout-count").textContent();
-  // Open a rollout and scroll the list, as a user would right after loading.
+  // Open the next rollout and scroll the list, as a user would right after loading.
   const openStarted = Date.now();
   await page.keyboard.press("j");
-  await page.locator("article.detail[data-verified='true']").waitFor();
+  await page.locator("article.detail[data-detail-line='2'][data-verified='true']").waitFor();
   const opened = Date.now() - openStarted;
   await page
     .getByTestId("rollout-scroller")

@@ -3,7 +3,7 @@
  * TanStack Query hooks over the worker client: the only way components get data.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { z } from "zod";
 import { CancelledError } from "@/worker/client";
 import type {
@@ -156,10 +156,22 @@ export function useVerification(
   });
 }
 
-/** Lines matching a text search, or null when there is no search. */
+/** Typing pauses this long before a search is sent to the worker. */
+export const SEARCH_DEBOUNCE_MS = 200;
+
+function useDebounced<T>(value: T, delay: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), delay);
+    return () => clearTimeout(timer);
+  }, [value, delay]);
+  return settled;
+}
+
+/** Lines matching a text search (debounced; a newer search cancels an older one in the worker). */
 export function useSearch(datasetId: string | null, text: string) {
   const client = useInspectorClient();
-  const trimmed = text.trim();
+  const trimmed = useDebounced(text.trim(), SEARCH_DEBOUNCE_MS);
   return useQuery({
     queryKey: ["search", datasetId, trimmed],
     enabled: datasetId !== null && trimmed.length > 0,

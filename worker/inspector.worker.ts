@@ -54,7 +54,7 @@ const handlers: { [M in Method]: Handler<M> } = {
     // A copy, so transferring it leaves the kept bytes intact.
     return bytes ? { bytes: bytes.slice() } : null;
   },
-  search: ({ dataset, text }) => ({ lines: session.search(dataset, text) }),
+  search: async ({ dataset, text }, signal) => ({ lines: await session.search(dataset, text, signal) }),
   highlight: ({ code }) => highlightJson(code),
   servers: () => ({ servers: servers() }),
 };

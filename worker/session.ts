@@ -316,13 +316,22 @@ export class Session {
     return { index, byLine, errors, pairedInputs: best?.dataset.id ?? null, pairedRows };
   }
 
-  /** Lines whose text contains `text` (case-insensitive). Searches the raw line, so every field counts. */
-  search(id: string, text: string): number[] {
+  /**
+   * Lines whose text contains `text` (case-insensitive). Searches the raw line, so every field counts. Yields
+   * to the event loop now and then, so a newer search can cancel this one.
+   */
+  async search(id: string, text: string, signal: AbortSignal): Promise<number[]> {
     const dataset = this.get(id);
     if (!dataset) return [];
     const needle = text.toLowerCase();
     const lines: number[] = [];
+    let lastYield = Date.now();
     for (const entry of dataset.index) {
+      if (Date.now() - lastYield > YIELD_INTERVAL_MS) {
+        await yieldToEventLoop();
+        lastYield = Date.now();
+        if (signal.aborted) throw new DOMException("cancelled", "AbortError");
+      }
       const bytes = dataset.lineBytes.get(entry.line);
       if (bytes && decoder.decode(bytes).toLowerCase().includes(needle)) lines.push(entry.line);
     }

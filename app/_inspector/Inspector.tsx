@@ -99,7 +99,9 @@ export function Inspector() {
     [entries],
   );
 
-  const selectedLine = view.line ?? null;
+  // Without a line in the URL the first listed rollout is open, so a loaded file shows a transcript at once.
+  const firstLine = rows[0]?.line ?? null;
+  const selectedLine = view.line ?? firstLine;
   const selectedEntry = entries.find((entry) => entry.line === selectedLine) ?? null;
 
   const toggle = (flag: FilterFlag) =>
@@ -119,7 +121,8 @@ export function Inspector() {
   const moveRollout = (delta: number) =>
     setView((state) => {
       if (rows.length === 0) return {};
-      const at = rows.findIndex((row) => row.line === state.line);
+      const current = state.line ?? firstLine;
+      const at = rows.findIndex((row) => row.line === current);
       const next =
         at === -1 ? (delta > 0 ? 0 : rows.length - 1) : Math.min(rows.length - 1, Math.max(0, at + delta));
       const row = rows[next];
@@ -127,14 +130,15 @@ export function Inspector() {
     });
   const moveCall = (delta: number) =>
     setView((state) => {
-      const entry = entries.find((candidate) => candidate.line === state.line);
+      const line = state.line ?? firstLine;
+      const entry = entries.find((candidate) => candidate.line === line);
       if (!entry || entry.calls === 0) return {};
       const current = state.call === null ? -1 : Number(state.call);
       const next =
         current === -1 && delta < 0
           ? entry.calls - 1
           : Math.min(entry.calls - 1, Math.max(0, current + delta));
-      return { call: String(next) };
+      return { line: entry.line, call: String(next) };
     });
   useKeyboard({
     j: () => moveRollout(1),
