@@ -1,0 +1,314 @@
+"use client";
+import { Fragment, useMemo } from "react";
+import { StatusBadge } from "@/components/badges";
+import {
+  type PairSort,
+  VERDICT_ORDER,
+  VERDICT_SLUGS,
+  type VerdictSlug,
+  verdictRank,
+} from "@/hooks/compare-state";
+import type { ActionView, CompareView, PairDetail, PairRow, StepView } from "@/hooks/compare-types";
+import { RewardPair, styles, VerdictBadge } from "./common";
+
+function percent(rate: number | null): string {
+  return rate === null ? "—" : `${(rate * 100).toFixed(rate === 1 || rate === 0 ? 0 : 1)}%`;
+}
+
+export function CompareSummaryBand({ view }: { view: CompareView }) {
+  const s = view.summary;
+  // parity_rate is a share of pairs; the count reads better next to it.
+  const rewardParity = s.parity_rate === null ? 0 : Math.round(s.parity_rate * s.pairs);
+  return (
+    <div
+      className={styles.summary}
+      data-testid="compare-summary"
+      data-parity={s.parity_rate === null ? "" : String(s.parity_rate)}
+      data-pairs={s.pairs}
+    >
+      <div className={`${styles.stat} ${s.parity_rate === 1 ? styles.toneGood : styles.toneBad}`}>
+        <span className={styles.statValue}>{percent(s.parity_rate)}</span>
+        <span className={styles.statLabel}>
+          reward parity · {rewardParity} of {s.pairs} pairs score the same
+        </span>
+      </div>
+      <div className={`${styles.stat} ${s.action_parity_rate === 1 ? styles.toneGood : styles.toneChanged}`}>
+        <span className={styles.statValue}>{percent(s.action_parity_rate)}</span>
+        <span className={styles.statLabel}>action parity · same canonical actions</span>
+      </div>
+      <div
+        className={`${styles.stat} ${s.same_actions_different_reward > 0 ? styles.toneBad : styles.toneNeutral}`}
+        data-testid="identity-bugs"
+        data-count={s.same_actions_different_reward}
+      >
+        <span className={styles.statValue}>{s.same_actions_different_reward}</span>
+        <span className={styles.statLabel}>rewards differ only because of names</span>
+      </div>
+      <div className={`${styles.stat} ${s.different_actions > 0 ? styles.toneChanged : styles.toneNeutral}`}>
+        <span className={styles.statValue}>{s.different_actions}</span>
+        <span className={styles.statLabel}>pairs with different actions</span>
+      </div>
+      <div className={`${styles.stat} ${styles.toneNeutral}`}>
+        <span className={styles.statValue}>{s.pairs}</span>
+        <span className={styles.statLabel}>
+          pairs · unpaired {s.unpaired_a} in A, {s.unpaired_b} in B
+        </span>
+      </div>
+    </div>
+  );
+}
+
+const SLUG_LABEL: Record<VerdictSlug, string> = {
+  "identity-bug": "same actions, different reward",
+  "different-actions": "different actions",
+  same: "same actions, same reward",
+};
+const SLUG_CHIP: Record<VerdictSlug, string> = {
+  "identity-bug": "chip-mismatched",
+  "different-actions": "chip-changed",
+  same: "",
+};
+
+interface ToolbarProps {
+  view: CompareView;
+  verdicts: readonly VerdictSlug[];
+  sort: PairSort;
+  onToggle(slug: VerdictSlug): void;
+  onSort(sort: PairSort): void;
+  shown: number;
+}
+
+export function PairToolbar({ view, verdicts, sort, onToggle, onSort, shown }: ToolbarProps) {
+  const counts: Record<VerdictSlug, number> = {
+    "identity-bug": view.summary.same_actions_different_reward,
+    "different-actions": view.summary.different_actions,
+    same: view.summary.same_actions_same_reward,
+  };
+  return (
+    <div className={styles.toolbar}>
+      <span className="muted">Show</span>
+      {VERDICT_ORDER.map((slug) => (
+        <button
+          key={slug}
+          type="button"
+          className={`chip ${SLUG_CHIP[slug]}${verdicts.includes(slug) ? " chip-on" : ""}`}
+          aria-pressed={verdicts.includes(slug)}
+          data-filter-verdict={slug}
+          onClick={() => onToggle(slug)}
+        >
+          {SLUG_LABEL[slug]}
+          <span className={styles.chipCount}>{counts[slug]}</span>
+        </button>
+      ))}
+      <span className={styles.toolbarSpacer} />
+      <span className="muted" data-testid="pairs-shown">
+        {shown} of {view.pairs.length} pairs
+      </span>
+      <label className="muted">
+        sort{" "}
+        <select
+          value={sort}
+          onChange={(e) => onSort(e.target.value === "pair" ? "pair" : "verdict")}
+          data-testid="pair-sort"
+        >
+          <option value="verdict">by verdict (regressions first)</option>
+          <option value="pair">by task and rollout</option>
+        </select>
+      </label>
+    </div>
+  );
+}
+
+/** Filters and sorts the pairs as the URL says. */
+export function selectPairs(
+  pairs: readonly PairRow[],
+  verdicts: readonly VerdictSlug[],
+  sort: PairSort,
+): PairRow[] {
+  const shown =
+    verdicts.length === 0 ? [...pairs] : pairs.filter((p) => verdicts.includes(VERDICT_SLUGS[p.verdict]));
+  if (sort === "verdict") {
+    // Stable: within a verdict, pairs stay in task order.
+    shown.sort((x, y) => verdictRank(x.verdict) - verdictRank(y.verdict) || x.id - y.id);
+  }
+  return shown;
+}
+
+interface PairTableProps {
+  view: CompareView;
+  verdicts: readonly VerdictSlug[];
+  sort: PairSort;
+  open: number | null;
+  detail: PairDetail | undefined;
+  detailLoading: boolean;
+  onOpen(id: number | null): void;
+}
+
+export function PairTable({ view, verdicts, sort, open, detail, detailLoading, onOpen }: PairTableProps) {
+  const rows = useMemo(() => selectPairs(view.pairs, verdicts, sort), [view.pairs, verdicts, sort]);
+  return (
+    <table className={styles.table} data-testid="pair-table">
+      <thead>
+        <tr>
+          <th>pair (task:rollout)</th>
+          <th className={styles.num}>A line</th>
+          <th className={styles.num}>A reward</th>
+          <th className={styles.num}>B line</th>
+          <th className={styles.num}>B reward</th>
+          <th className={styles.num}>calls</th>
+          <th>verdict</th>
+          <th>first divergence</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.length === 0 && (
+          <tr>
+            <td colSpan={8} className={styles.empty}>
+              {view.pairs.length === 0
+                ? "No rollouts paired: the files share no (_ng_task_index, _ng_rollout_index), task input or id."
+                : "No pair has the selected verdicts."}
+            </td>
+          </tr>
+        )}
+        {rows.map((p) => {
+          const isOpen = open === p.id;
+          return (
+            <Fragment key={p.id}>
+              <tr
+                className={`${styles.pairRow}${isOpen ? ` ${styles.pairRowOpen}` : ""}`}
+                data-verdict={VERDICT_SLUGS[p.verdict]}
+                data-pair={p.key}
+                data-a-line={p.a.line}
+                data-b-line={p.b.line}
+                aria-expanded={isOpen}
+                onClick={() => onOpen(isOpen ? null : p.id)}
+              >
+                <td className="mono">
+                  <span className={styles.expander}>{isOpen ? "▾" : "▸"}</span>
+                  {p.key}
+                  {p.paired_by !== "indices" && <span className="muted"> (by {p.paired_by})</span>}
+                </td>
+                <td className={`${styles.num} ${styles.lineLink}`}>{p.a.line}</td>
+                <td className={styles.num}>
+                  <RewardPair recorded={p.a.recorded} reward={p.a.reward} />
+                </td>
+                <td className={`${styles.num} ${styles.lineLink}`}>{p.b.line}</td>
+                <td className={styles.num}>
+                  <RewardPair recorded={p.b.recorded} reward={p.b.reward} />
+                </td>
+                <td className={styles.num}>
+                  {p.a.calls === p.b.calls ? p.a.calls : `${p.a.calls} / ${p.b.calls}`}
+                </td>
+                <td>
+                  <VerdictBadge verdict={p.verdict} />
+                </td>
+                <td className={styles.divergenceText}>
+                  {p.divergence ?? <span className="muted">none: the action sequences agree</span>}
+                  {(p.a.error || p.b.error) && (
+                    <div className={styles.error}>{[p.a.error, p.b.error].filter(Boolean).join("; ")}</div>
+                  )}
+                </td>
+              </tr>
+              {isOpen && (
+                <tr>
+                  <td colSpan={8} className={styles.detailCell}>
+                    {detail && detail.id === p.id ? (
+                      <Alignment detail={detail} a={view.a} b={view.b} />
+                    ) : (
+                      <div className={styles.empty}>{detailLoading ? "aligning…" : "no detail"}</div>
+                    )}
+                  </td>
+                </tr>
+              )}
+            </Fragment>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+function Action({ action }: { action: ActionView | null }) {
+  if (action === null) return <span className={styles.absent}>no call here</span>;
+  return (
+    <div data-action-tool={action.tool}>
+      <div className={styles.actionTool}>
+        {action.server !== null && <span className={styles.actionServer}>{action.server} / </span>}
+        {action.tool}
+      </div>
+      <div className={styles.actionMeta}>
+        <span>
+          emitted <code>{action.emitted}</code>
+        </span>
+        <span>
+          verifier sees <code>{action.verifier_name}</code>
+        </span>
+        <StatusBadge status={action.status} highlight="none" />
+        <span title="how the call's tool was identified for the comparison">
+          via {action.named_by.replace("_", " ")}
+        </span>
+      </div>
+      <div className={styles.args}>{action.arguments}</div>
+    </div>
+  );
+}
+
+function stepClass(step: StepView, first: boolean): string {
+  const kind = step.kind === "changed" ? styles.stepChanged : step.kind === "same" ? "" : styles.stepOnly;
+  return `${styles.step} ${kind ?? ""}${first ? ` ${styles.stepFirst}` : ""}`;
+}
+
+export function Alignment({ detail, a, b }: { detail: PairDetail; a: string; b: string }) {
+  return (
+    <div className={styles.alignment} data-testid="alignment">
+      <div className={styles.alignHead}>#</div>
+      <div className={styles.alignHead}>
+        <span className={styles.sideTag}>A</span>
+        {a}
+      </div>
+      <div className={styles.alignHead}>
+        <span className={styles.sideTag}>B</span>
+        {b}
+      </div>
+      {detail.steps.length === 0 && (
+        <>
+          <div className={styles.stepNo} />
+          <div className={styles.stepSide}>
+            <span className={styles.absent}>no tool calls</span>
+          </div>
+          <div className={styles.stepSide}>
+            <span className={styles.absent}>no tool calls</span>
+          </div>
+        </>
+      )}
+      {detail.steps.map((step, i) => {
+        const first = detail.first_divergence === i;
+        return (
+          <div
+            key={`${step.a?.index ?? "-"}:${step.b?.index ?? "-"}`}
+            className={stepClass(step, first)}
+            data-step={step.kind}
+            data-first-divergence={first || undefined}
+          >
+            <div className={styles.stepNo}>{i + 1}</div>
+            <div className={styles.stepSide}>
+              {first && <div className={styles.firstLabel}>first divergence</div>}
+              <Action action={step.a} />
+            </div>
+            <div className={styles.stepSide}>
+              {first && <div className={styles.firstLabel}>{step.kind.replace("_", " ")}</div>}
+              <Action action={step.b} />
+            </div>
+          </div>
+        );
+      })}
+      {(detail.a_error || detail.b_error) && (
+        <>
+          <div className={styles.stepNo} />
+          <div className={`${styles.stepSide} ${styles.error}`}>{detail.a_error}</div>
+          <div className={`${styles.stepSide} ${styles.error}`}>{detail.b_error}</div>
+        </>
+      )}
+    </div>
+  );
+}

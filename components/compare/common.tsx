@@ -1,0 +1,179 @@
+"use client";
+import { useRef } from "react";
+import { formatReward } from "@/components/badges";
+import { ACCEPTED_FILES } from "@/components/Loader";
+import { VERDICT_SLUGS } from "@/hooks/compare-state";
+import type { CompareFileSummary, Verdict } from "@/hooks/compare-types";
+import styles from "./compare.module.css";
+
+export { styles };
+
+const VERDICT_CLASS: Record<Verdict, string> = {
+  "same actions, same reward": styles.verdictSame ?? "",
+  "same actions, different reward": styles.verdictBug ?? "",
+  "different actions": styles.verdictDiff ?? "",
+};
+
+const VERDICT_TEXT: Record<Verdict, string> = {
+  "same actions, same reward": "same actions · same reward",
+  "same actions, different reward": "same actions · different reward",
+  "different actions": "different actions",
+};
+
+const VERDICT_HELP: Record<Verdict, string> = {
+  "same actions, same reward": "Both runs did the same thing and scored the same.",
+  "same actions, different reward":
+    "Both runs did the same thing but scored differently: only the names the verifier saw differ (an identity bug).",
+  "different actions": "The agent did something different in the two runs.",
+};
+
+export function VerdictBadge({ verdict }: { verdict: Verdict }) {
+  return (
+    <span
+      className={`${styles.verdict} ${VERDICT_CLASS[verdict]}`}
+      data-verdict-badge={VERDICT_SLUGS[verdict]}
+      title={VERDICT_HELP[verdict]}
+    >
+      {VERDICT_TEXT[verdict]}
+    </span>
+  );
+}
+
+export function Reward({ value, muted }: { value: number | null; muted?: boolean }) {
+  const tone = muted
+    ? styles.rewardRecorded
+    : value === 1
+      ? styles.rewardOne
+      : value === 0
+        ? styles.rewardZero
+        : "";
+  return <span className={tone}>{formatReward(value)}</span>;
+}
+
+/** "recorded → recomputed", the same reading order as the inspector's reward box. */
+export function RewardPair({ recorded, reward }: { recorded: number | null; reward: number | null }) {
+  return (
+    <span
+      className={styles.rewardPair}
+      title={`recorded ${formatReward(recorded)}, recomputed ${formatReward(reward)}`}
+    >
+      <Reward value={recorded} muted />
+      <span className={styles.rewardArrow}>→</span>
+      <Reward value={reward} />
+    </span>
+  );
+}
+
+/** A file input behind a button; `testId` tells the pickers apart. */
+export function OpenFileButton({
+  onFile,
+  testId,
+  label = "Open file…",
+}: {
+  onFile(file: File): void;
+  testId: string;
+  label?: string;
+}) {
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <button type="button" className="button-small" onClick={() => input.current?.click()}>
+        {label}
+      </button>
+      <input
+        ref={input}
+        type="file"
+        accept={ACCEPTED_FILES}
+        hidden
+        data-testid={testId}
+        onChange={(event) => {
+          const file = event.target.files?.[0];
+          event.target.value = "";
+          if (file) onFile(file);
+        }}
+      />
+    </>
+  );
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+export interface FileChoice {
+  readonly name: string;
+  readonly title: string;
+}
+
+interface FileSelectProps {
+  label: React.ReactNode;
+  value: string;
+  choices: readonly FileChoice[];
+  summary: CompareFileSummary | undefined;
+  loading: boolean;
+  error: string | null;
+  testId: string;
+  onChange(name: string): void;
+  onFile(file: File): void;
+}
+
+/** Pick a bundled sample or a loaded file; open a local one. Shows what was loaded and its line errors. */
+export function FileSelect({
+  label,
+  value,
+  choices,
+  summary,
+  loading,
+  error,
+  testId,
+  onChange,
+  onFile,
+}: FileSelectProps) {
+  const options = choices.some((c) => c.name === value)
+    ? choices
+    : [{ name: value, title: value }, ...choices];
+  return (
+    <div className={styles.picker} data-picker={testId}>
+      <span className={styles.pickerLabel}>{label}</span>
+      <div className={styles.pickerRow}>
+        <select
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+          data-testid={`${testId}-select`}
+          aria-label={typeof label === "string" ? label : testId}
+        >
+          {options.map((c) => (
+            <option key={c.name} value={c.name} title={c.title}>
+              {c.name}
+            </option>
+          ))}
+        </select>
+        <OpenFileButton onFile={onFile} testId={`${testId}-file`} />
+      </div>
+      <span className={styles.fileMeta} data-loaded={summary ? summary.name : undefined}>
+        {error ? (
+          <span className={styles.error}>{error}</span>
+        ) : loading || !summary ? (
+          "loading…"
+        ) : (
+          <>
+            {summary.rollouts} rollouts · {formatBytes(summary.bytes)}
+            {summary.servers.length > 0 ? ` · ${summary.servers.join(", ")}` : ""}
+            {summary.error_count > 0 && (
+              <span
+                className={styles.error}
+                title={summary.errors.map((e) => `line ${e.line}: ${e.error}`).join("\n")}
+              >
+                {" "}
+                · {summary.error_count} bad lines (first: line {summary.errors[0]?.line}:{" "}
+                {summary.errors[0]?.error})
+              </span>
+            )}
+          </>
+        )}
+      </span>
+    </div>
+  );
+}

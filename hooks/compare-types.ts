@@ -1,0 +1,18 @@
+/** Types the /compare components share with the compare hooks. */
+export type {
+  ActionView,
+  CompareFileSummary,
+  CompareView,
+  PairDetail,
+  PairRow,
+  RepairRolloutView,
+  RepairServerInput,
+  RepairView,
+  RolloutListEntry,
+  StepView,
+  UnresolvedReason,
+  Verdict,
+  WhatIfRowView,
+  WhatIfView,
+} from "@/worker/compare-protocol";
+export type { CompareState, CompareTab, PairSort, VerdictSlug } from "./compare-state";

@@ -1,0 +1,326 @@
+/**
+ * What the compare worker computes, free of worker plumbing so it runs in Node tests too. Files are
+ * kept as their source lines (exact bytes plus parsed value): comparisons and the what-if read the
+ * parsed values, the repair rewrites the bytes losslessly.
+ */
+import { type Action, type CompareReport, compareRuns } from "../lib/compare";
+import {
+  emptyRepairSummary,
+  formatRepairSummary,
+  readSourceLines,
+  repairJsonl,
+  type SourceLine,
+} from "../lib/export";
+import { HARNESS_LABELS, type HarnessId } from "../lib/harness";
+import type { Policy } from "../lib/identity/types";
+import { createRepairer } from "../lib/repair";
+import { readRollout } from "../lib/schemas";
+import { knownTools, verifierServers, verifyRollout } from "../lib/verify";
+import { harnessWhatIf } from "../lib/whatif";
+import type {
+  ActionView,
+  CompareFileSummary,
+  CompareLineError,
+  CompareView,
+  PairDetail,
+  PairRow,
+  RepairRolloutView,
+  RepairServerInput,
+  RepairView,
+  RolloutListEntry,
+  WhatIfView,
+} from "./compare-protocol";
+
+/** Line errors listed per file; the rest are counted. */
+export const MAX_REPORTED_ERRORS = 50;
+/** Arguments longer than this are cut for display (the comparison itself uses the full value). */
+export const MAX_ARGUMENT_CHARS = 4_000;
+
+export interface LoadedFile {
+  readonly name: string;
+  readonly version: number;
+  readonly bytes: number;
+  readonly lines: readonly SourceLine[];
+  /** Rollout lines (schema-valid) with their parsed values, in file order. */
+  readonly rollouts: readonly { readonly line: number; readonly value: unknown }[];
+  readonly errors: readonly CompareLineError[];
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function numberOrNull(value: unknown): number | null {
+  return typeof value === "number" ? value : null;
+}
+
+function countCalls(value: unknown): number {
+  const response = isObject(value) ? value.response : undefined;
+  const output = isObject(response) ? response.output : undefined;
+  if (!Array.isArray(output)) return 0;
+  return output.filter((item) => isObject(item) && item.type === "function_call").length;
+}
+
+let nextVersion = 1;
+
+/** Reads a whole file (plain or gzip) into source lines; bad lines are listed, never dropped. */
+export async function readFile(
+  name: string,
+  stream: ReadableStream<Uint8Array>,
+  signal?: AbortSignal,
+): Promise<LoadedFile> {
+  const lines: SourceLine[] = [];
+  const rollouts: { line: number; value: unknown }[] = [];
+  const errors: CompareLineError[] = [];
+  let bytes = 0;
+  for await (const src of readSourceLines(stream)) {
+    if (signal?.aborted) throw new Error("cancelled");
+    lines.push(src);
+    bytes += src.bytes.length + (src.newline ? 1 : 0);
+    if (src.parsed === null) continue;
+    if (!src.parsed.ok) {
+      errors.push({ line: src.line, error: src.parsed.error });
+      continue;
+    }
+    const read = readRollout(src.parsed.value);
+    if (!read.ok) {
+      errors.push({ line: src.line, error: `not a rollout: ${read.issues}` });
+      continue;
+    }
+    rollouts.push({ line: src.line, value: src.parsed.value });
+  }
+  return { name, version: nextVersion++, bytes, lines, rollouts, errors };
+}
+
+export function summarize(file: LoadedFile): CompareFileSummary {
+  const servers = new Map<string, number>();
+  for (const r of file.rollouts) {
+    const env = isObject(r.value) ? r.value.environment_name : undefined;
+    if (typeof env === "string" && env !== "") servers.set(env, (servers.get(env) ?? 0) + 1);
+  }
+  return {
+    name: file.name,
+    version: file.version,
+    bytes: file.bytes,
+    lines: file.lines.length,
+    rollouts: file.rollouts.length,
+    errors: file.errors.slice(0, MAX_REPORTED_ERRORS),
+    error_count: file.errors.length,
+    servers: [...servers.entries()].sort((x, y) => y[1] - x[1]).map(([s]) => s),
+  };
+}
+
+/** compareRuns over two loaded files, with positions mapped back to line numbers. */
+export function compareFiles(a: LoadedFile, b: LoadedFile, policy: Policy): CompareReport {
+  return compareRuns(
+    a.rollouts.map((r) => r.value),
+    b.rollouts.map((r) => r.value),
+    { policy },
+  );
+}
+
+export function compareView(a: LoadedFile, b: LoadedFile, report: CompareReport): CompareView {
+  const lineA = (position: number) => a.rollouts[position]?.line ?? 0;
+  const lineB = (position: number) => b.rollouts[position]?.line ?? 0;
+  const pairs = report.pairs.map(
+    (p, id): PairRow => ({
+      id,
+      key: p.key,
+      paired_by: p.paired_by,
+      server: p.server,
+      a: {
+        line: lineA(p.a.position),
+        recorded: p.a.recorded_reward,
+        reward: p.a.reward,
+        error: p.a.error ?? null,
+        calls: p.a.actions.length,
+      },
+      b: {
+        line: lineB(p.b.position),
+        recorded: p.b.recorded_reward,
+        reward: p.b.reward,
+        error: p.b.error ?? null,
+        calls: p.b.actions.length,
+      },
+      verdict: p.verdict,
+      reward_basis: p.reward_basis,
+      divergence: p.first_divergence?.message ?? null,
+      divergence_step: p.first_divergence?.step ?? null,
+    }),
+  );
+  return {
+    a: a.name,
+    b: b.name,
+    policy: report.policy,
+    summary: report.summary,
+    pairs,
+    unpaired_a: report.unpaired_a.map(lineA),
+    unpaired_b: report.unpaired_b.map(lineB),
+  };
+}
+
+function argumentText(action: Action): string {
+  const text = action.arguments_valid ? JSON.stringify(action.arguments) : String(action.arguments);
+  return text.length > MAX_ARGUMENT_CHARS ? `${text.slice(0, MAX_ARGUMENT_CHARS)}…` : text;
+}
+
+function actionView(action: Action | null): ActionView | null {
+  if (action === null) return null;
+  return {
+    index: action.index,
+    server: action.server,
+    tool: action.tool,
+    emitted: action.emitted,
+    call_id: action.call_id,
+    status: action.status,
+    verifier_name: action.verifier_name,
+    named_by: action.named_by,
+    arguments: argumentText(action),
+    arguments_valid: action.arguments_valid,
+  };
+}
+
+export function pairDetail(report: CompareReport, id: number): PairDetail | null {
+  const pair = report.pairs[id];
+  if (pair === undefined) return null;
+  return {
+    id,
+    steps: pair.alignment.map((s) => ({ kind: s.kind, a: actionView(s.a), b: actionView(s.b) })),
+    first_divergence: pair.first_divergence?.step ?? null,
+    a_error: pair.a.error ?? null,
+    b_error: pair.b.error ?? null,
+  };
+}
+
+export function rolloutList(file: LoadedFile): RolloutListEntry[] {
+  return file.rollouts.map((r) => {
+    const o = isObject(r.value) ? r.value : {};
+    return {
+      line: r.line,
+      task_index: numberOrNull(o._ng_task_index),
+      rollout_index: numberOrNull(o._ng_rollout_index),
+      recorded: numberOrNull(o.reward),
+      calls: countCalls(r.value),
+    };
+  });
+}
+
+export function whatIf(file: LoadedFile, line: number): WhatIfView | null {
+  const found = file.rollouts.find((r) => r.line === line);
+  if (found === undefined) return null;
+  const report = harnessWhatIf(found.value);
+  return {
+    file: file.name,
+    line,
+    server: report.server,
+    recorded: isObject(found.value) ? numberOrNull(found.value.reward) : null,
+    http: {
+      reward: report.http.reward,
+      error: report.http.error ?? null,
+      names: report.http.verifierNames,
+    },
+    rows: report.rows.map((row) => ({
+      harness: row.harness,
+      label: HARNESS_LABELS[row.harness],
+      with_provenance: row.withProvenance,
+      reward: row.reward,
+      error: row.error ?? null,
+      equals_http: row.equalsHttp,
+      emitted: row.emittedNames,
+      verifier_names: row.verifierNames,
+      statuses: row.statuses,
+    })),
+    reemitted_calls: report.reemitted_calls,
+    error: report.error ?? null,
+  };
+}
+
+/** Every registered verifying server with its tool list (the repair form's defaults). */
+export function serverTools(): RepairServerInput[] {
+  return verifierServers().map((name) => ({ name, tools: knownTools(name) ?? [] }));
+}
+
+export interface RepairOutput {
+  readonly view: Omit<RepairView, "id">;
+  /** The repaired file, line by line, as the lossless writer produced it. */
+  readonly chunks: readonly Uint8Array[];
+}
+
+/**
+ * Repairs a file losslessly (lib/export repairJsonl) and, per rollout, lists what was derived and
+ * what stayed out, with the contract reward before and after.
+ */
+export async function repairFile(
+  file: LoadedFile,
+  harness: HarnessId,
+  servers: readonly RepairServerInput[],
+): Promise<RepairOutput> {
+  const options = { harness, servers };
+  const summary = emptyRepairSummary(harness, { keepDetails: false });
+  const chunks: Uint8Array[] = [];
+  let changed = 0;
+  let outputBytes = 0;
+  for await (const written of repairJsonl(file.lines, options, summary)) {
+    chunks.push(written.bytes);
+    outputBytes += written.bytes.length;
+    if (written.changed) changed++;
+  }
+  // The per-call derivation is recomputed from the same options to list call_id -> server/tool.
+  const repair = createRepairer(options);
+  const rollouts = file.rollouts.map((r): RepairRolloutView => {
+    const result = repair(r.value);
+    const before = verifyRollout(r.value, { policy: "contract" });
+    const after =
+      result.status === "repaired" ? verifyRollout(result.rollout, { policy: "contract" }) : before;
+    return {
+      line: r.line,
+      status: result.status,
+      message: result.message,
+      derived: result.derived.map((d) => ({
+        call_id: d.call_id,
+        emitted: d.emitted,
+        server_name: d.server_name,
+        tool_name: d.tool_name,
+      })),
+      unresolved: result.unresolved.map((u) => ({
+        call_id: u.call_id,
+        emitted: u.emitted,
+        reason: u.reason,
+        message: u.message,
+      })),
+      recorded: before.recorded_reward,
+      before: before.reward,
+      after: after.reward,
+      before_error: before.error ?? null,
+      after_error: after.error ?? null,
+    };
+  });
+  return {
+    view: {
+      file: file.name,
+      harness,
+      servers,
+      summary_text: formatRepairSummary(summary),
+      repaired: summary.repaired,
+      unchanged: summary.unchanged,
+      skipped: summary.skipped,
+      invalid: summary.invalid,
+      derived_calls: summary.derived_calls,
+      unresolved: summary.unresolved,
+      collisions: summary.collisions.map((c) => ({
+        alias: c.alias,
+        identities: c.identities.map((i) => `${i.server} / ${i.tool}`),
+      })),
+      changed_lines: changed,
+      output_bytes: outputBytes,
+      rollouts,
+    },
+    chunks,
+  };
+}
+
+/** The repaired file's name: the original's stem with ".repaired" before the extension. */
+export function repairedName(name: string, harness: HarnessId): string {
+  const stem = name.replace(/\.gz$/i, "").replace(/\.jsonl?$/i, "");
+  return `${stem}.repaired-${harness}.jsonl`;
+}

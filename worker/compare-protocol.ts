@@ -1,0 +1,222 @@
+/**
+ * The message protocol between the /compare page and its worker (worker/compare.worker.ts).
+ *
+ * The worker holds every loaded file's lines (bytes and parsed values) by file name. Only compact
+ * results cross the boundary: a summary per file, one row per compared pair (the aligned actions of a
+ * pair only when it is opened), the what-if table of one rollout, the outcome of a repair, and the
+ * repaired file as a Blob when the user downloads it.
+ */
+import type { Verdict } from "../lib/compare";
+import type { HarnessId } from "../lib/harness/types";
+import type { CallStatus, Policy } from "../lib/identity/types";
+import type { UnresolvedReason } from "../lib/repair";
+import type { Source } from "./protocol";
+
+export type { CallStatus, HarnessId, Policy, Source, UnresolvedReason, Verdict };
+
+export interface CompareLineError {
+  readonly line: number;
+  readonly error: string;
+}
+
+export interface CompareFileSummary {
+  /** The file name; also the key the page uses in its URL. */
+  readonly name: string;
+  /** Changes every time a file of this name is (re)loaded, so cached results keyed by it go stale. */
+  readonly version: number;
+  readonly bytes: number;
+  readonly lines: number;
+  readonly rollouts: number;
+  /** Lines that are not JSON or not rollouts (first MAX_REPORTED_ERRORS). */
+  readonly errors: readonly CompareLineError[];
+  readonly error_count: number;
+  /** Verifying servers of its rollouts (environment_name), most frequent first. */
+  readonly servers: readonly string[];
+}
+
+export interface SideRow {
+  readonly line: number;
+  readonly recorded: number | null;
+  readonly reward: number | null;
+  readonly error: string | null;
+  readonly calls: number;
+}
+
+export interface PairRow {
+  /** Position in the report (stable id of the pair for pairDetail). */
+  readonly id: number;
+  readonly key: string;
+  readonly paired_by: "indices" | "input" | "id";
+  readonly server: string;
+  readonly a: SideRow;
+  readonly b: SideRow;
+  readonly verdict: Verdict;
+  readonly reward_basis: "recomputed" | "recorded";
+  /** One sentence on the first divergence, or null when the action sequences agree. */
+  readonly divergence: string | null;
+  readonly divergence_step: number | null;
+}
+
+export interface CompareSummaryView {
+  readonly pairs: number;
+  readonly unpaired_a: number;
+  readonly unpaired_b: number;
+  readonly same_actions_same_reward: number;
+  readonly same_actions_different_reward: number;
+  readonly different_actions: number;
+  readonly parity_rate: number | null;
+  readonly action_parity_rate: number | null;
+}
+
+export interface CompareView {
+  readonly a: string;
+  readonly b: string;
+  readonly policy: Policy;
+  readonly summary: CompareSummaryView;
+  readonly pairs: readonly PairRow[];
+  /** Line numbers of rollouts that found no partner. */
+  readonly unpaired_a: readonly number[];
+  readonly unpaired_b: readonly number[];
+}
+
+/** One action of a canonical action sequence, as the page shows it. */
+export interface ActionView {
+  readonly index: number;
+  readonly server: string | null;
+  readonly tool: string;
+  readonly emitted: string;
+  readonly call_id: string | null;
+  readonly status: CallStatus;
+  readonly verifier_name: string;
+  readonly named_by: string;
+  /** Arguments as compact JSON (or the raw text when they do not parse), cut at MAX_ARGUMENT_CHARS. */
+  readonly arguments: string;
+  readonly arguments_valid: boolean;
+}
+
+export interface StepView {
+  readonly kind: "same" | "changed" | "only_a" | "only_b";
+  readonly a: ActionView | null;
+  readonly b: ActionView | null;
+}
+
+export interface PairDetail {
+  readonly id: number;
+  readonly steps: readonly StepView[];
+  readonly first_divergence: number | null;
+  readonly a_error: string | null;
+  readonly b_error: string | null;
+}
+
+export interface RolloutListEntry {
+  readonly line: number;
+  readonly task_index: number | null;
+  readonly rollout_index: number | null;
+  readonly recorded: number | null;
+  readonly calls: number;
+}
+
+export interface WhatIfRowView {
+  readonly harness: HarnessId;
+  readonly label: string;
+  readonly with_provenance: boolean;
+  readonly reward: number | null;
+  readonly error: string | null;
+  readonly equals_http: boolean;
+  readonly emitted: readonly string[];
+  readonly verifier_names: readonly string[];
+  readonly statuses: readonly CallStatus[];
+}
+
+export interface WhatIfView {
+  readonly file: string;
+  readonly line: number;
+  readonly server: string;
+  readonly recorded: number | null;
+  readonly http: {
+    readonly reward: number | null;
+    readonly error: string | null;
+    readonly names: readonly string[];
+  };
+  readonly rows: readonly WhatIfRowView[];
+  readonly reemitted_calls: readonly number[];
+  readonly error: string | null;
+}
+
+export interface RepairServerInput {
+  readonly name: string;
+  readonly tools: readonly string[];
+}
+
+export interface RepairRolloutView {
+  readonly line: number;
+  readonly status: "repaired" | "unchanged" | "skipped" | "invalid";
+  readonly message: string;
+  readonly derived: readonly {
+    readonly call_id: string;
+    readonly emitted: string;
+    readonly server_name: string;
+    readonly tool_name: string;
+  }[];
+  readonly unresolved: readonly {
+    readonly call_id: string | null;
+    readonly emitted: string;
+    readonly reason: UnresolvedReason;
+    readonly message: string;
+  }[];
+  readonly recorded: number | null;
+  /** Recomputed under the contract, before and after the repair. */
+  readonly before: number | null;
+  readonly after: number | null;
+  readonly before_error: string | null;
+  readonly after_error: string | null;
+}
+
+export interface RepairView {
+  /** Id of the repaired bytes held by the worker (for `download`). */
+  readonly id: number;
+  readonly file: string;
+  readonly harness: HarnessId;
+  readonly servers: readonly RepairServerInput[];
+  readonly summary_text: string;
+  readonly repaired: number;
+  readonly unchanged: number;
+  readonly skipped: number;
+  readonly invalid: number;
+  readonly derived_calls: number;
+  readonly unresolved: Readonly<Record<UnresolvedReason, number>>;
+  readonly collisions: readonly { readonly alias: string; readonly identities: readonly string[] }[];
+  readonly changed_lines: number;
+  readonly output_bytes: number;
+  readonly rollouts: readonly RepairRolloutView[];
+}
+
+export interface CompareRequests {
+  open: { params: { source: Source }; result: CompareFileSummary };
+  files: { params: Record<string, never>; result: CompareFileSummary[] };
+  compare: { params: { a: string; b: string; policy: Policy }; result: CompareView };
+  pairDetail: { params: { a: string; b: string; policy: Policy; id: number }; result: PairDetail | null };
+  rollouts: { params: { file: string }; result: RolloutListEntry[] };
+  whatIf: { params: { file: string; line: number }; result: WhatIfView | null };
+  servers: { params: Record<string, never>; result: { servers: RepairServerInput[] } };
+  repair: {
+    params: { file: string; harness: HarnessId; servers: readonly RepairServerInput[] };
+    result: RepairView;
+  };
+  download: { params: { id: number }; result: { blob: Blob; name: string } | null };
+}
+
+export type CompareMethod = keyof CompareRequests;
+
+export type ToCompareWorker =
+  | {
+      readonly type: "request";
+      readonly id: number;
+      readonly method: CompareMethod;
+      readonly params: unknown;
+    }
+  | { readonly type: "cancel"; readonly id: number };
+
+export type FromCompareWorker =
+  | { readonly type: "result"; readonly id: number; readonly result: unknown }
+  | { readonly type: "error"; readonly id: number; readonly error: string; readonly cancelled: boolean };
