@@ -31,7 +31,8 @@ export function useSession(): SessionSummary | null {
 }
 
 export interface LoadState {
-  load(sources: readonly Source[]): Promise<SessionSummary | null>;
+  /** fallbackServer verifies rows that name no server (a bundled sample's declared server). */
+  load(sources: readonly Source[], fallbackServer?: string | null): Promise<SessionSummary | null>;
   cancel(): void;
   progress: LoadProgress | null;
   loading: boolean;
@@ -44,13 +45,23 @@ export function useLoad(): LoadState {
   const [progress, setProgress] = useState<LoadProgress | null>(null);
   const controller = useRef<AbortController | null>(null);
   const mutation = useMutation({
-    mutationFn: async (sources: readonly Source[]) => {
+    mutationFn: async ({
+      sources,
+      fallbackServer,
+    }: {
+      sources: readonly Source[];
+      fallbackServer: string | null;
+    }) => {
       controller.current?.abort();
       const abort = new AbortController();
       controller.current = abort;
       setProgress(null);
       try {
-        return await client.request("load", { sources }, { signal: abort.signal, onProgress: setProgress });
+        return await client.request(
+          "load",
+          { sources, fallbackServer },
+          { signal: abort.signal, onProgress: setProgress },
+        );
       } finally {
         if (controller.current === abort) controller.current = null;
         setProgress(null);
@@ -60,9 +71,9 @@ export function useLoad(): LoadState {
   });
   const { mutateAsync } = mutation;
   const load = useCallback(
-    async (sources: readonly Source[]) => {
+    async (sources: readonly Source[], fallbackServer: string | null = null) => {
       try {
-        return await mutateAsync(sources);
+        return await mutateAsync({ sources, fallbackServer });
       } catch {
         // The mutation's error state carries the message; cancelled loads are not errors.
         return null;

@@ -24,7 +24,8 @@ type Handler<M extends Method> = (
 ) => Promise<Requests[M]["result"]> | Requests[M]["result"];
 
 const handlers: { [M in Method]: Handler<M> } = {
-  load: ({ sources }, signal, progress) => session.load(sources, signal, progress),
+  load: ({ sources, fallbackServer }, signal, progress) =>
+    session.load(sources, fallbackServer ?? null, signal, progress),
   reanalyze: ({ dataset, server }, signal, progress) => session.reanalyze(dataset, server, signal, progress),
   indexPage: ({ dataset, start, count }) => {
     const found = session.get(dataset);

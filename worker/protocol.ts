@@ -40,6 +40,8 @@ export interface DatasetSummary {
   readonly paired_rows: number;
   /** For rollouts: the verifying server chosen for every row, or null for each row's default. */
   readonly server_override: string | null;
+  /** For rollouts: the verifying server of rows that name none themselves, when the loader knew one. */
+  readonly fallback_server: string | null;
 }
 
 export interface SessionSummary {
@@ -136,7 +138,8 @@ export interface HighlightResult {
 }
 
 export interface Requests {
-  load: { params: { sources: readonly Source[] }; result: SessionSummary };
+  /** fallbackServer: the verifying server for rows that name none (a bundled sample's server). */
+  load: { params: { sources: readonly Source[]; fallbackServer?: string | null }; result: SessionSummary };
   reanalyze: { params: { dataset: string; server: string | null }; result: SessionSummary };
   indexPage: {
     params: { dataset: string; start: number; count: number };

@@ -43,6 +43,8 @@ export interface Dataset {
   pairedRows: number;
   /** The verifying server the index was computed for when the user overrode the default. */
   serverOverride: string | null;
+  /** The verifying server of rows that name none (no environment_name, no paired input, no provenance hint). */
+  fallbackServer: string | null;
 }
 
 const GymRowSchema = z.looseObject({
@@ -160,6 +162,7 @@ async function readDataset(
     pairedInputs: null,
     pairedRows: 0,
     serverOverride: null,
+    fallbackServer: null,
   };
 }
 
@@ -207,12 +210,17 @@ export class Session {
    */
   async load(
     sources: readonly Source[],
+    fallbackServer: string | null,
     signal: AbortSignal,
     report: (progress: LoadProgress) => void,
   ): Promise<SessionSummary> {
     const progress = throttle(report);
     const loaded: Dataset[] = [];
-    for (const source of sources) loaded.push(await readDataset(source, signal, progress));
+    for (const source of sources) {
+      const dataset = await readDataset(source, signal, progress);
+      dataset.fallbackServer = fallbackServer;
+      loaded.push(dataset);
+    }
     const onlyInputs = loaded.every((dataset) => dataset.kind === "inputs");
     const hasRollouts = this.datasets.some((dataset) => dataset.kind === "rollouts");
     const next = onlyInputs && hasRollouts ? [...this.datasets, ...loaded] : loaded;
@@ -291,7 +299,7 @@ export class Session {
           pairedRows++;
         }
       }
-      const server = serverOverride ?? defaultServer(value, input);
+      const server = serverOverride ?? defaultServer(value, input) ?? dataset.fallbackServer;
       byLine.set(line, index.length);
       index.push(analyzeRollout(line, value, read.rollout, input, server));
       progress({
@@ -353,5 +361,6 @@ function summarize(dataset: Dataset): DatasetSummary {
     paired_inputs: dataset.pairedInputs,
     paired_rows: dataset.pairedRows,
     server_override: dataset.serverOverride,
+    fallback_server: dataset.fallbackServer,
   };
 }

@@ -53,7 +53,8 @@ export function Inspector() {
     const sample = view.sample;
     if (!sample || !SAMPLE_NAME.test(sample) || loadedSample.current === sample || samples.isPending) return;
     loadedSample.current = sample;
-    void loader.load(sampleSources(sample, samples.data ?? []));
+    const entry = samples.data?.find((candidate) => candidate.file === sample);
+    void loader.load(sampleSources(sample, samples.data ?? []), entry?.server ?? null);
   }, [view.sample, samples.isPending, samples.data, loader.load]);
 
   const onFiles = useCallback(

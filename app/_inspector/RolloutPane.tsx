@@ -48,7 +48,9 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView }: P
         loading={verification.isFetching}
         servers={servers.data ?? []}
         server={server}
-        defaultServer={entry.environment ?? (server === null ? entry.server : null)}
+        defaultServer={
+          entry.environment ?? dataset.fallback_server ?? (server === null ? entry.server : null)
+        }
         onServer={(next) => onView({ server: next })}
         harness={harness}
         onHarness={(next) => onView({ harness: next })}
