@@ -119,6 +119,18 @@ export function compareFiles(a: LoadedFile, b: LoadedFile, policy: Policy): Comp
   );
 }
 
+/** Calls attributed to a server whose verifier name differs from the tool: the verifier did not see the tool. */
+function nameMismatch(pair: CompareReport["pairs"][number]): PairRow["name_mismatch"] {
+  for (const side of ["b", "a"] as const) {
+    const off = pair[side].actions.filter((x) => x.server !== null && x.verifier_name !== x.tool);
+    const first = off[0];
+    if (first !== undefined) {
+      return { side, tool: first.tool, verifier_name: first.verifier_name, count: off.length };
+    }
+  }
+  return null;
+}
+
 export function compareView(a: LoadedFile, b: LoadedFile, report: CompareReport): CompareView {
   const lineA = (position: number) => a.rollouts[position]?.line ?? 0;
   const lineB = (position: number) => b.rollouts[position]?.line ?? 0;
@@ -146,6 +158,7 @@ export function compareView(a: LoadedFile, b: LoadedFile, report: CompareReport)
       reward_basis: p.reward_basis,
       divergence: p.first_divergence?.message ?? null,
       divergence_step: p.first_divergence?.step ?? null,
+      name_mismatch: nameMismatch(p),
     }),
   );
   return {

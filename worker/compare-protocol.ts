@@ -55,6 +55,16 @@ export interface PairRow {
   /** One sentence on the first divergence, or null when the action sequences agree. */
   readonly divergence: string | null;
   readonly divergence_step: number | null;
+  /**
+   * The first call (B first, then A) whose verifier name is not its tool's name: why a pair with the
+   * same actions can score differently. Null when every verifier name is the tool name.
+   */
+  readonly name_mismatch: {
+    readonly side: "a" | "b";
+    readonly tool: string;
+    readonly verifier_name: string;
+    readonly count: number;
+  } | null;
 }
 
 export interface CompareSummaryView {

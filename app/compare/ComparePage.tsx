@@ -102,7 +102,7 @@ export function ComparePage() {
             ))}
           </nav>
           <div className="topbar-actions">
-            <Link className="button-small" href="/">
+            <Link className={`button-small ${styles.navLink}`} href="/">
               ← Inspector
             </Link>
           </div>

@@ -1,5 +1,5 @@
 "use client";
-import { Fragment, useMemo } from "react";
+import { Fragment, useMemo, useState } from "react";
 import { StatusBadge } from "@/components/badges";
 import {
   type PairSort,
@@ -144,8 +144,13 @@ interface PairTableProps {
   onOpen(id: number | null): void;
 }
 
+/** Rows rendered before "show all": a table of many thousand pairs would make every update slow. */
+export const PAIR_ROWS_SHOWN = 500;
+
 export function PairTable({ view, verdicts, sort, open, detail, detailLoading, onOpen }: PairTableProps) {
-  const rows = useMemo(() => selectPairs(view.pairs, verdicts, sort), [view.pairs, verdicts, sort]);
+  const selected = useMemo(() => selectPairs(view.pairs, verdicts, sort), [view.pairs, verdicts, sort]);
+  const [all, setAll] = useState(false);
+  const rows = all ? selected : selected.slice(0, PAIR_ROWS_SHOWN);
   return (
     <table className={styles.table} data-testid="pair-table">
       <thead>
@@ -157,7 +162,7 @@ export function PairTable({ view, verdicts, sort, open, detail, detailLoading, o
           <th className={styles.num}>B reward</th>
           <th className={styles.num}>calls</th>
           <th>verdict</th>
-          <th>first divergence</th>
+          <th>first divergence · why</th>
         </tr>
       </thead>
       <tbody>
@@ -203,7 +208,18 @@ export function PairTable({ view, verdicts, sort, open, detail, detailLoading, o
                   <VerdictBadge verdict={p.verdict} />
                 </td>
                 <td className={styles.divergenceText}>
-                  {p.divergence ?? <span className="muted">none: the action sequences agree</span>}
+                  {p.divergence ??
+                    (p.name_mismatch ? null : (
+                      <span className="muted">none: the action sequences agree.</span>
+                    ))}
+                  {p.name_mismatch && (
+                    <div className={styles.nameMismatch}>
+                      {p.divergence === null ? "Same actions, but " : ""}
+                      {p.name_mismatch.side.toUpperCase()}'s verifier saw{" "}
+                      <code>{p.name_mismatch.verifier_name}</code> for <code>{p.name_mismatch.tool}</code>
+                      {p.name_mismatch.count > 1 ? ` (${p.name_mismatch.count} calls)` : ""}
+                    </div>
+                  )}
                   {(p.a.error || p.b.error) && (
                     <div className={styles.error}>{[p.a.error, p.b.error].filter(Boolean).join("; ")}</div>
                   )}
@@ -223,6 +239,16 @@ export function PairTable({ view, verdicts, sort, open, detail, detailLoading, o
             </Fragment>
           );
         })}
+        {rows.length < selected.length && (
+          <tr>
+            <td colSpan={8} className={styles.empty}>
+              {selected.length - rows.length} more pairs.{" "}
+              <button type="button" className="link-button" onClick={() => setAll(true)}>
+                show all
+              </button>
+            </td>
+          </tr>
+        )}
       </tbody>
     </table>
   );
@@ -230,23 +256,24 @@ export function PairTable({ view, verdicts, sort, open, detail, detailLoading, o
 
 function Action({ action }: { action: ActionView | null }) {
   if (action === null) return <span className={styles.absent}>no call here</span>;
+  const unseen = action.server !== null && action.verifier_name !== action.tool;
   return (
     <div data-action-tool={action.tool}>
-      <div className={styles.actionTool}>
+      <div className={styles.actionTool} title={`tool identified via ${action.named_by.replace("_", " ")}`}>
         {action.server !== null && <span className={styles.actionServer}>{action.server} / </span>}
         {action.tool}
       </div>
       <div className={styles.actionMeta}>
+        <StatusBadge status={action.status} highlight={unseen ? "mismatched" : "none"} />
         <span>
           emitted <code>{action.emitted}</code>
         </span>
-        <span>
-          verifier sees <code>{action.verifier_name}</code>
-        </span>
-        <StatusBadge status={action.status} highlight="none" />
-        <span title="how the call's tool was identified for the comparison">
-          via {action.named_by.replace("_", " ")}
-        </span>
+        {action.emitted !== action.verifier_name && (
+          <span>
+            verifier sees <code>{action.verifier_name}</code>
+          </span>
+        )}
+        {unseen && <span className={styles.unseen}>the verifier sees the alias, not the tool</span>}
       </div>
       <div className={styles.args}>{action.arguments}</div>
     </div>

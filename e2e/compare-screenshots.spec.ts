@@ -1,0 +1,25 @@
+import { expect, test } from "@playwright/test";
+import { waitCompared } from "./compare-helpers";
+
+/** Screenshots for review (e2e/screenshots/compare-*.png): the three /compare tabs, light and dark. */
+for (const scheme of ["light", "dark"] as const) {
+  test(`compare screenshots, ${scheme} mode`, async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.emulateMedia({ colorScheme: scheme });
+
+    await page.goto("/compare?pair=4");
+    await waitCompared(page);
+    await expect(page.getByTestId("alignment")).toBeVisible();
+    await page.screenshot({ path: `e2e/screenshots/compare-runs-${scheme}.png` });
+
+    await page.goto("/compare?tab=whatif&sample=compare-http.jsonl&line=5");
+    await expect(page.getByTestId("whatif-table")).toBeVisible();
+    await page.screenshot({ path: `e2e/screenshots/compare-whatif-${scheme}.png` });
+
+    await page.goto("/compare?tab=repair");
+    await expect(page.getByTestId("repair-server-0")).toHaveValue("workplace_assistant");
+    await page.getByTestId("repair-run").click();
+    await expect(page.getByTestId("repair-table")).toBeVisible();
+    await page.screenshot({ path: `e2e/screenshots/compare-repair-${scheme}.png` });
+  });
+}
