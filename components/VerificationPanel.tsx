@@ -91,7 +91,7 @@ function PolicyCard({ policy, result }: { policy: Policy; result: VerifyResult }
           <table className="components">
             <tbody>
               {Object.entries(result.components).map(([name, value]) => (
-                <tr key={name}>
+                <tr key={name} data-component={name} data-value={String(value)}>
                   <td className="mono">{name}</td>
                   <td className="num">{formatReward(value)}</td>
                 </tr>
@@ -145,9 +145,8 @@ export function VerificationPanel({
   harness,
   onHarness,
 }: Props) {
-  const options = [
-    ...new Set([...(defaultServer ? [defaultServer] : []), ...servers, ...(server ? [server] : [])]),
-  ];
+  // Choosing a server applies it to every row of the file; the empty choice returns to each row's default.
+  const options = [...new Set([...servers, ...(server ? [server] : [])])].sort();
   return (
     <section className="verification" aria-label="Verification">
       <div className="verification-head">
@@ -156,16 +155,13 @@ export function VerificationPanel({
           server{" "}
           <select
             aria-label="Verifying server"
-            value={server ?? defaultServer ?? ""}
-            onChange={(event) =>
-              onServer(event.target.value === defaultServer ? null : event.target.value || null)
-            }
+            value={server ?? ""}
+            onChange={(event) => onServer(event.target.value || null)}
           >
-            {!defaultServer && !server && <option value="">choose…</option>}
+            <option value="">{defaultServer ? `${defaultServer} (row default)` : "choose…"}</option>
             {options.map((name) => (
               <option key={name} value={name}>
                 {name}
-                {name === defaultServer ? " (default)" : ""}
               </option>
             ))}
           </select>

@@ -79,3 +79,19 @@ test("a load in progress can be cancelled and leaves the page as it was", async 
   await expect(page.getByTestId("load-error")).toHaveCount(0);
   await expect(page.getByTestId("rollout-count")).toHaveText("4");
 });
+
+test("download gives back the original bytes of the line", async ({ page }) => {
+  const file = path.join(GOLDEN_WA, "wa_rollouts.jsonl");
+  const original = readFileSync(file).toString("utf8").split("\n")[2]!;
+  await page.goto("/");
+  await loadFiles(page, [file]);
+  await openLine(page, 3);
+  const download = page.waitForEvent("download");
+  await page.getByTestId("download-line").click();
+  const stream = await (await download).createReadStream();
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk));
+  expect(Buffer.concat(chunks).toString("utf8")).toBe(original);
+  await page.getByRole("button", { name: "raw line" }).click();
+  await expect(page.getByTestId("raw-line")).toHaveText(original);
+});
