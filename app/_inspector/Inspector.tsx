@@ -237,6 +237,22 @@ export function Inspector() {
                 desc={view.desc}
                 onSort={onSort}
               />
+              <footer className="list-footer">
+                <span>
+                  <kbd>j</kbd>/<kbd>k</kbd> rollout
+                </span>
+                <span>
+                  <kbd>n</kbd>/<kbd>p</kbd> call
+                </span>
+                <span>
+                  <kbd>/</kbd> search
+                </span>
+                <span className="muted list-footer-file">
+                  {dataset.lines.toLocaleString("en-US")} lines · {(dataset.bytes / 1024 / 1024).toFixed(1)}{" "}
+                  MiB
+                  {dataset.paired_inputs ? ` · ${dataset.paired_rows} paired with inputs` : ""}
+                </span>
+              </footer>
             </section>
             <section className="detail-pane">
               {selectedEntry ? (
