@@ -69,8 +69,13 @@ export function verdictCounts(a: readonly Row[], b: readonly Row[]): Record<Verd
   return counts;
 }
 
+/** The first comparison on a cold server also loads the worker bundle and the verifiers' data. */
+const FIRST_COMPARE_TIMEOUT_MS = 45_000;
+
 export async function waitCompared(page: Page): Promise<void> {
-  await expect(page.getByTestId("compare-result")).toHaveAttribute("data-ready", "true");
+  await expect(page.getByTestId("compare-result")).toHaveAttribute("data-ready", "true", {
+    timeout: FIRST_COMPARE_TIMEOUT_MS,
+  });
 }
 
 export async function verdictsShown(page: Page): Promise<Record<VerdictSlug, number>> {

@@ -70,6 +70,12 @@ test.describe("compare runs", () => {
     await expect(alignment.locator("[data-step]").first()).toHaveAttribute("data-step", "same");
     await expect(alignment.locator("[data-first-divergence]")).toHaveCount(0);
     await expect(alignment).toContainText("mcp_workplace_assistant_");
+
+    // From the pair to the harness what-if of B's line.
+    const bLine = await page.locator("tr[data-verdict=identity-bug]").first().getAttribute("data-b-line");
+    await page.getByTestId("pair-whatif").click();
+    await expect(page).toHaveURL(/tab=whatif/);
+    await expect(page.getByTestId("whatif-result")).toHaveAttribute("data-line", bLine ?? "");
   });
 
   test("a local file with one changed argument: different actions, first divergence, text never HTML", async ({

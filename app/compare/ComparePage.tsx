@@ -146,6 +146,8 @@ function RunsTab({ choices, samplesReady, openLocal }: TabProps) {
   const fileB = useCompareFile(state.b, samplesReady);
   const runs = useCompareRuns(fileA.data, fileB.data, state.policy);
   const detail = usePairDetail(fileA.data, fileB.data, state.policy, state.pair);
+  // Only bundled samples can be opened in the inspector by link; a local file would need opening again.
+  const bundled = useMemo(() => new Set((samplesReady ?? []).map((s) => s.file)), [samplesReady]);
   const shown = useMemo(
     () => (runs.data ? selectPairs(runs.data.pairs, state.verdicts, state.sort).length : 0),
     [runs.data, state.verdicts, state.sort],
@@ -231,6 +233,10 @@ function RunsTab({ choices, samplesReady, openLocal }: TabProps) {
             detail={detail.data ?? undefined}
             detailLoading={detail.isFetching}
             onOpen={(pair) => setState({ pair })}
+            inspectorHref={(file, line) =>
+              bundled.has(file) ? `/?sample=${encodeURIComponent(file)}&line=${line}` : null
+            }
+            onWhatIf={(sample, line) => setState({ tab: "whatif", sample, line }, { push: true })}
           />
           {(runs.data.unpaired_a.length > 0 || runs.data.unpaired_b.length > 0) && (
             <p className={styles.note}>

@@ -142,12 +142,25 @@ interface PairTableProps {
   detail: PairDetail | undefined;
   detailLoading: boolean;
   onOpen(id: number | null): void;
+  /** The inspector's URL for a line of a file, when the file can be opened there by link (a bundled sample). */
+  inspectorHref(file: string, line: number): string | null;
+  onWhatIf(file: string, line: number): void;
 }
 
 /** Rows rendered before "show all": a table of many thousand pairs would make every update slow. */
 export const PAIR_ROWS_SHOWN = 500;
 
-export function PairTable({ view, verdicts, sort, open, detail, detailLoading, onOpen }: PairTableProps) {
+export function PairTable({
+  view,
+  verdicts,
+  sort,
+  open,
+  detail,
+  detailLoading,
+  onOpen,
+  inspectorHref,
+  onWhatIf,
+}: PairTableProps) {
   const selected = useMemo(() => selectPairs(view.pairs, verdicts, sort), [view.pairs, verdicts, sort]);
   const [all, setAll] = useState(false);
   const rows = all ? selected : selected.slice(0, PAIR_ROWS_SHOWN);
@@ -229,7 +242,27 @@ export function PairTable({ view, verdicts, sort, open, detail, detailLoading, o
                 <tr>
                   <td colSpan={8} className={styles.detailCell}>
                     {detail && detail.id === p.id ? (
-                      <Alignment detail={detail} a={view.a} b={view.b} />
+                      <>
+                        <div className={styles.detailActions}>
+                          <button
+                            type="button"
+                            className="button-small"
+                            data-testid="pair-whatif"
+                            onClick={() => onWhatIf(view.b, p.b.line)}
+                          >
+                            Harness what-if for B line {p.b.line}
+                          </button>
+                          {(["a", "b"] as const).map((side) => {
+                            const href = inspectorHref(view[side], p[side].line);
+                            return href === null ? null : (
+                              <a key={side} className={`button-small ${styles.navLink}`} href={href}>
+                                Open {side.toUpperCase()} line {p[side].line} in the inspector
+                              </a>
+                            );
+                          })}
+                        </div>
+                        <Alignment detail={detail} a={view.a} b={view.b} />
+                      </>
                     ) : (
                       <div className={styles.empty}>{detailLoading ? "aligning…" : "no detail"}</div>
                     )}
