@@ -87,7 +87,7 @@ export function useLoad(): LoadState {
 }
 
 export interface ReanalyzeState {
-  reanalyze(dataset: string, server: string | null): Promise<void>;
+  reanalyze(dataset: string, server: string | null, harness: HarnessId | null): Promise<void>;
   progress: LoadProgress | null;
   pending: boolean;
 }
@@ -98,8 +98,15 @@ export function useReanalyze(): ReanalyzeState {
   const queryClient = useQueryClient();
   const [progress, setProgress] = useState<LoadProgress | null>(null);
   const mutation = useMutation({
-    mutationFn: ({ dataset, server }: { dataset: string; server: string | null }) =>
-      client.request("reanalyze", { dataset, server }, { onProgress: setProgress }),
+    mutationFn: ({
+      dataset,
+      server,
+      harness,
+    }: {
+      dataset: string;
+      server: string | null;
+      harness: HarnessId | null;
+    }) => client.request("reanalyze", { dataset, server, harness }, { onProgress: setProgress }),
     onSuccess: (summary) => {
       setProgress(null);
       queryClient.setQueryData(SESSION_KEY, summary);
@@ -108,8 +115,8 @@ export function useReanalyze(): ReanalyzeState {
   });
   const { mutateAsync } = mutation;
   const reanalyze = useCallback(
-    async (dataset: string, server: string | null) => {
-      await mutateAsync({ dataset, server }).catch(() => undefined);
+    async (dataset: string, server: string | null, harness: HarnessId | null) => {
+      await mutateAsync({ dataset, server, harness }).catch(() => undefined);
     },
     [mutateAsync],
   );
@@ -119,7 +126,7 @@ export function useReanalyze(): ReanalyzeState {
 export function useRolloutIndex(dataset: DatasetSummary | null) {
   const client = useInspectorClient();
   return useQuery({
-    queryKey: ["index", dataset?.id ?? null, dataset?.server_override ?? null],
+    queryKey: ["index", dataset?.id ?? null, dataset?.server_override ?? null, dataset?.harness ?? null],
     enabled: dataset !== null && dataset.kind === "rollouts",
     queryFn: async ({ signal }) => {
       if (!dataset) return [];
@@ -138,10 +145,11 @@ export function useRolloutIndex(dataset: DatasetSummary | null) {
   });
 }
 
-export function useRollout(datasetId: string | null, line: number | null, serverOverride: string | null) {
+/** `analysis` names what the worker's index was computed with (server override, harness), for the cache key. */
+export function useRollout(datasetId: string | null, line: number | null, analysis: string) {
   const client = useInspectorClient();
   return useQuery({
-    queryKey: ["rollout", datasetId, line, serverOverride],
+    queryKey: ["rollout", datasetId, line, analysis],
     enabled: datasetId !== null && line !== null,
     queryFn: ({ signal }) =>
       client.request("rollout", { dataset: datasetId ?? "", line: line ?? 0 }, { signal }),

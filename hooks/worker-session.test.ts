@@ -123,8 +123,35 @@ describe("Session.load", () => {
     );
     const id = summary.datasets[0]!.id;
     expect(session.get(id)!.index.every((entry) => entry.server === "indirect_prompt_injection")).toBe(true);
-    await session.reanalyze(id, "workplace_assistant", never, ignore);
+    await session.reanalyze(id, "workplace_assistant", null, never, ignore);
     expect(session.get(id)!.index.every((entry) => entry.server === "workplace_assistant")).toBe(true);
+  });
+
+  it("a named harness adds alias diagnostics to the index: its own aliases agree, another harness's do not", async () => {
+    const session = new Session();
+    const summary = await session.load(
+      [{ kind: "file", file: file(path.join(WA, "wa_rollouts.jsonl")) }],
+      null,
+      never,
+      ignore,
+    );
+    const id = summary.datasets[0]!.id;
+    const before = new Map(session.get(id)!.index.map((entry) => [entry.line, entry.counts.mismatched]));
+    const after = await session.reanalyze(id, null, "claude-code", never, ignore);
+    expect(after.datasets[0]?.harness).toBe("claude-code");
+    const index = session.get(id)!.index;
+    const claude = index.filter((entry) => entry.agent === "claude_prov_agent");
+    const hermes = index.filter((entry) => entry.agent === "hermes_prov_agent");
+    expect(claude.length).toBeGreaterThan(0);
+    expect(hermes.length).toBeGreaterThan(0);
+    for (const entry of claude) expect(entry.counts.mismatched).toBe(before.get(entry.line));
+    const total = (entries: typeof index, counts: (line: number) => number) =>
+      entries.reduce((sum, entry) => sum + counts(entry.line), 0);
+    const hermesAfter = total(
+      hermes,
+      (line) => index.find((entry) => entry.line === line)?.counts.mismatched ?? 0,
+    );
+    expect(hermesAfter).toBeGreaterThan(total(hermes, (line) => before.get(line) ?? 0));
   });
 
   it("finds lines by any text they contain, case-insensitively", async () => {

@@ -90,9 +90,10 @@ export function analyzeRollout(
   rollout: Rollout,
   input: unknown,
   server: string | null,
+  harness: HarnessId | null,
 ): RolloutIndexEntry {
   const m = meta(value);
-  const result = verifyBoth(value, input, server, null);
+  const result = verifyBoth(value, input, server, harness);
   const calls = result.contract.resolution.calls;
   return {
     line,
@@ -269,8 +270,9 @@ export function rolloutView(
   rollout: Rollout,
   input: unknown,
   byteLength: number,
+  harness: HarnessId | null,
 ): RolloutView {
-  const result = verifyBoth(value, input, entry.server, null);
+  const result = verifyBoth(value, input, entry.server, harness);
   const resolution = Object.fromEntries(POLICIES.map((policy) => [policy, result[policy].resolution.calls]));
   return {
     line: entry.line,

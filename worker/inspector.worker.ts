@@ -26,7 +26,8 @@ type Handler<M extends Method> = (
 const handlers: { [M in Method]: Handler<M> } = {
   load: ({ sources, fallbackServer }, signal, progress) =>
     session.load(sources, fallbackServer ?? null, signal, progress),
-  reanalyze: ({ dataset, server }, signal, progress) => session.reanalyze(dataset, server, signal, progress),
+  reanalyze: ({ dataset, server, harness }, signal, progress) =>
+    session.reanalyze(dataset, server, harness, signal, progress),
   indexPage: ({ dataset, start, count }) => {
     const found = session.get(dataset);
     const index = found?.index ?? [];
@@ -42,7 +43,14 @@ const handlers: { [M in Method]: Handler<M> } = {
     const read = readRollout(value);
     if (!read.ok) return null;
     const bytes = found.lineBytes.get(line);
-    return rolloutView(entry, value, read.rollout, session.inputRow(found, value), bytes?.length ?? 0);
+    return rolloutView(
+      entry,
+      value,
+      read.rollout,
+      session.inputRow(found, value),
+      bytes?.length ?? 0,
+      found.harness,
+    );
   },
   verify: ({ dataset, line, server, harness }) => {
     const found = session.get(dataset);

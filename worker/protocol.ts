@@ -40,6 +40,8 @@ export interface DatasetSummary {
   readonly paired_rows: number;
   /** For rollouts: the verifying server chosen for every row, or null for each row's default. */
   readonly server_override: string | null;
+  /** For rollouts: the harness the index's alias diagnostics assume, or null when unknown. */
+  readonly harness: HarnessId | null;
   /** For rollouts: the verifying server of rows that name none themselves, when the loader knew one. */
   readonly fallback_server: string | null;
 }
@@ -140,7 +142,11 @@ export interface HighlightResult {
 export interface Requests {
   /** fallbackServer: the verifying server for rows that name none (a bundled sample's server). */
   load: { params: { sources: readonly Source[]; fallbackServer?: string | null }; result: SessionSummary };
-  reanalyze: { params: { dataset: string; server: string | null }; result: SessionSummary };
+  /** Recomputes the index for a verifying server (null: each row's default) and a harness (alias flags). */
+  reanalyze: {
+    params: { dataset: string; server: string | null; harness: HarnessId | null };
+    result: SessionSummary;
+  };
   indexPage: {
     params: { dataset: string; start: number; count: number };
     result: { entries: RolloutIndexEntry[]; total: number };

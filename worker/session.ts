@@ -10,6 +10,7 @@ import { analyzeRollout, defaultServer, inputKey, rolloutKey } from "./core";
 import type {
   DatasetKind,
   DatasetSummary,
+  HarnessId,
   LineError,
   LoadProgress,
   RolloutIndexEntry,
@@ -43,6 +44,8 @@ export interface Dataset {
   pairedRows: number;
   /** The verifying server the index was computed for when the user overrode the default. */
   serverOverride: string | null;
+  /** The harness whose alias rules feed the diagnostic flags of the index, when the user named one. */
+  harness: HarnessId | null;
   /** The verifying server of rows that name none (no environment_name, no paired input, no provenance hint). */
   fallbackServer: string | null;
 }
@@ -162,6 +165,7 @@ async function readDataset(
     pairedInputs: null,
     pairedRows: 0,
     serverOverride: null,
+    harness: null,
     fallbackServer: null,
   };
 }
@@ -234,18 +238,23 @@ export class Session {
     return this.summary();
   }
 
-  /** Recomputes a rollouts dataset's index for another verifying server (null: each row's default). */
+  /**
+   * Recomputes a rollouts dataset's index for another verifying server (null: each row's default) or another
+   * harness. A cancelled recomputation keeps the previous index.
+   */
   async reanalyze(
     id: string,
     server: string | null,
+    harness: HarnessId | null,
     signal: AbortSignal,
     report: (progress: LoadProgress) => void,
   ): Promise<SessionSummary> {
     const dataset = this.get(id);
-    if (dataset?.kind !== "rollouts" || dataset.serverOverride === server) return this.summary();
+    if (dataset?.kind !== "rollouts") return this.summary();
+    if (dataset.serverOverride === server && dataset.harness === harness) return this.summary();
     const inputs = this.datasets.filter((d) => d.kind === "inputs");
-    const analysis = await this.analyze(dataset, inputs, server, signal, throttle(report));
-    Object.assign(dataset, analysis, { serverOverride: server });
+    const analysis = await this.analyze({ ...dataset, harness }, inputs, server, signal, throttle(report));
+    Object.assign(dataset, analysis, { serverOverride: server, harness });
     return this.summary();
   }
 
@@ -301,7 +310,7 @@ export class Session {
       }
       const server = serverOverride ?? defaultServer(value, input) ?? dataset.fallbackServer;
       byLine.set(line, index.length);
-      index.push(analyzeRollout(line, value, read.rollout, input, server));
+      index.push(analyzeRollout(line, value, read.rollout, input, server, dataset.harness));
       progress({
         phase: "analyzing",
         file: dataset.name,
@@ -361,6 +370,7 @@ function summarize(dataset: Dataset): DatasetSummary {
     paired_inputs: dataset.pairedInputs,
     paired_rows: dataset.pairedRows,
     server_override: dataset.serverOverride,
+    harness: dataset.harness,
     fallback_server: dataset.fallbackServer,
   };
 }

@@ -74,11 +74,13 @@ export function Inspector() {
   const dataset = rolloutSets.find((candidate) => candidate.name === view.file) ?? rolloutSets[0] ?? null;
   const inputs = session?.datasets.filter((candidate) => candidate.kind === "inputs") ?? [];
 
-  // The verifying server chosen in the URL applies to the whole list.
+  // The verifying server and harness chosen in the URL apply to the whole list.
   useEffect(() => {
     if (!dataset || reanalyzer.pending || loader.loading) return;
-    if (dataset.server_override !== view.server) void reanalyzer.reanalyze(dataset.id, view.server);
-  }, [dataset, view.server, reanalyzer.pending, reanalyzer.reanalyze, loader.loading]);
+    if (dataset.server_override !== view.server || dataset.harness !== view.harness) {
+      void reanalyzer.reanalyze(dataset.id, view.server, view.harness);
+    }
+  }, [dataset, view.server, view.harness, reanalyzer.pending, reanalyzer.reanalyze, loader.loading]);
 
   const index = useRolloutIndex(dataset);
   const query = useDeferredValue(view.q);

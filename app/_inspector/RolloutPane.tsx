@@ -19,7 +19,7 @@ interface Props {
 }
 
 export function RolloutPane({ dataset, entry, call, server, harness, onView }: Props) {
-  const rollout = useRollout(dataset.id, entry.line, dataset.server_override);
+  const rollout = useRollout(dataset.id, entry.line, `${dataset.server_override}|${dataset.harness}`);
   const verifyingServer = server ?? entry.server;
   const verification = useVerification(dataset.id, entry.line, verifyingServer, harness);
   const servers = useServers();
