@@ -198,11 +198,18 @@ export function PairTable({
                 data-pair={p.key}
                 data-a-line={p.a.line}
                 data-b-line={p.b.line}
-                aria-expanded={isOpen}
                 onClick={() => onOpen(isOpen ? null : p.id)}
               >
                 <td className="mono">
-                  <span className={styles.expander}>{isOpen ? "▾" : "▸"}</span>
+                  {/* The row is clickable; this button is the keyboard path (the click bubbles to the row). */}
+                  <button
+                    type="button"
+                    className={styles.expander}
+                    aria-expanded={isOpen}
+                    aria-label={`${isOpen ? "Close" : "Open"} pair ${p.key}`}
+                  >
+                    {isOpen ? "▾" : "▸"}
+                  </button>
                   {p.key}
                   {p.paired_by !== "indices" && <span className="muted"> (by {p.paired_by})</span>}
                 </td>

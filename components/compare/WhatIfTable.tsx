@@ -54,6 +54,8 @@ export function WhatIfTable({ view }: { view: WhatIfView }) {
     );
   }
   const breaking = view.rows.filter((r) => !r.equals_http);
+  const withProv = view.rows.filter((r) => r.with_provenance);
+  const withoutProv = view.rows.filter((r) => !r.with_provenance);
   return (
     <>
       <div className={styles.httpLine} data-testid="whatif-http" data-reward={String(view.http.reward)}>
@@ -77,12 +79,29 @@ export function WhatIfTable({ view }: { view: WhatIfView }) {
             <Reward value={view.recorded} muted />
           </div>
         </div>
-        <div className={styles.note}>
-          {breaking.length === 0
-            ? "Every variant scores like HTTP."
-            : `${breaking.length} of ${view.rows.length} variants score differently from HTTP: ${breaking
+        <div className={styles.note} data-testid="whatif-verdict">
+          <div>
+            <b className={withProv.every((r) => r.equals_http) ? styles.okMark : styles.breakMark}>
+              With provenance: {withProv.filter((r) => r.equals_http).length} of {withProv.length} equal HTTP.
+            </b>{" "}
+            Without: {withoutProv.filter((r) => r.equals_http).length} of {withoutProv.length} survive
+            {withoutProv.some((r) => r.equals_http)
+              ? ` (${withoutProv
+                  .filter((r) => r.equals_http)
+                  .map((r) => r.harness)
+                  .join(", ")})`
+              : ""}
+            .
+          </div>
+          {breaking.length > 0 && (
+            <div>
+              Break:{" "}
+              {breaking
                 .map((r) => `${r.harness} ${r.with_provenance ? "with" : "without"} provenance`)
-                .join(", ")}.`}
+                .join(", ")}
+              .
+            </div>
+          )}
           {view.http.error && <div className={styles.error}>{view.http.error}</div>}
         </div>
       </div>
