@@ -1,4 +1,5 @@
 "use client";
+import { type RefObject, useEffect, useMemo, useRef, useState } from "react";
 import { useHighlight } from "@/hooks/data";
 import type { Token } from "@/hooks/types";
 
@@ -33,12 +34,41 @@ function TokenSpan({ token }: { token: Token }) {
   );
 }
 
-/** Model-generated JSON, highlighted by shiki's tokenizer in the worker and rendered as text spans. */
+/** Starts true once the element has come near the viewport; highlighting waits for it. */
+function useSeen(ref: RefObject<Element | null>): boolean {
+  const [seen, setSeen] = useState(false);
+  useEffect(() => {
+    const element = ref.current;
+    if (seen || !element) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) setSeen(true);
+      },
+      { rootMargin: "400px" },
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref, seen]);
+  return seen;
+}
+
+/**
+ * Model-generated JSON, highlighted by shiki's tokenizer in the worker and rendered as text spans. A block
+ * is highlighted only once it scrolls near the viewport, so a long transcript costs one render up front.
+ */
 export function CodeBlock({ text, label }: { text: string; label?: string }) {
-  const pretty = prettyJson(text);
-  const { data } = useHighlight(pretty.json ? pretty.text : null);
+  const pretty = useMemo(() => prettyJson(text), [text]);
+  const ref = useRef<HTMLPreElement>(null);
+  const seen = useSeen(ref);
+  const { data } = useHighlight(pretty.json && seen ? pretty.text : null);
   return (
-    <pre className="code" data-label={label} data-json={pretty.json}>
+    <pre
+      className="code"
+      ref={ref}
+      data-label={label}
+      data-json={pretty.json}
+      data-highlighted={Boolean(data)}
+    >
       {data && !data.plain ? (
         data.lines.map((line, index) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: lines of one immutable text.

@@ -6,6 +6,8 @@ import { CodeBlock } from "./CodeBlock";
 
 /** Longer message texts are folded behind a "show all" button. */
 export const FOLD_TEXT_CHARS = 1_500;
+/** Output items rendered at first; more on request, so a very long rollout opens in one short task. */
+export const TRANSCRIPT_BATCH = 60;
 
 function FoldedText({ text }: { text: string }) {
   const [open, setOpen] = useState(false);
@@ -30,6 +32,11 @@ interface Props {
 
 export function Transcript({ input, items, calls, selected, onSelect }: Props) {
   const [showPrompt, setShowPrompt] = useState(false);
+  const [limit, setLimit] = useState(TRANSCRIPT_BATCH);
+  // A selected call is always rendered, however far down it is.
+  const selectedAt =
+    selected === null ? -1 : items.findIndex((item) => item.kind === "call" && item.call_index === selected);
+  const shown = items.slice(0, Math.max(limit, selectedAt + 1));
   return (
     <div className="transcript">
       {input.length > 0 && (
@@ -47,7 +54,7 @@ export function Transcript({ input, items, calls, selected, onSelect }: Props) {
             ))}
         </div>
       )}
-      {items.map((item) => {
+      {shown.map((item) => {
         switch (item.kind) {
           case "message":
             return (
@@ -120,6 +127,16 @@ export function Transcript({ input, items, calls, selected, onSelect }: Props) {
         }
         return null;
       })}
+      {shown.length < items.length && (
+        <button
+          type="button"
+          className="button-small more-items"
+          onClick={() => setLimit(shown.length + TRANSCRIPT_BATCH)}
+        >
+          show {Math.min(TRANSCRIPT_BATCH, items.length - shown.length)} more of {items.length - shown.length}{" "}
+          remaining items
+        </button>
+      )}
     </div>
   );
 }

@@ -63,7 +63,14 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView }: P
       </section>
       <section className="transcript-section" aria-label="Transcript">
         <h3>Transcript</h3>
-        <Transcript input={view.input} items={view.items} calls={calls} selected={call} onSelect={select} />
+        <Transcript
+          key={entry.line}
+          input={view.input}
+          items={view.items}
+          calls={calls}
+          selected={call}
+          onSelect={select}
+        />
       </section>
       <TaskFields fields={view.extra_fields} />
       <RawLine
