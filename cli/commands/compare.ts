@@ -7,6 +7,7 @@ import { type CompareReport, compareRuns, type PairReport } from "../../lib/comp
 import type { Policy } from "../../lib/identity/types";
 import { readJsonl } from "../../lib/jsonl";
 import { pairInputs } from "../../lib/verify";
+import { readPolicy } from "../args";
 import type { CommandIo } from "../io";
 import { openFileStream } from "../open";
 
@@ -60,10 +61,9 @@ export function parseCompareArgs(args: string[]): ParsedCompareArgs {
   const [a, b, ...extra] = positionals;
   if (a === undefined || b === undefined) return { ok: false, error: "need two files, A and B" };
   if (extra.length > 0) return { ok: false, error: `unexpected argument '${extra[0]}'` };
-  const policy = values.policy ?? "contract";
-  if (policy !== "contract" && policy !== "legacy") {
-    return { ok: false, error: `unknown --policy '${policy}' (contract or legacy)` };
-  }
+  const read = readPolicy(values.policy);
+  if (!read.ok) return read;
+  const policy = read.policy;
   return {
     ok: true,
     help: false,

@@ -103,7 +103,7 @@ describe("cli export", () => {
     });
     expect(parseExportArgs(["f", "--what", "verify", "--policy", "p"])).toMatchObject({
       ok: false,
-      error: expect.stringMatching(/unknown --policy 'p'/),
+      error: expect.stringMatching(/--policy must be contract or legacy, not "p"/),
     });
     expect(parseExportArgs(["f", "--what", "report", "--set-reward"])).toMatchObject({
       ok: false,

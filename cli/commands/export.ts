@@ -15,6 +15,7 @@ import {
 import type { Policy } from "../../lib/identity/types";
 import { readJsonl } from "../../lib/jsonl";
 import { pairInputs } from "../../lib/verify";
+import { readPolicy } from "../args";
 import type { CommandIo } from "../io";
 import { openFileStream } from "../open";
 
@@ -130,10 +131,9 @@ export function parseExportArgs(args: string[]): ParsedExportArgs {
   const what = values.what;
   if (what === undefined) return { ok: false, error: `missing --what (${WHATS.join(" or ")})` };
   if (!isWhat(what)) return { ok: false, error: `unknown --what '${what}' (${WHATS.join(" or ")})` };
-  const policy = values.policy ?? "contract";
-  if (policy !== "contract" && policy !== "legacy") {
-    return { ok: false, error: `unknown --policy '${policy}' (contract or legacy)` };
-  }
+  const read = readPolicy(values.policy);
+  if (!read.ok) return read;
+  const policy = read.policy;
   const setReward = values["set-reward"] === true;
   if (setReward && what !== "verify")
     return { ok: false, error: "--set-reward only applies to --what verify" };

@@ -2,11 +2,12 @@
  * `resolve FILE`: the per-call identity of every function_call in a rollouts file, one JSON object per
  * call on stdout, in file order. Streams: one line in memory at a time.
  */
-import { HARNESSES, type HarnessId, isHarnessId } from "../../lib/harness";
+import { HARNESSES, type HarnessId } from "../../lib/harness";
 import { resolveReadRollout } from "../../lib/identity";
 import type { CallResolution, Policy } from "../../lib/identity/types";
 import { readJsonl } from "../../lib/jsonl";
 import { readRollout } from "../../lib/schemas";
+import { readHarness, readPolicy, scanOptions } from "../args";
 import type { CommandIo } from "../io";
 import { openFileStream } from "../open";
 
@@ -44,55 +45,19 @@ interface ResolveArgs {
 
 type ParsedArgs = { ok: true; args: ResolveArgs } | { ok: true; help: true } | { ok: false; error: string };
 
-const VALUE_OPTIONS = ["--server", "--policy", "--harness", "--tools"] as const;
-type ValueOption = (typeof VALUE_OPTIONS)[number];
-
-function isValueOption(name: string): name is ValueOption {
-  return (VALUE_OPTIONS as readonly string[]).includes(name);
-}
-
 export function parseArgs(argv: readonly string[]): ParsedArgs {
-  const values = new Map<ValueOption, string>();
-  const files: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] ?? "";
-    if (arg === "-h" || arg === "--help") return { ok: true, help: true };
-    if (arg === "--") {
-      files.push(...argv.slice(i + 1));
-      break;
-    }
-    if (arg.startsWith("--")) {
-      const eq = arg.indexOf("=");
-      const name = eq === -1 ? arg : arg.slice(0, eq);
-      if (!isValueOption(name)) return { ok: false, error: `unknown option ${name}` };
-      const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
-      if (value === undefined) return { ok: false, error: `${name} needs a value` };
-      if (values.has(name)) return { ok: false, error: `${name} given twice` };
-      values.set(name, value);
-      continue;
-    }
-    files.push(arg);
-  }
+  const scanned = scanOptions(argv, ["--server", "--policy", "--harness", "--tools"]);
+  if (!scanned.ok || scanned.help) return scanned.ok ? { ok: true, help: true } : scanned;
+  const { values, files } = scanned;
   if (files.length === 0) return { ok: false, error: "missing FILE" };
   if (files.length > 1) return { ok: false, error: `expected one FILE, got ${files.length}` };
 
   const server = values.get("--server") ?? null;
   if (server === "") return { ok: false, error: "--server must not be empty" };
-  const policy = values.get("--policy") ?? "contract";
-  if (policy !== "contract" && policy !== "legacy") {
-    return { ok: false, error: `--policy must be contract or legacy, not ${JSON.stringify(policy)}` };
-  }
-  const harnessValue = values.get("--harness");
-  let harness: HarnessId | null = null;
-  if (harnessValue !== undefined) {
-    if (!isHarnessId(harnessValue)) {
-      return {
-        ok: false,
-        error: `--harness must be one of ${HARNESSES.join(", ")}, not ${JSON.stringify(harnessValue)}`,
-      };
-    }
-    harness = harnessValue;
-  }
+  const policy = readPolicy(values.get("--policy"));
+  if (!policy.ok) return policy;
+  const harness = readHarness(values.get("--harness"));
+  if (!harness.ok) return harness;
   const toolsValue = values.get("--tools");
   let tools: string[] | null = null;
   if (toolsValue !== undefined) {
@@ -102,7 +67,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       .filter((t) => t !== "");
     if (tools.length === 0) return { ok: false, error: "--tools needs at least one tool name" };
   }
-  return { ok: true, args: { file: files[0] ?? "", server, policy, harness, tools } };
+  return {
+    ok: true,
+    args: { file: files[0] ?? "", server, policy: policy.policy, harness: harness.harness, tools },
+  };
 }
 
 /** Output is gathered into chunks of about this many characters, so a big file is not one write per call. */

@@ -1,0 +1,65 @@
+/**
+ * Argument helpers shared by the CLI commands: one option scanner with one-line errors, and the readers
+ * for options several commands take (--policy, --harness).
+ */
+import { HARNESSES, type HarnessId, isHarnessId } from "../lib/harness";
+import type { Policy } from "../lib/identity/types";
+
+export type Scanned<Name extends string> =
+  | { ok: true; help: true }
+  | { ok: true; help: false; values: ReadonlyMap<Name, string>; files: readonly string[] }
+  | { ok: false; error: string };
+
+/**
+ * Scans `--name value`, `--name=value`, `-h`/`--help` and positional FILEs (everything after `--` is a
+ * FILE). Every option named in `valueOptions` takes exactly one value and may be given once.
+ */
+export function scanOptions<Name extends string>(
+  argv: readonly string[],
+  valueOptions: readonly Name[],
+): Scanned<Name> {
+  const isValueOption = (name: string): name is Name => (valueOptions as readonly string[]).includes(name);
+  const values = new Map<Name, string>();
+  const files: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? "";
+    if (arg === "-h" || arg === "--help") return { ok: true, help: true };
+    if (arg === "--") {
+      files.push(...argv.slice(i + 1));
+      break;
+    }
+    if (arg.startsWith("--")) {
+      const eq = arg.indexOf("=");
+      const name = eq === -1 ? arg : arg.slice(0, eq);
+      if (!isValueOption(name)) return { ok: false, error: `unknown option ${name}` };
+      const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
+      if (value === undefined) return { ok: false, error: `${name} needs a value` };
+      if (values.has(name)) return { ok: false, error: `${name} given twice` };
+      values.set(name, value);
+      continue;
+    }
+    files.push(arg);
+  }
+  return { ok: true, help: false, values, files };
+}
+
+/** `--policy`: contract (the default) or legacy. */
+export function readPolicy(
+  value: string | undefined,
+): { ok: true; policy: Policy } | { ok: false; error: string } {
+  const policy = value ?? "contract";
+  if (policy === "contract" || policy === "legacy") return { ok: true, policy };
+  return { ok: false, error: `--policy must be contract or legacy, not ${JSON.stringify(policy)}` };
+}
+
+/** `--harness`: one of HARNESSES, or null when not given. */
+export function readHarness(
+  value: string | undefined,
+): { ok: true; harness: HarnessId | null } | { ok: false; error: string } {
+  if (value === undefined) return { ok: true, harness: null };
+  if (isHarnessId(value)) return { ok: true, harness: value };
+  return {
+    ok: false,
+    error: `--harness must be one of ${HARNESSES.join(", ")}, not ${JSON.stringify(value)}`,
+  };
+}
