@@ -34,8 +34,16 @@ export function memoryIo(): CommandIo & { out: () => string; err: () => string }
   let out = "";
   let err = "";
   return {
-    stdout: { write: (c) => void (out += c) },
-    stderr: { write: (c) => void (err += c) },
+    stdout: {
+      write: (c) => {
+        out += c;
+      },
+    },
+    stderr: {
+      write: (c) => {
+        err += c;
+      },
+    },
     out: () => out,
     err: () => err,
   };

@@ -5,7 +5,10 @@
 import type { CommandIo } from "./io";
 import { nodeIo } from "./io";
 
-type Command = { summary: string; load: () => Promise<{ run: (args: string[], io: CommandIo) => Promise<number> }> };
+type Command = {
+  summary: string;
+  load: () => Promise<{ run: (args: string[], io: CommandIo) => Promise<number> }>;
+};
 
 const COMMANDS: Record<string, Command> = {
   resolve: { summary: "per-call identity of every function_call", load: () => import("./commands/resolve") },
