@@ -37,3 +37,11 @@ export async function openLine(page: Page, line: number): Promise<void> {
   await expect(page.locator(`article.detail[data-detail-line="${line}"]`)).toBeVisible();
   await expect(page.locator("article.detail")).toHaveAttribute("data-verified", "true");
 }
+
+/**
+ * Where a review screenshot goes: the committed e2e/screenshots/ only with UPDATE_SCREENSHOTS=1, so an
+ * ordinary test run leaves the work tree clean.
+ */
+export function screenshotPath(name: string): string {
+  return process.env.UPDATE_SCREENSHOTS ? `e2e/screenshots/${name}` : `test-results/screenshots/${name}`;
+}

@@ -1,29 +1,29 @@
 import { expect, test } from "@playwright/test";
-import { waitReady } from "./helpers";
+import { screenshotPath, waitReady } from "./helpers";
 
-/** Screenshots for review (committed in e2e/screenshots/): the welcome page and a busy rollout, light and dark. */
+/** Screenshots for review (committed in e2e/screenshots/ when run with UPDATE_SCREENSHOTS=1): the welcome page and a busy rollout, light and dark. */
 for (const scheme of ["light", "dark"] as const) {
   test(`screenshots, ${scheme} mode`, async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.emulateMedia({ colorScheme: scheme });
     await page.goto("/");
     await expect(page.locator("[data-sample]").first()).toBeVisible();
-    await page.screenshot({ path: `e2e/screenshots/welcome-${scheme}.png` });
+    await page.screenshot({ path: screenshotPath(`welcome-${scheme}.png`) });
 
     await page.goto("/?sample=workplace-edge-cases.jsonl&line=2");
     await waitReady(page);
     await expect(page.locator("article.detail")).toHaveAttribute("data-verified", "true");
-    await page.screenshot({ path: `e2e/screenshots/inspector-${scheme}.png` });
+    await page.screenshot({ path: screenshotPath(`inspector-${scheme}.png`) });
 
     await page.goto("/?sample=workplace-edge-cases.jsonl&line=2&call=1");
     await waitReady(page);
     await expect(page.locator("article.detail")).toHaveAttribute("data-verified", "true");
     await expect(page.locator(".item-call pre.code .tok").first()).toBeVisible();
-    await page.screenshot({ path: `e2e/screenshots/call-${scheme}.png` });
+    await page.screenshot({ path: screenshotPath(`call-${scheme}.png`) });
 
     await page.goto("/?sample=workplace-harnesses.jsonl&filter=changed&line=22");
     await waitReady(page);
     await expect(page.locator("article.detail")).toHaveAttribute("data-verified", "true");
-    await page.screenshot({ path: `e2e/screenshots/changed-${scheme}.png` });
+    await page.screenshot({ path: screenshotPath(`changed-${scheme}.png`) });
   });
 }
