@@ -48,3 +48,13 @@ test("a deep link to a call survives a reload", async ({ page }) => {
   }
   expect(new URL(page.url()).search).toBe(new URL(link, "http://x").search);
 });
+
+test("the header links the open sample rollout to its harness what-if", async ({ page }) => {
+  await page.goto(`/?sample=${SAMPLE}&line=3`);
+  await waitReady(page);
+  await expect(page.locator("article.detail")).toHaveAttribute("data-detail-line", "3");
+  await page.getByTestId("compare-link").click();
+  await expect(page).toHaveURL(/\/compare\?tab=whatif/);
+  await expect(page.getByTestId("whatif-result")).toHaveAttribute("data-line", "3");
+  await expect(page.getByTestId("whatif-table")).toBeVisible();
+});

@@ -1,4 +1,5 @@
 "use client";
+import Link from "next/link";
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef } from "react";
 import { FilterBar } from "@/components/FilterBar";
 import { LineErrors } from "@/components/LineErrors";
@@ -106,6 +107,11 @@ export function Inspector() {
   const firstLine = rows[0]?.line ?? null;
   const selectedLine = view.line ?? firstLine;
   const selectedEntry = entries.find((entry) => entry.line === selectedLine) ?? null;
+  // A bundled sample's open rollout has a what-if of its own; a local file cannot travel in a URL.
+  const compareHref =
+    view.sample && selectedEntry
+      ? `/compare?tab=whatif&sample=${encodeURIComponent(view.sample)}&line=${selectedEntry.line}`
+      : "/compare";
 
   const toggle = (flag: FilterFlag) =>
     setView((state) => ({
@@ -186,6 +192,9 @@ export function Inspector() {
             {busy && (
               <LoadProgressBar progress={loader.progress ?? reanalyzer.progress} onCancel={loader.cancel} />
             )}
+            <Link className="button-small" href={compareHref} data-testid="compare-link">
+              Compare · what-if · repair
+            </Link>
             {session && <OpenFilesButton onFiles={onFiles} />}
           </div>
         </header>
