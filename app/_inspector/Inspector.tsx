@@ -192,7 +192,7 @@ export function Inspector() {
             {busy && (
               <LoadProgressBar progress={loader.progress ?? reanalyzer.progress} onCancel={loader.cancel} />
             )}
-            <Link className="button-small" href={compareHref} data-testid="compare-link">
+            <Link className="button" href={compareHref} data-testid="compare-link">
               Compare · what-if · repair
             </Link>
             {session && <OpenFilesButton onFiles={onFiles} />}
