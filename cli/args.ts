@@ -4,6 +4,7 @@
  */
 import { HARNESSES, type HarnessId, isHarnessId } from "../lib/harness";
 import type { Policy } from "../lib/identity/types";
+import type { CommandIo } from "./io";
 
 export type Scanned<Name extends string> =
   | { ok: true; help: true }
@@ -62,4 +63,18 @@ export function readHarness(
     ok: false,
     error: `--harness must be one of ${HARNESSES.join(", ")}, not ${JSON.stringify(value)}`,
   };
+}
+
+/** The usage outcomes every command answers the same way: an unusable argument (exit 2) or --help (exit 0). */
+export async function answerUsage(
+  parsed: { ok: false; error: string } | { ok: true; help: true },
+  help: string,
+  io: CommandIo,
+): Promise<number> {
+  if (!parsed.ok) {
+    await io.stderr.write(`error: ${parsed.error}\n\n${help}`);
+    return 2;
+  }
+  await io.stdout.write(help);
+  return 0;
 }

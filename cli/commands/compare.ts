@@ -7,7 +7,7 @@ import { type CompareReport, compareRuns, type PairReport } from "../../lib/comp
 import type { Policy } from "../../lib/identity/types";
 import { readJsonl } from "../../lib/jsonl";
 import { pairInputs } from "../../lib/verify";
-import { readPolicy } from "../args";
+import { answerUsage, readPolicy } from "../args";
 import type { CommandIo } from "../io";
 import { openFileStream } from "../open";
 
@@ -113,14 +113,7 @@ export function formatCompare(report: CompareReport, a: string, b: string): stri
 
 export async function run(args: string[], io: CommandIo): Promise<number> {
   const parsed = parseCompareArgs(args);
-  if (!parsed.ok) {
-    await io.stderr.write(`error: ${parsed.error}\n\n${HELP}`);
-    return 2;
-  }
-  if (parsed.help) {
-    await io.stdout.write(HELP);
-    return 0;
-  }
+  if (!parsed.ok || parsed.help) return answerUsage(parsed, HELP, io);
   try {
     const [a, b] = [await readRows(parsed.a, io), await readRows(parsed.b, io)];
     const inputs = parsed.inputs === undefined ? undefined : pairInputs(await readRows(parsed.inputs, io));

@@ -15,7 +15,7 @@ import {
 import type { Policy } from "../../lib/identity/types";
 import { readJsonl } from "../../lib/jsonl";
 import { pairInputs } from "../../lib/verify";
-import { readPolicy } from "../args";
+import { answerUsage, readPolicy } from "../args";
 import type { CommandIo } from "../io";
 import { openFileStream } from "../open";
 
@@ -173,14 +173,7 @@ const encoder = new TextEncoder();
 
 export async function run(args: string[], io: CommandIo): Promise<number> {
   const parsed = parseExportArgs(args);
-  if (!parsed.ok) {
-    await io.stderr.write(`error: ${parsed.error}\n\n${HELP}`);
-    return 2;
-  }
-  if (parsed.help) {
-    await io.stdout.write(HELP);
-    return 0;
-  }
+  if (!parsed.ok || parsed.help) return answerUsage(parsed, HELP, io);
   try {
     const inputs = parsed.inputs === undefined ? undefined : await loadInputs(parsed.inputs, io);
     const options = {

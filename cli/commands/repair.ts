@@ -8,6 +8,7 @@ import { emptyRepairSummary, formatRepairSummary, repairJsonl } from "../../lib/
 import { HARNESSES, isHarnessId } from "../../lib/harness";
 import type { RepairServer } from "../../lib/repair";
 import { knownTools } from "../../lib/verify";
+import { answerUsage } from "../args";
 import type { CommandIo } from "../io";
 import { openFileStream } from "../open";
 import { openOutput } from "./export";
@@ -110,14 +111,7 @@ export function parseRepairArgs(args: string[]): ParsedRepairArgs {
 
 export async function run(args: string[], io: CommandIo): Promise<number> {
   const parsed = parseRepairArgs(args);
-  if (!parsed.ok) {
-    await io.stderr.write(`error: ${parsed.error}\n\n${HELP}`);
-    return 2;
-  }
-  if (parsed.help) {
-    await io.stdout.write(HELP);
-    return 0;
-  }
+  if (!parsed.ok || parsed.help) return answerUsage(parsed, HELP, io);
   const { file, harness, servers, out } = parsed;
   try {
     const source = await openFileStream(file);
