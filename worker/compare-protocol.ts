@@ -6,7 +6,7 @@
  * pair only when it is opened), the what-if table of one rollout, the outcome of a repair, and the
  * repaired file as a Blob when the user downloads it.
  */
-import type { Verdict } from "../lib/compare";
+import type { Action, CompareSummary, Verdict } from "../lib/compare";
 import type { HarnessId } from "../lib/harness/types";
 import type { CallStatus, Policy } from "../lib/identity/types";
 import type { UnresolvedReason } from "../lib/repair";
@@ -67,16 +67,8 @@ export interface PairRow {
   } | null;
 }
 
-export interface CompareSummaryView {
-  readonly pairs: number;
-  readonly unpaired_a: number;
-  readonly unpaired_b: number;
-  readonly same_actions_same_reward: number;
-  readonly same_actions_different_reward: number;
-  readonly different_actions: number;
-  readonly parity_rate: number | null;
-  readonly action_parity_rate: number | null;
-}
+/** The library's summary crosses the worker boundary as it is: it is already plain numbers. */
+export type CompareSummaryView = CompareSummary;
 
 export interface CompareView {
   readonly a: string;
@@ -90,18 +82,14 @@ export interface CompareView {
 }
 
 /** One action of a canonical action sequence, as the page shows it. */
-export interface ActionView {
-  readonly index: number;
-  readonly server: string | null;
-  readonly tool: string;
-  readonly emitted: string;
-  readonly call_id: string | null;
-  readonly status: CallStatus;
-  readonly verifier_name: string;
+export interface ActionView
+  extends Pick<
+    Action,
+    "index" | "server" | "tool" | "emitted" | "call_id" | "status" | "verifier_name" | "arguments_valid"
+  > {
   readonly named_by: string;
   /** Arguments as compact JSON (or the raw text when they do not parse), cut at MAX_ARGUMENT_CHARS. */
   readonly arguments: string;
-  readonly arguments_valid: boolean;
 }
 
 export interface StepView {
