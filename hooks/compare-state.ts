@@ -1,11 +1,12 @@
 /**
  * The /compare page's state, kept in the URL search params so every view is a link:
- * `?tab=runs&a=<file>&b=<file>&policy=contract&verdict=...&sort=verdict&pair=3`,
+ * `?tab=runs&a=<file>&b=<file>&ai=<inputs>&bi=<inputs>&policy=contract&verdict=...&sort=verdict&pair=3`,
  * `?tab=whatif&sample=<file>&line=12`, `?tab=repair&r=<file>&harness=hermes-legacy`.
  */
 import { HARNESSES, type HarnessId } from "@/lib/harness";
 import type { Policy } from "@/lib/identity/types";
 import type { Verdict } from "@/worker/compare-protocol";
+import type { Sample } from "./data";
 
 export type CompareTab = "runs" | "whatif" | "repair";
 export const COMPARE_TABS: readonly CompareTab[] = ["runs", "whatif", "repair"];
@@ -25,6 +26,12 @@ export interface CompareState {
   readonly tab: CompareTab;
   readonly a: string;
   readonly b: string;
+  /**
+   * Each side's materialized-inputs file (a loaded or bundled file name). Null: automatic, the bundled
+   * inputs sample that goes with a bundled rollouts sample, if any; NO_INPUTS: none.
+   */
+  readonly ai: string | null;
+  readonly bi: string | null;
   readonly policy: Policy;
   /** Verdicts shown; empty means all. */
   readonly verdicts: readonly VerdictSlug[];
@@ -46,6 +53,8 @@ export const DEFAULT_COMPARE_STATE: CompareState = {
   tab: "runs",
   a: DEFAULT_A,
   b: DEFAULT_B,
+  ai: null,
+  bi: null,
   policy: "contract",
   verdicts: [],
   sort: "verdict",
@@ -78,6 +87,8 @@ export function parseCompareState(params: URLSearchParams): CompareState {
     tab: oneOf(params.get("tab"), COMPARE_TABS, d.tab),
     a: nonEmpty(params.get("a")) ?? d.a,
     b: nonEmpty(params.get("b")) ?? d.b,
+    ai: nonEmpty(params.get("ai")),
+    bi: nonEmpty(params.get("bi")),
     policy: oneOf<Policy>(params.get("policy"), ["contract", "legacy"], d.policy),
     verdicts: [...new Set(verdicts)],
     sort: oneOf<PairSort>(params.get("sort"), ["verdict", "pair"], d.sort),
@@ -99,6 +110,8 @@ export function serializeCompareState(state: CompareState): URLSearchParams {
   put("tab", state.tab, d.tab);
   put("a", state.a, d.a);
   put("b", state.b, d.b);
+  put("ai", state.ai, null);
+  put("bi", state.bi, null);
   put("policy", state.policy, d.policy);
   if (state.verdicts.length > 0) params.set("verdict", state.verdicts.join(","));
   put("sort", state.sort, d.sort);
@@ -108,6 +121,34 @@ export function serializeCompareState(state: CompareState): URLSearchParams {
   put("r", state.repairFile, d.repairFile);
   put("harness", state.harness, d.harness);
   return params;
+}
+
+/** The URL value of an inputs choice that turns the automatic pairing off. */
+export const NO_INPUTS = "none";
+
+/**
+ * The bundled inputs sample that goes with a bundled rollouts sample: either description names the other
+ * file (the inspector's rule). Unrelated inputs would be wrong: pairing by (_ng_task_index,
+ * _ng_rollout_index) would match rows of another run.
+ */
+export function pairedInputsSample(file: string, samples: readonly Sample[]): string | null {
+  const rollouts = samples.find((s) => s.file === file && s.kind === "rollouts");
+  if (rollouts === undefined) return null;
+  const inputs = samples.find(
+    (s) =>
+      s.kind === "inputs" && (s.description.includes(rollouts.file) || rollouts.description.includes(s.file)),
+  );
+  return inputs?.file ?? null;
+}
+
+/** The inputs file a run uses: the chosen one, none, or (not chosen) its bundled sample's. */
+export function resolveInputs(
+  choice: string | null,
+  file: string,
+  samples: readonly Sample[],
+): string | null {
+  if (choice === NO_INPUTS) return null;
+  return choice ?? pairedInputsSample(file, samples);
 }
 
 /** Sort rank of a verdict: regressions (rewards that differ only because of names) first. */

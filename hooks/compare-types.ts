@@ -9,6 +9,7 @@ export type {
   RepairServerInput,
   RepairView,
   RolloutListEntry,
+  SideInputsView,
   StepView,
   UnresolvedReason,
   Verdict,

@@ -66,34 +66,49 @@ export function useOpenCompareFile() {
   return { open, pending: mutation.isPending, error };
 }
 
-const version = (file: CompareFileSummary | undefined) => (file ? [file.name, file.version] : null);
+const version = (file: CompareFileSummary | null | undefined) =>
+  file ? [file.name, file.version] : (file ?? "loading");
 
-export function useCompareRuns(
-  a: CompareFileSummary | undefined,
-  b: CompareFileSummary | undefined,
-  policy: Policy,
-) {
+/** Undefined while loading; null when the run has no inputs file. */
+export type InputsFile = CompareFileSummary | null | undefined;
+
+/** Two runs, each with its optional materialized-inputs file. */
+export interface RunFiles {
+  readonly a: CompareFileSummary | undefined;
+  readonly b: CompareFileSummary | undefined;
+  readonly ai: InputsFile;
+  readonly bi: InputsFile;
+}
+
+const runsReady = (f: RunFiles) =>
+  f.a !== undefined && f.b !== undefined && f.ai !== undefined && f.bi !== undefined;
+
+const runsParams = (f: RunFiles, policy: Policy) => ({
+  a: f.a?.name ?? "",
+  b: f.b?.name ?? "",
+  ai: f.ai?.name ?? null,
+  bi: f.bi?.name ?? null,
+  policy,
+});
+
+const runsKey = (f: RunFiles) => [version(f.a), version(f.b), version(f.ai), version(f.bi)];
+
+export function useCompareRuns(files: RunFiles, policy: Policy) {
   const client = useCompareClient();
   return useQuery({
-    queryKey: ["compare", "runs", version(a), version(b), policy],
-    enabled: a !== undefined && b !== undefined,
-    queryFn: ({ signal }) =>
-      client.request("compare", { a: a?.name ?? "", b: b?.name ?? "", policy }, { signal }),
+    queryKey: ["compare", "runs", ...runsKey(files), policy],
+    enabled: runsReady(files),
+    queryFn: ({ signal }) => client.request("compare", runsParams(files, policy), { signal }),
   });
 }
 
-export function usePairDetail(
-  a: CompareFileSummary | undefined,
-  b: CompareFileSummary | undefined,
-  policy: Policy,
-  id: number | null,
-) {
+export function usePairDetail(files: RunFiles, policy: Policy, id: number | null) {
   const client = useCompareClient();
   return useQuery({
-    queryKey: ["compare", "pair", version(a), version(b), policy, id],
-    enabled: a !== undefined && b !== undefined && id !== null,
+    queryKey: ["compare", "pair", ...runsKey(files), policy, id],
+    enabled: runsReady(files) && id !== null,
     queryFn: ({ signal }) =>
-      client.request("pairDetail", { a: a?.name ?? "", b: b?.name ?? "", policy, id: id ?? 0 }, { signal }),
+      client.request("pairDetail", { ...runsParams(files, policy), id: id ?? 0 }, { signal }),
   });
 }
 
@@ -106,13 +121,17 @@ export function useRolloutList(file: CompareFileSummary | undefined) {
   });
 }
 
-export function useWhatIf(file: CompareFileSummary | undefined, line: number | null) {
+export function useWhatIf(file: CompareFileSummary | undefined, inputs: InputsFile, line: number | null) {
   const client = useCompareClient();
   return useQuery({
-    queryKey: ["compare", "whatif", version(file), line],
-    enabled: file !== undefined && line !== null,
+    queryKey: ["compare", "whatif", version(file), version(inputs), line],
+    enabled: file !== undefined && inputs !== undefined && line !== null,
     queryFn: ({ signal }) =>
-      client.request("whatIf", { file: file?.name ?? "", line: line ?? 0 }, { signal }),
+      client.request(
+        "whatIf",
+        { file: file?.name ?? "", line: line ?? 0, inputs: inputs?.name ?? null },
+        { signal },
+      ),
   });
 }
 
@@ -127,6 +146,7 @@ export function useServerTools() {
 
 export interface RepairParams {
   readonly file: CompareFileSummary;
+  readonly inputs: CompareFileSummary | null;
   readonly harness: HarnessId;
   readonly servers: readonly RepairServerInput[];
 }
@@ -135,8 +155,8 @@ export interface RepairParams {
 export function useRepair() {
   const client = useCompareClient();
   const mutation = useMutation({
-    mutationFn: ({ file, harness, servers }: RepairParams) =>
-      client.request("repair", { file: file.name, harness, servers }),
+    mutationFn: ({ file, inputs, harness, servers }: RepairParams) =>
+      client.request("repair", { file: file.name, harness, servers, inputs: inputs?.name ?? null }),
   });
   const { reset } = mutation;
   return {

@@ -2,14 +2,16 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { verifyRollout } from "@/lib/verify";
+import { pairingKey, verifyRollout } from "@/lib/verify";
 import {
+  combineInputs,
   compareFiles,
   compareView,
   pairDetail,
   readFile,
   repairFile,
   serverTools,
+  summarize,
   whatIf,
 } from "@/worker/compare-core";
 
@@ -78,6 +80,122 @@ describe("compare worker core", () => {
       const row = view.rollouts[i];
       expect(verifyRollout(repaired, { policy: "contract" }).reward).toBe(row?.after);
       expect(Object.keys(repaired.mcp_tool_call_provenance)).toEqual(row?.derived.map((d) => d.call_id));
+    });
+  });
+
+  describe("materialized inputs", () => {
+    const NOECHO = "workplace-noecho.jsonl";
+    const INPUTS = "workplace_materialized_inputs.jsonl";
+    const inputRows = () =>
+      readFileSync(path.join(SAMPLES, INPUTS), "utf8")
+        .split("\n")
+        .filter((line) => line.trim() !== "")
+        .map((line): unknown => JSON.parse(line));
+    const rowFor = (rollout: unknown) => inputRows().find((row) => pairingKey(row) === pairingKey(rollout));
+    const text = (rows: readonly unknown[]) =>
+      streamOf(new TextEncoder().encode(rows.map((r) => JSON.stringify(r)).join("\n")));
+
+    it("an inputs file is recognised as inputs, keyed by Gym's indices, with no line errors", async () => {
+      const inputs = await load(INPUTS);
+      expect(inputs.kind).toBe("inputs");
+      expect(inputs.rollouts).toHaveLength(0);
+      expect(inputs.errors).toEqual([]);
+      expect(inputs.input_rows).toBe(inputRows().length);
+      expect([...inputs.inputs.keys()].sort()).toEqual(inputRows().map(pairingKey).sort());
+      expect(summarize(inputs)).toMatchObject({ kind: "inputs", input_rows: inputRows().length });
+      const rollouts = await load(NOECHO);
+      expect(rollouts.kind).toBe("rollouts");
+      expect(rollouts.inputs.size).toBe(0);
+    });
+
+    it("a file with one input row among rollouts is a rollouts file and that row a line error", async () => {
+      const [row] = inputRows();
+      const rollout = (await load(NOECHO)).rollouts[0]?.value;
+      const file = await readFile("mixed.jsonl", text([rollout, row]));
+      expect(file.kind).toBe("rollouts");
+      expect(file.errors.map((e) => e.line)).toEqual([2]);
+    });
+
+    it("compare recomputes each side's reward with its paired input row, as verifyRollout does", async () => {
+      const a = await load(NOECHO);
+      const inputs = await load(INPUTS);
+      const without = compareView(a, a, compareFiles(a, a, "contract"));
+      expect(without.pairs.every((p) => p.a.reward === null && p.a.error !== null)).toBe(true);
+
+      const combined = combineInputs(inputs, inputs);
+      expect(combined.conflicts).toEqual([]);
+      const view = compareView(a, a, compareFiles(a, a, "contract", combined), {
+        ai: inputs,
+        bi: inputs,
+        conflicts: combined.conflicts,
+      });
+      expect(view.pairs).toHaveLength(a.rollouts.length);
+      expect(view.inputs_a).toEqual({ name: INPUTS, rows: inputRows().length, paired: a.rollouts.length });
+      expect(view.inputs_b).toEqual(view.inputs_a);
+      for (const p of view.pairs) {
+        const rollout = a.rollouts.find((r) => r.line === p.a.line)?.value;
+        const expected = verifyRollout(rollout, { policy: "contract", input: rowFor(rollout) });
+        expect(expected.reward).not.toBeNull();
+        expect(p.a.error).toBeNull();
+        expect(p.a.reward).toBe(expected.reward);
+        expect(p.b.reward).toBe(expected.reward);
+        expect(p.verdict).toBe("same actions, same reward");
+      }
+    });
+
+    it("one side's inputs serve both; rows of one key that differ are reported as conflicts", async () => {
+      const inputs = await load(INPUTS);
+      expect(combineInputs(null, null).inputs).toBeUndefined();
+      expect(combineInputs(null, inputs).inputs?.size).toBe(inputs.inputs.size);
+      const rows = inputRows();
+      const changed = rows.map((row, i) =>
+        i === 0 && typeof row === "object" && row !== null ? { ...row, ground_truth: [] } : row,
+      );
+      const other = await readFile("other.jsonl", text(changed));
+      const combined = combineInputs(inputs, other);
+      expect(combined.conflicts).toEqual([pairingKey(rows[0])]);
+      // A's row wins.
+      expect(combined.inputs?.get(pairingKey(rows[0]) ?? "")).toBe(
+        inputs.inputs.get(pairingKey(rows[0]) ?? ""),
+      );
+    });
+
+    it("inputs of another run pair no rollout", async () => {
+      const a = await load(NOECHO);
+      const shifted = inputRows().map((row) =>
+        typeof row === "object" && row !== null ? { ...row, _ng_task_index: 1_000 } : row,
+      );
+      const other = await readFile("other.jsonl", text(shifted));
+      expect(other.kind).toBe("inputs");
+      const view = compareView(a, a, compareFiles(a, a, "contract", combineInputs(other, null)), {
+        ai: other,
+        bi: null,
+        conflicts: [],
+      });
+      expect(view.inputs_a?.paired).toBe(0);
+      expect(view.inputs_b).toBeNull();
+    });
+
+    it("what-if and the repair's before/after verify with the paired input row", async () => {
+      const file = await load(NOECHO);
+      const inputs = await load(INPUTS);
+      const first = file.rollouts[0];
+      expect(first).toBeDefined();
+      const expected = verifyRollout(first?.value, { policy: "contract", input: rowFor(first?.value) });
+      expect(whatIf(file, first?.line ?? 0)?.error).not.toBeNull();
+      const view = whatIf(file, first?.line ?? 0, inputs);
+      expect(view?.error).toBeNull();
+      expect(view?.http.reward).toBe(expected.reward);
+
+      const server = serverTools().find((s) => s.name === "workplace_assistant");
+      const { view: repaired } = await repairFile(file, "claude-code", server ? [server] : [], inputs);
+      for (const row of repaired.rollouts) {
+        const rollout = file.rollouts.find((r) => r.line === row.line)?.value;
+        expect(row.before_error).toBeNull();
+        expect(row.before).toBe(
+          verifyRollout(rollout, { policy: "contract", input: rowFor(rollout) }).reward,
+        );
+      }
     });
   });
 });

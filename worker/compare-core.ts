@@ -3,7 +3,7 @@
  * kept as their source lines (exact bytes plus parsed value): comparisons and the what-if read the
  * parsed values, the repair rewrites the bytes losslessly.
  */
-import { type Action, type CompareReport, compareRuns } from "../lib/compare";
+import { type Action, type CompareReport, canonicalJson, compareRuns } from "../lib/compare";
 import {
   emptyRepairSummary,
   formatRepairSummary,
@@ -15,7 +15,7 @@ import { HARNESS_LABELS, type HarnessId } from "../lib/harness";
 import type { Policy } from "../lib/identity/types";
 import { createRepairer } from "../lib/repair";
 import { readRollout } from "../lib/schemas";
-import { knownTools, verifierServers, verifyRollout } from "../lib/verify";
+import { knownTools, pairInputs, pairingKey, verifierServers, verifyRollout } from "../lib/verify";
 import { harnessWhatIf } from "../lib/whatif";
 import type {
   ActionView,
@@ -28,8 +28,10 @@ import type {
   RepairServerInput,
   RepairView,
   RolloutListEntry,
+  SideInputsView,
   WhatIfView,
 } from "./compare-protocol";
+import { datasetKind, isInputRow } from "./session";
 
 /** Line errors listed per file; the rest are counted. */
 export const MAX_REPORTED_ERRORS = 50;
@@ -39,10 +41,16 @@ export const MAX_ARGUMENT_CHARS = 4_000;
 export interface LoadedFile {
   readonly name: string;
   readonly version: number;
+  /** Materialized inputs (every parsed row an input row, as the inspector decides) or rollouts. */
+  readonly kind: "rollouts" | "inputs";
   readonly bytes: number;
   readonly lines: readonly SourceLine[];
-  /** Rollout lines (schema-valid) with their parsed values, in file order. */
+  /** Rollout lines (schema-valid) with their parsed values, in file order; none in an inputs file. */
   readonly rollouts: readonly { readonly line: number; readonly value: unknown }[];
+  /** An inputs file's rows keyed by pairingKey (lib/verify pairInputs); empty for rollouts. */
+  readonly inputs: ReadonlyMap<string, unknown>;
+  /** Rows of an inputs file (a repeated key counts once in `inputs`, here every row). */
+  readonly input_rows: number;
   readonly errors: readonly CompareLineError[];
 }
 
@@ -63,15 +71,19 @@ function countCalls(value: unknown): number {
 
 let nextVersion = 1;
 
-/** Reads a whole file (plain or gzip) into source lines; bad lines are listed, never dropped. */
+/**
+ * Reads a whole file (plain or gzip) into source lines; bad lines are listed, never dropped. A file whose
+ * parsed rows are all materialized-inputs rows is an inputs file; any other is read as rollouts.
+ */
 export async function readFile(
   name: string,
   stream: ReadableStream<Uint8Array>,
   signal?: AbortSignal,
 ): Promise<LoadedFile> {
   const lines: SourceLine[] = [];
-  const rollouts: { line: number; value: unknown }[] = [];
-  const errors: CompareLineError[] = [];
+  const parsed: { line: number; value: unknown }[] = [];
+  const parseErrors: CompareLineError[] = [];
+  let inputRows = 0;
   let bytes = 0;
   for await (const src of readSourceLines(stream)) {
     if (signal?.aborted) throw new Error("cancelled");
@@ -79,17 +91,46 @@ export async function readFile(
     bytes += src.bytes.length + (src.newline ? 1 : 0);
     if (src.parsed === null) continue;
     if (!src.parsed.ok) {
-      errors.push({ line: src.line, error: src.parsed.error });
+      parseErrors.push({ line: src.line, error: src.parsed.error });
       continue;
     }
-    const read = readRollout(src.parsed.value);
-    if (!read.ok) {
-      errors.push({ line: src.line, error: `not a rollout: ${read.issues}` });
-      continue;
-    }
-    rollouts.push({ line: src.line, value: src.parsed.value });
+    parsed.push({ line: src.line, value: src.parsed.value });
+    if (isInputRow(src.parsed.value)) inputRows++;
   }
-  return { name, version: nextVersion++, bytes, lines, rollouts, errors };
+  const version = nextVersion++;
+  if (datasetKind(inputRows, parsed.length) === "inputs") {
+    const values = parsed.map((p) => p.value);
+    return {
+      name,
+      version,
+      kind: "inputs",
+      bytes,
+      lines,
+      rollouts: [],
+      inputs: pairInputs(values),
+      input_rows: values.length,
+      errors: parseErrors,
+    };
+  }
+  const rollouts: { line: number; value: unknown }[] = [];
+  const errors = [...parseErrors];
+  for (const p of parsed) {
+    const read = readRollout(p.value);
+    if (read.ok) rollouts.push(p);
+    else errors.push({ line: p.line, error: `not a rollout: ${read.issues}` });
+  }
+  errors.sort((x, y) => x.line - y.line);
+  return {
+    name,
+    version,
+    kind: "rollouts",
+    bytes,
+    lines,
+    rollouts,
+    inputs: new Map(),
+    input_rows: 0,
+    errors,
+  };
 }
 
 export function summarize(file: LoadedFile): CompareFileSummary {
@@ -101,6 +142,8 @@ export function summarize(file: LoadedFile): CompareFileSummary {
   return {
     name: file.name,
     version: file.version,
+    kind: file.kind,
+    input_rows: file.input_rows,
     bytes: file.bytes,
     lines: file.lines.length,
     rollouts: file.rollouts.length,
@@ -110,12 +153,56 @@ export function summarize(file: LoadedFile): CompareFileSummary {
   };
 }
 
-/** compareRuns over two loaded files, with positions mapped back to line numbers. */
-export function compareFiles(a: LoadedFile, b: LoadedFile, policy: Policy): CompareReport {
+/** Rollouts of a file whose pairingKey has a row in `inputs`. */
+export function pairedRows(file: LoadedFile, inputs: ReadonlyMap<string, unknown>): number {
+  let paired = 0;
+  for (const r of file.rollouts) {
+    const key = pairingKey(r.value);
+    if (key !== null && inputs.has(key)) paired++;
+  }
+  return paired;
+}
+
+export interface CombinedInputs {
+  /** One map for compareRuns, which looks every rollout up by its own pairingKey. */
+  readonly inputs: Map<string, unknown> | undefined;
+  /** Keys whose row differs between A's and B's inputs; A's row is the one used for both sides. */
+  readonly conflicts: readonly string[];
+}
+
+/**
+ * compareRuns takes one inputs map for both runs (as the CLI's --inputs). Each side's rows are merged into
+ * it: the usual cases (one side with inputs, or both with the same task rows) pair every rollout with its
+ * own side's row. Rows of the same key that differ are two different tasks under one key; they are
+ * reported, and A's row is used.
+ */
+export function combineInputs(a: LoadedFile | null, b: LoadedFile | null): CombinedInputs {
+  if (a === null && b === null) return { inputs: undefined, conflicts: [] };
+  const inputs = new Map<string, unknown>(a?.inputs ?? []);
+  const conflicts: string[] = [];
+  for (const [key, row] of b?.inputs ?? []) {
+    if (!inputs.has(key)) inputs.set(key, row);
+    else if (a !== b && canonicalJson(inputs.get(key)) !== canonicalJson(row)) conflicts.push(key);
+  }
+  return { inputs, conflicts };
+}
+
+export function sideInputsView(rollouts: LoadedFile, inputs: LoadedFile | null): SideInputsView | null {
+  if (inputs === null) return null;
+  return { name: inputs.name, rows: inputs.input_rows, paired: pairedRows(rollouts, inputs.inputs) };
+}
+
+/** compareRuns over two loaded files (and their inputs files), with positions mapped back to line numbers. */
+export function compareFiles(
+  a: LoadedFile,
+  b: LoadedFile,
+  policy: Policy,
+  inputs: CombinedInputs = combineInputs(null, null),
+): CompareReport {
   return compareRuns(
     a.rollouts.map((r) => r.value),
     b.rollouts.map((r) => r.value),
-    { policy },
+    { policy, ...(inputs.inputs === undefined ? {} : { inputs: inputs.inputs }) },
   );
 }
 
@@ -131,7 +218,16 @@ function nameMismatch(pair: CompareReport["pairs"][number]): PairRow["name_misma
   return null;
 }
 
-export function compareView(a: LoadedFile, b: LoadedFile, report: CompareReport): CompareView {
+export function compareView(
+  a: LoadedFile,
+  b: LoadedFile,
+  report: CompareReport,
+  sides: { ai: LoadedFile | null; bi: LoadedFile | null; conflicts: readonly string[] } = {
+    ai: null,
+    bi: null,
+    conflicts: [],
+  },
+): CompareView {
   const lineA = (position: number) => a.rollouts[position]?.line ?? 0;
   const lineB = (position: number) => b.rollouts[position]?.line ?? 0;
   const pairs = report.pairs.map(
@@ -169,6 +265,9 @@ export function compareView(a: LoadedFile, b: LoadedFile, report: CompareReport)
     pairs,
     unpaired_a: report.unpaired_a.map(lineA),
     unpaired_b: report.unpaired_b.map(lineB),
+    inputs_a: sideInputsView(a, sides.ai),
+    inputs_b: sideInputsView(b, sides.bi),
+    input_conflicts: sides.conflicts.length,
   };
 }
 
@@ -218,10 +317,10 @@ export function rolloutList(file: LoadedFile): RolloutListEntry[] {
   });
 }
 
-export function whatIf(file: LoadedFile, line: number): WhatIfView | null {
+export function whatIf(file: LoadedFile, line: number, inputs: LoadedFile | null = null): WhatIfView | null {
   const found = file.rollouts.find((r) => r.line === line);
   if (found === undefined) return null;
-  const report = harnessWhatIf(found.value);
+  const report = harnessWhatIf(found.value, inputs === null ? {} : { inputs: inputs.inputs });
   return {
     file: file.name,
     line,
@@ -267,6 +366,7 @@ export async function repairFile(
   file: LoadedFile,
   harness: HarnessId,
   servers: readonly RepairServerInput[],
+  inputs: LoadedFile | null = null,
 ): Promise<RepairOutput> {
   const options = { harness, servers };
   const summary = emptyRepairSummary(harness, { keepDetails: false });
@@ -282,9 +382,11 @@ export async function repairFile(
   const repair = createRepairer(options);
   const rollouts = file.rollouts.map((r): RepairRolloutView => {
     const result = repair(r.value);
-    const before = verifyRollout(r.value, { policy: "contract" });
-    const after =
-      result.status === "repaired" ? verifyRollout(result.rollout, { policy: "contract" }) : before;
+    const key = pairingKey(r.value);
+    const input = key === null ? undefined : inputs?.inputs.get(key);
+    const verifyOptions = { policy: "contract" as const, ...(input === undefined ? {} : { input }) };
+    const before = verifyRollout(r.value, verifyOptions);
+    const after = result.status === "repaired" ? verifyRollout(result.rollout, verifyOptions) : before;
     return {
       line: r.line,
       status: result.status,

@@ -24,6 +24,10 @@ export interface CompareFileSummary {
   readonly name: string;
   /** Changes every time a file of this name is (re)loaded, so cached results keyed by it go stale. */
   readonly version: number;
+  /** "inputs": every parsed row is a materialized-inputs row (no `response`); see worker/session isInputRow. */
+  readonly kind: "rollouts" | "inputs";
+  /** Rows of an inputs file (0 for rollouts). */
+  readonly input_rows: number;
   readonly bytes: number;
   readonly lines: number;
   readonly rollouts: number;
@@ -67,6 +71,14 @@ export interface PairRow {
   } | null;
 }
 
+/** The materialized-inputs file one side of a comparison used. */
+export interface SideInputsView {
+  readonly name: string;
+  readonly rows: number;
+  /** The side's rollouts whose (_ng_task_index, _ng_rollout_index) has a row in this file. */
+  readonly paired: number;
+}
+
 /** The library's summary crosses the worker boundary as it is: it is already plain numbers. */
 export type CompareSummaryView = CompareSummary;
 
@@ -79,6 +91,10 @@ export interface CompareView {
   /** Line numbers of rollouts that found no partner. */
   readonly unpaired_a: readonly number[];
   readonly unpaired_b: readonly number[];
+  readonly inputs_a: SideInputsView | null;
+  readonly inputs_b: SideInputsView | null;
+  /** Task keys whose input rows differ between A's and B's inputs files (A's row was used for both). */
+  readonly input_conflicts: number;
 }
 
 /** One action of a canonical action sequence, as the page shows it. */
@@ -189,16 +205,30 @@ export interface RepairView {
   readonly rollouts: readonly RepairRolloutView[];
 }
 
+/** Two rollout files, each with its optional materialized-inputs file (by loaded name). */
+export interface RunsParams {
+  readonly a: string;
+  readonly b: string;
+  readonly ai: string | null;
+  readonly bi: string | null;
+  readonly policy: Policy;
+}
+
 export interface CompareRequests {
   open: { params: { source: Source }; result: CompareFileSummary };
   files: { params: Record<string, never>; result: CompareFileSummary[] };
-  compare: { params: { a: string; b: string; policy: Policy }; result: CompareView };
-  pairDetail: { params: { a: string; b: string; policy: Policy; id: number }; result: PairDetail | null };
+  compare: { params: RunsParams; result: CompareView };
+  pairDetail: { params: RunsParams & { id: number }; result: PairDetail | null };
   rollouts: { params: { file: string }; result: RolloutListEntry[] };
-  whatIf: { params: { file: string; line: number }; result: WhatIfView | null };
+  whatIf: { params: { file: string; line: number; inputs: string | null }; result: WhatIfView | null };
   servers: { params: Record<string, never>; result: { servers: RepairServerInput[] } };
   repair: {
-    params: { file: string; harness: HarnessId; servers: readonly RepairServerInput[] };
+    params: {
+      file: string;
+      harness: HarnessId;
+      servers: readonly RepairServerInput[];
+      inputs: string | null;
+    };
     result: RepairView;
   };
   download: { params: { id: number }; result: { blob: Blob; name: string } | null };

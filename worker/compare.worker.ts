@@ -6,6 +6,7 @@
  */
 import type { CompareReport } from "../lib/compare";
 import {
+  combineInputs,
   compareFiles,
   compareView,
   type LoadedFile,
@@ -22,6 +23,7 @@ import type {
   CompareMethod,
   CompareRequests,
   FromCompareWorker,
+  RunsParams,
   Source,
   ToCompareWorker,
 } from "./compare-protocol";
@@ -31,7 +33,7 @@ declare const self: DedicatedWorkerGlobalScope;
 const files = new Map<string, LoadedFile>();
 const controllers = new Map<number, AbortController>();
 /** The last comparison, so opening a pair does not recompute the whole report. */
-let lastReport: { key: string; report: CompareReport } | null = null;
+let lastReport: { key: string; report: CompareReport; conflicts: readonly string[] } | null = null;
 /** Repaired files by id: kept until the next repair replaces them (one download at a time is enough). */
 const repaired = new Map<number, { name: string; chunks: readonly Uint8Array[] }>();
 let nextRepairId = 1;
@@ -54,12 +56,35 @@ function fileOf(name: string): LoadedFile {
   return file;
 }
 
-function reportFor(a: string, b: string, policy: CompareRequests["compare"]["params"]["policy"]) {
-  const fa = fileOf(a);
-  const fb = fileOf(b);
-  const key = JSON.stringify([a, fa.version, b, fb.version, policy]);
-  if (lastReport?.key !== key) lastReport = { key, report: compareFiles(fa, fb, policy) };
-  return { fa, fb, report: lastReport.report };
+/** A loaded rollouts file; an inputs file named where rollouts belong is a clear error, not an empty run. */
+function rolloutsOf(name: string): LoadedFile {
+  const file = fileOf(name);
+  if (file.kind === "inputs") {
+    throw new Error(`${name} holds materialized inputs, not rollouts: choose it as the inputs of a run`);
+  }
+  return file;
+}
+
+function inputsOf(name: string | null): LoadedFile | null {
+  if (name === null) return null;
+  const file = fileOf(name);
+  if (file.kind !== "inputs") {
+    throw new Error(`${name} is not a materialized-inputs file (rows with Gym's indices and no response)`);
+  }
+  return file;
+}
+
+function reportFor({ a, b, ai, bi, policy }: RunsParams) {
+  const fa = rolloutsOf(a);
+  const fb = rolloutsOf(b);
+  const fai = inputsOf(ai);
+  const fbi = inputsOf(bi);
+  const key = JSON.stringify([a, fa.version, b, fb.version, ai, fai?.version, bi, fbi?.version, policy]);
+  if (lastReport?.key !== key) {
+    const inputs = combineInputs(fai, fbi);
+    lastReport = { key, report: compareFiles(fa, fb, policy, inputs), conflicts: inputs.conflicts };
+  }
+  return { fa, fb, fai, fbi, report: lastReport.report, conflicts: lastReport.conflicts };
 }
 
 type Handler<M extends CompareMethod> = (
@@ -75,17 +100,17 @@ const handlers: { [M in CompareMethod]: Handler<M> } = {
     return summarize(file);
   },
   files: () => [...files.values()].map(summarize),
-  compare: ({ a, b, policy }) => {
-    const { fa, fb, report } = reportFor(a, b, policy);
-    return compareView(fa, fb, report);
+  compare: (params) => {
+    const { fa, fb, fai, fbi, report, conflicts } = reportFor(params);
+    return compareView(fa, fb, report, { ai: fai, bi: fbi, conflicts });
   },
-  pairDetail: ({ a, b, policy, id }) => pairDetail(reportFor(a, b, policy).report, id),
-  rollouts: ({ file }) => rolloutList(fileOf(file)),
-  whatIf: ({ file, line }) => whatIf(fileOf(file), line),
+  pairDetail: ({ id, ...params }) => pairDetail(reportFor(params).report, id),
+  rollouts: ({ file }) => rolloutList(rolloutsOf(file)),
+  whatIf: ({ file, line, inputs }) => whatIf(rolloutsOf(file), line, inputsOf(inputs)),
   servers: () => ({ servers: serverTools() }),
-  repair: async ({ file, harness, servers }) => {
-    const source = fileOf(file);
-    const { view, chunks } = await repairFile(source, harness, servers);
+  repair: async ({ file, harness, servers, inputs }) => {
+    const source = rolloutsOf(file);
+    const { view, chunks } = await repairFile(source, harness, servers, inputsOf(inputs));
     repaired.clear();
     const id = nextRepairId++;
     repaired.set(id, { name: repairedName(source.name, harness), chunks });

@@ -56,8 +56,8 @@ const GymRowSchema = z.looseObject({
   response: z.unknown().optional(),
 });
 
-/** A materialized-inputs row: Gym's indexes but no `response` yet. */
-function isInputRow(value: unknown): boolean {
+/** A materialized-inputs row: Gym's indexes but no `response` yet. (Also the compare worker's test.) */
+export function isInputRow(value: unknown): boolean {
   const row = GymRowSchema.safeParse(value);
   if (!row.success) return false;
   return (
@@ -65,6 +65,11 @@ function isInputRow(value: unknown): boolean {
     row.data._ng_rollout_index !== undefined &&
     row.data.response === undefined
   );
+}
+
+/** A file is materialized inputs when every row that parsed is an input row (and there is one). */
+export function datasetKind(inputRows: number, parsedRows: number): DatasetKind {
+  return inputRows > 0 && inputRows === parsedRows ? "inputs" : "rollouts";
 }
 
 async function openSource(
@@ -147,7 +152,7 @@ async function readDataset(
     }
   }
   report(true);
-  const kind: DatasetKind = inputRows > 0 && inputRows === okLines.length ? "inputs" : "rollouts";
+  const kind = datasetKind(inputRows, okLines.length);
   if (kind === "rollouts") inputKeys.clear();
   return {
     id: `d${nextDatasetId++}`,

@@ -1,12 +1,13 @@
 "use client";
 import Link from "next/link";
 import { useCallback, useMemo, useState } from "react";
-import { type FileChoice, FileSelect, styles } from "@/components/compare/common";
+import { type FileChoice, FileSelect, type InputsPick, styles } from "@/components/compare/common";
 import { RepairResult, type ServerDraft, ServerEditor } from "@/components/compare/RepairPanel";
 import { CompareSummaryBand, PairTable, PairToolbar, selectPairs } from "@/components/compare/RunsView";
 import { RolloutSelect, WhatIfTable } from "@/components/compare/WhatIfTable";
 import { DropTarget } from "@/components/Loader";
 import {
+  type InputsFile,
   useCompareFile,
   useCompareRuns,
   useDownloadRepaired,
@@ -17,8 +18,8 @@ import {
   useServerTools,
   useWhatIf,
 } from "@/hooks/compare";
-import { parseToolList } from "@/hooks/compare-state";
-import type { CompareTab } from "@/hooks/compare-types";
+import { NO_INPUTS, parseToolList, resolveInputs } from "@/hooks/compare-state";
+import type { CompareFileSummary, CompareTab } from "@/hooks/compare-types";
 import { useCompareState } from "@/hooks/compare-url";
 import { useSamples } from "@/hooks/data";
 import { HARNESS_LABELS, HARNESSES, isHarnessId } from "@/lib/harness";
@@ -29,54 +30,95 @@ const TAB_LABELS: Record<CompareTab, string> = {
   repair: "Repair",
 };
 
-/** Choices for the file pickers: the bundled rollouts samples, then files opened in this tab. */
-function useFileChoices(local: readonly string[]): FileChoice[] {
+type FileKind = CompareFileSummary["kind"];
+
+interface OpenedFile {
+  readonly name: string;
+  readonly kind: FileKind;
+}
+
+/** Files opened together, split by what the worker found them to be (rollouts or materialized inputs). */
+interface Opened {
+  readonly rollouts: readonly string[];
+  readonly inputs: readonly string[];
+}
+
+/** Choices for a kind of file picker: the bundled samples of that kind, then files opened in this tab. */
+function useFileChoices(local: readonly OpenedFile[], kind: FileKind): FileChoice[] {
   const samples = useSamples();
   return useMemo(() => {
     const bundled = (samples.data ?? [])
-      .filter((s) => s.kind === "rollouts")
+      .filter((s) => s.kind === kind)
       .map((s) => ({ name: s.file, title: s.title }));
     const opened = local
-      .filter((name) => !bundled.some((b) => b.name === name))
-      .map((name) => ({ name, title: `${name} (opened in this tab)` }));
+      .filter((f) => f.kind === kind && !bundled.some((b) => b.name === f.name))
+      .map((f) => ({ name: f.name, title: `${f.name} (opened in this tab)` }));
     return [...opened, ...bundled];
-  }, [samples.data, local]);
+  }, [samples.data, local, kind]);
 }
 
 export function ComparePage() {
   const [state, setState] = useCompareState();
   const samples = useSamples();
   const opener = useOpenCompareFile();
-  const [local, setLocal] = useState<string[]>([]);
-  const choices = useFileChoices(local);
+  const [local, setLocal] = useState<OpenedFile[]>([]);
+  // Inputs files opened together with a rollouts file, so every tab verifies that file with them.
+  const [companions, setCompanions] = useState<Readonly<Record<string, string>>>({});
+  const choices = useFileChoices(local, "rollouts");
+  const inputChoices = useFileChoices(local, "inputs");
 
-  const openLocal = useCallback(
-    async (file: File, apply: (name: string) => void) => {
-      const summary = await opener.open(file);
-      if (!summary) return;
-      setLocal((names) => (names.includes(summary.name) ? names : [summary.name, ...names]));
-      apply(summary.name);
+  const openFiles = useCallback(
+    async (files: readonly File[]): Promise<Opened> => {
+      const opened: OpenedFile[] = [];
+      // One at a time: the worker reads files in turn anyway, and the order of the picks is kept.
+      for (const file of files) {
+        const summary = await opener.open(file);
+        if (summary) opened.push({ name: summary.name, kind: summary.kind });
+      }
+      setLocal((known) => [...opened, ...known.filter((k) => !opened.some((o) => o.name === k.name))]);
+      const rollouts = opened.filter((o) => o.kind === "rollouts").map((o) => o.name);
+      const inputs = opened.filter((o) => o.kind === "inputs").map((o) => o.name);
+      const [firstInputs] = inputs;
+      if (firstInputs !== undefined && rollouts.length > 0) {
+        setCompanions((known) => ({
+          ...known,
+          ...Object.fromEntries(rollouts.map((name, i) => [name, inputs[i] ?? firstInputs])),
+        }));
+      }
+      return { rollouts, inputs };
     },
     [opener.open],
   );
 
-  const onDrop = useCallback(
-    (files: File[]) => {
-      const [first, second] = files;
-      if (!first) return;
-      if (state.tab === "runs") {
-        if (second) {
-          void openLocal(first, (a) => setState({ a, pair: null }));
-          void openLocal(second, (b) => setState({ b, pair: null }));
-        } else void openLocal(first, (b) => setState({ b, pair: null }));
-      } else if (state.tab === "whatif") void openLocal(first, (sample) => setState({ sample, line: null }));
-      else void openLocal(first, (repairFile) => setState({ repairFile }));
-    },
-    [state.tab, openLocal, setState],
+  /** The inputs file a rollouts file is verified with: the choice, its companion, or its bundled sample's. */
+  const inputsFor = useCallback(
+    (file: string, choice: string | null): string | null =>
+      resolveInputs(choice ?? companions[file] ?? null, file, samples.data ?? []),
+    [companions, samples.data],
   );
 
+  const onDrop = useCallback(
+    async (files: File[]) => {
+      if (files.length === 0) return;
+      const { rollouts, inputs } = await openFiles(files);
+      const [r1, r2] = rollouts;
+      const [i1, i2] = inputs;
+      if (state.tab === "runs") {
+        // Two runs: A then B, one inputs file for both or one each. One run (or inputs alone) goes to B.
+        if (r1 !== undefined && r2 !== undefined) {
+          setState({ a: r1, b: r2, ai: i1 ?? null, bi: i2 ?? i1 ?? null, pair: null });
+        } else if (r1 !== undefined) setState({ b: r1, bi: i1 ?? null, pair: null });
+        else if (i1 !== undefined) setState({ bi: i1, pair: null });
+      } else if (r1 === undefined) return;
+      else if (state.tab === "whatif") setState({ sample: r1, line: null });
+      else setState({ repairFile: r1 });
+    },
+    [state.tab, openFiles, setState],
+  );
+
+  const tabProps: TabProps = { choices, inputChoices, samplesReady: samples.data, openFiles, inputsFor };
   return (
-    <DropTarget onFiles={onDrop}>
+    <DropTarget onFiles={(files) => void onDrop(files)}>
       <div className={styles.page}>
         <header className="topbar">
           <div className={styles.brand}>
@@ -113,20 +155,11 @@ export function ComparePage() {
           </div>
         )}
         <main className={styles.body} data-tab-panel={state.tab}>
-          {state.tab === "runs" && (
-            <RunsTab choices={choices} samplesReady={samples.data} openLocal={openLocal} />
-          )}
-          {state.tab === "whatif" && (
-            <WhatIfTab choices={choices} samplesReady={samples.data} openLocal={openLocal} />
-          )}
+          {state.tab === "runs" && <RunsTab {...tabProps} />}
+          {state.tab === "whatif" && <WhatIfTab {...tabProps} />}
           {state.tab === "repair" && (
             // Keyed by file: another file starts from its own default servers and no stale result.
-            <RepairTab
-              key={state.repairFile}
-              choices={choices}
-              samplesReady={samples.data}
-              openLocal={openLocal}
-            />
+            <RepairTab key={state.repairFile} {...tabProps} />
           )}
         </main>
       </div>
@@ -136,16 +169,65 @@ export function ComparePage() {
 
 interface TabProps {
   choices: FileChoice[];
+  inputChoices: FileChoice[];
   samplesReady: ReturnType<typeof useSamples>["data"];
-  openLocal(file: File, apply: (name: string) => void): Promise<void>;
+  openFiles(files: readonly File[]): Promise<Opened>;
+  inputsFor(file: string, choice: string | null): string | null;
 }
 
-function RunsTab({ choices, samplesReady, openLocal }: TabProps) {
+/** A run's inputs file as the hooks take it: undefined while it loads, null when there is none. */
+function useInputsFile(name: string | null, samples: TabProps["samplesReady"]) {
+  const query = useCompareFile(name, samples);
+  const data: InputsFile = name === null ? null : query.data;
+  return { query, data };
+}
+
+function inputsPick(
+  name: string | null,
+  file: ReturnType<typeof useInputsFile>,
+  choices: readonly FileChoice[],
+  paired: InputsPick["paired"],
+  onChange?: InputsPick["onChange"],
+): InputsPick {
+  return {
+    value: name,
+    choices,
+    summary: file.query.data,
+    loading: file.query.isFetching,
+    error: file.query.error?.message ?? null,
+    paired,
+    ...(onChange ? { onChange } : {}),
+  };
+}
+
+/** The inputs a single-file tab uses: the runs tab's choice when the file is one of its runs. */
+function singleFileInputs(file: string, props: TabProps, state: ReturnType<typeof useCompareState>[0]) {
+  if (file === state.b) return props.inputsFor(file, state.bi);
+  if (file === state.a) return props.inputsFor(file, state.ai);
+  return props.inputsFor(file, null);
+}
+
+function RunsTab(props: TabProps) {
+  const { choices, inputChoices, samplesReady, openFiles, inputsFor } = props;
   const [state, setState] = useCompareState();
   const fileA = useCompareFile(state.a, samplesReady);
   const fileB = useCompareFile(state.b, samplesReady);
-  const runs = useCompareRuns(fileA.data, fileB.data, state.policy);
-  const detail = usePairDetail(fileA.data, fileB.data, state.policy, state.pair);
+  const aiName = inputsFor(state.a, state.ai);
+  const biName = inputsFor(state.b, state.bi);
+  const inputsA = useInputsFile(aiName, samplesReady);
+  const inputsB = useInputsFile(biName, samplesReady);
+  const files = { a: fileA.data, b: fileB.data, ai: inputsA.data, bi: inputsB.data };
+  const runs = useCompareRuns(files, state.policy);
+  const detail = usePairDetail(files, state.policy, state.pair);
+  /** Picked for one side: its rollouts file (automatic inputs unless one came with it) and/or its inputs. */
+  const pickFor = (side: "a" | "b") => async (picked: File[]) => {
+    const { rollouts, inputs } = await openFiles(picked);
+    const [r] = rollouts;
+    const [i] = inputs;
+    const inputsKey = side === "a" ? "ai" : "bi";
+    if (r !== undefined) setState({ [side]: r, [inputsKey]: i ?? null, pair: null });
+    else if (i !== undefined) setState({ [inputsKey]: i, pair: null });
+  };
   // Only bundled samples can be opened in the inspector by link; a local file would need opening again.
   const bundled = useMemo(() => new Set((samplesReady ?? []).map((s) => s.file)), [samplesReady]);
   const shown = useMemo(
@@ -169,8 +251,11 @@ function RunsTab({ choices, samplesReady, openLocal }: TabProps) {
           loading={fileA.isFetching}
           error={fileA.error?.message ?? null}
           testId="compare-a"
-          onChange={(a) => setState({ a, pair: null })}
-          onFile={(file) => void openLocal(file, (a) => setState({ a, pair: null }))}
+          onChange={(a) => setState({ a, ai: null, pair: null })}
+          onFiles={(picked) => void pickFor("a")(picked)}
+          inputs={inputsPick(aiName, inputsA, inputChoices, runs.data?.inputs_a, (ai) =>
+            setState({ ai: ai ?? NO_INPUTS, pair: null }),
+          )}
         />
         <span className={styles.vs}>vs</span>
         <FileSelect
@@ -181,8 +266,11 @@ function RunsTab({ choices, samplesReady, openLocal }: TabProps) {
           loading={fileB.isFetching}
           error={fileB.error?.message ?? null}
           testId="compare-b"
-          onChange={(b) => setState({ b, pair: null })}
-          onFile={(file) => void openLocal(file, (b) => setState({ b, pair: null }))}
+          onChange={(b) => setState({ b, bi: null, pair: null })}
+          onFiles={(picked) => void pickFor("b")(picked)}
+          inputs={inputsPick(biName, inputsB, inputChoices, runs.data?.inputs_b, (bi) =>
+            setState({ bi: bi ?? NO_INPUTS, pair: null }),
+          )}
         />
         <div className={styles.picker}>
           <span className={styles.pickerLabel}>Policy</span>
@@ -208,6 +296,12 @@ function RunsTab({ choices, samplesReady, openLocal }: TabProps) {
         </div>
       )}
       {runs.isFetching && !runs.data && <div className="muted">comparing…</div>}
+      {runs.data && runs.data.input_conflicts > 0 && (
+        <div className="banner" role="status" data-testid="input-conflicts">
+          {runs.data.input_conflicts} task keys have different input rows in A's and B's inputs files: they
+          are different tasks under one key, and A's rows were used for both runs.
+        </div>
+      )}
       {runs.data && (
         <section className={styles.section} data-testid="compare-result" data-ready={!runs.isFetching}>
           <CompareSummaryBand view={runs.data} />
@@ -250,14 +344,17 @@ function RunsTab({ choices, samplesReady, openLocal }: TabProps) {
   );
 }
 
-function WhatIfTab({ choices, samplesReady, openLocal }: TabProps) {
+function WhatIfTab(props: TabProps) {
+  const { choices, samplesReady, openFiles } = props;
   const [state, setState] = useCompareState();
   const name = state.sample ?? state.b;
   const file = useCompareFile(name, samplesReady);
+  const inputsName = singleFileInputs(name, props, state);
+  const inputs = useInputsFile(inputsName, samplesReady);
   const list = useRolloutList(file.data);
   const firstLine = list.data?.[0]?.line ?? null;
   const line = state.line ?? firstLine;
-  const whatIf = useWhatIf(file.data, line);
+  const whatIf = useWhatIf(file.data, inputs.data, line);
   return (
     <>
       <p className={styles.intro}>
@@ -276,7 +373,12 @@ function WhatIfTab({ choices, samplesReady, openLocal }: TabProps) {
           error={file.error?.message ?? null}
           testId="whatif-file"
           onChange={(sample) => setState({ sample, line: null })}
-          onFile={(f) => void openLocal(f, (sample) => setState({ sample, line: null }))}
+          onFiles={(picked) =>
+            void openFiles(picked).then(({ rollouts: [r] }) => {
+              if (r !== undefined) setState({ sample: r, line: null });
+            })
+          }
+          inputs={inputsPick(inputsName, inputs, [], undefined)}
         />
         <RolloutSelect entries={list.data ?? []} line={line} onLine={(l) => setState({ line: l })} />
       </div>
@@ -308,9 +410,12 @@ function draftsFrom(
   return pick ? [{ name: pick.name, tools: pick.tools.join(", ") }] : [{ name: "", tools: "" }];
 }
 
-function RepairTab({ choices, samplesReady, openLocal }: TabProps) {
+function RepairTab(props: TabProps) {
+  const { choices, samplesReady, openFiles } = props;
   const [state, setState] = useCompareState();
   const file = useCompareFile(state.repairFile, samplesReady);
+  const inputsName = singleFileInputs(state.repairFile, props, state);
+  const inputs = useInputsFile(inputsName, samplesReady);
   const known = useServerTools();
   const repair = useRepair();
   const download = useDownloadRepaired();
@@ -334,10 +439,15 @@ function RepairTab({ choices, samplesReady, openLocal }: TabProps) {
     params !== null &&
     (params.file.name !== file.data?.name ||
       params.file.version !== file.data?.version ||
+      params.inputs?.version !== inputs.data?.version ||
       params.harness !== state.harness ||
       JSON.stringify(params.servers) !== JSON.stringify(parsed));
 
-  const canRun = file.data !== undefined && parsed.length > 0 && parsed.every((s) => s.tools.length > 0);
+  const canRun =
+    file.data !== undefined &&
+    inputs.data !== undefined &&
+    parsed.length > 0 &&
+    parsed.every((s) => s.tools.length > 0);
   return (
     <>
       <p className={styles.intro}>
@@ -357,7 +467,12 @@ function RepairTab({ choices, samplesReady, openLocal }: TabProps) {
             error={file.error?.message ?? null}
             testId="repair-file"
             onChange={(repairFile) => setState({ repairFile })}
-            onFile={(f) => void openLocal(f, (repairFile) => setState({ repairFile }))}
+            onFiles={(picked) =>
+              void openFiles(picked).then(({ rollouts: [r] }) => {
+                if (r !== undefined) setState({ repairFile: r });
+              })
+            }
+            inputs={inputsPick(inputsName, inputs, [], undefined)}
           />
           <div className={styles.picker}>
             <span className={styles.pickerLabel}>Harness that produced it</span>
@@ -388,7 +503,9 @@ function RepairTab({ choices, samplesReady, openLocal }: TabProps) {
             disabled={!canRun || repair.pending}
             data-testid="repair-run"
             onClick={() => {
-              if (file.data) repair.run({ file: file.data, harness: state.harness, servers: parsed });
+              if (file.data && inputs.data !== undefined) {
+                repair.run({ file: file.data, inputs: inputs.data, harness: state.harness, servers: parsed });
+              }
             }}
           >
             {repair.pending ? "Repairing…" : "Derive provenance"}

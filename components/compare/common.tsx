@@ -3,7 +3,7 @@ import { useRef } from "react";
 import { formatReward } from "@/components/badges";
 import { ACCEPTED_FILES } from "@/components/Loader";
 import { VERDICT_SLUGS } from "@/hooks/compare-state";
-import type { CompareFileSummary, Verdict } from "@/hooks/compare-types";
+import type { CompareFileSummary, SideInputsView, Verdict } from "@/hooks/compare-types";
 import styles from "./compare.module.css";
 
 export { styles };
@@ -64,32 +64,35 @@ export function RewardPair({ recorded, reward }: { recorded: number | null; rewa
   );
 }
 
-/** A file input behind a button; `testId` tells the pickers apart. */
+/** A file input behind a button; `testId` tells the pickers apart. Several files may be picked at once. */
 export function OpenFileButton({
-  onFile,
+  onFiles,
   testId,
   label = "Open file…",
+  title,
 }: {
-  onFile(file: File): void;
+  onFiles(files: File[]): void;
   testId: string;
   label?: string;
+  title?: string;
 }) {
   const input = useRef<HTMLInputElement>(null);
   return (
     <>
-      <button type="button" className="button-small" onClick={() => input.current?.click()}>
+      <button type="button" className="button-small" title={title} onClick={() => input.current?.click()}>
         {label}
       </button>
       <input
         ref={input}
         type="file"
         accept={ACCEPTED_FILES}
+        multiple
         hidden
         data-testid={testId}
         onChange={(event) => {
-          const file = event.target.files?.[0];
+          const files = [...(event.target.files ?? [])];
           event.target.value = "";
-          if (file) onFile(file);
+          if (files.length > 0) onFiles(files);
         }}
       />
     </>
@@ -107,6 +110,20 @@ export interface FileChoice {
   readonly title: string;
 }
 
+/** A run's materialized-inputs file: the effective choice, what loaded, and how many rollouts it paired. */
+export interface InputsPick {
+  /** The inputs file in use, or null for none. */
+  value: string | null;
+  choices: readonly FileChoice[];
+  summary: CompareFileSummary | undefined;
+  loading: boolean;
+  error: string | null;
+  /** From the comparison, once it ran. */
+  paired: SideInputsView | null | undefined;
+  /** Absent: shown, not chosen here. */
+  onChange?(name: string | null): void;
+}
+
 interface FileSelectProps {
   label: React.ReactNode;
   value: string;
@@ -116,10 +133,83 @@ interface FileSelectProps {
   error: string | null;
   testId: string;
   onChange(name: string): void;
-  onFile(file: File): void;
+  /** One file or several (a rollouts file with its inputs file). */
+  onFiles(files: File[]): void;
+  inputs?: InputsPick;
 }
 
-/** Pick a bundled sample or a loaded file; open a local one. Shows what was loaded and its line errors. */
+const NO_INPUTS_OPTION = "";
+
+function InputsLine({
+  inputs,
+  rollouts,
+  testId,
+}: {
+  inputs: InputsPick;
+  rollouts: number | undefined;
+  testId: string;
+}) {
+  const options =
+    inputs.value === null || inputs.choices.some((c) => c.name === inputs.value)
+      ? inputs.choices
+      : [{ name: inputs.value, title: inputs.value }, ...inputs.choices];
+  const { summary, paired } = inputs;
+  return (
+    <div
+      className={styles.inputsLine}
+      data-testid={`${testId}-inputs`}
+      data-inputs={inputs.value ?? ""}
+      data-rows={summary?.input_rows}
+      data-paired={paired?.paired}
+    >
+      <span className={styles.inputsLabel}>inputs</span>
+      {inputs.onChange ? (
+        <select
+          value={inputs.value ?? NO_INPUTS_OPTION}
+          onChange={(event) => inputs.onChange?.(event.target.value === "" ? null : event.target.value)}
+          data-testid={`${testId}-inputs-select`}
+          aria-label="Materialized inputs"
+        >
+          <option value={NO_INPUTS_OPTION}>none (task fields echoed in the rollouts)</option>
+          {options.map((c) => (
+            <option key={c.name} value={c.name} title={c.title}>
+              {c.name}
+            </option>
+          ))}
+        </select>
+      ) : (
+        <span className="mono">{inputs.value ?? "none"}</span>
+      )}
+      {inputs.value !== null && (
+        <span className={styles.fileMeta}>
+          {inputs.error ? (
+            <span className={styles.error}>{inputs.error}</span>
+          ) : inputs.loading || !summary ? (
+            "loading…"
+          ) : summary.kind !== "inputs" ? (
+            <span className={styles.error}>not a materialized-inputs file</span>
+          ) : (
+            <>
+              {summary.input_rows} rows
+              {paired && (
+                <span className={paired.paired === 0 ? styles.error : undefined}>
+                  {" "}
+                  · {paired.paired} of {rollouts ?? "?"} rollouts paired
+                  {paired.paired === 0 ? ": these inputs belong to another run" : ""}
+                </span>
+              )}
+            </>
+          )}
+        </span>
+      )}
+    </div>
+  );
+}
+
+/**
+ * Pick a bundled sample or a loaded file; open a local one (with its materialized-inputs file, picked
+ * together). Shows what was loaded, its line errors, and the inputs file the run uses.
+ */
 export function FileSelect({
   label,
   value,
@@ -129,7 +219,8 @@ export function FileSelect({
   error,
   testId,
   onChange,
-  onFile,
+  onFiles,
+  inputs,
 }: FileSelectProps) {
   const options = choices.some((c) => c.name === value)
     ? choices
@@ -150,7 +241,11 @@ export function FileSelect({
             </option>
           ))}
         </select>
-        <OpenFileButton onFile={onFile} testId={`${testId}-file`} />
+        <OpenFileButton
+          onFiles={onFiles}
+          testId={`${testId}-file`}
+          title="A rollouts file, or a rollouts file and its materialized inputs picked together"
+        />
       </div>
       <span className={styles.fileMeta} data-loaded={summary ? summary.name : undefined}>
         {error ? (
@@ -174,6 +269,7 @@ export function FileSelect({
           </>
         )}
       </span>
+      {inputs && <InputsLine inputs={inputs} rollouts={summary?.rollouts} testId={testId} />}
     </div>
   );
 }
