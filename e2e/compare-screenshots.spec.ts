@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { waitCompared } from "./compare-helpers";
 import { screenshotPath } from "./helpers";
 
-/** Screenshots for review (e2e/screenshots/compare-*.png with UPDATE_SCREENSHOTS=1): the three /compare tabs, light and dark. */
+/** Screenshots for review (e2e/screenshots/compare-*.png with UPDATE_SCREENSHOTS=1): the three /compare tabs (and runs with materialized inputs), light and dark. */
 for (const scheme of ["light", "dark"] as const) {
   test(`compare screenshots, ${scheme} mode`, async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 800 });
@@ -12,6 +12,12 @@ for (const scheme of ["light", "dark"] as const) {
     await waitCompared(page);
     await expect(page.getByTestId("alignment")).toBeVisible();
     await page.screenshot({ path: screenshotPath(`compare-runs-${scheme}.png`) });
+
+    // A run without echoed task fields, verified with its bundled materialized inputs.
+    await page.goto("/compare?a=workplace-noecho.jsonl&b=workplace-noecho.jsonl");
+    await waitCompared(page);
+    await expect(page.getByTestId("compare-b-inputs")).toHaveAttribute("data-paired", /\d+/);
+    await page.screenshot({ path: screenshotPath(`compare-inputs-${scheme}.png`) });
 
     await page.goto("/compare?tab=whatif&sample=compare-http.jsonl&line=5");
     await expect(page.getByTestId("whatif-table")).toBeVisible();

@@ -130,7 +130,12 @@ describe("compare worker core", () => {
         conflicts: combined.conflicts,
       });
       expect(view.pairs).toHaveLength(a.rollouts.length);
-      expect(view.inputs_a).toEqual({ name: INPUTS, rows: inputRows().length, paired: a.rollouts.length });
+      expect(view.inputs_a).toEqual({
+        name: INPUTS,
+        rows: inputRows().length,
+        paired: a.rollouts.length,
+        shared_from: null,
+      });
       expect(view.inputs_b).toEqual(view.inputs_a);
       for (const p of view.pairs) {
         const rollout = a.rollouts.find((r) => r.line === p.a.line)?.value;
@@ -173,7 +178,11 @@ describe("compare worker core", () => {
         conflicts: [],
       });
       expect(view.inputs_a?.paired).toBe(0);
-      expect(view.inputs_b).toBeNull();
+      // B chose none, but the one map compareRuns takes is A's: B is verified with it, and says so.
+      expect(view.inputs_b).toMatchObject({ name: "other.jsonl", paired: 0, shared_from: "a" });
+      const none = compareView(a, a, compareFiles(a, a, "contract"));
+      expect(none.inputs_a).toBeNull();
+      expect(none.inputs_b).toBeNull();
     });
 
     it("what-if and the repair's before/after verify with the paired input row", async () => {

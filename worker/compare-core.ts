@@ -187,9 +187,23 @@ export function combineInputs(a: LoadedFile | null, b: LoadedFile | null): Combi
   return { inputs, conflicts };
 }
 
-export function sideInputsView(rollouts: LoadedFile, inputs: LoadedFile | null): SideInputsView | null {
+/**
+ * The inputs file one side was verified with: its own, else the other side's (compareRuns applies one
+ * map to both runs), else none.
+ */
+export function sideInputsView(
+  rollouts: LoadedFile,
+  own: LoadedFile | null,
+  other: { readonly side: "a" | "b"; readonly file: LoadedFile | null },
+): SideInputsView | null {
+  const inputs = own ?? other.file;
   if (inputs === null) return null;
-  return { name: inputs.name, rows: inputs.input_rows, paired: pairedRows(rollouts, inputs.inputs) };
+  return {
+    name: inputs.name,
+    rows: inputs.input_rows,
+    paired: pairedRows(rollouts, inputs.inputs),
+    shared_from: own === null ? other.side : null,
+  };
 }
 
 /** compareRuns over two loaded files (and their inputs files), with positions mapped back to line numbers. */
@@ -265,8 +279,8 @@ export function compareView(
     pairs,
     unpaired_a: report.unpaired_a.map(lineA),
     unpaired_b: report.unpaired_b.map(lineB),
-    inputs_a: sideInputsView(a, sides.ai),
-    inputs_b: sideInputsView(b, sides.bi),
+    inputs_a: sideInputsView(a, sides.ai, { side: "b", file: sides.bi }),
+    inputs_b: sideInputsView(b, sides.bi, { side: "a", file: sides.ai }),
     input_conflicts: sides.conflicts.length,
   };
 }

@@ -77,6 +77,11 @@ export interface SideInputsView {
   readonly rows: number;
   /** The side's rollouts whose (_ng_task_index, _ng_rollout_index) has a row in this file. */
   readonly paired: number;
+  /**
+   * Set when this side chose no inputs but the other did: compareRuns takes one inputs map for both runs
+   * (as the CLI's --inputs), so the other side's file verifies this side too.
+   */
+  readonly shared_from: "a" | "b" | null;
 }
 
 /** The library's summary crosses the worker boundary as it is: it is already plain numbers. */

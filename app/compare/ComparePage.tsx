@@ -224,9 +224,9 @@ function RunsTab(props: TabProps) {
     const { rollouts, inputs } = await openFiles(picked);
     const [r] = rollouts;
     const [i] = inputs;
-    const inputsKey = side === "a" ? "ai" : "bi";
-    if (r !== undefined) setState({ [side]: r, [inputsKey]: i ?? null, pair: null });
-    else if (i !== undefined) setState({ [inputsKey]: i, pair: null });
+    if (r !== undefined)
+      setState(side === "a" ? { a: r, ai: i ?? null, pair: null } : { b: r, bi: i ?? null, pair: null });
+    else if (i !== undefined) setState(side === "a" ? { ai: i, pair: null } : { bi: i, pair: null });
   };
   // Only bundled samples can be opened in the inspector by link; a local file would need opening again.
   const bundled = useMemo(() => new Set((samplesReady ?? []).map((s) => s.file)), [samplesReady]);

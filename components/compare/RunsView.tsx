@@ -198,6 +198,8 @@ export function PairTable({
                 data-pair={p.key}
                 data-a-line={p.a.line}
                 data-b-line={p.b.line}
+                data-a-reward={p.a.reward ?? "none"}
+                data-b-reward={p.b.reward ?? "none"}
                 onClick={() => onOpen(isOpen ? null : p.id)}
               >
                 <td className="mono">

@@ -153,7 +153,14 @@ function InputsLine({
     inputs.value === null || inputs.choices.some((c) => c.name === inputs.value)
       ? inputs.choices
       : [{ name: inputs.value, title: inputs.value }, ...inputs.choices];
-  const { summary, paired } = inputs;
+  const { summary } = inputs;
+  // A view computed for another choice (the comparison is rerunning) says nothing about this one.
+  const paired =
+    inputs.paired &&
+    (inputs.value === null ? inputs.paired.shared_from !== null : inputs.paired.name === inputs.value)
+      ? inputs.paired
+      : null;
+  const shared = inputs.value === null ? paired : null;
   return (
     <div
       className={styles.inputsLine}
@@ -161,6 +168,7 @@ function InputsLine({
       data-inputs={inputs.value ?? ""}
       data-rows={summary?.input_rows}
       data-paired={paired?.paired}
+      data-shared-from={shared?.shared_from ?? undefined}
     >
       <span className={styles.inputsLabel}>inputs</span>
       {inputs.onChange ? (
@@ -169,8 +177,11 @@ function InputsLine({
           onChange={(event) => inputs.onChange?.(event.target.value === "" ? null : event.target.value)}
           data-testid={`${testId}-inputs-select`}
           aria-label="Materialized inputs"
+          title="Materialized inputs: the task rows of rollouts that carry no task fields"
         >
-          <option value={NO_INPUTS_OPTION}>none (task fields echoed in the rollouts)</option>
+          <option value={NO_INPUTS_OPTION} title="the rollouts' own echoed task fields are used">
+            none
+          </option>
           {options.map((c) => (
             <option key={c.name} value={c.name} title={c.title}>
               {c.name}
@@ -179,6 +190,12 @@ function InputsLine({
         </select>
       ) : (
         <span className="mono">{inputs.value ?? "none"}</span>
+      )}
+      {shared && (
+        <span className={styles.fileMeta}>
+          verified with {shared.shared_from?.toUpperCase()}'s {shared.name} (one inputs map serves both runs)
+          · {shared.paired} of {rollouts ?? "?"} rollouts paired
+        </span>
       )}
       {inputs.value !== null && (
         <span className={styles.fileMeta}>
