@@ -3,7 +3,7 @@
  * be recomputed with the rows of workplace_materialized_inputs.jsonl. Expected rewards are computed here
  * with lib/verify from the files, pairing each rollout with its input row by Gym's indices.
  */
-import { copyFileSync, mkdtempSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
@@ -148,5 +148,31 @@ test.describe("compare with materialized inputs", () => {
     await expect(page.getByTestId("whatif-result")).toBeVisible();
     await expect(page.getByTestId("whatif-file-inputs")).toHaveAttribute("data-inputs", "run-b-inputs.jsonl");
     await expect(page.getByTestId("whatif-http")).toHaveAttribute("data-reward", String(expected.get(pair)));
+  });
+
+  test("dropped together: two runs and one inputs file, which serves both", async ({ page }) => {
+    const expected = expectedRewards();
+    const files = [
+      { name: "drop-inputs.jsonl", text: readFileSync(path.join(SAMPLES, INPUTS), "utf8") },
+      { name: "drop-a.jsonl", text: readFileSync(path.join(SAMPLES, NOECHO), "utf8") },
+      { name: "drop-b.jsonl", text: readFileSync(path.join(SAMPLES, NOECHO), "utf8") },
+    ];
+    await page.goto("/compare");
+    await waitCompared(page);
+    const dataTransfer = await page.evaluateHandle((list) => {
+      const transfer = new DataTransfer();
+      for (const f of list) transfer.items.add(new File([f.text], f.name, { type: "application/x-ndjson" }));
+      return transfer;
+    }, files);
+    const target = page.getByTestId("drop-target");
+    await target.dispatchEvent("dragover", { dataTransfer });
+    await target.dispatchEvent("drop", { dataTransfer });
+    await expect(page).toHaveURL(/a=drop-a\.jsonl/);
+    await expect(page).toHaveURL(/b=drop-b\.jsonl/);
+    await expect(page).toHaveURL(/ai=drop-inputs\.jsonl/);
+    await expect(page).toHaveURL(/bi=drop-inputs\.jsonl/);
+    await expectPairsVerified(page, expected);
+    await expectInputsHeader(page, "a", "drop-inputs.jsonl", expected.size);
+    await expectInputsHeader(page, "b", "drop-inputs.jsonl", expected.size);
   });
 });

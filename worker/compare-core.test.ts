@@ -2,7 +2,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { pairingKey, verifyRollout } from "@/lib/verify";
+import { compareRuns } from "@/lib/compare";
+import { pairInputs, pairingKey, verifyRollout } from "@/lib/verify";
 import {
   combineInputs,
   compareFiles,
@@ -124,6 +125,11 @@ describe("compare worker core", () => {
 
       const combined = combineInputs(inputs, inputs);
       expect(combined.conflicts).toEqual([]);
+      // The same report as `cli compare A A --inputs M`, which reads the files as rows and calls pairInputs.
+      const rows = a.rollouts.map((r) => r.value);
+      expect(compareFiles(a, a, "contract", combined)).toEqual(
+        compareRuns(rows, rows, { policy: "contract", inputs: pairInputs(inputRows()) }),
+      );
       const view = compareView(a, a, compareFiles(a, a, "contract", combined), {
         ai: inputs,
         bi: inputs,
