@@ -5,22 +5,13 @@ import { z } from "zod";
 import {
   DEFAULT_COMPARE_STATE,
   NO_INPUTS,
-  pairedInputsSample,
   parseCompareState,
   parseToolList,
   resolveInputs,
   serializeCompareState,
   verdictRank,
 } from "./compare-state";
-
-/** The index.json fields the pairing reads (hooks/data's schema is private to it). */
-const SampleSchema = z.object({
-  file: z.string(),
-  title: z.string(),
-  description: z.string().default(""),
-  server: z.string().nullish(),
-  kind: z.enum(["rollouts", "inputs"]),
-});
+import { pairedInputsSample, SampleSchema } from "./samples";
 
 describe("compare URL state", () => {
   it("defaults to the HTTP vs Hermes-without-provenance pair and writes nothing for defaults", () => {

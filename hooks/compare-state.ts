@@ -6,7 +6,7 @@
 import { HARNESSES, type HarnessId } from "@/lib/harness";
 import type { Policy } from "@/lib/identity/types";
 import type { Verdict } from "@/worker/compare-protocol";
-import type { Sample } from "./data";
+import { pairedInputsSample, type Sample } from "./samples";
 
 export type CompareTab = "runs" | "whatif" | "repair";
 export const COMPARE_TABS: readonly CompareTab[] = ["runs", "whatif", "repair"];
@@ -125,21 +125,6 @@ export function serializeCompareState(state: CompareState): URLSearchParams {
 
 /** The URL value of an inputs choice that turns the automatic pairing off. */
 export const NO_INPUTS = "none";
-
-/**
- * The bundled inputs sample that goes with a bundled rollouts sample: either description names the other
- * file (the inspector's rule). Unrelated inputs would be wrong: pairing by (_ng_task_index,
- * _ng_rollout_index) would match rows of another run.
- */
-export function pairedInputsSample(file: string, samples: readonly Sample[]): string | null {
-  const rollouts = samples.find((s) => s.file === file && s.kind === "rollouts");
-  if (rollouts === undefined) return null;
-  const inputs = samples.find(
-    (s) =>
-      s.kind === "inputs" && (s.description.includes(rollouts.file) || rollouts.description.includes(s.file)),
-  );
-  return inputs?.file ?? null;
-}
 
 /** The inputs file a run uses: the chosen one, none, or (not chosen) its bundled sample's. */
 export function resolveInputs(

@@ -15,6 +15,9 @@ import type {
   Source,
 } from "@/worker/protocol";
 import { useInspectorClient } from "./inspector-client";
+import { type Sample, SampleSchema } from "./samples";
+
+export type { Sample } from "./samples";
 
 /** Index rows per message: each page is cloned in well under a frame, whatever the file size. */
 export const INDEX_PAGE_SIZE = 2_000;
@@ -235,15 +238,6 @@ export function useRawLine() {
     [client],
   );
 }
-
-const SampleSchema = z.object({
-  file: z.string(),
-  title: z.string(),
-  description: z.string().default(""),
-  server: z.string().nullish(),
-  kind: z.enum(["rollouts", "inputs"]),
-});
-export type Sample = z.infer<typeof SampleSchema>;
 
 export const SAMPLES_INDEX_URL = "/samples/index.json";
 

@@ -7,6 +7,7 @@ import { DropTarget, LoadProgressBar, OpenFilesButton, Welcome } from "@/compone
 import { RolloutTable } from "@/components/RolloutTable";
 import { SummaryBand } from "@/components/SummaryBand";
 import { useLoad, useReanalyze, useRolloutIndex, useSamples, useSearch, useSession } from "@/hooks/data";
+import { pairedInputsSample } from "@/hooks/samples";
 import type { FilterFlag, RolloutIndexEntry, Sample, SortKey, Source } from "@/hooks/types";
 import { useKeyboard } from "@/hooks/use-keyboard";
 import { useViewState } from "@/hooks/use-view-state";
@@ -20,24 +21,9 @@ const SAMPLE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 function sampleSources(file: string, samples: readonly Sample[]): Source[] {
   const sources: Source[] = [{ kind: "url", url: `/samples/${file}`, name: file }];
-  const entry = samples.find((sample) => sample.file === file);
-  if (entry?.kind === "rollouts") {
-    for (const inputs of samples) {
-      if (inputs.kind === "inputs" && isPairedSample(entry, inputs)) {
-        sources.push({ kind: "url", url: `/samples/${inputs.file}`, name: inputs.file });
-      }
-    }
-  }
+  const inputs = pairedInputsSample(file, samples);
+  if (inputs !== null) sources.push({ kind: "url", url: `/samples/${inputs}`, name: inputs });
   return sources;
-}
-
-/**
- * A bundled inputs file goes with a rollouts sample when either description names the other file. Opening
- * unrelated inputs would be wrong: pairing by (_ng_task_index, _ng_rollout_index) would then match rows of
- * another run and replace the rollouts' own task fields.
- */
-function isPairedSample(rollouts: Sample, inputs: Sample): boolean {
-  return inputs.description.includes(rollouts.file) || rollouts.description.includes(inputs.file);
 }
 
 export function Inspector() {

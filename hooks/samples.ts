@@ -1,0 +1,29 @@
+/**
+ * The bundled samples index (public/samples/index.json) and the rule that pairs a rollouts sample with its
+ * materialized-inputs sample. Pure: shared by the inspector and the compare page, and unit tested.
+ */
+import { z } from "zod";
+
+export const SampleSchema = z.object({
+  file: z.string(),
+  title: z.string(),
+  description: z.string().default(""),
+  server: z.string().nullish(),
+  kind: z.enum(["rollouts", "inputs"]),
+});
+export type Sample = z.infer<typeof SampleSchema>;
+
+/**
+ * The bundled inputs sample that goes with a bundled rollouts sample: either description names the other
+ * file (the inspector's rule). Unrelated inputs would be wrong: pairing by (_ng_task_index,
+ * _ng_rollout_index) would match rows of another run.
+ */
+export function pairedInputsSample(file: string, samples: readonly Sample[]): string | null {
+  const rollouts = samples.find((s) => s.file === file && s.kind === "rollouts");
+  if (rollouts === undefined) return null;
+  const inputs = samples.find(
+    (s) =>
+      s.kind === "inputs" && (s.description.includes(rollouts.file) || rollouts.description.includes(s.file)),
+  );
+  return inputs?.file ?? null;
+}
