@@ -2,6 +2,7 @@
  * The inspector's view state (sample, rollout, call, filters) and its URL form. Pure functions: the
  * URL is the single place the state lives, so a link reopens the same view.
  */
+import { HARNESSES, isHarnessId } from "@/lib/harness";
 import type { HarnessId, RolloutIndexEntry } from "@/worker/protocol";
 
 export const FILTER_FLAGS = ["zero", "changed", "ambiguous", "mismatched", "external", "unverified"] as const;
@@ -20,14 +21,8 @@ export const SORT_KEYS = [
 ] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
 
-export const HARNESS_IDS: readonly HarnessId[] = [
-  "claude-code",
-  "hermes-legacy",
-  "hermes",
-  "openclaw",
-  "codex",
-  "gemini-cli",
-];
+/** The harnesses the UI offers, in display order: the library's list. */
+export const HARNESS_IDS: readonly HarnessId[] = HARNESSES;
 
 export interface ViewState {
   /** A bundled sample's file name (public/samples). */
@@ -70,10 +65,6 @@ function isSortKey(value: string): value is SortKey {
   return (SORT_KEYS as readonly string[]).includes(value);
 }
 
-function isHarness(value: string): value is HarnessId {
-  return (HARNESS_IDS as readonly string[]).includes(value);
-}
-
 function positiveInt(value: string | null): number | null {
   if (value === null || !/^[1-9][0-9]{0,9}$/.test(value)) return null;
   return Number(value);
@@ -96,7 +87,7 @@ export function parseViewState(params: URLSearchParams): ViewState {
     sort: isSortKey(sortKey) ? sortKey : DEFAULT_VIEW.sort,
     desc: isSortKey(sortKey) && desc,
     server: params.get("server") || null,
-    harness: harness !== null && isHarness(harness) ? harness : null,
+    harness: harness !== null && isHarnessId(harness) ? harness : null,
   };
 }
 
