@@ -74,6 +74,7 @@ test.describe("compare with materialized inputs", () => {
     await page.goto(`/compare?a=${NOECHO}&b=${NOECHO}&ai=none&bi=none`);
     await waitCompared(page);
     await expect(page.getByTestId("compare-a-inputs")).toHaveAttribute("data-inputs", "");
+    await expect(page.locator("[data-testid=pair-table] tr[data-verdict]")).toHaveCount(rows);
     const rewards = await page
       .locator("[data-testid=pair-table] tr[data-verdict]")
       .evaluateAll((trs) =>

@@ -33,14 +33,18 @@ test("indirect_prompt_injection golden rollouts: the chosen verifying server sco
       "data-server",
       "indirect_prompt_injection",
     );
-    const statuses = await page
-      .locator(".call-row")
-      .evaluateAll((rows) =>
-        rows.map((row) => [row.getAttribute("data-status"), row.getAttribute("data-verifier-name")]),
-      );
-    expect(statuses, `line ${line} (${expectation.scheme})`).toEqual(
-      expectation.contract.calls.map((call) => [call.status, call.verifier_name]),
-    );
+    // Polled: the call rows re-render once the chosen server's resolution arrives from the worker.
+    await expect
+      .poll(
+        () =>
+          page
+            .locator(".call-row")
+            .evaluateAll((rows) =>
+              rows.map((row) => [row.getAttribute("data-status"), row.getAttribute("data-verifier-name")]),
+            ),
+        { message: `line ${line} (${expectation.scheme})` },
+      )
+      .toEqual(expectation.contract.calls.map((call) => [call.status, call.verifier_name]));
     for (const policy of ["contract", "legacy"] as const) {
       const column = page.locator(`[data-policy-column="${policy}"]`);
       await expect(column.locator("[data-reward]"), `line ${line} ${policy}`).toHaveAttribute(
