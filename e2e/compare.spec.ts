@@ -16,7 +16,7 @@ test.describe("compare runs", () => {
     const expected = verdictCounts(rows(HTTP), rows(CLAUDE));
     await page.goto(`/compare?a=${HTTP}&b=${CLAUDE}`);
     await waitCompared(page);
-    expect(await verdictsShown(page)).toEqual(expected);
+    await expect.poll(() => verdictsShown(page)).toEqual(expected);
     const pairs = expected.same + expected["identity-bug"] + expected["different-actions"];
     await expect(page.getByTestId("compare-summary")).toHaveAttribute("data-pairs", String(pairs));
     await expect(page.getByTestId("compare-summary")).toHaveAttribute(
@@ -40,7 +40,7 @@ test.describe("compare runs", () => {
     await expect(page).not.toHaveURL(/b=compare-mcp-claude/);
     await waitCompared(page);
     await expect(page.locator("tr[data-verdict=identity-bug]")).toHaveCount(expected["identity-bug"]);
-    expect(await verdictsShown(page)).toEqual(expected);
+    await expect.poll(() => verdictsShown(page)).toEqual(expected);
     await expect(page.getByTestId("identity-bugs")).toHaveAttribute(
       "data-count",
       String(expected["identity-bug"]),
@@ -105,7 +105,7 @@ test.describe("compare runs", () => {
     await page.getByTestId("compare-b-file").setInputFiles(file);
     await expect(page).toHaveURL(/b=claude-edited\.jsonl/);
     await expect(page.locator("tr[data-verdict=different-actions]")).toHaveCount(1);
-    expect(await verdictsShown(page)).toEqual(expected);
+    await expect.poll(() => verdictsShown(page)).toEqual(expected);
 
     const pair = page.locator("tr[data-verdict=different-actions]");
     await expect(pair).toHaveAttribute("data-pair", `${row._ng_task_index}:${row._ng_rollout_index}`);
