@@ -78,3 +78,22 @@ export async function answerUsage(
   await io.stdout.write(help);
   return 0;
 }
+
+/** Runs a `node:util` parseArgs call, turning its thrown usage error into a one-line reason. */
+export function tryParse<T>(parse: () => T): { ok: true; value: T } | { ok: false; error: string } {
+  try {
+    return { ok: true, value: parse() };
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** The single FILE a command reads. */
+export function onlyFile(
+  files: readonly string[],
+): { ok: true; file: string } | { ok: false; error: string } {
+  const [file] = files;
+  if (file === undefined) return { ok: false, error: "missing FILE" };
+  if (files.length > 1) return { ok: false, error: `expected one FILE, got ${files.length}` };
+  return { ok: true, file };
+}

@@ -7,7 +7,7 @@ import { type CompareReport, compareRuns, type PairReport } from "../../lib/comp
 import type { Policy } from "../../lib/identity/types";
 import { readJsonl } from "../../lib/jsonl";
 import { pairInputs } from "../../lib/verify";
-import { answerUsage, readPolicy } from "../args";
+import { answerUsage, readPolicy, tryParse } from "../args";
 import type { CommandIo } from "../io";
 import { openFileStream } from "../open";
 
@@ -50,13 +50,9 @@ export type ParsedCompareArgs =
   | { ok: false; error: string };
 
 export function parseCompareArgs(args: string[]): ParsedCompareArgs {
-  let values: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true }));
-  } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
-  }
+  const parsed = tryParse(() => parseArgs({ args, options: OPTIONS, allowPositionals: true }));
+  if (!parsed.ok) return parsed;
+  const { values, positionals } = parsed.value;
   if (values.help) return { ok: true, help: true };
   const [a, b, ...extra] = positionals;
   if (a === undefined || b === undefined) return { ok: false, error: "need two files, A and B" };

@@ -15,7 +15,7 @@ import {
 import type { Policy } from "../../lib/identity/types";
 import { readJsonl } from "../../lib/jsonl";
 import { pairInputs } from "../../lib/verify";
-import { answerUsage, readPolicy } from "../args";
+import { answerUsage, readPolicy, tryParse } from "../args";
 import type { CommandIo } from "../io";
 import { openFileStream } from "../open";
 
@@ -117,13 +117,9 @@ function isWhat(x: string): x is What {
 }
 
 export function parseExportArgs(args: string[]): ParsedExportArgs {
-  let values: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true }));
-  } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
-  }
+  const parsed = tryParse(() => parseArgs({ args, options: OPTIONS, allowPositionals: true }));
+  if (!parsed.ok) return parsed;
+  const { values, positionals } = parsed.value;
   if (values.help) return { ok: true, help: true };
   const [file, ...extra] = positionals;
   if (file === undefined) return { ok: false, error: "missing FILE" };

@@ -8,7 +8,7 @@ import { emptyRepairSummary, formatRepairSummary, repairJsonl } from "../../lib/
 import { HARNESSES, isHarnessId } from "../../lib/harness";
 import type { RepairServer } from "../../lib/repair";
 import { knownTools } from "../../lib/verify";
-import { answerUsage } from "../args";
+import { answerUsage, tryParse } from "../args";
 import type { CommandIo } from "../io";
 import { openFileStream } from "../open";
 import { openOutput } from "./export";
@@ -67,12 +67,9 @@ function parseRepairTokens(args: string[]) {
 }
 
 export function parseRepairArgs(args: string[]): ParsedRepairArgs {
-  let parsed: ReturnType<typeof parseRepairTokens>;
-  try {
-    parsed = parseRepairTokens(args);
-  } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
-  }
+  const tried = tryParse(() => parseRepairTokens(args));
+  if (!tried.ok) return tried;
+  const parsed = tried.value;
   if (parsed.values.help) return { ok: true, help: true };
   const [file, ...extra] = parsed.positionals;
   if (file === undefined) return { ok: false, error: "missing FILE" };

@@ -7,7 +7,7 @@ import { resolveReadRollout } from "../../lib/identity";
 import type { CallResolution, Policy } from "../../lib/identity/types";
 import { readJsonl } from "../../lib/jsonl";
 import { readRollout } from "../../lib/schemas";
-import { readHarness, readPolicy, scanOptions } from "../args";
+import { onlyFile, readHarness, readPolicy, scanOptions } from "../args";
 import type { CommandIo } from "../io";
 import { openFileStream } from "../open";
 
@@ -49,8 +49,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const scanned = scanOptions(argv, ["--server", "--policy", "--harness", "--tools"]);
   if (!scanned.ok || scanned.help) return scanned.ok ? { ok: true, help: true } : scanned;
   const { values, files } = scanned;
-  if (files.length === 0) return { ok: false, error: "missing FILE" };
-  if (files.length > 1) return { ok: false, error: `expected one FILE, got ${files.length}` };
+  const only = onlyFile(files);
+  if (!only.ok) return only;
 
   const server = values.get("--server") ?? null;
   if (server === "") return { ok: false, error: "--server must not be empty" };
@@ -69,7 +69,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   }
   return {
     ok: true,
-    args: { file: files[0] ?? "", server, policy: policy.policy, harness: harness.harness, tools },
+    args: { file: only.file, server, policy: policy.policy, harness: harness.harness, tools },
   };
 }
 

@@ -7,7 +7,7 @@ import { HARNESSES, type HarnessId } from "../../lib/harness";
 import type { Policy } from "../../lib/identity/types";
 import { readJsonl } from "../../lib/jsonl";
 import { pairingKey, verifyRollout } from "../../lib/verify";
-import { readHarness, readPolicy, scanOptions } from "../args";
+import { onlyFile, readHarness, readPolicy, scanOptions } from "../args";
 import type { CommandIo } from "../io";
 import { openFileStream } from "../open";
 
@@ -54,8 +54,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const scanned = scanOptions(argv, ["--server", "--inputs", "--policy", "--harness"]);
   if (!scanned.ok || scanned.help) return scanned.ok ? { ok: true, help: true } : scanned;
   const { values, files } = scanned;
-  if (files.length === 0) return { ok: false, error: "missing FILE" };
-  if (files.length > 1) return { ok: false, error: `expected one FILE, got ${files.length}` };
+  const only = onlyFile(files);
+  if (!only.ok) return only;
 
   const server = values.get("--server") ?? null;
   if (server === "") return { ok: false, error: "--server must not be empty" };
@@ -67,7 +67,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   if (!harness.ok) return harness;
   return {
     ok: true,
-    args: { file: files[0] ?? "", server, inputs, policy: policy.policy, harness: harness.harness },
+    args: { file: only.file, server, inputs, policy: policy.policy, harness: harness.harness },
   };
 }
 
