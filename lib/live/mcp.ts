@@ -54,7 +54,9 @@ export function classifyMcpError(error: unknown, what: string, timeoutMs: number
     return new LiveError("protocol_error", `${what}: JSON-RPC error ${error.code}: ${error.message}`);
   }
   if (error instanceof StreamableHTTPError) {
-    const status = typeof error.code === "number" ? error.code : undefined;
+    const status = typeof error.code === "number" && error.code > 0 ? error.code : undefined;
+    // The SDK's code -1: the server answered 2xx with a body that is neither JSON nor an event stream.
+    if (status === undefined) return new LiveError("protocol_error", `${what}: ${error.message}`);
     if (status === 404)
       return new LiveError(
         "transport_error",

@@ -19,7 +19,7 @@ export interface TokenClaims {
 const claimsSchema = z.record(z.string(), z.unknown());
 const toolsSchema = z.union([z.array(z.string()), z.null()]);
 
-function base64UrlBytes(text: string): Uint8Array | null {
+function base64UrlBytes(text: string): Uint8Array<ArrayBuffer> | null {
   if (!/^[A-Za-z0-9_-]*$/.test(text)) return null;
   const padded = text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (text.length % 4)) % 4);
   try {
@@ -30,8 +30,8 @@ function base64UrlBytes(text: string): Uint8Array | null {
   }
 }
 
-async function inflate(bytes: Uint8Array): Promise<Uint8Array> {
-  const stream = new Blob([bytes as BlobPart]).stream().pipeThrough(new DecompressionStream("deflate"));
+async function inflate(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
