@@ -22,6 +22,7 @@ const COMMANDS: Record<string, Command> = {
     load: () => import("./commands/export"),
   },
   compare: { summary: "two runs side by side, paired per task", load: () => import("./commands/compare") },
+  live: { summary: "check a running Gym server's HTTP and MCP doors", load: () => import("./commands/live") },
 };
 
 function usage(): string {

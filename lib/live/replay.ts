@@ -159,8 +159,17 @@ export interface ServerVerify {
   readonly serverReward: number | null;
   readonly serverError: string | null;
   readonly status: number | null;
-  /** Both rewards exist and differ, or exactly one side has a reward. */
+  /**
+   * agree: equal rewards (or neither side has one); refused_as_predicted: the server refused the request
+   * (HTTP 4xx) and lib/verify predicted Gym's validation would (gymWouldReject); disagree: anything else.
+   */
+  readonly verdict: "agree" | "disagree" | "refused_as_predicted";
   readonly disagree: boolean;
+  /**
+   * Names in the POSTed copy that start with `mcp__`: a server with MCP exposure strips those itself before
+   * scoring (Gym's _wrap_verify + normalize_tool_name), even where the policy left them unresolved.
+   */
+  readonly renormalizedByServer: readonly string[];
   /** Reasons Gym's request validation would refuse this rollout (from lib/verify), shown beside a 422. */
   readonly gymWouldReject: readonly string[];
 }
@@ -184,21 +193,41 @@ export async function verifyOnServer(
     browserError: result.error ?? null,
     gymWouldReject: result.gym_would_reject ?? [],
   };
+  let renormalizedByServer: string[] = [];
   const finish = (
     serverReward: number | null,
     serverError: string | null,
     status: number | null,
-  ): ServerVerify => ({
-    ...base,
-    serverReward,
-    serverError,
-    status,
-    disagree: serverReward !== result.reward,
-  });
+  ): ServerVerify => {
+    const refusedAsPredicted =
+      serverReward === null &&
+      status !== null &&
+      status >= 400 &&
+      status < 500 &&
+      base.gymWouldReject.length > 0;
+    const verdict = refusedAsPredicted
+      ? "refused_as_predicted"
+      : serverReward === result.reward
+        ? "agree"
+        : "disagree";
+    return {
+      ...base,
+      serverReward,
+      serverError,
+      status,
+      verdict,
+      disagree: verdict === "disagree",
+      renormalizedByServer,
+    };
+  };
   if (!isObject(rollout)) return finish(null, "the rollout is not a JSON object", null);
   let request: unknown;
   try {
     request = canonicalizeForVerification(buildVerifyRequest(rollout), result.resolution);
+    const names = new Set(
+      result.resolution.calls.map((c) => c.verifier_name).filter((n) => n.startsWith("mcp__")),
+    );
+    renormalizedByServer = [...names];
   } catch (error) {
     return finish(null, `cannot canonicalize: ${describeError(error).message}`, null);
   }
