@@ -78,6 +78,16 @@ describe("forwardRequest", () => {
     expect(contacted).toBe(false);
   });
 
+  it("refuses a request another site's page makes", async () => {
+    const response = await forwardRequest(
+      new Request("http://app.test/api/live/forward", {
+        headers: { [TARGET_HEADER]: "http://127.0.0.1:9/seed_session", "sec-fetch-site": "cross-site" },
+      }),
+      { allow: [] },
+    );
+    expect(response.status).toBe(403);
+  });
+
   it("carries the session cookie and the MCP session both ways, as the doors need", async () => {
     gym = await startFakeGym({ mode: "json" });
     const door = new HttpDoor(gym.url, { fetch: route(), timeoutMs: 2000 });

@@ -129,6 +129,10 @@ function capStream(limit: number): TransformStream<Uint8Array, Uint8Array> {
 
 /** The forwarding route: one request in, one answer out. */
 export async function forwardRequest(request: Request, config: ForwardConfig): Promise<Response> {
+  // Only this app's own pages may use the route; a browser marks every cross-site request.
+  const site = request.headers.get("sec-fetch-site");
+  if (site !== null && site !== "same-origin" && site !== "none")
+    return refusal(403, "transport_error", `refused: a ${site} request`);
   const checked = checkForwardTarget(request.headers.get(TARGET_HEADER), config.allow);
   if (!checked.ok) return refusal(403, "transport_error", `refused: ${checked.reason}`);
   if (!METHODS.has(request.method))
