@@ -2,19 +2,10 @@
 import type { FileHandle } from "node:fs/promises";
 import { open } from "node:fs/promises";
 import { Readable } from "node:stream";
+import { reasonOf } from "./errors";
 
 /** Large reads keep per-chunk overhead low on multi-gigabyte files; memory stays one chunk. */
 const READ_CHUNK_BYTES = 1024 * 1024;
-
-const REASONS: Record<string, string> = {
-  ENOENT: "no such file",
-  ENOTDIR: "no such file",
-  EISDIR: "is a directory",
-  EACCES: "permission denied",
-  EPERM: "permission denied",
-  ELOOP: "too many symbolic links",
-  EMFILE: "too many open files",
-};
 
 /**
  * Opens `path` for streaming. Throws an Error whose message is one line, `cannot read PATH: REASON`, when
@@ -43,11 +34,4 @@ function toWebBytes(nodeStream: Readable): ReadableStream<Uint8Array> {
   // Node's own web-stream type and the DOM lib's ReadableStream are the same class at run time.
   const web: ReadableStream<Uint8Array> = Readable.toWeb(nodeStream);
   return web;
-}
-
-function reasonOf(error: unknown): string {
-  const code = typeof error === "object" && error !== null && "code" in error ? error.code : undefined;
-  if (typeof code === "string" && code in REASONS) return REASONS[code]!;
-  const message = error instanceof Error ? error.message : String(error);
-  return message.split("\n")[0] ?? message;
 }
