@@ -15,7 +15,7 @@ import { pairInputs } from "../../lib/verify";
 import { answerUsage, readPolicy, tryParse } from "../args";
 import { reportError } from "../errors";
 import type { CommandIo } from "../io";
-import { openFileStream } from "../open";
+import { namingFile, openFileStream } from "../open";
 import { openOutput } from "../output";
 
 const HELP = `usage: npm run --silent cli -- export FILE --what verify|report [options]
@@ -104,7 +104,7 @@ export function parseExportArgs(args: string[]): ParsedExportArgs {
 /** Materialized inputs keyed for pairing; bad lines are reported, not fatal. */
 async function loadInputs(path: string, io: CommandIo): Promise<Map<string, unknown>> {
   const rows: unknown[] = [];
-  for await (const item of readJsonl(await openFileStream(path))) {
+  for await (const item of namingFile(path, readJsonl(await openFileStream(path)))) {
     if (item.ok) rows.push(item.value);
     else await io.stderr.write(`warning: ${path} line ${item.line}: ${item.error} (skipped)\n`);
   }
@@ -142,12 +142,12 @@ export async function run(args: string[], io: CommandIo): Promise<number> {
     try {
       if (parsed.what === "verify") {
         const summary = emptyVerifySummary();
-        for await (const w of verifyJsonl(readSourceLines(source), options, summary))
+        for await (const w of verifyJsonl(namingFile(parsed.file, readSourceLines(source)), options, summary))
           await output.write(w.bytes);
         await output.commit();
         await io.stderr.write(formatVerifySummary(summary, parsed.policy));
       } else {
-        for await (const row of reportJsonl(readSourceLines(source), options))
+        for await (const row of reportJsonl(namingFile(parsed.file, readSourceLines(source)), options))
           await output.write(encoder.encode(row));
         await output.commit();
       }

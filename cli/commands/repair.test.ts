@@ -204,7 +204,7 @@ describe("cli repair", () => {
         ["/no/such/file.jsonl", "--harness", "claude-code", "--server", "s", "--tools", "t"],
         missing,
       ),
-    ).toBe(1);
+    ).toBe(2);
     expect(missing.err()).toMatch(/cannot read \/no\/such\/file.jsonl/);
   });
 });

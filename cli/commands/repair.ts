@@ -11,7 +11,7 @@ import { knownTools } from "../../lib/verify";
 import { answerUsage, tryParse } from "../args";
 import { reportError } from "../errors";
 import type { CommandIo } from "../io";
-import { openFileStream } from "../open";
+import { namingFile, openFileStream } from "../open";
 import { openOutput } from "../output";
 
 const HELP = `usage: npm run --silent cli -- repair FILE --harness H [--server S [--tools a,b,...]]... [--out OUT]
@@ -119,7 +119,11 @@ export async function run(args: string[], io: CommandIo): Promise<number> {
     });
     const summary = emptyRepairSummary(harness, { keepDetails: false });
     try {
-      for await (const written of repairJsonl(readSourceLines(source), { harness, servers }, summary)) {
+      for await (const written of repairJsonl(
+        namingFile(file, readSourceLines(source)),
+        { harness, servers },
+        summary,
+      )) {
         await output.write(written.bytes);
       }
       await output.commit();
