@@ -26,8 +26,8 @@ function jsonl(full: string): unknown[] {
 }
 
 const Expected = z.object({
-  contract: z.object({ reward: z.number() }),
-  legacy: z.object({ reward: z.number() }),
+  contract: z.object({ reward: z.number().nullable() }),
+  legacy: z.object({ reward: z.number().nullable() }),
 });
 const never = new AbortController().signal;
 const ignore = (_: LoadProgress) => {};
@@ -56,13 +56,21 @@ describe("Session.load", () => {
       expected.map((row) => [row.contract.reward, row.legacy.reward]),
     );
     expect(index.every((entry) => entry.paired && entry.server === "workplace_assistant")).toBe(true);
+    expect(index.every((entry) => entry.paired_by === "index" && entry.server_source === "input")).toBe(true);
+    // Every row has a reward or an unverified reason (what Gym's request model refuses), never neither.
+    for (const entry of index) expect(entry.contract === null).toBe(entry.unverified !== null);
   });
 
   it("pairs an inputs file loaded on its own with the rollouts already open", async () => {
     const session = new Session();
     await session.load([{ kind: "file", file: file(path.join(WA, "wa_noecho.jsonl")) }], null, never, ignore);
     const before = session.datasets[0]!;
-    expect(before.index.every((entry) => entry.contract === null)).toBe(true);
+    // Without the inputs nothing is verified: the server is unknown, or the only provenance server (a near-miss
+    // name has no verifier), or known but the task is missing.
+    const without = new Set(["missing_field", "no_server", "no_verifier"]);
+    expect(
+      before.index.every((entry) => entry.contract === null && without.has(entry.unverified ?? "")),
+    ).toBe(true);
     const summary = await session.load(
       [{ kind: "file", file: file(path.join(WA, "wa_inputs.jsonl")) }],
       null,
@@ -71,7 +79,10 @@ describe("Session.load", () => {
     );
     expect(summary.datasets.map((dataset) => dataset.kind)).toEqual(["rollouts", "inputs"]);
     expect(summary.datasets[0]?.paired_rows).toBe(before.index.length);
-    expect(session.datasets[0]!.index.every((entry) => entry.contract !== null)).toBe(true);
+    const expected = jsonl(path.join(WA, "wa_noecho_expected.jsonl")).map((row) => Expected.parse(row));
+    expect(session.datasets[0]!.index.map((entry) => entry.contract)).toEqual(
+      expected.map((row) => row.contract.reward),
+    );
   });
 
   it("reports each bad line with its number and keeps the good rows", async () => {
