@@ -47,6 +47,8 @@ export interface DatasetSummary {
   readonly harness: HarnessId | null;
   /** For rollouts: the verifying server of rows that name none themselves, when the loader knew one. */
   readonly fallback_server: string | null;
+  /** For rollouts: when not one line is a rollout, what the file is instead (lib/filekind), one sentence. */
+  readonly problem: string | null;
 }
 
 export interface SessionSummary {

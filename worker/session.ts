@@ -3,6 +3,8 @@
  * Rollouts are re-parsed from their bytes when opened, so memory stays close to the files' size instead of
  * the (several times larger) size of their parsed objects, and copy/download give back the exact bytes.
  */
+
+import { fileProblem, SNIFF_BYTES } from "../lib/filekind";
 import { parseJsonLine, readJsonl } from "../lib/jsonl";
 import { readRollout } from "../lib/schemas";
 import { InputIndex, isInputRow } from "../lib/verify";
@@ -353,6 +355,28 @@ export class Session {
 
 export const SCHEMA_ERROR_PREFIX = "not a rollout: ";
 
+/** What a file without one rollout is instead, judged from its first lines' bytes (lib/filekind). */
+function fileStart(dataset: Dataset): string | null {
+  if (dataset.lineCount === 0) return null;
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (let line = 1; line <= dataset.lineCount && size < SNIFF_BYTES; line++) {
+    const bytes = dataset.lineBytes.get(line);
+    if (bytes === undefined) continue;
+    parts.push(bytes, NEWLINE);
+    size += bytes.length + 1;
+  }
+  const start = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) {
+    start.set(part.subarray(0, Math.max(0, size - at)), at);
+    at += part.length;
+  }
+  return fileProblem(start).message;
+}
+
+const NEWLINE = new Uint8Array([0x0a]);
+
 function summarize(dataset: Dataset): DatasetSummary {
   return {
     id: dataset.id,
@@ -367,5 +391,6 @@ function summarize(dataset: Dataset): DatasetSummary {
     server_override: dataset.serverOverride,
     harness: dataset.harness,
     fallback_server: dataset.fallbackServer,
+    problem: dataset.kind === "rollouts" && dataset.index.length === 0 ? fileStart(dataset) : null,
   };
 }
