@@ -5,7 +5,7 @@
 import { readJsonl } from "../lib/jsonl";
 import { InputIndex } from "../lib/verify";
 import type { CommandIo } from "./io";
-import { openFileStream } from "./open";
+import { namingFile, openFileStream } from "./open";
 
 /** Input-file problems are listed on stderr up to this many; the rest are counted. */
 const MAX_INPUT_WARNINGS = 10;
@@ -18,7 +18,7 @@ export async function loadInputIndex(path: string, io: CommandIo): Promise<Input
     problems++;
     if (problems <= MAX_INPUT_WARNINGS) await io.stderr.write(`warning: ${path}: ${message}\n`);
   };
-  for await (const item of readJsonl(stream)) {
+  for await (const item of namingFile(path, readJsonl(stream))) {
     if (!item.ok) {
       await warn(`line ${item.line}: ${item.error}`);
       continue;
