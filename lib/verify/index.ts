@@ -241,7 +241,8 @@ function withOutput(
     ...base,
     reward: output.reward,
     ...(output.components === undefined ? {} : { components: output.components }),
-    explanation: [...output.explanation, ...defaultsNote(defaulted, output.reward, recorded)],
+    // The defaults note comes first: it is why the reward may not match the recorded one at all.
+    explanation: [...defaultsNote(defaulted, output.reward, recorded), ...output.explanation],
     ...(defaulted.length > 0 ? { defaults_applied: defaulted.map((d) => d.field) } : {}),
     ...details,
   };
