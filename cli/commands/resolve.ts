@@ -7,6 +7,7 @@ import { resolveReadRollout } from "../../lib/identity";
 import type { CallResolution, Policy } from "../../lib/identity/types";
 import { readJsonl } from "../../lib/jsonl";
 import { readRollout } from "../../lib/schemas";
+import { chooseServer } from "../../lib/verify/server";
 import { onlyFile, readHarness, readPolicy, scanOptions } from "../args";
 import type { CommandIo } from "../io";
 import { openFileStream } from "../open";
@@ -23,7 +24,8 @@ flags the names of the diagnostic flags. A line that cannot be read (bad JSON, n
 verifying server) prints {"line", "error"} instead; the other lines are still resolved.
 
 options:
-  --server S        the verifying server; default: each rollout's environment_name
+  --server S        the verifying server; default: each rollout's environment_name, else the only
+                    server of its provenance map, else the verifier its declared tools fit
   --policy P        contract (default: follow provenance) or legacy (Gym before provenance)
   --harness H       the harness that produced the file, enables alias_disagrees and alias_collision;
                     one of ${HARNESSES.join(", ")}
@@ -89,20 +91,13 @@ function callRecord(line: number, call: CallResolution): string {
   });
 }
 
-/** The verifying server of one rollout: --server, else its environment_name. */
+/** The verifying server of one rollout: the one rule in lib/verify (chooseServer). */
 function serverOf(
   rollout: Readonly<Record<string, unknown>>,
   override: string | null,
 ): string | { error: string } {
-  if (override !== null) return override;
-  const name = rollout.environment_name;
-  if (typeof name === "string" && name !== "") return name;
-  return {
-    error:
-      name === undefined
-        ? "no verifying server: the rollout has no environment_name; pass --server"
-        : "no verifying server: the rollout's environment_name is not a non-empty string; pass --server",
-  };
+  const choice = chooseServer(rollout, { override });
+  return choice.server ?? { error: `no verifying server: ${choice.reason} Pass --server.` };
 }
 
 export async function run(argv: string[], io: CommandIo): Promise<number> {
