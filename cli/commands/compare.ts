@@ -89,7 +89,8 @@ const reward = (x: number | null) => (x === null ? "-" : String(x));
 function pairLine(p: PairReport): string {
   const divergence = p.first_divergence === null ? "" : `  ${p.first_divergence.message}`;
   const err = [p.a.error, p.b.error].filter((e) => e !== undefined).join("; ");
-  return `${p.key.padEnd(12)} ${reward(p.a.reward).padStart(6)} ${reward(p.b.reward).padStart(6)}  ${p.verdict}${divergence}${err === "" ? "" : `  [${err}]`}`;
+  const capped = p.alignment_capped === null ? "" : `\n${" ".repeat(14)}${p.alignment_capped.message}`;
+  return `${p.key.padEnd(12)} ${reward(p.a.reward).padStart(6)} ${reward(p.b.reward).padStart(6)}  ${p.verdict}${divergence}${err === "" ? "" : `  [${err}]`}${capped}`;
 }
 
 export function formatCompare(report: CompareReport, a: string, b: string): string {

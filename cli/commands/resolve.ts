@@ -144,6 +144,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
         await emit(JSON.stringify({ line: item.line, error: item.error }));
         continue;
       }
+      // A JSON value that is not an object reads "not a rollout: the line is not a JSON object" (lib/schemas).
       const read = readRollout(item.value);
       if (!read.ok) {
         await emit(JSON.stringify({ line: item.line, error: `not a rollout: ${read.issues.join("; ")}` }));

@@ -6,6 +6,7 @@
 import { HARNESSES, type HarnessId } from "../../lib/harness";
 import type { Policy } from "../../lib/identity/types";
 import { readJsonl } from "../../lib/jsonl";
+import { isJsonObject, NOT_A_ROLLOUT_OBJECT } from "../../lib/schemas";
 import { pairingKey, verifyRollout } from "../../lib/verify";
 import { onlyFile, readHarness, readPolicy, scanOptions } from "../args";
 import type { CommandIo } from "../io";
@@ -195,6 +196,11 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
       if (!item.ok) {
         summary.unreadable++;
         await emit({ line: item.line, error: item.error });
+        continue;
+      }
+      if (!isJsonObject(item.value)) {
+        summary.unreadable++;
+        await emit({ line: item.line, error: NOT_A_ROLLOUT_OBJECT });
         continue;
       }
       let input: unknown;

@@ -7,6 +7,7 @@ import { canonicalizeForVerification, restoreEmittedNames } from "../canonicaliz
 import type { HarnessId } from "../harness/types";
 import { DEFAULT_POLICY, resolveRollout } from "../identity";
 import type { Policy, RolloutResolution } from "../identity/types";
+import { NOT_A_ROLLOUT_OBJECT } from "../schemas";
 import { defaultRegistry, type VerifierRegistry } from "./registry";
 import type { VerifierOutput, VerifyResult } from "./types";
 
@@ -102,13 +103,13 @@ export function verifyRollout(rollout: unknown, options: VerifyOptions = {}): Ve
   };
   const failed = (error: string): VerifyResult => ({ ...base, reward: null, explanation: [error], error });
 
+  if (!isObject(rollout)) return failed(NOT_A_ROLLOUT_OBJECT);
   if (server === null) {
     return failed(
       "no verifying server: the rollout and its input row have no environment_name; name a server",
     );
   }
   if (verifier === undefined) return failed(`no verifier for ${server}`);
-  if (!isObject(rollout)) return failed("the rollout is not a JSON object");
   if (options.input !== undefined && !isObject(options.input))
     return failed("the input row is not a JSON object");
 
