@@ -121,6 +121,9 @@ export function hostileCorpus(): Record<string, Uint8Array> {
     "output-item-without-type.jsonl": encode(
       line({
         ...rollout([{ name: "email_reply_email" }]),
+        id: 0,
+        category: "workplace_assistant_email",
+        ground_truth: [{ name: "email_reply_email", arguments: "{}" }],
         response: { output: [{ call_id: "c0", name: "email_reply_email", arguments: "{}" }] },
       }),
     ),

@@ -17,6 +17,7 @@ import { reportError } from "../errors";
 import type { CommandIo } from "../io";
 import { namingFile, openFileStream } from "../open";
 import { openOutput } from "../output";
+import { terminalText } from "../terminal";
 
 const HELP = `usage: npm run --silent cli -- export FILE --what verify|report [options]
 
@@ -106,7 +107,7 @@ async function loadInputs(path: string, io: CommandIo): Promise<Map<string, unkn
   const rows: unknown[] = [];
   for await (const item of namingFile(path, readJsonl(await openFileStream(path)))) {
     if (item.ok) rows.push(item.value);
-    else await io.stderr.write(`warning: ${path} line ${item.line}: ${item.error} (skipped)\n`);
+    else await io.stderr.write(`warning: ${path} line ${item.line}: ${terminalText(item.error)} (skipped)\n`);
   }
   return pairInputs(rows);
 }
@@ -115,8 +116,8 @@ function formatVerifySummary(s: VerifyExportSummary, policy: Policy): string {
   const lines = [
     `verify (${policy}): ${s.verified} rollouts verified, ${s.changed_reward} with a reward different from the recorded one.`,
   ];
-  for (const e of s.errors) lines.push(`line ${e.line}: ${e.error}`);
-  for (const b of s.bad) lines.push(`line ${b.line}: ${b.error} (written unchanged)`);
+  for (const e of s.errors) lines.push(`line ${e.line}: ${terminalText(e.error)}`);
+  for (const b of s.bad) lines.push(`line ${b.line}: ${terminalText(b.error)} (written unchanged)`);
   return `${lines.join("\n")}\n`;
 }
 

@@ -11,6 +11,7 @@ import { pairingKey, verifyRollout } from "../../lib/verify";
 import { onlyFile, readHarness, readPolicy, scanOptions } from "../args";
 import type { CommandIo } from "../io";
 import { openFileStream } from "../open";
+import { terminalJson } from "../terminal";
 
 export const HELP = `usage: npm run --silent cli -- verify FILE [--server S] [--inputs MATERIALIZED] [--policy contract|legacy] [--harness H]
 
@@ -182,7 +183,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
 
   let pending = "";
   const emit = async (record: unknown) => {
-    pending += `${JSON.stringify(record)}\n`;
+    pending += `${terminalJson(record)}\n`;
     if (pending.length >= OUTPUT_CHUNK_CHARS) {
       const chunk = pending;
       pending = "";

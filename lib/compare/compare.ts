@@ -8,6 +8,7 @@
  * about: the agent did the same thing, and only the names the verifier saw differ.
  */
 import type { Policy } from "../identity/types";
+import { displayName } from "../names";
 import { knownTools, pairingKey, verifyingServer, verifyRollout } from "../verify";
 import { type Action, actionsOf, aliasIndex, canonicalJson } from "./actions";
 import { type AlignedStep, alignSequences, type CappedAlignment, type StepKind } from "./align";
@@ -160,7 +161,9 @@ export function alignActions(a: readonly Action[], b: readonly Action[]): Aligne
 }
 
 function describeStep(step: AlignedStep): string {
-  const name = (x: Action) => (x.server === null ? x.tool : `${x.server}/${x.tool}`);
+  // Names come from the files: hidden characters are shown as ⟨U+XXXX⟩ (lib/names).
+  const name = (x: Action) =>
+    x.server === null ? displayName(x.tool) : `${displayName(x.server)}/${displayName(x.tool)}`;
   if (step.a !== null && step.b !== null) {
     if (step.a.server === step.b.server && step.a.tool === step.b.tool) {
       return `call ${step.a.index} (a) and ${step.b.index} (b): same tool ${name(step.a)}, different arguments.`;
