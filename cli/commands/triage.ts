@@ -15,7 +15,7 @@ import { onlyFile, readHarness, scanOptions } from "../args";
 import { reportError } from "../errors";
 import { loadInputIndex } from "../inputs";
 import type { CommandIo } from "../io";
-import { openFileStream } from "../open";
+import { namingFile, openFileStream } from "../open";
 import { openOutput } from "../output";
 
 export const HELP = `usage: npm run --silent cli -- triage FILE [options]
@@ -156,11 +156,8 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
     return 2;
   }
   try {
-    const output = await openOutput(
-      args.out,
-      [args.file, ...(args.inputs === undefined ? [] : [args.inputs])],
-      io,
-    ).catch(async (error: unknown) => {
+    const readFiles = args.inputs === undefined ? [args.file] : [args.file, args.inputs];
+    const output = await openOutput(args.out, readFiles, io).catch(async (error: unknown) => {
       await stream.cancel();
       throw error;
     });
@@ -168,7 +165,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
     let unreadable = 0;
     try {
       if (args.format === "csv") await output.write(encoder.encode(csvHeader()));
-      for await (const item of readJsonl(stream)) {
+      for await (const item of namingFile(args.file, readJsonl(stream))) {
         if (!item.ok) {
           unreadable++;
           await io.stderr.write(`line ${item.line}: ${item.error} (left out)\n`);
