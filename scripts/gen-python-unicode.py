@@ -9,7 +9,10 @@ Tables (code point sets are sorted [start, end) ranges, delta-encoded in base 36
   DECIMAL        the zero of every run of decimal digits (int()/float() accept them)
   LOWER / UPPER  str.lower() / str.upper() per code point where it differs: runs of code points mapped by one
                  constant offset, plus the mappings to several code points. The final-sigma rule of lower()
-                 is context-dependent and applied in code.
+                 is context-dependent and applied in code, with:
+  CASE_IGNORABLE the characters lower()'s final-sigma test skips, and
+  CASED          the non-ignorable characters it counts as cased; both read off lower() itself
+                 ("A" + c + "Σ" ends in ς iff c is ignorable or cased; c + "Σ" iff c is cased and not ignorable).
 """
 
 import sys
@@ -95,6 +98,20 @@ def main():
         "ALPHA": encode_ranges(ranges(lambda cp: chr(cp).isalpha())),
         "DIGIT": encode_ranges(ranges(lambda cp: chr(cp).isdigit())),
     }
+    final = "\u03c2"
+
+    def cased_not_ignorable(cp):
+        return not 0xD800 <= cp <= 0xDFFF and (chr(cp) + "\u03a3").lower()[-1] == final
+
+    def ignorable(cp):
+        return (
+            not 0xD800 <= cp <= 0xDFFF
+            and ("A" + chr(cp) + "\u03a3").lower()[-1] == final
+            and not cased_not_ignorable(cp)
+        )
+
+    tables["CASED"] = encode_ranges(ranges(cased_not_ignorable))
+    tables["CASE_IGNORABLE"] = encode_ranges(ranges(ignorable))
     zeros = [cp for cp in range(MAX) if unicodedata.decimal(chr(cp), None) == 0]
     for z in zeros:
         assert all(unicodedata.decimal(chr(z + d), None) == d for d in range(10)), hex(z)

@@ -5,6 +5,8 @@
  */
 import {
   ALPHA,
+  CASE_IGNORABLE,
+  CASED,
   DECIMAL_ZEROS,
   DIGIT,
   LOWER_MULTI,
@@ -71,6 +73,8 @@ let tables:
       zeros: Uint32Array;
       lower: CaseMap;
       upper: CaseMap;
+      cased: CodePointSet;
+      caseIgnorable: CodePointSet;
     }
   | undefined;
 
@@ -83,6 +87,8 @@ function t() {
     zeros: Uint32Array.from(DECIMAL_ZEROS.split(","), (z) => Number.parseInt(z, 36)),
     lower: new CaseMap(LOWER_RUNS, LOWER_MULTI),
     upper: new CaseMap(UPPER_RUNS, UPPER_MULTI),
+    cased: new CodePointSet(CASED),
+    caseIgnorable: new CodePointSet(CASE_IGNORABLE),
   };
   return tables;
 }
@@ -182,19 +188,16 @@ class CaseMap {
 }
 
 const CAPITAL_SIGMA = 0x3a3;
-// Cased and Case_Ignorable only decide the final-sigma context; Python's tables for them are not exposed by
-// unicodedata, so these two come from the engine (the rule itself is the same in both).
-const CASED = /\p{Cased}/u;
-const CASE_IGNORABLE = /\p{Case_Ignorable}/u;
 
-/** Python's final-sigma test at code point index i of cps. */
+/** CPython's final-sigma test (handle_capital_sigma) at code point index i of cps. */
 function finalSigma(cps: readonly number[], i: number): boolean {
+  const { cased, caseIgnorable } = t();
   let j = i - 1;
-  while (j >= 0 && CASE_IGNORABLE.test(String.fromCodePoint(cps[j]!))) j--;
-  if (j < 0 || !CASED.test(String.fromCodePoint(cps[j]!))) return false;
+  while (j >= 0 && caseIgnorable.has(cps[j]!)) j--;
+  if (j < 0 || !cased.has(cps[j]!)) return false;
   let k = i + 1;
-  while (k < cps.length && CASE_IGNORABLE.test(String.fromCodePoint(cps[k]!))) k++;
-  return k >= cps.length || !CASED.test(String.fromCodePoint(cps[k]!));
+  while (k < cps.length && caseIgnorable.has(cps[k]!)) k++;
+  return k >= cps.length || !cased.has(cps[k]!);
 }
 
 function isAsciiOnly(s: string): boolean {
