@@ -85,7 +85,7 @@ function messageOf(error: unknown): string {
 }
 
 /** Loads MATERIALIZED into a map by pairing key, warning on stderr about rows that cannot be paired. */
-async function loadInputs(path: string, io: CommandIo): Promise<Map<string, unknown>> {
+export async function loadInputs(path: string, io: CommandIo): Promise<Map<string, unknown>> {
   const stream = await openFileStream(path);
   const map = new Map<string, unknown>();
   let problems = 0;
