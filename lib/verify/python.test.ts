@@ -165,3 +165,22 @@ describe("pyFromJs", () => {
     expect(pyFromJs(undefined)).toBeNull();
   });
 });
+
+describe("pyJsonParse keeps what json.loads keeps", () => {
+  const keys = (text: string) => {
+    const r = pyJsonLoads(text);
+    if (!r.ok || r.value.kind !== "dict") throw new Error("not a dict");
+    return [...r.value.entries].map(([k, v]) => `${k}=${pyStr(v)}`);
+  };
+
+  it("insertion order, integer-like keys included; a repeated key keeps its place and takes the last value", () => {
+    expect(keys('{"b": 1, "2": 2, "a": 3, "1": 4}')).toEqual(["b=1", "2=2", "a=3", "1=4"]);
+    expect(keys('{"a": 1, "b": 2, "a": 3}')).toEqual(["a=3", "b=2"]);
+  });
+
+  it("int vs float, exact big integers, NaN/Infinity and overflow to inf", () => {
+    expect(
+      keys('{"x": 2023.0, "y": 2023, "z": 99999999999999999999, "n": NaN, "i": -Infinity, "o": 1e400}'),
+    ).toEqual(["x=2023.0", "y=2023", "z=99999999999999999999", "n=nan", "i=-inf", "o=inf"]);
+  });
+});
