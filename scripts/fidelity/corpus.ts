@@ -8,7 +8,7 @@
  * The same corpus is scored by Gym's own verifier (scripts/fidelity/gym_runner.py) and by this project's port.
  */
 import { pyStr } from "../../lib/verifiers/workplace_assistant/py";
-import { allDateTexts, pick, rng } from "./values";
+import { allDateTexts, CASE_BLOCKS, DIGIT_ZEROS, pick, REPR_BLOCKS, randomCodePoint, rng } from "./values";
 
 export const CORPUS_SEED = 11;
 
@@ -21,6 +21,7 @@ export type FidelityClass =
   | "case"
   | "nesting"
   | "json"
+  | "types"
   | "plain";
 
 export interface CorpusEntry {
@@ -644,6 +645,9 @@ export function buildCorpus(): CorpusEntry[] {
     add("json", [["email_delete_email", args]], [["email_delete_email", j({ email_id: "00000057" })]]);
   }
 
+  addRandomised(r, add);
+  addArgumentTypes(r, add);
+
   // Plain plausible trajectories over all 27 tools, with small perturbations of the ground truth.
   for (let i = 0; i < 900; i++) {
     const calls: Call[] = [];
@@ -841,4 +845,292 @@ function randomCall(r: () => number): Call {
     () => ["customer_relationship_manager_delete_customer", j({ customer_id: pick(r, CUSTOMER_IDS) })],
   ];
   return pick(r, tools)();
+}
+
+/** How the project's repr() looked before Python's tables: escapes only what \\p{C} or \\p{Z} marks. */
+function engineRepr(s: string): string {
+  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
+  let out = quote;
+  for (const ch of s) {
+    const cp = ch.codePointAt(0)!;
+    const hex = (w: number) => cp.toString(16).padStart(w, "0");
+    if (ch === quote || ch === "\\") out += `\\${ch}`;
+    else if (ch === "\n") out += "\\n";
+    else if (ch === "\r") out += "\\r";
+    else if (ch === "\t") out += "\\t";
+    else if (cp < 0x20 || cp === 0x7f) out += `\\x${hex(2)}`;
+    else if (cp < 0x7f || !/[\p{C}\p{Z}]/u.test(ch)) out += ch;
+    else if (cp <= 0xff) out += `\\x${hex(2)}`;
+    else if (cp <= 0xffff) out += `\\u${hex(4)}`;
+    else out += `\\U${hex(8)}`;
+  }
+  return out + quote;
+}
+
+function randomText(r: () => number, blocks: readonly (readonly [number, number])[], n: number): string {
+  let s = "";
+  for (let i = 0; i < n; i++) s += String.fromCodePoint(randomCodePoint(r, blocks));
+  return s;
+}
+
+/** Seeded random variations of each class, beyond the hand-picked values. */
+function addRandomised(
+  r: () => number,
+  add: (cls: FidelityClass, predicted: readonly Call[], gt: readonly Call[]) => void,
+): void {
+  // repr(): random characters inside a list or dict formatted into a file path; GT is Python's rendering
+  // or the rendering of one of two non-Python rules.
+  for (let i = 0; i < 700; i++) {
+    const s = randomText(r, REPR_BLOCKS, 1 + Math.floor(r() * 4));
+    const wrap = pick(r, ["list", "dict"] as const);
+    const value = wrap === "list" ? [s] : new Map([[s, s]]);
+    const raw = wrap === "list" ? j([s]) : j({ [s]: s });
+    const other = pick(r, [naiveRepr, engineRepr]);
+    const rendering =
+      pick(r, ["python", "other"] as const) === "python"
+        ? pyStr(value)
+        : wrap === "list"
+          ? `[${other(s)}]`
+          : `{${other(s)}: ${other(s)}}`;
+    const args = plotArgs(r);
+    add("repr", [["analytics_create_plot", args(raw)]], [["analytics_create_plot", args(j(rendering))]]);
+  }
+  // Numbers: random doubles and big integers, printed by Python or by the JS engine.
+  for (let i = 0; i < 500; i++) {
+    let text: string;
+    const kind = r();
+    if (kind < 0.4) {
+      const x = (r() - 0.5) * 10 ** Math.floor(r() * 60 - 30);
+      text = String(x);
+    } else if (kind < 0.6) {
+      text = `${Math.floor(r() * 1e6)}.0`;
+    } else if (kind < 0.8) {
+      const big = 2n ** BigInt(50 + Math.floor(r() * 80)) + BigInt(Math.floor(r() * 1000) - 500);
+      text = (r() < 0.2 ? "-" : "") + big.toString();
+    } else {
+      text = `${Math.floor(r() * 9) + 1}.${Math.floor(r() * 1000)}e${Math.floor(r() * 700) - 350}`;
+    }
+    const isInt = /^-?\d+$/.test(text);
+    const python = isInt ? BigInt(text).toString() : pyStr(Number(text));
+    const rendering = r() < 0.5 ? python : jsNumberText(text);
+    const args = plotArgs(r);
+    add("numbers", [["analytics_create_plot", args(text)]], [["analytics_create_plot", args(j(rendering))]]);
+  }
+  // Dicts: random keys (integer-like among them), repeated keys, formatted into a file path.
+  const keys = [
+    "a",
+    "b",
+    "1",
+    "2",
+    "10",
+    "0",
+    "-1",
+    "01",
+    "x y",
+    "__proto__",
+    "constructor",
+    "1e3",
+    "\uff14",
+    "9007199254740993",
+    "4294967295",
+  ];
+  for (let i = 0; i < 400; i++) {
+    const n = 2 + Math.floor(r() * 4);
+    const parts: string[] = [];
+    for (let k = 0; k < n; k++)
+      parts.push(`${j(pick(r, keys))}: ${pick(r, ["1", "2.0", '"v"', "null", "true", "[1, 2]"])}`);
+    const text = `{${parts.join(", ")}}`;
+    const rendering = r() < 0.5 ? pythonDictRepr(text) : jsDictRepr(JSON.parse(text));
+    const args = plotArgs(r);
+    add(
+      "dict_order",
+      [["analytics_create_plot", args(text)]],
+      [["analytics_create_plot", args(j(rendering))]],
+    );
+  }
+  // int(): durations written with other scripts' digits, signs, underscores and whitespace of every kind.
+  const spaces = [
+    " ",
+    "\t",
+    "\n",
+    "\u000b",
+    "\u000c",
+    "\r",
+    "\u001c",
+    "\u001f",
+    "\u0085",
+    "\u00a0",
+    "\u2003",
+    "\u3000",
+    "\u200b",
+    "\ufeff",
+    "",
+  ];
+  for (let i = 0; i < 400; i++) {
+    const zero = pick(r, DIGIT_ZEROS);
+    const digits = Array.from({ length: 1 + Math.floor(r() * 3) }, () =>
+      String.fromCodePoint(zero + Math.floor(r() * 10)),
+    );
+    if (r() < 0.15) digits.splice(1, 0, "_");
+    const text = `${pick(r, spaces)}${pick(r, ["", "", "+", "-"])}${digits.join("")}${pick(r, spaces)}`;
+    const tool = pick(r, ["create", "update"] as const);
+    const call: Call =
+      tool === "create"
+        ? ["calendar_create_event", createEvent({ duration: j(text) })]
+        : ["calendar_update_event", j({ event_id: "00000013", field: "duration", new_value: text })];
+    add("int", [call], []);
+  }
+  // Case: random cased text (with Σ in every position), lowered by the tool and by is_correct.
+  for (let i = 0; i < 400; i++) {
+    const text = `${randomText(r, CASE_BLOCKS, 1 + Math.floor(r() * 5))}@atlas.com`;
+    const variant = pick(r, [text.toUpperCase(), text.toLowerCase(), caseSwap(text), text]);
+    const eventId = pick(r, EVENT_IDS);
+    add(
+      "case",
+      [["calendar_update_event", j({ event_id: eventId, field: "participant_email", new_value: text })]],
+      [["calendar_update_event", j({ event_id: eventId, field: "participant_email", new_value: variant })]],
+    );
+  }
+}
+
+/** Raw JSON texts for an argument a model gets the type of wrong. */
+const WRONG_TYPES = [
+  "57",
+  "57.0",
+  "true",
+  "false",
+  "null",
+  "[]",
+  "{}",
+  '"57"',
+  '" 00000057"',
+  '"00000057 "',
+  '["00000057"]',
+  '["00000057", "00000373"]',
+  '[["00000057"]]',
+  '{"id": "00000057"}',
+  "1e400",
+  "NaN",
+  '"\u0660\u0660\u0660\u0660\u0660\u0660\u0665\u0667"',
+  '"00000057"',
+  '"0000057"',
+  '"000000057"',
+  "[null]",
+  "[1, 2, 3]",
+];
+
+/** Non-string ids, bounds and filters: numpy/pandas comparison rules decide what runs, raises or changes. */
+function addArgumentTypes(
+  r: () => number,
+  add: (cls: FidelityClass, predicted: readonly Call[], gt: readonly Call[]) => void,
+): void {
+  for (const v of WRONG_TYPES) {
+    add("types", [["email_delete_email", `{"email_id": ${v}}`]], []);
+    add("types", [["email_reply_email", `{"email_id": ${v}, "body": "ok"}`]], []);
+    add("types", [["email_forward_email", `{"email_id": ${v}, "recipient": "aisha.chen@atlas.com"}`]], []);
+    add(
+      "types",
+      [
+        [
+          "email_get_email_information_by_id",
+          `{"email_id": ${v}, "field": ${pick(r, ['"subject"', '["subject"]', "1", '"nope"'])}}`,
+        ],
+      ],
+      [],
+    );
+    add(
+      "types",
+      [["project_management_delete_task", `{"task_id": ${v.replaceAll("00000057", "00000149")}}`]],
+      [],
+    );
+    add(
+      "types",
+      [
+        [
+          "project_management_update_task",
+          `{"task_id": ${v.replaceAll("00000057", "00000149")}, "field": "board", "new_value": "Design"}`,
+        ],
+      ],
+      [],
+    );
+    add(
+      "types",
+      [
+        [
+          "customer_relationship_manager_delete_customer",
+          `{"customer_id": ${v.replaceAll("00000057", "00000189")}}`,
+        ],
+      ],
+      [],
+    );
+    add(
+      "types",
+      [
+        [
+          "customer_relationship_manager_update_customer",
+          `{"customer_id": ${v.replaceAll("00000057", "00000189")}, "field": "status", "new_value": "Won"}`,
+        ],
+      ],
+      [],
+    );
+    add("types", [["calendar_delete_event", `{"event_id": ${v.replaceAll("00000057", "00000013")}}`]], []);
+    add(
+      "types",
+      [
+        [
+          "project_management_update_task",
+          `{"task_id": "00000149", "field": "task_name", "new_value": ${v}}`,
+        ],
+      ],
+      [
+        [
+          "project_management_update_task",
+          `{"task_id": "00000149", "field": "task_name", "new_value": ${j(v)}}`,
+        ],
+      ],
+    );
+    for (const tool of [
+      "analytics_total_visits_count",
+      "analytics_engaged_users_count",
+      "analytics_get_average_session_duration",
+      "analytics_traffic_source_count",
+    ]) {
+      add(
+        "types",
+        [
+          [tool, `{"time_min": ${v}, "time_max": ${pick(r, ['"2023-11-30"', v, "null"])}}`],
+          ["email_delete_email", '{"email_id": "00000373"}'],
+        ],
+        [["email_delete_email", '{"email_id": "00000373"}']],
+      );
+    }
+    add("types", [["customer_relationship_manager_search_customers", `{"follow_up_by_max": ${v}}`]], []);
+    add("types", [["customer_relationship_manager_search_customers", `{"customer_name": ${v}}`]], []);
+    add("types", [["project_management_search_tasks", `{"task_name": ${v}}`]], []);
+    add("types", [["calendar_search_events", `{"query": ${v}}`]], []);
+    add("types", [["company_directory_find_email_address", `{"name": ${v}}`]], []);
+    add("types", [["analytics_get_visitor_information_by_id", `{"visitor_id": ${v}}`]], []);
+    add(
+      "types",
+      [
+        [
+          "analytics_create_plot",
+          `{"time_min": "2023-11-01", "time_max": "2023-11-30", "value_to_plot": ${v}, "plot_type": "bar"}`,
+        ],
+      ],
+      [],
+    );
+    add("types", [["email_send_email", `{"recipient": ${v}, "subject": "s", "body": "b"}`]], []);
+    add("types", [["calendar_create_event", createEvent({ participant_email: v })]], []);
+    add(
+      "types",
+      [
+        [
+          "customer_relationship_manager_add_customer",
+          `{"customer_name": ${v}, "assigned_to_email": "aisha.chen@atlas.com", "status": "Lead"}`,
+        ],
+      ],
+      [],
+    );
+  }
 }

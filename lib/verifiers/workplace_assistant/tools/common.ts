@@ -1,5 +1,18 @@
 import type { Cell, Frame, Row } from "../frame";
-import { isDict, PyException, pyArith, pyEq, pyGreater, pyMax, pyMin, pySlice, pyStr, truthy } from "../py";
+import {
+  isDict,
+  isNa,
+  PyException,
+  pyArith,
+  pyEq,
+  pyGreater,
+  pyLess,
+  pyMax,
+  pyMin,
+  pySlice,
+  pyStr,
+  truthy,
+} from "../py";
 
 /** The tables one replay works on. Compared: emails, calendar, plots, projectTasks, crm. */
 export interface WorkplaceState {
@@ -202,4 +215,28 @@ export function regexContains(pattern: unknown): (cell: Cell) => boolean {
     throw new PyException("re.error", error instanceof Error ? error.message : String(error));
   }
   return (cell) => typeof cell === "string" && re.test(cell);
+}
+
+/**
+ * `series >= bound` / `series <= bound` on an object column, as pandas evaluates it: a missing bound (None,
+ * NaN) makes every row False; a list compares row by row and must have one element per row (ValueError);
+ * anything else compares each cell with Python's operator (a missing cell is False, unorderable types raise
+ * TypeError).
+ */
+export function seriesCompare(cells: readonly Cell[], op: ">=" | "<=", bound: unknown): boolean[] {
+  if (isNa(bound)) return cells.map(() => false);
+  const cmp = (cell: Cell, b: unknown): boolean => {
+    if (isNa(cell) || isNa(b)) return false;
+    return op === ">=" ? !pyLess(cell, b) : !pyGreater(cell, b);
+  };
+  if (Array.isArray(bound)) {
+    if (bound.length !== cells.length) {
+      throw new PyException(
+        "ValueError",
+        `('Lengths must match to compare', (${cells.length},), (${bound.length},))`,
+      );
+    }
+    return cells.map((cell, i) => cmp(cell, bound[i]));
+  }
+  return cells.map((cell) => cmp(cell, bound));
 }

@@ -1,16 +1,6 @@
 /** CustomerRelationshipManagerTool (customer_relationship_manager.py) over its processed CSV. */
 import type { Frame } from "../frame";
-import {
-  assertHashable,
-  isNa,
-  PyException,
-  pyEq,
-  pyGreater,
-  pyInt,
-  pyLowerMethod,
-  pyZfill,
-  truthy,
-} from "../py";
+import { assertHashable, isNa, PyException, pyEq, pyInt, pyLowerMethod, pyZfill, truthy } from "../py";
 import {
   anyFalsy,
   applied,
@@ -22,6 +12,7 @@ import {
   recordOf,
   refused,
   regexContains,
+  seriesCompare,
   type ToolDef,
 } from "./common";
 
@@ -58,11 +49,12 @@ function containsFilter(frame: Frame, positions: number[], column: string, patte
 /** `df[df[column] >= bound]` (or `<=`): object comparisons; a missing cell compares False. */
 function rangeFilter(frame: Frame, positions: number[], column: string, bound: unknown, atLeast: boolean) {
   const c = frame.columnIndex(column);
-  return positions.filter((pos) => {
-    const cell = frame.rows[pos]![c];
-    if (isNa(cell)) return false;
-    return atLeast ? !pyGreater(bound, cell) : !pyGreater(cell, bound);
-  });
+  const mask = seriesCompare(
+    positions.map((pos) => frame.rows[pos]![c]),
+    atLeast ? ">=" : "<=",
+    bound,
+  );
+  return positions.filter((_, i) => mask[i]);
 }
 
 export const CRM_TOOLS: readonly ToolDef[] = [
