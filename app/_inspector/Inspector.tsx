@@ -200,6 +200,9 @@ export function Inspector() {
             <Link className="button" href={compareHref} data-testid="compare-link">
               Compare · what-if · repair
             </Link>
+            <Link className="button" href="/live" data-testid="live-link">
+              Live
+            </Link>
             {session && <OpenFilesButton onFiles={onFiles} />}
           </div>
         </header>
