@@ -1,7 +1,9 @@
 /** Types the presentational components share with the data hooks. */
 export type {
   CallResolution,
+  CallView,
   DatasetSummary,
+  DetailView,
   HarnessId,
   Highlight,
   HighlightResult,
@@ -10,9 +12,9 @@ export type {
   LoadProgress,
   MapState,
   Policy,
+  RecentFile,
   RolloutFinding,
   RolloutIndexEntry,
-  RolloutView,
   SessionSummary,
   Source,
   Token,

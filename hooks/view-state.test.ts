@@ -28,6 +28,8 @@ function entry(line: number, patch: Partial<RolloutIndexEntry> = {}): RolloutInd
     gym_would_reject: false,
     verify_error: null,
     paired: false,
+    key: null,
+    rewards: "done",
     ...patch,
   };
 }

@@ -7,18 +7,32 @@ import type { HarnessId } from "../lib/harness/types";
 import type { CallResolution, Highlight, Policy } from "../lib/identity/types";
 import { parseOutputItem, type Rollout } from "../lib/schemas";
 import { pairingKey, verifierServers, verifyRollout } from "../lib/verify";
-import type {
-  InputMessage,
-  RolloutIndexEntry,
-  RolloutView,
-  TranscriptItem,
-  VerificationView,
-} from "./protocol";
+import type { DetailView, InputMessage, RolloutIndexEntry, TranscriptItem } from "./protocol";
 
 /** Longest JSON preview of a task field shown in the detail header. */
 export const FIELD_PREVIEW_CHARS = 400;
 
-const POLICIES: readonly Policy[] = ["contract", "legacy"];
+const GymRowSchema = z.looseObject({
+  _ng_task_index: z.unknown().optional(),
+  _ng_rollout_index: z.unknown().optional(),
+  response: z.unknown().optional(),
+});
+
+/** A materialized-inputs row: Gym's indexes but no `response` yet. */
+export function isInputRow(value: unknown): boolean {
+  const row = GymRowSchema.safeParse(value);
+  if (!row.success) return false;
+  return (
+    row.data._ng_task_index !== undefined &&
+    row.data._ng_rollout_index !== undefined &&
+    row.data.response === undefined
+  );
+}
+
+/** A file is materialized inputs when every row that parsed is an input row (and there is one). */
+export function datasetKind(inputRows: number, parsedRows: number): "rollouts" | "inputs" {
+  return inputRows > 0 && inputRows === parsedRows ? "inputs" : "rollouts";
+}
 
 const MetaSchema = z.looseObject({
   _ng_task_index: z.number().optional().catch(undefined),
@@ -84,6 +98,18 @@ function verifyBoth(value: unknown, input: unknown, server: string | null, harne
   };
 }
 
+/** The list fields of a row (with its paired input row, when there is one). */
+export function rowMeta(value: unknown, input: unknown) {
+  const m = meta(value);
+  return {
+    task_index: m._ng_task_index ?? null,
+    rollout_index: m._ng_rollout_index ?? null,
+    task_id: m.id === undefined ? (meta(input).id?.toString() ?? null) : m.id.toString(),
+    agent: m.agent_ref?.name ?? null,
+    environment: m.environment_name ?? meta(input).environment_name ?? null,
+  };
+}
+
 export function analyzeRollout(
   line: number,
   value: unknown,
@@ -92,16 +118,11 @@ export function analyzeRollout(
   server: string | null,
   harness: HarnessId | null,
 ): RolloutIndexEntry {
-  const m = meta(value);
   const result = verifyBoth(value, input, server, harness);
   const calls = result.contract.resolution.calls;
   return {
     line,
-    task_index: m._ng_task_index ?? null,
-    rollout_index: m._ng_rollout_index ?? null,
-    task_id: m.id === undefined ? (meta(input).id?.toString() ?? null) : m.id.toString(),
-    agent: m.agent_ref?.name ?? null,
-    environment: m.environment_name ?? meta(input).environment_name ?? null,
+    ...rowMeta(value, input),
     server,
     recorded: typeof rollout.reward === "number" ? rollout.reward : null,
     contract: result.contract.reward,
@@ -112,17 +133,9 @@ export function analyzeRollout(
     gym_would_reject: (result.contract.gym_would_reject?.length ?? 0) > 0,
     verify_error: result.contract.error ?? null,
     paired: input !== undefined,
+    key: pairingKey(value),
+    rewards: "done",
   };
-}
-
-export function verification(
-  value: unknown,
-  input: unknown,
-  server: string,
-  harness: HarnessId | null,
-): VerificationView {
-  const result = verifyBoth(value, input, server, harness);
-  return { server, harness, contract: result.contract, legacy: result.legacy };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -177,8 +190,18 @@ function stringify(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** The output items in order, each function_call paired with its function_call_output by call_id. */
-export function transcript(rollout: Rollout): TranscriptItem[] {
+/**
+ * The output items in order, each function_call paired with its function_call_output by call_id and with
+ * its resolution under each policy by output_index (the same item, not a position in another list).
+ */
+export function transcript(
+  rollout: Rollout,
+  resolutions: Readonly<Record<Policy, readonly CallResolution[]>> = { contract: [], legacy: [] },
+): TranscriptItem[] {
+  const byOutput = (calls: readonly CallResolution[]) =>
+    new Map(calls.map((call) => [call.output_index, call]));
+  const contract = byOutput(resolutions.contract);
+  const legacy = byOutput(resolutions.legacy);
   const items: TranscriptItem[] = [];
   // Outputs are consumed in order per call_id, so duplicated call_ids still pair one-to-one.
   const outputs = new Map<string, { output_index: number; output: string }[]>();
@@ -220,6 +243,8 @@ export function transcript(rollout: Rollout): TranscriptItem[] {
           arguments: stringify(parsed.item.arguments),
           output: match?.output ?? null,
           output_index_of_output: match?.output_index ?? null,
+          contract: contract.get(output_index) ?? null,
+          legacy: legacy.get(output_index) ?? null,
         });
         return;
       }
@@ -264,24 +289,36 @@ function extraFields(value: unknown): { key: string; preview: string }[] {
     });
 }
 
-export function rolloutView(
+/** The detail pane of one rollout: one parse, one verification per policy, every call with its own resolution. */
+export function detailView(
   entry: RolloutIndexEntry,
   value: unknown,
   rollout: Rollout,
   input: unknown,
   byteLength: number,
+  server: string | null,
   harness: HarnessId | null,
-): RolloutView {
-  const result = verifyBoth(value, input, entry.server, harness);
-  const resolution = Object.fromEntries(POLICIES.map((policy) => [policy, result[policy].resolution.calls]));
+): DetailView {
+  const result = verifyBoth(value, input, server, harness);
+  const resolutions = { contract: result.contract.resolution.calls, legacy: result.legacy.resolution.calls };
+  const legacyByOutput = new Map(resolutions.legacy.map((call) => [call.output_index, call]));
   return {
     line: entry.line,
     entry,
     input: inputMessages(rollout.responses_create_params ?? meta(input).responses_create_params),
-    items: transcript(rollout),
-    resolution: { contract: resolution.contract ?? [], legacy: resolution.legacy ?? [] },
+    items: transcript(rollout, resolutions),
+    calls: resolutions.contract.map((call) => ({
+      contract: call,
+      legacy: legacyByOutput.get(call.output_index) ?? null,
+    })),
     findings: result.contract.resolution.findings,
     byte_length: byteLength,
     extra_fields: extraFields(value),
+    verification: {
+      server: result.contract.server,
+      harness,
+      contract: result.contract,
+      legacy: result.legacy,
+    },
   };
 }
