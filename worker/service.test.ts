@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { readRollout } from "@/lib/schemas";
 import { transcript } from "@/worker/core";
@@ -149,6 +149,27 @@ describe("DataService.load", () => {
     expect(summary.datasets[0]?.rows).toBe(original.filter((line) => line.trim() !== "").length);
     const bytes = await service.raw(id, 7);
     expect(new TextDecoder().decode(bytes!)).toBe(original[6]);
+  });
+
+  it("a fetched sample (plain or gzip) streams through the same path", async () => {
+    const { gzipSync } = await import("node:zlib");
+    const plain = readFileSync(path.join(WA, "wa_rollouts.jsonl"));
+    for (const body of [plain, gzipSync(plain)]) {
+      vi.stubGlobal("fetch", async () => new Response(new Blob([body]).stream()));
+      const service = new DataService(inProcessPool(), () => {}, null, 100 * 1024);
+      const summary = await service.load(
+        [{ kind: "url", url: "/samples/x", name: "x.jsonl" }],
+        null,
+        never,
+        ignore,
+      );
+      await service.settled();
+      expect(summary.datasets[0]?.rows).toBe(114);
+      expect(new TextDecoder().decode((await service.raw(summary.datasets[0]!.id, 114))!)).toBe(
+        plain.toString("utf8").trimEnd().split("\n")[113],
+      );
+    }
+    vi.unstubAllGlobals();
   });
 
   it("reports each bad line with its number and kind and keeps the good rows", async () => {

@@ -459,11 +459,22 @@ export async function ingest(
   } else {
     let stream = source.kind === "blob" ? source.blob.stream() : source.stream;
     if (source.kind === "stream") {
-      // A fetched body may itself be gzip: peek without losing the bytes.
-      const [peek, body] = stream.tee();
-      const reader = peek.getReader();
+      // A fetched body may itself be gzip: its first chunk is read, looked at and replayed.
+      const reader = stream.getReader();
       const first = await reader.read();
-      await reader.cancel().catch(() => {});
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          if (!first.done) controller.enqueue(first.value);
+        },
+        async pull(controller) {
+          const next = await reader.read();
+          if (next.done) controller.close();
+          else controller.enqueue(next.value);
+        },
+        cancel(reason) {
+          return reader.cancel(reason);
+        },
+      });
       const head = first.value;
       stream = head && head[0] === 0x1f && head[1] === 0x8b ? gunzip(body) : body;
     } else {
