@@ -260,6 +260,12 @@ function useDebounced<T>(value: T, delay: number): T {
   return settled;
 }
 
+export interface SearchResult {
+  readonly lines: ReadonlySet<number>;
+  /** How long the worker took, once every match is in (null while matches still stream in). */
+  readonly ms: number | null;
+}
+
 /**
  * Lines matching a text search (debounced; a newer search cancels an older one). Matches stream in as the
  * pool finds them; the key carries the dataset's row count, so a search typed while rows stream re-runs.
@@ -272,13 +278,18 @@ export function useSearch(dataset: DatasetSummary | null, text: string) {
   return useQuery({
     queryKey: key,
     enabled: dataset !== null && trimmed.length > 0,
-    queryFn: async ({ signal }) => {
+    queryFn: async ({ signal }): Promise<SearchResult> => {
+      const started = performance.now();
       const { lines } = await client.request(
         "search",
         { dataset: dataset?.id ?? "", text: trimmed },
-        { signal, onProgress: (partial) => queryClient.setQueryData(key, new Set(partial.lines)) },
+        {
+          signal,
+          onProgress: (partial) =>
+            queryClient.setQueryData<SearchResult>(key, { lines: new Set(partial.lines), ms: null }),
+        },
       );
-      return new Set(lines);
+      return { lines: new Set(lines), ms: Math.round(performance.now() - started) };
     },
     placeholderData: keepPreviousData,
   });

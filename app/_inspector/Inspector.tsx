@@ -96,7 +96,7 @@ export function Inspector() {
   const search = useSearch(dataset, query);
   const prioritize = usePrioritize(dataset?.id ?? null);
   const entries = index.data ?? NO_ENTRIES;
-  const searchLines = query.trim() ? (search.data ?? null) : null;
+  const searchLines = query.trim() ? (search.data?.lines ?? null) : null;
   const { filters, agent, env, sort, desc } = view;
   const rows = useMemo(
     () => selectRollouts(entries, { filters, agent, env, sort, desc }, searchLines),
@@ -235,7 +235,12 @@ export function Inspector() {
             )
           )
         ) : (
-          <main className="workspace" data-ready={ready} data-rewarded={rewarded}>
+          <main
+            className="workspace"
+            data-ready={ready}
+            data-rewarded={rewarded}
+            data-search-ms={query.trim() && search.data?.ms != null ? search.data.ms : undefined}
+          >
             <section className="list-pane">
               <SummaryBand
                 counts={counts}
