@@ -278,6 +278,8 @@ async function measure(base: string, file: string, bytes: number) {
   const browser = await chromium.connect(server.wsEndpoint());
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    // tsx compiles the functions handed to page.evaluate with esbuild's keepNames, which calls __name.
+    await page.addInitScript("globalThis.__name = (target) => target");
     await page.goto(base);
     await page.getByTestId("file-input").first().waitFor({ state: "attached" });
     const raw = await rawReader(page, file);

@@ -22,6 +22,11 @@ const COMMANDS: Record<string, Command> = {
     load: () => import("./commands/export"),
   },
   compare: { summary: "two runs side by side, paired per task", load: () => import("./commands/compare") },
+  triage: {
+    summary: "why-zero causes and run metrics, or the (filtered) rows as CSV/JSONL",
+    load: () => import("./commands/triage"),
+  },
+  live: { summary: "check a running Gym server's HTTP and MCP doors", load: () => import("./commands/live") },
 };
 
 function usage(): string {

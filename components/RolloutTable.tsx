@@ -1,7 +1,7 @@
 "use client";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useRef } from "react";
-import type { RolloutIndexEntry, SortKey } from "@/hooks/types";
+import { type RolloutIndexEntry, type SortKey, UNVERIFIED_LABEL } from "@/hooks/types";
 import { rewardChanged } from "@/hooks/view-state";
 import { CountChip, formatReward } from "./badges";
 
@@ -95,6 +95,10 @@ export function RolloutTable({ rows, selected, onSelect, sort, desc, onSort, onV
                 className={`rrow${isSelected ? " selected" : ""}`}
                 style={{ transform: `translateY(${item.start}px)` }}
                 data-line={entry.line}
+                data-reward={entry.contract ?? undefined}
+                data-unverified-reason={entry.unverified ?? undefined}
+                data-server={entry.server ?? undefined}
+                data-server-source={entry.server_source}
                 // One tab stop for the list: rows are reached with j/k.
                 tabIndex={isSelected ? 0 : -1}
                 onClick={() => onSelect(entry.line)}
@@ -106,7 +110,7 @@ export function RolloutTable({ rows, selected, onSelect, sort, desc, onSort, onV
                 </span>
                 <span className="cell c-num">{formatReward(entry.recorded)}</span>
                 <span
-                  className={`cell c-num${changed ? " reward-changed" : ""}`}
+                  className={`cell c-num${changed ? " reward-changed" : ""}${entry.unverified ? " unverified" : ""}`}
                   title={
                     entry.rewards === "pending"
                       ? "computing…"
@@ -114,7 +118,11 @@ export function RolloutTable({ rows, selected, onSelect, sort, desc, onSort, onV
                   }
                   data-rewards={entry.rewards}
                 >
-                  {entry.rewards === "pending" ? "…" : formatReward(entry.contract)}
+                  {entry.rewards === "pending"
+                    ? "…"
+                    : entry.unverified
+                      ? UNVERIFIED_LABEL[entry.unverified]
+                      : formatReward(entry.contract)}
                 </span>
                 <span className="cell c-num">
                   {entry.rewards === "pending" ? "…" : formatReward(entry.legacy)}

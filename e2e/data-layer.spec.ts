@@ -19,17 +19,23 @@ const expected = readJsonlFile(path.join(GOLDEN_WA, "wa_noecho_expected.jsonl"))
   Expected.parse(row),
 );
 
-/** Every rendered row's line and its contract and legacy reward cells (the list is virtualized). */
-async function shownRewards(page: Page): Promise<{ line: number; contract: string; legacy: string }[]> {
+interface ShownRow {
+  line: number;
+  /** data-reward (the contract reward) or null when the row has none. */
+  contract: string | null;
+  unverified: string | null;
+  legacy: string;
+}
+
+/** Every rendered row's line, contract reward (or unverified reason) and legacy cell (the list is virtualized). */
+async function shownRewards(page: Page): Promise<ShownRow[]> {
   return page.locator(".rbody [data-line]").evaluateAll((rows) =>
-    rows.map((row) => {
-      const cells = row.querySelectorAll(".c-num");
-      return {
-        line: Number(row.getAttribute("data-line")),
-        contract: cells[1]?.textContent ?? "",
-        legacy: cells[2]?.textContent ?? "",
-      };
-    }),
+    rows.map((row) => ({
+      line: Number(row.getAttribute("data-line")),
+      contract: row.getAttribute("data-reward"),
+      unverified: row.getAttribute("data-unverified-reason"),
+      legacy: row.querySelectorAll(".c-num")[2]?.textContent ?? "",
+    })),
   );
 }
 
@@ -40,9 +46,11 @@ async function expectGoldenRewards(page: Page): Promise<void> {
     for (const row of rows) {
       const want = expected[row.line - 1];
       expect(want, `line ${row.line}`).toBeDefined();
-      expect([row.line, row.contract, row.legacy]).toEqual([
+      const contract = want?.contract.reward ?? null;
+      expect([row.line, row.contract, row.unverified === null, row.legacy]).toEqual([
         row.line,
-        formatReward(want?.contract.reward),
+        contract === null ? null : String(contract),
+        contract !== null,
         formatReward(want?.legacy.reward),
       ]);
     }
@@ -52,8 +60,11 @@ async function expectGoldenRewards(page: Page): Promise<void> {
 test("inputs added after the rollouts update every visible reward", async ({ page }) => {
   await page.goto("/");
   await loadFiles(page, [NOECHO]);
-  // Without their inputs these rollouts cannot be scored: every shown reward is empty.
-  for (const row of await shownRewards(page)) expect([row.contract, row.legacy]).toEqual(["—", "—"]);
+  // Without their inputs these rollouts cannot be scored: every shown row says why instead of a reward.
+  const before = await shownRewards(page);
+  expect(before.length).toBeGreaterThan(5);
+  for (const row of before)
+    expect([row.contract, row.unverified !== null, row.legacy]).toEqual([null, true, "—"]);
   await loadFiles(page, [INPUTS]);
   await expect(page.locator("[data-dataset='wa_noecho.jsonl']")).toContainText(`${expected.length} paired`);
   await expectGoldenRewards(page);

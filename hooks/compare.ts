@@ -12,6 +12,7 @@ import type { CompareFileSummary, RepairServerInput } from "@/worker/compare-pro
 import { isCancelled } from "@/worker/rpc";
 import { type Sample, useSession } from "./data";
 import { useDataClient } from "./data-client";
+import { bundledSample } from "./samples";
 
 /** The id of the latest stored file of this name (the store answers by name with that one). */
 function useStoredId(name: string | null): string | null {
@@ -31,7 +32,8 @@ export function useCompareFile(name: string | null, samples: readonly Sample[] |
     enabled: name !== null && samples !== undefined,
     queryFn: ({ signal }): Promise<CompareFileSummary> => {
       const file = name ?? "";
-      const sample = samples?.some((s) => s.file === file) ?? false;
+      // Only samples listed in index.json are fetched; any other name must be a file opened in this tab.
+      const sample = bundledSample(file, samples ?? []) !== null;
       return client.request("file", { name: file, sample }, { signal });
     },
   });

@@ -6,28 +6,14 @@ import { z } from "zod";
 import type { HarnessId } from "../lib/harness/types";
 import type { CallResolution, Highlight, Policy } from "../lib/identity/types";
 import { parseOutputItem, type Rollout } from "../lib/schemas";
-import { pairingKey, verifierServers, verifyRollout } from "../lib/verify";
+import { isInputRow, type Pairing, pairingKey, verifierServers, verifyRollout } from "../lib/verify";
 import type { DetailView, InputMessage, RolloutIndexEntry, TranscriptItem } from "./protocol";
 
 /** Longest JSON preview of a task field shown in the detail header. */
 export const FIELD_PREVIEW_CHARS = 400;
 
-const GymRowSchema = z.looseObject({
-  _ng_task_index: z.unknown().optional(),
-  _ng_rollout_index: z.unknown().optional(),
-  response: z.unknown().optional(),
-});
-
-/** A materialized-inputs row: Gym's indexes but no `response` yet. */
-export function isInputRow(value: unknown): boolean {
-  const row = GymRowSchema.safeParse(value);
-  if (!row.success) return false;
-  return (
-    row.data._ng_task_index !== undefined &&
-    row.data._ng_rollout_index !== undefined &&
-    row.data.response === undefined
-  );
-}
+/** A materialized-inputs row (lib/verify's rule, one place). */
+export { isInputRow };
 
 /** A file is materialized inputs when every row that parsed is an input row (and there is one). */
 export function datasetKind(inputRows: number, parsedRows: number): "rollouts" | "inputs" {
@@ -44,11 +30,6 @@ const MetaSchema = z.looseObject({
   mcp_tool_call_provenance: z.unknown().optional(),
   responses_create_params: z.unknown().optional(),
 });
-
-const ProvenanceServersSchema = z.record(
-  z.string(),
-  z.looseObject({ server_name: z.string() }).catch({ server_name: "" }),
-);
 
 function meta(value: unknown) {
   const parsed = MetaSchema.safeParse(value);
@@ -67,31 +48,31 @@ export function servers(): string[] {
   return [...verifierServers()].sort();
 }
 
-/**
- * The verifying server when the user has not chosen one: the rollout's environment_name, then the paired
- * input's, then the one provenance server that has a verifier. null when none of these decides.
- */
-export function defaultServer(rollout: unknown, input: unknown): string | null {
-  const own = meta(rollout).environment_name ?? meta(input).environment_name;
-  if (own) return own;
-  const map = ProvenanceServersSchema.safeParse(meta(rollout).mcp_tool_call_provenance);
-  if (map.success) {
-    const known = new Set(verifierServers());
-    const named = new Set(Object.values(map.data).map((entry) => entry.server_name));
-    const verifiable = [...named].filter((name) => known.has(name));
-    if (verifiable.length === 1) return verifiable[0] ?? null;
-  }
-  return null;
-}
-
 function counts(calls: readonly CallResolution[]): Record<Highlight, number> {
   const result: Record<Highlight, number> = { ambiguous: 0, mismatched: 0, external: 0, none: 0 };
   for (const call of calls) result[call.highlight]++;
   return result;
 }
 
-function verifyBoth(value: unknown, input: unknown, server: string | null, harness: HarnessId | null) {
-  const options = { server: server ?? undefined, input, harness: harness ?? undefined };
+/** What the worker knows about how one row is verified: the user's server, the sample's, the pairing. */
+export interface RowContext {
+  readonly input: unknown;
+  readonly pairing?: Pick<Pairing<unknown>, "paired_by" | "ambiguous" | "reason">;
+  /** The user's verifying server (null: chooseServer decides per row). */
+  readonly override: string | null;
+  /** The bundled sample's declared server, if any. */
+  readonly sample: string | null;
+  readonly harness: HarnessId | null;
+}
+
+function verifyBoth(value: unknown, context: RowContext) {
+  const options = {
+    server: context.override,
+    sample: context.sample,
+    input: context.input,
+    ...(context.pairing === undefined ? {} : { pairing: context.pairing }),
+    harness: context.harness ?? undefined,
+  };
   return {
     contract: verifyRollout(value, { ...options, policy: "contract" }),
     legacy: verifyRollout(value, { ...options, policy: "legacy" }),
@@ -114,25 +95,28 @@ export function analyzeRollout(
   line: number,
   value: unknown,
   rollout: Rollout,
-  input: unknown,
-  server: string | null,
-  harness: HarnessId | null,
+  context: RowContext,
 ): RolloutIndexEntry {
-  const result = verifyBoth(value, input, server, harness);
+  const { input } = context;
+  const result = verifyBoth(value, context);
   const calls = result.contract.resolution.calls;
   return {
     line,
     ...rowMeta(value, input),
-    server,
+    server: result.contract.server,
+    server_source: result.contract.server_source,
     recorded: typeof rollout.reward === "number" ? rollout.reward : null,
     contract: result.contract.reward,
     legacy: result.legacy.reward,
+    unverified: result.contract.unverified?.code ?? null,
+    legacy_unverified: result.legacy.unverified?.code ?? null,
     calls: calls.length,
     counts: counts(calls),
     map_state: result.contract.resolution.map_state,
     gym_would_reject: (result.contract.gym_would_reject?.length ?? 0) > 0,
     verify_error: result.contract.error ?? null,
     paired: input !== undefined,
+    paired_by: result.contract.paired_by,
     key: pairingKey(value),
     rewards: "done",
   };
@@ -294,12 +278,11 @@ export function detailView(
   entry: RolloutIndexEntry,
   value: unknown,
   rollout: Rollout,
-  input: unknown,
+  context: RowContext,
   byteLength: number,
-  server: string | null,
-  harness: HarnessId | null,
 ): DetailView {
-  const result = verifyBoth(value, input, server, harness);
+  const { input } = context;
+  const result = verifyBoth(value, context);
   const resolutions = { contract: result.contract.resolution.calls, legacy: result.legacy.resolution.calls };
   const legacyByOutput = new Map(resolutions.legacy.map((call) => [call.output_index, call]));
   return {
@@ -316,7 +299,7 @@ export function detailView(
     extra_fields: extraFields(value),
     verification: {
       server: result.contract.server,
-      harness,
+      harness: context.harness,
       contract: result.contract,
       legacy: result.legacy,
     },

@@ -22,6 +22,7 @@ const deferredPool: Pool = {
   index: (job) => pool.index(job),
   rewards: (job) => pool.rewards(job),
   search: (job) => pool.search(job),
+  prepareInputs: (job) => pool.prepareInputs(job),
 };
 
 self.addEventListener("message", (event: MessageEvent<{ type?: string; ports?: MessagePort[] }>) => {

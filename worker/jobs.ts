@@ -9,8 +9,8 @@ import { resolveReadRollout } from "../lib/identity";
 import type { Highlight } from "../lib/identity/types";
 import { parseJsonLine, readJsonl } from "../lib/jsonl";
 import { type Rollout, readRollout } from "../lib/schemas";
-import { pairingKey } from "../lib/verify";
-import { analyzeRollout, defaultServer, isInputRow, rowMeta } from "./core";
+import { chooseServer, InputIndex, pairingKey } from "../lib/verify";
+import { analyzeRollout, isInputRow, type RowContext, rowMeta } from "./core";
 import type { RolloutIndexEntry } from "./protocol";
 
 /** What one non-blank line turned out to be when its batch was indexed. */
@@ -120,7 +120,12 @@ function identityEntry(
   rollout: Rollout,
   options: AnalysisOptions,
 ): RolloutIndexEntry {
-  const server = options.serverOverride ?? defaultServer(value, undefined) ?? options.fallbackServer;
+  // The verifying server as lib/verify chooses it before any inputs row is paired (the rewards pass,
+  // which has the pairing, may choose again).
+  const { server, source } = chooseServer(value, {
+    override: options.serverOverride,
+    sample: options.fallbackServer,
+  });
   const resolution = resolveReadRollout(rollout, {
     server: server ?? "",
     policy: "contract",
@@ -137,15 +142,19 @@ function identityEntry(
     agent: meta.agent,
     environment: meta.environment,
     server,
+    server_source: source,
     recorded: typeof rollout.reward === "number" ? rollout.reward : null,
     contract: null,
     legacy: null,
+    unverified: null,
+    legacy_unverified: null,
     calls: resolution.calls.length,
     counts,
     map_state: resolution.map_state,
     gym_would_reject: resolution.findings.some((finding) => finding.kind === "gym_would_reject"),
     verify_error: null,
     paired: false,
+    paired_by: "none",
     key: pairingKey(value),
     rewards: "pending",
   };
@@ -160,7 +169,50 @@ export interface LineRef {
 }
 
 export interface RewardJob extends AnalysisOptions {
-  readonly lines: readonly { readonly rollout: LineRef; readonly input: LineRef | null }[];
+  readonly lines: readonly LineRef[];
+  /** The inputs file the rollouts are paired with (prepared with prepareInputs), if any. */
+  readonly inputs: string | null;
+}
+
+/** The rows of an inputs file, by where they are. */
+export interface InputsJob {
+  readonly id: string;
+  readonly lines: readonly LineRef[];
+}
+
+/** Inputs files indexed for pairing (lib/verify InputIndex), by dataset id; ids are never reused. */
+const inputIndexes = new Map<string, Promise<InputIndex<LineRef>>>();
+
+async function buildInputIndex(job: InputsJob): Promise<InputIndex<LineRef>> {
+  const index = new InputIndex<LineRef>();
+  // Each Blob part is read once: an inputs file's rows sit side by side.
+  const parts = new Map<Blob, Promise<Uint8Array>>();
+  for (const ref of job.lines) {
+    let bytes = parts.get(ref.blob);
+    if (!bytes) {
+      bytes = ref.blob.arrayBuffer().then((buffer) => new Uint8Array(buffer));
+      parts.set(ref.blob, bytes);
+    }
+    const line = (await bytes).subarray(ref.offset, ref.offset + ref.length);
+    const parsed = parseJsonLine(decoder.decode(line));
+    if (parsed.ok && isInputRow(parsed.value)) index.add(parsed.value, ref);
+  }
+  return index;
+}
+
+/** Indexes an inputs file once (later calls share the first); resolves to its pairable rows. */
+export async function prepareInputs(job: InputsJob): Promise<number> {
+  let index = inputIndexes.get(job.id);
+  if (!index) {
+    index = buildInputIndex(job);
+    inputIndexes.set(job.id, index);
+  }
+  return (await index).size;
+}
+
+/** The prepared index of an inputs file (undefined when it was never prepared here). */
+export function inputIndex(id: string): Promise<InputIndex<LineRef>> | undefined {
+  return inputIndexes.get(id);
 }
 
 const decoder = new TextDecoder();
@@ -177,16 +229,32 @@ export async function parseRef(ref: LineRef | null): Promise<unknown> {
   return parsed.ok ? parsed.value : undefined;
 }
 
+/** How one rollout is verified: its paired input row (lib's pairing rule) and the chosen server. */
+export async function rowContext(
+  value: unknown,
+  inputs: string | null,
+  options: AnalysisOptions,
+): Promise<RowContext> {
+  const index = inputs === null ? undefined : await inputIndex(inputs);
+  const pairing = index?.pair(value);
+  const input = pairing?.ref == null ? undefined : await parseRef(pairing.ref);
+  return {
+    input,
+    ...(pairing === undefined ? {} : { pairing }),
+    override: options.serverOverride,
+    sample: options.fallbackServer,
+    harness: options.harness,
+  };
+}
+
 /** The full index entry of each line: both policies verified, with the paired input row when there is one. */
 export async function rewardBatch(job: RewardJob): Promise<RolloutIndexEntry[]> {
   const out: RolloutIndexEntry[] = [];
-  for (const { rollout, input } of job.lines) {
-    const value = await parseRef(rollout);
+  for (const ref of job.lines) {
+    const value = await parseRef(ref);
     const read = readRollout(value);
     if (!read.ok) continue;
-    const inputRow = await parseRef(input);
-    const server = job.serverOverride ?? defaultServer(value, inputRow) ?? job.fallbackServer;
-    out.push(analyzeRollout(rollout.line, value, read.rollout, inputRow, server, job.harness));
+    out.push(analyzeRollout(ref.line, value, read.rollout, await rowContext(value, job.inputs, job)));
   }
   return out;
 }

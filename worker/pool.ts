@@ -3,7 +3,7 @@
  * compute rewards and search byte ranges, each reading its own bytes from a Blob. The data worker talks to
  * them over MessagePorts the page hands it (a worker cannot portably start workers of its own).
  */
-import type { IndexedBatch, IndexJob, RewardJob, SearchJob } from "./jobs";
+import type { IndexedBatch, IndexJob, InputsJob, RewardJob, SearchJob } from "./jobs";
 import type { RolloutIndexEntry } from "./protocol";
 import { type Endpoint, RpcClient } from "./rpc";
 import type { Pool } from "./service";
@@ -12,6 +12,7 @@ export interface PoolRequests {
   index: { params: IndexJob; result: IndexedBatch };
   rewards: { params: RewardJob; result: RolloutIndexEntry[] };
   search: { params: SearchJob; result: number[] };
+  prepareInputs: { params: InputsJob; result: number };
 }
 
 /** Upper bound on pool workers, whatever the machine reports: each holds its own copy of the verifiers. */
@@ -72,5 +73,13 @@ export class PortPool implements Pool {
 
   search(job: SearchJob): Promise<number[]> {
     return this.run("search", job);
+  }
+
+  /** Every member indexes the inputs file (each pairs its own rewards jobs). */
+  async prepareInputs(job: InputsJob): Promise<number> {
+    const sizes = await Promise.all(
+      this.members.map((member) => member.client.request("prepareInputs", job)),
+    );
+    return sizes[0] ?? 0;
   }
 }

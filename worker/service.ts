@@ -3,11 +3,13 @@
  * rewards scheduler and the inspector's requests. Free of worker plumbing (the pool and the persistence
  * are passed in), so it runs in Node tests with an in-process pool.
  */
+
+import { fileProblem, SNIFF_BYTES } from "../lib/filekind";
 import { parseJsonLine } from "../lib/jsonl";
 import { readRollout } from "../lib/schemas";
 import { detailView, servers } from "./core";
-import type { IndexedBatch, IndexJob, RewardJob, SearchJob } from "./jobs";
-import { indexBatch, rewardBatch, searchRange } from "./jobs";
+import type { IndexedBatch, IndexJob, InputsJob, LineRef, RewardJob, SearchJob } from "./jobs";
+import { indexBatch, inputIndex, prepareInputs, rewardBatch, rowContext, searchRange } from "./jobs";
 import type {
   DatasetSummary,
   DetailView,
@@ -32,6 +34,8 @@ export const SEARCH_CHUNK_BYTES = 16 * 1024 * 1024;
 export interface Pool extends IndexRunner {
   rewards(job: RewardJob): Promise<RolloutIndexEntry[]>;
   search(job: SearchJob): Promise<number[]>;
+  /** Indexes an inputs file for pairing in every pool member, before rewards jobs name it. */
+  prepareInputs(job: InputsJob): Promise<number>;
 }
 
 /** The pool's functions run on this thread: for tests, and where workers cannot be made. */
@@ -41,6 +45,7 @@ export function inProcessPool(): Pool {
     index: (job: IndexJob): Promise<IndexedBatch> => indexBatch(job),
     rewards: (job: RewardJob) => rewardBatch(job),
     search: (job: SearchJob) => searchRange(job),
+    prepareInputs: (job: InputsJob) => prepareInputs(job),
   };
 }
 
@@ -166,7 +171,7 @@ export class DataService {
     if (sources.length > 0) await this.openAll(sources, null, signal, progress);
     if (present.length > 0 && sources.length === 0) {
       this.workspace = present;
-      this.pairAll();
+      await this.pairAll();
     }
     return this.flush();
   }
@@ -214,7 +219,7 @@ export class DataService {
     } else {
       this.workspace = opened.map((dataset) => dataset.id);
     }
-    this.pairAll();
+    await this.pairAll();
     return opened;
   }
 
@@ -253,6 +258,10 @@ export class DataService {
       this.store.delete(dataset.id);
       throw error;
     }
+    if (dataset.kind === "rollouts" && dataset.entries.size === 0 && dataset.bytes > 0) {
+      const start = new Uint8Array(await dataset.blob().slice(0, SNIFF_BYTES).arrayBuffer());
+      dataset.problem = fileProblem(start).message;
+    }
     report();
     return dataset;
   }
@@ -269,25 +278,52 @@ export class DataService {
     return this.workspace.flatMap((id) => this.store.get(id) ?? []);
   }
 
+  /** Where every row of an inputs file is, for the pairing index (lib/verify InputIndex). */
+  private inputsJob(inputs: Dataset): InputsJob {
+    const lines: LineRef[] = [];
+    for (let line = 1; line <= inputs.lineCount; line++) {
+      const ref = inputs.lineRef(line);
+      if (ref && !inputs.parseErrors.has(line)) lines.push(ref);
+    }
+    return { id: inputs.id, lines };
+  }
+
+  /** Inputs files whose pairing index is ready (here and in every pool worker). */
+  private readonly prepared = new Map<string, Promise<void>>();
+
+  private prepare(inputs: Dataset): Promise<void> {
+    let ready = this.prepared.get(inputs.id);
+    if (!ready) {
+      const job = this.inputsJob(inputs);
+      ready = Promise.all([prepareInputs(job), this.pool.prepareInputs(job)]).then(() => undefined);
+      this.prepared.set(inputs.id, ready);
+    }
+    return ready;
+  }
+
   /**
-   * Pairs every rollouts file of the workspace with the inputs file that matches the most of its rows, and
-   * recomputes the rewards of a file whose pairing changed.
+   * Pairs every rollouts file of the workspace with the inputs file that matches the most of its rows by
+   * Gym's indices (else the latest inputs file, whose rows may pair by equal task input: lib/verify decides
+   * per row in the rewards pass), and recomputes the rewards of a file whose pairing changed.
    */
-  private pairAll(): void {
+  private async pairAll(): Promise<void> {
     const inputs = this.workspaceSets().filter((dataset) => dataset.kind === "inputs");
+    await Promise.all(inputs.map((dataset) => this.prepare(dataset)));
     for (const dataset of this.workspaceSets()) {
       if (dataset.kind !== "rollouts") continue;
       let best: { dataset: Dataset; matches: number } | null = null;
       for (const candidate of inputs) {
+        const index = await inputIndex(candidate.id);
         let matches = 0;
         for (const entry of dataset.entries.values()) {
-          if (entry.key !== null && candidate.inputKeys.has(entry.key)) matches++;
+          if (entry.key !== null && index?.pair(keyProbe(entry.key)).paired_by === "index") matches++;
         }
-        if (matches > 0 && (best === null || matches > best.matches)) best = { dataset: candidate, matches };
+        if (best === null || matches > best.matches) best = { dataset: candidate, matches };
       }
       const pairedInputs = best?.dataset.id ?? null;
       const changed = pairedInputs !== dataset.pairedInputs;
       dataset.pairedInputs = pairedInputs;
+      // A first count by Gym's indices; the rewards pass counts every pairing (equal input too).
       dataset.pairedRows = best?.matches ?? 0;
       if (changed) this.resetRewards(dataset);
     }
@@ -328,18 +364,12 @@ export class DataService {
       const next = this.nextRewardJob();
       if (next === null) break;
       const { dataset, lines, generation } = next;
-      const inputs = dataset.pairedInputs === null ? undefined : this.store.get(dataset.pairedInputs);
-      const refs = lines.flatMap((line) => {
-        const rollout = dataset.lineRef(line);
-        const key = dataset.entries.get(line)?.key ?? null;
-        const inputLine = key === null ? undefined : inputs?.inputKeys.get(key);
-        const input = inputLine === undefined ? null : (inputs?.lineRef(inputLine) ?? null);
-        return rollout ? [{ rollout, input }] : [];
-      });
+      const refs = lines.flatMap((line) => dataset.lineRef(line) ?? []);
       this.rewardsInFlight++;
       this.pool
         .rewards({
           lines: refs,
+          inputs: dataset.pairedInputs,
           serverOverride: dataset.serverOverride,
           fallbackServer: dataset.fallbackServer,
           harness: dataset.harness,
@@ -348,6 +378,7 @@ export class DataService {
           if (dataset.analysisGeneration !== generation || !this.store.has(dataset.id)) return;
           dataset.revision++;
           for (const entry of entries) dataset.setEntry(entry);
+          if (dataset.pendingRewards.size === 0) dataset.pairedRows = countPaired(dataset);
           this.changed();
         })
         .catch(() => {
@@ -402,13 +433,6 @@ export class DataService {
     return { entries, revision: dataset.revision };
   }
 
-  private async inputRow(dataset: Dataset, key: string | null): Promise<unknown> {
-    const inputs = dataset.pairedInputs === null ? undefined : this.store.get(dataset.pairedInputs);
-    const line = key === null ? undefined : inputs?.inputKeys.get(key);
-    if (!inputs || line === undefined) return undefined;
-    return parseBytes(await inputs.readLine(line));
-  }
-
   async detail(
     id: string,
     line: number,
@@ -423,16 +447,12 @@ export class DataService {
     const value = parseBytes(bytes);
     const read = readRollout(value);
     if (!read.ok) return null;
-    const input = await this.inputRow(dataset, entry.key);
-    return detailView(
-      entry,
-      value,
-      read.rollout,
-      input,
-      bytes.length,
-      server ?? entry.server,
-      harness ?? dataset.harness,
-    );
+    const context = await rowContext(value, dataset.pairedInputs, {
+      serverOverride: server ?? dataset.serverOverride,
+      fallbackServer: dataset.fallbackServer,
+      harness: harness ?? dataset.harness,
+    });
+    return detailView(entry, value, read.rollout, context, bytes.length);
   }
 
   raw(id: string, line: number): Promise<Uint8Array | null> {
@@ -513,6 +533,18 @@ function lineAt(lines: readonly { line: number; start: number; end: number }[], 
     else return candidate.line;
   }
   return null;
+}
+
+/** A row that carries only Gym's indices, to ask an InputIndex whether they pair. */
+function keyProbe(key: string): unknown {
+  const [task, rollout] = key.split(":").map(Number);
+  return { _ng_task_index: task, _ng_rollout_index: rollout };
+}
+
+function countPaired(dataset: Dataset): number {
+  let paired = 0;
+  for (const entry of dataset.entries.values()) if (entry.paired) paired++;
+  return paired;
 }
 
 function parseBytes(bytes: Uint8Array | null): unknown {

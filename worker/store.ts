@@ -9,6 +9,7 @@
  *   disk when large), so the worker's own memory stays the line table and the index. The persisted copy in
  *   the origin-private file system (./opfs.ts) is this decompressed file.
  */
+import { GzipError, gunzipIfGzip, streamChunks } from "../lib/jsonl";
 import type { IndexedBatch, IndexedLine, IndexJob } from "./jobs";
 import type { DatasetKind, DatasetSummary, HarnessId, LineError, RolloutIndexEntry } from "./protocol";
 
@@ -72,6 +73,8 @@ export class Dataset {
   bytes = 0;
   lineCount = 0;
   indexed = false;
+  /** For a file without one rollout: what it is instead (lib/filekind), one sentence. */
+  problem: string | null = null;
   parts: BlobPart[] = [];
   readonly table = new LineTable();
   /** Parse errors and rows that are not rollouts, by line. */
@@ -186,6 +189,7 @@ export class Dataset {
       server_override: this.serverOverride,
       harness: this.harness,
       fallback_server: this.fallbackServer,
+      problem: this.problem,
     };
   }
 
@@ -381,29 +385,25 @@ async function ingestPlain(dataset: Dataset, file: Blob, runner: IndexRunner, op
  */
 async function ingestStream(
   dataset: Dataset,
-  stream: ReadableStream<Uint8Array>,
+  chunks: AsyncIterable<Uint8Array>,
   runner: IndexRunner,
   options: IngestOptions,
 ): Promise<void> {
   const dispatcher = new Dispatcher(dataset, runner, options);
-  const reader = stream.getReader();
-  const onAbort = () => void reader.cancel().catch(() => {});
-  options.signal.addEventListener("abort", onAbort, { once: true });
   let pending: Uint8Array[] = [];
   let pendingBytes = 0;
   let offset = 0;
-  const cut = async (chunks: Uint8Array[]) => {
-    const blob = new Blob(chunks.map((chunk) => new Uint8Array(chunk)));
+  const cut = async (parts: Uint8Array[]) => {
+    const blob = new Blob(parts.map((part) => new Uint8Array(part)));
+    if (blob.size === 0) return;
     dataset.parts.push({ start: offset, blob });
     await dispatcher.dispatch(blob, 0, blob.size, offset);
     offset += blob.size;
     dataset.bytes = offset;
   };
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
+    for await (const value of chunks) {
       abortIfNeeded(options.signal);
-      if (done) break;
       if (value.length === 0) continue;
       pending.push(value);
       pendingBytes += value.length;
@@ -420,26 +420,27 @@ async function ingestStream(
     }
     if (pendingBytes > 0) await cut(pending);
     await dispatcher.drain();
-  } finally {
-    options.signal.removeEventListener("abort", onAbort);
-    reader.releaseLock();
+  } catch (error) {
+    if (!(error instanceof GzipError)) throw error;
+    // Damaged gzip: every complete line before the damage is kept; the cut line is listed with the damage.
+    const whole = concat(pending);
+    const newline = whole.lastIndexOf(LF);
+    if (newline !== -1) await cut([whole.subarray(0, newline + 1)]);
+    await dispatcher.drain();
+    const line = dataset.lineCount + 1;
+    dataset.parseErrors.set(line, { line, offset, length: 0, kind: "parse", error: error.message });
+    dataset.lineCount = line;
   }
 }
 
-/** DecompressionStream takes only ArrayBuffer-backed chunks; a rare SharedArrayBuffer chunk is copied. */
-function gunzip(stream: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
-  const owned = stream.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array<ArrayBuffer>>({
-      transform(chunk, controller) {
-        controller.enqueue(
-          chunk.buffer instanceof ArrayBuffer
-            ? new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)
-            : new Uint8Array(chunk),
-        );
-      },
-    }),
-  );
-  return owned.pipeThrough(new DecompressionStream("gzip"));
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
 }
 
 /** Where a file comes from, once fetched: a local Blob, or a response body (a bundled sample). */
@@ -457,30 +458,9 @@ export async function ingest(
   if (source.kind === "blob" && !(await startsWithGzipMagic(source.blob))) {
     await ingestPlain(dataset, source.blob, runner, options);
   } else {
-    let stream = source.kind === "blob" ? source.blob.stream() : source.stream;
-    if (source.kind === "stream") {
-      // A fetched body may itself be gzip: its first chunk is read, looked at and replayed.
-      const reader = stream.getReader();
-      const first = await reader.read();
-      const body = new ReadableStream<Uint8Array>({
-        start(controller) {
-          if (!first.done) controller.enqueue(first.value);
-        },
-        async pull(controller) {
-          const next = await reader.read();
-          if (next.done) controller.close();
-          else controller.enqueue(next.value);
-        },
-        cancel(reason) {
-          return reader.cancel(reason);
-        },
-      });
-      const head = first.value;
-      stream = head && head[0] === 0x1f && head[1] === 0x8b ? gunzip(body) : body;
-    } else {
-      stream = gunzip(stream);
-    }
-    await ingestStream(dataset, stream, runner, options);
+    // One gzip decoder everywhere (lib/jsonl): multi-member files, and damage reported where it is.
+    const stream = source.kind === "blob" ? source.blob.stream() : source.stream;
+    await ingestStream(dataset, gunzipIfGzip(streamChunks(stream)), runner, options);
   }
   dataset.finish();
 }

@@ -50,9 +50,8 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView }: P
         loading={detail.isFetching}
         servers={servers.data ?? []}
         server={server}
-        defaultServer={
-          entry.environment ?? dataset.fallback_server ?? (server === null ? entry.server : null)
-        }
+        defaultServer={entry.server}
+        defaultSource={entry.server_source}
         onServer={(next) => onView({ server: next })}
         harness={harness}
         onHarness={(next) => onView({ harness: next })}

@@ -69,7 +69,10 @@ describe("cli export", () => {
         })
         .parse(v),
     );
-    expect(rows.map((r) => r.reward)).toEqual(golden().map((g) => g.expected.legacy.reward));
+    // Unverified lines (Gym refuses the request) keep their recorded reward.
+    expect(rows.map((r) => r.reward)).toEqual(
+      golden().map((g) => g.expected.legacy.reward ?? g.rollout.reward),
+    );
   });
 
   it("--what report gives both policies per line", async () => {
@@ -126,7 +129,7 @@ describe("cli export", () => {
     expect(await run(["f", "--bogus"], bad)).toBe(2);
     expect(bad.err()).toMatch(/^error: Unknown option '--bogus'/);
     const missing = memoryIo();
-    expect(await run(["/no/such.jsonl", "--what", "report"], missing)).toBe(1);
+    expect(await run(["/no/such.jsonl", "--what", "report"], missing)).toBe(2);
     expect(missing.err()).toMatch(/cannot read \/no\/such.jsonl/);
   });
 });

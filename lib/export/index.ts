@@ -1,3 +1,4 @@
+export { csvHeader, csvRow, jsonlRow, rowsCsv, rowsJsonl } from "./csv";
 export {
   concatBytes,
   type EditResult,

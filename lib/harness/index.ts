@@ -171,3 +171,4 @@ export function lookupAlias(
 ): readonly ToolIdentity[] {
   return map.inverse.get(alias) ?? [];
 }
+export { type HarnessInference, inferHarness } from "./infer";

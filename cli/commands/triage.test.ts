@@ -1,0 +1,69 @@
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { rowsCsv, rowsJsonl } from "../../lib/export/csv";
+import { matchesFilter, parseFilter, runRow } from "../../lib/run";
+import { ZERO_CAUSES } from "../../lib/triage";
+import { buildTriageRun, TRIAGE_RUN_PATH } from "../../scripts/gen-triage-run";
+import { memoryIo } from "../io";
+import { parseTriageArgs, run } from "./triage";
+
+const FILE = join(import.meta.dirname, "..", "..", TRIAGE_RUN_PATH);
+const generated = buildTriageRun();
+
+describe("cli triage", () => {
+  it("summary: count and share per cause equal the generator's mix", async () => {
+    const io = memoryIo();
+    expect(await run([FILE], io)).toBe(0);
+    const out = io.out();
+    const total = generated.intents.length;
+    expect(out).toContain(
+      `${total} rollouts, ${generated.intents.filter((i) => i.cause !== null).length} with a zero reward`,
+    );
+    for (const cause of ZERO_CAUSES) {
+      const n = generated.intents.filter((i) => i.cause === cause).length;
+      expect(out).toMatch(new RegExp(`^  ${cause} +${n}  +${((100 * n) / total).toFixed(1)}%`, "m"));
+    }
+  });
+
+  it("--format csv|jsonl with --filter writes exactly lib's rows for the matching lines", async () => {
+    const filter = "recorded:0 field:agent_ref.name=http_agent";
+    const values: unknown[] = generated.text
+      .trim()
+      .split("\n")
+      .map((t) => JSON.parse(t));
+    const parsed = parseFilter(filter);
+    if (!parsed.ok) throw new Error(parsed.error);
+    const expected = values
+      .map((v, i) => ({ v, row: runRow(i + 1, v) }))
+      .filter(({ v, row }) => matchesFilter(parsed.clauses, row, v))
+      .map(({ row }) => row);
+    expect(expected.length).toBe(
+      generated.intents.filter((i) => i.recorded === 0 && i.agent === "http_agent").length,
+    );
+    const csv = memoryIo();
+    expect(await run([FILE, "--format", "csv", "--filter", filter], csv)).toBe(0);
+    expect(csv.out()).toBe(rowsCsv(expected));
+    const jsonl = memoryIo();
+    expect(await run([FILE, "--format=jsonl", `--filter=${filter}`], jsonl)).toBe(0);
+    expect(jsonl.out()).toBe(rowsJsonl(expected));
+  });
+
+  it("leaves out a line that is not JSON and says so", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "triage-"));
+    const path = join(dir, "bad.jsonl");
+    await writeFile(path, `${generated.text.split("\n")[0]}\n{nope\n`);
+    const io = memoryIo();
+    expect(await run([path, "--format", "jsonl"], io)).toBe(0);
+    expect(io.out().trim().split("\n")).toHaveLength(1);
+    expect(io.err()).toMatch(/^line 2: .+ \(left out\)$/m);
+  });
+
+  it("refuses a bad filter or format with exit 2", async () => {
+    expect(parseTriageArgs([FILE, "--filter", "cause:nope"])).toMatchObject({ ok: false });
+    const io = memoryIo();
+    expect(await run([FILE, "--format", "xml"], io)).toBe(2);
+    expect(io.err()).toMatch(/--format must be one of summary, csv, jsonl/);
+  });
+});

@@ -1,0 +1,51 @@
+/**
+ * Run rows as CSV (RFC 4180, through papaparse) and as JSONL: the filtered list's export, written the same
+ * way by the CLI and the browser so both downloads are the same bytes for the same filter.
+ *
+ * Cells that a spreadsheet would run as a formula (=, +, -, @, tab, CR at the start of a text cell) are
+ * escaped with a leading quote mark (papaparse's escapeFormulae, FORMULA_START): model text ends up in these cells.
+ * Numbers are written as numbers; null is an empty cell; flags are joined by spaces.
+ */
+import Papa from "papaparse";
+import { RUN_ROW_COLUMNS, type RunRow } from "../run/row";
+
+/**
+ * What a spreadsheet runs as a formula at the start of a text cell. Given explicitly: papaparse's default
+ * pattern ends in `.*$` without the s flag, so a multi-line cell starting with "=" slips through.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+function cell(value: RunRow[(typeof RUN_ROW_COLUMNS)[number]]): string | number {
+  if (value === null) return "";
+  if (Array.isArray(value)) return value.join(" ");
+  return typeof value === "number" ? value : String(value);
+}
+
+/** The header line, ending in CRLF (RFC 4180 line breaks, as papaparse writes them). */
+export function csvHeader(): string {
+  return `${Papa.unparse([[...RUN_ROW_COLUMNS]])}\r\n`;
+}
+
+/** One row's CSV line, ending in CRLF. */
+export function csvRow(row: RunRow): string {
+  return `${Papa.unparse([RUN_ROW_COLUMNS.map((column) => cell(row[column]))], { escapeFormulae: FORMULA_START })}\r\n`;
+}
+
+export function rowsCsv(rows: Iterable<RunRow>): string {
+  let out = csvHeader();
+  for (const row of rows) out += csvRow(row);
+  return out;
+}
+
+/** One row as a JSONL line, keys in column order. */
+export function jsonlRow(row: RunRow): string {
+  const ordered: Record<string, unknown> = {};
+  for (const column of RUN_ROW_COLUMNS) ordered[column] = row[column];
+  return `${JSON.stringify(ordered)}\n`;
+}
+
+export function rowsJsonl(rows: Iterable<RunRow>): string {
+  let out = "";
+  for (const row of rows) out += jsonlRow(row);
+  return out;
+}

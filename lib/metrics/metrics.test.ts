@@ -1,0 +1,267 @@
+import { describe, expect, it } from "vitest";
+import { buildTriageRun } from "../../scripts/gen-triage-run";
+import { verifyRollout } from "../verify";
+import {
+  groupStats,
+  type MetricsRow,
+  metricsRow,
+  passAtK,
+  policyChange,
+  readModelUsage,
+  rewardDistribution,
+  runMetrics,
+  runPassAtK,
+  usageByModel,
+  usageTotals,
+} from "./index";
+
+function usage(
+  input: number,
+  output: number,
+  extra: { total?: number; cached?: number; reasoning?: number } = {},
+) {
+  return {
+    input_tokens: input,
+    output_tokens: output,
+    total_tokens: extra.total ?? input + output,
+    cached_tokens: extra.cached ?? 0,
+    reasoning_tokens: extra.reasoning ?? 0,
+  };
+}
+
+// Hand-built: every expected value below was worked out on paper from these five rows.
+const ROWS: MetricsRow[] = [
+  {
+    line: 1,
+    agent: "a",
+    task: "0",
+    server: "s",
+    recorded: 0,
+    contract: 1,
+    legacy: 0,
+    model: "m1",
+    usage: usage(100, 10),
+  },
+  {
+    line: 2,
+    agent: "a",
+    task: "0",
+    server: "s",
+    recorded: 1,
+    contract: 1,
+    legacy: 1,
+    model: "m1",
+    usage: usage(200, 20),
+  },
+  {
+    line: 3,
+    agent: "b",
+    task: "1",
+    server: "s",
+    recorded: 0,
+    contract: 0,
+    legacy: 0,
+    model: "m2",
+    usage: null,
+  },
+  {
+    line: 4,
+    agent: "b",
+    task: "1",
+    server: "s",
+    recorded: null,
+    contract: null,
+    legacy: null,
+    model: null,
+    usage: null,
+  },
+  {
+    line: 5,
+    agent: "a",
+    task: "1",
+    server: "t",
+    recorded: 0.5,
+    contract: 0.5,
+    legacy: 0.5,
+    model: "m2",
+    usage: usage(50, 5, { total: 60, cached: 10, reasoning: 3 }),
+  },
+];
+
+describe("passAtK", () => {
+  it("equals 1 - C(n-c,k)/C(n,k) on hand-computed cases", () => {
+    expect(passAtK(5, 2, 1)).toBeCloseTo(0.4, 12);
+    expect(passAtK(5, 2, 2)).toBeCloseTo(1 - 3 / 10, 12);
+    expect(passAtK(10, 3, 4)).toBeCloseTo(1 - 35 / 210, 12);
+    expect(passAtK(4, 0, 2)).toBe(0);
+    expect(passAtK(4, 3, 2)).toBe(1);
+    expect(passAtK(1, 1, 1)).toBe(1);
+  });
+
+  it("stays finite for large n", () => {
+    expect(passAtK(10_000, 1, 1)).toBeCloseTo(1e-4, 12);
+    expect(passAtK(10_000, 5_000, 100)).toBeCloseTo(1, 12);
+  });
+
+  it("rejects impossible arguments", () => {
+    expect(() => passAtK(3, 4, 1)).toThrow(RangeError);
+    expect(() => passAtK(3, 1, 4)).toThrow(RangeError);
+    expect(() => passAtK(3, 1, 0)).toThrow(RangeError);
+    expect(() => passAtK(3, 1.5, 1)).toThrow(RangeError);
+  });
+});
+
+describe("group and run metrics on hand-built rows", () => {
+  it("means per agent skip null rewards and count recorded vs recomputed", () => {
+    const [a, b] = groupStats(ROWS, "agent");
+    expect(a?.key).toBe("a");
+    expect(a?.n).toBe(3);
+    expect(a?.mean.recorded).toBeCloseTo(0.5, 12);
+    expect(a?.mean.contract).toBeCloseTo(2.5 / 3, 12);
+    expect(a?.mean.legacy).toBeCloseTo(0.5, 12);
+    expect(a?.recorded_vs_recomputed).toEqual({ equal: 2, differ: 1, incomparable: 0 });
+    expect(a?.passed).toBe(3);
+    expect(b).toMatchObject({
+      key: "b",
+      n: 2,
+      mean: { recorded: 0, contract: 0, legacy: 0 },
+      scored: { recorded: 1, contract: 1, legacy: 1 },
+      recorded_vs_recomputed: { equal: 1, differ: 0, incomparable: 1 },
+      passed: 0,
+    });
+  });
+
+  it("groups by server and task in key order", () => {
+    expect(groupStats(ROWS, "server").map((g) => [g.key, g.n])).toEqual([
+      ["s", 4],
+      ["t", 1],
+    ]);
+    const byTask = groupStats(ROWS, "task");
+    expect(byTask.map((g) => g.key)).toEqual(["0", "1"]);
+    expect(byTask[1]?.mean.contract).toBeCloseTo(0.25, 12);
+  });
+
+  it("pass@k averages over tasks with enough scored rollouts", () => {
+    expect(runPassAtK(ROWS, 1)).toEqual({ k: 1, value: 0.75, tasks: 2, skipped: 0 });
+    expect(runPassAtK(ROWS, 2)).toEqual({ k: 2, value: 1, tasks: 2, skipped: 0 });
+    expect(runPassAtK(ROWS, 3)).toEqual({ k: 3, value: null, tasks: 0, skipped: 2 });
+    // Recorded rewards: task 0 has 1 of 2 passing, task 1 has 1 of 2 (line 4 has none).
+    expect(runPassAtK(ROWS, 1, "recorded").value).toBeCloseTo(0.5, 12);
+    // A higher pass threshold: only reward 1 passes.
+    expect(runPassAtK(ROWS, 1, "contract", { above: 0.5 }).value).toBeCloseTo(0.5, 12);
+  });
+
+  it("the distribution lists each distinct reward and the rows without one", () => {
+    expect(rewardDistribution(ROWS, "contract")).toEqual({
+      bins: [
+        { reward: 0, count: 1 },
+        { reward: 0.5, count: 1 },
+        { reward: 1, count: 2 },
+      ],
+      missing: 1,
+    });
+  });
+
+  it("the change between policies lists the lines that gained", () => {
+    expect(policyChange(ROWS)).toEqual({ gained: [1], lost: [], same: 3, incomparable: 1, mean_delta: 0.25 });
+  });
+
+  it("usage sums tokens over rows that report it, per run and per model", () => {
+    expect(usageTotals(ROWS)).toEqual({
+      rollouts: 3,
+      input_tokens: 350,
+      output_tokens: 35,
+      total_tokens: 390,
+      cached_tokens: 10,
+      reasoning_tokens: 3,
+      mean_total_tokens: 130,
+    });
+    expect(
+      usageByModel(ROWS).map((m) => [m.model, m.n, m.rollouts, m.total_tokens, m.mean_total_tokens]),
+    ).toEqual([
+      ["m1", 2, 2, 330, 165],
+      ["m2", 2, 1, 60, 60],
+      [null, 1, 0, 0, null],
+    ]);
+  });
+
+  it("runMetrics bundles the overall means", () => {
+    const m = runMetrics(ROWS);
+    expect(m.rollouts).toBe(5);
+    expect(m.mean.recorded).toBeCloseTo(0.375, 12);
+    expect(m.mean.contract).toBeCloseTo(0.625, 12);
+    expect(m.mean.legacy).toBeCloseTo(0.375, 12);
+    expect(m.pass_at_k.map((p) => p.k)).toEqual([1, 2, 4]);
+  });
+});
+
+describe("reading rows from rollouts", () => {
+  it("reads response.model and response.usage, with the detail counts", () => {
+    expect(
+      readModelUsage({
+        response: {
+          model: "gpt-x",
+          usage: {
+            input_tokens: 7,
+            output_tokens: 3,
+            total_tokens: 10,
+            input_tokens_details: { cached_tokens: 2 },
+            output_tokens_details: { reasoning_tokens: 1 },
+          },
+        },
+      }),
+    ).toEqual({ model: "gpt-x", usage: usage(7, 3, { cached: 2, reasoning: 1 }) });
+  });
+
+  it("leaves out what is missing or not a count", () => {
+    expect(readModelUsage({ response: { output: [] } })).toEqual({ model: null, usage: null });
+    expect(readModelUsage({ response: { model: 3, usage: { input_tokens: "x" } } })).toEqual({
+      model: null,
+      usage: null,
+    });
+    expect(readModelUsage({ response: { usage: { output_tokens: 4 } } })).toEqual({
+      model: null,
+      usage: usage(0, 4),
+    });
+    expect(readModelUsage(null)).toEqual({ model: null, usage: null });
+  });
+
+  it("takes the task from _ng_task_index, else the id", () => {
+    const recomputed = { server: "s", contract: 1, legacy: 0 };
+    expect(metricsRow(1, { _ng_task_index: 3, id: 9, reward: 1 }, recomputed)).toMatchObject({
+      task: "3",
+      recorded: 1,
+    });
+    expect(metricsRow(1, { id: "t-9", agent_ref: { name: "x" } }, recomputed)).toMatchObject({
+      task: "t-9",
+      agent: "x",
+      recorded: null,
+    });
+  });
+
+  it("on the generated run, per-model token totals equal the generator's", () => {
+    const run = buildTriageRun();
+    const rows = run.text
+      .trim()
+      .split("\n")
+      .map((text, i) => {
+        const value: unknown = JSON.parse(text);
+        const c = verifyRollout(value, { policy: "contract" });
+        const l = verifyRollout(value, { policy: "legacy" });
+        return metricsRow(i + 1, value, { server: c.server, contract: c.reward, legacy: l.reward });
+      });
+    const expected = new Map<string, number>();
+    for (const intent of run.intents)
+      expected.set(
+        intent.model,
+        (expected.get(intent.model) ?? 0) + intent.input_tokens + intent.output_tokens,
+      );
+    expect(new Map(usageByModel(rows).map((m) => [m.model ?? "", m.total_tokens]))).toEqual(expected);
+    const byAgent = groupStats(rows, "agent");
+    expect(byAgent.map((g) => [g.key, g.n])).toEqual(
+      [...new Set(run.intents.map((i) => i.agent))]
+        .sort()
+        .map((agent) => [agent, run.intents.filter((i) => i.agent === agent).length]),
+    );
+  });
+});

@@ -1,0 +1,417 @@
+/**
+ * Run metrics over per-rollout rows: mean reward by agent, task and server; pass@k over each task's
+ * rollouts; the reward distribution; recorded vs recomputed per group; the change between policies; and
+ * model and token usage from `response.model` / `response.usage`. Pure functions of the rows.
+ *
+ * A rollout "passes" when its reward is above 0 (the same line the why-zero triage draws), unless a
+ * threshold is given. A null reward (unverified, or nothing recorded) is left out of means and pass@k and
+ * counted separately, never read as 0.
+ */
+import { z } from "zod";
+
+export type RewardSource = "recorded" | "contract" | "legacy";
+export type GroupKey = "agent" | "task" | "server" | "model";
+
+export interface Usage {
+  readonly input_tokens: number;
+  readonly output_tokens: number;
+  readonly total_tokens: number;
+  readonly cached_tokens: number;
+  readonly reasoning_tokens: number;
+}
+
+export interface MetricsRow {
+  readonly line: number;
+  readonly agent: string | null;
+  /** The task key: `_ng_task_index`, else the task `id`, as text. */
+  readonly task: string | null;
+  readonly server: string | null;
+  readonly recorded: number | null;
+  readonly contract: number | null;
+  readonly legacy: number | null;
+  readonly model: string | null;
+  readonly usage: Usage | null;
+}
+
+const Count = z.number().finite().nonnegative();
+const UsageSchema = z.looseObject({
+  input_tokens: Count.optional().catch(undefined),
+  output_tokens: Count.optional().catch(undefined),
+  total_tokens: Count.optional().catch(undefined),
+  input_tokens_details: z
+    .looseObject({ cached_tokens: Count.nullish().catch(undefined) })
+    .nullish()
+    .catch(undefined),
+  output_tokens_details: z
+    .looseObject({ reasoning_tokens: Count.nullish().catch(undefined) })
+    .nullish()
+    .catch(undefined),
+});
+const ModelUsageSchema = z.looseObject({
+  response: z
+    .looseObject({
+      model: z.string().optional().catch(undefined),
+      usage: UsageSchema.nullish().catch(undefined),
+    })
+    .optional()
+    .catch(undefined),
+});
+
+/** `response.model` and `response.usage` (Responses API field names), when present and numeric. */
+export function readModelUsage(rollout: unknown): { model: string | null; usage: Usage | null } {
+  const parsed = ModelUsageSchema.safeParse(rollout);
+  if (!parsed.success) return { model: null, usage: null };
+  const response = parsed.data.response;
+  const model = response?.model ?? null;
+  const u = response?.usage;
+  if (u === undefined || u === null) return { model, usage: null };
+  if (u.input_tokens === undefined && u.output_tokens === undefined && u.total_tokens === undefined)
+    return { model, usage: null };
+  const input = u.input_tokens ?? 0;
+  const output = u.output_tokens ?? 0;
+  return {
+    model,
+    usage: {
+      input_tokens: input,
+      output_tokens: output,
+      total_tokens: u.total_tokens ?? input + output,
+      cached_tokens: u.input_tokens_details?.cached_tokens ?? 0,
+      reasoning_tokens: u.output_tokens_details?.reasoning_tokens ?? 0,
+    },
+  };
+}
+
+const MetaSchema = z.looseObject({
+  _ng_task_index: z.number().int().optional().catch(undefined),
+  id: z.union([z.string(), z.number()]).optional().catch(undefined),
+  agent_ref: z
+    .looseObject({ name: z.string().optional().catch(undefined) })
+    .optional()
+    .catch(undefined),
+  reward: z.number().optional().catch(undefined),
+});
+
+/** One metrics row from a rollout and its two recomputed rewards (null: unverified). */
+export function metricsRow(
+  line: number,
+  rollout: unknown,
+  recomputed: { server: string | null; contract: number | null; legacy: number | null },
+): MetricsRow {
+  const parsed = MetaSchema.safeParse(rollout);
+  const meta = parsed.success ? parsed.data : {};
+  const task =
+    meta._ng_task_index !== undefined
+      ? String(meta._ng_task_index)
+      : meta.id === undefined
+        ? null
+        : String(meta.id);
+  return {
+    line,
+    agent: meta.agent_ref?.name ?? null,
+    task,
+    server: recomputed.server === "" ? null : recomputed.server,
+    recorded: meta.reward ?? null,
+    contract: recomputed.contract,
+    legacy: recomputed.legacy,
+    ...readModelUsage(rollout),
+  };
+}
+
+export interface PassOptions {
+  /** A reward counts as a pass when it is strictly above this (default 0). */
+  readonly above?: number;
+}
+
+export function passes(reward: number | null, options: PassOptions = {}): boolean {
+  return reward !== null && reward > (options.above ?? 0);
+}
+
+/**
+ * The unbiased pass@k estimator (Chen et al. 2021): 1 - C(n-c, k) / C(n, k), the chance that at least one
+ * of k rollouts drawn without replacement from n, of which c pass, passes. Computed as a product so large n
+ * does not overflow. Needs 0 <= c <= n and 1 <= k <= n.
+ */
+export function passAtK(n: number, c: number, k: number): number {
+  if (!Number.isInteger(n) || !Number.isInteger(c) || !Number.isInteger(k))
+    throw new RangeError("pass@k needs integers");
+  if (c < 0 || c > n || k < 1 || k > n) throw new RangeError(`pass@k needs 0 <= c <= n and 1 <= k <= n`);
+  if (n - c < k) return 1;
+  let fail = 1;
+  for (let i = n - c + 1; i <= n; i++) fail *= 1 - k / i;
+  return 1 - fail;
+}
+
+function mean(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  let sum = 0;
+  for (const v of values) sum += v;
+  return sum / values.length;
+}
+
+function rewardOf(row: MetricsRow, source: RewardSource): number | null {
+  return row[source];
+}
+
+export interface GroupStats {
+  /** The group's value; null gathers rows that have none. */
+  readonly key: string | null;
+  readonly n: number;
+  /** Mean reward per source, over the rows that have one (null when none has). */
+  readonly mean: Readonly<Record<RewardSource, number | null>>;
+  /** Rows with a reward per source. */
+  readonly scored: Readonly<Record<RewardSource, number>>;
+  /** Recorded vs recomputed (contract): equal, different, or not comparable (either is null). */
+  readonly recorded_vs_recomputed: {
+    readonly equal: number;
+    readonly differ: number;
+    readonly incomparable: number;
+  };
+  /** Rows passing under the contract's recomputed reward. */
+  readonly passed: number;
+}
+
+const SOURCES: readonly RewardSource[] = ["recorded", "contract", "legacy"];
+
+/** Per-group means and recorded-vs-recomputed counts, groups ordered by key (null last). */
+export function groupStats(
+  rows: readonly MetricsRow[],
+  by: GroupKey,
+  options: PassOptions = {},
+): GroupStats[] {
+  const groups = new Map<string | null, MetricsRow[]>();
+  for (const row of rows) {
+    const key = row[by];
+    const list = groups.get(key);
+    if (list) list.push(row);
+    else groups.set(key, [row]);
+  }
+  const keys = [...groups.keys()].sort(compareKeys);
+  return keys.map((key) => {
+    const list = groups.get(key) ?? [];
+    const means: Record<RewardSource, number | null> = { recorded: null, contract: null, legacy: null };
+    const scored: Record<RewardSource, number> = { recorded: 0, contract: 0, legacy: 0 };
+    for (const source of SOURCES) {
+      const values = list.map((r) => rewardOf(r, source)).filter((v): v is number => v !== null);
+      means[source] = mean(values);
+      scored[source] = values.length;
+    }
+    let equal = 0;
+    let differ = 0;
+    let incomparable = 0;
+    for (const r of list) {
+      if (r.recorded === null || r.contract === null) incomparable++;
+      else if (r.recorded === r.contract) equal++;
+      else differ++;
+    }
+    return {
+      key,
+      n: list.length,
+      mean: means,
+      scored,
+      recorded_vs_recomputed: { equal, differ, incomparable },
+      passed: list.filter((r) => passes(r.contract, options)).length,
+    };
+  });
+}
+
+/** Numeric keys in numeric order (task indexes), then text; null last. */
+function compareKeys(a: string | null, b: string | null): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  const na = Number(a);
+  const nb = Number(b);
+  if (a.trim() !== "" && b.trim() !== "" && Number.isFinite(na) && Number.isFinite(nb)) return na - nb;
+  return a < b ? -1 : 1;
+}
+
+export interface PassAtKResult {
+  readonly k: number;
+  /** Mean pass@k over the tasks with at least k scored rollouts; null when there is none. */
+  readonly value: number | null;
+  /** Tasks that counted. */
+  readonly tasks: number;
+  /** Tasks left out for having fewer than k scored rollouts. */
+  readonly skipped: number;
+}
+
+/** pass@k over each task's rollouts (rows without a task or a reward are left out), averaged over tasks. */
+export function runPassAtK(
+  rows: readonly MetricsRow[],
+  k: number,
+  source: RewardSource = "contract",
+  options: PassOptions = {},
+): PassAtKResult {
+  const byTask = new Map<string, { n: number; c: number }>();
+  for (const row of rows) {
+    const reward = rewardOf(row, source);
+    if (row.task === null || reward === null) continue;
+    const t = byTask.get(row.task) ?? { n: 0, c: 0 };
+    t.n++;
+    if (passes(reward, options)) t.c++;
+    byTask.set(row.task, t);
+  }
+  const values: number[] = [];
+  let skipped = 0;
+  for (const { n, c } of byTask.values()) {
+    if (n < k) skipped++;
+    else values.push(passAtK(n, c, k));
+  }
+  return { k, value: mean(values), tasks: values.length, skipped };
+}
+
+export interface DistributionBin {
+  readonly reward: number;
+  readonly count: number;
+}
+
+export interface RewardDistribution {
+  /** Each distinct reward with its count, ascending (rewards are few distinct values in Gym environments). */
+  readonly bins: readonly DistributionBin[];
+  /** Rows with no reward from this source. */
+  readonly missing: number;
+}
+
+export function rewardDistribution(rows: readonly MetricsRow[], source: RewardSource): RewardDistribution {
+  const counts = new Map<number, number>();
+  let missing = 0;
+  for (const row of rows) {
+    const reward = rewardOf(row, source);
+    if (reward === null) missing++;
+    else counts.set(reward, (counts.get(reward) ?? 0) + 1);
+  }
+  const bins = [...counts.entries()].sort(([a], [b]) => a - b).map(([reward, count]) => ({ reward, count }));
+  return { bins, missing };
+}
+
+export interface PolicyChange {
+  /** Rows whose contract reward is above the legacy one: provenance gained reward. */
+  readonly gained: readonly number[];
+  /** Rows whose contract reward is below the legacy one. */
+  readonly lost: readonly number[];
+  readonly same: number;
+  /** Either policy gave no reward. */
+  readonly incomparable: number;
+  /** Mean of contract - legacy over comparable rows; null when none is. */
+  readonly mean_delta: number | null;
+}
+
+export function policyChange(rows: readonly MetricsRow[]): PolicyChange {
+  const gained: number[] = [];
+  const lost: number[] = [];
+  const deltas: number[] = [];
+  let same = 0;
+  let incomparable = 0;
+  for (const row of rows) {
+    if (row.contract === null || row.legacy === null) {
+      incomparable++;
+      continue;
+    }
+    deltas.push(row.contract - row.legacy);
+    if (row.contract > row.legacy) gained.push(row.line);
+    else if (row.contract < row.legacy) lost.push(row.line);
+    else same++;
+  }
+  return { gained, lost, same, incomparable, mean_delta: mean(deltas) };
+}
+
+export interface UsageTotals {
+  /** Rows that report usage. */
+  readonly rollouts: number;
+  readonly input_tokens: number;
+  readonly output_tokens: number;
+  readonly total_tokens: number;
+  readonly cached_tokens: number;
+  readonly reasoning_tokens: number;
+  /** total_tokens / rollouts; null without any usage. */
+  readonly mean_total_tokens: number | null;
+}
+
+export function usageTotals(rows: readonly MetricsRow[]): UsageTotals {
+  let rollouts = 0;
+  let input = 0;
+  let output = 0;
+  let total = 0;
+  let cached = 0;
+  let reasoning = 0;
+  for (const row of rows) {
+    if (row.usage === null) continue;
+    rollouts++;
+    input += row.usage.input_tokens;
+    output += row.usage.output_tokens;
+    total += row.usage.total_tokens;
+    cached += row.usage.cached_tokens;
+    reasoning += row.usage.reasoning_tokens;
+  }
+  return {
+    rollouts,
+    input_tokens: input,
+    output_tokens: output,
+    total_tokens: total,
+    cached_tokens: cached,
+    reasoning_tokens: reasoning,
+    mean_total_tokens: rollouts === 0 ? null : total / rollouts,
+  };
+}
+
+export interface ModelUsage extends UsageTotals {
+  readonly model: string | null;
+  readonly n: number;
+}
+
+/** Usage per model (rows without a model gathered under null, last). */
+export function usageByModel(rows: readonly MetricsRow[]): ModelUsage[] {
+  const groups = new Map<string | null, MetricsRow[]>();
+  for (const row of rows) {
+    const list = groups.get(row.model);
+    if (list) list.push(row);
+    else groups.set(row.model, [row]);
+  }
+  return [...groups.keys()].sort(compareKeys).map((model) => {
+    const list = groups.get(model) ?? [];
+    return { model, n: list.length, ...usageTotals(list) };
+  });
+}
+
+export interface RunMetrics {
+  readonly rollouts: number;
+  readonly mean: Readonly<Record<RewardSource, number | null>>;
+  readonly by_agent: readonly GroupStats[];
+  readonly by_task: readonly GroupStats[];
+  readonly by_server: readonly GroupStats[];
+  readonly pass_at_k: readonly PassAtKResult[];
+  readonly distribution: Readonly<Record<RewardSource, RewardDistribution>>;
+  readonly policy_change: PolicyChange;
+  readonly usage: UsageTotals;
+  readonly by_model: readonly ModelUsage[];
+}
+
+/** The k values the run panel reports by default. */
+export const DEFAULT_KS: readonly number[] = [1, 2, 4];
+
+export function runMetrics(
+  rows: readonly MetricsRow[],
+  options: PassOptions & { readonly ks?: readonly number[] } = {},
+): RunMetrics {
+  const all = groupStats(
+    rows.map((r) => ({ ...r, agent: "all" })),
+    "agent",
+    options,
+  )[0];
+  return {
+    rollouts: rows.length,
+    mean: all?.mean ?? { recorded: null, contract: null, legacy: null },
+    by_agent: groupStats(rows, "agent", options),
+    by_task: groupStats(rows, "task", options),
+    by_server: groupStats(rows, "server", options),
+    pass_at_k: (options.ks ?? DEFAULT_KS).map((k) => runPassAtK(rows, k, "contract", options)),
+    distribution: {
+      recorded: rewardDistribution(rows, "recorded"),
+      contract: rewardDistribution(rows, "contract"),
+      legacy: rewardDistribution(rows, "legacy"),
+    },
+    policy_change: policyChange(rows),
+    usage: usageTotals(rows),
+    by_model: usageByModel(rows),
+  };
+}

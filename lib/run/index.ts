@@ -1,0 +1,11 @@
+export {
+  type FilterClause,
+  formatClause,
+  formatFilter,
+  matchesFilter,
+  needsRollout,
+  type ParsedFilter,
+  parseFilter,
+  type RewardField,
+} from "./filter";
+export { metricsOf, RUN_ROW_COLUMNS, type RunRow, type RunRowOptions, rowTask, runRow } from "./row";

@@ -1,0 +1,156 @@
+/**
+ * One run row per rollout: what the run view lists, filters, counts and exports. Computed once per rollout
+ * from the verify results under both policies, the why-zero triage and response.model/usage, so the CLI and
+ * the browser list the same rows (and an export from either is the same bytes).
+ */
+
+import { z } from "zod";
+import type { HarnessId } from "../harness/types";
+import { type MetricsRow, readModelUsage } from "../metrics";
+import { triageRollout, type ZeroCause } from "../triage";
+import { verifyRollout } from "../verify";
+import type { VerifyResult } from "../verify/types";
+
+export interface RunRow {
+  readonly line: number;
+  readonly task_index: number | null;
+  readonly rollout_index: number | null;
+  readonly task_id: string | null;
+  readonly agent: string | null;
+  readonly server: string | null;
+  readonly model: string | null;
+  readonly recorded: number | null;
+  readonly contract: number | null;
+  readonly legacy: number | null;
+  readonly cause: ZeroCause | null;
+  readonly cause_sentence: string | null;
+  readonly calls: number;
+  /** Distinct call flags and highlights under the contract policy, sorted (e.g. alias_guess, ambiguous). */
+  readonly flags: readonly string[];
+  readonly input_tokens: number | null;
+  readonly output_tokens: number | null;
+  readonly total_tokens: number | null;
+  readonly cached_tokens: number | null;
+  readonly reasoning_tokens: number | null;
+  /** Why no reward could be recomputed under the contract policy. */
+  readonly error: string | null;
+}
+
+/** CSV column order (every RunRow key; flags joined with spaces). */
+export const RUN_ROW_COLUMNS = [
+  "line",
+  "task_index",
+  "rollout_index",
+  "task_id",
+  "agent",
+  "server",
+  "model",
+  "recorded",
+  "contract",
+  "legacy",
+  "cause",
+  "cause_sentence",
+  "calls",
+  "flags",
+  "input_tokens",
+  "output_tokens",
+  "total_tokens",
+  "cached_tokens",
+  "reasoning_tokens",
+  "error",
+] as const satisfies readonly (keyof RunRow)[];
+
+export interface RunRowOptions {
+  readonly server?: string;
+  readonly input?: unknown;
+  readonly harness?: HarnessId;
+  /** Precomputed results for the same server, input and harness. */
+  readonly contract?: VerifyResult;
+  readonly legacy?: VerifyResult;
+}
+
+const MetaSchema = z.looseObject({
+  _ng_task_index: z.number().int().optional().catch(undefined),
+  _ng_rollout_index: z.number().int().optional().catch(undefined),
+  id: z.union([z.string(), z.number()]).optional().catch(undefined),
+  agent_ref: z
+    .looseObject({ name: z.string().optional().catch(undefined) })
+    .optional()
+    .catch(undefined),
+});
+
+function flagsOf(result: VerifyResult): string[] {
+  const names = new Set<string>();
+  for (const call of result.resolution.calls) {
+    if (call.highlight !== "none") names.add(call.highlight);
+    for (const flag of call.flags) names.add(flag.name);
+  }
+  return [...names].sort();
+}
+
+export function runRow(line: number, value: unknown, options: RunRowOptions = {}): RunRow {
+  const verifyOptions = {
+    ...(options.server === undefined ? {} : { server: options.server }),
+    ...(options.input === undefined ? {} : { input: options.input }),
+    ...(options.harness === undefined ? {} : { harness: options.harness }),
+  };
+  const contract = options.contract ?? verifyRollout(value, { ...verifyOptions, policy: "contract" });
+  const legacy = options.legacy ?? verifyRollout(value, { ...verifyOptions, policy: "legacy" });
+  const triage = triageRollout(value, { ...verifyOptions, contract, legacy });
+  const parsed = MetaSchema.safeParse(value);
+  const meta = parsed.success ? parsed.data : {};
+  const inputMeta = MetaSchema.safeParse(options.input);
+  const id = meta.id ?? (inputMeta.success ? inputMeta.data.id : undefined);
+  const { model, usage } = readModelUsage(value);
+  return {
+    line,
+    task_index: meta._ng_task_index ?? null,
+    rollout_index: meta._ng_rollout_index ?? null,
+    task_id: id === undefined ? null : String(id),
+    agent: meta.agent_ref?.name ?? null,
+    server: contract.server === "" ? null : contract.server,
+    model,
+    recorded: contract.recorded_reward,
+    contract: contract.reward,
+    legacy: legacy.reward,
+    cause: triage?.cause ?? null,
+    cause_sentence: triage?.sentence ?? null,
+    calls: contract.resolution.calls.length,
+    flags: flagsOf(contract),
+    input_tokens: usage?.input_tokens ?? null,
+    output_tokens: usage?.output_tokens ?? null,
+    total_tokens: usage?.total_tokens ?? null,
+    cached_tokens: usage?.cached_tokens ?? null,
+    reasoning_tokens: usage?.reasoning_tokens ?? null,
+    error: contract.error ?? null,
+  };
+}
+
+/** The metrics view of a row (lib/metrics). */
+export function metricsOf(row: RunRow): MetricsRow {
+  return {
+    line: row.line,
+    agent: row.agent,
+    task: rowTask(row),
+    server: row.server,
+    recorded: row.recorded,
+    contract: row.contract,
+    legacy: row.legacy,
+    model: row.model,
+    usage:
+      row.total_tokens === null
+        ? null
+        : {
+            input_tokens: row.input_tokens ?? 0,
+            output_tokens: row.output_tokens ?? 0,
+            total_tokens: row.total_tokens,
+            cached_tokens: row.cached_tokens ?? 0,
+            reasoning_tokens: row.reasoning_tokens ?? 0,
+          },
+  };
+}
+
+/** The task a row counts toward for grouping and pass@k: its _ng_task_index, else its task id. */
+export function rowTask(row: RunRow): string | null {
+  return row.task_index !== null ? String(row.task_index) : row.task_id;
+}
