@@ -12,8 +12,8 @@ import { GOLDEN_WA, loadFiles, readJsonlFile, waitReady } from "./helpers";
 const NOECHO = path.join(GOLDEN_WA, "wa_noecho.jsonl");
 const INPUTS = path.join(GOLDEN_WA, "wa_inputs.jsonl");
 const Expected = z.object({
-  contract: z.object({ reward: z.number() }),
-  legacy: z.object({ reward: z.number() }),
+  contract: z.object({ reward: z.number().nullable() }),
+  legacy: z.object({ reward: z.number().nullable() }),
 });
 const expected = readJsonlFile(path.join(GOLDEN_WA, "wa_noecho_expected.jsonl")).map((row) =>
   Expected.parse(row),
