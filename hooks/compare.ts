@@ -21,8 +21,8 @@ function useStoredId(name: string | null): string | null {
 }
 
 /**
- * One file of the compare worker, by name. A bundled sample is fetched the first time it is named;
- * a local file must have been opened (useOpenCompareFile), else the query fails with a clear reason.
+ * One file of the store, by name: the latest file of that name opened on either page, else the bundled
+ * sample of that name (fetched into the store the first time), else a clear error.
  */
 export function useCompareFile(name: string | null, samples: readonly Sample[] | undefined) {
   const client = useDataClient();

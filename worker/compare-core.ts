@@ -1,6 +1,6 @@
 /**
- * What the compare worker computes, free of worker plumbing so it runs in Node tests too. Files are
- * kept as their source lines (exact bytes plus parsed value): comparisons and the what-if read the
+ * What the compare handlers compute, free of worker plumbing so it runs in Node tests too. A compared file
+ * is read from the store into its source lines (exact bytes plus parsed value): comparisons and the what-if read the
  * parsed values, the repair rewrites the bytes losslessly.
  */
 import { type Action, type CompareReport, canonicalJson, compareRuns } from "../lib/compare";

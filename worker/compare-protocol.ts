@@ -1,7 +1,7 @@
 /**
- * The message protocol between the /compare page and its worker (worker/compare.worker.ts).
+ * The compare page's half of the one data worker's protocol (worker/data.worker.ts, ./compare-handlers.ts).
  *
- * The worker holds every loaded file's lines (bytes and parsed values) by file name. Only compact
+ * Files come from the one file store, by name; a comparison parses the few files it needs. Only compact
  * results cross the boundary: a summary per file, one row per compared pair (the aligned actions of a
  * pair only when it is opened), the what-if table of one rollout, the outcome of a repair, and the
  * repaired file as a Blob when the user downloads it.
@@ -24,7 +24,7 @@ export interface CompareFileSummary {
   readonly name: string;
   /** Changes every time a file of this name is (re)loaded, so cached results keyed by it go stale. */
   readonly version: number;
-  /** "inputs": every parsed row is a materialized-inputs row (no `response`); see worker/session isInputRow. */
+  /** "inputs": every parsed row is a materialized-inputs row (no `response`); see lib/verify isInputRow. */
   readonly kind: "rollouts" | "inputs";
   /** Rows of an inputs file (0 for rollouts). */
   readonly input_rows: number;

@@ -1,9 +1,10 @@
 /**
- * The message protocol between the UI thread and the inspector worker.
+ * The inspector's half of the one data worker's protocol (worker/data.worker.ts; the compare page's half is
+ * ./compare-protocol.ts), carried by the generic typed RPC of ./rpc.ts.
  *
- * The worker owns every byte of a loaded file and every parsed rollout. Only compact summaries cross
- * the boundary: an index row per rollout (a few hundred bytes), one rollout's transcript view when it
- * is opened, and raw line bytes on demand (transferred, not copied).
+ * The worker keeps each file as a Blob and a table of line offsets (./store.ts), never a parsed copy. Only
+ * compact values cross the boundary: session summaries (pushed as events), index rows changed since a
+ * revision, one rollout's detail view when it is opened, and raw line bytes on demand (transferred).
  */
 import type { HarnessId } from "../lib/harness/types";
 import type { CallResolution, Highlight, MapState, Policy, RolloutFinding } from "../lib/identity/types";

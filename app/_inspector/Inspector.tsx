@@ -266,7 +266,12 @@ export function Inspector() {
             className="workspace"
             data-ready={ready}
             data-rewarded={rewarded}
-            data-search-ms={query.trim() && search.data?.ms != null ? search.data.ms : undefined}
+            // Only the finished search of the current text (a kept previous result has its own time).
+            data-search-ms={
+              query.trim() && !search.isPlaceholderData && !search.isFetching && search.data?.ms != null
+                ? search.data.ms
+                : undefined
+            }
           >
             <section className="list-pane">
               <SummaryBand
