@@ -10,12 +10,13 @@ import { readJsonl } from "../../lib/jsonl";
 import { runMetrics } from "../../lib/metrics";
 import { type FilterClause, matchesFilter, metricsOf, parseFilter, type RunRow, runRow } from "../../lib/run";
 import { ZERO_CAUSE_LABELS, ZERO_CAUSES } from "../../lib/triage";
-import { pairingKey } from "../../lib/verify";
+import type { InputIndex } from "../../lib/verify";
 import { onlyFile, readHarness, scanOptions } from "../args";
+import { reportError } from "../errors";
+import { loadInputIndex } from "../inputs";
 import type { CommandIo } from "../io";
-import { openFileStream } from "../open";
-import { openOutput } from "./export";
-import { loadInputs } from "./verify";
+import { namingFile, openFileStream } from "../open";
+import { openOutput } from "../output";
 
 export const HELP = `usage: npm run --silent cli -- triage FILE [options]
 
@@ -145,29 +146,34 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
     return 0;
   }
   const args = parsed.args;
-  let inputs: Map<string, unknown> | undefined;
+  let inputs: InputIndex<unknown> | undefined;
   let stream: ReadableStream<Uint8Array>;
   try {
-    if (args.inputs !== undefined) inputs = await loadInputs(args.inputs, io);
+    if (args.inputs !== undefined) inputs = await loadInputIndex(args.inputs, io);
     stream = await openFileStream(args.file);
   } catch (error) {
     await io.stderr.write(`error: ${messageOf(error)}\n`);
     return 2;
   }
   try {
-    const output = await openOutput(args.out, args.file, io);
+    const readFiles = args.inputs === undefined ? [args.file] : [args.file, args.inputs];
+    const output = await openOutput(args.out, readFiles, io).catch(async (error: unknown) => {
+      await stream.cancel();
+      throw error;
+    });
     const rows: RunRow[] = [];
     let unreadable = 0;
     try {
       if (args.format === "csv") await output.write(encoder.encode(csvHeader()));
-      for await (const item of readJsonl(stream)) {
+      for await (const item of namingFile(args.file, readJsonl(stream))) {
         if (!item.ok) {
           unreadable++;
           await io.stderr.write(`line ${item.line}: ${item.error} (left out)\n`);
           continue;
         }
-        const key = inputs === undefined ? null : pairingKey(item.value);
-        const input = key === null ? undefined : inputs?.get(key);
+        // The one pairing rule (lib/verify InputIndex): Gym's indices, else an equal task input.
+        const paired = inputs?.pair(item.value).ref;
+        const input = paired ?? undefined;
         const row = runRow(item.line, item.value, {
           ...(args.server === undefined ? {} : { server: args.server }),
           ...(input === undefined ? {} : { input }),
@@ -179,12 +185,13 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
         else rows.push(row);
       }
       if (args.format === "summary") await output.write(encoder.encode(formatSummary(rows, unreadable)));
-    } finally {
-      await output.close();
+      await output.commit();
+    } catch (error) {
+      await output.abort();
+      throw error;
     }
     return 0;
   } catch (error) {
-    await io.stderr.write(`error: ${messageOf(error)}\n`);
-    return 1;
+    return reportError(error, io);
   }
 }
