@@ -33,7 +33,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { workplaceAssistantVerifier } from "../verifiers/workplace_assistant";
-import { PyException, pyRepr } from "../verifiers/workplace_assistant/py";
+import { fromJs, PyException, pyRepr, toJs } from "../verifiers/workplace_assistant/py";
 import { freshState } from "../verifiers/workplace_assistant/replay";
 import { TOOLS_BY_NAME, type WorkplaceState } from "../verifiers/workplace_assistant/tools";
 
@@ -134,11 +134,11 @@ function runTool(state: WorkplaceState, name: string, body: Record<string, unkno
     if (value === null) continue;
     if (!args.has(key))
       return `Error executing tool '${name}': ${tool.qualname}() got an unexpected keyword argument '${key}'`;
-    args.set(key, value);
+    args.set(key, fromJs(value));
   }
   try {
     const outcome = tool.run(state, args);
-    return outcome.kind === "applied" ? outcome.result : outcome.message;
+    return outcome.kind === "applied" ? toJs(outcome.result) : outcome.message;
   } catch (error) {
     if (error instanceof PyException) return `Error executing tool '${name}': ${error.message}`;
     throw error;
