@@ -6,6 +6,7 @@ import { readJsonl } from "../lib/jsonl";
 import { InputIndex } from "../lib/verify";
 import type { CommandIo } from "./io";
 import { namingFile, openFileStream } from "./open";
+import { terminalText } from "./terminal";
 
 /** Input-file problems are listed on stderr up to this many; the rest are counted. */
 const MAX_INPUT_WARNINGS = 10;
@@ -20,7 +21,7 @@ export async function loadInputIndex(path: string, io: CommandIo): Promise<Input
   };
   for await (const item of namingFile(path, readJsonl(stream))) {
     if (!item.ok) {
-      await warn(`line ${item.line}: ${item.error}`);
+      await warn(`line ${item.line}: ${terminalText(item.error)}`);
       continue;
     }
     if (!index.add(item.value, item.value)) {

@@ -1,5 +1,6 @@
 import type { FilterFlag, SortKey } from "@/hooks/types";
 import { FILTER_FLAGS } from "@/hooks/view-state";
+import { nameLabel } from "./Name";
 
 const FLAG_LABEL: Record<FilterFlag, string> = {
   zero: "reward 0",
@@ -77,7 +78,7 @@ export function FilterBar(props: Props) {
           <option value="">all servers</option>
           {props.envs.map((env) => (
             <option key={env} value={env}>
-              {env}
+              {nameLabel(env)}
             </option>
           ))}
         </select>

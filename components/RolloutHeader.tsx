@@ -1,4 +1,5 @@
 import type { RolloutView } from "@/hooks/types";
+import { Name } from "./Name";
 
 const MAP_STATE_HELP = {
   unknown: "no provenance map: historical trajectory, the legacy fallback may run",
@@ -30,7 +31,8 @@ export function RolloutHeader({ view, fileName }: { view: RolloutView; fileName:
             agent <b className="mono">{entry.agent ?? "—"}</b>
           </span>
           <span className="fact">
-            environment <b className="mono">{entry.environment ?? "—"}</b>
+            environment{" "}
+            <b className="mono">{entry.environment === null ? "—" : <Name value={entry.environment} />}</b>
           </span>
           <span
             className={`fact map-${entry.map_state}`}

@@ -7,7 +7,7 @@ import { DropTarget, LoadProgressBar, OpenFilesButton, Welcome } from "@/compone
 import { RolloutTable } from "@/components/RolloutTable";
 import { SummaryBand } from "@/components/SummaryBand";
 import { useLoad, useReanalyze, useRolloutIndex, useSamples, useSearch, useSession } from "@/hooks/data";
-import { pairedInputsSample } from "@/hooks/samples";
+import { bundledSample, pairedInputsSample } from "@/hooks/samples";
 import type { FilterFlag, RolloutIndexEntry, Sample, SortKey, Source } from "@/hooks/types";
 import { useKeyboard } from "@/hooks/use-keyboard";
 import { useViewState } from "@/hooks/use-view-state";
@@ -15,9 +15,6 @@ import { DEFAULT_VIEW, selectRollouts, statusCounts } from "@/hooks/view-state";
 import { RolloutPane } from "./RolloutPane";
 
 const NO_ENTRIES: readonly RolloutIndexEntry[] = [];
-
-/** Bundled sample names are plain file names: nothing that could walk out of public/samples. */
-const SAMPLE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 function sampleSources(file: string, samples: readonly Sample[]): Source[] {
   const sources: Source[] = [{ kind: "url", url: `/samples/${file}`, name: file }];
@@ -38,10 +35,11 @@ export function Inspector() {
   const loadedSample = useRef<string | null>(null);
   useEffect(() => {
     const sample = view.sample;
-    if (!sample || !SAMPLE_NAME.test(sample) || loadedSample.current === sample || samples.isPending) return;
+    if (!sample || loadedSample.current === sample || samples.isPending) return;
     loadedSample.current = sample;
-    const entry = samples.data?.find((candidate) => candidate.file === sample);
-    void loader.load(sampleSources(sample, samples.data ?? []), entry?.server ?? null);
+    const entry = bundledSample(sample, samples.data ?? []);
+    if (entry === null) return;
+    void loader.load(sampleSources(entry.file, samples.data ?? []), entry.server ?? null);
   }, [view.sample, samples.isPending, samples.data, loader.load]);
 
   const onFiles = useCallback(
@@ -202,9 +200,17 @@ export function Inspector() {
             <Link className="button" href={compareHref} data-testid="compare-link">
               Compare · what-if · repair
             </Link>
+            <Link className="button" href="/live" data-testid="live-link">
+              Live
+            </Link>
             {session && <OpenFilesButton onFiles={onFiles} />}
           </div>
         </header>
+        {view.sample && !samples.isPending && bundledSample(view.sample, samples.data ?? []) === null && (
+          <div className="banner banner-error" role="alert" data-testid="unknown-sample">
+            There is no bundled sample named “{view.sample}”.
+          </div>
+        )}
         {loader.error && (
           <div className="banner banner-error" role="alert" data-testid="load-error">
             Could not load: {loader.error}

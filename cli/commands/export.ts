@@ -16,6 +16,7 @@ import { loadInputIndex } from "../inputs";
 import type { CommandIo } from "../io";
 import { namingFile, openFileStream } from "../open";
 import { openOutput } from "../output";
+import { terminalText } from "../terminal";
 
 const HELP = `usage: npm run --silent cli -- export FILE --what verify|report [options]
 
@@ -104,8 +105,8 @@ function formatVerifySummary(s: VerifyExportSummary, policy: Policy): string {
   const lines = [
     `verify (${policy}): ${s.verified} rollouts verified, ${s.changed_reward} with a reward different from the recorded one.`,
   ];
-  for (const e of s.errors) lines.push(`line ${e.line}: ${e.error}`);
-  for (const b of s.bad) lines.push(`line ${b.line}: ${b.error} (written unchanged)`);
+  for (const e of s.errors) lines.push(`line ${e.line}: ${terminalText(e.error)}`);
+  for (const b of s.bad) lines.push(`line ${b.line}: ${terminalText(b.error)} (written unchanged)`);
   return `${lines.join("\n")}\n`;
 }
 

@@ -6,11 +6,13 @@ import { HARNESSES, type HarnessId } from "../../lib/harness";
 import { resolveReadRollout } from "../../lib/identity";
 import type { CallResolution, Policy } from "../../lib/identity/types";
 import { readJsonl } from "../../lib/jsonl";
+import { type NameFlag, nameFlags } from "../../lib/names";
 import { readRollout } from "../../lib/schemas";
 import { chooseServer } from "../../lib/verify/server";
 import { onlyFile, readHarness, readPolicy, scanOptions } from "../args";
 import type { CommandIo } from "../io";
 import { openFileStream } from "../open";
+import { terminalJson } from "../terminal";
 
 export const HELP = `usage: npm run --silent cli -- resolve FILE [--server S] [--policy contract|legacy] [--harness H] [--tools a,b]
 
@@ -20,7 +22,8 @@ contract (docs/contract.md) and prints one JSON object per call, in file order:
   {"line", "index", "call_id", "emitted", "status", "verifier_name", "flags", "highlight"}
 
 line is the 1-based line in FILE, index the 0-based position among that rollout's function_calls,
-flags the names of the diagnostic flags. A line that cannot be read (bad JSON, not a rollout, no
+flags the names of the diagnostic flags. A call whose names hide characters (invisible, bidi controls,
+mixed scripts, look-alikes) also gets "name_flags", e.g. ["invisible_characters"]. A line that cannot be read (bad JSON, not a rollout, no
 verifying server) prints {"line", "error"} instead; the other lines are still resolved.
 
 options:
@@ -78,8 +81,20 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
 /** Output is gathered into chunks of about this many characters, so a big file is not one write per call. */
 const OUTPUT_CHUNK_CHARS = 64 * 1024;
 
+/** lib/names flags of every identifier of the call (emitted name, call_id, provenance server and tool). */
+function callNameFlags(call: CallResolution): NameFlag[] {
+  const names = [
+    call.emitted,
+    call.call_id ?? "",
+    call.provenance?.server_name ?? "",
+    call.provenance?.tool_name ?? "",
+  ];
+  return [...new Set(names.flatMap((name) => nameFlags(name)))];
+}
+
 function callRecord(line: number, call: CallResolution): string {
-  return JSON.stringify({
+  const names = callNameFlags(call);
+  return terminalJson({
     line,
     index: call.index,
     call_id: call.call_id,
@@ -88,6 +103,7 @@ function callRecord(line: number, call: CallResolution): string {
     verifier_name: call.verifier_name,
     flags: call.flags.map((flag) => flag.name),
     highlight: call.highlight,
+    ...(names.length === 0 ? {} : { name_flags: names }),
   });
 }
 
@@ -136,17 +152,18 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
   try {
     for await (const item of readJsonl(stream)) {
       if (!item.ok) {
-        await emit(JSON.stringify({ line: item.line, error: item.error }));
+        await emit(terminalJson({ line: item.line, error: item.error }));
         continue;
       }
+      // A JSON value that is not an object reads "not a rollout: the line is not a JSON object" (lib/schemas).
       const read = readRollout(item.value);
       if (!read.ok) {
-        await emit(JSON.stringify({ line: item.line, error: `not a rollout: ${read.issues.join("; ")}` }));
+        await emit(terminalJson({ line: item.line, error: `not a rollout: ${read.issues.join("; ")}` }));
         continue;
       }
       const verifying = serverOf(read.rollout, server);
       if (typeof verifying !== "string") {
-        await emit(JSON.stringify({ line: item.line, error: verifying.error }));
+        await emit(terminalJson({ line: item.line, error: verifying.error }));
         continue;
       }
       const serverTools = tools ?? knownTools?.(verifying);

@@ -12,9 +12,10 @@ import { type FilterClause, matchesFilter, metricsOf, parseFilter, type RunRow, 
 import { ZERO_CAUSE_LABELS, ZERO_CAUSES } from "../../lib/triage";
 import type { InputIndex } from "../../lib/verify";
 import { onlyFile, readHarness, scanOptions } from "../args";
+import { reportError } from "../errors";
 import { loadInputIndex } from "../inputs";
 import type { CommandIo } from "../io";
-import { openFileStream } from "../open";
+import { namingFile, openFileStream } from "../open";
 import { openOutput } from "../output";
 
 export const HELP = `usage: npm run --silent cli -- triage FILE [options]
@@ -155,16 +156,16 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
     return 2;
   }
   try {
-    const output = await openOutput(
-      args.out,
-      [args.file, ...(args.inputs === undefined ? [] : [args.inputs])],
-      io,
-    );
+    const readFiles = args.inputs === undefined ? [args.file] : [args.file, args.inputs];
+    const output = await openOutput(args.out, readFiles, io).catch(async (error: unknown) => {
+      await stream.cancel();
+      throw error;
+    });
     const rows: RunRow[] = [];
     let unreadable = 0;
     try {
       if (args.format === "csv") await output.write(encoder.encode(csvHeader()));
-      for await (const item of readJsonl(stream)) {
+      for await (const item of namingFile(args.file, readJsonl(stream))) {
         if (!item.ok) {
           unreadable++;
           await io.stderr.write(`line ${item.line}: ${item.error} (left out)\n`);
@@ -191,7 +192,6 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
     }
     return 0;
   } catch (error) {
-    await io.stderr.write(`error: ${messageOf(error)}\n`);
-    return 1;
+    return reportError(error, io);
   }
 }

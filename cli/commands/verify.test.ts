@@ -179,11 +179,11 @@ describe("verify CLI lines and errors", () => {
     expect(records).toHaveLength(4);
     expect(Object.keys(z.looseObject({}).parse(records[1]))).toEqual(["line", "error"]);
     expect(records[1]).toMatchObject({ line: 2 });
-    expect(OutputRecord.parse(records[2])).toMatchObject({ line: 4, reward: null });
-    expect(OutputRecord.parse(records[2]).error).not.toBeNull();
+    // A JSON value that is not an object is an unreadable line, as in resolve and the browser (issue 10).
+    expect(records[2]).toEqual({ line: 4, error: "not a rollout: the line is not a JSON object" });
     expect(OutputRecord.parse(records[0]).reward).toBe(OutputRecord.parse(records[3]).reward);
     expect(OutputRecord.parse(records[3]).line).toBe(5);
-    expect(err).toContain("3 rollouts, 1 unreadable lines");
+    expect(err).toContain("2 rollouts, 2 unreadable lines");
   });
 
   it("gives reward null and the reason for a server without a verifier", async () => {

@@ -8,11 +8,13 @@ import { fileProblem, SNIFF_BYTES } from "../../lib/filekind";
 import { HARNESSES, type HarnessId } from "../../lib/harness";
 import type { Policy } from "../../lib/identity/types";
 import { readJsonl } from "../../lib/jsonl";
+import { isJsonObject, NOT_A_ROLLOUT_OBJECT } from "../../lib/schemas";
 import { type InputIndex, type UnverifiedCode, verifyRollout } from "../../lib/verify";
 import { onlyFile, readHarness, readPolicy, scanOptions } from "../args";
 import { loadInputIndex } from "../inputs";
 import type { CommandIo } from "../io";
 import { openFileStream } from "../open";
+import { terminalJson } from "../terminal";
 
 export const HELP = `usage: npm run --silent cli -- verify FILE [--server S] [--inputs MATERIALIZED] [--policy contract|legacy] [--harness H]
 
@@ -184,7 +186,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
 
   let pending = "";
   const emit = async (record: unknown) => {
-    pending += `${JSON.stringify(record)}\n`;
+    pending += `${terminalJson(record)}\n`;
     if (pending.length >= OUTPUT_CHUNK_CHARS) {
       const chunk = pending;
       pending = "";
@@ -199,6 +201,11 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
       if (!item.ok) {
         summary.unreadable++;
         await emit({ line: item.line, error: item.error });
+        continue;
+      }
+      if (!isJsonObject(item.value)) {
+        summary.unreadable++;
+        await emit({ line: item.line, error: NOT_A_ROLLOUT_OBJECT });
         continue;
       }
       const pairing = inputRows?.pair(item.value);

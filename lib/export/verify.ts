@@ -10,6 +10,7 @@
  * policies so a reader sees what provenance changes.
  */
 import type { Policy } from "../identity/types";
+import { NOT_A_ROLLOUT_OBJECT } from "../schemas";
 import { type InputIndex, type VerifyResult, verifyRollout } from "../verify";
 import { formatNumberLike, rawValueOf, type TopLevelEdit } from "./edit";
 import type { SourceLine } from "./lines";
@@ -95,7 +96,7 @@ export async function* verifyJsonl(
       if (typeof value !== "object" || value === null || Array.isArray(value)) {
         summary.errors.push({
           line,
-          error: "not a rollout: the line is not a JSON object (written unchanged)",
+          error: `${NOT_A_ROLLOUT_OBJECT} (written unchanged)`,
         });
         return null;
       }

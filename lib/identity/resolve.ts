@@ -1,3 +1,4 @@
+import { quoteName } from "../names";
 import { functionCalls, type IndexedFunctionCall, type Rollout, readRollout } from "../schemas";
 import { aliasFlagger } from "./alias-flags";
 import { type EntryReading, type ProvenanceReading, readProvenance } from "./provenance-map";
@@ -51,7 +52,8 @@ export function strongestHighlight(highlights: Iterable<Highlight>): Highlight {
   return HIGHLIGHT_SEVERITY[best] ?? "none";
 }
 
-const quote = (s: string) => JSON.stringify(s);
+/** Names in sentences are quoted with their hidden characters made visible (lib/names). */
+const quote = quoteName;
 
 interface Decision {
   readonly status: CallStatus;

@@ -165,9 +165,9 @@ export function verifyRollout(rollout: unknown, options: VerifyOptions = {}): Ve
     unverified: why,
   });
 
+  if (!isObject(rollout)) return unverified(notARollout("The line is not a JSON object"));
   if (server === null) return unverified(noServer(choice.reason, choice.candidates));
   if (verifier === undefined) return unverified(noVerifier(server, [...registry.keys()]));
-  if (!isObject(rollout)) return unverified(notARollout("The line is not a JSON object"));
   if (options.input !== undefined && !isObject(options.input))
     return unverified(notARollout("The paired input row is not a JSON object"));
 
