@@ -17,6 +17,13 @@ const TILES: readonly {
   hint: string;
 }[] = [
   {
+    flag: "unverified",
+    label: "unverified",
+    key: "unverified",
+    tone: "unverified",
+    hint: "rollouts without a recomputed reward (contract): each row says why (no server, missing task data, Gym refuses, ...)",
+  },
+  {
     flag: "changed",
     label: "reward changed",
     key: "changed",
@@ -85,6 +92,7 @@ export function SummaryBand({ counts, entries, errorLines, active, onToggle }: P
             aria-pressed={active.includes(tile.flag)}
             title={tile.hint}
             data-summary={tile.flag}
+            {...(tile.flag === "unverified" ? { "data-unverified-count": counts.unverified } : {})}
             onClick={() => onToggle(tile.flag)}
           >
             <span className="tile-value">{counts[tile.key]}</span>

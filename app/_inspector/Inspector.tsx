@@ -56,7 +56,26 @@ export function Inspector() {
   );
 
   const rolloutSets = session?.datasets.filter((dataset) => dataset.kind === "rollouts") ?? [];
-  const dataset = rolloutSets.find((candidate) => candidate.name === view.file) ?? rolloutSets[0] ?? null;
+  // The URL names a dataset by id (files with the same name are distinct datasets); a name still works for links.
+  const dataset =
+    rolloutSets.find((candidate) => candidate.id === view.file) ??
+    rolloutSets.find((candidate) => candidate.name === view.file) ??
+    rolloutSets[0] ??
+    null;
+  const nameCounts = new Map<string, number>();
+  for (const candidate of session?.datasets ?? [])
+    nameCounts.set(candidate.name, (nameCounts.get(candidate.name) ?? 0) + 1);
+  const seen = new Map<string, number>();
+  /** "name" alone when unique, else "name #k" (k-th loaded file of that name). */
+  const chipName = new Map<string, string>();
+  for (const candidate of session?.datasets ?? []) {
+    const k = (seen.get(candidate.name) ?? 0) + 1;
+    seen.set(candidate.name, k);
+    chipName.set(
+      candidate.id,
+      (nameCounts.get(candidate.name) ?? 0) > 1 ? `${candidate.name} #${k}` : candidate.name,
+    );
+  }
   const inputs = session?.datasets.filter((candidate) => candidate.kind === "inputs") ?? [];
 
   // The verifying server and harness chosen in the URL apply to the whole list.
@@ -154,11 +173,12 @@ export function Inspector() {
                 type="button"
                 key={candidate.id}
                 className={`file-chip${candidate.id === dataset?.id ? " file-chip-on" : ""}`}
-                onClick={() => setView({ file: candidate.name, line: null, call: null })}
+                onClick={() => setView({ file: candidate.id, line: null, call: null })}
                 data-dataset={candidate.name}
-                title={`${candidate.lines} lines`}
+                data-dataset-id={candidate.id}
+                title={`${candidate.lines} lines, ${candidate.bytes} bytes`}
               >
-                {candidate.name}
+                {chipName.get(candidate.id) ?? candidate.name}
                 <span className="muted">
                   {" "}
                   {candidate.rows} rollouts
@@ -168,7 +188,8 @@ export function Inspector() {
             ))}
             {inputs.map((candidate) => (
               <span key={candidate.id} className="file-chip file-chip-inputs" data-inputs={candidate.name}>
-                {candidate.name} <span className="muted">inputs · {candidate.rows} rows</span>
+                {chipName.get(candidate.id) ?? candidate.name}{" "}
+                <span className="muted">inputs · {candidate.rows} rows</span>
               </span>
             ))}
           </div>
@@ -178,6 +199,9 @@ export function Inspector() {
             )}
             <Link className="button" href={compareHref} data-testid="compare-link">
               Compare · what-if · repair
+            </Link>
+            <Link className="button" href="/live" data-testid="live-link">
+              Live
             </Link>
             {session && <OpenFilesButton onFiles={onFiles} />}
           </div>
@@ -211,7 +235,13 @@ export function Inspector() {
                 active={view.filters}
                 onToggle={toggle}
               />
-              <LineErrors errors={dataset.errors} fileName={dataset.name} />
+              {dataset.problem ? (
+                <div className="banner banner-error" role="alert" data-testid="file-problem">
+                  {dataset.name}: {dataset.problem}
+                </div>
+              ) : (
+                <LineErrors errors={dataset.errors} fileName={dataset.name} />
+              )}
               <FilterBar
                 query={view.q}
                 onQuery={(q) => setView({ q })}

@@ -10,10 +10,9 @@ import {
   verifyJsonl,
 } from "../../lib/export/verify";
 import type { Policy } from "../../lib/identity/types";
-import { readJsonl } from "../../lib/jsonl";
-import { pairInputs } from "../../lib/verify";
 import { answerUsage, readPolicy, tryParse } from "../args";
 import { reportError } from "../errors";
+import { loadInputIndex } from "../inputs";
 import type { CommandIo } from "../io";
 import { namingFile, openFileStream } from "../open";
 import { openOutput } from "../output";
@@ -102,16 +101,6 @@ export function parseExportArgs(args: string[]): ParsedExportArgs {
   };
 }
 
-/** Materialized inputs keyed for pairing; bad lines are reported, not fatal. */
-async function loadInputs(path: string, io: CommandIo): Promise<Map<string, unknown>> {
-  const rows: unknown[] = [];
-  for await (const item of namingFile(path, readJsonl(await openFileStream(path)))) {
-    if (item.ok) rows.push(item.value);
-    else await io.stderr.write(`warning: ${path} line ${item.line}: ${terminalText(item.error)} (skipped)\n`);
-  }
-  return pairInputs(rows);
-}
-
 function formatVerifySummary(s: VerifyExportSummary, policy: Policy): string {
   const lines = [
     `verify (${policy}): ${s.verified} rollouts verified, ${s.changed_reward} with a reward different from the recorded one.`,
@@ -127,7 +116,7 @@ export async function run(args: string[], io: CommandIo): Promise<number> {
   const parsed = parseExportArgs(args);
   if (!parsed.ok || parsed.help) return answerUsage(parsed, HELP, io);
   try {
-    const inputs = parsed.inputs === undefined ? undefined : await loadInputs(parsed.inputs, io);
+    const inputs = parsed.inputs === undefined ? undefined : await loadInputIndex(parsed.inputs, io);
     const options = {
       policy: parsed.policy,
       setReward: parsed.setReward,

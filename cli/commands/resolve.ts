@@ -8,6 +8,7 @@ import type { CallResolution, Policy } from "../../lib/identity/types";
 import { readJsonl } from "../../lib/jsonl";
 import { type NameFlag, nameFlags } from "../../lib/names";
 import { readRollout } from "../../lib/schemas";
+import { chooseServer } from "../../lib/verify/server";
 import { onlyFile, readHarness, readPolicy, scanOptions } from "../args";
 import type { CommandIo } from "../io";
 import { openFileStream } from "../open";
@@ -26,7 +27,8 @@ mixed scripts, look-alikes) also gets "name_flags", e.g. ["invisible_characters"
 verifying server) prints {"line", "error"} instead; the other lines are still resolved.
 
 options:
-  --server S        the verifying server; default: each rollout's environment_name
+  --server S        the verifying server; default: each rollout's environment_name, else the only
+                    server of its provenance map, else the verifier its declared tools fit
   --policy P        contract (default: follow provenance) or legacy (Gym before provenance)
   --harness H       the harness that produced the file, enables alias_disagrees and alias_collision;
                     one of ${HARNESSES.join(", ")}
@@ -105,20 +107,13 @@ function callRecord(line: number, call: CallResolution): string {
   });
 }
 
-/** The verifying server of one rollout: --server, else its environment_name. */
+/** The verifying server of one rollout: the one rule in lib/verify (chooseServer). */
 function serverOf(
   rollout: Readonly<Record<string, unknown>>,
   override: string | null,
 ): string | { error: string } {
-  if (override !== null) return override;
-  const name = rollout.environment_name;
-  if (typeof name === "string" && name !== "") return name;
-  return {
-    error:
-      name === undefined
-        ? "no verifying server: the rollout has no environment_name; pass --server"
-        : "no verifying server: the rollout's environment_name is not a non-empty string; pass --server",
-  };
+  const choice = chooseServer(rollout, { override });
+  return choice.server ?? { error: `no verifying server: ${choice.reason} Pass --server.` };
 }
 
 export async function run(argv: string[], io: CommandIo): Promise<number> {

@@ -166,14 +166,14 @@ export function triageRollout(rollout: unknown, options: TriageOptions = {}): Ro
         "the tool names, not the agent, lost the reward.",
     };
   }
-  const tools = knownTools(contract.server);
+  const tools = contract.server === null ? undefined : knownTools(contract.server);
   const calls = contract.resolution.calls;
   const unknownName =
     tools !== undefined &&
     calls.some((call) => !tools.includes(call.verifier_name) && call.status !== "external");
   if (unknownName && options.whatIf !== false) {
     const report = harnessWhatIf(rollout, {
-      server: contract.server,
+      ...(contract.server === null ? {} : { server: contract.server }),
       ...(options.input === undefined ? {} : { input: options.input }),
     });
     const emitted = calls.map((call) => call.emitted);
