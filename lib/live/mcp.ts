@@ -37,6 +37,8 @@ export interface McpWire {
   readonly replies: Readonly<Record<string, number>>;
   /** The answer to DELETE on close: HTTP status, "not sent" (no session id), or the failure. */
   deleteOnClose: string | null;
+  /** The optional GET stream for server-initiated messages. */
+  standaloneStream: string | null;
 }
 
 function isAbortLike(error: unknown): boolean {
@@ -101,11 +103,18 @@ export class McpDoor {
     this.url = url;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const replies: Record<string, number> = {};
-    this.wire = { replies, deleteOnClose: null };
+    this.wire = { replies, deleteOnClose: null, standaloneStream: null };
     const base: FetchLike = options.fetch ?? ((u, init) => fetch(u, init));
     const observed: FetchLike = async (u, init) => {
-      const response = await base(u, init);
       const method = init?.method ?? "GET";
+      // The optional standalone GET stream carries only server-initiated messages, which live mode never
+      // needs; a stateless Gym server holds it open, and one held stream per session would exhaust a
+      // browser's six connections per host. It is answered here as a server without one would (405).
+      if (method === "GET") {
+        this.wire.standaloneStream = "not opened (live mode needs no server-initiated messages)";
+        return new Response(null, { status: 405 });
+      }
+      const response = await base(u, init);
       if (method === "POST" && response.status !== 202) {
         const type = (response.headers.get("content-type") ?? "none").split(";")[0]!.trim();
         replies[type] = (replies[type] ?? 0) + 1;

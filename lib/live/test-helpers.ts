@@ -33,7 +33,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { workplaceAssistantVerifier } from "../verifiers/workplace_assistant";
-import { PyException, pyRepr } from "../verifiers/workplace_assistant/py";
+import { isDict, loadsArguments, PyException, pyRepr } from "../verifiers/workplace_assistant/py";
 import { freshState } from "../verifiers/workplace_assistant/replay";
 import { TOOLS_BY_NAME, type WorkplaceState } from "../verifiers/workplace_assistant/tools";
 
@@ -126,11 +126,11 @@ function cookieSid(req: IncomingMessage): string | undefined {
 }
 
 /** Gym's route: `function(**args)` with None values dropped; an exception becomes the output text. */
-function runTool(state: WorkplaceState, name: string, body: Record<string, unknown>): unknown {
+function runTool(state: WorkplaceState, name: string, body: ReadonlyMap<string, unknown>): unknown {
   const tool = TOOLS_BY_NAME.get(name);
   if (tool === undefined) return `Error executing tool '${name}': ${pyRepr(name)}`;
   const args = new Map<string, unknown>(tool.params);
-  for (const [key, value] of Object.entries(body)) {
+  for (const [key, value] of body) {
     if (value === null) continue;
     if (!args.has(key))
       return `Error executing tool '${name}': ${tool.qualname}() got an unexpected keyword argument '${key}'`;
@@ -145,10 +145,28 @@ function runTool(state: WorkplaceState, name: string, body: Record<string, unkno
   }
 }
 
+/** Arguments as Gym's handlers get them: json.loads values (ints as BigInt, dicts as Maps). */
+function pyArguments(text: string): Map<string, unknown> | null {
+  const parsed = loadsArguments(text);
+  return parsed.ok && isDict(parsed.value) ? parsed.value : null;
+}
+
 async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
   return Buffer.concat(chunks).toString("utf8");
+}
+
+const BIGINT_MARK = "\u0000bigint:";
+
+/** JSON as Python's json.dumps writes it compactly; the port's Python ints may be BigInts. */
+function dumps(value: unknown): string {
+  const text = JSON.stringify(value, (_key, v: unknown) => {
+    if (typeof v === "bigint") return `${BIGINT_MARK}${v}`;
+    if (v instanceof Map) return Object.fromEntries(v);
+    return v;
+  });
+  return text.replace(/"\\u0000bigint:(-?\d+)"/g, "$1");
 }
 
 function sendJson(
@@ -157,7 +175,7 @@ function sendJson(
   body: unknown,
   headers: Record<string, string> = {},
 ): void {
-  const text = JSON.stringify(body);
+  const text = dumps(body);
   res.writeHead(status, {
     "content-type": "application/json",
     "content-length": Buffer.byteLength(text),
@@ -178,7 +196,7 @@ export async function startFakeGym(options: FakeGymOptions): Promise<FakeGym> {
   let hanging = 0;
   const tools = realToolList();
 
-  async function execute(sid: string, name: string, args: Record<string, unknown>): Promise<unknown> {
+  async function execute(sid: string, name: string, args: ReadonlyMap<string, unknown>): Promise<unknown> {
     const delay = options.delays?.[name];
     if (delay !== undefined) await new Promise((r) => setTimeout(r, delay));
     if (hang.has(name)) {
@@ -215,11 +233,16 @@ export async function startFakeGym(options: FakeGymOptions): Promise<FakeGym> {
       if (claims === "invalid") return error("Invalid Gym MCP session token.");
       if (!sessions.has(claims.sid))
         return error(`HTTP 400 from POST /${name}: Session not initialized. Please call seed_session first.`);
-      const payload = await execute(claims.sid, name, request.params.arguments ?? {});
-      const text = JSON.stringify(payload) + (tamper.has(name) ? " " : "");
+      const args = pyArguments(JSON.stringify(request.params.arguments ?? {}));
+      if (args === null) return error(`HTTP 422 from POST /${name}: arguments are not an object`);
+      const payload = await execute(claims.sid, name, args);
+      const json = dumps(payload);
+      const text = json + (tamper.has(name) ? " " : "");
+      // Gym maps a dict payload to structuredContent too (plain JSON values here).
+      const structured: unknown = JSON.parse(json);
       return {
         content: [{ type: "text", text }],
-        ...(isRecord(payload) ? { structuredContent: payload } : {}),
+        ...(isRecord(structured) ? { structuredContent: structured } : {}),
         isError: false,
       };
     });
@@ -346,10 +369,11 @@ export async function startFakeGym(options: FakeGymOptions): Promise<FakeGym> {
     const sid = cookieSid(req);
     if (sid === undefined || !sessions.has(sid))
       return sendJson(res, 400, { detail: "Session not initialized. Please call seed_session first." });
-    if (!isRecord(body)) return sendJson(res, 422, { detail: "expected an object" });
+    const args = pyArguments(text === "" ? "{}" : text);
+    if (args === null) return sendJson(res, 422, { detail: "expected an object" });
     if (options.httpOnlyRoutes?.[name] !== undefined)
       return sendJson(res, 200, { output: `${name} is HTTP-only` });
-    return sendJson(res, 200, await execute(sid, name, body));
+    return sendJson(res, 200, await execute(sid, name, args));
   }
 
   const server: NodeServer = createServer((req, res) => {
