@@ -170,15 +170,42 @@ interface IndexSnapshot {
   readonly entries: readonly RolloutIndexEntry[];
 }
 
-/** Rows of `previous` replaced by (or joined with) the changed rows, in line order. */
+/** Position of `line` in rows sorted by line, or -1. */
+function findLine(rows: readonly RolloutIndexEntry[], line: number): number {
+  let low = 0;
+  let high = rows.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    const at = rows[mid]?.line ?? 0;
+    if (at === line) return mid;
+    if (at < line) low = mid + 1;
+    else high = mid - 1;
+  }
+  return -1;
+}
+
+/**
+ * Rows of `previous` (sorted by line) replaced by, or joined with, the changed rows, in line order. Runs on
+ * the main thread at every revision, so it touches only the changed rows: a binary search each, and a sort
+ * only when new rows land before existing ones.
+ */
 export function mergeEntries(
   previous: readonly RolloutIndexEntry[],
   changed: readonly RolloutIndexEntry[],
 ): RolloutIndexEntry[] {
-  if (changed.length === 0) return [...previous];
-  const byLine = new Map(previous.map((entry) => [entry.line, entry]));
-  for (const entry of changed) byLine.set(entry.line, entry);
-  return [...byLine.values()].sort((a, b) => a.line - b.line);
+  const out = previous.slice();
+  const added: RolloutIndexEntry[] = [];
+  for (const entry of changed) {
+    const at = findLine(out, entry.line);
+    if (at === -1) added.push(entry);
+    else out[at] = entry;
+  }
+  if (added.length === 0) return out;
+  added.sort((a, b) => a.line - b.line);
+  const last = out[out.length - 1]?.line ?? 0;
+  const first = added[0]?.line ?? 0;
+  const merged = out.concat(added);
+  return first > last ? merged : merged.sort((a, b) => a.line - b.line);
 }
 
 /**

@@ -22,8 +22,8 @@ import type {
 } from "./protocol";
 import { type BlobPart, Dataset, type IndexRunner, ingest, newDatasetId, type OpenedSource } from "./store";
 
-/** Session events are coalesced to at most one per this many ms: the page re-renders at most that often. */
-export const SESSION_EVENT_MS = 100;
+/** Session events are coalesced to at most one per this many ms: the page merges rows and re-renders at most that often (bench/browser.md: each update costs the main thread tens of ms on 2 cores). */
+export const SESSION_EVENT_MS = 200;
 /** Rollouts per rewards job: small, so the rows on screen jump the queue quickly. */
 export const REWARD_BATCH_LINES = 8;
 /** Rewards jobs in flight per pool worker. */
