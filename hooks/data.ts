@@ -288,6 +288,8 @@ function useDebounced<T>(value: T, delay: number): T {
 }
 
 export interface SearchResult {
+  /** The text this result answers (the debounced text, which can lag what is typed). */
+  readonly text: string;
   readonly lines: ReadonlySet<number>;
   /** How long the worker took, once every match is in (null while matches still stream in). */
   readonly ms: number | null;
@@ -313,10 +315,14 @@ export function useSearch(dataset: DatasetSummary | null, text: string) {
         {
           signal,
           onProgress: (partial) =>
-            queryClient.setQueryData<SearchResult>(key, { lines: new Set(partial.lines), ms: null }),
+            queryClient.setQueryData<SearchResult>(key, {
+              text: trimmed,
+              lines: new Set(partial.lines),
+              ms: null,
+            }),
         },
       );
-      return { lines: new Set(lines), ms: Math.round(performance.now() - started) };
+      return { text: trimmed, lines: new Set(lines), ms: Math.round(performance.now() - started) };
     },
     placeholderData: keepPreviousData,
   });

@@ -268,7 +268,11 @@ export function Inspector() {
             data-rewarded={rewarded}
             // Only the finished search of the current text (a kept previous result has its own time).
             data-search-ms={
-              query.trim() && !search.isPlaceholderData && !search.isFetching && search.data?.ms != null
+              query.trim() &&
+              search.data?.text === query.trim() &&
+              !search.isPlaceholderData &&
+              !search.isFetching &&
+              search.data.ms != null
                 ? search.data.ms
                 : undefined
             }
