@@ -321,6 +321,7 @@ export function pairDetail(report: CompareReport, id: number): PairDetail | null
     id,
     steps: pair.alignment.map((s) => ({ kind: s.kind, a: actionView(s.a), b: actionView(s.b) })),
     first_divergence: pair.first_divergence?.step ?? null,
+    alignment_note: pair.alignment_capped?.message ?? null,
     a_error: pair.a.error ?? null,
     b_error: pair.b.error ?? null,
   };

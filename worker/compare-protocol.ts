@@ -123,6 +123,8 @@ export interface PairDetail {
   readonly id: number;
   readonly steps: readonly StepView[];
   readonly first_divergence: number | null;
+  /** Set when the actions were too long to align within lib/compare's cost bound: what was done instead. */
+  readonly alignment_note: string | null;
   readonly a_error: string | null;
   readonly b_error: string | null;
 }
