@@ -5,8 +5,9 @@ import { GOLDEN_WA, loadFiles, readJsonlFile } from "./helpers";
 
 const Call = z.object({ status: z.string(), flags: z.array(z.string()) });
 const Expectation = z.object({
-  contract: z.object({ reward: z.number(), calls: z.array(Call) }),
-  legacy: z.object({ reward: z.number() }),
+  // null: Gym's request model refuses the request, so the line is unverified.
+  contract: z.object({ reward: z.number().nullable(), calls: z.array(Call) }),
+  legacy: z.object({ reward: z.number().nullable() }),
 });
 const Rollout = z.looseObject({ reward: z.number(), agent_ref: z.object({ name: z.string() }) });
 
@@ -31,7 +32,10 @@ test.describe("filters", () => {
 
   test("reward 0, reward changed and external filters select the expected rollouts", async ({ page }) => {
     const zero = linesWhere((i) => rollouts[i]!.reward === 0);
-    const changed = linesWhere((i) => expected[i]!.contract.reward !== rollouts[i]!.reward);
+    const changed = linesWhere(
+      (i) => expected[i]!.contract.reward !== null && expected[i]!.contract.reward !== rollouts[i]!.reward,
+    );
+    const unverified = linesWhere((i) => expected[i]!.contract.reward === null);
     // External highlight: an external call without a mismatched flag (near-miss servers are mismatched).
     const external = linesWhere((i) =>
       expected[i]!.contract.calls.some(
@@ -53,6 +57,20 @@ test.describe("filters", () => {
     await page.locator("[data-filter='external']").click();
     await expect(page.getByTestId("shown-count")).toHaveAttribute("data-shown", String(external.length));
     expect(await shownLines(page)).toBeGreaterThan(0);
+    await page.locator("[data-filter='external']").click();
+
+    // The unverified tile counts what Gym's server refuses, and filters to it.
+    expect(unverified.length).toBeGreaterThan(0);
+    await expect(page.locator("[data-unverified-count]")).toHaveAttribute(
+      "data-unverified-count",
+      String(unverified.length),
+    );
+    await page.locator("[data-summary='unverified']").click();
+    await expect(page.getByTestId("shown-count")).toHaveAttribute("data-shown", String(unverified.length));
+    await expect(page.locator(".rbody .rrow").first()).toHaveAttribute(
+      "data-unverified-reason",
+      "gym_refuses",
+    );
   });
 
   test("agent filter and text search narrow the list", async ({ page }) => {

@@ -76,9 +76,9 @@ function summarize(value: unknown): { environment: string | null; calls: number 
 export function useLiveRollouts() {
   return useMutation<LiveRollouts, Error, File>({
     mutationFn: async (file) => {
-      const stream = file.name.endsWith(".gz")
-        ? file.stream().pipeThrough(new DecompressionStream("gzip"))
-        : file.stream();
+      // readJsonl recognises gzip by its magic bytes and decodes it with lib/jsonl's one decoder
+      // (multi-member files, every line before damage).
+      const stream = file.stream();
       const rollouts: LiveRollout[] = [];
       const errors: { line: number; error: string }[] = [];
       let truncated = false;

@@ -214,3 +214,17 @@ describe("compare worker core", () => {
     });
   });
 });
+
+describe("pairDetail: the alignment's cost bound (issue 10)", () => {
+  it("carries lib/compare's 'too long to align' note for a capped pair, and null otherwise", async () => {
+    const { manyCalls, rollout } = await import("@/scripts/gen-hostile");
+    const a = rollout(manyCalls(1500, 1, "a"));
+    const b = rollout(manyCalls(1500, 2, "b"));
+    const capped = pairDetail(compareRuns([a], [b], { server: "workplace_assistant" }), 0);
+    expect(capped?.alignment_note).toMatch(/^too long to align: /);
+    expect(capped?.steps).toHaveLength(1500);
+    expect(
+      pairDetail(compareRuns([a], [a], { server: "workplace_assistant" }), 0)?.alignment_note,
+    ).toBeNull();
+  });
+});

@@ -1,6 +1,6 @@
 /**
- * What the compare worker computes, free of worker plumbing so it runs in Node tests too. Files are
- * kept as their source lines (exact bytes plus parsed value): comparisons and the what-if read the
+ * What the compare handlers compute, free of worker plumbing so it runs in Node tests too. A compared file
+ * is read from the store into its source lines (exact bytes plus parsed value): comparisons and the what-if read the
  * parsed values, the repair rewrites the bytes losslessly.
  */
 import { type Action, type CompareReport, canonicalJson, compareRuns } from "../lib/compare";
@@ -38,7 +38,7 @@ import type {
   SideInputsView,
   WhatIfView,
 } from "./compare-protocol";
-import { datasetKind, isInputRow } from "./session";
+import { datasetKind, isInputRow } from "./core";
 
 /** Line errors listed per file; the rest are counted. */
 export const MAX_REPORTED_ERRORS = 50;
@@ -321,6 +321,7 @@ export function pairDetail(report: CompareReport, id: number): PairDetail | null
     id,
     steps: pair.alignment.map((s) => ({ kind: s.kind, a: actionView(s.a), b: actionView(s.b) })),
     first_divergence: pair.first_divergence?.step ?? null,
+    alignment_note: pair.alignment_capped?.message ?? null,
     a_error: pair.a.error ?? null,
     b_error: pair.b.error ?? null,
   };

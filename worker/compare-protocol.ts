@@ -1,7 +1,7 @@
 /**
- * The message protocol between the /compare page and its worker (worker/compare.worker.ts).
+ * The compare page's half of the one data worker's protocol (worker/data.worker.ts, ./compare-handlers.ts).
  *
- * The worker holds every loaded file's lines (bytes and parsed values) by file name. Only compact
+ * Files come from the one file store, by name; a comparison parses the few files it needs. Only compact
  * results cross the boundary: a summary per file, one row per compared pair (the aligned actions of a
  * pair only when it is opened), the what-if table of one rollout, the outcome of a repair, and the
  * repaired file as a Blob when the user downloads it.
@@ -24,7 +24,7 @@ export interface CompareFileSummary {
   readonly name: string;
   /** Changes every time a file of this name is (re)loaded, so cached results keyed by it go stale. */
   readonly version: number;
-  /** "inputs": every parsed row is a materialized-inputs row (no `response`); see worker/session isInputRow. */
+  /** "inputs": every parsed row is a materialized-inputs row (no `response`); see lib/verify isInputRow. */
   readonly kind: "rollouts" | "inputs";
   /** Rows of an inputs file (0 for rollouts). */
   readonly input_rows: number;
@@ -123,6 +123,8 @@ export interface PairDetail {
   readonly id: number;
   readonly steps: readonly StepView[];
   readonly first_divergence: number | null;
+  /** Set when the actions were too long to align within lib/compare's cost bound: what was done instead. */
+  readonly alignment_note: string | null;
   readonly a_error: string | null;
   readonly b_error: string | null;
 }
@@ -219,14 +221,20 @@ export interface RunsParams {
   readonly policy: Policy;
 }
 
+/** The compare page's requests; the one data worker answers them beside the inspector's. */
 export interface CompareRequests {
+  /**
+   * A file by name: the latest file of that name opened in this tab (by either page), else the bundled
+   * sample of that name when `sample` is set.
+   */
+  file: { params: { name: string; sample: boolean }; result: CompareFileSummary };
+  /** Opens a local file into the store (it is then offered on both pages). */
   open: { params: { source: Source }; result: CompareFileSummary };
-  files: { params: Record<string, never>; result: CompareFileSummary[] };
   compare: { params: RunsParams; result: CompareView };
   pairDetail: { params: RunsParams & { id: number }; result: PairDetail | null };
   rollouts: { params: { file: string }; result: RolloutListEntry[] };
   whatIf: { params: { file: string; line: number; inputs: string | null }; result: WhatIfView | null };
-  servers: { params: Record<string, never>; result: { servers: RepairServerInput[] } };
+  repairServers: { params: Record<string, never>; result: { servers: RepairServerInput[] } };
   repair: {
     params: {
       file: string;
@@ -238,18 +246,3 @@ export interface CompareRequests {
   };
   download: { params: { id: number }; result: { blob: Blob; name: string } | null };
 }
-
-export type CompareMethod = keyof CompareRequests;
-
-export type ToCompareWorker =
-  | {
-      readonly type: "request";
-      readonly id: number;
-      readonly method: CompareMethod;
-      readonly params: unknown;
-    }
-  | { readonly type: "cancel"; readonly id: number };
-
-export type FromCompareWorker =
-  | { readonly type: "result"; readonly id: number; readonly result: unknown }
-  | { readonly type: "error"; readonly id: number; readonly error: string; readonly cancelled: boolean };

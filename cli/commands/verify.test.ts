@@ -238,6 +238,20 @@ describe("verify CLI lines and errors", () => {
     expect(paired.err).toContain("1 unverified (missing_field 1)");
   });
 
+  it("says in one line what a file without one rollout is (a CSV here)", async () => {
+    const csv = fileURLToPath(
+      new URL(
+        "../../fixtures/nemo-gym/resources_servers/workplace_assistant/csv_data/processed/emails.csv",
+        import.meta.url,
+      ),
+    );
+    const { code, err } = await verify(csv);
+    expect(code).toBe(0);
+    expect(err).toContain(`${csv}: This looks like a CSV file, not a rollouts JSONL file.`);
+    const ok = await verify(IPI_ROLLOUTS, "--server", "indirect_prompt_injection");
+    expect(ok.err).not.toContain("JSON Lines");
+  });
+
   it("exits 2 with one line for a missing file or inputs file", async () => {
     const missing = await verify(join(tmp, "absent.jsonl"));
     expect(missing.code).toBe(2);

@@ -348,6 +348,11 @@ export function Alignment({ detail, a, b }: { detail: PairDetail; a: string; b: 
         <span className={styles.sideTag}>B</span>
         {b}
       </div>
+      {detail.alignment_note !== null && (
+        <div className={styles.alignNote} data-testid="alignment-note">
+          {detail.alignment_note}
+        </div>
+      )}
       {detail.steps.length === 0 && (
         <>
           <div className={styles.stepNo} />

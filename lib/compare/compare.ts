@@ -9,7 +9,7 @@
  */
 import type { Policy } from "../identity/types";
 import { displayName } from "../names";
-import { knownTools, pairingKey, verifyingServer, verifyRollout } from "../verify";
+import { knownTools, pairingKey, taskInputKey, verifyingServer, verifyRollout } from "../verify";
 import { type Action, actionsOf, aliasIndex, canonicalJson } from "./actions";
 import { type AlignedStep, alignSequences, type CappedAlignment, type StepKind } from "./align";
 
@@ -93,11 +93,6 @@ function field(value: unknown, key: string): unknown {
     : undefined;
 }
 
-function inputKey(rollout: unknown): string | null {
-  const input = field(field(rollout, "responses_create_params"), "input");
-  return input === undefined ? null : canonicalJson(input);
-}
-
 function idKey(rollout: unknown): string | null {
   const id = field(rollout, "id");
   return typeof id === "string" || typeof id === "number" ? canonicalJson(id) : null;
@@ -117,7 +112,7 @@ export function pairRollouts(
   const pairs: { a: number; b: number; by: PairedBy; key: string }[] = [];
   const strategies: [PairedBy, (r: unknown) => string | null][] = [
     ["indices", pairingKey],
-    ["input", inputKey],
+    ["input", taskInputKey],
     ["id", idKey],
   ];
   for (const [by, keyOf] of strategies) {

@@ -6,7 +6,18 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { buildCorpus } from "./corpus";
-import { corpusLines, corpusSha256, EXPECTED_PATH, type Score, scoreLine } from "./score";
+import {
+  corpusLines,
+  corpusSha256,
+  DATES_EXPECTED_PATH,
+  type DateOutcome,
+  dateOutcome,
+  EXPECTED_PATH,
+  type Score,
+  sameDateOutcome,
+  scoreLine,
+} from "./score";
+import { allDateTexts } from "./values";
 
 const [headerLine = "{}", ...expectedLines] = readFileSync(EXPECTED_PATH, "utf8").trim().split("\n");
 const header = JSON.parse(headerLine) as { corpus_sha256: string; rollouts: number };
@@ -41,5 +52,27 @@ describe("fidelity corpus", () => {
       }
     });
     expect(disagreements).toEqual([]);
+  });
+});
+
+describe("pd.Timestamp on the corpus's date texts", () => {
+  const texts = allDateTexts();
+  const [dateHeader = "{}", ...dateLines] = readFileSync(DATES_EXPECTED_PATH, "utf8").trim().split("\n");
+
+  it("are the texts pandas was run on", () => {
+    expect((JSON.parse(dateHeader) as { texts_sha256: string }).texts_sha256).toBe(
+      corpusSha256(texts.map((t) => JSON.stringify(t))),
+    );
+  });
+
+  it("gives what pandas 2.3.3 gave: exception, NaT or Timestamp, tz-awareness and wall-clock fields", () => {
+    const mismatches = texts.flatMap((text, i) => {
+      const gym = JSON.parse(dateLines[i]!) as DateOutcome;
+      const ours = dateOutcome(text);
+      return sameDateOutcome(text, ours, gym)
+        ? []
+        : [`${JSON.stringify(text)}: ${JSON.stringify({ gym, ours })}`];
+    });
+    expect(mismatches).toEqual([]);
   });
 });

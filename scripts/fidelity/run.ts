@@ -15,7 +15,18 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildCorpus, type FidelityClass } from "./corpus";
-import { corpusLines, corpusSha256, EXPECTED_PATH, type Score, scoreLine } from "./score";
+import {
+  corpusLines,
+  corpusSha256,
+  DATES_EXPECTED_PATH,
+  type DateOutcome,
+  dateOutcome,
+  EXPECTED_PATH,
+  type Score,
+  sameDateOutcome,
+  scoreLine,
+} from "./score";
+import { allDateTexts } from "./values";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const SUMMARY_PATH = join(ROOT, "fixtures", "fidelity", "SUMMARY.md");
@@ -81,6 +92,7 @@ function main(): void {
     );
   }
 
+  const dates = datesDifferential(expectedOnly, dir);
   const started = Date.now();
   const ours = lines.map(scoreLine);
   const ourMs = (Date.now() - started) / lines.length;
@@ -123,6 +135,17 @@ ${rows.join("\n")}
 
 Port: ${ourMs.toFixed(3)} ms per rollout on this machine (including the corpus's deep-nesting and long-number lines).
 
+**pd.Timestamp alone: ${dates.agree} / ${dates.total} date texts agree** (exception or NaT or Timestamp, tz-aware or not, and
+the wall-clock date and time except where pandas reads the clock: "now", "today", a bare time of day), the same texts
+the corpus puts into the tools (scripts/fidelity/values.ts).${
+    dates.mismatches.length
+      ? `\n\n${dates.mismatches
+          .slice(0, 20)
+          .map((m) => `- ${m}`)
+          .join("\n")}`
+      : ""
+  }
+
 Reproduce: \`npm run fidelity\` (needs FIDELITY_PYTHON, default /tmp/venv-fid/bin/python: a Python 3.11 venv with
 \`pip install pandas==2.3.3 pydantic\`, and Gym's source at GYM_SRC, default /work/shared/reference/gym-src);
 \`npm run fidelity -- --expected-only\` re-scores the port against the committed Gym results without Python.
@@ -161,6 +184,51 @@ ${
     );
     process.exitCode = 1;
   }
+}
+
+/** pd.Timestamp on every date text of the corpus, by pandas and by the port. */
+function datesDifferential(
+  expectedOnly: boolean,
+  dir: string,
+): { total: number; agree: number; mismatches: string[] } {
+  const texts = allDateTexts();
+  const hash = corpusSha256(texts.map((t) => JSON.stringify(t)));
+  let gym: DateOutcome[];
+  if (expectedOnly) {
+    const [headerLine = "{}", ...rest] = readFileSync(DATES_EXPECTED_PATH, "utf8").trim().split("\n");
+    if ((JSON.parse(headerLine) as { texts_sha256?: string }).texts_sha256 !== hash) {
+      console.error(
+        "fidelity: the committed date expectations are for other texts; run without --expected-only",
+      );
+      process.exit(2);
+    }
+    gym = rest.map((l) => JSON.parse(l) as DateOutcome);
+  } else {
+    const path = join(dir, "dates.jsonl");
+    writeFileSync(path, `${texts.map((t) => JSON.stringify(t)).join("\n")}\n`);
+    const python = process.env.FIDELITY_PYTHON ?? "/tmp/venv-fid/bin/python";
+    gym = execFileSync(python, [join(import.meta.dirname, "dates_gym.py"), path], {
+      encoding: "utf8",
+      maxBuffer: 1 << 26,
+    })
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as DateOutcome);
+    writeFileSync(
+      DATES_EXPECTED_PATH,
+      `${JSON.stringify({ texts_sha256: hash, texts: texts.length })}\n${gym.map((g) => JSON.stringify(g)).join("\n")}\n`,
+    );
+  }
+  const mismatches: string[] = [];
+  texts.forEach((text, i) => {
+    const ours = dateOutcome(text);
+    if (!sameDateOutcome(text, ours, gym[i]!)) {
+      mismatches.push(
+        `${JSON.stringify(text)}: pandas ${JSON.stringify(gym[i])}, port ${JSON.stringify(ours)}`,
+      );
+    }
+  });
+  return { total: texts.length, agree: texts.length - mismatches.length, mismatches };
 }
 
 main();

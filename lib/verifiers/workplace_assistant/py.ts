@@ -397,3 +397,24 @@ export function pySlice<T>(items: readonly T[], start: unknown, end: unknown): T
   const e = norm(sliceIndex(end));
   return items.slice(s, Math.max(s, e));
 }
+
+/**
+ * A Python value as JSON.parse would give it, for callers that serialize tool results (json.dumps of a
+ * dict keeps insertion order; an int beyond 2^53 loses precision here, NaN becomes null in JSON.stringify).
+ */
+export function toJs(value: unknown): unknown {
+  if (typeof value === "bigint") return Number(value);
+  if (Array.isArray(value)) return value.map(toJs);
+  if (isDict(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of value)
+      Object.defineProperty(out, k, { value: toJs(v), enumerable: true, writable: true, configurable: true });
+    return out;
+  }
+  if (typeof value === "object" && value !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = toJs(v);
+    return out;
+  }
+  return value;
+}

@@ -1,0 +1,79 @@
+/**
+ * The generic typed request/response layer over a real MessageChannel: results, progress, server events,
+ * cancellation and errors.
+ */
+import { describe, expect, it } from "vitest";
+import { CancelledError, type Endpoint, RpcClient, serve } from "@/worker/rpc";
+
+interface TestProtocol {
+  double: { params: { n: number }; result: number };
+  count: { params: { to: number }; result: string; progress: number };
+  wait: { params: Record<string, never>; result: null };
+  fail: { params: Record<string, never>; result: null };
+}
+
+function endpoint(port: MessagePort): Endpoint {
+  port.start();
+  return {
+    postMessage: (message, transfer) => port.postMessage(message, transfer ?? []),
+    addEventListener: ((type: string, listener: (event: MessageEvent) => void) => {
+      if (type === "message") port.addEventListener("message", listener);
+    }) as Endpoint["addEventListener"],
+  };
+}
+
+function pair() {
+  const channel = new MessageChannel();
+  let aborted = false;
+  const push = serve<TestProtocol, string>(endpoint(channel.port2), {
+    double: ({ n }) => n * 2,
+    count: ({ to }, { progress }) => {
+      for (let i = 1; i <= to; i++) progress(i);
+      return "done";
+    },
+    wait: (_, { signal }) =>
+      new Promise((_resolve, reject) =>
+        signal.addEventListener("abort", () => {
+          aborted = true;
+          reject(new DOMException("cancelled", "AbortError"));
+        }),
+      ),
+    fail: () => {
+      throw new Error("no such line");
+    },
+  });
+  const client = new RpcClient<TestProtocol, string>(() => endpoint(channel.port1));
+  return { client, push, wasAborted: () => aborted, close: () => channel.port1.close() };
+}
+
+describe("rpc", () => {
+  it("answers typed requests, reports progress and delivers events", async () => {
+    const { client, push, close } = pair();
+    expect(await client.request("double", { n: 21 })).toBe(42);
+    const seen: number[] = [];
+    expect(await client.request("count", { to: 3 }, { onProgress: (p) => seen.push(p) })).toBe("done");
+    expect(seen).toEqual([1, 2, 3]);
+    const events: string[] = [];
+    const got = new Promise<void>((resolve) =>
+      client.onEvent((event) => {
+        events.push(event);
+        resolve();
+      }),
+    );
+    push("session changed");
+    await got;
+    expect(events).toEqual(["session changed"]);
+    close();
+  });
+
+  it("rejects with the handler's message, and a cancel aborts the handler's signal", async () => {
+    const { client, wasAborted, close } = pair();
+    await expect(client.request("fail", {})).rejects.toThrow("no such line");
+    const controller = new AbortController();
+    const waiting = client.request("wait", {}, { signal: controller.signal });
+    controller.abort();
+    await expect(waiting).rejects.toBeInstanceOf(CancelledError);
+    await expect.poll(wasAborted).toBe(true);
+    close();
+  });
+});
