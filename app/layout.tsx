@@ -1,6 +1,6 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
-import { InspectorProvider } from "@/hooks/inspector-client";
+import { DataProvider } from "@/hooks/data-client";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -17,7 +17,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
       <body>
-        <InspectorProvider>{children}</InspectorProvider>
+        <DataProvider>{children}</DataProvider>
       </body>
     </html>
   );

@@ -1,19 +1,10 @@
-import type { CallResolution } from "@/hooks/types";
+import type { CallView } from "@/hooks/types";
 import { FlagChip, StatusBadge } from "./badges";
 import { Name } from "./Name";
 
-const FLAG_HIGHLIGHT = {
-  server_near_miss: "mismatched",
-  unknown_tool: "mismatched",
-  alias_disagrees: "mismatched",
-  alias_guess: "ambiguous",
-  alias_collision: "ambiguous",
-} as const;
-
 interface Props {
-  calls: readonly CallResolution[];
-  /** The same calls under policy legacy, by index. */
-  legacy: readonly CallResolution[];
+  /** Every call with its resolution under both policies (joined in the worker). */
+  calls: readonly CallView[];
   selected: number | null;
   onSelect(index: number): void;
 }
@@ -22,13 +13,12 @@ interface Props {
  * Every call's identity: what the harness emitted, what provenance says, and what the verifier sees under
  * each policy. One compact block per call, so long aliases stay on one line instead of wrapping per letter.
  */
-export function CallTable({ calls, legacy, selected, onSelect }: Props) {
+export function CallTable({ calls, selected, onSelect }: Props) {
   if (calls.length === 0) return <p className="muted">This rollout makes no function calls.</p>;
   return (
     <ol className="calls" aria-label="Call identities">
-      {calls.map((call) => {
-        const old = legacy[call.index];
-        const differs = old !== undefined && old.verifier_name !== call.verifier_name;
+      {calls.map(({ contract: call, legacy: old }) => {
+        const differs = old !== null && old.verifier_name !== call.verifier_name;
         return (
           <li
             key={call.index}
@@ -87,7 +77,7 @@ export function CallTable({ calls, legacy, selected, onSelect }: Props) {
             <div className="why">{call.explanation}</div>
             {call.flags.map((flag) => (
               <div className="why why-flag" key={flag.name} data-flag={flag.name}>
-                <FlagChip name={flag.name} highlight={FLAG_HIGHLIGHT[flag.name]} /> {flag.message}
+                <FlagChip name={flag.name} highlight={flag.highlight} /> {flag.message}
               </div>
             ))}
           </li>

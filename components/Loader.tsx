@@ -1,6 +1,6 @@
 "use client";
 import { type DragEvent, type ReactNode, useRef, useState } from "react";
-import type { LoadProgress, Sample } from "@/hooks/types";
+import type { LoadProgress, RecentFile, Sample } from "@/hooks/types";
 
 export const ACCEPTED_FILES = ".jsonl,.gz,.json,application/x-ndjson,application/gzip";
 
@@ -99,9 +99,12 @@ interface WelcomeProps {
   samples: readonly Sample[];
   onFiles(files: File[]): void;
   onSample(sample: Sample): void;
+  /** Files kept in this browser from earlier visits. */
+  recent: readonly RecentFile[];
+  onRecent(id: string): void;
 }
 
-export function Welcome({ samples, onFiles, onSample }: WelcomeProps) {
+export function Welcome({ samples, onFiles, onSample, recent, onRecent }: WelcomeProps) {
   const rollouts = samples.filter((sample) => sample.kind === "rollouts");
   return (
     <div className="welcome">
@@ -130,6 +133,29 @@ export function Welcome({ samples, onFiles, onSample }: WelcomeProps) {
           </div>
         </div>
       </div>
+      {recent.length > 0 && (
+        <div className="samples" data-testid="recent-files">
+          <h3>Recent files</h3>
+          <ul>
+            {recent.map((file) => (
+              <li key={file.id}>
+                <button
+                  type="button"
+                  className="sample"
+                  data-recent={file.name}
+                  onClick={() => onRecent(file.id)}
+                >
+                  <span className="sample-title">{file.name}</span>
+                  <span className="mono muted"> {formatBytes(file.bytes)}</span>
+                  <span className="sample-description">
+                    opened {new Date(file.opened).toLocaleString("en-US")}, kept in this browser
+                  </span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       {rollouts.length > 0 && (
         <div className="samples">
           <h3>Or open a bundled sample</h3>

@@ -1,4 +1,4 @@
-import type { RolloutView } from "@/hooks/types";
+import type { DetailView } from "@/hooks/types";
 import { Name } from "./Name";
 
 const MAP_STATE_HELP = {
@@ -7,7 +7,7 @@ const MAP_STATE_HELP = {
   invalid: "the provenance map is not an object: no canonicalization and no fallback",
 } as const;
 
-export function RolloutHeader({ view, fileName }: { view: RolloutView; fileName: string }) {
+export function RolloutHeader({ view, fileName }: { view: DetailView; fileName: string }) {
   const { entry } = view;
   return (
     <header className="detail-head">
@@ -57,7 +57,7 @@ export function RolloutHeader({ view, fileName }: { view: RolloutView; fileName:
   );
 }
 
-export function TaskFields({ fields }: { fields: RolloutView["extra_fields"] }) {
+export function TaskFields({ fields }: { fields: DetailView["extra_fields"] }) {
   if (fields.length === 0) return null;
   return (
     <details className="fields">

@@ -27,6 +27,8 @@ interface Props {
   sort: SortKey;
   desc: boolean;
   onSort(key: SortKey): void;
+  /** The lines on screen, whenever they change (their rewards are computed first). */
+  onVisible?(lines: readonly number[]): void;
 }
 
 function task(entry: RolloutIndexEntry): string {
@@ -34,7 +36,7 @@ function task(entry: RolloutIndexEntry): string {
   return entry.task_id ?? "—";
 }
 
-export function RolloutTable({ rows, selected, onSelect, sort, desc, onSort }: Props) {
+export function RolloutTable({ rows, selected, onSelect, sort, desc, onSort, onVisible }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -42,6 +44,18 @@ export function RolloutTable({ rows, selected, onSelect, sort, desc, onSort }: P
     estimateSize: () => ROW_HEIGHT,
     overscan: 16,
   });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items[items.length - 1]?.index ?? -1;
+  useEffect(() => {
+    if (!onVisible || last < first) return;
+    const lines: number[] = [];
+    for (let i = first; i <= last; i++) {
+      const row = rows[i];
+      if (row && row.rewards === "pending") lines.push(row.line);
+    }
+    if (lines.length > 0) onVisible(lines);
+  }, [first, last, rows, onVisible]);
   const selectedIndex = selected === null ? -1 : rows.findIndex((row) => row.line === selected);
   useEffect(() => {
     if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: "auto" });
@@ -68,7 +82,7 @@ export function RolloutTable({ rows, selected, onSelect, sort, desc, onSort }: P
       <div className="rbody" ref={scroller} data-testid="rollout-scroller">
         {rows.length === 0 && <div className="empty-rows">No rollout matches these filters.</div>}
         <div className="rspace" style={{ height: virtualizer.getTotalSize() }}>
-          {virtualizer.getVirtualItems().map((item) => {
+          {items.map((item) => {
             const entry = rows[item.index];
             if (!entry) return null;
             const isSelected = entry.line === selected;
@@ -97,11 +111,22 @@ export function RolloutTable({ rows, selected, onSelect, sort, desc, onSort }: P
                 <span className="cell c-num">{formatReward(entry.recorded)}</span>
                 <span
                   className={`cell c-num${changed ? " reward-changed" : ""}${entry.unverified ? " unverified" : ""}`}
-                  title={entry.verify_error ?? (changed ? "differs from the recorded reward" : undefined)}
+                  title={
+                    entry.rewards === "pending"
+                      ? "computing…"
+                      : (entry.verify_error ?? (changed ? "differs from the recorded reward" : undefined))
+                  }
+                  data-rewards={entry.rewards}
                 >
-                  {entry.unverified ? UNVERIFIED_LABEL[entry.unverified] : formatReward(entry.contract)}
+                  {entry.rewards === "pending"
+                    ? "…"
+                    : entry.unverified
+                      ? UNVERIFIED_LABEL[entry.unverified]
+                      : formatReward(entry.contract)}
                 </span>
-                <span className="cell c-num">{formatReward(entry.legacy)}</span>
+                <span className="cell c-num">
+                  {entry.rewards === "pending" ? "…" : formatReward(entry.legacy)}
+                </span>
                 <span className="cell c-count">
                   <CountChip highlight="ambiguous" count={entry.counts.ambiguous} />
                 </span>

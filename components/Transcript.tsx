@@ -1,6 +1,6 @@
 "use client";
 import { useState } from "react";
-import type { CallResolution, InputMessage, TranscriptItem } from "@/hooks/types";
+import type { InputMessage, TranscriptItem } from "@/hooks/types";
 import { StatusBadge } from "./badges";
 import { CodeBlock } from "./CodeBlock";
 import { Name } from "./Name";
@@ -26,12 +26,11 @@ function FoldedText({ text }: { text: string }) {
 interface Props {
   input: readonly InputMessage[];
   items: readonly TranscriptItem[];
-  calls: readonly CallResolution[];
   selected: number | null;
   onSelect(index: number): void;
 }
 
-export function Transcript({ input, items, calls, selected, onSelect }: Props) {
+export function Transcript({ input, items, selected, onSelect }: Props) {
   const [showPrompt, setShowPrompt] = useState(false);
   const [limit, setLimit] = useState(TRANSCRIPT_BATCH);
   // A selected call is always rendered, however far down it is.
@@ -72,7 +71,7 @@ export function Transcript({ input, items, calls, selected, onSelect }: Props) {
               </div>
             );
           case "call": {
-            const call = calls[item.call_index];
+            const call = item.contract;
             return (
               <div
                 className={`item item-call hl-${call?.highlight ?? "none"}${selected === item.call_index ? " selected" : ""}`}

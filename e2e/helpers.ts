@@ -21,9 +21,13 @@ export async function loadFiles(page: Page, files: string[]): Promise<void> {
   await waitReady(page);
 }
 
-/** The list is ready when the workspace says so: index loaded, nothing loading. */
+/**
+ * The list is ready when the workspace says so: the index is complete (data-ready) and, since rewards
+ * fill in behind the index, every row's rewards are computed (data-rewarded).
+ */
 export async function waitReady(page: Page): Promise<void> {
   await expect(page.locator("main.workspace")).toHaveAttribute("data-ready", "true");
+  await expect(page.locator("main.workspace")).toHaveAttribute("data-rewarded", "true");
 }
 
 /** Opens a rollout by clicking its row, scrolling the virtual list to it when needed. */

@@ -154,7 +154,8 @@ test("files with the same name are distinct datasets", async ({ page }) => {
     "data-server",
     "math_advanced_calculations",
   );
-  await expect(page).toHaveURL(/file=d\d+/);
+  // Dataset ids are unique per opened file and survive a reload ("d-" and a random UUID).
+  await expect(page).toHaveURL(/file=d-[0-9a-f-]+/);
 });
 
 test("a CSV file gets one message saying it is not rollouts JSONL", async ({ page }) => {

@@ -1,50 +1,51 @@
 "use client";
 /**
- * TanStack Query hooks over the compare worker: the only way the /compare components get data.
- * Results are keyed by file name and load version, so reloading a file refreshes what depends on it.
+ * TanStack Query hooks for /compare over the one data worker (the inspector's): the only way the compare
+ * components get data. A file is named by its name; its key also carries the id of the stored file of that
+ * name, so a file opened again (on either page) refreshes what depends on it.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import type { HarnessId } from "@/lib/harness";
 import type { Policy } from "@/lib/identity/types";
-import { CompareCancelledError } from "@/worker/compare-client";
 import type { CompareFileSummary, RepairServerInput } from "@/worker/compare-protocol";
-import { useCompareClient } from "./compare-client";
-import type { Sample } from "./data";
+import { isCancelled } from "@/worker/rpc";
+import { type Sample, useSession } from "./data";
+import { useDataClient } from "./data-client";
 import { bundledSample } from "./samples";
 
-const fileKey = (name: string) => ["compare", "file", name] as const;
+/** The id of the latest stored file of this name (the store answers by name with that one). */
+function useStoredId(name: string | null): string | null {
+  const session = useSession();
+  return session?.files.find((file) => file.name === name)?.id ?? null;
+}
 
 /**
  * One file of the compare worker, by name. A bundled sample is fetched the first time it is named;
  * a local file must have been opened (useOpenCompareFile), else the query fails with a clear reason.
  */
 export function useCompareFile(name: string | null, samples: readonly Sample[] | undefined) {
-  const client = useCompareClient();
+  const client = useDataClient();
+  const stored = useStoredId(name);
   return useQuery({
-    queryKey: fileKey(name ?? ""),
+    queryKey: ["compare", "file", name ?? "", stored],
     enabled: name !== null && samples !== undefined,
-    queryFn: async ({ signal }): Promise<CompareFileSummary> => {
+    queryFn: ({ signal }): Promise<CompareFileSummary> => {
       const file = name ?? "";
-      if (bundledSample(file, samples ?? []) === null) {
-        throw new Error(`${file} is not loaded in this tab: open it with "Open file…" or drop it here`);
-      }
-      return client.request(
-        "open",
-        { source: { kind: "url", url: `/samples/${file}`, name: file } },
-        { signal },
-      );
+      // Only samples listed in index.json are fetched; any other name must be a file opened in this tab.
+      const sample = bundledSample(file, samples ?? []) !== null;
+      return client.request("file", { name: file, sample }, { signal });
     },
   });
 }
 
-/** Opens a local file in the compare worker; its summary becomes the data of useCompareFile(name). */
+/** Opens a local file into the one store; it is then offered on both pages. */
 export function useOpenCompareFile() {
-  const client = useCompareClient();
+  const client = useDataClient();
   const queryClient = useQueryClient();
   const mutation = useMutation({
     mutationFn: (file: File) => client.request("open", { source: { kind: "file", file } }),
-    onSuccess: (summary) => queryClient.setQueryData(fileKey(summary.name), summary),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["compare", "file"] }),
   });
   const { mutateAsync } = mutation;
   const open = useCallback(
@@ -58,8 +59,7 @@ export function useOpenCompareFile() {
     },
     [mutateAsync],
   );
-  const error =
-    mutation.error && !(mutation.error instanceof CompareCancelledError) ? mutation.error.message : null;
+  const error = mutation.error && !isCancelled(mutation.error) ? mutation.error.message : null;
   return { open, pending: mutation.isPending, error };
 }
 
@@ -91,7 +91,7 @@ const runsParams = (f: RunFiles, policy: Policy) => ({
 const runsKey = (f: RunFiles) => [version(f.a), version(f.b), version(f.ai), version(f.bi)];
 
 export function useCompareRuns(files: RunFiles, policy: Policy) {
-  const client = useCompareClient();
+  const client = useDataClient();
   return useQuery({
     queryKey: ["compare", "runs", ...runsKey(files), policy],
     enabled: runsReady(files),
@@ -100,7 +100,7 @@ export function useCompareRuns(files: RunFiles, policy: Policy) {
 }
 
 export function usePairDetail(files: RunFiles, policy: Policy, id: number | null) {
-  const client = useCompareClient();
+  const client = useDataClient();
   return useQuery({
     queryKey: ["compare", "pair", ...runsKey(files), policy, id],
     enabled: runsReady(files) && id !== null,
@@ -110,7 +110,7 @@ export function usePairDetail(files: RunFiles, policy: Policy, id: number | null
 }
 
 export function useRolloutList(file: CompareFileSummary | undefined) {
-  const client = useCompareClient();
+  const client = useDataClient();
   return useQuery({
     queryKey: ["compare", "rollouts", version(file)],
     enabled: file !== undefined,
@@ -119,7 +119,7 @@ export function useRolloutList(file: CompareFileSummary | undefined) {
 }
 
 export function useWhatIf(file: CompareFileSummary | undefined, inputs: InputsFile, line: number | null) {
-  const client = useCompareClient();
+  const client = useDataClient();
   return useQuery({
     queryKey: ["compare", "whatif", version(file), version(inputs), line],
     enabled: file !== undefined && inputs !== undefined && line !== null,
@@ -134,10 +134,10 @@ export function useWhatIf(file: CompareFileSummary | undefined, inputs: InputsFi
 
 /** Every registered verifying server with its known tools (the repair form's defaults). */
 export function useServerTools() {
-  const client = useCompareClient();
+  const client = useDataClient();
   return useQuery({
     queryKey: ["compare", "servers"],
-    queryFn: async ({ signal }) => (await client.request("servers", {}, { signal })).servers,
+    queryFn: async ({ signal }) => (await client.request("repairServers", {}, { signal })).servers,
   });
 }
 
@@ -150,7 +150,7 @@ export interface RepairParams {
 
 /** Runs the lossless repair in the worker; the repaired bytes stay there until downloaded. */
 export function useRepair() {
-  const client = useCompareClient();
+  const client = useDataClient();
   const mutation = useMutation({
     mutationFn: ({ file, inputs, harness, servers }: RepairParams) =>
       client.request("repair", { file: file.name, harness, servers, inputs: inputs?.name ?? null }),
@@ -172,7 +172,7 @@ const OBJECT_URL_LIFETIME_MS = 60_000;
 
 /** Saves the repaired file: the worker builds the Blob, the page only hands it to the browser. */
 export function useDownloadRepaired() {
-  const client = useCompareClient();
+  const client = useDataClient();
   const mutation = useMutation({
     mutationFn: async (id: number) => {
       const result = await client.request("download", { id });

@@ -1,28 +1,26 @@
 "use client";
 /**
- * TanStack Query hooks over the worker client: the only way components get data.
+ * TanStack Query hooks over the one data worker: the only way components get data. Every key that depends
+ * on a dataset carries its id and revision (or, for a detail view, its analysis revision), so new rows,
+ * new rewards and a newly paired inputs file reach every view without manual invalidation.
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { z } from "zod";
-import { CancelledError } from "@/worker/client";
 import type {
   DatasetSummary,
+  DetailView,
   HarnessId,
   LoadProgress,
   RolloutIndexEntry,
   SessionSummary,
   Source,
 } from "@/worker/protocol";
-import { useInspectorClient } from "./inspector-client";
+import { isCancelled } from "@/worker/rpc";
+import { SESSION_KEY, useDataClient } from "./data-client";
 import { type Sample, SampleSchema } from "./samples";
 
 export type { Sample } from "./samples";
-
-/** Index rows per message: each page is cloned in well under a frame, whatever the file size. */
-export const INDEX_PAGE_SIZE = 2_000;
-
-const SESSION_KEY = ["session"] as const;
 
 export function useSession(): SessionSummary | null {
   const { data } = useQuery<SessionSummary | null>({
@@ -36,35 +34,38 @@ export function useSession(): SessionSummary | null {
 export interface LoadState {
   /** fallbackServer verifies rows that name no server (a bundled sample's declared server). */
   load(sources: readonly Source[], fallbackServer?: string | null): Promise<SessionSummary | null>;
+  /** Reopens files kept from an earlier visit (a reload, or the landing page's recent files). */
+  restore(ids: readonly string[]): Promise<SessionSummary | null>;
   cancel(): void;
   progress: LoadProgress | null;
   loading: boolean;
   error: string | null;
 }
 
+type LoadRequest =
+  | { kind: "load"; sources: readonly Source[]; fallbackServer: string | null }
+  | { kind: "restore"; ids: readonly string[] };
+
 export function useLoad(): LoadState {
-  const client = useInspectorClient();
+  const client = useDataClient();
   const queryClient = useQueryClient();
   const [progress, setProgress] = useState<LoadProgress | null>(null);
   const controller = useRef<AbortController | null>(null);
   const mutation = useMutation({
-    mutationFn: async ({
-      sources,
-      fallbackServer,
-    }: {
-      sources: readonly Source[];
-      fallbackServer: string | null;
-    }) => {
+    mutationFn: async (request: LoadRequest) => {
       controller.current?.abort();
       const abort = new AbortController();
       controller.current = abort;
       setProgress(null);
+      const options = { signal: abort.signal, onProgress: setProgress };
       try {
-        return await client.request(
-          "load",
-          { sources, fallbackServer },
-          { signal: abort.signal, onProgress: setProgress },
-        );
+        return request.kind === "load"
+          ? await client.request(
+              "load",
+              { sources: request.sources, fallbackServer: request.fallbackServer },
+              options,
+            )
+          : await client.request("restore", { ids: request.ids }, options);
       } finally {
         if (controller.current === abort) controller.current = null;
         setProgress(null);
@@ -73,10 +74,10 @@ export function useLoad(): LoadState {
     onSuccess: (summary) => queryClient.setQueryData(SESSION_KEY, summary),
   });
   const { mutateAsync } = mutation;
-  const load = useCallback(
-    async (sources: readonly Source[], fallbackServer: string | null = null) => {
+  const run = useCallback(
+    async (request: LoadRequest) => {
       try {
-        return await mutateAsync({ sources, fallbackServer });
+        return await mutateAsync(request);
       } catch {
         // The mutation's error state carries the message; cancelled loads are not errors.
         return null;
@@ -84,22 +85,64 @@ export function useLoad(): LoadState {
     },
     [mutateAsync],
   );
+  const load = useCallback(
+    (sources: readonly Source[], fallbackServer: string | null = null) =>
+      run({ kind: "load", sources, fallbackServer }),
+    [run],
+  );
+  const restore = useCallback((ids: readonly string[]) => run({ kind: "restore", ids }), [run]);
   const cancel = useCallback(() => controller.current?.abort(), []);
-  const error = mutation.error && !(mutation.error instanceof CancelledError) ? mutation.error.message : null;
-  return { load, cancel, progress, loading: mutation.isPending, error };
+  const error = mutation.error && !isCancelled(mutation.error) ? mutation.error.message : null;
+  return { load, restore, cancel, progress, loading: mutation.isPending, error };
+}
+
+/** Where the tab remembers its open files, so a reload reopens them (sessionStorage is per tab). */
+const WORKSPACE_STORAGE_KEY = "rollout-inspector.workspace";
+
+const StoredIds = z.array(z.string());
+
+export function storedWorkspace(): string[] {
+  try {
+    const parsed = StoredIds.safeParse(JSON.parse(sessionStorage.getItem(WORKSPACE_STORAGE_KEY) ?? "[]"));
+    return parsed.success ? parsed.data : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Writes the workspace's file ids whenever they change. */
+export function useRememberWorkspace(session: SessionSummary | null): void {
+  const ids = session?.datasets.map((dataset) => dataset.id).join("\n") ?? null;
+  useEffect(() => {
+    if (ids === null) return;
+    try {
+      sessionStorage.setItem(WORKSPACE_STORAGE_KEY, JSON.stringify(ids === "" ? [] : ids.split("\n")));
+    } catch {
+      // Storage can be unavailable (private mode, quota): a reload then starts empty.
+    }
+  }, [ids]);
+}
+
+/** Files kept in the browser from earlier visits (the landing page's recent files). */
+export function useRecentFiles(enabled: boolean) {
+  const client = useDataClient();
+  return useQuery({
+    queryKey: ["recent"],
+    enabled,
+    queryFn: ({ signal }) => client.request("recent", {}, { signal }),
+    staleTime: 0,
+  });
 }
 
 export interface ReanalyzeState {
   reanalyze(dataset: string, server: string | null, harness: HarnessId | null): Promise<void>;
-  progress: LoadProgress | null;
   pending: boolean;
 }
 
-/** Recomputes a dataset's index for another verifying server. */
+/** Recomputes a dataset's rewards for another verifying server or harness (they fill in behind). */
 export function useReanalyze(): ReanalyzeState {
-  const client = useInspectorClient();
+  const client = useDataClient();
   const queryClient = useQueryClient();
-  const [progress, setProgress] = useState<LoadProgress | null>(null);
   const mutation = useMutation({
     mutationFn: ({
       dataset,
@@ -109,12 +152,8 @@ export function useReanalyze(): ReanalyzeState {
       dataset: string;
       server: string | null;
       harness: HarnessId | null;
-    }) => client.request("reanalyze", { dataset, server, harness }, { onProgress: setProgress }),
-    onSuccess: (summary) => {
-      setProgress(null);
-      queryClient.setQueryData(SESSION_KEY, summary);
-    },
-    onError: () => setProgress(null),
+    }) => client.request("reanalyze", { dataset, server, harness }),
+    onSuccess: (summary) => queryClient.setQueryData(SESSION_KEY, summary),
   });
   const { mutateAsync } = mutation;
   const reanalyze = useCallback(
@@ -123,55 +162,89 @@ export function useReanalyze(): ReanalyzeState {
     },
     [mutateAsync],
   );
-  return { reanalyze, progress, pending: mutation.isPending };
+  return { reanalyze, pending: mutation.isPending };
 }
 
+interface IndexSnapshot {
+  readonly revision: number;
+  readonly entries: readonly RolloutIndexEntry[];
+}
+
+/** Rows of `previous` replaced by (or joined with) the changed rows, in line order. */
+export function mergeEntries(
+  previous: readonly RolloutIndexEntry[],
+  changed: readonly RolloutIndexEntry[],
+): RolloutIndexEntry[] {
+  if (changed.length === 0) return [...previous];
+  const byLine = new Map(previous.map((entry) => [entry.line, entry]));
+  for (const entry of changed) byLine.set(entry.line, entry);
+  return [...byLine.values()].sort((a, b) => a.line - b.line);
+}
+
+/**
+ * The index of a dataset at its current revision. Each revision asks the worker only for the rows that
+ * changed since the revision this page already has, and merges them in.
+ */
 export function useRolloutIndex(dataset: DatasetSummary | null) {
-  const client = useInspectorClient();
-  return useQuery({
-    queryKey: ["index", dataset?.id ?? null, dataset?.server_override ?? null, dataset?.harness ?? null],
+  const client = useDataClient();
+  const known = useRef(new Map<string, IndexSnapshot>());
+  return useQuery<RolloutIndexEntry[]>({
+    queryKey: ["index", dataset?.id ?? null, dataset?.revision ?? 0],
     enabled: dataset !== null && dataset.kind === "rollouts",
+    placeholderData: (previous, query) => (query?.queryKey[1] === dataset?.id ? previous : undefined),
     queryFn: async ({ signal }) => {
       if (!dataset) return [];
-      const entries: RolloutIndexEntry[] = [];
-      for (let start = 0; ; start += INDEX_PAGE_SIZE) {
-        const page = await client.request(
-          "indexPage",
-          { dataset: dataset.id, start, count: INDEX_PAGE_SIZE },
-          { signal },
-        );
-        entries.push(...page.entries);
-        if (entries.length >= page.total || page.entries.length === 0) break;
-      }
-      return entries;
+      const before = known.current.get(dataset.id) ?? { revision: 0, entries: [] };
+      const { entries, revision } = await client.request(
+        "changes",
+        { dataset: dataset.id, since: before.revision },
+        { signal },
+      );
+      const merged = before.revision === 0 ? entries : mergeEntries(before.entries, entries);
+      known.current.set(dataset.id, { revision, entries: merged });
+      return merged;
     },
   });
 }
 
-/** `analysis` names what the worker's index was computed with (server override, harness), for the cache key. */
-export function useRollout(datasetId: string | null, line: number | null, analysis: string) {
-  const client = useInspectorClient();
-  return useQuery({
-    queryKey: ["rollout", datasetId, line, analysis],
-    enabled: datasetId !== null && line !== null,
-    queryFn: ({ signal }) =>
-      client.request("rollout", { dataset: datasetId ?? "", line: line ?? 0 }, { signal }),
-  });
+/** Tells the worker which rows are on screen, so their rewards come first. */
+export function usePrioritize(datasetId: string | null) {
+  const client = useDataClient();
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  return useCallback(
+    (lines: readonly number[]) => {
+      if (datasetId === null) return;
+      if (timer.current !== null) clearTimeout(timer.current);
+      // Scrolling settles before the worker is told: a fling does not queue every row it passes.
+      timer.current = setTimeout(() => {
+        void client.request("prioritize", { dataset: datasetId, lines }).catch(() => undefined);
+      }, PRIORITIZE_DEBOUNCE_MS);
+    },
+    [client, datasetId],
+  );
 }
 
-export function useVerification(
-  datasetId: string | null,
+/** Scrolling pauses this long before the rows on screen are sent to the worker. */
+export const PRIORITIZE_DEBOUNCE_MS = 80;
+
+/**
+ * One rollout's detail view: transcript, every call's resolution under both policies and both
+ * verifications, computed from one parse. Keyed by the dataset's analysis revision.
+ */
+export function useDetail(
+  dataset: DatasetSummary | null,
   line: number | null,
   server: string | null,
   harness: HarnessId | null,
 ) {
-  const client = useInspectorClient();
-  return useQuery({
-    queryKey: ["verify", datasetId, line, server, harness],
-    // server null: the row's own verifying server (lib/verify chooseServer), as the list computed it.
-    enabled: datasetId !== null && line !== null,
+  const client = useDataClient();
+  return useQuery<DetailView | null>({
+    queryKey: ["detail", dataset?.id ?? null, dataset?.analysis ?? 0, line, server, harness],
+    enabled: dataset !== null && line !== null,
+    placeholderData: (previous, query) =>
+      query?.queryKey[1] === dataset?.id && query?.queryKey[3] === line ? previous : undefined,
     queryFn: ({ signal }) =>
-      client.request("verify", { dataset: datasetId ?? "", line: line ?? 0, server, harness }, { signal }),
+      client.request("detail", { dataset: dataset?.id ?? "", line: line ?? 0, server, harness }, { signal }),
   });
 }
 
@@ -187,27 +260,43 @@ function useDebounced<T>(value: T, delay: number): T {
   return settled;
 }
 
-/** Lines matching a text search (debounced; a newer search cancels an older one in the worker). */
-export function useSearch(datasetId: string | null, text: string) {
-  const client = useInspectorClient();
+export interface SearchResult {
+  readonly lines: ReadonlySet<number>;
+  /** How long the worker took, once every match is in (null while matches still stream in). */
+  readonly ms: number | null;
+}
+
+/**
+ * Lines matching a text search (debounced; a newer search cancels an older one). Matches stream in as the
+ * pool finds them; the key carries the dataset's row count, so a search typed while rows stream re-runs.
+ */
+export function useSearch(dataset: DatasetSummary | null, text: string) {
+  const client = useDataClient();
+  const queryClient = useQueryClient();
   const trimmed = useDebounced(text.trim(), SEARCH_DEBOUNCE_MS);
+  const key = ["search", dataset?.id ?? null, dataset?.rows ?? 0, trimmed] as const;
   return useQuery({
-    queryKey: ["search", datasetId, trimmed],
-    enabled: datasetId !== null && trimmed.length > 0,
-    queryFn: async ({ signal }) => {
+    queryKey: key,
+    enabled: dataset !== null && trimmed.length > 0,
+    queryFn: async ({ signal }): Promise<SearchResult> => {
+      const started = performance.now();
       const { lines } = await client.request(
         "search",
-        { dataset: datasetId ?? "", text: trimmed },
-        { signal },
+        { dataset: dataset?.id ?? "", text: trimmed },
+        {
+          signal,
+          onProgress: (partial) =>
+            queryClient.setQueryData<SearchResult>(key, { lines: new Set(partial.lines), ms: null }),
+        },
       );
-      return new Set(lines);
+      return { lines: new Set(lines), ms: Math.round(performance.now() - started) };
     },
-    placeholderData: (previous) => previous,
+    placeholderData: keepPreviousData,
   });
 }
 
 export function useHighlight(code: string | null) {
-  const client = useInspectorClient();
+  const client = useDataClient();
   return useQuery({
     queryKey: ["highlight", code],
     enabled: code !== null,
@@ -217,16 +306,16 @@ export function useHighlight(code: string | null) {
 }
 
 export function useServers() {
-  const client = useInspectorClient();
+  const client = useDataClient();
   return useQuery({
     queryKey: ["servers"],
     queryFn: async ({ signal }) => (await client.request("servers", {}, { signal })).servers,
   });
 }
 
-/** The original bytes of one line, fetched from the worker when asked for (copy, download, raw view). */
+/** The original bytes of one line, read back from the file when asked for (copy, download, raw view). */
 export function useRawLine() {
-  const client = useInspectorClient();
+  const client = useDataClient();
   return useCallback(
     async (dataset: string, line: number): Promise<Uint8Array | null> => {
       const result = await client.request("raw", { dataset, line });

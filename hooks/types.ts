@@ -5,7 +5,9 @@ export type { PairedBy, ServerSource, UnverifiedCode } from "@/lib/verify";
 export { PAIRED_BY_LABEL, SERVER_SOURCE_LABEL, UNVERIFIED_LABEL } from "@/lib/verify";
 export type {
   CallResolution,
+  CallView,
   DatasetSummary,
+  DetailView,
   HarnessId,
   Highlight,
   HighlightResult,
@@ -14,9 +16,9 @@ export type {
   LoadProgress,
   MapState,
   Policy,
+  RecentFile,
   RolloutFinding,
   RolloutIndexEntry,
-  RolloutView,
   SessionSummary,
   Source,
   Token,

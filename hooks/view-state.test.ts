@@ -32,6 +32,8 @@ function entry(line: number, patch: Partial<RolloutIndexEntry> = {}): RolloutInd
     verify_error: null,
     paired: false,
     paired_by: "none",
+    key: null,
+    rewards: "done",
     ...patch,
   };
 }

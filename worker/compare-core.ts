@@ -38,7 +38,7 @@ import type {
   SideInputsView,
   WhatIfView,
 } from "./compare-protocol";
-import { datasetKind, isInputRow } from "./session";
+import { datasetKind, isInputRow } from "./core";
 
 /** Line errors listed per file; the rest are counted. */
 export const MAX_REPORTED_ERRORS = 50;

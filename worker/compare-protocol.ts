@@ -219,14 +219,20 @@ export interface RunsParams {
   readonly policy: Policy;
 }
 
+/** The compare page's requests; the one data worker answers them beside the inspector's. */
 export interface CompareRequests {
+  /**
+   * A file by name: the latest file of that name opened in this tab (by either page), else the bundled
+   * sample of that name when `sample` is set.
+   */
+  file: { params: { name: string; sample: boolean }; result: CompareFileSummary };
+  /** Opens a local file into the store (it is then offered on both pages). */
   open: { params: { source: Source }; result: CompareFileSummary };
-  files: { params: Record<string, never>; result: CompareFileSummary[] };
   compare: { params: RunsParams; result: CompareView };
   pairDetail: { params: RunsParams & { id: number }; result: PairDetail | null };
   rollouts: { params: { file: string }; result: RolloutListEntry[] };
   whatIf: { params: { file: string; line: number; inputs: string | null }; result: WhatIfView | null };
-  servers: { params: Record<string, never>; result: { servers: RepairServerInput[] } };
+  repairServers: { params: Record<string, never>; result: { servers: RepairServerInput[] } };
   repair: {
     params: {
       file: string;
@@ -238,18 +244,3 @@ export interface CompareRequests {
   };
   download: { params: { id: number }; result: { blob: Blob; name: string } | null };
 }
-
-export type CompareMethod = keyof CompareRequests;
-
-export type ToCompareWorker =
-  | {
-      readonly type: "request";
-      readonly id: number;
-      readonly method: CompareMethod;
-      readonly params: unknown;
-    }
-  | { readonly type: "cancel"; readonly id: number };
-
-export type FromCompareWorker =
-  | { readonly type: "result"; readonly id: number; readonly result: unknown }
-  | { readonly type: "error"; readonly id: number; readonly error: string; readonly cancelled: boolean };

@@ -6,19 +6,19 @@ import { z } from "zod";
 import type { HarnessId } from "../lib/harness/types";
 import type { CallResolution, Highlight, Policy } from "../lib/identity/types";
 import { parseOutputItem, type Rollout } from "../lib/schemas";
-import { type Pairing, pairingKey, verifierServers, verifyRollout } from "../lib/verify";
-import type {
-  InputMessage,
-  RolloutIndexEntry,
-  RolloutView,
-  TranscriptItem,
-  VerificationView,
-} from "./protocol";
+import { isInputRow, type Pairing, pairingKey, verifierServers, verifyRollout } from "../lib/verify";
+import type { DetailView, InputMessage, RolloutIndexEntry, TranscriptItem } from "./protocol";
 
 /** Longest JSON preview of a task field shown in the detail header. */
 export const FIELD_PREVIEW_CHARS = 400;
 
-const POLICIES: readonly Policy[] = ["contract", "legacy"];
+/** A materialized-inputs row (lib/verify's rule, one place). */
+export { isInputRow };
+
+/** A file is materialized inputs when every row that parsed is an input row (and there is one). */
+export function datasetKind(inputRows: number, parsedRows: number): "rollouts" | "inputs" {
+  return inputRows > 0 && inputRows === parsedRows ? "inputs" : "rollouts";
+}
 
 const MetaSchema = z.looseObject({
   _ng_task_index: z.number().optional().catch(undefined),
@@ -79,23 +79,30 @@ function verifyBoth(value: unknown, context: RowContext) {
   };
 }
 
+/** The list fields of a row (with its paired input row, when there is one). */
+export function rowMeta(value: unknown, input: unknown) {
+  const m = meta(value);
+  return {
+    task_index: m._ng_task_index ?? null,
+    rollout_index: m._ng_rollout_index ?? null,
+    task_id: m.id === undefined ? (meta(input).id?.toString() ?? null) : m.id.toString(),
+    agent: m.agent_ref?.name ?? null,
+    environment: m.environment_name ?? meta(input).environment_name ?? null,
+  };
+}
+
 export function analyzeRollout(
   line: number,
   value: unknown,
   rollout: Rollout,
   context: RowContext,
 ): RolloutIndexEntry {
-  const m = meta(value);
   const { input } = context;
   const result = verifyBoth(value, context);
   const calls = result.contract.resolution.calls;
   return {
     line,
-    task_index: m._ng_task_index ?? null,
-    rollout_index: m._ng_rollout_index ?? null,
-    task_id: m.id === undefined ? (meta(input).id?.toString() ?? null) : m.id.toString(),
-    agent: m.agent_ref?.name ?? null,
-    environment: m.environment_name ?? meta(input).environment_name ?? null,
+    ...rowMeta(value, input),
     server: result.contract.server,
     server_source: result.contract.server_source,
     recorded: typeof rollout.reward === "number" ? rollout.reward : null,
@@ -110,16 +117,8 @@ export function analyzeRollout(
     verify_error: result.contract.error ?? null,
     paired: input !== undefined,
     paired_by: result.contract.paired_by,
-  };
-}
-
-export function verification(value: unknown, context: RowContext): VerificationView {
-  const result = verifyBoth(value, context);
-  return {
-    server: result.contract.server,
-    harness: context.harness,
-    contract: result.contract,
-    legacy: result.legacy,
+    key: pairingKey(value),
+    rewards: "done",
   };
 }
 
@@ -175,8 +174,18 @@ function stringify(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** The output items in order, each function_call paired with its function_call_output by call_id. */
-export function transcript(rollout: Rollout): TranscriptItem[] {
+/**
+ * The output items in order, each function_call paired with its function_call_output by call_id and with
+ * its resolution under each policy by output_index (the same item, not a position in another list).
+ */
+export function transcript(
+  rollout: Rollout,
+  resolutions: Readonly<Record<Policy, readonly CallResolution[]>> = { contract: [], legacy: [] },
+): TranscriptItem[] {
+  const byOutput = (calls: readonly CallResolution[]) =>
+    new Map(calls.map((call) => [call.output_index, call]));
+  const contract = byOutput(resolutions.contract);
+  const legacy = byOutput(resolutions.legacy);
   const items: TranscriptItem[] = [];
   // Outputs are consumed in order per call_id, so duplicated call_ids still pair one-to-one.
   const outputs = new Map<string, { output_index: number; output: string }[]>();
@@ -218,6 +227,8 @@ export function transcript(rollout: Rollout): TranscriptItem[] {
           arguments: stringify(parsed.item.arguments),
           output: match?.output ?? null,
           output_index_of_output: match?.output_index ?? null,
+          contract: contract.get(output_index) ?? null,
+          legacy: legacy.get(output_index) ?? null,
         });
         return;
       }
@@ -262,24 +273,35 @@ function extraFields(value: unknown): { key: string; preview: string }[] {
     });
 }
 
-export function rolloutView(
+/** The detail pane of one rollout: one parse, one verification per policy, every call with its own resolution. */
+export function detailView(
   entry: RolloutIndexEntry,
   value: unknown,
   rollout: Rollout,
   context: RowContext,
   byteLength: number,
-): RolloutView {
+): DetailView {
   const { input } = context;
   const result = verifyBoth(value, context);
-  const resolution = Object.fromEntries(POLICIES.map((policy) => [policy, result[policy].resolution.calls]));
+  const resolutions = { contract: result.contract.resolution.calls, legacy: result.legacy.resolution.calls };
+  const legacyByOutput = new Map(resolutions.legacy.map((call) => [call.output_index, call]));
   return {
     line: entry.line,
     entry,
     input: inputMessages(rollout.responses_create_params ?? meta(input).responses_create_params),
-    items: transcript(rollout),
-    resolution: { contract: resolution.contract ?? [], legacy: resolution.legacy ?? [] },
+    items: transcript(rollout, resolutions),
+    calls: resolutions.contract.map((call) => ({
+      contract: call,
+      legacy: legacyByOutput.get(call.output_index) ?? null,
+    })),
     findings: result.contract.resolution.findings,
     byte_length: byteLength,
     extra_fields: extraFields(value),
+    verification: {
+      server: result.contract.server,
+      harness: context.harness,
+      contract: result.contract,
+      legacy: result.legacy,
+    },
   };
 }

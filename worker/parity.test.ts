@@ -1,5 +1,5 @@
 /**
- * One rule, two front ends: `cli verify` and the browser worker's session must choose the same verifying
+ * One rule, two front ends: `cli verify` and the browser's data service must choose the same verifying
  * server, with the same source, pair the same way and reach the same outcome on every line of every
  * fixture file (Gym's example rollouts with and without their example.jsonl, and the golden files).
  */
@@ -10,7 +10,7 @@ import { z } from "zod";
 import { run } from "@/cli/commands/verify";
 import { memoryIo } from "@/cli/io";
 import type { LoadProgress, Source } from "@/worker/protocol";
-import { Session } from "@/worker/session";
+import { DataService, inProcessPool } from "@/worker/service";
 
 const ROOT = path.resolve(__dirname, "..");
 const GYM = path.join(ROOT, "fixtures/nemo-gym/resources_servers");
@@ -73,12 +73,13 @@ describe("cli verify and the browser worker choose and verify alike", () => {
         unverified: r.unverified ?? null,
       }));
 
-    const session = new Session();
+    const service = new DataService(inProcessPool());
     const sources = inputs === null ? [source(file)] : [source(inputs), source(file)];
-    const summary = await session.load(sources, null, never, ignore);
+    const summary = await service.load(sources, null, never, ignore);
+    await service.settled();
     const rollouts = summary.datasets.find((d) => d.kind === "rollouts");
     expect(rollouts).toBeDefined();
-    const browser = (session.get(rollouts?.id ?? "")?.index ?? []).map((e) => ({
+    const browser = service.changes(rollouts?.id ?? "", 0).entries.map((e) => ({
       line: e.line,
       server: e.server,
       server_source: e.server_source,

@@ -11,6 +11,7 @@ import type { PairedBy } from "../lib/verify/pairing";
 import type { ServerSource } from "../lib/verify/server";
 import type { VerifyResult } from "../lib/verify/types";
 import type { UnverifiedCode } from "../lib/verify/unverified";
+import type { CompareRequests } from "./compare-protocol";
 
 export type { CallResolution, HarnessId, Highlight, MapState, Policy, RolloutFinding, VerifyResult };
 
@@ -21,21 +22,38 @@ export type Source =
 
 export type DatasetKind = "rollouts" | "inputs";
 
+/** What kind of problem a line has: not JSON (or not UTF-8, or too long), or JSON that is not a rollout. */
+export type LineErrorKind = "parse" | "schema";
+
 export interface LineError {
   readonly line: number;
   readonly offset: number;
   readonly length: number;
+  readonly kind: LineErrorKind;
   readonly error: string;
 }
 
 export interface DatasetSummary {
+  /** Unique per opened file (two files of the same name have two ids), and stable across a reload. */
   readonly id: string;
   readonly name: string;
+  /** "rollouts" until the whole file is read and every parsed row turned out to be an input row. */
   readonly kind: DatasetKind;
+  /** Bumped whenever a row of the index changes (rows streamed in, rewards filled in, inputs paired). */
+  readonly revision: number;
+  /** Bumped when what a row is verified with changes (inputs file, server, harness): detail views depend on it. */
+  readonly analysis: number;
+  /** Bytes read so far (the decompressed size once indexed). */
   readonly bytes: number;
+  /** The source's size when known (a gzip file's compressed size). */
+  readonly total_bytes: number | null;
   readonly lines: number;
   /** Rows that parsed and (for rollouts) passed the schema. */
   readonly rows: number;
+  /** True once the whole file is read and every row is in the index. */
+  readonly indexed: boolean;
+  /** Rollouts whose rewards are computed (the rest show identity statuses only). */
+  readonly rewarded: number;
   readonly errors: readonly LineError[];
   /** For rollouts: the inputs dataset whose rows were paired with this one's, if any. */
   readonly paired_inputs: string | null;
@@ -52,7 +70,19 @@ export interface DatasetSummary {
 }
 
 export interface SessionSummary {
+  /** The inspector's open files (its workspace), in the order they were opened. */
   readonly datasets: readonly DatasetSummary[];
+  /** Every file opened in this tab, by any page: what /compare offers. */
+  readonly files: readonly DatasetSummary[];
+}
+
+/** A file kept in the origin-private file system, offered on the landing page. */
+export interface RecentFile {
+  readonly id: string;
+  readonly name: string;
+  readonly bytes: number;
+  /** Epoch milliseconds of the last time it was opened. */
+  readonly opened: number;
 }
 
 export type HighlightCounts = Readonly<Record<Highlight, number>>;
@@ -86,6 +116,10 @@ export interface RolloutIndexEntry {
   readonly paired: boolean;
   /** How the inputs row was found: by Gym's indices, by an equal task input, or not at all. */
   readonly paired_by: PairedBy;
+  /** The (_ng_task_index, _ng_rollout_index) pairing key, when the row has both. */
+  readonly key: string | null;
+  /** "pending" until both policies' rewards are computed: statuses and counts come first. */
+  readonly rewards: "pending" | "done";
 }
 
 /** One item of a transcript, in response.output order. */
@@ -102,6 +136,9 @@ export type TranscriptItem =
       /** The paired function_call_output's `output`, serialized when it is not a string. */
       readonly output: string | null;
       readonly output_index_of_output: number | null;
+      /** This call's identity under each policy, joined by output_index in the worker. */
+      readonly contract: CallResolution | null;
+      readonly legacy: CallResolution | null;
     }
   | {
       readonly kind: "output";
@@ -116,18 +153,10 @@ export interface InputMessage {
   readonly text: string;
 }
 
-export interface RolloutView {
-  readonly line: number;
-  readonly entry: RolloutIndexEntry;
-  /** The prompt (responses_create_params.input) as role/text pairs. */
-  readonly input: readonly InputMessage[];
-  readonly items: readonly TranscriptItem[];
-  /** Per-policy identity resolution for the list's server. */
-  readonly resolution: Readonly<Record<Policy, ReadonlyArray<CallResolution>>>;
-  readonly findings: readonly RolloutFinding[];
-  readonly byte_length: number;
-  /** Keys of the rollout that are not rendered elsewhere, with short JSON previews. */
-  readonly extra_fields: readonly { readonly key: string; readonly preview: string }[];
+/** One call of the identity list: its resolution under both policies. */
+export interface CallView {
+  readonly contract: CallResolution;
+  readonly legacy: CallResolution | null;
 }
 
 export interface VerificationView {
@@ -135,6 +164,21 @@ export interface VerificationView {
   readonly harness: HarnessId | null;
   readonly contract: VerifyResult;
   readonly legacy: VerifyResult;
+}
+
+/** Everything the detail pane shows for one rollout, from one parse and one verification per policy. */
+export interface DetailView {
+  readonly line: number;
+  readonly entry: RolloutIndexEntry;
+  /** The prompt (responses_create_params.input) as role/text pairs. */
+  readonly input: readonly InputMessage[];
+  readonly items: readonly TranscriptItem[];
+  readonly calls: readonly CallView[];
+  readonly findings: readonly RolloutFinding[];
+  readonly byte_length: number;
+  /** Keys of the rollout that are not rendered elsewhere, with short JSON previews. */
+  readonly extra_fields: readonly { readonly key: string; readonly preview: string }[];
+  readonly verification: VerificationView;
 }
 
 /** A shiki token, flattened to what a span needs. */
@@ -151,32 +195,6 @@ export interface HighlightResult {
   readonly plain: boolean;
 }
 
-export interface Requests {
-  /** fallbackServer: the verifying server for rows that name none (a bundled sample's server). */
-  load: { params: { sources: readonly Source[]; fallbackServer?: string | null }; result: SessionSummary };
-  /** Recomputes the index for a verifying server (null: each row's default) and a harness (alias flags). */
-  reanalyze: {
-    params: { dataset: string; server: string | null; harness: HarnessId | null };
-    result: SessionSummary;
-  };
-  indexPage: {
-    params: { dataset: string; start: number; count: number };
-    result: { entries: RolloutIndexEntry[]; total: number };
-  };
-  rollout: { params: { dataset: string; line: number }; result: RolloutView | null };
-  verify: {
-    /** server null: the row's own choice (lib/verify chooseServer). */
-    params: { dataset: string; line: number; server: string | null; harness: HarnessId | null };
-    result: VerificationView | null;
-  };
-  raw: { params: { dataset: string; line: number }; result: { bytes: Uint8Array } | null };
-  search: { params: { dataset: string; text: string }; result: { lines: number[] } };
-  highlight: { params: { code: string; lang: "json" }; result: HighlightResult };
-  servers: { params: Record<string, never>; result: { servers: string[] } };
-}
-
-export type Method = keyof Requests;
-
 export interface LoadProgress {
   readonly phase: "reading" | "analyzing";
   readonly file: string;
@@ -186,11 +204,47 @@ export interface LoadProgress {
   readonly rows: number;
 }
 
-export type ToWorker =
-  | { readonly type: "request"; readonly id: number; readonly method: Method; readonly params: unknown }
-  | { readonly type: "cancel"; readonly id: number };
+/** The inspector's requests (the compare page's are in ./compare-protocol.ts; one worker answers both). */
+export interface InspectorRequests {
+  /** fallbackServer: the verifying server for rows that name none (a bundled sample's server). */
+  load: {
+    params: { sources: readonly Source[]; fallbackServer?: string | null };
+    result: SessionSummary;
+    progress: LoadProgress;
+  };
+  /** Opens files kept from an earlier visit (origin-private file system) as the workspace. */
+  restore: { params: { ids: readonly string[] }; result: SessionSummary; progress: LoadProgress };
+  recent: { params: Record<string, never>; result: RecentFile[] };
+  session: { params: Record<string, never>; result: SessionSummary };
+  /** Recomputes the index for a verifying server (null: each row's default) and a harness (alias flags). */
+  reanalyze: {
+    params: { dataset: string; server: string | null; harness: HarnessId | null };
+    result: SessionSummary;
+  };
+  /** Index rows changed after revision `since` (0: every row), and the revision they bring the caller to. */
+  changes: {
+    params: { dataset: string; since: number };
+    result: { entries: RolloutIndexEntry[]; revision: number };
+  };
+  /** These rows are on screen: compute their rewards before the others. */
+  prioritize: { params: { dataset: string; lines: readonly number[] }; result: null };
+  detail: {
+    params: { dataset: string; line: number; server: string | null; harness: HarnessId | null };
+    result: DetailView | null;
+  };
+  raw: { params: { dataset: string; line: number }; result: { bytes: Uint8Array } | null };
+  /** Matching lines; partial results stream in as progress while the pool searches. */
+  search: {
+    params: { dataset: string; text: string };
+    result: { lines: number[] };
+    progress: { lines: number[] };
+  };
+  highlight: { params: { code: string; lang: "json" }; result: HighlightResult };
+  servers: { params: Record<string, never>; result: { servers: string[] } };
+}
 
-export type FromWorker =
-  | { readonly type: "result"; readonly id: number; readonly result: unknown }
-  | { readonly type: "error"; readonly id: number; readonly error: string; readonly cancelled: boolean }
-  | { readonly type: "progress"; readonly id: number; readonly progress: LoadProgress };
+/** Pushed by the worker whenever the session changes (rows streamed in, rewards filled in). */
+export type DataEvent = { readonly kind: "session"; readonly session: SessionSummary };
+
+/** Everything the one data worker answers: the inspector's requests and the compare page's. */
+export type DataRequests = InspectorRequests & CompareRequests;

@@ -6,7 +6,18 @@ import { LineErrors } from "@/components/LineErrors";
 import { DropTarget, LoadProgressBar, OpenFilesButton, Welcome } from "@/components/Loader";
 import { RolloutTable } from "@/components/RolloutTable";
 import { SummaryBand } from "@/components/SummaryBand";
-import { useLoad, useReanalyze, useRolloutIndex, useSamples, useSearch, useSession } from "@/hooks/data";
+import {
+  storedWorkspace,
+  useLoad,
+  usePrioritize,
+  useReanalyze,
+  useRecentFiles,
+  useRememberWorkspace,
+  useRolloutIndex,
+  useSamples,
+  useSearch,
+  useSession,
+} from "@/hooks/data";
 import { bundledSample, pairedInputsSample } from "@/hooks/samples";
 import type { FilterFlag, RolloutIndexEntry, Sample, SortKey, Source } from "@/hooks/types";
 import { useKeyboard } from "@/hooks/use-keyboard";
@@ -30,6 +41,17 @@ export function Inspector() {
   const samples = useSamples();
   const reanalyzer = useReanalyze();
   const searchInput = useRef<HTMLInputElement>(null);
+
+  // A reload reopens the tab's files (kept in the origin-private file system), unless a link names a sample.
+  useRememberWorkspace(session);
+  const restored = useRef(false);
+  useEffect(() => {
+    if (restored.current) return;
+    restored.current = true;
+    const ids = storedWorkspace();
+    if (session === null && !view.sample && ids.length > 0) void loader.restore(ids);
+  }, [session, view.sample, loader.restore]);
+  const recent = useRecentFiles(session === null || session.datasets.length === 0);
 
   // Open the sample named in the URL (a deep link), once the sample list is known.
   const loadedSample = useRef<string | null>(null);
@@ -88,9 +110,10 @@ export function Inspector() {
 
   const index = useRolloutIndex(dataset);
   const query = useDeferredValue(view.q);
-  const search = useSearch(dataset?.id ?? null, query);
+  const search = useSearch(dataset, query);
+  const prioritize = usePrioritize(dataset?.id ?? null);
   const entries = index.data ?? NO_ENTRIES;
-  const searchLines = query.trim() ? (search.data ?? null) : null;
+  const searchLines = query.trim() ? (search.data?.lines ?? null) : null;
   const { filters, agent, env, sort, desc } = view;
   const rows = useMemo(
     () => selectRollouts(entries, { filters, agent, env, sort, desc }, searchLines),
@@ -162,6 +185,9 @@ export function Inspector() {
   });
 
   const busy = loader.loading || reanalyzer.pending;
+  // The index is complete when the whole file is read and this page holds the worker's latest rows.
+  const ready = dataset?.indexed === true && !busy && index.isSuccess && !index.isPlaceholderData;
+  const rewarded = ready && dataset !== null && dataset.rewarded === dataset.rows;
   return (
     <DropTarget onFiles={onFiles}>
       <div className="app">
@@ -194,9 +220,7 @@ export function Inspector() {
             ))}
           </div>
           <div className="topbar-actions">
-            {busy && (
-              <LoadProgressBar progress={loader.progress ?? reanalyzer.progress} onCancel={loader.cancel} />
-            )}
+            {busy && <LoadProgressBar progress={loader.progress} onCancel={loader.cancel} />}
             <Link className="button" href={compareHref} data-testid="compare-link">
               Compare · what-if · repair
             </Link>
@@ -223,10 +247,27 @@ export function Inspector() {
               <OpenFilesButton onFiles={onFiles} />
             </div>
           ) : (
-            !busy && <Welcome samples={samples.data ?? []} onFiles={onFiles} onSample={onSample} />
+            !busy && (
+              <Welcome
+                samples={samples.data ?? []}
+                onFiles={onFiles}
+                onSample={onSample}
+                recent={recent.data ?? []}
+                onRecent={(id) => {
+                  loadedSample.current = null;
+                  setView({ ...DEFAULT_VIEW });
+                  void loader.restore([id]);
+                }}
+              />
+            )
           )
         ) : (
-          <main className="workspace" data-ready={index.isSuccess && !busy}>
+          <main
+            className="workspace"
+            data-ready={ready}
+            data-rewarded={rewarded}
+            data-search-ms={query.trim() && search.data?.ms != null ? search.data.ms : undefined}
+          >
             <section className="list-pane">
               <SummaryBand
                 counts={counts}
@@ -266,6 +307,7 @@ export function Inspector() {
                 sort={view.sort}
                 desc={view.desc}
                 onSort={onSort}
+                onVisible={prioritize}
               />
               <footer className="list-footer">
                 <span>

@@ -5,7 +5,7 @@ import { RawLine } from "@/components/RawLine";
 import { RolloutHeader, TaskFields } from "@/components/RolloutHeader";
 import { Transcript } from "@/components/Transcript";
 import { VerificationPanel } from "@/components/VerificationPanel";
-import { useRawLine, useRollout, useServers, useVerification } from "@/hooks/data";
+import { useDetail, useRawLine, useServers } from "@/hooks/data";
 import type { DatasetSummary, HarnessId, RolloutIndexEntry } from "@/hooks/types";
 import type { ViewUpdate } from "@/hooks/use-view-state";
 
@@ -19,33 +19,35 @@ interface Props {
 }
 
 export function RolloutPane({ dataset, entry, call, server, harness, onView }: Props) {
-  const rollout = useRollout(dataset.id, entry.line, `${dataset.server_override}|${dataset.harness}`);
-  // null: the row's own choice (lib/verify chooseServer), the same the list used.
-  const verification = useVerification(dataset.id, entry.line, server, harness);
+  // One request: the transcript, every call's resolution and both verifications, from one parse.
+  const detail = useDetail(dataset, entry.line, server, harness);
   const servers = useServers();
   const fetchRaw = useRawLine();
 
   // Bring the selected call's card into view once it exists (a deep link selects it before it renders).
-  const loaded = rollout.data !== undefined && rollout.data !== null;
-  // Wait for verification too: its panel sits above the calls and would push the card away again.
-  const settled = !verification.isFetching;
+  const settled = detail.data !== undefined && detail.data !== null && !detail.isFetching;
   useEffect(() => {
-    if (call === null || !loaded || !settled) return;
+    if (call === null || !settled) return;
     document.getElementById(`call-${call}`)?.scrollIntoView({ block: "nearest" });
-  }, [call, loaded, settled]);
+  }, [call, settled]);
 
-  const view = rollout.data;
-  if (rollout.isError) return <div className="banner banner-error">Could not open line {entry.line}.</div>;
-  if (!view) return <div className="placeholder muted">Opening line {entry.line}…</div>;
-  const calls = verification.data?.contract.resolution.calls ?? view.resolution.contract;
-  const legacy = verification.data?.legacy.resolution.calls ?? view.resolution.legacy;
+  const view = detail.data;
+  if (detail.isError) return <div className="banner banner-error">Could not open line {entry.line}.</div>;
+  if (!view || view.line !== entry.line) {
+    return <div className="placeholder muted">Opening line {entry.line}…</div>;
+  }
+  const calls = view.calls;
   const select = (index: number) => onView({ call: String(index) });
   return (
-    <article className="detail" data-detail-line={entry.line} data-verified={verification.isSuccess}>
+    <article
+      className="detail"
+      data-detail-line={entry.line}
+      data-verified={detail.isSuccess && !detail.isPlaceholderData && !detail.isFetching}
+    >
       <RolloutHeader view={view} fileName={dataset.name} />
       <VerificationPanel
-        view={verification.data}
-        loading={verification.isFetching}
+        view={view.verification}
+        loading={detail.isFetching}
         servers={servers.data ?? []}
         server={server}
         defaultServer={entry.server}
@@ -58,7 +60,7 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView }: P
         <h3>
           Calls <span className="muted">({calls.length})</span>
         </h3>
-        <CallTable calls={calls} legacy={legacy} selected={call} onSelect={select} />
+        <CallTable calls={calls} selected={call} onSelect={select} />
       </section>
       <section className="transcript-section" aria-label="Transcript">
         <h3>Transcript</h3>
@@ -66,7 +68,6 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView }: P
           key={entry.line}
           input={view.input}
           items={view.items}
-          calls={calls}
           selected={call}
           onSelect={select}
         />

@@ -21,7 +21,7 @@ import {
 import { NO_INPUTS, parseToolList, resolveInputs } from "@/hooks/compare-state";
 import type { CompareFileSummary, CompareTab } from "@/hooks/compare-types";
 import { useCompareState } from "@/hooks/compare-url";
-import { useSamples } from "@/hooks/data";
+import { useSamples, useSession } from "@/hooks/data";
 import { HARNESS_LABELS, HARNESSES, isHarnessId } from "@/lib/harness";
 
 const TAB_LABELS: Record<CompareTab, string> = {
@@ -43,18 +43,27 @@ interface Opened {
   readonly inputs: readonly string[];
 }
 
-/** Choices for a kind of file picker: the bundled samples of that kind, then files opened in this tab. */
+/**
+ * Choices for a kind of file picker: files opened in this tab (on this page or in the inspector: one
+ * store), then the bundled samples of that kind.
+ */
 function useFileChoices(local: readonly OpenedFile[], kind: FileKind): FileChoice[] {
   const samples = useSamples();
+  const session = useSession();
   return useMemo(() => {
     const bundled = (samples.data ?? [])
       .filter((s) => s.kind === kind)
       .map((s) => ({ name: s.file, title: s.title }));
-    const opened = local
+    const stored = (session?.files ?? [])
+      .filter((f) => f.indexed)
+      .map((f) => ({ name: f.name, kind: f.kind }));
+    const names = new Set<string>();
+    const opened = [...local, ...stored]
       .filter((f) => f.kind === kind && !bundled.some((b) => b.name === f.name))
+      .filter((f) => !names.has(f.name) && names.add(f.name))
       .map((f) => ({ name: f.name, title: `${f.name} (opened in this tab)` }));
     return [...opened, ...bundled];
-  }, [samples.data, local, kind]);
+  }, [samples.data, session?.files, local, kind]);
 }
 
 export function ComparePage() {

@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
 import { Suspense } from "react";
-import { CompareProvider } from "@/hooks/compare-client";
 import { ComparePage } from "./ComparePage";
 
 export const metadata: Metadata = {
@@ -15,9 +14,7 @@ export default async function Compare() {
   await connection();
   return (
     <Suspense fallback={<div className="booting">Rollout Inspector · Compare</div>}>
-      <CompareProvider>
-        <ComparePage />
-      </CompareProvider>
+      <ComparePage />
     </Suspense>
   );
 }

@@ -1,7 +1,7 @@
 import { aliasFor, buildAliasMap, HARNESSES, identityKey } from "../harness";
 import type { HarnessId, ToolIdentity } from "../harness/types";
 import { quoteName } from "../names";
-import type { CallStatus, Flag, ProvenanceIdentity } from "./types";
+import type { CallStatus, FlagDraft, ProvenanceIdentity } from "./types";
 
 /** What the alias flags of one rollout depend on. */
 export interface AliasFlagContext {
@@ -70,7 +70,7 @@ const quote = quoteName;
 /** Builds the per-call alias flag computation for one rollout; the collision map is built at most once. */
 export function aliasFlagger(
   context: AliasFlagContext,
-): (emitted: string, status: CallStatus, provenance: ProvenanceIdentity | null) => Flag[] {
+): (emitted: string, status: CallStatus, provenance: ProvenanceIdentity | null) => FlagDraft[] {
   let collisions: ReadonlyMap<string, readonly ToolIdentity[]> | undefined;
   const collisionsOf = (harness: HarnessId): ReadonlyMap<string, readonly ToolIdentity[]> => {
     if (collisions !== undefined) return collisions;
@@ -84,7 +84,7 @@ export function aliasFlagger(
   };
 
   return (emitted, status, provenance) => {
-    const flags: Flag[] = [];
+    const flags: FlagDraft[] = [];
     const harness = context.harness;
 
     if (provenance !== null && harness !== null) {

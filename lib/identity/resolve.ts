@@ -7,6 +7,7 @@ import type {
   CallResolution,
   CallStatus,
   Flag,
+  FlagDraft,
   FlagName,
   Highlight,
   Policy,
@@ -164,8 +165,8 @@ function callIdOf(call: IndexedFunctionCall): string | null {
   return typeof call.call.call_id === "string" ? call.call.call_id : null;
 }
 
-function statusFlags(decision: Decision, server: string, tools: ReadonlySet<string> | null): Flag[] {
-  const flags: Flag[] = [];
+function statusFlags(decision: Decision, server: string, tools: ReadonlySet<string> | null): FlagDraft[] {
+  const flags: FlagDraft[] = [];
   const identity = decision.provenance;
   if (decision.status === "external" && identity !== null && isServerNearMiss(identity.server_name, server)) {
     flags.push({
@@ -251,13 +252,14 @@ export function resolveReadRollout(rollout: Rollout, options: ResolveOptions): R
         : reading.state === "unknown"
           ? decideWithoutMap(emitted, server, "The rollout has no provenance map")
           : decideWithMap(emitted, callId, reading, callIdCounts, server);
-    const flags = [
+    // Each flag carries its highlight, so no front end needs a copy of FLAG_HIGHLIGHT.
+    const flags: Flag[] = [
       ...statusFlags(decision, server, tools),
       ...aliasFlags(emitted, decision.status, decision.provenance),
-    ];
+    ].map((flag) => ({ ...flag, highlight: FLAG_HIGHLIGHT[flag.name] }));
     const highlight = strongestHighlight([
       STATUS_HIGHLIGHT[decision.status],
-      ...flags.map((flag) => FLAG_HIGHLIGHT[flag.name]),
+      ...flags.map((flag) => flag.highlight),
     ]);
     return {
       index: call.index,

@@ -34,6 +34,8 @@ export interface ProvenanceIdentity {
 
 export interface Flag {
   readonly name: FlagName;
+  /** The highlight this flag raises (contract, "Diagnostic flags"). */
+  readonly highlight: Highlight;
   /** One sentence a researcher can act on. */
   readonly message: string;
   /** alias_guess: every (harness, tool) whose alias equals the emitted name. */
@@ -43,6 +45,9 @@ export interface Flag {
   /** alias_collision: the distinct identities that share the emitted name under the chosen harness. */
   readonly identities?: readonly { readonly server: string; readonly tool: string }[];
 }
+
+/** A flag before resolve attaches its highlight (FLAG_HIGHLIGHT, one place). */
+export type FlagDraft = Omit<Flag, "highlight">;
 
 export interface CallResolution {
   /** 0-based position among this rollout's function_calls. */

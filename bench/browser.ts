@@ -1,0 +1,471 @@
+/**
+ * `npm run bench:browser`: loads generated 300 MB and 1 GB rollouts files in Debian's Chromium through the
+ * app's file input and records, side by side, what issue 9 sets goals for:
+ *
+ * - the reader's raw throughput on the same File in the same browser (a bare worker that only streams the
+ *   bytes, and one that streams them and JSON.parses every line): the floor the app is measured against;
+ * - time from the drop to the first rows, to the complete index (data-ready) and to every reward
+ *   (data-rewarded);
+ * - the longest main-thread task from the drop to the end of the searches (PerformanceObserver "longtask");
+ * - memory: resident memory (RSS) of the renderer process, which runs the page, the data worker and the
+ *   pool, above its level before the drop (a conservative bound on the data worker's own memory), and the
+ *   browser process's, where Chromium keeps Blob bytes;
+ * - search latency in the data worker for a rare and a common term (data-search-ms).
+ *
+ * It needs a production build (`npx next build`); it starts `next start` on BENCH_PORT (default 3190) unless
+ * BASE_URL names a running app. Files are generated once into BENCH_DIR (default $TMPDIR/rollout-inspector-bench)
+ * with scripts/gen-big-rollouts.ts. Sizes: `--sizes 3e8,1e9` (default). Writes bench/browser.json and
+ * bench/browser.md. Heavy: run it alone (`flock /tmp/heavy.lock npm run bench:browser`).
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import path from "node:path";
+import { chromium, type Page } from "@playwright/test";
+import { z } from "zod";
+
+const ROOT = process.cwd();
+const PORT = Number(process.env.BENCH_PORT ?? 3190);
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const DIR = process.env.BENCH_DIR ?? path.join(tmpdir(), "rollout-inspector-bench");
+/** A term in one rollout's call ids, and one in every rollout's tool descriptions. */
+const RARE_TERM = "call_4242_3";
+const COMMON_TERM = "Workplace Tool";
+const SAMPLE_MS = 200;
+const LOAD_TIMEOUT_MS = 30 * 60_000;
+
+/** Issue 9's goals on the 2-core development machine. */
+export const GOALS = {
+  first_rows_ms: 1_000,
+  index_1gb_ms: 10_000,
+  longest_task_ms: 50,
+  worker_memory_fraction: 0.25,
+  search_300mb_ms: 500,
+} as const;
+
+function arg(name: string): string | undefined {
+  const at = process.argv.indexOf(name);
+  return at === -1 ? undefined : process.argv[at + 1];
+}
+
+const sizes = (arg("--sizes") ?? "3e8,1e9").split(",").map(Number);
+
+function label(bytes: number): string {
+  return bytes >= 1e9 ? `${bytes / 1e9} GB` : `${bytes / 1e6} MB`;
+}
+
+function ensureFile(bytes: number): string {
+  mkdirSync(DIR, { recursive: true });
+  const file = path.join(DIR, `rollouts-${bytes}.jsonl`);
+  if (!existsSync(file)) {
+    console.error(`generating ${label(bytes)} into ${file}…`);
+    const result = spawnSync("npx", ["tsx", "scripts/gen-big-rollouts.ts", file, "--bytes", String(bytes)], {
+      cwd: ROOT,
+      stdio: "inherit",
+    });
+    if (result.status !== 0) throw new Error("could not generate the benchmark file");
+  }
+  return file;
+}
+
+async function waitHttp(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+/** Resident memory (KiB) of every process under `root` whose command line matches. */
+function rssOf(root: number, match: (cmdline: string) => boolean): number {
+  const parent = new Map<number, number>();
+  const cmd = new Map<number, string>();
+  for (const entry of readdirSync("/proc")) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      parent.set(pid, Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+      cmd.set(pid, readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " "));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  const under = (pid: number): boolean => {
+    for (let at: number | undefined = pid; at !== undefined && at > 1; at = parent.get(at))
+      if (at === root) return true;
+    return false;
+  };
+  let total = 0;
+  for (const [pid, line] of cmd) {
+    if (!under(pid) || !match(line)) continue;
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, "utf8");
+      total += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    } catch {
+      // ended
+    }
+  }
+  return total;
+}
+
+const isRenderer = (cmdline: string) => cmdline.includes("--type=renderer");
+
+interface HeapUsage {
+  readonly usedSize: number;
+  readonly totalSize: number;
+  /** ArrayBuffers and other off-heap backing stores held by the worker. */
+  readonly backingStorageSize: number;
+}
+
+/**
+ * Each worker's V8 heap (allocated) plus its ArrayBuffer backing stores, read over the DevTools protocol
+ * (Runtime.getHeapUsage in each worker target, reached with Target.sendMessageToTarget).
+ */
+class WorkerHeaps {
+  private readonly targets = new Map<string, string>();
+  private readonly waiting = new Map<number, (value: HeapUsage | null) => void>();
+  private nextId = 1;
+  readonly peak = new Map<string, number>();
+
+  static async attach(page: Page): Promise<WorkerHeaps> {
+    const heaps = new WorkerHeaps();
+    const cdp = await page.context().newCDPSession(page);
+    const Attached = z.object({
+      sessionId: z.string(),
+      targetInfo: z.object({ title: z.string(), type: z.string() }),
+    });
+    const Message = z.object({ message: z.string() });
+    const Reply = z.object({
+      id: z.number(),
+      result: z
+        .object({ usedSize: z.number(), totalSize: z.number(), backingStorageSize: z.number() })
+        .optional(),
+    });
+    cdp.on("Target.attachedToTarget", (event) => {
+      const parsed = Attached.safeParse(event);
+      if (parsed.success && parsed.data.targetInfo.type === "worker") {
+        heaps.targets.set(parsed.data.targetInfo.title, parsed.data.sessionId);
+      }
+    });
+    cdp.on("Target.receivedMessageFromTarget", (event) => {
+      const message = Message.safeParse(event);
+      if (!message.success) return;
+      const reply = Reply.safeParse(JSON.parse(message.data.message));
+      if (reply.success) heaps.waiting.get(reply.data.id)?.(reply.data.result ?? null);
+    });
+    await cdp.send("Target.setAutoAttach", {
+      autoAttach: true,
+      waitForDebuggerOnStart: false,
+      flatten: false,
+    });
+    heaps.send = (sessionId, message) => cdp.send("Target.sendMessageToTarget", { sessionId, message });
+    return heaps;
+  }
+
+  private send: (sessionId: string, message: string) => Promise<unknown> = async () => undefined;
+
+  /** Bytes per worker title (data, pool-0, ...): allocated heap plus backing stores. */
+  async sample(): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    await Promise.all(
+      [...this.targets].map(async ([title, sessionId]) => {
+        const id = this.nextId++;
+        const usage = await new Promise<HeapUsage | null>((resolve) => {
+          this.waiting.set(id, resolve);
+          void this.send(sessionId, JSON.stringify({ id, method: "Runtime.getHeapUsage" })).catch(() =>
+            resolve(null),
+          );
+          setTimeout(() => resolve(null), 2_000);
+        });
+        this.waiting.delete(id);
+        if (usage === null) return;
+        const bytes = usage.totalSize + usage.backingStorageSize;
+        out.set(title, bytes);
+        this.peak.set(title, Math.max(this.peak.get(title) ?? 0, bytes));
+      }),
+    );
+    return out;
+  }
+}
+
+/** Streams the file (and then streams + JSON.parses it) in a bare worker of the same page. */
+async function rawReader(page: Page, file: string) {
+  await page.evaluate(() => {
+    const input = document.createElement("input");
+    input.type = "file";
+    input.id = "bench-raw";
+    input.hidden = true;
+    document.body.append(input);
+  });
+  await page.locator("#bench-raw").setInputFiles(file);
+  return page.evaluate(async () => {
+    const input = document.querySelector<HTMLInputElement>("#bench-raw");
+    const picked = input?.files?.[0];
+    if (!picked) throw new Error("no file");
+    const code = `onmessage = async (event) => {
+      const file = event.data;
+      let t0 = performance.now();
+      let bytes = 0;
+      const reader = file.stream().getReader();
+      for (;;) { const { done, value } = await reader.read(); if (done) break; bytes += value.length; }
+      const readMs = performance.now() - t0;
+      t0 = performance.now();
+      const text = file.stream().pipeThrough(new TextDecoderStream()).getReader();
+      let rest = "";
+      let lines = 0;
+      for (;;) {
+        const { done, value } = await text.read();
+        if (done) break;
+        rest += value;
+        let start = 0;
+        for (let end = rest.indexOf("\\n", start); end !== -1; end = rest.indexOf("\\n", start)) {
+          const line = rest.slice(start, end);
+          start = end + 1;
+          if (line.trim() === "") continue;
+          lines++;
+          try { JSON.parse(line); } catch { /* Python NaN lines */ }
+        }
+        rest = rest.slice(start);
+      }
+      postMessage({ bytes, lines, read_ms: readMs, parse_ms: performance.now() - t0 });
+    };`;
+    const url = URL.createObjectURL(new Blob([code], { type: "text/javascript" }));
+    const worker = new Worker(url);
+    const result = await new Promise<{ bytes: number; lines: number; read_ms: number; parse_ms: number }>(
+      (resolve, reject) => {
+        worker.onmessage = (event) => resolve(event.data);
+        worker.onerror = (event) => reject(new Error(event.message));
+        worker.postMessage(picked);
+      },
+    );
+    worker.terminate();
+    URL.revokeObjectURL(url);
+    input?.remove();
+    return result;
+  });
+}
+
+interface Marks {
+  drop: number | null;
+  first_rows: number | null;
+  ready: number | null;
+  rewarded: number | null;
+  tasks: { start: number; ms: number }[];
+}
+
+async function search(page: Page, term: string): Promise<number> {
+  const box = page.getByRole("searchbox", { name: "Search rollouts" });
+  await box.fill("");
+  await page.locator("main.workspace:not([data-search-ms])").waitFor();
+  await box.fill(term);
+  const main = page.locator("main.workspace[data-search-ms]");
+  await main.waitFor({ timeout: 120_000 });
+  return Number(await main.getAttribute("data-search-ms"));
+}
+
+async function measure(base: string, file: string, bytes: number) {
+  const server = await chromium.launchServer({
+    executablePath: CHROMIUM,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
+  });
+  const browserPid = server.process().pid ?? 0;
+  const browser = await chromium.connect(server.wsEndpoint());
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    // tsx compiles the functions handed to page.evaluate with esbuild's keepNames, which calls __name.
+    await page.addInitScript("globalThis.__name = (target) => target");
+    await page.goto(base);
+    await page.getByTestId("file-input").first().waitFor({ state: "attached" });
+    const raw = await rawReader(page, file);
+    // A fresh page for the app itself, so the raw reader's garbage does not count against it.
+    await page.goto("about:blank");
+    await page.goto(base);
+    await page.getByTestId("file-input").first().waitFor({ state: "attached" });
+    await page.waitForTimeout(1_000);
+    const rendererBefore = rssOf(browserPid, isRenderer);
+    const browserBefore = rssOf(browserPid, (cmd) => !cmd.includes("--type="));
+    await page.evaluate(() => {
+      const marks: Marks = { drop: null, first_rows: null, ready: null, rewarded: null, tasks: [] };
+      Reflect.set(window, "__marks", marks);
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries())
+          marks.tasks.push({ start: entry.startTime, ms: entry.duration });
+      }).observe({ type: "longtask", buffered: false });
+      document.addEventListener(
+        "change",
+        (event) => {
+          if (event.target instanceof HTMLElement && event.target.dataset.testid === "file-input") {
+            marks.drop ??= performance.now();
+          }
+        },
+        true,
+      );
+      const check = () => {
+        const now = performance.now();
+        if (marks.first_rows === null && document.querySelector(".rbody [data-line]")) marks.first_rows = now;
+        if (marks.ready === null && document.querySelector("main.workspace[data-ready='true']"))
+          marks.ready = now;
+        if (marks.rewarded === null && document.querySelector("main.workspace[data-rewarded='true']")) {
+          marks.rewarded = now;
+        }
+      };
+      new MutationObserver(check).observe(document.body, {
+        subtree: true,
+        childList: true,
+        attributes: true,
+      });
+    });
+    let rendererPeak = rendererBefore;
+    let browserPeak = browserBefore;
+    const heaps = await WorkerHeaps.attach(page);
+    const heapsBefore = await heaps.sample();
+    heaps.peak.clear();
+    const sampler = setInterval(() => {
+      void heaps.sample();
+      rendererPeak = Math.max(rendererPeak, rssOf(browserPid, isRenderer));
+      browserPeak = Math.max(
+        browserPeak,
+        rssOf(browserPid, (cmd) => !cmd.includes("--type=")),
+      );
+    }, SAMPLE_MS);
+    await page.getByTestId("file-input").first().setInputFiles(file);
+    await page.locator("main.workspace[data-ready='true']").waitFor({ timeout: LOAD_TIMEOUT_MS });
+    await page.locator("main.workspace[data-rewarded='true']").waitFor({ timeout: LOAD_TIMEOUT_MS });
+    const rendererAfterLoad = rssOf(browserPid, isRenderer);
+    const heapsAfterLoad = await heaps.sample();
+    const rare = await search(page, RARE_TERM);
+    const common = await search(page, COMMON_TERM);
+    clearInterval(sampler);
+    const marks: Marks = await page.evaluate(() => Reflect.get(window, "__marks"));
+    const drop = marks.drop ?? 0;
+    const since = (at: number | null) => (at === null ? null : Math.round(at - drop));
+    const rows = Number(await page.getByTestId("rollout-count").textContent());
+    const mb = bytes / 1024 / 1024;
+    return {
+      file: path.basename(file),
+      bytes,
+      rollouts: rows,
+      raw_reader: {
+        stream_ms: Math.round(raw.read_ms),
+        stream_mb_s: Math.round(mb / (raw.read_ms / 1000)),
+        stream_and_parse_ms: Math.round(raw.parse_ms),
+        stream_and_parse_mb_s: Math.round(mb / (raw.parse_ms / 1000)),
+      },
+      first_rows_ms: since(marks.first_rows),
+      index_ms: since(marks.ready),
+      index_mb_s: marks.ready === null ? null : Math.round(mb / ((marks.ready - drop) / 1000)),
+      rewards_ms: since(marks.rewarded),
+      longest_task_ms: Math.round(
+        Math.max(0, ...marks.tasks.filter((t) => t.start >= drop).map((t) => t.ms)),
+      ),
+      long_tasks: marks.tasks.filter((t) => t.start >= drop).length,
+      renderer_rss_mb: {
+        before: Math.round(rendererBefore / 1024),
+        peak_above_before: Math.round((rendererPeak - rendererBefore) / 1024),
+        after_load_above_before: Math.round((rendererAfterLoad - rendererBefore) / 1024),
+      },
+      renderer_peak_fraction_of_file:
+        Math.round(((rendererPeak - rendererBefore) * 1024 * 1000) / bytes) / 1000,
+      browser_process_rss_peak_above_before_mb: Math.round((browserPeak - browserBefore) / 1024),
+      /** The data worker's V8 heap (allocated) + ArrayBuffers: before the drop, peak, and once loaded. */
+      data_worker_mb: {
+        before: Math.round((heapsBefore.get("data") ?? 0) / 2 ** 20),
+        peak: Math.round((heaps.peak.get("data") ?? 0) / 2 ** 20),
+        after_load: Math.round((heapsAfterLoad.get("data") ?? 0) / 2 ** 20),
+      },
+      data_worker_peak_fraction_of_file: Math.round(((heaps.peak.get("data") ?? 0) * 1000) / bytes) / 1000,
+      pool_worker_peak_mb: Math.round(
+        Math.max(0, ...[...heaps.peak].filter(([title]) => title.startsWith("pool")).map(([, b]) => b)) /
+          2 ** 20,
+      ),
+      search_ms: { [RARE_TERM]: rare, [COMMON_TERM]: common },
+    };
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+type Result = Awaited<ReturnType<typeof measure>>;
+
+function verdict(ok: boolean): string {
+  return ok ? "meets" : "misses";
+}
+
+function table(results: readonly Result[]): string {
+  const lines = [
+    "| file | rollouts | raw stream / stream+parse | first rows | complete index | all rewards | longest main-thread task | data worker peak (share of file) | one pool worker peak | renderer RSS peak above start | search rare / common |",
+    "|---|---|---|---|---|---|---|---|---|---|---|",
+  ];
+  for (const r of results) {
+    lines.push(
+      `| ${label(r.bytes)} | ${r.rollouts} | ${(r.raw_reader.stream_ms / 1000).toFixed(1)} s / ${(r.raw_reader.stream_and_parse_ms / 1000).toFixed(1)} s | ${r.first_rows_ms} ms | ${((r.index_ms ?? 0) / 1000).toFixed(1)} s (${r.index_mb_s} MB/s) | ${((r.rewards_ms ?? 0) / 1000).toFixed(1)} s | ${r.longest_task_ms} ms | ${r.data_worker_mb.peak} MiB (${(r.data_worker_peak_fraction_of_file * 100).toFixed(1)}%) | ${r.pool_worker_peak_mb} MiB | ${r.renderer_rss_mb.peak_above_before} MiB (${Math.round(r.renderer_peak_fraction_of_file * 100)}%) | ${r.search_ms[RARE_TERM]} / ${r.search_ms[COMMON_TERM]} ms |`,
+    );
+  }
+  const small = results.find((r) => r.bytes < 5e8);
+  const big = results.find((r) => r.bytes >= 1e9);
+  lines.push("", "Goals (issue 9):", "");
+  const worst = (f: (r: Result) => number) => Math.max(...results.map(f));
+  lines.push(
+    `- first rows within ${GOALS.first_rows_ms} ms of the drop: ${verdict(worst((r) => r.first_rows_ms ?? Infinity) <= GOALS.first_rows_ms)} (worst ${worst((r) => r.first_rows_ms ?? Infinity)} ms)`,
+  );
+  if (big) {
+    lines.push(
+      `- complete index of 1 GB within ${GOALS.index_1gb_ms / 1000} s: ${verdict((big.index_ms ?? Infinity) <= GOALS.index_1gb_ms)} (${((big.index_ms ?? 0) / 1000).toFixed(1)} s)`,
+    );
+  }
+  lines.push(
+    `- longest main-thread task under ${GOALS.longest_task_ms} ms: ${verdict(worst((r) => r.longest_task_ms) < GOALS.longest_task_ms)} (worst ${worst((r) => r.longest_task_ms)} ms)`,
+    `- data worker memory under ${GOALS.worker_memory_fraction * 100}% of the file: ${verdict(worst((r) => r.data_worker_peak_fraction_of_file) < GOALS.worker_memory_fraction)} (worst ${(worst((r) => r.data_worker_peak_fraction_of_file) * 100).toFixed(1)}%; the whole renderer, page + data worker + pool, peaked at ${Math.round(worst((r) => r.renderer_peak_fraction_of_file) * 100)}% above its start)`,
+  );
+  if (small) {
+    const slowest = Math.max(...Object.values(small.search_ms));
+    lines.push(
+      `- search over 300 MB under ${GOALS.search_300mb_ms} ms: ${verdict(slowest < GOALS.search_300mb_ms)} (slowest ${slowest} ms)`,
+    );
+  }
+  return lines.join("\n");
+}
+
+async function main(): Promise<void> {
+  const files = sizes.map((bytes) => ({ bytes, file: ensureFile(bytes) }));
+  let app: ChildProcess | null = null;
+  let base = process.env.BASE_URL;
+  if (!base) {
+    if (!existsSync(path.join(ROOT, ".next/BUILD_ID")))
+      throw new Error("no production build: run `npx next build`");
+    base = `http://127.0.0.1:${PORT}`;
+    app = spawn(path.join(ROOT, "node_modules/.bin/next"), ["start", "-p", String(PORT), "-H", "127.0.0.1"], {
+      cwd: ROOT,
+      stdio: "ignore",
+    });
+  }
+  try {
+    await waitHttp(base, 60_000);
+    const results: Result[] = [];
+    for (const { bytes, file } of files) {
+      console.error(`measuring ${label(bytes)} (${statSync(file).size} bytes)…`);
+      const result = await measure(base, file, statSync(file).size);
+      console.error(JSON.stringify(result));
+      results.push(result);
+    }
+    const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? "unknown", chromium: CHROMIUM };
+    writeFileSync(
+      path.join(ROOT, "bench/browser.json"),
+      `${JSON.stringify({ date: new Date().toISOString(), machine, goals: GOALS, results }, null, 2)}\n`,
+    );
+    const report = `# Browser benchmark (\`npm run bench:browser\`)\n\n${new Date().toISOString().slice(0, 10)}, ${machine.cpus} cores (${machine.cpu}), ${CHROMIUM}.\n\n${table(results)}\n`;
+    writeFileSync(path.join(ROOT, "bench/browser.md"), report);
+    console.log(report);
+  } finally {
+    app?.kill();
+  }
+}
+
+await main();

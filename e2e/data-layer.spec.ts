@@ -1,0 +1,118 @@
+/**
+ * The one data layer: files added in either order are paired and every shown reward follows, a file opened
+ * in the inspector is offered on /compare, and a reload (or a later visit) reopens the files.
+ * Expected rewards are the golden file's (Gym's own verifier), never the app's.
+ */
+import path from "node:path";
+import { expect, type Page, test } from "@playwright/test";
+import { z } from "zod";
+import { formatReward } from "../components/badges";
+import { GOLDEN_WA, loadFiles, readJsonlFile, waitReady } from "./helpers";
+
+const NOECHO = path.join(GOLDEN_WA, "wa_noecho.jsonl");
+const INPUTS = path.join(GOLDEN_WA, "wa_inputs.jsonl");
+const Expected = z.object({
+  contract: z.object({ reward: z.number().nullable() }),
+  legacy: z.object({ reward: z.number().nullable() }),
+});
+const expected = readJsonlFile(path.join(GOLDEN_WA, "wa_noecho_expected.jsonl")).map((row) =>
+  Expected.parse(row),
+);
+
+interface ShownRow {
+  line: number;
+  /** data-reward (the contract reward) or null when the row has none. */
+  contract: string | null;
+  unverified: string | null;
+  legacy: string;
+}
+
+/** Every rendered row's line, contract reward (or unverified reason) and legacy cell (the list is virtualized). */
+async function shownRewards(page: Page): Promise<ShownRow[]> {
+  return page.locator(".rbody [data-line]").evaluateAll((rows) =>
+    rows.map((row) => ({
+      line: Number(row.getAttribute("data-line")),
+      contract: row.getAttribute("data-reward"),
+      unverified: row.getAttribute("data-unverified-reason"),
+      legacy: row.querySelectorAll(".c-num")[2]?.textContent ?? "",
+    })),
+  );
+}
+
+async function expectGoldenRewards(page: Page): Promise<void> {
+  await expect(async () => {
+    const rows = await shownRewards(page);
+    expect(rows.length).toBeGreaterThan(5);
+    for (const row of rows) {
+      const want = expected[row.line - 1];
+      expect(want, `line ${row.line}`).toBeDefined();
+      const contract = want?.contract.reward ?? null;
+      expect([row.line, row.contract, row.unverified === null, row.legacy]).toEqual([
+        row.line,
+        contract === null ? null : String(contract),
+        contract !== null,
+        formatReward(want?.legacy.reward),
+      ]);
+    }
+  }).toPass();
+}
+
+test("inputs added after the rollouts update every visible reward", async ({ page }) => {
+  await page.goto("/");
+  await loadFiles(page, [NOECHO]);
+  // Without their inputs these rollouts cannot be scored: every shown row says why instead of a reward.
+  const before = await shownRewards(page);
+  expect(before.length).toBeGreaterThan(5);
+  for (const row of before)
+    expect([row.contract, row.unverified !== null, row.legacy]).toEqual([null, true, "—"]);
+  await loadFiles(page, [INPUTS]);
+  await expect(page.locator("[data-dataset='wa_noecho.jsonl']")).toContainText(`${expected.length} paired`);
+  await expectGoldenRewards(page);
+});
+
+test("rollouts added after an inputs file keep it", async ({ page }) => {
+  await page.goto("/");
+  await page.getByTestId("file-input").first().setInputFiles([INPUTS]);
+  await expect(page.getByText("Only materialized inputs are loaded")).toBeVisible();
+  await page.getByTestId("file-input").first().setInputFiles([NOECHO]);
+  await waitReady(page);
+  await expect(page.locator("[data-inputs='wa_inputs.jsonl']")).toBeVisible();
+  await expect(page.locator("[data-dataset='wa_noecho.jsonl']")).toContainText(`${expected.length} paired`);
+  await expectGoldenRewards(page);
+});
+
+test("a file opened in the inspector is offered on /compare", async ({ page }) => {
+  await page.goto("/");
+  await loadFiles(page, [path.join(GOLDEN_WA, "wa_rollouts.jsonl")]);
+  await page.getByTestId("compare-link").click();
+  await expect(page).toHaveURL(/\/compare/);
+  const select = page.getByTestId("compare-b-select");
+  await expect(select.locator("option[value='wa_rollouts.jsonl']")).toHaveCount(1);
+  await select.selectOption("wa_rollouts.jsonl");
+  await expect(page.locator("[data-picker='compare-b'] [data-loaded='wa_rollouts.jsonl']")).toContainText(
+    `${readJsonlFile(path.join(GOLDEN_WA, "wa_rollouts.jsonl")).length} rollouts`,
+  );
+});
+
+test("a reload reopens the tab's files, and a new tab offers them as recent files", async ({
+  page,
+  context,
+}) => {
+  await page.goto("/");
+  await loadFiles(page, [NOECHO, INPUTS]);
+  await expect(page.locator("[data-dataset='wa_noecho.jsonl']")).toContainText(`${expected.length} paired`);
+  await page.reload();
+  await waitReady(page);
+  await expect(page.locator("[data-inputs='wa_inputs.jsonl']")).toBeVisible();
+  await expect(page.locator("[data-dataset='wa_noecho.jsonl']")).toContainText(`${expected.length} paired`);
+  await expectGoldenRewards(page);
+
+  // Another tab starts empty (the open files are the tab's), and lists what this browser kept.
+  const other = await context.newPage();
+  await other.goto("/");
+  const recent = other.getByTestId("recent-files");
+  await expect(recent.locator("[data-recent='wa_noecho.jsonl']")).toBeVisible();
+  await recent.locator("[data-recent='wa_noecho.jsonl']").first().click();
+  await waitReady(other);
+  await expect(other.getByTestId("rollout-count")).toHaveText(String(expected.length));
+});

@@ -1,0 +1,40 @@
+/// <reference lib="webworker" />
+/**
+ * The one data worker of the app: the file store, the inspector's and the compare page's requests
+ * (./protocol.ts, ./compare-protocol.ts), and the verify pool the page hands it as MessagePorts.
+ */
+import { compareHandlers } from "./compare-handlers";
+import { inspectorHandlers } from "./inspector-handlers";
+import { opfsPersistence } from "./opfs";
+import { PortPool } from "./pool";
+import type { DataEvent, DataRequests } from "./protocol";
+import { serve } from "./rpc";
+import { DataService, inProcessPool, type Pool } from "./service";
+
+declare const self: DedicatedWorkerGlobalScope;
+
+/** The pool is set by the page's first message; until then (or without one) jobs run here. */
+let pool: Pool = inProcessPool();
+const deferredPool: Pool = {
+  get size() {
+    return pool.size;
+  },
+  index: (job) => pool.index(job),
+  rewards: (job) => pool.rewards(job),
+  search: (job) => pool.search(job),
+  prepareInputs: (job) => pool.prepareInputs(job),
+};
+
+self.addEventListener("message", (event: MessageEvent<{ type?: string; ports?: MessagePort[] }>) => {
+  if (event.data?.type === "pool" && event.data.ports && event.data.ports.length > 0) {
+    pool = new PortPool(event.data.ports);
+  }
+});
+
+let push: (event: DataEvent) => void = () => {};
+const service = new DataService(
+  deferredPool,
+  (session) => push({ kind: "session", session }),
+  opfsPersistence(),
+);
+push = serve<DataRequests, DataEvent>(self, { ...inspectorHandlers(service), ...compareHandlers(service) });

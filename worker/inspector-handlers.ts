@@ -1,0 +1,33 @@
+/**
+ * The inspector's requests, answered by the data service (the compare page's are in ./compare-handlers.ts).
+ */
+import { highlightJson } from "./highlight";
+import type { InspectorRequests } from "./protocol";
+import type { Handlers } from "./rpc";
+import type { DataService } from "./service";
+
+export function inspectorHandlers(service: DataService): Handlers<InspectorRequests> {
+  return {
+    load: ({ sources, fallbackServer }, { signal, progress }) =>
+      service.load(sources, fallbackServer ?? null, signal, progress),
+    restore: ({ ids }, { signal, progress }) => service.restore(ids, signal, progress),
+    recent: () => service.recent(),
+    session: () => service.session(),
+    reanalyze: ({ dataset, server, harness }) => service.reanalyze(dataset, server, harness),
+    changes: ({ dataset, since }) => service.changes(dataset, since),
+    prioritize: ({ dataset, lines }) => {
+      service.prioritize(dataset, lines);
+      return null;
+    },
+    detail: ({ dataset, line, server, harness }) => service.detail(dataset, line, server, harness),
+    raw: async ({ dataset, line }, { transfer }) => {
+      const bytes = await service.raw(dataset, line);
+      if (bytes === null) return null;
+      transfer(bytes.buffer);
+      return { bytes };
+    },
+    search: ({ dataset, text }, { signal, progress }) => service.search(dataset, text, signal, progress),
+    highlight: ({ code }) => highlightJson(code),
+    servers: () => ({ servers: service.servers() }),
+  };
+}

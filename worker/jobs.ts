@@ -1,0 +1,298 @@
+/**
+ * The work the verify pool does, as plain async functions of Blobs and numbers (no worker plumbing, so
+ * they run in Node tests too). Each job reads its own bytes from a Blob slice: the file is never copied
+ * into a worker's heap, only the few megabytes one job needs, for as long as it runs.
+ */
+
+import type { HarnessId } from "../lib/harness/types";
+import { resolveReadRollout } from "../lib/identity";
+import type { Highlight } from "../lib/identity/types";
+import { parseJsonLine, readJsonl } from "../lib/jsonl";
+import { type Rollout, readRollout } from "../lib/schemas";
+import { chooseServer, InputIndex, pairingKey } from "../lib/verify";
+import { analyzeRollout, isInputRow, type RowContext, rowMeta } from "./core";
+import type { RolloutIndexEntry } from "./protocol";
+
+/** What one non-blank line turned out to be when its batch was indexed. */
+export type IndexedLine =
+  | {
+      readonly line: number;
+      readonly offset: number;
+      readonly length: number;
+      readonly status: "bad";
+      readonly error: string;
+    }
+  | {
+      readonly line: number;
+      readonly offset: number;
+      readonly length: number;
+      readonly status: "row";
+      /** Set for a materialized-inputs row (Gym's indices, no response). */
+      readonly input: { readonly key: string | null } | null;
+      /** The identity-only index entry of a readable rollout (rewards pending). */
+      readonly entry: RolloutIndexEntry | null;
+      /** Why the row is not a rollout, when it is not. */
+      readonly issues: string | null;
+    };
+
+export interface AnalysisOptions {
+  /** The verifying server the user chose for every row, or null for each row's default. */
+  readonly serverOverride: string | null;
+  /** The verifying server of rows that name none (a bundled sample's server). */
+  readonly fallbackServer: string | null;
+  readonly harness: HarnessId | null;
+}
+
+export interface IndexJob extends AnalysisOptions {
+  readonly blob: Blob;
+  /** Where the batch starts and ends in `blob`. */
+  readonly start: number;
+  readonly end: number;
+}
+
+export interface IndexedBatch {
+  /** Line numbers and offsets relative to the batch (line 1 at offset 0): the store makes them absolute. */
+  readonly lines: IndexedLine[];
+  /** Lines in the batch, blank ones included (a batch ends at a line break, or at the end of the file). */
+  readonly lineCount: number;
+}
+
+const LF = 0x0a;
+
+function countLines(bytes: Uint8Array): number {
+  let count = 0;
+  for (let at = bytes.indexOf(LF); at !== -1; at = bytes.indexOf(LF, at + 1)) count++;
+  if (bytes.length > 0 && bytes[bytes.length - 1] !== LF) count++;
+  return count;
+}
+
+const NO_COUNTS: Readonly<Record<Highlight, number>> = { ambiguous: 0, mismatched: 0, external: 0, none: 0 };
+
+/**
+ * Parses one batch of lines once and resolves every rollout's calls for the list (statuses, flags,
+ * highlights): the index comes before rewards, which cost several times more.
+ */
+export async function indexBatch(job: IndexJob): Promise<IndexedBatch> {
+  const out: IndexedLine[] = [];
+  const bytes = new Uint8Array(await job.blob.slice(job.start, job.end).arrayBuffer());
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+  for await (const item of readJsonl(stream, { gzip: false })) {
+    const { line, offset } = item;
+    if (!item.ok) {
+      out.push({ line, offset, length: item.length, status: "bad", error: item.error });
+      continue;
+    }
+    const input = isInputRow(item.value) ? { key: pairingKey(item.value) } : null;
+    const read = readRollout(item.value);
+    if (!read.ok) {
+      out.push({
+        line,
+        offset,
+        length: item.length,
+        status: "row",
+        input,
+        entry: null,
+        issues: read.issues.join("; "),
+      });
+      continue;
+    }
+    out.push({
+      line,
+      offset,
+      length: item.length,
+      status: "row",
+      input,
+      entry: identityEntry(line, item.value, read.rollout, job),
+      issues: null,
+    });
+  }
+  return { lines: out, lineCount: countLines(bytes) };
+}
+
+function identityEntry(
+  line: number,
+  value: unknown,
+  rollout: Rollout,
+  options: AnalysisOptions,
+): RolloutIndexEntry {
+  // The verifying server as lib/verify chooses it before any inputs row is paired (the rewards pass,
+  // which has the pairing, may choose again).
+  const { server, source } = chooseServer(value, {
+    override: options.serverOverride,
+    sample: options.fallbackServer,
+  });
+  const resolution = resolveReadRollout(rollout, {
+    server: server ?? "",
+    policy: "contract",
+    ...(options.harness ? { harness: options.harness } : {}),
+  });
+  const counts = { ...NO_COUNTS };
+  for (const call of resolution.calls) counts[call.highlight]++;
+  const meta = rowMeta(value, undefined);
+  return {
+    line,
+    task_index: meta.task_index,
+    rollout_index: meta.rollout_index,
+    task_id: meta.task_id,
+    agent: meta.agent,
+    environment: meta.environment,
+    server,
+    server_source: source,
+    recorded: typeof rollout.reward === "number" ? rollout.reward : null,
+    contract: null,
+    legacy: null,
+    unverified: null,
+    legacy_unverified: null,
+    calls: resolution.calls.length,
+    counts,
+    map_state: resolution.map_state,
+    gym_would_reject: resolution.findings.some((finding) => finding.kind === "gym_would_reject"),
+    verify_error: null,
+    paired: false,
+    paired_by: "none",
+    key: pairingKey(value),
+    rewards: "pending",
+  };
+}
+
+/** One line whose bytes a job reads back: where it is in which Blob. */
+export interface LineRef {
+  readonly line: number;
+  readonly blob: Blob;
+  readonly offset: number;
+  readonly length: number;
+}
+
+export interface RewardJob extends AnalysisOptions {
+  readonly lines: readonly LineRef[];
+  /** The inputs file the rollouts are paired with (prepared with prepareInputs), if any. */
+  readonly inputs: string | null;
+}
+
+/** The rows of an inputs file, by where they are. */
+export interface InputsJob {
+  readonly id: string;
+  readonly lines: readonly LineRef[];
+}
+
+/** Inputs files indexed for pairing (lib/verify InputIndex), by dataset id; ids are never reused. */
+const inputIndexes = new Map<string, Promise<InputIndex<LineRef>>>();
+
+async function buildInputIndex(job: InputsJob): Promise<InputIndex<LineRef>> {
+  const index = new InputIndex<LineRef>();
+  // Each Blob part is read once: an inputs file's rows sit side by side.
+  const parts = new Map<Blob, Promise<Uint8Array>>();
+  for (const ref of job.lines) {
+    let bytes = parts.get(ref.blob);
+    if (!bytes) {
+      bytes = ref.blob.arrayBuffer().then((buffer) => new Uint8Array(buffer));
+      parts.set(ref.blob, bytes);
+    }
+    const line = (await bytes).subarray(ref.offset, ref.offset + ref.length);
+    const parsed = parseJsonLine(decoder.decode(line));
+    if (parsed.ok && isInputRow(parsed.value)) index.add(parsed.value, ref);
+  }
+  return index;
+}
+
+/** Indexes an inputs file once (later calls share the first); resolves to its pairable rows. */
+export async function prepareInputs(job: InputsJob): Promise<number> {
+  let index = inputIndexes.get(job.id);
+  if (!index) {
+    index = buildInputIndex(job);
+    inputIndexes.set(job.id, index);
+  }
+  return (await index).size;
+}
+
+/** The prepared index of an inputs file (undefined when it was never prepared here). */
+export function inputIndex(id: string): Promise<InputIndex<LineRef>> | undefined {
+  return inputIndexes.get(id);
+}
+
+const decoder = new TextDecoder();
+
+/** Reads one line's bytes back from its Blob (without a trailing "\r"). */
+export async function readLine(ref: Pick<LineRef, "blob" | "offset" | "length">): Promise<Uint8Array> {
+  const bytes = new Uint8Array(await ref.blob.slice(ref.offset, ref.offset + ref.length).arrayBuffer());
+  return bytes;
+}
+
+export async function parseRef(ref: LineRef | null): Promise<unknown> {
+  if (ref === null) return undefined;
+  const parsed = parseJsonLine(decoder.decode(await readLine(ref)));
+  return parsed.ok ? parsed.value : undefined;
+}
+
+/** How one rollout is verified: its paired input row (lib's pairing rule) and the chosen server. */
+export async function rowContext(
+  value: unknown,
+  inputs: string | null,
+  options: AnalysisOptions,
+): Promise<RowContext> {
+  const index = inputs === null ? undefined : await inputIndex(inputs);
+  const pairing = index?.pair(value);
+  const input = pairing?.ref == null ? undefined : await parseRef(pairing.ref);
+  return {
+    input,
+    ...(pairing === undefined ? {} : { pairing }),
+    override: options.serverOverride,
+    sample: options.fallbackServer,
+    harness: options.harness,
+  };
+}
+
+/** The full index entry of each line: both policies verified, with the paired input row when there is one. */
+export async function rewardBatch(job: RewardJob): Promise<RolloutIndexEntry[]> {
+  const out: RolloutIndexEntry[] = [];
+  for (const ref of job.lines) {
+    const value = await parseRef(ref);
+    const read = readRollout(value);
+    if (!read.ok) continue;
+    out.push(analyzeRollout(ref.line, value, read.rollout, await rowContext(value, job.inputs, job)));
+  }
+  return out;
+}
+
+export interface SearchJob {
+  readonly blob: Blob;
+  readonly start: number;
+  readonly end: number;
+  /** Absolute offset of `start` in the file. */
+  readonly base: number;
+  readonly text: string;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * Absolute offsets of the first match in each line of a byte range (case-insensitive, over the raw line
+ * text, so every field counts). The regex engine's case-insensitive literal search is an order of magnitude
+ * faster than lower-casing the text first.
+ */
+export async function searchRange(job: SearchJob): Promise<number[]> {
+  const bytes = new Uint8Array(await job.blob.slice(job.start, job.end).arrayBuffer());
+  const text = decoder.decode(bytes);
+  const pattern = new RegExp(escapeRegExp(job.text), "gi");
+  const hits: number[] = [];
+  // Offsets come back in bytes: the encoder measures the UTF-8 length of the text before each hit.
+  const encoder = new TextEncoder();
+  let charsSeen = 0;
+  let bytesSeen = 0;
+  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+    bytesSeen += encoder.encode(text.slice(charsSeen, match.index)).length;
+    charsSeen = match.index;
+    hits.push(job.base + bytesSeen);
+    const newline = text.indexOf("\n", match.index);
+    if (newline === -1) break;
+    pattern.lastIndex = newline + 1;
+  }
+  return hits;
+}

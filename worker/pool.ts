@@ -1,0 +1,85 @@
+/**
+ * The verify pool: navigator.hardwareConcurrency workers (worker/pool.worker.ts) that index batches,
+ * compute rewards and search byte ranges, each reading its own bytes from a Blob. The data worker talks to
+ * them over MessagePorts the page hands it (a worker cannot portably start workers of its own).
+ */
+import type { IndexedBatch, IndexJob, InputsJob, RewardJob, SearchJob } from "./jobs";
+import type { RolloutIndexEntry } from "./protocol";
+import { type Endpoint, RpcClient } from "./rpc";
+import type { Pool } from "./service";
+
+export interface PoolRequests {
+  index: { params: IndexJob; result: IndexedBatch };
+  rewards: { params: RewardJob; result: RolloutIndexEntry[] };
+  search: { params: SearchJob; result: number[] };
+  prepareInputs: { params: InputsJob; result: number };
+}
+
+/** Upper bound on pool workers, whatever the machine reports: each holds its own copy of the verifiers. */
+export const MAX_POOL_WORKERS = 8;
+
+export function poolSize(hardwareConcurrency: number | undefined): number {
+  return Math.max(1, Math.min(MAX_POOL_WORKERS, hardwareConcurrency ?? 1));
+}
+
+function portEndpoint(port: MessagePort): Endpoint {
+  port.start();
+  return {
+    postMessage: (message, transfer) => port.postMessage(message, transfer ?? []),
+    // A port has no error event: a crashed pool worker is seen by the page, which owns it.
+    addEventListener: (type: string, listener: (event: MessageEvent) => void) => {
+      if (type === "message") port.addEventListener("message", listener);
+    },
+  } as Endpoint;
+}
+
+/** Sends each job to the least busy worker. */
+export class PortPool implements Pool {
+  private readonly members: { client: RpcClient<PoolRequests>; busy: number }[];
+
+  constructor(ports: readonly MessagePort[]) {
+    this.members = ports.map((port) => {
+      const endpoint = portEndpoint(port);
+      return { client: new RpcClient<PoolRequests>(() => endpoint), busy: 0 };
+    });
+  }
+
+  get size(): number {
+    return this.members.length;
+  }
+
+  private async run<M extends keyof PoolRequests>(
+    method: M,
+    params: PoolRequests[M]["params"],
+  ): Promise<PoolRequests[M]["result"]> {
+    let member = this.members[0];
+    for (const candidate of this.members) if (member && candidate.busy < member.busy) member = candidate;
+    if (!member) throw new Error("the verify pool has no workers");
+    member.busy++;
+    try {
+      return await member.client.request(method, params);
+    } finally {
+      member.busy--;
+    }
+  }
+
+  index(job: IndexJob): Promise<IndexedBatch> {
+    return this.run("index", job);
+  }
+
+  rewards(job: RewardJob): Promise<RolloutIndexEntry[]> {
+    return this.run("rewards", job);
+  }
+
+  search(job: SearchJob): Promise<number[]> {
+    return this.run("search", job);
+  }
+
+  /** Every member indexes the inputs file (each pairs its own rewards jobs). */
+  async prepareInputs(job: InputsJob): Promise<number> {
+    const sizes = await Promise.all(
+      this.members.map((member) => member.client.request("prepareInputs", job)),
+    );
+    return sizes[0] ?? 0;
+  }
+}

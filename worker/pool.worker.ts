@@ -1,0 +1,22 @@
+/// <reference lib="webworker" />
+/**
+ * One member of the verify pool (./pool.ts): it receives a MessagePort to the data worker and answers the
+ * jobs of ./jobs.ts on it.
+ */
+import { indexBatch, prepareInputs, rewardBatch, searchRange } from "./jobs";
+import type { PoolRequests } from "./pool";
+import { serve } from "./rpc";
+
+declare const self: DedicatedWorkerGlobalScope;
+
+self.addEventListener("message", (event: MessageEvent<{ type: "port"; port: MessagePort }>) => {
+  if (event.data?.type !== "port") return;
+  const port = event.data.port;
+  port.start();
+  serve<PoolRequests>(port, {
+    index: (job) => indexBatch(job),
+    rewards: (job) => rewardBatch(job),
+    search: (job) => searchRange(job),
+    prepareInputs: (job) => prepareInputs(job),
+  });
+});

@@ -1,0 +1,216 @@
+/**
+ * One generic typed request/response layer over a MessagePort-like endpoint (a Worker, a worker's global
+ * scope, a MessagePort). A protocol is a map `method -> { params, result, progress }`; the client gets
+ * typed promises, progress callbacks and cancellation through AbortSignal, the server a typed handler per
+ * method. Server-pushed events (not tied to a request) reach every `onEvent` listener.
+ *
+ * The inspector, the compare page and the verify pool all speak through this one layer.
+ */
+
+export interface MethodSpec {
+  readonly params: unknown;
+  readonly result: unknown;
+  /** What a long request reports while it runs (never, by default). */
+  readonly progress?: unknown;
+}
+
+/** Interfaces have no index signature, so a protocol is checked member by member. */
+export type Protocol<P> = { [K in keyof P]: MethodSpec };
+
+type ProgressOf<S extends MethodSpec> = S extends { progress: infer P } ? P : never;
+
+export type ToServer =
+  | { readonly type: "request"; readonly id: number; readonly method: string; readonly params: unknown }
+  | { readonly type: "cancel"; readonly id: number };
+
+export type FromServer =
+  | { readonly type: "result"; readonly id: number; readonly result: unknown }
+  | { readonly type: "error"; readonly id: number; readonly error: string; readonly cancelled: boolean }
+  | { readonly type: "progress"; readonly id: number; readonly progress: unknown }
+  | { readonly type: "event"; readonly event: unknown };
+
+/** What both a Worker and a MessagePort (and a worker's own scope) offer. */
+export interface Endpoint {
+  postMessage(message: unknown, transfer?: Transferable[]): void;
+  addEventListener(type: "message", listener: (event: MessageEvent) => void): void;
+  addEventListener(type: "error", listener: (event: ErrorEvent) => void): void;
+}
+
+export class CancelledError extends Error {
+  constructor() {
+    super("cancelled");
+    this.name = "CancelledError";
+  }
+}
+
+export function isCancelled(error: unknown): boolean {
+  return (
+    error instanceof CancelledError ||
+    (error instanceof Error && (error.name === "AbortError" || error.name === "CancelledError"))
+  );
+}
+
+export interface RequestOptions<P> {
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (progress: P) => void;
+  readonly transfer?: Transferable[];
+}
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+  onProgress?: (progress: unknown) => void;
+}
+
+/**
+ * The calling side. `connect` makes (or remakes, after a crash) the endpoint; a crashed worker rejects every
+ * pending request and a new one is made on the next request.
+ */
+export class RpcClient<P extends Protocol<P>, E = never> {
+  private endpoint: Endpoint | null = null;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private readonly listeners = new Set<(event: E) => void>();
+
+  constructor(private readonly connect: () => Endpoint & { terminate?(): void }) {}
+
+  request<M extends keyof P & string>(
+    method: M,
+    params: P[M]["params"],
+    options: RequestOptions<ProgressOf<P[M]>> = {},
+  ): Promise<P[M]["result"]> {
+    const { signal, onProgress, transfer } = options;
+    if (signal?.aborted) return Promise.reject(new CancelledError());
+    const endpoint = this.ensure();
+    const id = this.nextId++;
+    return new Promise<P[M]["result"]>((resolve, reject) => {
+      const onAbort = () => {
+        endpoint.postMessage({ type: "cancel", id } satisfies ToServer);
+        // The server confirms with a cancelled error; reject now so the caller does not wait for it.
+        const pending = this.pending.get(id);
+        if (pending) {
+          this.pending.delete(id);
+          pending.reject(new CancelledError());
+        }
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.pending.set(id, {
+        // The server answers this id with this method's result type (serve() below is typed by P).
+        resolve: (value) => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve(value as P[M]["result"]);
+        },
+        reject: (error) => {
+          signal?.removeEventListener("abort", onAbort);
+          reject(error);
+        },
+        ...(onProgress ? { onProgress: (value: unknown) => onProgress(value as ProgressOf<P[M]>) } : {}),
+      });
+      endpoint.postMessage({ type: "request", id, method, params } satisfies ToServer, transfer ?? []);
+    });
+  }
+
+  onEvent(listener: (event: E) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  terminate(): void {
+    const endpoint = this.endpoint;
+    this.endpoint = null;
+    if (endpoint && "terminate" in endpoint && typeof endpoint.terminate === "function") endpoint.terminate();
+    this.failAll(new Error("the worker was stopped"));
+  }
+
+  private ensure(): Endpoint {
+    if (this.endpoint) return this.endpoint;
+    const endpoint = this.connect();
+    endpoint.addEventListener("message", (event: MessageEvent) => this.onMessage(event.data as FromServer));
+    endpoint.addEventListener("error", (event: ErrorEvent) => {
+      event.preventDefault();
+      this.endpoint = null;
+      this.failAll(new Error(`the worker crashed: ${event.message || "unknown error"}`));
+    });
+    this.endpoint = endpoint;
+    return endpoint;
+  }
+
+  private onMessage(message: FromServer): void {
+    if (message.type === "event") {
+      for (const listener of this.listeners) listener(message.event as E);
+      return;
+    }
+    const pending = this.pending.get(message.id);
+    if (!pending) return;
+    if (message.type === "progress") {
+      pending.onProgress?.(message.progress);
+      return;
+    }
+    this.pending.delete(message.id);
+    if (message.type === "result") pending.resolve(message.result);
+    else pending.reject(message.cancelled ? new CancelledError() : new Error(message.error));
+  }
+
+  private failAll(error: Error): void {
+    for (const pending of this.pending.values()) pending.reject(error);
+    this.pending.clear();
+  }
+}
+
+export interface HandlerContext<S extends MethodSpec> {
+  readonly signal: AbortSignal;
+  progress(value: ProgressOf<S>): void;
+  /** Buffers to transfer with the result instead of copying them. */
+  transfer(...buffers: Transferable[]): void;
+}
+
+export type Handlers<P extends Protocol<P>> = {
+  [M in keyof P]: (
+    params: P[M]["params"],
+    context: HandlerContext<P[M]>,
+  ) => Promise<P[M]["result"]> | P[M]["result"];
+};
+
+/** The answering side: one handler per method; returns a function that pushes an event to the client. */
+export function serve<P extends Protocol<P>, E = never>(
+  endpoint: Endpoint,
+  handlers: Handlers<P>,
+): (event: E) => void {
+  const controllers = new Map<number, AbortController>();
+  const handle = async (id: number, method: string, params: unknown) => {
+    const controller = new AbortController();
+    controllers.set(id, controller);
+    const transfer: Transferable[] = [];
+    try {
+      if (!Object.hasOwn(handlers, method)) throw new Error(`unknown method ${method}`);
+      // A method name the client sent, checked to be one of ours just above.
+      const handler = handlers[method as keyof P];
+      // Requests come from RpcClient<P>, typed by the same protocol.
+      const result = await handler(params as P[keyof P]["params"], {
+        signal: controller.signal,
+        progress: (progress) => endpoint.postMessage({ type: "progress", id, progress } satisfies FromServer),
+        transfer: (...buffers) => transfer.push(...buffers),
+      });
+      endpoint.postMessage({ type: "result", id, result } satisfies FromServer, transfer);
+    } catch (error) {
+      const cancelled = controller.signal.aborted || isCancelled(error);
+      endpoint.postMessage({
+        type: "error",
+        id,
+        error: error instanceof Error ? error.message : String(error),
+        cancelled,
+      } satisfies FromServer);
+    } finally {
+      controllers.delete(id);
+    }
+  };
+  endpoint.addEventListener("message", (event: MessageEvent) => {
+    const message = event.data as ToServer;
+    if (message.type === "cancel") {
+      controllers.get(message.id)?.abort();
+      return;
+    }
+    if (message.type === "request") void handle(message.id, message.method, message.params);
+  });
+  return (event) => endpoint.postMessage({ type: "event", event } satisfies FromServer);
+}

@@ -1,0 +1,309 @@
+/**
+ * The data service (store, workspace, rewards scheduler, inspector requests), run in Node with the pool's
+ * functions in-process: loading, classification, pairing in either order, per-line errors with their kind,
+ * cancellation, batches that stream in, search, detail views and raw bytes.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import { readRollout } from "@/lib/schemas";
+import { transcript } from "@/worker/core";
+import type { LoadProgress, RolloutIndexEntry, SessionSummary } from "@/worker/protocol";
+import { DataService, inProcessPool } from "@/worker/service";
+
+const ROOT = path.resolve(__dirname, "..");
+const WA = path.join(ROOT, "fixtures/golden/workplace-rollouts");
+
+function file(full: string, name = path.basename(full)): File {
+  return new File([readFileSync(full)], name);
+}
+
+function jsonl(full: string): unknown[] {
+  return readFileSync(full, "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line));
+}
+
+const Expected = z.object({
+  contract: z.object({ reward: z.number().nullable() }),
+  legacy: z.object({ reward: z.number().nullable() }),
+});
+const never = new AbortController().signal;
+const ignore = (_: LoadProgress) => {};
+
+function entries(service: DataService, id: string): RolloutIndexEntry[] {
+  return service.changes(id, 0).entries;
+}
+
+async function open(service: DataService, ...names: string[]): Promise<SessionSummary> {
+  const summary = await service.load(
+    names.map((name) => ({ kind: "file" as const, file: file(name) })),
+    null,
+    never,
+    ignore,
+  );
+  await service.settled();
+  return summary;
+}
+
+const noecho = path.join(WA, "wa_noecho.jsonl");
+const inputsFile = path.join(WA, "wa_inputs.jsonl");
+const expectedNoecho = () =>
+  jsonl(path.join(WA, "wa_noecho_expected.jsonl")).map((row) => Expected.parse(row));
+
+describe("DataService.load", () => {
+  it("recognises a materialized-inputs file and pairs it with its rollouts", async () => {
+    const service = new DataService(inProcessPool());
+    const summary = await open(service, inputsFile, noecho);
+    const [inputs, rollouts] = summary.datasets;
+    expect(inputs?.kind).toBe("inputs");
+    expect(rollouts?.kind).toBe("rollouts");
+    const expected = expectedNoecho();
+    expect(rollouts?.rows).toBe(expected.length);
+    expect(rollouts?.paired_rows).toBe(expected.length);
+    expect(rollouts?.paired_inputs).toBe(inputs?.id);
+    const index = entries(service, rollouts!.id);
+    expect(index.map((entry) => [entry.contract, entry.legacy])).toEqual(
+      expected.map((row) => [row.contract.reward, row.legacy.reward]),
+    );
+    expect(index.every((entry) => entry.paired && entry.server === "workplace_assistant")).toBe(true);
+    expect(index.every((entry) => entry.rewards === "done")).toBe(true);
+  });
+
+  it("inputs added after the rollouts re-verify every row with them", async () => {
+    const service = new DataService(inProcessPool());
+    const first = await open(service, noecho);
+    const id = first.datasets[0]!.id;
+    expect(entries(service, id).every((entry) => entry.contract === null)).toBe(true);
+    const revision = service.session().datasets[0]!.revision;
+    const summary = await open(service, inputsFile);
+    expect(summary.datasets.map((dataset) => dataset.kind)).toEqual(["rollouts", "inputs"]);
+    expect(service.session().datasets[0]!.revision).toBeGreaterThan(revision);
+    const expected = expectedNoecho();
+    expect(entries(service, id).map((entry) => entry.contract)).toEqual(
+      expected.map((row) => row.contract.reward),
+    );
+    // Only what changed since the caller's revision comes back, and here that is every row.
+    expect(service.changes(id, revision).entries).toHaveLength(expected.length);
+  });
+
+  it("rollouts added after an inputs file keep it", async () => {
+    const service = new DataService(inProcessPool());
+    await open(service, inputsFile);
+    expect(service.session().datasets.map((dataset) => dataset.kind)).toEqual(["inputs"]);
+    const summary = await open(service, noecho);
+    expect(summary.datasets.map((dataset) => dataset.kind)).toEqual(["inputs", "rollouts"]);
+    const rollouts = service.session().datasets[1]!;
+    expect(rollouts.paired_rows).toBe(rollouts.rows);
+    expect(entries(service, rollouts.id).map((entry) => entry.contract)).toEqual(
+      expectedNoecho().map((row) => row.contract.reward),
+    );
+  });
+
+  it("another rollouts file replaces the workspace but stays in the store", async () => {
+    const service = new DataService(inProcessPool());
+    await open(service, noecho);
+    await open(service, path.join(WA, "wa_rollouts.jsonl"));
+    const session = service.session();
+    expect(session.datasets.map((dataset) => dataset.name)).toEqual(["wa_rollouts.jsonl"]);
+    expect(session.files.map((dataset) => dataset.name).sort()).toEqual([
+      "wa_noecho.jsonl",
+      "wa_rollouts.jsonl",
+    ]);
+  });
+
+  it("streams rows in batch by batch, with the same index as a single batch", async () => {
+    const events: SessionSummary[] = [];
+    const small = new DataService(inProcessPool(), (session) => events.push(session), null, 64 * 1024);
+    const progress: LoadProgress[] = [];
+    const summary = await small.load(
+      [{ kind: "file", file: file(path.join(WA, "wa_rollouts.jsonl")) }],
+      null,
+      never,
+      (p) => progress.push(p),
+    );
+    await small.settled();
+    const rows = new Set(progress.map((p) => p.rows));
+    expect(rows.size).toBeGreaterThan(5);
+    const whole = new DataService(inProcessPool());
+    const wholeSummary = await open(whole, path.join(WA, "wa_rollouts.jsonl"));
+    expect(entries(small, summary.datasets[0]!.id)).toEqual(entries(whole, wholeSummary.datasets[0]!.id));
+    expect(summary.datasets[0]?.lines).toBe(wholeSummary.datasets[0]?.lines);
+  });
+
+  it("reads a gzip file through the same path, line numbers and bytes included", async () => {
+    const { gzipSync } = await import("node:zlib");
+    const plain = readFileSync(path.join(WA, "wa_rollouts.jsonl"));
+    const service = new DataService(inProcessPool(), () => {}, null, 100 * 1024);
+    const summary = await service.load(
+      [{ kind: "file", file: new File([gzipSync(plain)], "wa.jsonl.gz") }],
+      null,
+      never,
+      ignore,
+    );
+    await service.settled();
+    const id = summary.datasets[0]!.id;
+    const original = plain.toString("utf8").split("\n");
+    expect(summary.datasets[0]?.rows).toBe(original.filter((line) => line.trim() !== "").length);
+    const bytes = await service.raw(id, 7);
+    expect(new TextDecoder().decode(bytes!)).toBe(original[6]);
+  });
+
+  it("a fetched sample (plain or gzip) streams through the same path", async () => {
+    const { gzipSync } = await import("node:zlib");
+    const plain = readFileSync(path.join(WA, "wa_rollouts.jsonl"));
+    for (const body of [plain, gzipSync(plain)]) {
+      vi.stubGlobal("fetch", async () => new Response(new Blob([body]).stream()));
+      const service = new DataService(inProcessPool(), () => {}, null, 100 * 1024);
+      const summary = await service.load(
+        [{ kind: "url", url: "/samples/x", name: "x.jsonl" }],
+        null,
+        never,
+        ignore,
+      );
+      await service.settled();
+      expect(summary.datasets[0]?.rows).toBe(114);
+      expect(new TextDecoder().decode((await service.raw(summary.datasets[0]!.id, 114))!)).toBe(
+        plain.toString("utf8").trimEnd().split("\n")[113],
+      );
+    }
+    vi.unstubAllGlobals();
+  });
+
+  it("reports each bad line with its number and kind and keeps the good rows", async () => {
+    const service = new DataService(inProcessPool());
+    const summary = await open(service, path.join(ROOT, "e2e/fixtures/malformed.jsonl"));
+    const dataset = summary.datasets[0]!;
+    expect(dataset.rows).toBe(4);
+    expect(dataset.errors.map((error) => [error.line, error.kind])).toEqual([
+      [2, "parse"],
+      [4, "schema"],
+      [6, "schema"],
+      [7, "parse"],
+    ]);
+    expect(dataset.errors[0]?.error).toMatch(/invalid JSON/);
+    expect(dataset.errors[3]?.error).toMatch(/UTF-8/);
+    expect(entries(service, dataset.id).map((entry) => entry.line)).toEqual([1, 3, 5, 8]);
+  });
+
+  it("leaves the workspace as it was when a load is cancelled", async () => {
+    const service = new DataService(inProcessPool());
+    await open(service, path.join(ROOT, "e2e/fixtures/malformed.jsonl"));
+    const aborted = new AbortController();
+    aborted.abort();
+    await expect(
+      service.load(
+        [{ kind: "file", file: file(path.join(WA, "wa_rollouts.jsonl")) }],
+        null,
+        aborted.signal,
+        ignore,
+      ),
+    ).rejects.toThrow();
+    expect(service.session().datasets.map((dataset) => dataset.name)).toEqual(["malformed.jsonl"]);
+    expect(service.session().files.map((dataset) => dataset.name)).toEqual(["malformed.jsonl"]);
+  });
+
+  it("uses the fallback server only for rows that name none, and an override for every row", async () => {
+    const service = new DataService(inProcessPool());
+    const ipi = path.join(ROOT, "fixtures/golden/ipi-rollouts/ipi_rollouts.jsonl");
+    const summary = await service.load(
+      [{ kind: "file", file: file(ipi) }],
+      "indirect_prompt_injection",
+      never,
+      ignore,
+    );
+    await service.settled();
+    const id = summary.datasets[0]!.id;
+    expect(entries(service, id).every((entry) => entry.server === "indirect_prompt_injection")).toBe(true);
+    service.reanalyze(id, "workplace_assistant", null);
+    await service.settled();
+    expect(entries(service, id).every((entry) => entry.server === "workplace_assistant")).toBe(true);
+  });
+
+  it("a named harness adds alias diagnostics to the index: its own aliases agree, another harness's do not", async () => {
+    const service = new DataService(inProcessPool());
+    const summary = await open(service, path.join(WA, "wa_rollouts.jsonl"));
+    const id = summary.datasets[0]!.id;
+    const before = new Map(entries(service, id).map((entry) => [entry.line, entry.counts.mismatched]));
+    service.reanalyze(id, null, "claude-code");
+    await service.settled();
+    expect(service.session().datasets[0]?.harness).toBe("claude-code");
+    const index = entries(service, id);
+    const claude = index.filter((entry) => entry.agent === "claude_prov_agent");
+    const hermes = index.filter((entry) => entry.agent === "hermes_prov_agent");
+    expect(claude.length).toBeGreaterThan(0);
+    expect(hermes.length).toBeGreaterThan(0);
+    for (const entry of claude) expect(entry.counts.mismatched).toBe(before.get(entry.line));
+    const sum = (rows: RolloutIndexEntry[], count: (entry: RolloutIndexEntry) => number) =>
+      rows.reduce((total, entry) => total + count(entry), 0);
+    expect(sum(hermes, (entry) => entry.counts.mismatched)).toBeGreaterThan(
+      sum(hermes, (entry) => before.get(entry.line) ?? 0),
+    );
+  });
+
+  it("finds lines by any text they contain, case-insensitively, across search chunks", async () => {
+    const service = new DataService(inProcessPool(), () => {}, null, 64 * 1024);
+    const summary = await open(service, path.join(WA, "wa_rollouts.jsonl"));
+    const rows = jsonl(path.join(WA, "wa_rollouts.jsonl"));
+    const agent = z.object({ agent_ref: z.object({ name: z.string() }) });
+    const expected = rows.flatMap((row, index) =>
+      agent.parse(row).agent_ref.name === "near_miss_agent" ? [index + 1] : [],
+    );
+    const partial: number[][] = [];
+    const found = await service.search(summary.datasets[0]!.id, "NEAR_MISS_AGENT", never, (p) =>
+      partial.push(p.lines),
+    );
+    expect(found.lines).toEqual(expected);
+    expect(partial.length).toBeGreaterThan(0);
+  });
+
+  it("detail: one view whose calls each carry their own resolution under both policies", async () => {
+    const service = new DataService(inProcessPool());
+    const summary = await open(service, path.join(WA, "wa_rollouts.jsonl"));
+    const id = summary.datasets[0]!.id;
+    for (const entry of entries(service, id).slice(0, 20)) {
+      const view = await service.detail(id, entry.line, null, null);
+      expect(view).not.toBeNull();
+      const calls = view!.items.flatMap((item) => (item.kind === "call" ? [item] : []));
+      expect(calls).toHaveLength(view!.calls.length);
+      for (const call of calls) {
+        expect(call.contract?.output_index).toBe(call.output_index);
+        expect(call.legacy?.output_index).toBe(call.output_index);
+        expect(call.contract?.emitted).toBe(call.name);
+      }
+      expect(view!.verification.contract.reward).toBe(entry.contract);
+      expect(view!.verification.legacy.reward).toBe(entry.legacy);
+    }
+  });
+});
+
+describe("transcript", () => {
+  it("pairs each output with its call by call_id, in order, also for repeated call_ids", () => {
+    const read = readRollout({
+      response: {
+        output: [
+          { type: "function_call", name: "a", call_id: "x", arguments: "{}" },
+          { type: "function_call", name: "b", call_id: "x", arguments: "{}" },
+          { type: "function_call_output", call_id: "x", output: "first" },
+          { type: "function_call_output", call_id: "x", output: "second" },
+          { type: "function_call_output", call_id: "orphan", output: "lost" },
+          { type: "function_call", name: "c", arguments: "{}" },
+          { type: "message", role: "assistant", content: [{ type: "output_text", text: "done" }] },
+        ],
+      },
+    });
+    if (!read.ok) throw new Error(read.issues.join("; "));
+    const items = transcript(read.rollout);
+    expect(
+      items.map((item) =>
+        item.kind === "call"
+          ? `${item.name}:${item.output}`
+          : item.kind === "output"
+            ? `unpaired:${item.output}`
+            : item.kind,
+      ),
+    ).toEqual(["a:first", "b:second", "unpaired:lost", "c:null", "message"]);
+  });
+});

@@ -1,0 +1,576 @@
+/**
+ * The data service behind both pages: the file store, the inspector's workspace (its open files), the
+ * rewards scheduler and the inspector's requests. Free of worker plumbing (the pool and the persistence
+ * are passed in), so it runs in Node tests with an in-process pool.
+ */
+
+import { fileProblem, SNIFF_BYTES } from "../lib/filekind";
+import { parseJsonLine } from "../lib/jsonl";
+import { readRollout } from "../lib/schemas";
+import { detailView, servers } from "./core";
+import type { IndexedBatch, IndexJob, InputsJob, LineRef, RewardJob, SearchJob } from "./jobs";
+import { indexBatch, inputIndex, prepareInputs, rewardBatch, rowContext, searchRange } from "./jobs";
+import type {
+  DatasetSummary,
+  DetailView,
+  HarnessId,
+  LoadProgress,
+  RecentFile,
+  RolloutIndexEntry,
+  SessionSummary,
+  Source,
+} from "./protocol";
+import { type BlobPart, Dataset, type IndexRunner, ingest, newDatasetId, type OpenedSource } from "./store";
+
+/** Session events are coalesced to at most one per this many ms: the page re-renders at most that often. */
+export const SESSION_EVENT_MS = 100;
+/** Rollouts per rewards job: small, so the rows on screen jump the queue quickly. */
+export const REWARD_BATCH_LINES = 8;
+/** Rewards jobs in flight per pool worker. */
+export const REWARDS_IN_FLIGHT_PER_WORKER = 2;
+/** Bytes per search job: each pool worker decodes and scans about this much at a time. */
+export const SEARCH_CHUNK_BYTES = 16 * 1024 * 1024;
+
+export interface Pool extends IndexRunner {
+  rewards(job: RewardJob): Promise<RolloutIndexEntry[]>;
+  search(job: SearchJob): Promise<number[]>;
+  /** Indexes an inputs file for pairing in every pool member, before rewards jobs name it. */
+  prepareInputs(job: InputsJob): Promise<number>;
+}
+
+/** The pool's functions run on this thread: for tests, and where workers cannot be made. */
+export function inProcessPool(): Pool {
+  return {
+    size: 1,
+    index: (job: IndexJob): Promise<IndexedBatch> => indexBatch(job),
+    rewards: (job: RewardJob) => rewardBatch(job),
+    search: (job: SearchJob) => searchRange(job),
+    prepareInputs: (job: InputsJob) => prepareInputs(job),
+  };
+}
+
+/** Keeps opened files across reloads (the origin-private file system in the browser). */
+export interface Persistence {
+  save(id: string, name: string, blob: Blob): Promise<void>;
+  open(id: string): Promise<{ name: string; blob: Blob } | null>;
+  recent(): Promise<RecentFile[]>;
+}
+
+function cancelled(): DOMException {
+  return new DOMException("cancelled", "AbortError");
+}
+
+const decoder = new TextDecoder();
+
+export class DataService {
+  readonly store = new Map<string, Dataset>();
+  /** The inspector's open files, in the order opened. */
+  private workspace: string[] = [];
+  /** While a load runs: the workspace to go back to if it is cancelled, and the files it opens. */
+  private loading: { previous: string[]; opened: string[] } | null = null;
+  private emitTimer: ReturnType<typeof setTimeout> | null = null;
+  private rewardsInFlight = 0;
+  private readonly priority = new Map<string, number[]>();
+
+  private settledWaiters: (() => void)[] = [];
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly emit: (session: SessionSummary) => void = () => {},
+    private readonly persistence: Persistence | null = null,
+    private readonly batchBytes?: number,
+  ) {}
+
+  /** Resolves once every workspace row has its rewards (nothing pending, nothing in flight). */
+  settled(): Promise<void> {
+    if (this.rewardsIdle()) return Promise.resolve();
+    return new Promise((resolve) => this.settledWaiters.push(resolve));
+  }
+
+  private rewardsIdle(): boolean {
+    return (
+      this.rewardsInFlight === 0 && this.workspaceSets().every((dataset) => dataset.pendingRewards.size === 0)
+    );
+  }
+
+  get(id: string): Dataset | undefined {
+    return this.store.get(id);
+  }
+
+  /** The workspace as shown: a load in progress shows its files as soon as they have rows. */
+  private shown(): string[] {
+    if (this.loading) {
+      const streaming = this.loading.opened.filter((id) => (this.store.get(id)?.entries.size ?? 0) > 0);
+      if (streaming.length > 0) return streaming;
+      return this.loading.previous;
+    }
+    return this.workspace;
+  }
+
+  session(): SessionSummary {
+    const summaries = (ids: Iterable<string>) =>
+      [...ids].flatMap((id) => {
+        const dataset = this.store.get(id);
+        return dataset ? [dataset.summary()] : [];
+      });
+    return { datasets: summaries(this.shown()), files: summaries([...this.store.keys()].reverse()) };
+  }
+
+  /** Coalesces change notifications into one session event per SESSION_EVENT_MS. */
+  changed(): void {
+    if (this.emitTimer !== null) return;
+    this.emitTimer = setTimeout(() => {
+      this.emitTimer = null;
+      this.emit(this.session());
+    }, SESSION_EVENT_MS);
+  }
+
+  private flush(): SessionSummary {
+    if (this.emitTimer !== null) clearTimeout(this.emitTimer);
+    this.emitTimer = null;
+    const session = this.session();
+    this.emit(session);
+    return session;
+  }
+
+  /**
+   * Opens sources into the store and makes them the workspace. A load made only of inputs files joins the
+   * workspace's rollouts; rollouts loaded onto a workspace of only inputs keep those inputs; any other load
+   * replaces the workspace (the files stay in the store, for /compare). A cancelled load changes nothing.
+   */
+  async load(
+    sources: readonly Source[],
+    fallbackServer: string | null,
+    signal: AbortSignal,
+    progress: (progress: LoadProgress) => void,
+  ): Promise<SessionSummary> {
+    const opened = await this.openAll(
+      sources.map((source) => ({ source, id: newDatasetId() })),
+      fallbackServer,
+      signal,
+      progress,
+    );
+    for (const dataset of opened) void this.persist(dataset);
+    return this.flush();
+  }
+
+  /** Reopens files kept from an earlier visit, by id (ids that are gone are skipped). */
+  async restore(
+    ids: readonly string[],
+    signal: AbortSignal,
+    progress: (progress: LoadProgress) => void,
+  ): Promise<SessionSummary> {
+    const sources: { source: Source; id: string }[] = [];
+    for (const id of ids) {
+      const known = this.store.get(id);
+      if (known) continue;
+      const kept = await this.persistence?.open(id);
+      if (kept) sources.push({ id, source: { kind: "file", file: new File([kept.blob], kept.name) } });
+    }
+    const present = ids.filter((id) => this.store.has(id));
+    if (sources.length > 0) await this.openAll(sources, null, signal, progress);
+    if (present.length > 0 && sources.length === 0) {
+      this.workspace = present;
+      await this.pairAll();
+    }
+    return this.flush();
+  }
+
+  recent(): Promise<RecentFile[]> {
+    return this.persistence?.recent() ?? Promise.resolve([]);
+  }
+
+  private async persist(dataset: Dataset): Promise<void> {
+    try {
+      await this.persistence?.save(dataset.id, dataset.name, dataset.blob());
+    } catch {
+      // Keeping a copy is a convenience (reload, recent files); a full disk must not fail the load.
+    }
+  }
+
+  private async openAll(
+    sources: readonly { source: Source; id: string }[],
+    fallbackServer: string | null,
+    signal: AbortSignal,
+    progress: (progress: LoadProgress) => void,
+  ): Promise<Dataset[]> {
+    this.loading = { previous: this.workspace, opened: [] };
+    const opened: Dataset[] = [];
+    try {
+      for (const { source, id } of sources) {
+        await this.ingestSource(source, id, fallbackServer, signal, progress, (added) => {
+          this.loading?.opened.push(added.id);
+          opened.push(added);
+        });
+      }
+    } catch (error) {
+      for (const dataset of opened) this.store.delete(dataset.id);
+      this.loading = null;
+      this.flush();
+      throw signal.aborted ? cancelled() : error;
+    }
+    const previous = (this.loading?.previous ?? []).flatMap((id) => this.store.get(id) ?? []);
+    this.loading = null;
+    const onlyInputs = opened.every((dataset) => dataset.kind === "inputs");
+    const previousHasRollouts = previous.some((dataset) => dataset.kind === "rollouts");
+    const previousOnlyInputs = previous.length > 0 && !previousHasRollouts;
+    if ((onlyInputs && previousHasRollouts) || (!onlyInputs && previousOnlyInputs)) {
+      this.workspace = [...previous, ...opened].map((dataset) => dataset.id);
+    } else {
+      this.workspace = opened.map((dataset) => dataset.id);
+    }
+    await this.pairAll();
+    return opened;
+  }
+
+  /** Reads one source into the store; `added` sees the dataset as soon as it exists (rows stream into it). */
+  private async ingestSource(
+    source: Source,
+    id: string,
+    fallbackServer: string | null,
+    signal: AbortSignal,
+    progress: (progress: LoadProgress) => void,
+    added: (dataset: Dataset) => void = () => {},
+  ): Promise<Dataset> {
+    const { name, total, data } = await openSource(source, signal);
+    const dataset = new Dataset(id, name, total, fallbackServer);
+    this.store.set(dataset.id, dataset);
+    added(dataset);
+    const report = () => {
+      progress({
+        phase: "reading",
+        file: name,
+        done: dataset.bytes,
+        total: data.kind === "blob" ? data.blob.size : total,
+        rows: dataset.entries.size,
+      });
+      this.changed();
+    };
+    try {
+      await ingest(dataset, data, this.pool, {
+        serverOverride: null,
+        harness: null,
+        signal,
+        onBatch: report,
+        ...(this.batchBytes === undefined ? {} : { batchBytes: this.batchBytes }),
+      });
+    } catch (error) {
+      this.store.delete(dataset.id);
+      throw error;
+    }
+    if (dataset.kind === "rollouts" && dataset.entries.size === 0 && dataset.bytes > 0) {
+      const start = new Uint8Array(await dataset.blob().slice(0, SNIFF_BYTES).arrayBuffer());
+      dataset.problem = fileProblem(start).message;
+    }
+    report();
+    return dataset;
+  }
+
+  /** Opens a file into the store only (the compare page's pickers); the workspace stays as it is. */
+  async add(source: Source, signal: AbortSignal): Promise<Dataset> {
+    const dataset = await this.ingestSource(source, newDatasetId(), null, signal, () => {});
+    void this.persist(dataset);
+    this.changed();
+    return dataset;
+  }
+
+  private workspaceSets(): Dataset[] {
+    return this.workspace.flatMap((id) => this.store.get(id) ?? []);
+  }
+
+  /** Where every row of an inputs file is, for the pairing index (lib/verify InputIndex). */
+  private inputsJob(inputs: Dataset): InputsJob {
+    const lines: LineRef[] = [];
+    for (let line = 1; line <= inputs.lineCount; line++) {
+      const ref = inputs.lineRef(line);
+      if (ref && !inputs.parseErrors.has(line)) lines.push(ref);
+    }
+    return { id: inputs.id, lines };
+  }
+
+  /** Inputs files whose pairing index is ready (here and in every pool worker). */
+  private readonly prepared = new Map<string, Promise<void>>();
+
+  private prepare(inputs: Dataset): Promise<void> {
+    let ready = this.prepared.get(inputs.id);
+    if (!ready) {
+      const job = this.inputsJob(inputs);
+      ready = Promise.all([prepareInputs(job), this.pool.prepareInputs(job)]).then(() => undefined);
+      this.prepared.set(inputs.id, ready);
+    }
+    return ready;
+  }
+
+  /**
+   * Pairs every rollouts file of the workspace with the inputs file that matches the most of its rows by
+   * Gym's indices (else the latest inputs file, whose rows may pair by equal task input: lib/verify decides
+   * per row in the rewards pass), and recomputes the rewards of a file whose pairing changed.
+   */
+  private async pairAll(): Promise<void> {
+    const inputs = this.workspaceSets().filter((dataset) => dataset.kind === "inputs");
+    await Promise.all(inputs.map((dataset) => this.prepare(dataset)));
+    for (const dataset of this.workspaceSets()) {
+      if (dataset.kind !== "rollouts") continue;
+      let best: { dataset: Dataset; matches: number } | null = null;
+      for (const candidate of inputs) {
+        const index = await inputIndex(candidate.id);
+        let matches = 0;
+        for (const entry of dataset.entries.values()) {
+          if (entry.key !== null && index?.pair(keyProbe(entry.key)).paired_by === "index") matches++;
+        }
+        if (best === null || matches > best.matches) best = { dataset: candidate, matches };
+      }
+      const pairedInputs = best?.dataset.id ?? null;
+      const changed = pairedInputs !== dataset.pairedInputs;
+      dataset.pairedInputs = pairedInputs;
+      // A first count by Gym's indices; the rewards pass counts every pairing (equal input too).
+      dataset.pairedRows = best?.matches ?? 0;
+      if (changed) this.resetRewards(dataset);
+    }
+    this.pumpRewards();
+    this.changed();
+  }
+
+  /** Marks every row's rewards pending again; statuses stay until the new ones land. */
+  private resetRewards(dataset: Dataset): void {
+    dataset.analysisGeneration++;
+    dataset.revision++;
+    dataset.pendingRewards = new Set(dataset.lines());
+    for (const entry of dataset.entries.values()) {
+      if (entry.rewards === "done") dataset.setEntry({ ...entry, rewards: "pending" });
+    }
+  }
+
+  reanalyze(id: string, server: string | null, harness: HarnessId | null): SessionSummary {
+    const dataset = this.store.get(id);
+    if (dataset?.kind !== "rollouts") return this.session();
+    if (dataset.serverOverride === server && dataset.harness === harness) return this.session();
+    dataset.serverOverride = server;
+    dataset.harness = harness;
+    this.resetRewards(dataset);
+    this.pumpRewards();
+    return this.flush();
+  }
+
+  prioritize(id: string, lines: readonly number[]): void {
+    this.priority.set(id, [...lines]);
+    this.pumpRewards();
+  }
+
+  /** Starts rewards jobs while the pool has room: rows on screen first, then the rest in file order. */
+  private pumpRewards(): void {
+    const limit = this.pool.size * REWARDS_IN_FLIGHT_PER_WORKER;
+    while (this.rewardsInFlight < limit) {
+      const next = this.nextRewardJob();
+      if (next === null) break;
+      const { dataset, lines, generation } = next;
+      const refs = lines.flatMap((line) => dataset.lineRef(line) ?? []);
+      this.rewardsInFlight++;
+      this.pool
+        .rewards({
+          lines: refs,
+          inputs: dataset.pairedInputs,
+          serverOverride: dataset.serverOverride,
+          fallbackServer: dataset.fallbackServer,
+          harness: dataset.harness,
+        })
+        .then((entries) => {
+          if (dataset.analysisGeneration !== generation || !this.store.has(dataset.id)) return;
+          dataset.revision++;
+          for (const entry of entries) dataset.setEntry(entry);
+          if (dataset.pendingRewards.size === 0) dataset.pairedRows = countPaired(dataset);
+          this.changed();
+        })
+        .catch(() => {
+          // A failed job leaves its rows pending; they are retried with the next change.
+          if (dataset.analysisGeneration === generation)
+            for (const line of lines) dataset.pendingRewards.add(line);
+        })
+        .finally(() => {
+          this.rewardsInFlight--;
+          this.pumpRewards();
+        });
+    }
+    this.notifySettled();
+  }
+
+  private notifySettled(): void {
+    if (!this.rewardsIdle()) return;
+    const waiters = this.settledWaiters;
+    this.settledWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  private nextRewardJob(): { dataset: Dataset; lines: number[]; generation: number } | null {
+    for (const dataset of this.workspaceSets()) {
+      if (dataset.kind !== "rollouts" || !dataset.indexed || dataset.pendingRewards.size === 0) continue;
+      const lines: number[] = [];
+      for (const line of this.priority.get(dataset.id) ?? []) {
+        if (lines.length >= REWARD_BATCH_LINES) break;
+        if (dataset.pendingRewards.delete(line)) lines.push(line);
+      }
+      for (const line of dataset.pendingRewards) {
+        if (lines.length >= REWARD_BATCH_LINES) break;
+        dataset.pendingRewards.delete(line);
+        lines.push(line);
+      }
+      if (lines.length > 0) return { dataset, lines, generation: dataset.analysisGeneration };
+    }
+    return null;
+  }
+
+  /** Rows changed after `since`; the caller merges them into what it has. */
+  changes(id: string, since: number): { entries: RolloutIndexEntry[]; revision: number } {
+    const dataset = this.store.get(id);
+    if (!dataset) return { entries: [], revision: 0 };
+    const entries: RolloutIndexEntry[] = [];
+    for (const line of dataset.lines()) {
+      if ((dataset.entryRevision.get(line) ?? 0) > since || since === 0) {
+        const entry = dataset.entries.get(line);
+        if (entry) entries.push(entry);
+      }
+    }
+    return { entries, revision: dataset.revision };
+  }
+
+  async detail(
+    id: string,
+    line: number,
+    server: string | null,
+    harness: HarnessId | null,
+  ): Promise<DetailView | null> {
+    const dataset = this.store.get(id);
+    const entry = dataset?.entries.get(line);
+    if (!dataset || !entry) return null;
+    const bytes = await dataset.readLine(line);
+    if (bytes === null) return null;
+    const value = parseBytes(bytes);
+    const read = readRollout(value);
+    if (!read.ok) return null;
+    const context = await rowContext(value, dataset.pairedInputs, {
+      serverOverride: server ?? dataset.serverOverride,
+      fallbackServer: dataset.fallbackServer,
+      harness: harness ?? dataset.harness,
+    });
+    return detailView(entry, value, read.rollout, context, bytes.length);
+  }
+
+  raw(id: string, line: number): Promise<Uint8Array | null> {
+    return this.store.get(id)?.readLine(line) ?? Promise.resolve(null);
+  }
+
+  /**
+   * Rollout lines whose raw text contains `text` (case-insensitive), found by the pool a chunk at a time;
+   * each chunk's matches are reported as they come.
+   */
+  async search(
+    id: string,
+    text: string,
+    signal: AbortSignal,
+    progress: (partial: { lines: number[] }) => void,
+  ): Promise<{ lines: number[] }> {
+    const dataset = this.store.get(id);
+    if (!dataset || text === "") return { lines: [] };
+    // Rollout lines with their absolute byte span, in file order, grouped into chunks within one Blob part.
+    const spans: { line: number; start: number; end: number }[] = [];
+    const ranges: SearchJob[] = [];
+    let open: { part: BlobPart; start: number; end: number } | null = null;
+    const close = () => {
+      if (open) {
+        const { part, start, end } = open;
+        ranges.push({ blob: part.blob, start: start - part.start, end: end - part.start, base: start, text });
+      }
+    };
+    for (const line of dataset.lines()) {
+      const at = dataset.position(line);
+      const part = at === null ? null : dataset.partAt(at.offset);
+      if (at === null || part === null) continue;
+      const span = { line, start: at.offset, end: at.offset + at.length };
+      spans.push(span);
+      if (open && open.part === part && span.end - open.start <= SEARCH_CHUNK_BYTES) {
+        open.end = span.end;
+        continue;
+      }
+      close();
+      open = { part, start: span.start, end: span.end };
+    }
+    close();
+    const found = new Set<number>();
+    await Promise.all(
+      ranges.map(async (job) => {
+        const hits = await this.pool.search(job);
+        if (signal.aborted) throw cancelled();
+        let added = false;
+        for (const hit of hits) {
+          const line = lineAt(spans, hit);
+          if (line !== null && !found.has(line)) {
+            found.add(line);
+            added = true;
+          }
+        }
+        if (added) progress({ lines: [...found] });
+      }),
+    );
+    if (signal.aborted) throw cancelled();
+    return { lines: [...found].sort((a, b) => a - b) };
+  }
+
+  servers(): string[] {
+    return servers();
+  }
+}
+
+/** The line whose bytes hold offset `at` (binary search over line starts in file order). */
+function lineAt(lines: readonly { line: number; start: number; end: number }[], at: number): number | null {
+  let low = 0;
+  let high = lines.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    const candidate = lines[mid];
+    if (!candidate) return null;
+    if (at < candidate.start) high = mid - 1;
+    else if (at >= candidate.end) low = mid + 1;
+    else return candidate.line;
+  }
+  return null;
+}
+
+/** A row that carries only Gym's indices, to ask an InputIndex whether they pair. */
+function keyProbe(key: string): unknown {
+  const [task, rollout] = key.split(":").map(Number);
+  return { _ng_task_index: task, _ng_rollout_index: rollout };
+}
+
+function countPaired(dataset: Dataset): number {
+  let paired = 0;
+  for (const entry of dataset.entries.values()) if (entry.paired) paired++;
+  return paired;
+}
+
+function parseBytes(bytes: Uint8Array | null): unknown {
+  if (bytes === null) return undefined;
+  const parsed = parseJsonLine(decoder.decode(bytes));
+  return parsed.ok ? parsed.value : undefined;
+}
+
+/** Opens a source: a local file as its Blob, a bundled sample as a fetched stream. */
+async function openSource(
+  source: Source,
+  signal: AbortSignal,
+): Promise<{ name: string; total: number | null; data: OpenedSource }> {
+  if (source.kind === "file") {
+    return { name: source.file.name, total: source.file.size, data: { kind: "blob", blob: source.file } };
+  }
+  const response = await fetch(source.url, { signal });
+  if (!response.ok || response.body === null) {
+    throw new Error(`could not fetch ${source.name}: HTTP ${response.status}`);
+  }
+  const length = Number(response.headers.get("content-length"));
+  return {
+    name: source.name,
+    total: Number.isFinite(length) && length > 0 ? length : null,
+    data: { kind: "stream", stream: response.body },
+  };
+}
+
+export type { DatasetSummary };

@@ -1,0 +1,466 @@
+/**
+ * The file store: every file opened in this tab, by any page, as a Blob plus a table of where each line
+ * is. The worker keeps offsets, never a copy of the file: a line's bytes are read back from the Blob when
+ * something asks for them.
+ *
+ * - A plain local file is its own Blob (the browser reads it from disk on demand).
+ * - A gzip file or a fetched sample is decompressed once while it streams, into Blob parts of about
+ *   BATCH_BYTES each. Chromium keeps Blob bytes in its blob store (outside this worker's heap, paged to
+ *   disk when large), so the worker's own memory stays the line table and the index. The persisted copy in
+ *   the origin-private file system (./opfs.ts) is this decompressed file.
+ */
+import { GzipError, gunzipIfGzip, streamChunks } from "../lib/jsonl";
+import type { IndexedBatch, IndexedLine, IndexJob } from "./jobs";
+import type { DatasetKind, DatasetSummary, HarnessId, LineError, RolloutIndexEntry } from "./protocol";
+
+/**
+ * Bytes per indexing batch: small enough that the first rows show within a fraction of a second, large
+ * enough that per-job messaging stays a few percent of parsing time (bench/browser.md).
+ */
+export const BATCH_BYTES = 4 * 1024 * 1024;
+/** Batches being indexed at once per pool worker: keeps the pool busy while the next batch is cut. */
+export const BATCHES_IN_FLIGHT_PER_WORKER = 2;
+/** How far a plain file is read past a batch's nominal end to find the line break that ends it. */
+const BOUNDARY_WINDOW = 64 * 1024;
+
+const LF = 0x0a;
+
+export interface BlobPart {
+  /** Offset of the part's first byte in the (decompressed) file. */
+  readonly start: number;
+  readonly blob: Blob;
+}
+
+/** Where each non-blank line is: growable typed arrays indexed by line number - 1 (length -1: no line). */
+class LineTable {
+  private offsets = new Float64Array(1024);
+  private lengths = new Int32Array(1024).fill(-1);
+
+  set(line: number, offset: number, length: number): void {
+    const at = line - 1;
+    if (at >= this.offsets.length) {
+      let size = this.offsets.length;
+      while (size <= at) size *= 2;
+      const offsets = new Float64Array(size);
+      offsets.set(this.offsets);
+      const lengths = new Int32Array(size).fill(-1);
+      lengths.set(this.lengths);
+      this.offsets = offsets;
+      this.lengths = lengths;
+    }
+    this.offsets[at] = offset;
+    this.lengths[at] = length;
+  }
+
+  get(line: number): { offset: number; length: number } | null {
+    const at = line - 1;
+    const length = this.lengths[at];
+    if (length === undefined || length < 0) return null;
+    return { offset: this.offsets[at] ?? 0, length };
+  }
+}
+
+let fallbackIds = 0;
+
+export function newDatasetId(): string {
+  const random = globalThis.crypto?.randomUUID?.();
+  return random ? `d-${random}` : `d-${Date.now().toString(36)}-${++fallbackIds}`;
+}
+
+export class Dataset {
+  kind: DatasetKind = "rollouts";
+  revision = 0;
+  bytes = 0;
+  lineCount = 0;
+  indexed = false;
+  /** For a file without one rollout: what it is instead (lib/filekind), one sentence. */
+  problem: string | null = null;
+  parts: BlobPart[] = [];
+  readonly table = new LineTable();
+  /** Parse errors and rows that are not rollouts, by line. */
+  readonly parseErrors = new Map<number, LineError>();
+  readonly schemaErrors = new Map<number, LineError>();
+  readonly entries = new Map<number, RolloutIndexEntry>();
+  /** The revision at which each row last changed (for `changes`). */
+  readonly entryRevision = new Map<number, number>();
+  /** inputs datasets: pairing key -> line (a repeated key keeps the last row, as Gym's dict does). */
+  readonly inputKeys = new Map<string, number>();
+  inputRows = 0;
+  parsedRows = 0;
+  pairedInputs: string | null = null;
+  pairedRows = 0;
+  serverOverride: string | null = null;
+  harness: HarnessId | null = null;
+  /** Lines whose rewards are still to compute, in file order. */
+  pendingRewards = new Set<number>();
+  /** Bumped when the rewards must be recomputed (another server, harness or inputs file). */
+  analysisGeneration = 0;
+  private sortedLines: number[] | null = null;
+
+  constructor(
+    readonly id: string,
+    readonly name: string,
+    readonly totalBytes: number | null,
+    public fallbackServer: string | null,
+  ) {}
+
+  /** The Blob part holding a byte range (lines never straddle parts: parts end at line breaks). */
+  partAt(offset: number): BlobPart | null {
+    let low = 0;
+    let high = this.parts.length - 1;
+    while (low <= high) {
+      const mid = (low + high) >> 1;
+      const part = this.parts[mid];
+      if (!part) break;
+      if (offset < part.start) high = mid - 1;
+      else if (offset >= part.start + part.blob.size) low = mid + 1;
+      else return part;
+    }
+    return null;
+  }
+
+  /** Where a line's bytes are in the (decompressed) file. */
+  position(line: number): { offset: number; length: number } | null {
+    return this.table.get(line);
+  }
+
+  /** Where a line's bytes are, relative to their Blob part. */
+  lineRef(line: number): { line: number; blob: Blob; offset: number; length: number } | null {
+    const at = this.table.get(line);
+    if (at === null) return null;
+    const part = this.partAt(at.offset);
+    if (part === null) return null;
+    return { line, blob: part.blob, offset: at.offset - part.start, length: at.length };
+  }
+
+  async readLine(line: number): Promise<Uint8Array | null> {
+    const ref = this.lineRef(line);
+    if (ref === null) return null;
+    return new Uint8Array(await ref.blob.slice(ref.offset, ref.offset + ref.length).arrayBuffer());
+  }
+
+  /** The whole (decompressed) file as one Blob: parts are referenced, not copied. */
+  blob(): Blob {
+    const [only] = this.parts;
+    if (this.parts.length === 1 && only) return only.blob;
+    return new Blob(this.parts.map((part) => part.blob));
+  }
+
+  setEntry(entry: RolloutIndexEntry): void {
+    if (!this.entries.has(entry.line)) this.sortedLines = null;
+    this.entries.set(entry.line, entry);
+    this.entryRevision.set(entry.line, this.revision);
+  }
+
+  /** Rollout lines in file order. */
+  lines(): number[] {
+    this.sortedLines ??= [...this.entries.keys()].sort((a, b) => a - b);
+    return this.sortedLines;
+  }
+
+  rewarded(): number {
+    let done = 0;
+    for (const entry of this.entries.values()) if (entry.rewards === "done") done++;
+    return done;
+  }
+
+  errors(): LineError[] {
+    const errors = [...this.parseErrors.values()];
+    if (this.kind === "rollouts") errors.push(...this.schemaErrors.values());
+    return errors.sort((a, b) => a.line - b.line);
+  }
+
+  summary(): DatasetSummary {
+    return {
+      id: this.id,
+      name: this.name,
+      kind: this.kind,
+      revision: this.revision,
+      analysis: this.analysisGeneration,
+      bytes: this.bytes,
+      total_bytes: this.totalBytes,
+      lines: this.lineCount,
+      rows: this.kind === "rollouts" ? this.entries.size : this.parsedRows,
+      indexed: this.indexed,
+      rewarded: this.kind === "rollouts" ? this.rewarded() : 0,
+      errors: this.errors(),
+      paired_inputs: this.pairedInputs,
+      paired_rows: this.pairedRows,
+      server_override: this.serverOverride,
+      harness: this.harness,
+      fallback_server: this.fallbackServer,
+      problem: this.problem,
+    };
+  }
+
+  /** Takes one indexed batch in (its line numbers already absolute). */
+  addBatch(lines: readonly IndexedLine[]): void {
+    this.revision++;
+    for (const item of lines) {
+      this.table.set(item.line, item.offset, item.length);
+      if (item.status === "bad") {
+        this.parseErrors.set(item.line, {
+          line: item.line,
+          offset: item.offset,
+          length: item.length,
+          kind: "parse",
+          error: item.error,
+        });
+        continue;
+      }
+      this.parsedRows++;
+      if (item.input) {
+        this.inputRows++;
+        if (item.input.key !== null) this.inputKeys.set(item.input.key, item.line);
+      }
+      if (item.entry) {
+        this.setEntry(item.entry);
+        this.pendingRewards.add(item.line);
+      } else {
+        this.schemaErrors.set(item.line, {
+          line: item.line,
+          offset: item.offset,
+          length: item.length,
+          kind: "schema",
+          error: `not a rollout: ${item.issues ?? "unreadable"}`,
+        });
+      }
+    }
+  }
+
+  /** The whole file is in: decide what it is. */
+  finish(): void {
+    this.indexed = true;
+    this.kind = this.inputRows > 0 && this.inputRows === this.parsedRows ? "inputs" : "rollouts";
+    if (this.kind === "inputs") {
+      this.entries.clear();
+      this.pendingRewards.clear();
+      this.sortedLines = null;
+    } else this.inputKeys.clear();
+    this.revision++;
+  }
+}
+
+/** What runs index batches: the verify pool, or the same functions in-process (tests). */
+export interface IndexRunner {
+  readonly size: number;
+  index(job: IndexJob): Promise<IndexedBatch>;
+}
+
+export interface IngestOptions {
+  readonly serverOverride: string | null;
+  readonly harness: HarnessId | null;
+  readonly signal: AbortSignal;
+  /** Bytes per batch (default BATCH_BYTES; tests use small batches to see several). */
+  readonly batchBytes?: number;
+  /** Called after each batch lands (rows streamed in) and as bytes are read. */
+  onBatch(): void;
+}
+
+function abortIfNeeded(signal: AbortSignal): void {
+  if (signal.aborted) throw new DOMException("cancelled", "AbortError");
+}
+
+/**
+ * Batches land in file order: a batch's line numbers are known once every batch before it is counted.
+ * Results that come back early wait here.
+ */
+class BatchSequencer {
+  private next = 0;
+  private firstLine = 1;
+  private readonly waiting = new Map<number, { lines: IndexedLine[]; lineCount: number; base: number }>();
+
+  constructor(private readonly dataset: Dataset) {}
+
+  land(sequence: number, base: number, result: IndexedBatch): void {
+    this.waiting.set(sequence, { ...result, base });
+    for (let ready = this.waiting.get(this.next); ready; ready = this.waiting.get(this.next)) {
+      this.waiting.delete(this.next);
+      const shift = this.firstLine - 1;
+      this.dataset.addBatch(
+        ready.lines.map((item) => {
+          const line = item.line + shift;
+          const offset = item.offset + ready.base;
+          if (item.status === "bad") return { ...item, line, offset };
+          return { ...item, line, offset, entry: item.entry ? { ...item.entry, line } : null };
+        }),
+      );
+      this.firstLine += ready.lineCount;
+      this.dataset.lineCount = this.firstLine - 1;
+      this.next++;
+    }
+  }
+}
+
+/** Runs batches on the pool with a bounded number in flight. */
+class Dispatcher {
+  private readonly inFlight = new Set<Promise<void>>();
+  private sequence = 0;
+  private failure: unknown = null;
+  private readonly sequencer: BatchSequencer;
+
+  constructor(
+    private readonly dataset: Dataset,
+    private readonly runner: IndexRunner,
+    private readonly options: IngestOptions,
+  ) {
+    this.sequencer = new BatchSequencer(dataset);
+  }
+
+  async dispatch(blob: Blob, start: number, end: number, base: number): Promise<void> {
+    while (this.inFlight.size >= this.runner.size * BATCHES_IN_FLIGHT_PER_WORKER) {
+      await Promise.race(this.inFlight);
+    }
+    if (this.failure !== null) throw this.failure;
+    abortIfNeeded(this.options.signal);
+    const sequence = this.sequence++;
+    const job: IndexJob = {
+      blob,
+      start,
+      end,
+      serverOverride: this.options.serverOverride,
+      fallbackServer: this.dataset.fallbackServer,
+      harness: this.options.harness,
+    };
+    const task = this.runner
+      .index(job)
+      .then((result) => {
+        if (this.options.signal.aborted) return;
+        this.sequencer.land(sequence, base, result);
+        this.options.onBatch();
+      })
+      .catch((error: unknown) => {
+        this.failure ??= error;
+      })
+      .finally(() => this.inFlight.delete(task));
+    this.inFlight.add(task);
+  }
+
+  async drain(): Promise<void> {
+    await Promise.all(this.inFlight);
+    if (this.failure !== null) throw this.failure;
+    abortIfNeeded(this.options.signal);
+  }
+}
+
+async function startsWithGzipMagic(blob: Blob): Promise<boolean> {
+  const head = new Uint8Array(await blob.slice(0, 2).arrayBuffer());
+  return head[0] === 0x1f && head[1] === 0x8b;
+}
+
+/** The offset just past the first line break at or after `from` (or the end of the file). */
+async function nextBoundary(file: Blob, from: number): Promise<number> {
+  for (let at = from; at < file.size; at += BOUNDARY_WINDOW) {
+    const window = new Uint8Array(
+      await file.slice(at, Math.min(file.size, at + BOUNDARY_WINDOW)).arrayBuffer(),
+    );
+    const newline = window.indexOf(LF);
+    if (newline !== -1) return at + newline + 1;
+  }
+  return file.size;
+}
+
+/**
+ * Indexes a plain local file without reading it here: batches are cut at line breaks found by peeking a
+ * small window past each nominal end, and the pool reads each batch's bytes itself.
+ */
+async function ingestPlain(dataset: Dataset, file: Blob, runner: IndexRunner, options: IngestOptions) {
+  dataset.parts = [{ start: 0, blob: file }];
+  const dispatcher = new Dispatcher(dataset, runner, options);
+  let start = 0;
+  while (start < file.size) {
+    abortIfNeeded(options.signal);
+    const end = await nextBoundary(file, Math.min(file.size, start + (options.batchBytes ?? BATCH_BYTES)));
+    await dispatcher.dispatch(file, start, end, start);
+    dataset.bytes = end;
+    start = end;
+  }
+  await dispatcher.drain();
+  dataset.bytes = file.size;
+}
+
+/**
+ * Indexes a stream (gzip, or a fetched sample): its decompressed bytes are cut at line breaks into Blob
+ * parts, each indexed by the pool as soon as it is complete.
+ */
+async function ingestStream(
+  dataset: Dataset,
+  chunks: AsyncIterable<Uint8Array>,
+  runner: IndexRunner,
+  options: IngestOptions,
+): Promise<void> {
+  const dispatcher = new Dispatcher(dataset, runner, options);
+  let pending: Uint8Array[] = [];
+  let pendingBytes = 0;
+  let offset = 0;
+  const cut = async (parts: Uint8Array[]) => {
+    const blob = new Blob(parts.map((part) => new Uint8Array(part)));
+    if (blob.size === 0) return;
+    dataset.parts.push({ start: offset, blob });
+    await dispatcher.dispatch(blob, 0, blob.size, offset);
+    offset += blob.size;
+    dataset.bytes = offset;
+  };
+  try {
+    for await (const value of chunks) {
+      abortIfNeeded(options.signal);
+      if (value.length === 0) continue;
+      pending.push(value);
+      pendingBytes += value.length;
+      if (pendingBytes < (options.batchBytes ?? BATCH_BYTES)) continue;
+      const newline = value.lastIndexOf(LF);
+      if (newline === -1) continue;
+      // Everything up to the last line break of this chunk is a batch; the rest starts the next one.
+      const head = pending.slice(0, -1);
+      head.push(value.subarray(0, newline + 1));
+      const rest = value.subarray(newline + 1);
+      pending = rest.length > 0 ? [rest] : [];
+      pendingBytes = rest.length;
+      await cut(head);
+    }
+    if (pendingBytes > 0) await cut(pending);
+    await dispatcher.drain();
+  } catch (error) {
+    if (!(error instanceof GzipError)) throw error;
+    // Damaged gzip: every complete line before the damage is kept; the cut line is listed with the damage.
+    const whole = concat(pending);
+    const newline = whole.lastIndexOf(LF);
+    if (newline !== -1) await cut([whole.subarray(0, newline + 1)]);
+    await dispatcher.drain();
+    const line = dataset.lineCount + 1;
+    dataset.parseErrors.set(line, { line, offset, length: 0, kind: "parse", error: error.message });
+    dataset.lineCount = line;
+  }
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+/** Where a file comes from, once fetched: a local Blob, or a response body (a bundled sample). */
+export type OpenedSource =
+  | { readonly kind: "blob"; readonly blob: Blob }
+  | { readonly kind: "stream"; readonly stream: ReadableStream<Uint8Array> };
+
+/** Reads a source into the dataset: rows land in it batch by batch while the file streams. */
+export async function ingest(
+  dataset: Dataset,
+  source: OpenedSource,
+  runner: IndexRunner,
+  options: IngestOptions,
+): Promise<void> {
+  if (source.kind === "blob" && !(await startsWithGzipMagic(source.blob))) {
+    await ingestPlain(dataset, source.blob, runner, options);
+  } else {
+    // One gzip decoder everywhere (lib/jsonl): multi-member files, and damage reported where it is.
+    const stream = source.kind === "blob" ? source.blob.stream() : source.stream;
+    await ingestStream(dataset, gunzipIfGzip(streamChunks(stream)), runner, options);
+  }
+  dataset.finish();
+}
