@@ -315,7 +315,12 @@ export function VerifyTable({
                         .map((v) => `${replay.counts[v]} ${VERDICT_TEXT[v]}`)
                         .join(", ") || "no calls"}
                 </td>
-                <td>{reward(verify.browserReward)}</td>
+                <td>
+                  {reward(verify.browserReward)}
+                  {verify.browserError !== null && (
+                    <div className="muted">{verify.browserError.slice(0, 160)}</div>
+                  )}
+                </td>
                 <td>
                   {reward(verify.serverReward)}
                   {verify.serverError !== null && (
