@@ -95,6 +95,44 @@ test("example_tool_call_multireward: scored as Gym scores a line without expecte
   await page.getByLabel("Verifying server").selectOption("example_tool_call_multireward");
   await expect(page.locator(".rbody .rrow[data-line]").first()).toHaveAttribute("data-reward", "1");
   await expect(page.locator("article.detail")).toContainText("differs from the recorded 2");
+  // The chart's axes follow the data: multireward records 2.0, so the axis reaches 2 (no clamp to 1).
+  await expect(page.locator(".reward-chart [data-axis-max]")).toHaveAttribute("data-axis-max", "2");
+});
+
+test("a recorded NaN reward is not drawn (no cx=NaN) and the axes stay finite", async ({ page }) => {
+  await page.goto("/");
+  const line = JSON.stringify({
+    environment_name: "example_mcp_weather",
+    verifier_metadata: { expected_city: "Paris" },
+    responses_create_params: { input: "weather?" },
+    response: {
+      output: [
+        { type: "function_call", call_id: "c1", name: "get_weather", arguments: '{"city": "Paris"}' },
+        {
+          type: "message",
+          role: "assistant",
+          content: [{ type: "output_text", text: "The weather in Paris is sunny and 72 F." }],
+        },
+      ],
+    },
+    reward: 1,
+  });
+  const text = `${line}\n${line.replace('"reward":1', '"reward":NaN')}\n`;
+  await page
+    .getByTestId("file-input")
+    .first()
+    .setInputFiles({
+      name: "nan.jsonl",
+      mimeType: "application/x-ndjson",
+      buffer: Buffer.from(text),
+    });
+  await expect(page.getByTestId("rollout-count")).toHaveText("2");
+  const cx = await page
+    .locator(".reward-chart circle")
+    .evaluateAll((els) => els.map((e) => e.getAttribute("cx")));
+  expect(cx.length).toBeGreaterThan(0);
+  for (const value of cx) expect(Number.isFinite(Number(value))).toBe(true);
+  await expect(page.locator(".reward-chart [data-axis-max]")).toHaveAttribute("data-axis-max", "1");
 });
 
 test("files with the same name are distinct datasets", async ({ page }) => {
