@@ -43,6 +43,7 @@ describe("URL state", () => {
       agent: "claude-code_agent",
       env: "workplace_assistant",
       q: "email reply",
+      f: 'recorded:0 field:category="a b" cause:identity',
       sort: "contract",
       desc: true,
       server: "team store",

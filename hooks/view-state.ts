@@ -35,6 +35,8 @@ export interface ViewState {
   readonly agent: string | null;
   readonly env: string | null;
   readonly q: string;
+  /** The structured filter (lib/run syntax: recorded:0 field:a.b=x flag:f cause:c). */
+  readonly f: string;
   readonly sort: SortKey;
   readonly desc: boolean;
   /** Verifying server chosen for the open rollout; null: its default. */
@@ -51,6 +53,7 @@ export const DEFAULT_VIEW: ViewState = {
   agent: null,
   env: null,
   q: "",
+  f: "",
   sort: "line",
   desc: false,
   server: null,
@@ -84,6 +87,7 @@ export function parseViewState(params: URLSearchParams): ViewState {
     agent: params.get("agent") || null,
     env: params.get("env") || null,
     q: params.get("q") ?? "",
+    f: params.get("f") ?? "",
     sort: isSortKey(sortKey) ? sortKey : DEFAULT_VIEW.sort,
     desc: isSortKey(sortKey) && desc,
     server: params.get("server") || null,
@@ -101,6 +105,7 @@ export function serializeViewState(state: ViewState): URLSearchParams {
   if (state.agent) params.set("agent", state.agent);
   if (state.env) params.set("env", state.env);
   if (state.q) params.set("q", state.q);
+  if (state.f) params.set("f", state.f);
   if (state.sort !== DEFAULT_VIEW.sort || state.desc)
     params.set("sort", `${state.desc ? "-" : ""}${state.sort}`);
   if (state.server) params.set("server", state.server);

@@ -6,7 +6,8 @@ import { readRollout } from "../lib/schemas";
 import { rolloutView, servers, verification } from "./core";
 import { highlightJson } from "./highlight";
 import type { FromWorker, LoadProgress, Method, Requests, ToWorker } from "./protocol";
-import { parseLine, Session } from "./session";
+import { runExport, runView } from "./run";
+import { parseLine, runSource, Session } from "./session";
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -66,6 +67,14 @@ const handlers: { [M in Method]: Handler<M> } = {
   search: async ({ dataset, text }, signal) => ({ lines: await session.search(dataset, text, signal) }),
   highlight: ({ code }) => highlightJson(code),
   servers: () => ({ servers: servers() }),
+  run: ({ dataset, filter }) => {
+    const source = runSource(session, dataset);
+    return source === null ? null : runView(source, filter);
+  },
+  runExport: ({ dataset, filter, format }) => {
+    const source = runSource(session, dataset);
+    return source === null ? { error: "no such dataset" } : runExport(source, filter, format);
+  },
 };
 
 async function handle<M extends Method>(id: number, method: M, params: Requests[M]["params"]): Promise<void> {

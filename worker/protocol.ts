@@ -8,8 +8,19 @@
 import type { HarnessId } from "../lib/harness/types";
 import type { CallResolution, Highlight, MapState, Policy, RolloutFinding } from "../lib/identity/types";
 import type { VerifyResult } from "../lib/verify/types";
+import type { ExportFormat, RunView } from "./run";
 
-export type { CallResolution, HarnessId, Highlight, MapState, Policy, RolloutFinding, VerifyResult };
+export type {
+  CallResolution,
+  ExportFormat,
+  HarnessId,
+  Highlight,
+  MapState,
+  Policy,
+  RolloutFinding,
+  RunView,
+  VerifyResult,
+};
 
 /** Where a file comes from. Files never leave the browser; URLs are same-origin bundled samples. */
 export type Source =
@@ -160,6 +171,13 @@ export interface Requests {
   search: { params: { dataset: string; text: string }; result: { lines: number[] } };
   highlight: { params: { code: string; lang: "json" }; result: HighlightResult };
   servers: { params: Record<string, never>; result: { servers: string[] } };
+  /** The run view (worker/run.ts): why-zero breakdown, metrics, filtered lines, inferred harness. */
+  run: { params: { dataset: string; filter: string }; result: RunView | null };
+  /** The filtered rows as CSV or JSONL, the same bytes as `cli triage --format F --filter EXPR`. */
+  runExport: {
+    params: { dataset: string; filter: string; format: ExportFormat };
+    result: { text: string; rows: number } | { error: string };
+  };
 }
 
 export type Method = keyof Requests;

@@ -17,6 +17,7 @@ import type {
   SessionSummary,
   Source,
 } from "./protocol";
+import type { RunSource } from "./run";
 
 /** Progress messages are rate-limited so the UI thread never drowns in them. */
 export const PROGRESS_INTERVAL_MS = 80;
@@ -377,5 +378,37 @@ function summarize(dataset: Dataset): DatasetSummary {
     server_override: dataset.serverOverride,
     harness: dataset.harness,
     fallback_server: dataset.fallbackServer,
+  };
+}
+
+let runRevision = 0;
+const runKeys = new WeakMap<RolloutIndexEntry[], string>();
+
+/** A dataset's rollouts for the run view (worker/run.ts), keyed by its current index. */
+export function runSource(session: Session, id: string): RunSource | null {
+  const dataset = session.get(id);
+  if (dataset?.kind !== "rollouts") return null;
+  // A new index (another server or harness, inputs paired) is a new array: a new key.
+  let key = runKeys.get(dataset.index);
+  if (key === undefined) {
+    key = `${id}#${++runRevision}`;
+    runKeys.set(dataset.index, key);
+  }
+  return {
+    key,
+    harness: dataset.harness,
+    // Every line that parsed as JSON, the ones that are not rollouts included (triage calls them malformed),
+    // so the run view counts what `cli triage` counts.
+    *rollouts() {
+      for (const line of dataset.okLines) {
+        const value = parseLine(dataset, line);
+        const input = session.inputRow(dataset, value);
+        const position = dataset.byLine.get(line);
+        const entry = position === undefined ? undefined : dataset.index[position];
+        const server =
+          entry?.server ?? dataset.serverOverride ?? defaultServer(value, input) ?? dataset.fallbackServer;
+        yield { line, value, input, server };
+      }
+    },
   };
 }

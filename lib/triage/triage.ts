@@ -245,7 +245,7 @@ export function triageRollout(rollout: unknown, options: TriageOptions = {}): Ro
 /** One rollout's triage in a run. */
 export interface TriagedLine {
   readonly line: number;
-  readonly triage: RolloutTriage | null;
+  readonly triage: Pick<RolloutTriage, "cause"> | null;
 }
 
 export interface RunTriage {
