@@ -112,6 +112,7 @@ describe("selectRollouts", () => {
       changed: 1,
       zero: 2,
       unverified: 1,
+      rollouts_with: { ambiguous: 1, mismatched: 0, external: 1 },
     });
     expect(rewardChanged(rows[3]!)).toBe(false);
   });

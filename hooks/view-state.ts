@@ -197,6 +197,12 @@ export interface StatusCounts {
   readonly changed: number;
   readonly zero: number;
   readonly unverified: number;
+  /** Rollouts with at least one call of each highlight: the unit the tiles filter by. */
+  readonly rollouts_with: {
+    readonly ambiguous: number;
+    readonly mismatched: number;
+    readonly external: number;
+  };
 }
 
 export function statusCounts(entries: readonly RolloutIndexEntry[]): StatusCounts {
@@ -207,7 +213,11 @@ export function statusCounts(entries: readonly RolloutIndexEntry[]): StatusCount
   let changed = 0;
   let zero = 0;
   let unverified = 0;
+  const rolloutsWith = { ambiguous: 0, mismatched: 0, external: 0 };
   for (const entry of entries) {
+    if (entry.counts.ambiguous > 0) rolloutsWith.ambiguous++;
+    if (entry.counts.mismatched > 0) rolloutsWith.mismatched++;
+    if (entry.counts.external > 0) rolloutsWith.external++;
     calls += entry.calls;
     ambiguous += entry.counts.ambiguous;
     mismatched += entry.counts.mismatched;
@@ -216,5 +226,15 @@ export function statusCounts(entries: readonly RolloutIndexEntry[]): StatusCount
     if (entry.recorded === 0) zero++;
     if (entry.contract === null) unverified++;
   }
-  return { rollouts: entries.length, calls, ambiguous, mismatched, external, changed, zero, unverified };
+  return {
+    rollouts: entries.length,
+    calls,
+    ambiguous,
+    mismatched,
+    external,
+    changed,
+    zero,
+    unverified,
+    rollouts_with: rolloutsWith,
+  };
 }
