@@ -1,4 +1,10 @@
-import { type RunTriage, ZERO_CAUSE_LABELS, ZERO_CAUSES, type ZeroCause } from "@/lib/triage";
+import {
+  type RunTriage,
+  ZERO_CAUSE_HINTS,
+  ZERO_CAUSE_LABELS,
+  ZERO_CAUSES,
+  type ZeroCause,
+} from "@/lib/triage";
 
 interface Props {
   triage: RunTriage;
@@ -51,6 +57,7 @@ export function TriagePanel({ triage, active, onCause }: Props) {
             key={cause}
             className={`cause cause-${cause}${active === cause ? " cause-on" : ""}`}
             aria-pressed={active === cause}
+            title={ZERO_CAUSE_HINTS[cause]}
             data-cause={cause}
             data-count={triage.counts[cause]}
             disabled={triage.counts[cause] === 0 && active !== cause}

@@ -179,7 +179,7 @@ test("assistant markdown with HTML and an image renders text only and loads noth
 test.describe("phone-sized screen", () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
-  for (const url of ["/", "/compare"]) {
+  for (const url of ["/", "/compare", "/compare?tab=whatif", "/compare?tab=repair"]) {
     test(`no horizontal scroll on ${url}`, async ({ page }) => {
       await page.goto(url);
       await page.waitForLoadState("networkidle");
