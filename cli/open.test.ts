@@ -27,10 +27,16 @@ describe("openFileStream", () => {
 
   it("throws a one-line error for a missing file", async () => {
     const path = join(dir, "missing.jsonl");
-    await expect(openFileStream(path)).rejects.toThrow(new Error(`cannot read ${path}: no such file`));
+    await expect(openFileStream(path)).rejects.toMatchObject({
+      kind: "usage",
+      message: `cannot read ${path}: no such file`,
+    });
   });
 
   it("throws a one-line error for a directory", async () => {
-    await expect(openFileStream(dir)).rejects.toThrow(new Error(`cannot read ${dir}: is a directory`));
+    await expect(openFileStream(dir)).rejects.toMatchObject({
+      kind: "usage",
+      message: `cannot read ${dir}: is a directory`,
+    });
   });
 });

@@ -2,23 +2,15 @@
 import type { FileHandle } from "node:fs/promises";
 import { open } from "node:fs/promises";
 import { Readable } from "node:stream";
+import { GzipError } from "../lib/jsonl";
+import { CliError, reasonOf } from "./errors";
 
 /** Large reads keep per-chunk overhead low on multi-gigabyte files; memory stays one chunk. */
 const READ_CHUNK_BYTES = 1024 * 1024;
 
-const REASONS: Record<string, string> = {
-  ENOENT: "no such file",
-  ENOTDIR: "no such file",
-  EISDIR: "is a directory",
-  EACCES: "permission denied",
-  EPERM: "permission denied",
-  ELOOP: "too many symbolic links",
-  EMFILE: "too many open files",
-};
-
 /**
- * Opens `path` for streaming. Throws an Error whose message is one line, `cannot read PATH: REASON`, when
- * the path is missing, a directory or unreadable. Opening first (rather than letting the stream open
+ * Opens `path` for streaming. Throws a usage CliError (exit 2) whose message is one line,
+ * `cannot read PATH: REASON`, when the path is missing, a directory or unreadable. Opening first (rather than letting the stream open
  * lazily) makes those errors surface here, not halfway through a read.
  */
 export async function openFileStream(path: string): Promise<ReadableStream<Uint8Array>> {
@@ -26,14 +18,14 @@ export async function openFileStream(path: string): Promise<ReadableStream<Uint8
   try {
     handle = await open(path, "r");
   } catch (error) {
-    throw new Error(`cannot read ${path}: ${reasonOf(error)}`, { cause: error });
+    throw new CliError("usage", `cannot read ${path}: ${reasonOf(error)}`, { cause: error });
   }
   try {
     if ((await handle.stat()).isDirectory())
       throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
   } catch (error) {
     await handle.close();
-    throw new Error(`cannot read ${path}: ${reasonOf(error)}`, { cause: error });
+    throw new CliError("usage", `cannot read ${path}: ${reasonOf(error)}`, { cause: error });
   }
   const nodeStream = handle.createReadStream({ highWaterMark: READ_CHUNK_BYTES });
   return toWebBytes(nodeStream);
@@ -45,9 +37,16 @@ function toWebBytes(nodeStream: Readable): ReadableStream<Uint8Array> {
   return web;
 }
 
-function reasonOf(error: unknown): string {
-  const code = typeof error === "object" && error !== null && "code" in error ? error.code : undefined;
-  if (typeof code === "string" && code in REASONS) return REASONS[code]!;
-  const message = error instanceof Error ? error.message : String(error);
-  return message.split("\n")[0] ?? message;
+/**
+ * Passes `items` through; damaged gzip data in `path` becomes `reading PATH stopped: <what, where>`, so
+ * the one-line error names the file as well as the byte offset and the reason.
+ */
+export async function* namingFile<T>(path: string, items: AsyncIterable<T>): AsyncGenerator<T> {
+  try {
+    yield* items;
+  } catch (error) {
+    if (error instanceof GzipError)
+      throw new CliError("failed", `reading ${path} stopped: ${error.message}`, { cause: error });
+    throw error;
+  }
 }

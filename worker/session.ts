@@ -130,6 +130,8 @@ async function readDataset(
   for await (const item of readJsonl(stream, {
     keepBytes: true,
     gzip: "auto",
+    // Damaged gzip: keep every line before the damage and list the damage as the cut line's error.
+    gzipDamage: "item",
     signal,
     onProgress: (read) => {
       bytesRead = read;

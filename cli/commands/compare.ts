@@ -8,8 +8,9 @@ import type { Policy } from "../../lib/identity/types";
 import { readJsonl } from "../../lib/jsonl";
 import { pairInputs } from "../../lib/verify";
 import { answerUsage, readPolicy, tryParse } from "../args";
+import { reportError } from "../errors";
 import type { CommandIo } from "../io";
-import { openFileStream } from "../open";
+import { namingFile, openFileStream } from "../open";
 
 const HELP = `usage: npm run --silent cli -- compare A B [--server S] [--inputs M] [--policy P] [--json]
 
@@ -75,7 +76,7 @@ export function parseCompareArgs(args: string[]): ParsedCompareArgs {
 /** Parsed rows of a JSONL file; bad lines are reported on stderr and left out. */
 async function readRows(path: string, io: CommandIo): Promise<unknown[]> {
   const rows: unknown[] = [];
-  for await (const item of readJsonl(await openFileStream(path))) {
+  for await (const item of namingFile(path, readJsonl(await openFileStream(path)))) {
     if (item.ok) rows.push(item.value);
     else await io.stderr.write(`warning: ${path} line ${item.line}: ${item.error} (skipped)\n`);
   }
@@ -123,7 +124,6 @@ export async function run(args: string[], io: CommandIo): Promise<number> {
     );
     return 0;
   } catch (error) {
-    await io.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
+    return reportError(error, io);
   }
 }

@@ -126,7 +126,7 @@ describe("cli export", () => {
     expect(await run(["f", "--bogus"], bad)).toBe(2);
     expect(bad.err()).toMatch(/^error: Unknown option '--bogus'/);
     const missing = memoryIo();
-    expect(await run(["/no/such.jsonl", "--what", "report"], missing)).toBe(1);
+    expect(await run(["/no/such.jsonl", "--what", "report"], missing)).toBe(2);
     expect(missing.err()).toMatch(/cannot read \/no\/such.jsonl/);
   });
 });

@@ -1,9 +1,6 @@
 /**
  * `export FILE --what verify|report [--server S] [--inputs M] [--policy P] [--set-reward] [--out OUT]`.
- * Also home of the byte output shared with `repair`.
  */
-import { open } from "node:fs/promises";
-import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { readSourceLines } from "../../lib/export";
 import {
@@ -16,8 +13,10 @@ import type { Policy } from "../../lib/identity/types";
 import { readJsonl } from "../../lib/jsonl";
 import { pairInputs } from "../../lib/verify";
 import { answerUsage, readPolicy, tryParse } from "../args";
+import { reportError } from "../errors";
 import type { CommandIo } from "../io";
-import { openFileStream } from "../open";
+import { namingFile, openFileStream } from "../open";
+import { openOutput } from "../output";
 
 const HELP = `usage: npm run --silent cli -- export FILE --what verify|report [options]
 
@@ -39,50 +38,6 @@ options:
                 (stdout is text: use --out for byte-exact output of lines with invalid UTF-8)
   -h, --help      this help
 `;
-
-export interface ByteOutput {
-  write(bytes: Uint8Array): Promise<void>;
-  close(): Promise<void>;
-}
-
-function stdoutOutput(io: CommandIo): ByteOutput {
-  // Stream mode keeps a multi-byte sequence split across writes intact.
-  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
-  return {
-    async write(bytes) {
-      const text = decoder.decode(bytes, { stream: true });
-      if (text !== "") await io.stdout.write(text);
-    },
-    async close() {
-      const rest = decoder.decode();
-      if (rest !== "") await io.stdout.write(rest);
-    },
-  };
-}
-
-/**
- * stdout (through the CommandIo sink, so tests capture it) or the file given with --out, written as
- * raw bytes so even invalid UTF-8 in an untouched line comes back exactly. Refuses to overwrite `input`.
- */
-export async function openOutput(out: string | undefined, input: string, io: CommandIo): Promise<ByteOutput> {
-  if (out === undefined || out === "-") return stdoutOutput(io);
-  if (resolve(out) === resolve(input))
-    throw new Error(`--out ${out} is the input file; write to another path`);
-  let handle: Awaited<ReturnType<typeof open>>;
-  try {
-    handle = await open(out, "w");
-  } catch (error) {
-    throw new Error(`cannot write ${out}: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  return {
-    async write(bytes) {
-      await handle.write(bytes);
-    },
-    async close() {
-      await handle.close();
-    },
-  };
-}
 
 const OPTIONS = {
   what: { type: "string" },
@@ -149,7 +104,7 @@ export function parseExportArgs(args: string[]): ParsedExportArgs {
 /** Materialized inputs keyed for pairing; bad lines are reported, not fatal. */
 async function loadInputs(path: string, io: CommandIo): Promise<Map<string, unknown>> {
   const rows: unknown[] = [];
-  for await (const item of readJsonl(await openFileStream(path))) {
+  for await (const item of namingFile(path, readJsonl(await openFileStream(path)))) {
     if (item.ok) rows.push(item.value);
     else await io.stderr.write(`warning: ${path} line ${item.line}: ${item.error} (skipped)\n`);
   }
@@ -179,23 +134,29 @@ export async function run(args: string[], io: CommandIo): Promise<number> {
       ...(inputs === undefined ? {} : { inputs }),
     };
     const source = await openFileStream(parsed.file);
-    const output = await openOutput(parsed.out, parsed.file, io);
+    const readFiles = parsed.inputs === undefined ? [parsed.file] : [parsed.file, parsed.inputs];
+    const output = await openOutput(parsed.out, readFiles, io).catch(async (error: unknown) => {
+      await source.cancel();
+      throw error;
+    });
     try {
       if (parsed.what === "verify") {
         const summary = emptyVerifySummary();
-        for await (const w of verifyJsonl(readSourceLines(source), options, summary))
+        for await (const w of verifyJsonl(namingFile(parsed.file, readSourceLines(source)), options, summary))
           await output.write(w.bytes);
+        await output.commit();
         await io.stderr.write(formatVerifySummary(summary, parsed.policy));
       } else {
-        for await (const row of reportJsonl(readSourceLines(source), options))
+        for await (const row of reportJsonl(namingFile(parsed.file, readSourceLines(source)), options))
           await output.write(encoder.encode(row));
+        await output.commit();
       }
-    } finally {
-      await output.close();
+    } catch (error) {
+      await output.abort();
+      throw error;
     }
     return 0;
   } catch (error) {
-    await io.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
+    return reportError(error, io);
   }
 }

@@ -117,7 +117,7 @@ describe("cli repair", () => {
     const again = memoryIo();
     expect(
       await run([path, "--harness", "hermes-legacy", "--server", "s", "--tools", "t", "--out", path], again),
-    ).toBe(1);
+    ).toBe(2);
     expect(again.err()).toContain("is the input file");
   });
 
@@ -204,7 +204,7 @@ describe("cli repair", () => {
         ["/no/such/file.jsonl", "--harness", "claude-code", "--server", "s", "--tools", "t"],
         missing,
       ),
-    ).toBe(1);
+    ).toBe(2);
     expect(missing.err()).toMatch(/cannot read \/no\/such\/file.jsonl/);
   });
 });

@@ -9,9 +9,10 @@ import { HARNESSES, isHarnessId } from "../../lib/harness";
 import type { RepairServer } from "../../lib/repair";
 import { knownTools } from "../../lib/verify";
 import { answerUsage, tryParse } from "../args";
+import { reportError } from "../errors";
 import type { CommandIo } from "../io";
-import { openFileStream } from "../open";
-import { openOutput } from "./export";
+import { namingFile, openFileStream } from "../open";
+import { openOutput } from "../output";
 
 const HELP = `usage: npm run --silent cli -- repair FILE --harness H [--server S [--tools a,b,...]]... [--out OUT]
 
@@ -112,19 +113,27 @@ export async function run(args: string[], io: CommandIo): Promise<number> {
   const { file, harness, servers, out } = parsed;
   try {
     const source = await openFileStream(file);
-    const output = await openOutput(out, file, io);
+    const output = await openOutput(out, [file], io).catch(async (error: unknown) => {
+      await source.cancel();
+      throw error;
+    });
     const summary = emptyRepairSummary(harness, { keepDetails: false });
     try {
-      for await (const written of repairJsonl(readSourceLines(source), { harness, servers }, summary)) {
+      for await (const written of repairJsonl(
+        namingFile(file, readSourceLines(source)),
+        { harness, servers },
+        summary,
+      )) {
         await output.write(written.bytes);
       }
-    } finally {
-      await output.close();
+      await output.commit();
+    } catch (error) {
+      await output.abort();
+      throw error;
     }
     await io.stderr.write(formatRepairSummary(summary));
     return 0;
   } catch (error) {
-    await io.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
+    return reportError(error, io);
   }
 }

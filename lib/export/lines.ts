@@ -6,13 +6,11 @@
  * `LineSplitter` and parses with the same `parseJsonLine`, but keeps each line's exact bytes and
  * whether a "\n" followed it.
  */
-import { LineSplitter, type ParseResult, parseJsonLine } from "../jsonl";
-import { concatBytes } from "./edit";
+import { gunzipIfGzip, LineSplitter, type ParseResult, parseJsonLine, streamChunks } from "../jsonl";
 
 const LF = 0x0a;
 const CR = 0x0d;
 const UTF8_BOM = [0xef, 0xbb, 0xbf] as const;
-const GZIP_MAGIC = [0x1f, 0x8b] as const;
 
 /**
  * Longest line export keeps. A longer line could not be written back byte for byte without
@@ -81,10 +79,6 @@ export function splitSourceLines(file: Uint8Array): SourceLine[] {
   return out;
 }
 
-function startsWithMagic(chunk: Uint8Array): boolean {
-  return chunk[0] === GZIP_MAGIC[0] && chunk[1] === GZIP_MAGIC[1];
-}
-
 /**
  * Streams a file's lines. A gzip file (detected by its magic bytes) is decompressed: losslessness
  * then refers to the decompressed bytes. A line longer than MAX_EXPORT_LINE_BYTES throws, naming it.
@@ -93,76 +87,20 @@ export async function* readSourceLines(
   source: ReadableStream<Uint8Array>,
   maxLineBytes: number = MAX_EXPORT_LINE_BYTES,
 ): AsyncGenerator<SourceLine> {
-  const peekReader = source.getReader();
-  const first = await peekReader.read();
-  peekReader.releaseLock();
-  if (first.done) return;
-  let firstChunk: Uint8Array = first.value;
-  // Two bytes are needed to recognize gzip; a 1-byte first chunk is rare enough to merge with the next.
-  let rest: ReadableStream<Uint8Array> = source;
-  if (firstChunk.length < GZIP_MAGIC.length) {
-    const reader = source.getReader();
-    const next = await reader.read();
-    reader.releaseLock();
-    if (!next.done) firstChunk = concatBytes([firstChunk, next.value]);
-  }
-  const replayed = prepend(firstChunk, rest);
-  rest = startsWithMagic(firstChunk) ? replayed.pipeThrough(new DecompressionStream("gzip")) : replayed;
-
   const splitter = new LineSplitter(maxLineBytes);
-  const reader = rest.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      for (const raw of splitter.push(value)) {
-        if (raw.oversized) throw tooLong(raw.line, raw.length);
-        yield toSourceLine(raw.line, raw.offset, raw.bytes, true);
-      }
+  for await (const chunk of gunzipIfGzip(streamChunks(source))) {
+    for (const raw of splitter.push(chunk)) {
+      if (raw.oversized) throw tooLong(raw.line, raw.length);
+      yield toSourceLine(raw.line, raw.offset, raw.bytes, true);
     }
-    const last = splitter.end();
-    if (last !== null) {
-      if (last.oversized) throw tooLong(last.line, last.length);
-      yield toSourceLine(last.line, last.offset, last.bytes, false);
-    }
-  } finally {
-    await reader.cancel().catch(() => {});
-    reader.releaseLock();
+  }
+  const last = splitter.end();
+  if (last !== null) {
+    if (last.oversized) throw tooLong(last.line, last.length);
+    yield toSourceLine(last.line, last.offset, last.bytes, false);
   }
 }
 
 function tooLong(line: number, length: number): Error {
   return new Error(`line ${line} is too long to export losslessly (${length} bytes)`);
-}
-
-function prepend(
-  head: Uint8Array,
-  tail: ReadableStream<Uint8Array>,
-): ReadableStream<Uint8Array<ArrayBuffer>> {
-  let sentHead = false;
-  let reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
-  // DecompressionStream only accepts ArrayBuffer-backed chunks; copy the rare shared-buffer one.
-  const own = (c: Uint8Array): Uint8Array<ArrayBuffer> =>
-    c.buffer instanceof ArrayBuffer
-      ? new Uint8Array(c.buffer, c.byteOffset, c.byteLength)
-      : new Uint8Array(c);
-  return new ReadableStream<Uint8Array<ArrayBuffer>>(
-    {
-      async pull(controller) {
-        if (!sentHead) {
-          sentHead = true;
-          controller.enqueue(own(head));
-          return;
-        }
-        reader ??= tail.getReader();
-        const { done, value } = await reader.read();
-        if (done) controller.close();
-        else controller.enqueue(own(value));
-      },
-      async cancel(reason) {
-        await (reader ?? tail).cancel(reason);
-      },
-    },
-    { highWaterMark: 0 },
-  );
 }

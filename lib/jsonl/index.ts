@@ -1,3 +1,13 @@
+export {
+  GZIP_MAGIC,
+  GzipError,
+  type GzipErrorKind,
+  gunzip,
+  gunzipIfGzip,
+  hasGzipMagic,
+  INFLATE_INPUT_SLICE,
+  streamChunks,
+} from "./gzip";
 export { LineSplitter, type RawLine } from "./lines";
 export { MAX_NESTING_DEPTH, type ParseResult, parseJsonLine, parsePythonJson } from "./parse";
 export { firstInvalidUtf8, type JsonlItem, MAX_LINE_BYTES, type ReadJsonlOptions, readJsonl } from "./read";

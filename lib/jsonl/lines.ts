@@ -33,6 +33,11 @@ export class LineSplitter {
   /** @param maxLineBytes lines longer than this are reported as oversized instead of being buffered. */
   constructor(private readonly maxLineBytes: number) {}
 
+  /** Line number and byte offset of the line not yet finished (the next one the splitter will return). */
+  get pending(): { line: number; offset: number } {
+    return { line: this.lineNumber, offset: this.lineOffset };
+  }
+
   /** Feeds one chunk; returns the lines it completes, in order. The chunk must not be mutated afterwards. */
   push(chunk: Uint8Array): RawLine[] {
     const lines: RawLine[] = [];

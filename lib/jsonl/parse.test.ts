@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MAX_NESTING_DEPTH, parseJsonLine, parseLenient, parsePythonJson } from "./parse";
+import { MAX_NESTING_DEPTH, parseJsonLine, parseLenient, parsePythonJson, tooDeepAt } from "./parse";
 
 describe("parseJsonLine", () => {
   it("parses plain JSON with the native parser's result", () => {
@@ -74,6 +74,35 @@ describe("parseJsonLine", () => {
     const depth = MAX_NESTING_DEPTH + 10;
     const result = parseJsonLine(`${"[".repeat(depth)}NaN${"]".repeat(depth)}`);
     expect(result).toEqual({ ok: false, error: expect.stringMatching(/nesting deeper than/) });
+  });
+
+  const nest = (levels: number, inner = "1") => `${"[".repeat(levels)}${inner}${"]".repeat(levels)}`;
+
+  it("allows exactly MAX_NESTING_DEPTH levels and refuses one more, on both paths", () => {
+    for (const inner of ["1", "NaN"]) {
+      expect(parseJsonLine(nest(MAX_NESTING_DEPTH, inner)).ok).toBe(true);
+      const deeper = parseJsonLine(nest(MAX_NESTING_DEPTH + 1, inner));
+      expect(deeper).toEqual({
+        ok: false,
+        error: `invalid JSON: nesting deeper than ${MAX_NESTING_DEPTH} levels (Python's json limit) at position ${MAX_NESTING_DEPTH}`,
+      });
+    }
+  });
+
+  it("refuses 300k-deep nesting in an unrelated field of an otherwise valid rollout (valid JSON, no stack overflow)", () => {
+    const deep = `{"a":`.repeat(300_000) + "0" + "}".repeat(300_000);
+    const line = `{"responses_create_params":{"input":[]},"response":{"output":[]},"reward":1,"x":${deep}}`;
+    const result = parseJsonLine(line);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error).toMatch(/^invalid JSON: nesting deeper than 1000 levels/);
+  });
+
+  it("brackets inside strings (escaped quotes included) do not count", () => {
+    const text = JSON.stringify({ s: "[".repeat(5000), t: '\\"{{{{', u: ['"]]]"', "\\"] });
+    expect(parseJsonLine(text)).toEqual({ ok: true, value: JSON.parse(text) });
+    expect(tooDeepAt(text, 2)).toBe(-1);
+    expect(tooDeepAt(text, 1)).toBe(text.indexOf(`"u":[`) + 4);
+    expect(tooDeepAt('{"a":[{"b":"\\"}]}', 2)).toBe(6);
   });
 });
 

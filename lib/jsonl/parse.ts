@@ -9,7 +9,12 @@
 
 export type ParseResult = { ok: true; value: unknown } | { ok: false; error: string };
 
-/** Python's json module stops near this depth too (its recursion limit); it keeps the fallback parser off the stack limit. */
+/**
+ * Deepest nesting of arrays/objects a line may have. CPython's json stops at its recursion limit (1000 by
+ * default), so Gym itself could not have read a deeper line. JSON.parse accepts far deeper values, but
+ * every recursive walk after it (canonicalize, verify, render) would then hit "Maximum call stack size
+ * exceeded"; checking at parse time turns that into one per-line error, in every front end alike.
+ */
 export const MAX_NESTING_DEPTH = 1_000;
 
 /** Longest excerpt of the input quoted in an error message. */
@@ -25,7 +30,10 @@ export function parseJsonLine(text: string): ParseResult {
 /** Same leniency for any JSON text (verifiers use it to emulate Python json.loads on tool arguments). */
 export function parsePythonJson(text: string): ParseResult {
   try {
-    return { ok: true, value: JSON.parse(text) };
+    const value: unknown = JSON.parse(text);
+    const tooDeep = tooDeepAt(text, MAX_NESTING_DEPTH);
+    if (tooDeep !== -1) return { ok: false, error: `invalid JSON: ${nestingMessage(tooDeep)}` };
+    return { ok: true, value };
   } catch {
     // Fall through: the text may use Python's tokens, or be invalid; the lenient parser tells which.
   }
@@ -67,8 +75,8 @@ class LenientParser {
   }
 
   private parseValue(depth: number): unknown {
-    if (depth > MAX_NESTING_DEPTH) {
-      throw new LenientSyntaxError(`nesting deeper than ${MAX_NESTING_DEPTH} levels at position ${this.pos}`);
+    if (depth >= MAX_NESTING_DEPTH && (this.text[this.pos] === "[" || this.text[this.pos] === "{")) {
+      throw new LenientSyntaxError(nestingMessage(this.pos));
     }
     const c = this.text.charCodeAt(this.pos);
     switch (c) {
@@ -224,6 +232,48 @@ class LenientParser {
     const more = this.pos + ERROR_EXCERPT_CHARS < this.text.length ? "..." : "";
     return ` near ${JSON.stringify(excerpt + more)}`;
   }
+}
+
+function nestingMessage(position: number): string {
+  return `nesting deeper than ${MAX_NESTING_DEPTH} levels (Python's json limit) at position ${position}`;
+}
+
+/**
+ * Position of the first "[" or "{" that opens level `limit + 1` of valid JSON `text`, or -1. Strings are
+ * skipped with indexOf (they are most of a rollout's text), so the scan costs little next to JSON.parse.
+ */
+export function tooDeepAt(text: string, limit: number): number {
+  // Most lines have too few brackets in all to be that deep; counting them with indexOf is ~10x cheaper
+  // than the structural scan below.
+  if (!moreOpenersThan(text, limit)) return -1;
+  let depth = 0;
+  const length = text.length;
+  for (let i = 0; i < length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      // Find the closing quote: one not preceded by an odd run of backslashes.
+      let end = text.indexOf('"', i + 1);
+      for (;;) {
+        let slashes = 0;
+        while (text.charCodeAt(end - 1 - slashes) === 0x5c) slashes++;
+        if (slashes % 2 === 0) break;
+        end = text.indexOf('"', end + 1);
+      }
+      i = end;
+    } else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
+      if (++depth > limit) return i;
+    } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) {
+      depth--;
+    }
+  }
+  return -1;
+}
+
+function moreOpenersThan(text: string, limit: number): boolean {
+  let count = 0;
+  for (let i = text.indexOf("["); i !== -1; i = text.indexOf("[", i + 1)) if (++count > limit) return true;
+  for (let i = text.indexOf("{"); i !== -1; i = text.indexOf("{", i + 1)) if (++count > limit) return true;
+  return false;
 }
 
 function hex4(code: number): string {

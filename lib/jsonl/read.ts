@@ -7,12 +7,14 @@
  *   `offset` is then 3 and its `length` excludes the BOM, so `offset`/`length` always slice back to the
  *   bytes that were parsed.
  * - A line whose bytes are only spaces, tabs or "\r" is blank: it counts for line numbers, is not yielded.
- * - A corrupt or truncated gzip stream ends the read with a thrown Error ("corrupt gzip data: ...") after
- *   every complete line decoded before the damage has been yielded. A failing source stream rethrows its
- *   own error. Both are stream-level failures, unlike a bad line, which is an `ok: false` item.
+ * - Gzip (./gzip.ts) covers multi-member files. A damaged or truncated gzip stream ends the read with a
+ *   thrown GzipError (kind, compressed byte offset) after every complete line decoded before the damage
+ *   has been yielded. A failing source stream rethrows its own error. Both are stream-level failures,
+ *   unlike a bad line, which is an `ok: false` item.
  * - Abort (options.signal) throws an Error named "AbortError" and cancels the source stream.
  */
 
+import { GZIP_MAGIC, GzipError, gunzip } from "./gzip";
 import { LineSplitter, type RawLine } from "./lines";
 import { parseJsonLine } from "./parse";
 
@@ -38,6 +40,12 @@ export interface ReadJsonlOptions {
   signal?: AbortSignal;
   /** Lines longer than this are reported as an error item without being buffered. Default MAX_LINE_BYTES. */
   maxLineBytes?: number;
+  /**
+   * Damaged gzip data (GzipError): "throw" (default) ends the read with the error; "item" ends it with a
+   * last `ok: false` item for the line that was cut, whose error says what and where, so a viewer keeps
+   * every line before the damage and lists the damage with the other unreadable lines.
+   */
+  gzipDamage?: "throw" | "item";
 }
 
 /**
@@ -46,7 +54,6 @@ export interface ReadJsonlOptions {
  */
 export const MAX_LINE_BYTES = 256 * 1024 * 1024;
 
-const GZIP_MAGIC = [0x1f, 0x8b] as const;
 const UTF8_BOM = [0xef, 0xbb, 0xbf] as const;
 const CR = 0x0d;
 
@@ -59,20 +66,26 @@ export async function* readJsonl(
   source: ReadableStream<Uint8Array>,
   options: ReadJsonlOptions = {},
 ): AsyncGenerator<JsonlItem> {
-  const { signal, onProgress, keepBytes = false, gzip = "auto", maxLineBytes = MAX_LINE_BYTES } = options;
+  const {
+    signal,
+    onProgress,
+    keepBytes = false,
+    gzip = "auto",
+    maxLineBytes = MAX_LINE_BYTES,
+    gzipDamage = "throw",
+  } = options;
   throwIfAborted(signal);
 
   const sourceReader = source.getReader();
-  let reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
   const onAbort = () => {
     // Resolves a pending read with done, so the loops below notice the abort at once.
-    (reader ?? sourceReader).cancel(abortError()).catch(() => {});
+    sourceReader.cancel(abortError()).catch(() => {});
   };
   signal?.addEventListener("abort", onAbort, { once: true });
 
   let bytesRead = 0;
   let sourceError: { error: unknown } | null = null;
-  const readSourceChunk = async (): Promise<Uint8Array<ArrayBuffer> | null> => {
+  const readSourceChunk = async (): Promise<Uint8Array | null> => {
     for (;;) {
       let result: ReadableStreamReadResult<Uint8Array>;
       try {
@@ -91,15 +104,15 @@ export async function* readJsonl(
       if (chunk.length === 0) continue;
       bytesRead += chunk.length;
       onProgress?.(bytesRead);
-      // DecompressionStream takes only ArrayBuffer-backed views; a rare SharedArrayBuffer chunk is copied.
-      return isArrayBufferBacked(chunk) ? chunk : new Uint8Array(chunk);
+      return chunk;
     }
   };
 
   let finished = false;
+  let decoded: AsyncGenerator<Uint8Array> | null = null;
   try {
     // Peek at the first bytes to decide on gzip; they are replayed ahead of the rest of the source.
-    const replay: Uint8Array<ArrayBuffer>[] = [];
+    const replay: Uint8Array[] = [];
     let decompress = gzip === true;
     if (gzip === "auto") {
       let peeked = 0;
@@ -113,33 +126,35 @@ export async function* readJsonl(
       decompress = startsWith(replay, GZIP_MAGIC);
     }
 
-    // highWaterMark 0: nothing is read ahead of what the line loop asks for.
-    const counted = new ReadableStream<Uint8Array<ArrayBuffer>>(
-      {
-        async pull(controller) {
-          const chunk = replay.shift() ?? (await readSourceChunk());
-          if (chunk === null) controller.close();
-          else controller.enqueue(chunk);
-        },
-        cancel(reason) {
-          return sourceReader.cancel(reason);
-        },
-      },
-      { highWaterMark: 0 },
-    );
-    const bytes = decompress ? counted.pipeThrough(new DecompressionStream("gzip")) : counted;
-    reader = bytes.getReader();
+    // Pulled one chunk at a time: nothing is read ahead of what the line loop asks for.
+    async function* rawChunks(): AsyncGenerator<Uint8Array> {
+      for (let chunk = replay.shift(); chunk !== undefined; chunk = replay.shift()) yield chunk;
+      for (let chunk = await readSourceChunk(); chunk !== null; chunk = await readSourceChunk()) yield chunk;
+    }
+    decoded = decompress ? gunzip(rawChunks()) : rawChunks();
 
     const splitter = new LineSplitter(maxLineBytes);
     const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
     for (;;) {
       throwIfAborted(signal);
-      let result: ReadableStreamReadResult<Uint8Array>;
+      let result: IteratorResult<Uint8Array>;
       try {
-        result = await reader.read();
+        result = await decoded.next();
       } catch (error) {
         throwIfAborted(signal);
-        throw describeStreamError(error, sourceError, decompress);
+        if (sourceError !== null) throw sourceError.error;
+        if (!(error instanceof GzipError)) throw error;
+        // A failed CRC/length check comes after the member's deflate data ended cleanly: its last line is
+        // whole (a file without a final "\n"), so it is given like the others before the error.
+        if (error.kind === "checksum") {
+          const last = splitter.end();
+          const item = last === null ? null : toItem(last, decoder, keepBytes);
+          if (item !== null) yield item;
+        }
+        if (gzipDamage === "throw") throw error;
+        const { line, offset } = splitter.pending;
+        yield { line, offset, length: 0, ok: false, error: error.message };
+        return;
       }
       throwIfAborted(signal);
       if (result.done) break;
@@ -159,16 +174,11 @@ export async function* readJsonl(
   } finally {
     signal?.removeEventListener("abort", onAbort);
     // An early exit (abort, consumer break, error) stops the source so files and sockets are closed.
-    if (reader !== null) {
-      if (!finished) await reader.cancel().catch(() => {});
-      reader.releaseLock();
+    if (!finished) {
+      await decoded?.return(undefined).catch(() => {});
+      await sourceReader.cancel().catch(() => {});
     }
-    if (!finished) await sourceReader.cancel().catch(() => {});
-    try {
-      sourceReader.releaseLock();
-    } catch {
-      // A read still pending inside the gzip pipe keeps the lock; the cancel above already ended it.
-    }
+    sourceReader.releaseLock();
   }
 }
 
@@ -208,10 +218,6 @@ function toItem(raw: RawLine, decoder: TextDecoder, keepBytes: boolean): JsonlIt
   return parsed.ok
     ? { ...position, ok: true, value: parsed.value }
     : { ...position, ok: false, error: parsed.error };
-}
-
-function isArrayBufferBacked(chunk: Uint8Array): chunk is Uint8Array<ArrayBuffer> {
-  return chunk.buffer instanceof ArrayBuffer;
 }
 
 function isBlank(bytes: Uint8Array): boolean {
@@ -279,17 +285,4 @@ function abortError(): Error {
 
 function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw abortError();
-}
-
-function describeStreamError(
-  error: unknown,
-  sourceError: { error: unknown } | null,
-  decompress: boolean,
-): unknown {
-  if (sourceError !== null) return sourceError.error;
-  if (decompress) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return new Error(`corrupt gzip data: ${reason}`, { cause: error });
-  }
-  return error;
 }
