@@ -12,9 +12,10 @@ import { type FilterClause, matchesFilter, metricsOf, parseFilter, type RunRow, 
 import { ZERO_CAUSE_LABELS, ZERO_CAUSES } from "../../lib/triage";
 import { pairingKey } from "../../lib/verify";
 import { onlyFile, readHarness, scanOptions } from "../args";
+import { reportError } from "../errors";
 import type { CommandIo } from "../io";
 import { openFileStream } from "../open";
-import { openOutput } from "./export";
+import { openOutput } from "../output";
 import { loadInputs } from "./verify";
 
 export const HELP = `usage: npm run --silent cli -- triage FILE [options]
@@ -155,7 +156,11 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
     return 2;
   }
   try {
-    const output = await openOutput(args.out, args.file, io);
+    const readFiles = args.inputs === undefined ? [args.file] : [args.file, args.inputs];
+    const output = await openOutput(args.out, readFiles, io).catch(async (error: unknown) => {
+      await stream.cancel();
+      throw error;
+    });
     const rows: RunRow[] = [];
     let unreadable = 0;
     try {
@@ -179,12 +184,13 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
         else rows.push(row);
       }
       if (args.format === "summary") await output.write(encoder.encode(formatSummary(rows, unreadable)));
-    } finally {
-      await output.close();
+      await output.commit();
+    } catch (error) {
+      await output.abort();
+      throw error;
     }
     return 0;
   } catch (error) {
-    await io.stderr.write(`error: ${messageOf(error)}\n`);
-    return 1;
+    return reportError(error, io);
   }
 }
