@@ -1,4 +1,5 @@
 import { useDraft } from "@/hooks/use-draft";
+import { HARNESS_IDS } from "@/hooks/view-state";
 import type { HarnessInference } from "@/lib/harness";
 import type { HarnessId } from "@/lib/harness/types";
 
@@ -14,7 +15,7 @@ interface Props {
   exportError: string | null;
   inferred: HarnessInference | null;
   harness: HarnessId | null;
-  onHarness(harness: HarnessId): void;
+  onHarness(harness: HarnessId | null): void;
 }
 
 const EXAMPLES =
@@ -78,6 +79,24 @@ export function RunFilter(props: Props) {
         <code className="cli-line" data-testid="export-cli">
           {cli}
         </code>
+      </div>
+      <div className="run-filter-row run-settings">
+        <label>
+          harness (whole file){" "}
+          <select
+            aria-label="Harness"
+            value={props.harness ?? ""}
+            onChange={(event) => props.onHarness(HARNESS_IDS.find((id) => id === event.target.value) ?? null)}
+          >
+            <option value="">unknown</option>
+            {HARNESS_IDS.map((id) => (
+              <option key={id} value={id}>
+                {id}
+              </option>
+            ))}
+          </select>
+        </label>
+        <span className="muted">alias diagnostics (flags) for every rollout</span>
       </div>
       {offer && offer.harnesses.length > 0 && !offer.harnesses.some((h) => h === props.harness) && (
         <div className="harness-offer" data-testid="harness-offer">

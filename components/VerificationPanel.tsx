@@ -2,7 +2,6 @@
 import { useState } from "react";
 import type { HarnessId, Policy, VerificationView, VerifyResult } from "@/hooks/types";
 import { readWorkplaceDetails } from "@/hooks/verifier-details";
-import { HARNESS_IDS } from "@/hooks/view-state";
 import { formatReward } from "./badges";
 import { CodeBlock } from "./CodeBlock";
 import { TableDiffs } from "./TableDiffs";
@@ -132,7 +131,6 @@ interface Props {
   defaultServer: string | null;
   onServer(server: string | null): void;
   harness: HarnessId | null;
-  onHarness(harness: HarnessId | null): void;
 }
 
 export function VerificationPanel({
@@ -143,7 +141,6 @@ export function VerificationPanel({
   defaultServer,
   onServer,
   harness,
-  onHarness,
 }: Props) {
   // Choosing a server applies it to every row of the file; the empty choice returns to each row's default.
   const options = [...new Set([...servers, ...(server ? [server] : [])])].sort();
@@ -166,24 +163,9 @@ export function VerificationPanel({
             ))}
           </select>
         </label>
-        <label>
-          harness{" "}
-          <select
-            aria-label="Harness"
-            value={harness ?? ""}
-            onChange={(event) => {
-              const chosen = HARNESS_IDS.find((id) => id === event.target.value);
-              onHarness(chosen ?? null);
-            }}
-          >
-            <option value="">unknown</option>
-            {HARNESS_IDS.map((id) => (
-              <option key={id} value={id}>
-                {id}
-              </option>
-            ))}
-          </select>
-        </label>
+        <span className="muted" title="set for the whole file above the list">
+          harness <b>{harness ?? "unknown"}</b> (whole file)
+        </span>
         {loading && <span className="muted">verifying…</span>}
       </div>
       {!server && !defaultServer ? (

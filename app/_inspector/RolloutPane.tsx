@@ -53,7 +53,6 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView }: P
         }
         onServer={(next) => onView({ server: next })}
         harness={harness}
-        onHarness={(next) => onView({ harness: next })}
       />
       <section className="identity" aria-label="Call identities">
         <h3>
