@@ -1,4 +1,5 @@
 /** Output sinks for CLI commands, so tests can capture them without spawning a process. */
+import { terminalText } from "./terminal";
 export interface Sink {
   /** Resolves once the chunk is accepted (honours back-pressure on real streams). */
   write(chunk: string): Promise<void> | void;
@@ -9,10 +10,10 @@ export interface CommandIo {
   readonly stderr: Sink;
 }
 
-function streamSink(stream: NodeJS.WriteStream): Sink {
+function streamSink(stream: NodeJS.WriteStream, filter: (chunk: string) => string = (c) => c): Sink {
   return {
     write(chunk) {
-      if (stream.write(chunk)) return;
+      if (stream.write(filter(chunk))) return;
       return new Promise<void>((resolve) => stream.once("drain", () => resolve()));
     },
   };
@@ -26,7 +27,12 @@ export function nodeIo(): CommandIo {
       throw error;
     });
   }
-  return { stdout: streamSink(process.stdout), stderr: streamSink(process.stderr) };
+  // stderr carries only human text (summaries, warnings, errors): a safety net so that no file-controlled
+  // control sequence reaches the terminal even where a print site forgot to escape (cli/terminal.ts).
+  return {
+    stdout: streamSink(process.stdout),
+    stderr: streamSink(process.stderr, (chunk) => terminalText(chunk, true)),
+  };
 }
 
 /** An in-memory CommandIo for tests. */

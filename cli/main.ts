@@ -26,6 +26,7 @@ const COMMANDS: Record<string, Command> = {
     summary: "why-zero causes and run metrics, or the (filtered) rows as CSV/JSONL",
     load: () => import("./commands/triage"),
   },
+  live: { summary: "check a running Gym server's HTTP and MCP doors", load: () => import("./commands/live") },
 };
 
 function usage(): string {

@@ -11,6 +11,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { GOLDEN_DIR } from "../lib/compare/test-helpers";
 import { run as runExport } from "./commands/export";
 import { run as runRepair } from "./commands/repair";
+import { run as runTriage } from "./commands/triage";
 import { memoryIo } from "./io";
 import { openOutput } from "./output";
 
@@ -96,6 +97,17 @@ describe("--out is never the input (by file identity)", () => {
         io,
       );
       expect(code).toBe(2);
+      expect(io.err()).toMatch(/is the input file/);
+    }
+    await expectUnchanged(input);
+  });
+
+  it("triage refuses the same cases", async () => {
+    const out = join(dir, "hard.jsonl");
+    await link(input, out);
+    for (const target of [input, out]) {
+      const io = memoryIo();
+      expect(await runTriage([input, "--out", target], io)).toBe(2);
       expect(io.err()).toMatch(/is the input file/);
     }
     await expectUnchanged(input);

@@ -20,6 +20,40 @@ import { basename, dirname, join, resolve } from "node:path";
 import { CliError, reasonOf } from "./errors";
 import type { CommandIo } from "./io";
 
+/** Bytes gathered before one write: a line-by-line export would otherwise be one system call per line. */
+const WRITE_BATCH_BYTES = 1024 * 1024;
+
+/** Gathers small writes into WRITE_BATCH_BYTES batches for `sink`. */
+function batched(sink: (bytes: Uint8Array) => Promise<unknown>) {
+  let parts: Uint8Array[] = [];
+  let size = 0;
+  const flush = async () => {
+    if (size === 0) return;
+    const batch = parts.length === 1 ? parts[0]! : concat(parts, size);
+    parts = [];
+    size = 0;
+    await sink(batch);
+  };
+  return {
+    async write(bytes: Uint8Array) {
+      parts.push(bytes);
+      size += bytes.length;
+      if (size >= WRITE_BATCH_BYTES) await flush();
+    },
+    flush,
+  };
+}
+
+function concat(parts: readonly Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
 export interface ByteOutput {
   write(bytes: Uint8Array): Promise<void>;
   /** The command succeeded: make the output visible (flush, rename the temporary file into place). */
@@ -31,12 +65,14 @@ export interface ByteOutput {
 function stdoutOutput(io: CommandIo): ByteOutput {
   // Stream mode keeps a multi-byte sequence split across writes intact.
   const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  const out = batched(async (bytes) => {
+    const text = decoder.decode(bytes, { stream: true });
+    if (text !== "") await io.stdout.write(text);
+  });
   return {
-    async write(bytes) {
-      const text = decoder.decode(bytes, { stream: true });
-      if (text !== "") await io.stdout.write(text);
-    },
+    write: out.write,
     async commit() {
+      await out.flush();
       const rest = decoder.decode();
       if (rest !== "") await io.stdout.write(rest);
     },
@@ -134,11 +170,11 @@ async function directOutput(out: string, target: string): Promise<ByteOutput> {
   } catch (error) {
     throw new CliError("usage", `cannot write ${out}: ${reasonOf(error)}`, { cause: error });
   }
+  const batch = batched((bytes) => handle.write(bytes));
   return {
-    async write(bytes) {
-      await handle.write(bytes);
-    },
+    write: batch.write,
     async commit() {
+      await batch.flush();
       await handle.close();
     },
     async abort() {
@@ -171,12 +207,12 @@ async function atomicOutput(out: string, target: string, existing: Stats | null)
     await unlink(temp).catch(() => {});
     pending.delete(temp);
   };
+  const batch = batched((bytes) => handle.write(bytes));
   return {
-    async write(bytes) {
-      await handle.write(bytes);
-    },
+    write: batch.write,
     async commit() {
       try {
+        await batch.flush();
         if (existing !== null) await handle.chmod(mode);
         await handle.datasync();
         closed = true;

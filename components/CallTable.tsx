@@ -1,5 +1,6 @@
 import type { CallResolution } from "@/hooks/types";
 import { FlagChip, StatusBadge } from "./badges";
+import { Name } from "./Name";
 
 const FLAG_HIGHLIGHT = {
   server_near_miss: "mismatched",
@@ -43,10 +44,16 @@ export function CallTable({ calls, legacy, selected, onSelect }: Props) {
               <span className="call-index mono">{call.index}</span>
               <StatusBadge status={call.status} highlight={call.highlight} />
               <span className="mono emitted" title="emitted name">
-                {call.emitted}
+                <Name value={call.emitted} />
               </span>
               <span className="mono muted call-id">
-                {call.call_id === null ? "no call_id" : call.call_id || '""'}
+                {call.call_id === null ? (
+                  "no call_id"
+                ) : call.call_id === "" ? (
+                  '""'
+                ) : (
+                  <Name value={call.call_id} />
+                )}
               </span>
             </button>
             <dl className="identity-grid">
@@ -54,9 +61,13 @@ export function CallTable({ calls, legacy, selected, onSelect }: Props) {
               <dd className="mono">
                 {call.provenance ? (
                   <>
-                    <span className="prov-server">{call.provenance.server_name}</span>
+                    <span className="prov-server">
+                      <Name value={call.provenance.server_name} />
+                    </span>
                     <span className="prov-sep"> / </span>
-                    <span className="prov-tool">{call.provenance.tool_name}</span>
+                    <span className="prov-tool">
+                      <Name value={call.provenance.tool_name} />
+                    </span>
                   </>
                 ) : (
                   <span className="muted">none</span>
@@ -64,12 +75,12 @@ export function CallTable({ calls, legacy, selected, onSelect }: Props) {
               </dd>
               <dt>verifier sees</dt>
               <dd className="mono verifier">
-                {call.verifier_name}
+                <Name value={call.verifier_name} />
                 {call.verifier_name === call.emitted && <span className="muted same"> (emitted name)</span>}
               </dd>
               <dt title="what a Gym run before provenance showed its verifier">legacy saw</dt>
               <dd className={`mono verifier${differs ? " legacy-differs" : " muted"}`}>
-                {differs ? old?.verifier_name : "the same"}
+                {differs && old ? <Name value={old.verifier_name} /> : "the same"}
                 {old && old.status !== call.status && <span className="muted"> ({old.status})</span>}
               </dd>
             </dl>

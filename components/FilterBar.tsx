@@ -1,6 +1,7 @@
 import type { FilterFlag, SortKey } from "@/hooks/types";
 import { useDraft } from "@/hooks/use-draft";
 import { FILTER_FLAGS } from "@/hooks/view-state";
+import { nameLabel } from "./Name";
 
 const FLAG_LABEL: Record<FilterFlag, string> = {
   zero: "recorded 0",
@@ -79,7 +80,7 @@ export function FilterBar(props: Props) {
           <option value="">all servers</option>
           {props.envs.map((env) => (
             <option key={env} value={env}>
-              {env}
+              {nameLabel(env)}
             </option>
           ))}
         </select>

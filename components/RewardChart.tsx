@@ -13,23 +13,48 @@ interface Cell {
   y: number;
   count: number;
   changed: boolean;
+  /** The exact (recorded, recomputed) pairs in the cell, for its tooltip. */
+  pairs: Set<string>;
 }
 
-function bin(value: number): number {
-  return Math.round(Math.min(1, Math.max(0, value)) * BINS);
+/**
+ * The axes' range: [0, 1] stretched to every finite reward shown (multireward records up to 3, some servers
+ * negative rewards). Non-finite rewards (a recorded NaN) are not drawn at all.
+ */
+export function rewardRange(values: readonly number[]): { lo: number; hi: number } {
+  let lo = 0;
+  let hi = 1;
+  for (const v of values) {
+    if (!Number.isFinite(v)) continue;
+    lo = Math.min(lo, v);
+    hi = Math.max(hi, v);
+  }
+  return { lo, hi };
 }
+
+const label = (v: number) => String(Number(v.toPrecision(3)));
 
 /** Recorded (x) against recomputed (y, policy contract) rewards; off-diagonal cells are rollouts whose score moved. */
 export function RewardChart({ entries }: { entries: readonly RolloutIndexEntry[] }) {
+  const shown = entries.flatMap((entry) =>
+    entry.recorded !== null &&
+    entry.contract !== null &&
+    Number.isFinite(entry.recorded) &&
+    Number.isFinite(entry.contract)
+      ? [{ recorded: entry.recorded, contract: entry.contract }]
+      : [],
+  );
+  const { lo, hi } = rewardRange(shown.flatMap((p) => [p.recorded, p.contract]));
+  const bin = (value: number) => Math.round(((value - lo) / (hi - lo)) * BINS);
   const cells = new Map<string, Cell>();
-  for (const entry of entries) {
-    if (entry.recorded === null || entry.contract === null) continue;
-    const x = bin(entry.recorded);
-    const y = bin(entry.contract);
+  for (const { recorded, contract } of shown) {
+    const x = bin(recorded);
+    const y = bin(contract);
     const key = `${x},${y}`;
-    const cell = cells.get(key) ?? { x, y, count: 0, changed: false };
+    const cell = cells.get(key) ?? { x, y, count: 0, changed: false, pairs: new Set<string>() };
     cell.count++;
-    if (entry.recorded !== entry.contract) cell.changed = true;
+    cell.pairs.add(`recorded ${recorded}, recomputed ${contract}`);
+    if (recorded !== contract) cell.changed = true;
     cells.set(key, cell);
   }
   const max = Math.max(1, ...[...cells.values()].map((cell) => cell.count));
@@ -55,23 +80,23 @@ export function RewardChart({ entries }: { entries: readonly RolloutIndexEntry[]
           r={2.5 + 5 * Math.sqrt(cell.count / max)}
           className={cell.changed ? "chart-dot chart-dot-changed" : "chart-dot"}
         >
-          <title>{`${cell.count} rollout${cell.count === 1 ? "" : "s"}: recorded ${cell.x / BINS}, recomputed ${cell.y / BINS}`}</title>
+          <title>{`${cell.count} rollout${cell.count === 1 ? "" : "s"}: ${[...cell.pairs].join("; ")}`}</title>
         </circle>
       ))}
       <text x={cx(0)} y={SIZE - 5} className="chart-label" textAnchor="middle">
-        0
+        {label(lo)}
       </text>
       <text x={(cx(0) + cx(BINS)) / 2} y={SIZE - 5} className="chart-label" textAnchor="middle">
         recorded
       </text>
-      <text x={cx(BINS)} y={SIZE - 5} className="chart-label" textAnchor="middle">
-        1
+      <text x={cx(BINS)} y={SIZE - 5} className="chart-label" textAnchor="middle" data-axis-max={hi}>
+        {label(hi)}
       </text>
       <text x={PAD - 5} y={cy(0) + 3} className="chart-label" textAnchor="end">
-        0
+        {label(lo)}
       </text>
       <text x={PAD - 5} y={cy(BINS) + 3} className="chart-label" textAnchor="end">
-        1
+        {label(hi)}
       </text>
       <text
         x={8}

@@ -1,5 +1,6 @@
 import type { RolloutView } from "@/hooks/types";
 import { DERIVED_KEY } from "@/lib/repair/repair";
+import { Name } from "./Name";
 
 const MAP_STATE_HELP = {
   unknown: "no provenance map: historical trajectory, the legacy fallback may run",
@@ -33,7 +34,8 @@ export function RolloutHeader({ view, fileName }: { view: RolloutView; fileName:
             agent <b className="mono">{entry.agent ?? "—"}</b>
           </span>
           <span className="fact">
-            environment <b className="mono">{entry.environment ?? "—"}</b>
+            environment{" "}
+            <b className="mono">{entry.environment === null ? "—" : <Name value={entry.environment} />}</b>
           </span>
           <span
             className={`fact map-${entry.map_state}`}

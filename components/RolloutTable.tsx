@@ -1,7 +1,7 @@
 "use client";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useRef } from "react";
-import type { RolloutIndexEntry, SortKey } from "@/hooks/types";
+import { type RolloutIndexEntry, type SortKey, UNVERIFIED_LABEL } from "@/hooks/types";
 import { rewardChanged } from "@/hooks/view-state";
 import { CountChip, formatReward } from "./badges";
 
@@ -81,6 +81,10 @@ export function RolloutTable({ rows, selected, onSelect, sort, desc, onSort }: P
                 className={`rrow${isSelected ? " selected" : ""}`}
                 style={{ transform: `translateY(${item.start}px)` }}
                 data-line={entry.line}
+                data-reward={entry.contract ?? undefined}
+                data-unverified-reason={entry.unverified ?? undefined}
+                data-server={entry.server ?? undefined}
+                data-server-source={entry.server_source}
                 // One tab stop for the list: rows are reached with j/k.
                 tabIndex={isSelected ? 0 : -1}
                 onClick={() => onSelect(entry.line)}
@@ -92,10 +96,10 @@ export function RolloutTable({ rows, selected, onSelect, sort, desc, onSort }: P
                 </span>
                 <span className="cell c-num">{formatReward(entry.recorded)}</span>
                 <span
-                  className={`cell c-num${changed ? " reward-changed" : ""}`}
+                  className={`cell c-num${changed ? " reward-changed" : ""}${entry.unverified ? " unverified" : ""}`}
                   title={entry.verify_error ?? (changed ? "differs from the recorded reward" : undefined)}
                 >
-                  {formatReward(entry.contract)}
+                  {entry.unverified ? UNVERIFIED_LABEL[entry.unverified] : formatReward(entry.contract)}
                 </span>
                 <span className="cell c-num">{formatReward(entry.legacy)}</span>
                 <span className="cell c-count">

@@ -9,15 +9,19 @@ interface Props {
   onToggle(flag: FilterFlag): void;
 }
 
-type Counted = "changed" | "zero" | "ambiguous" | "mismatched" | "external";
+type Counted = "unverified" | "changed" | "zero" | "ambiguous" | "mismatched" | "external";
+
+function perRollout(key: Counted): key is "unverified" | "changed" | "zero" {
+  return key === "unverified" || key === "changed" || key === "zero";
+}
 
 /** Every tile counts rollouts, the unit its filter selects; call counts are in the hint. */
 function tileValue(counts: StatusCounts, key: Counted): number {
-  return key === "changed" || key === "zero" ? counts[key] : counts.rollouts_with[key];
+  return perRollout(key) ? counts[key] : counts.rollouts_with[key];
 }
 
 function tileHint(counts: StatusCounts, key: Counted, hint: string): string {
-  return key === "changed" || key === "zero" ? hint : `${hint} (${counts[key]} calls in all)`;
+  return perRollout(key) ? hint : `${hint} (${counts[key]} calls in all)`;
 }
 
 const TILES: readonly {
@@ -27,6 +31,13 @@ const TILES: readonly {
   tone: string;
   hint: string;
 }[] = [
+  {
+    flag: "unverified",
+    label: "unverified",
+    key: "unverified",
+    tone: "unverified",
+    hint: "rollouts without a recomputed reward (contract): each row says why (no server, missing task data, Gym refuses, ...)",
+  },
   {
     flag: "changed",
     label: "reward changed",
@@ -96,6 +107,7 @@ export function SummaryBand({ counts, entries, errorLines, active, onToggle }: P
             aria-pressed={active.includes(tile.flag)}
             title={tileHint(counts, tile.key, tile.hint)}
             data-summary={tile.flag}
+            {...(tile.flag === "unverified" ? { "data-unverified-count": counts.unverified } : {})}
             onClick={() => onToggle(tile.flag)}
           >
             <span className="tile-value">{tileValue(counts, tile.key)}</span>

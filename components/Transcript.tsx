@@ -4,6 +4,7 @@ import type { CallResolution, InputMessage, TranscriptItem } from "@/hooks/types
 import { StatusBadge } from "./badges";
 import { CodeBlock } from "./CodeBlock";
 import { Markdown } from "./Markdown";
+import { Name } from "./Name";
 
 /** Longer message texts are folded behind a "show all" button. */
 export const FOLD_TEXT_CHARS = 1_500;
@@ -86,12 +87,19 @@ export function Transcript({ input, items, calls, selected, onSelect }: Props) {
                   className="item-head call-head"
                   onClick={() => onSelect(item.call_index)}
                 >
-                  <span className="mono call-name">{item.name}</span>
+                  <span className="mono call-name">
+                    <Name value={item.name} />
+                  </span>
                   {call && call.verifier_name !== item.name && (
-                    <span className="mono muted"> → {call.verifier_name}</span>
+                    <span className="mono muted">
+                      {" → "}
+                      <Name value={call.verifier_name} />
+                    </span>
                   )}
                   {call && <StatusBadge status={call.status} highlight={call.highlight} />}
-                  <span className="mono muted call-id">{item.call_id ?? "no call_id"}</span>
+                  <span className="mono muted call-id">
+                    {item.call_id === null ? "no call_id" : <Name value={item.call_id} />}
+                  </span>
                 </button>
                 <div className="call-body">
                   <div className="call-part">

@@ -1,6 +1,14 @@
 "use client";
 import { useState } from "react";
-import type { HarnessId, Policy, VerificationView, VerifyResult } from "@/hooks/types";
+import {
+  type HarnessId,
+  PAIRED_BY_LABEL,
+  type Policy,
+  SERVER_SOURCE_LABEL,
+  type ServerSource,
+  type VerificationView,
+  type VerifyResult,
+} from "@/hooks/types";
 import { readWorkplaceDetails } from "@/hooks/verifier-details";
 import { formatReward } from "./badges";
 import { CodeBlock } from "./CodeBlock";
@@ -81,6 +89,7 @@ function PolicyCard({ policy, result }: { policy: Policy; result: VerifyResult }
           <div
             className="reward-value"
             data-reward={result.reward === null ? "none" : String(result.reward)}
+            data-unverified-reason={result.unverified?.code}
             data-policy={policy}
           >
             {formatReward(result.reward)}
@@ -129,6 +138,8 @@ interface Props {
   servers: readonly string[];
   server: string | null;
   defaultServer: string | null;
+  /** How the row's own verifying server was chosen (lib/verify chooseServer). */
+  defaultSource: ServerSource;
   onServer(server: string | null): void;
   harness: HarnessId | null;
 }
@@ -139,6 +150,7 @@ export function VerificationPanel({
   servers,
   server,
   defaultServer,
+  defaultSource,
   onServer,
   harness,
 }: Props) {
@@ -155,7 +167,9 @@ export function VerificationPanel({
             value={server ?? ""}
             onChange={(event) => onServer(event.target.value || null)}
           >
-            <option value="">{defaultServer ? `${defaultServer} (row default)` : "choose…"}</option>
+            <option value="">
+              {defaultServer ? `${defaultServer} (${SERVER_SOURCE_LABEL[defaultSource]})` : "choose…"}
+            </option>
             {options.map((name) => (
               <option key={name} value={name}>
                 {name}
@@ -168,11 +182,15 @@ export function VerificationPanel({
         </span>
         {loading && <span className="muted">verifying…</span>}
       </div>
-      {!server && !defaultServer ? (
-        <p className="muted">This rollout names no environment: choose the verifying server.</p>
-      ) : view ? (
+      {view ? (
         <>
-          <div className="policies" data-server={view.server}>
+          <p className="muted server-source" data-server-source={view.contract.server_source}>
+            {view.contract.server === null
+              ? ""
+              : `Verifying server ${view.contract.server}, ${SERVER_SOURCE_LABEL[view.contract.server_source]}. `}
+            {view.contract.server_reason} Inputs: {PAIRED_BY_LABEL[view.contract.paired_by]}.
+          </p>
+          <div className="policies" data-server={view.server ?? ""}>
             <PolicyCard policy="contract" result={view.contract} />
             <PolicyCard policy="legacy" result={view.legacy} />
           </div>

@@ -4,7 +4,8 @@ import { z } from "zod";
 import { GOLDEN_WA, loadFiles, openLine, readJsonlFile } from "./helpers";
 
 const PolicyExpectation = z.object({
-  reward: z.number(),
+  // null: Gym's request model refuses the request (gym_refuses / gym_refuses_contract): unverified.
+  reward: z.number().nullable(),
   calls: z.array(z.object({ status: z.string(), verifier_name: z.string(), flags: z.array(z.string()) })),
 });
 const Expectation = z.object({ scheme: z.string(), contract: PolicyExpectation, legacy: PolicyExpectation });
@@ -42,10 +43,13 @@ test.describe("golden workplace_assistant rollouts", () => {
         })),
       );
       for (const policy of ["contract", "legacy"] as const) {
-        await expect(
-          page.locator(`[data-reward][data-policy="${policy}"]`),
-          `line ${line} ${policy} reward`,
-        ).toHaveAttribute("data-reward", String(expectation[policy].reward));
+        const shown = page.locator(`[data-reward][data-policy="${policy}"]`);
+        const want = expectation[policy].reward;
+        await expect(shown, `line ${line} ${policy} reward`).toHaveAttribute(
+          "data-reward",
+          String(want ?? "none"),
+        );
+        if (want === null) await expect(shown).toHaveAttribute("data-unverified-reason", "gym_refuses");
       }
     }
   });
@@ -64,7 +68,7 @@ test.describe("golden workplace_assistant rollouts", () => {
       for (const policy of ["contract", "legacy"] as const) {
         await expect(page.locator(`[data-reward][data-policy="${policy}"]`)).toHaveAttribute(
           "data-reward",
-          String(expectation[policy].reward),
+          String(expectation[policy].reward ?? "none"),
         );
       }
     }

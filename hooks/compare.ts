@@ -11,9 +11,7 @@ import { CompareCancelledError } from "@/worker/compare-client";
 import type { CompareFileSummary, RepairServerInput } from "@/worker/compare-protocol";
 import { useCompareClient } from "./compare-client";
 import type { Sample } from "./data";
-
-/** Bundled sample names are plain file names: nothing that could walk out of public/samples. */
-const SAMPLE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+import { bundledSample } from "./samples";
 
 const fileKey = (name: string) => ["compare", "file", name] as const;
 
@@ -28,8 +26,7 @@ export function useCompareFile(name: string | null, samples: readonly Sample[] |
     enabled: name !== null && samples !== undefined,
     queryFn: async ({ signal }): Promise<CompareFileSummary> => {
       const file = name ?? "";
-      const sample = samples?.find((s) => s.file === file);
-      if (sample === undefined || !SAMPLE_NAME.test(file)) {
+      if (bundledSample(file, samples ?? []) === null) {
         throw new Error(`${file} is not loaded in this tab: open it with "Open file…" or drop it here`);
       }
       return client.request(

@@ -168,13 +168,10 @@ export function useVerification(
   const client = useInspectorClient();
   return useQuery({
     queryKey: ["verify", datasetId, line, server, harness],
-    enabled: datasetId !== null && line !== null && server !== null,
+    // server null: the row's own verifying server (lib/verify chooseServer), as the list computed it.
+    enabled: datasetId !== null && line !== null,
     queryFn: ({ signal }) =>
-      client.request(
-        "verify",
-        { dataset: datasetId ?? "", line: line ?? 0, server: server ?? "", harness },
-        { signal },
-      ),
+      client.request("verify", { dataset: datasetId ?? "", line: line ?? 0, server, harness }, { signal }),
   });
 }
 

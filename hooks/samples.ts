@@ -13,6 +13,18 @@ export const SampleSchema = z.object({
 });
 export type Sample = z.infer<typeof SampleSchema>;
 
+/** Bundled sample names are plain file names: nothing that could walk out of public/samples. */
+const SAMPLE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/**
+ * The bundled sample a `?sample=` name asks for, or null. Only files listed in index.json are samples:
+ * public/samples also holds LICENSE and SOURCE.md, which must not open as data.
+ */
+export function bundledSample(name: string | null, samples: readonly Sample[]): Sample | null {
+  if (name === null || !SAMPLE_NAME.test(name)) return null;
+  return samples.find((s) => s.file === name) ?? null;
+}
+
 /**
  * The bundled inputs sample that goes with a bundled rollouts sample: either description names the other
  * file (the inspector's rule). Unrelated inputs would be wrong: pairing by (_ng_task_index,

@@ -15,7 +15,14 @@ import { HARNESS_LABELS, type HarnessId } from "../lib/harness";
 import type { Policy } from "../lib/identity/types";
 import { createRepairer } from "../lib/repair";
 import { readRollout } from "../lib/schemas";
-import { knownTools, pairInputs, pairingKey, verifierServers, verifyRollout } from "../lib/verify";
+import {
+  chooseServer,
+  knownTools,
+  pairInputs,
+  pairingKey,
+  verifierServers,
+  verifyRollout,
+} from "../lib/verify";
 import { harnessWhatIf } from "../lib/whatif";
 import type {
   ActionView,
@@ -136,8 +143,9 @@ export async function readFile(
 export function summarize(file: LoadedFile): CompareFileSummary {
   const servers = new Map<string, number>();
   for (const r of file.rollouts) {
-    const env = isObject(r.value) ? r.value.environment_name : undefined;
-    if (typeof env === "string" && env !== "") servers.set(env, (servers.get(env) ?? 0) + 1);
+    // The one verifying-server rule (lib/verify chooseServer), without a user choice.
+    const server = chooseServer(r.value).server;
+    if (server !== null) servers.set(server, (servers.get(server) ?? 0) + 1);
   }
   return {
     name: file.name,

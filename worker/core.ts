@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { HarnessId } from "../lib/harness/types";
 import type { CallResolution, Highlight, Policy } from "../lib/identity/types";
 import { parseOutputItem, type Rollout } from "../lib/schemas";
-import { pairingKey, verifierServers, verifyRollout } from "../lib/verify";
+import { type Pairing, pairingKey, verifierServers, verifyRollout } from "../lib/verify";
 import type {
   InputMessage,
   RolloutIndexEntry,
@@ -31,11 +31,6 @@ const MetaSchema = z.looseObject({
   responses_create_params: z.unknown().optional(),
 });
 
-const ProvenanceServersSchema = z.record(
-  z.string(),
-  z.looseObject({ server_name: z.string() }).catch({ server_name: "" }),
-);
-
 function meta(value: unknown) {
   const parsed = MetaSchema.safeParse(value);
   return parsed.success ? parsed.data : {};
@@ -53,31 +48,31 @@ export function servers(): string[] {
   return [...verifierServers()].sort();
 }
 
-/**
- * The verifying server when the user has not chosen one: the rollout's environment_name, then the paired
- * input's, then the one provenance server that has a verifier. null when none of these decides.
- */
-export function defaultServer(rollout: unknown, input: unknown): string | null {
-  const own = meta(rollout).environment_name ?? meta(input).environment_name;
-  if (own) return own;
-  const map = ProvenanceServersSchema.safeParse(meta(rollout).mcp_tool_call_provenance);
-  if (map.success) {
-    const known = new Set(verifierServers());
-    const named = new Set(Object.values(map.data).map((entry) => entry.server_name));
-    const verifiable = [...named].filter((name) => known.has(name));
-    if (verifiable.length === 1) return verifiable[0] ?? null;
-  }
-  return null;
-}
-
 function counts(calls: readonly CallResolution[]): Record<Highlight, number> {
   const result: Record<Highlight, number> = { ambiguous: 0, mismatched: 0, external: 0, none: 0 };
   for (const call of calls) result[call.highlight]++;
   return result;
 }
 
-function verifyBoth(value: unknown, input: unknown, server: string | null, harness: HarnessId | null) {
-  const options = { server: server ?? undefined, input, harness: harness ?? undefined };
+/** What the worker knows about how one row is verified: the user's server, the sample's, the pairing. */
+export interface RowContext {
+  readonly input: unknown;
+  readonly pairing?: Pick<Pairing<unknown>, "paired_by" | "ambiguous" | "reason">;
+  /** The user's verifying server (null: chooseServer decides per row). */
+  readonly override: string | null;
+  /** The bundled sample's declared server, if any. */
+  readonly sample: string | null;
+  readonly harness: HarnessId | null;
+}
+
+function verifyBoth(value: unknown, context: RowContext) {
+  const options = {
+    server: context.override,
+    sample: context.sample,
+    input: context.input,
+    ...(context.pairing === undefined ? {} : { pairing: context.pairing }),
+    harness: context.harness ?? undefined,
+  };
   return {
     contract: verifyRollout(value, { ...options, policy: "contract" }),
     legacy: verifyRollout(value, { ...options, policy: "legacy" }),
@@ -88,12 +83,11 @@ export function analyzeRollout(
   line: number,
   value: unknown,
   rollout: Rollout,
-  input: unknown,
-  server: string | null,
-  harness: HarnessId | null,
+  context: RowContext,
 ): RolloutIndexEntry {
   const m = meta(value);
-  const result = verifyBoth(value, input, server, harness);
+  const { input } = context;
+  const result = verifyBoth(value, context);
   const calls = result.contract.resolution.calls;
   return {
     line,
@@ -102,27 +96,31 @@ export function analyzeRollout(
     task_id: m.id === undefined ? (meta(input).id?.toString() ?? null) : m.id.toString(),
     agent: m.agent_ref?.name ?? null,
     environment: m.environment_name ?? meta(input).environment_name ?? null,
-    server,
+    server: result.contract.server,
+    server_source: result.contract.server_source,
     recorded: typeof rollout.reward === "number" ? rollout.reward : null,
     contract: result.contract.reward,
     legacy: result.legacy.reward,
+    unverified: result.contract.unverified?.code ?? null,
+    legacy_unverified: result.legacy.unverified?.code ?? null,
     calls: calls.length,
     counts: counts(calls),
     map_state: result.contract.resolution.map_state,
     gym_would_reject: (result.contract.gym_would_reject?.length ?? 0) > 0,
     verify_error: result.contract.error ?? null,
     paired: input !== undefined,
+    paired_by: result.contract.paired_by,
   };
 }
 
-export function verification(
-  value: unknown,
-  input: unknown,
-  server: string,
-  harness: HarnessId | null,
-): VerificationView {
-  const result = verifyBoth(value, input, server, harness);
-  return { server, harness, contract: result.contract, legacy: result.legacy };
+export function verification(value: unknown, context: RowContext): VerificationView {
+  const result = verifyBoth(value, context);
+  return {
+    server: result.contract.server,
+    harness: context.harness,
+    contract: result.contract,
+    legacy: result.legacy,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -268,11 +266,11 @@ export function rolloutView(
   entry: RolloutIndexEntry,
   value: unknown,
   rollout: Rollout,
-  input: unknown,
+  context: RowContext,
   byteLength: number,
-  harness: HarnessId | null,
 ): RolloutView {
-  const result = verifyBoth(value, input, entry.server, harness);
+  const { input } = context;
+  const result = verifyBoth(value, context);
   const resolution = Object.fromEntries(POLICIES.map((policy) => [policy, result[policy].resolution.calls]));
   return {
     line: entry.line,

@@ -44,20 +44,13 @@ const handlers: { [M in Method]: Handler<M> } = {
     const read = readRollout(value);
     if (!read.ok) return null;
     const bytes = found.lineBytes.get(line);
-    return rolloutView(
-      entry,
-      value,
-      read.rollout,
-      session.inputRow(found, value),
-      bytes?.length ?? 0,
-      found.harness,
-    );
+    return rolloutView(entry, value, read.rollout, session.rowContext(found, value), bytes?.length ?? 0);
   },
   verify: ({ dataset, line, server, harness }) => {
     const found = session.get(dataset);
     if (!found?.byLine.has(line)) return null;
     const value = parseLine(found, line);
-    return verification(value, session.inputRow(found, value), server, harness);
+    return verification(value, { ...session.rowContext(found, value, server), harness });
   },
   raw: ({ dataset, line }) => {
     const bytes = session.get(dataset)?.lineBytes.get(line);

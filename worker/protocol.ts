@@ -7,7 +7,10 @@
  */
 import type { HarnessId } from "../lib/harness/types";
 import type { CallResolution, Highlight, MapState, Policy, RolloutFinding } from "../lib/identity/types";
+import type { PairedBy } from "../lib/verify/pairing";
+import type { ServerSource } from "../lib/verify/server";
 import type { VerifyResult } from "../lib/verify/types";
+import type { UnverifiedCode } from "../lib/verify/unverified";
 import type { ExportFormat, RunView } from "./run";
 
 export type {
@@ -55,6 +58,8 @@ export interface DatasetSummary {
   readonly harness: HarnessId | null;
   /** For rollouts: the verifying server of rows that name none themselves, when the loader knew one. */
   readonly fallback_server: string | null;
+  /** For rollouts: when not one line is a rollout, what the file is instead (lib/filekind), one sentence. */
+  readonly problem: string | null;
 }
 
 export interface SessionSummary {
@@ -72,12 +77,17 @@ export interface RolloutIndexEntry {
   readonly task_id: string | null;
   readonly agent: string | null;
   readonly environment: string | null;
-  /** The verifying server used for the list's recomputation (environment_name). */
+  /** The verifying server used for the list's recomputation (lib/verify chooseServer). */
   readonly server: string | null;
+  /** Which evidence chose it: override, environment_name, input, provenance, declared_tools, sample, none. */
+  readonly server_source: ServerSource;
   readonly recorded: number | null;
   /** Recomputed reward per policy; null when no verifier ran. */
   readonly contract: number | null;
   readonly legacy: number | null;
+  /** Why `contract` (resp. `legacy`) is null: a stable reason code (lib/verify UnverifiedCode). */
+  readonly unverified: UnverifiedCode | null;
+  readonly legacy_unverified: UnverifiedCode | null;
   readonly calls: number;
   /** Per-highlight call counts under policy `contract`. */
   readonly counts: HighlightCounts;
@@ -85,6 +95,8 @@ export interface RolloutIndexEntry {
   readonly gym_would_reject: boolean;
   readonly verify_error: string | null;
   readonly paired: boolean;
+  /** How the inputs row was found: by Gym's indices, by an equal task input, or not at all. */
+  readonly paired_by: PairedBy;
 }
 
 /** One item of a transcript, in response.output order. */
@@ -130,7 +142,7 @@ export interface RolloutView {
 }
 
 export interface VerificationView {
-  readonly server: string;
+  readonly server: string | null;
   readonly harness: HarnessId | null;
   readonly contract: VerifyResult;
   readonly legacy: VerifyResult;
@@ -164,7 +176,8 @@ export interface Requests {
   };
   rollout: { params: { dataset: string; line: number }; result: RolloutView | null };
   verify: {
-    params: { dataset: string; line: number; server: string; harness: HarnessId | null };
+    /** server null: the row's own choice (lib/verify chooseServer). */
+    params: { dataset: string; line: number; server: string | null; harness: HarnessId | null };
     result: VerificationView | null;
   };
   raw: { params: { dataset: string; line: number }; result: { bytes: Uint8Array } | null };

@@ -15,7 +15,7 @@ function source(key: string): RunSource {
     key,
     harness: null,
     *rollouts() {
-      for (const [i, value] of values.entries()) yield { line: i + 1, value, input: undefined, server: null };
+      for (const [i, value] of values.entries()) yield { line: i + 1, value, options: {} };
     },
   };
 }

@@ -10,14 +10,14 @@ import type { HarnessId } from "../lib/harness/types";
 import { type RunMetrics, runMetrics } from "../lib/metrics";
 import { type FilterClause, matchesFilter, metricsOf, parseFilter, type RunRow, runRow } from "../lib/run";
 import { type RunTriage, summarizeTriage, type ZeroCause } from "../lib/triage";
-import { knownTools, verifyRollout } from "../lib/verify";
+import { knownTools, type VerifyOptions, verifyRollout } from "../lib/verify";
 
 export interface RunSource {
   /** Identifies the rows: the dataset, its server choice and its harness (cached while it is the same). */
   readonly key: string;
   readonly harness: HarnessId | null;
-  /** Every rollout in file order: its line, parsed value, paired input row and verifying server. */
-  rollouts(): Iterable<{ line: number; value: unknown; input: unknown; server: string | null }>;
+  /** Every rollout in file order: its line, parsed value and how it is verified (input row, server choice). */
+  rollouts(): Iterable<{ line: number; value: unknown; options: Omit<VerifyOptions, "policy"> }>;
 }
 
 export interface RunView {
@@ -49,16 +49,12 @@ function compute(source: RunSource): Computed {
   const rows: RunRow[] = [];
   const values = new Map<number, unknown>();
   const emitted = new Map<string, Set<string>>();
-  for (const { line, value, input, server } of source.rollouts()) {
-    const options = {
-      ...(server === null ? {} : { server }),
-      ...(input === undefined ? {} : { input }),
-      ...(source.harness === null ? {} : { harness: source.harness }),
-    };
+  for (const { line, value, options } of source.rollouts()) {
     const contract = verifyRollout(value, { ...options, policy: "contract" });
     const legacy = verifyRollout(value, { ...options, policy: "legacy" });
     rows.push(runRow(line, value, { ...options, contract, legacy }));
     values.set(line, value);
+    if (contract.server === null) continue;
     const names = emitted.get(contract.server) ?? new Set<string>();
     for (const call of contract.resolution.calls) names.add(call.emitted);
     emitted.set(contract.server, names);

@@ -2,7 +2,7 @@
  * The inspector worker's session, run in Node (vitest does not include worker/, and every hook's data comes
  * from here): loading, classification, pairing, per-line errors, cancellation, search and transcripts.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -26,8 +26,8 @@ function jsonl(full: string): unknown[] {
 }
 
 const Expected = z.object({
-  contract: z.object({ reward: z.number() }),
-  legacy: z.object({ reward: z.number() }),
+  contract: z.object({ reward: z.number().nullable() }),
+  legacy: z.object({ reward: z.number().nullable() }),
 });
 const never = new AbortController().signal;
 const ignore = (_: LoadProgress) => {};
@@ -56,13 +56,21 @@ describe("Session.load", () => {
       expected.map((row) => [row.contract.reward, row.legacy.reward]),
     );
     expect(index.every((entry) => entry.paired && entry.server === "workplace_assistant")).toBe(true);
+    expect(index.every((entry) => entry.paired_by === "index" && entry.server_source === "input")).toBe(true);
+    // Every row has a reward or an unverified reason (what Gym's request model refuses), never neither.
+    for (const entry of index) expect(entry.contract === null).toBe(entry.unverified !== null);
   });
 
   it("pairs an inputs file loaded on its own with the rollouts already open", async () => {
     const session = new Session();
     await session.load([{ kind: "file", file: file(path.join(WA, "wa_noecho.jsonl")) }], null, never, ignore);
     const before = session.datasets[0]!;
-    expect(before.index.every((entry) => entry.contract === null)).toBe(true);
+    // Without the inputs nothing is verified: the server is unknown, or the only provenance server (a near-miss
+    // name has no verifier), or known but the task is missing.
+    const without = new Set(["missing_field", "no_server", "no_verifier"]);
+    expect(
+      before.index.every((entry) => entry.contract === null && without.has(entry.unverified ?? "")),
+    ).toBe(true);
     const summary = await session.load(
       [{ kind: "file", file: file(path.join(WA, "wa_inputs.jsonl")) }],
       null,
@@ -71,7 +79,10 @@ describe("Session.load", () => {
     );
     expect(summary.datasets.map((dataset) => dataset.kind)).toEqual(["rollouts", "inputs"]);
     expect(summary.datasets[0]?.paired_rows).toBe(before.index.length);
-    expect(session.datasets[0]!.index.every((entry) => entry.contract !== null)).toBe(true);
+    const expected = jsonl(path.join(WA, "wa_noecho_expected.jsonl")).map((row) => Expected.parse(row));
+    expect(session.datasets[0]!.index.map((entry) => entry.contract)).toEqual(
+      expected.map((row) => row.contract.reward),
+    );
   });
 
   it("reports each bad line with its number and keeps the good rows", async () => {
@@ -197,5 +208,61 @@ describe("transcript", () => {
             : item.kind,
       ),
     ).toEqual(["a:first", "b:second", "unpaired:lost", "c:null", "message"]);
+  });
+
+  it("pairs outputs by call_id whatever id and status hold (Gym writes null for both): every real Gym file", () => {
+    const gym = path.join(ROOT, "fixtures/nemo-gym/resources_servers");
+    const nullish = readRollout({
+      response: {
+        output: [
+          { type: "function_call", name: "a", call_id: "x", arguments: "{}", id: null, status: null },
+          { type: "function_call_output", call_id: "x", output: "ok", id: null, status: null },
+        ],
+      },
+    });
+    if (!nullish.ok) throw new Error(nullish.issues.join("; "));
+    expect(transcript(nullish.rollout).map((i) => (i.kind === "call" ? i.output : i.kind))).toEqual(["ok"]);
+    for (const server of readdirSync(gym)) {
+      for (const raw of jsonl(path.join(gym, server, "data/example_rollouts.jsonl"))) {
+        const read = readRollout(raw);
+        if (!read.ok) throw new Error(read.issues.join("; "));
+        const items = transcript(read.rollout);
+        const outputs = read.rollout.response.output.filter((o) => o.type === "function_call_output").length;
+        const paired = items.filter((i) => i.kind === "call" && i.output !== null).length;
+        expect(
+          items.filter((i) => i.kind === "output"),
+          server,
+        ).toEqual([]);
+        expect(paired, server).toBe(outputs);
+      }
+    }
+  });
+
+  it("a file that is not rollouts JSONL gets one message saying what it is", async () => {
+    const csv = path.join(
+      ROOT,
+      "fixtures/nemo-gym/resources_servers/workplace_assistant/csv_data/processed/emails.csv",
+    );
+    const cases: [File, string][] = [
+      [file(csv), "CSV"],
+      [new File(['{\n  "response": {"output": []}\n}\n'], "one.json"), "one JSON document"],
+      [new File([new Uint8Array([0xff, 0xfe, 0x7b, 0, 0x7d, 0, 0x0a, 0])], "u16.jsonl"), "UTF-16"],
+      [
+        new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3, 4, 5, 6, 0, 0, 0, 0x0a])], "x.png"),
+        "binary",
+      ],
+    ];
+    for (const [f, words] of cases) {
+      const session = new Session();
+      const summary = await session.load([{ kind: "file", file: f }], null, never, ignore);
+      expect(summary.datasets[0]?.problem, f.name).toContain(words);
+    }
+    const ok = await new Session().load(
+      [{ kind: "file", file: file(path.join(WA, "wa_rollouts.jsonl")) }],
+      null,
+      never,
+      ignore,
+    );
+    expect(ok.datasets[0]?.problem).toBeNull();
   });
 });

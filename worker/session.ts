@@ -3,10 +3,12 @@
  * Rollouts are re-parsed from their bytes when opened, so memory stays close to the files' size instead of
  * the (several times larger) size of their parsed objects, and copy/download give back the exact bytes.
  */
-import { z } from "zod";
+
+import { fileProblem, SNIFF_BYTES } from "../lib/filekind";
 import { parseJsonLine, readJsonl } from "../lib/jsonl";
 import { readRollout } from "../lib/schemas";
-import { analyzeRollout, defaultServer, inputKey, rolloutKey } from "./core";
+import { InputIndex, isInputRow } from "../lib/verify";
+import { analyzeRollout, type RowContext } from "./core";
 import type {
   DatasetKind,
   DatasetSummary,
@@ -39,8 +41,8 @@ export interface Dataset {
   readonly okLines: number[];
   index: RolloutIndexEntry[];
   readonly byLine: Map<number, number>;
-  /** inputs datasets: pairing key -> line. */
-  readonly inputKeys: Map<string, number>;
+  /** inputs datasets: the rows by Gym's indices and by task input (lib/verify InputIndex), as line numbers. */
+  readonly inputIndex: InputIndex<number>;
   pairedInputs: string | null;
   pairedRows: number;
   /** The verifying server the index was computed for when the user overrode the default. */
@@ -51,22 +53,7 @@ export interface Dataset {
   fallbackServer: string | null;
 }
 
-const GymRowSchema = z.looseObject({
-  _ng_task_index: z.unknown().optional(),
-  _ng_rollout_index: z.unknown().optional(),
-  response: z.unknown().optional(),
-});
-
-/** A materialized-inputs row: Gym's indexes but no `response` yet. (Also the compare worker's test.) */
-export function isInputRow(value: unknown): boolean {
-  const row = GymRowSchema.safeParse(value);
-  if (!row.success) return false;
-  return (
-    row.data._ng_task_index !== undefined &&
-    row.data._ng_rollout_index !== undefined &&
-    row.data.response === undefined
-  );
-}
+export { isInputRow };
 
 /** A file is materialized inputs when every row that parsed is an input row (and there is one). */
 export function datasetKind(inputRows: number, parsedRows: number): DatasetKind {
@@ -120,7 +107,7 @@ async function readDataset(
   const lineOffsets = new Map<number, number>();
   const errors: LineError[] = [];
   const okLines: number[] = [];
-  const inputKeys = new Map<string, number>();
+  const inputIndex = new InputIndex<number>();
   let inputRows = 0;
   let bytesRead = 0;
   let lastLine = 0;
@@ -149,14 +136,11 @@ async function readDataset(
     okLines.push(item.line);
     if (isInputRow(item.value)) {
       inputRows++;
-      const key = inputKey(item.value);
-      // A repeated key keeps the last row, as Gym's dict built in file order does.
-      if (key !== null) inputKeys.set(key, item.line);
+      inputIndex.add(item.value, item.line);
     }
   }
   report(true);
   const kind = datasetKind(inputRows, okLines.length);
-  if (kind === "rollouts") inputKeys.clear();
   return {
     id: `d${nextDatasetId++}`,
     name,
@@ -169,7 +153,7 @@ async function readDataset(
     okLines,
     index: [],
     byLine: new Map(),
-    inputKeys,
+    inputIndex: kind === "inputs" ? inputIndex : new InputIndex<number>(),
     pairedInputs: null,
     pairedRows: 0,
     serverOverride: null,
@@ -206,14 +190,22 @@ export class Session {
     return dataset.pairedInputs === null ? undefined : this.get(dataset.pairedInputs);
   }
 
-  /** The paired materialized-input row of a rollout, if an inputs file was loaded. */
-  inputRow(dataset: Dataset, rollout: unknown): unknown {
+  /** How a rollout of `dataset` is verified: its paired input row (lib's pairing rule), the user's server. */
+  rowContext(
+    dataset: Dataset,
+    rollout: unknown,
+    override: string | null = dataset.serverOverride,
+  ): RowContext {
     const inputs = this.inputsFor(dataset);
-    if (!inputs) return undefined;
-    const key = rolloutKey(rollout);
-    if (key === null) return undefined;
-    const line = inputs.inputKeys.get(key);
-    return line === undefined ? undefined : parseLine(inputs, line);
+    const pairing = inputs?.inputIndex.pair(rollout);
+    const input = inputs === undefined || pairing?.ref == null ? undefined : parseLine(inputs, pairing.ref);
+    return {
+      input,
+      ...(pairing === undefined ? {} : { pairing }),
+      override,
+      sample: dataset.fallbackServer,
+      harness: dataset.harness,
+    };
   }
 
   /**
@@ -278,8 +270,7 @@ export class Session {
     for (const candidate of inputs) {
       let matches = 0;
       for (const line of dataset.okLines) {
-        const key = rolloutKey(parseLine(dataset, line));
-        if (key !== null && candidate.inputKeys.has(key)) matches++;
+        if (candidate.inputIndex.pair(parseLine(dataset, line)).ref !== null) matches++;
       }
       if (matches > 0 && (best === null || matches > best.matches)) best = { dataset: candidate, matches };
     }
@@ -307,18 +298,19 @@ export class Session {
         });
         continue;
       }
-      let input: unknown;
-      if (best) {
-        const key = rolloutKey(value);
-        const inputLine = key === null ? undefined : best.dataset.inputKeys.get(key);
-        if (inputLine !== undefined) {
-          input = parseLine(best.dataset, inputLine);
-          pairedRows++;
-        }
-      }
-      const server = serverOverride ?? defaultServer(value, input) ?? dataset.fallbackServer;
+      const pairing = best?.dataset.inputIndex.pair(value);
+      const input = best === null || pairing?.ref == null ? undefined : parseLine(best.dataset, pairing.ref);
+      if (input !== undefined) pairedRows++;
       byLine.set(line, index.length);
-      index.push(analyzeRollout(line, value, read.rollout, input, server, dataset.harness));
+      index.push(
+        analyzeRollout(line, value, read.rollout, {
+          input,
+          ...(pairing === undefined ? {} : { pairing }),
+          override: serverOverride,
+          sample: dataset.fallbackServer,
+          harness: dataset.harness,
+        }),
+      );
       progress({
         phase: "analyzing",
         file: dataset.name,
@@ -366,6 +358,28 @@ export class Session {
 
 export const SCHEMA_ERROR_PREFIX = "not a rollout: ";
 
+/** What a file without one rollout is instead, judged from its first lines' bytes (lib/filekind). */
+function fileStart(dataset: Dataset): string | null {
+  if (dataset.lineCount === 0) return null;
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (let line = 1; line <= dataset.lineCount && size < SNIFF_BYTES; line++) {
+    const bytes = dataset.lineBytes.get(line);
+    if (bytes === undefined) continue;
+    parts.push(bytes, NEWLINE);
+    size += bytes.length + 1;
+  }
+  const start = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) {
+    start.set(part.subarray(0, Math.max(0, size - at)), at);
+    at += part.length;
+  }
+  return fileProblem(start).message;
+}
+
+const NEWLINE = new Uint8Array([0x0a]);
+
 function summarize(dataset: Dataset): DatasetSummary {
   return {
     id: dataset.id,
@@ -380,6 +394,7 @@ function summarize(dataset: Dataset): DatasetSummary {
     server_override: dataset.serverOverride,
     harness: dataset.harness,
     fallback_server: dataset.fallbackServer,
+    problem: dataset.kind === "rollouts" && dataset.index.length === 0 ? fileStart(dataset) : null,
   };
 }
 
@@ -404,12 +419,18 @@ export function runSource(session: Session, id: string): RunSource | null {
     *rollouts() {
       for (const line of dataset.okLines) {
         const value = parseLine(dataset, line);
-        const input = session.inputRow(dataset, value);
-        const position = dataset.byLine.get(line);
-        const entry = position === undefined ? undefined : dataset.index[position];
-        const server =
-          entry?.server ?? dataset.serverOverride ?? defaultServer(value, input) ?? dataset.fallbackServer;
-        yield { line, value, input, server };
+        const context = session.rowContext(dataset, value);
+        yield {
+          line,
+          value,
+          options: {
+            server: context.override,
+            sample: context.sample,
+            ...(context.input === undefined ? {} : { input: context.input }),
+            ...(context.pairing === undefined ? {} : { pairing: context.pairing }),
+            ...(context.harness === null ? {} : { harness: context.harness }),
+          },
+        };
       }
     },
   };

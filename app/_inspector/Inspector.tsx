@@ -11,7 +11,7 @@ import { SummaryBand } from "@/components/SummaryBand";
 import { TriagePanel } from "@/components/TriagePanel";
 import { useLoad, useReanalyze, useRolloutIndex, useSamples, useSearch, useSession } from "@/hooks/data";
 import { useRunExport, useRunView } from "@/hooks/run";
-import { pairedInputsSample } from "@/hooks/samples";
+import { bundledSample, pairedInputsSample } from "@/hooks/samples";
 import type { FilterFlag, RolloutIndexEntry, Sample, SortKey, Source } from "@/hooks/types";
 import { useKeyboard } from "@/hooks/use-keyboard";
 import { useViewState } from "@/hooks/use-view-state";
@@ -21,9 +21,6 @@ import type { ZeroCause } from "@/lib/triage";
 import { RolloutPane } from "./RolloutPane";
 
 const NO_ENTRIES: readonly RolloutIndexEntry[] = [];
-
-/** Bundled sample names are plain file names: nothing that could walk out of public/samples. */
-const SAMPLE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 /** The filter with its cause clause replaced (or removed when cause is null); other clauses are kept. */
 function withCause(filter: string, cause: ZeroCause | null): string {
@@ -58,10 +55,11 @@ export function Inspector() {
   const loadedSample = useRef<string | null>(null);
   useEffect(() => {
     const sample = view.sample;
-    if (!sample || !SAMPLE_NAME.test(sample) || loadedSample.current === sample || samples.isPending) return;
+    if (!sample || loadedSample.current === sample || samples.isPending) return;
     loadedSample.current = sample;
-    const entry = samples.data?.find((candidate) => candidate.file === sample);
-    void loader.load(sampleSources(sample, samples.data ?? []), entry?.server ?? null);
+    const entry = bundledSample(sample, samples.data ?? []);
+    if (entry === null) return;
+    void loader.load(sampleSources(entry.file, samples.data ?? []), entry.server ?? null);
   }, [view.sample, samples.isPending, samples.data, loader.load]);
 
   // The landing page is shown again after Back from a sample (the URL loses ?sample=) or the title link,
@@ -92,7 +90,26 @@ export function Inspector() {
   );
 
   const rolloutSets = session?.datasets.filter((dataset) => dataset.kind === "rollouts") ?? [];
-  const dataset = rolloutSets.find((candidate) => candidate.name === view.file) ?? rolloutSets[0] ?? null;
+  // The URL names a dataset by id (files with the same name are distinct datasets); a name still works for links.
+  const dataset =
+    rolloutSets.find((candidate) => candidate.id === view.file) ??
+    rolloutSets.find((candidate) => candidate.name === view.file) ??
+    rolloutSets[0] ??
+    null;
+  const nameCounts = new Map<string, number>();
+  for (const candidate of session?.datasets ?? [])
+    nameCounts.set(candidate.name, (nameCounts.get(candidate.name) ?? 0) + 1);
+  const seen = new Map<string, number>();
+  /** "name" alone when unique, else "name #k" (k-th loaded file of that name). */
+  const chipName = new Map<string, string>();
+  for (const candidate of session?.datasets ?? []) {
+    const k = (seen.get(candidate.name) ?? 0) + 1;
+    seen.set(candidate.name, k);
+    chipName.set(
+      candidate.id,
+      (nameCounts.get(candidate.name) ?? 0) > 1 ? `${candidate.name} #${k}` : candidate.name,
+    );
+  }
   const inputs = session?.datasets.filter((candidate) => candidate.kind === "inputs") ?? [];
 
   // The verifying server and harness chosen in the URL apply to the whole list.
@@ -200,11 +217,12 @@ export function Inspector() {
                 type="button"
                 key={candidate.id}
                 className={`file-chip${candidate.id === dataset?.id ? " file-chip-on" : ""}`}
-                onClick={() => setView({ file: candidate.name, line: null, call: null })}
+                onClick={() => setView({ file: candidate.id, line: null, call: null })}
                 data-dataset={candidate.name}
-                title={`${candidate.lines} lines`}
+                data-dataset-id={candidate.id}
+                title={`${candidate.lines} lines, ${candidate.bytes} bytes`}
               >
-                {candidate.name}
+                {chipName.get(candidate.id) ?? candidate.name}
                 <span className="muted">
                   {" "}
                   {candidate.rows} rollouts
@@ -214,7 +232,8 @@ export function Inspector() {
             ))}
             {inputs.map((candidate) => (
               <span key={candidate.id} className="file-chip file-chip-inputs" data-inputs={candidate.name}>
-                {candidate.name} <span className="muted">inputs · {candidate.rows} rows</span>
+                {chipName.get(candidate.id) ?? candidate.name}{" "}
+                <span className="muted">inputs · {candidate.rows} rows</span>
               </span>
             ))}
           </div>
@@ -225,9 +244,17 @@ export function Inspector() {
             <Link className="button" href={compareHref} data-testid="compare-link">
               Compare · what-if · repair
             </Link>
+            <Link className="button" href="/live" data-testid="live-link">
+              Live
+            </Link>
             {session && <OpenFilesButton onFiles={onFiles} />}
           </div>
         </header>
+        {view.sample && !samples.isPending && bundledSample(view.sample, samples.data ?? []) === null && (
+          <div className="banner banner-error" role="alert" data-testid="unknown-sample">
+            There is no bundled sample named “{view.sample}”.
+          </div>
+        )}
         {loader.error && (
           <div className="banner banner-error" role="alert" data-testid="load-error">
             Could not load: {loader.error}
@@ -283,7 +310,13 @@ export function Inspector() {
                 active={view.filters}
                 onToggle={toggle}
               />
-              <LineErrors errors={dataset.errors} fileName={dataset.name} />
+              {dataset.problem ? (
+                <div className="banner banner-error" role="alert" data-testid="file-problem">
+                  {dataset.name}: {dataset.problem}
+                </div>
+              ) : (
+                <LineErrors errors={dataset.errors} fileName={dataset.name} />
+              )}
               <FilterBar
                 query={view.q}
                 onQuery={(q) => setView({ q })}

@@ -20,8 +20,8 @@ interface Props {
 
 export function RolloutPane({ dataset, entry, call, server, harness, onView }: Props) {
   const rollout = useRollout(dataset.id, entry.line, `${dataset.server_override}|${dataset.harness}`);
-  const verifyingServer = server ?? entry.server;
-  const verification = useVerification(dataset.id, entry.line, verifyingServer, harness);
+  // null: the row's own choice (lib/verify chooseServer), the same the list used.
+  const verification = useVerification(dataset.id, entry.line, server, harness);
   const servers = useServers();
   const fetchRaw = useRawLine();
 
@@ -48,9 +48,8 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView }: P
         loading={verification.isFetching}
         servers={servers.data ?? []}
         server={server}
-        defaultServer={
-          entry.environment ?? dataset.fallback_server ?? (server === null ? entry.server : null)
-        }
+        defaultServer={entry.server}
+        defaultSource={entry.server_source}
         onServer={(next) => onView({ server: next })}
         harness={harness}
       />

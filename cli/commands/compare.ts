@@ -11,6 +11,7 @@ import { answerUsage, readPolicy, tryParse } from "../args";
 import { reportError } from "../errors";
 import type { CommandIo } from "../io";
 import { namingFile, openFileStream } from "../open";
+import { terminalJson, terminalText } from "../terminal";
 
 const HELP = `usage: npm run --silent cli -- compare A B [--server S] [--inputs M] [--policy P] [--json]
 
@@ -78,7 +79,7 @@ async function readRows(path: string, io: CommandIo): Promise<unknown[]> {
   const rows: unknown[] = [];
   for await (const item of namingFile(path, readJsonl(await openFileStream(path)))) {
     if (item.ok) rows.push(item.value);
-    else await io.stderr.write(`warning: ${path} line ${item.line}: ${item.error} (skipped)\n`);
+    else await io.stderr.write(`warning: ${path} line ${item.line}: ${terminalText(item.error)} (skipped)\n`);
   }
   return rows;
 }
@@ -87,9 +88,11 @@ const percent = (x: number | null) => (x === null ? "n/a" : `${(x * 100).toFixed
 const reward = (x: number | null) => (x === null ? "-" : String(x));
 
 function pairLine(p: PairReport): string {
-  const divergence = p.first_divergence === null ? "" : `  ${p.first_divergence.message}`;
-  const err = [p.a.error, p.b.error].filter((e) => e !== undefined).join("; ");
-  return `${p.key.padEnd(12)} ${reward(p.a.reward).padStart(6)} ${reward(p.b.reward).padStart(6)}  ${p.verdict}${divergence}${err === "" ? "" : `  [${err}]`}`;
+  const divergence = p.first_divergence === null ? "" : `  ${terminalText(p.first_divergence.message)}`;
+  const err = terminalText([p.a.error, p.b.error].filter((e) => e !== undefined).join("; "));
+  const capped =
+    p.alignment_capped === null ? "" : `\n${" ".repeat(14)}${terminalText(p.alignment_capped.message)}`;
+  return `${terminalText(p.key).padEnd(12)} ${reward(p.a.reward).padStart(6)} ${reward(p.b.reward).padStart(6)}  ${p.verdict}${divergence}${err === "" ? "" : `  [${err}]`}${capped}`;
 }
 
 export function formatCompare(report: CompareReport, a: string, b: string): string {
@@ -120,7 +123,7 @@ export async function run(args: string[], io: CommandIo): Promise<number> {
       ...(inputs === undefined ? {} : { inputs }),
     });
     await io.stdout.write(
-      parsed.json ? `${JSON.stringify(report, null, 2)}\n` : formatCompare(report, parsed.a, parsed.b),
+      parsed.json ? `${terminalJson(report, 2)}\n` : formatCompare(report, parsed.a, parsed.b),
     );
     return 0;
   } catch (error) {

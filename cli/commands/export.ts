@@ -10,13 +10,13 @@ import {
   verifyJsonl,
 } from "../../lib/export/verify";
 import type { Policy } from "../../lib/identity/types";
-import { readJsonl } from "../../lib/jsonl";
-import { pairInputs } from "../../lib/verify";
 import { answerUsage, readPolicy, tryParse } from "../args";
 import { reportError } from "../errors";
+import { loadInputIndex } from "../inputs";
 import type { CommandIo } from "../io";
 import { namingFile, openFileStream } from "../open";
 import { openOutput } from "../output";
+import { terminalText } from "../terminal";
 
 const HELP = `usage: npm run --silent cli -- export FILE --what verify|report [options]
 
@@ -101,22 +101,12 @@ export function parseExportArgs(args: string[]): ParsedExportArgs {
   };
 }
 
-/** Materialized inputs keyed for pairing; bad lines are reported, not fatal. */
-async function loadInputs(path: string, io: CommandIo): Promise<Map<string, unknown>> {
-  const rows: unknown[] = [];
-  for await (const item of namingFile(path, readJsonl(await openFileStream(path)))) {
-    if (item.ok) rows.push(item.value);
-    else await io.stderr.write(`warning: ${path} line ${item.line}: ${item.error} (skipped)\n`);
-  }
-  return pairInputs(rows);
-}
-
 function formatVerifySummary(s: VerifyExportSummary, policy: Policy): string {
   const lines = [
     `verify (${policy}): ${s.verified} rollouts verified, ${s.changed_reward} with a reward different from the recorded one.`,
   ];
-  for (const e of s.errors) lines.push(`line ${e.line}: ${e.error}`);
-  for (const b of s.bad) lines.push(`line ${b.line}: ${b.error} (written unchanged)`);
+  for (const e of s.errors) lines.push(`line ${e.line}: ${terminalText(e.error)}`);
+  for (const b of s.bad) lines.push(`line ${b.line}: ${terminalText(b.error)} (written unchanged)`);
   return `${lines.join("\n")}\n`;
 }
 
@@ -126,7 +116,7 @@ export async function run(args: string[], io: CommandIo): Promise<number> {
   const parsed = parseExportArgs(args);
   if (!parsed.ok || parsed.help) return answerUsage(parsed, HELP, io);
   try {
-    const inputs = parsed.inputs === undefined ? undefined : await loadInputs(parsed.inputs, io);
+    const inputs = parsed.inputs === undefined ? undefined : await loadInputIndex(parsed.inputs, io);
     const options = {
       policy: parsed.policy,
       setReward: parsed.setReward,

@@ -6,10 +6,13 @@ import { HARNESSES, type HarnessId } from "../../lib/harness";
 import { resolveReadRollout } from "../../lib/identity";
 import type { CallResolution, Policy } from "../../lib/identity/types";
 import { readJsonl } from "../../lib/jsonl";
+import { type NameFlag, nameFlags } from "../../lib/names";
 import { readRollout } from "../../lib/schemas";
+import { chooseServer } from "../../lib/verify/server";
 import { onlyFile, readHarness, readPolicy, scanOptions } from "../args";
 import type { CommandIo } from "../io";
 import { openFileStream } from "../open";
+import { terminalJson } from "../terminal";
 
 export const HELP = `usage: npm run --silent cli -- resolve FILE [--server S] [--policy contract|legacy] [--harness H] [--tools a,b]
 
@@ -19,11 +22,13 @@ contract (docs/contract.md) and prints one JSON object per call, in file order:
   {"line", "index", "call_id", "emitted", "status", "verifier_name", "flags", "highlight"}
 
 line is the 1-based line in FILE, index the 0-based position among that rollout's function_calls,
-flags the names of the diagnostic flags. A line that cannot be read (bad JSON, not a rollout, no
+flags the names of the diagnostic flags. A call whose names hide characters (invisible, bidi controls,
+mixed scripts, look-alikes) also gets "name_flags", e.g. ["invisible_characters"]. A line that cannot be read (bad JSON, not a rollout, no
 verifying server) prints {"line", "error"} instead; the other lines are still resolved.
 
 options:
-  --server S        the verifying server; default: each rollout's environment_name
+  --server S        the verifying server; default: each rollout's environment_name, else the only
+                    server of its provenance map, else the verifier its declared tools fit
   --policy P        contract (default: follow provenance) or legacy (Gym before provenance)
   --harness H       the harness that produced the file, enables alias_disagrees and alias_collision;
                     one of ${HARNESSES.join(", ")}
@@ -76,8 +81,20 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
 /** Output is gathered into chunks of about this many characters, so a big file is not one write per call. */
 const OUTPUT_CHUNK_CHARS = 64 * 1024;
 
+/** lib/names flags of every identifier of the call (emitted name, call_id, provenance server and tool). */
+function callNameFlags(call: CallResolution): NameFlag[] {
+  const names = [
+    call.emitted,
+    call.call_id ?? "",
+    call.provenance?.server_name ?? "",
+    call.provenance?.tool_name ?? "",
+  ];
+  return [...new Set(names.flatMap((name) => nameFlags(name)))];
+}
+
 function callRecord(line: number, call: CallResolution): string {
-  return JSON.stringify({
+  const names = callNameFlags(call);
+  return terminalJson({
     line,
     index: call.index,
     call_id: call.call_id,
@@ -86,23 +103,17 @@ function callRecord(line: number, call: CallResolution): string {
     verifier_name: call.verifier_name,
     flags: call.flags.map((flag) => flag.name),
     highlight: call.highlight,
+    ...(names.length === 0 ? {} : { name_flags: names }),
   });
 }
 
-/** The verifying server of one rollout: --server, else its environment_name. */
+/** The verifying server of one rollout: the one rule in lib/verify (chooseServer). */
 function serverOf(
   rollout: Readonly<Record<string, unknown>>,
   override: string | null,
 ): string | { error: string } {
-  if (override !== null) return override;
-  const name = rollout.environment_name;
-  if (typeof name === "string" && name !== "") return name;
-  return {
-    error:
-      name === undefined
-        ? "no verifying server: the rollout has no environment_name; pass --server"
-        : "no verifying server: the rollout's environment_name is not a non-empty string; pass --server",
-  };
+  const choice = chooseServer(rollout, { override });
+  return choice.server ?? { error: `no verifying server: ${choice.reason} Pass --server.` };
 }
 
 export async function run(argv: string[], io: CommandIo): Promise<number> {
@@ -141,17 +152,18 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
   try {
     for await (const item of readJsonl(stream)) {
       if (!item.ok) {
-        await emit(JSON.stringify({ line: item.line, error: item.error }));
+        await emit(terminalJson({ line: item.line, error: item.error }));
         continue;
       }
+      // A JSON value that is not an object reads "not a rollout: the line is not a JSON object" (lib/schemas).
       const read = readRollout(item.value);
       if (!read.ok) {
-        await emit(JSON.stringify({ line: item.line, error: `not a rollout: ${read.issues.join("; ")}` }));
+        await emit(terminalJson({ line: item.line, error: `not a rollout: ${read.issues.join("; ")}` }));
         continue;
       }
       const verifying = serverOf(read.rollout, server);
       if (typeof verifying !== "string") {
-        await emit(JSON.stringify({ line: item.line, error: verifying.error }));
+        await emit(terminalJson({ line: item.line, error: verifying.error }));
         continue;
       }
       const serverTools = tools ?? knownTools?.(verifying);

@@ -10,13 +10,13 @@ import { readJsonl } from "../../lib/jsonl";
 import { runMetrics } from "../../lib/metrics";
 import { type FilterClause, matchesFilter, metricsOf, parseFilter, type RunRow, runRow } from "../../lib/run";
 import { ZERO_CAUSE_LABELS, ZERO_CAUSES } from "../../lib/triage";
-import { pairingKey } from "../../lib/verify";
+import type { InputIndex } from "../../lib/verify";
 import { onlyFile, readHarness, scanOptions } from "../args";
 import { reportError } from "../errors";
+import { loadInputIndex } from "../inputs";
 import type { CommandIo } from "../io";
-import { openFileStream } from "../open";
+import { namingFile, openFileStream } from "../open";
 import { openOutput } from "../output";
-import { loadInputs } from "./verify";
 
 export const HELP = `usage: npm run --silent cli -- triage FILE [options]
 
@@ -146,10 +146,10 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
     return 0;
   }
   const args = parsed.args;
-  let inputs: Map<string, unknown> | undefined;
+  let inputs: InputIndex<unknown> | undefined;
   let stream: ReadableStream<Uint8Array>;
   try {
-    if (args.inputs !== undefined) inputs = await loadInputs(args.inputs, io);
+    if (args.inputs !== undefined) inputs = await loadInputIndex(args.inputs, io);
     stream = await openFileStream(args.file);
   } catch (error) {
     await io.stderr.write(`error: ${messageOf(error)}\n`);
@@ -165,14 +165,15 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
     let unreadable = 0;
     try {
       if (args.format === "csv") await output.write(encoder.encode(csvHeader()));
-      for await (const item of readJsonl(stream)) {
+      for await (const item of namingFile(args.file, readJsonl(stream))) {
         if (!item.ok) {
           unreadable++;
           await io.stderr.write(`line ${item.line}: ${item.error} (left out)\n`);
           continue;
         }
-        const key = inputs === undefined ? null : pairingKey(item.value);
-        const input = key === null ? undefined : inputs?.get(key);
+        // The one pairing rule (lib/verify InputIndex): Gym's indices, else an equal task input.
+        const paired = inputs?.pair(item.value).ref;
+        const input = paired ?? undefined;
         const row = runRow(item.line, item.value, {
           ...(args.server === undefined ? {} : { server: args.server }),
           ...(input === undefined ? {} : { input }),

@@ -26,6 +26,10 @@ const OutputRecord = z.object({
   reward: z.number().nullable(),
   recorded_reward: z.number().nullable(),
   error: z.string().nullable(),
+  server: z.string().nullable(),
+  server_source: z.string(),
+  paired_by: z.enum(["index", "input", "none"]),
+  unverified: z.string().optional(),
   components: z.record(z.string(), z.number()).optional(),
   gym_would_reject: z.array(z.string()).optional(),
 });
@@ -69,7 +73,7 @@ describe("verify CLI on the golden ipi rollouts", () => {
       expect(err).toBe(
         `verify (${policy}): ${records.length} rollouts; mean recorded reward ` +
           `${mean(records.map((r) => r.recorded_reward ?? 0))} (of ${records.length}), mean recomputed reward ` +
-          `${mean(records.map((r) => r.reward ?? 0))} (of ${records.length}); ${changed} changed, 0 without a recomputed reward\n`,
+          `${mean(records.map((r) => r.reward ?? 0))} (of ${records.length}); ${changed} changed, 0 unverified\n`,
       );
     },
   );
@@ -78,8 +82,8 @@ describe("verify CLI on the golden ipi rollouts", () => {
 describe("verify CLI on the golden workplace_assistant rollouts", () => {
   const WA = join(GOLDEN, "workplace-rollouts");
   const Expected = z.object({
-    contract: z.object({ reward: z.number() }),
-    legacy: z.object({ reward: z.number() }),
+    contract: z.object({ reward: z.number().nullable() }),
+    legacy: z.object({ reward: z.number().nullable() }),
   });
   const cases = (["contract", "legacy"] as const).flatMap((policy) => [
     { policy, file: "wa_rollouts.jsonl", expected: "wa_expected.jsonl", extra: [] as string[] },
@@ -97,9 +101,21 @@ describe("verify CLI on the golden workplace_assistant rollouts", () => {
     expect(code).toBe(0);
     const records = lines(out).map((r) => OutputRecord.strict().parse(r));
     expect(records.map((r) => r.reward)).toEqual(want);
-    expect(records.every((r) => r.error === null)).toBe(true);
-    // The recorded rewards are what Gym recorded before provenance: the legacy policy reproduces them all.
-    if (policy === "legacy") expect(records.map((r) => r.recorded_reward)).toEqual(want);
+    // Every line has a reward or an unverified reason (Gym refuses the request), never both or neither.
+    for (const r of records) {
+      expect(r.error === null).toBe(r.reward !== null);
+      expect(r.unverified === undefined ? null : r.unverified).toBe(r.reward === null ? "gym_refuses" : null);
+      expect(r.server).toBe("workplace_assistant");
+      expect(r.server_source).toBe(extra.length > 0 ? "input" : "environment_name");
+      expect(r.paired_by).toBe(extra.length > 0 ? "index" : "none");
+    }
+    // The recorded rewards are what Gym recorded before provenance: the legacy policy reproduces every one
+    // Gym's server scores.
+    if (policy === "legacy") {
+      records.forEach((r, i) => {
+        if (want[i] !== null) expect(r.recorded_reward).toBe(want[i]);
+      });
+    }
   });
 
   it("without --inputs, the no-echo rollouts cannot be scored", async () => {
@@ -163,11 +179,11 @@ describe("verify CLI lines and errors", () => {
     expect(records).toHaveLength(4);
     expect(Object.keys(z.looseObject({}).parse(records[1]))).toEqual(["line", "error"]);
     expect(records[1]).toMatchObject({ line: 2 });
-    expect(OutputRecord.parse(records[2])).toMatchObject({ line: 4, reward: null });
-    expect(OutputRecord.parse(records[2]).error).not.toBeNull();
+    // A JSON value that is not an object is an unreadable line, as in resolve and the browser (issue 10).
+    expect(records[2]).toEqual({ line: 4, error: "not a rollout: the line is not a JSON object" });
     expect(OutputRecord.parse(records[0]).reward).toBe(OutputRecord.parse(records[3]).reward);
     expect(OutputRecord.parse(records[3]).line).toBe(5);
-    expect(err).toContain("3 rollouts, 1 unreadable lines");
+    expect(err).toContain("2 rollouts, 2 unreadable lines");
   });
 
   it("gives reward null and the reason for a server without a verifier", async () => {
@@ -175,19 +191,25 @@ describe("verify CLI lines and errors", () => {
     expect(code).toBe(0);
     for (const record of lines(out).map((r) => OutputRecord.parse(r))) {
       expect(record.reward).toBeNull();
-      expect(record.error).toBe("no verifier for no_such_server");
+      expect(record.unverified).toBe("no_verifier");
+      expect(record.server_source).toBe("override");
+      expect(record.error).toContain("no port of no_such_server's verifier");
     }
   });
 
-  it("reports gym_would_reject beside the reward", async () => {
+  it("a request Gym's request model refuses is unverified (gym_refuses) with the reasons", async () => {
     const Obj = z.looseObject({});
     const bad = { ...Obj.parse(JSON.parse(rollout)), mcp_tool_call_provenance: "oops" };
     const file = join(tmp, "reject.jsonl");
     writeFileSync(file, `${JSON.stringify(bad)}\n`);
     const { out } = await verify(file, "--server", "indirect_prompt_injection");
     const record = OutputRecord.parse(lines(out)[0]);
-    expect(record.reward).not.toBeNull();
+    expect(record.reward).toBeNull();
+    expect(record.unverified).toBe("gym_refuses");
     expect(record.gym_would_reject?.length).toBeGreaterThan(0);
+    // Gym before provenance never reads the map: under legacy the same line is scored.
+    const legacy = await verify(file, "--server", "indirect_prompt_injection", "--policy", "legacy");
+    expect(OutputRecord.parse(lines(legacy.out)[0]).reward).not.toBeNull();
   });
 
   it("pairs with --inputs and reports rollouts that have no input row", async () => {
@@ -195,20 +217,25 @@ describe("verify CLI lines and errors", () => {
     const full = Obj.parse(JSON.parse(rollout));
     const { injection, required_tools, ...bare } = full;
     const inputs = join(tmp, "inputs.jsonl");
+    const { responses_create_params } = full;
     writeFileSync(
       inputs,
-      `${JSON.stringify({ _ng_task_index: full._ng_task_index, _ng_rollout_index: full._ng_rollout_index, injection, required_tools })}\n{"x": 1}\n`,
+      `${JSON.stringify({ _ng_task_index: full._ng_task_index, _ng_rollout_index: full._ng_rollout_index, responses_create_params, injection, required_tools })}\n{"x": 1}\n`,
     );
     const file = join(tmp, "bare.jsonl");
-    writeFileSync(file, `${JSON.stringify(bare)}\n${JSON.stringify({ ...bare, _ng_rollout_index: 999 })}\n`);
+    const other = { ...bare, _ng_rollout_index: 999, responses_create_params: { input: "another task" } };
+    writeFileSync(file, `${JSON.stringify(bare)}\n${JSON.stringify(other)}\n`);
     const paired = await verify(file, "--server", "indirect_prompt_injection", "--inputs", inputs);
     const withEcho = await verify(IPI_ROLLOUTS, "--server", "indirect_prompt_injection");
     expect(paired.code).toBe(0);
     const [first, second] = lines(paired.out).map((r) => OutputRecord.parse(r));
     expect(first?.reward).toBe(OutputRecord.parse(lines(withEcho.out)[0]).reward);
-    expect(second?.reward).toBeNull();
-    expect(second?.error).toContain("999");
-    expect(paired.err).toContain("line 2: no integer _ng_task_index");
+    expect(first?.paired_by).toBe("index");
+    // Not paired: verified with its own fields, which lack the injection Gym's request model requires.
+    expect(second).toMatchObject({ reward: null, paired_by: "none", unverified: "missing_field" });
+    expect(second?.error).toContain("injection");
+    expect(paired.err).toContain("line 2: neither (_ng_task_index, _ng_rollout_index)");
+    expect(paired.err).toContain("1 unverified (missing_field 1)");
   });
 
   it("exits 2 with one line for a missing file or inputs file", async () => {

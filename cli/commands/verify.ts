@@ -6,10 +6,13 @@
 import { HARNESSES, type HarnessId } from "../../lib/harness";
 import type { Policy } from "../../lib/identity/types";
 import { readJsonl } from "../../lib/jsonl";
-import { pairingKey, verifyRollout } from "../../lib/verify";
+import { isJsonObject, NOT_A_ROLLOUT_OBJECT } from "../../lib/schemas";
+import { type InputIndex, type UnverifiedCode, verifyRollout } from "../../lib/verify";
 import { onlyFile, readHarness, readPolicy, scanOptions } from "../args";
+import { loadInputIndex } from "../inputs";
 import type { CommandIo } from "../io";
 import { openFileStream } from "../open";
+import { terminalJson } from "../terminal";
 
 export const HELP = `usage: npm run --silent cli -- verify FILE [--server S] [--inputs MATERIALIZED] [--policy contract|legacy] [--harness H]
 
@@ -17,20 +20,25 @@ Recomputes the reward of every rollout in FILE (JSONL, optionally gzip) with thi
 verifying server's Gym verifier, after canonicalizing tool names by the call-identity contract
 (docs/contract.md). Prints one JSON object per rollout line, in file order:
 
-  {"line", "reward", "recorded_reward", "error"}
+  {"line", "reward", "recorded_reward", "error", "server", "server_source", "paired_by", "unverified"}
 
-plus "components" where the verifier has reward components, and "gym_would_reject" (the reasons) when
-Gym's strict request validation would refuse the verify request. reward is null when it cannot be
-computed; error then says why (no verifier for the server, no paired input row, a request the server
-would refuse). A line that cannot be read prints {"line", "error"}; the other lines are still verified.
-A summary goes to stderr: rollouts, mean recorded and recomputed reward, how many rewards changed.
+server is the verifying server and server_source the evidence that chose it: override (--server),
+environment_name, input (the paired row's environment_name), provenance (the only server in
+mcp_tool_call_provenance), declared_tools (responses_create_params.tools fit exactly one verifier), or none.
+paired_by says how the --inputs row was found: index (_ng_task_index, _ng_rollout_index), input (an equal
+responses_create_params.input; several differing rows are ambiguous and never guessed) or none.
+reward is null when the rollout is unverified; unverified is then a stable reason code (no_server,
+no_verifier, ambiguous_input, missing_field, gym_refuses, not_a_rollout, verifier_error) and error one
+sentence saying what to do. "components" appear where the verifier has reward components, and
+"gym_would_reject" (the reasons) when Gym's request model refuses the request. A line that cannot be read
+prints {"line", "error"}; the other lines are still verified. A summary goes to stderr: rollouts, mean
+recorded and recomputed reward, how many rewards changed, how many are unverified and why.
 
 options:
-  --server S             the verifying server; default: each rollout's environment_name, then its
-                         input row's
-  --inputs MATERIALIZED  the run's *_materialized_inputs.jsonl: each rollout is verified against the input
-                         row with its (_ng_task_index, _ng_rollout_index), plus its own response and
-                         mcp_tool_call_provenance; without it, the task fields echoed on the rollout are used
+  --server S             the verifying server; default: chosen per rollout as server_source says
+  --inputs MATERIALIZED  the run's *_materialized_inputs.jsonl (or a dataset such as example.jsonl): each
+                         rollout is verified against its paired row plus its own response and
+                         mcp_tool_call_provenance; an unpaired rollout uses the task fields echoed on it
   --policy P             contract (default: follow provenance) or legacy (Gym before provenance)
   --harness H            the harness that produced FILE (alias diagnostics only); one of
                          ${HARNESSES.join(", ")}
@@ -74,9 +82,6 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
 /** Output is gathered into chunks of about this many characters, so a big file is not one write per line. */
 const OUTPUT_CHUNK_CHARS = 64 * 1024;
 
-/** Input-file problems are listed on stderr up to this many; the rest are counted. */
-const MAX_INPUT_WARNINGS = 10;
-
 /** Decimal places of the means in the summary line. */
 const SUMMARY_DECIMALS = 4;
 
@@ -84,46 +89,20 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Loads MATERIALIZED into a map by pairing key, warning on stderr about rows that cannot be paired. */
-export async function loadInputs(path: string, io: CommandIo): Promise<Map<string, unknown>> {
-  const stream = await openFileStream(path);
-  const map = new Map<string, unknown>();
-  let problems = 0;
-  const warn = async (message: string) => {
-    problems++;
-    if (problems <= MAX_INPUT_WARNINGS) await io.stderr.write(`warning: ${path}: ${message}\n`);
-  };
-  for await (const item of readJsonl(stream)) {
-    if (!item.ok) {
-      await warn(`line ${item.line}: ${item.error}`);
-      continue;
-    }
-    const key = pairingKey(item.value);
-    if (key === null) {
-      await warn(`line ${item.line}: no integer _ng_task_index and _ng_rollout_index; it cannot be paired`);
-      continue;
-    }
-    // A repeated key keeps the last row, as Gym's dict does.
-    map.set(key, item.value);
-  }
-  if (problems > MAX_INPUT_WARNINGS) {
-    await io.stderr.write(`warning: ${path}: ${problems - MAX_INPUT_WARNINGS} more rows cannot be paired\n`);
-  }
-  return map;
-}
-
 class Summary {
   rollouts = 0;
   unreadable = 0;
   withoutReward = 0;
   changed = 0;
+  readonly unverified = new Map<UnverifiedCode, number>();
   private recordedSum = 0;
   private recordedCount = 0;
   private recomputedSum = 0;
   private recomputedCount = 0;
 
-  add(recorded: number | null, recomputed: number | null): void {
+  add(recorded: number | null, recomputed: number | null, unverified: UnverifiedCode | null): void {
     this.rollouts++;
+    if (unverified !== null) this.unverified.set(unverified, (this.unverified.get(unverified) ?? 0) + 1);
     if (recorded !== null) {
       this.recordedSum += recorded;
       this.recordedCount++;
@@ -144,7 +123,14 @@ class Summary {
       (this.unreadable > 0 ? `, ${this.unreadable} unreadable lines` : "") +
       `; mean recorded reward ${mean(this.recordedSum, this.recordedCount)}` +
       `, mean recomputed reward ${mean(this.recomputedSum, this.recomputedCount)}` +
-      `; ${this.changed} changed, ${this.withoutReward} without a recomputed reward\n`
+      `; ${this.changed} changed, ${this.withoutReward} unverified` +
+      (this.unverified.size > 0
+        ? ` (${[...this.unverified.entries()]
+            .sort((a, b) => b[1] - a[1])
+            .map(([code, n]) => `${code} ${n}`)
+            .join(", ")})`
+        : "") +
+      "\n"
     );
   }
 }
@@ -161,10 +147,10 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
   }
   const { file, server, inputs, policy, harness } = parsed.args;
 
-  let inputRows: Map<string, unknown> | null = null;
+  let inputRows: InputIndex<unknown> | null = null;
   if (inputs !== null) {
     try {
-      inputRows = await loadInputs(inputs, io);
+      inputRows = await loadInputIndex(inputs, io);
     } catch (error) {
       await io.stderr.write(`error: ${messageOf(error)}\n`);
       return 2;
@@ -181,7 +167,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
 
   let pending = "";
   const emit = async (record: unknown) => {
-    pending += `${JSON.stringify(record)}\n`;
+    pending += `${terminalJson(record)}\n`;
     if (pending.length >= OUTPUT_CHUNK_CHARS) {
       const chunk = pending;
       pending = "";
@@ -197,33 +183,30 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
         await emit({ line: item.line, error: item.error });
         continue;
       }
-      let input: unknown;
-      let pairingError: string | null = null;
-      if (inputRows !== null) {
-        const key = pairingKey(item.value);
-        input = key === null ? undefined : inputRows.get(key);
-        if (key === null)
-          pairingError = "no integer _ng_task_index and _ng_rollout_index to pair with --inputs";
-        else if (input === undefined) pairingError = `no row of --inputs has the key ${key} (task:rollout)`;
+      if (!isJsonObject(item.value)) {
+        summary.unreadable++;
+        await emit({ line: item.line, error: NOT_A_ROLLOUT_OBJECT });
+        continue;
       }
+      const pairing = inputRows?.pair(item.value);
       const result = verifyRollout(item.value, {
         policy,
         ...(server === null ? {} : { server }),
         ...(harness === null ? {} : { harness }),
-        ...(input === undefined ? {} : { input }),
+        ...(pairing === undefined ? {} : { pairing }),
+        ...(pairing === undefined || pairing.ref === null ? {} : { input: pairing.ref }),
       });
-      // Unpaired under --inputs: Gym's reverify stops; we report the line and go on.
-      const reward = pairingError === null ? result.reward : null;
-      const error = pairingError ?? result.error ?? null;
-      summary.add(result.recorded_reward, reward);
+      summary.add(result.recorded_reward, result.reward, result.unverified?.code ?? null);
       await emit({
         line: item.line,
-        reward,
+        reward: result.reward,
         recorded_reward: result.recorded_reward,
-        error,
-        ...(pairingError === null && result.components !== undefined
-          ? { components: result.components }
-          : {}),
+        error: result.error ?? null,
+        server: result.server,
+        server_source: result.server_source,
+        paired_by: result.paired_by,
+        ...(result.unverified === undefined ? {} : { unverified: result.unverified.code }),
+        ...(result.components === undefined ? {} : { components: result.components }),
         ...(result.gym_would_reject === undefined ? {} : { gym_would_reject: result.gym_would_reject }),
       });
     }

@@ -9,6 +9,7 @@ import {
   verdictRank,
 } from "@/hooks/compare-state";
 import type { ActionView, CompareView, PairDetail, PairRow, StepView } from "@/hooks/compare-types";
+import { Name } from "../Name";
 import { RewardPair, styles, VerdictBadge } from "./common";
 
 function percent(rate: number | null): string {
@@ -302,13 +303,21 @@ function Action({ action }: { action: ActionView | null }) {
   return (
     <div data-action-tool={action.tool}>
       <div className={styles.actionTool} title={`tool identified via ${action.named_by.replace("_", " ")}`}>
-        {action.server !== null && <span className={styles.actionServer}>{action.server} / </span>}
-        {action.tool}
+        {action.server !== null && (
+          <span className={styles.actionServer}>
+            <Name value={action.server} />
+            {" / "}
+          </span>
+        )}
+        <Name value={action.tool} />
       </div>
       <div className={styles.actionMeta}>
         <StatusBadge status={action.status} highlight={unseen ? "mismatched" : "none"} />
         <span>
-          emitted <code>{action.emitted}</code>
+          emitted{" "}
+          <code>
+            <Name value={action.emitted} />
+          </code>
         </span>
         {action.emitted !== action.verifier_name && (
           <span>

@@ -110,8 +110,10 @@ describe("compareRuns on an HTTP run and an MCP run of the same golden tasks", (
     expect(report.summary.pairs).toBe(a.length);
     for (const p of report.pairs) {
       expect(p.server).toBe(WA);
-      expect(p.reward_basis).toBe("recomputed");
-      expect(p.a.reward).toBe(noecho[p.a.position]?.expected.contract.reward);
+      const want = noecho[p.a.position]?.expected.contract.reward;
+      // Both sides unverified (Gym refuses the request): the verdict falls back to the recorded rewards.
+      expect(p.reward_basis).toBe(want === null ? "recorded" : "recomputed");
+      expect(p.a.reward).toBe(want);
       expect(p.verdict).toBe("same actions, same reward");
     }
   });

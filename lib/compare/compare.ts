@@ -7,10 +7,13 @@
  * divergence and a verdict. "Same actions, different reward" is the identity bug this project is
  * about: the agent did the same thing, and only the names the verifier saw differ.
  */
-import { diffArrays } from "diff";
 import type { Policy } from "../identity/types";
+import { displayName } from "../names";
 import { knownTools, pairingKey, verifyingServer, verifyRollout } from "../verify";
 import { type Action, actionsOf, aliasIndex, canonicalJson } from "./actions";
+import { type AlignedStep, alignSequences, type CappedAlignment, type StepKind } from "./align";
+
+export type { AlignedStep, CappedAlignment, StepKind } from "./align";
 
 export type Verdict = "same actions, same reward" | "same actions, different reward" | "different actions";
 
@@ -34,14 +37,6 @@ export interface SideReport {
   readonly actions: readonly Action[];
 }
 
-export type StepKind = "same" | "changed" | "only_a" | "only_b";
-
-export interface AlignedStep {
-  readonly kind: StepKind;
-  readonly a: Action | null;
-  readonly b: Action | null;
-}
-
 export interface Divergence {
   /** Position in `alignment`. */
   readonly step: number;
@@ -59,6 +54,8 @@ export interface PairReport {
   readonly a: SideReport;
   readonly b: SideReport;
   readonly alignment: readonly AlignedStep[];
+  /** Set when the action sequences were too long to align within the cost bound (see ./align). */
+  readonly alignment_capped: CappedAlignment | null;
   readonly first_divergence: Divergence | null;
   readonly same_actions: boolean;
   /** Which rewards the verdict compares: recomputed when both sides have one, else recorded. */
@@ -158,50 +155,15 @@ function shortKey(k: string): string {
   return k.length <= KEY_LABEL_CHARS ? k : `${k.slice(0, KEY_LABEL_CHARS)}…`;
 }
 
-/** Aligns two action sequences by their equality keys (diff's LCS), pairing up replaced runs. */
+/** Aligns two action sequences by their equality keys (see ./align for the cost bound). */
 export function alignActions(a: readonly Action[], b: readonly Action[]): AlignedStep[] {
-  const changes = diffArrays(
-    a.map((x) => x.key),
-    b.map((x) => x.key),
-  );
-  const steps: AlignedStep[] = [];
-  let i = 0;
-  let j = 0;
-  let removed: Action[] = [];
-  const flush = (added: Action[]) => {
-    const n = Math.max(removed.length, added.length);
-    for (let k = 0; k < n; k++) {
-      const x = removed[k] ?? null;
-      const y = added[k] ?? null;
-      steps.push({
-        kind: x !== null && y !== null ? "changed" : x !== null ? "only_a" : "only_b",
-        a: x,
-        b: y,
-      });
-    }
-    removed = [];
-  };
-  for (const change of changes) {
-    if (change.removed) {
-      removed = [...removed, ...a.slice(i, i + change.count)];
-      i += change.count;
-    } else if (change.added) {
-      flush(b.slice(j, j + change.count));
-      j += change.count;
-    } else {
-      flush([]);
-      for (let k = 0; k < change.count; k++)
-        steps.push({ kind: "same", a: a[i + k] ?? null, b: b[j + k] ?? null });
-      i += change.count;
-      j += change.count;
-    }
-  }
-  flush([]);
-  return steps;
+  return alignSequences(a, b).steps;
 }
 
 function describeStep(step: AlignedStep): string {
-  const name = (x: Action) => (x.server === null ? x.tool : `${x.server}/${x.tool}`);
+  // Names come from the files: hidden characters are shown as ⟨U+XXXX⟩ (lib/names).
+  const name = (x: Action) =>
+    x.server === null ? displayName(x.tool) : `${displayName(x.server)}/${displayName(x.tool)}`;
   if (step.a !== null && step.b !== null) {
     if (step.a.server === step.b.server && step.a.tool === step.b.tool) {
       return `call ${step.a.index} (a) and ${step.b.index} (b): same tool ${name(step.a)}, different arguments.`;
@@ -282,7 +244,7 @@ export function compareRuns(
     const ctx = contextFor(server);
     const sa = side(ra, p.a, ctx, options);
     const sb = side(rb, p.b, ctx, options);
-    const alignment = alignActions(sa.actions, sb.actions);
+    const { steps: alignment, capped } = alignSequences(sa.actions, sb.actions);
     const divergence = firstDivergence(alignment);
     const recomputed = sa.reward !== null && sb.reward !== null;
     const [x, y] = recomputed ? [sa.reward, sb.reward] : [sa.recorded_reward, sb.recorded_reward];
@@ -300,6 +262,7 @@ export function compareRuns(
       a: sa,
       b: sb,
       alignment,
+      alignment_capped: capped,
       first_divergence: divergence,
       same_actions: sameActions,
       reward_basis: recomputed ? "recomputed" : "recorded",

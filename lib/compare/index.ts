@@ -8,6 +8,13 @@ export {
   type NamedBy,
 } from "./actions";
 export {
+  type Alignment,
+  alignSequences,
+  type CappedAlignment,
+  MAX_ALIGNMENT_EDITS,
+  type ToolCount,
+} from "./align";
+export {
   type AlignedStep,
   alignActions,
   type CompareOptions,

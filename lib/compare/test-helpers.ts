@@ -9,8 +9,9 @@ export const WA = "workplace_assistant";
 
 const Expected = z.looseObject({
   scheme: z.string(),
-  contract: z.looseObject({ reward: z.number() }),
-  legacy: z.looseObject({ reward: z.number() }),
+  // null where Gym's request model refuses the request (gym_refuses / gym_refuses_contract in the golden files).
+  contract: z.looseObject({ reward: z.number().nullable() }),
+  legacy: z.looseObject({ reward: z.number().nullable() }),
 });
 export type ExpectedLine = z.infer<typeof Expected>;
 

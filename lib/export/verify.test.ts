@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { golden, goldenInputs, readLines } from "../compare/test-helpers";
 import { parseJsonLine } from "../jsonl";
-import { pairInputs } from "../verify";
+import { indexInputs } from "../verify";
 import { concatBytes } from "./edit";
 import { splitSourceLines } from "./lines";
 import { emptyVerifySummary, reportJsonl, VERIFY_KEY, verifyJsonl } from "./verify";
@@ -53,7 +53,9 @@ describe("verify results export", () => {
         expect(record[VERIFY_KEY].policy).toBe(policy);
         expect(record.reward).toBe(g.rollout.reward);
       });
-      const changed = rows.filter((g) => g.expected[policy].reward !== g.rollout.reward).length;
+      const changed = rows.filter(
+        (g) => g.expected[policy].reward !== null && g.expected[policy].reward !== g.rollout.reward,
+      ).length;
       expect(summary.changed_reward).toBe(changed);
       expect(summary.verified).toBe(rows.length);
     },
@@ -65,7 +67,13 @@ describe("verify results export", () => {
     );
     rows.forEach((g, i) => {
       const line = dec.decode(written[i]!.bytes);
-      const expectedToken = g.expected.contract.reward === 1 ? "1.0" : "0.0";
+      // Unverified (Gym refuses the request): the recorded reward stays as it was.
+      const expectedToken =
+        g.expected.contract.reward === null
+          ? JSON.stringify(g.rollout.reward).replace(/^(\d+)$/, "$1.0")
+          : g.expected.contract.reward === 1
+            ? "1.0"
+            : "0.0";
       expect(line).toContain(`"reward": ${expectedToken}, "${VERIFY_KEY}": `);
       const record = VerifyRecord.parse(parsed(line));
       expect(record[VERIFY_KEY].recorded_reward).toBe(g.rollout.reward);
@@ -74,7 +82,7 @@ describe("verify results export", () => {
 
   it("pairs rollouts without task fields with materialized inputs, and names a missing row", async () => {
     const noecho = golden("noecho");
-    const inputs = pairInputs(goldenInputs());
+    const inputs = indexInputs(goldenInputs());
     const text = readLines("wa_noecho.jsonl").join("\n");
     const summary = emptyVerifySummary();
     const written = await collect(verifyJsonl(splitSourceLines(enc.encode(text)), { inputs }, summary));
@@ -82,10 +90,15 @@ describe("verify results export", () => {
       const record = VerifyRecord.parse(parsed(dec.decode(written[i]!.bytes)));
       expect(record[VERIFY_KEY].reward).toBe(g.expected.contract.reward);
     });
-    const lonely = await collect(verifyJsonl(splitSourceLines(enc.encode(text)), { inputs: new Map() }));
-    expect(dec.decode(lonely[0]!.bytes)).toContain(
-      `"${VERIFY_KEY}": {"error": "no materialized input row for (task, rollout) `,
+    const lonely = await collect(
+      verifyJsonl(splitSourceLines(enc.encode(text)), { inputs: indexInputs([]) }),
     );
+    const record = VerifyRecord.parse(parsed(dec.decode(lonely[0]!.bytes)));
+    expect(record[VERIFY_KEY]).toMatchObject({
+      reward: null,
+      paired_by: "none",
+      unverified: "missing_field",
+    });
   });
 });
 
@@ -126,7 +139,8 @@ describe("report export", () => {
       text.startsWith('{"x": 1e5, "environment_name": "nope", "response": {"output": []}, "reward": NaN, '),
     ).toBe(true);
     expect(text.endsWith("}\r\n")).toBe(true);
-    expect(text).toContain('"error": "no verifier for nope"');
+    expect(text).toContain('"unverified": "no_verifier"');
+    expect(text).toContain("no port of nope's verifier");
   });
 });
 

@@ -10,7 +10,8 @@
  * policies so a reader sees what provenance changes.
  */
 import type { Policy } from "../identity/types";
-import { pairingKey, type VerifyResult, verifyRollout } from "../verify";
+import { NOT_A_ROLLOUT_OBJECT } from "../schemas";
+import { type InputIndex, type VerifyResult, verifyRollout } from "../verify";
 import { formatNumberLike, rawValueOf, type TopLevelEdit } from "./edit";
 import type { SourceLine } from "./lines";
 import { type WrittenLine, writeLine } from "./write";
@@ -21,8 +22,11 @@ export interface VerifyExportOptions {
   /** The verifying server; verifyRollout infers it when absent. */
   readonly server?: string;
   readonly policy?: Policy;
-  /** Materialized inputs keyed by pairingKey (pairInputs). When given, a rollout without a row is an error. */
-  readonly inputs?: ReadonlyMap<string, unknown>;
+  /**
+   * The run's materialized inputs (indexInputs). Each rollout is paired by Gym's indices, else by equal task
+   * input; an unpaired rollout is verified with its own echoed fields and says how it was (not) paired.
+   */
+  readonly inputs?: InputIndex<unknown>;
   /** Replace `reward` with the recomputed reward. */
   readonly setReward?: boolean;
 }
@@ -41,32 +45,15 @@ export function emptyVerifySummary(): VerifyExportSummary {
   return { lines: 0, verified: 0, changed_reward: 0, errors: [], bad: [] };
 }
 
-type PairedInput = { ok: true; input?: unknown } | { ok: false; error: string };
-
-function pairedInput(rollout: unknown, inputs: ReadonlyMap<string, unknown> | undefined): PairedInput {
-  if (inputs === undefined) return { ok: true };
-  const key = pairingKey(rollout);
-  if (key === null)
-    return { ok: false, error: "no (_ng_task_index, _ng_rollout_index) to pair with the inputs" };
-  const input = inputs.get(key);
-  if (input === undefined)
-    return { ok: false, error: `no materialized input row for (task, rollout) ${key}` };
-  return { ok: true, input };
-}
-
 /** Runs verification for one parsed line; never throws for bad data. */
-export function verifyLine(
-  value: unknown,
-  options: VerifyExportOptions,
-  policy?: Policy,
-): VerifyResult | { error: string } {
-  const paired = pairedInput(value, options.inputs);
-  if (!paired.ok) return { error: paired.error };
+export function verifyLine(value: unknown, options: VerifyExportOptions, policy?: Policy): VerifyResult {
+  const pairing = options.inputs?.pair(value);
   const chosen = policy ?? options.policy;
   return verifyRollout(value, {
     ...(options.server === undefined ? {} : { server: options.server }),
     ...(chosen === undefined ? {} : { policy: chosen }),
-    ...(paired.input === undefined ? {} : { input: paired.input }),
+    ...(pairing === undefined ? {} : { pairing }),
+    ...(pairing?.ref === null || pairing === undefined ? {} : { input: pairing.ref }),
   });
 }
 
@@ -74,8 +61,11 @@ export function verifyLine(
 export function verifyRecord(result: VerifyResult): Record<string, unknown> {
   return {
     server: result.server,
+    server_source: result.server_source,
+    paired_by: result.paired_by,
     policy: result.policy,
     reward: result.reward,
+    ...(result.unverified === undefined ? {} : { unverified: result.unverified.code }),
     recorded_reward: result.recorded_reward,
     ...(result.components === undefined ? {} : { components: result.components }),
     explanation: result.explanation,
@@ -106,15 +96,11 @@ export async function* verifyJsonl(
       if (typeof value !== "object" || value === null || Array.isArray(value)) {
         summary.errors.push({
           line,
-          error: "not a rollout: the line is not a JSON object (written unchanged)",
+          error: `${NOT_A_ROLLOUT_OBJECT} (written unchanged)`,
         });
         return null;
       }
       const result = verifyLine(value, options);
-      if (!("resolution" in result)) {
-        summary.errors.push({ line, error: result.error });
-        return [{ key: VERIFY_KEY, value: { error: result.error } }];
-      }
       summary.verified++;
       if (result.error !== undefined) summary.errors.push({ line, error: result.error });
       if (result.reward !== null && result.reward !== result.recorded_reward) summary.changed_reward++;
@@ -137,7 +123,8 @@ export interface ReportRow {
   readonly id?: unknown;
   readonly error?: string;
   readonly recorded_reward?: number | null;
-  readonly server?: string;
+  readonly server?: string | null;
+  readonly server_source?: string;
   readonly map_state?: string;
   readonly contract?: PolicyReport;
   readonly legacy?: PolicyReport;
@@ -149,6 +136,8 @@ export interface ReportRow {
 export interface PolicyReport {
   readonly reward: number | null;
   readonly error?: string;
+  /** The unverified reason code when reward is null. */
+  readonly unverified?: string;
   readonly gym_would_reject?: readonly string[];
   readonly calls: readonly {
     emitted: string;
@@ -158,11 +147,11 @@ export interface PolicyReport {
   }[];
 }
 
-function policyReport(result: VerifyResult | { error: string }): PolicyReport {
-  if (!("resolution" in result)) return { reward: null, error: result.error, calls: [] };
+function policyReport(result: VerifyResult): PolicyReport {
   return {
     reward: result.reward,
     ...(result.error === undefined ? {} : { error: result.error }),
+    ...(result.unverified === undefined ? {} : { unverified: result.unverified.code }),
     ...(result.gym_would_reject === undefined ? {} : { gym_would_reject: result.gym_would_reject }),
     calls: result.resolution.calls.map((c) => ({
       emitted: c.emitted,
@@ -195,13 +184,13 @@ export function reportLine(src: SourceLine, options: VerifyExportOptions): Repor
   if (taskIndex !== undefined) head.task_index = taskIndex;
   if (rolloutIndex !== undefined) head.rollout_index = rolloutIndex;
   if (id !== undefined) head.id = id;
-  if (!("resolution" in contract)) return { ...head, error: contract.error };
   const c = policyReport(contract);
   const l = policyReport(legacy);
   return {
     ...head,
     recorded_reward: contract.recorded_reward,
     server: contract.server,
+    server_source: contract.server_source,
     map_state: contract.resolution.map_state,
     contract: c,
     legacy: l,

@@ -1,5 +1,6 @@
 import { aliasFor, buildAliasMap, HARNESSES, identityKey } from "../harness";
 import type { HarnessId, ToolIdentity } from "../harness/types";
+import { quoteName } from "../names";
 import type { CallStatus, Flag, ProvenanceIdentity } from "./types";
 
 /** What the alias flags of one rollout depend on. */
@@ -63,7 +64,8 @@ function collisionIndex(
   return cached(collisionCache, key, () => buildAliasMap(harness, known).inverse);
 }
 
-const quote = (s: string) => JSON.stringify(s);
+/** Names in sentences are quoted with their hidden characters made visible (lib/names). */
+const quote = quoteName;
 
 /** Builds the per-call alias flag computation for one rollout; the collision map is built at most once. */
 export function aliasFlagger(

@@ -1,3 +1,4 @@
+import { quoteName } from "../names";
 import { functionCalls, type IndexedFunctionCall, type Rollout, readRollout } from "../schemas";
 import { aliasFlagger } from "./alias-flags";
 import { type EntryReading, type ProvenanceReading, readProvenance } from "./provenance-map";
@@ -51,7 +52,8 @@ export function strongestHighlight(highlights: Iterable<Highlight>): Highlight {
   return HIGHLIGHT_SEVERITY[best] ?? "none";
 }
 
-const quote = (s: string) => JSON.stringify(s);
+/** Names in sentences are quoted with their hidden characters made visible (lib/names). */
+const quote = quoteName;
 
 interface Decision {
   readonly status: CallStatus;
@@ -62,6 +64,15 @@ interface Decision {
 
 /** The first two rows of the status table: Gym's narrow legacy fallback, `mcp__<S>__<rest>` only. */
 function decideWithoutMap(emitted: string, server: string, why: string): Decision {
+  if (server === "") {
+    // No verifying server is chosen: no `mcp__<S>__` prefix exists to strip, and no sentence names an empty S.
+    return {
+      status: "bare",
+      verifier_name: emitted,
+      provenance: null,
+      explanation: `${why}, and no verifying server is chosen, so no legacy prefix applies and the verifier would see the emitted name unchanged.`,
+    };
+  }
   const prefix = legacyPrefix(server);
   if (emitted.startsWith(prefix) && emitted.length > prefix.length) {
     const rest = emitted.slice(prefix.length);
@@ -127,6 +138,13 @@ function decideWithMap(
     );
   }
   const identity = entry.identity;
+  if (server === "") {
+    return keep(
+      "external",
+      `Provenance attributes this call to server ${quote(identity.server_name)}, but no verifying server is chosen, so it keeps its emitted name.`,
+      identity,
+    );
+  }
   if (identity.server_name !== server) {
     return keep(
       "external",

@@ -20,7 +20,16 @@ export const MAX_NESTING_DEPTH = 1_000;
 /** Longest excerpt of the input quoted in an error message. */
 const ERROR_EXCERPT_CHARS = 24;
 
-class LenientSyntaxError extends Error {}
+/**
+ * Thrown inside the lenient parser only and caught in parsePythonJson. Deliberately not an Error: an
+ * Error captures a stack trace, which made every junk line cost tens of microseconds.
+ */
+class LenientSyntaxError {
+  constructor(readonly message: string) {}
+}
+
+/** First characters a JSON value (or Python's NaN/Infinity/-Infinity) can start with. */
+const VALUE_START = /^[\s]*[{["\-0-9tfnNI]/;
 
 /** Parse one line's text as JSON, accepting Python's NaN/Infinity/-Infinity tokens outside strings. */
 export function parseJsonLine(text: string): ParseResult {
@@ -29,13 +38,17 @@ export function parseJsonLine(text: string): ParseResult {
 
 /** Same leniency for any JSON text (verifiers use it to emulate Python json.loads on tool arguments). */
 export function parsePythonJson(text: string): ParseResult {
-  try {
-    const value: unknown = JSON.parse(text);
-    const tooDeep = tooDeepAt(text, MAX_NESTING_DEPTH);
-    if (tooDeep !== -1) return { ok: false, error: `invalid JSON: ${nestingMessage(tooDeep)}` };
-    return { ok: true, value };
-  } catch {
-    // Fall through: the text may use Python's tokens, or be invalid; the lenient parser tells which.
+  // A line that cannot start a JSON value (log text, junk) skips the native parser, whose thrown
+  // SyntaxError is the costly part of a bad line; the lenient parser below names the reason.
+  if (VALUE_START.test(text)) {
+    try {
+      const value: unknown = JSON.parse(text);
+      const tooDeep = tooDeepAt(text, MAX_NESTING_DEPTH);
+      if (tooDeep !== -1) return { ok: false, error: `invalid JSON: ${nestingMessage(tooDeep)}` };
+      return { ok: true, value };
+    } catch {
+      // Fall through: the text may use Python's tokens, or be invalid; the lenient parser tells which.
+    }
   }
   try {
     return { ok: true, value: parseLenient(text) };

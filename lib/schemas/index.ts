@@ -23,6 +23,8 @@ export {
 export {
   functionCalls,
   type IndexedFunctionCall,
+  isJsonObject,
+  NOT_A_ROLLOUT_OBJECT,
   type ReadRolloutResult,
   ResponseSchema,
   type Rollout,

@@ -15,7 +15,7 @@ export const FunctionCallSchema = z.looseObject({
   arguments: z.unknown().optional(),
   call_id: z.unknown().optional(),
   id: z.string().nullish(),
-  status: z.string().optional(),
+  status: z.string().nullish(),
 });
 export type FunctionCall = z.infer<typeof FunctionCallSchema>;
 
@@ -24,7 +24,7 @@ export const FunctionCallOutputSchema = z.looseObject({
   call_id: z.string(),
   output: z.union([z.string(), z.array(z.unknown())]),
   id: z.string().nullish(),
-  status: z.string().optional(),
+  status: z.string().nullish(),
 });
 export type FunctionCallOutput = z.infer<typeof FunctionCallOutputSchema>;
 
@@ -35,7 +35,7 @@ export const MessageSchema = z.looseObject({
   id: z.string().nullish(),
   role: z.string(),
   content: z.union([z.string(), z.array(ContentPartSchema)]),
-  status: z.string().optional(),
+  status: z.string().nullish(),
 });
 export type Message = z.infer<typeof MessageSchema>;
 

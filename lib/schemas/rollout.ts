@@ -24,8 +24,20 @@ export const RolloutSchema = z.looseObject(
     reward: z.unknown().optional(),
     mcp_tool_call_provenance: z.unknown().optional(),
   },
-  { error: "a rollout must be a JSON object" },
+  { error: "the line is not a JSON object" },
 );
+
+/**
+ * The one wording, in every front end, for a line whose JSON value is not an object (`42`, `[]`, `null`,
+ * `"text"`): it is an unreadable line, never counted as a rollout. readRollout's issue for such a value
+ * gives the same text after "not a rollout: ".
+ */
+export const NOT_A_ROLLOUT_OBJECT = "not a rollout: the line is not a JSON object";
+
+/** True for a JSON object (not an array, not null): the only values that can be rollouts. */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
 export type Rollout = z.infer<typeof RolloutSchema>;
 
 export type ReadRolloutResult = { ok: true; rollout: Rollout } | { ok: false; issues: string[] };

@@ -34,9 +34,9 @@ describe("readRollout", () => {
   });
 
   it.each([
-    ["null", null, "a rollout must be a JSON object"],
-    ["an array", [1], "a rollout must be a JSON object"],
-    ["a string", "x", "a rollout must be a JSON object"],
+    ["null", null, "the line is not a JSON object"],
+    ["an array", [1], "the line is not a JSON object"],
+    ["a string", "x", "the line is not a JSON object"],
     ["no response", { reward: 1 }, "response: expected a Responses object with an output array"],
     [
       "a response that is an array",

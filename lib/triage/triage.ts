@@ -159,12 +159,13 @@ export function triageRollout(rollout: unknown, options: TriageOptions = {}): Ro
   }
 
   // 2. no_task_data
+  // lib/verify's reason code decides: what Gym itself refuses is malformed, the rest cannot be checked.
   if (contract.reward === null) {
-    return {
-      ...base,
-      cause: "no_task_data",
-      sentence: `Unverifiable, so the 0 cannot be checked: ${contract.error ?? contract.explanation[0] ?? "no reward"}.`,
-    };
+    const code = contract.unverified?.code;
+    const why = contract.unverified?.message ?? contract.error ?? contract.explanation[0] ?? "no reward";
+    if (code === "gym_refuses" || code === "not_a_rollout")
+      return { ...base, cause: "malformed", sentence: `Gym could not score it: ${why}` };
+    return { ...base, cause: "no_task_data", sentence: `Unverifiable, so the 0 cannot be checked: ${why}` };
   }
 
   // 3. identity
@@ -178,14 +179,14 @@ export function triageRollout(rollout: unknown, options: TriageOptions = {}): Ro
         "the tool names, not the agent, lost the reward.",
     };
   }
-  const tools = knownTools(contract.server);
+  const tools = contract.server === null ? undefined : knownTools(contract.server);
   const calls = contract.resolution.calls;
   const unknownName =
     tools !== undefined &&
     calls.some((call) => !tools.includes(call.verifier_name) && call.status !== "external");
   if (unknownName && options.whatIf !== false) {
     const report = harnessWhatIf(rollout, {
-      server: contract.server,
+      ...(contract.server === null ? {} : { server: contract.server }),
       ...(options.input === undefined ? {} : { input: options.input }),
     });
     const emitted = calls.map((call) => call.emitted);

@@ -66,10 +66,16 @@ describe("verifyRollout on the golden indirect_prompt_injection rollouts", () =>
 });
 
 const WaExpectation = z.object({
-  reward: z.number(),
+  reward: z.number().nullable(),
   calls: z.array(z.object({ status: z.string(), verifier_name: z.string(), flags: z.array(z.string()) })),
 });
-const WaExpected = z.object({ scheme: z.string(), contract: WaExpectation, legacy: WaExpectation });
+const WaExpected = z.object({
+  scheme: z.string(),
+  contract: WaExpectation,
+  legacy: WaExpectation,
+  gym_refuses: z.string().optional(),
+  gym_refuses_contract: z.string().optional(),
+});
 const WA = "golden/workplace-rollouts/";
 
 describe("verifyRollout on the golden workplace_assistant rollouts", () => {
@@ -112,8 +118,14 @@ describe("verifyRollout on the golden workplace_assistant rollouts", () => {
     // No server given: it comes from the rollout's environment_name, or the input row's for the no-echo file.
     const result = verifyRollout(rollout, { policy, input });
     expect(result.server).toBe("workplace_assistant");
-    expect(result.error).toBeUndefined();
     expect(result.reward).toBe(want[policy].reward);
+    // The corrected golden files: what Gym's request model refuses (422) has no reward, under the policies
+    // whose request model refuses it (a missing call_id under both, a malformed map under contract only).
+    const refuses =
+      want.gym_refuses !== undefined || (policy === "contract" && want.gym_refuses_contract !== undefined);
+    expect(result.reward === null).toBe(refuses);
+    if (refuses) expect(result.unverified?.code).toBe("gym_refuses");
+    else expect(result.error).toBeUndefined();
     expect(
       result.resolution.calls.map((c) => ({ status: c.status, verifier_name: c.verifier_name })),
     ).toEqual(want[policy].calls.map(({ status, verifier_name }) => ({ status, verifier_name })));
@@ -122,13 +134,15 @@ describe("verifyRollout on the golden workplace_assistant rollouts", () => {
     expect(
       result.resolution.calls.map((c) => c.flags.map((f) => f.name).filter((f) => computed.has(f))),
     ).toEqual(want[policy].calls.map((c) => c.flags));
-    if (result.reward === 0) expect(result.explanation.length).toBeGreaterThan(0);
+    if (result.reward === 0 || result.reward === null) expect(result.explanation.length).toBeGreaterThan(0);
   });
 
   it("cannot score a no-echo rollout without its input row", () => {
     const result = verifyRollout(noEcho[0], { server: "workplace_assistant" });
     expect(result.reward).toBeNull();
+    expect(result.unverified?.code).toBe("missing_field");
     expect(result.error).toContain("ground_truth");
+    expect(result.error).toContain("open the materialized inputs file");
   });
 });
 
@@ -146,16 +160,21 @@ describe("verifyRollout pipeline", () => {
   it("gives reward null and an error for a server without a verifier, or no server at all", () => {
     const none = verifyRollout(rollout, { server: "nowhere" });
     expect(none.reward).toBeNull();
-    expect(none.error).toBe("no verifier for nowhere");
+    expect(none.unverified?.code).toBe("no_verifier");
+    expect(none.error).toContain("no port of nowhere's verifier");
     expect(none.resolution.server).toBe("nowhere");
 
     const unnamed = verifyRollout(rollout);
     expect(unnamed.reward).toBeNull();
-    expect(unnamed.error).toContain("no verifying server");
+    expect(unnamed.server).toBeNull();
+    expect(unnamed.server_source).toBe("none");
+    expect(unnamed.unverified?.code).toBe("no_server");
+    expect(unnamed.error).toContain("Choose the verifying server");
 
     for (const junk of [null, 42, "x", [1]]) {
       const result = verifyRollout(junk, { server: IPI });
       expect(result.reward).toBeNull();
+      expect(result.unverified?.code).toBe("not_a_rollout");
       expect(result.error).toBeDefined();
     }
   });
@@ -209,12 +228,16 @@ describe("verifyRollout pipeline", () => {
     expect(result.error).toContain("injection");
   });
 
-  it("says when Gym would reject the request, beside the reward it computed", () => {
+  it("what Gym's request model refuses is unverified (gym_refuses), under the policy whose model refuses it", () => {
     const Obj = z.looseObject({});
     const invalidMap = { ...Obj.parse(rollout), mcp_tool_call_provenance: ["not", "an", "object"] };
     const result = verifyRollout(invalidMap, { server: IPI, policy: "contract" });
     expect(result.gym_would_reject?.length).toBeGreaterThan(0);
-    expect(result.reward).not.toBeNull();
+    expect(result.reward).toBeNull();
+    expect(result.unverified?.code).toBe("gym_refuses");
+    expect(result.unverified?.message).toContain("not an object");
+    // Gym before provenance never reads the map.
+    expect(verifyRollout(invalidMap, { server: IPI, policy: "legacy" }).reward).not.toBeNull();
     expect(verifyRollout(rollout, { server: IPI }).gym_would_reject).toBeUndefined();
   });
 
@@ -225,6 +248,7 @@ describe("verifyRollout pipeline", () => {
     const input = {
       _ng_task_index: full._ng_task_index,
       _ng_rollout_index: full._ng_rollout_index,
+      responses_create_params: full.responses_create_params,
       injection,
       required_tools,
     };

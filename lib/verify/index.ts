@@ -7,10 +7,33 @@ import { canonicalizeForVerification, restoreEmittedNames } from "../canonicaliz
 import type { HarnessId } from "../harness/types";
 import { DEFAULT_POLICY, resolveRollout } from "../identity";
 import type { Policy, RolloutResolution } from "../identity/types";
+import type { Pairing } from "./pairing";
 import { defaultRegistry, type VerifierRegistry } from "./registry";
+import { defaultedFields, missingFields } from "./request-models";
+import { chooseServer } from "./server";
 import type { VerifierOutput, VerifyResult } from "./types";
+import {
+  ambiguousInput,
+  gymRefuses,
+  missingField,
+  noServer,
+  notARollout,
+  noVerifier,
+  type Unverified,
+  verifierError,
+} from "./unverified";
 
-export { pairInputs, pairingKey } from "./pairing";
+export {
+  InputIndex,
+  indexInputs,
+  isInputRow,
+  PAIRED_BY_LABEL,
+  type PairedBy,
+  type Pairing,
+  pairInputs,
+  pairingKey,
+  taskInputKey,
+} from "./pairing";
 export {
   createRegistry,
   defaultRegistry,
@@ -19,16 +42,38 @@ export {
   type VerifierRegistry,
   verifierServers,
 } from "./registry";
+export { defaultedFields, missingFields, REQUEST_MODELS } from "./request-models";
+export {
+  chooseServer,
+  declaredToolNames,
+  provenanceServers,
+  SERVER_SOURCE_LABEL,
+  SERVER_SOURCES,
+  type ServerChoice,
+  type ServerChoiceOptions,
+  type ServerSource,
+  verifiersForTools,
+} from "./server";
 export type { Verifier, VerifierOutput, VerifyRequest, VerifyResult } from "./types";
+export {
+  UNVERIFIED_CODES,
+  UNVERIFIED_LABEL,
+  type Unverified,
+  type UnverifiedCode,
+} from "./unverified";
 
 export const PROVENANCE_KEY = "mcp_tool_call_provenance";
 
 export interface VerifyOptions {
-  /** The verifying server S; default the rollout's environment_name, then the input row's. */
-  readonly server?: string;
+  /** The user's verifying server S; without it chooseServer decides (environment_name, input row, ...). */
+  readonly server?: string | null;
+  /** The bundled sample's declared server, when the rollout came from one (chooseServer's last resort). */
+  readonly sample?: string | null;
   readonly policy?: Policy;
-  /** The rollout's materialized-inputs row (see pairInputs); without it the rollout's own echoed task fields are used. */
+  /** The rollout's materialized-inputs row (see InputIndex); without it the rollout's own echoed task fields are used. */
   readonly input?: unknown;
+  /** How `input` was found (or why there is none), when the caller paired the line. */
+  readonly pairing?: Pick<Pairing<unknown>, "paired_by" | "ambiguous" | "reason">;
   readonly registry?: VerifierRegistry;
   /** The harness that produced the rollout, when known (alias diagnostics only). */
   readonly harness?: HarnessId;
@@ -47,21 +92,17 @@ function hasResponse(value: unknown): boolean {
   return isObject(value) && Object.hasOwn(value, "response");
 }
 
-function nonEmptyString(value: unknown): string | undefined {
-  return typeof value === "string" && value !== "" ? value : undefined;
-}
-
-/** The verifying server for a rollout: explicit, else its environment_name, else the input row's. */
+/** The verifying server for a rollout (chooseServer without its source), null when nothing decides. */
 export function verifyingServer(
   rollout: unknown,
-  options: Pick<VerifyOptions, "server" | "input"> = {},
+  options: Pick<VerifyOptions, "server" | "input" | "sample" | "registry"> = {},
 ): string | null {
-  return (
-    nonEmptyString(options.server) ??
-    (isObject(rollout) ? nonEmptyString(rollout.environment_name) : undefined) ??
-    (isObject(options.input) ? nonEmptyString(options.input.environment_name) : undefined) ??
-    null
-  );
+  return chooseServer(rollout, {
+    override: options.server ?? null,
+    input: options.input,
+    sample: options.sample ?? null,
+    ...(options.registry === undefined ? {} : { registry: options.registry }),
+  }).server;
 }
 
 /**
@@ -80,10 +121,18 @@ function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+const NO_PAIRING = { paired_by: "none", ambiguous: 0, reason: "No inputs file was given." } as const;
+
 export function verifyRollout(rollout: unknown, options: VerifyOptions = {}): VerifyResult {
   const registry = options.registry ?? defaultRegistry;
   const policy = options.policy ?? DEFAULT_POLICY;
-  const server = verifyingServer(rollout, options);
+  const choice = chooseServer(rollout, {
+    override: options.server ?? null,
+    input: options.input,
+    sample: options.sample ?? null,
+    registry,
+  });
+  const server = choice.server;
   const verifier = server === null ? undefined : registry.get(server);
   const resolution = resolveRollout(rollout, {
     server: server ?? "",
@@ -93,42 +142,80 @@ export function verifyRollout(rollout: unknown, options: VerifyOptions = {}): Ve
   });
   const recorded = isObject(rollout) && typeof rollout.reward === "number" ? rollout.reward : null;
   const rejectReasons = resolution.findings.flatMap((f) => (f.kind === "gym_would_reject" ? f.reasons : []));
+  const pairing =
+    options.pairing ??
+    (options.input === undefined
+      ? NO_PAIRING
+      : ({ paired_by: "index", ambiguous: 0, reason: "Paired by the caller." } as const));
   const base = {
-    server: server ?? "",
+    server,
+    server_source: choice.source,
+    server_reason: choice.reason,
+    paired_by: pairing.paired_by,
     policy,
     recorded_reward: recorded,
     resolution,
     ...(rejectReasons.length > 0 ? { gym_would_reject: rejectReasons } : {}),
   };
-  const failed = (error: string): VerifyResult => ({ ...base, reward: null, explanation: [error], error });
+  const unverified = (why: Unverified, extra: readonly string[] = []): VerifyResult => ({
+    ...base,
+    reward: null,
+    explanation: [why.message, ...extra],
+    error: why.message,
+    unverified: why,
+  });
 
-  if (server === null) {
-    return failed(
-      "no verifying server: the rollout and its input row have no environment_name; name a server",
-    );
-  }
-  if (verifier === undefined) return failed(`no verifier for ${server}`);
-  if (!isObject(rollout)) return failed("the rollout is not a JSON object");
+  if (!isObject(rollout)) return unverified(notARollout("The line is not a JSON object"));
+  if (server === null) return unverified(noServer(choice.reason, choice.candidates));
+  if (verifier === undefined) return unverified(noVerifier(server, [...registry.keys()]));
   if (options.input !== undefined && !isObject(options.input))
-    return failed("the input row is not a JSON object");
+    return unverified(notARollout("The paired input row is not a JSON object"));
 
   const request = buildVerifyRequest(rollout, options.input);
+  const missing = missingFields(server, request);
+  if (missing.length > 0) {
+    if (pairing.ambiguous > 1) return unverified(ambiguousInput(pairing.ambiguous));
+    return unverified(missingField(server, missing, options.input !== undefined));
+  }
+  // Gym's request model refuses these before any verifier runs (HTTP 422), so no reward exists.
+  if (rejectReasons.length > 0) return unverified(gymRefuses(rejectReasons));
+
   let output: VerifierOutput;
   try {
     const canonical = canonicalizeForVerification(request, resolution);
-    if (!isObject(canonical)) return failed("the verify request is not a JSON object");
+    if (!isObject(canonical)) return unverified(notARollout("The verify request is not a JSON object"));
     output = verifier.verify(canonical);
   } catch (error) {
     // A verifier must not throw; if one does, the rollout still gets a result instead of ending the run.
-    return failed(`${server} verifier failed: ${errorMessage(error)}`);
+    return unverified(verifierError(server, errorMessage(error)));
   }
-  return withOutput(base, output, resolution);
+  const defaulted = defaultedFields(server, request);
+  return withOutput(base, output, resolution, defaulted, recorded);
+}
+
+/** Why a reward scored with Gym's defaults differs from the recorded one (the run had the task's own values). */
+function defaultsNote(
+  defaulted: readonly { field: string; value: string }[],
+  reward: number,
+  recorded: number | null,
+): string[] {
+  if (defaulted.length === 0) return [];
+  const fields = defaulted.map((d) => `${d.field} (Gym's default: ${d.value})`).join(", ");
+  const differs = recorded !== null && recorded !== reward;
+  return [
+    `The line carries no ${fields}, so it is scored as Gym scores such a request` +
+      (differs
+        ? `; that is why ${reward} differs from the recorded ${recorded}, which was computed with the task's own value. Open the materialized inputs file it was run from to reproduce it.`
+        : "."),
+  ];
 }
 
 function withOutput(
   base: Omit<VerifyResult, "reward" | "explanation">,
   output: VerifierOutput,
   resolution: RolloutResolution,
+  defaulted: readonly { field: string; value: string }[],
+  recorded: number | null,
 ): VerifyResult {
   // restoreEmittedNames rewrites only `details.response.output`; other details are returned as they are.
   const details =
@@ -140,13 +227,23 @@ function withOutput(
             : output.details,
         };
   if (output.error !== undefined) {
-    return { ...base, reward: null, explanation: output.explanation, error: output.error, ...details };
+    const why = gymRefuses([output.error]);
+    return {
+      ...base,
+      reward: null,
+      explanation: [why.message, ...output.explanation],
+      error: output.error,
+      unverified: why,
+      ...details,
+    };
   }
   return {
     ...base,
     reward: output.reward,
     ...(output.components === undefined ? {} : { components: output.components }),
-    explanation: output.explanation,
+    // The defaults note comes first: it is why the reward may not match the recorded one at all.
+    explanation: [...defaultsNote(defaulted, output.reward, recorded), ...output.explanation],
+    ...(defaulted.length > 0 ? { defaults_applied: defaulted.map((d) => d.field) } : {}),
     ...details,
   };
 }

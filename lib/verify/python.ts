@@ -7,6 +7,8 @@
  * number and the order of every dict, exactly as `json.loads` builds it.
  */
 
+import { isPrintable, pyLower as pyLowerTable, pyStripSpace } from "./pyunicode";
+
 export type PyValue =
   | { readonly kind: "none" }
   | { readonly kind: "bool"; readonly value: boolean }
@@ -24,8 +26,12 @@ export type PyJsonResult =
 /** Python 3.11+ refuses to convert longer digit strings to int (sys.int_info.default_max_str_digits). */
 export const PY_INT_MAX_STR_DIGITS = 4300;
 
-/** Deeper nesting makes CPython's json raise RecursionError; we report a parse failure instead of overflowing. */
-export const PY_JSON_MAX_DEPTH = 1000;
+/**
+ * The deepest nesting of arrays and objects CPython 3.13's json.loads decodes (measured: 9998 parse, 9999 raise
+ * RecursionError). 3.13 counts C recursion apart from Python frames, so the caller's stack barely matters;
+ * under 3.11 the limit was the interpreter's (1000) minus the caller's depth.
+ */
+export const PY_JSON_MAX_DEPTH = 9998;
 
 export const PY_NONE: PyValue = { kind: "none" };
 
@@ -33,80 +39,210 @@ export function pyStrValue(value: string): PyValue {
   return { kind: "str", value };
 }
 
-class PyJsonError extends Error {}
+/** How a json.loads port builds values of some representation. */
+export interface PyJsonBuilder<V> {
+  none(): V;
+  bool(value: boolean): V;
+  /** An integer literal, exactly (arbitrary precision). */
+  int(text: string): V;
+  float(value: number): V;
+  str(value: string): V;
+  list(items: V[]): V;
+  /** Keys in insertion order; a repeated key keeps its first position and takes its last value. */
+  dict(entries: Map<string, V>): V;
+}
+
+export type PyJsonFailure = {
+  readonly ok: false;
+  readonly error: string;
+  /** The Python exception json.loads raises: JSONDecodeError, ValueError (int digits) or RecursionError. */
+  readonly pyType: "JSONDecodeError" | "ValueError" | "RecursionError";
+};
+
+const PY_VALUE_BUILDER: PyJsonBuilder<PyValue> = {
+  none: () => PY_NONE,
+  bool: (value) => ({ kind: "bool", value }),
+  int: (text) => ({ kind: "int", value: BigInt(text) }),
+  float: (value) => ({ kind: "float", value }),
+  str: (value) => ({ kind: "str", value }),
+  list: (items) => ({ kind: "list", items }),
+  dict: (entries) => ({ kind: "dict", entries }),
+};
 
 /** `json.loads(text)` with CPython's accepted syntax (NaN, Infinity, -Infinity; lone surrogates kept). */
 export function pyJsonLoads(text: string): PyJsonResult {
+  const result = pyJsonParse(text, PY_VALUE_BUILDER);
+  return result.ok ? result : { ok: false, error: result.error };
+}
+
+/**
+ * `json.loads(text)` into any representation. Iterative, so nesting up to CPython's limit never touches the
+ * JS stack limit; deeper nesting fails like CPython's RecursionError.
+ */
+export function pyJsonParse<V>(
+  text: string,
+  builder: PyJsonBuilder<V>,
+): { readonly ok: true; readonly value: V } | PyJsonFailure {
   try {
-    return { ok: true, value: new PyJsonParser(text).document() };
+    return { ok: true, value: new PyJsonParser(text, builder).document() };
   } catch (error) {
-    if (error instanceof PyJsonError) return { ok: false, error: error.message };
-    // A stack overflow on absurd nesting is still just "could not parse" to a caller.
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    if (error instanceof PyJsonError) return { ok: false, error: error.message, pyType: error.pyType };
+    throw error;
   }
 }
 
-const NUMBER_RE = /(-?(?:0|[1-9][0-9]*))(\.[0-9]+)?([eE][-+]?[0-9]+)?/y;
-const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+class PyJsonError {
+  constructor(
+    readonly pyType: PyJsonFailure["pyType"],
+    readonly message: string,
+  ) {}
+}
 
-class PyJsonParser {
+const NUMBER_RE = /(-?(?:0|[1-9][0-9]*))(\.[0-9]+)?([eE][-+]?[0-9]+)?/y;
+
+/** An open container while parsing. */
+type Frame<V> =
+  | { readonly kind: "list"; readonly items: V[] }
+  | { readonly kind: "dict"; readonly entries: Map<string, V>; key: string };
+
+class PyJsonParser<V> {
   private pos = 0;
 
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    private readonly b: PyJsonBuilder<V>,
+  ) {}
 
-  document(): PyValue {
-    if (this.text.charCodeAt(0) === 0xfeff) throw new PyJsonError("Unexpected UTF-8 BOM");
+  document(): V {
+    if (this.text.charCodeAt(0) === 0xfeff) {
+      throw new PyJsonError(
+        "JSONDecodeError",
+        "Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 column 1 (char 0)",
+      );
+    }
     this.skipWs();
-    const value = this.value(0);
+    const value = this.parseValue();
     this.skipWs();
-    if (this.pos !== this.text.length) throw new PyJsonError(`Extra data at char ${this.pos}`);
+    if (this.pos !== this.text.length) this.fail("Extra data");
     return value;
   }
 
   private skipWs(): void {
-    while (this.pos < this.text.length && WHITESPACE.has(this.text.charCodeAt(this.pos))) this.pos++;
+    const t = this.text;
+    while (this.pos < t.length) {
+      const c = t.charCodeAt(this.pos);
+      if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return;
+      this.pos++;
+    }
   }
 
   private fail(what: string): never {
-    throw new PyJsonError(`${what} at char ${this.pos}`);
+    throw new PyJsonError("JSONDecodeError", `${what}: char ${this.pos}`);
   }
 
-  private value(depth: number): PyValue {
-    if (depth > PY_JSON_MAX_DEPTH) this.fail("maximum nesting depth exceeded");
+  /** One value, with containers handled by an explicit stack. */
+  private parseValue(): V {
     const t = this.text;
-    const c = t[this.pos];
-    switch (c) {
-      case "{":
-        return this.object(depth);
-      case "[":
-        return this.array(depth);
+    const stack: Frame<V>[] = [];
+    for (;;) {
+      // Parse a value start: either a scalar (then fall to closing) or a container opening.
+      let value: V | undefined;
+      const c = t.charCodeAt(this.pos);
+      if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
+        if (stack.length >= PY_JSON_MAX_DEPTH) {
+          throw new PyJsonError(
+            "RecursionError",
+            "maximum recursion depth exceeded while decoding a JSON document",
+          );
+        }
+        this.pos++;
+        this.skipWs();
+        if (c === 0x5b) {
+          if (t.charCodeAt(this.pos) === 0x5d) {
+            this.pos++;
+            value = this.b.list([]);
+          } else {
+            stack.push({ kind: "list", items: [] });
+            continue;
+          }
+        } else if (t.charCodeAt(this.pos) === 0x7d) {
+          this.pos++;
+          value = this.b.dict(new Map());
+        } else {
+          const key = this.key();
+          stack.push({ kind: "dict", entries: new Map(), key });
+          continue;
+        }
+      } else {
+        value = this.scalar();
+      }
+      // Attach the value to the innermost container; close containers as far as they end here.
+      for (;;) {
+        const top = stack[stack.length - 1];
+        if (top === undefined) return value;
+        if (top.kind === "list") top.items.push(value);
+        else top.entries.set(top.key, value);
+        this.skipWs();
+        const d = t.charCodeAt(this.pos);
+        if (d === 0x2c /* , */) {
+          this.pos++;
+          this.skipWs();
+          if (top.kind === "dict") top.key = this.key();
+          else if (t.charCodeAt(this.pos) === 0x5d) this.fail("Illegal trailing comma before end of array");
+          break;
+        }
+        if (top.kind === "list" ? d !== 0x5d : d !== 0x7d) this.fail("Expecting ',' delimiter");
+        this.pos++;
+        stack.pop();
+        value = top.kind === "list" ? this.b.list(top.items) : this.b.dict(top.entries);
+      }
+    }
+  }
+
+  /** A dict key and its colon, leaving the position at the value. */
+  private key(): string {
+    if (this.text.charCodeAt(this.pos) !== 0x22) {
+      if (this.text.charCodeAt(this.pos) === 0x7d) this.fail("Illegal trailing comma before end of object");
+      this.fail("Expecting property name enclosed in double quotes");
+    }
+    const key = this.string();
+    this.skipWs();
+    if (this.text.charCodeAt(this.pos) !== 0x3a) this.fail("Expecting ':' delimiter");
+    this.pos++;
+    this.skipWs();
+    return key;
+  }
+
+  private scalar(): V {
+    const t = this.text;
+    switch (t[this.pos]) {
       case '"':
-        return { kind: "str", value: this.string() };
+        return this.b.str(this.string());
       case "t":
-        return this.keyword("true", { kind: "bool", value: true });
+        return this.keyword("true", this.b.bool(true));
       case "f":
-        return this.keyword("false", { kind: "bool", value: false });
+        return this.keyword("false", this.b.bool(false));
       case "n":
-        return this.keyword("null", PY_NONE);
+        return this.keyword("null", this.b.none());
       case "N":
-        return this.keyword("NaN", { kind: "float", value: Number.NaN });
+        return this.keyword("NaN", this.b.float(Number.NaN));
       case "I":
-        return this.keyword("Infinity", { kind: "float", value: Number.POSITIVE_INFINITY });
+        return this.keyword("Infinity", this.b.float(Number.POSITIVE_INFINITY));
       default:
-        if (c === "-" && t.startsWith("-Infinity", this.pos)) {
-          return this.keyword("-Infinity", { kind: "float", value: Number.NEGATIVE_INFINITY });
+        if (t.startsWith("-Infinity", this.pos)) {
+          return this.keyword("-Infinity", this.b.float(Number.NEGATIVE_INFINITY));
         }
         return this.number();
     }
   }
 
-  private keyword(word: string, value: PyValue): PyValue {
+  private keyword(word: string, value: V): V {
     if (!this.text.startsWith(word, this.pos)) this.fail("Expecting value");
     this.pos += word.length;
     return value;
   }
 
-  private number(): PyValue {
+  private number(): V {
     NUMBER_RE.lastIndex = this.pos;
     const m = NUMBER_RE.exec(this.text);
     if (m === null) this.fail("Expecting value");
@@ -114,11 +250,16 @@ class PyJsonParser {
     const [whole, integer = "", frac, exp] = m;
     if (frac === undefined && exp === undefined) {
       const digits = integer.startsWith("-") ? integer.length - 1 : integer.length;
-      if (digits > PY_INT_MAX_STR_DIGITS) this.fail("Exceeds the limit for integer string conversion");
-      return { kind: "int", value: BigInt(integer) };
+      if (digits > PY_INT_MAX_STR_DIGITS) {
+        throw new PyJsonError(
+          "ValueError",
+          `Exceeds the limit (${PY_INT_MAX_STR_DIGITS} digits) for integer string conversion: value has ${digits} digits`,
+        );
+      }
+      return this.b.int(integer);
     }
-    // Number() rounds a decimal string correctly, as Python's float() does.
-    return { kind: "float", value: Number(whole) };
+    // Number() rounds a decimal string correctly, as Python's float() does (1e400 is inf in both).
+    return this.b.float(Number(whole));
   }
 
   private string(): string {
@@ -127,14 +268,14 @@ class PyJsonParser {
     let out = "";
     let chunkStart = this.pos;
     for (;;) {
-      if (this.pos >= t.length) this.fail("Unterminated string starting");
+      if (this.pos >= t.length) this.fail("Unterminated string starting at");
       const code = t.charCodeAt(this.pos);
       if (code === 0x22) {
         out += t.slice(chunkStart, this.pos);
         this.pos++;
         return out;
       }
-      if (code < 0x20) this.fail("Invalid control character");
+      if (code < 0x20) this.fail("Invalid control character at");
       if (code !== 0x5c) {
         this.pos++;
         continue;
@@ -167,11 +308,10 @@ class PyJsonParser {
         case "t":
           out += "\t";
           break;
-        case "u": {
+        case "u":
           // JS strings are UTF-16, so a \\uD83D\\uDE00 pair and a lone surrogate both come out as Python has them.
           out += String.fromCharCode(this.hex4());
           break;
-        }
         default:
           this.pos -= 1;
           this.fail("Invalid \\escape");
@@ -185,56 +325,6 @@ class PyJsonParser {
     if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail("Invalid \\uXXXX escape");
     this.pos += 4;
     return Number.parseInt(hex, 16);
-  }
-
-  private array(depth: number): PyValue {
-    this.pos++;
-    const items: PyValue[] = [];
-    this.skipWs();
-    if (this.text[this.pos] === "]") {
-      this.pos++;
-      return { kind: "list", items };
-    }
-    for (;;) {
-      this.skipWs();
-      items.push(this.value(depth + 1));
-      this.skipWs();
-      const c = this.text[this.pos];
-      this.pos++;
-      if (c === "]") return { kind: "list", items };
-      if (c !== ",") {
-        this.pos--;
-        this.fail("Expecting ',' delimiter");
-      }
-    }
-  }
-
-  private object(depth: number): PyValue {
-    this.pos++;
-    const entries = new Map<string, PyValue>();
-    this.skipWs();
-    if (this.text[this.pos] === "}") {
-      this.pos++;
-      return { kind: "dict", entries };
-    }
-    for (;;) {
-      this.skipWs();
-      if (this.text[this.pos] !== '"') this.fail("Expecting property name enclosed in double quotes");
-      const key = this.string();
-      this.skipWs();
-      if (this.text[this.pos] !== ":") this.fail("Expecting ':' delimiter");
-      this.pos++;
-      this.skipWs();
-      entries.set(key, this.value(depth + 1));
-      this.skipWs();
-      const c = this.text[this.pos];
-      this.pos++;
-      if (c === "}") return { kind: "dict", entries };
-      if (c !== ",") {
-        this.pos--;
-        this.fail("Expecting ',' delimiter");
-      }
-    }
   }
 }
 
@@ -299,22 +389,22 @@ export function pyFloatRepr(x: number): string {
   return `${sign}${digits.slice(0, intLen)}.${digits.slice(intLen)}`;
 }
 
-/** Characters Python's str.isprintable() rejects: categories Other (Cc Cf Cs Co Cn) and Separator (Zs Zl Zp). */
-const NON_PRINTABLE = /[\p{C}\p{Z}]/u;
-
-/** `repr(str)`: Python's quote choice and escapes. */
+/** `repr(str)`: Python's quote choice and escapes; every character str.isprintable() rejects is escaped. */
 export function pyStrRepr(s: string): string {
   const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
   let out = quote;
   for (const ch of s) {
     const cp = ch.codePointAt(0) ?? 0;
+    if (cp >= 0x20 && cp < 0x7f && ch !== quote && ch !== "\\") {
+      out += ch;
+      continue;
+    }
     if (ch === quote || ch === "\\") out += `\\${ch}`;
     else if (ch === "\t") out += "\\t";
     else if (ch === "\n") out += "\\n";
     else if (ch === "\r") out += "\\r";
     else if (cp < 0x20 || cp === 0x7f) out += `\\x${hex(cp, 2)}`;
-    else if (cp < 0x7f) out += ch;
-    else if (!NON_PRINTABLE.test(ch)) out += ch;
+    else if (isPrintable(cp)) out += ch;
     else if (cp <= 0xff) out += `\\x${hex(cp, 2)}`;
     else if (cp <= 0xffff) out += `\\u${hex(cp, 4)}`;
     else out += `\\U${hex(cp, 8)}`;
@@ -358,22 +448,14 @@ export function pyStr(v: PyValue): string {
   }
 }
 
-/** Characters Python's str.strip() removes (Py_UNICODE_ISSPACE), which differ from String.prototype.trim. */
-const PY_SPACE =
-  "\t\n\v\f\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000";
-
-/** `s.strip()`. */
+/** `s.strip()` with Python's whitespace table (String.prototype.trim's differs: \x1c-\x1f, \x85, \ufeff). */
 export function pyStrip(s: string): string {
-  let start = 0;
-  let end = s.length;
-  while (start < end && PY_SPACE.includes(s.charAt(start))) start++;
-  while (end > start && PY_SPACE.includes(s.charAt(end - 1))) end--;
-  return s.slice(start, end);
+  return pyStripSpace(s);
 }
 
-/** `s.lower()`: full Unicode lowercase mapping with the final-sigma rule, as both Python and JS define it. */
+/** `s.lower()` with Python's case tables (including the final-sigma rule). */
 export function pyLower(s: string): string {
-  return s.toLowerCase();
+  return pyLowerTable(s);
 }
 
 /** A number as Python's numeric tower sees it for comparison: bool and int are exact integers. */

@@ -1,6 +1,8 @@
 /**
  * Verifiers registered by server name (the resources server's config name, e.g. `workplace_assistant`).
  */
+import { exampleMcpWeatherVerifier } from "../verifiers/example_mcp_weather";
+import { exampleMultiStepVerifier } from "../verifiers/example_multi_step";
 import { exampleToolCallMultirewardVerifier } from "../verifiers/example_tool_call_multireward";
 import { indirectPromptInjectionVerifier } from "../verifiers/indirect_prompt_injection";
 import { mathAdvancedCalculationsVerifier } from "../verifiers/math_advanced_calculations";
@@ -23,6 +25,8 @@ export const defaultRegistry: VerifierRegistry = createRegistry([
   indirectPromptInjectionVerifier,
   mathAdvancedCalculationsVerifier,
   exampleToolCallMultirewardVerifier,
+  exampleMcpWeatherVerifier,
+  exampleMultiStepVerifier,
 ]);
 
 export function getVerifier(

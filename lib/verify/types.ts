@@ -1,4 +1,7 @@
 import type { Policy, RolloutResolution } from "../identity/types";
+import type { PairedBy } from "./pairing";
+import type { ServerSource } from "./server";
+import type { Unverified } from "./unverified";
 
 /**
  * What a verifier receives: the paired input row (or the rollout's own task fields) plus `response`
@@ -31,7 +34,14 @@ export interface Verifier {
 }
 
 export interface VerifyResult {
-  readonly server: string;
+  /** The verifying server; null when nothing decides (then `unverified.code` is `no_server`). */
+  readonly server: string | null;
+  /** Which evidence chose the server (chooseServer). */
+  readonly server_source: ServerSource;
+  /** One sentence: why this server (or why none). */
+  readonly server_reason: string;
+  /** How the materialized-inputs row was found: by Gym's indices, by equal task input, or not at all. */
+  readonly paired_by: PairedBy;
   readonly policy: Policy;
   /** null when no verifier exists for the server or the request could not be built. */
   readonly reward: number | null;
@@ -39,8 +49,12 @@ export interface VerifyResult {
   readonly components?: Readonly<Record<string, number>>;
   readonly explanation: readonly string[];
   readonly details?: unknown;
-  /** Why no reward could be computed (e.g. "no verifier for <server>"). */
+  /** Why no reward could be computed (e.g. "no verifier for <server>"); set exactly when reward is null. */
   readonly error?: string;
+  /** Set exactly when reward is null: a stable reason code and one sentence saying what to do. */
+  readonly unverified?: Unverified;
+  /** Task fields the line lacked that Gym fills with a default (the reward is Gym's for that request). */
+  readonly defaults_applied?: readonly string[];
   /** Reasons Gym's strict request validation would reject this verify request. */
   readonly gym_would_reject?: readonly string[];
   readonly resolution: RolloutResolution;

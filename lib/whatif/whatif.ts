@@ -11,7 +11,7 @@ import { actionsOf, aliasIndex } from "../compare/actions";
 import { aliasFor, buildAliasMap, HARNESSES, type HarnessId, identityKey } from "../harness";
 import type { CallStatus } from "../identity/types";
 import { PROVENANCE_KEY } from "../schemas";
-import { knownTools, pairingKey, verifyingServer, verifyRollout } from "../verify";
+import { chooseServer, knownTools, pairingKey, verifyRollout } from "../verify";
 
 export interface WhatIfOptions {
   /** The verifying server; default the rollout's environment_name (or the input row's). */
@@ -83,7 +83,8 @@ function variant(
 export function harnessWhatIf(rollout: unknown, options: WhatIfOptions = {}): WhatIfReport {
   const key = pairingKey(rollout);
   const input = options.input ?? (key === null ? undefined : options.inputs?.get(key));
-  const server = verifyingServer(rollout, { server: options.server, input });
+  const choice = chooseServer(rollout, { override: options.server ?? null, input });
+  const server = choice.server;
   const tools = options.tools ?? (server === null ? undefined : knownTools(server)) ?? [];
   const empty: VariantResult = { reward: null, emittedNames: [], verifierNames: [], statuses: [] };
   const fail = (error: string): WhatIfReport => ({
@@ -94,7 +95,7 @@ export function harnessWhatIf(rollout: unknown, options: WhatIfOptions = {}): Wh
     reemitted_calls: [],
     error,
   });
-  if (server === null) return fail("no verifying server: name one (the rollout has no environment_name)");
+  if (server === null) return fail(`no verifying server: ${choice.reason} Name one.`);
   if (!isObject(rollout)) return fail("the rollout is not a JSON object");
   const actions = actionsOf(rollout, { server, tools, aliases: aliasIndex(server, tools) });
   if (!actions.ok) return fail(`not a rollout: ${actions.error}`);

@@ -140,4 +140,11 @@ function verify(request: VerifyRequest): VerifierOutput {
   return { reward, components, explanation, details };
 }
 
-export const exampleToolCallMultirewardVerifier: Verifier = { server: MULTIREWARD_SERVER, verify };
+/** The server's one tool route (Gym's app.py: POST /get_weather). */
+export const MULTIREWARD_TOOLS: readonly string[] = ["get_weather"];
+
+export const exampleToolCallMultirewardVerifier: Verifier = {
+  server: MULTIREWARD_SERVER,
+  tools: MULTIREWARD_TOOLS,
+  verify,
+};

@@ -12,6 +12,7 @@
  * - `.equals` needs equal index labels (in order), equal dtypes and equal cells, with NaN equal to NaN and
  *   to None in object columns; unlowered cells compare with Python `==`.
  */
+import { pyLower } from "../../verify/pyunicode";
 import type { Cell, Frame, Row } from "./frame";
 import { isDict, isNa, pyEq } from "./py";
 import type { WorkplaceState } from "./tools";
@@ -93,7 +94,7 @@ export class GymCompareError extends Error {}
 
 /** `cell` after `.str.lower()`: a string, or null for NaN. */
 function lowered(cell: Cell): string | null {
-  return typeof cell === "string" ? cell.toLowerCase() : null;
+  return typeof cell === "string" ? pyLower(cell) : null;
 }
 
 function columnDtype(frame: Frame, c: number, table: TableName, column: string): LoweredDtype {
@@ -105,7 +106,7 @@ function columnDtype(frame: Frame, c: number, table: TableName, column: string):
     if (typeof cell === "string") return "object";
     if (isNa(cell)) continue;
     nonMissing++;
-    if (typeof cell === "number") numbers++;
+    if (typeof cell === "number" || typeof cell === "bigint") numbers++;
     else if (typeof cell === "boolean") bools++;
   }
   if (nonMissing === 0) return "object";
@@ -119,7 +120,7 @@ function columnDtype(frame: Frame, c: number, table: TableName, column: string):
 }
 
 function loweredCellsEqual(a: Cell, b: Cell): boolean {
-  if (typeof a === "string" && typeof b === "string") return a === b || a.toLowerCase() === b.toLowerCase();
+  if (typeof a === "string" && typeof b === "string") return a === b || pyLower(a) === pyLower(b);
   return lowered(a) === lowered(b);
 }
 
@@ -164,8 +165,9 @@ export function framesEqual(a: Frame, b: Frame, table: TableName): boolean {
 function display(cell: Cell): DisplayCell {
   if (cell === undefined || isNa(cell)) return null;
   if (typeof cell === "string" || typeof cell === "number" || typeof cell === "boolean") return cell;
-  if (Array.isArray(cell)) return cell;
-  if (isDict(cell)) return cell;
+  if (typeof cell === "bigint") return Number.isSafeInteger(Number(cell)) ? Number(cell) : cell.toString();
+  if (Array.isArray(cell)) return cell.map(display);
+  if (isDict(cell)) return Object.fromEntries([...cell].map(([k, v]) => [k, display(v)]));
   return String(cell);
 }
 

@@ -3,7 +3,7 @@
  * on fresh tables and compare the five mutable tables after lower-casing. Adds an explanation of a mismatch.
  */
 import { COMPARED_TABLES, diffFrames, framesEqual, GymCompareError, type TableDiff } from "./compare";
-import { isDict, pyTypeName } from "./py";
+import { fromJs, isDict, pyTypeName } from "./py";
 import { type CallRecord, replay } from "./replay";
 
 export interface WorkplaceDetails {
@@ -42,7 +42,7 @@ export function isCorrectActions(predicted: readonly unknown[], groundTruth: unk
   // Iterating a number, bool or None raises TypeError in Python before any action runs.
   let gymError: string | undefined = iterable(groundTruth)
     ? undefined
-    : `Gym's is_correct raises TypeError ('${pyTypeName(groundTruth)}' object is not iterable) on this ground_truth, so Gym's verify fails instead of scoring.`;
+    : `Gym's is_correct raises TypeError ('${pyTypeName(fromJs(groundTruth))}' object is not iterable) on this ground_truth, so Gym's verify fails instead of scoring.`;
   const equalities: boolean[] = [];
   const compareErrors = new Map<number, string>();
   COMPARED_TABLES.forEach((table, i) => {
@@ -75,13 +75,13 @@ export function isCorrectActions(predicted: readonly unknown[], groundTruth: unk
 }
 
 function iterable(value: unknown): boolean {
-  return typeof value === "string" || Array.isArray(value) || isDict(value);
+  return typeof value === "string" || Array.isArray(value) || isDict(fromJs(value));
 }
 
 /** `for action in ground_truth`: a string yields characters, a dict its keys. */
 function groundTruthActions(groundTruth: unknown): readonly unknown[] | string {
   if (typeof groundTruth === "string" || Array.isArray(groundTruth)) return groundTruth;
-  if (isDict(groundTruth)) return Object.keys(groundTruth);
+  if (typeof groundTruth === "object" && groundTruth !== null) return Object.keys(groundTruth);
   return [];
 }
 

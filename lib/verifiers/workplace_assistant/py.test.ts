@@ -26,23 +26,48 @@ function pyError(f: () => unknown): string | undefined {
 
 describe("Python semantics", () => {
   it("truthiness: NaN is true, empty containers are false", () => {
-    expect([null, false, 0, "", [], {}].map(truthy)).toEqual([false, false, false, false, false, false]);
-    expect([Number.NaN, "0", [0], { a: 0 }, -1].map(truthy)).toEqual([true, true, true, true, true]);
+    expect([null, false, 0n, 0, "", [], new Map()].map(truthy)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
+    expect([Number.NaN, "0", [0n], new Map([["a", 0n]]), -1n].map(truthy)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
   });
 
   it("== across bool/int/float, and NaN != NaN", () => {
-    expect(pyEq(true, 1)).toBe(true);
-    expect(pyEq(1, 1.0)).toBe(true);
-    expect(pyEq("1", 1)).toBe(false);
+    expect(pyEq(true, 1n)).toBe(true);
+    expect(pyEq(1n, 1.0)).toBe(true);
+    expect(pyEq("1", 1n)).toBe(false);
     expect(pyEq(Number.NaN, Number.NaN)).toBe(false);
-    expect(pyEq([1, { a: "x" }], [true, { a: "x" }])).toBe(true);
+    expect(pyEq([1n, new Map([["a", "x"]])], [true, new Map([["a", "x"]])])).toBe(true);
+    // Exact int/float comparison: 2**53 + 1 is not the double 2**53.
+    expect(pyEq(2n ** 53n + 1n, 2 ** 53)).toBe(false);
+    expect(pyEq(2n ** 53n, 2 ** 53)).toBe(true);
   });
 
   it("int() accepts Python's integer text and rejects the rest with the right exception", () => {
-    expect(pyInt(" 42 ")).toBe(42);
-    expect(pyInt("+1_000")).toBe(1000);
-    expect(pyInt(30.9)).toBe(30);
-    expect(pyInt(true)).toBe(1);
+    expect(pyInt(" 42 ")).toBe(42n);
+    expect(pyInt("+1_000")).toBe(1000n);
+    expect(pyInt(30.9)).toBe(30n);
+    expect(pyInt(true)).toBe(1n);
+    // Any script's decimal digits; non-ASCII whitespace strips, ASCII information separators do not.
+    expect(pyInt("\u0663\u0660")).toBe(30n);
+    expect(pyInt("\uff11\uff12")).toBe(12n);
+    expect(pyInt("\u30005\u0085")).toBe(5n);
+    expect(pyError(() => pyInt("\x1c5"))).toBe("ValueError");
+    expect(pyError(() => pyInt("\u00b2"))).toBe("ValueError");
+    expect(pyInt("99999999999999999999")).toBe(99999999999999999999n);
+    expect(pyError(() => pyInt("1".repeat(4301)))).toBe("ValueError");
     expect(pyError(() => pyInt("30.5"))).toBe("ValueError");
     expect(pyError(() => pyInt(Number.NaN))).toBe("ValueError");
     expect(pyError(() => pyInt(Number.POSITIVE_INFINITY))).toBe("OverflowError");
@@ -52,7 +77,21 @@ describe("Python semantics", () => {
   it("str() and repr() print like Python", () => {
     expect(pyStr(null)).toBe("None");
     expect(pyStr(true)).toBe("True");
-    expect(pyStr([1, "a", null, { k: "it's" }])).toBe(`[1, 'a', None, {'k': "it's"}]`);
+    expect(pyStr([1n, 2.0, "a", null, new Map([["k", "it's"]])])).toBe(`[1, 2.0, 'a', None, {'k': "it's"}]`);
+    expect(pyStr(2023.0)).toBe("2023.0");
+    // Insertion order, integer-like keys included.
+    expect(
+      pyStr(
+        new Map<string, unknown>([
+          ["b", 1n],
+          ["1", 2n],
+        ]),
+      ),
+    ).toBe("{'b': 1, '1': 2}");
+    // repr escapes what str.isprintable() rejects.
+    expect(pyStr(["\u00a0\u00ad\u200b\u2028\u3000\ue000"])).toBe(
+      "['\\xa0\\xad\\u200b\\u2028\\u3000\\ue000']",
+    );
     expect(pyFloatRepr(0.5)).toBe("0.5");
     expect(pyFloatRepr(1e16)).toBe("1e+16");
     expect(pyFloatRepr(1.5e-5)).toBe("1.5e-05");
@@ -70,8 +109,8 @@ describe("Python semantics", () => {
   it("`in` on str, list and dict; TypeError on numbers", () => {
     expect(pyIn("@", "a@b")).toBe(true);
     expect(pyIn("@", ["@", "."])).toBe(true);
-    expect(pyIn("@", { "@": 1 })).toBe(true);
-    expect(pyError(() => pyIn("@", 5))).toBe("TypeError");
+    expect(pyIn("@", new Map([["@", 1n]]))).toBe(true);
+    expect(pyError(() => pyIn("@", 5n))).toBe("TypeError");
   });
 
   it("Series.max on an object column: string order, NaN among strings raises, empty is NaN", () => {
@@ -106,10 +145,13 @@ describe("pd.Timestamp", () => {
   });
 
   it("orders instants and raises TypeError for lists and booleans", () => {
-    expect(pandasTimestamp("2023-12-01 10:00:00")).toBeGreaterThan(pandasTimestamp("2023-12-01"));
-    expect(pyError(() => pandasTimestamp([1]))).toBe("TypeError");
+    expect(pandasTimestamp("2023-12-01 10:00:00").ms).toBeGreaterThan(pandasTimestamp("2023-12-01").ms);
+    expect(pyError(() => pandasTimestamp([1n]))).toBe("TypeError");
     expect(pyError(() => pandasTimestamp(true))).toBe("TypeError");
-    expect(pandasTimestamp(Number.NaN)).toBeNaN();
+    expect(pandasTimestamp(Number.NaN).nat).toBe(true);
+    expect(pandasTimestamp(-(2n ** 63n)).nat).toBe(true);
+    expect(pyError(() => pandasTimestamp(2n ** 63n))).toBe("ValueError");
+    expect(pyError(() => pandasTimestamp(Number.POSITIVE_INFINITY))).toBe("ValueError");
   });
 });
 

@@ -1,11 +1,20 @@
 /**
- * The slice of Python semantics Gym's workplace tools depend on, over the JS values `parsePythonJson` yields
- * (string, number, boolean, null for None, arrays for lists, plain objects for dicts). A JS `NaN` stands for
- * both Python's float('nan') and pandas' missing-value marker, which is how pandas stores it too.
- *
- * Known limit: a JSON number parses to a JS number, so Python's int/float distinction is gone. It only shows
- * where a tool formats a non-string argument into text (`str(1.0)` is "1.0", here "1").
+ * The slice of Python semantics Gym's workplace tools depend on, over the values `loadsArguments` builds from
+ * a call's JSON arguments, as Python's json.loads builds them:
+ *   None → null, bool → boolean, int → bigint (exact, any size), float → number, str → string,
+ *   list → Array, dict → PyDict (a Map: insertion order, integer-like keys included).
+ * pandas' missing-value marker in the tables is a float NaN, as in pandas.
  */
+import {
+  type PyJsonBuilder,
+  type PyJsonFailure,
+  pyFloatRepr,
+  pyJsonParse,
+  pyStrRepr,
+} from "../../verify/python";
+import { decimalAndSpaceToAscii, pyIsDigitString, pyLower, pyStripSpace } from "../../verify/pyunicode";
+
+export { pyFloatRepr, pyStrRepr };
 
 export type PyExceptionType =
   | "TypeError"
@@ -15,6 +24,7 @@ export type PyExceptionType =
   | "OverflowError"
   | "ZeroDivisionError"
   | "JSONDecodeError"
+  | "RecursionError"
   | "re.error";
 
 /**
@@ -29,8 +39,41 @@ export class PyException {
   ) {}
 }
 
-export function isDict(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+/** A Python dict from json.loads: string keys in insertion order. */
+export type PyDict = Map<string, unknown>;
+
+const NATIVE_BUILDER: PyJsonBuilder<unknown> = {
+  none: () => null,
+  bool: (value) => value,
+  int: (text) => BigInt(text),
+  float: (value) => value,
+  str: (value) => value,
+  list: (items) => items,
+  dict: (entries) => entries,
+};
+
+/** `json.loads(text)` into the values above. */
+export function loadsArguments(text: string): { ok: true; value: unknown } | PyJsonFailure {
+  return pyJsonParse(text, NATIVE_BUILDER);
+}
+
+/**
+ * A value JSON.parse built (the request's own fields: actions, ground truth) as Python holds it. JSON.parse
+ * cannot tell 1 from 1.0, so an integral number becomes an int; call arguments never come this way.
+ */
+export function fromJs(value: unknown): unknown {
+  if (typeof value === "number") return Number.isSafeInteger(value) ? BigInt(value) : value;
+  if (Array.isArray(value)) return value.map(fromJs);
+  if (typeof value === "object" && value !== null && !(value instanceof Map)) {
+    const out: PyDict = new Map();
+    for (const [k, v] of Object.entries(value)) out.set(k, fromJs(v));
+    return out;
+  }
+  return value;
+}
+
+export function isDict(value: unknown): value is PyDict {
+  return value instanceof Map;
 }
 
 /** Python's type name, as error messages print it. */
@@ -38,7 +81,8 @@ export function pyTypeName(value: unknown): string {
   if (value === null || value === undefined) return "NoneType";
   if (typeof value === "string") return "str";
   if (typeof value === "boolean") return "bool";
-  if (typeof value === "number") return Number.isInteger(value) ? "int" : "float";
+  if (typeof value === "bigint") return "int";
+  if (typeof value === "number") return "float";
   if (Array.isArray(value)) return "list";
   return "dict";
 }
@@ -51,35 +95,67 @@ export function isNa(value: unknown): boolean {
 /** `bool(value)`: NaN is truthy, empty containers are falsy. */
 export function truthy(value: unknown): boolean {
   if (value === null || value === undefined || value === false || value === "") return false;
+  if (typeof value === "bigint") return value !== 0n;
   if (typeof value === "number") return value !== 0;
   if (Array.isArray(value)) return value.length > 0;
-  if (isDict(value)) return Object.keys(value).length > 0;
+  if (isDict(value)) return value.size > 0;
   return true;
 }
 
-/** `a == b` for JSON-shaped values (True == 1 == 1.0; NaN != NaN). */
+type PyNumber = bigint | number | boolean;
+
+function isNumeric(v: unknown): v is PyNumber {
+  return typeof v === "bigint" || typeof v === "number" || typeof v === "boolean";
+}
+
+/** bool and int as an exact integer; a float stays a float. */
+function asIntOrFloat(v: PyNumber): bigint | number {
+  return typeof v === "boolean" ? (v ? 1n : 0n) : v;
+}
+
+/**
+ * Python's exact numeric comparison: negative, zero or positive, or NaN when unordered (a NaN operand).
+ * An int is compared with a float exactly, never by rounding the int to a double.
+ */
+export function compareNumbers(a: PyNumber, b: PyNumber): number {
+  const x = asIntOrFloat(a);
+  const y = asIntOrFloat(b);
+  if (typeof x === "bigint" && typeof y === "bigint") return x < y ? -1 : x > y ? 1 : 0;
+  if (typeof x === "number" && typeof y === "number")
+    return x < y ? -1 : x > y ? 1 : x === y ? 0 : Number.NaN;
+  if (typeof x === "bigint") return -compareFloatInt(y as number, x);
+  return compareFloatInt(x, y as bigint);
+}
+
+function compareFloatInt(f: number, i: bigint): number {
+  if (Number.isNaN(f)) return Number.NaN;
+  if (!Number.isFinite(f)) return f > 0 ? 1 : -1;
+  const floor = Math.floor(f);
+  const bf = BigInt(floor);
+  if (bf < i) return -1;
+  if (bf > i) return 1;
+  return floor === f ? 0 : 1;
+}
+
+/** `a == b` for Python values (True == 1 == 1.0; NaN != NaN; dicts ignore order). */
 export function pyEq(a: unknown, b: unknown): boolean {
   if (typeof a === "string" || typeof b === "string") return a === b;
-  if (isNumeric(a) && isNumeric(b)) return Number(a) === Number(b);
+  if (isNumeric(a) && isNumeric(b)) return compareNumbers(a, b) === 0;
   if (a === null || a === undefined || b === null || b === undefined) return isNoneLike(a) && isNoneLike(b);
   if (Array.isArray(a) || Array.isArray(b)) {
     if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
     return a.every((item, i) => pyEq(item, b[i]));
   }
   if (isDict(a) && isDict(b)) {
-    const keys = Object.keys(a);
-    if (keys.length !== Object.keys(b).length) return false;
-    return keys.every((k) => Object.hasOwn(b, k) && pyEq(a[k], b[k]));
+    if (a.size !== b.size) return false;
+    for (const [k, v] of a) if (!b.has(k) || !pyEq(v, b.get(k))) return false;
+    return true;
   }
   return false;
 }
 
 function isNoneLike(v: unknown): boolean {
   return v === null || v === undefined;
-}
-
-function isNumeric(v: unknown): v is number | boolean {
-  return typeof v === "number" || typeof v === "boolean";
 }
 
 /** `needle in container` for a str, list or dict container; anything else raises TypeError like Python. */
@@ -96,7 +172,7 @@ export function pyIn(needle: unknown, container: unknown): boolean {
   if (Array.isArray(container)) return container.some((item) => pyEq(item, needle));
   if (isDict(container)) {
     assertHashable(needle);
-    return typeof needle === "string" && Object.hasOwn(container, needle);
+    return typeof needle === "string" && container.has(needle);
   }
   throw new PyException("TypeError", `argument of type '${pyTypeName(container)}' is not iterable`);
 }
@@ -108,17 +184,17 @@ export function assertHashable(value: unknown): void {
   }
 }
 
-/** `value.lower()`: only str has it. Python lower-cases with full Unicode case mapping, as JS does. */
+/** `value.lower()`: only str has it; Python's own case tables. */
 export function pyLowerMethod(value: unknown): string {
   if (typeof value !== "string") {
     throw new PyException("AttributeError", `'${pyTypeName(value)}' object has no attribute 'lower'`);
   }
-  return value.toLowerCase();
+  return pyLower(value);
 }
 
-/** `str.isdigit()` on every code point (Unicode decimal digits count, as in Python). */
+/** `str.isdigit()` (Python's table: decimal digits of every script, superscripts, circled digits, ...). */
 export function pyIsDigit(s: string): boolean {
-  return s.length > 0 && /^[\p{Nd}\u00B2\u00B3\u00B9\u2070-\u2079\u2080-\u2089\u2460-\u2468]+$/u.test(s);
+  return pyIsDigitString(s);
 }
 
 /** `len(s)` counts code points. */
@@ -137,40 +213,36 @@ export function pyZfill(s: string, width: number): string {
   return pad + s;
 }
 
-const PY_INT_TEXT = /^[+-]?(?:\d(?:_?\d)*)$/u;
-/** Characters Python's str.strip() removes that JS `\s` does not (the information separators and NEL). */
-const EXTRA_PY_WHITESPACE = new Set([0x1c, 0x1d, 0x1e, 0x1f, 0x85]);
-
-function isPyWhitespace(ch: string): boolean {
-  return /\s/u.test(ch) || EXTRA_PY_WHITESPACE.has(ch.charCodeAt(0));
-}
-
-/** `s.strip()` */
-function pyStrip(s: string): string {
-  let start = 0;
-  let end = s.length;
-  while (start < end && isPyWhitespace(s[start]!)) start++;
-  while (end > start && isPyWhitespace(s[end - 1]!)) end--;
-  return s.slice(start, end);
-}
+const PY_INT_TEXT = /^[+-]?[0-9](?:_?[0-9])*$/;
+/** sys.int_info.default_max_str_digits: int() of a longer digit string raises ValueError. */
+const INT_MAX_STR_DIGITS = 4300;
 
 /** `int(value)`: ValueError for bad text and NaN, OverflowError for infinity, TypeError for other types. */
-export function pyInt(value: unknown): number {
-  if (typeof value === "boolean") return value ? 1 : 0;
+export function pyInt(value: unknown): bigint {
+  if (typeof value === "boolean") return value ? 1n : 0n;
+  if (typeof value === "bigint") return value;
   if (typeof value === "number") {
     if (Number.isNaN(value)) throw new PyException("ValueError", "cannot convert float NaN to integer");
     if (!Number.isFinite(value)) {
       throw new PyException("OverflowError", "cannot convert float infinity to integer");
     }
-    return Math.trunc(value);
+    return BigInt(Math.trunc(value));
   }
   if (typeof value === "string") {
-    const text = pyStrip(value);
-    const ascii = text.replace(/\p{Nd}/gu, (d) => String(digitValue(d)));
-    if (!PY_INT_TEXT.test(ascii)) {
-      throw new PyException("ValueError", `invalid literal for int() with base 10: ${pyRepr(value)}`);
+    // CPython maps every non-ASCII decimal digit to ASCII and non-ASCII whitespace to a space, then strips
+    // ASCII whitespace only (so "\x1c5" is refused while "\x855" is 5).
+    const text = decimalAndSpaceToAscii(value).replace(/^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g, "");
+    if (!PY_INT_TEXT.test(text)) {
+      throw new PyException("ValueError", `invalid literal for int() with base 10: ${pyStrRepr(value)}`);
     }
-    return Number(ascii.replaceAll("_", ""));
+    const digits = text.replace(/^[+-]/, "").replaceAll("_", "");
+    if (digits.length > INT_MAX_STR_DIGITS) {
+      throw new PyException(
+        "ValueError",
+        `Exceeds the limit (${INT_MAX_STR_DIGITS} digits) for integer string conversion: value has ${digits.length} digits`,
+      );
+    }
+    return BigInt(text.replaceAll("_", ""));
   }
   throw new PyException(
     "TypeError",
@@ -178,54 +250,9 @@ export function pyInt(value: unknown): number {
   );
 }
 
-function digitValue(d: string): number {
-  // Every Unicode Nd block is a contiguous run of ten code points starting at a multiple-of-16 offset or
-  // at a known zero; find the zero by walking back while the code point is still a digit.
-  let cp = d.codePointAt(0)!;
-  let v = 0;
-  while (v < 9 && /\p{Nd}/u.test(String.fromCodePoint(cp - 1))) {
-    cp--;
-    v++;
-  }
-  return v;
-}
-
-/** Python's `repr(float)`: shortest round-trip digits, exponent form below 1e-4 and from 1e16. */
-export function pyFloatRepr(x: number): string {
-  if (Number.isNaN(x)) return "nan";
-  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
-  if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
-  const [mantissa, expText] = x.toExponential().split("e") as [string, string];
-  const exp = Number(expText);
-  if (exp < -4 || exp >= 16) {
-    const sign = exp < 0 ? "-" : "+";
-    return `${mantissa}e${sign}${String(Math.abs(exp)).padStart(2, "0")}`;
-  }
-  const fixed = x.toFixed(Math.max(0, mantissa.replace(/^-?\d\.?/, "").length - exp));
-  return fixed.includes(".") ? fixed : `${fixed}.0`;
-}
-
-function pyNumberStr(x: number): string {
-  // Integral JSON numbers are most likely Python ints (see the module note).
-  if (Number.isSafeInteger(x)) return String(x);
-  return pyFloatRepr(x);
-}
-
-/** `repr(str)`: single quotes unless the text has a single quote and no double quote. */
-export function pyStrRepr(s: string): string {
-  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
-  let out = quote;
-  for (const ch of s) {
-    const cp = ch.codePointAt(0)!;
-    if (ch === quote || ch === "\\") out += `\\${ch}`;
-    else if (ch === "\n") out += "\\n";
-    else if (ch === "\r") out += "\\r";
-    else if (ch === "\t") out += "\\t";
-    else if (cp < 0x20 || cp === 0x7f) out += `\\x${cp.toString(16).padStart(2, "0")}`;
-    else if (cp >= 0xd800 && cp <= 0xdfff) out += `\\u${cp.toString(16).padStart(4, "0")}`;
-    else out += ch;
-  }
-  return out + quote;
+/** `str.strip()` with Python's whitespace. */
+export function pyStrip(s: string): string {
+  return pyStripSpace(s);
 }
 
 export function pyRepr(value: unknown): string {
@@ -238,12 +265,13 @@ export function pyStr(value: unknown): string {
   if (typeof value === "string") return value;
   if (value === null || value === undefined) return "None";
   if (typeof value === "boolean") return value ? "True" : "False";
-  if (typeof value === "number") return pyNumberStr(value);
+  if (typeof value === "bigint") return value.toString();
+  if (typeof value === "number") return pyFloatRepr(value);
   if (Array.isArray(value)) return `[${value.map(pyRepr).join(", ")}]`;
   if (isDict(value)) {
-    return `{${Object.entries(value)
-      .map(([k, v]) => `${pyStrRepr(k)}: ${pyRepr(v)}`)
-      .join(", ")}}`;
+    const parts: string[] = [];
+    for (const [k, v] of value) parts.push(`${pyStrRepr(k)}: ${pyRepr(v)}`);
+    return `{${parts.join(", ")}}`;
   }
   return String(value);
 }
@@ -253,7 +281,7 @@ export function pyStr(value: unknown): string {
  * else raises TypeError.
  */
 export function pyGreater(a: unknown, b: unknown): boolean {
-  if (isNumeric(a) && isNumeric(b)) return Number(a) > Number(b);
+  if (isNumeric(a) && isNumeric(b)) return compareNumbers(a, b) > 0;
   if (typeof a === "string" && typeof b === "string") return compareCodePoints(a, b) > 0;
   throw new PyException(
     "TypeError",
@@ -299,4 +327,73 @@ export function pandasObjectMax(rows: readonly (readonly unknown[])[], column: n
     }
   }
   return allMissing ? Number.NaN : best;
+}
+
+function numericOperand(op: string, a: unknown, b: unknown): [bigint | number, bigint | number] {
+  if (!isNumeric(a) || !isNumeric(b)) {
+    throw new PyException(
+      "TypeError",
+      `unsupported operand type(s) for ${op}: '${pyTypeName(a)}' and '${pyTypeName(b)}'`,
+    );
+  }
+  return [asIntOrFloat(a), asIntOrFloat(b)];
+}
+
+/** `a + b`, `a - b`, `a * b` and `a // b` on Python numbers (int op int stays an exact int, else float). */
+export function pyArith(op: "+" | "-" | "*" | "//", a: unknown, b: unknown): bigint | number {
+  const [x, y] = numericOperand(op, a, b);
+  if (typeof x === "bigint" && typeof y === "bigint") {
+    if (op === "+") return x + y;
+    if (op === "-") return x - y;
+    if (op === "*") return x * y;
+    if (y === 0n) throw new PyException("ZeroDivisionError", "integer division or modulo by zero");
+    const q = x / y;
+    return x % y !== 0n && x < 0n !== y < 0n ? q - 1n : q;
+  }
+  const fx = Number(x);
+  const fy = Number(y);
+  if (op === "+") return fx + fy;
+  if (op === "-") return fx - fy;
+  if (op === "*") return fx * fy;
+  if (fy === 0) throw new PyException("ZeroDivisionError", "float floor division by zero");
+  return Math.floor(fx / fy);
+}
+
+/** `a < b` (TypeError between unorderable types). */
+export function pyLess(a: unknown, b: unknown): boolean {
+  if (isNumeric(a) && isNumeric(b)) return compareNumbers(a, b) < 0;
+  if (typeof a === "string" && typeof b === "string") return compareCodePoints(a, b) < 0;
+  throw new PyException(
+    "TypeError",
+    `'<' not supported between instances of '${pyTypeName(a)}' and '${pyTypeName(b)}'`,
+  );
+}
+
+/** `min(a, b)`: b only if b < a. */
+export function pyMin(a: unknown, b: unknown): unknown {
+  return pyLess(b, a) ? b : a;
+}
+
+/** `max(a, b)`: b only if b > a. */
+export function pyMax(a: unknown, b: unknown): unknown {
+  return pyLess(a, b) ? b : a;
+}
+
+/** A slice index (`__index__`): ints and bools; anything else raises TypeError. */
+function sliceIndex(v: unknown): bigint {
+  if (typeof v === "bigint") return v;
+  if (typeof v === "boolean") return v ? 1n : 0n;
+  throw new PyException("TypeError", "slice indices must be integers or None or have an __index__ method");
+}
+
+/** `items[start:end]` with Python's clamping and negative indices. */
+export function pySlice<T>(items: readonly T[], start: unknown, end: unknown): T[] {
+  const n = BigInt(items.length);
+  const norm = (i: bigint): number => {
+    const j = i < 0n ? i + n : i;
+    return Number(j < 0n ? 0n : j > n ? n : j);
+  };
+  const s = norm(sliceIndex(start));
+  const e = norm(sliceIndex(end));
+  return items.slice(s, Math.max(s, e));
 }

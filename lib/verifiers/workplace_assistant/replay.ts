@@ -3,11 +3,10 @@
  * `functions[action["name"]](**json.loads(action["arguments"]))`, where any exception skips the action.
  * Arguments are passed as given (None included), unlike Gym's HTTP route, which drops None values.
  */
-import { parsePythonJson } from "../../jsonl";
 import { type AliasHint, aliasHint } from "./alias";
 import { baseTables } from "./data/tables";
 import { Frame } from "./frame";
-import { assertHashable, isDict, PyException, pyRepr, pyTypeName } from "./py";
+import { assertHashable, fromJs, isDict, loadsArguments, PyException, pyRepr, pyTypeName } from "./py";
 import { TOOL_DEFS, TOOLS_BY_NAME, type WorkplaceState } from "./tools";
 
 export const SERVER_NAME = "workplace_assistant";
@@ -46,8 +45,8 @@ export function freshState(): WorkplaceState {
 /** Python's `obj[key]` on a JSON-shaped value. */
 function subscript(obj: unknown, key: string): unknown {
   if (isDict(obj)) {
-    if (!Object.hasOwn(obj, key)) throw new PyException("KeyError", pyRepr(key));
-    return obj[key];
+    if (!obj.has(key)) throw new PyException("KeyError", pyRepr(key));
+    return obj.get(key);
   }
   if (typeof obj === "string")
     throw new PyException("TypeError", "string indices must be integers, not 'str'");
@@ -56,8 +55,9 @@ function subscript(obj: unknown, key: string): unknown {
   throw new PyException("TypeError", `'${pyTypeName(obj)}' object is not subscriptable`);
 }
 
-function runAction(state: WorkplaceState, action: unknown, index: number): CallRecord {
+function runAction(state: WorkplaceState, jsAction: unknown, index: number): CallRecord {
   let nameText = "";
+  const action = fromJs(jsAction);
   try {
     const name = subscript(action, "name");
     nameText = typeof name === "string" ? name : pyRepr(name);
@@ -80,8 +80,8 @@ function runAction(state: WorkplaceState, action: unknown, index: number): CallR
         `the JSON object must be str, bytes or bytearray, not ${pyTypeName(rawArguments)}`,
       );
     }
-    const parsed = parsePythonJson(rawArguments);
-    if (!parsed.ok) throw new PyException("JSONDecodeError", parsed.error);
+    const parsed = loadsArguments(rawArguments);
+    if (!parsed.ok) throw new PyException(parsed.pyType, parsed.error);
     const kwargs = parsed.value;
     if (!isDict(kwargs)) {
       throw new PyException(
@@ -90,7 +90,7 @@ function runAction(state: WorkplaceState, action: unknown, index: number): CallR
       );
     }
     const args = new Map<string, unknown>(tool.params);
-    for (const [key, value] of Object.entries(kwargs)) {
+    for (const [key, value] of kwargs) {
       if (!args.has(key)) {
         throw new PyException("TypeError", `${tool.qualname}() got an unexpected keyword argument '${key}'`);
       }

@@ -7,12 +7,14 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { verifyRollout } from "../../verify";
 import { workplaceAssistantVerifier } from "./index";
 
 const DIR = join(process.cwd(), "fixtures/golden/workplace-rollouts");
 
 const PolicySchema = z.object({
-  reward: z.number(),
+  // null: Gym's request model refuses the request (422) before the verifier runs (the corrected golden files).
+  reward: z.number().nullable(),
   calls: z.array(z.object({ verifier_name: z.string() })),
 });
 const ExpectedSchema = z.object({ scheme: z.string(), contract: PolicySchema, legacy: PolicySchema });
@@ -58,6 +60,10 @@ describe("wa_rollouts.jsonl (task fields echoed)", () => {
           rollout,
           exp[policy].calls.map((c) => c.verifier_name),
         );
+        if (exp[policy].reward === null) {
+          expect(verifyRollout(rollout, { policy }).unverified?.code).toBe("gym_refuses");
+          return;
+        }
         const out = workplaceAssistantVerifier.verify(request);
         expect(out.error).toBeUndefined();
         expect(out.reward).toBe(exp[policy].reward);
@@ -86,6 +92,10 @@ describe("wa_noecho.jsonl + wa_inputs.jsonl (paired by task and rollout index)",
           exp[policy].calls.map((c) => c.verifier_name),
         );
         // Gym's reverify payload: the materialized input row plus the rollout's response.
+        if (exp[policy].reward === null) {
+          expect(verifyRollout(rollout, { policy, input }).unverified?.code).toBe("gym_refuses");
+          return;
+        }
         const out = workplaceAssistantVerifier.verify({ ...input, response: renamed.response });
         expect(out.error).toBeUndefined();
         expect(out.reward).toBe(exp[policy].reward);

@@ -1,173 +1,603 @@
 /**
- * `pd.Timestamp(value)` as far as Gym's tools need it: does it raise (ValueError vs TypeError, which the tools
- * treat differently), and which instant does it denote (for the read-only searches).
+ * `pd.Timestamp(value)` as pandas 2.3 computes it, for what Gym's tools depend on: whether it raises (and
+ * which exception: the tools treat ValueError and TypeError differently), whether the result is NaT, whether
+ * it is time-zone aware (comparing aware with naive raises TypeError), and the instant (for ordering).
  *
- * pandas parses ISO 8601 itself and hands anything else to dateutil, which is very lenient. The ISO forms
- * and the common dateutil forms (slashes, month names, am/pm) are reproduced; rarer free text that dateutil
- * would accept is reported as a ValueError here. Time zones are accepted and ignored for the ordering.
+ * For a string, pandas' own path is reproduced (pandas/_libs/tslibs/conversion.pyx, parsing.pyx and
+ * np_datetime_strings.c): empty and NaT spellings, the case-sensitive "now"/"today", its ISO 8601 parser,
+ * the "does this look like a datetime" test, the MM/DD/YYYY fast path with its day-first swap, quarters and
+ * month abbreviations, then dateutil's parser (dateutil/parser/_parser.py, ported in dateutil.ts) with
+ * pandas' own tz rules (an offset of 24 h or more is refused; "UTC" is the machine's local zone name, as on
+ * Gym's UTC servers).
+ *
+ * Assumptions (they only move instants, never whether a call is accepted): "now", "today" and a bare time of
+ * day use Gym's hard-coded current time (2023-11-30 23:59) where pandas reads the clock.
  */
+import { decimalValue, isSpace, pyUpper } from "../../verify/pyunicode";
+import { type DateFields, dateutilParse, daysInMonth, GYM_NOW } from "./dateutil";
 import { PyException, pyRepr, pyTypeName } from "./py";
 
-/** Gym's tools run "now" at this instant (email.py's HARDCODED_CURRENT_TIME; the system prompt agrees). */
-const GYM_NOW_MS = Date.UTC(2023, 10, 30, 23, 59, 0);
-/** pd.Timestamp holds nanoseconds in an int64. */
-const MAX_TIMESTAMP_NS = 9.223372036854776e18;
+/** A pandas Timestamp reduced to what the tools observe. */
+export interface PdTimestamp {
+  /** NaT (pandas' missing time): compares False with everything. */
+  readonly nat: boolean;
+  readonly aware: boolean;
+  /** The instant in milliseconds since the epoch (UTC for aware values, wall time for naive ones). */
+  readonly ms: number;
+  /** The wall-clock date as a day number since the epoch (what `.date()` gives). */
+  readonly day: number;
+}
 
-const ISO =
-  /^(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?|(\d{2})(\d{2}))?(?:[T ](\d{1,2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d{1,9}))?)?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
-const SLASHED = /^(\d{1,4})[/.-](\d{1,2})[/.-](\d{1,4})(?:[ T,]+(.*))?$/;
-const TIME =
-  /^(\d{1,2})(?::(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(am|pm|a\.m\.|p\.m\.)?\s*(Z|UTC|GMT|[+-]\d{2}:?\d{2})?$/i;
-const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"] as const;
-const WEEKDAY = /^(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?$/i;
+export const NAT: PdTimestamp = Object.freeze({ nat: true, aware: false, ms: Number.NaN, day: Number.NaN });
 
-/** Milliseconds since the epoch (naive UTC), or NaN for NaT. Throws a PyException where pandas raises. */
-export function pandasTimestamp(value: unknown): number {
-  if (value === null || value === undefined) return Number.NaN;
-  if (typeof value === "boolean" || typeof value === "object") {
-    throw new PyException(
-      "TypeError",
-      `Cannot convert input [${pyRepr(value)}] of type <class '${pyTypeName(value)}'> to Timestamp`,
-    );
+const NAT_STRINGS: ReadonlySet<string> = new Set(["NaT", "nat", "NAT", "nan", "NaN", "NAN"]);
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+const MS_PER_DAY = 86_400_000;
+/** Nanosecond Timestamps span 1677-09-21 00:12:43.145224193 to 2262-04-11 23:47:16.854775807. */
+const NS_MIN_MS = -9_223_372_036_854.775;
+const NS_MAX_MS = 9_223_372_036_854.775;
+
+function err(type: "ValueError" | "TypeError", message: string): never {
+  throw new PyException(type, message);
+}
+
+/** Days since 1970-01-01 of a proleptic Gregorian date (any year). */
+function daysFromCivil(y: number, m: number, d: number): number {
+  const yy = m <= 2 ? y - 1 : y;
+  const era = Math.floor(yy / 400);
+  const yoe = yy - era * 400;
+  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
+}
+
+function build(f: DateFields, offsetSeconds: number | null): PdTimestamp {
+  const day = daysFromCivil(f.year, f.month, f.day);
+  const wall = day * MS_PER_DAY + ((f.hour * 60 + f.minute) * 60 + f.second) * 1000 + f.microsecond / 1000;
+  if (offsetSeconds === null) return { nat: false, aware: false, ms: wall, day };
+  return { nat: false, aware: true, ms: wall - offsetSeconds * 1000, day };
+}
+
+/** `pd.Timestamp(value)`. Throws a PyException where pandas raises. */
+export function pandasTimestamp(value: unknown): PdTimestamp {
+  if (value === null || value === undefined) return NAT;
+  if (typeof value === "string") return timestampFromString(value);
+  if (typeof value === "bigint") {
+    if (value === INT64_MIN) return NAT; // NaT's own int64 value
+    if (value < INT64_MIN || value > INT64_MAX) {
+      err("ValueError", `Out of bounds nanosecond timestamp ${value}`);
+    }
+    const ms = Number(value) / 1e6;
+    return { nat: false, aware: false, ms, day: Math.floor(ms / MS_PER_DAY) };
   }
   if (typeof value === "number") {
-    if (Number.isNaN(value)) return Number.NaN;
-    if (!Number.isFinite(value))
-      throw new PyException("OverflowError", "cannot convert float infinity to integer");
-    if (Math.abs(value) > MAX_TIMESTAMP_NS) {
-      throw new PyException("ValueError", `Out of bounds nanosecond timestamp: ${value}`);
+    if (Number.isNaN(value)) return NAT;
+    if (!(Math.abs(value) < 2 ** 63)) {
+      err("ValueError", `cannot convert input ${pyRepr(value)} with the unit 'None'`);
     }
-    return value / 1e6;
+    const ms = value / 1e6;
+    return { nat: false, aware: false, ms, day: Math.floor(ms / MS_PER_DAY) };
   }
-  if (typeof value !== "string") throw new PyException("TypeError", "unsupported type");
-  const ms = parseDateString(value.trim());
-  if (ms === undefined) {
-    throw new PyException("ValueError", `could not convert string to Timestamp: ${pyRepr(value)}`);
+  return err(
+    "TypeError",
+    `Cannot convert input [${pyRepr(value)}] of type <class '${pyTypeName(value)}'> to Timestamp`,
+  );
+}
+
+/** Whether `pd.Timestamp(text)` parses (no ValueError). */
+export function isValidTimestampText(text: string): boolean {
+  try {
+    pandasTimestamp(text);
+    return true;
+  } catch (error) {
+    if (error instanceof PyException) return false;
+    throw error;
   }
-  return ms;
 }
 
-/** Whether `pd.Timestamp(value)` raises ValueError (the tools' "invalid format" refusals). */
-export function isValidTimestampText(value: string): boolean {
-  return parseDateString(value.trim()) !== undefined;
-}
-
-function parseDateString(text: string): number | undefined {
-  const lower = text.toLowerCase();
-  if (lower === "now" || lower === "today") return GYM_NOW_MS;
-  if (lower === "") return Number.NaN; // pandas: empty string is NaT
-  const iso = ISO.exec(text);
-  if (iso) {
-    const [, y, m1, d1, m2, d2, hh, mi, ss, frac] = iso;
-    return build(Number(y), Number(m1 ?? m2 ?? 1), Number(d1 ?? d2 ?? 1), hh, mi, ss, frac);
+/** pandas' convert_str_to_tsobject. */
+function timestampFromString(ts: string): PdTimestamp {
+  if (ts.length === 0 || NAT_STRINGS.has(ts)) return NAT;
+  if (ts === "now" || ts === "today") return build(GYM_NOW, null);
+  const iso = parseIso8601(ts);
+  if (iso !== undefined) {
+    const t = build(iso.fields, iso.offsetMinutes === null ? null : iso.offsetMinutes * 60);
+    if (iso.nanosecondUnit && !(t.ms >= NS_MIN_MS && t.ms <= NS_MAX_MS)) {
+      err("ValueError", `Out of bounds nanosecond timestamp: ${ts}`);
+    }
+    return t;
   }
-  const slashed = SLASHED.exec(text);
-  if (slashed) {
-    const [, a, b, c, rest] = slashed;
-    const time = rest === undefined ? { h: 0, m: 0, s: 0, ms: 0 } : parseTime(rest);
-    if (!time) return undefined;
-    // dateutil: a 4-digit first field is the year (Y/M/D), otherwise month first (M/D/Y).
-    const [y, m, d] = a!.length >= 3 ? [a, b, c] : [c, a, b];
-    const year = expandYear(Number(y), y!.length);
-    return withTime(year, Number(m), Number(d), time);
+  return parseDatetimeString(ts);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// pandas' ISO 8601 parser (np_datetime_strings.c parse_iso_8601_datetime), called without exceptions: any
+// failure, range errors included, hands the string on to the general path.
+
+interface IsoResult {
+  readonly fields: DateFields;
+  /** null: naive. */
+  readonly offsetMinutes: number | null;
+  /** More than 6 fractional digits: a nanosecond Timestamp, with the nanosecond bounds. */
+  readonly nanosecondUnit: boolean;
+}
+
+function isAsciiDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+function isCSpace(c: number): boolean {
+  return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+}
+
+/** The UTF-8 bytes pandas' C code reads (a non-ASCII character is several bytes, none of them a digit). */
+function utf8(s: string): Uint8Array {
+  return new TextEncoder().encode(s);
+}
+
+function parseIso8601(str: string): IsoResult | undefined {
+  const b = utf8(str);
+  const len = b.length;
+  let p = 0;
+  const at = (i: number): number => (i < len ? b[i]! : 0);
+  while (p < len && isCSpace(b[p]!)) p++;
+  const negative = at(p) === 0x2d;
+  if (negative) p++;
+  if (p >= len) return undefined;
+  let year = 0;
+  if (
+    len - p >= 4 &&
+    isAsciiDigit(at(p)) &&
+    isAsciiDigit(at(p + 1)) &&
+    isAsciiDigit(at(p + 2)) &&
+    isAsciiDigit(at(p + 3))
+  ) {
+    year = (at(p) - 48) * 1000 + (at(p + 1) - 48) * 100 + (at(p + 2) - 48) * 10 + (at(p + 3) - 48);
+    p += 4;
   }
-  // A bare time of day: dateutil puts it on the current date (Gym's "now" here).
-  const clock = /^\d{1,2}(:\d{2}|\s*(am|pm))/i.test(text) ? parseTime(text) : undefined;
-  if (clock) return withTime(2023, 11, 30, clock);
-  return parseWords(text);
-}
-
-function expandYear(y: number, digits: number): number {
-  if (digits > 2) return y;
-  return y < 50 ? 2000 + y : 1900 + y; // dateutil's century window around the current year, simplified
-}
-
-function build(
-  y: number,
-  m: number,
-  d: number,
-  hh?: string,
-  mi?: string,
-  ss?: string,
-  frac?: string,
-): number | undefined {
-  const ms = frac ? Math.floor(Number(`0.${frac}`) * 1000) : 0;
-  return withTime(y, m, d, { h: Number(hh ?? 0), m: Number(mi ?? 0), s: Number(ss ?? 0), ms });
-}
-
-interface Clock {
-  readonly h: number;
-  readonly m: number;
-  readonly s: number;
-  readonly ms: number;
-}
-
-function withTime(y: number, m: number, d: number, t: Clock): number | undefined {
-  if (m < 1 || m > 12 || d < 1 || d > daysInMonth(y, m)) return undefined;
-  if (t.h > 23 || t.m > 59 || t.s > 59) return undefined;
-  const date = new Date(0);
-  date.setUTCFullYear(y, m - 1, d);
-  date.setUTCHours(t.h, t.m, t.s, t.ms);
-  return date.getTime();
-}
-
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const;
-
-function daysInMonth(y: number, m: number): number {
-  return m === 2 && isLeap(y) ? 29 : DAYS_IN_MONTH[m - 1]!;
-}
-
-function isLeap(y: number): boolean {
-  return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-}
-
-function parseTime(text: string): Clock | undefined {
-  const t = TIME.exec(text.trim());
-  if (!t) return undefined;
-  const [, hh, mi, ss, frac, ampm] = t;
-  let h = Number(hh);
-  if (ampm) {
-    if (h < 1 || h > 12) return undefined;
-    const pm = ampm.toLowerCase().startsWith("p");
-    h = (h % 12) + (pm ? 12 : 0);
+  if (negative) year = -year;
+  const f = { year, month: 1, day: 1, hour: 0, minute: 0, second: 0, microsecond: 0 };
+  const naive = (): IsoResult => ({ fields: f, offsetMinutes: null, nanosecondUnit: false });
+  if (p >= len) return naive();
+  let ymdSep = 0;
+  if (!isAsciiDigit(at(p))) {
+    const c = at(p);
+    if (c !== 0x2d && c !== 0x2f && c !== 0x2e && c !== 0x20 && c !== 0x5c) return undefined; // - / . space backslash
+    ymdSep = c;
+    p++;
+    if (p >= len || !isAsciiDigit(at(p))) return undefined;
   }
-  const ms = frac ? Math.floor(Number(`0.${frac}`) * 1000) : 0;
-  return { h, m: Number(mi ?? 0), s: Number(ss ?? 0), ms };
+  f.month = at(p) - 48;
+  p++;
+  if (p < len && isAsciiDigit(at(p))) {
+    f.month = f.month * 10 + (at(p) - 48);
+    p++;
+  } else if (!ymdSep) return undefined;
+  if (f.month < 1 || f.month > 12) return undefined;
+  if (p >= len) return ymdSep ? naive() : undefined; // YYYYMM is not ISO
+  if (ymdSep) {
+    if (at(p) !== ymdSep || len - p === 1) return undefined;
+    p++;
+  }
+  if (!isAsciiDigit(at(p))) return undefined;
+  f.day = at(p) - 48;
+  p++;
+  if (p < len && isAsciiDigit(at(p))) {
+    f.day = f.day * 10 + (at(p) - 48);
+    p++;
+  } else if (!ymdSep) return undefined;
+  if (f.day < 1 || f.day > daysInMonth(year, f.month)) return undefined;
+  if (p >= len) return naive();
+  if ((at(p) !== 0x54 && at(p) !== 0x20) || len - p === 1) return undefined; // 'T' or ' '
+  p++;
+  if (!isAsciiDigit(at(p))) return undefined;
+  f.hour = at(p) - 48;
+  p++;
+  let hourTwoDigits = false;
+  if (p < len && isAsciiDigit(at(p))) {
+    hourTwoDigits = true;
+    f.hour = f.hour * 10 + (at(p) - 48);
+    p++;
+    if (f.hour >= 24) return undefined;
+  }
+  let nanosecondUnit = false;
+  let offsetMinutes: number | null = null;
+  // The time fields: false is a parse error; true goes on to the time zone.
+  const time = (): boolean => {
+    if (p >= len) {
+      if (!hourTwoDigits) return false;
+      return true;
+    }
+    let hmsSep = false;
+    if (at(p) === 0x3a) {
+      hmsSep = true;
+      p++;
+      if (p >= len || !isAsciiDigit(at(p))) return false;
+    } else if (!isAsciiDigit(at(p))) {
+      if (!hourTwoDigits) return false;
+      return true;
+    }
+    f.minute = at(p) - 48;
+    p++;
+    if (p < len && isAsciiDigit(at(p))) {
+      f.minute = f.minute * 10 + (at(p) - 48);
+      p++;
+      if (f.minute >= 60) return false;
+    } else if (!hmsSep) return false;
+    if (p >= len) return true;
+    if (hmsSep && at(p) === 0x3a) {
+      p++;
+      if (p >= len || !isAsciiDigit(at(p))) return false;
+    } else if (!(!hmsSep && isAsciiDigit(at(p)))) {
+      return true;
+    }
+    f.second = at(p) - 48;
+    p++;
+    if (p < len && isAsciiDigit(at(p))) {
+      f.second = f.second * 10 + (at(p) - 48);
+      p++;
+      if (f.second >= 60) return false;
+    } else if (!hmsSep) return false;
+    if (p < len && at(p) === 0x2e) p++;
+    else return true;
+    let us = 0;
+    for (let i = 0; i < 6; i++) {
+      us *= 10;
+      if (p < len && isAsciiDigit(at(p))) {
+        us += at(p) - 48;
+        p++;
+      }
+    }
+    f.microsecond = us;
+    if (p < len && isAsciiDigit(at(p))) {
+      nanosecondUnit = true;
+      while (p < len && isAsciiDigit(at(p))) p++; // picoseconds and attoseconds: beyond a nanosecond Timestamp
+    }
+    return true;
+  };
+  if (!time()) return undefined;
+  // parse_timezone
+  while (p < len && isCSpace(at(p))) p++;
+  if (p >= len) return { fields: f, offsetMinutes, nanosecondUnit };
+  if (at(p) === 0x5a) {
+    offsetMinutes = 0;
+    p++;
+  } else if (at(p) === 0x2d || at(p) === 0x2b) {
+    const neg = at(p) === 0x2d;
+    p++;
+    let oh = 0;
+    let om = 0;
+    if (len - p >= 2 && isAsciiDigit(at(p)) && isAsciiDigit(at(p + 1))) {
+      oh = (at(p) - 48) * 10 + (at(p + 1) - 48);
+      p += 2;
+      if (oh >= 24) return undefined;
+    } else if (len - p >= 1 && isAsciiDigit(at(p))) {
+      oh = at(p) - 48;
+      p++;
+    } else return undefined;
+    if (p < len) {
+      if (at(p) === 0x3a) p++;
+      if (len - p >= 2 && isAsciiDigit(at(p)) && isAsciiDigit(at(p + 1))) {
+        om = (at(p) - 48) * 10 + (at(p + 1) - 48);
+        p += 2;
+        if (om >= 60) return undefined;
+      } else if (len - p >= 1 && isAsciiDigit(at(p))) {
+        om = at(p) - 48;
+        p++;
+      } else return undefined;
+    }
+    offsetMinutes = neg ? -(oh * 60 + om) : oh * 60 + om;
+  }
+  while (p < len && isCSpace(at(p))) p++;
+  if (p !== len) return undefined;
+  return { fields: f, offsetMinutes, nanosecondUnit };
 }
 
-/** "Dec 1, 2023 10:00", "1 December 2023", "Friday, December 1 2023 3pm". */
-function parseWords(text: string): number | undefined {
-  const tokens = text.replace(/,/g, " ").split(/\s+/).filter(Boolean);
-  let month: number | undefined;
-  const numbers: string[] = [];
-  const timeParts: string[] = [];
-  for (const token of tokens) {
-    const lower = token.toLowerCase().replace(/\.$/, "");
-    const monthIndex = MONTHS.findIndex(
-      (name) => lower === name || (lower.length > 3 && name === lower.slice(0, 3)),
+// ---------------------------------------------------------------------------------------------------------
+// parsing.pyx parse_datetime_string
+
+const TIMEPAT = /^([01]?[0-9]|2[0-3]):([0-5][0-9])/;
+const NOT_DATELIKE: ReadonlySet<string> = new Set(["a", "A", "m", "M", "p", "P", "t", "T"]);
+
+function parseDatetimeString(s: string): PdTimestamp {
+  if (!looksLikeDatetime(s)) err("ValueError", `Given date string "${s}" not likely a datetime`);
+  if (TIMEPAT.test(s)) return fromDateutil(s, GYM_NOW);
+  const delimited = parseDelimitedDate(s);
+  if (delimited !== undefined) return delimited;
+  const abbr = parseDateabbr(s);
+  if (abbr !== undefined) return abbr;
+  return fromDateutil(s, { year: 1, month: 1, day: 1, hour: 0, minute: 0, second: 0, microsecond: 0 });
+}
+
+function fromDateutil(s: string, defaults: DateFields): PdTimestamp {
+  const r = dateutilParse(s, defaults);
+  if (!r.ok) err("ValueError", `${r.error}: ${s}`);
+  if (r.offsetSeconds !== null && Math.abs(r.offsetSeconds) >= 86_400) {
+    err(
+      "ValueError",
+      `Parsed string "${s}" gives an invalid tzoffset, which must be between -timedelta(hours=24) and timedelta(hours=24)`,
     );
-    if (monthIndex >= 0 && month === undefined && /^[a-z]+$/.test(lower)) {
-      month = monthIndex + 1;
-    } else if (WEEKDAY.test(token)) {
-      // dateutil ignores a weekday name.
-    } else if (/^\d{1,4}(st|nd|rd|th)?$/i.test(token)) {
-      numbers.push(token.replace(/\D+$/, ""));
-    } else if (
-      /^\d{1,2}(:\d{2}(:\d{2}(\.\d+)?)?)?(am|pm)?$/i.test(token) ||
-      /^(am|pm|utc|gmt|z)$/i.test(token)
-    ) {
-      timeParts.push(token);
-    } else {
-      return undefined;
+  }
+  return build(r.fields, r.offsetSeconds);
+}
+
+/** `_does_string_look_like_datetime`: a number below 1000 (as pandas' xstrtod reads it) is not. */
+function looksLikeDatetime(s: string): boolean {
+  if (s.length === 0) return true;
+  if (s.charCodeAt(0) === 0x30) return true;
+  if (NOT_DATELIKE.has(s)) return false;
+  const value = xstrtod(utf8(s));
+  return value === undefined || value >= 1000;
+}
+
+/** pandas' xstrtod(decimal='.', sci='e', no thousands separator, skip_trailing): the value if it consumes the whole text. */
+function xstrtod(b: Uint8Array): number | undefined {
+  let p = 0;
+  const len = b.length;
+  const at = (i: number): number => (i < len ? b[i]! : 0);
+  while (isCSpace(at(p)) && p < len) p++;
+  let negative = false;
+  if (at(p) === 0x2d) {
+    negative = true;
+    p++;
+  } else if (at(p) === 0x2b) p++;
+  let digits = 0;
+  let decimals = 0;
+  let text = "";
+  while (isAsciiDigit(at(p))) {
+    text += String.fromCharCode(at(p));
+    p++;
+    digits++;
+  }
+  if (at(p) === 0x2e) {
+    p++;
+    text += ".";
+    while (isAsciiDigit(at(p))) {
+      text += String.fromCharCode(at(p));
+      p++;
+      digits++;
+      decimals++;
     }
   }
-  if (month === undefined) return undefined;
-  const year = numbers.find((n) => n.length === 4);
-  const rest = numbers.filter((n) => n !== year);
-  const day = rest.shift();
-  if (day === undefined) return undefined;
-  // A leftover bare number (e.g. "3" in "Dec 1 2023 3 pm") joins the time.
-  const time = parseTime([...rest, ...timeParts].join(" ").replace(/\s+(am|pm)/i, "$1") || "0");
-  if (!time) return undefined;
-  return withTime(year === undefined ? 2023 : Number(year), month, Number(day), time);
+  if (digits === 0) return undefined;
+  let exponent = 0;
+  if (at(p) === 0x65 || at(p) === 0x45) {
+    p++;
+    let negExp = false;
+    if (at(p) === 0x2d) {
+      negExp = true;
+      p++;
+    } else if (at(p) === 0x2b) p++;
+    let n = 0;
+    let expDigits = 0;
+    while (expDigits < 17 && isAsciiDigit(at(p))) {
+      n = n * 10 + (at(p) - 48);
+      p++;
+      expDigits++;
+    }
+    // No exponent digits: the 'e' (or its sign) is left unconsumed, so the text is not one number.
+    if (expDigits === 0) return undefined;
+    exponent = negExp ? -n : n;
+  }
+  // DBL_MIN_EXP / DBL_MAX_EXP on the decimal exponent: ERANGE, which pandas reads as "looks like a date".
+  if (exponent - decimals < -1021 || exponent - decimals > 1024) return undefined;
+  while (isCSpace(at(p)) && p < len) p++;
+  if (p !== len) return undefined;
+  const value = Number(`${text}e${exponent}`);
+  if (!Number.isFinite(value)) return undefined; // ERANGE
+  return negative ? -value : value;
+}
+
+function twoDigits(b: Uint8Array, i: number): number {
+  const x = b[i] ?? 0;
+  const y = b[i + 1] ?? 0;
+  return isAsciiDigit(x) && isAsciiDigit(y) ? (x - 48) * 10 + (y - 48) : -1;
+}
+
+function oneDigit(b: Uint8Array, i: number): number {
+  const x = b[i] ?? 0;
+  return isAsciiDigit(x) ? x - 48 : -1;
+}
+
+function fourDigits(b: Uint8Array, i: number): number {
+  const hi = twoDigits(b, i);
+  const lo = twoDigits(b, i + 2);
+  return hi < 0 || lo < 0 ? -1 : hi * 100 + lo;
+}
+
+function isDelimiter(c: number | undefined): boolean {
+  return c === 0x20 || c === 0x2f || c === 0x2d || c === 0x2e;
+}
+
+/** `_parse_delimited_date`: MM/DD/YYYY, DD/MM/YYYY (swapped when the first field cannot be a month), MM/YYYY. */
+function parseDelimitedDate(s: string): PdTimestamp | undefined {
+  const b = utf8(s);
+  const n = b.length;
+  let month: number;
+  let day = 1;
+  let year: number;
+  let canSwap = false;
+  if (n === 10 && isDelimiter(b[2]) && isDelimiter(b[5])) {
+    month = twoDigits(b, 0);
+    day = twoDigits(b, 3);
+    year = fourDigits(b, 6);
+    canSwap = true;
+  } else if (n === 9 && isDelimiter(b[1]) && isDelimiter(b[4])) {
+    month = oneDigit(b, 0);
+    day = twoDigits(b, 2);
+    year = fourDigits(b, 5);
+    canSwap = true;
+  } else if (n === 9 && isDelimiter(b[2]) && isDelimiter(b[4])) {
+    month = twoDigits(b, 0);
+    day = oneDigit(b, 3);
+    year = fourDigits(b, 5);
+    canSwap = true;
+  } else if (n === 8 && isDelimiter(b[1]) && isDelimiter(b[3])) {
+    month = oneDigit(b, 0);
+    day = oneDigit(b, 2);
+    year = fourDigits(b, 4);
+    canSwap = true;
+  } else if (n === 7 && isDelimiter(b[2])) {
+    if (b[2] === 0x2e) return undefined; // "10.2010" could be a float
+    month = twoDigits(b, 0);
+    year = fourDigits(b, 3);
+  } else {
+    return undefined;
+  }
+  if (month < 0 || day < 0 || year < 1000) return undefined;
+  if (month >= 1 && month <= 31 && day >= 1 && day <= 31 && (month <= 12 || day <= 12)) {
+    if (month > 12 && canSwap) [day, month] = [month, day];
+    if (month > 12) err("ValueError", "month must be in 1..12");
+    if (day > daysInMonth(year, month)) err("ValueError", "day is out of range for month");
+    return build({ year, month, day, hour: 0, minute: 0, second: 0, microsecond: 0 }, null);
+  }
+  return err("ValueError", `Invalid date specified (${month}/${day})`);
+}
+
+/** Python's int() on a short ASCII-or-not digit string; undefined where it raises ValueError. */
+function pyIntOrUndefined(s: string): number | undefined {
+  // Only called on slices of at most 4 characters; Python's int() accepts any decimal digits and spaces.
+  const ascii = Array.from(s, (ch) => {
+    const d = decimalDigit(ch);
+    return d >= 0 ? String(d) : ch;
+  }).join("");
+  const t = ascii.replace(/^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g, "");
+  return /^[+-]?[0-9](?:_?[0-9])*$/.test(t) ? Number(t.replaceAll("_", "")) : undefined;
+}
+
+function decimalDigit(ch: string): number {
+  const cp = ch.codePointAt(0)!;
+  if (cp > 0x7f && isSpace(cp)) return -2;
+  return decimalValue(cp);
+}
+
+const PY_WS =
+  "[\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
+const MONTH_ABBR = [
+  "JAN",
+  "FEB",
+  "MAR",
+  "APR",
+  "MAY",
+  "JUN",
+  "JUL",
+  "AUG",
+  "SEP",
+  "OCT",
+  "NOV",
+  "DEC",
+] as const;
+
+/** `_parse_dateabbr_string`: a bare 4-character year, quarters (2023Q4, 4Q2023, 23Q4, 4Q23), %Y-%m, %b %Y, %b-%Y. */
+function parseDateabbr(input: string): PdTimestamp | undefined {
+  if (NAT_STRINGS.has(input)) return NAT;
+  const s = pyUpper(input);
+  const cps = Array.from(s);
+  const n = cps.length;
+  const slice = (a: number, b?: number) => cps.slice(a, b).join("");
+  const date = (year: number, month: number) =>
+    year >= 1 && year <= 9999
+      ? build({ year, month, day: 1, hour: 0, minute: 0, second: 0, microsecond: 0 }, null)
+      : undefined;
+  if (n === 4) {
+    const y = pyIntOrUndefined(s);
+    if (y !== undefined) {
+      const r = date(y, 1);
+      if (r) return r;
+    }
+  }
+  if (n >= 4 && n <= 7) {
+    const i = cps.slice(1, 6).indexOf("Q");
+    if (i >= 0) {
+      const q = i + 1;
+      const bytes = utf8(s);
+      let quarter = -1;
+      let year: number | undefined;
+      let ok = true;
+      if (q === 1) {
+        quarter = oneDigit(bytes, 0);
+        if (n === 4 || (n === 5 && cps[q + 1] === "-")) {
+          const yy = pyIntOrUndefined(slice(-2));
+          year = yy === undefined ? undefined : 2000 + yy;
+        } else if (n === 6 || (n === 7 && cps[q + 1] === "-")) {
+          year = pyIntOrUndefined(slice(-4));
+        } else ok = false;
+      } else if (q === 2 || q === 3) {
+        if (n === 4 || (n === 5 && cps[q - 1] === "-")) {
+          quarter = oneDigit(bytes, bytes.length - 1);
+          const yy = pyIntOrUndefined(slice(0, 2));
+          year = yy === undefined ? undefined : 2000 + yy;
+        } else ok = false;
+      } else if (q === 4 || q === 5) {
+        if (n === 6 || (n === 7 && cps[q - 1] === "-")) {
+          quarter = oneDigit(bytes, bytes.length - 1);
+          year = pyIntOrUndefined(slice(0, 4));
+        } else ok = false;
+      }
+      if (ok && year !== undefined) {
+        if (!(quarter >= 1 && quarter <= 4)) {
+          err("ValueError", `Incorrect quarterly string is given, quarter must be between 1 and 4: ${s}`);
+        }
+        const r = date(year, (quarter - 1) * 3 + 1);
+        if (r) return r;
+      }
+    }
+  }
+  return strptimeMonth(s);
+}
+
+/** datetime.strptime(s, fmt) for "%Y-%m", "%b %Y" and "%b-%Y" (C locale month abbreviations). */
+function strptimeMonth(s: string): PdTimestamp | undefined {
+  // %Y is \d{4} in Python's re (any script's digits), %m ASCII, the format's space is \s+.
+  const year = "(\\p{Nd}{4})";
+  const month = "(1[0-2]|0[1-9]|[1-9])";
+  const patterns: [RegExp, "ym" | "by"][] = [
+    [new RegExp(`^${year}-${month}$`, "iu"), "ym"],
+    [new RegExp(`^(${MONTH_ABBR.join("|")})${PY_WS}+${year}$`, "iu"), "by"],
+    [new RegExp(`^(${MONTH_ABBR.join("|")})-${year}$`, "iu"), "by"],
+  ];
+  for (const [re, kind] of patterns) {
+    const m = re.exec(s);
+    if (!m) continue;
+    const y = pyIntOrUndefined(kind === "ym" ? m[1]! : m[2]!)!;
+    const mo =
+      kind === "ym" ? Number(m[2]) : MONTH_ABBR.indexOf(pyUpper(m[1]!) as (typeof MONTH_ABBR)[number]) + 1;
+    if (y < 1) continue;
+    return build({ year: y, month: mo, day: 1, hour: 0, minute: 0, second: 0, microsecond: 0 }, null);
+  }
+  return undefined;
+}
+
+/**
+ * Compares two Timestamps like Python's operators: NaN (every comparison False) when either is NaT, and
+ * TypeError between a naive and an aware one.
+ */
+export function compareTimestamps(a: PdTimestamp, b: PdTimestamp): number {
+  if (a.nat || b.nat) return Number.NaN;
+  if (a.aware !== b.aware) err("TypeError", "Cannot compare tz-naive and tz-aware timestamps");
+  return a.ms - b.ms;
+}
+
+/**
+ * `list.sort(key=pd.Timestamp, reverse=True)`: newest first. Raises TypeError when naive and aware values
+ * meet (with at least two items some comparison pairs them, as in Python's sort).
+ */
+export function sortNewestFirst<T>(items: T[], key: (item: T) => PdTimestamp): void {
+  if (items.length < 2) return;
+  let naive = false;
+  let aware = false;
+  for (const item of items) {
+    const t = key(item);
+    if (t.nat) continue;
+    if (t.aware) aware = true;
+    else naive = true;
+  }
+  if (naive && aware) err("TypeError", "Cannot compare tz-naive and tz-aware timestamps");
+  // NaT compares False both ways; a stable sort that treats it as equal to its neighbours is close enough
+  // for a read-only listing.
+  items.sort((x, y) => {
+    const c = compareTimestamps(key(y), key(x));
+    return Number.isNaN(c) ? 0 : c;
+  });
 }

@@ -198,7 +198,7 @@ describe("calendar tools", () => {
       event_name: "Sync",
       participant_email: "a.b@atlas.com",
       event_start: "2023-12-01 10:00:00",
-      duration: 30,
+      duration: 30n,
     });
     expect(state.calendar.label(state.calendar.length - 1)).toBe(0);
     expect(state.calendar.label(0)).toBe(0);
@@ -609,7 +609,7 @@ describe("Python call semantics", () => {
       "customer_relationship_manager_update_customer",
       { customer_id: "00000095", field: "notes", new_value: 12 },
     ]);
-    expect(rowById(state.crm, "customer_id", "00000095")!.notes).toBe(12);
+    expect(rowById(state.crm, "customer_id", "00000095")!.notes).toBe(12n);
     const phone = rowById(base.crm, "customer_id", "00000189")!.customer_phone;
     expect(isNa(phone)).toBe(true);
   });

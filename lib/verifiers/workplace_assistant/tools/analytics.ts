@@ -3,8 +3,19 @@
  * (company_directory.py) over raw/email_addresses.csv. Only create_plot writes a compared table.
  */
 import type { Cell, Row } from "../frame";
-import { PyException, pyEq, pyGreater, pyLowerMethod, truthy } from "../py";
-import { applied, arg, fmt, refused, regexContains, type ToolDef, type WorkplaceState } from "./common";
+import { PyException, pyEq, pyLowerMethod, truthy } from "../py";
+import {
+  applied,
+  arg,
+  fmt,
+  matchingPositions,
+  recordOf,
+  refused,
+  regexContains,
+  seriesCompare,
+  type ToolDef,
+  type WorkplaceState,
+} from "./common";
 
 const PLOT_VALUES = [
   "total_visits",
@@ -21,8 +32,16 @@ const PLOT_TYPES = ["bar", "line", "scatter", "histogram"] as const;
 function visitsBetween(state: WorkplaceState, timeMin: unknown, timeMax: unknown): Row[] {
   const date = state.analytics.columnIndex("date_of_visit");
   let rows = state.analytics.rows.slice();
-  if (truthy(timeMin)) rows = rows.filter((row) => !pyGreater(timeMin, row[date]));
-  if (truthy(timeMax)) rows = rows.filter((row) => !pyGreater(row[date], timeMax));
+  const keep = (op: ">=" | "<=", bound: unknown) => {
+    const mask = seriesCompare(
+      rows.map((row) => row[date]),
+      op,
+      bound,
+    );
+    rows = rows.filter((_, i) => mask[i]);
+  };
+  if (truthy(timeMin)) keep(">=", timeMin);
+  if (truthy(timeMax)) keep("<=", timeMax);
   return rows;
 }
 
@@ -73,10 +92,7 @@ export const ANALYTICS_TOOLS: readonly ToolDef[] = [
       const visitorId = arg(args, "visitor_id");
       if (!truthy(visitorId)) return refused("Visitor ID not provided.");
       const frame = state.analytics;
-      const c = frame.columnIndex("visitor_id");
-      const records = frame.rows
-        .filter((row) => pyEq(row[c], visitorId))
-        .map((row) => Object.fromEntries(frame.columns.map((name, i) => [name, row[i]])));
+      const records = matchingPositions(frame, "visitor_id", visitorId).map((pos) => recordOf(frame, pos));
       return records.length > 0 ? applied(records) : refused("Visitor not found.");
     },
   },

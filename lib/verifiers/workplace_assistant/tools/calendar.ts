@@ -1,6 +1,6 @@
 /** CalendarTool (calendar.py) over processed/calendar_events.csv. */
 import { PyException, pyEq, pyInt, pyIsDigit, pyLen, pyLowerMethod, pyZfill, truthy } from "../py";
-import { pandasTimestamp } from "../timestamp";
+import { compareTimestamps, type PdTimestamp, pandasTimestamp, sortNewestFirst } from "../timestamp";
 import {
   anyFalsy,
   applied,
@@ -43,7 +43,7 @@ function checkTimestamp(value: unknown, message: string): ToolOutcome | undefine
 
 /** `try: int(v) <= 0 ... except ValueError`: same split as checkTimestamp. */
 function checkDuration(value: unknown): ToolOutcome | undefined {
-  let minutes: number;
+  let minutes: bigint;
   try {
     minutes = pyInt(value);
   } catch (error) {
@@ -52,7 +52,7 @@ function checkDuration(value: unknown): ToolOutcome | undefined {
     }
     throw error;
   }
-  return minutes <= 0 ? refused("Duration must be a positive number of minutes.") : undefined;
+  return minutes <= 0n ? refused("Duration must be a positive number of minutes.") : undefined;
 }
 
 export const CALENDAR_TOOLS: readonly ToolDef[] = [
@@ -85,15 +85,15 @@ export const CALENDAR_TOOLS: readonly ToolDef[] = [
       ["query", ""],
       ["time_min", null],
       ["time_max", null],
-      ["page", 1],
-      ["page_size", 5],
+      ["page", 1n],
+      ["page_size", 5n],
     ],
     mutates: false,
     run(state, args) {
       const timeMinArg = arg(args, "time_min");
       const timeMaxArg = arg(args, "time_max");
-      let timeMin: number | undefined;
-      let timeMax: number | undefined;
+      let timeMin: PdTimestamp | undefined;
+      let timeMax: PdTimestamp | undefined;
       if (truthy(timeMinArg)) {
         const bad = checkTimestamp(timeMinArg, "Invalid time_min format. Expected YYYY-MM-DD HH:MM:SS.");
         if (bad) return bad;
@@ -113,13 +113,14 @@ export const CALENDAR_TOOLS: readonly ToolDef[] = [
         .map((row, pos) => ({ row, pos }))
         .filter(({ row }) => matches(row[name]) || matches(row[email]))
         .map(({ row, pos }) => ({ pos, at: pandasTimestamp(row[start]) }));
-      if (timeMin !== undefined) events = events.filter((e) => e.at >= timeMin);
-      if (timeMax !== undefined) events = events.filter((e) => e.at <= timeMax);
+      // `pd.Timestamp(start) >= time_min`: False against NaT, TypeError between naive and aware.
+      if (timeMin !== undefined) events = events.filter((e) => compareTimestamps(e.at, timeMin) >= 0);
+      if (timeMax !== undefined) events = events.filter((e) => compareTimestamps(e.at, timeMax) <= 0);
       if (events.length === 0) return applied("No events found.");
-      events.sort((a, b) => b.at - a.at);
+      sortNewestFirst(events, (e) => e.at);
       const pageInfo = paginate(events, arg(args, "page"), arg(args, "page_size"));
       return applied({
-        events: pageInfo.slice.map((e) => recordOf(frame, e.pos)),
+        events: pageInfo.slice().map((e) => recordOf(frame, e.pos)),
         pagination: {
           total_events: events.length,
           page: pageInfo.page,
@@ -157,7 +158,7 @@ export const CALENDAR_TOOLS: readonly ToolDef[] = [
       if (badDuration) return badDuration;
       const email = pyLowerMethod(participant);
       const frame = state.calendar;
-      const eventId = pyZfill(String(pyInt(frame.objectMax("event_id")) + 1), ID_WIDTH);
+      const eventId = pyZfill(String(pyInt(frame.objectMax("event_id")) + 1n), ID_WIDTH);
       // pd.concat without ignore_index: the new row keeps its own label 0, duplicating the first row's.
       // The arguments are stored as given, so an int duration stays an int (and later lower-cases to NaN).
       frame.append(Object.freeze([eventId, eventName, email, eventStart, duration]), "keep_index");

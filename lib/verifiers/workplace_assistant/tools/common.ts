@@ -1,5 +1,18 @@
 import type { Cell, Frame, Row } from "../frame";
-import { isDict, PyException, pyEq, pyStr, pyTypeName, truthy } from "../py";
+import {
+  isDict,
+  isNa,
+  PyException,
+  pyArith,
+  pyEq,
+  pyGreater,
+  pyLess,
+  pyMax,
+  pyMin,
+  pySlice,
+  pyStr,
+  truthy,
+} from "../py";
 
 /** The tables one replay works on. Compared: emails, calendar, plots, projectTasks, crm. */
 export interface WorkplaceState {
@@ -164,23 +177,30 @@ export function fmt(value: unknown): string {
   return pyStr(value);
 }
 
-/** Pagination arithmetic shared by the search tools (Python ints; bad types raise TypeError). */
+/**
+ * Pagination arithmetic shared by the search tools, in Python's order and types:
+ *   total_pages = (total + page_size - 1) // page_size
+ *   page = max(1, min(page, total_pages)) if total_pages > 0 else 1
+ *   start = (page - 1) * page_size; end = min(start + page_size, total)
+ * Bad types raise TypeError, a zero page size ZeroDivisionError; `slice` is `items[start:end]`, which Gym
+ * only evaluates when there are results (float indices raise there, not before).
+ */
 export function paginate<T>(
   items: readonly T[],
   page: unknown,
   pageSize: unknown,
-): { readonly slice: T[]; readonly page: number; readonly pageSize: number; readonly totalPages: number } {
-  if (typeof page !== "number" || typeof pageSize !== "number") {
-    const bad = typeof pageSize !== "number" ? pageSize : page;
-    throw new PyException("TypeError", `unsupported operand type(s) for +: 'int' and '${pyTypeName(bad)}'`);
-  }
-  if (pageSize === 0) throw new PyException("ZeroDivisionError", "integer division or modulo by zero");
-  const total = items.length;
-  const totalPages = Math.floor((total + pageSize - 1) / pageSize);
-  const p = totalPages > 0 ? Math.max(1, Math.min(page, totalPages)) : 1;
-  const start = (p - 1) * pageSize;
-  const end = Math.min(start + pageSize, total);
-  return { slice: items.slice(start, Math.max(start, end)), page: p, pageSize, totalPages };
+): {
+  readonly slice: () => T[];
+  readonly page: unknown;
+  readonly pageSize: unknown;
+  readonly totalPages: unknown;
+} {
+  const total = BigInt(items.length);
+  const totalPages = pyArith("//", pyArith("-", pyArith("+", total, pageSize), 1n), pageSize);
+  const p = pyGreater(totalPages, 0n) ? pyMax(1n, pyMin(page, totalPages)) : 1n;
+  const start = pyArith("*", pyArith("-", p, 1n), pageSize);
+  const end = pyMin(pyArith("+", start, pageSize), total);
+  return { slice: () => pySlice(items, start, end), page: p, pageSize, totalPages };
 }
 
 /** `re.search(pattern, text, re.IGNORECASE)` as `str.contains(pattern, case=False)` uses it. */
@@ -195,4 +215,28 @@ export function regexContains(pattern: unknown): (cell: Cell) => boolean {
     throw new PyException("re.error", error instanceof Error ? error.message : String(error));
   }
   return (cell) => typeof cell === "string" && re.test(cell);
+}
+
+/**
+ * `series >= bound` / `series <= bound` on an object column, as pandas evaluates it: a missing bound (None,
+ * NaN) makes every row False; a list compares row by row and must have one element per row (ValueError);
+ * anything else compares each cell with Python's operator (a missing cell is False, unorderable types raise
+ * TypeError).
+ */
+export function seriesCompare(cells: readonly Cell[], op: ">=" | "<=", bound: unknown): boolean[] {
+  if (isNa(bound)) return cells.map(() => false);
+  const cmp = (cell: Cell, b: unknown): boolean => {
+    if (isNa(cell) || isNa(b)) return false;
+    return op === ">=" ? !pyLess(cell, b) : !pyGreater(cell, b);
+  };
+  if (Array.isArray(bound)) {
+    if (bound.length !== cells.length) {
+      throw new PyException(
+        "ValueError",
+        `('Lengths must match to compare', (${cells.length},), (${bound.length},))`,
+      );
+    }
+    return cells.map((cell, i) => cmp(cell, bound[i]));
+  }
+  return cells.map((cell) => cmp(cell, bound));
 }

@@ -1,16 +1,6 @@
 /** CustomerRelationshipManagerTool (customer_relationship_manager.py) over its processed CSV. */
 import type { Frame } from "../frame";
-import {
-  assertHashable,
-  isNa,
-  PyException,
-  pyEq,
-  pyGreater,
-  pyInt,
-  pyLowerMethod,
-  pyZfill,
-  truthy,
-} from "../py";
+import { assertHashable, isNa, PyException, pyEq, pyInt, pyLowerMethod, pyZfill, truthy } from "../py";
 import {
   anyFalsy,
   applied,
@@ -22,6 +12,7 @@ import {
   recordOf,
   refused,
   regexContains,
+  seriesCompare,
   type ToolDef,
 } from "./common";
 
@@ -58,18 +49,19 @@ function containsFilter(frame: Frame, positions: number[], column: string, patte
 /** `df[df[column] >= bound]` (or `<=`): object comparisons; a missing cell compares False. */
 function rangeFilter(frame: Frame, positions: number[], column: string, bound: unknown, atLeast: boolean) {
   const c = frame.columnIndex(column);
-  return positions.filter((pos) => {
-    const cell = frame.rows[pos]![c];
-    if (isNa(cell)) return false;
-    return atLeast ? !pyGreater(bound, cell) : !pyGreater(cell, bound);
-  });
+  const mask = seriesCompare(
+    positions.map((pos) => frame.rows[pos]![c]),
+    atLeast ? ">=" : "<=",
+    bound,
+  );
+  return positions.filter((_, i) => mask[i]);
 }
 
 export const CRM_TOOLS: readonly ToolDef[] = [
   {
     name: "customer_relationship_manager_search_customers",
     qualname: "CustomerRelationshipManagerTool.search_customers",
-    params: [...SEARCH_FILTERS.map((p) => [p, null] as const), ["page", 1], ["page_size", 5]],
+    params: [...SEARCH_FILTERS.map((p) => [p, null] as const), ["page", 1n], ["page_size", 5n]],
     mutates: false,
     run(state, args) {
       const value = (p: string) => arg(args, p);
@@ -98,7 +90,7 @@ export const CRM_TOOLS: readonly ToolDef[] = [
       const pageInfo = paginate(positions, value("page"), value("page_size"));
       if (positions.length === 0) return applied("No customers found.");
       return applied({
-        customers: pageInfo.slice.map((pos) => recordOf(frame, pos)),
+        customers: pageInfo.slice().map((pos) => recordOf(frame, pos)),
         pagination: {
           total_customers: positions.length,
           page: pageInfo.page,
@@ -171,7 +163,7 @@ export const CRM_TOOLS: readonly ToolDef[] = [
         ? pyLowerMethod(v("customer_email"))
         : v("customer_email");
       const frame = state.crm;
-      const newId = pyZfill(String(pyInt(frame.objectMax("customer_id")) + 1), ID_WIDTH);
+      const newId = pyZfill(String(pyInt(frame.objectMax("customer_id")) + 1n), ID_WIDTH);
       // Omitted optional fields are stored as None (notes defaults to ""); status is stored unchecked.
       const byColumn: Record<string, unknown> = {
         customer_id: newId,

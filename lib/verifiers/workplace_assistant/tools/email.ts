@@ -1,7 +1,8 @@
 /** EmailTool (email.py): search, read, send, delete, forward and reply over processed/emails.csv. */
+import { pyLower, pySplitSpace } from "../../../verify/pyunicode";
 import type { Row } from "../frame";
-import { PyException, pyIn, pyInt, pyLowerMethod, truthy } from "../py";
-import { pandasTimestamp } from "../timestamp";
+import { assertHashable, pyIn, pyInt, pyLowerMethod, truthy } from "../py";
+import { type PdTimestamp, pandasTimestamp } from "../timestamp";
 import {
   anyFalsy,
   applied,
@@ -22,8 +23,6 @@ import {
 /** email.py's HARDCODED_CURRENT_TIME, as `str(pd.Timestamp)` prints it. */
 export const EMAIL_SENT_DATETIME = "2023-11-30 23:59:00";
 
-const MS_PER_DAY = 86_400_000;
-
 /**
  * `f"{subject} {body} {sender}".lower()` per row. Rows are immutable and shared across replays, so the
  * text is cached per row object.
@@ -33,7 +32,7 @@ const searchTextCache = new WeakMap<Row, string>();
 function searchText(row: Row, subject: number, body: number, sender: number): string {
   let text = searchTextCache.get(row);
   if (text === undefined) {
-    text = `${fmt(row[subject])} ${fmt(row[body])} ${fmt(row[sender])}`.toLowerCase();
+    text = pyLower(`${fmt(row[subject])} ${fmt(row[body])} ${fmt(row[sender])}`);
     searchTextCache.set(row, text);
   }
   return text;
@@ -46,7 +45,7 @@ function sendEmail(state: WorkplaceState, recipient: unknown, subject: unknown, 
   return guarded("Error sending email", () => {
     const lowered = pyLowerMethod(recipient);
     const emails = state.emails;
-    const emailId = emails.length === 0 ? "1" : String(pyInt(emails.objectMax("email_id")) + 1);
+    const emailId = emails.length === 0 ? "1" : String(pyInt(emails.objectMax("email_id")) + 1n);
     emails.append(
       Object.freeze([emailId, "outbox", lowered, subject, EMAIL_SENT_DATETIME, body]),
       "ignore_index",
@@ -84,7 +83,7 @@ export const EMAIL_TOOLS: readonly ToolDef[] = [
         if (!record) return refused("Email not found.");
         if (typeof field === "string" && Object.hasOwn(record, field))
           return applied({ [field]: record[field] });
-        pyIn(field, record); // raises TypeError for an unhashable field, as `field in dict` does
+        assertHashable(field); // `field in dict` raises TypeError for a list or dict
         return refused(
           `Field '${fmt(field)}' not found. Available fields: ${Object.keys(record).join(", ")}`,
         );
@@ -98,40 +97,40 @@ export const EMAIL_TOOLS: readonly ToolDef[] = [
       ["query", ""],
       ["date_min", null],
       ["date_max", null],
-      ["page", 1],
-      ["page_size", 5],
+      ["page", 1n],
+      ["page_size", 5n],
     ],
     mutates: false,
     run(state, args) {
       return guarded("Error searching emails", () => {
-        const words = pyLowerMethod(arg(args, "query"))
-          .split(/\s+/)
-          .filter((w) => w !== "");
+        const words = pySplitSpace(pyLowerMethod(arg(args, "query")));
         const frame = state.emails;
         const [subject, body, sender, sent] = ["subject", "body", "sender/recipient", "sent_datetime"].map(
           (c) => frame.columnIndex(c),
         ) as [number, number, number, number];
-        let found: { pos: number; at: number }[] = [];
+        let found: { pos: number; at: PdTimestamp }[] = [];
         frame.rows.forEach((row, pos) => {
           const text = searchText(row, subject, body, sender);
           if (words.every((w) => text.includes(w))) found.push({ pos, at: pandasTimestamp(row[sent]) });
         });
         // Gym sorts with an unstable quicksort; ties may come out in another order there.
-        found.sort((a, b) => b.at - a.at);
+        found.sort((a, b) => b.at.ms - a.at.ms);
         const dateMin = arg(args, "date_min");
         const dateMax = arg(args, "date_max");
-        if (truthy(dateMin)) {
-          const min = dayOf(pandasTimestamp(dateMin));
-          found = found.filter((e) => dayOf(e.at) >= min);
+        // `[e for e in emails if Timestamp(e).date() >= Timestamp(date_min).date()]`: date_min is parsed once
+        // per email, so not at all when there is none; NaT's date compares False.
+        if (truthy(dateMin) && found.length > 0) {
+          const min = pandasTimestamp(dateMin).day;
+          found = found.filter((e) => e.at.day >= min);
         }
-        if (truthy(dateMax)) {
-          const max = dayOf(pandasTimestamp(dateMax));
-          found = found.filter((e) => dayOf(e.at) <= max);
+        if (truthy(dateMax) && found.length > 0) {
+          const max = pandasTimestamp(dateMax).day;
+          found = found.filter((e) => e.at.day <= max);
         }
         const pageInfo = paginate(found, arg(args, "page"), arg(args, "page_size"));
         if (found.length === 0) return applied("No emails found.");
         return applied({
-          emails: pageInfo.slice.map((e) => recordOf(frame, e.pos)),
+          emails: pageInfo.slice().map((e) => recordOf(frame, e.pos)),
           pagination: {
             total_emails: found.length,
             page: pageInfo.page,
@@ -217,8 +216,3 @@ export const EMAIL_TOOLS: readonly ToolDef[] = [
     },
   },
 ];
-
-function dayOf(ms: number): number {
-  if (Number.isNaN(ms)) throw new PyException("ValueError", "NaTType does not support date");
-  return Math.floor(ms / MS_PER_DAY);
-}

@@ -1,4 +1,5 @@
 /** ProjectManagementTool (project_management.py) over processed/project_tasks.csv. */
+import { pyLower } from "../../../verify/pyunicode";
 import type { Cell, Frame } from "../frame";
 import { assertHashable, isNa, PyException, pyEq, pyInt, pyLowerMethod, pyZfill, truthy } from "../py";
 import {
@@ -27,7 +28,7 @@ const BAD_BOARD = "Board not valid. Please choose from: 'Back end', 'Front end',
 
 /** `value in df[column].str.lower().values` (non-strings lower-case to NaN, which equals nothing). */
 function inLoweredColumn(frame: Frame, column: string, value: unknown): boolean {
-  return frame.someInColumn(column, (cell) => typeof cell === "string" && pyEq(cell.toLowerCase(), value));
+  return frame.someInColumn(column, (cell) => typeof cell === "string" && pyEq(pyLower(cell), value));
 }
 
 /**
@@ -102,7 +103,7 @@ export const PROJECT_TOOLS: readonly ToolDef[] = [
         const c = frame.columnIndex("assigned_to_email");
         positions = positions.filter((pos) => {
           const cell = frame.rows[pos]![c];
-          return typeof cell === "string" && cell.toLowerCase() === wanted;
+          return typeof cell === "string" && pyLower(cell) === wanted;
         });
       }
       if (truthy(listName)) positions = containsFilter(frame, positions, "list_name", listName);
@@ -134,7 +135,7 @@ export const PROJECT_TOOLS: readonly ToolDef[] = [
       if (!inLoweredColumn(frame, "assigned_to_email", email)) return refused(BAD_ASSIGNEE);
       if (!LISTS.some((l) => pyEq(l, listName))) return refused(BAD_LIST);
       if (!BOARDS.some((b) => pyEq(b, board))) return refused(BAD_BOARD);
-      const taskId = pyZfill(String(pyInt(frame.objectMax("task_id")) + 1), ID_WIDTH);
+      const taskId = pyZfill(String(pyInt(frame.objectMax("task_id")) + 1n), ID_WIDTH);
       frame.append(Object.freeze([taskId, taskName, email, listName, dueDate, board]), "ignore_index");
       return applied(taskId);
     },

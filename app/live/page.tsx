@@ -1,0 +1,15 @@
+import type { Metadata } from "next";
+import { connection } from "next/server";
+import { LivePage } from "./LivePage";
+
+export const metadata: Metadata = {
+  title: "Live · Rollout Inspector",
+  description:
+    "Check a running Gym server's HTTP and MCP doors, replay a rollout through both, verify on the server.",
+};
+
+export default async function Live() {
+  // Rendered per request so the CSP nonce set in proxy.ts reaches every script tag.
+  await connection();
+  return <LivePage />;
+}

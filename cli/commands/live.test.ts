@@ -1,0 +1,92 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { type FakeGym, startFakeGym } from "../../lib/live/test-helpers";
+import { memoryIo } from "../io";
+import { parseArgs, run } from "./live";
+
+const ROLLOUTS = fileURLToPath(
+  new URL("../../fixtures/golden/workplace-rollouts/wa_rollouts.jsonl", import.meta.url),
+);
+const tmp = mkdtempSync(join(tmpdir(), "live-cli-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+let gym: FakeGym | null = null;
+afterEach(async () => {
+  await gym?.close();
+  gym = null;
+});
+
+async function live(...args: string[]) {
+  const io = memoryIo();
+  const code = await run(args, io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+describe("cli live", () => {
+  it("rejects unusable arguments with exit 2 and one line", async () => {
+    for (const args of [
+      [],
+      ["ftp://x"],
+      ["http://127.0.0.1:1", "--policy", "x"],
+      ["http://127.0.0.1:1", "--timeout-ms", "0"],
+    ]) {
+      const result = await live(...args);
+      expect(result.code).toBe(2);
+      expect(result.err.trim().split("\n")).toHaveLength(1);
+    }
+    expect((await live("http://127.0.0.1:1", "--rollouts", join(tmp, "missing.jsonl"))).err).toContain(
+      "no such file",
+    );
+    expect(parseArgs(["http://127.0.0.1:1/", "--json"])).toMatchObject({
+      ok: true,
+      args: { url: "http://127.0.0.1:1", json: true },
+    });
+  });
+
+  it("connects, checks parity and replays + verifies a rollouts file: text report, exit 0 when nothing differs", async () => {
+    gym = await startFakeGym({ mode: "json" });
+    const file = join(tmp, "few.jsonl");
+    writeFileSync(file, `${readFileSync(ROLLOUTS, "utf8").split("\n").slice(0, 6).join("\n")}\n`);
+    const result = await live(gym.url, "--rollouts", file, "--policy", "legacy");
+    expect(result.out).toContain("token claims: sid=");
+    expect(result.out).toContain("(signature not checked)");
+    expect(result.out).toContain("MCP session: protocol 2025-11-25, session id ");
+    expect(result.out).toContain("DELETE on close: HTTP 200");
+    expect(result.out).toContain(
+      "parity: 27 MCP tools (1 page) vs 0 HTTP tool routes + catch-all POST /{path}: 0 differences",
+    );
+    expect(result.out).toMatch(
+      /summary \[legacy\]: 6 rollouts; calls: same \d+, differs 0, error by transport 0, failed 0/,
+    );
+    expect(result.code).toBe(0);
+    expect(result.err).toContain("nothing differs");
+  });
+
+  it("exits 1 and names the difference, the disagreement and the unreachable server", async () => {
+    gym = await startFakeGym({
+      mode: "sse",
+      verifyReward: 0.25,
+      httpOnlyRoutes: { email_archive_email: { type: "object" } },
+    });
+    const file = join(tmp, "one.jsonl");
+    writeFileSync(file, `${readFileSync(ROLLOUTS, "utf8").split("\n")[2]}\n`);
+    const result = await live(gym.url, "--rollouts", file, "--json");
+    expect(result.code).toBe(1);
+    const records = result.out
+      .trim()
+      .split("\n")
+      .map((l) => z.looseObject({ section: z.string() }).parse(JSON.parse(l)));
+    expect(records.map((r) => r.section)).toEqual(["connect", "rollout", "rollout", "summary", "summary"]);
+    expect(result.out).toContain('"kind":"missing_from_mcp"');
+    expect(result.out).toContain('"verdict":"disagree"');
+    await gym.close();
+    const down = await live(gym.url);
+    gym = null;
+    expect(down.code).toBe(1);
+    expect(down.out).toContain("seed_session: FAILED (transport error)");
+  });
+});

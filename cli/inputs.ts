@@ -1,0 +1,37 @@
+/**
+ * Loading a run's materialized inputs (or a raw dataset such as Gym's example.jsonl) for `verify` and
+ * `export`: every row goes into one lib InputIndex, so the CLI pairs exactly as the browser does.
+ */
+import { readJsonl } from "../lib/jsonl";
+import { InputIndex } from "../lib/verify";
+import type { CommandIo } from "./io";
+import { namingFile, openFileStream } from "./open";
+import { terminalText } from "./terminal";
+
+/** Input-file problems are listed on stderr up to this many; the rest are counted. */
+const MAX_INPUT_WARNINGS = 10;
+
+export async function loadInputIndex(path: string, io: CommandIo): Promise<InputIndex<unknown>> {
+  const stream = await openFileStream(path);
+  const index = new InputIndex<unknown>();
+  let problems = 0;
+  const warn = async (message: string) => {
+    problems++;
+    if (problems <= MAX_INPUT_WARNINGS) await io.stderr.write(`warning: ${path}: ${message}\n`);
+  };
+  for await (const item of namingFile(path, readJsonl(stream))) {
+    if (!item.ok) {
+      await warn(`line ${item.line}: ${terminalText(item.error)}`);
+      continue;
+    }
+    if (!index.add(item.value, item.value)) {
+      await warn(
+        `line ${item.line}: neither (_ng_task_index, _ng_rollout_index) nor responses_create_params.input; it cannot be paired`,
+      );
+    }
+  }
+  if (problems > MAX_INPUT_WARNINGS) {
+    await io.stderr.write(`warning: ${path}: ${problems - MAX_INPUT_WARNINGS} more rows cannot be paired\n`);
+  }
+  return index;
+}

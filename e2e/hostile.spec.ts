@@ -1,0 +1,102 @@
+/** Issue 10 in the browser: damaged and multi-member gzip, spoofed names, ?sample= and /samples/ headers. */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { hostileCorpus, line, rollout, SPOOFED_SERVERS } from "../scripts/gen-hostile";
+import { GOLDEN_WA, openLine, readJsonlFile, waitReady } from "./helpers";
+
+const corpus = hostileCorpus();
+
+async function upload(page: import("@playwright/test").Page, name: string, bytes: Uint8Array) {
+  await page
+    .getByTestId("file-input")
+    .setInputFiles({ name, mimeType: "application/gzip", buffer: Buffer.from(bytes) });
+  await waitReady(page);
+}
+
+test("a multi-member gzip (cat a.gz b.gz) shows every rollout of every member", async ({ page }) => {
+  const { gzipSync } = await import("node:zlib");
+  const text = readFileSync(path.join(GOLDEN_WA, "wa_rollouts.jsonl"), "utf8");
+  const lines = text.split("\n").filter((l) => l !== "");
+  const half = Math.floor(lines.length / 2);
+  const a = gzipSync(`${lines.slice(0, half).join("\n")}\n`);
+  const b = gzipSync(`${lines.slice(half).join("\n")}\n`);
+  await page.goto("/");
+  await upload(page, "multi.jsonl.gz", Buffer.concat([a, b]));
+  await expect(page.getByTestId("rollout-count")).toHaveText(
+    String(readJsonlFile(path.join(GOLDEN_WA, "wa_rollouts.jsonl")).length),
+  );
+});
+
+test("a truncated gzip shows every row before the damage and lists the damage", async ({ page }) => {
+  const { gzipSync } = await import("node:zlib");
+  const gz = gzipSync(readFileSync(path.join(GOLDEN_WA, "wa_rollouts.jsonl")));
+  await page.goto("/");
+  await upload(page, "cut.jsonl.gz", gz.subarray(0, Math.floor(gz.length * 0.6)));
+  const rows = Number(await page.getByTestId("rollout-count").textContent());
+  expect(rows).toBeGreaterThan(0);
+  await expect(page.getByTestId("load-error")).toHaveCount(0);
+  await expect(page.getByTestId("error-count")).toHaveText("1");
+  await expect(page.locator(`[data-error-line='${rows + 1}']`)).toContainText(
+    /damaged gzip data at byte \d+ \(member 1\): the file ends in the middle of a member/,
+  );
+});
+
+test("look-alike server names are marked, flagged and told apart in the server filter", async ({ page }) => {
+  await page.goto("/");
+  await page.getByTestId("file-input").setInputFiles({
+    name: "spoofed.jsonl",
+    mimeType: "application/x-ndjson",
+    buffer: Buffer.from(corpus["spoofed-names.jsonl"]!),
+  });
+  await waitReady(page);
+  await openLine(page, 1);
+  const row = page.locator(".call-row").first();
+  await expect(row.locator(".name-escape").first()).toHaveText("⟨U+200B⟩");
+  await expect(row.locator("[data-name-flag]").first()).toContainText("invisible characters");
+  await expect(row.locator(".why").first()).toContainText('"workplace⟨U+200B⟩_assistant"');
+});
+
+test("the server filter tells look-alike environment names apart", async ({ page }) => {
+  const servers = ["workplace_assistant", ...Object.values(SPOOFED_SERVERS)];
+  const file = servers.map((server, i) =>
+    line(rollout([{ name: "email_reply_email" }], { environment_name: server }, i)),
+  );
+  await page.goto("/");
+  await page.getByTestId("file-input").setInputFiles({
+    name: "envs.jsonl",
+    mimeType: "application/x-ndjson",
+    buffer: Buffer.from(file.join("")),
+  });
+  await waitReady(page);
+  const labels = await page
+    .getByRole("combobox", { name: "Server", exact: true })
+    .locator("option")
+    .allTextContents();
+  expect(labels.slice(1).sort()).toEqual(
+    [
+      "workplace_assistant",
+      "workplace⟨U+200B⟩_assistant (invisible characters)",
+      "workplace_⟨U+202E⟩assistant (bidi controls)",
+      "w⟨U+043E⟩rkplace_assistant (mixed scripts)",
+    ].sort(),
+  );
+});
+
+test("?sample= opens only bundled samples, never LICENSE", async ({ page }) => {
+  const requested: string[] = [];
+  page.on("request", (request) => requested.push(new URL(request.url()).pathname));
+  await page.goto("/?sample=LICENSE");
+  await expect(page.getByTestId("unknown-sample")).toContainText("LICENSE");
+  await expect(page.getByTestId("rollout-count")).toHaveCount(0);
+  expect(requested).not.toContain("/samples/LICENSE");
+});
+
+test("/samples/ responses carry a CSP and nosniff", async ({ request }) => {
+  for (const file of ["index.json", "LICENSE", "workplace-harnesses.jsonl"]) {
+    const response = await request.get(`/samples/${file}`);
+    expect(response.status()).toBe(200);
+    expect(response.headers()["x-content-type-options"]).toBe("nosniff");
+    expect(response.headers()["content-security-policy"]).toContain("default-src 'none'");
+  }
+});

@@ -1,0 +1,127 @@
+/**
+ * NeMo Gym's own example files, loaded as a new user would (the file input), with and without their
+ * example.jsonl: every row shows a recomputed reward (data-reward) or a stable unverified reason
+ * (data-unverified-reason), the summary counts the unverified, and the weather rows reproduce their
+ * recorded 1.0 once example_mcp_weather is chosen.
+ */
+import path from "node:path";
+import { expect, type Page, test } from "@playwright/test";
+import { loadFiles, ROOT, readJsonlFile } from "./helpers";
+
+const GYM = path.join(ROOT, "fixtures/nemo-gym/resources_servers");
+
+/** What each file's rows are before any server is chosen: the reason, and how the server was (not) chosen. */
+const EXPECTED: Record<string, { reason: string; source: string }> = {
+  example_mcp_weather: { reason: "no_server", source: "none" },
+  example_multi_step: { reason: "missing_field", source: "declared_tools" },
+  example_tool_call_multireward: { reason: "no_server", source: "none" },
+  indirect_prompt_injection: { reason: "no_server", source: "none" },
+  math_advanced_calculations: { reason: "missing_field", source: "declared_tools" },
+  workplace_assistant: { reason: "missing_field", source: "declared_tools" },
+};
+
+function files(server: string, withInputs: boolean): string[] {
+  const data = path.join(GYM, server, "data");
+  const rollouts = path.join(data, "example_rollouts.jsonl");
+  return withInputs ? [path.join(data, "example.jsonl"), rollouts] : [rollouts];
+}
+
+/** Every row has exactly one of data-reward / data-unverified-reason; the summary counts the reasons. */
+async function checkRows(page: Page, count: number): Promise<void> {
+  await expect(page.getByTestId("rollout-count")).toHaveText(String(count));
+  const rows = page.locator(".rbody .rrow[data-line]");
+  await expect(rows).toHaveCount(count);
+  let unverified = 0;
+  for (let i = 0; i < count; i++) {
+    const row = rows.nth(i);
+    const reward = await row.getAttribute("data-reward");
+    const reason = await row.getAttribute("data-unverified-reason");
+    expect((reward === null) !== (reason === null), `row ${i}: reward ${reward}, reason ${reason}`).toBe(
+      true,
+    );
+    if (reason !== null) unverified++;
+  }
+  await expect(page.locator("[data-unverified-count]")).toHaveAttribute(
+    "data-unverified-count",
+    String(unverified),
+  );
+}
+
+for (const server of Object.keys(EXPECTED)) {
+  for (const withInputs of [false, true]) {
+    test(`${server}${withInputs ? " + example.jsonl" : ""}: every row has a reward or a reason`, async ({
+      page,
+    }) => {
+      await page.goto("/");
+      await loadFiles(page, files(server, withInputs));
+      const count = readJsonlFile(path.join(GYM, server, "data/example_rollouts.jsonl")).length;
+      await checkRows(page, count);
+      const want = EXPECTED[server];
+      const rows = page.locator(".rbody .rrow[data-line]");
+      for (let i = 0; i < count; i++) {
+        await expect(rows.nth(i)).toHaveAttribute("data-unverified-reason", want?.reason ?? "");
+        await expect(rows.nth(i)).toHaveAttribute("data-server-source", want?.source ?? "");
+      }
+      // The detail says why, in a sentence, and never names an empty server.
+      await expect(page.locator(".server-source")).toBeVisible();
+      await expect(page.locator("article.detail")).not.toContainText('""');
+      await expect(page.locator("article.detail")).not.toContainText("mcp____");
+    });
+  }
+}
+
+test("example_mcp_weather: choosing the server reproduces every recorded 1.0 (replayed session)", async ({
+  page,
+}) => {
+  await page.goto("/");
+  await loadFiles(page, files("example_mcp_weather", true));
+  await page.getByLabel("Verifying server").selectOption("example_mcp_weather");
+  const rows = page.locator(".rbody .rrow[data-line]");
+  await expect(rows.first()).toHaveAttribute("data-reward", "1");
+  await checkRows(page, 5);
+  for (let i = 0; i < 5; i++) {
+    await expect(rows.nth(i)).toHaveAttribute("data-reward", "1");
+    await expect(rows.nth(i)).toHaveAttribute("data-server-source", "override");
+  }
+  await expect(page.locator("[data-unverified-count]")).toHaveAttribute("data-unverified-count", "0");
+  await expect(page.locator(".reward-value[data-policy='contract']")).toHaveAttribute("data-reward", "1");
+});
+
+test("example_tool_call_multireward: scored as Gym scores a line without expected_call, and says why it differs", async ({
+  page,
+}) => {
+  await page.goto("/");
+  await loadFiles(page, files("example_tool_call_multireward", false));
+  await page.getByLabel("Verifying server").selectOption("example_tool_call_multireward");
+  await expect(page.locator(".rbody .rrow[data-line]").first()).toHaveAttribute("data-reward", "1");
+  await expect(page.locator("article.detail")).toContainText("differs from the recorded 2");
+});
+
+test("files with the same name are distinct datasets", async ({ page }) => {
+  await page.goto("/");
+  await loadFiles(page, [
+    path.join(GYM, "workplace_assistant/data/example_rollouts.jsonl"),
+    path.join(GYM, "math_advanced_calculations/data/example_rollouts.jsonl"),
+  ]);
+  const chips = page.locator("[data-dataset='example_rollouts.jsonl']");
+  await expect(chips).toHaveCount(2);
+  await expect(chips.nth(0)).toContainText("example_rollouts.jsonl #1");
+  await expect(chips.nth(1)).toContainText("example_rollouts.jsonl #2");
+  await expect(page.locator(".rbody .rrow[data-line]").first()).toHaveAttribute(
+    "data-server",
+    "workplace_assistant",
+  );
+  await chips.nth(1).click();
+  await expect(page.locator(".rbody .rrow[data-line]").first()).toHaveAttribute(
+    "data-server",
+    "math_advanced_calculations",
+  );
+  await expect(page).toHaveURL(/file=d\d+/);
+});
+
+test("a CSV file gets one message saying it is not rollouts JSONL", async ({ page }) => {
+  await page.goto("/");
+  await loadFiles(page, [path.join(GYM, "workplace_assistant/csv_data/processed/emails.csv")]);
+  await expect(page.getByTestId("file-problem")).toContainText("CSV");
+  await expect(page.locator("[data-error-line]")).toHaveCount(0);
+});

@@ -1,0 +1,161 @@
+"use client";
+/**
+ * Live mode's data: the connect report, the rollouts file picked on the Live page, and a cancellable run
+ * that checks rollouts one by one (lib/live). Every request leaves the browser through the app's
+ * forwarding route (same origin, so the CSP's connect-src 'self' holds).
+ */
+import { useMutation } from "@tanstack/react-query";
+import { useCallback, useRef, useState } from "react";
+import type { Policy } from "@/lib/identity/types";
+import { readJsonl } from "@/lib/jsonl";
+import {
+  addToTally,
+  type ConnectReport,
+  checkRollout,
+  connectAndCheck,
+  emptyTally,
+  FORWARD_PATH,
+  forwardingFetch,
+  type LiveTarget,
+  normalizeServerUrl,
+  type PolicyTally,
+  type RolloutCheck,
+} from "@/lib/live";
+
+/** Rollouts kept from one file: the page replays them one request at a time, so more would not be run. */
+export const MAX_LIVE_ROLLOUTS = 5000;
+
+export interface LiveRollout {
+  readonly line: number;
+  readonly value: unknown;
+  readonly environment: string | null;
+  readonly calls: number;
+}
+
+export interface LiveRollouts {
+  readonly name: string;
+  readonly rollouts: readonly LiveRollout[];
+  /** Lines that could not be read, with the reason. */
+  readonly errors: readonly { line: number; error: string }[];
+  readonly truncated: boolean;
+}
+
+export function liveTarget(
+  url: string,
+  timeoutMs: number,
+): { ok: true; target: LiveTarget } | { ok: false; error: string } {
+  const normalized = normalizeServerUrl(url);
+  if (!normalized.ok) return normalized;
+  return { ok: true, target: { baseUrl: normalized.url, timeoutMs, fetch: forwardingFetch(FORWARD_PATH) } };
+}
+
+export function useLiveConnect() {
+  return useMutation<ConnectReport, Error, LiveTarget>({ mutationFn: (target) => connectAndCheck(target) });
+}
+
+function summarize(value: unknown): { environment: string | null; calls: number } {
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    return { environment: null, calls: 0 };
+  const env =
+    "environment_name" in value && typeof value.environment_name === "string" ? value.environment_name : null;
+  const response = "response" in value ? value.response : null;
+  const output =
+    response !== null &&
+    typeof response === "object" &&
+    "output" in response &&
+    Array.isArray(response.output)
+      ? response.output
+      : [];
+  const calls = output.filter(
+    (item: unknown) =>
+      item !== null && typeof item === "object" && "type" in item && item.type === "function_call",
+  ).length;
+  return { environment: env, calls };
+}
+
+export function useLiveRollouts() {
+  return useMutation<LiveRollouts, Error, File>({
+    mutationFn: async (file) => {
+      const stream = file.name.endsWith(".gz")
+        ? file.stream().pipeThrough(new DecompressionStream("gzip"))
+        : file.stream();
+      const rollouts: LiveRollout[] = [];
+      const errors: { line: number; error: string }[] = [];
+      let truncated = false;
+      for await (const item of readJsonl(stream)) {
+        if (!item.ok) {
+          errors.push({ line: item.line, error: item.error });
+          continue;
+        }
+        if (rollouts.length >= MAX_LIVE_ROLLOUTS) {
+          truncated = true;
+          break;
+        }
+        rollouts.push({ line: item.line, value: item.value, ...summarize(item.value) });
+      }
+      return { name: file.name, rollouts, errors, truncated };
+    },
+  });
+}
+
+export interface LiveRunState {
+  readonly running: boolean;
+  readonly done: number;
+  readonly total: number;
+  readonly checks: readonly RolloutCheck[];
+  readonly tallies: ReadonlyMap<Policy, PolicyTally>;
+  readonly error: string | null;
+}
+
+const IDLE: LiveRunState = { running: false, done: 0, total: 0, checks: [], tallies: new Map(), error: null };
+
+/** Checks rollouts one after another (each in fresh sessions); cancel stops before the next one. */
+export function useLiveRun() {
+  const [state, setState] = useState<LiveRunState>(IDLE);
+  const runId = useRef(0);
+
+  const start = useCallback(
+    async (target: LiveTarget, rollouts: readonly LiveRollout[], policies: readonly Policy[]) => {
+      const id = ++runId.current;
+      const tallies = new Map<Policy, PolicyTally>(policies.map((p) => [p, emptyTally()]));
+      const checks: RolloutCheck[] = [];
+      const total = rollouts.length * policies.length;
+      setState({ running: true, done: 0, total, checks: [], tallies: new Map(tallies), error: null });
+      try {
+        for (const rollout of rollouts) {
+          for (const policy of policies) {
+            if (runId.current !== id) return;
+            const check = await checkRollout(rollout.value, rollout.line, target, policy);
+            if (runId.current !== id) return;
+            checks.push(check);
+            addToTally(tallies.get(policy)!, check);
+            setState({
+              running: true,
+              done: checks.length,
+              total,
+              checks: [...checks],
+              tallies: new Map(tallies),
+              error: null,
+            });
+          }
+        }
+        setState((s) => ({ ...s, running: false }));
+      } catch (error) {
+        // lib/live sorts failures into results; anything thrown here is unexpected, and is shown, not lost.
+        setState((s) => ({
+          ...s,
+          running: false,
+          error: error instanceof Error ? error.message : String(error),
+        }));
+      }
+    },
+    [],
+  );
+
+  const cancel = useCallback(() => {
+    runId.current++;
+    setState((s) => ({ ...s, running: false }));
+  }, []);
+
+  return { state, start, cancel };
+}

@@ -1,0 +1,88 @@
+/**
+ * What a file that yields no rollout at all is instead, so the user reads one sentence ("this is a CSV
+ * file") instead of hundreds of "bad line" errors. Only consulted when not one line of the file is a
+ * rollout or an inputs row; the evidence is the file's first bytes (after gzip decoding).
+ */
+
+export type FileProblemKind = "utf16" | "binary" | "json_document" | "json_array" | "csv" | "not_jsonl";
+
+export interface FileProblem {
+  readonly kind: FileProblemKind;
+  /** One sentence: what the file is and what the tool expects. */
+  readonly message: string;
+}
+
+/** Bytes of the file's start examined (enough for a header line and a few rows). */
+export const SNIFF_BYTES = 4096;
+/** Share of control bytes (other than tab, CR, LF) above which the start of a file is binary. */
+const BINARY_CONTROL_SHARE = 0.1;
+
+const EXPECTED =
+  "Rollout Inspector reads JSON Lines: one rollout object per line, as Gym's rollouts files are written.";
+
+function controlShare(bytes: Uint8Array): number {
+  if (bytes.length === 0) return 0;
+  let control = 0;
+  for (const b of bytes) if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) control++;
+  return control / bytes.length;
+}
+
+function looksUtf16(bytes: Uint8Array): boolean {
+  if (
+    bytes.length >= 2 &&
+    ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))
+  )
+    return true;
+  // ASCII text in UTF-16 without a BOM: every other byte is NUL.
+  let evenNul = 0;
+  let oddNul = 0;
+  const n = Math.min(bytes.length, SNIFF_BYTES);
+  for (let i = 0; i < n; i++) {
+    if (bytes[i] !== 0) continue;
+    if (i % 2 === 0) evenNul++;
+    else oddNul++;
+  }
+  const half = n / 2;
+  return half >= 4 && (evenNul > 0.8 * half || oddNul > 0.8 * half);
+}
+
+/**
+ * Why a file with no rollout and no inputs row is not a rollouts JSONL file. `start` is its first bytes
+ * (SNIFF_BYTES is plenty).
+ */
+export function fileProblem(start: Uint8Array): FileProblem {
+  const bytes = start.subarray(0, SNIFF_BYTES);
+  if (looksUtf16(bytes)) {
+    return {
+      kind: "utf16",
+      message: `This file is UTF-16 text, not UTF-8: save it as UTF-8 JSON Lines. ${EXPECTED}`,
+    };
+  }
+  if (controlShare(bytes) > BINARY_CONTROL_SHARE) {
+    return { kind: "binary", message: `This is a binary file, not a rollouts JSONL file. ${EXPECTED}` };
+  }
+  const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes).replace(/^\uFEFF/, "");
+  const lines = text.split(/\r?\n/).filter((line) => line.trim() !== "");
+  const first = (lines[0] ?? "").trim();
+  if (first.startsWith("[")) {
+    return {
+      kind: "json_array",
+      message: `This file holds one JSON array, not JSON Lines: write each rollout as its own line. ${EXPECTED}`,
+    };
+  }
+  if (first.startsWith("{")) {
+    return {
+      kind: "json_document",
+      message: `This file is one JSON document spread over several lines, not JSON Lines: write each rollout on one line. ${EXPECTED}`,
+    };
+  }
+  const commas = (line: string) => (line.match(/,/g) ?? []).length;
+  const header = commas(first);
+  if (header > 0 && lines.slice(1, 6).every((line) => commas(line) >= header)) {
+    return { kind: "csv", message: `This looks like a CSV file, not a rollouts JSONL file. ${EXPECTED}` };
+  }
+  return {
+    kind: "not_jsonl",
+    message: `No line of this file is a rollout (a JSON object with response.output). ${EXPECTED}`,
+  };
+}

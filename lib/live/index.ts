@@ -1,0 +1,26 @@
+export { type ConnectReport, connectAndCheck, type Step } from "./connect";
+export { describeError, ERROR_KIND_LABEL, LiveError, type LiveErrorKind } from "./errors";
+export { DEFAULT_TIMEOUT_MS, type FetchLike, normalizeServerUrl } from "./fetch";
+export { FORWARD_PATH, forwardingFetch } from "./forward";
+export { type HttpAnswer, HttpDoor, type McpMetadata, SESSION_TOKEN_HEADER } from "./http";
+export { type McpAnswer, McpDoor, type McpToolInfo } from "./mcp";
+export { compareParity, type ParityReport, type ParityRow, RESERVED_TOOL_NAMES } from "./parity";
+export {
+  type CallVerdict,
+  type LiveTarget,
+  type ReplayedCall,
+  type RolloutReplay,
+  replayRollout,
+  type ServerVerify,
+  verifyOnServer,
+} from "./replay";
+export {
+  addToTally,
+  CALL_VERDICTS,
+  checkRollout,
+  emptyTally,
+  type PolicyTally,
+  type RolloutCheck,
+  tallyClean,
+} from "./summary";
+export { decodeSessionToken, type TokenClaims } from "./token";

@@ -1,0 +1,318 @@
+import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { verifyRollout } from "../verify";
+import { connectAndCheck } from "./connect";
+import { LiveError } from "./errors";
+import { HttpDoor } from "./http";
+import { McpDoor } from "./mcp";
+import { openMcpSession, replayRollout, verifyOnServer } from "./replay";
+import { type FakeGym, type FakeGymOptions, type FakeMode, startFakeGym } from "./test-helpers";
+
+const MODES: readonly FakeMode[] = ["sse", "json", "stateless"];
+const GOLDEN = readFileSync(
+  new URL("../../fixtures/golden/workplace-rollouts/wa_rollouts.jsonl", import.meta.url),
+  "utf8",
+)
+  .trim()
+  .split("\n")
+  .map((line): unknown => JSON.parse(line));
+
+const running: FakeGym[] = [];
+async function fake(options: FakeGymOptions): Promise<FakeGym> {
+  const server = await startFakeGym(options);
+  running.push(server);
+  return server;
+}
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((s) => s.close()));
+});
+
+/** A workplace rollout with the given calls, bare names, no task fields needed for replay. */
+function rolloutOf(calls: readonly { name: string; arguments: string }[]): unknown {
+  return {
+    environment_name: "workplace_assistant",
+    id: 0,
+    category: "workplace_assistant_email",
+    ground_truth: [],
+    response: {
+      output: calls.map((c, i) => ({
+        type: "function_call",
+        call_id: `c${i}`,
+        name: c.name,
+        arguments: c.arguments,
+      })),
+    },
+  };
+}
+
+async function expectLiveError(promise: Promise<unknown>): Promise<LiveError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(LiveError);
+    if (error instanceof LiveError) return error;
+  }
+  throw new Error("expected a LiveError");
+}
+
+describe.each(MODES)("live mode against the SDK's own server in %s mode", (mode) => {
+  it("connects: mcp block, token claims (signature not checked), negotiation, reply type, DELETE on close, parity", async () => {
+    const gym = await fake({ mode });
+    const report = await connectAndCheck({ baseUrl: gym.url, timeoutMs: 5000 });
+    expect(report.seed.ok && report.seed.value.mcp?.url_path).toBe("/mcp");
+    expect(report.token?.ok && report.token.value.signature).toBe("not checked");
+    expect(report.token?.ok && report.token.value.tools).toBeNull();
+    expect(report.token?.ok && typeof report.token.value.sid).toBe("string");
+    expect(report.session?.ok && report.session.value.protocolVersion).toBe("2025-11-25");
+    expect(report.session?.ok && report.session.value.server?.name).toBe("workplace_assistant");
+    if (mode === "stateless") {
+      expect(report.session?.ok && report.session.value.sessionId).toBeNull();
+      expect(report.wire?.deleteOnClose).toBe("not sent (no session id)");
+    } else {
+      expect(report.session?.ok && report.session.value.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(report.wire?.deleteOnClose).toBe("HTTP 200");
+    }
+    const replyType = mode === "sse" ? "text/event-stream" : "application/json";
+    expect(Object.keys(report.wire?.replies ?? {})).toEqual([replyType]);
+    expect(report.parity?.ok).toBe(true);
+    if (!report.parity?.ok) return;
+    expect(report.parity.value.mcpTools).toBe(27);
+    expect(report.parity.value.differences).toBe(0);
+    expect(report.parity.value.catchAll).toBe("/{path}");
+    expect(report.tools?.ok && report.tools.value.pages).toBe(1);
+  });
+
+  it("replays golden rollouts through both doors with byte-identical outputs, and /verify agrees", async () => {
+    const gym = await fake({ mode });
+    const target = { baseUrl: gym.url, timeoutMs: 5000 };
+    // Every scheme appears in the first 40 lines; the full 114 run in the gym-live tier.
+    for (const rollout of GOLDEN.slice(0, 40)) {
+      for (const policy of ["contract", "legacy"] as const) {
+        const replay = await replayRollout(rollout, target, { policy });
+        expect(replay.error).toBeNull();
+        expect(replay.counts.differs).toBe(0);
+        expect(replay.counts.failed).toBe(0);
+        for (const call of replay.calls) {
+          if (call.verdict === "same" && call.http?.ok && call.mcp?.ok)
+            expect(call.mcp.answer.text).toBe(call.http.answer.body);
+        }
+        const verified = await verifyOnServer(rollout, target, { policy });
+        expect(verified.serverError).toBeNull();
+        expect(verified.serverReward).toBe(verifyRollout(rollout, { policy }).reward);
+        expect(verified.disagree).toBe(false);
+      }
+    }
+  });
+
+  it("sorts a deadline as a timeout on both doors", async () => {
+    const gym = await fake({ mode, delays: { company_directory_find_email_address: 1500 } });
+    const target = { baseUrl: gym.url, timeoutMs: 300 };
+    const http = new HttpDoor(gym.url, target);
+    await http.seedSession();
+    const httpError = await expectLiveError(
+      http.callTool("company_directory_find_email_address", { name: "a" }),
+    );
+    expect(httpError.kind).toBe("timeout");
+    const door = await openMcpSession(target);
+    const started = Date.now();
+    const mcpError = await expectLiveError(
+      door.callTool("company_directory_find_email_address", { name: "a" }),
+    );
+    expect(mcpError.kind).toBe("timeout");
+    expect(mcpError.message).toContain("300 ms");
+    expect(Date.now() - started).toBeLessThan(1400);
+    // The session is still usable after a timeout.
+    const after = await door.callTool("email_get_email_information_by_id", {
+      email_id: "00000057",
+      field: "subject",
+    });
+    expect(after.isError).toBe(false);
+    await door.close();
+  });
+
+  it("reports a server killed mid-call as a transport error well before the deadline", async () => {
+    const gym = await startFakeGym({ mode, hang: ["email_search_emails"] });
+    const door = await openMcpSession({ baseUrl: gym.url, timeoutMs: 20_000 });
+    const started = Date.now();
+    const pending = door.callTool("email_search_emails", { query: "carlos" });
+    const settled = expectLiveError(pending);
+    while (gym.hanging() === 0) await new Promise((r) => setTimeout(r, 10));
+    await gym.kill();
+    const error = await settled;
+    expect(error.kind).toBe("transport_error");
+    expect(Date.now() - started).toBeLessThan(5000);
+    await door.close();
+  });
+});
+
+describe("live mode: what the real server will not do on demand", () => {
+  it("follows nextCursor through every page of tools/list", async () => {
+    const gym = await fake({ mode: "json", pageSize: 10 });
+    const report = await connectAndCheck({ baseUrl: gym.url, timeoutMs: 5000 });
+    expect(report.tools?.ok && report.tools.value.pages).toBe(3);
+    expect(report.tools?.ok && report.tools.value.tools.length).toBe(27);
+    expect(report.parity?.ok && report.parity.value.differences).toBe(0);
+  });
+
+  it("names a route missing from MCP and a schema difference", async () => {
+    const gym = await fake({
+      mode: "stateless",
+      httpOnlyRoutes: {
+        email_archive_email: { type: "object", properties: { email_id: { type: "string" } } },
+      },
+      httpSchemaOverrides: {
+        company_directory_find_email_address: {
+          type: "object",
+          properties: {
+            name: { type: "integer", description: "Name or partial name to search for in email addresses" },
+          },
+          required: [],
+          additionalProperties: false,
+        },
+      },
+    });
+    const report = await connectAndCheck({ baseUrl: gym.url, timeoutMs: 5000 });
+    expect(report.parity?.ok).toBe(true);
+    if (!report.parity?.ok) return;
+    const differences = report.parity.value.rows.flatMap((r) => r.differences);
+    expect(differences.map((d) => d.kind).sort()).toEqual(["missing_from_mcp", "schema_differs"]);
+    const missing = report.parity.value.rows.find((r) => r.name === "email_archive_email");
+    expect(missing?.mcp).toBeNull();
+    expect(missing?.differences[0]?.message).toContain("POST /email_archive_email");
+    const schema = differences.find((d) => d.kind === "schema_differs");
+    expect(schema?.message).toContain('/properties/name/type: MCP "string", HTTP "integer"');
+  });
+
+  it("flags a deliberate output difference byte for byte", async () => {
+    const gym = await fake({ mode: "json", tamperMcpOutput: ["company_directory_find_email_address"] });
+    const rollout = rolloutOf([
+      { name: "company_directory_find_email_address", arguments: '{"name": "carlos"}' },
+      {
+        name: "email_get_email_information_by_id",
+        arguments: '{"email_id": "00000057", "field": "subject"}',
+      },
+    ]);
+    const replay = await replayRollout(
+      rollout,
+      { baseUrl: gym.url, timeoutMs: 5000 },
+      { policy: "contract" },
+    );
+    expect(replay.calls.map((c) => c.verdict)).toEqual(["differs", "same"]);
+    const first = replay.calls[0];
+    expect(first?.http?.ok && first.http.answer.body).toBe('{"output":["carlos.rodriguez@atlas.com"]}');
+    expect(first?.mcp?.ok && first.mcp.answer.text).toBe('{"output":["carlos.rodriguez@atlas.com"]} ');
+  });
+
+  it("shows errors by transport: HTTP 200 with an error text vs MCP isError for a Hermes alias under legacy", async () => {
+    const gym = await fake({ mode: "stateless" });
+    const rollout = rolloutOf([
+      {
+        name: "mcp_workplace_assistant_company_directory_find_email_address",
+        arguments: '{"name": "carlos"}',
+      },
+      { name: "company_directory_find_email_address", arguments: "not json" },
+    ]);
+    const replay = await replayRollout(rollout, { baseUrl: gym.url, timeoutMs: 5000 }, { policy: "legacy" });
+    expect(replay.calls.map((c) => c.verdict)).toEqual(["error_by_transport", "skipped"]);
+    const call = replay.calls[0];
+    expect(call?.name).toBe("mcp_workplace_assistant_company_directory_find_email_address");
+    expect(call?.http?.ok && call.http.answer.status).toBe(200);
+    expect(call?.mcp?.ok && call.mcp.answer.isError).toBe(true);
+    expect(call?.mcp?.ok && call.mcp.answer.text).toMatch(/^Unknown tool: 'mcp_workplace_assistant_company/);
+    expect(call?.http?.ok && call.http.answer.body).toContain(
+      "Error executing tool 'mcp_workplace_assistant_company",
+    );
+  });
+
+  it("highlights a /verify disagreement", async () => {
+    const gym = await fake({ mode: "stateless", verifyReward: 0.5 });
+    const verified = await verifyOnServer(
+      GOLDEN[2],
+      { baseUrl: gym.url, timeoutMs: 5000 },
+      { policy: "contract" },
+    );
+    expect(verified.browserReward).toBe(1);
+    expect(verified.serverReward).toBe(0.5);
+    expect(verified.disagree).toBe(true);
+  });
+
+  it("names a dropped session (HTTP 404) as a transport error, and a fresh session works", async () => {
+    const gym = await fake({ mode: "sse" });
+    const target = { baseUrl: gym.url, timeoutMs: 5000 };
+    const door = await openMcpSession(target);
+    expect((await door.callTool("company_directory_find_email_address", { name: "carlos" })).isError).toBe(
+      false,
+    );
+    gym.dropSessions();
+    const error = await expectLiveError(
+      door.callTool("company_directory_find_email_address", { name: "carlos" }),
+    );
+    expect(error.kind).toBe("transport_error");
+    expect(error.status).toBe(404);
+    expect(error.message).toContain("dropped");
+    await door.close();
+    const fresh = await openMcpSession(target);
+    expect((await fresh.callTool("company_directory_find_email_address", { name: "carlos" })).isError).toBe(
+      false,
+    );
+    await fresh.close();
+  });
+
+  it.each(["sse", "json"] as const)(
+    "answers 25 concurrent calls on one %s session, each its own",
+    async (mode) => {
+      const gym = await fake({ mode });
+      const target = { baseUrl: gym.url, timeoutMs: 10_000 };
+      const door = await openMcpSession(target);
+      const http = new HttpDoor(gym.url, target);
+      await http.seedSession();
+      const names = ["carlos", "sam", "chen", "raj", "lena"];
+      const calls = Array.from({ length: 25 }, (_, i) => ({
+        name: names[i % names.length]!,
+        page: 1 + Math.floor(i / names.length),
+      }));
+      const answers = await Promise.all(
+        calls.map((c) => door.callTool("email_search_emails", { query: c.name, page: c.page, page_size: 1 })),
+      );
+      for (const [i, c] of calls.entries()) {
+        const expected = await http.callTool("email_search_emails", {
+          query: c.name,
+          page: c.page,
+          page_size: 1,
+        });
+        expect(answers[i]?.isError).toBe(false);
+        expect(answers[i]?.text).toBe(expected.body);
+      }
+      expect(new Set(answers.map((a) => a.text)).size).toBeGreaterThan(5);
+      await door.close();
+    },
+  );
+
+  it("sorts a reply that is not MCP as a protocol error", async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/plain" });
+      res.end("hello");
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const error = await expectLiveError(
+        McpDoor.connect(`http://127.0.0.1:${port}/mcp`, {}, { timeoutMs: 2000 }),
+      );
+      expect(error.kind).toBe("protocol_error");
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it("sorts a refused connection as a transport error", async () => {
+    const gym = await startFakeGym({ mode: "stateless" });
+    await gym.close();
+    const report = await connectAndCheck({ baseUrl: gym.url, timeoutMs: 2000 });
+    expect(report.seed.ok).toBe(false);
+    expect(!report.seed.ok && report.seed.kind).toBe("transport_error");
+  });
+});

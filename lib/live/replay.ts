@@ -1,0 +1,245 @@
+/**
+ * Replay a rollout through both doors, and ask the server itself to verify it. Identity is never
+ * re-decided here: the verify pipeline (lib/verify) resolves every call under the chosen policy, and its
+ * verifier names are the names replayed and the canonical copy POSTed to /verify.
+ */
+
+import { canonicalizeForVerification } from "../canonicalize";
+import type { Policy } from "../identity/types";
+import { parsePythonJson } from "../jsonl";
+import { functionCalls, readRollout } from "../schemas";
+import { buildVerifyRequest, verifyRollout } from "../verify";
+import { describeError, type LiveErrorKind } from "./errors";
+import { safeJson } from "./fetch";
+import { type DoorOptions, type HttpAnswer, HttpDoor } from "./http";
+import { type McpAnswer, McpDoor } from "./mcp";
+
+/**
+ * same: both doors answered successfully with identical bytes; differs: both succeeded, the bytes differ;
+ * error_by_transport: at least one door answered with an error (HTTP status >= 400 or MCP isError), which
+ * Gym documents as differing by design (HTTP status and JSON body vs an isError text); failed: a door gave
+ * no answer (transport error, timeout, protocol error); skipped: the call's arguments are not a JSON object.
+ */
+export type CallVerdict = "same" | "differs" | "error_by_transport" | "failed" | "skipped";
+
+export type DoorOutcome<T> = { ok: true; answer: T } | { ok: false; kind: LiveErrorKind; message: string };
+
+export interface ReplayedCall {
+  readonly index: number;
+  readonly call_id: string | null;
+  readonly emitted: string;
+  /** The verifier name under the policy: the name called through both doors. */
+  readonly name: string;
+  readonly arguments: string;
+  readonly http: DoorOutcome<HttpAnswer> | null;
+  readonly mcp: DoorOutcome<McpAnswer> | null;
+  readonly verdict: CallVerdict;
+  readonly note: string | null;
+}
+
+export interface RolloutReplay {
+  readonly policy: Policy;
+  readonly server: string;
+  readonly calls: readonly ReplayedCall[];
+  readonly counts: Readonly<Record<CallVerdict, number>>;
+  /** A failure before any call (seeding or connecting), sorted and plain. */
+  readonly error: { kind: LiveErrorKind; message: string } | null;
+}
+
+export interface LiveTarget extends DoorOptions {
+  readonly baseUrl: string;
+}
+
+async function outcome<T>(run: () => Promise<T>): Promise<DoorOutcome<T>> {
+  try {
+    return { ok: true, answer: await run() };
+  } catch (error) {
+    return { ok: false, ...describeError(error) };
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+export function verdictOf(http: DoorOutcome<HttpAnswer>, mcp: DoorOutcome<McpAnswer>): CallVerdict {
+  if (!http.ok || !mcp.ok) return "failed";
+  const httpError = http.answer.status >= 400;
+  if (httpError || mcp.answer.isError) return "error_by_transport";
+  return http.answer.body === mcp.answer.text ? "same" : "differs";
+}
+
+/** Opens an MCP door in a fresh session: /seed_session for the token, then initialize. */
+export async function openMcpSession(target: LiveTarget): Promise<McpDoor> {
+  const seed = await new HttpDoor(target.baseUrl, target).seedSession();
+  if (seed.mcp === null) throw new Error("the server's /seed_session has no mcp block: MCP exposure is off");
+  return McpDoor.connect(`${target.baseUrl}${seed.mcp.url_path}`, seed.mcp.headers, target);
+}
+
+function emptyCounts(): Record<CallVerdict, number> {
+  return { same: 0, differs: 0, error_by_transport: 0, failed: 0, skipped: 0 };
+}
+
+/**
+ * Replays the rollout's function_calls, in order, each door in its own fresh session, under the names the
+ * verify pipeline gives them for `policy` and `server` (default: the rollout's environment_name).
+ */
+export async function replayRollout(
+  rollout: unknown,
+  target: LiveTarget,
+  options: { policy: Policy; server?: string },
+): Promise<RolloutReplay> {
+  const resolution = verifyRollout(rollout, {
+    policy: options.policy,
+    ...(options.server ? { server: options.server } : {}),
+  }).resolution;
+  const counts = emptyCounts();
+  const base = { policy: options.policy, server: resolution.server };
+  const read = readRollout(rollout);
+  if (!read.ok) {
+    return {
+      ...base,
+      calls: [],
+      counts,
+      error: { kind: "protocol_error", message: `not a readable rollout: ${read.issues.join("; ")}` },
+    };
+  }
+  const items = functionCalls(read.rollout);
+  const http = new HttpDoor(target.baseUrl, target);
+  let mcp: McpDoor;
+  try {
+    await http.seedSession();
+    mcp = await openMcpSession(target);
+  } catch (error) {
+    return { ...base, calls: [], counts, error: describeError(error) };
+  }
+  const calls: ReplayedCall[] = [];
+  try {
+    for (const call of resolution.calls) {
+      const item = items[call.index];
+      const raw = item?.call.arguments;
+      const rawArguments = typeof raw === "string" ? raw : JSON.stringify(raw ?? null);
+      const parsed = typeof raw === "string" ? parsePythonJson(raw) : { ok: false as const };
+      const common = {
+        index: call.index,
+        call_id: call.call_id,
+        emitted: call.emitted,
+        name: call.verifier_name,
+        arguments: rawArguments,
+      };
+      if (!parsed.ok || !isObject(parsed.value)) {
+        counts.skipped++;
+        calls.push({
+          ...common,
+          http: null,
+          mcp: null,
+          verdict: "skipped",
+          note: "the arguments are not a JSON object: no door can take them",
+        });
+        continue;
+      }
+      const args = parsed.value;
+      const httpOutcome = await outcome(() => http.callTool(call.verifier_name, args));
+      const mcpOutcome = await outcome(() => mcp.callTool(call.verifier_name, args));
+      const verdict = verdictOf(httpOutcome, mcpOutcome);
+      counts[verdict]++;
+      calls.push({ ...common, http: httpOutcome, mcp: mcpOutcome, verdict, note: null });
+    }
+  } finally {
+    await mcp.close();
+  }
+  return { ...base, calls, counts, error: null };
+}
+
+export interface ServerVerify {
+  readonly policy: Policy;
+  /** The browser's (this project's) reward under the policy; null with browserError when it has none. */
+  readonly browserReward: number | null;
+  readonly browserError: string | null;
+  readonly serverReward: number | null;
+  readonly serverError: string | null;
+  readonly status: number | null;
+  /**
+   * agree: equal rewards (or neither side has one); refused_as_predicted: the server refused the request
+   * (HTTP 4xx) and lib/verify predicted Gym's validation would (gymWouldReject); disagree: anything else.
+   */
+  readonly verdict: "agree" | "disagree" | "refused_as_predicted";
+  readonly disagree: boolean;
+  /**
+   * Names in the POSTed copy that start with `mcp__`: a server with MCP exposure strips those itself before
+   * scoring (Gym's _wrap_verify + normalize_tool_name), even where the policy left them unresolved.
+   */
+  readonly renormalizedByServer: readonly string[];
+  /** Reasons Gym's request validation would refuse this rollout (from lib/verify), shown beside a 422. */
+  readonly gymWouldReject: readonly string[];
+}
+
+/**
+ * POSTs the rollout to /verify, canonicalized under `policy` exactly as the browser's verify pipeline
+ * canonicalizes it, and puts the server's reward beside the browser's.
+ */
+export async function verifyOnServer(
+  rollout: unknown,
+  target: LiveTarget,
+  options: { policy: Policy; server?: string },
+): Promise<ServerVerify> {
+  const result = verifyRollout(rollout, {
+    policy: options.policy,
+    ...(options.server ? { server: options.server } : {}),
+  });
+  const base = {
+    policy: options.policy,
+    browserReward: result.reward,
+    browserError: result.error ?? null,
+    gymWouldReject: result.gym_would_reject ?? [],
+  };
+  let renormalizedByServer: string[] = [];
+  const finish = (
+    serverReward: number | null,
+    serverError: string | null,
+    status: number | null,
+  ): ServerVerify => {
+    const refusedAsPredicted =
+      serverReward === null &&
+      status !== null &&
+      status >= 400 &&
+      status < 500 &&
+      base.gymWouldReject.length > 0;
+    const verdict = refusedAsPredicted
+      ? "refused_as_predicted"
+      : serverReward === result.reward
+        ? "agree"
+        : "disagree";
+    return {
+      ...base,
+      serverReward,
+      serverError,
+      status,
+      verdict,
+      disagree: verdict === "disagree",
+      renormalizedByServer,
+    };
+  };
+  if (!isObject(rollout)) return finish(null, "the rollout is not a JSON object", null);
+  let request: unknown;
+  try {
+    request = canonicalizeForVerification(buildVerifyRequest(rollout), result.resolution);
+    const names = new Set(
+      result.resolution.calls.map((c) => c.verifier_name).filter((n) => n.startsWith("mcp__")),
+    );
+    renormalizedByServer = [...names];
+  } catch (error) {
+    return finish(null, `cannot canonicalize: ${describeError(error).message}`, null);
+  }
+  try {
+    const answer = await new HttpDoor(target.baseUrl, target).verify(request);
+    const body = safeJson(answer.body);
+    const reward = isObject(body) && typeof body.reward === "number" ? body.reward : null;
+    if (answer.status !== 200 || reward === null)
+      return finish(null, `HTTP ${answer.status}: ${answer.body.slice(0, 300)}`, answer.status);
+    return finish(reward, null, answer.status);
+  } catch (error) {
+    const { kind, message } = describeError(error);
+    return finish(null, `${kind}: ${message}`, null);
+  }
+}

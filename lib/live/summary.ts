@@ -1,0 +1,92 @@
+/**
+ * One rollout checked live under one policy (replay through both doors, then the server's /verify), and
+ * the tally every front end prints: the CLI, the Live page and the gym-live benchmark share it.
+ */
+import type { Policy } from "../identity/types";
+import {
+  type CallVerdict,
+  type LiveTarget,
+  type RolloutReplay,
+  replayRollout,
+  type ServerVerify,
+  verifyOnServer,
+} from "./replay";
+
+export const CALL_VERDICTS: readonly CallVerdict[] = [
+  "same",
+  "differs",
+  "error_by_transport",
+  "failed",
+  "skipped",
+];
+
+export interface RolloutCheck {
+  /** 1-based line of the rollouts file. */
+  readonly line: number;
+  readonly policy: Policy;
+  readonly replay: RolloutReplay;
+  readonly verify: ServerVerify;
+}
+
+export async function checkRollout(
+  rollout: unknown,
+  line: number,
+  target: LiveTarget,
+  policy: Policy,
+  server?: string,
+): Promise<RolloutCheck> {
+  const options = { policy, ...(server === undefined ? {} : { server }) };
+  const replay = await replayRollout(rollout, target, options);
+  const verify = await verifyOnServer(rollout, target, options);
+  return { line, policy, replay, verify };
+}
+
+export interface PolicyTally {
+  rollouts: number;
+  /** Rollouts whose replay could not start (seeding or connecting failed). */
+  replayErrors: number;
+  calls: Record<CallVerdict, number>;
+  verifyAgree: number;
+  verifyDisagree: number;
+  /** The server refused the request (HTTP 4xx) as lib/verify predicted Gym's validation would. */
+  verifyRefusedAsPredicted: number;
+  /** Disagreements where the POSTed copy had mcp__ names the server strips itself. */
+  verifyDisagreeRenormalized: number;
+  /** Rollouts the server scored (HTTP 200 with a reward). */
+  serverScored: number;
+}
+
+export function emptyTally(): PolicyTally {
+  return {
+    rollouts: 0,
+    replayErrors: 0,
+    calls: { same: 0, differs: 0, error_by_transport: 0, failed: 0, skipped: 0 },
+    verifyAgree: 0,
+    verifyDisagree: 0,
+    verifyRefusedAsPredicted: 0,
+    verifyDisagreeRenormalized: 0,
+    serverScored: 0,
+  };
+}
+
+export function addToTally(tally: PolicyTally, check: RolloutCheck): void {
+  tally.rollouts++;
+  if (check.replay.error !== null) tally.replayErrors++;
+  for (const verdict of CALL_VERDICTS) tally.calls[verdict] += check.replay.counts[verdict];
+  if (check.verify.verdict === "disagree") {
+    tally.verifyDisagree++;
+    if (check.verify.renormalizedByServer.length > 0) tally.verifyDisagreeRenormalized++;
+  } else if (check.verify.verdict === "refused_as_predicted") tally.verifyRefusedAsPredicted++;
+  else tally.verifyAgree++;
+  if (check.verify.serverReward !== null) tally.serverScored++;
+}
+
+/** Whether a tally shows nothing to look at: no differing or failed call, no disagreement. */
+export function tallyClean(tally: PolicyTally): boolean {
+  return (
+    tally.replayErrors === 0 &&
+    tally.calls.differs === 0 &&
+    tally.calls.failed === 0 &&
+    tally.verifyDisagree === 0
+  );
+}

@@ -1,0 +1,91 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { InputIndex, indexInputs, isInputRow, pairingKey, taskInputKey } from "./pairing";
+
+const WEATHER = new URL(
+  "../../fixtures/nemo-gym/resources_servers/example_mcp_weather/data/",
+  import.meta.url,
+);
+
+function jsonl(url: URL): unknown[] {
+  return readFileSync(url, "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line): unknown => JSON.parse(line));
+}
+
+const task = (input: unknown, extra: Record<string, unknown> = {}) => ({
+  responses_create_params: { input },
+  ...extra,
+});
+
+describe("InputIndex", () => {
+  it("pairs by Gym's indices first, the last row of a repeated key winning", () => {
+    const index = indexInputs([
+      { _ng_task_index: 0, _ng_rollout_index: 0, ...task("a"), v: 1 },
+      { _ng_task_index: 0, _ng_rollout_index: 0, ...task("b"), v: 2 },
+    ]);
+    const pairing = index.pair({ _ng_task_index: 0, _ng_rollout_index: 0, ...task("a") });
+    expect(pairing.paired_by).toBe("index");
+    expect(pairing.ref).toMatchObject({ v: 2 });
+  });
+
+  it("pairs a line without indices by an equal input (canonical JSON: key order does not matter)", () => {
+    const index = indexInputs([task([{ role: "user", content: "hi" }], { ground_truth: "x" })]);
+    const pairing = index.pair(task([{ content: "hi", role: "user" }]));
+    expect(pairing.paired_by).toBe("input");
+    expect(pairing.ref).toMatchObject({ ground_truth: "x" });
+  });
+
+  it("copies of one task (differing only in Gym's bookkeeping keys) pair; different tasks are ambiguous", () => {
+    const copies = indexInputs([
+      { _ng_task_index: 0, _ng_rollout_index: 0, ...task("q", { ground_truth: "1" }) },
+      { _ng_task_index: 0, _ng_rollout_index: 1, ...task("q", { ground_truth: "1" }) },
+    ]);
+    expect(copies.pair(task("q")).paired_by).toBe("input");
+    const different = indexInputs([task("q", { ground_truth: "1" }), task("q", { ground_truth: "2" })]);
+    const pairing = different.pair(task("q"));
+    expect(pairing).toMatchObject({ paired_by: "none", ref: null, ambiguous: 2 });
+    expect(pairing.reason).toContain("never guessed");
+  });
+
+  it("falls back to the input when the indices find no row, and says why it pairs nothing", () => {
+    const index = indexInputs([task("q", { g: 1 })]);
+    expect(index.pair({ _ng_task_index: 9, _ng_rollout_index: 9, ...task("q") }).paired_by).toBe("input");
+    const none = index.pair({ _ng_task_index: 9, _ng_rollout_index: 9, ...task("other") });
+    expect(none).toMatchObject({ paired_by: "none", ref: null, ambiguous: 0 });
+    expect(none.reason).toContain("9:9");
+    expect(index.pair({}).reason).toContain("neither");
+  });
+
+  it("rejects rows it cannot pair and counts the rest", () => {
+    const index = new InputIndex<number>();
+    expect(index.add({ x: 1 }, 1)).toBe(false);
+    expect(index.add(task("a"), 2)).toBe(true);
+    expect(index.size).toBe(1);
+  });
+
+  it("pairs each of Gym's weather example rollouts with its example.jsonl row by equal input", () => {
+    const index = indexInputs(jsonl(new URL("example.jsonl", WEATHER)));
+    for (const rollout of jsonl(new URL("example_rollouts.jsonl", WEATHER))) {
+      expect(index.pair(rollout).paired_by).toBe("input");
+    }
+  });
+});
+
+describe("row kinds and keys", () => {
+  it("an input row has no response and either Gym's indices or responses_create_params", () => {
+    expect(isInputRow({ _ng_task_index: 0, _ng_rollout_index: 0 })).toBe(true);
+    expect(isInputRow(task("x"))).toBe(true);
+    expect(isInputRow({ ...task("x"), response: { output: [] } })).toBe(false);
+    expect(isInputRow({ id: 1 })).toBe(false);
+    expect(isInputRow([1])).toBe(false);
+  });
+
+  it("keys", () => {
+    expect(pairingKey({ _ng_task_index: 1, _ng_rollout_index: 2 })).toBe("1:2");
+    expect(pairingKey({ _ng_task_index: 1.5, _ng_rollout_index: 2 })).toBeNull();
+    expect(taskInputKey(task({ b: 1, a: 2 }))).toBe('{"a":2,"b":1}');
+    expect(taskInputKey({ responses_create_params: {} })).toBeNull();
+  });
+});

@@ -1,0 +1,123 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { chooseServer, declaredToolNames, provenanceServers, verifiersForTools } from "./server";
+
+const GYM = new URL("../../fixtures/nemo-gym/resources_servers/", import.meta.url);
+
+function jsonl(url: URL): unknown[] {
+  return readFileSync(url, "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line): unknown => JSON.parse(line));
+}
+
+const call = (id: string, name: string) => ({ type: "function_call", call_id: id, name, arguments: "{}" });
+const tool = (name: string) => ({ type: "function", name, parameters: {} });
+
+describe("chooseServer", () => {
+  const base = { response: { output: [call("c1", "email_send_email")] } };
+
+  it("takes the sources in order: override, environment_name, input, provenance, declared tools, sample", () => {
+    const full = {
+      ...base,
+      environment_name: "from_line",
+      mcp_tool_call_provenance: { c1: { server_name: "from_map", tool_name: "t" } },
+      responses_create_params: { input: "x", tools: [tool("email_send_email")] },
+    };
+    const input = { environment_name: "from_input" };
+    expect(chooseServer(full, { override: "mine", input, sample: "s" })).toMatchObject({
+      server: "mine",
+      source: "override",
+    });
+    expect(chooseServer(full, { input, sample: "s" })).toMatchObject({
+      server: "from_line",
+      source: "environment_name",
+    });
+    const { environment_name, ...noEnv } = full;
+    expect(environment_name).toBe("from_line");
+    expect(chooseServer(noEnv, { input, sample: "s" })).toMatchObject({
+      server: "from_input",
+      source: "input",
+    });
+    expect(chooseServer(noEnv, { sample: "s" })).toMatchObject({ server: "from_map", source: "provenance" });
+    const { mcp_tool_call_provenance, ...noMap } = noEnv;
+    expect(mcp_tool_call_provenance).toBeDefined();
+    expect(chooseServer(noMap, { sample: "s" })).toMatchObject({
+      server: "workplace_assistant",
+      source: "declared_tools",
+    });
+    expect(chooseServer(base, { sample: "s" })).toMatchObject({ server: "s", source: "sample" });
+    const none = chooseServer(base);
+    expect(none).toMatchObject({ server: null, source: "none", candidates: [] });
+    expect(none.reason).toContain("Nothing names the verifying server");
+  });
+
+  it("skips an empty or non-string environment_name and an empty override", () => {
+    for (const env of ["", 7, null]) {
+      expect(chooseServer({ ...base, environment_name: env }, { override: "" }).source).toBe("none");
+    }
+  });
+
+  it("never breaks a tie: two provenance servers or tools of two verifiers are candidates, not a choice", () => {
+    const twoServers = {
+      ...base,
+      mcp_tool_call_provenance: {
+        c1: { server_name: "workplace_assistant", tool_name: "email_send_email" },
+        c2: { server_name: "github", tool_name: "create_issue" },
+      },
+    };
+    const two = chooseServer(twoServers);
+    expect(two).toMatchObject({
+      server: null,
+      source: "none",
+      candidates: ["workplace_assistant", "github"],
+    });
+    expect(two.reason).toContain("names 2 servers");
+    // get_weather is a tool of example_mcp_weather and of example_tool_call_multireward.
+    const weather = chooseServer({ ...base, responses_create_params: { tools: [tool("get_weather")] } });
+    expect(weather).toMatchObject({
+      server: null,
+      candidates: ["example_mcp_weather", "example_tool_call_multireward"],
+    });
+  });
+
+  it("reads only valid provenance entries, and no map from a map that is not an object", () => {
+    expect(
+      provenanceServers({
+        mcp_tool_call_provenance: {
+          a: { server_name: " ", tool_name: "t" },
+          b: { server_name: "S", tool_name: "t" },
+        },
+      }),
+    ).toEqual(["S"]);
+    expect(provenanceServers({ mcp_tool_call_provenance: ["S"] })).toEqual([]);
+    expect(provenanceServers(null)).toEqual([]);
+  });
+
+  it("declared tools fit a verifier only when every one is its tool", () => {
+    expect(
+      declaredToolNames({ responses_create_params: { tools: [tool("add"), { type: "x" }, 3] } }),
+    ).toEqual(["add"]);
+    expect(verifiersForTools(["add", "multiply"])).toEqual(["math_advanced_calculations"]);
+    expect(verifiersForTools(["add", "email_send_email"])).toEqual([]);
+    expect(verifiersForTools([])).toEqual([]);
+  });
+
+  it("on Gym's example rollouts: the declared tools decide where they fit one verifier", () => {
+    const want: Record<string, string | null> = {
+      example_mcp_weather: null, // tools: [] (Claude Code's MCP tools are not declared)
+      example_multi_step: "example_multi_step",
+      example_tool_call_multireward: null, // get_weather fits two verifiers
+      indirect_prompt_injection: null, // its verifier knows no tool list
+      math_advanced_calculations: "math_advanced_calculations",
+      workplace_assistant: "workplace_assistant",
+    };
+    for (const server of readdirSync(GYM)) {
+      for (const rollout of jsonl(new URL(`${server}/data/example_rollouts.jsonl`, GYM))) {
+        const choice = chooseServer(rollout);
+        expect(choice.server, server).toBe(want[server]);
+        expect(choice.source, server).toBe(want[server] === null ? "none" : "declared_tools");
+      }
+    }
+  });
+});

@@ -1,0 +1,198 @@
+/**
+ * Which server verifies a rollout, and why: the one rule every front end (CLI, worker, compare, what-if,
+ * repair) calls, so the inspector and `cli verify` can never pick differently for the same line.
+ *
+ * Evidence, strongest first; the first source that decides wins:
+ *   override          the user named S (--server, the server picker)
+ *   environment_name  the line's own `environment_name`
+ *   input             the paired materialized-inputs row's `environment_name`
+ *   provenance        the only server named by the valid entries of `mcp_tool_call_provenance`
+ *   declared_tools    the tools declared in `responses_create_params.tools` are all tools of exactly one
+ *                     registered verifier
+ *   sample            the bundled sample's declared server
+ *   none              nothing decides; the rollout is unverified (reason `no_server`)
+ * Ties are never broken by guessing: two provenance servers, or declared tools that fit two verifiers,
+ * fall through to the next source and are reported as candidates.
+ */
+import { z } from "zod";
+import { readProvenance } from "../identity/provenance-map";
+import { defaultRegistry, type VerifierRegistry } from "./registry";
+
+export type ServerSource =
+  | "override"
+  | "environment_name"
+  | "input"
+  | "provenance"
+  | "declared_tools"
+  | "sample"
+  | "none";
+
+export const SERVER_SOURCES: readonly ServerSource[] = [
+  "override",
+  "environment_name",
+  "input",
+  "provenance",
+  "declared_tools",
+  "sample",
+  "none",
+];
+
+/** How the UI and the CLI name each source, completing "verifying server S, ...". */
+export const SERVER_SOURCE_LABEL: Readonly<Record<ServerSource, string>> = {
+  override: "chosen by you",
+  environment_name: "from the line's environment_name",
+  input: "from the paired input row's environment_name",
+  provenance: "the only server in the provenance map",
+  declared_tools: "inferred from the declared tools",
+  sample: "the bundled sample's server",
+  none: "no server decided",
+};
+
+export interface ServerChoice {
+  /** The verifying server S; null when no source decides. */
+  readonly server: string | null;
+  readonly source: ServerSource;
+  /**
+   * Servers a source pointed to without deciding (two provenance servers, declared tools that fit several
+   * verifiers), so the UI can offer them; empty otherwise.
+   */
+  readonly candidates: readonly string[];
+  /** One sentence: why this server (or why none). */
+  readonly reason: string;
+}
+
+export interface ServerChoiceOptions {
+  /** The user's choice; wins over everything. Empty or null means none. */
+  readonly override?: string | null;
+  /** The paired materialized-inputs row, if any. */
+  readonly input?: unknown;
+  /** The bundled sample's declared server, if the rollout came from one. */
+  readonly sample?: string | null;
+  readonly registry?: VerifierRegistry;
+}
+
+const EnvSchema = z.looseObject({ environment_name: z.string().min(1) });
+const DeclaredToolsSchema = z.looseObject({
+  responses_create_params: z.looseObject({ tools: z.array(z.unknown()) }),
+});
+const JsonObjectSchema = z.record(z.string(), z.unknown());
+const NamedTool = z.looseObject({ name: z.string().min(1) });
+
+function environmentName(value: unknown): string | null {
+  const parsed = EnvSchema.safeParse(value);
+  return parsed.success ? parsed.data.environment_name : null;
+}
+
+function nonEmpty(value: string | null | undefined): string | null {
+  return typeof value === "string" && value !== "" ? value : null;
+}
+
+/** Distinct server names of the valid entries of an authoritative provenance map, in first-seen order. */
+export function provenanceServers(rollout: unknown): string[] {
+  const container = JsonObjectSchema.safeParse(rollout);
+  if (!container.success) return [];
+  const reading = readProvenance(container.data);
+  const names = new Set<string>();
+  for (const entry of reading.entries.values()) if (entry.valid) names.add(entry.identity.server_name);
+  return [...names];
+}
+
+/** Names of the function tools declared in `responses_create_params.tools`, in order (empty when none). */
+export function declaredToolNames(rollout: unknown): string[] {
+  const parsed = DeclaredToolsSchema.safeParse(rollout);
+  if (!parsed.success) return [];
+  const names: string[] = [];
+  for (const tool of parsed.data.responses_create_params.tools) {
+    const named = NamedTool.safeParse(tool);
+    if (named.success) names.push(named.data.name);
+  }
+  return names;
+}
+
+/** Registered verifiers whose tool list holds every declared tool (none when nothing is declared). */
+export function verifiersForTools(
+  declared: readonly string[],
+  registry: VerifierRegistry = defaultRegistry,
+): string[] {
+  if (declared.length === 0) return [];
+  const matches: string[] = [];
+  for (const [server, verifier] of registry) {
+    const tools = verifier.tools;
+    if (tools === undefined || tools.length === 0) continue;
+    const known = new Set(tools);
+    if (declared.every((name) => known.has(name))) matches.push(server);
+  }
+  return matches.sort();
+}
+
+const list = (names: readonly string[]) => names.join(", ");
+
+/** The verifying server of a rollout and the evidence that chose it (see the module comment). */
+export function chooseServer(rollout: unknown, options: ServerChoiceOptions = {}): ServerChoice {
+  const registry = options.registry ?? defaultRegistry;
+  const override = nonEmpty(options.override);
+  if (override !== null) {
+    return { server: override, source: "override", candidates: [], reason: `You chose ${override}.` };
+  }
+  const own = environmentName(rollout);
+  if (own !== null) {
+    return {
+      server: own,
+      source: "environment_name",
+      candidates: [],
+      reason: `The line's environment_name is ${own}.`,
+    };
+  }
+  const fromInput = options.input === undefined ? null : environmentName(options.input);
+  if (fromInput !== null) {
+    return {
+      server: fromInput,
+      source: "input",
+      candidates: [],
+      reason: `The paired input row's environment_name is ${fromInput}.`,
+    };
+  }
+  const candidates: string[] = [];
+  const notes: string[] = [];
+  const named = provenanceServers(rollout);
+  if (named.length === 1 && named[0] !== undefined) {
+    return {
+      server: named[0],
+      source: "provenance",
+      candidates: [],
+      reason: `Every provenance entry names server ${named[0]}.`,
+    };
+  }
+  if (named.length > 1) {
+    candidates.push(...named);
+    notes.push(`the provenance map names ${named.length} servers (${list(named)})`);
+  }
+  const declared = declaredToolNames(rollout);
+  const fitting = verifiersForTools(declared, registry);
+  if (fitting.length === 1 && fitting[0] !== undefined) {
+    return {
+      server: fitting[0],
+      source: "declared_tools",
+      candidates: [],
+      reason: `The ${declared.length} declared tools are all tools of ${fitting[0]}, and of no other verifier.`,
+    };
+  }
+  if (fitting.length > 1) {
+    for (const s of fitting) if (!candidates.includes(s)) candidates.push(s);
+    notes.push(`the declared tools (${list(declared)}) fit ${fitting.length} verifiers (${list(fitting)})`);
+  }
+  const sample = nonEmpty(options.sample);
+  if (sample !== null) {
+    return {
+      server: sample,
+      source: "sample",
+      candidates: [],
+      reason: `The bundled sample declares server ${sample}.`,
+    };
+  }
+  const why =
+    notes.length > 0
+      ? `Nothing decides the verifying server: ${notes.join("; ")}.`
+      : "Nothing names the verifying server: no environment_name on the line or its input row, no provenance, and no declared tools that fit one verifier.";
+  return { server: null, source: "none", candidates, reason: why };
+}

@@ -1,0 +1,102 @@
+/**
+ * "Unverified" is an outcome, not a blank: every VerifyResult without a reward carries one stable reason
+ * code (for filters, data attributes and scripts) and one sentence that says what to do about it.
+ */
+
+export type UnverifiedCode =
+  /** Nothing names the verifying server (see chooseServer). */
+  | "no_server"
+  /** The verifying server has no ported verifier. */
+  | "no_verifier"
+  /** Several input rows share the line's task input and differ, so it was not paired. */
+  | "ambiguous_input"
+  /** A field Gym's request model requires is missing from the line (and its input row). */
+  | "missing_field"
+  /** Gym's server would refuse the verify request (422 from its request model, or 500 from its verifier). */
+  | "gym_refuses"
+  /** The line is not a rollout object (nothing to verify). */
+  | "not_a_rollout"
+  /** This project's port failed on the request (a bug here, not in the data). */
+  | "verifier_error";
+
+export const UNVERIFIED_CODES: readonly UnverifiedCode[] = [
+  "no_server",
+  "no_verifier",
+  "ambiguous_input",
+  "missing_field",
+  "gym_refuses",
+  "not_a_rollout",
+  "verifier_error",
+];
+
+/** Short labels for the UI (badges, the filter). */
+export const UNVERIFIED_LABEL: Readonly<Record<UnverifiedCode, string>> = {
+  no_server: "no server",
+  no_verifier: "no verifier",
+  ambiguous_input: "ambiguous input",
+  missing_field: "missing task data",
+  gym_refuses: "Gym refuses",
+  not_a_rollout: "not a rollout",
+  verifier_error: "verifier error",
+};
+
+export interface Unverified {
+  readonly code: UnverifiedCode;
+  /** One sentence a researcher can act on. */
+  readonly message: string;
+}
+
+const list = (items: readonly string[]) =>
+  items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+
+export function noServer(reason: string, candidates: readonly string[]): Unverified {
+  return {
+    code: "no_server",
+    message:
+      candidates.length > 0
+        ? `${reason} Choose the verifying server (one of ${list(candidates)}).`
+        : `${reason} Choose the verifying server, or open the materialized inputs file the run was made from.`,
+  };
+}
+
+export function noVerifier(server: string, available: readonly string[]): Unverified {
+  return {
+    code: "no_verifier",
+    message: `This project has no port of ${server}'s verifier; if ${server} is not the server that scored this run, choose one of ${list([...available].sort())}.`,
+  };
+}
+
+export function ambiguousInput(rows: number): Unverified {
+  return {
+    code: "ambiguous_input",
+    message: `${rows} different input rows have this line's responses_create_params.input, so it was not paired and lacks its task data; give the lines their (_ng_task_index, _ng_rollout_index) or open the run's own materialized inputs.`,
+  };
+}
+
+export function missingField(server: string, fields: readonly string[], paired: boolean): Unverified {
+  const what = `no ${list(fields)}`;
+  return {
+    code: "missing_field",
+    message: paired
+      ? `Neither this line nor its paired input row carries ${list(fields)}, which Gym's ${server} request model requires; the input row is not the one this rollout was run from.`
+      : `This line carries ${what}, which Gym's ${server} request model requires: open the materialized inputs file it was run from.`,
+  };
+}
+
+export function gymRefuses(reasons: readonly string[]): Unverified {
+  return {
+    code: "gym_refuses",
+    message: `Gym's server would refuse this verify request (${reasons.join("; ")}), so it has no reward; fix the line or the run that wrote it.`,
+  };
+}
+
+export function notARollout(reason: string): Unverified {
+  return { code: "not_a_rollout", message: `${reason}; only rollout lines can be verified.` };
+}
+
+export function verifierError(server: string, reason: string): Unverified {
+  return {
+    code: "verifier_error",
+    message: `This project's ${server} verifier failed (${reason}); this is a bug in Rollout Inspector, please report the line.`,
+  };
+}

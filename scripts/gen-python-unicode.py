@@ -1,0 +1,143 @@
+"""Generates lib/verify/pyunicode.generated.ts: the Unicode tables Python's str methods use, from this
+interpreter's own unicodedata / str methods (run it with the Python Gym pins, 3.13: `python3.13 scripts/gen-python-unicode.py`).
+
+Tables (code point sets are sorted [start, end) ranges, delta-encoded in base 36):
+  NON_PRINTABLE  not str.isprintable()            (repr escapes these)
+  SPACE          str.isspace()                    (strip/split/int() whitespace)
+  ALPHA          str.isalpha()                    (dateutil's lexer words)
+  DIGIT          str.isdigit()                    (event ids, dateutil's lexer numbers)
+  DECIMAL        the zero of every run of decimal digits (int()/float() accept them)
+  LOWER / UPPER  str.lower() / str.upper() per code point where it differs: runs of code points mapped by one
+                 constant offset, plus the mappings to several code points. The final-sigma rule of lower()
+                 is context-dependent and applied in code, with:
+  CASE_IGNORABLE the characters lower()'s final-sigma test skips, and
+  CASED          the non-ignorable characters it counts as cased; both read off lower() itself
+                 ("A" + c + "Σ" ends in ς iff c is ignorable or cased; c + "Σ" iff c is cased and not ignorable).
+"""
+
+import sys
+import unicodedata
+
+MAX = sys.maxunicode + 1
+
+
+def ranges(pred):
+    out, start = [], None
+    for cp in range(MAX):
+        if pred(cp):
+            if start is None:
+                start = cp
+        elif start is not None:
+            out.append((start, cp))
+            start = None
+    if start is not None:
+        out.append((start, MAX))
+    return out
+
+
+def b36(n):
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    if n == 0:
+        return "0"
+    s = ""
+    while n:
+        n, r = divmod(n, 36)
+        s = digits[r] + s
+    return s
+
+
+def encode_ranges(rs):
+    # Each range as (gap from previous end, length), base 36, comma separated.
+    parts, prev = [], 0
+    for a, b in rs:
+        parts.append(f"{b36(a - prev)}.{b36(b - a)}")
+        prev = b
+    return ",".join(parts)
+
+
+def case_table(method):
+    # Runs [start, end) whose single-code-point mapping is cp + delta (same delta, consecutive or every other cp).
+    single, multi = [], []
+    for cp in range(MAX):
+        if 0xD800 <= cp <= 0xDFFF:
+            continue
+        ch = chr(cp)
+        m = getattr(ch, method)()
+        if m == ch:
+            continue
+        if len(m) == 1:
+            single.append((cp, ord(m) - cp))
+        else:
+            multi.append((cp, m))
+    runs = []  # (start, count, step, delta)
+    for cp, delta in single:
+        if runs:
+            start, count, step, d = runs[-1]
+            last = start + (count - 1) * step
+            if d == delta and count == 1 and cp - last in (1, 2):
+                runs[-1] = (start, 2, cp - last, d)
+                continue
+            if d == delta and count > 1 and cp - last == step:
+                runs[-1] = (start, count + 1, step, d)
+                continue
+        runs.append((cp, 1, 1, delta))
+    prev = 0
+    parts = []
+    for start, count, step, delta in runs:
+        parts.append(f"{b36(start - prev)}.{b36(count)}.{step}.{'-' if delta < 0 else ''}{b36(abs(delta))}")
+        prev = start + (count - 1) * step + 1
+    multi_parts = [f"{b36(cp)}:" + ".".join(b36(ord(c)) for c in m) for cp, m in multi]
+    return ",".join(parts), ",".join(multi_parts)
+
+
+def main():
+    out_path = sys.argv[1] if len(sys.argv) > 1 else "lib/verify/pyunicode.generated.ts"
+    tables = {
+        "NON_PRINTABLE": encode_ranges(ranges(lambda cp: not chr(cp).isprintable())),
+        "SPACE": encode_ranges(ranges(lambda cp: chr(cp).isspace())),
+        "ALPHA": encode_ranges(ranges(lambda cp: chr(cp).isalpha())),
+        "DIGIT": encode_ranges(ranges(lambda cp: chr(cp).isdigit())),
+    }
+    final = "\u03c2"
+
+    def cased_not_ignorable(cp):
+        return not 0xD800 <= cp <= 0xDFFF and (chr(cp) + "\u03a3").lower()[-1] == final
+
+    def ignorable(cp):
+        return (
+            not 0xD800 <= cp <= 0xDFFF
+            and ("A" + chr(cp) + "\u03a3").lower()[-1] == final
+            and not cased_not_ignorable(cp)
+        )
+
+    tables["CASED"] = encode_ranges(ranges(cased_not_ignorable))
+    tables["CASE_IGNORABLE"] = encode_ranges(ranges(ignorable))
+    zeros = [cp for cp in range(MAX) if unicodedata.decimal(chr(cp), None) == 0]
+    for z in zeros:
+        assert all(unicodedata.decimal(chr(z + d), None) == d for d in range(10)), hex(z)
+    n_decimal = sum(1 for cp in range(MAX) if unicodedata.decimal(chr(cp), None) is not None)
+    assert n_decimal == 10 * len(zeros), "every decimal digit belongs to a run of ten from a zero"
+    lower_runs, lower_multi = case_table("lower")
+    upper_runs, upper_multi = case_table("upper")
+    v = sys.version_info
+    lines = [
+        "// Generated by scripts/gen-python-unicode.py from Python "
+        f"{v.major}.{v.minor}.{v.micro} (unicodedata {unicodedata.unidata_version}). Do not edit.",
+        "// Formats: see the script. Decoded once by lib/verify/pyunicode.ts.",
+        "",
+        f'export const PYTHON_VERSION = "{v.major}.{v.minor}.{v.micro}";',
+        f'export const UNICODE_VERSION = "{unicodedata.unidata_version}";',
+    ]
+    for name, data in tables.items():
+        lines.append(f'export const {name} = "{data}";')
+    lines.append(f'export const DECIMAL_ZEROS = "{",".join(b36(z) for z in zeros)}";')
+    lines.append(f'export const LOWER_RUNS = "{lower_runs}";')
+    lines.append(f'export const LOWER_MULTI = "{lower_multi}";')
+    lines.append(f'export const UPPER_RUNS = "{upper_runs}";')
+    lines.append(f'export const UPPER_MULTI = "{upper_multi}";')
+    with open(out_path, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()
