@@ -111,7 +111,10 @@ export function SummaryBand({ counts, entries, errorLines, active, onToggle }: P
             onClick={() => onToggle(tile.flag)}
           >
             <span className="tile-value">{tileValue(counts, tile.key)}</span>
-            <span className="tile-label">{tile.label} rollouts</span>
+            <span className="tile-label">
+              {tile.label}
+              {perRollout(tile.key) ? "" : " rollouts"}
+            </span>
           </button>
         ))}
       </div>
