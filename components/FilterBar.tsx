@@ -1,9 +1,10 @@
 import type { FilterFlag, SortKey } from "@/hooks/types";
+import { useDraft } from "@/hooks/use-draft";
 import { FILTER_FLAGS } from "@/hooks/view-state";
 import { nameLabel } from "./Name";
 
 const FLAG_LABEL: Record<FilterFlag, string> = {
-  zero: "reward 0",
+  zero: "recorded 0",
   changed: "reward changed",
   ambiguous: "ambiguous",
   mismatched: "mismatched",
@@ -31,6 +32,7 @@ interface Props {
 
 export function FilterBar(props: Props) {
   const { filters, onToggle } = props;
+  const [query, setQuery] = useDraft(props.query, props.onQuery);
   const any = filters.length > 0 || props.agent !== null || props.env !== null || props.query !== "";
   return (
     <div className="filterbar">
@@ -40,8 +42,8 @@ export function FilterBar(props: Props) {
         className="search"
         placeholder="Search every field…  ( / )"
         aria-label="Search rollouts"
-        value={props.query}
-        onChange={(event) => props.onQuery(event.target.value)}
+        value={query}
+        onChange={(event) => setQuery(event.target.value)}
       />
       <div className="filter-flags">
         {FILTER_FLAGS.map((flag) => (

@@ -1,4 +1,5 @@
 import type { DetailView } from "@/hooks/types";
+import { DERIVED_KEY } from "@/lib/repair/repair";
 import { Name } from "./Name";
 
 const MAP_STATE_HELP = {
@@ -9,6 +10,8 @@ const MAP_STATE_HELP = {
 
 export function RolloutHeader({ view, fileName }: { view: DetailView; fileName: string }) {
   const { entry } = view;
+  // A map written by `repair` carries its label beside it: it was derived from aliases, not recorded.
+  const derived = view.extra_fields.find((field) => field.key === DERIVED_KEY);
   return (
     <header className="detail-head">
       <div className="detail-title">
@@ -41,6 +44,15 @@ export function RolloutHeader({ view, fileName }: { view: DetailView; fileName: 
           >
             provenance map <b>{entry.map_state}</b>
           </span>
+          {derived && (
+            <span
+              className="fact map-derived"
+              title={`${DERIVED_KEY}: ${derived.preview}`}
+              data-testid="derived-provenance"
+            >
+              <b>derived</b> by repair from aliases, not recorded by the harness
+            </span>
+          )}
           {entry.paired && <span className="fact">paired with its materialized input</span>}
         </div>
       </div>

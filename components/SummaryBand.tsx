@@ -9,10 +9,25 @@ interface Props {
   onToggle(flag: FilterFlag): void;
 }
 
+type Counted = "unverified" | "changed" | "zero" | "ambiguous" | "mismatched" | "external";
+
+function perRollout(key: Counted): key is "unverified" | "changed" | "zero" {
+  return key === "unverified" || key === "changed" || key === "zero";
+}
+
+/** Every tile counts rollouts, the unit its filter selects; call counts are in the hint. */
+function tileValue(counts: StatusCounts, key: Counted): number {
+  return perRollout(key) ? counts[key] : counts.rollouts_with[key];
+}
+
+function tileHint(counts: StatusCounts, key: Counted, hint: string): string {
+  return perRollout(key) ? hint : `${hint} (${counts[key]} calls in all)`;
+}
+
 const TILES: readonly {
   flag: FilterFlag;
   label: string;
-  key: keyof StatusCounts;
+  key: Counted;
   tone: string;
   hint: string;
 }[] = [
@@ -39,24 +54,24 @@ const TILES: readonly {
   },
   {
     flag: "ambiguous",
-    label: "ambiguous calls",
+    label: "ambiguous",
     key: "ambiguous",
     tone: "ambiguous",
-    hint: "duplicate or missing call_ids, alias guesses and collisions",
+    hint: "rollouts with an ambiguous call: duplicate or missing call_ids, alias guesses and collisions",
   },
   {
     flag: "mismatched",
-    label: "mismatched calls",
+    label: "mismatched",
     key: "mismatched",
     tone: "mismatched",
-    hint: "malformed entries, near-miss servers, unknown tools, disagreeing aliases",
+    hint: "rollouts with a mismatched call: malformed entries, near-miss servers, unknown tools, disagreeing aliases",
   },
   {
     flag: "external",
-    label: "external calls",
+    label: "external",
     key: "external",
     tone: "external",
-    hint: "calls that provenance attributes to another server",
+    hint: "rollouts with a call that provenance attributes to another server",
   },
 ];
 
@@ -90,13 +105,16 @@ export function SummaryBand({ counts, entries, errorLines, active, onToggle }: P
             key={tile.flag}
             className={`tile tile-${tile.tone}${active.includes(tile.flag) ? " tile-active" : ""}`}
             aria-pressed={active.includes(tile.flag)}
-            title={tile.hint}
+            title={tileHint(counts, tile.key, tile.hint)}
             data-summary={tile.flag}
             {...(tile.flag === "unverified" ? { "data-unverified-count": counts.unverified } : {})}
             onClick={() => onToggle(tile.flag)}
           >
-            <span className="tile-value">{counts[tile.key]}</span>
-            <span className="tile-label">{tile.label}</span>
+            <span className="tile-value">{tileValue(counts, tile.key)}</span>
+            <span className="tile-label">
+              {tile.label}
+              {perRollout(tile.key) ? "" : " rollouts"}
+            </span>
           </button>
         ))}
       </div>

@@ -1,7 +1,50 @@
-import { cellText, type WorkplaceDetailsView } from "@/hooks/verifier-details";
+import { cellText, type TableDiffView, type WorkplaceDetailsView } from "@/hooks/verifier-details";
 
 /** Rows listed per side before "and N more". */
 export const MAX_ROWS_LISTED = 8;
+
+type RowView = TableDiffView["onlyPredicted"][number];
+
+/** Rows present on one side only, with their values (the first MAX_ROWS_LISTED). */
+function RowList({ rows, side }: { rows: readonly RowView[]; side: "predicted" | "expected" }) {
+  const columns = [...new Set(rows.flatMap((row) => Object.keys(row.values)))];
+  return (
+    <div className="diff-rows" data-side={side}>
+      <p>
+        <span className={`diff-${side}`}>
+          {rows.length} row{rows.length === 1 ? "" : "s"} only in the {side} state
+        </span>
+      </p>
+      <div className="diff-rows-scroll">
+        <table className="diff-cells diff-row-table">
+          <thead>
+            <tr>
+              <th>row</th>
+              {columns.map((column) => (
+                <th key={column}>{column}</th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.slice(0, MAX_ROWS_LISTED).map((row) => (
+              <tr key={row.label} className={`diff-${side}`} data-row={row.label}>
+                <td className="mono">{row.label}</td>
+                {columns.map((column) => (
+                  <td key={column} className="mono">
+                    {cellText(row.values[column])}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {rows.length > MAX_ROWS_LISTED && (
+        <p className="muted">and {rows.length - MAX_ROWS_LISTED} more rows</p>
+      )}
+    </div>
+  );
+}
 
 /** The workplace_assistant verifier's table differences: what the replayed calls changed versus the ground truth. */
 export function TableDiffs({ details }: { details: WorkplaceDetailsView }) {
@@ -42,20 +85,8 @@ export function TableDiffs({ details }: { details: WorkplaceDetailsView }) {
                 and {table.differingCells.length - MAX_ROWS_LISTED} more differing cells
               </p>
             )}
-            {table.onlyPredicted.length > 0 && (
-              <p>
-                <span className="diff-predicted">
-                  {table.onlyPredicted.length} row(s) only in the predicted state
-                </span>
-              </p>
-            )}
-            {table.onlyExpected.length > 0 && (
-              <p>
-                <span className="diff-expected">
-                  {table.onlyExpected.length} row(s) only in the expected state
-                </span>
-              </p>
-            )}
+            {table.onlyPredicted.length > 0 && <RowList rows={table.onlyPredicted} side="predicted" />}
+            {table.onlyExpected.length > 0 && <RowList rows={table.onlyExpected} side="expected" />}
             {table.notes.map((note) => (
               <p key={note} className="muted">
                 {note}

@@ -3,6 +3,7 @@ import { useState } from "react";
 import type { InputMessage, TranscriptItem } from "@/hooks/types";
 import { StatusBadge } from "./badges";
 import { CodeBlock } from "./CodeBlock";
+import { Markdown } from "./Markdown";
 import { Name } from "./Name";
 
 /** Longer message texts are folded behind a "show all" button. */
@@ -10,12 +11,13 @@ export const FOLD_TEXT_CHARS = 1_500;
 /** Output items rendered at first; more on request, so a very long rollout opens in one short task. */
 export const TRANSCRIPT_BATCH = 60;
 
-function FoldedText({ text }: { text: string }) {
+function FoldedText({ text, markdown = false }: { text: string; markdown?: boolean }) {
   const [open, setOpen] = useState(false);
-  if (text.length <= FOLD_TEXT_CHARS) return <div className="msg-text">{text}</div>;
+  const body = (shown: string) => (markdown ? <Markdown text={shown} /> : shown);
+  if (text.length <= FOLD_TEXT_CHARS) return <div className="msg-text">{body(text)}</div>;
   return (
     <div className="msg-text">
-      {open ? text : `${text.slice(0, FOLD_TEXT_CHARS)}…`}
+      {open ? body(text) : body(`${text.slice(0, FOLD_TEXT_CHARS)}…`)}
       <button type="button" className="link-button" onClick={() => setOpen(!open)}>
         {open ? "show less" : `show all ${text.length.toLocaleString("en-US")} characters`}
       </button>
@@ -60,7 +62,7 @@ export function Transcript({ input, items, selected, onSelect }: Props) {
             return (
               <div className={`item item-message role-${item.role}`} key={item.output_index}>
                 <div className="item-head">{item.role}</div>
-                <FoldedText text={item.text} />
+                <FoldedText text={item.text} markdown={item.role === "assistant"} />
               </div>
             );
           case "reasoning":

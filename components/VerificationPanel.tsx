@@ -10,7 +10,6 @@ import {
   type VerifyResult,
 } from "@/hooks/types";
 import { readWorkplaceDetails } from "@/hooks/verifier-details";
-import { HARNESS_IDS } from "@/hooks/view-state";
 import { formatReward } from "./badges";
 import { CodeBlock } from "./CodeBlock";
 import { TableDiffs } from "./TableDiffs";
@@ -143,7 +142,6 @@ interface Props {
   defaultSource: ServerSource;
   onServer(server: string | null): void;
   harness: HarnessId | null;
-  onHarness(harness: HarnessId | null): void;
 }
 
 export function VerificationPanel({
@@ -155,7 +153,6 @@ export function VerificationPanel({
   defaultSource,
   onServer,
   harness,
-  onHarness,
 }: Props) {
   // Choosing a server applies it to every row of the file; the empty choice returns to each row's default.
   const options = [...new Set([...servers, ...(server ? [server] : [])])].sort();
@@ -180,24 +177,9 @@ export function VerificationPanel({
             ))}
           </select>
         </label>
-        <label>
-          harness{" "}
-          <select
-            aria-label="Harness"
-            value={harness ?? ""}
-            onChange={(event) => {
-              const chosen = HARNESS_IDS.find((id) => id === event.target.value);
-              onHarness(chosen ?? null);
-            }}
-          >
-            <option value="">unknown</option>
-            {HARNESS_IDS.map((id) => (
-              <option key={id} value={id}>
-                {id}
-              </option>
-            ))}
-          </select>
-        </label>
+        <span className="muted" title="set for the whole file above the list">
+          harness <b>{harness ?? "unknown"}</b> (whole file)
+        </span>
         {loading && <span className="muted">verifying…</span>}
       </div>
       {view ? (

@@ -1,4 +1,5 @@
 import type { Highlight } from "@/hooks/types";
+import { STATUS_HIGHLIGHT } from "@/lib/identity";
 import type { CallStatus, FlagName } from "@/lib/identity/types";
 
 /** Short words for statuses, as in the contract's table. */
@@ -13,9 +14,18 @@ const STATUS_HELP: Record<CallStatus, string> = {
   uncorrelated: "the call has no usable call_id",
 };
 
+/**
+ * A status badge takes its status's own colour (lib's STATUS_HIGHLIGHT: external is purple); a flag that
+ * raises the call's highlight (server_near_miss makes it mismatched) shows in its flag chip and the row.
+ */
 export function StatusBadge({ status, highlight }: { status: CallStatus; highlight: Highlight }) {
   return (
-    <span className={`badge badge-${highlight}`} data-badge-status={status} title={STATUS_HELP[status]}>
+    <span
+      className={`badge badge-${STATUS_HIGHLIGHT[status]}`}
+      data-badge-status={status}
+      data-highlight={highlight}
+      title={STATUS_HELP[status]}
+    >
       {status}
     </span>
   );

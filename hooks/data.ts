@@ -10,6 +10,7 @@ import { z } from "zod";
 import type {
   DatasetSummary,
   DetailView,
+  ExportFormat,
   HarnessId,
   LoadProgress,
   RolloutIndexEntry,
@@ -232,6 +233,40 @@ export function useRolloutIndex(dataset: DatasetSummary | null) {
       return merged;
     },
   });
+}
+
+/**
+ * The run view of a dataset (worker/run.ts): why-zero breakdown, metrics and the lines a structured filter
+ * keeps. Keyed by the dataset's revision: new rows, another server, harness or inputs file recompute it.
+ */
+export function useRunView(dataset: DatasetSummary | null, filter: string) {
+  const client = useDataClient();
+  return useQuery({
+    queryKey: ["run", dataset?.id ?? null, dataset?.revision ?? 0, filter],
+    enabled: dataset !== null && dataset.kind === "rollouts",
+    queryFn: ({ signal }) => client.request("run", { dataset: dataset?.id ?? "", filter }, { signal }),
+    placeholderData: (previous, query) => (query?.queryKey[1] === dataset?.id ? previous : undefined),
+  });
+}
+
+/** Downloads the rows the filter keeps, as `cli triage --format F --filter EXPR` writes them; an error or null. */
+export function useRunExport() {
+  const client = useDataClient();
+  return useCallback(
+    async (dataset: DatasetSummary, filter: string, format: ExportFormat): Promise<string | null> => {
+      const result = await client.request("runExport", { dataset: dataset.id, filter, format });
+      if ("error" in result) return result.error;
+      const type = format === "csv" ? "text/csv" : "application/x-ndjson";
+      const url = URL.createObjectURL(new Blob([result.text], { type }));
+      const anchor = document.createElement("a");
+      anchor.href = url;
+      anchor.download = `${dataset.name.replace(/\.jsonl(\.gz)?$/, "")}-rows.${format}`;
+      anchor.click();
+      setTimeout(() => URL.revokeObjectURL(url), 0);
+      return null;
+    },
+    [client],
+  );
 }
 
 /** Tells the worker which rows are on screen, so their rewards come first. */

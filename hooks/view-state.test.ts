@@ -49,6 +49,7 @@ describe("URL state", () => {
       agent: "claude-code_agent",
       env: "workplace_assistant",
       q: "email reply",
+      f: 'recorded:0 field:category="a b" cause:identity',
       sort: "contract",
       desc: true,
       server: "team store",
@@ -117,6 +118,7 @@ describe("selectRollouts", () => {
       changed: 1,
       zero: 2,
       unverified: 1,
+      rollouts_with: { ambiguous: 1, mismatched: 0, external: 1 },
     });
     expect(rewardChanged(rows[3]!)).toBe(false);
   });

@@ -35,6 +35,8 @@ export interface ViewState {
   readonly agent: string | null;
   readonly env: string | null;
   readonly q: string;
+  /** The structured filter (lib/run syntax: recorded:0 field:a.b=x flag:f cause:c). */
+  readonly f: string;
   readonly sort: SortKey;
   readonly desc: boolean;
   /** Verifying server chosen for the open rollout; null: its default. */
@@ -51,6 +53,7 @@ export const DEFAULT_VIEW: ViewState = {
   agent: null,
   env: null,
   q: "",
+  f: "",
   sort: "line",
   desc: false,
   server: null,
@@ -84,6 +87,7 @@ export function parseViewState(params: URLSearchParams): ViewState {
     agent: params.get("agent") || null,
     env: params.get("env") || null,
     q: params.get("q") ?? "",
+    f: params.get("f") ?? "",
     sort: isSortKey(sortKey) ? sortKey : DEFAULT_VIEW.sort,
     desc: isSortKey(sortKey) && desc,
     server: params.get("server") || null,
@@ -101,6 +105,7 @@ export function serializeViewState(state: ViewState): URLSearchParams {
   if (state.agent) params.set("agent", state.agent);
   if (state.env) params.set("env", state.env);
   if (state.q) params.set("q", state.q);
+  if (state.f) params.set("f", state.f);
   if (state.sort !== DEFAULT_VIEW.sort || state.desc)
     params.set("sort", `${state.desc ? "-" : ""}${state.sort}`);
   if (state.server) params.set("server", state.server);
@@ -192,6 +197,12 @@ export interface StatusCounts {
   readonly changed: number;
   readonly zero: number;
   readonly unverified: number;
+  /** Rollouts with at least one call of each highlight: the unit the tiles filter by. */
+  readonly rollouts_with: {
+    readonly ambiguous: number;
+    readonly mismatched: number;
+    readonly external: number;
+  };
 }
 
 export function statusCounts(entries: readonly RolloutIndexEntry[]): StatusCounts {
@@ -202,7 +213,11 @@ export function statusCounts(entries: readonly RolloutIndexEntry[]): StatusCount
   let changed = 0;
   let zero = 0;
   let unverified = 0;
+  const rolloutsWith = { ambiguous: 0, mismatched: 0, external: 0 };
   for (const entry of entries) {
+    if (entry.counts.ambiguous > 0) rolloutsWith.ambiguous++;
+    if (entry.counts.mismatched > 0) rolloutsWith.mismatched++;
+    if (entry.counts.external > 0) rolloutsWith.external++;
     calls += entry.calls;
     ambiguous += entry.counts.ambiguous;
     mismatched += entry.counts.mismatched;
@@ -211,5 +226,15 @@ export function statusCounts(entries: readonly RolloutIndexEntry[]): StatusCount
     if (entry.recorded === 0) zero++;
     if (entry.contract === null) unverified++;
   }
-  return { rollouts: entries.length, calls, ambiguous, mismatched, external, changed, zero, unverified };
+  return {
+    rollouts: entries.length,
+    calls,
+    ambiguous,
+    mismatched,
+    external,
+    changed,
+    zero,
+    unverified,
+    rollouts_with: rolloutsWith,
+  };
 }

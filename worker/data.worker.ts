@@ -9,6 +9,7 @@ import { opfsPersistence } from "./opfs";
 import { PortPool } from "./pool";
 import type { DataEvent, DataRequests } from "./protocol";
 import { serve } from "./rpc";
+import { runHandlers } from "./run-handlers";
 import { DataService, inProcessPool, type Pool } from "./service";
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -37,4 +38,8 @@ const service = new DataService(
   (session) => push({ kind: "session", session }),
   opfsPersistence(),
 );
-push = serve<DataRequests, DataEvent>(self, { ...inspectorHandlers(service), ...compareHandlers(service) });
+push = serve<DataRequests, DataEvent>(self, {
+  ...inspectorHandlers(service),
+  ...compareHandlers(service),
+  ...runHandlers(service),
+});

@@ -13,8 +13,19 @@ import type { ServerSource } from "../lib/verify/server";
 import type { VerifyResult } from "../lib/verify/types";
 import type { UnverifiedCode } from "../lib/verify/unverified";
 import type { CompareRequests } from "./compare-protocol";
+import type { ExportFormat, RunView } from "./run";
 
-export type { CallResolution, HarnessId, Highlight, MapState, Policy, RolloutFinding, VerifyResult };
+export type {
+  CallResolution,
+  ExportFormat,
+  HarnessId,
+  Highlight,
+  MapState,
+  Policy,
+  RolloutFinding,
+  RunView,
+  VerifyResult,
+};
 
 /** Where a file comes from. Files never leave the browser; URLs are same-origin bundled samples. */
 export type Source =
@@ -244,8 +255,19 @@ export interface InspectorRequests {
   servers: { params: Record<string, never>; result: { servers: string[] } };
 }
 
+/** The run view's requests (./run-handlers.ts). */
+export interface RunRequests {
+  /** The run view (worker/run.ts): why-zero breakdown, metrics, filtered lines, inferred harness. */
+  run: { params: { dataset: string; filter: string }; result: RunView | null };
+  /** The filtered rows as CSV or JSONL, the same bytes as `cli triage --format F --filter EXPR`. */
+  runExport: {
+    params: { dataset: string; filter: string; format: ExportFormat };
+    result: { text: string; rows: number } | { error: string };
+  };
+}
+
 /** Pushed by the worker whenever the session changes (rows streamed in, rewards filled in). */
 export type DataEvent = { readonly kind: "session"; readonly session: SessionSummary };
 
 /** Everything the one data worker answers: the inspector's requests and the compare page's. */
-export type DataRequests = InspectorRequests & CompareRequests;
+export type DataRequests = InspectorRequests & CompareRequests & RunRequests;

@@ -1,11 +1,14 @@
 "use client";
 import Link from "next/link";
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef } from "react";
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
 import { FilterBar } from "@/components/FilterBar";
 import { LineErrors } from "@/components/LineErrors";
 import { DropTarget, LoadProgressBar, OpenFilesButton, Welcome } from "@/components/Loader";
 import { RolloutTable } from "@/components/RolloutTable";
+import { RunFilter } from "@/components/RunFilter";
+import { RunMetricsPanel } from "@/components/RunMetricsPanel";
 import { SummaryBand } from "@/components/SummaryBand";
+import { TriagePanel } from "@/components/TriagePanel";
 import {
   storedWorkspace,
   useLoad,
@@ -14,6 +17,8 @@ import {
   useRecentFiles,
   useRememberWorkspace,
   useRolloutIndex,
+  useRunExport,
+  useRunView,
   useSamples,
   useSearch,
   useSession,
@@ -23,9 +28,25 @@ import type { FilterFlag, RolloutIndexEntry, Sample, SortKey, Source } from "@/h
 import { useKeyboard } from "@/hooks/use-keyboard";
 import { useViewState } from "@/hooks/use-view-state";
 import { DEFAULT_VIEW, selectRollouts, statusCounts } from "@/hooks/view-state";
+import { type FilterClause, formatFilter, parseFilter } from "@/lib/run";
+import type { ZeroCause } from "@/lib/triage";
 import { RolloutPane } from "./RolloutPane";
 
 const NO_ENTRIES: readonly RolloutIndexEntry[] = [];
+
+/** The filter with its cause clause replaced (or removed when cause is null); other clauses are kept. */
+function withCause(filter: string, cause: ZeroCause | null): string {
+  const parsed = parseFilter(filter);
+  const kept: FilterClause[] = parsed.ok ? parsed.clauses.filter((c) => c.kind !== "cause") : [];
+  return formatFilter(cause === null ? kept : [...kept, { kind: "cause", cause }]);
+}
+
+function activeCause(filter: string): ZeroCause | null {
+  const parsed = parseFilter(filter);
+  if (!parsed.ok) return null;
+  const causes = parsed.clauses.flatMap((c) => (c.kind === "cause" ? [c.cause] : []));
+  return causes.length === 1 ? (causes[0] ?? null) : null;
+}
 
 function sampleSources(file: string, samples: readonly Sample[]): Source[] {
   const sources: Source[] = [{ kind: "url", url: `/samples/${file}`, name: file }];
@@ -51,7 +72,6 @@ export function Inspector() {
     const ids = storedWorkspace();
     if (session === null && !view.sample && ids.length > 0) void loader.restore(ids);
   }, [session, view.sample, loader.restore]);
-  const recent = useRecentFiles(session === null || session.datasets.length === 0);
 
   // Open the sample named in the URL (a deep link), once the sample list is known.
   const loadedSample = useRef<string | null>(null);
@@ -64,9 +84,30 @@ export function Inspector() {
     void loader.load(sampleSources(entry.file, samples.data ?? []), entry.server ?? null);
   }, [view.sample, samples.isPending, samples.data, loader.load]);
 
+  // The landing page is shown again after Back from a sample (the URL loses ?sample=) or the title link,
+  // though the worker still holds the file: a later sample or file replaces it.
+  const [home, setHome] = useState(false);
+  const landing = home || (loadedSample.current !== null && view.sample === null);
+  useEffect(() => {
+    if (view.sample !== null) setHome(false);
+  }, [view.sample]);
+  const recent = useRecentFiles(landing || session === null || session.datasets.length === 0);
+  const onRecent = (id: string) => {
+    loadedSample.current = null;
+    setHome(false);
+    setView({ ...DEFAULT_VIEW });
+    void loader.restore([id]);
+  };
+  const goHome = (event: React.MouseEvent) => {
+    event.preventDefault();
+    setHome(true);
+    setView({ ...DEFAULT_VIEW }, { push: true });
+  };
+
   const onFiles = useCallback(
     (files: File[]) => {
       loadedSample.current = null;
+      setHome(false);
       setView({ ...DEFAULT_VIEW });
       void loader.load(files.map((file) => ({ kind: "file" as const, file })));
     },
@@ -115,10 +156,16 @@ export function Inspector() {
   const entries = index.data ?? NO_ENTRIES;
   const searchLines = query.trim() ? (search.data?.lines ?? null) : null;
   const { filters, agent, env, sort, desc } = view;
-  const rows = useMemo(
-    () => selectRollouts(entries, { filters, agent, env, sort, desc }, searchLines),
-    [entries, filters, agent, env, sort, desc, searchLines],
-  );
+  const run = useRunView(dataset, view.f);
+  const runExport = useRunExport();
+  const [exportError, setExportError] = useState<string | null>(null);
+  const runLines = run.data?.lines ?? null;
+  const rows = useMemo(() => {
+    const selected = selectRollouts(entries, { filters, agent, env, sort, desc }, searchLines);
+    if (runLines === null) return selected;
+    const keep = new Set(runLines);
+    return selected.filter((entry) => keep.has(entry.line));
+  }, [entries, filters, agent, env, sort, desc, searchLines, runLines]);
   const counts = useMemo(() => statusCounts(entries), [entries]);
   const agents = useMemo(
     () => [...new Set(entries.flatMap((e) => (e.agent ? [e.agent] : [])))].sort(),
@@ -192,7 +239,11 @@ export function Inspector() {
     <DropTarget onFiles={onFiles}>
       <div className="app">
         <header className="topbar">
-          <h1>Rollout Inspector</h1>
+          <h1>
+            <Link href="/" onClick={goHome} className="home-link" data-testid="home-link">
+              Rollout Inspector
+            </Link>
+          </h1>
           <div className="files">
             {rolloutSets.map((candidate) => (
               <button
@@ -240,7 +291,15 @@ export function Inspector() {
             Could not load: {loader.error}
           </div>
         )}
-        {!dataset ? (
+        {landing ? (
+          <Welcome
+            samples={samples.data ?? []}
+            onFiles={onFiles}
+            onSample={onSample}
+            recent={recent.data ?? []}
+            onRecent={onRecent}
+          />
+        ) : !dataset ? (
           session && !busy ? (
             <div className="banner">
               Only materialized inputs are loaded. Add the rollouts file they belong to.
@@ -253,11 +312,7 @@ export function Inspector() {
                 onFiles={onFiles}
                 onSample={onSample}
                 recent={recent.data ?? []}
-                onRecent={(id) => {
-                  loadedSample.current = null;
-                  setView({ ...DEFAULT_VIEW });
-                  void loader.restore([id]);
-                }}
+                onRecent={onRecent}
               />
             )
           )
@@ -278,6 +333,35 @@ export function Inspector() {
             }
           >
             <section className="list-pane">
+              {run.data && (
+                <TriagePanel
+                  triage={run.data.triage}
+                  active={activeCause(view.f)}
+                  onCause={(cause) => setView({ f: withCause(view.f, cause), line: null, call: null })}
+                />
+              )}
+              <RunFilter
+                filter={view.f}
+                onFilter={(f) => setView({ f })}
+                error={run.data?.filter_error ?? null}
+                kept={runLines === null ? null : runLines.length}
+                fileName={dataset.name}
+                onExport={(format) => {
+                  setExportError(null);
+                  void runExport(dataset, view.f, format).then(setExportError);
+                }}
+                exportError={exportError}
+                inferred={run.data?.inferred ?? null}
+                harness={view.harness}
+                onHarness={(harness) => setView({ harness })}
+              />
+              {run.data && (
+                <RunMetricsPanel
+                  metrics={run.data.metrics}
+                  filtered={runLines !== null}
+                  onTask={(task) => setView({ f: `field:_ng_task_index=${task}`, line: null, call: null })}
+                />
+              )}
               <SummaryBand
                 counts={counts}
                 entries={entries}
@@ -306,7 +390,7 @@ export function Inspector() {
                 shown={rows.length}
                 total={entries.length}
                 searching={query.trim() !== "" && search.isFetching}
-                onClear={() => setView({ filters: [], agent: null, env: null, q: "" })}
+                onClear={() => setView({ filters: [], agent: null, env: null, q: "", f: "" })}
                 searchRef={searchInput}
               />
               <RolloutTable

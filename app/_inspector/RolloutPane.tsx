@@ -54,7 +54,6 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView }: P
         defaultSource={entry.server_source}
         onServer={(next) => onView({ server: next })}
         harness={harness}
-        onHarness={(next) => onView({ harness: next })}
       />
       <section className="identity" aria-label="Call identities">
         <h3>

@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -58,6 +58,18 @@ describe("cli triage", () => {
     expect(await run([path, "--format", "jsonl"], io)).toBe(0);
     expect(io.out().trim().split("\n")).toHaveLength(1);
     expect(io.err()).toMatch(/^line 2: .+ \(left out\)$/m);
+  });
+
+  it("--out writes the same bytes as stdout, and never over the input", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "triage-out-"));
+    const out = join(dir, "rows.csv");
+    const stdout = memoryIo();
+    expect(await run([FILE, "--format", "csv"], stdout)).toBe(0);
+    expect(await run([FILE, "--format", "csv", "--out", out], memoryIo())).toBe(0);
+    expect(await readFile(out, "utf8")).toBe(stdout.out());
+    const refused = memoryIo();
+    expect(await run([FILE, "--format", "csv", "--out", FILE], refused)).toBe(2);
+    expect(await readFile(FILE, "utf8")).toBe(generated.text);
   });
 
   it("refuses a bad filter or format with exit 2", async () => {

@@ -124,7 +124,11 @@ export class McpDoor {
         // The SDK never reads a 202's body; a browser keeps the connection busy until an unread body is
         // collected, which starves its six connections per host. Release it now.
         await response.body?.cancel();
-        return new Response(null, { status: 202, statusText: response.statusText, headers: response.headers });
+        return new Response(null, {
+          status: 202,
+          statusText: response.statusText,
+          headers: response.headers,
+        });
       }
       if (method !== "POST" || response.body === null) return response;
       // A reply stream that breaks part way (server killed, connection reset) fails every call in flight

@@ -5,10 +5,9 @@
  */
 
 import { z } from "zod";
-import type { HarnessId } from "../harness/types";
 import { type MetricsRow, readModelUsage } from "../metrics";
 import { triageRollout, type ZeroCause } from "../triage";
-import { verifyRollout } from "../verify";
+import { type VerifyOptions, verifyRollout } from "../verify";
 import type { VerifyResult } from "../verify/types";
 
 export interface RunRow {
@@ -60,11 +59,9 @@ export const RUN_ROW_COLUMNS = [
   "error",
 ] as const satisfies readonly (keyof RunRow)[];
 
-export interface RunRowOptions {
-  readonly server?: string;
-  readonly input?: unknown;
-  readonly harness?: HarnessId;
-  /** Precomputed results for the same server, input and harness. */
+/** How the row's rollout is verified (lib/verify's options, without the policy: both are computed). */
+export interface RunRowOptions extends Omit<VerifyOptions, "policy"> {
+  /** Precomputed results for the same options. */
   readonly contract?: VerifyResult;
   readonly legacy?: VerifyResult;
 }
@@ -89,14 +86,16 @@ function flagsOf(result: VerifyResult): string[] {
 }
 
 export function runRow(line: number, value: unknown, options: RunRowOptions = {}): RunRow {
-  const verifyOptions = {
-    ...(options.server === undefined ? {} : { server: options.server }),
+  const { contract: givenContract, legacy: givenLegacy, ...verifyOptions } = options;
+  const contract = givenContract ?? verifyRollout(value, { ...verifyOptions, policy: "contract" });
+  const legacy = givenLegacy ?? verifyRollout(value, { ...verifyOptions, policy: "legacy" });
+  const triage = triageRollout(value, {
+    ...(contract.server === null ? {} : { server: contract.server }),
     ...(options.input === undefined ? {} : { input: options.input }),
     ...(options.harness === undefined ? {} : { harness: options.harness }),
-  };
-  const contract = options.contract ?? verifyRollout(value, { ...verifyOptions, policy: "contract" });
-  const legacy = options.legacy ?? verifyRollout(value, { ...verifyOptions, policy: "legacy" });
-  const triage = triageRollout(value, { ...verifyOptions, contract, legacy });
+    contract,
+    legacy,
+  });
   const parsed = MetaSchema.safeParse(value);
   const meta = parsed.success ? parsed.data : {};
   const inputMeta = MetaSchema.safeParse(options.input);

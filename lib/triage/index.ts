@@ -8,6 +8,7 @@ export {
   type TriagedLine,
   type TriageOptions,
   triageRollout,
+  ZERO_CAUSE_HINTS,
   ZERO_CAUSE_LABELS,
   ZERO_CAUSES,
   type ZeroCause,

@@ -7,6 +7,7 @@ import {
   isZeroReward,
   summarizeTriage,
   triageRollout,
+  ZERO_CAUSE_HINTS,
   ZERO_CAUSE_LABELS,
   ZERO_CAUSES,
   type ZeroCause,
@@ -154,6 +155,9 @@ describe("triageRollout", () => {
   });
 
   it("has a label for every cause", () => {
-    for (const cause of ZERO_CAUSES) expect(ZERO_CAUSE_LABELS[cause]).toMatch(/\w/);
+    for (const cause of ZERO_CAUSES) {
+      expect(ZERO_CAUSE_LABELS[cause]).toMatch(/\w/);
+      expect(ZERO_CAUSE_HINTS[cause]).toMatch(/\w/);
+    }
   });
 });

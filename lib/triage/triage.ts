@@ -43,11 +43,23 @@ export type ZeroCause = (typeof ZERO_CAUSES)[number];
 
 export const ZERO_CAUSE_LABELS: Readonly<Record<ZeroCause, string>> = {
   malformed: "Malformed",
-  no_task_data: "No task data (unverifiable)",
-  identity: "Identity (tool names)",
+  no_task_data: "No task data",
+  identity: "Identity",
   no_tool_call: "No tool call",
-  tool_failed: "Tool refused or errored",
+  tool_failed: "Tool refused/errored",
   wrong_end_state: "Wrong end state",
+};
+
+/** One sentence per cause: what it means (the precedence is ZERO_CAUSES' order). */
+export const ZERO_CAUSE_HINTS: Readonly<Record<ZeroCause, string>> = {
+  malformed: "Not a rollout, or a request Gym itself would refuse: it could not have been scored.",
+  no_task_data: "Unverifiable: no server, no verifier or no task fields (open the materialized inputs).",
+  identity:
+    "The tool names lost the reward: it scores above 0 under the contract policy, or with provenance in the harness what-if.",
+  no_tool_call: "The response makes no function_call.",
+  tool_failed:
+    "A call the tool rejected: it raised, named no tool of the server, or a table-changing tool refused it.",
+  wrong_end_state: "Every call ran; the end state (tables) or a verifier component is wrong.",
 };
 
 /** How an identity cause was established. */
@@ -147,12 +159,13 @@ export function triageRollout(rollout: unknown, options: TriageOptions = {}): Ro
   }
 
   // 2. no_task_data
+  // lib/verify's reason code decides: what Gym itself refuses is malformed, the rest cannot be checked.
   if (contract.reward === null) {
-    return {
-      ...base,
-      cause: "no_task_data",
-      sentence: `Unverifiable, so the 0 cannot be checked: ${contract.error ?? contract.explanation[0] ?? "no reward"}.`,
-    };
+    const code = contract.unverified?.code;
+    const why = contract.unverified?.message ?? contract.error ?? contract.explanation[0] ?? "no reward";
+    if (code === "gym_refuses" || code === "not_a_rollout")
+      return { ...base, cause: "malformed", sentence: `Gym could not score it: ${why}` };
+    return { ...base, cause: "no_task_data", sentence: `Unverifiable, so the 0 cannot be checked: ${why}` };
   }
 
   // 3. identity
@@ -245,7 +258,7 @@ export function triageRollout(rollout: unknown, options: TriageOptions = {}): Ro
 /** One rollout's triage in a run. */
 export interface TriagedLine {
   readonly line: number;
-  readonly triage: RolloutTriage | null;
+  readonly triage: Pick<RolloutTriage, "cause"> | null;
 }
 
 export interface RunTriage {

@@ -1,0 +1,229 @@
+/**
+ * The run view (issue 12): why-zero triage counts on the generated run, run metrics, structured filter and
+ * export (equal to the CLI's bytes), markdown safety, search typing, Back and the title link, and the
+ * phone-sized layout. Expected values come from the generator's intents and the file itself, never from the
+ * app.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { expect, type Page, test } from "@playwright/test";
+import { buildTriageRun, TRIAGE_RUN_PATH } from "../scripts/gen-triage-run";
+import { loadFiles, ROOT, screenshotPath, waitReady } from "./helpers";
+
+const FILE = path.join(ROOT, TRIAGE_RUN_PATH);
+const run = buildTriageRun();
+const CAUSES = ["malformed", "no_task_data", "identity", "no_tool_call", "tool_failed", "wrong_end_state"];
+
+function cli(args: string[]): string {
+  return execFileSync(process.execPath, ["--import", "tsx", path.join(ROOT, "cli/main.ts"), ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
+}
+
+async function download(page: Page, testId: string): Promise<string> {
+  const [file] = await Promise.all([page.waitForEvent("download"), page.getByTestId(testId).click()]);
+  const saved = await file.path();
+  return readFileSync(saved, "utf8");
+}
+
+async function metric(page: Page, name: string): Promise<number> {
+  return Number(await page.locator(`[data-metric='${name}']`).getAttribute("data-value"));
+}
+
+test.describe("run view on the generated triage run", () => {
+  test.beforeEach(async ({ page }) => {
+    await page.goto("/");
+    await loadFiles(page, [FILE]);
+    await expect(page.getByTestId("triage")).toBeVisible();
+  });
+
+  test("the why-zero counts equal the generator's mix, and each cause filters the list", async ({ page }) => {
+    const zero = run.intents.filter((i) => i.cause !== null).length;
+    await expect(page.getByTestId("triage")).toHaveAttribute("data-zero", String(zero));
+    for (const cause of CAUSES) {
+      const n = run.intents.filter((i) => i.cause === cause).length;
+      expect(n).toBeGreaterThan(0);
+      await expect(page.locator(`[data-cause='${cause}']`)).toHaveAttribute("data-count", String(n));
+    }
+    // A click-through: the list keeps exactly that cause's rollouts (lines that are rollouts).
+    const lines = run.intents.filter((i) => i.cause === "tool_failed").map((i) => i.line);
+    await page.locator("[data-cause='tool_failed']").click();
+    await expect(page.getByTestId("shown-count")).toHaveAttribute("data-shown", String(lines.length));
+    expect(new URL(page.url()).searchParams.get("f")).toBe("cause:tool_failed");
+    const shown = await page
+      .locator(".rbody .rrow")
+      .evaluateAll((rows) => rows.map((r) => Number(r.getAttribute("data-line"))));
+    expect(shown.sort((a, b) => a - b)).toEqual(lines);
+    await expect(page.locator("[data-cause='tool_failed']")).toHaveAttribute("aria-pressed", "true");
+    // Pressing it again lifts the filter.
+    await page.locator("[data-cause='tool_failed']").click();
+    await expect(page.getByTestId("shown-count")).toHaveAttribute(
+      "data-shown",
+      String(run.intents.length - 1),
+    );
+  });
+
+  test("run metrics equal values computed from the file", async ({ page }) => {
+    await page.getByTestId("run-metrics").locator("summary").click();
+    const values = run.text
+      .trim()
+      .split("\n")
+      .map((t) => JSON.parse(t) as { reward: number });
+    const recordedMean = values.reduce((s, v) => s + v.reward, 0) / values.length;
+    expect(await metric(page, "mean-recorded")).toBeCloseTo(recordedMean, 10);
+    const tokens = run.intents.reduce((s, i) => s + i.input_tokens + i.output_tokens, 0);
+    expect(await metric(page, "tokens-total")).toBe(tokens);
+    for (const model of new Set(run.intents.map((i) => i.model))) {
+      const t = run.intents
+        .filter((i) => i.model === model)
+        .reduce((s, i) => s + i.input_tokens + i.output_tokens, 0);
+      await expect(page.locator(`[data-model='${model}']`)).toHaveAttribute("data-tokens", String(t));
+    }
+    // Provenance recorded: contract 1 where Gym (legacy) gave 0.
+    const gained = run.intents.filter((i) => i.scenario === "identity_contract").length;
+    expect(await metric(page, "policy-gained")).toBe(gained);
+    const agents = new Set(run.intents.map((i) => i.agent));
+    for (const agent of agents) {
+      const rows = run.intents.filter((i) => i.agent === agent);
+      const row = page.locator(`table[data-group='agent'] tr[data-key='${agent}']`);
+      await expect(row.locator("td").first()).toHaveText(String(rows.length));
+      const mean = rows.reduce((s, i) => s + (i.recorded ?? 0), 0) / rows.length;
+      expect(Number(await row.locator("td").nth(1).getAttribute("data-value"))).toBeCloseTo(mean, 10);
+    }
+  });
+
+  test("an export downloaded from the UI equals the CLI's output for the same filter", async ({ page }) => {
+    const filter = "recorded:0 field:agent_ref.name=http_agent";
+    await page.getByTestId("structured-filter").fill(filter);
+    const kept = run.intents.filter((i) => i.recorded === 0 && i.agent === "http_agent").length;
+    await expect(page.getByTestId("shown-count")).toHaveAttribute("data-shown", /\d+/);
+    await expect.poll(() => new URL(page.url()).searchParams.get("f")).toBe(filter);
+    await expect(page.getByTestId("export-cli")).toContainText("--filter");
+    const csv = await download(page, "export-csv");
+    expect(csv).toBe(cli(["triage", FILE, "--format", "csv", "--filter", filter]));
+    expect(csv.trim().split("\r\n")).toHaveLength(kept + 1);
+    const jsonl = await download(page, "export-jsonl");
+    expect(jsonl).toBe(cli(["triage", FILE, "--format", "jsonl", "--filter", filter]));
+  });
+
+  test("a bad filter says why, and the list stays unfiltered", async ({ page }) => {
+    await page.getByTestId("structured-filter").fill("cause:bogus");
+    await expect(page.getByTestId("filter-error")).toContainText("cause is one of");
+  });
+});
+
+test("typing quickly into search keeps every character", async ({ page }) => {
+  await page.goto("/");
+  await loadFiles(page, [FILE]);
+  const search = page.getByLabel("Search rollouts");
+  const text = "hermes-legacy";
+  for (let trial = 0; trial < 8; trial++) {
+    await search.fill("");
+    await search.pressSequentially(text, { delay: 60 });
+    await expect(search).toHaveValue(text);
+    await expect.poll(() => new URL(page.url()).searchParams.get("q")).toBe(text);
+    await expect(search).toHaveValue(text);
+  }
+});
+
+test("Back from a sample returns to the landing page, and the title links home", async ({ page }) => {
+  await page.goto("/");
+  const sample = page.locator("[data-sample='workplace-harnesses.jsonl']");
+  await sample.click();
+  await waitReady(page);
+  await page.goBack();
+  await expect(page.locator(".welcome")).toBeVisible();
+  await expect(page.locator("main.workspace")).toHaveCount(0);
+  await page.goForward();
+  await waitReady(page);
+  await page.getByTestId("home-link").click();
+  await expect(page.locator(".welcome")).toBeVisible();
+  expect(new URL(page.url()).search).toBe("");
+  // Another sample still opens from there.
+  await page.locator("[data-sample='workplace-edge-cases.jsonl']").click();
+  await waitReady(page);
+});
+
+test("assistant markdown with HTML and an image renders text only and loads nothing", async ({ page }) => {
+  const dir = mkdtempSync(path.join(tmpdir(), "md-"));
+  const file = path.join(dir, "markdown.jsonl");
+  const base = JSON.parse(run.text.split("\n")[0] ?? "{}") as { response: { output: unknown[] } };
+  const payload =
+    '# Title\n\n**bold** <b>tag</b> <img src="http://127.0.0.1:9/html.png" onerror="window.__x=1">\n\n' +
+    "![alt text](http://127.0.0.1:9/md.png) [a link](javascript:window.__x=2) <script>window.__x=3</script>\n";
+  base.response.output = [
+    { type: "message", role: "assistant", content: [{ type: "output_text", text: payload }] },
+  ];
+  writeFileSync(file, `${JSON.stringify(base)}\n`);
+  const requests: string[] = [];
+  page.on("request", (request) => {
+    if (!request.url().startsWith("http://127.0.0.1:") || request.url().includes(":9/"))
+      requests.push(request.url());
+  });
+  await page.goto("/");
+  await loadFiles(page, [file]);
+  const md = page.getByTestId("markdown").first();
+  await expect(md).toBeVisible();
+  await expect(md.locator("h1")).toHaveText("Title");
+  await expect(md.locator("strong")).toHaveText("bold");
+  await expect(md).toContainText("<b>tag</b>");
+  await expect(md).toContainText("[image: alt text]");
+  await expect(md.locator("img, script, iframe, a, b")).toHaveCount(0);
+  expect(await page.evaluate(() => (window as unknown as { __x?: number }).__x)).toBeUndefined();
+  expect(requests).toEqual([]);
+});
+
+test.describe("phone-sized screen", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  for (const url of ["/", "/compare", "/compare?tab=whatif", "/compare?tab=repair"]) {
+    test(`no horizontal scroll on ${url}`, async ({ page }) => {
+      await page.goto(url);
+      await page.waitForLoadState("networkidle");
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(width).toBeLessThanOrEqual(390);
+    });
+  }
+
+  test("a loaded run has no horizontal scroll and the list shows at least 8 rows", async ({ page }) => {
+    await page.goto("/");
+    await loadFiles(page, [FILE]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    const scroller = page.getByTestId("rollout-scroller");
+    await scroller.scrollIntoViewIfNeeded();
+    const box = await scroller.boundingBox();
+    if (!box) throw new Error("no list");
+    const visible = await page.locator(".rbody .rrow").evaluateAll(
+      (rows, frame) =>
+        rows.filter((row) => {
+          const r = row.getBoundingClientRect();
+          return (
+            r.top >= frame.y - 1 && r.bottom <= frame.y + frame.height + 1 && r.bottom <= window.innerHeight
+          );
+        }).length,
+      box,
+    );
+    expect(visible).toBeGreaterThanOrEqual(8);
+  });
+});
+
+test.describe("review screenshots", () => {
+  for (const width of [390, 1440]) {
+    for (const scheme of ["light", "dark"] as const) {
+      test(`run view at ${width} px, ${scheme}`, async ({ page }) => {
+        await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.goto("/");
+        await loadFiles(page, [FILE]);
+        await page.getByTestId("run-metrics").locator("summary").click();
+        await page.screenshot({
+          path: screenshotPath(`run-${width}-${scheme}.png`),
+          fullPage: width === 390,
+        });
+      });
+    }
+  }
+});

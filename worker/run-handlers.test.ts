@@ -1,0 +1,81 @@
+/**
+ * The run view's requests answered from the data service's store: the same view as worker/run.ts over the
+ * file's parsed lines, rows keyed by dataset id and revision, and clear answers for an unknown dataset.
+ */
+import { describe, expect, it } from "vitest";
+import { buildTriageRun } from "@/scripts/gen-triage-run";
+import type { LoadProgress } from "@/worker/protocol";
+import { type RunSource, runExport, runView } from "@/worker/run";
+import { runHandlers, runSource } from "@/worker/run-handlers";
+import { DataService, inProcessPool } from "@/worker/service";
+
+const run = buildTriageRun();
+const values: unknown[] = run.text
+  .trim()
+  .split("\n")
+  .map((text) => JSON.parse(text));
+const never = new AbortController().signal;
+const ignore = (_: LoadProgress) => {};
+const context = { signal: never, progress: () => {}, transfer: () => {} };
+
+function plain(key: string): RunSource {
+  return {
+    key,
+    harness: null,
+    *rollouts() {
+      for (const [i, value] of values.entries()) yield { line: i + 1, value, options: {} };
+    },
+  };
+}
+
+async function loaded(): Promise<{ service: DataService; id: string }> {
+  const service = new DataService(inProcessPool());
+  const summary = await service.load(
+    [{ kind: "file", file: new File([run.text], "triage-run.jsonl") }],
+    null,
+    never,
+    ignore,
+  );
+  await service.settled();
+  const id = summary.datasets[0]?.id;
+  if (id === undefined) throw new Error("nothing loaded");
+  return { service, id };
+}
+
+describe("run handlers over the data service", () => {
+  it("answers the same view and export as worker/run.ts over the file's lines", async () => {
+    const { service, id } = await loaded();
+    const handlers = runHandlers(service);
+    for (const filter of ["", "cause:identity", "recorded:0 flag:alias_guess", "nope"]) {
+      const view = await handlers.run({ dataset: id, filter }, context);
+      expect(view).toEqual(await runView(plain(`plain-${filter}`), filter));
+    }
+    const view = await handlers.run({ dataset: id, filter: "" }, context);
+    expect(view?.triage.total).toBe(values.length);
+    for (const format of ["csv", "jsonl"] as const) {
+      const filter = "recorded:0";
+      expect(await handlers.runExport({ dataset: id, filter, format }, context)).toEqual(
+        await runExport(plain(`plain-export-${format}`), filter, format),
+      );
+    }
+  });
+
+  it("keys the rows by dataset id and revision: another server choice is a new key", async () => {
+    const { service, id } = await loaded();
+    const before = runSource(service, id)?.key;
+    expect(before).toBe(`${id}#${service.get(id)?.revision}`);
+    service.reanalyze(id, "workplace_assistant", null);
+    const after = runSource(service, id)?.key;
+    expect(after).not.toBe(before);
+    expect(after).toBe(`${id}#${service.get(id)?.revision}`);
+  });
+
+  it("answers null (view) and an error (export) for a dataset it does not hold", async () => {
+    const { service } = await loaded();
+    const handlers = runHandlers(service);
+    expect(await handlers.run({ dataset: "nope", filter: "" }, context)).toBeNull();
+    expect(await handlers.runExport({ dataset: "nope", filter: "", format: "csv" }, context)).toEqual({
+      error: "no such dataset",
+    });
+  });
+});

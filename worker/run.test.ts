@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { rowsCsv, rowsJsonl } from "../lib/export/csv";
+import { matchesFilter, parseFilter, runRow } from "../lib/run";
+import { buildTriageRun } from "../scripts/gen-triage-run";
+import { type RunSource, runExport, runView } from "./run";
+
+const run = buildTriageRun();
+const values: unknown[] = run.text
+  .trim()
+  .split("\n")
+  .map((t) => JSON.parse(t));
+
+function source(key: string): RunSource {
+  return {
+    key,
+    harness: null,
+    *rollouts() {
+      for (const [i, value] of values.entries()) yield { line: i + 1, value, options: {} };
+    },
+  };
+}
+
+describe("worker run view", () => {
+  it("counts causes over the whole run and filters lines with lib's filter", async () => {
+    const view = await runView(source("a"), "cause:identity");
+    expect(view.triage.total).toBe(values.length);
+    expect(view.triage.counts.identity).toBe(run.intents.filter((i) => i.cause === "identity").length);
+    expect(view.lines).toEqual(run.intents.filter((i) => i.cause === "identity").map((i) => i.line));
+    expect(view.metrics.rollouts).toBe(view.lines?.length);
+    expect(view.filter_error).toBeNull();
+    expect(view.inferred?.harnesses).toEqual(["hermes-legacy"]);
+  });
+
+  it("reports a bad filter without filtering", async () => {
+    const view = await runView(source("a"), "nope");
+    expect(view.filter_error).toMatch(/kind:value/);
+    expect(view.lines).toBeNull();
+  });
+
+  it("exports the same text as lib's writers over the same filtered rows (what cli triage writes)", async () => {
+    const filter = "recorded:0 flag:alias_guess";
+    const parsed = parseFilter(filter);
+    if (!parsed.ok) throw new Error(parsed.error);
+    const rows = values
+      .map((v, i) => runRow(i + 1, v))
+      .filter((row, i) => matchesFilter(parsed.clauses, row, values[i]));
+    expect(await runExport(source("b"), filter, "csv")).toEqual({ text: rowsCsv(rows), rows: rows.length });
+    expect(await runExport(source("b"), filter, "jsonl")).toEqual({
+      text: rowsJsonl(rows),
+      rows: rows.length,
+    });
+    expect(await runExport(source("b"), "cause:x", "csv")).toMatchObject({
+      error: expect.stringMatching(/cause/),
+    });
+  });
+});

@@ -1,0 +1,127 @@
+/**
+ * The run view's data: one lib/run row per rollout of a dataset (rewards under both policies, the why-zero
+ * cause, model and tokens), the breakdown, the metrics and the export, all from lib. Self-contained: it
+ * reads a dataset through two functions (its rollouts, each with its paired input row) so it does not
+ * depend on how the worker stores files.
+ */
+import { csvHeader, csvRow, jsonlRow } from "../lib/export/csv";
+import { type HarnessInference, inferHarness } from "../lib/harness";
+import type { HarnessId } from "../lib/harness/types";
+import { type RunMetrics, runMetrics } from "../lib/metrics";
+import { type FilterClause, matchesFilter, metricsOf, parseFilter, type RunRow, runRow } from "../lib/run";
+import { type RunTriage, summarizeTriage, type ZeroCause } from "../lib/triage";
+import { knownTools, type VerifyOptions, verifyRollout } from "../lib/verify";
+
+export interface RunSource {
+  /** Identifies the rows: the dataset, its server choice and its harness (cached while it is the same). */
+  readonly key: string;
+  readonly harness: HarnessId | null;
+  /** Every rollout in file order: its line, parsed value and how it is verified (input row, server choice). */
+  rollouts(): Iterable<RunSourceLine> | AsyncIterable<RunSourceLine>;
+}
+
+export interface RunSourceLine {
+  readonly line: number;
+  readonly value: unknown;
+  readonly options: Omit<VerifyOptions, "policy">;
+}
+
+export interface RunView {
+  /** The filter text could not be read: why (no rows are filtered then). */
+  readonly filter_error: string | null;
+  /** The breakdown over the whole run. */
+  readonly triage: RunTriage;
+  /** Metrics over the rows the filter keeps (all without a filter). */
+  readonly metrics: RunMetrics;
+  /** Lines the filter keeps, in file order; null without a filter. */
+  readonly lines: readonly number[] | null;
+  /** The cause of each zero-reward line. */
+  readonly causes: readonly (readonly [number, ZeroCause])[];
+  /** The harness the file's emitted names suggest: offered in the UI, never applied on its own. */
+  readonly inferred: HarnessInference | null;
+}
+
+interface Computed {
+  readonly key: string;
+  readonly rows: readonly RunRow[];
+  readonly values: ReadonlyMap<number, unknown>;
+  readonly inferred: HarnessInference | null;
+}
+
+/** The last computed rows, by key; a request for the same key while it computes shares the work. */
+let cache: { key: string; computed: Promise<Computed> } | null = null;
+
+function compute(source: RunSource): Promise<Computed> {
+  if (cache?.key === source.key) return cache.computed;
+  const computed = computeRows(source);
+  cache = { key: source.key, computed };
+  // A failed computation is not kept.
+  computed.catch(() => {
+    if (cache?.computed === computed) cache = null;
+  });
+  return computed;
+}
+
+async function computeRows(source: RunSource): Promise<Computed> {
+  const rows: RunRow[] = [];
+  const values = new Map<number, unknown>();
+  const emitted = new Map<string, Set<string>>();
+  for await (const { line, value, options } of source.rollouts()) {
+    const contract = verifyRollout(value, { ...options, policy: "contract" });
+    const legacy = verifyRollout(value, { ...options, policy: "legacy" });
+    rows.push(runRow(line, value, { ...options, contract, legacy }));
+    values.set(line, value);
+    if (contract.server === null) continue;
+    const names = emitted.get(contract.server) ?? new Set<string>();
+    for (const call of contract.resolution.calls) names.add(call.emitted);
+    emitted.set(contract.server, names);
+  }
+  // The server with the most emitted names decides (a run verifies against one server as a rule).
+  let inferred: HarnessInference | null = null;
+  const [server, names] = [...emitted.entries()].sort((a, b) => b[1].size - a[1].size)[0] ?? ["", new Set()];
+  const tools = knownTools(server);
+  if (tools !== undefined) inferred = inferHarness(names, server, tools);
+  return { key: source.key, rows, values, inferred };
+}
+
+function filtered(computed: Computed, clauses: readonly FilterClause[]): RunRow[] {
+  return computed.rows.filter((row) => matchesFilter(clauses, row, computed.values.get(row.line)));
+}
+
+export async function runView(source: RunSource, filter: string): Promise<RunView> {
+  const computed = await compute(source);
+  const parsed = parseFilter(filter);
+  const clauses = parsed.ok ? parsed.clauses : [];
+  const kept = clauses.length === 0 ? computed.rows : filtered(computed, clauses);
+  const causes: [number, ZeroCause][] = [];
+  for (const row of computed.rows) if (row.cause !== null) causes.push([row.line, row.cause]);
+  return {
+    filter_error: parsed.ok ? null : parsed.error,
+    triage: summarizeTriage(
+      computed.rows.map((row) => ({
+        line: row.line,
+        triage: row.cause === null ? null : { cause: row.cause },
+      })),
+    ),
+    metrics: runMetrics(kept.map(metricsOf)),
+    lines: clauses.length === 0 ? null : kept.map((row) => row.line),
+    causes,
+    inferred: computed.inferred,
+  };
+}
+
+export type ExportFormat = "csv" | "jsonl";
+
+/** The rows the filter keeps, exactly as the CLI's `triage FILE --format F --filter EXPR` writes them. */
+export async function runExport(
+  source: RunSource,
+  filter: string,
+  format: ExportFormat,
+): Promise<{ text: string; rows: number } | { error: string }> {
+  const parsed = parseFilter(filter);
+  if (!parsed.ok) return { error: parsed.error };
+  const computed = await compute(source);
+  const rows = filtered(computed, parsed.clauses);
+  const text = format === "csv" ? csvHeader() + rows.map(csvRow).join("") : rows.map(jsonlRow).join("");
+  return { text, rows: rows.length };
+}
