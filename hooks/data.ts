@@ -235,15 +235,24 @@ export function useRolloutIndex(dataset: DatasetSummary | null) {
   });
 }
 
+/** Every row is indexed and has its rewards: the run view can be computed (worker/run-handlers). */
+export function runViewReady(dataset: DatasetSummary | null): boolean {
+  return (
+    dataset !== null && dataset.kind === "rollouts" && dataset.indexed && dataset.rewarded === dataset.rows
+  );
+}
+
 /**
  * The run view of a dataset (worker/run.ts): why-zero breakdown, metrics and the lines a structured filter
- * keeps. Keyed by the dataset's revision: new rows, another server, harness or inputs file recompute it.
+ * keeps. Asked for once the dataset's rewards are complete, not at every streaming revision (each answer
+ * re-renders the breakdown and the metrics); while rewards are recomputed the previous view stays. Keyed by
+ * the revision: another server, harness or inputs file recomputes it.
  */
 export function useRunView(dataset: DatasetSummary | null, filter: string) {
   const client = useDataClient();
   return useQuery({
     queryKey: ["run", dataset?.id ?? null, dataset?.revision ?? 0, filter],
-    enabled: dataset !== null && dataset.kind === "rollouts",
+    enabled: runViewReady(dataset),
     queryFn: ({ signal }) => client.request("run", { dataset: dataset?.id ?? "", filter }, { signal }),
     placeholderData: (previous, query) => (query?.queryKey[1] === dataset?.id ? previous : undefined),
   });
@@ -328,6 +337,8 @@ export interface SearchResult {
   readonly lines: ReadonlySet<number>;
   /** How long the worker took, once every match is in (null while matches still stream in). */
   readonly ms: number | null;
+  /** How long until the first matches arrived (null before any, and for a search that found none). */
+  readonly firstMs: number | null;
 }
 
 /**
@@ -344,20 +355,25 @@ export function useSearch(dataset: DatasetSummary | null, text: string) {
     enabled: dataset !== null && trimmed.length > 0,
     queryFn: async ({ signal }): Promise<SearchResult> => {
       const started = performance.now();
+      let firstMs: number | null = null;
       const { lines } = await client.request(
         "search",
         { dataset: dataset?.id ?? "", text: trimmed },
         {
           signal,
-          onProgress: (partial) =>
+          onProgress: (partial) => {
+            firstMs ??= Math.round(performance.now() - started);
             queryClient.setQueryData<SearchResult>(key, {
               text: trimmed,
               lines: new Set(partial.lines),
               ms: null,
-            }),
+              firstMs,
+            });
+          },
         },
       );
-      return { text: trimmed, lines: new Set(lines), ms: Math.round(performance.now() - started) };
+      const ms = Math.round(performance.now() - started);
+      return { text: trimmed, lines: new Set(lines), ms, firstMs: firstMs ?? (lines.length > 0 ? ms : null) };
     },
     placeholderData: keepPreviousData,
   });

@@ -3,14 +3,15 @@
  * compute rewards and search byte ranges, each reading its own bytes from a Blob. The data worker talks to
  * them over MessagePorts the page hands it (a worker cannot portably start workers of its own).
  */
+
+import type { AnalyzedRollout } from "./core";
 import type { IndexedBatch, IndexJob, InputsJob, RewardJob, SearchJob } from "./jobs";
-import type { RolloutIndexEntry } from "./protocol";
 import { type Endpoint, RpcClient } from "./rpc";
 import type { Pool } from "./service";
 
 export interface PoolRequests {
   index: { params: IndexJob; result: IndexedBatch };
-  rewards: { params: RewardJob; result: RolloutIndexEntry[] };
+  rewards: { params: RewardJob; result: AnalyzedRollout[] };
   search: { params: SearchJob; result: number[] };
   prepareInputs: { params: InputsJob; result: number };
 }
@@ -67,7 +68,7 @@ export class PortPool implements Pool {
     return this.run("index", job);
   }
 
-  rewards(job: RewardJob): Promise<RolloutIndexEntry[]> {
+  rewards(job: RewardJob): Promise<AnalyzedRollout[]> {
     return this.run("rewards", job);
   }
 

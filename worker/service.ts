@@ -7,7 +7,7 @@
 import { fileProblem, SNIFF_BYTES } from "../lib/filekind";
 import { parseJsonLine } from "../lib/jsonl";
 import { readRollout } from "../lib/schemas";
-import { detailView, servers } from "./core";
+import { type AnalyzedRollout, detailView, servers } from "./core";
 import type { IndexedBatch, IndexJob, InputsJob, LineRef, RewardJob, SearchJob } from "./jobs";
 import { indexBatch, inputIndex, prepareInputs, rewardBatch, rowContext, searchRange } from "./jobs";
 import type {
@@ -20,6 +20,7 @@ import type {
   SessionSummary,
   Source,
 } from "./protocol";
+import { type LineSpan, lineAt, splitRanges } from "./search";
 import { type BlobPart, Dataset, type IndexRunner, ingest, newDatasetId, type OpenedSource } from "./store";
 
 /** Session events are coalesced to at most one per this many ms: the page merges rows and re-renders at most that often (bench/browser.md: each update costs the main thread tens of ms on 2 cores). */
@@ -28,11 +29,19 @@ export const SESSION_EVENT_MS = 200;
 export const REWARD_BATCH_LINES = 8;
 /** Rewards jobs in flight per pool worker. */
 export const REWARDS_IN_FLIGHT_PER_WORKER = 2;
-/** Bytes per search job: each pool worker decodes and scans about this much at a time. */
-export const SEARCH_CHUNK_BYTES = 16 * 1024 * 1024;
+/**
+ * Bytes per search job: each pool worker reads and scans about this much at a time. Small enough that the
+ * first matches come back within tens of ms, large enough that messaging is a few percent of the scan
+ * (bench/browser.md).
+ */
+export const SEARCH_CHUNK_BYTES = 8 * 1024 * 1024;
+/** Search jobs in flight per pool worker: the next range is queued while one is scanned, no more, so a new query does not wait behind a whole file of old jobs. */
+export const SEARCH_JOBS_PER_WORKER = 2;
+/** Partial search results are sent at most this often (the first at once): each one re-filters the page's list. */
+export const SEARCH_PROGRESS_MS = 100;
 
 export interface Pool extends IndexRunner {
-  rewards(job: RewardJob): Promise<RolloutIndexEntry[]>;
+  rewards(job: RewardJob): Promise<AnalyzedRollout[]>;
   search(job: SearchJob): Promise<number[]>;
   /** Indexes an inputs file for pairing in every pool member, before rewards jobs name it. */
   prepareInputs(job: InputsJob): Promise<number>;
@@ -73,6 +82,8 @@ export class DataService {
   private readonly priority = new Map<string, number[]>();
 
   private settledWaiters: (() => void)[] = [];
+  /** Bytes per search job (tests use small ranges to see several). */
+  searchChunkBytes = SEARCH_CHUNK_BYTES;
 
   constructor(
     private readonly pool: Pool,
@@ -374,10 +385,10 @@ export class DataService {
           fallbackServer: dataset.fallbackServer,
           harness: dataset.harness,
         })
-        .then((entries) => {
+        .then((analyzed) => {
           if (dataset.analysisGeneration !== generation || !this.store.has(dataset.id)) return;
           dataset.revision++;
-          for (const entry of entries) dataset.setEntry(entry);
+          for (const row of analyzed) dataset.setAnalyzed(row);
           if (dataset.pendingRewards.size === 0) dataset.pairedRows = countPaired(dataset);
           this.changed();
         })
@@ -460,8 +471,9 @@ export class DataService {
   }
 
   /**
-   * Rollout lines whose raw text contains `text` (case-insensitive), found by the pool a chunk at a time;
-   * each chunk's matches are reported as they come.
+   * Rollout lines whose raw text contains `text` (case-insensitive), found by the pool a byte range at a
+   * time (./search.ts); matches are reported as they come (the first at once, then at most every
+   * SEARCH_PROGRESS_MS). A cancelled search (a newer query) sends no more ranges to the pool.
    */
   async search(
     id: string,
@@ -471,46 +483,44 @@ export class DataService {
   ): Promise<{ lines: number[] }> {
     const dataset = this.store.get(id);
     if (!dataset || text === "") return { lines: [] };
-    // Rollout lines with their absolute byte span, in file order, grouped into chunks within one Blob part.
-    const spans: { line: number; start: number; end: number }[] = [];
-    const ranges: SearchJob[] = [];
-    let open: { part: BlobPart; start: number; end: number } | null = null;
-    const close = () => {
-      if (open) {
-        const { part, start, end } = open;
-        ranges.push({ blob: part.blob, start: start - part.start, end: end - part.start, base: start, text });
-      }
-    };
+    const spans: LineSpan<BlobPart>[] = [];
     for (const line of dataset.lines()) {
       const at = dataset.position(line);
       const part = at === null ? null : dataset.partAt(at.offset);
-      if (at === null || part === null) continue;
-      const span = { line, start: at.offset, end: at.offset + at.length };
-      spans.push(span);
-      if (open && open.part === part && span.end - open.start <= SEARCH_CHUNK_BYTES) {
-        open.end = span.end;
-        continue;
-      }
-      close();
-      open = { part, start: span.start, end: span.end };
+      if (at !== null && part !== null)
+        spans.push({ line, start: at.offset, end: at.offset + at.length, part });
     }
-    close();
+    const ranges = splitRanges(spans, this.searchChunkBytes);
     const found = new Set<number>();
-    await Promise.all(
-      ranges.map(async (job) => {
-        const hits = await this.pool.search(job);
+    let sent = 0;
+    let lastSent = Number.NEGATIVE_INFINITY;
+    let next = 0;
+    const worker = async () => {
+      for (let range = ranges[next++]; range !== undefined; range = ranges[next++]) {
         if (signal.aborted) throw cancelled();
-        let added = false;
+        const { part, start, end } = range;
+        const hits = await this.pool.search({
+          blob: part.blob,
+          start: start - part.start,
+          end: end - part.start,
+          base: start,
+          text,
+        });
+        if (signal.aborted) throw cancelled();
         for (const hit of hits) {
           const line = lineAt(spans, hit);
-          if (line !== null && !found.has(line)) {
-            found.add(line);
-            added = true;
-          }
+          if (line !== null) found.add(line);
         }
-        if (added) progress({ lines: [...found] });
-      }),
-    );
+        const now = Date.now();
+        if (found.size > sent && (sent === 0 || now - lastSent >= SEARCH_PROGRESS_MS)) {
+          sent = found.size;
+          lastSent = now;
+          progress({ lines: [...found] });
+        }
+      }
+    };
+    const lanes = Math.max(1, Math.min(ranges.length, this.pool.size * SEARCH_JOBS_PER_WORKER));
+    await Promise.all(Array.from({ length: lanes }, worker));
     if (signal.aborted) throw cancelled();
     return { lines: [...found].sort((a, b) => a - b) };
   }
@@ -518,21 +528,6 @@ export class DataService {
   servers(): string[] {
     return servers();
   }
-}
-
-/** The line whose bytes hold offset `at` (binary search over line starts in file order). */
-function lineAt(lines: readonly { line: number; start: number; end: number }[], at: number): number | null {
-  let low = 0;
-  let high = lines.length - 1;
-  while (low <= high) {
-    const mid = (low + high) >> 1;
-    const candidate = lines[mid];
-    if (!candidate) return null;
-    if (at < candidate.start) high = mid - 1;
-    else if (at >= candidate.end) low = mid + 1;
-    else return candidate.line;
-  }
-  return null;
 }
 
 /** A row that carries only Gym's indices, to ask an InputIndex whether they pair. */

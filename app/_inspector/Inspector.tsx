@@ -10,6 +10,7 @@ import { RunMetricsPanel } from "@/components/RunMetricsPanel";
 import { SummaryBand } from "@/components/SummaryBand";
 import { TriagePanel } from "@/components/TriagePanel";
 import {
+  runViewReady,
   storedWorkspace,
   useLoad,
   usePrioritize,
@@ -153,8 +154,11 @@ export function Inspector() {
   const query = useDeferredValue(view.q);
   const search = useSearch(dataset, query);
   const prioritize = usePrioritize(dataset?.id ?? null);
-  const entries = index.data ?? NO_ENTRIES;
-  const searchLines = query.trim() ? (search.data?.lines ?? null) : null;
+  const latestEntries = index.data ?? NO_ENTRIES;
+  // Streamed rows and streamed search matches re-render the list in a background (interruptible) render:
+  // React renders it in slices between input events instead of one long task per revision.
+  const entries = useDeferredValue(latestEntries);
+  const searchLines = useDeferredValue(query.trim() ? (search.data?.lines ?? null) : null);
   const { filters, agent, env, sort, desc } = view;
   const run = useRunView(dataset, view.f);
   const runExport = useRunExport();
@@ -231,9 +235,20 @@ export function Inspector() {
     escape: () => searchInput.current?.blur(),
   });
 
+  const searchDone =
+    query.trim() !== "" &&
+    search.data?.text === query.trim() &&
+    !search.isPlaceholderData &&
+    !search.isFetching &&
+    search.data.ms != null;
   const busy = loader.loading || reanalyzer.pending;
   // The index is complete when the whole file is read and this page holds the worker's latest rows.
-  const ready = dataset?.indexed === true && !busy && index.isSuccess && !index.isPlaceholderData;
+  const ready =
+    dataset?.indexed === true &&
+    !busy &&
+    index.isSuccess &&
+    !index.isPlaceholderData &&
+    entries === latestEntries;
   const rewarded = ready && dataset !== null && dataset.rewarded === dataset.rows;
   return (
     <DropTarget onFiles={onFiles}>
@@ -322,17 +337,16 @@ export function Inspector() {
             data-ready={ready}
             data-rewarded={rewarded}
             // Only the finished search of the current text (a kept previous result has its own time).
-            data-search-ms={
-              query.trim() &&
-              search.data?.text === query.trim() &&
-              !search.isPlaceholderData &&
-              !search.isFetching &&
-              search.data.ms != null
-                ? search.data.ms
-                : undefined
-            }
+            data-search-ms={searchDone ? search.data?.ms : undefined}
+            data-search-first-ms={searchDone ? (search.data?.firstMs ?? undefined) : undefined}
           >
             <section className="list-pane">
+              {!run.data && !runViewReady(dataset) && (
+                <p className="muted run-pending" data-testid="run-pending">
+                  Why-zero breakdown and run metrics once every reward is in ({dataset.rewarded} of{" "}
+                  {dataset.rows}).
+                </p>
+              )}
               {run.data && (
                 <TriagePanel
                   triage={run.data.triage}
