@@ -126,7 +126,13 @@ function findAscii(bytes: Uint8Array, text: string): number[] {
       // One hit per line: go on after the line's end.
       const newline = bytes.indexOf(LF, start + length);
       if (newline === -1) break;
-      for (let v = 0; v < next.length; v++) next[v] = bytes.indexOf(variants[v] ?? 0, newline + 1 + anchor);
+      // A variant already found past the line (or found nowhere further) keeps its position: searching
+      // again from each line would rescan the rest of the range once per hit.
+      const from = newline + 1 + anchor;
+      for (let v = 0; v < next.length; v++) {
+        const at = next[v] ?? -1;
+        if (at !== -1 && at < from) next[v] = bytes.indexOf(variants[v] ?? 0, from);
+      }
     } else {
       next[which] = bytes.indexOf(variants[which] ?? 0, at + 1);
     }
