@@ -12,7 +12,7 @@ import { type Rollout, readRollout } from "../lib/schemas";
 import { chooseServer, InputIndex, pairingKey } from "../lib/verify";
 import { type AnalyzedRollout, analyzeRolloutRun, isInputRow, type RowContext, rowMeta } from "./core";
 import type { RolloutIndexEntry } from "./protocol";
-import { findInLines } from "./search";
+import { findInLines, lineFilter } from "./search";
 
 /** What one non-blank line turned out to be when its batch was indexed. */
 export type IndexedLine =
@@ -252,15 +252,28 @@ export async function rowContext(
  * The full index entry and run row of each line: both policies verified once, with the paired input row
  * when there is one.
  */
-export async function rewardBatch(job: RewardJob): Promise<AnalyzedRollout[]> {
-  const out: AnalyzedRollout[] = [];
+export async function rewardBatch(job: RewardJob): Promise<RewardedLine[]> {
+  const out: RewardedLine[] = [];
   for (const ref of job.lines) {
-    const value = await parseRef(ref);
+    const bytes = await readLine(ref);
+    const parsed = parseJsonLine(decoder.decode(bytes));
+    const value = parsed.ok ? parsed.value : undefined;
     const read = readRollout(value);
     if (!read.ok) continue;
-    out.push(analyzeRolloutRun(ref.line, value, read.rollout, await rowContext(value, job.inputs, job)));
+    const analyzed = analyzeRolloutRun(
+      ref.line,
+      value,
+      read.rollout,
+      await rowContext(value, job.inputs, job),
+    );
+    out.push({ ...analyzed, filter: lineFilter(bytes) });
   }
   return out;
+}
+
+/** A rollout's rewards pass: its entry and run row, and its search filter (./search.ts), built from the bytes read for it. */
+export interface RewardedLine extends AnalyzedRollout {
+  readonly filter: Uint8Array;
 }
 
 export interface SearchJob {

@@ -4,14 +4,13 @@
  * them over MessagePorts the page hands it (a worker cannot portably start workers of its own).
  */
 
-import type { AnalyzedRollout } from "./core";
-import type { IndexedBatch, IndexJob, InputsJob, RewardJob, SearchJob } from "./jobs";
+import type { IndexedBatch, IndexJob, InputsJob, RewardedLine, RewardJob, SearchJob } from "./jobs";
 import { type Endpoint, RpcClient } from "./rpc";
 import type { Pool } from "./service";
 
 export interface PoolRequests {
   index: { params: IndexJob; result: IndexedBatch };
-  rewards: { params: RewardJob; result: AnalyzedRollout[] };
+  rewards: { params: RewardJob; result: RewardedLine[] };
   search: { params: SearchJob; result: number[] };
   prepareInputs: { params: InputsJob; result: number };
 }
@@ -68,7 +67,7 @@ export class PortPool implements Pool {
     return this.run("index", job);
   }
 
-  rewards(job: RewardJob): Promise<AnalyzedRollout[]> {
+  rewards(job: RewardJob): Promise<RewardedLine[]> {
     return this.run("rewards", job);
   }
 

@@ -6,7 +6,16 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { searchRange } from "@/worker/jobs";
-import { findInLines, type LineSpan, lineAt, splitRanges } from "@/worker/search";
+import {
+  FILTER_MIN_BITS,
+  filterProbe,
+  findInLines,
+  type LineSpan,
+  lineAt,
+  lineFilter,
+  mayContain,
+  splitRanges,
+} from "@/worker/search";
 import { DataService, inProcessPool, type Pool } from "@/worker/service";
 
 const encoder = new TextEncoder();
@@ -58,6 +67,16 @@ describe("splitRanges", () => {
       expect(spans.some((span) => span.start === range.start)).toBe(true);
       expect(spans.some((span) => span.end === range.end)).toBe(true);
     }
+  });
+
+  it("with a gap limit, does not read over more than that many bytes of lines left out", () => {
+    const spans = spansOf(["a".repeat(10), "b".repeat(10), "c".repeat(10), "d".repeat(10)]);
+    const kept = [spans[0], spans[1], spans[3]].flatMap((span) => (span ? [span] : []));
+    expect(splitRanges(kept, 1000)).toEqual([{ part: "p", start: 0, end: 43 }]);
+    expect(splitRanges(kept, 1000, 5)).toEqual([
+      { part: "p", start: 0, end: 21 },
+      { part: "p", start: 33, end: 43 },
+    ]);
   });
 
   it("maps an offset back to its line, and an offset between lines to none", () => {
@@ -113,6 +132,42 @@ describe("findInLines", () => {
   });
 });
 
+describe("search filters", () => {
+  it("never rule out a line that holds the text, whatever its case (no false negatives)", () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.constantFrom(...'abcXYZ_0123 {}":é'.split("")), maxLength: 300 }),
+        fc.nat(),
+        fc.integer({ min: 3, max: 12 }),
+        fc.boolean(),
+        (line, from, length, upper) => {
+          const start = line.length === 0 ? 0 : from % line.length;
+          const needle = line.slice(start, start + length);
+          const text = upper ? needle.toUpperCase() : needle;
+          const probe = filterProbe(text);
+          if (probe === null) return; // non-ASCII or shorter than 3: not answered by filters
+          expect(mayContain(lineFilter(encoder.encode(line)), probe)).toBe(true);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("rule out lines that lack the text's trigrams, and are sized by the line (a few % of its bytes)", () => {
+    const line = encoder.encode(JSON.stringify({ id: "call_17_2", text: "hello world ".repeat(2000) }));
+    const filter = lineFilter(line);
+    expect(filter.length * 8).toBeGreaterThanOrEqual(FILTER_MIN_BITS);
+    expect(filter.length).toBeLessThanOrEqual(line.length / 16);
+    const holds = (text: string) => mayContain(filter, filterProbe(text) ?? []);
+    expect(holds("HELLO")).toBe(true);
+    expect(holds("call_17_2")).toBe(true);
+    expect(holds("call_4242_3")).toBe(false);
+    expect(holds("Workplace Tool")).toBe(false);
+    expect(filterProbe("ab")).toBeNull();
+    expect(filterProbe("café")).toBeNull();
+  });
+});
+
 describe("DataService.search", () => {
   const lines = Array.from({ length: 400 }, (_, i) =>
     JSON.stringify({
@@ -127,6 +182,7 @@ describe("DataService.search", () => {
   async function loaded(pool: Pool): Promise<{ service: DataService; id: string }> {
     const service = new DataService(pool);
     service.searchChunkBytes = 2048;
+    service.searchMaxGapBytes = 0;
     const summary = await service.load(
       [{ kind: "file", file: new File([text], "rows.jsonl") }],
       null,
@@ -148,6 +204,28 @@ describe("DataService.search", () => {
     expect(partial.length).toBeGreaterThan(0);
     for (const [i, lines] of partial.entries())
       expect(lines.length).toBeGreaterThan(partial[i - 1]?.length ?? 0);
+  });
+
+  it("once rewards are in, reads only the lines whose filter may hold the text, and finds the same lines", async () => {
+    const base = inProcessPool();
+    let read = 0;
+    const counting: Pool = {
+      ...base,
+      search: (job) => {
+        read += job.end - job.start;
+        return base.search(job);
+      },
+    };
+    const { service, id } = await loaded(counting);
+    await service.settled();
+    const found = await service.search(id, "rare_term", new AbortController().signal, () => {});
+    expect(found.lines).toEqual(lines.flatMap((_, i) => (i % 7 === 0 ? [i + 1] : [])));
+    expect(read).toBeLessThan(text.length / 2);
+    // Text the filters cannot answer for (shorter than 3 bytes) reads every line.
+    read = 0;
+    const short = await service.search(id, "_t", new AbortController().signal, () => {});
+    expect(short.lines).toEqual(found.lines);
+    expect(read).toBeGreaterThan(text.length * 0.9);
   });
 
   it("a cancelled search sends no more ranges to the pool and rejects as cancelled", async () => {

@@ -26,12 +26,24 @@ export interface SearchRange<P> {
   readonly end: number;
 }
 
-/** Groups lines (in file order) into ranges: cut only between lines, never across a part. */
-export function splitRanges<P>(spans: Iterable<LineSpan<P>>, maxBytes: number): SearchRange<P>[] {
+/**
+ * Groups lines (in file order) into ranges: cut only between lines, never across a part, and (when only some
+ * lines are searched) not over more than `maxGap` bytes of lines left out.
+ */
+export function splitRanges<P>(
+  spans: Iterable<LineSpan<P>>,
+  maxBytes: number,
+  maxGap = Number.POSITIVE_INFINITY,
+): SearchRange<P>[] {
   const ranges: SearchRange<P>[] = [];
   let open: { part: P; start: number; end: number } | null = null;
   for (const span of spans) {
-    if (open && open.part === span.part && span.end - open.start <= maxBytes) {
+    if (
+      open &&
+      open.part === span.part &&
+      span.end - open.start <= maxBytes &&
+      span.start - open.end <= maxGap
+    ) {
       open.end = span.end;
       continue;
     }
@@ -164,4 +176,67 @@ function findDecoded(bytes: Uint8Array, text: string): number[] {
     pattern.lastIndex = newline + 1;
   }
   return hits;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The search index: one Bloom filter of case-folded byte trigrams per rollout line, built by the pool while
+// it computes the line's rewards (it reads the bytes then anyway). A search for ASCII text of 3 bytes or more
+// reads only the lines whose filter may hold every trigram of the text; a Bloom filter has no false
+// negatives, so no matching line is skipped, and the bytes of each candidate are still scanned.
+
+/** Filter bits per line byte, before rounding down to a power of two: 1/2 bit per byte is 3-6% of the file. */
+export const FILTER_BITS_PER_BYTE = 0.5;
+export const FILTER_MIN_BITS = 512;
+export const FILTER_MAX_BITS = 1 << 16;
+
+function trigramHashes(trigram: number): [number, number] {
+  const h1 = Math.imul(trigram, 0x9e3779b1) >>> 0;
+  const h2 = Math.imul(trigram ^ (trigram >>> 11), 0x85ebca6b) >>> 0;
+  return [h1 >>> 7, h2 >>> 9];
+}
+
+/** The filter of one line's bytes: a power-of-two number of bits, two per trigram. */
+export function lineFilter(bytes: Uint8Array): Uint8Array {
+  let bits = FILTER_MIN_BITS;
+  while (bits * 2 <= Math.min(FILTER_MAX_BITS, bytes.length * FILTER_BITS_PER_BYTE)) bits *= 2;
+  const filter = new Uint8Array(bits >>> 3);
+  const mask = bits - 1;
+  let trigram = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    trigram = ((trigram << 8) | lower(bytes[i] ?? 0)) & 0xffffff;
+    if (i < 2) continue;
+    const h1 = (Math.imul(trigram, 0x9e3779b1) >>> 7) & mask;
+    const h2 = (Math.imul(trigram ^ (trigram >>> 11), 0x85ebca6b) >>> 9) & mask;
+    filter[h1 >>> 3] = (filter[h1 >>> 3] ?? 0) | (1 << (h1 & 7));
+    filter[h2 >>> 3] = (filter[h2 >>> 3] ?? 0) | (1 << (h2 & 7));
+  }
+  return filter;
+}
+
+/** The hashed trigrams of a search text, or null when filters cannot answer for it (non-ASCII, < 3 bytes). */
+export type FilterProbe = readonly (readonly [number, number])[];
+
+export function filterProbe(text: string): FilterProbe | null {
+  if (text.length < 3 || !isAscii(text)) return null;
+  const probe = new Map<number, [number, number]>();
+  for (let i = 2; i < text.length; i++) {
+    const trigram =
+      (lower(text.charCodeAt(i - 2)) << 16) |
+      (lower(text.charCodeAt(i - 1)) << 8) |
+      lower(text.charCodeAt(i));
+    probe.set(trigram, trigramHashes(trigram));
+  }
+  return [...probe.values()];
+}
+
+/** False only when the line cannot contain the text. */
+export function mayContain(filter: Uint8Array, probe: FilterProbe): boolean {
+  const mask = filter.length * 8 - 1;
+  for (const [a, b] of probe) {
+    const h1 = a & mask;
+    const h2 = b & mask;
+    if (((filter[h1 >>> 3] ?? 0) & (1 << (h1 & 7))) === 0) return false;
+    if (((filter[h2 >>> 3] ?? 0) & (1 << (h2 & 7))) === 0) return false;
+  }
+  return true;
 }

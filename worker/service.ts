@@ -7,8 +7,8 @@
 import { fileProblem, SNIFF_BYTES } from "../lib/filekind";
 import { parseJsonLine } from "../lib/jsonl";
 import { readRollout } from "../lib/schemas";
-import { type AnalyzedRollout, detailView, servers } from "./core";
-import type { IndexedBatch, IndexJob, InputsJob, LineRef, RewardJob, SearchJob } from "./jobs";
+import { detailView, servers } from "./core";
+import type { IndexedBatch, IndexJob, InputsJob, LineRef, RewardedLine, RewardJob, SearchJob } from "./jobs";
 import { indexBatch, inputIndex, prepareInputs, rewardBatch, rowContext, searchRange } from "./jobs";
 import type {
   DatasetSummary,
@@ -20,7 +20,7 @@ import type {
   SessionSummary,
   Source,
 } from "./protocol";
-import { type LineSpan, lineAt, splitRanges } from "./search";
+import { filterProbe, type LineSpan, lineAt, mayContain, splitRanges } from "./search";
 import { type BlobPart, Dataset, type IndexRunner, ingest, newDatasetId, type OpenedSource } from "./store";
 
 /** Session events are coalesced to at most one per this many ms: the page merges rows and re-renders at most that often (bench/browser.md: each update costs the main thread tens of ms on 2 cores). */
@@ -39,9 +39,14 @@ export const SEARCH_CHUNK_BYTES = 8 * 1024 * 1024;
 export const SEARCH_JOBS_PER_WORKER = 2;
 /** Partial search results are sent at most this often (the first at once): each one re-filters the page's list. */
 export const SEARCH_PROGRESS_MS = 100;
+/**
+ * When search filters leave only some lines, two candidate lines are read in one range only if at most
+ * this many bytes lie between them (reading a little more beats another job).
+ */
+export const SEARCH_MAX_GAP_BYTES = 256 * 1024;
 
 export interface Pool extends IndexRunner {
-  rewards(job: RewardJob): Promise<AnalyzedRollout[]>;
+  rewards(job: RewardJob): Promise<RewardedLine[]>;
   search(job: SearchJob): Promise<number[]>;
   /** Indexes an inputs file for pairing in every pool member, before rewards jobs name it. */
   prepareInputs(job: InputsJob): Promise<number>;
@@ -82,8 +87,9 @@ export class DataService {
   private readonly priority = new Map<string, number[]>();
 
   private settledWaiters: (() => void)[] = [];
-  /** Bytes per search job (tests use small ranges to see several). */
+  /** Bytes per search job, and most bytes read between two candidate lines (tests use small ones). */
   searchChunkBytes = SEARCH_CHUNK_BYTES;
+  searchMaxGapBytes = SEARCH_MAX_GAP_BYTES;
 
   constructor(
     private readonly pool: Pool,
@@ -388,7 +394,10 @@ export class DataService {
         .then((analyzed) => {
           if (dataset.analysisGeneration !== generation || !this.store.has(dataset.id)) return;
           dataset.revision++;
-          for (const row of analyzed) dataset.setAnalyzed(row);
+          for (const row of analyzed) {
+            dataset.setAnalyzed(row);
+            dataset.searchFilters.set(row.entry.line, row.filter);
+          }
           if (dataset.pendingRewards.size === 0) dataset.pairedRows = countPaired(dataset);
           this.changed();
         })
@@ -483,14 +492,23 @@ export class DataService {
   ): Promise<{ lines: number[] }> {
     const dataset = this.store.get(id);
     if (!dataset || text === "") return { lines: [] };
+    // Lines whose search filter says they cannot hold the text are not read (a line without a filter yet,
+    // its rewards pending, is read).
+    const probe = filterProbe(text);
     const spans: LineSpan<BlobPart>[] = [];
     for (const line of dataset.lines()) {
+      const filter = probe === null ? undefined : dataset.searchFilters.get(line);
+      if (probe !== null && filter !== undefined && !mayContain(filter, probe)) continue;
       const at = dataset.position(line);
       const part = at === null ? null : dataset.partAt(at.offset);
       if (at !== null && part !== null)
         spans.push({ line, start: at.offset, end: at.offset + at.length, part });
     }
-    const ranges = splitRanges(spans, this.searchChunkBytes);
+    const ranges = splitRanges(
+      spans,
+      this.searchChunkBytes,
+      probe === null ? Number.POSITIVE_INFINITY : this.searchMaxGapBytes,
+    );
     const found = new Set<number>();
     let sent = 0;
     let lastSent = Number.NEGATIVE_INFINITY;

@@ -88,6 +88,8 @@ export class Dataset {
    * aggregates them; a row of an earlier analysis stays until its new one lands, as statuses do).
    */
   readonly runRows = new Map<number, { readonly run: RunRow; readonly emitted: readonly string[] }>();
+  /** Each rollout line's search filter (./search.ts), from the rewards pass: the file's bytes do not change. */
+  readonly searchFilters = new Map<number, Uint8Array>();
   /** The revision at which each row last changed (for `changes`). */
   readonly entryRevision = new Map<number, number>();
   /** inputs datasets: pairing key -> line (a repeated key keeps the last row, as Gym's dict does). */
