@@ -58,7 +58,9 @@ function sampleSources(file: string, samples: readonly Sample[]): Source[] {
 
 export function Inspector() {
   const [view, setView] = useViewState();
-  const session = useSession();
+  // The worker's session events (rows streaming in, rewards landing) re-render the page in a background,
+  // interruptible render: the first rows' whole workspace, and each revision after, are built in slices.
+  const session = useDeferredValue(useSession());
   const loader = useLoad();
   const samples = useSamples();
   const reanalyzer = useReanalyze();
