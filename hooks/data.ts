@@ -193,7 +193,9 @@ function findLine(rows: readonly RolloutIndexEntry[], line: number): number {
 export function mergeEntries(
   previous: readonly RolloutIndexEntry[],
   changed: readonly RolloutIndexEntry[],
-): RolloutIndexEntry[] {
+): readonly RolloutIndexEntry[] {
+  // Nothing changed (the revision that closes the index): the same array, so nothing downstream recomputes.
+  if (changed.length === 0) return previous;
   const out = previous.slice();
   const added: RolloutIndexEntry[] = [];
   for (const entry of changed) {
@@ -216,7 +218,7 @@ export function mergeEntries(
 export function useRolloutIndex(dataset: DatasetSummary | null) {
   const client = useDataClient();
   const known = useRef(new Map<string, IndexSnapshot>());
-  return useQuery<RolloutIndexEntry[]>({
+  return useQuery<readonly RolloutIndexEntry[]>({
     queryKey: ["index", dataset?.id ?? null, dataset?.revision ?? 0],
     enabled: dataset !== null && dataset.kind === "rollouts",
     placeholderData: (previous, query) => (query?.queryKey[1] === dataset?.id ? previous : undefined),
