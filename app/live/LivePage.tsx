@@ -230,7 +230,11 @@ export function LivePage() {
               )}
             </div>
           )}
-          {run.state.error && <ErrorLine kind="transport_error" message={run.state.error} />}
+          {run.state.error && (
+            <div data-testid="live-run-error">
+              <ErrorLine kind={run.state.error.kind} message={run.state.error.message} />
+            </div>
+          )}
         </section>
 
         {run.state.checks.length > 0 && (

@@ -8,6 +8,7 @@ export { compareParity, type ParityReport, type ParityRow, RESERVED_TOOL_NAMES }
 export {
   type CallVerdict,
   type LiveTarget,
+  noAnswer,
   type ReplayedCall,
   type RolloutReplay,
   replayRollout,
@@ -21,6 +22,7 @@ export {
   emptyTally,
   type PolicyTally,
   type RolloutCheck,
+  serverStoppedAnswering,
   tallyClean,
 } from "./summary";
 export { decodeSessionToken, type TokenClaims } from "./token";

@@ -42,8 +42,23 @@ export interface RolloutReplay {
   readonly server: string;
   readonly calls: readonly ReplayedCall[];
   readonly counts: Readonly<Record<CallVerdict, number>>;
-  /** A failure before any call (seeding or connecting), sorted and plain. */
+  /**
+   * What stopped the replay, sorted and plain: a failure before any call (seeding or connecting), or a call
+   * a door gave no answer to (see noAnswer), after which the rest were not replayed.
+   */
   readonly error: { kind: LiveErrorKind; message: string } | null;
+  /** Calls left unreplayed because the replay stopped part way (0 when it ran to the end). */
+  readonly notReplayed: number;
+}
+
+/**
+ * A door that gave no answer (connection refused or broken, deadline passed): the server is gone or stuck,
+ * and whether the call took effect is unknown, so the two sessions can no longer be compared; the replay
+ * stops there instead of waiting out a deadline per remaining call. An answer of any kind (an HTTP error
+ * status, an MCP isError, a JSON-RPC error) does not stop it.
+ */
+export function noAnswer(kind: LiveErrorKind): boolean {
+  return kind === "transport_error" || kind === "timeout";
 }
 
 export interface LiveTarget extends DoorOptions {
@@ -102,6 +117,7 @@ export async function replayRollout(
       calls: [],
       counts,
       error: { kind: "protocol_error", message: `not a readable rollout: ${read.issues.join("; ")}` },
+      notReplayed: 0,
     };
   }
   const items = functionCalls(read.rollout);
@@ -111,9 +127,10 @@ export async function replayRollout(
     await http.seedSession();
     mcp = await openMcpSession(target);
   } catch (error) {
-    return { ...base, calls: [], counts, error: describeError(error) };
+    return { ...base, calls: [], counts, error: describeError(error), notReplayed: resolution.calls.length };
   }
   const calls: ReplayedCall[] = [];
+  let stopped: { kind: LiveErrorKind; message: string } | null = null;
   try {
     for (const call of resolution.calls) {
       const item = items[call.index];
@@ -144,11 +161,22 @@ export async function replayRollout(
       const verdict = verdictOf(httpOutcome, mcpOutcome);
       counts[verdict]++;
       calls.push({ ...common, http: httpOutcome, mcp: mcpOutcome, verdict, note: null });
+      const lost = [["HTTP", httpOutcome] as const, ["MCP", mcpOutcome] as const].find(
+        ([, o]) => !o.ok && noAnswer(o.kind),
+      );
+      if (lost !== undefined && !lost[1].ok) {
+        const left = resolution.calls.length - calls.length;
+        stopped = {
+          kind: lost[1].kind,
+          message: `the server gave no answer to call ${call.index} (${call.verifier_name}) through the ${lost[0]} door (${lost[1].message}); the replay stopped there${left > 0 ? `, ${left} later call${left === 1 ? "" : "s"} not replayed` : ""}`,
+        };
+        break;
+      }
     }
   } finally {
-    await mcp.close();
+    await mcp.close({ serverGone: stopped !== null });
   }
-  return { ...base, calls, counts, error: null };
+  return { ...base, calls, counts, error: stopped, notReplayed: resolution.calls.length - calls.length };
 }
 
 export interface ServerVerify {
@@ -158,12 +186,16 @@ export interface ServerVerify {
   readonly browserError: string | null;
   readonly serverReward: number | null;
   readonly serverError: string | null;
+  /** How the request to /verify failed when the server gave no answer (null otherwise). */
+  readonly serverErrorKind: LiveErrorKind | null;
   readonly status: number | null;
   /**
    * agree: equal rewards (or neither side has one); refused_as_predicted: the server refused the request
-   * (HTTP 4xx) and lib/verify predicted Gym's validation would (gymWouldReject); disagree: anything else.
+   * (HTTP 4xx) and lib/verify predicted Gym's validation would (gymWouldReject); no_answer: the server gave
+   * no answer (transport error, timeout) or was not asked because it had stopped answering; disagree:
+   * anything else.
    */
-  readonly verdict: "agree" | "disagree" | "refused_as_predicted";
+  readonly verdict: "agree" | "disagree" | "refused_as_predicted" | "no_answer";
   readonly disagree: boolean;
   /**
    * Names in the POSTed copy that start with `mcp__`: a server with MCP exposure strips those itself before
@@ -181,7 +213,7 @@ export interface ServerVerify {
 export async function verifyOnServer(
   rollout: unknown,
   target: LiveTarget,
-  options: { policy: Policy; server?: string },
+  options: { policy: Policy; server?: string; notAsked?: string },
 ): Promise<ServerVerify> {
   const result = verifyRollout(rollout, {
     policy: options.policy,
@@ -198,6 +230,7 @@ export async function verifyOnServer(
     serverReward: number | null,
     serverError: string | null,
     status: number | null,
+    lost: LiveErrorKind | null = null,
   ): ServerVerify => {
     const refusedAsPredicted =
       serverReward === null &&
@@ -205,21 +238,26 @@ export async function verifyOnServer(
       status >= 400 &&
       status < 500 &&
       base.gymWouldReject.length > 0;
-    const verdict = refusedAsPredicted
-      ? "refused_as_predicted"
-      : serverReward === result.reward
-        ? "agree"
-        : "disagree";
+    const verdict =
+      lost !== null
+        ? "no_answer"
+        : refusedAsPredicted
+          ? "refused_as_predicted"
+          : serverReward === result.reward
+            ? "agree"
+            : "disagree";
     return {
       ...base,
       serverReward,
       serverError,
+      serverErrorKind: lost,
       status,
       verdict,
       disagree: verdict === "disagree",
       renormalizedByServer,
     };
   };
+  if (options.notAsked !== undefined) return finish(null, options.notAsked, null, "transport_error");
   if (!isObject(rollout)) return finish(null, "the rollout is not a JSON object", null);
   let request: unknown;
   try {
@@ -240,6 +278,6 @@ export async function verifyOnServer(
     return finish(reward, null, answer.status);
   } catch (error) {
     const { kind, message } = describeError(error);
-    return finish(null, `${kind}: ${message}`, null);
+    return finish(null, `${kind}: ${message}`, null, noAnswer(kind) ? kind : null);
   }
 }
