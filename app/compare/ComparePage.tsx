@@ -6,6 +6,7 @@ import { RepairResult, type ServerDraft, ServerEditor } from "@/components/compa
 import { CompareSummaryBand, PairTable, PairToolbar, selectPairs } from "@/components/compare/RunsView";
 import { RolloutSelect, WhatIfTable } from "@/components/compare/WhatIfTable";
 import { DropTarget } from "@/components/Loader";
+import shell from "@/components/subpage.module.css";
 import {
   type InputsFile,
   useCompareFile,
@@ -128,13 +129,13 @@ export function ComparePage() {
   const tabProps: TabProps = { choices, inputChoices, samplesReady: samples.data, openFiles, inputsFor };
   return (
     <DropTarget onFiles={(files) => void onDrop(files)}>
-      <div className={styles.page}>
+      <div className={shell.page}>
         <header className="topbar">
-          <div className={styles.brand}>
+          <div className={shell.brand}>
             <h1>
               <Link href="/">Rollout Inspector</Link>
             </h1>
-            <span className={styles.brandSep}>/</span>
+            <span className={shell.brandSep}>/</span>
             <span>compare, what-if, repair</span>
           </div>
           <nav className={styles.tabs} aria-label="Compare views">
@@ -163,7 +164,7 @@ export function ComparePage() {
             Could not open: {opener.error}
           </div>
         )}
-        <main className={styles.body} data-tab-panel={state.tab}>
+        <main className={shell.body} data-tab-panel={state.tab}>
           {state.tab === "runs" && <RunsTab {...tabProps} />}
           {state.tab === "whatif" && <WhatIfTab {...tabProps} />}
           {state.tab === "repair" && (

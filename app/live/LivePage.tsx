@@ -10,6 +10,7 @@ import {
   TallyView,
   VerifyTable,
 } from "@/components/live/LiveViews";
+import shell from "@/components/subpage.module.css";
 import { liveTarget, useLiveConnect, useLiveRollouts, useLiveRun } from "@/hooks/live";
 import type { Policy } from "@/lib/identity/types";
 import { DEFAULT_TIMEOUT_MS } from "@/lib/live";
@@ -60,13 +61,13 @@ export function LivePage() {
   };
 
   return (
-    <div className={styles.page}>
+    <div className={shell.page}>
       <header className="topbar">
-        <div className={styles.brand}>
+        <div className={shell.brand}>
           <h1>
             <Link href="/">Rollout Inspector</Link>
           </h1>
-          <span className="muted">/</span>
+          <span className={shell.brandSep}>/</span>
           <span>live: a running Gym server's two doors</span>
         </div>
         <div className="topbar-actions">
@@ -75,7 +76,7 @@ export function LivePage() {
           </Link>
         </div>
       </header>
-      <main className={styles.body}>
+      <main className={shell.body}>
         <section className={styles.card}>
           <h2>1 · Connect and check parity</h2>
           <form

@@ -228,7 +228,7 @@ async function main(): Promise<void> {
     const browserVerify = browser.tallies.map((t) => {
       const scored = browser.rows.filter((r) => r.policy === t.policy && r.server !== "—").length;
       const [agree, refusedCell, noAnswer, disagree] = t.cells.slice(7, 11);
-      return `| Chromium | ${t.policy} | ${scored} | ${agree} | ${refusedCell} | ${noAnswer} | ${disagree} | |`;
+      return `| Chromium | ${t.policy} | ${scored} | ${agree} | ${refusedCell} | ${noAnswer} | ${disagree} | — |`;
     });
     const md = `# Live mode against NeMo Gym's own server (\`npm run test:gym-live\`)
 
@@ -290,8 +290,8 @@ ${disagreements.map((r) => `| ${r.line} | ${schemes[r.line - 1]} | ${r.verify.br
 Earlier runs of this benchmark stalled part way through the Chromium tier (75 of 228 checks in 7.9 min, then nothing).
 Measured on a stalled run: the Gym server's process sat in the kernel in \`sock_alloc_send_pskb\` (\`/proc/PID/wchan\`),
 that is blocked writing to its stdout pipe; its listen queue grew by two connections every 30 s (\`ss -ltn\`: Recv-Q
-2 → 22) while the forwarding route's requests each ended at the page's 30 s deadline (a 502 after 30,0xx ms, logged at
-the route); before the stall the route answered in a few milliseconds. The pipe was this script's: it read the server's
+2 → 22) while the forwarding route's requests each ended at the page's 30 s deadline (a 502 after 30,0xx ms, seen in a
+temporary timing log at the route, not committed); before the stall the route answered in a few milliseconds. The pipe was this script's: it read the server's
 output asynchronously, then ran the Chromium tier with \`spawnSync\`, which stops its event loop, so nobody read the
 pipe, it filled with the server's log (its validation errors print whole rollouts: ~1.7 MB a run) and the server
 blocked in its next print. The forwarding route, Chromium's connection limit, the MCP GET stream and unread bodies were
