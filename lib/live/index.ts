@@ -1,5 +1,12 @@
 export { type ConnectReport, connectAndCheck, type Step } from "./connect";
-export { describeError, ERROR_KIND_LABEL, LiveError, type LiveErrorKind } from "./errors";
+export {
+  describeError,
+  ERROR_KIND_LABEL,
+  LiveError,
+  type LiveErrorKind,
+  type LiveFailure,
+  noAnswer,
+} from "./errors";
 export { DEFAULT_TIMEOUT_MS, type FetchLike, normalizeServerUrl } from "./fetch";
 export { FORWARD_PATH, forwardingFetch } from "./forward";
 export { type HttpAnswer, HttpDoor, type McpMetadata, SESSION_TOKEN_HEADER } from "./http";
@@ -8,7 +15,6 @@ export { compareParity, type ParityReport, type ParityRow, RESERVED_TOOL_NAMES }
 export {
   type CallVerdict,
   type LiveTarget,
-  noAnswer,
   type ReplayedCall,
   type RolloutReplay,
   replayRollout,

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { verifyRollout } from "../verify";
 import { connectAndCheck } from "./connect";
-import { LiveError } from "./errors";
+import { describeError, LiveError, noAnswer } from "./errors";
 import { HttpDoor } from "./http";
 import { McpDoor } from "./mcp";
 import { openMcpSession, replayRollout, verifyOnServer } from "./replay";
@@ -321,6 +321,11 @@ describe("live mode: what the real server will not do on demand", () => {
     expect(error.kind).toBe("transport_error");
     expect(error.status).toBe(404);
     expect(error.message).toContain("dropped");
+    // The server answered (404): a run goes on, and the next rollout's fresh session works.
+    expect(noAnswer(describeError(error))).toBe(false);
+    expect(noAnswer({ kind: "transport_error", message: "fetch failed" })).toBe(true);
+    expect(noAnswer({ kind: "timeout", message: "no answer within 300 ms" })).toBe(true);
+    expect(noAnswer({ kind: "protocol_error", message: "JSON-RPC error" })).toBe(false);
     await door.close();
     const fresh = await openMcpSession(target);
     expect((await fresh.callTool("company_directory_find_email_address", { name: "carlos" })).isError).toBe(

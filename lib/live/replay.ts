@@ -9,7 +9,7 @@ import type { Policy } from "../identity/types";
 import { parsePythonJson } from "../jsonl";
 import { functionCalls, readRollout } from "../schemas";
 import { buildVerifyRequest, verifyRollout } from "../verify";
-import { describeError, type LiveErrorKind } from "./errors";
+import { describeError, type LiveErrorKind, type LiveFailure, noAnswer } from "./errors";
 import { safeJson } from "./fetch";
 import { type DoorOptions, type HttpAnswer, HttpDoor } from "./http";
 import { type McpAnswer, McpDoor } from "./mcp";
@@ -22,7 +22,7 @@ import { type McpAnswer, McpDoor } from "./mcp";
  */
 export type CallVerdict = "same" | "differs" | "error_by_transport" | "failed" | "skipped";
 
-export type DoorOutcome<T> = { ok: true; answer: T } | { ok: false; kind: LiveErrorKind; message: string };
+export type DoorOutcome<T> = { ok: true; answer: T } | ({ ok: false } & LiveFailure);
 
 export interface ReplayedCall {
   readonly index: number;
@@ -44,21 +44,13 @@ export interface RolloutReplay {
   readonly counts: Readonly<Record<CallVerdict, number>>;
   /**
    * What stopped the replay, sorted and plain: a failure before any call (seeding or connecting), or a call
-   * a door gave no answer to (see noAnswer), after which the rest were not replayed.
+   * a door gave no answer to (errors.ts noAnswer: the server is gone or stuck, and whether the call took
+   * effect is unknown, so the two sessions can no longer be compared), after which the rest were not
+   * replayed instead of each waiting out a deadline. An answered error (HTTP status, isError) does not stop it.
    */
-  readonly error: { kind: LiveErrorKind; message: string } | null;
+  readonly error: LiveFailure | null;
   /** Calls left unreplayed because the replay stopped part way (0 when it ran to the end). */
   readonly notReplayed: number;
-}
-
-/**
- * A door that gave no answer (connection refused or broken, deadline passed): the server is gone or stuck,
- * and whether the call took effect is unknown, so the two sessions can no longer be compared; the replay
- * stops there instead of waiting out a deadline per remaining call. An answer of any kind (an HTTP error
- * status, an MCP isError, a JSON-RPC error) does not stop it.
- */
-export function noAnswer(kind: LiveErrorKind): boolean {
-  return kind === "transport_error" || kind === "timeout";
 }
 
 export interface LiveTarget extends DoorOptions {
@@ -130,7 +122,7 @@ export async function replayRollout(
     return { ...base, calls: [], counts, error: describeError(error), notReplayed: resolution.calls.length };
   }
   const calls: ReplayedCall[] = [];
-  let stopped: { kind: LiveErrorKind; message: string } | null = null;
+  let stopped: LiveFailure | null = null;
   try {
     for (const call of resolution.calls) {
       const item = items[call.index];
@@ -162,7 +154,7 @@ export async function replayRollout(
       counts[verdict]++;
       calls.push({ ...common, http: httpOutcome, mcp: mcpOutcome, verdict, note: null });
       const lost = [["HTTP", httpOutcome] as const, ["MCP", mcpOutcome] as const].find(
-        ([, o]) => !o.ok && noAnswer(o.kind),
+        ([, o]) => !o.ok && noAnswer(o),
       );
       if (lost !== undefined && !lost[1].ok) {
         const left = resolution.calls.length - calls.length;
@@ -277,7 +269,7 @@ export async function verifyOnServer(
       return finish(null, `HTTP ${answer.status}: ${answer.body.slice(0, 300)}`, answer.status);
     return finish(reward, null, answer.status);
   } catch (error) {
-    const { kind, message } = describeError(error);
-    return finish(null, `${kind}: ${message}`, null, noAnswer(kind) ? kind : null);
+    const failure = describeError(error);
+    return finish(null, `${failure.kind}: ${failure.message}`, null, noAnswer(failure) ? failure.kind : null);
   }
 }

@@ -3,11 +3,10 @@
  * the tally every front end prints: the CLI, the Live page and the gym-live benchmark share it.
  */
 import type { Policy } from "../identity/types";
-import type { LiveErrorKind } from "./errors";
+import { type LiveErrorKind, noAnswer } from "./errors";
 import {
   type CallVerdict,
   type LiveTarget,
-  noAnswer,
   type RolloutReplay,
   replayRollout,
   type ServerVerify,
@@ -40,7 +39,7 @@ export async function checkRollout(
   const options = { policy, ...(server === undefined ? {} : { server }) };
   const replay = await replayRollout(rollout, target, options);
   // A server that stopped answering during the replay is not asked again: that would only cost a deadline.
-  const gone = replay.error !== null && noAnswer(replay.error.kind);
+  const gone = replay.error !== null && noAnswer(replay.error);
   const verify = await verifyOnServer(
     rollout,
     target,
@@ -56,7 +55,7 @@ export async function checkRollout(
  */
 export function serverStoppedAnswering(check: RolloutCheck): { kind: LiveErrorKind; message: string } | null {
   const { replay, verify } = check;
-  if (replay.error !== null && noAnswer(replay.error.kind))
+  if (replay.error !== null && noAnswer(replay.error))
     return {
       kind: replay.error.kind,
       message: `stopped at line ${check.line} (${check.policy}): ${replay.error.message}. Check that the server is running, then connect again.`,
