@@ -6,6 +6,7 @@ import { RepairResult, type ServerDraft, ServerEditor } from "@/components/compa
 import { CompareSummaryBand, PairTable, PairToolbar, selectPairs } from "@/components/compare/RunsView";
 import { RolloutSelect, WhatIfTable } from "@/components/compare/WhatIfTable";
 import { DropTarget } from "@/components/Loader";
+import { SubPageBrand } from "@/components/SubPageBrand";
 import shell from "@/components/subpage.module.css";
 import {
   type InputsFile,
@@ -131,13 +132,7 @@ export function ComparePage() {
     <DropTarget onFiles={(files) => void onDrop(files)}>
       <div className={shell.page}>
         <header className="topbar">
-          <div className={shell.brand}>
-            <h1>
-              <Link href="/">Rollout Inspector</Link>
-            </h1>
-            <span className={shell.brandSep}>/</span>
-            <span>compare, what-if, repair</span>
-          </div>
+          <SubPageBrand name="compare, what-if, repair" />
           <nav className={styles.tabs} aria-label="Compare views">
             {(Object.keys(TAB_LABELS) as CompareTab[]).map((tab) => (
               <button

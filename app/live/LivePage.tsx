@@ -10,6 +10,7 @@ import {
   TallyView,
   VerifyTable,
 } from "@/components/live/LiveViews";
+import { SubPageBrand } from "@/components/SubPageBrand";
 import shell from "@/components/subpage.module.css";
 import { liveTarget, useLiveConnect, useLiveRollouts, useLiveRun } from "@/hooks/live";
 import type { Policy } from "@/lib/identity/types";
@@ -63,13 +64,7 @@ export function LivePage() {
   return (
     <div className={shell.page}>
       <header className="topbar">
-        <div className={shell.brand}>
-          <h1>
-            <Link href="/">Rollout Inspector</Link>
-          </h1>
-          <span className={shell.brandSep}>/</span>
-          <span>live: a running Gym server's two doors</span>
-        </div>
+        <SubPageBrand name="live: a running Gym server's two doors" />
         <div className="topbar-actions">
           <Link className="button-small" href="/">
             ← Inspector
