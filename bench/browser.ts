@@ -378,6 +378,23 @@ async function measure(base: string, file: string, bytes: number) {
         Math.max(0, ...marks.tasks.filter((t) => t.start >= drop).map((t) => t.ms)),
       ),
       long_tasks: marks.tasks.filter((t) => t.start >= drop).length,
+      /** The longest tasks, from the drop, with the phase they fell in (where to look next). */
+      longest_tasks: marks.tasks
+        .filter((t) => t.start >= drop)
+        .sort((a, b) => b.ms - a.ms)
+        .slice(0, 8)
+        .map((t) => ({
+          at_ms: Math.round(t.start - drop),
+          ms: Math.round(t.ms),
+          phase:
+            marks.first_rows === null || t.start < marks.first_rows
+              ? "before first rows"
+              : marks.ready === null || t.start < marks.ready
+                ? "indexing"
+                : marks.rewarded === null || t.start < marks.rewarded
+                  ? "rewards"
+                  : "searches",
+        })),
       renderer_rss_mb: {
         before: Math.round(rendererBefore / 1024),
         peak_above_before: Math.round((rendererPeak - rendererBefore) / 1024),
