@@ -79,6 +79,16 @@ describe("splitRanges", () => {
     ]);
   });
 
+  it("can make the first ranges smaller than the rest", () => {
+    const spans = spansOf(Array.from({ length: 8 }, () => "x".repeat(9)));
+    expect(splitRanges(spans, 40, Number.POSITIVE_INFINITY, { count: 2, maxBytes: 10 })).toEqual([
+      { part: "p", start: 0, end: 9 },
+      { part: "p", start: 10, end: 19 },
+      { part: "p", start: 20, end: 59 },
+      { part: "p", start: 60, end: 79 },
+    ]);
+  });
+
   it("maps an offset back to its line, and an offset between lines to none", () => {
     const spans = spansOf(["abc", "de", "fghi"]);
     expect([0, 2, 4, 5, 7, 10].map((at) => lineAt(spans, at))).toEqual([1, 1, 2, 2, 3, 3]);

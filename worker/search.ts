@@ -34,14 +34,17 @@ export function splitRanges<P>(
   spans: Iterable<LineSpan<P>>,
   maxBytes: number,
   maxGap = Number.POSITIVE_INFINITY,
+  first: { readonly count: number; readonly maxBytes: number } = { count: 0, maxBytes },
 ): SearchRange<P>[] {
   const ranges: SearchRange<P>[] = [];
   let open: { part: P; start: number; end: number } | null = null;
   for (const span of spans) {
+    // The first few ranges may be smaller (the first matches come back sooner).
+    const limit = ranges.length < first.count ? first.maxBytes : maxBytes;
     if (
       open &&
       open.part === span.part &&
-      span.end - open.start <= maxBytes &&
+      span.end - open.start <= limit &&
       span.start - open.end <= maxGap
     ) {
       open.end = span.end;

@@ -30,11 +30,12 @@ export const REWARD_BATCH_LINES = 8;
 /** Rewards jobs in flight per pool worker. */
 export const REWARDS_IN_FLIGHT_PER_WORKER = 2;
 /**
- * Bytes per search job: each pool worker reads and scans about this much at a time. Small enough that the
- * first matches come back within tens of ms, large enough that messaging is a few percent of the scan
- * (bench/browser.md).
+ * Bytes per search job: each pool worker reads and scans about this much at a time. Reading a File slice has
+ * a fixed cost of several ms in Chromium, so later ranges are large; the first range of each pool worker is
+ * small, so the first matches come back within tens of ms (bench/browser.md).
  */
-export const SEARCH_CHUNK_BYTES = 8 * 1024 * 1024;
+export const SEARCH_CHUNK_BYTES = 32 * 1024 * 1024;
+export const SEARCH_FIRST_CHUNK_BYTES = 4 * 1024 * 1024;
 /** Search jobs in flight per pool worker: the next range is queued while one is scanned, no more, so a new query does not wait behind a whole file of old jobs. */
 export const SEARCH_JOBS_PER_WORKER = 2;
 /** Partial search results are sent at most this often (the first at once): each one re-filters the page's list. */
@@ -508,6 +509,7 @@ export class DataService {
       spans,
       this.searchChunkBytes,
       probe === null ? Number.POSITIVE_INFINITY : this.searchMaxGapBytes,
+      { count: this.pool.size, maxBytes: Math.min(SEARCH_FIRST_CHUNK_BYTES, this.searchChunkBytes) },
     );
     const found = new Set<number>();
     let sent = 0;
