@@ -17,7 +17,7 @@ import {
   type RunRow,
   runRow,
 } from "../lib/run";
-import { type RunTriage, summarizeTriage, type ZeroCause } from "../lib/triage";
+import { type RunTriage, summarizeTriage } from "../lib/triage";
 import { knownTools, type VerifyOptions, verifyRollout } from "../lib/verify";
 
 export interface RunSource {
@@ -54,8 +54,6 @@ export interface RunView {
   readonly metrics: RunMetrics;
   /** Lines the filter keeps, in file order; null without a filter. */
   readonly lines: readonly number[] | null;
-  /** The cause of each zero-reward line. */
-  readonly causes: readonly (readonly [number, ZeroCause])[];
   /** The harness the file's emitted names suggest: offered in the UI, never applied on its own. */
   readonly inferred: HarnessInference | null;
 }
@@ -130,8 +128,6 @@ export async function runView(source: RunSource, filter: string): Promise<RunVie
   const parsed = parseFilter(filter);
   const clauses = parsed.ok ? parsed.clauses : [];
   const kept = clauses.length === 0 ? computed.rows : await filtered(source, computed, clauses);
-  const causes: [number, ZeroCause][] = [];
-  for (const row of computed.rows) if (row.cause !== null) causes.push([row.line, row.cause]);
   return {
     filter_error: parsed.ok ? null : parsed.error,
     triage: summarizeTriage(
@@ -142,7 +138,6 @@ export async function runView(source: RunSource, filter: string): Promise<RunVie
     ),
     metrics: runMetrics(kept.map(metricsOf)),
     lines: clauses.length === 0 ? null : kept.map((row) => row.line),
-    causes,
     inferred: computed.inferred,
   };
 }
