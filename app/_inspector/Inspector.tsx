@@ -58,9 +58,10 @@ function sampleSources(file: string, samples: readonly Sample[]): Source[] {
 
 export function Inspector() {
   const [view, setView] = useViewState();
-  // The worker's session events (rows streaming in, rewards landing) re-render the page in a background,
-  // interruptible render: the first rows' whole workspace, and each revision after, are built in slices.
-  const session = useDeferredValue(useSession());
+  // Session events stay urgent (cheap: the list's work is keyed on the deferred rows below), so a revision's
+  // rows are asked for at once; deferring them too put two background renders between the worker and the
+  // list, and under CPU load a background render is restarted by every new event.
+  const session = useSession();
   const loader = useLoad();
   const samples = useSamples();
   const reanalyzer = useReanalyze();
