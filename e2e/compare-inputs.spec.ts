@@ -7,8 +7,12 @@ import { copyFileSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
-import { verifyRollout } from "../lib/verify";
+import { narrowing } from "../lib/schemas/test-helpers";
+import { verifyRollout as verifyRolloutTyped } from "../lib/verify";
 import { readRows, SAMPLES, waitCompared } from "./compare-helpers";
+
+// lib takes Rollouts narrowed at the edge; these tests write plain JSON, narrowed here (failing loudly).
+const verifyRollout = narrowing(verifyRolloutTyped);
 
 const NOECHO = "workplace-noecho.jsonl";
 const INPUTS = "workplace_materialized_inputs.jsonl";

@@ -2,8 +2,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { verifyRollout } from "../lib/verify";
+import { narrowing } from "../lib/schemas/test-helpers";
+import { verifyRollout as verifyRolloutTyped } from "../lib/verify";
 import { readRows, SAMPLES, verdictCounts, verdictsShown, waitCompared } from "./compare-helpers";
+
+// lib takes Rollouts narrowed at the edge; these tests write plain JSON, narrowed here (failing loudly).
+const verifyRollout = narrowing(verifyRolloutTyped);
 
 const HTTP = "compare-http.jsonl";
 const CLAUDE = "compare-mcp-claude.jsonl";

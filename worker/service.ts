@@ -447,12 +447,12 @@ export class DataService {
     const value = parseBytes(bytes);
     const read = readRollout(value);
     if (!read.ok) return null;
-    const context = await rowContext(value, dataset.pairedInputs, {
+    const context = await rowContext(read.rollout, dataset.pairedInputs, {
       serverOverride: server ?? dataset.serverOverride,
       fallbackServer: dataset.fallbackServer,
       harness: harness ?? dataset.harness,
     });
-    return detailView(entry, value, read.rollout, context, bytes.length);
+    return detailView(entry, read.rollout, context, bytes.length);
   }
 
   raw(id: string, line: number): Promise<Uint8Array | null> {
