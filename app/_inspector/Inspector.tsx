@@ -28,7 +28,7 @@ import type { FilterFlag, RolloutIndexEntry, Sample, SortKey, Source } from "@/h
 import { useKeyboard } from "@/hooks/use-keyboard";
 import { useViewState } from "@/hooks/use-view-state";
 import { DEFAULT_VIEW, selectRollouts, statusCounts } from "@/hooks/view-state";
-import { type FilterClause, formatFilter, parseFilter } from "@/lib/run";
+import { type FilterClause, formatFilter, lineCountsText, parseFilter } from "@/lib/run";
 import type { ZeroCause } from "@/lib/triage";
 import { RolloutPane } from "./RolloutPane";
 
@@ -256,9 +256,9 @@ export function Inspector() {
                 title={`${candidate.lines} lines, ${candidate.bytes} bytes`}
               >
                 {chipName.get(candidate.id) ?? candidate.name}
-                <span className="muted">
+                <span className="muted" data-testid="chip-counts">
                   {" "}
-                  {candidate.rows} rollouts
+                  {lineCountsText({ rollouts: candidate.rows, unreadable: candidate.errors.length })}
                   {candidate.paired_inputs ? ` · ${candidate.paired_rows} paired` : ""}
                 </span>
               </button>
@@ -336,6 +336,7 @@ export function Inspector() {
               {run.data && (
                 <TriagePanel
                   triage={run.data.triage}
+                  counts={run.data.counts}
                   active={activeCause(view.f)}
                   onCause={(cause) => setView({ f: withCause(view.f, cause), line: null, call: null })}
                 />
@@ -358,6 +359,7 @@ export function Inspector() {
               {run.data && (
                 <RunMetricsPanel
                   metrics={run.data.metrics}
+                  unreadable={run.data.counts.unreadable}
                   filtered={runLines !== null}
                   onTask={(task) => setView({ f: `field:_ng_task_index=${task}`, line: null, call: null })}
                 />

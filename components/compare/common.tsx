@@ -279,8 +279,8 @@ export function FileSelect({
                 title={summary.errors.map((e) => `line ${e.line}: ${e.error}`).join("\n")}
               >
                 {" "}
-                · {summary.error_count} bad lines (first: line {summary.errors[0]?.line}:{" "}
-                {summary.errors[0]?.error})
+                · {summary.error_count} unreadable {summary.error_count === 1 ? "line" : "lines"} (first: line{" "}
+                {summary.errors[0]?.line}: {summary.errors[0]?.error})
               </span>
             )}
           </>
