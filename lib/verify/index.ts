@@ -24,6 +24,7 @@ import {
   verifierError,
 } from "./unverified";
 
+export type { VerifierDetails, VerifierDetailsKind, WorkplaceVerifierDetails } from "./details";
 export {
   InputIndex,
   indexInputs,
