@@ -87,7 +87,8 @@ test("a file opened in the inspector is offered on /compare", async ({ page }) =
   await page.getByTestId("compare-link").click();
   await expect(page).toHaveURL(/\/compare/);
   const select = page.getByTestId("compare-b-select");
-  await expect(select.locator("option[value='wa_rollouts.jsonl']")).toHaveCount(1);
+  // Offered by dataset id, shown by name.
+  await expect(select.locator("option", { hasText: "wa_rollouts.jsonl" })).toHaveCount(1);
   await select.selectOption("wa_rollouts.jsonl");
   await expect(page.locator("[data-picker='compare-b'] [data-loaded='wa_rollouts.jsonl']")).toContainText(
     `${readJsonlFile(path.join(GOLDEN_WA, "wa_rollouts.jsonl")).length} rollouts`,

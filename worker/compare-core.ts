@@ -130,7 +130,7 @@ export async function readFile(
   };
 }
 
-export function summarize(file: LoadedFile): CompareFileSummary {
+export function summarize(file: LoadedFile): Omit<CompareFileSummary, "id"> {
   const servers = new Map<string, number>();
   for (const r of file.rollouts) {
     // The one verifying-server rule (lib/verify chooseServer), without a user choice.

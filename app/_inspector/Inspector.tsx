@@ -23,6 +23,7 @@ import {
   useSearch,
   useSession,
 } from "@/hooks/data";
+import { fileLabels } from "@/hooks/file-labels";
 import { bundledSample, pairedInputsSample } from "@/hooks/samples";
 import type { FilterFlag, RolloutIndexEntry, Sample, SortKey, Source } from "@/hooks/types";
 import { useKeyboard } from "@/hooks/use-keyboard";
@@ -125,20 +126,8 @@ export function Inspector() {
     rolloutSets.find((candidate) => candidate.name === view.file) ??
     rolloutSets[0] ??
     null;
-  const nameCounts = new Map<string, number>();
-  for (const candidate of session?.datasets ?? [])
-    nameCounts.set(candidate.name, (nameCounts.get(candidate.name) ?? 0) + 1);
-  const seen = new Map<string, number>();
   /** "name" alone when unique, else "name #k" (k-th loaded file of that name). */
-  const chipName = new Map<string, string>();
-  for (const candidate of session?.datasets ?? []) {
-    const k = (seen.get(candidate.name) ?? 0) + 1;
-    seen.set(candidate.name, k);
-    chipName.set(
-      candidate.id,
-      (nameCounts.get(candidate.name) ?? 0) > 1 ? `${candidate.name} #${k}` : candidate.name,
-    );
-  }
+  const chipName = fileLabels(session?.datasets ?? []);
   const inputs = session?.datasets.filter((candidate) => candidate.kind === "inputs") ?? [];
 
   // The verifying server and harness chosen in the URL apply to the whole list.
