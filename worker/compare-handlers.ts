@@ -113,7 +113,8 @@ export function compareHandlers(service: DataService): Handlers<CompareRequests>
 
   return {
     file: async ({ ref, sample }, { signal }) => {
-      let dataset = byRef(ref);
+      // A file opened before a reload comes back from the origin-private file system by its id.
+      let dataset = byRef(ref) ?? (await service.reopen(ref, signal));
       if (dataset === undefined) {
         if (!sample || !SAMPLE_NAME.test(ref)) {
           throw new Error(`${ref} is not loaded in this tab: open it with "Open file…" or drop it here`);

@@ -341,3 +341,28 @@ describe("DataService.restore", () => {
     expect(entries(second, id).map((e) => [e.server_source, e.contract, e.legacy])).toEqual(before);
   });
 });
+
+describe("DataService.reopen", () => {
+  it("reopens a kept file into the store only, by id, once however often it is asked", async () => {
+    const kept = new Map<string, { name: string; blob: Blob; fallbackServer: string | null }>();
+    const persistence = {
+      save: async (id: string, name: string, blob: Blob, fallbackServer: string | null) => {
+        kept.set(id, { name, blob, fallbackServer });
+      },
+      open: vi.fn(async (id: string) => kept.get(id) ?? null),
+      recent: async () => [],
+    };
+    const first = new DataService(inProcessPool(), () => {}, persistence);
+    const loaded = await first.load([{ kind: "file", file: file(noecho) }], null, never, ignore);
+    const id = loaded.datasets[0]?.id ?? "";
+    await vi.waitFor(() => expect(kept.has(id)).toBe(true));
+
+    const second = new DataService(inProcessPool(), () => {}, persistence);
+    const [a, b] = await Promise.all([second.reopen(id, never), second.reopen(id, never)]);
+    expect(a).toBe(b);
+    expect(a?.name).toBe("wa_noecho.jsonl");
+    expect(persistence.open).toHaveBeenCalledTimes(1);
+    expect(second.get(id)?.indexed).toBe(true);
+    expect(await second.reopen("d-gone", never)).toBeUndefined();
+  });
+});

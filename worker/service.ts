@@ -276,6 +276,36 @@ export class DataService {
     return dataset;
   }
 
+  private reopening = new Map<string, Promise<Dataset | undefined>>();
+
+  /**
+   * Reopens a kept file into the store only, by id, with the server it was loaded with (a /compare link
+   * after a reload); undefined when nothing is kept under that id. The workspace stays as it is.
+   */
+  reopen(id: string, signal: AbortSignal): Promise<Dataset | undefined> {
+    const known = this.store.get(id);
+    if (known) return Promise.resolve(known);
+    let pending = this.reopening.get(id);
+    if (!pending) {
+      pending = (async () => {
+        const kept = await this.persistence?.open(id);
+        if (!kept) return undefined;
+        const file = new File([kept.blob], kept.name);
+        const dataset = await this.ingestSource(
+          { kind: "file", file },
+          id,
+          kept.fallbackServer,
+          signal,
+          () => {},
+        );
+        this.changed();
+        return dataset;
+      })().finally(() => this.reopening.delete(id));
+      this.reopening.set(id, pending);
+    }
+    return pending;
+  }
+
   /** Opens a file into the store only (the compare page's pickers); the workspace stays as it is. */
   async add(source: Source, signal: AbortSignal): Promise<Dataset> {
     const dataset = await this.ingestSource(source, newDatasetId(), null, signal, () => {});

@@ -61,7 +61,8 @@ function useFileChoices(local: readonly OpenedFile[], kind: FileKind): FileChoic
     const stored = (session?.files ?? [])
       .filter((f) => f.indexed)
       .map((f) => ({ id: f.id, name: f.name, kind: f.kind }));
-    const all = [...stored, ...local.filter((l) => !stored.some((s) => s.id === l.id))];
+    // "#k" counts in opening order, as the inspector's chips do (the session lists the latest first).
+    const all = [...stored].reverse().concat(local.filter((l) => !stored.some((s) => s.id === l.id)));
     const labels = fileLabels(all);
     const ids = new Set<string>();
     const opened = [...local, ...stored]
