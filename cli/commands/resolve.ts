@@ -3,11 +3,11 @@
  * call on stdout, in file order. Streams: one line in memory at a time.
  */
 import { HARNESSES, type HarnessId } from "../../lib/harness";
-import { resolveReadRollout } from "../../lib/identity";
+import { resolveRollout } from "../../lib/identity";
 import type { CallResolution, Policy } from "../../lib/identity/types";
 import { readJsonl } from "../../lib/jsonl";
 import { type NameFlag, nameFlags } from "../../lib/names";
-import { readRollout } from "../../lib/schemas";
+import { type Rollout, readRollout } from "../../lib/schemas";
 import { chooseServer } from "../../lib/verify/server";
 import { onlyFile, readHarness, readPolicy, scanOptions } from "../args";
 import type { CommandIo } from "../io";
@@ -108,10 +108,7 @@ function callRecord(line: number, call: CallResolution): string {
 }
 
 /** The verifying server of one rollout: the one rule in lib/verify (chooseServer). */
-function serverOf(
-  rollout: Readonly<Record<string, unknown>>,
-  override: string | null,
-): string | { error: string } {
+function serverOf(rollout: Rollout, override: string | null): string | { error: string } {
   const choice = chooseServer(rollout, { override });
   return choice.server ?? { error: `no verifying server: ${choice.reason} Pass --server.` };
 }
@@ -158,7 +155,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
       // A JSON value that is not an object reads "not a rollout: the line is not a JSON object" (lib/schemas).
       const read = readRollout(item.value);
       if (!read.ok) {
-        await emit(terminalJson({ line: item.line, error: `not a rollout: ${read.issues.join("; ")}` }));
+        await emit(terminalJson({ line: item.line, error: read.message }));
         continue;
       }
       const verifying = serverOf(read.rollout, server);
@@ -167,7 +164,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
         continue;
       }
       const serverTools = tools ?? knownTools?.(verifying);
-      const resolution = resolveReadRollout(read.rollout, {
+      const resolution = resolveRollout(read.rollout, {
         server: verifying,
         policy,
         ...(harness === null ? {} : { harness }),

@@ -2,14 +2,27 @@ import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { verifyRollout } from "../verify";
+import { narrowing } from "../schemas/test-helpers";
+import { verifyRollout as verifyRolloutTyped } from "../verify";
 import { connectAndCheck } from "./connect";
 import { describeError, LiveError, noAnswer } from "./errors";
 import { HttpDoor } from "./http";
 import { McpDoor } from "./mcp";
-import { openMcpSession, replayRollout, verifyOnServer } from "./replay";
-import { checkRollout, serverStoppedAnswering } from "./summary";
+import {
+  openMcpSession,
+  replayRollout as replayRolloutTyped,
+  verifyOnServer as verifyOnServerTyped,
+} from "./replay";
+import { checkRollout as checkRolloutTyped, serverStoppedAnswering } from "./summary";
 import { type FakeGym, type FakeGymOptions, type FakeMode, startFakeGym } from "./test-helpers";
+
+// lib takes Rollouts narrowed at the edge; these tests write plain JSON, narrowed here (failing loudly).
+const verifyRollout = narrowing(verifyRolloutTyped);
+
+// lib takes Rollouts narrowed at the edge; these tests write plain JSON, narrowed here (failing loudly).
+const replayRollout = narrowing(replayRolloutTyped);
+const verifyOnServer = narrowing(verifyOnServerTyped);
+const checkRollout = narrowing(checkRolloutTyped);
 
 const MODES: readonly FakeMode[] = ["sse", "json", "stateless"];
 const GOLDEN = readFileSync(

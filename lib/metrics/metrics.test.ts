@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildTriageRun } from "../../scripts/gen-triage-run";
-import { verifyRollout } from "../verify";
+import { narrowing } from "../schemas/test-helpers";
+import { verifyRollout as verifyRolloutTyped } from "../verify";
 import {
   groupStats,
   type MetricsRow,
@@ -14,6 +15,9 @@ import {
   usageByModel,
   usageTotals,
 } from "./index";
+
+// lib takes Rollouts narrowed at the edge; these tests write plain JSON, narrowed here (failing loudly).
+const verifyRollout = narrowing(verifyRolloutTyped);
 
 function usage(
   input: number,
@@ -241,10 +245,10 @@ describe("reading rows from rollouts", () => {
 
   it("on the generated run, per-model token totals equal the generator's", () => {
     const run = buildTriageRun();
-    const rows = run.text
-      .trim()
-      .split("\n")
-      .map((text, i) => {
+    const lines = run.text.trim().split("\n");
+    const rows = run.intents
+      .map((intent) => ({ i: intent.line - 1, text: lines[intent.line - 1] ?? "" }))
+      .map(({ i, text }) => {
         const value: unknown = JSON.parse(text);
         const c = verifyRollout(value, { policy: "contract" });
         const l = verifyRollout(value, { policy: "legacy" });
