@@ -14,6 +14,10 @@ import { createWriteStream } from "node:fs";
 import type { Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
 import { createGzip } from "node:zlib";
+import { createRng, pick, type Rng } from "./rng";
+
+// The benchmarks build their inputs with this generator and its PRNG.
+export { createRng, type Rng };
 
 const MIN_ROLLOUT_BYTES = 20 * 1024;
 const MAX_ROLLOUT_BYTES = 90 * 1024;
@@ -67,21 +71,6 @@ const WORDS =
     " ",
   );
 
-export type Rng = () => number;
-
-/** mulberry32: small, fast, deterministic. */
-export function createRng(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)]!;
 const words = (rng: Rng, n: number): string => Array.from({ length: n }, () => pick(rng, WORDS)).join(" ");
 const id8 = (rng: Rng): string => String(Math.floor(rng() * 500)).padStart(8, "0");
 
