@@ -16,7 +16,7 @@ import { pathToFileURL } from "node:url";
 import { createGzip } from "node:zlib";
 import { createRng, pick, type Rng } from "./rng";
 
-// The benchmarks build their inputs with this generator and its PRNG.
+// bench/hostile.bench.ts builds its inputs with this generator and its PRNG.
 export { createRng, type Rng };
 
 const MIN_ROLLOUT_BYTES = 20 * 1024;
@@ -165,6 +165,22 @@ export function makeRolloutLine(index: number, rng: Rng): string {
   const line = JSON.stringify(rollout);
   // JSON.stringify cannot write NaN; splice the Python token in textually, outside any string.
   return index % NAN_EVERY === NAN_EVERY - 1 ? `${line.slice(0, -1)}, "judge_score": NaN}` : line;
+}
+
+/**
+ * Whole rollout lines (each ending in "\n") of the seeded generator until at least `minBytes`, as UTF-8,
+ * in memory: the benchmarks' inputs.
+ */
+export function makeRolloutsBytes(seed: number, minBytes: number): Uint8Array<ArrayBuffer> {
+  const rng = createRng(seed);
+  const lines: string[] = [];
+  let size = 0;
+  for (let i = 0; size < minBytes; i++) {
+    const line = `${makeRolloutLine(i, rng)}\n`;
+    lines.push(line);
+    size += line.length;
+  }
+  return new TextEncoder().encode(lines.join(""));
 }
 
 function write(stream: Writable, chunk: string): Promise<void> {
