@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { buildTriageRun } from "../../scripts/gen-triage-run";
-import { verifyRollout } from "../verify";
+import { metricsOf, runRow } from "../run";
 import {
   groupStats,
   type MetricsRow,
-  metricsRow,
   passAtK,
   policyChange,
   readModelUsage,
@@ -226,13 +225,12 @@ describe("reading rows from rollouts", () => {
     expect(readModelUsage(null)).toEqual({ model: null, usage: null });
   });
 
-  it("takes the task from _ng_task_index, else the id", () => {
-    const recomputed = { server: "s", contract: 1, legacy: 0 };
-    expect(metricsRow(1, { _ng_task_index: 3, id: 9, reward: 1 }, recomputed)).toMatchObject({
+  it("takes the task from _ng_task_index, else the id (a run row's metrics view, lib/run)", () => {
+    expect(metricsOf(runRow(1, { _ng_task_index: 3, id: 9, reward: 1 }))).toMatchObject({
       task: "3",
       recorded: 1,
     });
-    expect(metricsRow(1, { id: "t-9", agent_ref: { name: "x" } }, recomputed)).toMatchObject({
+    expect(metricsOf(runRow(1, { id: "t-9", agent_ref: { name: "x" } }))).toMatchObject({
       task: "t-9",
       agent: "x",
       recorded: null,
@@ -244,12 +242,7 @@ describe("reading rows from rollouts", () => {
     const rows = run.text
       .trim()
       .split("\n")
-      .map((text, i) => {
-        const value: unknown = JSON.parse(text);
-        const c = verifyRollout(value, { policy: "contract" });
-        const l = verifyRollout(value, { policy: "legacy" });
-        return metricsRow(i + 1, value, { server: c.server, contract: c.reward, legacy: l.reward });
-      });
+      .map((text, i) => metricsOf(runRow(i + 1, JSON.parse(text))));
     const expected = new Map<string, number>();
     for (const intent of run.intents)
       expected.set(
