@@ -20,7 +20,7 @@ import {
 import { readRollout } from "../../lib/schemas";
 import { ZERO_CAUSE_LABELS, ZERO_CAUSES } from "../../lib/triage";
 import type { InputIndex } from "../../lib/verify";
-import { onlyFile, readHarness, scanOptions } from "../args";
+import { emptyValue, onlyFile, readHarness, scanOptions } from "../args";
 import { reportError } from "../errors";
 import { loadInputIndex } from "../inputs";
 import type { CommandIo } from "../io";
@@ -83,8 +83,8 @@ export function parseTriageArgs(argv: readonly string[]): Parsed {
   if (!filter.ok) return { ok: false, error: `--filter: ${filter.error}` };
   const harness = readHarness(values.get("--harness"));
   if (!harness.ok) return harness;
-  for (const name of ["--server", "--inputs", "--out"] as const)
-    if (values.get(name) === "") return { ok: false, error: `${name} must not be empty` };
+  const empty = emptyValue(values, ["--server", "--inputs", "--out"]);
+  if (empty !== null) return empty;
   const server = values.get("--server");
   const inputs = values.get("--inputs");
   const out = values.get("--out");
