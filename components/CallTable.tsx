@@ -1,12 +1,13 @@
 "use client";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { CallView } from "@/hooks/types";
 import { FlagChip, StatusBadge } from "./badges";
 import { Name } from "./Name";
+import { useReveal } from "./virtual";
 
-/** A call row's height before it is measured (one flag line; rows with more are measured). */
-export const CALL_ROW_ESTIMATE = 96;
+/** A call row's height before it is measured (a row without flags at 1280 px; others are measured). */
+export const CALL_ROW_ESTIMATE = 135;
 /** Rows rendered beyond the visible ones: a rollout of up to about a dozen calls is rendered whole. */
 export const CALL_OVERSCAN = 8;
 
@@ -81,15 +82,23 @@ export function CallTable({ count, callAt, onRange, selected, onSelect }: Props)
   useEffect(() => {
     if (last >= first) onRange(first, last + 1);
   }, [first, last, onRange]);
-  useEffect(() => {
-    if (selected !== null && selected < count) virtualizer.scrollToIndex(selected, { align: "auto" });
-  }, [selected, count, virtualizer]);
+  const shown = useRef<HTMLOListElement>(null);
+  const [box, setBox] = useState<HTMLDivElement | null>(null);
+  useReveal(virtualizer, box, shown, selected);
 
   if (count === 0) return <p className="muted">This rollout makes no function calls.</p>;
   return (
-    <div className="calls" ref={scroller} data-calls={count}>
+    <div
+      className="calls"
+      ref={(element) => {
+        scroller.current = element;
+        setBox(element);
+      }}
+      data-calls={count}
+    >
       <div className="calls-space" style={{ height: virtualizer.getTotalSize() }}>
         <ol
+          ref={shown}
           className="calls-window"
           aria-label="Call identities"
           style={{ transform: `translateY(${rows[0]?.start ?? 0}px)` }}

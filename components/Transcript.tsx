@@ -6,7 +6,7 @@ import { StatusBadge } from "./badges";
 import { CodeBlock } from "./CodeBlock";
 import { Markdown } from "./Markdown";
 import { Name } from "./Name";
-import { scrollParent } from "./scroll-parent";
+import { scrollParent, useReveal } from "./virtual";
 
 /** Longer message texts are folded behind a "show all" button. */
 export const FOLD_TEXT_CHARS = 1_500;
@@ -180,11 +180,8 @@ export function Transcript({ input, count, itemAt, onRange, selected, selectedIt
   useEffect(() => {
     if (last >= first) onRange(first, last + 1);
   }, [first, last, onRange]);
-  useEffect(() => {
-    if (selectedItem !== null && selectedItem < count && scroller !== null) {
-      virtualizer.scrollToIndex(selectedItem, { align: "auto" });
-    }
-  }, [selectedItem, count, scroller, virtualizer]);
+  const shown = useRef<HTMLDivElement>(null);
+  useReveal(virtualizer, scroller, shown, selectedItem);
   return (
     <div className="transcript">
       {input.length > 0 && (
@@ -207,8 +204,10 @@ export function Transcript({ input, count, itemAt, onRange, selected, selectedIt
         className="transcript-space"
         style={{ height: virtualizer.getTotalSize() }}
         data-items={count}
+        data-scroll-margin={Math.round(margin)}
       >
         <div
+          ref={shown}
           className="transcript-window"
           style={{ transform: `translateY(${(rows[0]?.start ?? margin) - margin}px)` }}
         >
