@@ -13,11 +13,13 @@ export function scrollParent(element: HTMLElement | null): HTMLElement | null {
 
 /** Frames spent bringing a row into view while the rows around it are measured. */
 const REVEAL_FRAMES = 30;
+/** Frames the row must stay in place before the list stops correcting it. */
+const STILL_FRAMES = 5;
 
 /**
- * Scrolls row `index` of a virtualized list into view when it changes (a selected call). The virtualizer
- * scrolls by estimated heights; once the row is rendered, the browser places it exactly, frame after
- * frame until the rows measured around it stop moving it.
+ * Scrolls row `index` of a virtualized list into view in its scroller when it changes (a selected call).
+ * The virtualizer scrolls by estimated heights; once the row is rendered its real position is known, and
+ * it is corrected frame after frame until the rows measured around it stop moving it.
  */
 export function useReveal<S extends Element>(
   virtualizer: Virtualizer<S, Element>,
@@ -29,18 +31,22 @@ export function useReveal<S extends Element>(
     if (index === null || scroller === null || index >= virtualizer.options.count) return;
     virtualizer.scrollToIndex(index, { align: "auto" });
     let frame = 0;
+    let still = 0;
     let handle = 0;
     const settle = () => {
+      const before = scroller.scrollTop;
       const row = rows.current?.querySelector<HTMLElement>(`:scope > [data-index="${index}"]`);
       if (row) {
         const box = row.getBoundingClientRect();
         const view = scroller.getBoundingClientRect();
-        // The row's head on screen is enough: a row taller than the view is shown from its start.
-        if (box.top < view.top || box.top > view.bottom - Math.min(box.height, view.height / 4)) {
-          row.scrollIntoView({ block: box.height > view.height ? "start" : "nearest" });
-        }
+        // Only this list's scroller moves (never the page around it). A row taller than the view is shown
+        // from its start, any other whole: the nearest edge.
+        if (box.top < view.top || box.height > view.height) scroller.scrollTop += box.top - view.top;
+        else if (box.bottom > view.bottom) scroller.scrollTop += box.bottom - view.bottom;
       }
-      if (++frame < REVEAL_FRAMES) handle = requestAnimationFrame(settle);
+      // Done once it stays put: a scroll by the user after that is theirs.
+      still = row && scroller.scrollTop === before ? still + 1 : 0;
+      if (++frame < REVEAL_FRAMES && still < STILL_FRAMES) handle = requestAnimationFrame(settle);
     };
     handle = requestAnimationFrame(settle);
     return () => cancelAnimationFrame(handle);
