@@ -10,6 +10,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { verifyRollout } from "../lib/verify";
+import { benchGzip } from "./gzip.bench";
 import { benchHostile } from "./hostile.bench";
 import { benchJsonl } from "./jsonl.bench";
 import { benchWorkplace } from "./workplace.bench";
@@ -98,6 +99,7 @@ async function main(): Promise<void> {
   const jsonl = await benchJsonl();
   rows.push({ name: jsonl.name, value: Math.round(jsonl.mbPerSecond * 10) / 10, unit: "MB/s" });
   rows.push(...(await benchHostile()));
+  rows.push(...(await benchGzip()));
 
   printTable(rows);
   const results = {

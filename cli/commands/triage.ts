@@ -16,7 +16,7 @@ import { reportError } from "../errors";
 import { loadInputIndex } from "../inputs";
 import type { CommandIo } from "../io";
 import { namingFile, openFileStream } from "../open";
-import { openOutput } from "../output";
+import { writeOutput } from "../output";
 
 export const HELP = `usage: npm run --silent cli -- triage FILE [options]
 
@@ -157,13 +157,9 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
   }
   try {
     const readFiles = args.inputs === undefined ? [args.file] : [args.file, args.inputs];
-    const output = await openOutput(args.out, readFiles, io).catch(async (error: unknown) => {
-      await stream.cancel();
-      throw error;
-    });
-    const rows: RunRow[] = [];
-    let unreadable = 0;
-    try {
+    await writeOutput(args.out, readFiles, io, stream, async (output) => {
+      const rows: RunRow[] = [];
+      let unreadable = 0;
       if (args.format === "csv") await output.write(encoder.encode(csvHeader()));
       for await (const item of namingFile(args.file, readJsonl(stream))) {
         if (!item.ok) {
@@ -185,11 +181,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
         else rows.push(row);
       }
       if (args.format === "summary") await output.write(encoder.encode(formatSummary(rows, unreadable)));
-      await output.commit();
-    } catch (error) {
-      await output.abort();
-      throw error;
-    }
+    });
     return 0;
   } catch (error) {
     return reportError(error, io);
