@@ -42,11 +42,23 @@ export type Rollout = z.infer<typeof RolloutSchema>;
 
 export type ReadRolloutResult = { ok: true; rollout: Rollout } | { ok: false; issues: string[] };
 
+/**
+ * Each parsed value is validated once: the detail view and both policies' verifications read the same
+ * value (for a 100k-call rollout each read is a zod pass over 200k output items). Parsed values are never
+ * mutated (canonicalization deep-copies), so a result stays valid while its value lives.
+ */
+const readResults = new WeakMap<object, ReadRolloutResult>();
+
 /** Validates one parsed JSONL value as a rollout. Never throws; issues name the path and the reason. */
 export function readRollout(value: unknown): ReadRolloutResult {
+  const known = typeof value === "object" && value !== null ? readResults.get(value) : undefined;
+  if (known !== undefined) return known;
   const parsed = RolloutSchema.safeParse(value);
-  if (!parsed.success) return { ok: false, issues: formatIssues(parsed.error.issues) };
-  return { ok: true, rollout: parsed.data };
+  const result: ReadRolloutResult = parsed.success
+    ? { ok: true, rollout: parsed.data }
+    : { ok: false, issues: formatIssues(parsed.error.issues) };
+  if (typeof value === "object" && value !== null) readResults.set(value, result);
+  return result;
 }
 
 export interface IndexedFunctionCall {
@@ -57,8 +69,13 @@ export interface IndexedFunctionCall {
   readonly call: FunctionCall;
 }
 
+/** One list per read rollout (each policy's resolution asks for it). */
+const callLists = new WeakMap<Rollout, readonly IndexedFunctionCall[]>();
+
 /** Every `function_call` item of `response.output`, in order. */
-export function functionCalls(rollout: Rollout): IndexedFunctionCall[] {
+export function functionCalls(rollout: Rollout): readonly IndexedFunctionCall[] {
+  const known = callLists.get(rollout);
+  if (known !== undefined) return known;
   const calls: IndexedFunctionCall[] = [];
   rollout.response.output.forEach((item, output_index) => {
     if (item.type !== "function_call") return;
@@ -66,5 +83,6 @@ export function functionCalls(rollout: Rollout): IndexedFunctionCall[] {
     const parsed = FunctionCallSchema.safeParse(item);
     if (parsed.success) calls.push({ index: calls.length, output_index, call: parsed.data });
   });
+  callLists.set(rollout, calls);
   return calls;
 }
