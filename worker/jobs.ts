@@ -5,7 +5,7 @@
  */
 
 import type { HarnessId } from "../lib/harness/types";
-import { resolveReadRollout } from "../lib/identity";
+import { resolveRollout } from "../lib/identity";
 import type { Highlight } from "../lib/identity/types";
 import { parseJsonLine, readJsonl } from "../lib/jsonl";
 import { type Rollout, readRollout } from "../lib/schemas";
@@ -108,33 +108,28 @@ export async function indexBatch(job: IndexJob): Promise<IndexedBatch> {
       length: item.length,
       status: "row",
       input,
-      entry: identityEntry(line, item.value, read.rollout, job),
+      entry: identityEntry(line, read.rollout, job),
       issues: null,
     });
   }
   return { lines: out, lineCount: countLines(bytes) };
 }
 
-function identityEntry(
-  line: number,
-  value: unknown,
-  rollout: Rollout,
-  options: AnalysisOptions,
-): RolloutIndexEntry {
+function identityEntry(line: number, rollout: Rollout, options: AnalysisOptions): RolloutIndexEntry {
   // The verifying server as lib/verify chooses it before any inputs row is paired (the rewards pass,
   // which has the pairing, may choose again).
-  const { server, source } = chooseServer(value, {
+  const { server, source } = chooseServer(rollout, {
     override: options.serverOverride,
     sample: options.fallbackServer,
   });
-  const resolution = resolveReadRollout(rollout, {
+  const resolution = resolveRollout(rollout, {
     server: server ?? "",
     policy: "contract",
     ...(options.harness ? { harness: options.harness } : {}),
   });
   const counts = { ...NO_COUNTS };
   for (const call of resolution.calls) counts[call.highlight]++;
-  const meta = rowMeta(value, undefined);
+  const meta = rowMeta(rollout, undefined);
   return {
     line,
     task_index: meta.task_index,
@@ -156,7 +151,7 @@ function identityEntry(
     verify_error: null,
     paired: false,
     paired_by: "none",
-    key: pairingKey(value),
+    key: pairingKey(rollout),
     rewards: "pending",
   };
 }
@@ -249,29 +244,23 @@ export async function rowContext(
 }
 
 /**
- * The full index entry and run row of each line: both policies verified once, with the paired input row
- * when there is one.
+ * The full index entry and run row of each line (both policies verified once, with the paired input row
+ * when there is one), and its search filter, built from the bytes read for it.
  */
 export async function rewardBatch(job: RewardJob): Promise<RewardedLine[]> {
   const out: RewardedLine[] = [];
   for (const ref of job.lines) {
     const bytes = await readLine(ref);
     const parsed = parseJsonLine(decoder.decode(bytes));
-    const value = parsed.ok ? parsed.value : undefined;
-    const read = readRollout(value);
+    const read = readRollout(parsed.ok ? parsed.value : undefined);
     if (!read.ok) continue;
-    const analyzed = analyzeRolloutRun(
-      ref.line,
-      value,
-      read.rollout,
-      await rowContext(value, job.inputs, job),
-    );
-    out.push({ ...analyzed, filter: lineFilter(bytes) });
+    const context = await rowContext(read.rollout, job.inputs, job);
+    out.push({ ...analyzeRolloutRun(ref.line, read.rollout, context), filter: lineFilter(bytes) });
   }
   return out;
 }
 
-/** A rollout's rewards pass: its entry and run row, and its search filter (./search.ts), built from the bytes read for it. */
+/** A rollout's rewards pass: its entry, run row and emitted names, and its search filter (./search.ts). */
 export interface RewardedLine extends AnalyzedRollout {
   readonly filter: Uint8Array;
 }

@@ -1,13 +1,14 @@
 /**
- * The run view's requests (worker/run.ts), answered from the data service's store: every line of a
- * rollouts file that parsed as JSON, verified as the rest of the app verifies it (its paired input row,
- * the server choice, the harness). The rows come from the rewards pass (the pool computes each rollout's
- * run row with its rewards, Dataset.runRows), so the view is an aggregation, never a second verification
- * of the file; only lines the rewards pass does not cover (not rollouts) are read and computed here. The
- * rows are cached by dataset id and revision.
+ * The run view's requests (worker/run.ts), answered from the data service's store: every rollout of a
+ * rollouts file, verified as the rest of the app verifies it (its paired input row, the server choice, the
+ * harness). The rows come from the rewards pass (the pool computes each rollout's run row with its
+ * rewards, Dataset.runRows), so the view is an aggregation, never a second verification of the file; only
+ * rollouts whose rewards are still pending are read and computed here. The rows are cached by dataset id
+ * and revision.
  */
 import { parseJsonLine } from "../lib/jsonl";
 import { type RunRow, runRow } from "../lib/run";
+import { readRollout } from "../lib/schemas";
 import { runOptions } from "./core";
 import { rowContext } from "./jobs";
 import type { RunRequests } from "./protocol";
@@ -18,7 +19,7 @@ import type { Dataset } from "./store";
 
 const decoder = new TextDecoder();
 
-/** Bytes read at once when every line is parsed again (a field filter): consecutive lines, one slice. */
+/** Bytes read at once when rollouts are parsed again (a field filter): consecutive lines, one slice. */
 export const RUN_READ_BYTES = 4 * 1024 * 1024;
 
 /** A rollouts dataset as the run view reads it; null for an unknown id or an inputs file. */
@@ -29,22 +30,20 @@ export function runSource(service: DataService, id: string): RunSource | null {
     key: `${id}#${dataset.revision}`,
     harness: dataset.harness,
     rows: () => precomputed(dataset),
-    rollouts: () => rollouts(dataset, runLines(dataset)),
+    rollouts: () => rollouts(dataset, dataset.lines()),
+    unreadable: dataset.errors().length,
   };
 }
 
-/** Every line that parsed as JSON, the ones that are not rollouts included (triage calls them malformed), so the run view counts what `cli triage` counts. */
-function runLines(dataset: Dataset): number[] {
-  return [...dataset.entries.keys(), ...dataset.schemaErrors.keys()].sort((a, b) => a - b);
-}
-
 async function precomputed(dataset: Dataset): Promise<PrecomputedRows> {
-  const lines = runLines(dataset);
-  // A row whose rewards are being recomputed (another server, harness or inputs) is computed here too.
+  // Every rollout (the index's rows); the lines that are not rollouts are counted as unreadable, as the
+  // chip and `cli triage` count them (lib/run lineCountsText). A row whose rewards are being recomputed
+  // (another server, harness or inputs) is computed here.
+  const lines = dataset.lines();
   const current = (line: number) =>
     dataset.entries.get(line)?.rewards === "done" ? dataset.runRows.get(line) : undefined;
-  const missing = lines.filter((line) => current(line) === undefined);
   const computed = new Map<number, RunRow>();
+  const missing = lines.filter((line) => current(line) === undefined);
   for await (const { line, value, options } of rollouts(dataset, missing)) {
     computed.set(line, runRow(line, value, options));
   }
@@ -64,7 +63,7 @@ async function precomputed(dataset: Dataset): Promise<PrecomputedRows> {
   return { rows, emitted };
 }
 
-/** The given lines (in file order) parsed, each with how it is verified; the file is read a slice at a time. */
+/** The given rollouts (in file order) read back, each with how it is verified; a slice of lines at a time. */
 async function* rollouts(dataset: Dataset, lines: readonly number[]): AsyncGenerator<RunSourceLine> {
   for (let at = 0; at < lines.length; ) {
     // One slice of consecutive lines within one Blob part, at most RUN_READ_BYTES (or one longer line).
@@ -88,13 +87,14 @@ async function* rollouts(dataset: Dataset, lines: readonly number[]): AsyncGener
       if (ref === null) continue;
       const start = ref.offset - first.offset;
       const parsed = parseJsonLine(decoder.decode(bytes.subarray(start, start + ref.length)));
-      if (!parsed.ok) continue;
-      const context = await rowContext(parsed.value, dataset.pairedInputs, {
+      const read = parsed.ok ? readRollout(parsed.value) : null;
+      if (read === null || !read.ok) continue;
+      const context = await rowContext(read.rollout, dataset.pairedInputs, {
         serverOverride: dataset.serverOverride,
         fallbackServer: dataset.fallbackServer,
         harness: dataset.harness,
       });
-      yield { line, value: parsed.value, options: runOptions(context) };
+      yield { line, value: read.rollout, options: runOptions(context) };
     }
     at = next;
   }

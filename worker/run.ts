@@ -10,6 +10,7 @@ import type { HarnessId } from "../lib/harness/types";
 import { type RunMetrics, runMetrics } from "../lib/metrics";
 import {
   type FilterClause,
+  type LineCounts,
   matchesFilter,
   metricsOf,
   needsRollout,
@@ -17,6 +18,7 @@ import {
   type RunRow,
   runRow,
 } from "../lib/run";
+import type { Rollout } from "../lib/schemas";
 import { type RunTriage, summarizeTriage } from "../lib/triage";
 import { knownTools, type VerifyOptions, verifyRollout } from "../lib/verify";
 
@@ -31,6 +33,8 @@ export interface RunSource {
   readonly rows?: () => Promise<PrecomputedRows> | PrecomputedRows;
   /** Every rollout in file order: its line, parsed value and how it is verified (input row, server choice). */
   rollouts(): Iterable<RunSourceLine> | AsyncIterable<RunSourceLine>;
+  /** Lines that are not rollouts (not JSON, or JSON that is not a rollout): named, never in a total. */
+  readonly unreadable: number;
 }
 
 export interface PrecomputedRows {
@@ -41,7 +45,7 @@ export interface PrecomputedRows {
 
 export interface RunSourceLine {
   readonly line: number;
-  readonly value: unknown;
+  readonly value: Rollout;
   readonly options: Omit<VerifyOptions, "policy">;
 }
 
@@ -50,6 +54,8 @@ export interface RunView {
   readonly filter_error: string | null;
   /** The breakdown over the whole run. */
   readonly triage: RunTriage;
+  /** The run's rollouts and its unreadable lines (lib/run lineCountsText words them). */
+  readonly counts: LineCounts;
   /** Metrics over the rows the filter keeps (all without a filter). */
   readonly metrics: RunMetrics;
   /** Lines the filter keeps, in file order; null without a filter. */
@@ -61,7 +67,7 @@ export interface RunView {
 interface Computed {
   readonly key: string;
   readonly rows: readonly RunRow[];
-  /** Parsed rollouts by line, for field clauses; null when the rows came precomputed (read when needed). */
+  /** Rollouts by line, for field clauses; null when the rows came precomputed (read when needed). */
   readonly values: ReadonlyMap<number, unknown> | null;
   readonly inferred: HarnessInference | null;
 }
@@ -130,6 +136,7 @@ export async function runView(source: RunSource, filter: string): Promise<RunVie
   const kept = clauses.length === 0 ? computed.rows : await filtered(source, computed, clauses);
   return {
     filter_error: parsed.ok ? null : parsed.error,
+    counts: { rollouts: computed.rows.length, unreadable: source.unreadable },
     triage: summarizeTriage(
       computed.rows.map((row) => ({
         line: row.line,
