@@ -11,6 +11,7 @@ import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { rolloutOrThrow } from "../lib/schemas";
 import { verifyRollout } from "../lib/verify";
+import { benchGzip } from "./gzip.bench";
 import { benchHostile } from "./hostile.bench";
 import { benchJsonl } from "./jsonl.bench";
 import { benchWorkplace } from "./workplace.bench";
@@ -99,6 +100,7 @@ async function main(): Promise<void> {
   const jsonl = await benchJsonl();
   rows.push({ name: jsonl.name, value: Math.round(jsonl.mbPerSecond * 10) / 10, unit: "MB/s" });
   rows.push(...(await benchHostile()));
+  rows.push(...(await benchGzip()));
 
   printTable(rows);
   const results = {

@@ -13,7 +13,7 @@ import { run as runExport } from "./commands/export";
 import { run as runRepair } from "./commands/repair";
 import { run as runTriage } from "./commands/triage";
 import { memoryIo } from "./io";
-import { openOutput } from "./output";
+import { openOutput, writeOutput } from "./output";
 
 let dir: string;
 let input: string;
@@ -183,5 +183,86 @@ describe("--out is written to a temporary file and renamed on success", () => {
     expect((await entries()).some((e) => e.endsWith(".tmp"))).toBe(true);
     await output.abort();
     expect(await entries()).toEqual(["rollouts.jsonl"]);
+  });
+
+  it("every writing command (export both kinds, repair, triage every format) leaves a target untouched on damage", async () => {
+    const damaged = join(dir, "damaged.jsonl.gz");
+    const gz = gzipSync(original);
+    await writeFile(damaged, gz.subarray(0, gz.length - 100));
+    const out = join(dir, "old.jsonl");
+    await writeFile(out, "precious\n");
+    const runs: Array<
+      [string, (argv: string[], io: ReturnType<typeof memoryIo>) => Promise<number>, string[]]
+    > = [
+      ["export verify", runExport, ["--what", "verify"]],
+      ["export report", runExport, ["--what", "report"]],
+      ["repair", runRepair, ["--harness", "hermes-legacy", "--server", "workplace_assistant"]],
+      ["triage summary", runTriage, ["--format", "summary"]],
+      ["triage csv", runTriage, ["--format", "csv"]],
+      ["triage jsonl", runTriage, ["--format", "jsonl"]],
+    ];
+    for (const [name, run, extra] of runs) {
+      const io = memoryIo();
+      const code = await run([damaged, ...extra, "--out", out], io);
+      expect({ name, code, err: io.err() }).toEqual({
+        name,
+        code: 1,
+        err: expect.stringMatching(/reading .*damaged\.jsonl\.gz stopped: damaged gzip data at byte \d+/),
+      });
+      expect(await readFile(out, "utf8")).toBe("precious\n");
+      expect(await entries()).toEqual(["damaged.jsonl.gz", "old.jsonl", "rollouts.jsonl"]);
+    }
+  });
+});
+
+describe("writeOutput: the one write loop of the commands with --out", () => {
+  const bytes = (text: string) => new TextEncoder().encode(text);
+  const source = () => {
+    const state = { cancelled: false };
+    const stream = new ReadableStream<Uint8Array>({
+      cancel() {
+        state.cancelled = true;
+      },
+    });
+    return { stream, state };
+  };
+
+  it("commits what was written and returns the loop's result", async () => {
+    const out = join(dir, "new.jsonl");
+    const { stream, state } = source();
+    const result = await writeOutput(out, [input], memoryIo(), stream, async (output) => {
+      await output.write(bytes("a\n"));
+      return 7;
+    });
+    expect(result).toBe(7);
+    expect(await readFile(out, "utf8")).toBe("a\n");
+    expect(state.cancelled).toBe(false);
+    expect(await entries()).toEqual(["new.jsonl", "rollouts.jsonl"]);
+  });
+
+  it("aborts on a failing loop: the error goes on, nothing is written, no temporary file is left", async () => {
+    const out = join(dir, "new.jsonl");
+    const failure = new Error("boom");
+    const { stream } = source();
+    await expect(
+      writeOutput(out, [input], memoryIo(), stream, async (output) => {
+        await output.write(bytes("partial"));
+        throw failure;
+      }),
+    ).rejects.toBe(failure);
+    expect(await entries()).toEqual(["rollouts.jsonl"]);
+  });
+
+  it("cancels the source when the output cannot be opened (exit 2), before the loop runs", async () => {
+    const { stream, state } = source();
+    let ran = false;
+    await expect(
+      writeOutput(input, [input], memoryIo(), stream, async () => {
+        ran = true;
+      }),
+    ).rejects.toMatchObject({ kind: "usage" });
+    expect(state.cancelled).toBe(true);
+    expect(ran).toBe(false);
+    await expectUnchanged(input);
   });
 });

@@ -162,6 +162,33 @@ export async function openOutput(
   return atomicOutput(out, target, existing);
 }
 
+/**
+ * The write loop of every command with an --out: opens the output (see openOutput), runs `write` on it and
+ * commits it when `write` returns. When `write` (or the commit) throws, the output is aborted, so no partial
+ * file is left, and the error goes on. When the output cannot be opened, `source` (the input stream already
+ * opened) is cancelled first, so its file is closed.
+ */
+export async function writeOutput<T>(
+  out: string | undefined,
+  inputs: readonly string[],
+  io: CommandIo,
+  source: ReadableStream<Uint8Array>,
+  write: (output: ByteOutput) => Promise<T>,
+): Promise<T> {
+  const output = await openOutput(out, inputs, io).catch(async (error: unknown) => {
+    await source.cancel();
+    throw error;
+  });
+  try {
+    const result = await write(output);
+    await output.commit();
+    return result;
+  } catch (error) {
+    await output.abort();
+    throw error;
+  }
+}
+
 /** A device or FIFO: written in place (there is nothing to lose by truncating it). */
 async function directOutput(out: string, target: string): Promise<ByteOutput> {
   let handle: FileHandle;

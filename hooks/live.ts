@@ -16,10 +16,12 @@ import {
   emptyTally,
   FORWARD_PATH,
   forwardingFetch,
+  type LiveErrorKind,
   type LiveTarget,
   normalizeServerUrl,
   type PolicyTally,
   type RolloutCheck,
+  serverStoppedAnswering,
 } from "@/lib/live";
 import { functionCalls, type Rollout, readRollout } from "@/lib/schemas";
 
@@ -96,12 +98,15 @@ export interface LiveRunState {
   readonly total: number;
   readonly checks: readonly RolloutCheck[];
   readonly tallies: ReadonlyMap<Policy, PolicyTally>;
-  readonly error: string | null;
+  readonly error: { kind: LiveErrorKind; message: string } | null;
 }
 
 const IDLE: LiveRunState = { running: false, done: 0, total: 0, checks: [], tallies: new Map(), error: null };
 
-/** Checks rollouts one after another (each in fresh sessions); cancel stops before the next one. */
+/**
+ * Checks rollouts one after another (each in fresh sessions); cancel stops before the next one, and so
+ * does a server that stopped answering (lib/live's serverStoppedAnswering), with one error for the run.
+ */
 export function useLiveRun() {
   const [state, setState] = useState<LiveRunState>(IDLE);
   const runId = useRef(0);
@@ -121,14 +126,23 @@ export function useLiveRun() {
             if (runId.current !== id) return;
             checks.push(check);
             addToTally(tallies.get(policy)!, check);
+            const stopped = serverStoppedAnswering(check);
+            const left = total - checks.length;
             setState({
-              running: true,
+              running: stopped === null,
               done: checks.length,
               total,
               checks: [...checks],
               tallies: new Map(tallies),
-              error: null,
+              error:
+                stopped === null
+                  ? null
+                  : {
+                      kind: stopped.kind,
+                      message: `${stopped.message}${left > 0 ? ` ${left} later check${left === 1 ? " was" : "s were"} not run.` : ""}`,
+                    },
             });
+            if (stopped !== null) return;
           }
         }
         setState((s) => ({ ...s, running: false }));
@@ -137,7 +151,7 @@ export function useLiveRun() {
         setState((s) => ({
           ...s,
           running: false,
-          error: error instanceof Error ? error.message : String(error),
+          error: { kind: "transport_error", message: error instanceof Error ? error.message : String(error) },
         }));
       }
     },

@@ -6,6 +6,8 @@ import { RepairResult, type ServerDraft, ServerEditor } from "@/components/compa
 import { CompareSummaryBand, PairTable, PairToolbar, selectPairs } from "@/components/compare/RunsView";
 import { RolloutSelect, WhatIfTable } from "@/components/compare/WhatIfTable";
 import { DropTarget } from "@/components/Loader";
+import { SubPageBrand } from "@/components/SubPageBrand";
+import shell from "@/components/subpage.module.css";
 import {
   type InputsFile,
   useCompareFile,
@@ -138,15 +140,9 @@ export function ComparePage() {
   const tabProps: TabProps = { choices, inputChoices, samplesReady: samples.data, openFiles, inputsFor };
   return (
     <DropTarget onFiles={(files) => void onDrop(files)}>
-      <div className={styles.page}>
+      <div className={shell.page}>
         <header className="topbar">
-          <div className={styles.brand}>
-            <h1>
-              <Link href="/">Rollout Inspector</Link>
-            </h1>
-            <span className={styles.brandSep}>/</span>
-            <span>compare, what-if, repair</span>
-          </div>
+          <SubPageBrand name="compare, what-if, repair" />
           <nav className={styles.tabs} aria-label="Compare views">
             {(Object.keys(TAB_LABELS) as CompareTab[]).map((tab) => (
               <button
@@ -173,7 +169,7 @@ export function ComparePage() {
             Could not open: {opener.error}
           </div>
         )}
-        <main className={styles.body} data-tab-panel={state.tab}>
+        <main className={shell.body} data-tab-panel={state.tab}>
           {state.tab === "runs" && <RunsTab {...tabProps} />}
           {state.tab === "whatif" && <WhatIfTab {...tabProps} />}
           {state.tab === "repair" && (

@@ -10,6 +10,8 @@ import {
   TallyView,
   VerifyTable,
 } from "@/components/live/LiveViews";
+import { SubPageBrand } from "@/components/SubPageBrand";
+import shell from "@/components/subpage.module.css";
 import { liveTarget, useLiveConnect, useLiveRollouts, useLiveRun } from "@/hooks/live";
 import type { Policy } from "@/lib/identity/types";
 import { DEFAULT_TIMEOUT_MS } from "@/lib/live";
@@ -61,22 +63,16 @@ export function LivePage() {
   };
 
   return (
-    <div className={styles.page}>
+    <div className={shell.page}>
       <header className="topbar">
-        <div className={styles.brand}>
-          <h1>
-            <Link href="/">Rollout Inspector</Link>
-          </h1>
-          <span className="muted">/</span>
-          <span>live: a running Gym server's two doors</span>
-        </div>
+        <SubPageBrand name="live: a running Gym server's two doors" />
         <div className="topbar-actions">
           <Link className="button-small" href="/">
             ← Inspector
           </Link>
         </div>
       </header>
-      <main className={styles.body}>
+      <main className={shell.body}>
         <section className={styles.card}>
           <h2>1 · Connect and check parity</h2>
           <form
@@ -231,7 +227,11 @@ export function LivePage() {
               )}
             </div>
           )}
-          {run.state.error && <ErrorLine kind="transport_error" message={run.state.error} />}
+          {run.state.error && (
+            <div data-testid="live-run-error">
+              <ErrorLine kind={run.state.error.kind} message={run.state.error.message} />
+            </div>
+          )}
         </section>
 
         {run.state.checks.length > 0 && (

@@ -15,7 +15,7 @@ import { reportError } from "../errors";
 import { loadInputIndex } from "../inputs";
 import type { CommandIo } from "../io";
 import { namingFile, openFileStream } from "../open";
-import { openOutput } from "../output";
+import { writeOutput } from "../output";
 import { terminalText } from "../terminal";
 
 const HELP = `usage: npm run --silent cli -- export FILE --what verify|report [options]
@@ -125,25 +125,17 @@ export async function run(args: string[], io: CommandIo): Promise<number> {
     };
     const source = await openFileStream(parsed.file);
     const readFiles = parsed.inputs === undefined ? [parsed.file] : [parsed.file, parsed.inputs];
-    const output = await openOutput(parsed.out, readFiles, io).catch(async (error: unknown) => {
-      await source.cancel();
-      throw error;
-    });
-    try {
-      if (parsed.what === "verify") {
-        const summary = emptyVerifySummary();
-        for await (const w of verifyJsonl(namingFile(parsed.file, readSourceLines(source)), options, summary))
-          await output.write(w.bytes);
-        await output.commit();
-        await io.stderr.write(formatVerifySummary(summary, parsed.policy));
-      } else {
-        for await (const row of reportJsonl(namingFile(parsed.file, readSourceLines(source)), options))
-          await output.write(encoder.encode(row));
-        await output.commit();
-      }
-    } catch (error) {
-      await output.abort();
-      throw error;
+    const lines = namingFile(parsed.file, readSourceLines(source));
+    if (parsed.what === "verify") {
+      const summary = emptyVerifySummary();
+      await writeOutput(parsed.out, readFiles, io, source, async (output) => {
+        for await (const w of verifyJsonl(lines, options, summary)) await output.write(w.bytes);
+      });
+      await io.stderr.write(formatVerifySummary(summary, parsed.policy));
+    } else {
+      await writeOutput(parsed.out, readFiles, io, source, async (output) => {
+        for await (const row of reportJsonl(lines, options)) await output.write(encoder.encode(row));
+      });
     }
     return 0;
   } catch (error) {

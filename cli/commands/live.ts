@@ -15,6 +15,7 @@ import {
   normalizeServerUrl,
   type PolicyTally,
   type RolloutCheck,
+  serverStoppedAnswering,
   tallyClean,
 } from "../../lib/live";
 import { readRollout } from "../../lib/schemas";
@@ -181,7 +182,9 @@ function rolloutText(check: RolloutCheck): string {
       ? "  DISAGREE"
       : verify.verdict === "refused_as_predicted"
         ? `  (refused, as predicted: ${verify.gymWouldReject.join("; ")})`
-        : "";
+        : verify.verdict === "no_answer"
+          ? `  (no answer: ${verify.serverError ?? ""})`
+          : "";
   const renormalized =
     verify.verdict === "disagree" && verify.renormalizedByServer.length > 0
       ? `\n  the server strips the mcp__ prefix itself from ${verify.renormalizedByServer.join(", ")}, which the ${check.policy} policy left unresolved`
@@ -211,8 +214,9 @@ function tallyText(policy: Policy, t: PolicyTally): string {
   const calls = CALL_VERDICTS.map((v) => `${v.replace(/_/g, " ")} ${t.calls[v]}`).join(", ");
   return (
     `summary [${policy}]: ${t.rollouts} rollouts; calls: ${calls}` +
-    `${t.replayErrors > 0 ? `; ${t.replayErrors} replays could not start` : ""}` +
+    `${t.replayErrors > 0 ? `; ${t.replayErrors} replays could not start or stopped` : ""}` +
     `; /verify: ${t.serverScored} scored, ${t.verifyAgree} agree, ${t.verifyRefusedAsPredicted} refused as predicted, ` +
+    `${t.verifyNoAnswer > 0 ? `${t.verifyNoAnswer} no answer, ` : ""}` +
     `${t.verifyDisagree} disagree (${t.verifyDisagreeRenormalized} where the server strips mcp__ names itself)\n`
   );
 }
@@ -253,7 +257,9 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
   if (stream !== null) {
     const tallies = new Map<Policy, PolicyTally>(policies.map((p) => [p, emptyTally()]));
     let unreadable = 0;
-    for await (const item of readJsonl(stream)) {
+    let stopped: { kind: string; message: string } | null = null;
+    // A server that stops answering ends the run with one error, instead of a deadline per later check.
+    lines: for await (const item of readJsonl(stream)) {
       if (!item.ok) {
         unreadable++;
         await io.stdout.write(
@@ -280,7 +286,15 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
         await io.stdout.write(
           json ? `${JSON.stringify({ section: "rollout", ...check })}\n` : rolloutText(check),
         );
+        stopped = serverStoppedAnswering(check);
+        if (stopped !== null) break lines;
       }
+    }
+    if (stopped !== null) {
+      clean = false;
+      await io.stdout.write(
+        json ? `${JSON.stringify({ section: "stopped", ...stopped })}\n` : `STOPPED: ${stopped.message}\n`,
+      );
     }
     for (const [policy, tally] of tallies) {
       clean &&= tallyClean(tally);

@@ -8,11 +8,11 @@ import { emptyRepairSummary, formatRepairSummary, repairJsonl } from "../../lib/
 import { HARNESSES, isHarnessId } from "../../lib/harness";
 import type { RepairServer } from "../../lib/repair";
 import { knownTools } from "../../lib/verify";
-import { answerUsage, tryParse } from "../args";
+import { answerUsage, splitTools, tryParse } from "../args";
 import { reportError } from "../errors";
 import type { CommandIo } from "../io";
 import { namingFile, openFileStream } from "../open";
-import { openOutput } from "../output";
+import { writeOutput } from "../output";
 
 const HELP = `usage: npm run --silent cli -- repair FILE --harness H [--server S [--tools a,b,...]]... [--out OUT]
 
@@ -47,13 +47,6 @@ export type ParsedRepairArgs =
       out?: string;
     }
   | { ok: false; error: string };
-
-function splitTools(list: string): string[] {
-  return list
-    .split(",")
-    .map((t) => t.trim())
-    .filter((t) => t !== "");
-}
 
 const OPTIONS = {
   harness: { type: "string" },
@@ -113,24 +106,12 @@ export async function run(args: string[], io: CommandIo): Promise<number> {
   const { file, harness, servers, out } = parsed;
   try {
     const source = await openFileStream(file);
-    const output = await openOutput(out, [file], io).catch(async (error: unknown) => {
-      await source.cancel();
-      throw error;
-    });
     const summary = emptyRepairSummary(harness, { keepDetails: false });
-    try {
-      for await (const written of repairJsonl(
-        namingFile(file, readSourceLines(source)),
-        { harness, servers },
-        summary,
-      )) {
+    await writeOutput(out, [file], io, source, async (output) => {
+      const lines = namingFile(file, readSourceLines(source));
+      for await (const written of repairJsonl(lines, { harness, servers }, summary))
         await output.write(written.bytes);
-      }
-      await output.commit();
-    } catch (error) {
-      await output.abort();
-      throw error;
-    }
+    });
     await io.stderr.write(formatRepairSummary(summary));
     return 0;
   } catch (error) {

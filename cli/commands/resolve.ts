@@ -9,7 +9,7 @@ import { readJsonl } from "../../lib/jsonl";
 import { type NameFlag, nameFlags } from "../../lib/names";
 import { type Rollout, readRollout } from "../../lib/schemas";
 import { chooseServer } from "../../lib/verify/server";
-import { onlyFile, readHarness, readPolicy, scanOptions } from "../args";
+import { emptyValue, onlyFile, readHarness, readPolicy, scanOptions, splitTools } from "../args";
 import type { CommandIo } from "../io";
 import { openFileStream } from "../open";
 import { terminalJson } from "../terminal";
@@ -57,8 +57,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const only = onlyFile(files);
   if (!only.ok) return only;
 
+  const empty = emptyValue(values, ["--server"]);
+  if (empty !== null) return empty;
   const server = values.get("--server") ?? null;
-  if (server === "") return { ok: false, error: "--server must not be empty" };
   const policy = readPolicy(values.get("--policy"));
   if (!policy.ok) return policy;
   const harness = readHarness(values.get("--harness"));
@@ -66,10 +67,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const toolsValue = values.get("--tools");
   let tools: string[] | null = null;
   if (toolsValue !== undefined) {
-    tools = toolsValue
-      .split(",")
-      .map((t) => t.trim())
-      .filter((t) => t !== "");
+    tools = splitTools(toolsValue);
     if (tools.length === 0) return { ok: false, error: "--tools needs at least one tool name" };
   }
   return {

@@ -20,12 +20,12 @@ import {
 import { readRollout } from "../../lib/schemas";
 import { ZERO_CAUSE_LABELS, ZERO_CAUSES } from "../../lib/triage";
 import type { InputIndex } from "../../lib/verify";
-import { onlyFile, readHarness, scanOptions } from "../args";
+import { emptyValue, onlyFile, readHarness, scanOptions } from "../args";
 import { reportError } from "../errors";
 import { loadInputIndex } from "../inputs";
 import type { CommandIo } from "../io";
 import { namingFile, openFileStream } from "../open";
-import { openOutput } from "../output";
+import { writeOutput } from "../output";
 
 export const HELP = `usage: npm run --silent cli -- triage FILE [options]
 
@@ -83,8 +83,8 @@ export function parseTriageArgs(argv: readonly string[]): Parsed {
   if (!filter.ok) return { ok: false, error: `--filter: ${filter.error}` };
   const harness = readHarness(values.get("--harness"));
   if (!harness.ok) return harness;
-  for (const name of ["--server", "--inputs", "--out"] as const)
-    if (values.get(name) === "") return { ok: false, error: `${name} must not be empty` };
+  const empty = emptyValue(values, ["--server", "--inputs", "--out"]);
+  if (empty !== null) return empty;
   const server = values.get("--server");
   const inputs = values.get("--inputs");
   const out = values.get("--out");
@@ -165,13 +165,9 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
   }
   try {
     const readFiles = args.inputs === undefined ? [args.file] : [args.file, args.inputs];
-    const output = await openOutput(args.out, readFiles, io).catch(async (error: unknown) => {
-      await stream.cancel();
-      throw error;
-    });
-    const rows: RunRow[] = [];
-    let unreadable = 0;
-    try {
+    await writeOutput(args.out, readFiles, io, stream, async (output) => {
+      const rows: RunRow[] = [];
+      let unreadable = 0;
       if (args.format === "csv") await output.write(encoder.encode(csvHeader()));
       for await (const item of namingFile(args.file, readJsonl(stream))) {
         if (!item.ok) {
@@ -200,11 +196,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
         else rows.push(row);
       }
       if (args.format === "summary") await output.write(encoder.encode(formatSummary(rows, unreadable)));
-      await output.commit();
-    } catch (error) {
-      await output.abort();
-      throw error;
-    }
+    });
     return 0;
   } catch (error) {
     return reportError(error, io);

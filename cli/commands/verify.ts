@@ -10,7 +10,7 @@ import type { Policy } from "../../lib/identity/types";
 import { readJsonl } from "../../lib/jsonl";
 import { readRollout } from "../../lib/schemas";
 import { type InputIndex, type UnverifiedCode, verifyRollout } from "../../lib/verify";
-import { onlyFile, readHarness, readPolicy, scanOptions } from "../args";
+import { emptyValue, onlyFile, readHarness, readPolicy, scanOptions } from "../args";
 import { loadInputIndex } from "../inputs";
 import type { CommandIo } from "../io";
 import { openFileStream } from "../open";
@@ -67,10 +67,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const only = onlyFile(files);
   if (!only.ok) return only;
 
+  const empty = emptyValue(values, ["--server", "--inputs"]);
+  if (empty !== null) return empty;
   const server = values.get("--server") ?? null;
-  if (server === "") return { ok: false, error: "--server must not be empty" };
   const inputs = values.get("--inputs") ?? null;
-  if (inputs === "") return { ok: false, error: "--inputs must not be empty" };
   const policy = readPolicy(values.get("--policy"));
   if (!policy.ok) return policy;
   const harness = readHarness(values.get("--harness"));

@@ -3,31 +3,25 @@
  * written by `npm run fidelity`): the port must agree on every rollout, on the reward and on how many calls
  * Gym skipped. Self-contained: the corpus is rebuilt from its seeded generator, no Python needed.
  */
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { buildCorpus } from "./corpus";
 import {
-  corpusLines,
-  corpusSha256,
-  DATES_EXPECTED_PATH,
-  type DateOutcome,
   dateOutcome,
-  EXPECTED_PATH,
-  type Score,
+  dateTextsSha256,
+  loadCorpus,
+  readDatesExpected,
+  readExpected,
   sameDateOutcome,
+  sameScore,
   scoreLine,
 } from "./score";
 import { allDateTexts } from "./values";
 
-const [headerLine = "{}", ...expectedLines] = readFileSync(EXPECTED_PATH, "utf8").trim().split("\n");
-const header = JSON.parse(headerLine) as { corpus_sha256: string; rollouts: number };
-const expected = expectedLines.map((l) => JSON.parse(l) as Score);
-const corpus = buildCorpus();
-const lines = corpusLines(corpus);
+const { header, scores: expected } = readExpected();
+const { corpus, lines, sha256 } = loadCorpus();
 
 describe("fidelity corpus", () => {
   it("is the corpus Gym scored (regenerate the expectations with `npm run fidelity` after changing it)", () => {
-    expect(corpusSha256(lines)).toBe(header.corpus_sha256);
+    expect(sha256).toBe(header.corpus_sha256);
     expect(expected).toHaveLength(lines.length);
     expect(lines.length).toBeGreaterThanOrEqual(5000);
   });
@@ -45,7 +39,7 @@ describe("fidelity corpus", () => {
     lines.forEach((line, i) => {
       const ours = scoreLine(line);
       const gym = expected[i]!;
-      if (ours.reward !== gym.reward || ours.skipped !== gym.skipped) {
+      if (!sameScore(ours, gym)) {
         disagreements.push(
           `#${i} ${corpus[i]!.cls}: Gym ${JSON.stringify(gym)}, port ${JSON.stringify(ours)}`,
         );
@@ -57,17 +51,16 @@ describe("fidelity corpus", () => {
 
 describe("pd.Timestamp on the corpus's date texts", () => {
   const texts = allDateTexts();
-  const [dateHeader = "{}", ...dateLines] = readFileSync(DATES_EXPECTED_PATH, "utf8").trim().split("\n");
+  const dates = readDatesExpected();
 
   it("are the texts pandas was run on", () => {
-    expect((JSON.parse(dateHeader) as { texts_sha256: string }).texts_sha256).toBe(
-      corpusSha256(texts.map((t) => JSON.stringify(t))),
-    );
+    expect(dates.header.texts_sha256).toBe(dateTextsSha256(texts));
+    expect(dates.outcomes).toHaveLength(texts.length);
   });
 
   it("gives what pandas 2.3.3 gave: exception, NaT or Timestamp, tz-awareness and wall-clock fields", () => {
     const mismatches = texts.flatMap((text, i) => {
-      const gym = JSON.parse(dateLines[i]!) as DateOutcome;
+      const gym = dates.outcomes[i]!;
       const ours = dateOutcome(text);
       return sameDateOutcome(text, ours, gym)
         ? []

@@ -14,33 +14,35 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildCorpus, type FidelityClass } from "./corpus";
+import { z } from "zod";
+import type { FidelityClass } from "./corpus";
 import {
-  corpusLines,
-  corpusSha256,
-  DATES_EXPECTED_PATH,
   type DateOutcome,
+  DateOutcomeSchema,
   dateOutcome,
-  EXPECTED_PATH,
-  type Score,
+  dateTextsSha256,
+  loadCorpus,
+  readDatesExpected,
+  readExpected,
+  ScoreSchema,
   sameDateOutcome,
+  sameScore,
   scoreLine,
+  writeDatesExpected,
+  writeExpected,
 } from "./score";
 import { allDateTexts } from "./values";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const SUMMARY_PATH = join(ROOT, "fixtures", "fidelity", "SUMMARY.md");
 
-interface GymScore extends Score {
-  readonly errors: readonly string[];
-  readonly raised: string | null;
-}
+/** One line of gym_runner.py's output: Gym's score plus the errors it printed and what it raised. */
+const GymScoreSchema = ScoreSchema.extend({ errors: z.array(z.string()), raised: z.string().nullable() });
+type GymScore = z.infer<typeof GymScoreSchema>;
 
 function main(): void {
   const expectedOnly = process.argv.includes("--expected-only");
-  const corpus = buildCorpus();
-  const lines = corpusLines(corpus);
-  const hash = corpusSha256(lines);
+  const { corpus, lines, sha256: hash } = loadCorpus();
   const dir = mkdtempSync(join(tmpdir(), "fidelity-"));
   const corpusPath = join(dir, "corpus.jsonl");
   writeFileSync(corpusPath, `${lines.join("\n")}\n`);
@@ -48,8 +50,7 @@ function main(): void {
   let gym: GymScore[];
   let pythonInfo = "committed expectations";
   if (expectedOnly) {
-    const [headerLine = "{}", ...rest] = readFileSync(EXPECTED_PATH, "utf8").trim().split("\n");
-    const header = JSON.parse(headerLine) as { corpus_sha256?: string; scored_by?: string };
+    const { header, scores } = readExpected();
     if (header.corpus_sha256 !== hash) {
       console.error(
         "fidelity: the committed expectations are for another corpus; run without --expected-only",
@@ -57,7 +58,7 @@ function main(): void {
       process.exit(2);
     }
     pythonInfo = header.scored_by ?? pythonInfo;
-    gym = rest.map((l) => ({ ...(JSON.parse(l) as Score), errors: [], raised: null }));
+    gym = scores.map((score) => ({ ...score, errors: [], raised: null }));
   } else {
     const python = process.env.FIDELITY_PYTHON ?? "/tmp/venv-fid/bin/python";
     if (!existsSync(python)) {
@@ -83,13 +84,8 @@ function main(): void {
     gym = readFileSync(outPath, "utf8")
       .trim()
       .split("\n")
-      .map((l) => JSON.parse(l) as GymScore);
-    writeFileSync(
-      EXPECTED_PATH,
-      `${JSON.stringify({ corpus_sha256: hash, rollouts: lines.length, scored_by: pythonInfo })}\n${gym
-        .map((g) => JSON.stringify({ reward: g.reward, skipped: g.skipped }))
-        .join("\n")}\n`,
-    );
+      .map((l) => GymScoreSchema.parse(JSON.parse(l)));
+    writeExpected(hash, pythonInfo, gym);
   }
 
   const dates = datesDifferential(expectedOnly, dir);
@@ -106,7 +102,7 @@ function main(): void {
     if (g.reward === o.reward) c.reward++;
     if (g.skipped === o.skipped) c.skipped++;
     perClass.set(entry.cls, c);
-    if (g.reward !== o.reward || g.skipped !== o.skipped) {
+    if (!sameScore(o, g)) {
       disagreements.push(
         `#${i} ${entry.cls}: Gym reward ${g.reward} skipped ${g.skipped}${g.raised ? ` raised ${g.raised}` : ""} | port reward ${o.reward} skipped ${o.skipped} | ${JSON.stringify(entry.request.response).slice(0, 400)} ${g.errors.length ? `| Gym errors: ${g.errors.join(" / ").slice(0, 300)}` : ""}`,
       );
@@ -192,17 +188,16 @@ function datesDifferential(
   dir: string,
 ): { total: number; agree: number; mismatches: string[] } {
   const texts = allDateTexts();
-  const hash = corpusSha256(texts.map((t) => JSON.stringify(t)));
   let gym: DateOutcome[];
   if (expectedOnly) {
-    const [headerLine = "{}", ...rest] = readFileSync(DATES_EXPECTED_PATH, "utf8").trim().split("\n");
-    if ((JSON.parse(headerLine) as { texts_sha256?: string }).texts_sha256 !== hash) {
+    const { header, outcomes } = readDatesExpected();
+    if (header.texts_sha256 !== dateTextsSha256(texts)) {
       console.error(
         "fidelity: the committed date expectations are for other texts; run without --expected-only",
       );
       process.exit(2);
     }
-    gym = rest.map((l) => JSON.parse(l) as DateOutcome);
+    gym = outcomes;
   } else {
     const path = join(dir, "dates.jsonl");
     writeFileSync(path, `${texts.map((t) => JSON.stringify(t)).join("\n")}\n`);
@@ -213,11 +208,8 @@ function datesDifferential(
     })
       .trim()
       .split("\n")
-      .map((l) => JSON.parse(l) as DateOutcome);
-    writeFileSync(
-      DATES_EXPECTED_PATH,
-      `${JSON.stringify({ texts_sha256: hash, texts: texts.length })}\n${gym.map((g) => JSON.stringify(g)).join("\n")}\n`,
-    );
+      .map((l) => DateOutcomeSchema.parse(JSON.parse(l)));
+    writeDatesExpected(texts, gym);
   }
   const mismatches: string[] = [];
   texts.forEach((text, i) => {

@@ -3,13 +3,15 @@
  * path as `verify` (a JSON line narrowed by the verifier). Shared by `npm run fidelity` and its unit test.
  */
 import { createHash } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { z } from "zod";
 import { parseJsonLine } from "../../lib/jsonl";
 import type { WorkplaceDetails } from "../../lib/verifiers/workplace_assistant";
 import { workplaceAssistantVerifier } from "../../lib/verifiers/workplace_assistant";
 import { PyException } from "../../lib/verifiers/workplace_assistant/py";
 import { pandasTimestamp } from "../../lib/verifiers/workplace_assistant/timestamp";
-import type { CorpusEntry } from "./corpus";
+import { buildCorpus, type CorpusEntry } from "./corpus";
 
 /** Gym's results on the corpus: a header line ({corpus_sha256, rollouts, scored_by}), then one Score per line. */
 export const EXPECTED_PATH = join(import.meta.dirname, "..", "..", "fixtures", "fidelity", "expected.jsonl");
@@ -19,15 +21,62 @@ export function corpusSha256(lines: readonly string[]): string {
   return createHash("sha256").update(lines.join("\n")).digest("hex");
 }
 
-export interface Score {
+export const ScoreSchema = z.object({
   /** null where Gym's verify raises instead of scoring. */
-  readonly reward: number | null;
+  reward: z.number().nullable(),
   /** Calls (predicted and ground truth) whose exception made Gym skip them ("Error executing tool"). */
-  readonly skipped: number;
+  skipped: z.number(),
+});
+export type Score = z.infer<typeof ScoreSchema>;
+
+/** A rollout agrees when the reward and the number of calls Gym skipped are both equal. */
+export function sameScore(ours: Score, gym: Score): boolean {
+  return ours.reward === gym.reward && ours.skipped === gym.skipped;
 }
 
 export function corpusLines(corpus: readonly CorpusEntry[]): string[] {
   return corpus.map((entry) => JSON.stringify(entry.request));
+}
+
+/** The corpus as Gym scored it: its entries, their JSON lines and the lines' sha256. */
+export function loadCorpus(): { corpus: CorpusEntry[]; lines: string[]; sha256: string } {
+  const corpus = buildCorpus();
+  const lines = corpusLines(corpus);
+  return { corpus, lines, sha256: corpusSha256(lines) };
+}
+
+const ExpectedHeaderSchema = z.object({
+  corpus_sha256: z.string(),
+  rollouts: z.number(),
+  scored_by: z.string().optional(),
+});
+
+/** A committed expectations file: a JSON header line, then one JSON value per line. */
+function readJsonLines<H, T>(
+  path: string,
+  header: z.ZodType<H>,
+  row: z.ZodType<T>,
+): { header: H; rows: T[] } {
+  const [first = "{}", ...rest] = readFileSync(path, "utf8").trim().split("\n");
+  return { header: header.parse(JSON.parse(first)), rows: rest.map((line) => row.parse(JSON.parse(line))) };
+}
+
+function writeJsonLines(path: string, header: unknown, rows: readonly unknown[]): void {
+  writeFileSync(path, `${[header, ...rows].map((value) => JSON.stringify(value)).join("\n")}\n`);
+}
+
+/** Gym's committed results (EXPECTED_PATH): which corpus they are for, who scored it, one Score per line. */
+export function readExpected(): { header: z.infer<typeof ExpectedHeaderSchema>; scores: Score[] } {
+  const { header, rows } = readJsonLines(EXPECTED_PATH, ExpectedHeaderSchema, ScoreSchema);
+  return { header, scores: rows };
+}
+
+export function writeExpected(corpusSha: string, scoredBy: string, scores: readonly Score[]): void {
+  writeJsonLines(
+    EXPECTED_PATH,
+    { corpus_sha256: corpusSha, rollouts: scores.length, scored_by: scoredBy },
+    scores.map((g) => ({ reward: g.reward, skipped: g.skipped })),
+  );
 }
 
 export function scoreLine(line: string): Score {
@@ -50,12 +99,13 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** What pd.Timestamp(text) gave: NaT, a Timestamp (aware or not, with its wall-clock fields), or an exception. */
-export interface DateOutcome {
-  readonly kind: string;
-  readonly aware?: boolean;
+export const DateOutcomeSchema = z.object({
+  kind: z.string(),
+  aware: z.boolean().optional(),
   /** [year, month, day, hour, minute, second] */
-  readonly wall?: readonly number[];
-}
+  wall: z.array(z.number()).optional(),
+});
+export type DateOutcome = z.infer<typeof DateOutcomeSchema>;
 
 export const DATES_EXPECTED_PATH = join(
   import.meta.dirname,
@@ -65,6 +115,27 @@ export const DATES_EXPECTED_PATH = join(
   "fidelity",
   "dates-expected.jsonl",
 );
+
+/** The date texts' identity: the date expectations only hold for the exact texts pandas was run on. */
+export function dateTextsSha256(texts: readonly string[]): string {
+  return corpusSha256(texts.map((t) => JSON.stringify(t)));
+}
+
+const DatesHeaderSchema = z.object({ texts_sha256: z.string(), texts: z.number() });
+
+/** pandas' committed outcomes (DATES_EXPECTED_PATH): which texts they are for, one DateOutcome per text. */
+export function readDatesExpected(): { header: z.infer<typeof DatesHeaderSchema>; outcomes: DateOutcome[] } {
+  const { header, rows } = readJsonLines(DATES_EXPECTED_PATH, DatesHeaderSchema, DateOutcomeSchema);
+  return { header, outcomes: rows };
+}
+
+export function writeDatesExpected(texts: readonly string[], outcomes: readonly DateOutcome[]): void {
+  writeJsonLines(
+    DATES_EXPECTED_PATH,
+    { texts_sha256: dateTextsSha256(texts), texts: texts.length },
+    outcomes,
+  );
+}
 
 /** Texts whose instant pandas takes from the clock (the port uses Gym's hard-coded time instead). */
 export function clockDependent(text: string): boolean {
