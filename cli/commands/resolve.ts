@@ -10,6 +10,7 @@ import { type NameFlag, nameFlags } from "../../lib/names";
 import { readRollout } from "../../lib/schemas";
 import { chooseServer } from "../../lib/verify/server";
 import { emptyValue, onlyFile, readHarness, readPolicy, scanOptions, splitTools } from "../args";
+import { reportError } from "../errors";
 import type { CommandIo } from "../io";
 import { openFileStream } from "../open";
 import { terminalJson } from "../terminal";
@@ -130,8 +131,8 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
   try {
     stream = await openFileStream(file);
   } catch (error) {
-    await io.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 2;
+    // A missing or unreadable FILE is a usage error (exit 2).
+    return reportError(error, io);
   }
 
   // Loaded only when needed: the registry pulls in every verifier and its data.

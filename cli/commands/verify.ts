@@ -11,6 +11,7 @@ import { readJsonl } from "../../lib/jsonl";
 import { isJsonObject, NOT_A_ROLLOUT_OBJECT } from "../../lib/schemas";
 import { type InputIndex, type UnverifiedCode, verifyRollout } from "../../lib/verify";
 import { emptyValue, onlyFile, readHarness, readPolicy, scanOptions } from "../args";
+import { reportError } from "../errors";
 import { loadInputIndex } from "../inputs";
 import type { CommandIo } from "../io";
 import { openFileStream } from "../open";
@@ -171,8 +172,8 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
     try {
       inputRows = await loadInputIndex(inputs, io);
     } catch (error) {
-      await io.stderr.write(`error: ${messageOf(error)}\n`);
-      return 2;
+      // A missing or unreadable file is a usage error (2); a damaged --inputs stops reading part way (1).
+      return reportError(error, io);
     }
   }
 
@@ -180,8 +181,8 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
   try {
     stream = await openFileStream(file);
   } catch (error) {
-    await io.stderr.write(`error: ${messageOf(error)}\n`);
-    return 2;
+    // A missing or unreadable FILE is a usage error (exit 2).
+    return reportError(error, io);
   }
 
   let pending = "";
