@@ -96,31 +96,48 @@ test("replay and verify: an output difference and a /verify disagreement are hig
   await expect(replay.locator('[data-call-verdict="same"]')).not.toHaveCount(0);
 });
 
-test("a server killed mid-call gives a clear transport error and the page stays usable", async ({ page }) => {
+test("a server killed mid-call stops the run with one clear error and the page stays usable", async ({
+  page,
+}) => {
   const doomed = await startFakeGym({ mode: "sse", hang: ["calendar_search_events"] });
   await page.goto("/live");
   await page.getByTestId("live-timeout").fill("20000");
   await connect(page, doomed.url);
-  await pickRollouts(page, [GOLDEN[2]!]);
+  // Line 1 of the picked file searches the calendar at its second call; lines 2 and 3 come after it.
+  await pickRollouts(page, [GOLDEN[2]!, GOLDEN[3]!, GOLDEN[4]!]);
   await page.getByTestId("live-policy").selectOption("contract");
-  await page.getByTestId("live-run-one").click();
+  await page.getByTestId("live-run-all").click();
   await expect.poll(() => doomed.hanging()).toBeGreaterThan(0);
   await doomed.kill();
-  await expect(page.getByTestId("live-progress")).toHaveAttribute("data-running", "false");
-  // The call in flight and the one after it (the server is gone) fail, each with a transport error.
-  const failed = page.locator('[data-call-verdict="failed"]');
-  await expect(failed).toHaveCount(2);
-  await expect(failed.first()).toContainText("calendar_search_events");
-  await expect(failed.first().locator('[data-error-kind="transport_error"]')).toHaveCount(2);
-  // The verify of the dead server is a transport error too, shown beside the browser's reward.
-  await expect(page.locator('[data-result-line="1"]')).toHaveAttribute("data-server-reward", "—");
+  const progress = page.getByTestId("live-progress");
+  // The run stops at the call in flight (inside expect's 15 s, before the 20 s deadline).
+  await expect(progress).toHaveAttribute("data-running", "false");
+  await expect(progress).toHaveAttribute("data-done", "1");
+  await expect(progress).toHaveAttribute("data-total", "3");
+  const error = page.getByTestId("live-run-error");
+  await expect(error.locator('[data-error-kind="transport_error"]')).toHaveCount(1);
+  await expect(error).toContainText("stopped at line 1 (contract)");
+  await expect(error).toContainText("calendar_search_events");
+  await expect(error).toContainText("2 later checks were not run");
+  // The call in flight failed; the one after it was not replayed; /verify was not asked.
+  const replay = page.getByTestId("live-replay");
+  await expect(replay.locator('[data-call-verdict="failed"]')).toHaveCount(1);
+  await expect(replay.locator('[data-call-verdict="failed"]')).toContainText("calendar_search_events");
+  await expect(page.getByTestId("live-not-replayed")).toHaveAttribute("data-not-replayed", "1");
+  const row = page.locator('[data-result-line="1"]');
+  await expect(row).toHaveAttribute("data-verify-verdict", "no_answer");
+  await expect(row).toHaveAttribute("data-server-reward", "—");
 
+  // Usable: the controls are back, and a healthy server connects and runs.
+  await expect(page.getByTestId("live-run-all")).toBeEnabled();
   const healthy = await gym({ mode: "stateless" });
   await connect(page, healthy.url);
   await expect(page.getByTestId("live-parity-summary")).toContainText("27 MCP tools");
-  await page.getByTestId("live-run-one").click();
-  await expect(page.getByTestId("live-progress")).toHaveAttribute("data-running", "false");
-  await expect(page.locator('[data-result-line="1"]')).toHaveAttribute("data-verify-verdict", "agree");
+  await page.getByTestId("live-run-all").click();
+  await expect(progress).toHaveAttribute("data-running", "false");
+  await expect(progress).toHaveAttribute("data-done", "3");
+  await expect(page.getByTestId("live-run-error")).toHaveCount(0);
+  await expect(page.locator('[data-verify-verdict="agree"]')).toHaveCount(3);
 });
 
 test("the forwarding route refuses a non-loopback target, and the CSP stays strict", async ({

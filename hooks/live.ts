@@ -16,18 +16,21 @@ import {
   emptyTally,
   FORWARD_PATH,
   forwardingFetch,
+  type LiveErrorKind,
   type LiveTarget,
   normalizeServerUrl,
   type PolicyTally,
   type RolloutCheck,
+  serverStoppedAnswering,
 } from "@/lib/live";
+import { functionCalls, type Rollout, readRollout } from "@/lib/schemas";
 
 /** Rollouts kept from one file: the page replays them one request at a time, so more would not be run. */
 export const MAX_LIVE_ROLLOUTS = 5000;
 
 export interface LiveRollout {
   readonly line: number;
-  readonly value: unknown;
+  readonly value: Rollout;
   readonly environment: string | null;
   readonly calls: number;
 }
@@ -53,24 +56,9 @@ export function useLiveConnect() {
   return useMutation<ConnectReport, Error, LiveTarget>({ mutationFn: (target) => connectAndCheck(target) });
 }
 
-function summarize(value: unknown): { environment: string | null; calls: number } {
-  if (value === null || typeof value !== "object" || Array.isArray(value))
-    return { environment: null, calls: 0 };
-  const env =
-    "environment_name" in value && typeof value.environment_name === "string" ? value.environment_name : null;
-  const response = "response" in value ? value.response : null;
-  const output =
-    response !== null &&
-    typeof response === "object" &&
-    "output" in response &&
-    Array.isArray(response.output)
-      ? response.output
-      : [];
-  const calls = output.filter(
-    (item: unknown) =>
-      item !== null && typeof item === "object" && "type" in item && item.type === "function_call",
-  ).length;
-  return { environment: env, calls };
+function summarize(rollout: Rollout): { environment: string | null; calls: number } {
+  const env = typeof rollout.environment_name === "string" ? rollout.environment_name : null;
+  return { environment: env, calls: functionCalls(rollout).length };
 }
 
 export function useLiveRollouts() {
@@ -87,11 +75,17 @@ export function useLiveRollouts() {
           errors.push({ line: item.line, error: item.error });
           continue;
         }
+        // Parse once at the edge (lib/schemas): a line that is not a rollout is an unreadable line.
+        const read = readRollout(item.value);
+        if (!read.ok) {
+          errors.push({ line: item.line, error: read.message });
+          continue;
+        }
         if (rollouts.length >= MAX_LIVE_ROLLOUTS) {
           truncated = true;
           break;
         }
-        rollouts.push({ line: item.line, value: item.value, ...summarize(item.value) });
+        rollouts.push({ line: item.line, value: read.rollout, ...summarize(read.rollout) });
       }
       return { name: file.name, rollouts, errors, truncated };
     },
@@ -104,12 +98,15 @@ export interface LiveRunState {
   readonly total: number;
   readonly checks: readonly RolloutCheck[];
   readonly tallies: ReadonlyMap<Policy, PolicyTally>;
-  readonly error: string | null;
+  readonly error: { kind: LiveErrorKind; message: string } | null;
 }
 
 const IDLE: LiveRunState = { running: false, done: 0, total: 0, checks: [], tallies: new Map(), error: null };
 
-/** Checks rollouts one after another (each in fresh sessions); cancel stops before the next one. */
+/**
+ * Checks rollouts one after another (each in fresh sessions); cancel stops before the next one, and so
+ * does a server that stopped answering (lib/live's serverStoppedAnswering), with one error for the run.
+ */
 export function useLiveRun() {
   const [state, setState] = useState<LiveRunState>(IDLE);
   const runId = useRef(0);
@@ -129,14 +126,23 @@ export function useLiveRun() {
             if (runId.current !== id) return;
             checks.push(check);
             addToTally(tallies.get(policy)!, check);
+            const stopped = serverStoppedAnswering(check);
+            const left = total - checks.length;
             setState({
-              running: true,
+              running: stopped === null,
               done: checks.length,
               total,
               checks: [...checks],
               tallies: new Map(tallies),
-              error: null,
+              error:
+                stopped === null
+                  ? null
+                  : {
+                      kind: stopped.kind,
+                      message: `${stopped.message}${left > 0 ? ` ${left} later check${left === 1 ? " was" : "s were"} not run.` : ""}`,
+                    },
             });
+            if (stopped !== null) return;
           }
         }
         setState((s) => ({ ...s, running: false }));
@@ -145,7 +151,7 @@ export function useLiveRun() {
         setState((s) => ({
           ...s,
           running: false,
-          error: error instanceof Error ? error.message : String(error),
+          error: { kind: "transport_error", message: error instanceof Error ? error.message : String(error) },
         }));
       }
     },

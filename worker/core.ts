@@ -65,7 +65,7 @@ export interface RowContext {
   readonly harness: HarnessId | null;
 }
 
-function verifyBoth(value: unknown, context: RowContext) {
+function verifyBoth(rollout: Rollout, context: RowContext) {
   const options = {
     server: context.override,
     sample: context.sample,
@@ -74,8 +74,8 @@ function verifyBoth(value: unknown, context: RowContext) {
     harness: context.harness ?? undefined,
   };
   return {
-    contract: verifyRollout(value, { ...options, policy: "contract" }),
-    legacy: verifyRollout(value, { ...options, policy: "legacy" }),
+    contract: verifyRollout(rollout, { ...options, policy: "contract" }),
+    legacy: verifyRollout(rollout, { ...options, policy: "legacy" }),
   };
 }
 
@@ -91,18 +91,13 @@ export function rowMeta(value: unknown, input: unknown) {
   };
 }
 
-export function analyzeRollout(
-  line: number,
-  value: unknown,
-  rollout: Rollout,
-  context: RowContext,
-): RolloutIndexEntry {
+export function analyzeRollout(line: number, rollout: Rollout, context: RowContext): RolloutIndexEntry {
   const { input } = context;
-  const result = verifyBoth(value, context);
+  const result = verifyBoth(rollout, context);
   const calls = result.contract.resolution.calls;
   return {
     line,
-    ...rowMeta(value, input),
+    ...rowMeta(rollout, input),
     server: result.contract.server,
     server_source: result.contract.server_source,
     recorded: typeof rollout.reward === "number" ? rollout.reward : null,
@@ -117,7 +112,7 @@ export function analyzeRollout(
     verify_error: result.contract.error ?? null,
     paired: input !== undefined,
     paired_by: result.contract.paired_by,
-    key: pairingKey(value),
+    key: pairingKey(rollout),
     rewards: "done",
   };
 }
@@ -276,13 +271,12 @@ function extraFields(value: unknown): { key: string; preview: string }[] {
 /** The detail pane of one rollout: one parse, one verification per policy, every call with its own resolution. */
 export function detailView(
   entry: RolloutIndexEntry,
-  value: unknown,
   rollout: Rollout,
   context: RowContext,
   byteLength: number,
 ): DetailView {
   const { input } = context;
-  const result = verifyBoth(value, context);
+  const result = verifyBoth(rollout, context);
   const resolutions = { contract: result.contract.resolution.calls, legacy: result.legacy.resolution.calls };
   const legacyByOutput = new Map(resolutions.legacy.map((call) => [call.output_index, call]));
   return {
@@ -296,7 +290,7 @@ export function detailView(
     })),
     findings: result.contract.resolution.findings,
     byte_length: byteLength,
-    extra_fields: extraFields(value),
+    extra_fields: extraFields(rollout),
     verification: {
       server: result.contract.server,
       harness: context.harness,

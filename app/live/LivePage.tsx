@@ -10,9 +10,12 @@ import {
   TallyView,
   VerifyTable,
 } from "@/components/live/LiveViews";
+import { SubPageBrand } from "@/components/SubPageBrand";
+import shell from "@/components/subpage.module.css";
 import { liveTarget, useLiveConnect, useLiveRollouts, useLiveRun } from "@/hooks/live";
 import type { Policy } from "@/lib/identity/types";
 import { DEFAULT_TIMEOUT_MS } from "@/lib/live";
+import { lineCountsText } from "@/lib/run";
 
 /** The port gym_server.sh is usually started on in the README. */
 const DEFAULT_URL = "http://127.0.0.1:8765";
@@ -60,22 +63,16 @@ export function LivePage() {
   };
 
   return (
-    <div className={styles.page}>
+    <div className={shell.page}>
       <header className="topbar">
-        <div className={styles.brand}>
-          <h1>
-            <Link href="/">Rollout Inspector</Link>
-          </h1>
-          <span className="muted">/</span>
-          <span>live: a running Gym server's two doors</span>
-        </div>
+        <SubPageBrand name="live: a running Gym server's two doors" />
         <div className="topbar-actions">
           <Link className="button-small" href="/">
             ← Inspector
           </Link>
         </div>
       </header>
-      <main className={styles.body}>
+      <main className={shell.body}>
         <section className={styles.card}>
           <h2>1 · Connect and check parity</h2>
           <form
@@ -157,8 +154,8 @@ export function LivePage() {
             </label>
             {file.data && (
               <span data-testid="live-file-summary">
-                {file.data.name}: {file.data.rollouts.length} rollouts
-                {file.data.errors.length > 0 && `, ${file.data.errors.length} unreadable lines`}
+                {file.data.name}:{" "}
+                {lineCountsText({ rollouts: file.data.rollouts.length, unreadable: file.data.errors.length })}
                 {file.data.truncated && " (only the first ones kept)"}
               </span>
             )}
@@ -230,7 +227,11 @@ export function LivePage() {
               )}
             </div>
           )}
-          {run.state.error && <ErrorLine kind="transport_error" message={run.state.error} />}
+          {run.state.error && (
+            <div data-testid="live-run-error">
+              <ErrorLine kind={run.state.error.kind} message={run.state.error.message} />
+            </div>
+          )}
         </section>
 
         {run.state.checks.length > 0 && (

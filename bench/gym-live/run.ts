@@ -10,7 +10,7 @@
  *   GYM_SERVER_SH  the start script (default ../shared/gym-server/gym_server.sh beside this checkout)
  *   GYM_LIVE_PORT  the Gym server's port (default 8766); E2E_PORT the app's (as for every Playwright run)
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -48,11 +48,15 @@ async function startGym(): Promise<{ child: ChildProcess; ready: string; url: st
       READY_TIMEOUT_MS,
     );
     let out = "";
+    let ready = false;
+    // Read to the end, ready or not: a pipe nobody reads fills, and the server blocks in its next print.
     child.stdout?.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
+      if (ready) return;
+      out = (out + chunk.toString()).slice(-16_000);
       const line = out.split("\n").find((l) => l.includes("GYM_SERVER_READY"));
       const url = line === undefined ? undefined : /url=(\S+)/.exec(line)?.[1];
       if (line !== undefined && url !== undefined) {
+        ready = true;
         clearTimeout(timer);
         resolve({ child, ready: line.replace(/^\(\w+\)\s*/, "").trim(), url });
       }
@@ -61,6 +65,14 @@ async function startGym(): Promise<{ child: ChildProcess; ready: string; url: st
       clearTimeout(timer);
       reject(new Error(`${SCRIPT} exited with ${code} before it was ready\n${stderr}`));
     });
+  });
+}
+
+function runChild(command: string, args: string[], env: Record<string, string>): Promise<number | null> {
+  const child = spawn(command, args, { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...env } });
+  return new Promise((resolve, reject) => {
+    child.on("error", reject);
+    child.on("exit", (code) => resolve(code));
   });
 }
 
@@ -177,13 +189,19 @@ async function main(): Promise<void> {
     // Browser tier.
     const browserOut = join(tmpdir(), `gym-live-browser-${process.pid}.json`);
     const browserStart = Date.now();
-    const pw = spawnSync("npx", ["playwright", "test", "-c", "bench/gym-live/playwright.config.ts"], {
-      cwd: ROOT,
-      stdio: "inherit",
-      env: { ...process.env, GYM_URL: gym.url, GYM_LIVE_BROWSER_OUT: browserOut },
-    });
+    // Asynchronously: this process reads the Gym server's stdout and stderr, and a synchronous child would
+    // stop that; the pipe then fills and the server blocks in its next log write (the stall of the first
+    // Chromium runs: requests queued on its socket while it waited to print).
+    const status = await runChild(
+      "npx",
+      ["playwright", "test", "-c", "bench/gym-live/playwright.config.ts"],
+      {
+        GYM_URL: gym.url,
+        GYM_LIVE_BROWSER_OUT: browserOut,
+      },
+    );
     const browserWall = (Date.now() - browserStart) / 1000;
-    check(pw.status === 0, `the Chromium tier failed (exit ${pw.status})`);
+    check(status === 0, `the Chromium tier failed (exit ${status})`);
     const browser = browserSchema.parse(JSON.parse(readFileSync(browserOut, "utf8")));
     const cliByKey = new Map(rollouts.map((r) => [`${r.line}/${r.policy}`, r]));
     let sameAsCli = 0;
@@ -205,6 +223,13 @@ async function main(): Promise<void> {
       ["same", "differs", "error_by_transport", "failed", "skipped"].map((k) => s.calls[k] ?? 0).join(" | ");
     const disagreements = rollouts.filter((r) => r.verify.verdict === "disagree");
     const refused = rollouts.filter((r) => r.verify.verdict === "refused_as_predicted");
+    const refusedLines = [...new Set(refused.map((r) => r.line))];
+    // The page's tally columns: policy, rollouts, five call verdicts, then agree, refused, no answer, disagree.
+    const browserVerify = browser.tallies.map((t) => {
+      const scored = browser.rows.filter((r) => r.policy === t.policy && r.server !== "—").length;
+      const [agree, refusedCell, noAnswer, disagree] = t.cells.slice(7, 11);
+      return `| Chromium | ${t.policy} | ${scored} | ${agree} | ${refusedCell} | ${noAnswer} | ${disagree} | — |`;
+    });
     const md = `# Live mode against NeMo Gym's own server (\`npm run test:gym-live\`)
 
 Run ${new Date().toISOString().slice(0, 16)}Z on the 2-core development machine against
@@ -236,12 +261,13 @@ by design. No call's outputs differed between the doors; no call went unanswered
 
 ## Server-side /verify beside the browser's reward
 
-| policy | scored by the server | agree | refused, as lib/verify predicted | disagree | of which the server strips \`mcp__\` itself |
-|---|---|---|---|---|---|
-${summaries.map((s) => `| ${s.policy} | ${s.serverScored} | ${s.verifyAgree} | ${s.verifyRefusedAsPredicted} | ${s.verifyDisagree} | ${s.verifyDisagreeRenormalized} |`).join("\n")}
+| tier | policy | scored by the server | agree | refused, as lib/verify predicted | no answer | disagree | of which the server strips \`mcp__\` itself |
+|---|---|---|---|---|---|---|---|
+${summaries.map((s) => `| CLI | ${s.policy} | ${s.serverScored} | ${s.verifyAgree} | ${s.verifyRefusedAsPredicted} | ${s.verifyNoAnswer} | ${s.verifyDisagree} | ${s.verifyDisagreeRenormalized} |`).join("\n")}
+${browserVerify.join("\n")}
 
 - The page showed the same browser reward, server reward and verdict as the CLI for all ${sameAsCli} rollout/policy pairs.
-- **Refused as predicted** (${refused.length}): lines ${[...new Set(refused.map((r) => r.line))].join(", ")} (\`${schemes[(refused[0]?.line ?? 1) - 1]}\`): HTTP 422,
+- **Refused as predicted** (${refusedLines.length} lines under each policy): lines ${refusedLines.join(", ")} (\`${schemes[(refused[0]?.line ?? 1) - 1]}\`): HTTP 422,
   because a function_call without a string call_id fails Gym's request model, as \`gym_would_reject\` says.
 - **Disagreements** (${disagreements.length}, all under \`contract\`, all by design): Gym's \`/verify\` (\`_wrap_verify\`)
   strips the \`mcp__<server>__\` prefix from every name itself, so calls the contract deliberately leaves unresolved
@@ -252,12 +278,39 @@ ${summaries.map((s) => `| ${s.policy} | ${s.serverScored} | ${s.verifyAgree} | $
 
 | line | scheme | browser (contract) | server | names the server stripped itself |
 |---|---|---|---|---|
-${disagreements.map((r) => `| ${r.line} | ${schemes[r.line - 1]} | ${r.verify.browserReward ?? `none: ${r.verify.browserError ?? ""}`} | ${r.verify.serverReward} | ${r.verify.renormalizedByServer.join(", ")} |`).join("\n")}
+${disagreements.map((r) => `| ${r.line} | ${schemes[r.line - 1]} | ${r.verify.browserReward ?? "none (Gym's request model refuses it)"} | ${r.verify.serverReward} | ${r.verify.renormalizedByServer.join(", ")} |`).join("\n")}
 
 ## Time
 
 - CLI: ${cliSeconds.toFixed(1)} s for connect + parity + 228 replays and verifies (${((cliSeconds * 1000) / 228).toFixed(0)} ms each).
 - Chromium: ${browser.seconds.toFixed(1)} s for the 228 checks through the forwarding route (${browserWall.toFixed(0)} s with the build and start of the app).
+
+## Why the Chromium tier used to stall (diagnosed 2026-11-30)
+
+Earlier runs of this benchmark stalled part way through the Chromium tier (75 of 228 checks in 7.9 min, then nothing).
+Measured on a stalled run: the Gym server's process sat in the kernel in \`sock_alloc_send_pskb\` (\`/proc/PID/wchan\`),
+that is blocked writing to its stdout pipe; its listen queue grew by two connections every 30 s (\`ss -ltn\`: Recv-Q
+2 → 22) while the forwarding route's requests each ended at the page's 30 s deadline (a 502 after 30,0xx ms, seen in a
+temporary timing log at the route, not committed); before the stall the route answered in a few milliseconds. The pipe was this script's: it read the server's
+output asynchronously, then ran the Chromium tier with \`spawnSync\`, which stops its event loop, so nobody read the
+pipe, it filled with the server's log (its validation errors print whole rollouts: ~1.7 MB a run) and the server
+blocked in its next print. The forwarding route, Chromium's connection limit, the MCP GET stream and unread bodies were
+not the cause: with the tier run asynchronously, the same page, route and server run all 228 checks without a stall,
+with no connection left open on the server's socket afterwards (\`ss -tn\`). Per-request time at the route in that run:
+median 5 ms for \`/mcp\`, 4 ms for \`POST /<tool>\`, 15 ms for \`/seed_session\`, 41 ms for \`/verify\` (p95 18, 15, 58,
+161 ms). A server that does stop answering now ends a run at the first request it leaves unanswered, with one error
+(\`serverStoppedAnswering\` in lib/live), instead of a deadline per later request.
+
+## A Gym server that stops answering (by hand, 2026-11-30)
+
+\`npm run --silent cli -- live http://127.0.0.1:18405 --rollouts fixtures/golden/workplace-rollouts/wa_rollouts.jsonl\`
+against \`gym_server.sh 18405\`, the server disturbed part way through the run:
+- stuck (\`kill -STOP\`, 9 s in, \`--timeout-ms 5000\`): the run stopped at line 37 (contract) after one deadline,
+  with one error (\`STOPPED: ... MCP initialize: no answer within 5000 ms\`), 12.8 s in all; before, each of the 155
+  checks left would have waited a deadline for seeding and another for /verify (~26 min, estimated);
+- killed (\`kill -9\`, 9 s in, \`--timeout-ms 30000\`): stopped at line 19 (legacy) at once
+  (\`POST /seed_session: fetch failed: other side closed\`), 7.5 s in all.
+The Live page stops the same way (\`serverStoppedAnswering\`; \`e2e/live.spec.ts\` kills a server mid-call).
 `;
     writeFileSync(SUMMARY, md);
     console.log(`gym-live: all checks passed; summary in ${SUMMARY}`);

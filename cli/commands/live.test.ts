@@ -89,4 +89,36 @@ describe("cli live", () => {
     expect(down.code).toBe(1);
     expect(down.out).toContain("seed_session: FAILED (transport error)");
   });
+
+  it("stops the run with one error at the first request a stuck server leaves unanswered", async () => {
+    gym = await startFakeGym({ mode: "stateless", hang: ["customer_relationship_manager_delete_customer"] });
+    const file = join(tmp, "stuck.jsonl");
+    // Lines 4-7: the second one (line 5) deletes customers first.
+    writeFileSync(file, `${readFileSync(ROLLOUTS, "utf8").split("\n").slice(3, 7).join("\n")}\n`);
+    const result = await live(
+      gym.url,
+      "--rollouts",
+      file,
+      "--policy",
+      "legacy",
+      "--timeout-ms",
+      "300",
+      "--json",
+    );
+    // The server holds the two doors' first call of line 2, and nothing after it was sent.
+    expect(gym.hanging()).toBe(2);
+    expect(result.code).toBe(1);
+    const records = result.out
+      .trim()
+      .split("\n")
+      .map((l) =>
+        z.looseObject({ section: z.string(), message: z.string().optional() }).parse(JSON.parse(l)),
+      );
+    expect(records.map((r) => r.section)).toEqual(["connect", "rollout", "rollout", "stopped", "summary"]);
+    expect(records[3]?.message).toMatch(/^stopped at line 2 \(legacy\): the server gave no answer to call 0/);
+    const text = await live(gym.url, "--rollouts", file, "--policy", "legacy", "--timeout-ms", "300");
+    expect(gym.hanging()).toBe(4);
+    expect(text.out.match(/^STOPPED: /gm)).toHaveLength(1);
+    expect(text.out).toContain("1 no answer");
+  });
 });

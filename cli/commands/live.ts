@@ -15,8 +15,10 @@ import {
   normalizeServerUrl,
   type PolicyTally,
   type RolloutCheck,
+  serverStoppedAnswering,
   tallyClean,
 } from "../../lib/live";
+import { readRollout } from "../../lib/schemas";
 import { scanOptions } from "../args";
 import type { CommandIo } from "../io";
 import { openFileStream } from "../open";
@@ -180,7 +182,9 @@ function rolloutText(check: RolloutCheck): string {
       ? "  DISAGREE"
       : verify.verdict === "refused_as_predicted"
         ? `  (refused, as predicted: ${verify.gymWouldReject.join("; ")})`
-        : "";
+        : verify.verdict === "no_answer"
+          ? `  (no answer: ${verify.serverError ?? ""})`
+          : "";
   const renormalized =
     verify.verdict === "disagree" && verify.renormalizedByServer.length > 0
       ? `\n  the server strips the mcp__ prefix itself from ${verify.renormalizedByServer.join(", ")}, which the ${check.policy} policy left unresolved`
@@ -210,8 +214,9 @@ function tallyText(policy: Policy, t: PolicyTally): string {
   const calls = CALL_VERDICTS.map((v) => `${v.replace(/_/g, " ")} ${t.calls[v]}`).join(", ");
   return (
     `summary [${policy}]: ${t.rollouts} rollouts; calls: ${calls}` +
-    `${t.replayErrors > 0 ? `; ${t.replayErrors} replays could not start` : ""}` +
+    `${t.replayErrors > 0 ? `; ${t.replayErrors} replays could not start or stopped` : ""}` +
     `; /verify: ${t.serverScored} scored, ${t.verifyAgree} agree, ${t.verifyRefusedAsPredicted} refused as predicted, ` +
+    `${t.verifyNoAnswer > 0 ? `${t.verifyNoAnswer} no answer, ` : ""}` +
     `${t.verifyDisagree} disagree (${t.verifyDisagreeRenormalized} where the server strips mcp__ names itself)\n`
   );
 }
@@ -252,7 +257,9 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
   if (stream !== null) {
     const tallies = new Map<Policy, PolicyTally>(policies.map((p) => [p, emptyTally()]));
     let unreadable = 0;
-    for await (const item of readJsonl(stream)) {
+    let stopped: { kind: string; message: string } | null = null;
+    // A server that stops answering ends the run with one error, instead of a deadline per later check.
+    lines: for await (const item of readJsonl(stream)) {
       if (!item.ok) {
         unreadable++;
         await io.stdout.write(
@@ -262,13 +269,32 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
         );
         continue;
       }
+      // Parse once at the edge (lib/schemas): a line that is not a rollout is unreadable, never replayed.
+      const read = readRollout(item.value);
+      if (!read.ok) {
+        unreadable++;
+        await io.stdout.write(
+          json
+            ? `${JSON.stringify({ section: "rollout", line: item.line, error: read.message })}\n`
+            : `line ${item.line}: unreadable: ${read.message}\n`,
+        );
+        continue;
+      }
       for (const policy of policies) {
-        const check = await checkRollout(item.value, item.line, target, policy, server ?? undefined);
+        const check = await checkRollout(read.rollout, item.line, target, policy, server ?? undefined);
         addToTally(tallies.get(policy)!, check);
         await io.stdout.write(
           json ? `${JSON.stringify({ section: "rollout", ...check })}\n` : rolloutText(check),
         );
+        stopped = serverStoppedAnswering(check);
+        if (stopped !== null) break lines;
       }
+    }
+    if (stopped !== null) {
+      clean = false;
+      await io.stdout.write(
+        json ? `${JSON.stringify({ section: "stopped", ...stopped })}\n` : `STOPPED: ${stopped.message}\n`,
+      );
     }
     for (const [policy, tally] of tallies) {
       clean &&= tallyClean(tally);

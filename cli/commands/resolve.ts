@@ -3,11 +3,11 @@
  * call on stdout, in file order. Streams: one line in memory at a time.
  */
 import { HARNESSES, type HarnessId } from "../../lib/harness";
-import { resolveReadRollout } from "../../lib/identity";
+import { resolveRollout } from "../../lib/identity";
 import type { CallResolution, Policy } from "../../lib/identity/types";
 import { readJsonl } from "../../lib/jsonl";
 import { type NameFlag, nameFlags } from "../../lib/names";
-import { readRollout } from "../../lib/schemas";
+import { type Rollout, readRollout } from "../../lib/schemas";
 import { chooseServer } from "../../lib/verify/server";
 import { emptyValue, onlyFile, readHarness, readPolicy, scanOptions, splitTools } from "../args";
 import { reportError } from "../errors";
@@ -104,10 +104,7 @@ function callRecord(line: number, call: CallResolution): string {
 }
 
 /** The verifying server of one rollout: the one rule in lib/verify (chooseServer). */
-function serverOf(
-  rollout: Readonly<Record<string, unknown>>,
-  override: string | null,
-): string | { error: string } {
+function serverOf(rollout: Rollout, override: string | null): string | { error: string } {
   const choice = chooseServer(rollout, { override });
   return choice.server ?? { error: `no verifying server: ${choice.reason} Pass --server.` };
 }
@@ -147,7 +144,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
       // A JSON value that is not an object reads "not a rollout: the line is not a JSON object" (lib/schemas).
       const read = readRollout(item.value);
       if (!read.ok) {
-        await emit(terminalJson({ line: item.line, error: `not a rollout: ${read.issues.join("; ")}` }));
+        await emit(terminalJson({ line: item.line, error: read.message }));
         continue;
       }
       const verifying = serverOf(read.rollout, server);
@@ -156,7 +153,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
         continue;
       }
       const serverTools = tools ?? knownTools?.(verifying);
-      const resolution = resolveReadRollout(read.rollout, {
+      const resolution = resolveRollout(read.rollout, {
         server: verifying,
         policy,
         ...(harness === null ? {} : { harness }),

@@ -1,5 +1,6 @@
 "use client";
 /** Live mode's presentational views: props in, nothing fetched. Server text is rendered as text only. */
+import type { ReactNode } from "react";
 import type { Policy } from "@/lib/identity/types";
 import {
   CALL_VERDICTS,
@@ -117,6 +118,32 @@ export function ConnectView({ report }: { report: ConnectReport }) {
   );
 }
 
+/** A scrolling table with a sticky header row: the skeleton of every live table. */
+function ScrollTable({
+  head,
+  testId,
+  children,
+}: {
+  head: readonly string[];
+  testId?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className={styles.scroll}>
+      <table className={styles.table} data-testid={testId}>
+        <thead>
+          <tr>
+            {head.map((h) => (
+              <th key={h}>{h}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
 function schemaParams(schema: unknown): string {
   if (schema === null || typeof schema !== "object" || !("properties" in schema)) return "(any object)";
   const props = schema.properties;
@@ -134,46 +161,34 @@ export function ParityView({ report, pages }: { report: ParityReport; pages: num
         {report.catchAll !== null && ` + catch-all POST ${report.catchAll}`} · {report.differences} difference
         {report.differences === 1 ? "" : "s"}
       </p>
-      <div className={styles.scroll}>
-        <table className={styles.table}>
-          <thead>
-            <tr>
-              <th>tool</th>
-              <th>MCP input schema</th>
-              <th>HTTP route</th>
-              <th>difference</th>
-            </tr>
-          </thead>
-          <tbody>
-            {report.rows.map((row) => (
-              <tr
-                key={row.name}
-                className={row.differences.length > 0 ? styles.rowBad : undefined}
-                data-parity-tool={row.name}
-                data-difference={row.differences.map((d) => d.kind).join(" ")}
-              >
-                <td className={styles.mono}>{row.name}</td>
-                <td className={styles.mono}>
-                  {row.mcp === null ? "not listed" : schemaParams(row.mcp.inputSchema)}
-                </td>
-                <td className={styles.mono}>
-                  {row.http === null
-                    ? "none"
-                    : `POST ${row.http.path}${row.http.via === "catch-all" ? " (catch-all)" : ""} · ${schemaParams(row.http.inputSchema)}`}
-                </td>
-                <td>
-                  {row.differences.map((d) => (
-                    <div key={d.kind}>
-                      <strong>{d.kind.replace(/_/g, " ")}</strong>: {d.message}
-                    </div>
-                  ))}
-                  {row.differences.length === 0 && <span className="muted">{row.note ?? "same"}</span>}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ScrollTable head={["tool", "MCP input schema", "HTTP route", "difference"]}>
+        {report.rows.map((row) => (
+          <tr
+            key={row.name}
+            className={row.differences.length > 0 ? styles.rowBad : undefined}
+            data-parity-tool={row.name}
+            data-difference={row.differences.map((d) => d.kind).join(" ")}
+          >
+            <td className={styles.mono}>{row.name}</td>
+            <td className={styles.mono}>
+              {row.mcp === null ? "not listed" : schemaParams(row.mcp.inputSchema)}
+            </td>
+            <td className={styles.mono}>
+              {row.http === null
+                ? "none"
+                : `POST ${row.http.path}${row.http.via === "catch-all" ? " (catch-all)" : ""} · ${schemaParams(row.http.inputSchema)}`}
+            </td>
+            <td>
+              {row.differences.map((d) => (
+                <div key={d.kind}>
+                  <strong>{d.kind.replace(/_/g, " ")}</strong>: {d.message}
+                </div>
+              ))}
+              {row.differences.length === 0 && <span className="muted">{row.note ?? "same"}</span>}
+            </td>
+          </tr>
+        ))}
+      </ScrollTable>
     </section>
   );
 }
@@ -210,56 +225,56 @@ export function ReplayView({ check }: { check: RolloutCheck }) {
   return (
     <section data-testid="live-replay" data-line={check.line} data-policy={check.policy}>
       {replay.error !== null && <ErrorLine kind={replay.error.kind} message={replay.error.message} />}
-      <div className={styles.scroll}>
-        <table className={styles.table}>
-          <thead>
-            <tr>
-              <th>#</th>
-              <th>emitted → called as</th>
-              <th>arguments</th>
-              <th>HTTP door</th>
-              <th>MCP door</th>
-              <th>verdict</th>
-            </tr>
-          </thead>
-          <tbody>
-            {replay.calls.map((call) => (
-              <tr
-                key={call.index}
-                data-call-verdict={call.verdict}
-                className={
-                  call.verdict === "differs" || call.verdict === "failed" ? styles.rowBad : undefined
-                }
-              >
-                <td>{call.index}</td>
-                <td className={styles.mono}>
-                  {call.emitted}
-                  {call.emitted !== call.name && <div>→ {call.name}</div>}
-                </td>
-                <td>
-                  <pre className={styles.pre}>{call.arguments}</pre>
-                </td>
-                <td>
-                  <DoorCell call={call} door="http" />
-                </td>
-                <td>
-                  <DoorCell call={call} door="mcp" />
-                </td>
-                <td>
-                  {VERDICT_TEXT[call.verdict]}
-                  {call.note !== null && <div className="muted">{call.note}</div>}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ScrollTable head={["#", "emitted → called as", "arguments", "HTTP door", "MCP door", "verdict"]}>
+        {replay.calls.map((call) => (
+          <tr
+            key={call.index}
+            data-call-verdict={call.verdict}
+            className={call.verdict === "differs" || call.verdict === "failed" ? styles.rowBad : undefined}
+          >
+            <td>{call.index}</td>
+            <td className={styles.mono}>
+              {call.emitted}
+              {call.emitted !== call.name && <div>→ {call.name}</div>}
+            </td>
+            <td>
+              <pre className={styles.pre}>{call.arguments}</pre>
+            </td>
+            <td>
+              <DoorCell call={call} door="http" />
+            </td>
+            <td>
+              <DoorCell call={call} door="mcp" />
+            </td>
+            <td>
+              {VERDICT_TEXT[call.verdict]}
+              {call.note !== null && <div className="muted">{call.note}</div>}
+            </td>
+          </tr>
+        ))}
+      </ScrollTable>
+      {replay.notReplayed > 0 && (
+        <p className="muted" data-testid="live-not-replayed" data-not-replayed={replay.notReplayed}>
+          {replay.notReplayed} call{replay.notReplayed === 1 ? "" : "s"} not replayed: the replay stopped
+          where the server gave no answer.
+        </p>
+      )}
     </section>
   );
 }
 
 function reward(value: number | null): string {
   return value === null ? "—" : String(value);
+}
+
+/** A reward, and beneath it why there is none (or what went wrong), shortened. */
+function RewardCell({ value, error }: { value: number | null; error: string | null }) {
+  return (
+    <td>
+      {reward(value)}
+      {error !== null && <div className="muted">{error.slice(0, 160)}</div>}
+    </td>
+  );
 }
 
 export function VerifyTable({
@@ -272,83 +287,63 @@ export function VerifyTable({
   onSelect: (line: number, policy: Policy) => void;
 }) {
   return (
-    <div className={styles.scroll}>
-      <table className={styles.table} data-testid="live-results">
-        <thead>
-          <tr>
-            <th>line</th>
-            <th>policy</th>
-            <th>replay (calls)</th>
-            <th>browser reward</th>
-            <th>server /verify reward</th>
-            <th>verdict</th>
-          </tr>
-        </thead>
-        <tbody>
-          {checks.map((check) => {
-            const { verify, replay } = check;
-            const on = selected?.line === check.line && selected.policy === check.policy;
-            return (
-              <tr
-                key={`${check.line}-${check.policy}`}
-                data-result-line={check.line}
-                data-result-policy={check.policy}
-                data-verify-verdict={verify.verdict}
-                data-browser-reward={reward(verify.browserReward)}
-                data-server-reward={reward(verify.serverReward)}
-                className={`${verify.disagree ? styles.rowBad : ""} ${on ? styles.rowOn : ""}`}
+    <ScrollTable
+      head={["line", "policy", "replay (calls)", "browser reward", "server /verify reward", "verdict"]}
+      testId="live-results"
+    >
+      {checks.map((check) => {
+        const { verify, replay } = check;
+        const on = selected?.line === check.line && selected.policy === check.policy;
+        return (
+          <tr
+            key={`${check.line}-${check.policy}`}
+            data-result-line={check.line}
+            data-result-policy={check.policy}
+            data-verify-verdict={verify.verdict}
+            data-browser-reward={reward(verify.browserReward)}
+            data-server-reward={reward(verify.serverReward)}
+            className={`${verify.disagree ? styles.rowBad : ""} ${on ? styles.rowOn : ""}`}
+          >
+            <td>
+              <button
+                type="button"
+                className="button-small"
+                onClick={() => onSelect(check.line, check.policy)}
               >
-                <td>
-                  <button
-                    type="button"
-                    className="button-small"
-                    onClick={() => onSelect(check.line, check.policy)}
-                  >
-                    {check.line}
-                  </button>
-                </td>
-                <td>{check.policy}</td>
-                <td>
-                  {replay.error !== null
-                    ? ERROR_KIND_LABEL[replay.error.kind]
-                    : CALL_VERDICTS.filter((v) => replay.counts[v] > 0)
-                        .map((v) => `${replay.counts[v]} ${VERDICT_TEXT[v]}`)
-                        .join(", ") || "no calls"}
-                </td>
-                <td>
-                  {reward(verify.browserReward)}
-                  {verify.browserError !== null && (
-                    <div className="muted">{verify.browserError.slice(0, 160)}</div>
+                {check.line}
+              </button>
+            </td>
+            <td>{check.policy}</td>
+            <td>
+              {replay.error !== null
+                ? ERROR_KIND_LABEL[replay.error.kind]
+                : CALL_VERDICTS.filter((v) => replay.counts[v] > 0)
+                    .map((v) => `${replay.counts[v]} ${VERDICT_TEXT[v]}`)
+                    .join(", ") || "no calls"}
+            </td>
+            <RewardCell value={verify.browserReward} error={verify.browserError} />
+            <RewardCell value={verify.serverReward} error={verify.serverError} />
+            <td>
+              {verify.verdict === "agree" && "agree"}
+              {verify.verdict === "no_answer" && "no answer from the server"}
+              {verify.verdict === "refused_as_predicted" && (
+                <span title={verify.gymWouldReject.join("; ")}>server refused, as predicted</span>
+              )}
+              {verify.verdict === "disagree" && (
+                <strong>
+                  disagree
+                  {verify.renormalizedByServer.length > 0 && (
+                    <div className={styles.note}>
+                      the server strips mcp__ itself from {verify.renormalizedByServer.join(", ")}
+                    </div>
                   )}
-                </td>
-                <td>
-                  {reward(verify.serverReward)}
-                  {verify.serverError !== null && (
-                    <div className="muted">{verify.serverError.slice(0, 160)}</div>
-                  )}
-                </td>
-                <td>
-                  {verify.verdict === "agree" && "agree"}
-                  {verify.verdict === "refused_as_predicted" && (
-                    <span title={verify.gymWouldReject.join("; ")}>server refused, as predicted</span>
-                  )}
-                  {verify.verdict === "disagree" && (
-                    <strong>
-                      disagree
-                      {verify.renormalizedByServer.length > 0 && (
-                        <div className={styles.note}>
-                          the server strips mcp__ itself from {verify.renormalizedByServer.join(", ")}
-                        </div>
-                      )}
-                    </strong>
-                  )}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+                </strong>
+              )}
+            </td>
+          </tr>
+        );
+      })}
+    </ScrollTable>
   );
 }
 
@@ -364,6 +359,7 @@ export function TallyView({ tallies }: { tallies: ReadonlyMap<Policy, PolicyTall
           ))}
           <th>/verify agree</th>
           <th>refused as predicted</th>
+          <th>no answer</th>
           <th>disagree</th>
         </tr>
       </thead>
@@ -376,6 +372,7 @@ export function TallyView({ tallies }: { tallies: ReadonlyMap<Policy, PolicyTall
             data-differs={t.calls.differs}
             data-failed={t.calls.failed}
             data-disagree={t.verifyDisagree}
+            data-no-answer={t.verifyNoAnswer}
           >
             <td>{policy}</td>
             <td>{t.rollouts}</td>
@@ -384,6 +381,7 @@ export function TallyView({ tallies }: { tallies: ReadonlyMap<Policy, PolicyTall
             ))}
             <td>{t.verifyAgree}</td>
             <td>{t.verifyRefusedAsPredicted}</td>
+            <td className={t.verifyNoAnswer > 0 ? styles.bad : undefined}>{t.verifyNoAnswer}</td>
             <td className={t.verifyDisagree > 0 ? styles.bad : undefined}>{t.verifyDisagree}</td>
           </tr>
         ))}

@@ -229,7 +229,8 @@ export function forwardingFetch(
       } catch {
         // not JSON: show the text as it is
       }
-      throw new LiveError(kind === "timeout" ? "timeout" : "transport_error", message, response.status);
+      // No status: this answer is the route's own, not the server's (see noAnswer in errors.ts).
+      throw new LiveError(kind === "timeout" ? "timeout" : "transport_error", message);
     }
     return response;
   };

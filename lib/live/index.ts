@@ -1,5 +1,12 @@
 export { type ConnectReport, connectAndCheck, type Step } from "./connect";
-export { describeError, ERROR_KIND_LABEL, LiveError, type LiveErrorKind } from "./errors";
+export {
+  describeError,
+  ERROR_KIND_LABEL,
+  LiveError,
+  type LiveErrorKind,
+  type LiveFailure,
+  noAnswer,
+} from "./errors";
 export { DEFAULT_TIMEOUT_MS, type FetchLike, normalizeServerUrl } from "./fetch";
 export { FORWARD_PATH, forwardingFetch } from "./forward";
 export { type HttpAnswer, HttpDoor, type McpMetadata, SESSION_TOKEN_HEADER } from "./http";
@@ -21,6 +28,7 @@ export {
   emptyTally,
   type PolicyTally,
   type RolloutCheck,
+  serverStoppedAnswering,
   tallyClean,
 } from "./summary";
 export { decodeSessionToken, type TokenClaims } from "./token";

@@ -2,13 +2,27 @@ import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { verifyRollout } from "../verify";
+import { narrowing } from "../schemas/test-helpers";
+import { verifyRollout as verifyRolloutTyped } from "../verify";
 import { connectAndCheck } from "./connect";
-import { LiveError } from "./errors";
+import { describeError, LiveError, noAnswer } from "./errors";
 import { HttpDoor } from "./http";
 import { McpDoor } from "./mcp";
-import { openMcpSession, replayRollout, verifyOnServer } from "./replay";
+import {
+  openMcpSession,
+  replayRollout as replayRolloutTyped,
+  verifyOnServer as verifyOnServerTyped,
+} from "./replay";
+import { checkRollout as checkRolloutTyped, serverStoppedAnswering } from "./summary";
 import { type FakeGym, type FakeGymOptions, type FakeMode, startFakeGym } from "./test-helpers";
+
+// lib takes Rollouts narrowed at the edge; these tests write plain JSON, narrowed here (failing loudly).
+const verifyRollout = narrowing(verifyRolloutTyped);
+
+// lib takes Rollouts narrowed at the edge; these tests write plain JSON, narrowed here (failing loudly).
+const replayRollout = narrowing(replayRolloutTyped);
+const verifyOnServer = narrowing(verifyOnServerTyped);
+const checkRollout = narrowing(checkRolloutTyped);
 
 const MODES: readonly FakeMode[] = ["sse", "json", "stateless"];
 const GOLDEN = readFileSync(
@@ -145,6 +159,73 @@ describe.each(MODES)("live mode against the SDK's own server in %s mode", (mode)
     expect(Date.now() - started).toBeLessThan(5000);
     await door.close();
   });
+
+  it("stops a replay at the call a killed server left unanswered: one error, the later calls not replayed, /verify not asked", async () => {
+    // Line 6: four delete_customer calls, then create_task.
+    const gym = await startFakeGym({ mode, hang: ["customer_relationship_manager_delete_customer"] });
+    const target = { baseUrl: gym.url, timeoutMs: 20_000 };
+    const started = Date.now();
+    const pending = checkRollout(GOLDEN[5], 6, target, "legacy");
+    while (gym.hanging() === 0) await new Promise((r) => setTimeout(r, 10));
+    await gym.kill();
+    const check = await pending;
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(check.replay.calls).toHaveLength(1);
+    expect(check.replay.calls[0]?.verdict).toBe("failed");
+    expect(check.replay.notReplayed).toBe(4);
+    expect(check.replay.error?.kind).toBe("transport_error");
+    expect(check.replay.error?.message).toContain(
+      "no answer to call 0 (customer_relationship_manager_delete_customer) through the HTTP door",
+    );
+    expect(check.replay.error?.message).toContain("4 later calls not replayed");
+    expect(check.verify.verdict).toBe("no_answer");
+    expect(check.verify.serverError).toContain("not asked");
+    expect(check.verify.browserReward).toBe(verifyRollout(GOLDEN[5], { policy: "legacy" }).reward);
+    const stop = serverStoppedAnswering(check);
+    expect(stop?.kind).toBe("transport_error");
+    expect(stop?.message).toMatch(/^stopped at line 6 \(legacy\): the server gave no answer to call 0/);
+  });
+
+  it("stops at the first deadline when a stuck server stops answering, instead of one deadline per call", async () => {
+    const gym = await fake({ mode, hang: ["customer_relationship_manager_delete_customer"] });
+    const target = { baseUrl: gym.url, timeoutMs: 300 };
+    // A tool that never answers: call 0 times out on both doors; without the stop, the four later calls
+    // would cost 8 more deadlines and /verify a ninth. Counted by the requests the server holds.
+    const slow = await checkRollout(GOLDEN[5], 6, target, "contract");
+    expect(gym.hanging()).toBe(2);
+    expect(slow.replay.error?.kind).toBe("timeout");
+    expect(slow.replay.notReplayed).toBe(4);
+    expect(slow.replay.counts.failed).toBe(1);
+    expect(slow.verify.verdict).toBe("no_answer");
+    expect(serverStoppedAnswering(slow)?.kind).toBe("timeout");
+    // A server that accepts connections and answers nothing (stuck in a write): seeding times out once.
+    gym.stall();
+    const stuck = await checkRollout(GOLDEN[5], 6, target, "contract");
+    // One request held (seeding), none after it: no MCP session, no call, no /verify.
+    expect(gym.hanging()).toBe(3);
+    expect(stuck.replay.error?.kind).toBe("timeout");
+    expect(stuck.replay.calls).toHaveLength(0);
+    expect(stuck.replay.notReplayed).toBe(5);
+    expect(stuck.verify.verdict).toBe("no_answer");
+    expect(serverStoppedAnswering(stuck)?.message).toContain("stopped at line 6 (contract)");
+  });
+
+  it("keeps going after an answered error: a 404 or an isError is an answer, not a stop", async () => {
+    const gym = await fake({ mode });
+    const check = await checkRollout(
+      rolloutOf([
+        { name: "no_such_tool", arguments: "{}" },
+        { name: "email_get_email_information_by_id", arguments: '{"email_id":"00000057","field":"subject"}' },
+      ]),
+      1,
+      { baseUrl: gym.url, timeoutMs: 5000 },
+      "contract",
+    );
+    expect(check.replay.error).toBeNull();
+    expect(check.replay.notReplayed).toBe(0);
+    expect(check.replay.calls.map((c) => c.verdict)).toEqual(["error_by_transport", "same"]);
+    expect(serverStoppedAnswering(check)).toBeNull();
+  });
 });
 
 describe("live mode: what the real server will not do on demand", () => {
@@ -252,6 +333,11 @@ describe("live mode: what the real server will not do on demand", () => {
     expect(error.kind).toBe("transport_error");
     expect(error.status).toBe(404);
     expect(error.message).toContain("dropped");
+    // The server answered (404): a run goes on, and the next rollout's fresh session works.
+    expect(noAnswer(describeError(error))).toBe(false);
+    expect(noAnswer({ kind: "transport_error", message: "fetch failed" })).toBe(true);
+    expect(noAnswer({ kind: "timeout", message: "no answer within 300 ms" })).toBe(true);
+    expect(noAnswer({ kind: "protocol_error", message: "JSON-RPC error" })).toBe(false);
     await door.close();
     const fresh = await openMcpSession(target);
     expect((await fresh.callTool("company_directory_find_email_address", { name: "carlos" })).isError).toBe(

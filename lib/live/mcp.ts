@@ -41,6 +41,11 @@ export interface McpWire {
   standaloneStream: string | null;
 }
 
+function withDeadline(signal: AbortSignal | null | undefined, timeoutMs: number): AbortSignal {
+  const deadline = AbortSignal.timeout(timeoutMs);
+  return signal ? AbortSignal.any([signal, deadline]) : deadline;
+}
+
 function isAbortLike(error: unknown): boolean {
   return error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
 }
@@ -114,7 +119,11 @@ export class McpDoor {
         this.wire.standaloneStream = "not opened (live mode needs no server-initiated messages)";
         return new Response(null, { status: 405 });
       }
-      const response = await base(u, init);
+      // The SDK gives DELETE no deadline of its own; a server that stopped answering would hold close().
+      const response = await base(
+        u,
+        method === "DELETE" ? { ...init, signal: withDeadline(init?.signal, this.timeoutMs) } : init,
+      );
       if (method === "POST" && response.status !== 202) {
         const type = (response.headers.get("content-type") ?? "none").split(";")[0]!.trim();
         replies[type] = (replies[type] ?? 0) + 1;
@@ -239,9 +248,13 @@ export class McpDoor {
     return { isError: result.isError === true, text: contentText(content) };
   }
 
-  /** DELETE (when the server gave a session id), then close the client. */
-  async close(): Promise<void> {
+  /**
+   * DELETE (when the server gave a session id), then close the client. `serverGone`: the server stopped
+   * answering, so no DELETE is sent (it would only wait out another deadline).
+   */
+  async close(options: { serverGone?: boolean } = {}): Promise<void> {
     if (this.transport.sessionId === undefined) this.wire.deleteOnClose = "not sent (no session id)";
+    else if (options.serverGone === true) this.wire.deleteOnClose = "not sent (the server stopped answering)";
     else {
       try {
         await this.transport.terminateSession();

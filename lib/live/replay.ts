@@ -7,9 +7,9 @@
 import { canonicalizeForVerification } from "../canonicalize";
 import type { Policy } from "../identity/types";
 import { parsePythonJson } from "../jsonl";
-import { functionCalls, readRollout } from "../schemas";
+import { functionCalls, isJsonObject, type Rollout } from "../schemas";
 import { buildVerifyRequest, verifyRollout } from "../verify";
-import { describeError, type LiveErrorKind } from "./errors";
+import { describeError, type LiveErrorKind, type LiveFailure, noAnswer } from "./errors";
 import { safeJson } from "./fetch";
 import { type DoorOptions, type HttpAnswer, HttpDoor } from "./http";
 import { type McpAnswer, McpDoor } from "./mcp";
@@ -22,7 +22,7 @@ import { type McpAnswer, McpDoor } from "./mcp";
  */
 export type CallVerdict = "same" | "differs" | "error_by_transport" | "failed" | "skipped";
 
-export type DoorOutcome<T> = { ok: true; answer: T } | { ok: false; kind: LiveErrorKind; message: string };
+export type DoorOutcome<T> = { ok: true; answer: T } | ({ ok: false } & LiveFailure);
 
 export interface ReplayedCall {
   readonly index: number;
@@ -42,8 +42,15 @@ export interface RolloutReplay {
   readonly server: string;
   readonly calls: readonly ReplayedCall[];
   readonly counts: Readonly<Record<CallVerdict, number>>;
-  /** A failure before any call (seeding or connecting), sorted and plain. */
-  readonly error: { kind: LiveErrorKind; message: string } | null;
+  /**
+   * What stopped the replay, sorted and plain: a failure before any call (seeding or connecting), or a call
+   * a door gave no answer to (errors.ts noAnswer: the server is gone or stuck, and whether the call took
+   * effect is unknown, so the two sessions can no longer be compared), after which the rest were not
+   * replayed instead of each waiting out a deadline. An answered error (HTTP status, isError) does not stop it.
+   */
+  readonly error: LiveFailure | null;
+  /** Calls left unreplayed because the replay stopped part way (0 when it ran to the end). */
+  readonly notReplayed: number;
 }
 
 export interface LiveTarget extends DoorOptions {
@@ -56,10 +63,6 @@ async function outcome<T>(run: () => Promise<T>): Promise<DoorOutcome<T>> {
   } catch (error) {
     return { ok: false, ...describeError(error) };
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 export function verdictOf(http: DoorOutcome<HttpAnswer>, mcp: DoorOutcome<McpAnswer>): CallVerdict {
@@ -85,7 +88,7 @@ function emptyCounts(): Record<CallVerdict, number> {
  * verify pipeline gives them for `policy` and `server` (default: the rollout's environment_name).
  */
 export async function replayRollout(
-  rollout: unknown,
+  rollout: Rollout,
   target: LiveTarget,
   options: { policy: Policy; server?: string },
 ): Promise<RolloutReplay> {
@@ -95,25 +98,17 @@ export async function replayRollout(
   }).resolution;
   const counts = emptyCounts();
   const base = { policy: options.policy, server: resolution.server };
-  const read = readRollout(rollout);
-  if (!read.ok) {
-    return {
-      ...base,
-      calls: [],
-      counts,
-      error: { kind: "protocol_error", message: `not a readable rollout: ${read.issues.join("; ")}` },
-    };
-  }
-  const items = functionCalls(read.rollout);
+  const items = functionCalls(rollout);
   const http = new HttpDoor(target.baseUrl, target);
   let mcp: McpDoor;
   try {
     await http.seedSession();
     mcp = await openMcpSession(target);
   } catch (error) {
-    return { ...base, calls: [], counts, error: describeError(error) };
+    return { ...base, calls: [], counts, error: describeError(error), notReplayed: resolution.calls.length };
   }
   const calls: ReplayedCall[] = [];
+  let stopped: LiveFailure | null = null;
   try {
     for (const call of resolution.calls) {
       const item = items[call.index];
@@ -127,7 +122,7 @@ export async function replayRollout(
         name: call.verifier_name,
         arguments: rawArguments,
       };
-      if (!parsed.ok || !isObject(parsed.value)) {
+      if (!parsed.ok || !isJsonObject(parsed.value)) {
         counts.skipped++;
         calls.push({
           ...common,
@@ -144,11 +139,22 @@ export async function replayRollout(
       const verdict = verdictOf(httpOutcome, mcpOutcome);
       counts[verdict]++;
       calls.push({ ...common, http: httpOutcome, mcp: mcpOutcome, verdict, note: null });
+      const lost = [["HTTP", httpOutcome] as const, ["MCP", mcpOutcome] as const].find(
+        ([, o]) => !o.ok && noAnswer(o),
+      );
+      if (lost !== undefined && !lost[1].ok) {
+        const left = resolution.calls.length - calls.length;
+        stopped = {
+          kind: lost[1].kind,
+          message: `the server gave no answer to call ${call.index} (${call.verifier_name}) through the ${lost[0]} door (${lost[1].message}); the replay stopped there${left > 0 ? `, ${left} later call${left === 1 ? "" : "s"} not replayed` : ""}`,
+        };
+        break;
+      }
     }
   } finally {
-    await mcp.close();
+    await mcp.close({ serverGone: stopped !== null });
   }
-  return { ...base, calls, counts, error: null };
+  return { ...base, calls, counts, error: stopped, notReplayed: resolution.calls.length - calls.length };
 }
 
 export interface ServerVerify {
@@ -158,12 +164,16 @@ export interface ServerVerify {
   readonly browserError: string | null;
   readonly serverReward: number | null;
   readonly serverError: string | null;
+  /** How the request to /verify failed when the server gave no answer (null otherwise). */
+  readonly serverErrorKind: LiveErrorKind | null;
   readonly status: number | null;
   /**
    * agree: equal rewards (or neither side has one); refused_as_predicted: the server refused the request
-   * (HTTP 4xx) and lib/verify predicted Gym's validation would (gymWouldReject); disagree: anything else.
+   * (HTTP 4xx) and lib/verify predicted Gym's validation would (gymWouldReject); no_answer: the server gave
+   * no answer (transport error, timeout) or was not asked because it had stopped answering; disagree:
+   * anything else.
    */
-  readonly verdict: "agree" | "disagree" | "refused_as_predicted";
+  readonly verdict: "agree" | "disagree" | "refused_as_predicted" | "no_answer";
   readonly disagree: boolean;
   /**
    * Names in the POSTed copy that start with `mcp__`: a server with MCP exposure strips those itself before
@@ -179,9 +189,9 @@ export interface ServerVerify {
  * canonicalizes it, and puts the server's reward beside the browser's.
  */
 export async function verifyOnServer(
-  rollout: unknown,
+  rollout: Rollout,
   target: LiveTarget,
-  options: { policy: Policy; server?: string },
+  options: { policy: Policy; server?: string; notAsked?: string },
 ): Promise<ServerVerify> {
   const result = verifyRollout(rollout, {
     policy: options.policy,
@@ -198,6 +208,7 @@ export async function verifyOnServer(
     serverReward: number | null,
     serverError: string | null,
     status: number | null,
+    lost: LiveErrorKind | null = null,
   ): ServerVerify => {
     const refusedAsPredicted =
       serverReward === null &&
@@ -205,22 +216,26 @@ export async function verifyOnServer(
       status >= 400 &&
       status < 500 &&
       base.gymWouldReject.length > 0;
-    const verdict = refusedAsPredicted
-      ? "refused_as_predicted"
-      : serverReward === result.reward
-        ? "agree"
-        : "disagree";
+    const verdict =
+      lost !== null
+        ? "no_answer"
+        : refusedAsPredicted
+          ? "refused_as_predicted"
+          : serverReward === result.reward
+            ? "agree"
+            : "disagree";
     return {
       ...base,
       serverReward,
       serverError,
+      serverErrorKind: lost,
       status,
       verdict,
       disagree: verdict === "disagree",
       renormalizedByServer,
     };
   };
-  if (!isObject(rollout)) return finish(null, "the rollout is not a JSON object", null);
+  if (options.notAsked !== undefined) return finish(null, options.notAsked, null, "transport_error");
   let request: unknown;
   try {
     request = canonicalizeForVerification(buildVerifyRequest(rollout), result.resolution);
@@ -234,12 +249,12 @@ export async function verifyOnServer(
   try {
     const answer = await new HttpDoor(target.baseUrl, target).verify(request);
     const body = safeJson(answer.body);
-    const reward = isObject(body) && typeof body.reward === "number" ? body.reward : null;
+    const reward = isJsonObject(body) && typeof body.reward === "number" ? body.reward : null;
     if (answer.status !== 200 || reward === null)
       return finish(null, `HTTP ${answer.status}: ${answer.body.slice(0, 300)}`, answer.status);
     return finish(reward, null, answer.status);
   } catch (error) {
-    const { kind, message } = describeError(error);
-    return finish(null, `${kind}: ${message}`, null);
+    const failure = describeError(error);
+    return finish(null, `${failure.kind}: ${failure.message}`, null, noAnswer(failure) ? failure.kind : null);
   }
 }

@@ -62,8 +62,13 @@ export interface FakeGym {
   readonly url: string;
   /** Forgets every MCP session (a restart the client did not see). */
   dropSessions(): void;
-  /** Tool calls currently waiting in a hanging tool. */
+  /** Tool calls currently waiting in a hanging tool, plus requests held by stall(). */
   readonly hanging: () => number;
+  /**
+   * From now on every request is accepted and never answered, as by a server stuck in a blocking write
+   * (how Gym's own server stalled when nobody read its log pipe).
+   */
+  stall(): void;
   /** Ends every connection at once, mid-reply included, and stops listening. */
   kill(): Promise<void>;
   close(): Promise<void>;
@@ -194,6 +199,7 @@ export async function startFakeGym(options: FakeGymOptions): Promise<FakeGym> {
   const tamper = new Set(options.tamperMcpOutput ?? []);
   const hang = new Set(options.hang ?? []);
   let hanging = 0;
+  let stalled = false;
   const tools = realToolList();
 
   async function execute(sid: string, name: string, args: ReadonlyMap<string, unknown>): Promise<unknown> {
@@ -377,6 +383,10 @@ export async function startFakeGym(options: FakeGymOptions): Promise<FakeGym> {
   }
 
   const server: NodeServer = createServer((req, res) => {
+    if (stalled) {
+      hanging++;
+      return;
+    }
     handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) sendJson(res, 500, { detail: String(error) });
       else res.destroy();
@@ -398,6 +408,9 @@ export async function startFakeGym(options: FakeGymOptions): Promise<FakeGym> {
       mcpSessions.clear();
     },
     hanging: () => hanging,
+    stall() {
+      stalled = true;
+    },
     kill: close,
     close,
   };
