@@ -230,11 +230,15 @@ describe("reading rows from rollouts", () => {
   });
 
   it("takes the task from _ng_task_index, else the id (a run row's metrics view, lib/run)", () => {
-    expect(metricsOf(runRow(1, { _ng_task_index: 3, id: 9, reward: 1, response: { output: [] } }))).toMatchObject({
+    expect(
+      metricsOf(runRow(1, { _ng_task_index: 3, id: 9, reward: 1, response: { output: [] } })),
+    ).toMatchObject({
       task: "3",
       recorded: 1,
     });
-    expect(metricsOf(runRow(1, { id: "t-9", agent_ref: { name: "x" }, response: { output: [] } }))).toMatchObject({
+    expect(
+      metricsOf(runRow(1, { id: "t-9", agent_ref: { name: "x" }, response: { output: [] } })),
+    ).toMatchObject({
       task: "t-9",
       agent: "x",
       recorded: null,
