@@ -4,11 +4,13 @@
  * on a dataset carries its id and revision (or, for a detail view, its analysis revision), so new rows,
  * new rewards and a newly paired inputs file reach every view without manual invalidation.
  */
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { z } from "zod";
 import type {
+  CallView,
   DatasetSummary,
+  DetailParams,
   DetailView,
   ExportFormat,
   HarnessId,
@@ -16,6 +18,7 @@ import type {
   RolloutIndexEntry,
   SessionSummary,
   Source,
+  TranscriptItem,
 } from "@/worker/protocol";
 import { isCancelled } from "@/worker/rpc";
 import { SESSION_KEY, useDataClient } from "./data-client";
@@ -289,9 +292,19 @@ export function usePrioritize(datasetId: string | null) {
 /** Scrolling pauses this long before the rows on screen are sent to the worker. */
 export const PRIORITIZE_DEBOUNCE_MS = 80;
 
+function detailParams(
+  dataset: DatasetSummary | null,
+  line: number | null,
+  server: string | null,
+  harness: HarnessId | null,
+): DetailParams {
+  return { dataset: dataset?.id ?? "", line: line ?? 0, server, harness, analysis: dataset?.analysis ?? 0 };
+}
+
 /**
- * One rollout's detail view: transcript, every call's resolution under both policies and both
- * verifications, computed from one parse. Keyed by the dataset's analysis revision.
+ * One rollout's detail summary: header, findings, both verifications, and how many calls and transcript
+ * items it has (those come a page at a time: useDetailCalls, useDetailItems). One parse in the worker,
+ * which keeps the opened rollout for the pages. Keyed by the dataset's analysis revision.
  */
 export function useDetail(
   dataset: DatasetSummary | null,
@@ -300,14 +313,107 @@ export function useDetail(
   harness: HarnessId | null,
 ) {
   const client = useDataClient();
+  const params = detailParams(dataset, line, server, harness);
   return useQuery<DetailView | null>({
-    queryKey: ["detail", dataset?.id ?? null, dataset?.analysis ?? 0, line, server, harness],
+    queryKey: ["detail", params.dataset, params.analysis, line, server, harness],
     enabled: dataset !== null && line !== null,
     placeholderData: (previous, query) =>
       query?.queryKey[1] === dataset?.id && query?.queryKey[3] === line ? previous : undefined,
-    queryFn: ({ signal }) =>
-      client.request("detail", { dataset: dataset?.id ?? "", line: line ?? 0, server, harness }, { signal }),
+    queryFn: ({ signal }) => client.request("detail", params, { signal }),
   });
+}
+
+/** Rows per page request of an opened rollout's calls or transcript items. */
+export const DETAIL_PAGE_ROWS = 100;
+
+/** The rows of an opened rollout the page has, and how it says which rows are on screen. */
+export interface DetailRows<T> {
+  /** The row, or undefined while its page is on its way. */
+  rowAt(index: number): T | undefined;
+  /** Rows [start, end) are on screen (or about to be): their pages are fetched, the page before and after too. */
+  onRange(start: number, end: number): void;
+}
+
+function useDetailRows<T>(
+  part: "calls" | "items",
+  params: DetailParams,
+  enabled: boolean,
+  fetchRows: (start: number, end: number, signal: AbortSignal) => Promise<T[] | null>,
+): DetailRows<T> {
+  // The pages on screen, for the rollout they were reported for (another rollout starts at its top).
+  const rollout = JSON.stringify([params.dataset, params.line]);
+  const [seen, setSeen] = useState({ rollout, first: 0, last: 0 });
+  const pages = seen.rollout === rollout ? seen : { first: 0, last: 0 };
+  const wanted: number[] = [];
+  for (let page = Math.max(0, pages.first - 1); page <= pages.last + 1; page++) wanted.push(page);
+  const results = useQueries({
+    queries: wanted.map((page) => ({
+      queryKey: [
+        "detail-rows",
+        part,
+        params.dataset,
+        params.analysis,
+        params.line,
+        params.server,
+        params.harness,
+        page,
+      ],
+      enabled,
+      // A page of a given analysis revision never changes.
+      staleTime: Number.POSITIVE_INFINITY,
+      queryFn: ({ signal }: { signal: AbortSignal }) =>
+        fetchRows(page * DETAIL_PAGE_ROWS, (page + 1) * DETAIL_PAGE_ROWS, signal),
+    })),
+  });
+  const loaded = new Map<number, T[]>();
+  results.forEach((result, at) => {
+    const page = wanted[at];
+    if (page !== undefined && result.data) loaded.set(page, result.data);
+  });
+  const onRange = useCallback(
+    (start: number, end: number) => {
+      const first = Math.floor(Math.max(0, start) / DETAIL_PAGE_ROWS);
+      const last = Math.floor(Math.max(start, end - 1, 0) / DETAIL_PAGE_ROWS);
+      setSeen((previous) =>
+        previous.rollout === rollout && previous.first === first && previous.last === last
+          ? previous
+          : { rollout, first, last },
+      );
+    },
+    [rollout],
+  );
+  return {
+    rowAt: (index) => loaded.get(Math.floor(index / DETAIL_PAGE_ROWS))?.[index % DETAIL_PAGE_ROWS],
+    onRange,
+  };
+}
+
+/** The calls of the rollout useDetail opened (same arguments), a page at a time as they come on screen. */
+export function useDetailCalls(
+  dataset: DatasetSummary | null,
+  line: number | null,
+  server: string | null,
+  harness: HarnessId | null,
+): DetailRows<CallView> {
+  const client = useDataClient();
+  const params = detailParams(dataset, line, server, harness);
+  return useDetailRows("calls", params, dataset !== null && line !== null, (start, end, signal) =>
+    client.request("detailCalls", { ...params, start, end }, { signal }),
+  );
+}
+
+/** The transcript items of the rollout useDetail opened (same arguments), a page at a time. */
+export function useDetailItems(
+  dataset: DatasetSummary | null,
+  line: number | null,
+  server: string | null,
+  harness: HarnessId | null,
+): DetailRows<TranscriptItem> {
+  const client = useDataClient();
+  const params = detailParams(dataset, line, server, harness);
+  return useDetailRows("items", params, dataset !== null && line !== null, (start, end, signal) =>
+    client.request("detailItems", { ...params, start, end }, { signal }),
+  );
 }
 
 /** Typing pauses this long before a search is sent to the worker. */

@@ -7,12 +7,11 @@
 import { fileProblem, SNIFF_BYTES } from "../lib/filekind";
 import { parseJsonLine } from "../lib/jsonl";
 import { readRollout } from "../lib/schemas";
-import { detailView, servers } from "./core";
+import { detailView, type OpenedDetail, servers } from "./core";
 import type { IndexedBatch, IndexJob, InputsJob, LineRef, RewardJob, SearchJob } from "./jobs";
 import { indexBatch, inputIndex, prepareInputs, rewardBatch, rowContext, searchRange } from "./jobs";
 import type {
   DatasetSummary,
-  DetailView,
   HarnessId,
   LoadProgress,
   RecentFile,
@@ -478,7 +477,7 @@ export class DataService {
     line: number,
     server: string | null,
     harness: HarnessId | null,
-  ): Promise<DetailView | null> {
+  ): Promise<OpenedDetail | null> {
     const dataset = this.store.get(id);
     const entry = dataset?.entries.get(line);
     if (!dataset || !entry) return null;
