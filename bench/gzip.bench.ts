@@ -7,40 +7,35 @@
  *   would use). Neither native decoder is used by lib: DecompressionStream stops after the first member in
  *   browsers and both drop the data decoded before damage.
  * - decode only: lib's gunzip, and node:zlib's gunzipSync (the ceiling for a native decoder).
- * Cold figures are one read in a fresh process each; warm ones the best of BENCH_ROUNDS, since the machine
+ * Cold figures are the median of COLD_RUNS reads, each in a fresh process; warm ones the best of BENCH_ROUNDS, since the machine
  * is shared. All are MB/s of decompressed data.
  *
  *   npx tsx bench/gzip.bench.ts      (or through bench/run.ts)
  */
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Readable } from "node:stream";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createGunzip, gunzipSync, gzipSync } from "node:zlib";
 import { gunzip, readJsonl } from "../lib/jsonl";
-import { createRng, makeRolloutLine } from "../scripts/gen-big-rollouts";
+import { makeRolloutsBytes } from "../scripts/gen-big-rollouts";
 
 const TOTAL_BYTES = 64 * 1024 * 1024;
 /** Chunk size of the simulated source, as cli/open.ts reads files. */
 const CHUNK_BYTES = 1024 * 1024;
 const WARMUP_BYTES = 8 * 1024 * 1024;
 const BENCH_ROUNDS = 3;
+/** Fresh processes per cold figure (the median is kept): one cold run swings by 2x on a shared machine. */
+const COLD_RUNS = 5;
+const PLAIN_FILE = "rollouts.jsonl";
+const GZIP_FILE = "rollouts.jsonl.gz";
 
 export interface GzipRow {
   readonly name: string;
   readonly value: number;
   readonly unit: string;
-}
-
-function makePlain(): Uint8Array<ArrayBuffer> {
-  const rng = createRng(11);
-  const lines: string[] = [];
-  let size = 0;
-  for (let i = 0; size < TOTAL_BYTES; i++) {
-    const line = `${makeRolloutLine(i, rng)}\n`;
-    lines.push(line);
-    size += line.length;
-  }
-  return new TextEncoder().encode(lines.join(""));
 }
 
 function streamOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
@@ -78,6 +73,11 @@ async function decodeAll(gz: Uint8Array): Promise<number> {
   return bytes;
 }
 
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
 async function best(run: () => Promise<unknown>): Promise<number> {
   let fastest = Number.POSITIVE_INFINITY;
   for (let round = 0; round < BENCH_ROUNDS; round++) {
@@ -102,7 +102,7 @@ interface Data {
 }
 
 function makeData(): Data {
-  const plain = makePlain();
+  const plain = makeRolloutsBytes(11, TOTAL_BYTES);
   return { plain, gz: new Uint8Array(gzipSync(plain)) };
 }
 
@@ -125,10 +125,10 @@ function reader({ plain, gz }: Data, path: Path): () => Promise<number> {
  * A path's first read in a fresh process (`--cold PATH`): the JIT warm-up of the inflate and the parser
  * included, as a CLI run on a file of this size pays it.
  */
-function coldSeconds(path: Path): number {
+function coldSeconds(path: Path, dataDir: string): number {
   const result = spawnSync(
     process.execPath,
-    ["--import", "tsx", fileURLToPath(import.meta.url), "--cold", path],
+    ["--import", "tsx", fileURLToPath(import.meta.url), "--cold", path, dataDir],
     {
       encoding: "utf8",
     },
@@ -145,15 +145,30 @@ export async function benchGzip(): Promise<GzipRow[]> {
   const mb = (seconds: number) => Math.round((plain.length / 1e6 / seconds) * 10) / 10;
   const label = `${Math.round(plain.length / 1e6)} MB, ${Math.round(gz.length / 1e6)} MB gzip`;
   const rows: GzipRow[] = [];
-  for (const path of Object.keys(PATHS) as Path[])
-    rows.push({ name: `gzip cold: ${PATHS[path]} (${label})`, value: mb(coldSeconds(path)), unit: "MB/s" });
+  // The cold runs read the same bytes from files (generating them again in each process would take longer
+  // than the reads).
+  const dataDir = mkdtempSync(join(tmpdir(), "gzip-bench-"));
+  writeFileSync(join(dataDir, PLAIN_FILE), plain);
+  writeFileSync(join(dataDir, GZIP_FILE), gz);
+  const paths = Object.keys(PATHS) as Path[];
+  // Round-robin, so a burst of load elsewhere on the machine does not land on one path's runs only.
+  const cold = new Map<Path, number[]>(paths.map((path) => [path, []]));
+  for (let run = 0; run < COLD_RUNS; run++)
+    for (const path of paths) cold.get(path)?.push(coldSeconds(path, dataDir));
+  rmSync(dataDir, { recursive: true });
+  for (const path of paths)
+    rows.push({
+      name: `gzip cold: ${PATHS[path]} (${label})`,
+      value: mb(median(cold.get(path) ?? [])),
+      unit: "MB/s",
+    });
 
   // Warm-up: the JS inflate and the parser run several times faster once optimized, as they are within a
   // long file's first megabytes.
   const warm = plain.subarray(0, plain.indexOf(0x0a, WARMUP_BYTES) + 1);
   await reader({ plain: warm, gz: new Uint8Array(gzipSync(warm)) }, "lib")();
   await reader({ plain: warm, gz: warm }, "plain")();
-  for (const path of Object.keys(PATHS) as Path[])
+  for (const path of paths)
     rows.push({ name: `gzip warm: ${PATHS[path]}`, value: mb(await best(reader(data, path))), unit: "MB/s" });
 
   const decoded = await decodeAll(gz);
@@ -171,9 +186,13 @@ export async function benchGzip(): Promise<GzipRow[]> {
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const cold = process.argv.indexOf("--cold");
-  const path = process.argv[cold + 1];
-  if (cold !== -1 && path !== undefined && path in PATHS) {
-    const read = reader(makeData(), path as Path);
+  const [path, dataDir] = process.argv.slice(cold + 1);
+  if (cold !== -1 && path !== undefined && path in PATHS && dataDir !== undefined) {
+    const data = {
+      plain: new Uint8Array(readFileSync(join(dataDir, PLAIN_FILE))),
+      gz: new Uint8Array(readFileSync(join(dataDir, GZIP_FILE))),
+    };
+    const read = reader(data, path as Path);
     const started = performance.now();
     await read();
     process.stdout.write(`${(performance.now() - started) / 1000}\n`);

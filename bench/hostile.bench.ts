@@ -11,6 +11,7 @@ import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { compareRuns } from "../lib/compare";
 import { readJsonl } from "../lib/jsonl";
+import { rolloutOrThrow } from "../lib/schemas";
 import { createRng, makeRolloutLine } from "../scripts/gen-big-rollouts";
 import { junkLines, manyCalls, rollout } from "../scripts/gen-hostile";
 
@@ -40,7 +41,7 @@ function timeCompare(calls: number): HostileRow {
   const a = rollout(manyCalls(calls, 1, "a"));
   const b = rollout(manyCalls(calls, 2, "b"));
   const started = performance.now();
-  const report = compareRuns([a], [b], { server: "workplace_assistant" });
+  const report = compareRuns([rolloutOrThrow(a)], [rolloutOrThrow(b)], { server: "workplace_assistant" });
   const seconds = (performance.now() - started) / 1000;
   if (report.pairs[0]?.alignment_capped === null) throw new Error("expected a capped alignment");
   return {

@@ -8,25 +8,13 @@
  */
 import { pathToFileURL } from "node:url";
 import { readJsonl } from "../lib/jsonl";
-import { createRng, makeRolloutLine } from "../scripts/gen-big-rollouts";
+import { makeRolloutsBytes } from "../scripts/gen-big-rollouts";
 
 const TOTAL_BYTES = 200 * 1024 * 1024;
 /** Distinct rollouts repeated to reach TOTAL_BYTES; enough variety without holding 200 MB of strings. */
 const PATTERN_BYTES = 8 * 1024 * 1024;
 /** Chunk size of the simulated source, like a file stream's reads. */
 const CHUNK_BYTES = 1024 * 1024;
-
-function makePattern(): Uint8Array {
-  const rng = createRng(7);
-  const lines: string[] = [];
-  let size = 0;
-  for (let i = 0; size < PATTERN_BYTES; i++) {
-    const line = `${makeRolloutLine(i, rng)}\n`;
-    lines.push(line);
-    size += line.length;
-  }
-  return new TextEncoder().encode(lines.join(""));
-}
 
 /** Repeats the pattern until totalBytes, in CHUNK_BYTES views (chunk edges fall mid-line, as in files). */
 function repeatedStream(pattern: Uint8Array, totalBytes: number): ReadableStream<Uint8Array> {
@@ -50,7 +38,7 @@ function repeatedStream(pattern: Uint8Array, totalBytes: number): ReadableStream
 }
 
 export async function benchJsonl(): Promise<{ name: string; mbPerSecond: number }> {
-  const pattern = makePattern();
+  const pattern = makeRolloutsBytes(7, PATTERN_BYTES);
   const total = Math.ceil(TOTAL_BYTES / pattern.length) * pattern.length;
   let items = 0;
   let errors = 0;

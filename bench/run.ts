@@ -9,6 +9,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
+import { rolloutOrThrow } from "../lib/schemas";
 import { verifyRollout } from "../lib/verify";
 import { benchGzip } from "./gzip.bench";
 import { benchHostile } from "./hostile.bench";
@@ -49,7 +50,7 @@ function benchPipeline(): Row {
   const rollouts = readFileSync(GOLDEN_WORKPLACE, "utf8")
     .split("\n")
     .filter((line) => line.trim() !== "")
-    .map((line): unknown => JSON.parse(line));
+    .map((line) => rolloutOrThrow(JSON.parse(line)));
   let checksum = 0;
   const once = () => {
     for (const rollout of rollouts) checksum += verifyRollout(rollout, { policy: "contract" }).reward ?? 0;

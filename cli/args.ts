@@ -1,6 +1,6 @@
 /**
  * Argument helpers shared by the CLI commands: one option scanner with one-line errors, and the readers
- * for options several commands take (--policy, --harness).
+ * for options several commands take (--policy, --harness, --tools, values that must not be empty).
  */
 import { HARNESSES, type HarnessId, isHarnessId } from "../lib/harness";
 import type { Policy } from "../lib/identity/types";
@@ -86,6 +86,23 @@ export function tryParse<T>(parse: () => T): { ok: true; value: T } | { ok: fals
   } catch (error) {
     return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/** `--tools a,b,...`: the names, trimmed, empty ones dropped (a trailing comma is harmless). */
+export function splitTools(list: string): string[] {
+  return list
+    .split(",")
+    .map((t) => t.trim())
+    .filter((t) => t !== "");
+}
+
+/** The first of `names` given with an empty value, as an error: an empty path or server is a slip, never meant. */
+export function emptyValue<Name extends string>(
+  values: ReadonlyMap<Name, string>,
+  names: readonly Name[],
+): { ok: false; error: string } | null {
+  const empty = names.find((name) => values.get(name) === "");
+  return empty === undefined ? null : { ok: false, error: `${empty} must not be empty` };
 }
 
 /** The single FILE a command reads. */

@@ -1,10 +1,13 @@
 import type { GroupStats, RunMetrics } from "@/lib/metrics";
+import { lineCountsText } from "@/lib/run";
 import { formatReward } from "./badges";
 
 interface Props {
   metrics: RunMetrics;
   /** True when a structured filter narrows the rows the metrics cover. */
   filtered: boolean;
+  /** Lines of the file that are not rollouts (named beside the count, never in it). */
+  unreadable: number;
   /** Filter the list to one task (group by task). */
   onTask(task: string): void;
 }
@@ -56,14 +59,17 @@ function GroupTable({ title, groups, by }: { title: string; groups: readonly Gro
 }
 
 /** Run metrics, all computed in lib/metrics: means by group, pass@k, distribution, policies, tokens. */
-export function RunMetricsPanel({ metrics, filtered, onTask }: Props) {
+export function RunMetricsPanel({ metrics, filtered, unreadable, onTask }: Props) {
   const max = Math.max(1, ...metrics.distribution.contract.bins.map((b) => b.count));
   return (
     <details className="run-metrics" data-testid="run-metrics" data-rollouts={metrics.rollouts}>
       <summary>
         Run metrics{" "}
         <span className="muted">
-          · {metrics.rollouts} rollouts{filtered ? " (filtered)" : ""}
+          ·{" "}
+          {filtered
+            ? `${metrics.rollouts} rollouts (filtered)`
+            : lineCountsText({ rollouts: metrics.rollouts, unreadable })}
         </span>
       </summary>
       <div className="metrics-grid">

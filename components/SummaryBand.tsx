@@ -94,7 +94,7 @@ export function SummaryBand({ counts, entries, errorLines, active, onToggle }: P
             <span className="total-value" data-testid="error-count">
               {errorLines}
             </span>
-            <span className="total-label">bad lines</span>
+            <span className="total-label">unreadable {errorLines === 1 ? "line" : "lines"}</span>
           </div>
         )}
       </div>

@@ -1,9 +1,17 @@
-import { cellText, type TableDiffView, type WorkplaceDetailsView } from "@/hooks/verifier-details";
+import type { WorkplaceVerifierDetails } from "@/hooks/types";
 
 /** Rows listed per side before "and N more". */
 export const MAX_ROWS_LISTED = 8;
 
-type RowView = TableDiffView["onlyPredicted"][number];
+type TableDiff = WorkplaceVerifierDetails["tables"][number];
+type RowView = TableDiff["onlyPredicted"][number];
+
+/** A table cell as one line of text; missing values (NaN, None) arrive as null. */
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return "∅";
+  if (typeof value === "string") return value;
+  return JSON.stringify(value) ?? String(value);
+}
 
 /** Rows present on one side only, with their values (the first MAX_ROWS_LISTED). */
 function RowList({ rows, side }: { rows: readonly RowView[]; side: "predicted" | "expected" }) {
@@ -47,7 +55,7 @@ function RowList({ rows, side }: { rows: readonly RowView[]; side: "predicted" |
 }
 
 /** The workplace_assistant verifier's table differences: what the replayed calls changed versus the ground truth. */
-export function TableDiffs({ details }: { details: WorkplaceDetailsView }) {
+export function TableDiffs({ details }: { details: WorkplaceVerifierDetails }) {
   const unequal = details.tables.filter((table) => !table.equal);
   const skipped = details.calls.filter((call) => call.outcome !== "applied");
   return (

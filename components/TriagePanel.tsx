@@ -1,3 +1,4 @@
+import { type LineCounts, zeroShareText } from "@/lib/run";
 import {
   type RunTriage,
   ZERO_CAUSE_HINTS,
@@ -8,6 +9,8 @@ import {
 
 interface Props {
   triage: RunTriage;
+  /** The run's rollouts and unreadable lines: the headline says what its denominator holds. */
+  counts: LineCounts;
   /** The cause the list is filtered to, if any. */
   active: ZeroCause | null;
   onCause(cause: ZeroCause | null): void;
@@ -25,14 +28,14 @@ function percent(n: number, total: number): string {
  * button per cause that filters the list to it. An SVG bar like the reward chart's: no chart library needed
  * for one row of rectangles.
  */
-export function TriagePanel({ triage, active, onCause }: Props) {
+export function TriagePanel({ triage, counts, active, onCause }: Props) {
   let x = 0;
   return (
     <section className="triage" aria-label="Why zero" data-testid="triage" data-zero={triage.zero}>
       <div className="triage-head">
         <h3>Why zero</h3>
-        <span className="muted">
-          {triage.zero} of {triage.total} rollouts scored 0 ({percent(triage.zero, triage.total)})
+        <span className="muted" data-testid="triage-headline">
+          {zeroShareText(triage.zero, counts)}
         </span>
       </div>
       <svg

@@ -7,9 +7,9 @@ import {
   SERVER_SOURCE_LABEL,
   type ServerSource,
   type VerificationView,
+  type VerifierDetails,
   type VerifyResult,
 } from "@/hooks/types";
-import { readWorkplaceDetails } from "@/hooks/verifier-details";
 import { formatReward } from "./badges";
 import { CodeBlock } from "./CodeBlock";
 import { TableDiffs } from "./TableDiffs";
@@ -22,10 +22,9 @@ const POLICY_HELP: Record<Policy, string> = {
   legacy: "Gym before provenance: the map is ignored, only the mcp__<server>__ prefix is stripped",
 };
 
-function Details({ details }: { details: unknown }) {
-  const workplace = readWorkplaceDetails(details);
-  if (workplace) {
-    const unequal = workplace.tables.filter((table) => !table.equal).length;
+function Details({ details }: { details: VerifierDetails }) {
+  if (details.kind === "workplace_assistant") {
+    const unequal = details.tables.filter((table) => !table.equal).length;
     return (
       <details className="verify-details">
         <summary>
@@ -34,7 +33,7 @@ function Details({ details }: { details: unknown }) {
             ({unequal === 0 ? "none" : `${unequal} table${unequal === 1 ? "" : "s"}`})
           </span>
         </summary>
-        <TableDiffs details={workplace} />
+        <TableDiffs details={details} />
       </details>
     );
   }
@@ -64,7 +63,7 @@ function Explanation({ result }: { result: VerifyResult }) {
           {open ? "show fewer" : `show all ${result.explanation.length} sentences`}
         </button>
       )}
-      {result.details !== undefined && result.details !== null && <Details details={result.details} />}
+      {result.details !== undefined && <Details details={result.details} />}
     </div>
   );
 }

@@ -7,8 +7,12 @@ import { copyFileSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
-import { verifyRollout } from "../lib/verify";
+import { narrowing } from "../lib/schemas/test-helpers";
+import { verifyRollout as verifyRolloutTyped } from "../lib/verify";
 import { readRows, SAMPLES, waitCompared } from "./compare-helpers";
+
+// lib takes Rollouts narrowed at the edge; these tests write plain JSON, narrowed here (failing loudly).
+const verifyRollout = narrowing(verifyRolloutTyped);
 
 const NOECHO = "workplace-noecho.jsonl";
 const INPUTS = "workplace_materialized_inputs.jsonl";
@@ -28,6 +32,14 @@ function expectedRewards(): Map<string, number> {
     rewards.set(key(rollout), result.reward);
   }
   return rewards;
+}
+
+/** A picked local file: the URL keeps its dataset id (two files may share a name), the picker shows its name. */
+async function expectPicked(page: Page, side: "a" | "b", name: string, inputs: string): Promise<void> {
+  await expect(page).toHaveURL(new RegExp(`[?&]${side}=d-`));
+  await expect(page).toHaveURL(new RegExp(`[?&]${side}i=d-`));
+  await expect(page.locator(`[data-picker='compare-${side}'] [data-loaded='${name}']`)).toBeVisible();
+  await expect(page.getByTestId(`compare-${side}-inputs`)).toHaveAttribute("data-inputs", inputs);
 }
 
 async function expectInputsHeader(page: Page, side: "a" | "b", name: string, rows: number): Promise<void> {
@@ -132,11 +144,9 @@ test.describe("compare with materialized inputs", () => {
     await page.goto("/compare");
     await waitCompared(page);
     await page.getByTestId("compare-a-file").setInputFiles([runA, inputsA]);
-    await expect(page).toHaveURL(/a=run-a\.jsonl/);
+    await expectPicked(page, "a", "run-a.jsonl", "run-a-inputs.jsonl");
     await page.getByTestId("compare-b-file").setInputFiles([inputsB, runB]);
-    await expect(page).toHaveURL(/b=run-b\.jsonl/);
-    await expect(page).toHaveURL(/ai=run-a-inputs\.jsonl/);
-    await expect(page).toHaveURL(/bi=run-b-inputs\.jsonl/);
+    await expectPicked(page, "b", "run-b.jsonl", "run-b-inputs.jsonl");
     await expectPairsVerified(page, expected);
     await expectInputsHeader(page, "a", "run-a-inputs.jsonl", expected.size);
     await expectInputsHeader(page, "b", "run-b-inputs.jsonl", expected.size);
@@ -168,10 +178,8 @@ test.describe("compare with materialized inputs", () => {
     const target = page.getByTestId("drop-target");
     await target.dispatchEvent("dragover", { dataTransfer });
     await target.dispatchEvent("drop", { dataTransfer });
-    await expect(page).toHaveURL(/a=drop-a\.jsonl/);
-    await expect(page).toHaveURL(/b=drop-b\.jsonl/);
-    await expect(page).toHaveURL(/ai=drop-inputs\.jsonl/);
-    await expect(page).toHaveURL(/bi=drop-inputs\.jsonl/);
+    await expectPicked(page, "a", "drop-a.jsonl", "drop-inputs.jsonl");
+    await expectPicked(page, "b", "drop-b.jsonl", "drop-inputs.jsonl");
     await expectPairsVerified(page, expected);
     await expectInputsHeader(page, "a", "drop-inputs.jsonl", expected.size);
     await expectInputsHeader(page, "b", "drop-inputs.jsonl", expected.size);

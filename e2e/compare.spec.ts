@@ -2,8 +2,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { verifyRollout } from "../lib/verify";
+import { narrowing } from "../lib/schemas/test-helpers";
+import { verifyRollout as verifyRolloutTyped } from "../lib/verify";
 import { readRows, SAMPLES, verdictCounts, verdictsShown, waitCompared } from "./compare-helpers";
+
+// lib takes Rollouts narrowed at the edge; these tests write plain JSON, narrowed here (failing loudly).
+const verifyRollout = narrowing(verifyRolloutTyped);
 
 const HTTP = "compare-http.jsonl";
 const CLAUDE = "compare-mcp-claude.jsonl";
@@ -103,7 +107,9 @@ test.describe("compare runs", () => {
     await page.goto(`/compare?a=${HTTP}&b=${CLAUDE}`);
     await waitCompared(page);
     await page.getByTestId("compare-b-file").setInputFiles(file);
-    await expect(page).toHaveURL(/b=claude-edited\.jsonl/);
+    // The URL keeps the stored file's dataset id; the picker shows its name.
+    await expect(page).toHaveURL(/[?&]b=d-/);
+    await expect(page.locator("[data-picker='compare-b'] [data-loaded='claude-edited.jsonl']")).toBeVisible();
     await expect(page.locator("tr[data-verdict=different-actions]")).toHaveCount(1);
     await expect.poll(() => verdictsShown(page)).toEqual(expected);
 
@@ -217,7 +223,7 @@ test.describe("repair", () => {
 
     await page.goto("/compare?tab=repair&harness=hermes-legacy");
     await page.getByTestId("repair-file-file").setInputFiles(file);
-    await expect(page).toHaveURL(/r=mixed\.jsonl/);
+    await expect(page).toHaveURL(/[?&]r=d-/);
     await expect(page.getByTestId("repair-server-0")).toHaveValue("workplace_assistant");
     await page.getByTestId("repair-run").click();
     await expect(page.getByTestId("repair-summary")).toHaveAttribute("data-repaired", "2");

@@ -7,7 +7,7 @@ import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { z } from "zod";
 import { formatReward } from "../components/badges";
-import { GOLDEN_WA, loadFiles, readJsonlFile, waitReady } from "./helpers";
+import { GOLDEN_WA, loadFiles, ROOT, readJsonlFile, waitReady } from "./helpers";
 
 const NOECHO = path.join(GOLDEN_WA, "wa_noecho.jsonl");
 const INPUTS = path.join(GOLDEN_WA, "wa_inputs.jsonl");
@@ -87,7 +87,8 @@ test("a file opened in the inspector is offered on /compare", async ({ page }) =
   await page.getByTestId("compare-link").click();
   await expect(page).toHaveURL(/\/compare/);
   const select = page.getByTestId("compare-b-select");
-  await expect(select.locator("option[value='wa_rollouts.jsonl']")).toHaveCount(1);
+  // Offered by dataset id, shown by name.
+  await expect(select.locator("option", { hasText: "wa_rollouts.jsonl" })).toHaveCount(1);
   await select.selectOption("wa_rollouts.jsonl");
   await expect(page.locator("[data-picker='compare-b'] [data-loaded='wa_rollouts.jsonl']")).toContainText(
     `${readJsonlFile(path.join(GOLDEN_WA, "wa_rollouts.jsonl")).length} rollouts`,
@@ -115,4 +116,40 @@ test("a reload reopens the tab's files, and a new tab offers them as recent file
   await recent.locator("[data-recent='wa_noecho.jsonl']").first().click();
   await waitReady(other);
   await expect(other.getByTestId("rollout-count")).toHaveText(String(expected.length));
+});
+
+test("a bundled sample's fallback server comes back with it: rewards after a reload equal those before", async ({
+  page,
+  context,
+}) => {
+  // Multireward's example rollouts name no server (no environment_name; their declared tools fit two
+  // verifiers): only the sample's declared server verifies them, and each scores 1 with it.
+  const sample = "gym-example_tool_call_multireward-example_rollouts.jsonl";
+  const lines = readJsonlFile(path.join(ROOT, "public/samples", sample)).length;
+  const rewardsShown = async (p: Page) => {
+    await expect(async () => {
+      const rows = await shownRewards(p);
+      expect(rows.map((row) => row.line)).toEqual(Array.from({ length: lines }, (_, i) => i + 1));
+      expect(rows.every((row) => row.contract !== null || row.unverified !== null)).toBe(true);
+    }).toPass();
+    return shownRewards(p);
+  };
+  await page.goto(`/?sample=${sample}`);
+  await waitReady(page);
+  const before = await rewardsShown(page);
+  expect(before.map((row) => [row.contract, row.unverified])).toEqual(
+    Array.from({ length: lines }, () => ["1", null]),
+  );
+
+  // The same tab without ?sample= reopens its files from the origin-private file system...
+  await page.goto("/");
+  await waitReady(page);
+  expect(await rewardsShown(page)).toEqual(before);
+
+  // ...and so does a recent file reopened in another tab.
+  const other = await context.newPage();
+  await other.goto("/");
+  await other.getByTestId("recent-files").locator(`[data-recent='${sample}']`).first().click();
+  await waitReady(other);
+  expect(await rewardsShown(other)).toEqual(before);
 });

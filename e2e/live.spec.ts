@@ -108,12 +108,10 @@ test("a server killed mid-call stops the run with one clear error and the page s
   await page.getByTestId("live-policy").selectOption("contract");
   await page.getByTestId("live-run-all").click();
   await expect.poll(() => doomed.hanging()).toBeGreaterThan(0);
-  const killedAt = Date.now();
   await doomed.kill();
   const progress = page.getByTestId("live-progress");
+  // The run stops at the call in flight (inside expect's 15 s, before the 20 s deadline).
   await expect(progress).toHaveAttribute("data-running", "false");
-  // Well before one deadline (20 s): the run stopped at the call in flight instead of going on.
-  expect(Date.now() - killedAt).toBeLessThan(10_000);
   await expect(progress).toHaveAttribute("data-done", "1");
   await expect(progress).toHaveAttribute("data-total", "3");
   const error = page.getByTestId("live-run-error");

@@ -60,19 +60,30 @@ test.describe("run view on the generated triage run", () => {
     await expect(page.locator("[data-cause='tool_failed']")).toHaveAttribute("aria-pressed", "true");
     // Pressing it again lifts the filter.
     await page.locator("[data-cause='tool_failed']").click();
-    await expect(page.getByTestId("shown-count")).toHaveAttribute(
-      "data-shown",
-      String(run.intents.length - 1),
+    await expect(page.getByTestId("shown-count")).toHaveAttribute("data-shown", String(run.intents.length));
+  });
+
+  test("one wording for the counts: the chip, the why-zero headline and the metrics say the same", async ({
+    page,
+  }) => {
+    // The line built without response.output is an unreadable line: named everywhere, in no total.
+    const rollouts = run.intents.length;
+    expect(run.unreadable).toHaveLength(1);
+    const zero = run.intents.filter((i) => i.cause !== null).length;
+    const counts = `${rollouts} rollouts · 1 unreadable line`;
+    await expect(page.getByTestId("chip-counts")).toHaveText(counts);
+    await expect(page.getByTestId("triage-headline")).toHaveText(
+      `${zero} of ${rollouts} rollouts scored 0 (${((100 * zero) / rollouts).toFixed(1)}%) · 1 unreadable line, not counted`,
     );
+    await expect(page.getByTestId("run-metrics").locator("summary")).toContainText(counts);
+    await expect(page.getByTestId("rollout-count")).toHaveText(String(rollouts));
+    await expect(page.getByTestId("error-count")).toHaveText("1");
   });
 
   test("run metrics equal values computed from the file", async ({ page }) => {
     await page.getByTestId("run-metrics").locator("summary").click();
-    const values = run.text
-      .trim()
-      .split("\n")
-      .map((t) => JSON.parse(t) as { reward: number });
-    const recordedMean = values.reduce((s, v) => s + v.reward, 0) / values.length;
+    // Over the rollouts: the unreadable line is in no mean.
+    const recordedMean = run.intents.reduce((s, i) => s + (i.recorded ?? 0), 0) / run.intents.length;
     expect(await metric(page, "mean-recorded")).toBeCloseTo(recordedMean, 10);
     const tokens = run.intents.reduce((s, i) => s + i.input_tokens + i.output_tokens, 0);
     expect(await metric(page, "tokens-total")).toBe(tokens);

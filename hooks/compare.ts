@@ -1,40 +1,43 @@
 "use client";
 /**
  * TanStack Query hooks for /compare over the one data worker (the inspector's): the only way the compare
- * components get data. A file is named by its name; its key also carries the id of the stored file of that
- * name, so a file opened again (on either page) refreshes what depends on it.
+ * components get data. A file is named by a FileRef: the dataset id of a file opened in this tab (two files
+ * of the same name stay two files), or a bundled sample's name, whose key also carries the id of the
+ * stored file of that name, so a sample opened again refreshes what depends on it.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import type { HarnessId } from "@/lib/harness";
 import type { Policy } from "@/lib/identity/types";
-import type { CompareFileSummary, RepairServerInput } from "@/worker/compare-protocol";
+import type { CompareFileSummary, FileRef, RepairServerInput } from "@/worker/compare-protocol";
 import { isCancelled } from "@/worker/rpc";
 import { type Sample, useSession } from "./data";
 import { useDataClient } from "./data-client";
 import { bundledSample } from "./samples";
 
-/** The id of the latest stored file of this name (the store answers by name with that one). */
-function useStoredId(name: string | null): string | null {
+/** The stored file a ref names: the one of that dataset id, else the latest one of that name. */
+function useStoredId(ref: FileRef | null): string | null {
   const session = useSession();
-  return session?.files.find((file) => file.name === name)?.id ?? null;
+  const files = session?.files ?? [];
+  return (files.find((file) => file.id === ref) ?? files.findLast((file) => file.name === ref))?.id ?? null;
 }
 
 /**
- * One file of the store, by name: the latest file of that name opened on either page, else the bundled
- * sample of that name (fetched into the store the first time), else a clear error.
+ * One file of the store, by FileRef: the file of that dataset id, else the latest file of that name opened
+ * on either page, else the bundled sample of that name (fetched into the store the first time), else a
+ * clear error.
  */
-export function useCompareFile(name: string | null, samples: readonly Sample[] | undefined) {
+export function useCompareFile(ref: FileRef | null, samples: readonly Sample[] | undefined) {
   const client = useDataClient();
-  const stored = useStoredId(name);
+  const stored = useStoredId(ref);
   return useQuery({
-    queryKey: ["compare", "file", name ?? "", stored],
-    enabled: name !== null && samples !== undefined,
+    queryKey: ["compare", "file", ref ?? "", stored],
+    enabled: ref !== null && samples !== undefined,
     queryFn: ({ signal }): Promise<CompareFileSummary> => {
-      const file = name ?? "";
-      // Only samples listed in index.json are fetched; any other name must be a file opened in this tab.
+      const file = ref ?? "";
+      // Only samples listed in index.json are fetched; any other ref must be a file opened in this tab.
       const sample = bundledSample(file, samples ?? []) !== null;
-      return client.request("file", { name: file, sample }, { signal });
+      return client.request("file", { ref: file, sample }, { signal });
     },
   });
 }
@@ -64,7 +67,7 @@ export function useOpenCompareFile() {
 }
 
 const version = (file: CompareFileSummary | null | undefined) =>
-  file ? [file.name, file.version] : (file ?? "loading");
+  file ? [file.id, file.version] : (file ?? "loading");
 
 /** Undefined while loading; null when the run has no inputs file. */
 export type InputsFile = CompareFileSummary | null | undefined;
@@ -81,10 +84,10 @@ const runsReady = (f: RunFiles) =>
   f.a !== undefined && f.b !== undefined && f.ai !== undefined && f.bi !== undefined;
 
 const runsParams = (f: RunFiles, policy: Policy) => ({
-  a: f.a?.name ?? "",
-  b: f.b?.name ?? "",
-  ai: f.ai?.name ?? null,
-  bi: f.bi?.name ?? null,
+  a: f.a?.id ?? "",
+  b: f.b?.id ?? "",
+  ai: f.ai?.id ?? null,
+  bi: f.bi?.id ?? null,
   policy,
 });
 
@@ -114,7 +117,7 @@ export function useRolloutList(file: CompareFileSummary | undefined) {
   return useQuery({
     queryKey: ["compare", "rollouts", version(file)],
     enabled: file !== undefined,
-    queryFn: ({ signal }) => client.request("rollouts", { file: file?.name ?? "" }, { signal }),
+    queryFn: ({ signal }) => client.request("rollouts", { file: file?.id ?? "" }, { signal }),
   });
 }
 
@@ -126,7 +129,7 @@ export function useWhatIf(file: CompareFileSummary | undefined, inputs: InputsFi
     queryFn: ({ signal }) =>
       client.request(
         "whatIf",
-        { file: file?.name ?? "", line: line ?? 0, inputs: inputs?.name ?? null },
+        { file: file?.id ?? "", line: line ?? 0, inputs: inputs?.id ?? null },
         { signal },
       ),
   });
@@ -153,7 +156,7 @@ export function useRepair() {
   const client = useDataClient();
   const mutation = useMutation({
     mutationFn: ({ file, inputs, harness, servers }: RepairParams) =>
-      client.request("repair", { file: file.name, harness, servers, inputs: inputs?.name ?? null }),
+      client.request("repair", { file: file.id, harness, servers, inputs: inputs?.id ?? null }),
   });
   const { reset } = mutation;
   return {

@@ -23,13 +23,14 @@ import {
   type RolloutCheck,
   serverStoppedAnswering,
 } from "@/lib/live";
+import { functionCalls, type Rollout, readRollout } from "@/lib/schemas";
 
 /** Rollouts kept from one file: the page replays them one request at a time, so more would not be run. */
 export const MAX_LIVE_ROLLOUTS = 5000;
 
 export interface LiveRollout {
   readonly line: number;
-  readonly value: unknown;
+  readonly value: Rollout;
   readonly environment: string | null;
   readonly calls: number;
 }
@@ -55,24 +56,9 @@ export function useLiveConnect() {
   return useMutation<ConnectReport, Error, LiveTarget>({ mutationFn: (target) => connectAndCheck(target) });
 }
 
-function summarize(value: unknown): { environment: string | null; calls: number } {
-  if (value === null || typeof value !== "object" || Array.isArray(value))
-    return { environment: null, calls: 0 };
-  const env =
-    "environment_name" in value && typeof value.environment_name === "string" ? value.environment_name : null;
-  const response = "response" in value ? value.response : null;
-  const output =
-    response !== null &&
-    typeof response === "object" &&
-    "output" in response &&
-    Array.isArray(response.output)
-      ? response.output
-      : [];
-  const calls = output.filter(
-    (item: unknown) =>
-      item !== null && typeof item === "object" && "type" in item && item.type === "function_call",
-  ).length;
-  return { environment: env, calls };
+function summarize(rollout: Rollout): { environment: string | null; calls: number } {
+  const env = typeof rollout.environment_name === "string" ? rollout.environment_name : null;
+  return { environment: env, calls: functionCalls(rollout).length };
 }
 
 export function useLiveRollouts() {
@@ -89,11 +75,17 @@ export function useLiveRollouts() {
           errors.push({ line: item.line, error: item.error });
           continue;
         }
+        // Parse once at the edge (lib/schemas): a line that is not a rollout is an unreadable line.
+        const read = readRollout(item.value);
+        if (!read.ok) {
+          errors.push({ line: item.line, error: read.message });
+          continue;
+        }
         if (rollouts.length >= MAX_LIVE_ROLLOUTS) {
           truncated = true;
           break;
         }
-        rollouts.push({ line: item.line, value: item.value, ...summarize(item.value) });
+        rollouts.push({ line: item.line, value: read.rollout, ...summarize(read.rollout) });
       }
       return { name: file.name, rollouts, errors, truncated };
     },

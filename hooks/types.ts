@@ -1,6 +1,12 @@
 /** Types the presentational components share with the data hooks. */
 
-export type { PairedBy, ServerSource, UnverifiedCode } from "@/lib/verify";
+export type {
+  PairedBy,
+  ServerSource,
+  UnverifiedCode,
+  VerifierDetails,
+  WorkplaceVerifierDetails,
+} from "@/lib/verify";
 /** How the verifying server was chosen, how a row was paired, why it is unverified: labels from lib/verify. */
 export { PAIRED_BY_LABEL, SERVER_SOURCE_LABEL, UNVERIFIED_LABEL } from "@/lib/verify";
 /** A policy's verify result as the detail pane gets it (its calls come in pages, not with it). */

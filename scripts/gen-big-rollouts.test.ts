@@ -5,7 +5,7 @@ import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { openFileStream } from "../cli/open";
 import { readJsonl } from "../lib/jsonl";
-import { createRng, generate, makeRolloutLine } from "./gen-big-rollouts";
+import { createRng, generate, makeRolloutLine, makeRolloutsBytes } from "./gen-big-rollouts";
 
 function aliasStyle(name: string): string {
   if (name.startsWith("mcp__workplace_assistant__")) return "mcp__";
@@ -17,6 +17,18 @@ function aliasStyle(name: string): string {
 const dir = mkdtempSync(join(tmpdir(), "gen-big-"));
 
 describe("gen-big-rollouts", () => {
+  it("makeRolloutsBytes: whole lines of the seeded generator up to at least the size asked, the same for a seed", () => {
+    const bytes = makeRolloutsBytes(3, 300_000);
+    expect(bytes.length).toBeGreaterThanOrEqual(300_000);
+    const text = new TextDecoder().decode(bytes);
+    expect(text.endsWith("\n")).toBe(true);
+    const lines = text.slice(0, -1).split("\n");
+    const rng = createRng(3);
+    expect(lines).toEqual(lines.map((_, i) => makeRolloutLine(i, rng)));
+    expect(bytes.length - (lines.at(-1)?.length ?? 0) - 1).toBeLessThan(300_000);
+    expect(makeRolloutsBytes(3, 300_000)).toEqual(bytes);
+  });
+
   it("writes at least the requested bytes of 20-90 KiB Gym-like rollouts that readJsonl parses", async () => {
     const out = join(dir, "r.jsonl");
     const { lines, bytes } = await generate(out, 2_000_000, 5);

@@ -14,6 +14,10 @@ import { createWriteStream } from "node:fs";
 import type { Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
 import { createGzip } from "node:zlib";
+import { createRng, pick, type Rng } from "./rng";
+
+// bench/hostile.bench.ts builds its inputs with this generator and its PRNG.
+export { createRng, type Rng };
 
 const MIN_ROLLOUT_BYTES = 20 * 1024;
 const MAX_ROLLOUT_BYTES = 90 * 1024;
@@ -67,21 +71,6 @@ const WORDS =
     " ",
   );
 
-export type Rng = () => number;
-
-/** mulberry32: small, fast, deterministic. */
-export function createRng(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)]!;
 const words = (rng: Rng, n: number): string => Array.from({ length: n }, () => pick(rng, WORDS)).join(" ");
 const id8 = (rng: Rng): string => String(Math.floor(rng() * 500)).padStart(8, "0");
 
@@ -176,6 +165,22 @@ export function makeRolloutLine(index: number, rng: Rng): string {
   const line = JSON.stringify(rollout);
   // JSON.stringify cannot write NaN; splice the Python token in textually, outside any string.
   return index % NAN_EVERY === NAN_EVERY - 1 ? `${line.slice(0, -1)}, "judge_score": NaN}` : line;
+}
+
+/**
+ * Whole rollout lines (each ending in "\n") of the seeded generator until at least `minBytes`, as UTF-8,
+ * in memory: the benchmarks' inputs.
+ */
+export function makeRolloutsBytes(seed: number, minBytes: number): Uint8Array<ArrayBuffer> {
+  const rng = createRng(seed);
+  const lines: string[] = [];
+  let size = 0;
+  for (let i = 0; size < minBytes; i++) {
+    const line = `${makeRolloutLine(i, rng)}\n`;
+    lines.push(line);
+    size += line.length;
+  }
+  return new TextEncoder().encode(lines.join(""));
 }
 
 function write(stream: Writable, chunk: string): Promise<void> {

@@ -27,7 +27,7 @@ export type Scenario =
   | "identity_whatif"
   | "no_task_data"
   | "malformed_no_call_id"
-  | "malformed_schema"
+  | "not_a_rollout"
   | "malformed_arguments"
   | "no_tool_call"
   | "tool_failed_error"
@@ -42,7 +42,8 @@ export const SCENARIO_CAUSE: Readonly<Record<Scenario, string | null>> = {
   identity_whatif: "identity",
   no_task_data: "no_task_data",
   malformed_no_call_id: "malformed",
-  malformed_schema: "malformed",
+  // No response.output: not a rollout at all, so an unreadable line beside the run, never triaged.
+  not_a_rollout: null,
   malformed_arguments: "malformed",
   no_tool_call: "no_tool_call",
   tool_failed_error: "tool_failed",
@@ -57,7 +58,7 @@ export const PLAN: readonly (readonly Scenario[])[] = [
   ["pass", "pass", "identity_contract", "wrong_end_state", "no_tool_call", "tool_failed_error"],
   ["pass", "identity_whatif", "no_task_data", "malformed_no_call_id", "wrong_end_state"],
   ["pass", "pass", "pass", "tool_failed_unknown", "identity_contract", "malformed_arguments"],
-  ["wrong_end_state", "wrong_end_state_recorded_one", "no_tool_call", "malformed_schema"],
+  ["wrong_end_state", "wrong_end_state_recorded_one", "no_tool_call", "not_a_rollout"],
   ["pass", "tool_failed_refused", "identity_whatif", "no_task_data"],
 ];
 
@@ -112,7 +113,7 @@ function callsOf(task: Task, scenario: Scenario, prefix: string): Call[] {
   switch (scenario) {
     case "pass":
     case "no_task_data":
-    case "malformed_schema":
+    case "not_a_rollout":
       return truth;
     case "identity_contract":
     case "identity_whatif":
@@ -196,7 +197,7 @@ function buildLine(task: Task, taskIndex: number, rolloutIndex: number, scenario
   const inputTokens = 1000 + 37 * n;
   const outputTokens = 50 + 11 * n;
   const response =
-    scenario === "malformed_schema"
+    scenario === "not_a_rollout"
       ? { id: `resp_${n}`, model, usage: usage(inputTokens, outputTokens) }
       : {
           id: `resp_${n}`,
@@ -256,20 +257,25 @@ function usage(input: number, output: number) {
   };
 }
 
-export function buildTriageRun(): { text: string; intents: LineIntent[] } {
+/**
+ * The file and what each line was built to show: `intents` for the rollouts, `unreadable` for the lines
+ * that are not rollouts (lib/run counts them beside the rollouts, in no total).
+ */
+export function buildTriageRun(): { text: string; intents: LineIntent[]; unreadable: LineIntent[] } {
   const tasks = loadTasks();
   const lines: string[] = [];
   const intents: LineIntent[] = [];
+  const unreadable: LineIntent[] = [];
   PLAN.forEach((scenarios, taskIndex) => {
     const task = tasks[taskIndex];
     if (task === undefined) throw new Error(`${TASKS_PATH} has no task ${taskIndex}`);
     scenarios.forEach((scenario, rolloutIndex) => {
       const built = buildLine(task, taskIndex, rolloutIndex, scenario, lines.length + 1);
       lines.push(built.text);
-      intents.push(built.intent);
+      (scenario === "not_a_rollout" ? unreadable : intents).push(built.intent);
     });
   });
-  return { text: `${lines.join("\n")}\n`, intents };
+  return { text: `${lines.join("\n")}\n`, intents, unreadable };
 }
 
 function main(): void {

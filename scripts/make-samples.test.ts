@@ -1,11 +1,16 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { resolveRollout, STATUS_HIGHLIGHT } from "../lib/identity";
+import { resolveRollout as resolveRolloutTyped, STATUS_HIGHLIGHT } from "../lib/identity";
 import type { CallStatus } from "../lib/identity/types";
+import { narrowing } from "../lib/schemas/test-helpers";
 import { workplaceAssistantVerifier } from "../lib/verifiers/workplace_assistant";
-import { createRegistry, pairInputs, pairingKey, verifyRollout } from "../lib/verify";
+import { createRegistry, pairInputs, pairingKey, verifyRollout as verifyRolloutTyped } from "../lib/verify";
 import { type GeneratedSamples, generateSamples, SAMPLES_DIR, type SampleIndexEntry } from "./make-samples";
+
+// lib takes Rollouts narrowed at the edge; these tests write plain JSON, narrowed here (failing loudly).
+const resolveRollout = narrowing(resolveRolloutTyped);
+const verifyRollout = narrowing(verifyRolloutTyped);
 
 const ROOT = join(import.meta.dirname, "..");
 const SERVER = "workplace_assistant";

@@ -11,6 +11,7 @@ import { z } from "zod";
 import { aliasFor } from "../lib/harness";
 import type { HarnessId } from "../lib/harness/types";
 import type { CallStatus } from "../lib/identity/types";
+import { rolloutOrThrow } from "../lib/schemas";
 import { workplaceAssistantVerifier } from "../lib/verifiers/workplace_assistant";
 import { createRegistry, verifyRollout } from "../lib/verify";
 
@@ -262,11 +263,16 @@ const registry = createRegistry([workplaceAssistantVerifier]);
  * (the map ignored; only the exact `mcp__workplace_assistant__` prefix is stripped).
  */
 function legacyReward(rollout: Record<string, unknown>, input?: Record<string, unknown>): number {
-  let result = verifyRollout(rollout, { server: SERVER, policy: "legacy", registry, input });
+  let result = verifyRollout(rolloutOrThrow(rollout), { server: SERVER, policy: "legacy", registry, input });
   if (result.unverified?.code === "gym_refuses") {
     // Gym's request model refuses a function_call without a string call_id (422), so a real run records no
     // reward for such a line; the sample shows what the verifier gives its calls, with stand-in call_ids.
-    result = verifyRollout(withCallIds(rollout), { server: SERVER, policy: "legacy", registry, input });
+    result = verifyRollout(rolloutOrThrow(withCallIds(rollout)), {
+      server: SERVER,
+      policy: "legacy",
+      registry,
+      input,
+    });
   }
   if (result.reward === null) throw new Error(`legacy verification failed: ${result.error ?? "no reward"}`);
   return result.reward;

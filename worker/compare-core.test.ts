@@ -3,7 +3,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { compareRuns } from "@/lib/compare";
-import { pairInputs, pairingKey, verifyRollout } from "@/lib/verify";
+import { asRollout, narrowing } from "@/lib/schemas/test-helpers";
+import { pairInputs, pairingKey, verifyRollout as verifyRolloutTyped } from "@/lib/verify";
 import {
   combineInputs,
   compareFiles,
@@ -15,6 +16,9 @@ import {
   summarize,
   whatIf,
 } from "@/worker/compare-core";
+
+// lib takes Rollouts narrowed at the edge; these tests write plain JSON, narrowed here (failing loudly).
+const verifyRollout = narrowing(verifyRolloutTyped);
 
 const SAMPLES = path.resolve(import.meta.dirname, "../public/samples");
 
@@ -218,8 +222,8 @@ describe("compare worker core", () => {
 describe("pairDetail: the alignment's cost bound (issue 10)", () => {
   it("carries lib/compare's 'too long to align' note for a capped pair, and null otherwise", async () => {
     const { manyCalls, rollout } = await import("@/scripts/gen-hostile");
-    const a = rollout(manyCalls(1500, 1, "a"));
-    const b = rollout(manyCalls(1500, 2, "b"));
+    const a = asRollout(rollout(manyCalls(1500, 1, "a")));
+    const b = asRollout(rollout(manyCalls(1500, 2, "b")));
     const capped = pairDetail(compareRuns([a], [b], { server: "workplace_assistant" }), 0);
     expect(capped?.alignment_note).toMatch(/^too long to align: /);
     expect(capped?.steps).toHaveLength(1500);

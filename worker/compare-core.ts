@@ -14,7 +14,7 @@ import {
 import { HARNESS_LABELS, type HarnessId } from "../lib/harness";
 import type { Policy } from "../lib/identity/types";
 import { createRepairer } from "../lib/repair";
-import { readRollout } from "../lib/schemas";
+import { functionCalls, type Rollout, readRollout } from "../lib/schemas";
 import {
   chooseServer,
   knownTools,
@@ -53,7 +53,7 @@ export interface LoadedFile {
   readonly bytes: number;
   readonly lines: readonly SourceLine[];
   /** Rollout lines (schema-valid) with their parsed values, in file order; none in an inputs file. */
-  readonly rollouts: readonly { readonly line: number; readonly value: unknown }[];
+  readonly rollouts: readonly { readonly line: number; readonly value: Rollout }[];
   /** An inputs file's rows keyed by pairingKey (lib/verify pairInputs); empty for rollouts. */
   readonly inputs: ReadonlyMap<string, unknown>;
   /** Rows of an inputs file (a repeated key counts once in `inputs`, here every row). */
@@ -61,19 +61,8 @@ export interface LoadedFile {
   readonly errors: readonly CompareLineError[];
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function numberOrNull(value: unknown): number | null {
   return typeof value === "number" ? value : null;
-}
-
-function countCalls(value: unknown): number {
-  const response = isObject(value) ? value.response : undefined;
-  const output = isObject(response) ? response.output : undefined;
-  if (!Array.isArray(output)) return 0;
-  return output.filter((item) => isObject(item) && item.type === "function_call").length;
 }
 
 let nextVersion = 1;
@@ -119,12 +108,13 @@ export async function readFile(
       errors: parseErrors,
     };
   }
-  const rollouts: { line: number; value: unknown }[] = [];
+  const rollouts: { line: number; value: Rollout }[] = [];
   const errors = [...parseErrors];
   for (const p of parsed) {
+    // Parse once at the edge: every later step takes the typed rollout.
     const read = readRollout(p.value);
-    if (read.ok) rollouts.push(p);
-    else errors.push({ line: p.line, error: `not a rollout: ${read.issues}` });
+    if (read.ok) rollouts.push({ line: p.line, value: read.rollout });
+    else errors.push({ line: p.line, error: read.message });
   }
   errors.sort((x, y) => x.line - y.line);
   return {
@@ -140,7 +130,7 @@ export async function readFile(
   };
 }
 
-export function summarize(file: LoadedFile): CompareFileSummary {
+export function summarize(file: LoadedFile): Omit<CompareFileSummary, "id"> {
   const servers = new Map<string, number>();
   for (const r of file.rollouts) {
     // The one verifying-server rule (lib/verify chooseServer), without a user choice.
@@ -329,13 +319,13 @@ export function pairDetail(report: CompareReport, id: number): PairDetail | null
 
 export function rolloutList(file: LoadedFile): RolloutListEntry[] {
   return file.rollouts.map((r) => {
-    const o = isObject(r.value) ? r.value : {};
+    const o = r.value;
     return {
       line: r.line,
       task_index: numberOrNull(o._ng_task_index),
       rollout_index: numberOrNull(o._ng_rollout_index),
       recorded: numberOrNull(o.reward),
-      calls: countCalls(r.value),
+      calls: functionCalls(o).length,
     };
   });
 }
@@ -348,7 +338,7 @@ export function whatIf(file: LoadedFile, line: number, inputs: LoadedFile | null
     file: file.name,
     line,
     server: report.server,
-    recorded: isObject(found.value) ? numberOrNull(found.value.reward) : null,
+    recorded: numberOrNull(found.value.reward),
     http: {
       reward: report.http.reward,
       error: report.http.error ?? null,

@@ -19,7 +19,7 @@ import {
   summarize,
   whatIf,
 } from "./compare-core";
-import type { CompareRequests, RunsParams } from "./compare-protocol";
+import type { CompareFileSummary, CompareRequests, FileRef, RunsParams } from "./compare-protocol";
 import type { Handlers } from "./rpc";
 import type { DataService } from "./service";
 import type { Dataset } from "./store";
@@ -36,13 +36,22 @@ export function compareHandlers(service: DataService): Handlers<CompareRequests>
   const repaired = new Map<number, { name: string; chunks: readonly Uint8Array[] }>();
   let nextRepairId = 1;
 
-  const byName = (name: string): Dataset | undefined => {
+  /** A dataset id first (each opened file has its own), else the latest file of that name (samples). */
+  const byRef = (ref: FileRef): Dataset | undefined => {
+    const own = service.get(ref);
+    if (own?.indexed) return own;
     let found: Dataset | undefined;
     // The latest file of that name wins (the store keeps insertion order).
     for (const dataset of service.store.values())
-      if (dataset.name === name && dataset.indexed) found = dataset;
+      if (dataset.name === ref && dataset.indexed) found = dataset;
     return found;
   };
+
+  /** A file's summary under its dataset id, which the page keys it by. */
+  const summaryOf = async (dataset: Dataset): Promise<CompareFileSummary> => ({
+    ...summarize(await loaded(dataset)),
+    id: dataset.id,
+  });
 
   const loaded = async (dataset: Dataset): Promise<LoadedFile> => {
     const known = parsed.get(dataset.id);
@@ -62,25 +71,29 @@ export function compareHandlers(service: DataService): Handlers<CompareRequests>
     return file;
   };
 
-  const fileOf = async (name: string): Promise<LoadedFile> => {
-    const dataset = byName(name);
-    if (dataset === undefined) throw new Error(`${name} is not loaded`);
+  const fileOf = async (ref: FileRef): Promise<LoadedFile> => {
+    const dataset = byRef(ref);
+    if (dataset === undefined) throw new Error(`${ref} is not loaded`);
     return loaded(dataset);
   };
 
-  const rolloutsOf = async (name: string): Promise<LoadedFile> => {
-    const file = await fileOf(name);
+  const rolloutsOf = async (ref: FileRef): Promise<LoadedFile> => {
+    const file = await fileOf(ref);
     if (file.kind === "inputs") {
-      throw new Error(`${name} holds materialized inputs, not rollouts: choose it as the inputs of a run`);
+      throw new Error(
+        `${file.name} holds materialized inputs, not rollouts: choose it as the inputs of a run`,
+      );
     }
     return file;
   };
 
-  const inputsOf = async (name: string | null): Promise<LoadedFile | null> => {
-    if (name === null) return null;
-    const file = await fileOf(name);
+  const inputsOf = async (ref: FileRef | null): Promise<LoadedFile | null> => {
+    if (ref === null) return null;
+    const file = await fileOf(ref);
     if (file.kind !== "inputs") {
-      throw new Error(`${name} is not a materialized-inputs file (rows with Gym's indices and no response)`);
+      throw new Error(
+        `${file.name} is not a materialized-inputs file (rows with Gym's indices and no response)`,
+      );
     }
     return file;
   };
@@ -99,17 +112,18 @@ export function compareHandlers(service: DataService): Handlers<CompareRequests>
   };
 
   return {
-    file: async ({ name, sample }, { signal }) => {
-      let dataset = byName(name);
+    file: async ({ ref, sample }, { signal }) => {
+      // A file opened before a reload comes back from the origin-private file system by its id.
+      let dataset = byRef(ref) ?? (await service.reopen(ref, signal));
       if (dataset === undefined) {
-        if (!sample || !SAMPLE_NAME.test(name)) {
-          throw new Error(`${name} is not loaded in this tab: open it with "Open file…" or drop it here`);
+        if (!sample || !SAMPLE_NAME.test(ref)) {
+          throw new Error(`${ref} is not loaded in this tab: open it with "Open file…" or drop it here`);
         }
-        dataset = await service.add({ kind: "url", url: `/samples/${name}`, name }, signal);
+        dataset = await service.add({ kind: "url", url: `/samples/${ref}`, name: ref }, signal);
       }
-      return summarize(await loaded(dataset));
+      return summaryOf(dataset);
     },
-    open: async ({ source }, { signal }) => summarize(await loaded(await service.add(source, signal))),
+    open: async ({ source }, { signal }) => summaryOf(await service.add(source, signal)),
     compare: async (params) => {
       const { fa, fb, fai, fbi, report, conflicts } = await reportFor(params);
       return compareView(fa, fb, report, { ai: fai, bi: fbi, conflicts });

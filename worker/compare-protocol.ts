@@ -1,7 +1,8 @@
 /**
  * The compare page's half of the one data worker's protocol (worker/data.worker.ts, ./compare-handlers.ts).
  *
- * Files come from the one file store, by name; a comparison parses the few files it needs. Only compact
+ * Files come from the one file store, by reference (a FileRef: the stored file's dataset id, or a bundled
+ * sample's name); a comparison parses the few files it needs. Only compact
  * results cross the boundary: a summary per file, one row per compared pair (the aligned actions of a
  * pair only when it is opened), the what-if table of one rollout, the outcome of a repair, and the
  * repaired file as a Blob when the user downloads it.
@@ -19,8 +20,16 @@ export interface CompareLineError {
   readonly error: string;
 }
 
+/**
+ * How the page names a file: the dataset id of a file opened in this tab (two files of the same name are
+ * two ids), or the name of a bundled sample (fetched into the store the first time).
+ */
+export type FileRef = string;
+
 export interface CompareFileSummary {
-  /** The file name; also the key the page uses in its URL. */
+  /** The stored file's dataset id: the FileRef the page keeps in its URL for an opened file. */
+  readonly id: string;
+  /** The file name, for display (not unique: see id). */
   readonly name: string;
   /** Changes every time a file of this name is (re)loaded, so cached results keyed by it go stale. */
   readonly version: number;
@@ -214,33 +223,33 @@ export interface RepairView {
 
 /** Two rollout files, each with its optional materialized-inputs file (by loaded name). */
 export interface RunsParams {
-  readonly a: string;
-  readonly b: string;
-  readonly ai: string | null;
-  readonly bi: string | null;
+  readonly a: FileRef;
+  readonly b: FileRef;
+  readonly ai: FileRef | null;
+  readonly bi: FileRef | null;
   readonly policy: Policy;
 }
 
 /** The compare page's requests; the one data worker answers them beside the inspector's. */
 export interface CompareRequests {
   /**
-   * A file by name: the latest file of that name opened in this tab (by either page), else the bundled
-   * sample of that name when `sample` is set.
+   * A file by reference: the stored file of that dataset id, else the latest stored file of that name,
+   * else (when `sample` is set) the bundled sample of that name.
    */
-  file: { params: { name: string; sample: boolean }; result: CompareFileSummary };
+  file: { params: { ref: FileRef; sample: boolean }; result: CompareFileSummary };
   /** Opens a local file into the store (it is then offered on both pages). */
   open: { params: { source: Source }; result: CompareFileSummary };
   compare: { params: RunsParams; result: CompareView };
   pairDetail: { params: RunsParams & { id: number }; result: PairDetail | null };
-  rollouts: { params: { file: string }; result: RolloutListEntry[] };
-  whatIf: { params: { file: string; line: number; inputs: string | null }; result: WhatIfView | null };
+  rollouts: { params: { file: FileRef }; result: RolloutListEntry[] };
+  whatIf: { params: { file: FileRef; line: number; inputs: FileRef | null }; result: WhatIfView | null };
   repairServers: { params: Record<string, never>; result: { servers: RepairServerInput[] } };
   repair: {
     params: {
-      file: string;
+      file: FileRef;
       harness: HarnessId;
       servers: readonly RepairServerInput[];
-      inputs: string | null;
+      inputs: FileRef | null;
     };
     result: RepairView;
   };

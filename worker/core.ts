@@ -73,7 +73,7 @@ export interface RowContext {
   readonly harness: HarnessId | null;
 }
 
-function verifyBoth(value: unknown, context: RowContext) {
+function verifyBoth(rollout: Rollout, context: RowContext) {
   const options = {
     server: context.override,
     sample: context.sample,
@@ -82,8 +82,8 @@ function verifyBoth(value: unknown, context: RowContext) {
     harness: context.harness ?? undefined,
   };
   return {
-    contract: verifyRollout(value, { ...options, policy: "contract" }),
-    legacy: verifyRollout(value, { ...options, policy: "legacy" }),
+    contract: verifyRollout(rollout, { ...options, policy: "contract" }),
+    legacy: verifyRollout(rollout, { ...options, policy: "legacy" }),
   };
 }
 
@@ -99,18 +99,13 @@ export function rowMeta(value: unknown, input: unknown) {
   };
 }
 
-export function analyzeRollout(
-  line: number,
-  value: unknown,
-  rollout: Rollout,
-  context: RowContext,
-): RolloutIndexEntry {
+export function analyzeRollout(line: number, rollout: Rollout, context: RowContext): RolloutIndexEntry {
   const { input } = context;
-  const result = verifyBoth(value, context);
+  const result = verifyBoth(rollout, context);
   const calls = result.contract.resolution.calls;
   return {
     line,
-    ...rowMeta(value, input),
+    ...rowMeta(rollout, input),
     server: result.contract.server,
     server_source: result.contract.server_source,
     recorded: typeof rollout.reward === "number" ? rollout.reward : null,
@@ -125,7 +120,7 @@ export function analyzeRollout(
     verify_error: result.contract.error ?? null,
     paired: input !== undefined,
     paired_by: result.contract.paired_by,
-    key: pairingKey(value),
+    key: pairingKey(rollout),
     rewards: "done",
   };
 }
@@ -308,13 +303,12 @@ export interface OpenedDetail {
 /** The detail pane of one rollout: one parse, one verification per policy, every call with its own resolution. */
 export function detailView(
   entry: RolloutIndexEntry,
-  value: unknown,
   rollout: Rollout,
   context: RowContext,
   byteLength: number,
 ): OpenedDetail {
   const { input } = context;
-  const result = verifyBoth(value, context);
+  const result = verifyBoth(rollout, context);
   const resolutions = { contract: result.contract.resolution.calls, legacy: result.legacy.resolution.calls };
   const legacyByOutput = new Map(resolutions.legacy.map((call) => [call.output_index, call]));
   const items = transcript(rollout, resolutions);
@@ -336,7 +330,7 @@ export function detailView(
       call_items: callItems,
       findings: result.contract.resolution.findings,
       byte_length: byteLength,
-      extra_fields: extraFields(value),
+      extra_fields: extraFields(rollout),
       verification: {
         server: result.contract.server,
         harness: context.harness,

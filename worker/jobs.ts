@@ -5,7 +5,7 @@
  */
 
 import type { HarnessId } from "../lib/harness/types";
-import { resolveReadRollout } from "../lib/identity";
+import { resolveRollout } from "../lib/identity";
 import type { Highlight } from "../lib/identity/types";
 import { parseJsonLine, readJsonl } from "../lib/jsonl";
 import { type Rollout, readRollout } from "../lib/schemas";
@@ -107,33 +107,28 @@ export async function indexBatch(job: IndexJob): Promise<IndexedBatch> {
       length: item.length,
       status: "row",
       input,
-      entry: identityEntry(line, item.value, read.rollout, job),
+      entry: identityEntry(line, read.rollout, job),
       issues: null,
     });
   }
   return { lines: out, lineCount: countLines(bytes) };
 }
 
-function identityEntry(
-  line: number,
-  value: unknown,
-  rollout: Rollout,
-  options: AnalysisOptions,
-): RolloutIndexEntry {
+function identityEntry(line: number, rollout: Rollout, options: AnalysisOptions): RolloutIndexEntry {
   // The verifying server as lib/verify chooses it before any inputs row is paired (the rewards pass,
   // which has the pairing, may choose again).
-  const { server, source } = chooseServer(value, {
+  const { server, source } = chooseServer(rollout, {
     override: options.serverOverride,
     sample: options.fallbackServer,
   });
-  const resolution = resolveReadRollout(rollout, {
+  const resolution = resolveRollout(rollout, {
     server: server ?? "",
     policy: "contract",
     ...(options.harness ? { harness: options.harness } : {}),
   });
   const counts = { ...NO_COUNTS };
   for (const call of resolution.calls) counts[call.highlight]++;
-  const meta = rowMeta(value, undefined);
+  const meta = rowMeta(rollout, undefined);
   return {
     line,
     task_index: meta.task_index,
@@ -155,7 +150,7 @@ function identityEntry(
     verify_error: null,
     paired: false,
     paired_by: "none",
-    key: pairingKey(value),
+    key: pairingKey(rollout),
     rewards: "pending",
   };
 }
@@ -254,7 +249,7 @@ export async function rewardBatch(job: RewardJob): Promise<RolloutIndexEntry[]> 
     const value = await parseRef(ref);
     const read = readRollout(value);
     if (!read.ok) continue;
-    out.push(analyzeRollout(ref.line, value, read.rollout, await rowContext(value, job.inputs, job)));
+    out.push(analyzeRollout(ref.line, read.rollout, await rowContext(read.rollout, job.inputs, job)));
   }
   return out;
 }

@@ -1,7 +1,8 @@
 /**
  * Opened files kept in the origin-private file system (OPFS), so a reload restores a tab's files and the
  * landing page can offer recent ones. Each file is stored decompressed (what the store reads lines from),
- * beside a small JSON record of its name and when it was last opened.
+ * beside a small JSON record of its name, when it was last opened, and the verifying server it was loaded
+ * with for rows that name none (a bundled sample's), so rewards after a reload equal those before it.
  */
 import { z } from "zod";
 import type { RecentFile } from "./protocol";
@@ -14,7 +15,15 @@ export const MAX_KEPT_BYTES = 4 * 1024 ** 3;
 
 const DIRECTORY = "files";
 
-const RecordSchema = z.object({ id: z.string(), name: z.string(), bytes: z.number(), opened: z.number() });
+const RecordSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  bytes: z.number(),
+  opened: z.number(),
+  // Records written before it was kept have none: such a file was not a sample, or is verified without.
+  fallback_server: z.string().nullable().default(null),
+});
+type StoredRecord = z.infer<typeof RecordSchema>;
 
 async function directory(): Promise<FileSystemDirectoryHandle> {
   const root = await navigator.storage.getDirectory();
@@ -28,7 +37,7 @@ async function writeText(dir: FileSystemDirectoryHandle, name: string, text: str
   await writable.close();
 }
 
-async function readRecord(dir: FileSystemDirectoryHandle, id: string): Promise<RecentFile | null> {
+async function readRecord(dir: FileSystemDirectoryHandle, id: string): Promise<StoredRecord | null> {
   try {
     const file = await (await dir.getFileHandle(`${id}.json`)).getFile();
     const parsed = RecordSchema.safeParse(JSON.parse(await file.text()));
@@ -38,7 +47,7 @@ async function readRecord(dir: FileSystemDirectoryHandle, id: string): Promise<R
   }
 }
 
-async function records(dir: FileSystemDirectoryHandle): Promise<RecentFile[]> {
+async function records(dir: FileSystemDirectoryHandle): Promise<StoredRecord[]> {
   const ids: string[] = [];
   for await (const name of dir.keys()) if (name.endsWith(".json")) ids.push(name.slice(0, -".json".length));
   const found = await Promise.all(ids.map((id) => readRecord(dir, id)));
@@ -54,14 +63,21 @@ async function remove(dir: FileSystemDirectoryHandle, id: string): Promise<void>
 export function opfsPersistence(): Persistence | null {
   if (typeof navigator === "undefined" || !navigator.storage?.getDirectory) return null;
   return {
-    async save(id, name, blob) {
+    async save(id, name, blob, fallbackServer) {
       const dir = await directory();
       const handle = await dir.getFileHandle(`${id}.jsonl`, { create: true });
       const writable = await handle.createWritable();
       // A Blob is written by the browser itself, without passing through this worker's heap.
       await writable.write(blob);
       await writable.close();
-      await writeText(dir, `${id}.json`, JSON.stringify({ id, name, bytes: blob.size, opened: Date.now() }));
+      const record: StoredRecord = {
+        id,
+        name,
+        bytes: blob.size,
+        opened: Date.now(),
+        fallback_server: fallbackServer,
+      };
+      await writeText(dir, `${id}.json`, JSON.stringify(record));
       let total = 0;
       for (const [index, record] of (await records(dir)).entries()) {
         total += record.bytes;
@@ -75,13 +91,18 @@ export function opfsPersistence(): Persistence | null {
       try {
         const blob = await (await dir.getFileHandle(`${id}.jsonl`)).getFile();
         await writeText(dir, `${id}.json`, JSON.stringify({ ...record, opened: Date.now() }));
-        return { name: record.name, blob };
+        return { name: record.name, blob, fallbackServer: record.fallback_server };
       } catch {
         return null;
       }
     },
-    async recent() {
-      return records(await directory());
+    async recent(): Promise<RecentFile[]> {
+      return (await records(await directory())).map(({ id, name, bytes, opened }) => ({
+        id,
+        name,
+        bytes,
+        opened,
+      }));
     },
   };
 }

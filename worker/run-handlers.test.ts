@@ -3,6 +3,7 @@
  * file's parsed lines, rows keyed by dataset id and revision, and clear answers for an unknown dataset.
  */
 import { describe, expect, it } from "vitest";
+import { asRollout } from "@/lib/schemas/test-helpers";
 import { buildTriageRun } from "@/scripts/gen-triage-run";
 import type { LoadProgress } from "@/worker/protocol";
 import { type RunSource, runExport, runView } from "@/worker/run";
@@ -22,8 +23,9 @@ function plain(key: string): RunSource {
   return {
     key,
     harness: null,
+    unreadable: run.unreadable.length,
     *rollouts() {
-      for (const [i, value] of values.entries()) yield { line: i + 1, value, options: {} };
+      for (const i of run.intents) yield { line: i.line, value: asRollout(values[i.line - 1]), options: {} };
     },
   };
 }
@@ -51,7 +53,8 @@ describe("run handlers over the data service", () => {
       expect(view).toEqual(await runView(plain(`plain-${filter}`), filter));
     }
     const view = await handlers.run({ dataset: id, filter: "" }, context);
-    expect(view?.triage.total).toBe(values.length);
+    expect(view?.triage.total).toBe(run.intents.length);
+    expect(view?.counts).toEqual({ rollouts: run.intents.length, unreadable: run.unreadable.length });
     for (const format of ["csv", "jsonl"] as const) {
       const filter = "recorded:0";
       expect(await handlers.runExport({ dataset: id, filter, format }, context)).toEqual(

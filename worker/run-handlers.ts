@@ -1,9 +1,10 @@
 /**
- * The run view's requests (worker/run.ts), answered from the data service's store: every line of a
- * rollouts file that parsed as JSON, verified as the rest of the app verifies it (its paired input row,
- * the server choice, the harness). The rows are cached by dataset id and revision.
+ * The run view's requests (worker/run.ts), answered from the data service's store: every rollout of a
+ * rollouts file, verified as the rest of the app verifies it (its paired input row, the server choice, the
+ * harness). The rows are cached by dataset id and revision.
  */
 import { parseJsonLine } from "../lib/jsonl";
+import { readRollout } from "../lib/schemas";
 import { rowContext } from "./jobs";
 import type { RunRequests } from "./protocol";
 import type { Handlers } from "./rpc";
@@ -17,27 +18,33 @@ const decoder = new TextDecoder();
 export function runSource(service: DataService, id: string): RunSource | null {
   const dataset = service.get(id);
   if (dataset?.kind !== "rollouts") return null;
-  return { key: `${id}#${dataset.revision}`, harness: dataset.harness, rollouts: () => rollouts(dataset) };
+  return {
+    key: `${id}#${dataset.revision}`,
+    harness: dataset.harness,
+    rollouts: () => rollouts(dataset),
+    unreadable: dataset.errors().length,
+  };
 }
 
 async function* rollouts(dataset: Dataset): AsyncGenerator<RunSourceLine> {
-  // Every line that parsed as JSON, the ones that are not rollouts included (triage calls them malformed),
-  // so the run view counts what `cli triage` counts.
-  const lines = [...dataset.entries.keys(), ...dataset.schemaErrors.keys()].sort((a, b) => a - b);
+  // Every rollout (the index's rows); the lines that are not rollouts are counted as unreadable, as the
+  // chip and `cli triage` count them (lib/run lineCountsText).
+  const lines = [...dataset.entries.keys()].sort((a, b) => a - b);
   const bytes = new Uint8Array(await dataset.blob().arrayBuffer());
   for (const line of lines) {
     const at = dataset.position(line);
     if (at === null) continue;
     const parsed = parseJsonLine(decoder.decode(bytes.subarray(at.offset, at.offset + at.length)));
-    if (!parsed.ok) continue;
-    const context = await rowContext(parsed.value, dataset.pairedInputs, {
+    const read = parsed.ok ? readRollout(parsed.value) : null;
+    if (read === null || !read.ok) continue;
+    const context = await rowContext(read.rollout, dataset.pairedInputs, {
       serverOverride: dataset.serverOverride,
       fallbackServer: dataset.fallbackServer,
       harness: dataset.harness,
     });
     yield {
       line,
-      value: parsed.value,
+      value: read.rollout,
       options: {
         server: context.override,
         sample: context.sample,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { rowsCsv, rowsJsonl } from "../lib/export/csv";
 import { matchesFilter, parseFilter, runRow } from "../lib/run";
+import { asRollout } from "../lib/schemas/test-helpers";
 import { buildTriageRun } from "../scripts/gen-triage-run";
 import { type RunSource, runExport, runView } from "./run";
 
@@ -10,12 +11,16 @@ const values: unknown[] = run.text
   .split("\n")
   .map((t) => JSON.parse(t));
 
+// The rollouts narrowed once, as the data service does; the line that is not one is counted as unreadable.
+const rollouts = run.intents.map((i) => ({ line: i.line, value: asRollout(values[i.line - 1]) }));
+
 function source(key: string): RunSource {
   return {
     key,
     harness: null,
+    unreadable: run.unreadable.length,
     *rollouts() {
-      for (const [i, value] of values.entries()) yield { line: i + 1, value, options: {} };
+      for (const { line, value } of rollouts) yield { line, value, options: {} };
     },
   };
 }
@@ -23,7 +28,9 @@ function source(key: string): RunSource {
 describe("worker run view", () => {
   it("counts causes over the whole run and filters lines with lib's filter", async () => {
     const view = await runView(source("a"), "cause:identity");
-    expect(view.triage.total).toBe(values.length);
+    expect(view.triage.total).toBe(run.intents.length);
+    expect(view.counts).toEqual({ rollouts: run.intents.length, unreadable: 1 });
+    expect(run.intents.length + run.unreadable.length).toBe(values.length);
     expect(view.triage.counts.identity).toBe(run.intents.filter((i) => i.cause === "identity").length);
     expect(view.lines).toEqual(run.intents.filter((i) => i.cause === "identity").map((i) => i.line));
     expect(view.metrics.rollouts).toBe(view.lines?.length);
@@ -41,9 +48,10 @@ describe("worker run view", () => {
     const filter = "recorded:0 flag:alias_guess";
     const parsed = parseFilter(filter);
     if (!parsed.ok) throw new Error(parsed.error);
-    const rows = values
-      .map((v, i) => runRow(i + 1, v))
-      .filter((row, i) => matchesFilter(parsed.clauses, row, values[i]));
+    const rows = rollouts
+      .map(({ line, value }) => ({ row: runRow(line, value), value }))
+      .filter(({ row, value }) => matchesFilter(parsed.clauses, row, value))
+      .map(({ row }) => row);
     expect(await runExport(source("b"), filter, "csv")).toEqual({ text: rowsCsv(rows), rows: rows.length });
     expect(await runExport(source("b"), filter, "jsonl")).toEqual({
       text: rowsJsonl(rows),

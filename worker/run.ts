@@ -8,7 +8,16 @@ import { csvHeader, csvRow, jsonlRow } from "../lib/export/csv";
 import { type HarnessInference, inferHarness } from "../lib/harness";
 import type { HarnessId } from "../lib/harness/types";
 import { type RunMetrics, runMetrics } from "../lib/metrics";
-import { type FilterClause, matchesFilter, metricsOf, parseFilter, type RunRow, runRow } from "../lib/run";
+import {
+  type FilterClause,
+  type LineCounts,
+  matchesFilter,
+  metricsOf,
+  parseFilter,
+  type RunRow,
+  runRow,
+} from "../lib/run";
+import type { Rollout } from "../lib/schemas";
 import { type RunTriage, summarizeTriage, type ZeroCause } from "../lib/triage";
 import { knownTools, type VerifyOptions, verifyRollout } from "../lib/verify";
 
@@ -18,11 +27,13 @@ export interface RunSource {
   readonly harness: HarnessId | null;
   /** Every rollout in file order: its line, parsed value and how it is verified (input row, server choice). */
   rollouts(): Iterable<RunSourceLine> | AsyncIterable<RunSourceLine>;
+  /** Lines that are not rollouts (not JSON, or JSON that is not a rollout): named, never in a total. */
+  readonly unreadable: number;
 }
 
 export interface RunSourceLine {
   readonly line: number;
-  readonly value: unknown;
+  readonly value: Rollout;
   readonly options: Omit<VerifyOptions, "policy">;
 }
 
@@ -31,6 +42,8 @@ export interface RunView {
   readonly filter_error: string | null;
   /** The breakdown over the whole run. */
   readonly triage: RunTriage;
+  /** The run's rollouts and its unreadable lines (lib/run lineCountsText words them). */
+  readonly counts: LineCounts;
   /** Metrics over the rows the filter keeps (all without a filter). */
   readonly metrics: RunMetrics;
   /** Lines the filter keeps, in file order; null without a filter. */
@@ -97,6 +110,7 @@ export async function runView(source: RunSource, filter: string): Promise<RunVie
   for (const row of computed.rows) if (row.cause !== null) causes.push([row.line, row.cause]);
   return {
     filter_error: parsed.ok ? null : parsed.error,
+    counts: { rollouts: computed.rows.length, unreadable: source.unreadable },
     triage: summarizeTriage(
       computed.rows.map((row) => ({
         line: row.line,

@@ -313,3 +313,62 @@ describe("transcript", () => {
     ).toEqual(["a:first", "b:second", "unpaired:lost", "c:null", "message"]);
   });
 });
+
+describe("DataService.restore", () => {
+  it("reopens a kept file with the fallback server it was loaded with: the same rewards", async () => {
+    const kept = new Map<string, { name: string; blob: Blob; fallbackServer: string | null }>();
+    const persistence = {
+      save: async (id: string, name: string, blob: Blob, fallbackServer: string | null) => {
+        kept.set(id, { name, blob, fallbackServer });
+      },
+      open: async (id: string) => kept.get(id) ?? null,
+      recent: async () => [],
+    };
+    // Multireward's example rollouts name no server: only the sample's declared server verifies them.
+    const sample = path.join(ROOT, "public/samples/gym-example_tool_call_multireward-example_rollouts.jsonl");
+    const first = new DataService(inProcessPool(), () => {}, persistence);
+    const loaded = await first.load(
+      [{ kind: "file", file: file(sample) }],
+      "example_tool_call_multireward",
+      never,
+      ignore,
+    );
+    await first.settled();
+    const id = loaded.datasets[0]?.id ?? "";
+    await vi.waitFor(() => expect(kept.has(id)).toBe(true));
+    const before = entries(first, id).map((e) => [e.server_source, e.contract, e.legacy]);
+    expect(before.length).toBe(5);
+    expect(before.every(([source, contract]) => source === "sample" && contract === 1)).toBe(true);
+
+    const second = new DataService(inProcessPool(), () => {}, persistence);
+    const restored = await second.restore([id], never, ignore);
+    await second.settled();
+    expect(restored.datasets[0]?.fallback_server).toBe("example_tool_call_multireward");
+    expect(entries(second, id).map((e) => [e.server_source, e.contract, e.legacy])).toEqual(before);
+  });
+});
+
+describe("DataService.reopen", () => {
+  it("reopens a kept file into the store only, by id, once however often it is asked", async () => {
+    const kept = new Map<string, { name: string; blob: Blob; fallbackServer: string | null }>();
+    const persistence = {
+      save: async (id: string, name: string, blob: Blob, fallbackServer: string | null) => {
+        kept.set(id, { name, blob, fallbackServer });
+      },
+      open: vi.fn(async (id: string) => kept.get(id) ?? null),
+      recent: async () => [],
+    };
+    const first = new DataService(inProcessPool(), () => {}, persistence);
+    const loaded = await first.load([{ kind: "file", file: file(noecho) }], null, never, ignore);
+    const id = loaded.datasets[0]?.id ?? "";
+    await vi.waitFor(() => expect(kept.has(id)).toBe(true));
+
+    const second = new DataService(inProcessPool(), () => {}, persistence);
+    const [a, b] = await Promise.all([second.reopen(id, never), second.reopen(id, never)]);
+    expect(a).toBe(b);
+    expect(a?.name).toBe("wa_noecho.jsonl");
+    expect(persistence.open).toHaveBeenCalledTimes(1);
+    expect(second.get(id)?.indexed).toBe(true);
+    expect(await second.reopen("d-gone", never)).toBeUndefined();
+  });
+});

@@ -50,9 +50,17 @@ export function inProcessPool(): Pool {
 
 /** Keeps opened files across reloads (the origin-private file system in the browser). */
 export interface Persistence {
-  save(id: string, name: string, blob: Blob): Promise<void>;
-  open(id: string): Promise<{ name: string; blob: Blob } | null>;
+  /** `fallbackServer`: the server rows that name none are verified against (a bundled sample's). */
+  save(id: string, name: string, blob: Blob, fallbackServer: string | null): Promise<void>;
+  open(id: string): Promise<{ name: string; blob: Blob; fallbackServer: string | null } | null>;
   recent(): Promise<RecentFile[]>;
+}
+
+/** One source to open: its dataset id and the server its rows that name none are verified against. */
+interface OpenSource {
+  readonly source: Source;
+  readonly id: string;
+  readonly fallbackServer: string | null;
 }
 
 function cancelled(): DOMException {
@@ -144,8 +152,7 @@ export class DataService {
     progress: (progress: LoadProgress) => void,
   ): Promise<SessionSummary> {
     const opened = await this.openAll(
-      sources.map((source) => ({ source, id: newDatasetId() })),
-      fallbackServer,
+      sources.map((source) => ({ source, id: newDatasetId(), fallbackServer })),
       signal,
       progress,
     );
@@ -159,15 +166,19 @@ export class DataService {
     signal: AbortSignal,
     progress: (progress: LoadProgress) => void,
   ): Promise<SessionSummary> {
-    const sources: { source: Source; id: string }[] = [];
+    const sources: OpenSource[] = [];
     for (const id of ids) {
       const known = this.store.get(id);
       if (known) continue;
       const kept = await this.persistence?.open(id);
-      if (kept) sources.push({ id, source: { kind: "file", file: new File([kept.blob], kept.name) } });
+      // The file comes back with the server it was loaded with, so its rewards are those before the reload.
+      if (kept) {
+        const file = new File([kept.blob], kept.name);
+        sources.push({ id, source: { kind: "file", file }, fallbackServer: kept.fallbackServer });
+      }
     }
     const present = ids.filter((id) => this.store.has(id));
-    if (sources.length > 0) await this.openAll(sources, null, signal, progress);
+    if (sources.length > 0) await this.openAll(sources, signal, progress);
     if (present.length > 0 && sources.length === 0) {
       this.workspace = present;
       await this.pairAll();
@@ -181,22 +192,21 @@ export class DataService {
 
   private async persist(dataset: Dataset): Promise<void> {
     try {
-      await this.persistence?.save(dataset.id, dataset.name, dataset.blob());
+      await this.persistence?.save(dataset.id, dataset.name, dataset.blob(), dataset.fallbackServer);
     } catch {
       // Keeping a copy is a convenience (reload, recent files); a full disk must not fail the load.
     }
   }
 
   private async openAll(
-    sources: readonly { source: Source; id: string }[],
-    fallbackServer: string | null,
+    sources: readonly OpenSource[],
     signal: AbortSignal,
     progress: (progress: LoadProgress) => void,
   ): Promise<Dataset[]> {
     this.loading = { previous: this.workspace, opened: [] };
     const opened: Dataset[] = [];
     try {
-      for (const { source, id } of sources) {
+      for (const { source, id, fallbackServer } of sources) {
         await this.ingestSource(source, id, fallbackServer, signal, progress, (added) => {
           this.loading?.opened.push(added.id);
           opened.push(added);
@@ -263,6 +273,36 @@ export class DataService {
     }
     report();
     return dataset;
+  }
+
+  private reopening = new Map<string, Promise<Dataset | undefined>>();
+
+  /**
+   * Reopens a kept file into the store only, by id, with the server it was loaded with (a /compare link
+   * after a reload); undefined when nothing is kept under that id. The workspace stays as it is.
+   */
+  reopen(id: string, signal: AbortSignal): Promise<Dataset | undefined> {
+    const known = this.store.get(id);
+    if (known) return Promise.resolve(known);
+    let pending = this.reopening.get(id);
+    if (!pending) {
+      pending = (async () => {
+        const kept = await this.persistence?.open(id);
+        if (!kept) return undefined;
+        const file = new File([kept.blob], kept.name);
+        const dataset = await this.ingestSource(
+          { kind: "file", file },
+          id,
+          kept.fallbackServer,
+          signal,
+          () => {},
+        );
+        this.changed();
+        return dataset;
+      })().finally(() => this.reopening.delete(id));
+      this.reopening.set(id, pending);
+    }
+    return pending;
   }
 
   /** Opens a file into the store only (the compare page's pickers); the workspace stays as it is. */
@@ -446,12 +486,12 @@ export class DataService {
     const value = parseBytes(bytes);
     const read = readRollout(value);
     if (!read.ok) return null;
-    const context = await rowContext(value, dataset.pairedInputs, {
+    const context = await rowContext(read.rollout, dataset.pairedInputs, {
       serverOverride: server ?? dataset.serverOverride,
       fallbackServer: dataset.fallbackServer,
       harness: harness ?? dataset.harness,
     });
-    return detailView(entry, value, read.rollout, context, bytes.length);
+    return detailView(entry, read.rollout, context, bytes.length);
   }
 
   raw(id: string, line: number): Promise<Uint8Array | null> {

@@ -23,12 +23,13 @@ import {
   useSearch,
   useSession,
 } from "@/hooks/data";
+import { fileLabels } from "@/hooks/file-labels";
 import { bundledSample, pairedInputsSample } from "@/hooks/samples";
 import type { FilterFlag, RolloutIndexEntry, Sample, SortKey, Source } from "@/hooks/types";
 import { useKeyboard } from "@/hooks/use-keyboard";
 import { useViewState } from "@/hooks/use-view-state";
 import { DEFAULT_VIEW, selectRollouts, statusCounts } from "@/hooks/view-state";
-import { type FilterClause, formatFilter, parseFilter } from "@/lib/run";
+import { type FilterClause, formatFilter, lineCountsText, parseFilter } from "@/lib/run";
 import type { ZeroCause } from "@/lib/triage";
 import { RolloutPane } from "./RolloutPane";
 
@@ -125,20 +126,8 @@ export function Inspector() {
     rolloutSets.find((candidate) => candidate.name === view.file) ??
     rolloutSets[0] ??
     null;
-  const nameCounts = new Map<string, number>();
-  for (const candidate of session?.datasets ?? [])
-    nameCounts.set(candidate.name, (nameCounts.get(candidate.name) ?? 0) + 1);
-  const seen = new Map<string, number>();
   /** "name" alone when unique, else "name #k" (k-th loaded file of that name). */
-  const chipName = new Map<string, string>();
-  for (const candidate of session?.datasets ?? []) {
-    const k = (seen.get(candidate.name) ?? 0) + 1;
-    seen.set(candidate.name, k);
-    chipName.set(
-      candidate.id,
-      (nameCounts.get(candidate.name) ?? 0) > 1 ? `${candidate.name} #${k}` : candidate.name,
-    );
-  }
+  const chipName = fileLabels(session?.datasets ?? []);
   const inputs = session?.datasets.filter((candidate) => candidate.kind === "inputs") ?? [];
 
   // The verifying server and harness chosen in the URL apply to the whole list.
@@ -256,9 +245,9 @@ export function Inspector() {
                 title={`${candidate.lines} lines, ${candidate.bytes} bytes`}
               >
                 {chipName.get(candidate.id) ?? candidate.name}
-                <span className="muted">
+                <span className="muted" data-testid="chip-counts">
                   {" "}
-                  {candidate.rows} rollouts
+                  {lineCountsText({ rollouts: candidate.rows, unreadable: candidate.errors.length })}
                   {candidate.paired_inputs ? ` · ${candidate.paired_rows} paired` : ""}
                 </span>
               </button>
@@ -336,6 +325,7 @@ export function Inspector() {
               {run.data && (
                 <TriagePanel
                   triage={run.data.triage}
+                  counts={run.data.counts}
                   active={activeCause(view.f)}
                   onCause={(cause) => setView({ f: withCause(view.f, cause), line: null, call: null })}
                 />
@@ -358,6 +348,7 @@ export function Inspector() {
               {run.data && (
                 <RunMetricsPanel
                   metrics={run.data.metrics}
+                  unreadable={run.data.counts.unreadable}
                   filtered={runLines !== null}
                   onTask={(task) => setView({ f: `field:_ng_task_index=${task}`, line: null, call: null })}
                 />

@@ -24,6 +24,7 @@ import { NO_INPUTS, parseToolList, resolveInputs } from "@/hooks/compare-state";
 import type { CompareFileSummary, CompareTab } from "@/hooks/compare-types";
 import { useCompareState } from "@/hooks/compare-url";
 import { useSamples, useSession } from "@/hooks/data";
+import { fileLabels } from "@/hooks/file-labels";
 import { HARNESS_LABELS, HARNESSES, isHarnessId } from "@/lib/harness";
 
 const TAB_LABELS: Record<CompareTab, string> = {
@@ -35,11 +36,13 @@ const TAB_LABELS: Record<CompareTab, string> = {
 type FileKind = CompareFileSummary["kind"];
 
 interface OpenedFile {
+  /** The stored file's dataset id: the FileRef the pickers and the URL keep. */
+  readonly id: string;
   readonly name: string;
   readonly kind: FileKind;
 }
 
-/** Files opened together, split by what the worker found them to be (rollouts or materialized inputs). */
+/** Files opened together (their FileRefs), split by what the worker found them to be. */
 interface Opened {
   readonly rollouts: readonly string[];
   readonly inputs: readonly string[];
@@ -47,7 +50,8 @@ interface Opened {
 
 /**
  * Choices for a kind of file picker: files opened in this tab (on this page or in the inspector: one
- * store), then the bundled samples of that kind.
+ * store), by dataset id, so two files of the same name are two choices ("name #1", "name #2"); then the
+ * bundled samples of that kind, by name.
  */
 function useFileChoices(local: readonly OpenedFile[], kind: FileKind): FileChoice[] {
   const samples = useSamples();
@@ -58,12 +62,18 @@ function useFileChoices(local: readonly OpenedFile[], kind: FileKind): FileChoic
       .map((s) => ({ name: s.file, title: s.title }));
     const stored = (session?.files ?? [])
       .filter((f) => f.indexed)
-      .map((f) => ({ name: f.name, kind: f.kind }));
-    const names = new Set<string>();
+      .map((f) => ({ id: f.id, name: f.name, kind: f.kind }));
+    // "#k" counts in opening order, as the inspector's chips do (the session lists the latest first).
+    const all = [...stored].reverse().concat(local.filter((l) => !stored.some((s) => s.id === l.id)));
+    const labels = fileLabels(all);
+    const ids = new Set<string>();
     const opened = [...local, ...stored]
       .filter((f) => f.kind === kind && !bundled.some((b) => b.name === f.name))
-      .filter((f) => !names.has(f.name) && names.add(f.name))
-      .map((f) => ({ name: f.name, title: `${f.name} (opened in this tab)` }));
+      .filter((f) => !ids.has(f.id) && ids.add(f.id))
+      .map((f) => {
+        const label = labels.get(f.id) ?? f.name;
+        return { name: f.id, label, title: `${label} (opened in this tab)` };
+      });
     return [...opened, ...bundled];
   }, [samples.data, session?.files, local, kind]);
 }
@@ -84,11 +94,11 @@ export function ComparePage() {
       // One at a time: the worker reads files in turn anyway, and the order of the picks is kept.
       for (const file of files) {
         const summary = await opener.open(file);
-        if (summary) opened.push({ name: summary.name, kind: summary.kind });
+        if (summary) opened.push({ id: summary.id, name: summary.name, kind: summary.kind });
       }
-      setLocal((known) => [...opened, ...known.filter((k) => !opened.some((o) => o.name === k.name))]);
-      const rollouts = opened.filter((o) => o.kind === "rollouts").map((o) => o.name);
-      const inputs = opened.filter((o) => o.kind === "inputs").map((o) => o.name);
+      setLocal((known) => [...opened, ...known.filter((k) => !opened.some((o) => o.id === k.id))]);
+      const rollouts = opened.filter((o) => o.kind === "rollouts").map((o) => o.id);
+      const inputs = opened.filter((o) => o.kind === "inputs").map((o) => o.id);
       const [firstInputs] = inputs;
       if (firstInputs !== undefined && rollouts.length > 0) {
         setCompanions((known) => ({
@@ -335,7 +345,8 @@ function RunsTab(props: TabProps) {
             inspectorHref={(file, line) =>
               bundled.has(file) ? `/?sample=${encodeURIComponent(file)}&line=${line}` : null
             }
-            onWhatIf={(sample, line) => setState({ tab: "whatif", sample, line }, { push: true })}
+            // The pair table offers B's rollouts: B's FileRef (not its name, which two files may share).
+            onWhatIf={(_name, line) => setState({ tab: "whatif", sample: state.b, line }, { push: true })}
           />
           {(runs.data.unpaired_a.length > 0 || runs.data.unpaired_b.length > 0) && (
             <p className={styles.note}>

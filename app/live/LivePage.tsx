@@ -15,6 +15,7 @@ import shell from "@/components/subpage.module.css";
 import { liveTarget, useLiveConnect, useLiveRollouts, useLiveRun } from "@/hooks/live";
 import type { Policy } from "@/lib/identity/types";
 import { DEFAULT_TIMEOUT_MS } from "@/lib/live";
+import { lineCountsText } from "@/lib/run";
 
 /** The port gym_server.sh is usually started on in the README. */
 const DEFAULT_URL = "http://127.0.0.1:8765";
@@ -153,8 +154,8 @@ export function LivePage() {
             </label>
             {file.data && (
               <span data-testid="live-file-summary">
-                {file.data.name}: {file.data.rollouts.length} rollouts
-                {file.data.errors.length > 0 && `, ${file.data.errors.length} unreadable lines`}
+                {file.data.name}:{" "}
+                {lineCountsText({ rollouts: file.data.rollouts.length, unreadable: file.data.errors.length })}
                 {file.data.truncated && " (only the first ones kept)"}
               </span>
             )}

@@ -300,6 +300,17 @@ with no connection left open on the server's socket afterwards (\`ss -tn\`). Per
 median 5 ms for \`/mcp\`, 4 ms for \`POST /<tool>\`, 15 ms for \`/seed_session\`, 41 ms for \`/verify\` (p95 18, 15, 58,
 161 ms). A server that does stop answering now ends a run at the first request it leaves unanswered, with one error
 (\`serverStoppedAnswering\` in lib/live), instead of a deadline per later request.
+
+## A Gym server that stops answering (by hand, 2026-11-30)
+
+\`npm run --silent cli -- live http://127.0.0.1:18405 --rollouts fixtures/golden/workplace-rollouts/wa_rollouts.jsonl\`
+against \`gym_server.sh 18405\`, the server disturbed part way through the run:
+- stuck (\`kill -STOP\`, 9 s in, \`--timeout-ms 5000\`): the run stopped at line 37 (contract) after one deadline,
+  with one error (\`STOPPED: ... MCP initialize: no answer within 5000 ms\`), 12.8 s in all; before, each of the 155
+  checks left would have waited a deadline for seeding and another for /verify (~26 min, estimated);
+- killed (\`kill -9\`, 9 s in, \`--timeout-ms 30000\`): stopped at line 19 (legacy) at once
+  (\`POST /seed_session: fetch failed: other side closed\`), 7.5 s in all.
+The Live page stops the same way (\`serverStoppedAnswering\`; \`e2e/live.spec.ts\` kills a server mid-call).
 `;
     writeFileSync(SUMMARY, md);
     console.log(`gym-live: all checks passed; summary in ${SUMMARY}`);

@@ -6,6 +6,7 @@ import { parseArgs } from "node:util";
 import { type CompareReport, compareRuns, type PairReport } from "../../lib/compare";
 import type { Policy } from "../../lib/identity/types";
 import { readJsonl } from "../../lib/jsonl";
+import { type Rollout, readRollout } from "../../lib/schemas";
 import { pairInputs } from "../../lib/verify";
 import { answerUsage, readPolicy, tryParse } from "../args";
 import { reportError } from "../errors";
@@ -84,6 +85,18 @@ async function readRows(path: string, io: CommandIo): Promise<unknown[]> {
   return rows;
 }
 
+/** The rollouts of a run, narrowed once (lib/schemas); a line that is not a rollout is skipped with a warning. */
+async function readRollouts(path: string, io: CommandIo): Promise<Rollout[]> {
+  const rollouts: Rollout[] = [];
+  for await (const item of namingFile(path, readJsonl(await openFileStream(path)))) {
+    const read = item.ok ? readRollout(item.value) : { ok: false as const, message: item.error };
+    if (read.ok) rollouts.push(read.rollout);
+    else
+      await io.stderr.write(`warning: ${path} line ${item.line}: ${terminalText(read.message)} (skipped)\n`);
+  }
+  return rollouts;
+}
+
 const percent = (x: number | null) => (x === null ? "n/a" : `${(x * 100).toFixed(1)}%`);
 const reward = (x: number | null) => (x === null ? "-" : String(x));
 
@@ -115,7 +128,7 @@ export async function run(args: string[], io: CommandIo): Promise<number> {
   const parsed = parseCompareArgs(args);
   if (!parsed.ok || parsed.help) return answerUsage(parsed, HELP, io);
   try {
-    const [a, b] = [await readRows(parsed.a, io), await readRows(parsed.b, io)];
+    const [a, b] = [await readRollouts(parsed.a, io), await readRollouts(parsed.b, io)];
     const inputs = parsed.inputs === undefined ? undefined : pairInputs(await readRows(parsed.inputs, io));
     const report = compareRuns(a, b, {
       policy: parsed.policy,

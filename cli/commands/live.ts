@@ -18,6 +18,7 @@ import {
   serverStoppedAnswering,
   tallyClean,
 } from "../../lib/live";
+import { readRollout } from "../../lib/schemas";
 import { scanOptions } from "../args";
 import type { CommandIo } from "../io";
 import { openFileStream } from "../open";
@@ -275,8 +276,19 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
         );
         continue;
       }
+      // Parse once at the edge (lib/schemas): a line that is not a rollout is unreadable, never replayed.
+      const read = readRollout(item.value);
+      if (!read.ok) {
+        unreadable++;
+        await io.stdout.write(
+          json
+            ? `${JSON.stringify({ section: "rollout", line: item.line, error: read.message })}\n`
+            : `line ${item.line}: unreadable: ${read.message}\n`,
+        );
+        continue;
+      }
       for (const policy of policies) {
-        const check = await checkRollout(item.value, item.line, target, policy, server ?? undefined);
+        const check = await checkRollout(read.rollout, item.line, target, policy, server ?? undefined);
         addToTally(tallies.get(policy)!, check);
         await io.stdout.write(
           json

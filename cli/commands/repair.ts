@@ -8,7 +8,7 @@ import { emptyRepairSummary, formatRepairSummary, repairJsonl } from "../../lib/
 import { HARNESSES, isHarnessId } from "../../lib/harness";
 import type { RepairServer } from "../../lib/repair";
 import { knownTools } from "../../lib/verify";
-import { answerUsage, tryParse } from "../args";
+import { answerUsage, splitTools, tryParse } from "../args";
 import { reportError } from "../errors";
 import type { CommandIo } from "../io";
 import { namingFile, openFileStream } from "../open";
@@ -47,13 +47,6 @@ export type ParsedRepairArgs =
       out?: string;
     }
   | { ok: false; error: string };
-
-function splitTools(list: string): string[] {
-  return list
-    .split(",")
-    .map((t) => t.trim())
-    .filter((t) => t !== "");
-}
 
 const OPTIONS = {
   harness: { type: "string" },

@@ -3,13 +3,13 @@
  * call on stdout, in file order. Streams: one line in memory at a time.
  */
 import { HARNESSES, type HarnessId } from "../../lib/harness";
-import { resolveReadRollout } from "../../lib/identity";
+import { resolveRollout } from "../../lib/identity";
 import type { CallResolution, Policy } from "../../lib/identity/types";
 import { readJsonl } from "../../lib/jsonl";
 import { type NameFlag, nameFlags } from "../../lib/names";
-import { readRollout } from "../../lib/schemas";
+import { type Rollout, readRollout } from "../../lib/schemas";
 import { chooseServer } from "../../lib/verify/server";
-import { onlyFile, readHarness, readPolicy, scanOptions } from "../args";
+import { emptyValue, onlyFile, readHarness, readPolicy, scanOptions, splitTools } from "../args";
 import type { CommandIo } from "../io";
 import { openFileStream } from "../open";
 import { terminalJson } from "../terminal";
@@ -57,8 +57,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const only = onlyFile(files);
   if (!only.ok) return only;
 
+  const empty = emptyValue(values, ["--server"]);
+  if (empty !== null) return empty;
   const server = values.get("--server") ?? null;
-  if (server === "") return { ok: false, error: "--server must not be empty" };
   const policy = readPolicy(values.get("--policy"));
   if (!policy.ok) return policy;
   const harness = readHarness(values.get("--harness"));
@@ -66,10 +67,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const toolsValue = values.get("--tools");
   let tools: string[] | null = null;
   if (toolsValue !== undefined) {
-    tools = toolsValue
-      .split(",")
-      .map((t) => t.trim())
-      .filter((t) => t !== "");
+    tools = splitTools(toolsValue);
     if (tools.length === 0) return { ok: false, error: "--tools needs at least one tool name" };
   }
   return {
@@ -108,10 +106,7 @@ function callRecord(line: number, call: CallResolution): string {
 }
 
 /** The verifying server of one rollout: the one rule in lib/verify (chooseServer). */
-function serverOf(
-  rollout: Readonly<Record<string, unknown>>,
-  override: string | null,
-): string | { error: string } {
+function serverOf(rollout: Rollout, override: string | null): string | { error: string } {
   const choice = chooseServer(rollout, { override });
   return choice.server ?? { error: `no verifying server: ${choice.reason} Pass --server.` };
 }
@@ -158,7 +153,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
       // A JSON value that is not an object reads "not a rollout: the line is not a JSON object" (lib/schemas).
       const read = readRollout(item.value);
       if (!read.ok) {
-        await emit(terminalJson({ line: item.line, error: `not a rollout: ${read.issues.join("; ")}` }));
+        await emit(terminalJson({ line: item.line, error: read.message }));
         continue;
       }
       const verifying = serverOf(read.rollout, server);
@@ -167,7 +162,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
         continue;
       }
       const serverTools = tools ?? knownTools?.(verifying);
-      const resolution = resolveReadRollout(read.rollout, {
+      const resolution = resolveRollout(read.rollout, {
         server: verifying,
         policy,
         ...(harness === null ? {} : { harness }),

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { rowsCsv, rowsJsonl } from "../../lib/export/csv";
 import { matchesFilter, parseFilter, runRow } from "../../lib/run";
+import { asRollout } from "../../lib/schemas/test-helpers";
 import { ZERO_CAUSES } from "../../lib/triage";
 import { buildTriageRun, TRIAGE_RUN_PATH } from "../../scripts/gen-triage-run";
 import { memoryIo } from "../io";
@@ -18,9 +19,13 @@ describe("cli triage", () => {
     expect(await run([FILE], io)).toBe(0);
     const out = io.out();
     const total = generated.intents.length;
+    // The run view's headline (lib/run zeroShareText): the line that is not a rollout is named, not counted.
+    const zero = generated.intents.filter((i) => i.cause !== null).length;
     expect(out).toContain(
-      `${total} rollouts, ${generated.intents.filter((i) => i.cause !== null).length} with a zero reward`,
+      `${zero} of ${total} rollouts scored 0 (${((100 * zero) / total).toFixed(1)}%) · 1 unreadable line, not counted`,
     );
+    expect(generated.unreadable).toHaveLength(1);
+    expect(io.err()).toContain(`line ${generated.unreadable[0]?.line}: not a rollout: response.output:`);
     for (const cause of ZERO_CAUSES) {
       const n = generated.intents.filter((i) => i.cause === cause).length;
       expect(out).toMatch(new RegExp(`^  ${cause} +${n}  +${((100 * n) / total).toFixed(1)}%`, "m"));
@@ -35,8 +40,8 @@ describe("cli triage", () => {
       .map((t) => JSON.parse(t));
     const parsed = parseFilter(filter);
     if (!parsed.ok) throw new Error(parsed.error);
-    const expected = values
-      .map((v, i) => ({ v, row: runRow(i + 1, v) }))
+    const expected = generated.intents
+      .map((i) => ({ v: values[i.line - 1], row: runRow(i.line, asRollout(values[i.line - 1])) }))
       .filter(({ v, row }) => matchesFilter(parsed.clauses, row, v))
       .map(({ row }) => row);
     expect(expected.length).toBe(

@@ -8,10 +8,19 @@ import { csvHeader, csvRow, jsonlRow } from "../../lib/export/csv";
 import type { HarnessId } from "../../lib/harness/types";
 import { readJsonl } from "../../lib/jsonl";
 import { runMetrics } from "../../lib/metrics";
-import { type FilterClause, matchesFilter, metricsOf, parseFilter, type RunRow, runRow } from "../../lib/run";
+import {
+  type FilterClause,
+  matchesFilter,
+  metricsOf,
+  parseFilter,
+  type RunRow,
+  runRow,
+  zeroShareText,
+} from "../../lib/run";
+import { readRollout } from "../../lib/schemas";
 import { ZERO_CAUSE_LABELS, ZERO_CAUSES } from "../../lib/triage";
 import type { InputIndex } from "../../lib/verify";
-import { onlyFile, readHarness, scanOptions } from "../args";
+import { emptyValue, onlyFile, readHarness, scanOptions } from "../args";
 import { reportError } from "../errors";
 import { loadInputIndex } from "../inputs";
 import type { CommandIo } from "../io";
@@ -74,8 +83,8 @@ export function parseTriageArgs(argv: readonly string[]): Parsed {
   if (!filter.ok) return { ok: false, error: `--filter: ${filter.error}` };
   const harness = readHarness(values.get("--harness"));
   if (!harness.ok) return harness;
-  for (const name of ["--server", "--inputs", "--out"] as const)
-    if (values.get(name) === "") return { ok: false, error: `${name} must not be empty` };
+  const empty = emptyValue(values, ["--server", "--inputs", "--out"]);
+  if (empty !== null) return empty;
   const server = values.get("--server");
   const inputs = values.get("--inputs");
   const out = values.get("--out");
@@ -105,9 +114,8 @@ function fixed(value: number | null, decimals: number): string {
 export function formatSummary(rows: readonly RunRow[], unreadable: number): string {
   const out: string[] = [];
   const zero = rows.filter((r) => r.cause !== null).length;
-  out.push(
-    `${rows.length} rollouts, ${zero} with a zero reward${unreadable > 0 ? `, ${unreadable} lines not JSON` : ""}`,
-  );
+  // The same headline as the run view's (lib/run): unreadable lines are named and in no total.
+  out.push(zeroShareText(zero, { rollouts: rows.length, unreadable }));
   for (const cause of ZERO_CAUSES) {
     const n = rows.filter((r) => r.cause === cause).length;
     const share = rows.length === 0 ? 0 : (100 * n) / rows.length;
@@ -167,10 +175,17 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
           await io.stderr.write(`line ${item.line}: ${item.error} (left out)\n`);
           continue;
         }
+        // Parse once at the edge: a line that is not a rollout is an unreadable line, left out.
+        const read = readRollout(item.value);
+        if (!read.ok) {
+          unreadable++;
+          await io.stderr.write(`line ${item.line}: ${read.message} (left out)\n`);
+          continue;
+        }
         // The one pairing rule (lib/verify InputIndex): Gym's indices, else an equal task input.
         const paired = inputs?.pair(item.value).ref;
         const input = paired ?? undefined;
-        const row = runRow(item.line, item.value, {
+        const row = runRow(item.line, read.rollout, {
           ...(args.server === undefined ? {} : { server: args.server }),
           ...(input === undefined ? {} : { input }),
           ...(args.harness === undefined ? {} : { harness: args.harness }),

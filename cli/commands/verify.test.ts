@@ -186,6 +186,24 @@ describe("verify CLI lines and errors", () => {
     expect(err).toContain("2 rollouts, 2 unreadable lines");
   });
 
+  it("an object that is not a rollout is an unreadable line with the schema's reason, as in resolve", async () => {
+    const file = join(tmp, "schema.jsonl");
+    writeFileSync(
+      file,
+      `{"response":{"output":"x"},"reward":1,"environment_name":"workplace_assistant"}\n${rollout}\n`,
+    );
+    const { code, out, err } = await verify(file, "--server", "indirect_prompt_injection");
+    expect(code).toBe(0);
+    const records = lines(out);
+    expect(records[0]).toEqual({
+      line: 1,
+      error:
+        "not a rollout: response.output: expected an array of output items (a rollout without response.output cannot be resolved)",
+    });
+    expect(OutputRecord.parse(records[1]).line).toBe(2);
+    expect(err).toContain("1 rollouts, 1 unreadable lines");
+  });
+
   it("gives reward null and the reason for a server without a verifier", async () => {
     const { code, out } = await verify(IPI_ROLLOUTS, "--server", "no_such_server");
     expect(code).toBe(0);

@@ -8,9 +8,9 @@ import { fileProblem, SNIFF_BYTES } from "../../lib/filekind";
 import { HARNESSES, type HarnessId } from "../../lib/harness";
 import type { Policy } from "../../lib/identity/types";
 import { readJsonl } from "../../lib/jsonl";
-import { isJsonObject, NOT_A_ROLLOUT_OBJECT } from "../../lib/schemas";
+import { readRollout } from "../../lib/schemas";
 import { type InputIndex, type UnverifiedCode, verifyRollout } from "../../lib/verify";
-import { onlyFile, readHarness, readPolicy, scanOptions } from "../args";
+import { emptyValue, onlyFile, readHarness, readPolicy, scanOptions } from "../args";
 import { loadInputIndex } from "../inputs";
 import type { CommandIo } from "../io";
 import { openFileStream } from "../open";
@@ -67,10 +67,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const only = onlyFile(files);
   if (!only.ok) return only;
 
+  const empty = emptyValue(values, ["--server", "--inputs"]);
+  if (empty !== null) return empty;
   const server = values.get("--server") ?? null;
-  if (server === "") return { ok: false, error: "--server must not be empty" };
   const inputs = values.get("--inputs") ?? null;
-  if (inputs === "") return { ok: false, error: "--inputs must not be empty" };
   const policy = readPolicy(values.get("--policy"));
   if (!policy.ok) return policy;
   const harness = readHarness(values.get("--harness"));
@@ -203,13 +203,15 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
         await emit({ line: item.line, error: item.error });
         continue;
       }
-      if (!isJsonObject(item.value)) {
+      // Parse once at the edge: a line that is not a rollout is an unreadable line, never verified.
+      const read = readRollout(item.value);
+      if (!read.ok) {
         summary.unreadable++;
-        await emit({ line: item.line, error: NOT_A_ROLLOUT_OBJECT });
+        await emit({ line: item.line, error: read.message });
         continue;
       }
-      const pairing = inputRows?.pair(item.value);
-      const result = verifyRollout(item.value, {
+      const pairing = inputRows?.pair(read.rollout);
+      const result = verifyRollout(read.rollout, {
         policy,
         ...(server === null ? {} : { server }),
         ...(harness === null ? {} : { harness }),
@@ -217,7 +219,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
         ...(pairing === undefined || pairing.ref === null ? {} : { input: pairing.ref }),
       });
       summary.add(result.recorded_reward, result.reward, result.unverified?.code ?? null);
-      if (!result.resolution.findings.some((f) => f.kind === "unreadable")) readable++;
+      readable++;
       await emit({
         line: item.line,
         reward: result.reward,

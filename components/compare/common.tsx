@@ -106,8 +106,11 @@ function formatBytes(bytes: number): string {
 }
 
 export interface FileChoice {
+  /** The FileRef: a stored file's dataset id, or a bundled sample's name. */
   readonly name: string;
   readonly title: string;
+  /** What the option shows, when not the name itself ("run.jsonl #2"). */
+  readonly label?: string;
 }
 
 /** A run's materialized-inputs file: the effective choice, what loaded, and how many rollouts it paired. */
@@ -149,15 +152,16 @@ function InputsLine({
   rollouts: number | undefined;
   testId: string;
 }) {
-  const options =
+  const { summary } = inputs;
+  const shownName = summary?.name ?? inputs.value;
+  const options: readonly FileChoice[] =
     inputs.value === null || inputs.choices.some((c) => c.name === inputs.value)
       ? inputs.choices
-      : [{ name: inputs.value, title: inputs.value }, ...inputs.choices];
-  const { summary } = inputs;
+      : [{ name: inputs.value, title: shownName ?? inputs.value }, ...inputs.choices];
   // A view computed for another choice (the comparison is rerunning) says nothing about this one.
   const paired =
     inputs.paired &&
-    (inputs.value === null ? inputs.paired.shared_from !== null : inputs.paired.name === inputs.value)
+    (inputs.value === null ? inputs.paired.shared_from !== null : inputs.paired.name === shownName)
       ? inputs.paired
       : null;
   const shared = inputs.value === null ? paired : null;
@@ -165,7 +169,8 @@ function InputsLine({
     <div
       className={styles.inputsLine}
       data-testid={`${testId}-inputs`}
-      data-inputs={inputs.value ?? ""}
+      data-inputs={shownName ?? ""}
+      data-inputs-ref={inputs.value ?? ""}
       data-rows={summary?.input_rows}
       data-paired={paired?.paired}
       data-shared-from={shared?.shared_from ?? undefined}
@@ -184,12 +189,12 @@ function InputsLine({
           </option>
           {options.map((c) => (
             <option key={c.name} value={c.name} title={c.title}>
-              {c.name}
+              {c.label ?? c.name}
             </option>
           ))}
         </select>
       ) : (
-        <span className="mono">{inputs.value ?? "none"}</span>
+        <span className="mono">{shownName ?? "none"}</span>
       )}
       {shared && (
         <span className={styles.fileMeta}>
@@ -239,9 +244,9 @@ export function FileSelect({
   onFiles,
   inputs,
 }: FileSelectProps) {
-  const options = choices.some((c) => c.name === value)
+  const options: readonly FileChoice[] = choices.some((c) => c.name === value)
     ? choices
-    : [{ name: value, title: value }, ...choices];
+    : [{ name: value, title: summary?.name ?? value, label: summary?.name ?? value }, ...choices];
   return (
     <div className={styles.picker} data-picker={testId}>
       <span className={styles.pickerLabel}>{label}</span>
@@ -254,7 +259,7 @@ export function FileSelect({
         >
           {options.map((c) => (
             <option key={c.name} value={c.name} title={c.title}>
-              {c.name}
+              {c.label ?? c.name}
             </option>
           ))}
         </select>
@@ -279,8 +284,8 @@ export function FileSelect({
                 title={summary.errors.map((e) => `line ${e.line}: ${e.error}`).join("\n")}
               >
                 {" "}
-                · {summary.error_count} bad lines (first: line {summary.errors[0]?.line}:{" "}
-                {summary.errors[0]?.error})
+                · {summary.error_count} unreadable {summary.error_count === 1 ? "line" : "lines"} (first: line{" "}
+                {summary.errors[0]?.line}: {summary.errors[0]?.error})
               </span>
             )}
           </>

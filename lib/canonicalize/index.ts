@@ -4,23 +4,19 @@
  * emitted names in what the verifier returns. Inputs are never mutated, so callers may pass frozen objects.
  */
 import type { CallResolution, RolloutResolution } from "../identity/types";
+import type { Rollout } from "../schemas";
 import { copyJson } from "./copy";
 
-type JsonObject = Record<string, unknown>;
-
-// Plain-object check on a private deep copy: it narrows structure we walk, never data we trust.
-function isObject(value: unknown): value is JsonObject {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
+/** What canonicalization walks: a verify request (or a verifier's echo of one) with a typed response. */
+export interface WithResponse {
+  readonly response: Rollout["response"];
 }
 
+type OutputItem = Rollout["response"]["output"][number];
+
 /** The function_call items of `container.response.output`, in order (the objects themselves). */
-function functionCallItems(container: unknown): JsonObject[] {
-  if (!isObject(container)) return [];
-  const response = container.response;
-  if (!isObject(response) || !Array.isArray(response.output)) return [];
-  return response.output.filter(
-    (item): item is JsonObject => isObject(item) && item.type === "function_call",
-  );
+function functionCallItems(container: WithResponse): OutputItem[] {
+  return container.response.output.filter((item) => item.type === "function_call");
 }
 
 /**
@@ -28,7 +24,10 @@ function functionCallItems(container: unknown): JsonObject[] {
  * `function_call.name` in `response.output`, in order, to its verifier name. Nothing else changes.
  * Throws when `resolution` does not describe this request's calls (a caller bug, not bad data).
  */
-export function canonicalizeForVerification(request: unknown, resolution: RolloutResolution): unknown {
+export function canonicalizeForVerification<T extends WithResponse>(
+  request: T,
+  resolution: RolloutResolution,
+): T {
   const copy = copyJson(request);
   const items = functionCallItems(copy);
   if (items.length !== resolution.calls.length) {
@@ -60,7 +59,7 @@ function queueKey(callId: unknown): string | typeof NO_CALL_ID {
  * call_id, the k-th function_call carrying it gets the k-th emitted name recorded for that call_id (a list
  * per call_id, as Gym's provenance branch restores them). Items beyond the recorded ones keep their name.
  */
-export function restoreEmittedNames(result: unknown, resolution: RolloutResolution): unknown {
+export function restoreEmittedNames<T extends WithResponse>(result: T, resolution: RolloutResolution): T {
   const queues = new Map<string | typeof NO_CALL_ID, CallResolution[]>();
   for (const call of resolution.calls) {
     const key = queueKey(call.call_id);

@@ -11,7 +11,7 @@ import { aliasFor, HARNESSES } from "../harness";
 import { legacyPrefix, resolveRollout } from "../identity";
 import type { CallStatus } from "../identity/types";
 import { parsePythonJson } from "../jsonl";
-import { functionCalls, readRollout } from "../schemas";
+import { functionCalls, type Rollout } from "../schemas";
 
 export type NamedBy = "provenance" | "legacy_prefix" | "tool_name" | "alias_match" | "emitted";
 
@@ -75,18 +75,13 @@ export interface ActionOptions {
   readonly aliases?: Map<string, Set<string>>;
 }
 
-export type ActionsResult =
-  | { readonly ok: true; readonly actions: Action[] }
-  | { readonly ok: false; readonly error: string };
-
-export function actionsOf(rollout: unknown, options: ActionOptions): ActionsResult {
-  const read = readRollout(rollout);
-  if (!read.ok) return { ok: false, error: read.issues.join("; ") };
+/** The rollout's calls as actions of S (or of another server, or unattributed), in call order. */
+export function actionsOf(rollout: Rollout, options: ActionOptions): Action[] {
   const { server, tools } = options;
   const aliases = options.aliases ?? aliasIndex(server, tools);
   const toolSet = new Set(tools);
   const resolution = resolveRollout(rollout, { server, policy: "contract", tools });
-  const calls = functionCalls(read.rollout);
+  const calls = functionCalls(rollout);
   const prefix = legacyPrefix(server);
   const actions = resolution.calls.map((c, i): Action => {
     const args = parseArguments(calls[i]?.call.arguments);
@@ -121,5 +116,5 @@ export function actionsOf(rollout: unknown, options: ActionOptions): ActionsResu
       ]),
     };
   });
-  return { ok: true, actions };
+  return actions;
 }

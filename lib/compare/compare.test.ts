@@ -1,8 +1,17 @@
 import { describe, expect, it } from "vitest";
+import { asRollout, narrowing } from "../schemas/test-helpers";
 import { knownTools, pairInputs, verifyRollout } from "../verify";
-import { actionsOf, canonicalJson } from "./actions";
-import { alignActions, compareRuns } from "./compare";
+import { actionsOf as actionsOfTyped, canonicalJson } from "./actions";
+import { alignActions, compareRuns as compareRunsTyped } from "./compare";
 import { asHarness, editCalls, golden, goldenInputs, WA } from "./test-helpers";
+
+// lib takes Rollouts narrowed at the edge; these tests write plain JSON, narrowed here (failing loudly).
+const actionsOf = narrowing(actionsOfTyped);
+const compareRuns = (
+  a: readonly unknown[],
+  b: readonly unknown[],
+  options?: Parameters<typeof compareRunsTyped>[2],
+) => compareRunsTyped(a.map(asRollout), b.map(asRollout), options);
 
 const bare = golden().filter((g) => g.expected.scheme === "bare");
 const http = bare.map((g) => g.rollout);
@@ -35,7 +44,7 @@ describe("compareRuns on an HTTP run and an MCP run of the same golden tasks", (
     for (const p of report.pairs) {
       expect(p.same_actions).toBe(true);
       // The MCP side's reward is what the verifier gives the alias names, computed independently here.
-      const expectedB = verifyRollout(mcp[p.b.position], { server: WA }).reward;
+      const expectedB = verifyRollout(asRollout(mcp[p.b.position]), { server: WA }).reward;
       expect(p.b.reward).toBe(expectedB);
       expect(p.verdict).toBe(
         p.a.reward === expectedB ? "same actions, same reward" : "same actions, different reward",
@@ -135,9 +144,9 @@ describe("actions", () => {
     const two = actionsOf(mk('{"body":"x","email_id":"1"}'), { server: WA, tools });
     const three = actionsOf(mk('{"body": "y", "email_id": "1"}'), { server: WA, tools });
     const broken = actionsOf(mk("{not json"), { server: WA, tools });
-    expect(one.ok && two.ok && one.actions[0]?.key === two.actions[0]?.key).toBe(true);
-    expect(one.ok && three.ok && one.actions[0]?.key === three.actions[0]?.key).toBe(false);
-    expect(broken.ok && broken.actions[0]).toMatchObject({ arguments: "{not json", arguments_valid: false });
+    expect(one[0]?.key).toBe(two[0]?.key);
+    expect(one[0]?.key).not.toBe(three[0]?.key);
+    expect(broken[0]).toMatchObject({ arguments: "{not json", arguments_valid: false });
   });
 
   it("names calls by provenance, legacy prefix, tool name, unique alias match or leaves them unattributed", () => {
@@ -157,7 +166,7 @@ describe("actions", () => {
       mcp_tool_call_provenance: { p: { server_name: "github", tool_name: "create_issue" } },
     };
     const result = actionsOf(withMap, { server: WA, tools });
-    expect(result.ok && result.actions.map((a) => [a.named_by, a.server, a.tool])).toEqual([
+    expect(result.map((a) => [a.named_by, a.server, a.tool])).toEqual([
       ["provenance", "github", "create_issue"],
       ["legacy_prefix", WA, "email_send_email"],
       ["tool_name", WA, "email_send_email"],
@@ -182,8 +191,7 @@ describe("actions", () => {
         },
         { server: "s", tools: tools2 },
       );
-      if (!r.ok) throw new Error(r.error);
-      return r.actions;
+      return r;
     };
     const dropped = alignActions(mk(["t1", "t2", "t3"]), mk(["t1", "t3"]));
     expect(dropped.map((s) => [s.kind, s.a?.tool ?? null, s.b?.tool ?? null])).toEqual([

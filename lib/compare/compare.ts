@@ -9,6 +9,7 @@
  */
 import type { Policy } from "../identity/types";
 import { displayName } from "../names";
+import type { Rollout } from "../schemas";
 import { knownTools, pairingKey, taskInputKey, verifyingServer, verifyRollout } from "../verify";
 import { type Action, actionsOf, aliasIndex, canonicalJson } from "./actions";
 import { type AlignedStep, alignSequences, type CappedAlignment, type StepKind } from "./align";
@@ -87,21 +88,15 @@ export interface CompareReport {
   readonly summary: CompareSummary;
 }
 
-function field(value: unknown, key: string): unknown {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? Reflect.get(value, key)
-    : undefined;
-}
-
-function idKey(rollout: unknown): string | null {
-  const id = field(rollout, "id");
+function idKey(rollout: Rollout): string | null {
+  const id = rollout.id;
   return typeof id === "string" || typeof id === "number" ? canonicalJson(id) : null;
 }
 
 /** Pairs positions of `a` and `b`: indices first, then equal input, then equal id; each rollout at most once. */
 export function pairRollouts(
-  a: readonly unknown[],
-  b: readonly unknown[],
+  a: readonly Rollout[],
+  b: readonly Rollout[],
 ): {
   pairs: { a: number; b: number; by: PairedBy; key: string }[];
   unpairedA: number[];
@@ -110,7 +105,7 @@ export function pairRollouts(
   const usedA = new Set<number>();
   const usedB = new Set<number>();
   const pairs: { a: number; b: number; by: PairedBy; key: string }[] = [];
-  const strategies: [PairedBy, (r: unknown) => string | null][] = [
+  const strategies: [PairedBy, (r: Rollout) => string | null][] = [
     ["indices", pairingKey],
     ["input", taskInputKey],
     ["id", idKey],
@@ -183,7 +178,7 @@ interface SideContext {
   readonly aliases: Map<string, Set<string>>;
 }
 
-function side(rollout: unknown, position: number, ctx: SideContext, options: CompareOptions): SideReport {
+function side(rollout: Rollout, position: number, ctx: SideContext, options: CompareOptions): SideReport {
   const key = pairingKey(rollout);
   const input = key === null ? undefined : options.inputs?.get(key);
   const result = verifyRollout(rollout, {
@@ -191,27 +186,23 @@ function side(rollout: unknown, position: number, ctx: SideContext, options: Com
     ...(options.policy === undefined ? {} : { policy: options.policy }),
     ...(input === undefined ? {} : { input }),
   });
-  const found = actionsOf(rollout, ctx);
   // Identity comes from the contract's evidence; status and verifier name from the chosen policy's run.
-  const actions = found.ok
-    ? found.actions.map((a, i) => {
-        const call = result.resolution.calls[i];
-        return call === undefined ? a : { ...a, status: call.status, verifier_name: call.verifier_name };
-      })
-    : [];
-  const errors = [result.error, found.ok ? undefined : found.error].filter((e) => e !== undefined);
+  const actions = actionsOf(rollout, ctx).map((a, i) => {
+    const call = result.resolution.calls[i];
+    return call === undefined ? a : { ...a, status: call.status, verifier_name: call.verifier_name };
+  });
   return {
     position,
     recorded_reward: result.recorded_reward,
     reward: result.reward,
-    ...(errors.length > 0 ? { error: errors.join("; ") } : {}),
+    ...(result.error === undefined ? {} : { error: result.error }),
     actions,
   };
 }
 
 export function compareRuns(
-  a: readonly unknown[],
-  b: readonly unknown[],
+  a: readonly Rollout[],
+  b: readonly Rollout[],
   options: CompareOptions = {},
 ): CompareReport {
   const policy = options.policy ?? "contract";
@@ -230,6 +221,8 @@ export function compareRuns(
   const reports = pairs.map((p): PairReport => {
     const ra = a[p.a];
     const rb = b[p.b];
+    // pairRollouts only returns positions of a and b.
+    if (ra === undefined || rb === undefined) throw new Error(`no rollout at pair ${p.a}/${p.b}`);
     const inputA = p.by === "indices" ? options.inputs?.get(p.key) : undefined;
     const server =
       options.server ??

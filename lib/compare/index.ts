@@ -1,7 +1,6 @@
 export {
   type Action,
   type ActionOptions,
-  type ActionsResult,
   actionsOf,
   aliasIndex,
   canonicalJson,

@@ -5,6 +5,7 @@
  */
 import type { HarnessId } from "../harness";
 import { createRepairer, type RepairOptions, type RepairResult, type UnresolvedReason } from "../repair";
+import { readRollout } from "../schemas";
 import type { SourceLine } from "./lines";
 import { type LineOperation, type WrittenLine, writeLine } from "./write";
 
@@ -67,7 +68,13 @@ export function emptyRepairSummary(
 export function repairOperation(options: RepairOptions, summary: RepairSummary): LineOperation {
   const repair = createRepairer(options);
   return (value, line) => {
-    const result = repair(value);
+    const read = readRollout(value);
+    if (!read.ok) {
+      summary.invalid++;
+      summary.details?.push({ line, status: "invalid", message: read.message, derived: 0, unresolved: [] });
+      return [];
+    }
+    const result = repair(read.rollout);
     summary[result.status]++;
     summary.derived_calls += result.derived.length;
     for (const u of result.unresolved) summary.unresolved[u.reason]++;

@@ -10,7 +10,7 @@
  * policies so a reader sees what provenance changes.
  */
 import type { Policy } from "../identity/types";
-import { NOT_A_ROLLOUT_OBJECT } from "../schemas";
+import { type Rollout, readRollout } from "../schemas";
 import { type InputIndex, type VerifyResult, verifyRollout } from "../verify";
 import { formatNumberLike, rawValueOf, type TopLevelEdit } from "./edit";
 import type { SourceLine } from "./lines";
@@ -46,7 +46,7 @@ export function emptyVerifySummary(): VerifyExportSummary {
 }
 
 /** Runs verification for one parsed line; never throws for bad data. */
-export function verifyLine(value: unknown, options: VerifyExportOptions, policy?: Policy): VerifyResult {
+export function verifyLine(value: Rollout, options: VerifyExportOptions, policy?: Policy): VerifyResult {
   const pairing = options.inputs?.pair(value);
   const chosen = policy ?? options.policy;
   return verifyRollout(value, {
@@ -93,14 +93,12 @@ export async function* verifyJsonl(
     summary.lines++;
     if (src.parsed !== null && !src.parsed.ok) summary.bad.push({ line: src.line, error: src.parsed.error });
     const written = writeLine(src, (value, line, raw) => {
-      if (typeof value !== "object" || value === null || Array.isArray(value)) {
-        summary.errors.push({
-          line,
-          error: `${NOT_A_ROLLOUT_OBJECT} (written unchanged)`,
-        });
+      const read = readRollout(value);
+      if (!read.ok) {
+        summary.errors.push({ line, error: `${read.message} (written unchanged)` });
         return null;
       }
-      const result = verifyLine(value, options);
+      const result = verifyLine(read.rollout, options);
       summary.verified++;
       if (result.error !== undefined) summary.errors.push({ line, error: result.error });
       if (result.reward !== null && result.reward !== result.recorded_reward) summary.changed_reward++;
@@ -162,9 +160,8 @@ function policyReport(result: VerifyResult): PolicyReport {
   };
 }
 
-function integerField(value: unknown, key: string): number | undefined {
-  if (typeof value !== "object" || value === null) return undefined;
-  const v: unknown = Reflect.get(value, key);
+function integerField(value: Rollout, key: string): number | undefined {
+  const v = value[key];
   return typeof v === "number" && Number.isInteger(v) ? v : undefined;
 }
 
@@ -172,7 +169,9 @@ function integerField(value: unknown, key: string): number | undefined {
 export function reportLine(src: SourceLine, options: VerifyExportOptions): ReportRow | null {
   if (src.parsed === null) return null;
   if (!src.parsed.ok) return { line: src.line, error: src.parsed.error };
-  const value = src.parsed.value;
+  const read = readRollout(src.parsed.value);
+  if (!read.ok) return { line: src.line, error: read.message };
+  const value = read.rollout;
   const contract = verifyLine(value, options, "contract");
   const legacy = verifyLine(value, options, "legacy");
   const head: { line: number; task_index?: number; rollout_index?: number; id?: unknown } = {
@@ -180,7 +179,7 @@ export function reportLine(src: SourceLine, options: VerifyExportOptions): Repor
   };
   const taskIndex = integerField(value, "_ng_task_index");
   const rolloutIndex = integerField(value, "_ng_rollout_index");
-  const id = typeof value === "object" && value !== null ? Reflect.get(value, "id") : undefined;
+  const id = value.id;
   if (taskIndex !== undefined) head.task_index = taskIndex;
   if (rolloutIndex !== undefined) head.rollout_index = rolloutIndex;
   if (id !== undefined) head.id = id;

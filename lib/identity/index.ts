@@ -4,7 +4,6 @@ export {
   DEFAULT_POLICY,
   FLAG_HIGHLIGHT,
   HIGHLIGHT_SEVERITY,
-  resolveReadRollout,
   resolveRollout,
   STATUS_HIGHLIGHT,
   strongestHighlight,

@@ -1,7 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { resolveRollout } from ".";
+import { narrowing } from "../schemas/test-helpers";
+import { resolveRollout as resolveRolloutTyped } from ".";
 import { deepFreeze, foreignMapArb, rolloutCaseArb } from "./test-helpers";
+
+// lib takes Rollouts narrowed at the edge; these tests write plain JSON, narrowed here (failing loudly).
+const resolveRollout = narrowing(resolveRolloutTyped);
 
 const RUNS = { numRuns: 300 };
 

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { readRollout } from "../schemas";
+import { asRollout } from "../schemas/test-helpers";
 import { resolveRollout, strongestHighlight } from ".";
 import { rolloutWith } from "./test-helpers";
 import type { CallResolution, RolloutResolution } from "./types";
@@ -480,22 +482,24 @@ describe("rollout findings", () => {
 
 describe("unreadable input", () => {
   it.each([
-    ["null", null],
-    ["an array", []],
-    ["no response", { reward: 1 }],
-    ["no output", { response: {} }],
-    ["output not an array", { response: { output: {} } }],
-    ["function_call without a name", { response: { output: [{ type: "function_call", call_id: "c" }] } }],
-  ])("%s gives no calls and an unreadable finding, without throwing", (_label, value) => {
-    const r = resolveRollout(value, { server: S });
-    expect(r.calls).toEqual([]);
-    expect(r.findings).toHaveLength(1);
-    expect(r.findings[0]?.kind).toBe("unreadable");
-    expect(r.findings[0]?.message).toMatch(/^Not a readable rollout: .+/);
+    ["null", null, "not_an_object"],
+    ["an array", [], "not_an_object"],
+    ["no response", { reward: 1 }, "not_a_rollout"],
+    ["no output", { response: {} }, "not_a_rollout"],
+    ["output not an array", { response: { output: {} } }, "not_a_rollout"],
+    [
+      "function_call without a name",
+      { response: { output: [{ type: "function_call", call_id: "c" }] } },
+      "not_a_rollout",
+    ],
+  ])("%s never reaches resolveRollout: the edge gives a line error with a kind", (_label, value, kind) => {
+    const read = readRollout(value);
+    expect(read).toMatchObject({ ok: false, kind });
+    expect(read.ok ? "" : read.message).toMatch(/^not a rollout: .+/);
   });
 
   it("an empty output is readable and has no calls", () => {
-    expect(resolveRollout({ response: { output: [] } }, { server: S })).toMatchObject({
+    expect(resolveRollout(asRollout({ response: { output: [] } }), { server: S })).toMatchObject({
       calls: [],
       findings: [],
     });

@@ -1,5 +1,5 @@
 import { quoteName } from "../names";
-import { functionCalls, type IndexedFunctionCall, type Rollout, readRollout } from "../schemas";
+import { functionCalls, type IndexedFunctionCall, type Rollout } from "../schemas";
 import { aliasFlagger } from "./alias-flags";
 import { type EntryReading, type ProvenanceReading, readProvenance } from "./provenance-map";
 import { isServerNearMiss, legacyPrefix } from "./server-name";
@@ -219,7 +219,7 @@ function gymRejectReasons(
  * Resolves every function_call of a readable rollout (contract, "Per-call status" and "Diagnostic
  * flags"). Pure: the rollout is only read.
  */
-export function resolveReadRollout(rollout: Rollout, options: ResolveOptions): RolloutResolution {
+export function resolveRollout(rollout: Rollout, options: ResolveOptions): RolloutResolution {
   const server = options.server;
   const policy = options.policy ?? DEFAULT_POLICY;
   const reading = readProvenance(rollout);
@@ -299,26 +299,4 @@ export function resolveReadRollout(rollout: Rollout, options: ResolveOptions): R
   }
 
   return { server, policy, map_state: reading.state, calls: resolved, findings };
-}
-
-/**
- * Resolves a rollout given as parsed JSON. An unreadable value (not a rollout, no `response.output`
- * array) gives no calls and one `unreadable` finding with the reasons; it never throws.
- */
-export function resolveRollout(rollout: unknown, options: ResolveOptions): RolloutResolution {
-  const read = readRollout(rollout);
-  if (read.ok) return resolveReadRollout(read.rollout, options);
-  return {
-    server: options.server,
-    policy: options.policy ?? DEFAULT_POLICY,
-    map_state: "unknown",
-    calls: [],
-    findings: [
-      {
-        kind: "unreadable",
-        reasons: read.issues,
-        message: `Not a readable rollout: ${read.issues.join("; ")}.`,
-      },
-    ],
-  };
 }

@@ -1,4 +1,6 @@
 import fc from "fast-check";
+import type { Rollout } from "../schemas";
+import { asRollout } from "../schemas/test-helpers";
 
 /** Builders for small rollouts in identity and canonicalize tests. */
 
@@ -21,7 +23,7 @@ export function functionCallItem(spec: CallSpec, position: number): Record<strin
 }
 
 /** A rollout whose output interleaves each call with a message, so output positions differ from call indexes. */
-export function rolloutWith(calls: readonly CallSpec[], provenance?: unknown): Record<string, unknown> {
+export function rolloutWith(calls: readonly CallSpec[], provenance?: unknown): Rollout {
   const output: unknown[] = [{ type: "reasoning", id: "rs_0", summary: [] }];
   calls.forEach((spec, i) => {
     output.push(functionCallItem(spec, i));
@@ -43,7 +45,7 @@ export function rolloutWith(calls: readonly CallSpec[], provenance?: unknown): R
     reward: 0,
   };
   if (provenance !== undefined) rollout.mcp_tool_call_provenance = provenance;
-  return rollout;
+  return asRollout(rollout);
 }
 
 /** Freezes a JSON value and everything inside it. */
@@ -106,7 +108,7 @@ function mapArb(server: string): fc.Arbitrary<unknown> {
 
 export interface GeneratedCase {
   readonly server: string;
-  readonly rollout: Record<string, unknown>;
+  readonly rollout: Rollout;
 }
 
 /** A rollout with 0-6 function_calls and any kind of provenance map, plus the verifying server. */

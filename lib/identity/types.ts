@@ -70,9 +70,7 @@ export interface CallResolution {
 
 export type RolloutFinding =
   | { readonly kind: "orphan_provenance"; readonly call_ids: readonly string[]; readonly message: string }
-  | { readonly kind: "gym_would_reject"; readonly reasons: readonly string[]; readonly message: string }
-  /** The value is not a readable rollout (e.g. no `response.output` array): no call could be resolved. */
-  | { readonly kind: "unreadable"; readonly reasons: readonly string[]; readonly message: string };
+  | { readonly kind: "gym_would_reject"; readonly reasons: readonly string[]; readonly message: string };
 
 export interface RolloutResolution {
   readonly server: string;

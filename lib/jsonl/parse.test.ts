@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { rolloutOrThrow } from "../schemas/rollout";
 import { verifyRollout } from "../verify";
 import { MAX_NESTING_DEPTH, parseJsonLine, parseLenient, parsePythonJson, tooDeepAt } from "./parse";
 
@@ -107,7 +108,7 @@ describe("parseJsonLine", () => {
     expect(() => structuredClone(parsed.value)).not.toThrow();
     expect(JSON.stringify(parsed.value)).toBe(line);
     for (const policy of ["contract", "legacy"] as const) {
-      const result = verifyRollout(parsed.value, { policy });
+      const result = verifyRollout(rolloutOrThrow(parsed.value), { policy });
       expect(result.server).toBe("workplace_assistant");
       expect(result.resolution.calls).toHaveLength(1);
     }

@@ -2,14 +2,27 @@ import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { verifyRollout } from "../verify";
+import { narrowing } from "../schemas/test-helpers";
+import { verifyRollout as verifyRolloutTyped } from "../verify";
 import { connectAndCheck } from "./connect";
 import { describeError, LiveError, noAnswer } from "./errors";
 import { HttpDoor } from "./http";
 import { McpDoor } from "./mcp";
-import { openMcpSession, replayRollout, verifyOnServer } from "./replay";
-import { checkRollout, serverStoppedAnswering } from "./summary";
+import {
+  openMcpSession,
+  replayRollout as replayRolloutTyped,
+  verifyOnServer as verifyOnServerTyped,
+} from "./replay";
+import { checkRollout as checkRolloutTyped, serverStoppedAnswering } from "./summary";
 import { type FakeGym, type FakeGymOptions, type FakeMode, startFakeGym } from "./test-helpers";
+
+// lib takes Rollouts narrowed at the edge; these tests write plain JSON, narrowed here (failing loudly).
+const verifyRollout = narrowing(verifyRolloutTyped);
+
+// lib takes Rollouts narrowed at the edge; these tests write plain JSON, narrowed here (failing loudly).
+const replayRollout = narrowing(replayRolloutTyped);
+const verifyOnServer = narrowing(verifyOnServerTyped);
+const checkRollout = narrowing(checkRolloutTyped);
 
 const MODES: readonly FakeMode[] = ["sse", "json", "stateless"];
 const GOLDEN = readFileSync(
@@ -176,11 +189,10 @@ describe.each(MODES)("live mode against the SDK's own server in %s mode", (mode)
   it("stops at the first deadline when a stuck server stops answering, instead of one deadline per call", async () => {
     const gym = await fake({ mode, hang: ["customer_relationship_manager_delete_customer"] });
     const target = { baseUrl: gym.url, timeoutMs: 300 };
-    let started = Date.now();
-    // A tool that never answers: call 0 times out on both doors (2 x 300 ms); without the stop, the four
-    // later calls would cost 8 more deadlines and /verify a ninth.
+    // A tool that never answers: call 0 times out on both doors; without the stop, the four later calls
+    // would cost 8 more deadlines and /verify a ninth. Counted by the requests the server holds.
     const slow = await checkRollout(GOLDEN[5], 6, target, "contract");
-    expect(Date.now() - started).toBeLessThan(1500);
+    expect(gym.hanging()).toBe(2);
     expect(slow.replay.error?.kind).toBe("timeout");
     expect(slow.replay.notReplayed).toBe(4);
     expect(slow.replay.counts.failed).toBe(1);
@@ -188,9 +200,9 @@ describe.each(MODES)("live mode against the SDK's own server in %s mode", (mode)
     expect(serverStoppedAnswering(slow)?.kind).toBe("timeout");
     // A server that accepts connections and answers nothing (stuck in a write): seeding times out once.
     gym.stall();
-    started = Date.now();
     const stuck = await checkRollout(GOLDEN[5], 6, target, "contract");
-    expect(Date.now() - started).toBeLessThan(1000);
+    // One request held (seeding), none after it: no MCP session, no call, no /verify.
+    expect(gym.hanging()).toBe(3);
     expect(stuck.replay.error?.kind).toBe("timeout");
     expect(stuck.replay.calls).toHaveLength(0);
     expect(stuck.replay.notReplayed).toBe(5);

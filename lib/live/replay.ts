@@ -7,7 +7,7 @@
 import { canonicalizeForVerification } from "../canonicalize";
 import type { Policy } from "../identity/types";
 import { parsePythonJson } from "../jsonl";
-import { functionCalls, readRollout } from "../schemas";
+import { functionCalls, isJsonObject, type Rollout } from "../schemas";
 import { buildVerifyRequest, verifyRollout } from "../verify";
 import { describeError, type LiveErrorKind, type LiveFailure, noAnswer } from "./errors";
 import { safeJson } from "./fetch";
@@ -65,10 +65,6 @@ async function outcome<T>(run: () => Promise<T>): Promise<DoorOutcome<T>> {
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
 export function verdictOf(http: DoorOutcome<HttpAnswer>, mcp: DoorOutcome<McpAnswer>): CallVerdict {
   if (!http.ok || !mcp.ok) return "failed";
   const httpError = http.answer.status >= 400;
@@ -92,7 +88,7 @@ function emptyCounts(): Record<CallVerdict, number> {
  * verify pipeline gives them for `policy` and `server` (default: the rollout's environment_name).
  */
 export async function replayRollout(
-  rollout: unknown,
+  rollout: Rollout,
   target: LiveTarget,
   options: { policy: Policy; server?: string },
 ): Promise<RolloutReplay> {
@@ -102,17 +98,7 @@ export async function replayRollout(
   }).resolution;
   const counts = emptyCounts();
   const base = { policy: options.policy, server: resolution.server };
-  const read = readRollout(rollout);
-  if (!read.ok) {
-    return {
-      ...base,
-      calls: [],
-      counts,
-      error: { kind: "protocol_error", message: `not a readable rollout: ${read.issues.join("; ")}` },
-      notReplayed: 0,
-    };
-  }
-  const items = functionCalls(read.rollout);
+  const items = functionCalls(rollout);
   const http = new HttpDoor(target.baseUrl, target);
   let mcp: McpDoor;
   try {
@@ -136,7 +122,7 @@ export async function replayRollout(
         name: call.verifier_name,
         arguments: rawArguments,
       };
-      if (!parsed.ok || !isObject(parsed.value)) {
+      if (!parsed.ok || !isJsonObject(parsed.value)) {
         counts.skipped++;
         calls.push({
           ...common,
@@ -203,7 +189,7 @@ export interface ServerVerify {
  * canonicalizes it, and puts the server's reward beside the browser's.
  */
 export async function verifyOnServer(
-  rollout: unknown,
+  rollout: Rollout,
   target: LiveTarget,
   options: { policy: Policy; server?: string; notAsked?: string },
 ): Promise<ServerVerify> {
@@ -250,7 +236,6 @@ export async function verifyOnServer(
     };
   };
   if (options.notAsked !== undefined) return finish(null, options.notAsked, null, "transport_error");
-  if (!isObject(rollout)) return finish(null, "the rollout is not a JSON object", null);
   let request: unknown;
   try {
     request = canonicalizeForVerification(buildVerifyRequest(rollout), result.resolution);
@@ -264,7 +249,7 @@ export async function verifyOnServer(
   try {
     const answer = await new HttpDoor(target.baseUrl, target).verify(request);
     const body = safeJson(answer.body);
-    const reward = isObject(body) && typeof body.reward === "number" ? body.reward : null;
+    const reward = isJsonObject(body) && typeof body.reward === "number" ? body.reward : null;
     if (answer.status !== 200 || reward === null)
       return finish(null, `HTTP ${answer.status}: ${answer.body.slice(0, 300)}`, answer.status);
     return finish(reward, null, answer.status);

@@ -3,6 +3,7 @@
  * the tally every front end prints: the CLI, the Live page and the gym-live benchmark share it.
  */
 import type { Policy } from "../identity/types";
+import type { Rollout } from "../schemas";
 import { type LiveErrorKind, noAnswer } from "./errors";
 import {
   type CallVerdict,
@@ -30,7 +31,7 @@ export interface RolloutCheck {
 }
 
 export async function checkRollout(
-  rollout: unknown,
+  rollout: Rollout,
   line: number,
   target: LiveTarget,
   policy: Policy,

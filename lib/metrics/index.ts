@@ -6,7 +6,6 @@ export {
   groupStats,
   type MetricsRow,
   type ModelUsage,
-  metricsRow,
   type PassAtKResult,
   type PassOptions,
   type PolicyChange,

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { buildTriageRun } from "../../scripts/gen-triage-run";
-import { verifyRollout } from "../verify";
+import { metricsOf, runRow as runRowTyped } from "../run";
+import { asRollout } from "../schemas/test-helpers";
 import {
   groupStats,
   type MetricsRow,
-  metricsRow,
   passAtK,
   policyChange,
   readModelUsage,
@@ -14,6 +14,9 @@ import {
   usageByModel,
   usageTotals,
 } from "./index";
+
+// lib takes Rollouts narrowed at the edge; these tests write plain JSON, narrowed here (failing loudly).
+const runRow = (line: number, value: unknown) => runRowTyped(line, asRollout(value));
 
 function usage(
   input: number,
@@ -226,13 +229,16 @@ describe("reading rows from rollouts", () => {
     expect(readModelUsage(null)).toEqual({ model: null, usage: null });
   });
 
-  it("takes the task from _ng_task_index, else the id", () => {
-    const recomputed = { server: "s", contract: 1, legacy: 0 };
-    expect(metricsRow(1, { _ng_task_index: 3, id: 9, reward: 1 }, recomputed)).toMatchObject({
+  it("takes the task from _ng_task_index, else the id (a run row's metrics view, lib/run)", () => {
+    expect(
+      metricsOf(runRow(1, { _ng_task_index: 3, id: 9, reward: 1, response: { output: [] } })),
+    ).toMatchObject({
       task: "3",
       recorded: 1,
     });
-    expect(metricsRow(1, { id: "t-9", agent_ref: { name: "x" } }, recomputed)).toMatchObject({
+    expect(
+      metricsOf(runRow(1, { id: "t-9", agent_ref: { name: "x" }, response: { output: [] } })),
+    ).toMatchObject({
       task: "t-9",
       agent: "x",
       recorded: null,
@@ -241,15 +247,11 @@ describe("reading rows from rollouts", () => {
 
   it("on the generated run, per-model token totals equal the generator's", () => {
     const run = buildTriageRun();
-    const rows = run.text
-      .trim()
-      .split("\n")
-      .map((text, i) => {
-        const value: unknown = JSON.parse(text);
-        const c = verifyRollout(value, { policy: "contract" });
-        const l = verifyRollout(value, { policy: "legacy" });
-        return metricsRow(i + 1, value, { server: c.server, contract: c.reward, legacy: l.reward });
-      });
+    const lines = run.text.trim().split("\n");
+    // The run's intents are its readable rollouts; its deliberately malformed lines never reach lib.
+    const rows = run.intents.map((intent) =>
+      metricsOf(runRow(intent.line, JSON.parse(lines[intent.line - 1] ?? ""))),
+    );
     const expected = new Map<string, number>();
     for (const intent of run.intents)
       expected.set(

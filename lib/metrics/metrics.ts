@@ -81,42 +81,6 @@ export function readModelUsage(rollout: unknown): { model: string | null; usage:
   };
 }
 
-const MetaSchema = z.looseObject({
-  _ng_task_index: z.number().int().optional().catch(undefined),
-  id: z.union([z.string(), z.number()]).optional().catch(undefined),
-  agent_ref: z
-    .looseObject({ name: z.string().optional().catch(undefined) })
-    .optional()
-    .catch(undefined),
-  reward: z.number().optional().catch(undefined),
-});
-
-/** One metrics row from a rollout and its two recomputed rewards (null: unverified). */
-export function metricsRow(
-  line: number,
-  rollout: unknown,
-  recomputed: { server: string | null; contract: number | null; legacy: number | null },
-): MetricsRow {
-  const parsed = MetaSchema.safeParse(rollout);
-  const meta = parsed.success ? parsed.data : {};
-  const task =
-    meta._ng_task_index !== undefined
-      ? String(meta._ng_task_index)
-      : meta.id === undefined
-        ? null
-        : String(meta.id);
-  return {
-    line,
-    agent: meta.agent_ref?.name ?? null,
-    task,
-    server: recomputed.server === "" ? null : recomputed.server,
-    recorded: meta.reward ?? null,
-    contract: recomputed.contract,
-    legacy: recomputed.legacy,
-    ...readModelUsage(rollout),
-  };
-}
-
 export interface PassOptions {
   /** A reward counts as a pass when it is strictly above this (default 0). */
   readonly above?: number;

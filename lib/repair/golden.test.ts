@@ -1,8 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { asHarness, editCalls, golden, WA } from "../compare/test-helpers";
 import { HARNESSES } from "../harness";
-import { knownTools, verifyRollout } from "../verify";
-import { repairRollout } from "./repair";
+import { narrowing } from "../schemas/test-helpers";
+import { knownTools, verifyRollout as verifyRolloutTyped } from "../verify";
+import { repairRollout as repairRolloutTyped } from "./repair";
+
+// lib takes Rollouts narrowed at the edge; these tests write plain JSON, narrowed here (failing loudly).
+const verifyRollout = narrowing(verifyRolloutTyped);
+
+// lib takes Rollouts narrowed at the edge; these tests write plain JSON, narrowed here (failing loudly).
+const repairRollout = narrowing(repairRolloutTyped);
 
 const all = golden();
 const bare = all.filter((g) => g.expected.scheme === "bare");

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { DERIVED_KEY, repairRollout } from "./repair";
+import { emptyRepairSummary, repairJsonl, splitSourceLines } from "../export";
+import { narrowing } from "../schemas/test-helpers";
+import { DERIVED_KEY, repairRollout as repairRolloutTyped } from "./repair";
+
+// lib takes Rollouts narrowed at the edge; these tests write plain JSON, narrowed here (failing loudly).
+const repairRollout = narrowing(repairRolloutTyped);
 
 const S = "workplace_assistant";
 const TOOLS = ["email_reply_email", "email_search_emails", "calendar_update_event"];
@@ -188,9 +193,18 @@ describe("repairRollout", () => {
     expect(nullMap.mcp_tool_call_provenance).toBeNull();
   });
 
-  it("reports a line that is not a rollout", () => {
-    const r = repairRollout([1, 2], { harness: "claude-code", servers });
-    expect(r.status).toBe("invalid");
-    expect(r.message).toMatch(/^not a rollout: /);
+  it("counts a line that is not a rollout as invalid and writes it unchanged (lossless export)", async () => {
+    const summary = emptyRepairSummary("claude-code");
+    const text = '[1,2]\n{"response":3}\n';
+    const written = [];
+    const lines = splitSourceLines(new TextEncoder().encode(text));
+    for await (const line of repairJsonl(lines, { harness: "claude-code", servers }, summary))
+      written.push(new TextDecoder().decode(line.bytes));
+    expect(written.join("")).toBe(text);
+    expect(summary.invalid).toBe(2);
+    expect(summary.details?.map((d) => d.message)).toEqual([
+      "not a rollout: the line is not a JSON object",
+      "not a rollout: response: expected a Responses object with an output array",
+    ]);
   });
 });

@@ -11,7 +11,7 @@
  * harness, the servers, which call_ids were derived and what stayed unresolved (docs/repair.md).
  */
 import { type AliasMap, buildAliasMap, type HarnessId, lookupAlias, type ToolIdentity } from "../harness";
-import { functionCalls, PROVENANCE_KEY, readRollout } from "../schemas";
+import { functionCalls, PROVENANCE_KEY, type Rollout } from "../schemas";
 
 /** The sibling key that labels a derived provenance map. */
 export const DERIVED_KEY = "mcp_tool_call_provenance_derived";
@@ -70,7 +70,7 @@ export type RepairStatus =
   | "unchanged"
   /** The rollout already has a provenance map (or a derived label); left as given. */
   | "skipped"
-  /** Not a readable rollout. */
+  /** Not a readable rollout (counted by the caller, which narrows each line: lib/schemas readRollout). */
   | "invalid";
 
 export interface RepairResult {
@@ -88,11 +88,7 @@ export interface RepairResult {
    */
   readonly set: readonly { readonly key: string; readonly value: unknown }[];
   /** The repaired rollout (a copy with `set` applied) or the input itself when not repaired. */
-  readonly rollout: unknown;
-}
-
-function isRecord(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
+  readonly rollout: Rollout;
 }
 
 const quote = (s: string) => JSON.stringify(s);
@@ -101,19 +97,19 @@ function identitiesOf(servers: readonly RepairServer[]): ToolIdentity[] {
   return servers.flatMap((s) => s.tools.map((tool) => ({ server: s.name, tool })));
 }
 
-export function repairRollout(rollout: unknown, options: RepairOptions): RepairResult {
+export function repairRollout(rollout: Rollout, options: RepairOptions): RepairResult {
   return createRepairer(options)(rollout);
 }
 
 /** Builds the alias map once, for repairing many rollouts of one run. */
-export function createRepairer(options: RepairOptions): (rollout: unknown) => RepairResult {
+export function createRepairer(options: RepairOptions): (rollout: Rollout) => RepairResult {
   const map = buildAliasMap(options.harness, identitiesOf(options.servers));
   const collisions = map.collisions.map((c) => ({ alias: c.alias, identities: c.identities }));
   return (rollout) => repairWith(rollout, options, map, collisions);
 }
 
 function repairWith(
-  rollout: unknown,
+  rollout: Rollout,
   options: RepairOptions,
   map: AliasMap,
   collisions: RepairResult["collisions"],
@@ -121,9 +117,6 @@ function repairWith(
   const { harness, servers } = options;
   const base = { harness, collisions, derived: [], unresolved: [], set: [], rollout };
 
-  const read = readRollout(rollout);
-  if (!read.ok) return { ...base, status: "invalid", message: `not a rollout: ${read.issues.join("; ")}` };
-  if (!isRecord(rollout)) return { ...base, status: "invalid", message: "not a rollout: not an object" };
   const existing = rollout[PROVENANCE_KEY];
   if (existing !== undefined && existing !== null) {
     return { ...base, status: "skipped", message: `already has ${PROVENANCE_KEY}; left unchanged.` };
@@ -132,7 +125,7 @@ function repairWith(
     return { ...base, status: "skipped", message: `already has ${DERIVED_KEY}; left unchanged.` };
   }
 
-  const calls = functionCalls(read.rollout);
+  const calls = functionCalls(rollout);
   const idCounts = new Map<string, number>();
   for (const { call } of calls) {
     if (typeof call.call_id === "string" && call.call_id !== "") {
@@ -208,7 +201,7 @@ function repairWith(
     { key: PROVENANCE_KEY, value: provenance },
     { key: DERIVED_KEY, value: label },
   ];
-  const repaired: Record<string, unknown> = { ...rollout };
+  const repaired: Rollout = { ...rollout };
   for (const { key, value } of set) repaired[key] = structuredClone(value);
   const left = unresolved.length === 0 ? "" : `; ${unresolved.length} left unresolved`;
   return {

@@ -1,3 +1,4 @@
+export { type LineCounts, lineCountsText, zeroShareText } from "./counts";
 export {
   type FilterClause,
   formatClause,

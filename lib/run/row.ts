@@ -6,6 +6,7 @@
 
 import { z } from "zod";
 import { type MetricsRow, readModelUsage } from "../metrics";
+import type { Rollout } from "../schemas";
 import { triageRollout, type ZeroCause } from "../triage";
 import { type VerifyOptions, verifyRollout } from "../verify";
 import type { VerifyResult } from "../verify/types";
@@ -85,7 +86,7 @@ function flagsOf(result: VerifyResult): string[] {
   return [...names].sort();
 }
 
-export function runRow(line: number, value: unknown, options: RunRowOptions = {}): RunRow {
+export function runRow(line: number, value: Rollout, options: RunRowOptions = {}): RunRow {
   const { contract: givenContract, legacy: givenLegacy, ...verifyOptions } = options;
   const contract = givenContract ?? verifyRollout(value, { ...verifyOptions, policy: "contract" });
   const legacy = givenLegacy ?? verifyRollout(value, { ...verifyOptions, policy: "legacy" });

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildTriageRun } from "../../scripts/gen-triage-run";
 import { csvHeader, rowsCsv, rowsJsonl } from "../export/csv";
+import { asRollout } from "../schemas/test-helpers";
 import {
   type FilterClause,
   formatFilter,
@@ -17,7 +18,8 @@ const values: unknown[] = run.text
   .trim()
   .split("\n")
   .map((t) => JSON.parse(t));
-const rows = values.map((v, i) => runRow(i + 1, v));
+// Rows for the rollouts only: the line built without response.output is an unreadable line.
+const rows = run.intents.map((i) => runRow(i.line, asRollout(values[i.line - 1])));
 
 function parsed(text: string): readonly FilterClause[] {
   const p = parseFilter(text);
@@ -27,7 +29,7 @@ function parsed(text: string): readonly FilterClause[] {
 
 function select(text: string): number[] {
   const clauses = parsed(text);
-  return rows.filter((row, i) => matchesFilter(clauses, row, values[i])).map((r) => r.line);
+  return rows.filter((row) => matchesFilter(clauses, row, values[row.line - 1])).map((r) => r.line);
 }
 
 describe("runRow on the generated run", () => {

@@ -28,6 +28,8 @@ export {
   type ReadRolloutResult,
   ResponseSchema,
   type Rollout,
+  type RolloutError,
   RolloutSchema,
   readRollout,
+  rolloutOrThrow,
 } from "./rollout";

@@ -29,8 +29,8 @@ export const RolloutSchema = z.looseObject(
 
 /**
  * The one wording, in every front end, for a line whose JSON value is not an object (`42`, `[]`, `null`,
- * `"text"`): it is an unreadable line, never counted as a rollout. readRollout's issue for such a value
- * gives the same text after "not a rollout: ".
+ * `"text"`): it is an unreadable line, never counted as a rollout. readRollout's error for such a value
+ * has this message.
  */
 export const NOT_A_ROLLOUT_OBJECT = "not a rollout: the line is not a JSON object";
 
@@ -40,7 +40,35 @@ export function isJsonObject(value: unknown): value is Record<string, unknown> {
 }
 export type Rollout = z.infer<typeof RolloutSchema>;
 
-export type ReadRolloutResult = { ok: true; rollout: Rollout } | { ok: false; issues: string[] };
+/**
+ * Why a parsed JSON value is not a rollout: `not_an_object` (a number, array, string or null) or
+ * `not_a_rollout` (an object that fails RolloutSchema). Either way the line is an unreadable line, never
+ * counted as a rollout; `message` is the one wording every front end shows.
+ */
+export interface RolloutError {
+  readonly kind: "not_an_object" | "not_a_rollout";
+  /** Each reason with its path (`response.output.2.name: expected ...`). */
+  readonly issues: readonly string[];
+  /** `not a rollout: <issues>`. */
+  readonly message: string;
+}
+
+export type ReadRolloutResult =
+  | { readonly ok: true; readonly rollout: Rollout }
+  | ({ readonly ok: false } & RolloutError);
+
+/**
+ * A type guard backed by the whole schema. It returns the value itself rather than zod's parsed copy: that
+ * copy puts the schema's keys first and drops a `__proto__` key, while verifiers must see the line's keys
+ * in their order (Python's repr of a dict follows it) and exports must stay lossless. RolloutSchema has
+ * no transform, default or catch, so a value that passes is exactly of the output type.
+ */
+function passes(value: unknown, issues: string[]): value is Rollout {
+  const parsed = RolloutSchema.safeParse(value);
+  if (parsed.success) return true;
+  issues.push(...formatIssues(parsed.error.issues));
+  return false;
+}
 
 /**
  * Each parsed value is validated once: the detail view and both policies' verifications read the same
@@ -49,15 +77,26 @@ export type ReadRolloutResult = { ok: true; rollout: Rollout } | { ok: false; is
  */
 const readResults = new WeakMap<object, ReadRolloutResult>();
 
-/** Validates one parsed JSONL value as a rollout. Never throws; issues name the path and the reason. */
+/**
+ * Parse once at the edge: narrows one parsed JSONL value to a Rollout, which every lib entry point takes,
+ * or says why it is not one. Never throws.
+ */
 export function readRollout(value: unknown): ReadRolloutResult {
-  const known = typeof value === "object" && value !== null ? readResults.get(value) : undefined;
+  if (!isJsonObject(value)) {
+    return {
+      ok: false,
+      kind: "not_an_object",
+      issues: ["the line is not a JSON object"],
+      message: NOT_A_ROLLOUT_OBJECT,
+    };
+  }
+  const known = readResults.get(value);
   if (known !== undefined) return known;
-  const parsed = RolloutSchema.safeParse(value);
-  const result: ReadRolloutResult = parsed.success
-    ? { ok: true, rollout: parsed.data }
-    : { ok: false, issues: formatIssues(parsed.error.issues) };
-  if (typeof value === "object" && value !== null) readResults.set(value, result);
+  const issues: string[] = [];
+  const result: ReadRolloutResult = passes(value, issues)
+    ? { ok: true, rollout: value }
+    : { ok: false, kind: "not_a_rollout", issues, message: `not a rollout: ${issues.join("; ")}` };
+  readResults.set(value, result);
   return result;
 }
 
@@ -85,4 +124,11 @@ export function functionCalls(rollout: Rollout): readonly IndexedFunctionCall[] 
   });
   callLists.set(rollout, calls);
   return calls;
+}
+
+/** For values this project generated itself (scripts, benchmarks, tests): narrows, or throws why not. */
+export function rolloutOrThrow(value: unknown): Rollout {
+  const read = readRollout(value);
+  if (!read.ok) throw new Error(read.message);
+  return read.rollout;
 }

@@ -4,8 +4,10 @@ import { describe, expect, it } from "vitest";
 import {
   FunctionCallSchema,
   functionCalls,
+  NOT_A_ROLLOUT_OBJECT,
   ProvenanceEntrySchema,
   parseOutputItem,
+  RolloutSchema,
   readRollout,
   StrictProvenanceMapSchema,
 } from ".";
@@ -71,6 +73,38 @@ describe("readRollout", () => {
     const r = readRollout(value);
     expect(r.ok).toBe(false);
     expect(r.ok ? [] : r.issues[0]).toContain(reason);
+  });
+
+  it("gives a line error with a kind and the one message every front end shows", () => {
+    expect(readRollout(42)).toEqual({
+      ok: false,
+      kind: "not_an_object",
+      issues: ["the line is not a JSON object"],
+      message: NOT_A_ROLLOUT_OBJECT,
+    });
+    expect(readRollout({ response: { output: "x" } })).toEqual({
+      ok: false,
+      kind: "not_a_rollout",
+      issues: [
+        "response.output: expected an array of output items (a rollout without response.output cannot be resolved)",
+      ],
+      message:
+        "not a rollout: response.output: expected an array of output items (a rollout without response.output cannot be resolved)",
+    });
+  });
+
+  it("narrows the value itself: keys keep their order (and a __proto__ key), so nothing downstream is reordered", () => {
+    const value: unknown = JSON.parse(
+      '{"reward":1,"__proto__":{"x":1},"response":{"zz":1,"output":[{"b":1,"type":"function_call","name":"x"}]}}',
+    );
+    const r = readRollout(value);
+    expect(r.ok && r.rollout).toBe(value);
+    if (!r.ok) return;
+    expect(Object.keys(r.rollout)).toEqual(["reward", "__proto__", "response"]);
+    expect(JSON.stringify(r.rollout.response.output[0])).toBe('{"b":1,"type":"function_call","name":"x"}');
+    // The schema has no transform, default or catch: its parse equals the value (keys aside).
+    const plain = { reward: 1, response: { zz: 1, output: [{ b: 1, type: "function_call", name: "x" }] } };
+    expect(RolloutSchema.parse(plain)).toEqual(plain);
   });
 
   it("accepts function_calls whose call_id is missing, not a string or empty", () => {

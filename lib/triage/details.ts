@@ -1,33 +1,18 @@
 /**
- * Narrows a verifier's `details` (unknown-shaped) to the two things triage reads: what each predicted call
- * did and which compared tables differ. Only workplace_assistant reports them; any other shape gives [].
+ * The two things triage reads from a verifier's details: what each predicted call did and which compared
+ * tables differ. Only workplace_assistant reports them (VerifierDetails is tagged by server); any other
+ * verifier's details give [].
  */
-import { z } from "zod";
+import type { CallRecord, TableDiff } from "../verifiers/workplace_assistant";
+import type { VerifierDetails } from "../verify/details";
 
-const CallOutcomeSchema = z.looseObject({
-  index: z.number(),
-  name: z.string(),
-  outcome: z.string(),
-  message: z.string().optional(),
-  mutates: z.boolean().optional(),
-});
+export type CallOutcome = CallRecord;
+export type TableState = TableDiff;
 
-const TableSchema = z.looseObject({ table: z.string(), equal: z.boolean() });
-
-const DetailsSchema = z.looseObject({
-  calls: z.array(CallOutcomeSchema).optional(),
-  tables: z.array(TableSchema).optional(),
-});
-
-export type CallOutcome = z.infer<typeof CallOutcomeSchema>;
-export type TableState = z.infer<typeof TableSchema>;
-
-export function readCallOutcomes(details: unknown): readonly CallOutcome[] {
-  const parsed = DetailsSchema.safeParse(details);
-  return parsed.success ? (parsed.data.calls ?? []) : [];
+export function readCallOutcomes(details: VerifierDetails | undefined): readonly CallOutcome[] {
+  return details?.kind === "workplace_assistant" ? details.calls : [];
 }
 
-export function readTableDiffs(details: unknown): readonly TableState[] {
-  const parsed = DetailsSchema.safeParse(details);
-  return parsed.success ? (parsed.data.tables ?? []) : [];
+export function readTableDiffs(details: VerifierDetails | undefined): readonly TableState[] {
+  return details?.kind === "workplace_assistant" ? details.tables : [];
 }

@@ -2,10 +2,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildTriageRun, PLAN, SCENARIO_CAUSE, TRIAGE_RUN_PATH } from "../../scripts/gen-triage-run";
-import { verifyRollout } from "../verify";
+import { readRollout } from "../schemas";
+import { asRollout } from "../schemas/test-helpers";
+import { type VerifyOptions, verifyRollout } from "../verify";
 import {
   isZeroReward,
   summarizeTriage,
+  type TriageOptions,
   triageRollout,
   ZERO_CAUSE_HINTS,
   ZERO_CAUSE_LABELS,
@@ -14,6 +17,9 @@ import {
 } from "./index";
 
 const ROOT = join(import.meta.dirname, "..", "..");
+// Every entry point takes a Rollout narrowed at the edge; these tests build plain JSON and narrow it here.
+const triage = (value: unknown, options?: TriageOptions) => triageRollout(asRollout(value), options);
+const verify = (value: unknown, options?: VerifyOptions) => verifyRollout(asRollout(value), options);
 const run = buildTriageRun();
 const rows: unknown[] = run.text
   .trim()
@@ -45,12 +51,17 @@ describe("the generated triage run", () => {
   });
 
   it("gives each line the cause it was built to show", () => {
-    const got = rows.map((value, i) => ({ line: i + 1, cause: triageRollout(value)?.cause ?? null }));
+    const got = run.intents.map((i) => ({ line: i.line, cause: triage(rows[i.line - 1])?.cause ?? null }));
     expect(got).toEqual(run.intents.map((i) => ({ line: i.line, cause: i.cause })));
+    // The line built without response.output is not a rollout: an unreadable line, never triaged.
+    for (const u of run.unreadable) expect(readRollout(rows[u.line - 1]).ok).toBe(false);
+    expect(run.unreadable.length + run.intents.length).toBe(rows.length);
   });
 
   it("summarizes counts and lines per cause, equal to the generator's tally", () => {
-    const summary = summarizeTriage(rows.map((value, i) => ({ line: i + 1, triage: triageRollout(value) })));
+    const summary = summarizeTriage(
+      run.intents.map((i) => ({ line: i.line, triage: triage(rows[i.line - 1]) })),
+    );
     const expected: Record<ZeroCause, number[]> = {
       malformed: [],
       no_task_data: [],
@@ -64,7 +75,7 @@ describe("the generated triage run", () => {
       if (cause) expected[cause].push(intent.line);
     }
     expect(summary.lines).toEqual(expected);
-    expect(summary.total).toBe(rows.length);
+    expect(summary.total).toBe(run.intents.length);
     expect(summary.zero).toBe(run.intents.filter((i) => i.cause !== null).length);
     for (const cause of ZERO_CAUSES) expect(summary.counts[cause]).toBe(expected[cause].length);
   });
@@ -72,7 +83,7 @@ describe("the generated triage run", () => {
 
 describe("triageRollout", () => {
   it("gives no cause when neither the recorded nor the recomputed reward is 0", () => {
-    expect(triageRollout(row(lineOf("pass")))).toBeNull();
+    expect(triage(row(lineOf("pass")))).toBeNull();
     expect(isZeroReward(1, 1)).toBe(false);
     expect(isZeroReward(null, 0)).toBe(true);
     expect(isZeroReward(0, null)).toBe(true);
@@ -80,47 +91,47 @@ describe("triageRollout", () => {
   });
 
   it("triages a recorded 1 that recomputes to 0", () => {
-    const t = triageRollout(row(lineOf("wrong_end_state_recorded_one")));
+    const t = triage(row(lineOf("wrong_end_state_recorded_one")));
     expect(t).toMatchObject({ cause: "wrong_end_state", recorded: 1, recomputed: 0, differs: ["crm_data"] });
   });
 
   it("triages a recorded 0 that recomputes to 1 as identity, from the contract policy", () => {
-    const t = triageRollout(row(lineOf("identity_contract")));
+    const t = triage(row(lineOf("identity_contract")));
     expect(t).toMatchObject({ cause: "identity", recorded: 0, recomputed: 1 });
     expect(t?.identity).toEqual({ kind: "contract", reward: 1 });
   });
 
   it("finds identity through the harness what-if when no map was recorded, and names the emitted harness", () => {
-    const t = triageRollout(row(lineOf("identity_whatif")));
+    const t = triage(row(lineOf("identity_whatif")));
     expect(t).toMatchObject({ cause: "identity", recomputed: 0 });
     expect(t?.identity).toEqual({ kind: "whatif", harness: "hermes-legacy", reward: 1 });
   });
 
   it("without the what-if, the same names are calls the tool rejected", () => {
-    const t = triageRollout(row(lineOf("identity_whatif")), { whatIf: false });
+    const t = triage(row(lineOf("identity_whatif")), { whatIf: false });
     expect(t?.cause).toBe("tool_failed");
     expect(t?.failed_calls?.length).toBeGreaterThan(0);
   });
 
   it("does not call a name that matches no harness identity: it is a tool the server does not have", () => {
-    const t = triageRollout(row(lineOf("tool_failed_unknown")));
+    const t = triage(row(lineOf("tool_failed_unknown")));
     expect(t).toMatchObject({ cause: "tool_failed", failed_calls: [0] });
   });
 
   it("puts malformed before no task data, and no task data before identity", () => {
     const both = row(lineOf("malformed_no_call_id"));
     delete both.ground_truth;
-    expect(triageRollout(both)?.cause).toBe("malformed");
+    expect(triage(both)?.cause).toBe("malformed");
     const aliasesNoData = row(lineOf("identity_contract"));
     delete aliasesNoData.ground_truth;
-    expect(triageRollout(aliasesNoData)?.cause).toBe("no_task_data");
+    expect(triage(aliasesNoData)?.cause).toBe("no_task_data");
   });
 
   it("puts a rejected call before the wrong end state it causes", () => {
     const line = lineOf("tool_failed_error");
-    const verified = verifyRollout(row(line));
+    const verified = verify(row(line));
     expect(verified.reward).toBe(0);
-    const t = triageRollout(row(line), { contract: verified });
+    const t = triage(row(line), { contract: verified });
     expect(t).toMatchObject({ cause: "tool_failed", failed_calls: [0] });
   });
 
@@ -136,7 +147,7 @@ describe("triageRollout", () => {
     });
     response.output = output;
     value.response = response;
-    const t = triageRollout(value);
+    const t = triage(value);
     expect(t?.cause).toBe("wrong_end_state");
   });
 
@@ -144,14 +155,17 @@ describe("triageRollout", () => {
     // Recorded 0, contract 1: a zero under both policies' view of the recording.
     const value = row(lineOf("identity_contract"));
     value.reward = 1;
-    expect(triageRollout(value)).toBeNull();
-    expect(triageRollout(value, { policy: "legacy" })?.cause).toBe("identity");
+    expect(triage(value)).toBeNull();
+    expect(triage(value, { policy: "legacy" })?.cause).toBe("identity");
   });
 
-  it("treats any value that is not a rollout as malformed, never throwing", () => {
-    expect(triageRollout(null)?.cause).toBe("malformed");
-    expect(triageRollout("text")?.cause).toBe("malformed");
-    expect(triageRollout({ response: { output: "x" }, reward: 1 })?.cause).toBe("malformed");
+  it("never sees a value that is not a rollout: the edge reads it as an unreadable line with a kind", () => {
+    expect(readRollout(null)).toMatchObject({ ok: false, kind: "not_an_object" });
+    expect(readRollout("text")).toMatchObject({ ok: false, kind: "not_an_object" });
+    expect(readRollout({ response: { output: "x" }, reward: 1 })).toMatchObject({
+      ok: false,
+      kind: "not_a_rollout",
+    });
   });
 
   it("has a label for every cause", () => {

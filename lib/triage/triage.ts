@@ -5,8 +5,9 @@
  * anything in a new way; it reads those results in a fixed order.
  *
  * Precedence (the first that holds wins; ZERO_CAUSES lists them in this order):
- *  1. malformed       the line is not a rollout (schema), an output item Gym's request model refuses, or a
- *                     `gym_would_reject` finding: Gym itself could not have scored it.
+ *  1. malformed       an output item Gym's request model refuses, or a `gym_would_reject` finding: Gym
+ *                     itself could not have scored it. (A line that is not a rollout at all is an unreadable
+ *                     line, counted beside the rollouts and never triaged: lib/schemas readRollout.)
  *  2. no_task_data    no reward can be recomputed (no verifying server, no verifier, no task fields such as
  *                     ground_truth): the 0 cannot be checked. Open the materialized inputs to verify.
  *  3. identity        the tool names, not the agent, lost the reward: it scores above 0 under the contract
@@ -23,7 +24,7 @@
 
 import type { HarnessId } from "../harness/types";
 import type { Policy } from "../identity/types";
-import { readRollout } from "../schemas";
+import type { Rollout } from "../schemas";
 import { knownTools, verifyRollout } from "../verify";
 import { functionCalls as requestFunctionCalls } from "../verify/request";
 import type { VerifyResult } from "../verify/types";
@@ -52,7 +53,7 @@ export const ZERO_CAUSE_LABELS: Readonly<Record<ZeroCause, string>> = {
 
 /** One sentence per cause: what it means (the precedence is ZERO_CAUSES' order). */
 export const ZERO_CAUSE_HINTS: Readonly<Record<ZeroCause, string>> = {
-  malformed: "Not a rollout, or a request Gym itself would refuse: it could not have been scored.",
+  malformed: "A request Gym itself would refuse: it could not have been scored.",
   no_task_data: "Unverifiable: no server, no verifier or no task fields (open the materialized inputs).",
   identity:
     "The tool names lost the reward: it scores above 0 under the contract policy, or with provenance in the harness what-if.",
@@ -97,12 +98,8 @@ export interface TriageOptions {
   readonly whatIf?: boolean;
 }
 
-function isObject(value: unknown): value is Readonly<Record<string, unknown>> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
-function recordedReward(rollout: unknown): number | null {
-  return isObject(rollout) && typeof rollout.reward === "number" ? rollout.reward : null;
+function recordedReward(rollout: Rollout): number | null {
+  return typeof rollout.reward === "number" ? rollout.reward : null;
 }
 
 /** A rollout needs a cause when its recorded or its recomputed reward is exactly 0. */
@@ -116,9 +113,9 @@ function plural(n: number, word: string): string {
 
 /**
  * The one cause of a zero reward, or null when neither the recorded nor the recomputed reward is 0.
- * Never throws for bad data: an unreadable value is `malformed`.
+ * Never throws for bad data.
  */
-export function triageRollout(rollout: unknown, options: TriageOptions = {}): RolloutTriage | null {
+export function triageRollout(rollout: Rollout, options: TriageOptions = {}): RolloutTriage | null {
   const policy = options.policy ?? "contract";
   const verifyOptions = {
     ...(options.server === undefined ? {} : { server: options.server }),
@@ -132,16 +129,11 @@ export function triageRollout(rollout: unknown, options: TriageOptions = {}): Ro
       : (options.legacy ?? verifyRollout(rollout, { ...verifyOptions, policy: "legacy" }));
   const recorded = recordedReward(rollout);
   const recomputed = chosen.reward;
-  const read = readRollout(rollout);
-  // An unreadable line has no reward to speak of, yet it is exactly what a run's triage must surface.
-  if (read.ok && !isZeroReward(recorded, recomputed)) return null;
+  if (!isZeroReward(recorded, recomputed)) return null;
   const base = { recorded, recomputed };
 
   // 1. malformed
-  if (!read.ok) {
-    return { ...base, cause: "malformed", sentence: `Not a rollout: ${read.issues.join("; ")}.` };
-  }
-  const items = requestFunctionCalls(read.rollout.response.output);
+  const items = requestFunctionCalls(rollout.response.output);
   if (!items.ok) {
     return {
       ...base,

@@ -3,9 +3,23 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { deepFreeze, rolloutCaseArb } from "../identity/test-helpers";
-import { createRegistry, pairInputs, pairingKey, verifyingServer, verifyRollout } from "./index";
+import { readRollout } from "../schemas";
+import { asRollout } from "../schemas/test-helpers";
+import {
+  createRegistry,
+  pairInputs,
+  pairingKey,
+  type VerifyOptions,
+  verifyingServer,
+  verifyRollout,
+} from "./index";
 import { defaultRegistry, getVerifier, knownTools, verifierServers } from "./registry";
 import type { Verifier } from "./types";
+
+// Every entry point takes a Rollout narrowed at the edge; these tests build plain JSON and narrow it here.
+const verify = (value: unknown, options?: VerifyOptions) => verifyRollout(asRollout(value), options);
+const serverOf = (value: unknown, options?: Parameters<typeof verifyingServer>[1]) =>
+  verifyingServer(asRollout({ response: { output: [] }, ...Object(value) }), options);
 
 const FIXTURES = new URL("../../fixtures/", import.meta.url);
 
@@ -42,7 +56,7 @@ describe("verifyRollout on the golden indirect_prompt_injection rollouts", () =>
   });
 
   it.each(cases)("line $line, policy $policy: reward, components, statuses", ({ rollout, policy, want }) => {
-    const result = verifyRollout(rollout, { server: IPI, policy });
+    const result = verify(rollout, { server: IPI, policy });
     expect(result.error).toBeUndefined();
     expect(result.server).toBe(IPI);
     expect(result.policy).toBe(policy);
@@ -60,7 +74,7 @@ describe("verifyRollout on the golden indirect_prompt_injection rollouts", () =>
   it("reports the recorded reward beside the recomputed one", () => {
     const Recorded = z.looseObject({ reward: z.number() });
     for (const rollout of ipiRollouts) {
-      expect(verifyRollout(rollout, { server: IPI }).recorded_reward).toBe(Recorded.parse(rollout).reward);
+      expect(verify(rollout, { server: IPI }).recorded_reward).toBe(Recorded.parse(rollout).reward);
     }
   });
 });
@@ -116,7 +130,7 @@ describe("verifyRollout on the golden workplace_assistant rollouts", () => {
 
   it.each(cases)("$file line $line, policy $policy", ({ rollout, policy, input, want }) => {
     // No server given: it comes from the rollout's environment_name, or the input row's for the no-echo file.
-    const result = verifyRollout(rollout, { policy, input });
+    const result = verify(rollout, { policy, input });
     expect(result.server).toBe("workplace_assistant");
     expect(result.reward).toBe(want[policy].reward);
     // The corrected golden files: what Gym's request model refuses (422) has no reward, under the policies
@@ -138,7 +152,7 @@ describe("verifyRollout on the golden workplace_assistant rollouts", () => {
   });
 
   it("cannot score a no-echo rollout without its input row", () => {
-    const result = verifyRollout(noEcho[0], { server: "workplace_assistant" });
+    const result = verify(noEcho[0], { server: "workplace_assistant" });
     expect(result.reward).toBeNull();
     expect(result.unverified?.code).toBe("missing_field");
     expect(result.error).toContain("ground_truth");
@@ -151,31 +165,29 @@ describe("verifyRollout pipeline", () => {
 
   it("never mutates its (deep-frozen) inputs and returns the same result twice", () => {
     const before = JSON.stringify(rollout);
-    const first = verifyRollout(rollout, { server: IPI, policy: "contract" });
-    const second = verifyRollout(rollout, { server: IPI, policy: "contract" });
+    const first = verify(rollout, { server: IPI, policy: "contract" });
+    const second = verify(rollout, { server: IPI, policy: "contract" });
     expect(JSON.stringify(rollout)).toBe(before);
     expect(second).toEqual(first);
   });
 
   it("gives reward null and an error for a server without a verifier, or no server at all", () => {
-    const none = verifyRollout(rollout, { server: "nowhere" });
+    const none = verify(rollout, { server: "nowhere" });
     expect(none.reward).toBeNull();
     expect(none.unverified?.code).toBe("no_verifier");
     expect(none.error).toContain("no port of nowhere's verifier");
     expect(none.resolution.server).toBe("nowhere");
 
-    const unnamed = verifyRollout(rollout);
+    const unnamed = verify(rollout);
     expect(unnamed.reward).toBeNull();
     expect(unnamed.server).toBeNull();
     expect(unnamed.server_source).toBe("none");
     expect(unnamed.unverified?.code).toBe("no_server");
     expect(unnamed.error).toContain("Choose the verifying server");
 
+    // A value that is not a rollout never reaches verifyRollout: the edge reads it as a line error.
     for (const junk of [null, 42, "x", [1]]) {
-      const result = verifyRollout(junk, { server: IPI });
-      expect(result.reward).toBeNull();
-      expect(result.unverified?.code).toBe("not_a_rollout");
-      expect(result.error).toBeDefined();
+      expect(readRollout(junk)).toMatchObject({ ok: false, kind: "not_an_object" });
     }
   });
 
@@ -186,12 +198,12 @@ describe("verifyRollout pipeline", () => {
         throw new Error("boom");
       },
     };
-    const result = verifyRollout(rollout, { server: IPI, registry: createRegistry([throwing]) });
+    const result = verify(rollout, { server: IPI, registry: createRegistry([throwing]) });
     expect(result.reward).toBeNull();
     expect(result.error).toContain("boom");
   });
 
-  it("lets the verifier see verifier names and restores the emitted names in what it returns", () => {
+  it("lets the verifier see verifier names while the result keeps the emitted names", () => {
     const Seen = z.looseObject({
       response: z.looseObject({ output: z.array(z.looseObject({ name: z.string().optional() })) }),
     });
@@ -203,10 +215,10 @@ describe("verifyRollout pipeline", () => {
           item.name === undefined ? [] : [item.name],
         );
         seen.push(names);
-        return { reward: 1, explanation: ["echo"], details: { response: request.response } };
+        return { reward: 1, explanation: ["echo"] };
       },
     };
-    const result = verifyRollout(rollout, {
+    const result = verify(rollout, {
       server: IPI,
       policy: "contract",
       registry: createRegistry([echo]),
@@ -215,15 +227,17 @@ describe("verifyRollout pipeline", () => {
     expect(seen).toEqual([want]);
     const emitted = result.resolution.calls.map((c) => c.emitted);
     expect(emitted).not.toEqual(want);
+    expect(result.resolution.calls.map((c) => c.verifier_name)).toEqual(want);
+    // The rollout itself still carries the emitted names: canonicalization worked on a copy.
     expect(
-      Seen.parse(result.details).response.output.flatMap((i) => (i.name === undefined ? [] : [i.name])),
+      asRollout(rollout).response.output.flatMap((i) => (i.type === "function_call" ? [i.name] : [])),
     ).toEqual(emitted);
   });
 
   it("reports a refused request as reward null with the verifier's reason", () => {
     const Obj = z.looseObject({});
     const stripped = { ...Obj.parse(rollout), injection: undefined };
-    const result = verifyRollout(stripped, { server: IPI });
+    const result = verify(stripped, { server: IPI });
     expect(result.reward).toBeNull();
     expect(result.error).toContain("injection");
   });
@@ -231,14 +245,14 @@ describe("verifyRollout pipeline", () => {
   it("what Gym's request model refuses is unverified (gym_refuses), under the policy whose model refuses it", () => {
     const Obj = z.looseObject({});
     const invalidMap = { ...Obj.parse(rollout), mcp_tool_call_provenance: ["not", "an", "object"] };
-    const result = verifyRollout(invalidMap, { server: IPI, policy: "contract" });
+    const result = verify(invalidMap, { server: IPI, policy: "contract" });
     expect(result.gym_would_reject?.length).toBeGreaterThan(0);
     expect(result.reward).toBeNull();
     expect(result.unverified?.code).toBe("gym_refuses");
     expect(result.unverified?.message).toContain("not an object");
     // Gym before provenance never reads the map.
-    expect(verifyRollout(invalidMap, { server: IPI, policy: "legacy" }).reward).not.toBeNull();
-    expect(verifyRollout(rollout, { server: IPI }).gym_would_reject).toBeUndefined();
+    expect(verify(invalidMap, { server: IPI, policy: "legacy" }).reward).not.toBeNull();
+    expect(verify(rollout, { server: IPI }).gym_would_reject).toBeUndefined();
   });
 
   it("reads the task from the paired input row and only response + provenance from the rollout", () => {
@@ -252,27 +266,25 @@ describe("verifyRollout pipeline", () => {
       injection,
       required_tools,
     };
-    const withInput = verifyRollout(deepFreeze(bare), {
+    const withInput = verify(deepFreeze(bare), {
       server: IPI,
       input: deepFreeze(input),
       policy: "contract",
     });
-    const echoed = verifyRollout(rollout, { server: IPI, policy: "contract" });
+    const echoed = verify(rollout, { server: IPI, policy: "contract" });
     expect(withInput.reward).toBe(echoed.reward);
     expect(withInput.components).toEqual(echoed.components);
     // The input row wins over stale echoed fields on the rollout.
     const stale = { ...full, required_tools: ["never_called"] };
-    expect(verifyRollout(stale, { server: IPI, input, policy: "contract" }).components).toEqual(
-      echoed.components,
-    );
-    expect(verifyRollout(stale, { server: IPI, policy: "contract" }).components?.reward_utility).toBe(0);
+    expect(verify(stale, { server: IPI, input, policy: "contract" }).components).toEqual(echoed.components);
+    expect(verify(stale, { server: IPI, policy: "contract" }).components?.reward_utility).toBe(0);
   });
 
   it("chooses the server: explicit, else the rollout's environment_name, else the input's", () => {
-    expect(verifyingServer({ environment_name: "a" }, { server: "b" })).toBe("b");
-    expect(verifyingServer({ environment_name: "a" }, { input: { environment_name: "c" } })).toBe("a");
-    expect(verifyingServer({}, { input: { environment_name: "c" } })).toBe("c");
-    expect(verifyingServer({}, { server: "" })).toBeNull();
+    expect(serverOf({ environment_name: "a" }, { server: "b" })).toBe("b");
+    expect(serverOf({ environment_name: "a" }, { input: { environment_name: "c" } })).toBe("a");
+    expect(serverOf({}, { input: { environment_name: "c" } })).toBe("c");
+    expect(serverOf({}, { server: "" })).toBeNull();
   });
 });
 
@@ -295,7 +307,7 @@ describe("verifyRollout on arbitrary input", () => {
               : rollout,
           );
           const before = JSON.stringify(value);
-          const result = verifyRollout(value, { server, policy });
+          const result = verify(value, { server, policy });
           expect(JSON.stringify(value)).toBe(before);
           expect(result.reward === null).toBe(result.error !== undefined);
           expect(result.resolution.server).toBe(server);
@@ -304,14 +316,20 @@ describe("verifyRollout on arbitrary input", () => {
     );
   });
 
-  it("survives any JSON value as rollout or input row", () => {
+  it("any JSON value is a line error with a kind, or a rollout that verifies with any input row", () => {
     fc.assert(
       fc.property(
         fc.jsonValue(),
         fc.option(fc.jsonValue(), { nil: undefined }),
         fc.constantFrom(...servers),
-        (rollout, input, server) => {
-          const result = verifyRollout(deepFreeze(rollout), { server, input: deepFreeze(input) });
+        (value, input, server) => {
+          const read = readRollout(deepFreeze(value));
+          if (!read.ok) {
+            expect(["not_an_object", "not_a_rollout"]).toContain(read.kind);
+            expect(read.message).toMatch(/^not a rollout: /);
+            return;
+          }
+          const result = verifyRollout(read.rollout, { server, input: deepFreeze(input) });
           expect(result.reward === null).toBe(result.error !== undefined);
         },
       ),

@@ -3,10 +3,11 @@
  * -> resolution -> canonical copy -> the verifying server's verifier -> VerifyResult. Never throws and never
  * mutates its inputs: every failure is a result with reward null and an error.
  */
-import { canonicalizeForVerification, restoreEmittedNames } from "../canonicalize";
+import { canonicalizeForVerification, type WithResponse } from "../canonicalize";
 import type { HarnessId } from "../harness/types";
 import { DEFAULT_POLICY, resolveRollout } from "../identity";
 import type { Policy, RolloutResolution } from "../identity/types";
+import { isJsonObject, type Rollout } from "../schemas";
 import type { Pairing } from "./pairing";
 import { defaultRegistry, type VerifierRegistry } from "./registry";
 import { defaultedFields, missingFields } from "./request-models";
@@ -23,6 +24,7 @@ import {
   verifierError,
 } from "./unverified";
 
+export type { VerifierDetails, VerifierDetailsKind, WorkplaceVerifierDetails } from "./details";
 export {
   InputIndex,
   indexInputs,
@@ -83,18 +85,9 @@ export interface VerifyOptions {
 
 type JsonObject = Readonly<Record<string, unknown>>;
 
-// A structural check on parsed JSON, not a trust decision: verifiers narrow what they read with zod.
-function isObject(value: unknown): value is JsonObject {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
-function hasResponse(value: unknown): boolean {
-  return isObject(value) && Object.hasOwn(value, "response");
-}
-
 /** The verifying server for a rollout (chooseServer without its source), null when nothing decides. */
 export function verifyingServer(
-  rollout: unknown,
+  rollout: Rollout,
   options: Pick<VerifyOptions, "server" | "input" | "sample" | "registry"> = {},
 ): string | null {
   return chooseServer(rollout, {
@@ -110,9 +103,9 @@ export function verifyingServer(
  * the rollout has the key), or without an input row the rollout itself, whose echoed task fields are what the
  * verifier reads. Shallow: canonicalization deep-copies it before anything changes.
  */
-export function buildVerifyRequest(rollout: JsonObject, input?: JsonObject): JsonObject {
+export function buildVerifyRequest(rollout: Rollout, input?: JsonObject): JsonObject & WithResponse {
   if (input === undefined) return rollout;
-  const request: Record<string, unknown> = { ...input, response: rollout.response };
+  const request: Record<string, unknown> & WithResponse = { ...input, response: rollout.response };
   if (Object.hasOwn(rollout, PROVENANCE_KEY)) request[PROVENANCE_KEY] = rollout[PROVENANCE_KEY];
   return request;
 }
@@ -123,7 +116,11 @@ function errorMessage(error: unknown): string {
 
 const NO_PAIRING = { paired_by: "none", ambiguous: 0, reason: "No inputs file was given." } as const;
 
-export function verifyRollout(rollout: unknown, options: VerifyOptions = {}): VerifyResult {
+/**
+ * Verifies one rollout, narrowed at the edge (lib/schemas readRollout): a line that is not a rollout is a
+ * line error of its own and never reaches a verifier.
+ */
+export function verifyRollout(rollout: Rollout, options: VerifyOptions = {}): VerifyResult {
   const registry = options.registry ?? defaultRegistry;
   const policy = options.policy ?? DEFAULT_POLICY;
   const choice = chooseServer(rollout, {
@@ -140,7 +137,7 @@ export function verifyRollout(rollout: unknown, options: VerifyOptions = {}): Ve
     harness: options.harness,
     tools: options.tools ?? verifier?.tools,
   });
-  const recorded = isObject(rollout) && typeof rollout.reward === "number" ? rollout.reward : null;
+  const recorded = typeof rollout.reward === "number" ? rollout.reward : null;
   const rejectReasons = resolution.findings.flatMap((f) => (f.kind === "gym_would_reject" ? f.reasons : []));
   const pairing =
     options.pairing ??
@@ -165,13 +162,16 @@ export function verifyRollout(rollout: unknown, options: VerifyOptions = {}): Ve
     unverified: why,
   });
 
-  if (!isObject(rollout)) return unverified(notARollout("The line is not a JSON object"));
   if (server === null) return unverified(noServer(choice.reason, choice.candidates));
   if (verifier === undefined) return unverified(noVerifier(server, [...registry.keys()]));
-  if (options.input !== undefined && !isObject(options.input))
-    return unverified(notARollout("The paired input row is not a JSON object"));
+  let input: JsonObject | undefined;
+  if (options.input !== undefined) {
+    if (!isJsonObject(options.input))
+      return unverified(notARollout("The paired input row is not a JSON object"));
+    input = options.input;
+  }
 
-  const request = buildVerifyRequest(rollout, options.input);
+  const request = buildVerifyRequest(rollout, input);
   const missing = missingFields(server, request);
   if (missing.length > 0) {
     if (pairing.ambiguous > 1) return unverified(ambiguousInput(pairing.ambiguous));
@@ -182,15 +182,13 @@ export function verifyRollout(rollout: unknown, options: VerifyOptions = {}): Ve
 
   let output: VerifierOutput;
   try {
-    const canonical = canonicalizeForVerification(request, resolution);
-    if (!isObject(canonical)) return unverified(notARollout("The verify request is not a JSON object"));
-    output = verifier.verify(canonical);
+    output = verifier.verify(canonicalizeForVerification(request, resolution));
   } catch (error) {
     // A verifier must not throw; if one does, the rollout still gets a result instead of ending the run.
     return unverified(verifierError(server, errorMessage(error)));
   }
   const defaulted = defaultedFields(server, request);
-  return withOutput(base, output, resolution, defaulted, recorded);
+  return withOutput(base, output, defaulted, recorded);
 }
 
 /** Why a reward scored with Gym's defaults differs from the recorded one (the run had the task's own values). */
@@ -213,19 +211,11 @@ function defaultsNote(
 function withOutput(
   base: Omit<VerifyResult, "reward" | "explanation">,
   output: VerifierOutput,
-  resolution: RolloutResolution,
   defaulted: readonly { field: string; value: string }[],
   recorded: number | null,
 ): VerifyResult {
-  // restoreEmittedNames rewrites only `details.response.output`; other details are returned as they are.
-  const details =
-    output.details === undefined
-      ? {}
-      : {
-          details: hasResponse(output.details)
-            ? restoreEmittedNames(output.details, resolution)
-            : output.details,
-        };
+  // No verifier's details carry the response (they are typed per verifier), so no name needs restoring.
+  const details = output.details === undefined ? {} : { details: output.details };
   if (output.error !== undefined) {
     const why = gymRefuses([output.error]);
     return {

@@ -1,6 +1,17 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { chooseServer, declaredToolNames, provenanceServers, verifiersForTools } from "./server";
+import { narrowing } from "../schemas/test-helpers";
+import {
+  chooseServer as chooseServerTyped,
+  declaredToolNames as declaredToolNamesTyped,
+  provenanceServers as provenanceServersTyped,
+  verifiersForTools,
+} from "./server";
+
+// lib takes Rollouts narrowed at the edge; these tests write plain JSON, narrowed here (failing loudly).
+const chooseServer = narrowing(chooseServerTyped);
+const provenanceServers = narrowing(provenanceServersTyped);
+const declaredToolNames = narrowing(declaredToolNamesTyped);
 
 const GYM = new URL("../../fixtures/nemo-gym/resources_servers/", import.meta.url);
 
@@ -84,19 +95,22 @@ describe("chooseServer", () => {
   it("reads only valid provenance entries, and no map from a map that is not an object", () => {
     expect(
       provenanceServers({
+        response: { output: [] },
         mcp_tool_call_provenance: {
           a: { server_name: " ", tool_name: "t" },
           b: { server_name: "S", tool_name: "t" },
         },
       }),
     ).toEqual(["S"]);
-    expect(provenanceServers({ mcp_tool_call_provenance: ["S"] })).toEqual([]);
-    expect(provenanceServers(null)).toEqual([]);
+    expect(provenanceServers({ response: { output: [] }, mcp_tool_call_provenance: ["S"] })).toEqual([]);
   });
 
   it("declared tools fit a verifier only when every one is its tool", () => {
     expect(
-      declaredToolNames({ responses_create_params: { tools: [tool("add"), { type: "x" }, 3] } }),
+      declaredToolNames({
+        response: { output: [] },
+        responses_create_params: { tools: [tool("add"), { type: "x" }, 3] },
+      }),
     ).toEqual(["add"]);
     expect(verifiersForTools(["add", "multiply"])).toEqual(["math_advanced_calculations"]);
     expect(verifiersForTools(["add", "email_send_email"])).toEqual([]);

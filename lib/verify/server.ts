@@ -16,6 +16,7 @@
  */
 import { z } from "zod";
 import { readProvenance } from "../identity/provenance-map";
+import type { Rollout } from "../schemas";
 import { defaultRegistry, type VerifierRegistry } from "./registry";
 
 export type ServerSource =
@@ -72,10 +73,8 @@ export interface ServerChoiceOptions {
 }
 
 const EnvSchema = z.looseObject({ environment_name: z.string().min(1) });
-const DeclaredToolsSchema = z.looseObject({
-  responses_create_params: z.looseObject({ tools: z.array(z.unknown()) }),
-});
-const JsonObjectSchema = z.record(z.string(), z.unknown());
+// responses_create_params stays unknown in RolloutSchema (old fixtures carry anything there): read it here.
+const DeclaredToolsSchema = z.looseObject({ tools: z.array(z.unknown()) });
 const NamedTool = z.looseObject({ name: z.string().min(1) });
 
 function environmentName(value: unknown): string | null {
@@ -88,21 +87,19 @@ function nonEmpty(value: string | null | undefined): string | null {
 }
 
 /** Distinct server names of the valid entries of an authoritative provenance map, in first-seen order. */
-export function provenanceServers(rollout: unknown): string[] {
-  const container = JsonObjectSchema.safeParse(rollout);
-  if (!container.success) return [];
-  const reading = readProvenance(container.data);
+export function provenanceServers(rollout: Rollout): string[] {
+  const reading = readProvenance(rollout);
   const names = new Set<string>();
   for (const entry of reading.entries.values()) if (entry.valid) names.add(entry.identity.server_name);
   return [...names];
 }
 
 /** Names of the function tools declared in `responses_create_params.tools`, in order (empty when none). */
-export function declaredToolNames(rollout: unknown): string[] {
-  const parsed = DeclaredToolsSchema.safeParse(rollout);
+export function declaredToolNames(rollout: Rollout): string[] {
+  const parsed = DeclaredToolsSchema.safeParse(rollout.responses_create_params);
   if (!parsed.success) return [];
   const names: string[] = [];
-  for (const tool of parsed.data.responses_create_params.tools) {
+  for (const tool of parsed.data.tools) {
     const named = NamedTool.safeParse(tool);
     if (named.success) names.push(named.data.name);
   }
@@ -128,7 +125,7 @@ export function verifiersForTools(
 const list = (names: readonly string[]) => names.join(", ");
 
 /** The verifying server of a rollout and the evidence that chose it (see the module comment). */
-export function chooseServer(rollout: unknown, options: ServerChoiceOptions = {}): ServerChoice {
+export function chooseServer(rollout: Rollout, options: ServerChoiceOptions = {}): ServerChoice {
   const registry = options.registry ?? defaultRegistry;
   const override = nonEmpty(options.override);
   if (override !== null) {

@@ -1,4 +1,5 @@
 import type { Policy, RolloutResolution } from "../identity/types";
+import type { VerifierDetails } from "./details";
 import type { PairedBy } from "./pairing";
 import type { ServerSource } from "./server";
 import type { Unverified } from "./unverified";
@@ -16,8 +17,8 @@ export interface VerifierOutput {
   readonly components?: Readonly<Record<string, number>>;
   /** Sentences that explain the score, most important first. A 0 always has at least one. */
   readonly explanation: readonly string[];
-  /** Structured, verifier-specific detail (e.g. workplace table differences) for the UI. */
-  readonly details?: unknown;
+  /** Structured, verifier-specific detail (e.g. workplace table differences), tagged by server. */
+  readonly details?: VerifierDetails;
   /**
    * Set when the request is one the Gym server would refuse (HTTP 422/500) instead of scoring; `reward` is
    * then meaningless and the pipeline reports reward null with this message.
@@ -48,7 +49,8 @@ export interface VerifyResult {
   readonly recorded_reward: number | null;
   readonly components?: Readonly<Record<string, number>>;
   readonly explanation: readonly string[];
-  readonly details?: unknown;
+  /** The verifier's details, tagged by server (`kind`). */
+  readonly details?: VerifierDetails;
   /** Why no reward could be computed (e.g. "no verifier for <server>"); set exactly when reward is null. */
   readonly error?: string;
   /** Set exactly when reward is null: a stable reason code and one sentence saying what to do. */

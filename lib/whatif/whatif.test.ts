@@ -2,8 +2,12 @@ import { describe, expect, it } from "vitest";
 import { golden, goldenInputs, WA } from "../compare/test-helpers";
 import { HARNESSES } from "../harness";
 import { legacyPrefix } from "../identity";
+import { narrowing } from "../schemas/test-helpers";
 import { pairInputs } from "../verify";
-import { harnessWhatIf } from "./whatif";
+import { harnessWhatIf as harnessWhatIfTyped } from "./whatif";
+
+// lib takes Rollouts narrowed at the edge; these tests write plain JSON, narrowed here (failing loudly).
+const harnessWhatIf = narrowing(harnessWhatIfTyped);
 
 const bare = golden().filter((g) => g.expected.scheme === "bare");
 
@@ -70,7 +74,5 @@ describe("harnessWhatIf", () => {
 
   it("explains why it cannot run", () => {
     expect(harnessWhatIf({ response: { output: [] } }).error).toMatch(/no verifying server/);
-    expect(harnessWhatIf([1], { server: WA }).error).toMatch(/not a JSON object/);
-    expect(harnessWhatIf({ response: 3 }, { server: WA }).error).toMatch(/^not a rollout: /);
   });
 });

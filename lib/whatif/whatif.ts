@@ -10,7 +10,7 @@
 import { actionsOf, aliasIndex } from "../compare/actions";
 import { aliasFor, buildAliasMap, HARNESSES, type HarnessId, identityKey } from "../harness";
 import type { CallStatus } from "../identity/types";
-import { PROVENANCE_KEY } from "../schemas";
+import { PROVENANCE_KEY, type Rollout } from "../schemas";
 import { chooseServer, knownTools, pairingKey, verifyRollout } from "../verify";
 
 export interface WhatIfOptions {
@@ -54,33 +54,26 @@ export interface WhatIfReport {
 
 type JsonObject = Record<string, unknown>;
 
-function isObject(value: unknown): value is JsonObject {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
 /** A deep copy of `rollout` with function_call names replaced (by call index) and the map set or removed. */
 function variant(
-  rollout: JsonObject,
+  rollout: Rollout,
   names: ReadonlyMap<number, string>,
   provenance: JsonObject | null,
-): JsonObject {
+): Rollout {
   const copy = structuredClone(rollout);
-  const response = copy.response;
-  if (isObject(response) && Array.isArray(response.output)) {
-    let index = 0;
-    for (const item of response.output) {
-      if (!isObject(item) || item.type !== "function_call") continue;
-      const name = names.get(index);
-      if (name !== undefined) item.name = name;
-      index++;
-    }
+  let index = 0;
+  for (const item of copy.response.output) {
+    if (item.type !== "function_call") continue;
+    const name = names.get(index);
+    if (name !== undefined) item.name = name;
+    index++;
   }
   if (provenance === null) delete copy[PROVENANCE_KEY];
   else copy[PROVENANCE_KEY] = provenance;
   return copy;
 }
 
-export function harnessWhatIf(rollout: unknown, options: WhatIfOptions = {}): WhatIfReport {
+export function harnessWhatIf(rollout: Rollout, options: WhatIfOptions = {}): WhatIfReport {
   const key = pairingKey(rollout);
   const input = options.input ?? (key === null ? undefined : options.inputs?.get(key));
   const choice = chooseServer(rollout, { override: options.server ?? null, input });
@@ -96,11 +89,9 @@ export function harnessWhatIf(rollout: unknown, options: WhatIfOptions = {}): Wh
     error,
   });
   if (server === null) return fail(`no verifying server: ${choice.reason} Name one.`);
-  if (!isObject(rollout)) return fail("the rollout is not a JSON object");
   const actions = actionsOf(rollout, { server, tools, aliases: aliasIndex(server, tools) });
-  if (!actions.ok) return fail(`not a rollout: ${actions.error}`);
 
-  const run = (candidate: JsonObject): VariantResult => {
+  const run = (candidate: Rollout): VariantResult => {
     const result = verifyRollout(candidate, {
       server,
       policy: "contract",
@@ -115,7 +106,7 @@ export function harnessWhatIf(rollout: unknown, options: WhatIfOptions = {}): Wh
     };
   };
 
-  const ours = actions.actions.filter((a) => a.server === server);
+  const ours = actions.filter((a) => a.server === server);
   const http = run(variant(rollout, new Map(ours.map((a) => [a.index, a.tool])), null));
 
   const rows: WhatIfRow[] = [];

@@ -8,7 +8,8 @@
  * The same corpus is scored by Gym's own verifier (scripts/fidelity/gym_runner.py) and by this project's port.
  */
 import { pyStr } from "../../lib/verifiers/workplace_assistant/py";
-import { allDateTexts, CASE_BLOCKS, DIGIT_ZEROS, pick, REPR_BLOCKS, randomCodePoint, rng } from "./values";
+import { createRng, pick } from "../rng";
+import { allDateTexts, CASE_BLOCKS, DIGIT_ZEROS, REPR_BLOCKS, randomCodePoint } from "./values";
 
 export const CORPUS_SEED = 11;
 
@@ -318,7 +319,7 @@ function depthText(depth: number): string {
 }
 
 export function buildCorpus(): CorpusEntry[] {
-  const r = rng(CORPUS_SEED);
+  const r = createRng(CORPUS_SEED);
   const out: CorpusEntry[] = [];
   const add = (cls: FidelityClass, predicted: readonly Call[], gt: readonly Call[]) =>
     out.push({ cls, request: request(out.length, predicted, gt) });

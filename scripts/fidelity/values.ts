@@ -3,21 +3,7 @@
  * numbers and free text. Deterministic: every list is built from fixed parts, sampling uses a seeded PRNG.
  */
 
-/** mulberry32: a small seeded PRNG, so the corpus is the same on every run. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-export function pick<T>(r: () => number, items: readonly T[]): T {
-  return items[Math.floor(r() * items.length)]!;
-}
+import { pick, type Rng } from "../rng";
 
 /** Free-text and edge-case dates: what pandas accepts, refuses, or reads as NaT. */
 export const HANDPICKED_DATES: readonly string[] = [
@@ -406,7 +392,7 @@ export function isVersionDependent(cp: number): boolean {
 }
 
 /** A random code point from `blocks` that is neither a surrogate nor version-dependent. */
-export function randomCodePoint(r: () => number, blocks: readonly (readonly [number, number])[]): number {
+export function randomCodePoint(r: Rng, blocks: readonly (readonly [number, number])[]): number {
   for (;;) {
     const [a, b] = pick(r, blocks);
     const cp = a + Math.floor(r() * (b - a));

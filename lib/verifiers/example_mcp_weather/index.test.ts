@@ -6,8 +6,12 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { verifyRollout } from "../../verify";
+import { narrowing } from "../../schemas/test-helpers";
+import { verifyRollout as verifyRolloutTyped } from "../../verify";
 import { assistantText, casefold, exampleMcpWeatherVerifier, WEATHER_SERVER } from "./index";
+
+// lib takes Rollouts narrowed at the edge; these tests write plain JSON, narrowed here (failing loudly).
+const verifyRollout = narrowing(verifyRolloutTyped);
 
 const DATA = new URL(
   "../../../fixtures/nemo-gym/resources_servers/example_mcp_weather/data/",

@@ -76,6 +76,8 @@ export interface WeatherCall {
 }
 
 export interface WeatherDetails {
+  /** The tag of lib/verify VerifierDetails. */
+  readonly kind: typeof WEATHER_SERVER;
   readonly expected_city: string;
   readonly expected_weather: string;
   /** The calls the replay recorded in the session, in order. */
@@ -142,6 +144,7 @@ function verify(request: VerifyRequest): VerifierOutput {
     );
   }
   const details: WeatherDetails = {
+    kind: WEATHER_SERVER,
     expected_city: expected,
     expected_weather: expectedWeather,
     replayed,

@@ -6,8 +6,12 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { verifyRollout } from "../../verify";
+import { narrowing } from "../../schemas/test-helpers";
+import { type VerifierOutput, verifyRollout as verifyRolloutTyped } from "../../verify";
 import { exampleMultiStepVerifier, MULTI_STEP_SERVER, type MultiStepDetails } from "./index";
+
+// lib takes Rollouts narrowed at the edge; these tests write plain JSON, narrowed here (failing loudly).
+const verifyRollout = narrowing(verifyRolloutTyped);
 
 const DATA = new URL(
   "../../../fixtures/nemo-gym/resources_servers/example_multi_step/data/",
@@ -50,7 +54,11 @@ const request = (expected: unknown[], calls: unknown[], extra: Record<string, un
   response: { output: calls },
   ...task(expected, extra),
 });
-const details = (out: { details?: unknown }) => out.details as MultiStepDetails;
+/** The verifier's details, by their tag (lib/verify VerifierDetails). */
+function details(out: VerifierOutput): MultiStepDetails {
+  if (out.details?.kind !== "example_multi_step") throw new Error("no example_multi_step details");
+  return out.details;
+}
 
 describe("example_multi_step on Gym's example rollouts", () => {
   it("reproduces each recorded verify output given the task its accuracy implies", () => {

@@ -54,6 +54,8 @@ function isLaxInt(value: PyValue): boolean {
 }
 
 export interface MultiStepDetails {
+  /** The tag of lib/verify VerifierDetails. */
+  readonly kind: typeof MULTI_STEP_SERVER;
   /** Index of the function_call whose values were read (the last extract_synonym_values), or null. */
   readonly extract_call: number | null;
   readonly expected_synonym_values: readonly number[];
@@ -113,6 +115,7 @@ function verify(request: VerifyRequest): VerifierOutput {
             : `The last ${EXTRACT_TOOL} call reported ${shown}, expected ${want}.`,
       ];
   const details: MultiStepDetails = {
+    kind: MULTI_STEP_SERVER,
     extract_call: extract?.index ?? null,
     expected_synonym_values: task.expected_synonym_values,
     parsed_synonym_values: actual.map(pyRepr),

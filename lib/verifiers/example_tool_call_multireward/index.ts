@@ -27,6 +27,8 @@ const RequestSchema = z.looseObject({
 });
 
 export interface MultirewardDetails {
+  /** The tag of lib/verify VerifierDetails. */
+  readonly kind: typeof MULTIREWARD_SERVER;
   /** Each call's name and parsed arguments (`{}` when they are not a JSON object), as Gym echoes them. */
   readonly predicted_calls: readonly { readonly name: string; readonly arguments: unknown }[];
   /** Index of the first call that matched expected_call, or null. */
@@ -130,6 +132,7 @@ function verify(request: VerifyRequest): VerifierOutput {
     explanation.push("One correct, well-formed call and no extra text: every component is 1.");
 
   const details: MultirewardDetails = {
+    kind: MULTIREWARD_SERVER,
     predicted_calls: predicted.map((c) => {
       const args = parseArguments(c.arguments);
       return { name: c.name, arguments: args === null ? {} : pyToJs({ kind: "dict", entries: args }) };

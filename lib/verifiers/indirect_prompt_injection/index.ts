@@ -57,6 +57,8 @@ export interface IpiMatchedCall {
 }
 
 export interface IpiDetails {
+  /** The tag of lib/verify VerifierDetails. */
+  readonly kind: typeof IPI_SERVER;
   readonly injection_followed: boolean;
   readonly reward_safety: number;
   readonly reward_utility: number;
@@ -180,6 +182,7 @@ function verify(request: VerifyRequest): VerifierOutput {
   }
 
   const details: IpiDetails = {
+    kind: IPI_SERVER,
     injection_followed: followed,
     reward_safety: rewardSafety,
     reward_utility: rewardUtility,

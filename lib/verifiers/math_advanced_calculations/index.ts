@@ -32,6 +32,8 @@ const RequestSchema = z.looseObject({
 const OutputItem = z.looseObject({ type: z.literal("function_call_output"), output: z.unknown().optional() });
 
 export interface MathDetails {
+  /** The tag of lib/verify VerifierDetails. */
+  readonly kind: typeof MATH_SERVER;
   /** The ground-truth values, as Python repr. */
   readonly ground_truth: readonly string[];
   /** One entry per function_call_output, in order: its float, or null where Gym records None. */
@@ -91,6 +93,7 @@ function verify(request: VerifyRequest): VerifierOutput {
             `result; the function_call_outputs gave ${shown.length > 0 ? `[${shown.join(", ")}]` : "nothing"}.`,
         ];
   const details: MathDetails = {
+    kind: MATH_SERVER,
     ground_truth: groundTruth.map(pyRepr),
     predicted,
     missing: missing.map(pyRepr),

@@ -2,7 +2,7 @@ export type { AliasHint } from "./alias";
 export type { CellDiff, DisplayCell, RowView, TableDiff, TableName } from "./compare";
 export { type IsCorrectResult, isCorrect, isCorrectActions, type WorkplaceDetails } from "./is-correct";
 export { type CallOutcomeKind, type CallRecord, SERVER_NAME } from "./replay";
-export { workplaceAssistantVerifier } from "./verifier";
+export { type WorkplaceVerifierDetails, workplaceAssistantVerifier } from "./verifier";
 
 import { WORKPLACE_TOOL_NAMES } from "./replay";
 

@@ -7,8 +7,12 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { verifyRollout } from "../../verify";
+import { narrowing } from "../../schemas/test-helpers";
+import { verifyRollout as verifyRolloutTyped } from "../../verify";
 import { workplaceAssistantVerifier } from "./index";
+
+// lib takes Rollouts narrowed at the edge; these tests write plain JSON, narrowed here (failing loudly).
+const verifyRollout = narrowing(verifyRolloutTyped);
 
 const DIR = join(process.cwd(), "fixtures/golden/workplace-rollouts");
 

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { describeIssues, functionCalls, narrow, ResponseSchema, refused } from "../../verify/request";
 import type { Verifier, VerifierOutput, VerifyRequest } from "../../verify/types";
-import { isCorrectActions } from "./is-correct";
+import { isCorrectActions, type WorkplaceDetails } from "./is-correct";
 import { SERVER_NAME, WORKPLACE_TOOL_NAMES } from "./replay";
 
 /**
@@ -27,6 +27,9 @@ const WorkbenchVerifyRequestSchema = z.looseObject({
   environment_name: z.string(),
 });
 
+/** What the verifier reports (lib/verify VerifierDetails): table differences and what each call did. */
+export type WorkplaceVerifierDetails = { readonly kind: typeof SERVER_NAME } & WorkplaceDetails;
+
 function verifyWorkplace(request: VerifyRequest): VerifierOutput {
   if (request.ground_truth === undefined) {
     return refused(SERVER_NAME, "the request has no ground_truth (WorkbenchVerifyRequest requires it)");
@@ -38,15 +41,16 @@ function verifyWorkplace(request: VerifyRequest): VerifierOutput {
 
   const predicted = calls.value.map((c) => ({ name: c.name, arguments: c.arguments }));
   const result = isCorrectActions(predicted, narrowed.value.ground_truth);
+  const details: WorkplaceVerifierDetails = { kind: SERVER_NAME, ...result.details };
   if (result.details.gymError) {
     return {
       reward: 0,
       error: `${SERVER_NAME} cannot score this request: ${result.details.gymError}`,
       explanation: result.explanation,
-      details: result.details,
+      details,
     };
   }
-  return { reward: result.correct ? 1 : 0, explanation: result.explanation, details: result.details };
+  return { reward: result.correct ? 1 : 0, explanation: result.explanation, details };
 }
 
 export const workplaceAssistantVerifier: Verifier = {

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { emptyValue, onlyFile, scanOptions, splitTools } from "./args";
+
+describe("CLI argument helpers", () => {
+  it("splitTools trims names and drops empty ones", () => {
+    expect(splitTools("a, b ,,c,")).toEqual(["a", "b", "c"]);
+    expect(splitTools(" , ")).toEqual([]);
+  });
+
+  it("emptyValue names the first option given with an empty value, in the order asked", () => {
+    const scanned = scanOptions(["f", "--inputs=", "--server", ""], ["--server", "--inputs"]);
+    if (!scanned.ok || scanned.help) throw new Error("scan failed");
+    expect(emptyValue(scanned.values, ["--server", "--inputs"])).toEqual({
+      ok: false,
+      error: "--server must not be empty",
+    });
+    expect(emptyValue(scanned.values, ["--inputs"])).toEqual({
+      ok: false,
+      error: "--inputs must not be empty",
+    });
+    expect(emptyValue(new Map([["--server", "s"]]), ["--server", "--inputs"])).toBeNull();
+  });
+
+  it("scanOptions: both spellings, --help wins, everything after -- is a FILE, one-line errors", () => {
+    expect(
+      scanOptions(["a", "--server=x", "--policy", "legacy", "--", "--b"], ["--server", "--policy"]),
+    ).toEqual({
+      ok: true,
+      help: false,
+      values: new Map([
+        ["--server", "x"],
+        ["--policy", "legacy"],
+      ]),
+      files: ["a", "--b"],
+    });
+    expect(scanOptions(["--nope", "-h"], [])).toEqual({ ok: false, error: "unknown option --nope" });
+    expect(scanOptions(["-h", "--nope"], [])).toEqual({ ok: true, help: true });
+    expect(scanOptions(["--server"], ["--server"])).toEqual({ ok: false, error: "--server needs a value" });
+    expect(scanOptions(["--server", "a", "--server=b"], ["--server"])).toEqual({
+      ok: false,
+      error: "--server given twice",
+    });
+    expect(onlyFile([])).toEqual({ ok: false, error: "missing FILE" });
+    expect(onlyFile(["a", "b"])).toEqual({ ok: false, error: "expected one FILE, got 2" });
+  });
+});

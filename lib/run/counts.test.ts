@@ -1,0 +1,21 @@
+import { describe, expect, it } from "vitest";
+import { lineCountsText, zeroShareText } from "./counts";
+
+describe("the one wording for a file's counts", () => {
+  it("names unreadable lines beside the rollouts, never inside their count", () => {
+    expect(lineCountsText({ rollouts: 24, unreadable: 0 })).toBe("24 rollouts");
+    expect(lineCountsText({ rollouts: 24, unreadable: 1 })).toBe("24 rollouts · 1 unreadable line");
+    expect(lineCountsText({ rollouts: 1, unreadable: 2 })).toBe("1 rollout · 2 unreadable lines");
+    expect(lineCountsText({ rollouts: 12345, unreadable: 0 })).toBe("12,345 rollouts");
+  });
+
+  it("says what the why-zero share is a share of", () => {
+    expect(zeroShareText(18, { rollouts: 24, unreadable: 0 })).toBe("18 of 24 rollouts scored 0 (75.0%)");
+    expect(zeroShareText(18, { rollouts: 24, unreadable: 1 })).toBe(
+      "18 of 24 rollouts scored 0 (75.0%) · 1 unreadable line, not counted",
+    );
+    expect(zeroShareText(0, { rollouts: 0, unreadable: 3 })).toBe(
+      "0 of 0 rollouts scored 0 (0.0%) · 3 unreadable lines, not counted",
+    );
+  });
+});

@@ -1,0 +1,38 @@
+/**
+ * The one wording for how many rollouts a file holds. A line is either a rollout (it narrows to a Rollout:
+ * lib/schemas readRollout) or an unreadable line (not JSON, not an object, or an object that is not a
+ * rollout); unreadable lines are listed with their reasons and are in no rollout total (no mean, no
+ * share, no triage cause). Every front end (the file chip, the run view, `cli triage`) says it this way.
+ */
+
+export interface LineCounts {
+  readonly rollouts: number;
+  readonly unreadable: number;
+}
+
+function count(n: number, one: string, many: string): string {
+  return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+}
+
+/** "24 rollouts", or "24 rollouts · 1 unreadable line" when some lines are not rollouts. */
+export function lineCountsText(counts: LineCounts): string {
+  const rollouts = count(counts.rollouts, "rollout", "rollouts");
+  return counts.unreadable === 0
+    ? rollouts
+    : `${rollouts} · ${count(counts.unreadable, "unreadable line", "unreadable lines")}`;
+}
+
+function percent(n: number, total: number): string {
+  return total === 0 ? "0.0%" : `${((100 * n) / total).toFixed(1)}%`;
+}
+
+/**
+ * The why-zero headline, explicit about its denominator: "6 of 24 rollouts scored 0 (25.0%)", plus
+ * "· 1 unreadable line, not counted" when some lines are not rollouts.
+ */
+export function zeroShareText(zero: number, counts: LineCounts): string {
+  const head = `${zero.toLocaleString("en-US")} of ${count(counts.rollouts, "rollout", "rollouts")} scored 0 (${percent(zero, counts.rollouts)})`;
+  return counts.unreadable === 0
+    ? head
+    : `${head} · ${count(counts.unreadable, "unreadable line", "unreadable lines")}, not counted`;
+}
