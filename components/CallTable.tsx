@@ -110,6 +110,7 @@ export function CallTable({ count, callAt, onRange, selected, onSelect }: Props)
                 <li
                   key={key}
                   className="call-row-pending muted"
+                  data-pending
                   data-index={index}
                   ref={virtualizer.measureElement}
                 >

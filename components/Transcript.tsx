@@ -218,6 +218,7 @@ export function Transcript({ input, count, itemAt, onRange, selected, selectedIt
                 <div
                   key={key}
                   className="item item-pending muted"
+                  data-pending
                   data-index={index}
                   ref={virtualizer.measureElement}
                 >

@@ -11,8 +11,8 @@ export function scrollParent(element: HTMLElement | null): HTMLElement | null {
   return null;
 }
 
-/** Frames spent bringing a row into view while the rows around it are measured. */
-const REVEAL_FRAMES = 30;
+/** Longest time spent bringing a row into view while its page arrives and the rows around it are measured. */
+const REVEAL_MS = 3_000;
 /** Frames the row must stay in place before the list stops correcting it. */
 const STILL_FRAMES = 5;
 
@@ -30,12 +30,15 @@ export function useReveal<S extends Element>(
   useEffect(() => {
     if (index === null || scroller === null || index >= virtualizer.options.count) return;
     virtualizer.scrollToIndex(index, { align: "auto" });
-    let frame = 0;
+    const deadline = performance.now() + REVEAL_MS;
     let still = 0;
     let handle = 0;
     const settle = () => {
       const before = scroller.scrollTop;
-      const row = rows.current?.querySelector<HTMLElement>(`:scope > [data-index="${index}"]`);
+      // The row itself, not the placeholder shown while its page is on its way (it has another height).
+      const row = rows.current?.querySelector<HTMLElement>(
+        `:scope > [data-index="${index}"]:not([data-pending])`,
+      );
       if (row) {
         const box = row.getBoundingClientRect();
         const view = scroller.getBoundingClientRect();
@@ -46,7 +49,7 @@ export function useReveal<S extends Element>(
       }
       // Done once it stays put: a scroll by the user after that is theirs.
       still = row && scroller.scrollTop === before ? still + 1 : 0;
-      if (++frame < REVEAL_FRAMES && still < STILL_FRAMES) handle = requestAnimationFrame(settle);
+      if (performance.now() < deadline && still < STILL_FRAMES) handle = requestAnimationFrame(settle);
     };
     handle = requestAnimationFrame(settle);
     return () => cancelAnimationFrame(handle);
