@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
 import { type FakeGym, type FakeGymOptions, startFakeGym } from "../lib/live/test-helpers";
+import { lineCountsText } from "../lib/run";
 
 const GOLDEN = readFileSync(
   new URL("../fixtures/golden/workplace-rollouts/wa_rollouts.jsonl", import.meta.url),
@@ -36,7 +37,10 @@ async function pickRollouts(page: Page, lines: readonly string[]) {
     mimeType: "application/json",
     buffer: Buffer.from(`${lines.join("\n")}\n`),
   });
-  await expect(page.getByTestId("live-file-summary")).toContainText(`${lines.length} rollouts`);
+  // lib/run's one wording for counts ("1 rollout", "3 rollouts").
+  await expect(page.getByTestId("live-file-summary")).toContainText(
+    lineCountsText({ rollouts: lines.length, unreadable: 0 }),
+  );
 }
 
 test("connect shows the mcp block, unchecked token claims, the SDK session and every parity difference", async ({

@@ -196,7 +196,9 @@ function findLine(rows: readonly RolloutIndexEntry[], line: number): number {
 export function mergeEntries(
   previous: readonly RolloutIndexEntry[],
   changed: readonly RolloutIndexEntry[],
-): RolloutIndexEntry[] {
+): readonly RolloutIndexEntry[] {
+  // Nothing changed (the revision that closes the index): the same array, so nothing downstream recomputes.
+  if (changed.length === 0) return previous;
   const out = previous.slice();
   const added: RolloutIndexEntry[] = [];
   for (const entry of changed) {
@@ -219,7 +221,7 @@ export function mergeEntries(
 export function useRolloutIndex(dataset: DatasetSummary | null) {
   const client = useDataClient();
   const known = useRef(new Map<string, IndexSnapshot>());
-  return useQuery<RolloutIndexEntry[]>({
+  return useQuery<readonly RolloutIndexEntry[]>({
     queryKey: ["index", dataset?.id ?? null, dataset?.revision ?? 0],
     enabled: dataset !== null && dataset.kind === "rollouts",
     placeholderData: (previous, query) => (query?.queryKey[1] === dataset?.id ? previous : undefined),
@@ -238,15 +240,24 @@ export function useRolloutIndex(dataset: DatasetSummary | null) {
   });
 }
 
+/** Every row is indexed and has its rewards: the run view can be computed (worker/run-handlers). */
+export function runViewReady(dataset: DatasetSummary | null): boolean {
+  return (
+    dataset !== null && dataset.kind === "rollouts" && dataset.indexed && dataset.rewarded === dataset.rows
+  );
+}
+
 /**
  * The run view of a dataset (worker/run.ts): why-zero breakdown, metrics and the lines a structured filter
- * keeps. Keyed by the dataset's revision: new rows, another server, harness or inputs file recompute it.
+ * keeps. Asked for once the dataset's rewards are complete, not at every streaming revision (each answer
+ * re-renders the breakdown and the metrics); while rewards are recomputed the previous view stays. Keyed by
+ * the revision: another server, harness or inputs file recomputes it.
  */
 export function useRunView(dataset: DatasetSummary | null, filter: string) {
   const client = useDataClient();
   return useQuery({
     queryKey: ["run", dataset?.id ?? null, dataset?.revision ?? 0, filter],
-    enabled: dataset !== null && dataset.kind === "rollouts",
+    enabled: runViewReady(dataset),
     queryFn: ({ signal }) => client.request("run", { dataset: dataset?.id ?? "", filter }, { signal }),
     placeholderData: (previous, query) => (query?.queryKey[1] === dataset?.id ? previous : undefined),
   });
@@ -434,6 +445,8 @@ export interface SearchResult {
   readonly lines: ReadonlySet<number>;
   /** How long the worker took, once every match is in (null while matches still stream in). */
   readonly ms: number | null;
+  /** How long until the first matches arrived (null before any, and for a search that found none). */
+  readonly firstMs: number | null;
 }
 
 /**
@@ -450,20 +463,25 @@ export function useSearch(dataset: DatasetSummary | null, text: string) {
     enabled: dataset !== null && trimmed.length > 0,
     queryFn: async ({ signal }): Promise<SearchResult> => {
       const started = performance.now();
+      let firstMs: number | null = null;
       const { lines } = await client.request(
         "search",
         { dataset: dataset?.id ?? "", text: trimmed },
         {
           signal,
-          onProgress: (partial) =>
+          onProgress: (partial) => {
+            firstMs ??= Math.round(performance.now() - started);
             queryClient.setQueryData<SearchResult>(key, {
               text: trimmed,
               lines: new Set(partial.lines),
               ms: null,
-            }),
+              firstMs,
+            });
+          },
         },
       );
-      return { text: trimmed, lines: new Set(lines), ms: Math.round(performance.now() - started) };
+      const ms = Math.round(performance.now() - started);
+      return { text: trimmed, lines: new Set(lines), ms, firstMs: firstMs ?? (lines.length > 0 ? ms : null) };
     },
     placeholderData: keepPreviousData,
   });

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import type { HarnessId } from "../lib/harness/types";
 import type { CallResolution, Highlight, Policy } from "../lib/identity/types";
+import { type RunRow, runRow } from "../lib/run";
 import { parseOutputItem, type Rollout } from "../lib/schemas";
 import { isInputRow, type Pairing, pairingKey, verifierServers, verifyRollout } from "../lib/verify";
 import type { VerifyResult } from "../lib/verify/types";
@@ -99,11 +100,28 @@ export function rowMeta(value: unknown, input: unknown) {
   };
 }
 
+/** One rollout as the rewards pass leaves it: its list entry, its run-view row and the names it emitted. */
+export interface AnalyzedRollout {
+  readonly entry: RolloutIndexEntry;
+  /** lib/run's row (both policies, why-zero cause, model and tokens): the run view aggregates these. */
+  readonly run: RunRow;
+  /** Distinct emitted call names under the contract policy (the harness inference reads them). */
+  readonly emitted: readonly string[];
+}
+
 export function analyzeRollout(line: number, rollout: Rollout, context: RowContext): RolloutIndexEntry {
+  return analyzeRolloutRun(line, rollout, context).entry;
+}
+
+/**
+ * Verifies once under both policies and derives everything the pages list from those two results: the
+ * index entry and the run row (the run view never verifies again).
+ */
+export function analyzeRolloutRun(line: number, rollout: Rollout, context: RowContext): AnalyzedRollout {
   const { input } = context;
   const result = verifyBoth(rollout, context);
   const calls = result.contract.resolution.calls;
-  return {
+  const entry: RolloutIndexEntry = {
     line,
     ...rowMeta(rollout, input),
     server: result.contract.server,
@@ -122,6 +140,23 @@ export function analyzeRollout(line: number, rollout: Rollout, context: RowConte
     paired_by: result.contract.paired_by,
     key: pairingKey(rollout),
     rewards: "done",
+  };
+  const run = runRow(line, rollout, {
+    ...runOptions(context),
+    contract: result.contract,
+    legacy: result.legacy,
+  });
+  return { entry, run, emitted: [...new Set(calls.map((call) => call.emitted))] };
+}
+
+/** lib/run's options for a row context (what worker/run-handlers passes for the same row). */
+export function runOptions(context: RowContext) {
+  return {
+    server: context.override,
+    sample: context.sample,
+    ...(context.input === undefined ? {} : { input: context.input }),
+    ...(context.pairing === undefined ? {} : { pairing: context.pairing }),
+    ...(context.harness === null ? {} : { harness: context.harness }),
   };
 }
 

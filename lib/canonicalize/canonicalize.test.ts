@@ -1,6 +1,5 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
 import { resolveRollout } from "../identity";
 import { deepFreeze, rolloutCaseArb, rolloutWith } from "../identity/test-helpers";
 import type { Rollout } from "../schemas";

@@ -6,7 +6,7 @@
 import { canonicalizeForVerification, type WithResponse } from "../canonicalize";
 import type { HarnessId } from "../harness/types";
 import { DEFAULT_POLICY, resolveRollout } from "../identity";
-import type { Policy, RolloutResolution } from "../identity/types";
+import type { Policy } from "../identity/types";
 import { isJsonObject, type Rollout } from "../schemas";
 import type { Pairing } from "./pairing";
 import { defaultRegistry, type VerifierRegistry } from "./registry";
