@@ -19,6 +19,27 @@ function streamSink(stream: NodeJS.WriteStream, filter: (chunk: string) => strin
   };
 }
 
+/** Characters gathered before one write to a sink: a big file is then not one write per output line. */
+export const LINE_BATCH_CHARS = 64 * 1024;
+
+/** Writes lines to `sink` in batches of about LINE_BATCH_CHARS; `flush` writes what is left. */
+export function lineBatcher(sink: Sink): { line(text: string): Promise<void>; flush(): Promise<void> } {
+  let pending = "";
+  const flush = async () => {
+    if (pending === "") return;
+    const chunk = pending;
+    pending = "";
+    await sink.write(chunk);
+  };
+  return {
+    async line(text) {
+      pending += `${text}\n`;
+      if (pending.length >= LINE_BATCH_CHARS) await flush();
+    },
+    flush,
+  };
+}
+
 export function nodeIo(): CommandIo {
   // A reader that closes the pipe early (`| head`) is not an error: stop quietly, as Unix tools do.
   for (const stream of [process.stdout, process.stderr]) {

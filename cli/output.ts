@@ -17,6 +17,7 @@ import type { Stats } from "node:fs";
 import { unlinkSync } from "node:fs";
 import { type FileHandle, open, realpath, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
+import { concatBytes } from "../lib/export";
 import { CliError, reasonOf } from "./errors";
 import type { CommandIo } from "./io";
 
@@ -29,7 +30,7 @@ function batched(sink: (bytes: Uint8Array) => Promise<unknown>) {
   let size = 0;
   const flush = async () => {
     if (size === 0) return;
-    const batch = parts.length === 1 ? parts[0]! : concat(parts, size);
+    const batch = parts.length === 1 ? parts[0]! : concatBytes(parts);
     parts = [];
     size = 0;
     await sink(batch);
@@ -42,16 +43,6 @@ function batched(sink: (bytes: Uint8Array) => Promise<unknown>) {
     },
     flush,
   };
-}
-
-function concat(parts: readonly Uint8Array[], size: number): Uint8Array {
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }
 
 export interface ByteOutput {

@@ -1,109 +1,169 @@
 "use client";
-import { useState } from "react";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useEffect, useRef, useState } from "react";
 import type { CallView } from "@/hooks/types";
 import { FlagChip, StatusBadge } from "./badges";
-
-/** Calls rendered at first; more on request, so a rollout with very many calls opens in one short task. */
-export const CALL_BATCH = 200;
-
 import { Name } from "./Name";
+import { useReveal } from "./virtual";
+
+/** A call row's height before it is measured (a row without flags at 1280 px; others are measured). */
+export const CALL_ROW_ESTIMATE = 135;
+/** Rows rendered beyond the visible ones: a rollout of up to about a dozen calls is rendered whole. */
+export const CALL_OVERSCAN = 8;
 
 interface Props {
-  /** Every call with its resolution under both policies (joined in the worker). */
-  calls: readonly CallView[];
+  /** How many calls the rollout has. */
+  count: number;
+  /** The call at an index with its resolution under both policies, or undefined while it is on its way. */
+  callAt(index: number): CallView | undefined;
+  /** Calls [start, end) are on screen. */
+  onRange(start: number, end: number): void;
   selected: number | null;
   onSelect(index: number): void;
+}
+
+function IdentityGrid({
+  call,
+  old,
+  differs,
+}: {
+  call: CallView["contract"];
+  old: CallView["legacy"];
+  differs: boolean;
+}) {
+  return (
+    <dl className="identity-grid">
+      <dt>provenance</dt>
+      <dd className="mono">
+        {call.provenance ? (
+          <>
+            <span className="prov-server">
+              <Name value={call.provenance.server_name} />
+            </span>
+            <span className="prov-sep"> / </span>
+            <span className="prov-tool">
+              <Name value={call.provenance.tool_name} />
+            </span>
+          </>
+        ) : (
+          <span className="muted">none</span>
+        )}
+      </dd>
+      <dt>verifier sees</dt>
+      <dd className="mono verifier">
+        <Name value={call.verifier_name} />
+        {call.verifier_name === call.emitted && <span className="muted same"> (emitted name)</span>}
+      </dd>
+      <dt title="what a Gym run before provenance showed its verifier">legacy saw</dt>
+      <dd className={`mono verifier${differs ? " legacy-differs" : " muted"}`}>
+        {differs && old ? <Name value={old.verifier_name} /> : "the same"}
+        {old && old.status !== call.status && <span className="muted"> ({old.status})</span>}
+      </dd>
+    </dl>
+  );
 }
 
 /**
  * Every call's identity: what the harness emitted, what provenance says, and what the verifier sees under
  * each policy. One compact block per call, so long aliases stay on one line instead of wrapping per letter.
+ * Virtualized in its own scroll box: only the calls on screen are in the DOM, whatever the rollout's size.
  */
-export function CallTable({ calls, selected, onSelect }: Props) {
-  const [limit, setLimit] = useState(CALL_BATCH);
-  if (calls.length === 0) return <p className="muted">This rollout makes no function calls.</p>;
-  // A selected call is always rendered, however far down it is.
-  const shown = calls.slice(0, Math.max(limit, (selected ?? -1) + 1));
+export function CallTable({ count, callAt, onRange, selected, onSelect }: Props) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => CALL_ROW_ESTIMATE,
+    overscan: CALL_OVERSCAN,
+  });
+  const rows = virtualizer.getVirtualItems();
+  const first = rows[0]?.index ?? 0;
+  const last = rows[rows.length - 1]?.index ?? -1;
+  useEffect(() => {
+    if (last >= first) onRange(first, last + 1);
+  }, [first, last, onRange]);
+  const shown = useRef<HTMLOListElement>(null);
+  const [box, setBox] = useState<HTMLDivElement | null>(null);
+  useReveal(virtualizer, box, shown, selected);
+
+  if (count === 0) return <p className="muted">This rollout makes no function calls.</p>;
   return (
-    <>
-      <ol className="calls" aria-label="Call identities">
-        {shown.map(({ contract: call, legacy: old }) => {
-          const differs = old !== null && old.verifier_name !== call.verifier_name;
-          return (
-            <li
-              key={call.index}
-              className={`call-row hl-${call.highlight}${selected === call.index ? " selected" : ""}`}
-              data-call-id={call.call_id ?? ""}
-              data-call-index={call.index}
-              data-status={call.status}
-              data-highlight={call.highlight}
-              data-verifier-name={call.verifier_name}
-              data-legacy-status={old?.status}
-            >
-              <button type="button" className="call-select" onClick={() => onSelect(call.index)}>
-                <span className="call-index mono">{call.index}</span>
-                <StatusBadge status={call.status} highlight={call.highlight} />
-                <span className="mono emitted" title="emitted name">
-                  <Name value={call.emitted} />
-                </span>
-                <span className="mono muted call-id">
-                  {call.call_id === null ? (
-                    "no call_id"
-                  ) : call.call_id === "" ? (
-                    '""'
-                  ) : (
-                    <Name value={call.call_id} />
-                  )}
-                </span>
-              </button>
-              <dl className="identity-grid">
-                <dt>provenance</dt>
-                <dd className="mono">
-                  {call.provenance ? (
-                    <>
-                      <span className="prov-server">
-                        <Name value={call.provenance.server_name} />
-                      </span>
-                      <span className="prov-sep"> / </span>
-                      <span className="prov-tool">
-                        <Name value={call.provenance.tool_name} />
-                      </span>
-                    </>
-                  ) : (
-                    <span className="muted">none</span>
-                  )}
-                </dd>
-                <dt>verifier sees</dt>
-                <dd className="mono verifier">
-                  <Name value={call.verifier_name} />
-                  {call.verifier_name === call.emitted && <span className="muted same"> (emitted name)</span>}
-                </dd>
-                <dt title="what a Gym run before provenance showed its verifier">legacy saw</dt>
-                <dd className={`mono verifier${differs ? " legacy-differs" : " muted"}`}>
-                  {differs && old ? <Name value={old.verifier_name} /> : "the same"}
-                  {old && old.status !== call.status && <span className="muted"> ({old.status})</span>}
-                </dd>
-              </dl>
-              <div className="why">{call.explanation}</div>
-              {call.flags.map((flag) => (
-                <div className="why why-flag" key={flag.name} data-flag={flag.name}>
-                  <FlagChip name={flag.name} highlight={flag.highlight} /> {flag.message}
-                </div>
-              ))}
-            </li>
-          );
-        })}
-      </ol>
-      {shown.length < calls.length && (
-        <button
-          type="button"
-          className="button-small more-items"
-          onClick={() => setLimit(shown.length + CALL_BATCH)}
+    <div
+      className="calls"
+      ref={(element) => {
+        scroller.current = element;
+        setBox(element);
+      }}
+      data-calls={count}
+    >
+      <div className="calls-space" style={{ height: virtualizer.getTotalSize() }}>
+        <ol
+          ref={shown}
+          className="calls-window"
+          aria-label="Call identities"
+          style={{ transform: `translateY(${rows[0]?.start ?? 0}px)` }}
         >
-          show {Math.min(CALL_BATCH, calls.length - shown.length)} more of {calls.length - shown.length}{" "}
-          remaining calls
-        </button>
-      )}
-    </>
+          {rows.map(({ index, key }) => {
+            const view = callAt(index);
+            if (!view) {
+              return (
+                <li
+                  key={key}
+                  className="call-row-pending muted"
+                  data-pending
+                  data-index={index}
+                  ref={virtualizer.measureElement}
+                >
+                  call {index}…
+                </li>
+              );
+            }
+            const call = view.contract;
+            return (
+              <li
+                key={key}
+                ref={virtualizer.measureElement}
+                data-index={index}
+                className={`call-row hl-${call.highlight}${selected === call.index ? " selected" : ""}`}
+                data-call-id={call.call_id ?? ""}
+                data-call-index={call.index}
+                data-status={call.status}
+                data-highlight={call.highlight}
+                data-verifier-name={call.verifier_name}
+                data-legacy-status={view.legacy?.status}
+              >
+                <button type="button" className="call-select" onClick={() => onSelect(call.index)}>
+                  <span className="call-index mono">{call.index}</span>
+                  <StatusBadge status={call.status} highlight={call.highlight} />
+                  <span className="mono emitted" title="emitted name">
+                    <Name value={call.emitted} />
+                  </span>
+                  <span className="mono muted call-id">
+                    {call.call_id === null ? (
+                      "no call_id"
+                    ) : call.call_id === "" ? (
+                      '""'
+                    ) : (
+                      <Name value={call.call_id} />
+                    )}
+                  </span>
+                </button>
+                <IdentityGrid
+                  call={call}
+                  old={view.legacy}
+                  differs={view.legacy !== null && view.legacy.verifier_name !== call.verifier_name}
+                />
+                <div className="why">{call.explanation}</div>
+                {call.flags.map((flag) => (
+                  <div className="why why-flag" key={flag.name} data-flag={flag.name}>
+                    <FlagChip name={flag.name} highlight={flag.highlight} /> {flag.message}
+                  </div>
+                ))}
+              </li>
+            );
+          })}
+        </ol>
+      </div>
+    </div>
   );
 }

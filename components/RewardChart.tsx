@@ -1,3 +1,4 @@
+import { memo } from "react";
 import type { RolloutIndexEntry } from "@/hooks/types";
 
 /** Rewards are binned into this many steps per axis. */
@@ -35,7 +36,8 @@ export function rewardRange(values: readonly number[]): { lo: number; hi: number
 const label = (v: number) => String(Number(v.toPrecision(3)));
 
 /** Recorded (x) against recomputed (y, policy contract) rewards; off-diagonal cells are rollouts whose score moved. */
-export function RewardChart({ entries }: { entries: readonly RolloutIndexEntry[] }) {
+/** Re-rendered only when the rows change (not at every session event): it walks every row. */
+export const RewardChart = memo(function RewardChart({ entries }: { entries: readonly RolloutIndexEntry[] }) {
   const shown = entries.flatMap((entry) =>
     entry.recorded !== null &&
     entry.contract !== null &&
@@ -109,4 +111,4 @@ export function RewardChart({ entries }: { entries: readonly RolloutIndexEntry[]
       </text>
     </svg>
   );
-}
+});

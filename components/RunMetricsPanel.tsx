@@ -1,3 +1,4 @@
+import { useState } from "react";
 import type { GroupStats, RunMetrics } from "@/lib/metrics";
 import { lineCountsText } from "@/lib/run";
 import { formatReward } from "./badges";
@@ -61,8 +62,17 @@ function GroupTable({ title, groups, by }: { title: string; groups: readonly Gro
 /** Run metrics, all computed in lib/metrics: means by group, pass@k, distribution, policies, tokens. */
 export function RunMetricsPanel({ metrics, filtered, unreadable, onTask }: Props) {
   const max = Math.max(1, ...metrics.distribution.contract.bins.map((b) => b.count));
+  // The group tables (one row per task: thousands on a big run) are rendered only while the panel is open,
+  // so a run view arriving does not commit them unseen (bench/browser.md, longest main-thread task).
+  const [open, setOpen] = useState(false);
   return (
-    <details className="run-metrics" data-testid="run-metrics" data-rollouts={metrics.rollouts}>
+    <details
+      className="run-metrics"
+      data-testid="run-metrics"
+      data-rollouts={metrics.rollouts}
+      open={open}
+      onToggle={(event) => setOpen(event.currentTarget.open)}
+    >
       <summary>
         Run metrics{" "}
         <span className="muted">
@@ -157,41 +167,43 @@ export function RunMetricsPanel({ metrics, filtered, unreadable, onTask }: Props
           </span>
         </div>
       </div>
-      <div className="metrics-tables">
-        <GroupTable title="By agent" groups={metrics.by_agent} by="agent" />
-        <GroupTable title="By server" groups={metrics.by_server} by="server" />
-        <table className="metrics-table" data-group="task">
-          <caption>By task (select one to list its rollouts)</caption>
-          <thead>
-            <tr>
-              <th scope="col">task</th>
-              <th scope="col">n</th>
-              <th scope="col">passed</th>
-              <th scope="col">contract</th>
-              <th scope="col">recorded</th>
-            </tr>
-          </thead>
-          <tbody>
-            {metrics.by_task.map((g) => (
-              <tr key={g.key ?? "(none)"} data-key={g.key ?? ""}>
-                <th scope="row">
-                  {g.key === null ? (
-                    "(none)"
-                  ) : (
-                    <button type="button" className="link-button" onClick={() => onTask(g.key ?? "")}>
-                      {g.key}
-                    </button>
-                  )}
-                </th>
-                <td>{g.n}</td>
-                <td>{g.passed}</td>
-                <td>{mean(g.mean.contract)}</td>
-                <td>{mean(g.mean.recorded)}</td>
+      {open && (
+        <div className="metrics-tables">
+          <GroupTable title="By agent" groups={metrics.by_agent} by="agent" />
+          <GroupTable title="By server" groups={metrics.by_server} by="server" />
+          <table className="metrics-table" data-group="task">
+            <caption>By task (select one to list its rollouts)</caption>
+            <thead>
+              <tr>
+                <th scope="col">task</th>
+                <th scope="col">n</th>
+                <th scope="col">passed</th>
+                <th scope="col">contract</th>
+                <th scope="col">recorded</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+            </thead>
+            <tbody>
+              {metrics.by_task.map((g) => (
+                <tr key={g.key ?? "(none)"} data-key={g.key ?? ""}>
+                  <th scope="row">
+                    {g.key === null ? (
+                      "(none)"
+                    ) : (
+                      <button type="button" className="link-button" onClick={() => onTask(g.key ?? "")}>
+                        {g.key}
+                      </button>
+                    )}
+                  </th>
+                  <td>{g.n}</td>
+                  <td>{g.passed}</td>
+                  <td>{mean(g.mean.contract)}</td>
+                  <td>{mean(g.mean.recorded)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
     </details>
   );
 }

@@ -1,15 +1,15 @@
 "use client";
-import { useState } from "react";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { type RefObject, useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { InputMessage, TranscriptItem } from "@/hooks/types";
 import { StatusBadge } from "./badges";
 import { CodeBlock } from "./CodeBlock";
 import { Markdown } from "./Markdown";
 import { Name } from "./Name";
+import { scrollParent, useReveal } from "./virtual";
 
 /** Longer message texts are folded behind a "show all" button. */
 export const FOLD_TEXT_CHARS = 1_500;
-/** Output items rendered at first; more on request, so a very long rollout opens in one short task. */
-export const TRANSCRIPT_BATCH = 60;
 
 function FoldedText({ text, markdown = false }: { text: string; markdown?: boolean }) {
   const [open, setOpen] = useState(false);
@@ -25,20 +25,163 @@ function FoldedText({ text, markdown = false }: { text: string; markdown?: boole
   );
 }
 
+/** A transcript item's height before it is measured (a call with short arguments and output). */
+export const ITEM_ESTIMATE = 160;
+/** Items rendered beyond the visible ones. */
+export const ITEM_OVERSCAN = 4;
+/** Space between items, in px (the virtualizer places them, so CSS gap cannot). */
+const ITEM_GAP = 8;
+
 interface Props {
   input: readonly InputMessage[];
-  items: readonly TranscriptItem[];
+  /** How many output items the rollout has. */
+  count: number;
+  /** The item at a position, or undefined while it is on its way. */
+  itemAt(index: number): TranscriptItem | undefined;
+  /** Items [start, end) are on screen. */
+  onRange(start: number, end: number): void;
+  /** The selected call, and its position in the transcript (scrolled to when it changes). */
   selected: number | null;
+  selectedItem: number | null;
   onSelect(index: number): void;
 }
 
-export function Transcript({ input, items, selected, onSelect }: Props) {
+/**
+ * Where the list starts inside its scroll parent (the detail pane), kept current as what is above it
+ * (header, verification, call list) changes size.
+ */
+function useScrollMargin(list: RefObject<HTMLElement | null>) {
+  const [scroller, setScroller] = useState<HTMLElement | null>(null);
+  const [margin, setMargin] = useState(0);
+  useLayoutEffect(() => {
+    const element = list.current;
+    const parent = scrollParent(element);
+    setScroller(parent);
+    if (element === null || parent === null) return;
+    const measure = () => {
+      const top = element.getBoundingClientRect().top - parent.getBoundingClientRect().top + parent.scrollTop;
+      setMargin((previous) => (Math.abs(previous - top) < 1 ? previous : top));
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    for (let at = element.parentElement; at !== null && at !== parent; at = at.parentElement) {
+      observer.observe(at);
+    }
+    return () => observer.disconnect();
+  }, [list]);
+  return { scroller, margin };
+}
+
+function Item({ item, onSelect }: { item: TranscriptItem; onSelect(index: number): void }) {
+  switch (item.kind) {
+    case "message":
+      return (
+        <>
+          <div className="item-head">{item.role}</div>
+          <FoldedText text={item.text} markdown={item.role === "assistant"} />
+        </>
+      );
+    case "reasoning":
+      return (
+        <>
+          <div className="item-head">reasoning</div>
+          <FoldedText text={item.text || "(no summary)"} />
+        </>
+      );
+    case "call": {
+      const call = item.contract;
+      return (
+        <>
+          <button type="button" className="item-head call-head" onClick={() => onSelect(item.call_index)}>
+            <span className="mono call-name">
+              <Name value={item.name} />
+            </span>
+            {call && call.verifier_name !== item.name && (
+              <span className="mono muted">
+                {" → "}
+                <Name value={call.verifier_name} />
+              </span>
+            )}
+            {call && <StatusBadge status={call.status} highlight={call.highlight} />}
+            <span className="mono muted call-id">
+              {item.call_id === null ? "no call_id" : <Name value={item.call_id} />}
+            </span>
+          </button>
+          <div className="call-body">
+            <div className="call-part">
+              <div className="part-label">arguments</div>
+              <CodeBlock text={item.arguments} label="arguments" />
+            </div>
+            <div className="call-part">
+              <div className="part-label">output</div>
+              {item.output === null ? (
+                <div className="muted">no function_call_output with this call_id</div>
+              ) : (
+                <CodeBlock text={item.output} label="output" />
+              )}
+            </div>
+          </div>
+        </>
+      );
+    }
+    case "output":
+      return (
+        <>
+          <div className="item-head">
+            unpaired output <span className="mono muted">{item.call_id ?? ""}</span>
+          </div>
+          <CodeBlock text={item.output} label="output" />
+        </>
+      );
+    case "other":
+      return (
+        <>
+          <div className="item-head mono">{item.type}</div>
+          <CodeBlock text={item.json} label={item.type} />
+        </>
+      );
+  }
+}
+
+function itemClass(item: TranscriptItem, selected: number | null): string {
+  switch (item.kind) {
+    case "message":
+      return `item item-message role-${item.role}`;
+    case "reasoning":
+      return "item item-reasoning";
+    case "call":
+      return `item item-call hl-${item.contract?.highlight ?? "none"}${selected === item.call_index ? " selected" : ""}`;
+    case "output":
+      return "item item-output";
+    case "other":
+      return "item item-other";
+  }
+}
+
+/**
+ * The rollout's output items in order, each call with its arguments and output. Virtualized in the detail
+ * pane's scroll: only the items on screen are in the DOM, whatever the rollout's size.
+ */
+export function Transcript({ input, count, itemAt, onRange, selected, selectedItem, onSelect }: Props) {
   const [showPrompt, setShowPrompt] = useState(false);
-  const [limit, setLimit] = useState(TRANSCRIPT_BATCH);
-  // A selected call is always rendered, however far down it is.
-  const selectedAt =
-    selected === null ? -1 : items.findIndex((item) => item.kind === "call" && item.call_index === selected);
-  const shown = items.slice(0, Math.max(limit, selectedAt + 1));
+  const list = useRef<HTMLDivElement>(null);
+  const { scroller, margin } = useScrollMargin(list);
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scroller,
+    estimateSize: () => ITEM_ESTIMATE,
+    overscan: ITEM_OVERSCAN,
+    gap: ITEM_GAP,
+    scrollMargin: margin,
+  });
+  const rows = virtualizer.getVirtualItems();
+  const first = rows[0]?.index ?? 0;
+  const last = rows[rows.length - 1]?.index ?? -1;
+  useEffect(() => {
+    if (last >= first) onRange(first, last + 1);
+  }, [first, last, onRange]);
+  const shown = useRef<HTMLDivElement>(null);
+  useReveal(virtualizer, scroller, shown, selectedItem);
   return (
     <div className="transcript">
       {input.length > 0 && (
@@ -56,96 +199,49 @@ export function Transcript({ input, items, selected, onSelect }: Props) {
             ))}
         </div>
       )}
-      {shown.map((item) => {
-        switch (item.kind) {
-          case "message":
-            return (
-              <div className={`item item-message role-${item.role}`} key={item.output_index}>
-                <div className="item-head">{item.role}</div>
-                <FoldedText text={item.text} markdown={item.role === "assistant"} />
-              </div>
-            );
-          case "reasoning":
-            return (
-              <div className="item item-reasoning" key={item.output_index}>
-                <div className="item-head">reasoning</div>
-                <FoldedText text={item.text || "(no summary)"} />
-              </div>
-            );
-          case "call": {
-            const call = item.contract;
+      <div
+        ref={list}
+        className="transcript-space"
+        style={{ height: virtualizer.getTotalSize() }}
+        data-items={count}
+        data-scroll-margin={Math.round(margin)}
+      >
+        <div
+          ref={shown}
+          className="transcript-window"
+          style={{ transform: `translateY(${(rows[0]?.start ?? margin) - margin}px)` }}
+        >
+          {rows.map(({ index, key }) => {
+            const item = itemAt(index);
+            if (!item) {
+              return (
+                <div
+                  key={key}
+                  className="item item-pending muted"
+                  data-pending
+                  data-index={index}
+                  ref={virtualizer.measureElement}
+                >
+                  item {index}…
+                </div>
+              );
+            }
             return (
               <div
-                className={`item item-call hl-${call?.highlight ?? "none"}${selected === item.call_index ? " selected" : ""}`}
-                key={item.output_index}
-                id={`call-${item.call_index}`}
-                data-transcript-call={item.call_index}
+                key={key}
+                ref={virtualizer.measureElement}
+                data-index={index}
+                className={itemClass(item, selected)}
+                {...(item.kind === "call"
+                  ? { id: `call-${item.call_index}`, "data-transcript-call": item.call_index }
+                  : {})}
               >
-                <button
-                  type="button"
-                  className="item-head call-head"
-                  onClick={() => onSelect(item.call_index)}
-                >
-                  <span className="mono call-name">
-                    <Name value={item.name} />
-                  </span>
-                  {call && call.verifier_name !== item.name && (
-                    <span className="mono muted">
-                      {" → "}
-                      <Name value={call.verifier_name} />
-                    </span>
-                  )}
-                  {call && <StatusBadge status={call.status} highlight={call.highlight} />}
-                  <span className="mono muted call-id">
-                    {item.call_id === null ? "no call_id" : <Name value={item.call_id} />}
-                  </span>
-                </button>
-                <div className="call-body">
-                  <div className="call-part">
-                    <div className="part-label">arguments</div>
-                    <CodeBlock text={item.arguments} label="arguments" />
-                  </div>
-                  <div className="call-part">
-                    <div className="part-label">output</div>
-                    {item.output === null ? (
-                      <div className="muted">no function_call_output with this call_id</div>
-                    ) : (
-                      <CodeBlock text={item.output} label="output" />
-                    )}
-                  </div>
-                </div>
+                <Item item={item} onSelect={onSelect} />
               </div>
             );
-          }
-          case "output":
-            return (
-              <div className="item item-output" key={item.output_index}>
-                <div className="item-head">
-                  unpaired output <span className="mono muted">{item.call_id ?? ""}</span>
-                </div>
-                <CodeBlock text={item.output} label="output" />
-              </div>
-            );
-          case "other":
-            return (
-              <div className="item item-other" key={item.output_index}>
-                <div className="item-head mono">{item.type}</div>
-                <CodeBlock text={item.json} label={item.type} />
-              </div>
-            );
-        }
-        return null;
-      })}
-      {shown.length < items.length && (
-        <button
-          type="button"
-          className="button-small more-items"
-          onClick={() => setLimit(shown.length + TRANSCRIPT_BATCH)}
-        >
-          show {Math.min(TRANSCRIPT_BATCH, items.length - shown.length)} more of {items.length - shown.length}{" "}
-          remaining items
-        </button>
-      )}
+          })}
+        </div>
+      </div>
     </div>
   );
 }

@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { hostileCorpus, line, rollout, SPOOFED_SERVERS } from "../scripts/gen-hostile";
+import { hostileCorpus, line, longRolloutLine, rollout, SPOOFED_SERVERS } from "../scripts/gen-hostile";
 import { GOLDEN_WA, openLine, readJsonlFile, waitReady } from "./helpers";
 
 const corpus = hostileCorpus();
@@ -99,4 +99,44 @@ test("/samples/ responses carry a CSP and nosniff", async ({ request }) => {
     expect(response.headers()["x-content-type-options"]).toBe("nosniff");
     expect(response.headers()["content-security-policy"]).toContain("default-src 'none'");
   }
+});
+
+test("a 20k-call rollout opens with only the rows on screen in the DOM; a clicked call and n/p reach the transcript", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const calls = 20_000;
+  await page.goto("/");
+  await page.getByTestId("file-input").setInputFiles({
+    name: "long.jsonl",
+    mimeType: "application/x-ndjson",
+    buffer: Buffer.from(longRolloutLine(calls, 1, "c")),
+  });
+  await waitReady(page);
+  await openLine(page, 1);
+  const detail = page.locator("article.detail[data-detail-line='1']");
+  await expect(detail.locator(".identity h3")).toContainText("(20,000)");
+  await expect(detail.locator(".call-row").first()).toHaveAttribute("data-call-index", "0");
+  await expect(detail.locator(".item-call").first()).toBeVisible();
+  // Virtualized: a few dozen rows at most, not 20,000 (nor the old batches of 200 and 60).
+  expect(await detail.locator(".call-row").count()).toBeLessThan(40);
+  expect(await detail.locator(".item-call").count()).toBeLessThan(30);
+
+  // Scrolled to its end, the call list shows the last call; clicking it brings its transcript card into view.
+  const last = detail.locator(`.call-row[data-call-index='${calls - 1}']`);
+  await expect(async () => {
+    await detail.locator(".calls").evaluate((element) => element.scrollTo(0, element.scrollHeight));
+    await expect(last).toBeVisible({ timeout: 500 });
+  }).toPass();
+  await last.locator(".call-select").click();
+  await expect(page).toHaveURL(new RegExp(`call=${calls - 1}`));
+  await expect(page.locator(`#call-${calls - 1}`)).toBeInViewport();
+  await expect(last).toHaveClass(/selected/);
+
+  // p steps back one call: both lists follow.
+  await page.keyboard.press("p");
+  await expect(detail.locator(".call-row.selected")).toHaveAttribute("data-call-index", String(calls - 2));
+  await expect(page.locator(`#call-${calls - 2}`)).toBeInViewport();
+  await expect(page.locator(`#call-${calls - 2}`)).toHaveClass(/selected/);
+  expect(await detail.locator(".call-row").count()).toBeLessThan(40);
 });

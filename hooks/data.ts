@@ -4,11 +4,13 @@
  * on a dataset carries its id and revision (or, for a detail view, its analysis revision), so new rows,
  * new rewards and a newly paired inputs file reach every view without manual invalidation.
  */
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { z } from "zod";
 import type {
+  CallView,
   DatasetSummary,
+  DetailParams,
   DetailView,
   ExportFormat,
   HarnessId,
@@ -16,6 +18,7 @@ import type {
   RolloutIndexEntry,
   SessionSummary,
   Source,
+  TranscriptItem,
 } from "@/worker/protocol";
 import { isCancelled } from "@/worker/rpc";
 import { SESSION_KEY, useDataClient } from "./data-client";
@@ -193,7 +196,9 @@ function findLine(rows: readonly RolloutIndexEntry[], line: number): number {
 export function mergeEntries(
   previous: readonly RolloutIndexEntry[],
   changed: readonly RolloutIndexEntry[],
-): RolloutIndexEntry[] {
+): readonly RolloutIndexEntry[] {
+  // Nothing changed (the revision that closes the index): the same array, so nothing downstream recomputes.
+  if (changed.length === 0) return previous;
   const out = previous.slice();
   const added: RolloutIndexEntry[] = [];
   for (const entry of changed) {
@@ -216,7 +221,7 @@ export function mergeEntries(
 export function useRolloutIndex(dataset: DatasetSummary | null) {
   const client = useDataClient();
   const known = useRef(new Map<string, IndexSnapshot>());
-  return useQuery<RolloutIndexEntry[]>({
+  return useQuery<readonly RolloutIndexEntry[]>({
     queryKey: ["index", dataset?.id ?? null, dataset?.revision ?? 0],
     enabled: dataset !== null && dataset.kind === "rollouts",
     placeholderData: (previous, query) => (query?.queryKey[1] === dataset?.id ? previous : undefined),
@@ -235,15 +240,24 @@ export function useRolloutIndex(dataset: DatasetSummary | null) {
   });
 }
 
+/** Every row is indexed and has its rewards: the run view can be computed (worker/run-handlers). */
+export function runViewReady(dataset: DatasetSummary | null): boolean {
+  return (
+    dataset !== null && dataset.kind === "rollouts" && dataset.indexed && dataset.rewarded === dataset.rows
+  );
+}
+
 /**
  * The run view of a dataset (worker/run.ts): why-zero breakdown, metrics and the lines a structured filter
- * keeps. Keyed by the dataset's revision: new rows, another server, harness or inputs file recompute it.
+ * keeps. Asked for once the dataset's rewards are complete, not at every streaming revision (each answer
+ * re-renders the breakdown and the metrics); while rewards are recomputed the previous view stays. Keyed by
+ * the revision: another server, harness or inputs file recomputes it.
  */
 export function useRunView(dataset: DatasetSummary | null, filter: string) {
   const client = useDataClient();
   return useQuery({
     queryKey: ["run", dataset?.id ?? null, dataset?.revision ?? 0, filter],
-    enabled: dataset !== null && dataset.kind === "rollouts",
+    enabled: runViewReady(dataset),
     queryFn: ({ signal }) => client.request("run", { dataset: dataset?.id ?? "", filter }, { signal }),
     placeholderData: (previous, query) => (query?.queryKey[1] === dataset?.id ? previous : undefined),
   });
@@ -289,9 +303,19 @@ export function usePrioritize(datasetId: string | null) {
 /** Scrolling pauses this long before the rows on screen are sent to the worker. */
 export const PRIORITIZE_DEBOUNCE_MS = 80;
 
+function detailParams(
+  dataset: DatasetSummary | null,
+  line: number | null,
+  server: string | null,
+  harness: HarnessId | null,
+): DetailParams {
+  return { dataset: dataset?.id ?? "", line: line ?? 0, server, harness, analysis: dataset?.analysis ?? 0 };
+}
+
 /**
- * One rollout's detail view: transcript, every call's resolution under both policies and both
- * verifications, computed from one parse. Keyed by the dataset's analysis revision.
+ * One rollout's detail summary: header, findings, both verifications, and how many calls and transcript
+ * items it has (those come a page at a time: useDetailCalls, useDetailItems). One parse in the worker,
+ * which keeps the opened rollout for the pages. Keyed by the dataset's analysis revision.
  */
 export function useDetail(
   dataset: DatasetSummary | null,
@@ -300,14 +324,107 @@ export function useDetail(
   harness: HarnessId | null,
 ) {
   const client = useDataClient();
+  const params = detailParams(dataset, line, server, harness);
   return useQuery<DetailView | null>({
-    queryKey: ["detail", dataset?.id ?? null, dataset?.analysis ?? 0, line, server, harness],
+    queryKey: ["detail", params.dataset, params.analysis, line, server, harness],
     enabled: dataset !== null && line !== null,
     placeholderData: (previous, query) =>
       query?.queryKey[1] === dataset?.id && query?.queryKey[3] === line ? previous : undefined,
-    queryFn: ({ signal }) =>
-      client.request("detail", { dataset: dataset?.id ?? "", line: line ?? 0, server, harness }, { signal }),
+    queryFn: ({ signal }) => client.request("detail", params, { signal }),
   });
+}
+
+/** Rows per page request of an opened rollout's calls or transcript items. */
+export const DETAIL_PAGE_ROWS = 100;
+
+/** The rows of an opened rollout the page has, and how it says which rows are on screen. */
+export interface DetailRows<T> {
+  /** The row, or undefined while its page is on its way. */
+  rowAt(index: number): T | undefined;
+  /** Rows [start, end) are on screen (or about to be): their pages are fetched, the page before and after too. */
+  onRange(start: number, end: number): void;
+}
+
+function useDetailRows<T>(
+  part: "calls" | "items",
+  params: DetailParams,
+  enabled: boolean,
+  fetchRows: (start: number, end: number, signal: AbortSignal) => Promise<T[] | null>,
+): DetailRows<T> {
+  // The pages on screen, for the rollout they were reported for (another rollout starts at its top).
+  const rollout = JSON.stringify([params.dataset, params.line]);
+  const [seen, setSeen] = useState({ rollout, first: 0, last: 0 });
+  const pages = seen.rollout === rollout ? seen : { first: 0, last: 0 };
+  const wanted: number[] = [];
+  for (let page = Math.max(0, pages.first - 1); page <= pages.last + 1; page++) wanted.push(page);
+  const results = useQueries({
+    queries: wanted.map((page) => ({
+      queryKey: [
+        "detail-rows",
+        part,
+        params.dataset,
+        params.analysis,
+        params.line,
+        params.server,
+        params.harness,
+        page,
+      ],
+      enabled,
+      // A page of a given analysis revision never changes.
+      staleTime: Number.POSITIVE_INFINITY,
+      queryFn: ({ signal }: { signal: AbortSignal }) =>
+        fetchRows(page * DETAIL_PAGE_ROWS, (page + 1) * DETAIL_PAGE_ROWS, signal),
+    })),
+  });
+  const loaded = new Map<number, T[]>();
+  results.forEach((result, at) => {
+    const page = wanted[at];
+    if (page !== undefined && result.data) loaded.set(page, result.data);
+  });
+  const onRange = useCallback(
+    (start: number, end: number) => {
+      const first = Math.floor(Math.max(0, start) / DETAIL_PAGE_ROWS);
+      const last = Math.floor(Math.max(start, end - 1, 0) / DETAIL_PAGE_ROWS);
+      setSeen((previous) =>
+        previous.rollout === rollout && previous.first === first && previous.last === last
+          ? previous
+          : { rollout, first, last },
+      );
+    },
+    [rollout],
+  );
+  return {
+    rowAt: (index) => loaded.get(Math.floor(index / DETAIL_PAGE_ROWS))?.[index % DETAIL_PAGE_ROWS],
+    onRange,
+  };
+}
+
+/** The calls of the rollout useDetail opened (same arguments), a page at a time as they come on screen. */
+export function useDetailCalls(
+  dataset: DatasetSummary | null,
+  line: number | null,
+  server: string | null,
+  harness: HarnessId | null,
+): DetailRows<CallView> {
+  const client = useDataClient();
+  const params = detailParams(dataset, line, server, harness);
+  return useDetailRows("calls", params, dataset !== null && line !== null, (start, end, signal) =>
+    client.request("detailCalls", { ...params, start, end }, { signal }),
+  );
+}
+
+/** The transcript items of the rollout useDetail opened (same arguments), a page at a time. */
+export function useDetailItems(
+  dataset: DatasetSummary | null,
+  line: number | null,
+  server: string | null,
+  harness: HarnessId | null,
+): DetailRows<TranscriptItem> {
+  const client = useDataClient();
+  const params = detailParams(dataset, line, server, harness);
+  return useDetailRows("items", params, dataset !== null && line !== null, (start, end, signal) =>
+    client.request("detailItems", { ...params, start, end }, { signal }),
+  );
 }
 
 /** Typing pauses this long before a search is sent to the worker. */
@@ -328,6 +445,8 @@ export interface SearchResult {
   readonly lines: ReadonlySet<number>;
   /** How long the worker took, once every match is in (null while matches still stream in). */
   readonly ms: number | null;
+  /** How long until the first matches arrived (null before any, and for a search that found none). */
+  readonly firstMs: number | null;
 }
 
 /**
@@ -344,20 +463,25 @@ export function useSearch(dataset: DatasetSummary | null, text: string) {
     enabled: dataset !== null && trimmed.length > 0,
     queryFn: async ({ signal }): Promise<SearchResult> => {
       const started = performance.now();
+      let firstMs: number | null = null;
       const { lines } = await client.request(
         "search",
         { dataset: dataset?.id ?? "", text: trimmed },
         {
           signal,
-          onProgress: (partial) =>
+          onProgress: (partial) => {
+            firstMs ??= Math.round(performance.now() - started);
             queryClient.setQueryData<SearchResult>(key, {
               text: trimmed,
               lines: new Set(partial.lines),
               ms: null,
-            }),
+              firstMs,
+            });
+          },
         },
       );
-      return { text: trimmed, lines: new Set(lines), ms: Math.round(performance.now() - started) };
+      const ms = Math.round(performance.now() - started);
+      return { text: trimmed, lines: new Set(lines), ms, firstMs: firstMs ?? (lines.length > 0 ? ms : null) };
     },
     placeholderData: keepPreviousData,
   });

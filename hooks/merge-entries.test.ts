@@ -43,4 +43,10 @@ describe("mergeEntries", () => {
     expect(before.map((r) => r.contract)).toEqual([null, null, null]);
     expect(mergeEntries(before, [row(2), row(4, 0)]).map((r) => r.line)).toEqual([1, 2, 3, 4, 5]);
   });
+
+  it("gives back the same array when nothing changed, so the list does not recompute", () => {
+    const before = [row(1), row(2)];
+    expect(mergeEntries(before, [])).toBe(before);
+    expect(mergeEntries(before, [row(2, 1)])).not.toBe(before);
+  });
 });

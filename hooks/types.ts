@@ -9,6 +9,7 @@ export type {
 } from "@/lib/verify";
 /** How the verifying server was chosen, how a row was paired, why it is unverified: labels from lib/verify. */
 export { PAIRED_BY_LABEL, SERVER_SOURCE_LABEL, UNVERIFIED_LABEL } from "@/lib/verify";
+/** A policy's verify result as the detail pane gets it (its calls come in pages, not with it). */
 export type {
   CallResolution,
   CallView,
@@ -30,7 +31,7 @@ export type {
   Token,
   TranscriptItem,
   VerificationView,
-  VerifyResult,
+  VerifyResultView as VerifyResult,
 } from "@/worker/protocol";
 export type { Sample } from "./data";
 export type { FilterFlag, SortKey, StatusCounts, ViewState } from "./view-state";

@@ -146,6 +146,8 @@ export function selectRollouts(
       (state.env === null || entry.environment === state.env) &&
       (searchLines === null || searchLines.has(entry.line)),
   );
+  // The index arrives in line order: the default order needs no sort (it runs at every streamed revision).
+  if (state.sort === "line" && !state.desc && inLineOrder(rows)) return rows;
   const key = sortValue(state.sort);
   const direction = state.desc ? -1 : 1;
   return rows.sort((a, b) => {
@@ -159,6 +161,11 @@ export function selectRollouts(
     const order = compare(left, right);
     return order !== 0 ? order * direction : a.line - b.line;
   });
+}
+
+function inLineOrder(rows: readonly RolloutIndexEntry[]): boolean {
+  for (let i = 1; i < rows.length; i++) if ((rows[i - 1]?.line ?? 0) > (rows[i]?.line ?? 0)) return false;
+  return true;
 }
 
 type SortValue = number | string | null;

@@ -5,9 +5,18 @@
 import { z } from "zod";
 import type { HarnessId } from "../lib/harness/types";
 import type { CallResolution, Highlight, Policy } from "../lib/identity/types";
+import { type RunRow, runRow } from "../lib/run";
 import { parseOutputItem, type Rollout } from "../lib/schemas";
 import { isInputRow, type Pairing, pairingKey, verifierServers, verifyRollout } from "../lib/verify";
-import type { DetailView, InputMessage, RolloutIndexEntry, TranscriptItem } from "./protocol";
+import type { VerifyResult } from "../lib/verify/types";
+import type {
+  CallView,
+  DetailView,
+  InputMessage,
+  RolloutIndexEntry,
+  TranscriptItem,
+  VerifyResultView,
+} from "./protocol";
 
 /** Longest JSON preview of a task field shown in the detail header. */
 export const FIELD_PREVIEW_CHARS = 400;
@@ -91,11 +100,28 @@ export function rowMeta(value: unknown, input: unknown) {
   };
 }
 
+/** One rollout as the rewards pass leaves it: its list entry, its run-view row and the names it emitted. */
+export interface AnalyzedRollout {
+  readonly entry: RolloutIndexEntry;
+  /** lib/run's row (both policies, why-zero cause, model and tokens): the run view aggregates these. */
+  readonly run: RunRow;
+  /** Distinct emitted call names under the contract policy (the harness inference reads them). */
+  readonly emitted: readonly string[];
+}
+
 export function analyzeRollout(line: number, rollout: Rollout, context: RowContext): RolloutIndexEntry {
+  return analyzeRolloutRun(line, rollout, context).entry;
+}
+
+/**
+ * Verifies once under both policies and derives everything the pages list from those two results: the
+ * index entry and the run row (the run view never verifies again).
+ */
+export function analyzeRolloutRun(line: number, rollout: Rollout, context: RowContext): AnalyzedRollout {
   const { input } = context;
   const result = verifyBoth(rollout, context);
   const calls = result.contract.resolution.calls;
-  return {
+  const entry: RolloutIndexEntry = {
     line,
     ...rowMeta(rollout, input),
     server: result.contract.server,
@@ -114,6 +140,23 @@ export function analyzeRollout(line: number, rollout: Rollout, context: RowConte
     paired_by: result.contract.paired_by,
     key: pairingKey(rollout),
     rewards: "done",
+  };
+  const run = runRow(line, rollout, {
+    ...runOptions(context),
+    contract: result.contract,
+    legacy: result.legacy,
+  });
+  return { entry, run, emitted: [...new Set(calls.map((call) => call.emitted))] };
+}
+
+/** lib/run's options for a row context (what worker/run-handlers passes for the same row). */
+export function runOptions(context: RowContext) {
+  return {
+    server: context.override,
+    sample: context.sample,
+    ...(context.input === undefined ? {} : { input: context.input }),
+    ...(context.pairing === undefined ? {} : { pairing: context.pairing }),
+    ...(context.harness === null ? {} : { harness: context.harness }),
   };
 }
 
@@ -181,77 +224,85 @@ export function transcript(
     new Map(calls.map((call) => [call.output_index, call]));
   const contract = byOutput(resolutions.contract);
   const legacy = byOutput(resolutions.legacy);
-  const items: TranscriptItem[] = [];
+  // Each output item is parsed once (a 100k-call rollout has 200k of them).
+  const parsed = rollout.response.output.map(parseOutputItem);
   // Outputs are consumed in order per call_id, so duplicated call_ids still pair one-to-one.
-  const outputs = new Map<string, { output_index: number; output: string }[]>();
-  rollout.response.output.forEach((raw, output_index) => {
-    const parsed = parseOutputItem(raw);
-    if (parsed.kind !== "function_call_output") return;
-    const queue = outputs.get(parsed.item.call_id) ?? [];
-    queue.push({ output_index, output: stringify(parsed.item.output) });
-    outputs.set(parsed.item.call_id, queue);
+  const outputs = new Map<string, number[]>();
+  parsed.forEach((item, output_index) => {
+    if (item.kind !== "function_call_output") return;
+    const queue = outputs.get(item.item.call_id) ?? [];
+    queue.push(output_index);
+    outputs.set(item.item.call_id, queue);
   });
+  // A call's output, by the call's output_index; the paired outputs are shown with their call.
+  const outputOf = new Map<number, number>();
   const paired = new Set<number>();
+  parsed.forEach((item, output_index) => {
+    if (item.kind !== "function_call" || typeof item.item.call_id !== "string") return;
+    const match = outputs.get(item.item.call_id)?.shift();
+    if (match === undefined) return;
+    outputOf.set(output_index, match);
+    paired.add(match);
+  });
+  const outputText = (at: number | undefined): string | null => {
+    const item = at === undefined ? undefined : parsed[at];
+    return item?.kind === "function_call_output" ? stringify(item.item.output) : null;
+  };
   let callIndex = 0;
-  rollout.response.output.forEach((raw, output_index) => {
-    const parsed = parseOutputItem(raw);
-    switch (parsed.kind) {
+  const items: TranscriptItem[] = [];
+  parsed.forEach((item, output_index) => {
+    switch (item.kind) {
       case "message":
         items.push({
           kind: "message",
           output_index,
-          role: parsed.item.role,
-          text: partsText(parsed.item.content),
+          role: item.item.role,
+          text: partsText(item.item.content),
         });
         return;
       case "reasoning": {
-        const text = partsText([...parsed.item.summary, ...(parsed.item.content ?? [])]);
+        const text = partsText([...item.item.summary, ...(item.item.content ?? [])]);
         items.push({ kind: "reasoning", output_index, text });
         return;
       }
       case "function_call": {
-        const call_id = typeof parsed.item.call_id === "string" ? parsed.item.call_id : null;
-        const match = call_id === null ? undefined : outputs.get(call_id)?.shift();
-        if (match) paired.add(match.output_index);
+        const match = outputOf.get(output_index);
         items.push({
           kind: "call",
           output_index,
           call_index: callIndex++,
-          call_id,
-          name: parsed.item.name,
-          arguments: stringify(parsed.item.arguments),
-          output: match?.output ?? null,
-          output_index_of_output: match?.output_index ?? null,
+          call_id: typeof item.item.call_id === "string" ? item.item.call_id : null,
+          name: item.item.name,
+          arguments: stringify(item.item.arguments),
+          output: outputText(match),
+          output_index_of_output: match ?? null,
           contract: contract.get(output_index) ?? null,
           legacy: legacy.get(output_index) ?? null,
         });
         return;
       }
       case "function_call_output":
+        // An output whose call_id matches no function_call is shown where it occurs.
+        if (!paired.has(output_index)) {
+          items.push({
+            kind: "output",
+            output_index,
+            call_id: item.item.call_id,
+            output: stringify(item.item.output),
+          });
+        }
         return;
       case "raw":
         items.push({
           kind: "other",
           output_index,
-          type: parsed.type ?? "unknown",
-          json: JSON.stringify(parsed.item, null, 2) ?? "",
+          type: item.type ?? "unknown",
+          json: JSON.stringify(item.item, null, 2) ?? "",
         });
         return;
     }
   });
-  // Outputs whose call_id matches no function_call are shown where they occur.
-  rollout.response.output.forEach((raw, output_index) => {
-    if (paired.has(output_index)) return;
-    const parsed = parseOutputItem(raw);
-    if (parsed.kind !== "function_call_output") return;
-    items.push({
-      kind: "output",
-      output_index,
-      call_id: parsed.item.call_id,
-      output: stringify(parsed.item.output),
-    });
-  });
-  return items.sort((a, b) => a.output_index - b.output_index);
+  return items;
 }
 
 const SHOWN_ELSEWHERE = new Set(["response", "responses_create_params", "mcp_tool_call_provenance"]);
@@ -268,34 +319,61 @@ function extraFields(value: unknown): { key: string; preview: string }[] {
     });
 }
 
+/** Strips what travels in pages: the per-call resolution (the page gets each call's in `detailCalls`). */
+function resultView({ resolution, ...rest }: VerifyResult): VerifyResultView {
+  const { calls: _calls, ...summary } = resolution;
+  return { ...rest, resolution: summary };
+}
+
+/**
+ * One rollout opened in the detail pane: the summary the page gets at once, and every call and transcript
+ * item, which it fetches a page at a time as it scrolls (a rollout can have 100k calls).
+ */
+export interface OpenedDetail {
+  readonly view: DetailView;
+  readonly calls: readonly CallView[];
+  readonly items: readonly TranscriptItem[];
+}
+
 /** The detail pane of one rollout: one parse, one verification per policy, every call with its own resolution. */
 export function detailView(
   entry: RolloutIndexEntry,
   rollout: Rollout,
   context: RowContext,
   byteLength: number,
-): DetailView {
+): OpenedDetail {
   const { input } = context;
   const result = verifyBoth(rollout, context);
   const resolutions = { contract: result.contract.resolution.calls, legacy: result.legacy.resolution.calls };
   const legacyByOutput = new Map(resolutions.legacy.map((call) => [call.output_index, call]));
+  const items = transcript(rollout, resolutions);
+  const calls = resolutions.contract.map((call) => ({
+    contract: call,
+    legacy: legacyByOutput.get(call.output_index) ?? null,
+  }));
+  const callItems = new Array<number>(calls.length).fill(-1);
+  items.forEach((item, at) => {
+    if (item.kind === "call") callItems[item.call_index] = at;
+  });
   return {
-    line: entry.line,
-    entry,
-    input: inputMessages(rollout.responses_create_params ?? meta(input).responses_create_params),
-    items: transcript(rollout, resolutions),
-    calls: resolutions.contract.map((call) => ({
-      contract: call,
-      legacy: legacyByOutput.get(call.output_index) ?? null,
-    })),
-    findings: result.contract.resolution.findings,
-    byte_length: byteLength,
-    extra_fields: extraFields(rollout),
-    verification: {
-      server: result.contract.server,
-      harness: context.harness,
-      contract: result.contract,
-      legacy: result.legacy,
+    view: {
+      line: entry.line,
+      entry,
+      input: inputMessages(rollout.responses_create_params ?? meta(input).responses_create_params),
+      call_count: calls.length,
+      item_count: items.length,
+      call_items: callItems,
+      findings: result.contract.resolution.findings,
+      byte_length: byteLength,
+      extra_fields: extraFields(rollout),
+      verification: {
+        server: result.contract.server,
+        harness: context.harness,
+        contract: resultView(result.contract),
+        legacy: resultView(result.legacy),
+      },
     },
+    calls,
+    items,
   };
 }

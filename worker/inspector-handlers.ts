@@ -1,12 +1,16 @@
 /**
  * The inspector's requests, answered by the data service (the compare page's are in ./compare-handlers.ts).
  */
+import { DetailPages } from "./detail-pages";
 import { highlightJson } from "./highlight";
 import type { InspectorRequests } from "./protocol";
 import type { Handlers } from "./rpc";
 import type { DataService } from "./service";
 
 export function inspectorHandlers(service: DataService): Handlers<InspectorRequests> {
+  const details = new DetailPages(({ dataset, line, server, harness }) =>
+    service.detail(dataset, line, server, harness),
+  );
   return {
     load: ({ sources, fallbackServer }, { signal, progress }) =>
       service.load(sources, fallbackServer ?? null, signal, progress),
@@ -19,7 +23,9 @@ export function inspectorHandlers(service: DataService): Handlers<InspectorReque
       service.prioritize(dataset, lines);
       return null;
     },
-    detail: ({ dataset, line, server, harness }) => service.detail(dataset, line, server, harness),
+    detail: (params) => details.summary(params),
+    detailCalls: ({ start, end, ...params }) => details.calls(params, start, end),
+    detailItems: ({ start, end, ...params }) => details.items(params, start, end),
     raw: async ({ dataset, line }, { transfer }) => {
       const bytes = await service.raw(dataset, line);
       if (bytes === null) return null;

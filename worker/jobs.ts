@@ -10,8 +10,9 @@ import type { Highlight } from "../lib/identity/types";
 import { parseJsonLine, readJsonl } from "../lib/jsonl";
 import { type Rollout, readRollout } from "../lib/schemas";
 import { chooseServer, InputIndex, pairingKey } from "../lib/verify";
-import { analyzeRollout, isInputRow, type RowContext, rowMeta } from "./core";
+import { type AnalyzedRollout, analyzeRolloutRun, isInputRow, type RowContext, rowMeta } from "./core";
 import type { RolloutIndexEntry } from "./protocol";
+import { findInLines, lineFilter } from "./search";
 
 /** What one non-blank line turned out to be when its batch was indexed. */
 export type IndexedLine =
@@ -242,16 +243,26 @@ export async function rowContext(
   };
 }
 
-/** The full index entry of each line: both policies verified, with the paired input row when there is one. */
-export async function rewardBatch(job: RewardJob): Promise<RolloutIndexEntry[]> {
-  const out: RolloutIndexEntry[] = [];
+/**
+ * The full index entry and run row of each line (both policies verified once, with the paired input row
+ * when there is one), and its search filter, built from the bytes read for it.
+ */
+export async function rewardBatch(job: RewardJob): Promise<RewardedLine[]> {
+  const out: RewardedLine[] = [];
   for (const ref of job.lines) {
-    const value = await parseRef(ref);
-    const read = readRollout(value);
+    const bytes = await readLine(ref);
+    const parsed = parseJsonLine(decoder.decode(bytes));
+    const read = readRollout(parsed.ok ? parsed.value : undefined);
     if (!read.ok) continue;
-    out.push(analyzeRollout(ref.line, read.rollout, await rowContext(read.rollout, job.inputs, job)));
+    const context = await rowContext(read.rollout, job.inputs, job);
+    out.push({ ...analyzeRolloutRun(ref.line, read.rollout, context), filter: lineFilter(bytes) });
   }
   return out;
+}
+
+/** A rollout's rewards pass: its entry, run row and emitted names, and its search filter (./search.ts). */
+export interface RewardedLine extends AnalyzedRollout {
+  readonly filter: Uint8Array;
 }
 
 export interface SearchJob {
@@ -263,31 +274,11 @@ export interface SearchJob {
   readonly text: string;
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
 /**
  * Absolute offsets of the first match in each line of a byte range (case-insensitive, over the raw line
- * text, so every field counts). The regex engine's case-insensitive literal search is an order of magnitude
- * faster than lower-casing the text first.
+ * text, so every field counts; ./search.ts).
  */
 export async function searchRange(job: SearchJob): Promise<number[]> {
   const bytes = new Uint8Array(await job.blob.slice(job.start, job.end).arrayBuffer());
-  const text = decoder.decode(bytes);
-  const pattern = new RegExp(escapeRegExp(job.text), "gi");
-  const hits: number[] = [];
-  // Offsets come back in bytes: the encoder measures the UTF-8 length of the text before each hit.
-  const encoder = new TextEncoder();
-  let charsSeen = 0;
-  let bytesSeen = 0;
-  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
-    bytesSeen += encoder.encode(text.slice(charsSeen, match.index)).length;
-    charsSeen = match.index;
-    hits.push(job.base + bytesSeen);
-    const newline = text.indexOf("\n", match.index);
-    if (newline === -1) break;
-    pattern.lastIndex = newline + 1;
-  }
-  return hits;
+  return findInLines(bytes, job.text).map((at) => job.base + at);
 }

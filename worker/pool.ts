@@ -3,14 +3,14 @@
  * compute rewards and search byte ranges, each reading its own bytes from a Blob. The data worker talks to
  * them over MessagePorts the page hands it (a worker cannot portably start workers of its own).
  */
-import type { IndexedBatch, IndexJob, InputsJob, RewardJob, SearchJob } from "./jobs";
-import type { RolloutIndexEntry } from "./protocol";
+
+import type { IndexedBatch, IndexJob, InputsJob, RewardedLine, RewardJob, SearchJob } from "./jobs";
 import { type Endpoint, RpcClient } from "./rpc";
 import type { Pool } from "./service";
 
 export interface PoolRequests {
   index: { params: IndexJob; result: IndexedBatch };
-  rewards: { params: RewardJob; result: RolloutIndexEntry[] };
+  rewards: { params: RewardJob; result: RewardedLine[] };
   search: { params: SearchJob; result: number[] };
   prepareInputs: { params: InputsJob; result: number };
 }
@@ -67,7 +67,7 @@ export class PortPool implements Pool {
     return this.run("index", job);
   }
 
-  rewards(job: RewardJob): Promise<RolloutIndexEntry[]> {
+  rewards(job: RewardJob): Promise<RewardedLine[]> {
     return this.run("rewards", job);
   }
 

@@ -171,11 +171,19 @@ export interface CallView {
   readonly legacy: CallResolution | null;
 }
 
+/**
+ * A policy's verify result as the detail pane gets it: the resolution without its calls, which reach the
+ * page a page at a time (detailCalls), never all at once.
+ */
+export type VerifyResultView = Omit<VerifyResult, "resolution"> & {
+  readonly resolution: Omit<VerifyResult["resolution"], "calls">;
+};
+
 export interface VerificationView {
   readonly server: string | null;
   readonly harness: HarnessId | null;
-  readonly contract: VerifyResult;
-  readonly legacy: VerifyResult;
+  readonly contract: VerifyResultView;
+  readonly legacy: VerifyResultView;
 }
 
 /** Everything the detail pane shows for one rollout, from one parse and one verification per policy. */
@@ -184,8 +192,11 @@ export interface DetailView {
   readonly entry: RolloutIndexEntry;
   /** The prompt (responses_create_params.input) as role/text pairs. */
   readonly input: readonly InputMessage[];
-  readonly items: readonly TranscriptItem[];
-  readonly calls: readonly CallView[];
+  /** How many calls and transcript items there are: the page fetches them a range at a time (detailCalls, detailItems). */
+  readonly call_count: number;
+  readonly item_count: number;
+  /** Each call's position in the transcript, by call index (scrolling the transcript to a call). */
+  readonly call_items: readonly number[];
   readonly findings: readonly RolloutFinding[];
   readonly byte_length: number;
   /** Keys of the rollout that are not rendered elsewhere, with short JSON previews. */
@@ -216,6 +227,15 @@ export interface LoadProgress {
   readonly rows: number;
 }
 
+/** Which rollout a detail request is about, and under which verifying server, harness and analysis revision. */
+export interface DetailParams {
+  readonly dataset: string;
+  readonly line: number;
+  readonly server: string | null;
+  readonly harness: HarnessId | null;
+  readonly analysis: number;
+}
+
 /** The inspector's requests (the compare page's are in ./compare-protocol.ts; one worker answers both). */
 export interface InspectorRequests {
   /** fallbackServer: the verifying server for rows that name none (a bundled sample's server). */
@@ -240,10 +260,12 @@ export interface InspectorRequests {
   };
   /** These rows are on screen: compute their rewards before the others. */
   prioritize: { params: { dataset: string; lines: readonly number[] }; result: null };
-  detail: {
-    params: { dataset: string; line: number; server: string | null; harness: HarnessId | null };
-    result: DetailView | null;
-  };
+  /** One rollout's detail summary; `analysis` is the dataset's analysis revision the page keys it by. */
+  detail: { params: DetailParams; result: DetailView | null };
+  /** Calls [start, end) of the rollout opened by `detail` with the same params. */
+  detailCalls: { params: DetailParams & { start: number; end: number }; result: CallView[] | null };
+  /** Transcript items [start, end) of the rollout opened by `detail` with the same params. */
+  detailItems: { params: DetailParams & { start: number; end: number }; result: TranscriptItem[] | null };
   raw: { params: { dataset: string; line: number }; result: { bytes: Uint8Array } | null };
   /** Matching lines; partial results stream in as progress while the pool searches. */
   search: {

@@ -48,7 +48,13 @@ describe("run handlers over the data service", () => {
   it("answers the same view and export as worker/run.ts over the file's lines", async () => {
     const { service, id } = await loaded();
     const handlers = runHandlers(service);
-    for (const filter of ["", "cause:identity", "recorded:0 flag:alias_guess", "nope"]) {
+    for (const filter of [
+      "",
+      "cause:identity",
+      "recorded:0 flag:alias_guess",
+      "nope",
+      "field:_ng_task_index=1",
+    ]) {
       const view = await handlers.run({ dataset: id, filter }, context);
       expect(view).toEqual(await runView(plain(`plain-${filter}`), filter));
     }
@@ -61,6 +67,20 @@ describe("run handlers over the data service", () => {
         await runExport(plain(`plain-export-${format}`), filter, format),
       );
     }
+  });
+
+  it("aggregates the run rows the rewards pass computed (one per rollout) instead of verifying again", async () => {
+    const { service, id } = await loaded();
+    const dataset = service.get(id);
+    expect(dataset?.runRows.size).toBe(dataset?.entries.size);
+    // A row the rewards pass left is what the view counts: changing it shows in the view.
+    const [line, stored] = [...(dataset?.runRows ?? [])].find(([, row]) => row.run.cause === null) ?? [];
+    if (line === undefined || !stored || !dataset) throw new Error("no scored row");
+    dataset.runRows.set(line, { ...stored, run: { ...stored.run, cause: "identity" } });
+    dataset.revision++;
+    const before = await runView(plain("plain-count"), "");
+    const view = await runHandlers(service).run({ dataset: id, filter: "" }, context);
+    expect(view?.triage.counts.identity).toBe((before.triage.counts.identity ?? 0) + 1);
   });
 
   it("keys the rows by dataset id and revision: another server choice is a new key", async () => {

@@ -1,18 +1,26 @@
 /**
  * The run view's requests (worker/run.ts), answered from the data service's store: every rollout of a
  * rollouts file, verified as the rest of the app verifies it (its paired input row, the server choice, the
- * harness). The rows are cached by dataset id and revision.
+ * harness). The rows come from the rewards pass (the pool computes each rollout's run row with its
+ * rewards, Dataset.runRows), so the view is an aggregation, never a second verification of the file; only
+ * rollouts whose rewards are still pending are read and computed here. The rows are cached by dataset id
+ * and revision.
  */
 import { parseJsonLine } from "../lib/jsonl";
+import { type RunRow, runRow } from "../lib/run";
 import { readRollout } from "../lib/schemas";
+import { runOptions } from "./core";
 import { rowContext } from "./jobs";
 import type { RunRequests } from "./protocol";
 import type { Handlers } from "./rpc";
-import { type RunSource, type RunSourceLine, runExport, runView } from "./run";
+import { type PrecomputedRows, type RunSource, type RunSourceLine, runExport, runView } from "./run";
 import type { DataService } from "./service";
 import type { Dataset } from "./store";
 
 const decoder = new TextDecoder();
+
+/** Bytes read at once when rollouts are parsed again (a field filter): consecutive lines, one slice. */
+export const RUN_READ_BYTES = 4 * 1024 * 1024;
 
 /** A rollouts dataset as the run view reads it; null for an unknown id or an inputs file. */
 export function runSource(service: DataService, id: string): RunSource | null {
@@ -21,38 +29,74 @@ export function runSource(service: DataService, id: string): RunSource | null {
   return {
     key: `${id}#${dataset.revision}`,
     harness: dataset.harness,
-    rollouts: () => rollouts(dataset),
+    rows: () => precomputed(dataset),
+    rollouts: () => rollouts(dataset, dataset.lines()),
     unreadable: dataset.errors().length,
   };
 }
 
-async function* rollouts(dataset: Dataset): AsyncGenerator<RunSourceLine> {
+async function precomputed(dataset: Dataset): Promise<PrecomputedRows> {
   // Every rollout (the index's rows); the lines that are not rollouts are counted as unreadable, as the
-  // chip and `cli triage` count them (lib/run lineCountsText).
-  const lines = [...dataset.entries.keys()].sort((a, b) => a - b);
-  const bytes = new Uint8Array(await dataset.blob().arrayBuffer());
+  // chip and `cli triage` count them (lib/run lineCountsText). A row whose rewards are being recomputed
+  // (another server, harness or inputs) is computed here.
+  const lines = dataset.lines();
+  const current = (line: number) =>
+    dataset.entries.get(line)?.rewards === "done" ? dataset.runRows.get(line) : undefined;
+  const computed = new Map<number, RunRow>();
+  const missing = lines.filter((line) => current(line) === undefined);
+  for await (const { line, value, options } of rollouts(dataset, missing)) {
+    computed.set(line, runRow(line, value, options));
+  }
+  const rows: RunRow[] = [];
+  const emitted = new Map<string, Set<string>>();
   for (const line of lines) {
-    const at = dataset.position(line);
-    if (at === null) continue;
-    const parsed = parseJsonLine(decoder.decode(bytes.subarray(at.offset, at.offset + at.length)));
-    const read = parsed.ok ? readRollout(parsed.value) : null;
-    if (read === null || !read.ok) continue;
-    const context = await rowContext(read.rollout, dataset.pairedInputs, {
-      serverOverride: dataset.serverOverride,
-      fallbackServer: dataset.fallbackServer,
-      harness: dataset.harness,
-    });
-    yield {
-      line,
-      value: read.rollout,
-      options: {
-        server: context.override,
-        sample: context.sample,
-        ...(context.input === undefined ? {} : { input: context.input }),
-        ...(context.pairing === undefined ? {} : { pairing: context.pairing }),
-        ...(context.harness === null ? {} : { harness: context.harness }),
-      },
-    };
+    const stored = current(line);
+    const row = stored?.run ?? computed.get(line);
+    if (!row) continue;
+    rows.push(row);
+    if (stored && row.server !== null) {
+      const names = emitted.get(row.server) ?? new Set<string>();
+      for (const name of stored.emitted) names.add(name);
+      emitted.set(row.server, names);
+    }
+  }
+  return { rows, emitted };
+}
+
+/** The given rollouts (in file order) read back, each with how it is verified; a slice of lines at a time. */
+async function* rollouts(dataset: Dataset, lines: readonly number[]): AsyncGenerator<RunSourceLine> {
+  for (let at = 0; at < lines.length; ) {
+    // One slice of consecutive lines within one Blob part, at most RUN_READ_BYTES (or one longer line).
+    const first = dataset.lineRef(lines[at] ?? 0);
+    if (first === null) {
+      at++;
+      continue;
+    }
+    let end = first.offset + first.length;
+    let next = at + 1;
+    for (; next < lines.length; next++) {
+      const ref = dataset.lineRef(lines[next] ?? 0);
+      if (ref === null || ref.blob !== first.blob || ref.offset + ref.length - first.offset > RUN_READ_BYTES)
+        break;
+      end = ref.offset + ref.length;
+    }
+    const bytes = new Uint8Array(await first.blob.slice(first.offset, end).arrayBuffer());
+    for (let i = at; i < next; i++) {
+      const line = lines[i] ?? 0;
+      const ref = dataset.lineRef(line);
+      if (ref === null) continue;
+      const start = ref.offset - first.offset;
+      const parsed = parseJsonLine(decoder.decode(bytes.subarray(start, start + ref.length)));
+      const read = parsed.ok ? readRollout(parsed.value) : null;
+      if (read === null || !read.ok) continue;
+      const context = await rowContext(read.rollout, dataset.pairedInputs, {
+        serverOverride: dataset.serverOverride,
+        fallbackServer: dataset.fallbackServer,
+        harness: dataset.harness,
+      });
+      yield { line, value: read.rollout, options: runOptions(context) };
+    }
+    at = next;
   }
 }
 

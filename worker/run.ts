@@ -13,22 +13,34 @@ import {
   type LineCounts,
   matchesFilter,
   metricsOf,
+  needsRollout,
   parseFilter,
   type RunRow,
   runRow,
 } from "../lib/run";
 import type { Rollout } from "../lib/schemas";
-import { type RunTriage, summarizeTriage, type ZeroCause } from "../lib/triage";
+import { type RunTriage, summarizeTriage } from "../lib/triage";
 import { knownTools, type VerifyOptions, verifyRollout } from "../lib/verify";
 
 export interface RunSource {
   /** Identifies the rows: the dataset, its server choice and its harness (cached while it is the same). */
   readonly key: string;
   readonly harness: HarnessId | null;
+  /**
+   * The run rows already computed elsewhere (the data service's rewards pass), in file order, with the
+   * emitted names per verifying server. Without it the rows are computed from rollouts().
+   */
+  readonly rows?: () => Promise<PrecomputedRows> | PrecomputedRows;
   /** Every rollout in file order: its line, parsed value and how it is verified (input row, server choice). */
   rollouts(): Iterable<RunSourceLine> | AsyncIterable<RunSourceLine>;
   /** Lines that are not rollouts (not JSON, or JSON that is not a rollout): named, never in a total. */
   readonly unreadable: number;
+}
+
+export interface PrecomputedRows {
+  readonly rows: readonly RunRow[];
+  /** Distinct emitted call names per verifying server (the harness inference). */
+  readonly emitted: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 export interface RunSourceLine {
@@ -48,8 +60,6 @@ export interface RunView {
   readonly metrics: RunMetrics;
   /** Lines the filter keeps, in file order; null without a filter. */
   readonly lines: readonly number[] | null;
-  /** The cause of each zero-reward line. */
-  readonly causes: readonly (readonly [number, ZeroCause])[];
   /** The harness the file's emitted names suggest: offered in the UI, never applied on its own. */
   readonly inferred: HarnessInference | null;
 }
@@ -57,7 +67,8 @@ export interface RunView {
 interface Computed {
   readonly key: string;
   readonly rows: readonly RunRow[];
-  readonly values: ReadonlyMap<number, unknown>;
+  /** Rollouts by line, for field clauses; null when the rows came precomputed (read when needed). */
+  readonly values: ReadonlyMap<number, unknown> | null;
   readonly inferred: HarnessInference | null;
 }
 
@@ -76,6 +87,10 @@ function compute(source: RunSource): Promise<Computed> {
 }
 
 async function computeRows(source: RunSource): Promise<Computed> {
+  if (source.rows) {
+    const given = await source.rows();
+    return { key: source.key, rows: given.rows, values: null, inferred: inferFrom(given.emitted) };
+  }
   const rows: RunRow[] = [];
   const values = new Map<number, unknown>();
   const emitted = new Map<string, Set<string>>();
@@ -89,25 +104,36 @@ async function computeRows(source: RunSource): Promise<Computed> {
     for (const call of contract.resolution.calls) names.add(call.emitted);
     emitted.set(contract.server, names);
   }
-  // The server with the most emitted names decides (a run verifies against one server as a rule).
-  let inferred: HarnessInference | null = null;
-  const [server, names] = [...emitted.entries()].sort((a, b) => b[1].size - a[1].size)[0] ?? ["", new Set()];
-  const tools = knownTools(server);
-  if (tools !== undefined) inferred = inferHarness(names, server, tools);
-  return { key: source.key, rows, values, inferred };
+  return { key: source.key, rows, values, inferred: inferFrom(emitted) };
 }
 
-function filtered(computed: Computed, clauses: readonly FilterClause[]): RunRow[] {
-  return computed.rows.filter((row) => matchesFilter(clauses, row, computed.values.get(row.line)));
+function inferFrom(emitted: ReadonlyMap<string, ReadonlySet<string>>): HarnessInference | null {
+  // The server with the most emitted names decides (a run verifies against one server as a rule).
+  const [server, names] = [...emitted.entries()].sort((a, b) => b[1].size - a[1].size)[0] ?? ["", new Set()];
+  const tools = knownTools(server);
+  return tools === undefined ? null : inferHarness(names, server, tools);
+}
+
+async function filtered(
+  source: RunSource,
+  computed: Computed,
+  clauses: readonly FilterClause[],
+): Promise<RunRow[]> {
+  let values = computed.values;
+  if (values === null && needsRollout(clauses)) {
+    // Field clauses read the rollout itself: parsed again for this filter, not kept.
+    const read = new Map<number, unknown>();
+    for await (const { line, value } of source.rollouts()) read.set(line, value);
+    values = read;
+  }
+  return computed.rows.filter((row) => matchesFilter(clauses, row, values?.get(row.line)));
 }
 
 export async function runView(source: RunSource, filter: string): Promise<RunView> {
   const computed = await compute(source);
   const parsed = parseFilter(filter);
   const clauses = parsed.ok ? parsed.clauses : [];
-  const kept = clauses.length === 0 ? computed.rows : filtered(computed, clauses);
-  const causes: [number, ZeroCause][] = [];
-  for (const row of computed.rows) if (row.cause !== null) causes.push([row.line, row.cause]);
+  const kept = clauses.length === 0 ? computed.rows : await filtered(source, computed, clauses);
   return {
     filter_error: parsed.ok ? null : parsed.error,
     counts: { rollouts: computed.rows.length, unreadable: source.unreadable },
@@ -119,7 +145,6 @@ export async function runView(source: RunSource, filter: string): Promise<RunVie
     ),
     metrics: runMetrics(kept.map(metricsOf)),
     lines: clauses.length === 0 ? null : kept.map((row) => row.line),
-    causes,
     inferred: computed.inferred,
   };
 }
@@ -135,7 +160,7 @@ export async function runExport(
   const parsed = parseFilter(filter);
   if (!parsed.ok) return { error: parsed.error };
   const computed = await compute(source);
-  const rows = filtered(computed, parsed.clauses);
+  const rows = await filtered(source, computed, parsed.clauses);
   const text = format === "csv" ? csvHeader() + rows.map(csvRow).join("") : rows.map(jsonlRow).join("");
   return { text, rows: rows.length };
 }

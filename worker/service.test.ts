@@ -264,17 +264,23 @@ describe("DataService.load", () => {
     const summary = await open(service, path.join(WA, "wa_rollouts.jsonl"));
     const id = summary.datasets[0]!.id;
     for (const entry of entries(service, id).slice(0, 20)) {
-      const view = await service.detail(id, entry.line, null, null);
-      expect(view).not.toBeNull();
-      const calls = view!.items.flatMap((item) => (item.kind === "call" ? [item] : []));
-      expect(calls).toHaveLength(view!.calls.length);
+      const opened = await service.detail(id, entry.line, null, null);
+      expect(opened).not.toBeNull();
+      const { view, items } = opened!;
+      const calls = items.flatMap((item) => (item.kind === "call" ? [item] : []));
+      expect(calls).toHaveLength(opened!.calls.length);
+      expect(view.call_count).toBe(calls.length);
+      expect(view.item_count).toBe(items.length);
       for (const call of calls) {
         expect(call.contract?.output_index).toBe(call.output_index);
         expect(call.legacy?.output_index).toBe(call.output_index);
         expect(call.contract?.emitted).toBe(call.name);
+        expect(items[view.call_items[call.call_index]!]).toBe(call);
       }
-      expect(view!.verification.contract.reward).toBe(entry.contract);
-      expect(view!.verification.legacy.reward).toBe(entry.legacy);
+      expect(view.verification.contract.reward).toBe(entry.contract);
+      expect(view.verification.legacy.reward).toBe(entry.legacy);
+      // The summary never carries the calls: they reach the page a range at a time.
+      expect("calls" in view.verification.contract.resolution).toBe(false);
     }
   });
 });

@@ -7,12 +7,11 @@
 import { fileProblem, SNIFF_BYTES } from "../lib/filekind";
 import { parseJsonLine } from "../lib/jsonl";
 import { readRollout } from "../lib/schemas";
-import { detailView, servers } from "./core";
-import type { IndexedBatch, IndexJob, InputsJob, LineRef, RewardJob, SearchJob } from "./jobs";
+import { detailView, type OpenedDetail, servers } from "./core";
+import type { IndexedBatch, IndexJob, InputsJob, LineRef, RewardedLine, RewardJob, SearchJob } from "./jobs";
 import { indexBatch, inputIndex, prepareInputs, rewardBatch, rowContext, searchRange } from "./jobs";
 import type {
   DatasetSummary,
-  DetailView,
   HarnessId,
   LoadProgress,
   RecentFile,
@@ -20,6 +19,7 @@ import type {
   SessionSummary,
   Source,
 } from "./protocol";
+import { filterProbe, type LineSpan, lineAt, mayContain, splitRanges } from "./search";
 import { type BlobPart, Dataset, type IndexRunner, ingest, newDatasetId, type OpenedSource } from "./store";
 
 /** Session events are coalesced to at most one per this many ms: the page merges rows and re-renders at most that often (bench/browser.md: each update costs the main thread tens of ms on 2 cores). */
@@ -28,11 +28,25 @@ export const SESSION_EVENT_MS = 200;
 export const REWARD_BATCH_LINES = 8;
 /** Rewards jobs in flight per pool worker. */
 export const REWARDS_IN_FLIGHT_PER_WORKER = 2;
-/** Bytes per search job: each pool worker decodes and scans about this much at a time. */
-export const SEARCH_CHUNK_BYTES = 16 * 1024 * 1024;
+/**
+ * Bytes per search job: each pool worker reads and scans about this much at a time. Reading a File slice has
+ * a fixed cost of several ms in Chromium, so later ranges are large; the first range of each pool worker is
+ * small, so the first matches come back within tens of ms (bench/browser.md).
+ */
+export const SEARCH_CHUNK_BYTES = 32 * 1024 * 1024;
+export const SEARCH_FIRST_CHUNK_BYTES = 4 * 1024 * 1024;
+/** Search jobs in flight per pool worker: the next range is queued while one is scanned, no more, so a new query does not wait behind a whole file of old jobs. */
+export const SEARCH_JOBS_PER_WORKER = 2;
+/** Partial search results are sent at most this often (the first at once): each one re-filters the page's list. */
+export const SEARCH_PROGRESS_MS = 100;
+/**
+ * When search filters leave only some lines, two candidate lines are read in one range only if at most
+ * this many bytes lie between them (reading a little more beats another job).
+ */
+export const SEARCH_MAX_GAP_BYTES = 256 * 1024;
 
 export interface Pool extends IndexRunner {
-  rewards(job: RewardJob): Promise<RolloutIndexEntry[]>;
+  rewards(job: RewardJob): Promise<RewardedLine[]>;
   search(job: SearchJob): Promise<number[]>;
   /** Indexes an inputs file for pairing in every pool member, before rewards jobs name it. */
   prepareInputs(job: InputsJob): Promise<number>;
@@ -81,6 +95,9 @@ export class DataService {
   private readonly priority = new Map<string, number[]>();
 
   private settledWaiters: (() => void)[] = [];
+  /** Bytes per search job, and most bytes read between two candidate lines (tests use small ones). */
+  searchChunkBytes = SEARCH_CHUNK_BYTES;
+  searchMaxGapBytes = SEARCH_MAX_GAP_BYTES;
 
   constructor(
     private readonly pool: Pool,
@@ -414,10 +431,13 @@ export class DataService {
           fallbackServer: dataset.fallbackServer,
           harness: dataset.harness,
         })
-        .then((entries) => {
+        .then((analyzed) => {
           if (dataset.analysisGeneration !== generation || !this.store.has(dataset.id)) return;
           dataset.revision++;
-          for (const entry of entries) dataset.setEntry(entry);
+          for (const row of analyzed) {
+            dataset.setAnalyzed(row);
+            dataset.searchFilters.set(row.entry.line, row.filter);
+          }
           if (dataset.pendingRewards.size === 0) dataset.pairedRows = countPaired(dataset);
           this.changed();
         })
@@ -478,7 +498,7 @@ export class DataService {
     line: number,
     server: string | null,
     harness: HarnessId | null,
-  ): Promise<DetailView | null> {
+  ): Promise<OpenedDetail | null> {
     const dataset = this.store.get(id);
     const entry = dataset?.entries.get(line);
     if (!dataset || !entry) return null;
@@ -500,8 +520,9 @@ export class DataService {
   }
 
   /**
-   * Rollout lines whose raw text contains `text` (case-insensitive), found by the pool a chunk at a time;
-   * each chunk's matches are reported as they come.
+   * Rollout lines whose raw text contains `text` (case-insensitive), found by the pool a byte range at a
+   * time (./search.ts); matches are reported as they come (the first at once, then at most every
+   * SEARCH_PROGRESS_MS). A cancelled search (a newer query) sends no more ranges to the pool.
    */
   async search(
     id: string,
@@ -511,46 +532,54 @@ export class DataService {
   ): Promise<{ lines: number[] }> {
     const dataset = this.store.get(id);
     if (!dataset || text === "") return { lines: [] };
-    // Rollout lines with their absolute byte span, in file order, grouped into chunks within one Blob part.
-    const spans: { line: number; start: number; end: number }[] = [];
-    const ranges: SearchJob[] = [];
-    let open: { part: BlobPart; start: number; end: number } | null = null;
-    const close = () => {
-      if (open) {
-        const { part, start, end } = open;
-        ranges.push({ blob: part.blob, start: start - part.start, end: end - part.start, base: start, text });
-      }
-    };
+    // Lines whose search filter says they cannot hold the text are not read (a line without a filter yet,
+    // its rewards pending, is read).
+    const probe = filterProbe(text);
+    const spans: LineSpan<BlobPart>[] = [];
     for (const line of dataset.lines()) {
+      const filter = probe === null ? undefined : dataset.searchFilters.get(line);
+      if (probe !== null && filter !== undefined && !mayContain(filter, probe)) continue;
       const at = dataset.position(line);
       const part = at === null ? null : dataset.partAt(at.offset);
-      if (at === null || part === null) continue;
-      const span = { line, start: at.offset, end: at.offset + at.length };
-      spans.push(span);
-      if (open && open.part === part && span.end - open.start <= SEARCH_CHUNK_BYTES) {
-        open.end = span.end;
-        continue;
-      }
-      close();
-      open = { part, start: span.start, end: span.end };
+      if (at !== null && part !== null)
+        spans.push({ line, start: at.offset, end: at.offset + at.length, part });
     }
-    close();
+    const ranges = splitRanges(
+      spans,
+      this.searchChunkBytes,
+      probe === null ? Number.POSITIVE_INFINITY : this.searchMaxGapBytes,
+      { count: this.pool.size, maxBytes: Math.min(SEARCH_FIRST_CHUNK_BYTES, this.searchChunkBytes) },
+    );
     const found = new Set<number>();
-    await Promise.all(
-      ranges.map(async (job) => {
-        const hits = await this.pool.search(job);
+    let sent = 0;
+    let lastSent = Number.NEGATIVE_INFINITY;
+    let next = 0;
+    const worker = async () => {
+      for (let range = ranges[next++]; range !== undefined; range = ranges[next++]) {
         if (signal.aborted) throw cancelled();
-        let added = false;
+        const { part, start, end } = range;
+        const hits = await this.pool.search({
+          blob: part.blob,
+          start: start - part.start,
+          end: end - part.start,
+          base: start,
+          text,
+        });
+        if (signal.aborted) throw cancelled();
         for (const hit of hits) {
           const line = lineAt(spans, hit);
-          if (line !== null && !found.has(line)) {
-            found.add(line);
-            added = true;
-          }
+          if (line !== null) found.add(line);
         }
-        if (added) progress({ lines: [...found] });
-      }),
-    );
+        const now = Date.now();
+        if (found.size > sent && (sent === 0 || now - lastSent >= SEARCH_PROGRESS_MS)) {
+          sent = found.size;
+          lastSent = now;
+          progress({ lines: [...found] });
+        }
+      }
+    };
+    const lanes = Math.max(1, Math.min(ranges.length, this.pool.size * SEARCH_JOBS_PER_WORKER));
+    await Promise.all(Array.from({ length: lanes }, worker));
     if (signal.aborted) throw cancelled();
     return { lines: [...found].sort((a, b) => a - b) };
   }
@@ -558,21 +587,6 @@ export class DataService {
   servers(): string[] {
     return servers();
   }
-}
-
-/** The line whose bytes hold offset `at` (binary search over line starts in file order). */
-function lineAt(lines: readonly { line: number; start: number; end: number }[], at: number): number | null {
-  let low = 0;
-  let high = lines.length - 1;
-  while (low <= high) {
-    const mid = (low + high) >> 1;
-    const candidate = lines[mid];
-    if (!candidate) return null;
-    if (at < candidate.start) high = mid - 1;
-    else if (at >= candidate.end) low = mid + 1;
-    else return candidate.line;
-  }
-  return null;
 }
 
 /** A row that carries only Gym's indices, to ask an InputIndex whether they pair. */

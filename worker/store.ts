@@ -10,6 +10,8 @@
  *   the origin-private file system (./opfs.ts) is this decompressed file.
  */
 import { GzipError, gunzipIfGzip, streamChunks } from "../lib/jsonl";
+import type { RunRow } from "../lib/run";
+import type { AnalyzedRollout } from "./core";
 import type { IndexedBatch, IndexedLine, IndexJob } from "./jobs";
 import type { DatasetKind, DatasetSummary, HarnessId, LineError, RolloutIndexEntry } from "./protocol";
 
@@ -81,6 +83,13 @@ export class Dataset {
   readonly parseErrors = new Map<number, LineError>();
   readonly schemaErrors = new Map<number, LineError>();
   readonly entries = new Map<number, RolloutIndexEntry>();
+  /**
+   * The run view's row and emitted names of each rollout, from the rewards pass (worker/run-handlers
+   * aggregates them; a row of an earlier analysis stays until its new one lands, as statuses do).
+   */
+  readonly runRows = new Map<number, { readonly run: RunRow; readonly emitted: readonly string[] }>();
+  /** Each rollout line's search filter (./search.ts), from the rewards pass: the file's bytes do not change. */
+  readonly searchFilters = new Map<number, Uint8Array>();
   /** The revision at which each row last changed (for `changes`). */
   readonly entryRevision = new Map<number, number>();
   /** inputs datasets: pairing key -> line (a repeated key keeps the last row, as Gym's dict does). */
@@ -150,6 +159,12 @@ export class Dataset {
     if (!this.entries.has(entry.line)) this.sortedLines = null;
     this.entries.set(entry.line, entry);
     this.entryRevision.set(entry.line, this.revision);
+  }
+
+  /** A rollout's rewards landed: its list entry and its run row. */
+  setAnalyzed({ entry, run, emitted }: AnalyzedRollout): void {
+    this.setEntry(entry);
+    this.runRows.set(entry.line, { run, emitted });
   }
 
   /** Rollout lines in file order. */

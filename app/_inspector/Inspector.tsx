@@ -10,6 +10,7 @@ import { RunMetricsPanel } from "@/components/RunMetricsPanel";
 import { SummaryBand } from "@/components/SummaryBand";
 import { TriagePanel } from "@/components/TriagePanel";
 import {
+  runViewReady,
   storedWorkspace,
   useLoad,
   usePrioritize,
@@ -58,6 +59,9 @@ function sampleSources(file: string, samples: readonly Sample[]): Source[] {
 
 export function Inspector() {
   const [view, setView] = useViewState();
+  // Session events stay urgent (cheap: the list's work is keyed on the deferred rows below), so a revision's
+  // rows are asked for at once; deferring them too put two background renders between the worker and the
+  // list, and under CPU load a background render is restarted by every new event.
   const session = useSession();
   const loader = useLoad();
   const samples = useSamples();
@@ -142,8 +146,11 @@ export function Inspector() {
   const query = useDeferredValue(view.q);
   const search = useSearch(dataset, query);
   const prioritize = usePrioritize(dataset?.id ?? null);
-  const entries = index.data ?? NO_ENTRIES;
-  const searchLines = query.trim() ? (search.data?.lines ?? null) : null;
+  const latestEntries = index.data ?? NO_ENTRIES;
+  // Streamed rows and streamed search matches re-render the list in a background (interruptible) render:
+  // React renders it in slices between input events instead of one long task per revision.
+  const entries = useDeferredValue(latestEntries);
+  const searchLines = useDeferredValue(query.trim() ? (search.data?.lines ?? null) : null);
   const { filters, agent, env, sort, desc } = view;
   const run = useRunView(dataset, view.f);
   const runExport = useRunExport();
@@ -220,9 +227,20 @@ export function Inspector() {
     escape: () => searchInput.current?.blur(),
   });
 
+  const searchDone =
+    query.trim() !== "" &&
+    search.data?.text === query.trim() &&
+    !search.isPlaceholderData &&
+    !search.isFetching &&
+    search.data.ms != null;
   const busy = loader.loading || reanalyzer.pending;
   // The index is complete when the whole file is read and this page holds the worker's latest rows.
-  const ready = dataset?.indexed === true && !busy && index.isSuccess && !index.isPlaceholderData;
+  const ready =
+    dataset?.indexed === true &&
+    !busy &&
+    index.isSuccess &&
+    !index.isPlaceholderData &&
+    entries === latestEntries;
   const rewarded = ready && dataset !== null && dataset.rewarded === dataset.rows;
   return (
     <DropTarget onFiles={onFiles}>
@@ -311,17 +329,16 @@ export function Inspector() {
             data-ready={ready}
             data-rewarded={rewarded}
             // Only the finished search of the current text (a kept previous result has its own time).
-            data-search-ms={
-              query.trim() &&
-              search.data?.text === query.trim() &&
-              !search.isPlaceholderData &&
-              !search.isFetching &&
-              search.data.ms != null
-                ? search.data.ms
-                : undefined
-            }
+            data-search-ms={searchDone ? search.data?.ms : undefined}
+            data-search-first-ms={searchDone ? (search.data?.firstMs ?? undefined) : undefined}
           >
             <section className="list-pane">
+              {!run.data && !runViewReady(dataset) && (
+                <p className="muted run-pending" data-testid="run-pending">
+                  Why-zero breakdown and run metrics once every reward is in ({dataset.rewarded} of{" "}
+                  {dataset.rows}).
+                </p>
+              )}
               {run.data && (
                 <TriagePanel
                   triage={run.data.triage}

@@ -1,11 +1,11 @@
 "use client";
-import { useEffect } from "react";
+import { useDeferredValue } from "react";
 import { CallTable } from "@/components/CallTable";
 import { RawLine } from "@/components/RawLine";
 import { RolloutHeader, TaskFields } from "@/components/RolloutHeader";
 import { Transcript } from "@/components/Transcript";
 import { VerificationPanel } from "@/components/VerificationPanel";
-import { useDetail, useRawLine, useServers } from "@/hooks/data";
+import { useDetail, useDetailCalls, useDetailItems, useRawLine, useServers } from "@/hooks/data";
 import type { DatasetSummary, HarnessId, RolloutIndexEntry } from "@/hooks/types";
 import type { ViewUpdate } from "@/hooks/use-view-state";
 
@@ -19,30 +19,29 @@ interface Props {
 }
 
 export function RolloutPane({ dataset, entry, call, server, harness, onView }: Props) {
-  // One request: the transcript, every call's resolution and both verifications, from one parse.
+  // One parse in the worker: the summary and both verifications at once, the calls and transcript items a
+  // page at a time as they come on screen (requested alongside the summary, from the same opened rollout).
   const detail = useDetail(dataset, entry.line, server, harness);
+  const calls = useDetailCalls(dataset, entry.line, server, harness);
+  const items = useDetailItems(dataset, entry.line, server, harness);
   const servers = useServers();
   const fetchRaw = useRawLine();
 
-  // Bring the selected call's card into view once it exists (a deep link selects it before it renders).
-  const settled = detail.data !== undefined && detail.data !== null && !detail.isFetching;
-  useEffect(() => {
-    if (call === null || !settled) return;
-    document.getElementById(`call-${call}`)?.scrollIntoView({ block: "nearest" });
-  }, [call, settled]);
-
-  const view = detail.data;
+  // A newly opened rollout renders in a background (interruptible) render, in slices: with the first rows
+  // it landed in one task of 80-90 ms on 300 MB (bench/browser.md).
+  const view = useDeferredValue(detail.data);
   if (detail.isError) return <div className="banner banner-error">Could not open line {entry.line}.</div>;
   if (!view || view.line !== entry.line) {
     return <div className="placeholder muted">Opening line {entry.line}…</div>;
   }
-  const calls = view.calls;
   const select = (index: number) => onView({ call: String(index) });
   return (
     <article
       className="detail"
       data-detail-line={entry.line}
-      data-verified={detail.isSuccess && !detail.isPlaceholderData && !detail.isFetching}
+      data-verified={
+        detail.isSuccess && !detail.isPlaceholderData && !detail.isFetching && view === detail.data
+      }
     >
       <RolloutHeader view={view} fileName={dataset.name} />
       <VerificationPanel
@@ -57,17 +56,27 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView }: P
       />
       <section className="identity" aria-label="Call identities">
         <h3>
-          Calls <span className="muted">({calls.length})</span>
+          Calls <span className="muted">({view.call_count.toLocaleString("en-US")})</span>
         </h3>
-        <CallTable calls={calls} selected={call} onSelect={select} />
+        <CallTable
+          key={entry.line}
+          count={view.call_count}
+          callAt={calls.rowAt}
+          onRange={calls.onRange}
+          selected={call}
+          onSelect={select}
+        />
       </section>
       <section className="transcript-section" aria-label="Transcript">
         <h3>Transcript</h3>
         <Transcript
           key={entry.line}
           input={view.input}
-          items={view.items}
+          count={view.item_count}
+          itemAt={items.rowAt}
+          onRange={items.onRange}
           selected={call}
+          selectedItem={call === null ? null : (view.call_items[call] ?? null)}
           onSelect={select}
         />
       </section>

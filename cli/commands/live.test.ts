@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { type FakeGym, startFakeGym } from "../../lib/live/test-helpers";
+import { line, rollout, TERMINAL_ESCAPE } from "../../scripts/gen-hostile";
 import { memoryIo } from "../io";
 import { parseArgs, run } from "./live";
 
@@ -88,6 +89,32 @@ describe("cli live", () => {
     gym = null;
     expect(down.code).toBe(1);
     expect(down.out).toContain("seed_session: FAILED (transport error)");
+  });
+
+  it("escapes control, bidi and C1 characters from the file and the server on stdout, text and JSON (issue 10)", async () => {
+    gym = await startFakeGym({ mode: "json" });
+    const file = join(tmp, "hostile.jsonl");
+    // JSON.stringify escapes C0 controls by itself; a bidi override and C1's CSI (U+009B) it leaves raw.
+    const name = `email_reply_email${TERMINAL_ESCAPE}\u202e\u009b31m`;
+    writeFileSync(file, line(rollout([{ name, call_id: `c\u202e${TERMINAL_ESCAPE}` }])));
+    const text = await live(gym.url, "--rollouts", file, "--policy", "legacy");
+    const json = await live(gym.url, "--rollouts", file, "--policy", "legacy", "--json");
+    for (const out of [text.out, json.out]) {
+      // No control (C0 but the line break, C1) or format (bidi, zero width) character reaches the terminal.
+      expect(out).not.toMatch(/(?!\n)[\p{Cc}\p{Cf}]/u);
+    }
+    // JSON keeps the value: the escapes are \uXXXX in the string, so a parser reads the name back.
+    expect(json.out).toContain("\\u202e\\u009b31m");
+    const names = json.out
+      .trim()
+      .split("\n")
+      .flatMap((l) => {
+        const row = z
+          .looseObject({ replay: z.looseObject({ calls: z.array(z.looseObject({ name: z.string() })) }) })
+          .safeParse(JSON.parse(l));
+        return row.success ? row.data.replay.calls.map((call) => call.name) : [];
+      });
+    expect(names).toEqual([name]);
   });
 
   it("stops the run with one error at the first request a stuck server leaves unanswered", async () => {

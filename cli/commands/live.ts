@@ -22,6 +22,7 @@ import { readRollout } from "../../lib/schemas";
 import { scanOptions } from "../args";
 import type { CommandIo } from "../io";
 import { openFileStream } from "../open";
+import { terminalJson, terminalText } from "../terminal";
 
 export const HELP = `usage: npm run --silent cli -- live URL [--rollouts FILE] [--policy contract|legacy|both] [--server S] [--timeout-ms N] [--json]
 
@@ -114,15 +115,21 @@ export function connectText(report: ConnectReport): string {
   const mcp = report.seed.value.mcp;
   if (mcp === null) return `${out[0]}\n  seed_session: ok, but no mcp block: MCP exposure is off\n`;
   out.push(
-    `  seed_session: mcp server_name=${mcp.server_name} url_path=${mcp.url_path} transport=${mcp.transport}`,
+    `  seed_session: mcp server_name=${terminalText(mcp.server_name)} url_path=${terminalText(mcp.url_path)} transport=${terminalText(mcp.transport)}`,
   );
   if (report.token === null) out.push("  token: none in the mcp headers");
   else if (!report.token.ok) out.push(`  token: cannot read: ${report.token.message}`);
   else {
     const t = report.token.value;
     const tools =
-      t.tools === null ? "all tools" : t.tools === undefined ? "no tools claim" : t.tools.join(", ");
-    out.push(`  token claims: sid=${t.sid ?? "(none)"} allowed tools=${tools} (signature not checked)`);
+      t.tools === null
+        ? "all tools"
+        : t.tools === undefined
+          ? "no tools claim"
+          : t.tools.map((tool) => terminalText(tool)).join(", ");
+    out.push(
+      `  token claims: sid=${terminalText(t.sid ?? "(none)")} allowed tools=${tools} (signature not checked)`,
+    );
   }
   if (report.session !== null) {
     if (!report.session.ok) out.push(`  MCP session: ${fail(report.session)}`);
@@ -132,7 +139,7 @@ export function connectText(report: ConnectReport): string {
         .map(([type, n]) => `${type} x${n}`)
         .join(", ");
       out.push(
-        `  MCP session: protocol ${s.protocolVersion ?? "?"}, session id ${s.sessionId ?? "none (stateless)"}, server ${s.server?.name ?? "?"} ${s.server?.version ?? ""}`.trimEnd(),
+        `  MCP session: protocol ${s.protocolVersion ?? "?"}, session id ${s.sessionId ?? "none (stateless)"}, server ${terminalText(s.server?.name ?? "?")} ${terminalText(s.server?.version ?? "")}`.trimEnd(),
       );
       out.push(`  replies: ${replies || "none"}; DELETE on close: ${report.wire?.deleteOnClose ?? "?"}`);
     }
@@ -205,7 +212,7 @@ function rolloutText(check: RolloutCheck): string {
         : call.mcp.ok
           ? `MCP isError=${call.mcp.answer.isError} ${call.mcp.answer.text}`
           : `${call.mcp.kind}: ${call.mcp.message}`;
-    lines.push(`  call ${call.index} ${call.name}: ${call.verdict}\n    ${http}\n    ${mcp}`);
+    lines.push(`  call ${call.index} ${terminalText(call.name)}: ${call.verdict}\n    ${http}\n    ${mcp}`);
   }
   return `${lines.join("\n")}\n`;
 }
@@ -246,7 +253,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
   const started = Date.now();
   const report = await connectAndCheck(target);
   await io.stdout.write(
-    json ? `${JSON.stringify({ section: "connect", ...report })}\n` : connectText(report),
+    json ? `${terminalJson({ section: "connect", ...report })}\n` : terminalText(connectText(report), true),
   );
   let clean = connectClean(report);
   if (!report.seed.ok) {
@@ -264,8 +271,8 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
         unreadable++;
         await io.stdout.write(
           json
-            ? `${JSON.stringify({ section: "rollout", line: item.line, error: item.error })}\n`
-            : `line ${item.line}: unreadable: ${item.error}\n`,
+            ? `${terminalJson({ section: "rollout", line: item.line, error: item.error })}\n`
+            : `line ${item.line}: unreadable: ${terminalText(item.error)}\n`,
         );
         continue;
       }
@@ -284,7 +291,9 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
         const check = await checkRollout(read.rollout, item.line, target, policy, server ?? undefined);
         addToTally(tallies.get(policy)!, check);
         await io.stdout.write(
-          json ? `${JSON.stringify({ section: "rollout", ...check })}\n` : rolloutText(check),
+          json
+            ? `${terminalJson({ section: "rollout", ...check })}\n`
+            : terminalText(rolloutText(check), true),
         );
         stopped = serverStoppedAnswering(check);
         if (stopped !== null) break lines;
@@ -293,14 +302,16 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
     if (stopped !== null) {
       clean = false;
       await io.stdout.write(
-        json ? `${JSON.stringify({ section: "stopped", ...stopped })}\n` : `STOPPED: ${stopped.message}\n`,
+        json
+          ? `${terminalJson({ section: "stopped", ...stopped })}\n`
+          : `STOPPED: ${terminalText(stopped.message)}\n`,
       );
     }
     for (const [policy, tally] of tallies) {
       clean &&= tallyClean(tally);
       await io.stdout.write(
         json
-          ? `${JSON.stringify({ section: "summary", policy, ...tally, unreadable })}\n`
+          ? `${terminalJson({ section: "summary", policy, ...tally, unreadable })}\n`
           : tallyText(policy, tally),
       );
     }

@@ -10,7 +10,8 @@ import { type NameFlag, nameFlags } from "../../lib/names";
 import { type Rollout, readRollout } from "../../lib/schemas";
 import { chooseServer } from "../../lib/verify/server";
 import { emptyValue, onlyFile, readHarness, readPolicy, scanOptions, splitTools } from "../args";
-import type { CommandIo } from "../io";
+import { reportError } from "../errors";
+import { type CommandIo, lineBatcher } from "../io";
 import { openFileStream } from "../open";
 import { terminalJson } from "../terminal";
 
@@ -76,9 +77,6 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   };
 }
 
-/** Output is gathered into chunks of about this many characters, so a big file is not one write per call. */
-const OUTPUT_CHUNK_CHARS = 64 * 1024;
-
 /** lib/names flags of every identifier of the call (emitted name, call_id, provenance server and tool). */
 function callNameFlags(call: CallResolution): NameFlag[] {
   const names = [
@@ -127,22 +125,15 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
   try {
     stream = await openFileStream(file);
   } catch (error) {
-    await io.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 2;
+    // A missing or unreadable FILE is a usage error (exit 2).
+    return reportError(error, io);
   }
 
   // Loaded only when needed: the registry pulls in every verifier and its data.
   const knownTools = tools === null ? (await import("../../lib/verify/registry")).knownTools : null;
 
-  let pending = "";
-  const emit = async (record: string) => {
-    pending += `${record}\n`;
-    if (pending.length >= OUTPUT_CHUNK_CHARS) {
-      const chunk = pending;
-      pending = "";
-      await io.stdout.write(chunk);
-    }
-  };
+  const stdout = lineBatcher(io.stdout);
+  const emit = stdout.line;
 
   try {
     for await (const item of readJsonl(stream)) {
@@ -171,12 +162,12 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
       for (const call of resolution.calls) await emit(callRecord(item.line, call));
     }
   } catch (error) {
-    if (pending !== "") await io.stdout.write(pending);
+    await stdout.flush();
     await io.stderr.write(
       `error: reading ${file} stopped: ${error instanceof Error ? error.message : String(error)}\n`,
     );
     return 1;
   }
-  if (pending !== "") await io.stdout.write(pending);
+  await stdout.flush();
   return 0;
 }

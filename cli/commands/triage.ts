@@ -137,10 +137,6 @@ export function formatSummary(rows: readonly RunRow[], unreadable: number): stri
   return `${out.join("\n")}\n`;
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 const encoder = new TextEncoder();
 
 export async function run(argv: string[], io: CommandIo): Promise<number> {
@@ -160,8 +156,8 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
     if (args.inputs !== undefined) inputs = await loadInputIndex(args.inputs, io);
     stream = await openFileStream(args.file);
   } catch (error) {
-    await io.stderr.write(`error: ${messageOf(error)}\n`);
-    return 2;
+    // A missing or unreadable file is a usage error (2); a damaged --inputs stops reading part way (1).
+    return reportError(error, io);
   }
   try {
     const readFiles = args.inputs === undefined ? [args.file] : [args.file, args.inputs];

@@ -11,8 +11,9 @@ import { readJsonl } from "../../lib/jsonl";
 import { readRollout } from "../../lib/schemas";
 import { type InputIndex, type UnverifiedCode, verifyRollout } from "../../lib/verify";
 import { emptyValue, onlyFile, readHarness, readPolicy, scanOptions } from "../args";
+import { reportError } from "../errors";
 import { loadInputIndex } from "../inputs";
-import type { CommandIo } from "../io";
+import { type CommandIo, lineBatcher } from "../io";
 import { openFileStream } from "../open";
 import { terminalJson } from "../terminal";
 
@@ -80,9 +81,6 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     args: { file: only.file, server, inputs, policy: policy.policy, harness: harness.harness },
   };
 }
-
-/** Output is gathered into chunks of about this many characters, so a big file is not one write per line. */
-const OUTPUT_CHUNK_CHARS = 64 * 1024;
 
 /** Decimal places of the means in the summary line. */
 const SUMMARY_DECIMALS = 4;
@@ -171,8 +169,8 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
     try {
       inputRows = await loadInputIndex(inputs, io);
     } catch (error) {
-      await io.stderr.write(`error: ${messageOf(error)}\n`);
-      return 2;
+      // A missing or unreadable file is a usage error (2); a damaged --inputs stops reading part way (1).
+      return reportError(error, io);
     }
   }
 
@@ -180,19 +178,12 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
   try {
     stream = await openFileStream(file);
   } catch (error) {
-    await io.stderr.write(`error: ${messageOf(error)}\n`);
-    return 2;
+    // A missing or unreadable FILE is a usage error (exit 2).
+    return reportError(error, io);
   }
 
-  let pending = "";
-  const emit = async (record: unknown) => {
-    pending += `${terminalJson(record)}\n`;
-    if (pending.length >= OUTPUT_CHUNK_CHARS) {
-      const chunk = pending;
-      pending = "";
-      await io.stdout.write(chunk);
-    }
-  };
+  const stdout = lineBatcher(io.stdout);
+  const emit = (record: unknown) => stdout.line(terminalJson(record));
 
   const summary = new Summary();
   let readable = 0;
@@ -234,12 +225,12 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
       });
     }
   } catch (error) {
-    if (pending !== "") await io.stdout.write(pending);
+    await stdout.flush();
     await io.stderr.write(`error: reading ${file} stopped: ${messageOf(error)}\n`);
     await io.stderr.write(summary.line(policy));
     return 1;
   }
-  if (pending !== "") await io.stdout.write(pending);
+  await stdout.flush();
   if (readable === 0 && summary.rollouts + summary.unreadable > 0) {
     const problem = await notRolloutsMessage(file);
     if (problem !== null) await io.stderr.write(`${file}: ${problem}\n`);

@@ -1,5 +1,6 @@
 "use client";
-import { Fragment, useMemo, useState } from "react";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { Fragment, useEffect, useMemo, useRef, useState } from "react";
 import { StatusBadge } from "@/components/badges";
 import {
   type PairSort,
@@ -336,6 +337,63 @@ function stepClass(step: StepView, first: boolean): string {
   return `${styles.step} ${kind ?? ""}${first ? ` ${styles.stepFirst}` : ""}`;
 }
 
+/** A step's height before it is measured (one action with short arguments on each side). */
+export const STEP_ESTIMATE = 110;
+/** Steps rendered beyond the visible ones. */
+const STEP_OVERSCAN = 6;
+
+/**
+ * The aligned steps in their own scroll box, virtualized: only the steps on screen are in the DOM, however
+ * long the rollouts (two 16k-call rollouts align in up to 32k steps). Opens at the first divergence.
+ */
+function Steps({ detail }: { detail: PairDetail }) {
+  const box = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: detail.steps.length,
+    getScrollElement: () => box.current,
+    estimateSize: () => STEP_ESTIMATE,
+    overscan: STEP_OVERSCAN,
+  });
+  const first = detail.first_divergence;
+  useEffect(() => {
+    if (first !== null) virtualizer.scrollToIndex(first, { align: "start" });
+  }, [first, virtualizer]);
+  const rows = virtualizer.getVirtualItems();
+  return (
+    <div className={styles.steps} ref={box} data-steps={detail.steps.length}>
+      <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
+        <div style={{ transform: `translateY(${rows[0]?.start ?? 0}px)` }}>
+          {rows.map(({ index, key }) => {
+            const step = detail.steps[index];
+            if (!step) return null;
+            const isFirst = first === index;
+            return (
+              <div
+                key={key}
+                ref={virtualizer.measureElement}
+                data-index={index}
+                className={stepClass(step, isFirst)}
+                data-step={step.kind}
+                data-first-divergence={isFirst || undefined}
+              >
+                <div className={styles.stepNo}>{index + 1}</div>
+                <div className={styles.stepSide}>
+                  {isFirst && <div className={styles.firstLabel}>first divergence</div>}
+                  <Action action={step.a} />
+                </div>
+                <div className={styles.stepSide}>
+                  {isFirst && <div className={styles.firstLabel}>{step.kind.replace("_", " ")}</div>}
+                  <Action action={step.b} />
+                </div>
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}
+
 export function Alignment({ detail, a, b }: { detail: PairDetail; a: string; b: string }) {
   return (
     <div className={styles.alignment} data-testid="alignment">
@@ -364,27 +422,7 @@ export function Alignment({ detail, a, b }: { detail: PairDetail; a: string; b: 
           </div>
         </>
       )}
-      {detail.steps.map((step, i) => {
-        const first = detail.first_divergence === i;
-        return (
-          <div
-            key={`${step.a?.index ?? "-"}:${step.b?.index ?? "-"}`}
-            className={stepClass(step, first)}
-            data-step={step.kind}
-            data-first-divergence={first || undefined}
-          >
-            <div className={styles.stepNo}>{i + 1}</div>
-            <div className={styles.stepSide}>
-              {first && <div className={styles.firstLabel}>first divergence</div>}
-              <Action action={step.a} />
-            </div>
-            <div className={styles.stepSide}>
-              {first && <div className={styles.firstLabel}>{step.kind.replace("_", " ")}</div>}
-              <Action action={step.b} />
-            </div>
-          </div>
-        );
-      })}
+      {detail.steps.length > 0 && <Steps detail={detail} />}
       {(detail.a_error || detail.b_error) && (
         <>
           <div className={styles.stepNo} />

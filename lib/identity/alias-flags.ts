@@ -82,6 +82,12 @@ export function aliasFlagger(
     collisions = built;
     return built;
   };
+  // Looked up once per rollout, not per call: its cache key serializes the whole tool list.
+  let guesses: ReadonlyMap<string, readonly Candidate[]> | undefined;
+  const guessesOf = (tools: readonly string[]): ReadonlyMap<string, readonly Candidate[]> => {
+    guesses ??= guessIndex(context.server, tools);
+    return guesses;
+  };
 
   return (emitted, status, provenance) => {
     const flags: FlagDraft[] = [];
@@ -99,7 +105,7 @@ export function aliasFlagger(
     }
 
     if ((status === "bare" || status === "non_mcp") && context.tools !== null) {
-      const candidates = guessIndex(context.server, context.tools).get(emitted) ?? [];
+      const candidates = guessesOf(context.tools).get(emitted) ?? [];
       if (candidates.length > 0) {
         const listed = candidates.map((c) => `${c.harness} -> ${quote(c.tool)}`).join(", ");
         flags.push({

@@ -58,7 +58,7 @@ function streamOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
 }
 
 const lines = (n: number, tag = "r") =>
-  Array.from({ length: n }, (_, i) => JSON.stringify({ tag, i, pad: "x".repeat(i % 37) })).join("\n") + "\n";
+  `${Array.from({ length: n }, (_, i) => JSON.stringify({ tag, i, pad: "x".repeat(i % 37) })).join("\n")}\n`;
 
 describe("gunzip: multi-member streams", () => {
   it("decodes every member of `cat a.gz b.gz c.gz`, whatever the chunking", async () => {

@@ -1,5 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { rolloutOrThrow } from "../schemas/rollout";
+import { verifyRollout } from "../verify";
 import { MAX_NESTING_DEPTH, parseJsonLine, parseLenient, parsePythonJson, tooDeepAt } from "./parse";
 
 describe("parseJsonLine", () => {
@@ -84,7 +86,7 @@ describe("parseJsonLine", () => {
       const deeper = parseJsonLine(nest(MAX_NESTING_DEPTH + 1, inner));
       expect(deeper).toEqual({
         ok: false,
-        error: `invalid JSON: nesting deeper than ${MAX_NESTING_DEPTH} levels (Python's json limit) at position ${MAX_NESTING_DEPTH}`,
+        error: `invalid JSON: nesting deeper than ${MAX_NESTING_DEPTH} levels (this tool's limit; CPython 3.11's json stops at 993) at position ${MAX_NESTING_DEPTH}`,
       });
     }
   });
@@ -95,6 +97,23 @@ describe("parseJsonLine", () => {
     const result = parseJsonLine(line);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error).toMatch(/^invalid JSON: nesting deeper than 1000 levels/);
+  });
+
+  it("a rollout nested MAX_NESTING_DEPTH deep goes through the whole pipeline: structured clone, both verifications, JSON.stringify", () => {
+    // The reason the limit is not Python 3.13's 9998: the steps after parsing must survive what it lets through.
+    const field = `${'{"a":'.repeat(MAX_NESTING_DEPTH - 1)}0${"}".repeat(MAX_NESTING_DEPTH - 1)}`;
+    const line = `{"environment_name":"workplace_assistant","responses_create_params":{"input":[]},"response":{"output":[{"type":"function_call","call_id":"c","name":"email_reply_email","arguments":"{}"}]},"reward":1,"x":${field}}`;
+    const parsed = parseJsonLine(line);
+    if (!parsed.ok) throw new Error(parsed.error);
+    expect(() => structuredClone(parsed.value)).not.toThrow();
+    expect(JSON.stringify(parsed.value)).toBe(line);
+    for (const policy of ["contract", "legacy"] as const) {
+      const result = verifyRollout(rolloutOrThrow(parsed.value), { policy });
+      expect(result.server).toBe("workplace_assistant");
+      expect(result.resolution.calls).toHaveLength(1);
+    }
+    // One more level in the same field is refused at parse time, before any of those steps.
+    expect(parseJsonLine(line.replace('"x":{', '"x":{"a":{').replace(/}$/, "}}")).ok).toBe(false);
   });
 
   it("brackets inside strings (escaped quotes included) do not count", () => {

@@ -10,10 +10,16 @@
 export type ParseResult = { ok: true; value: unknown } | { ok: false; error: string };
 
 /**
- * Deepest nesting of arrays/objects a line may have. CPython's json stops at its recursion limit (1000 by
- * default), so Gym itself could not have read a deeper line. JSON.parse accepts far deeper values, but
- * every recursive walk after it (canonicalize, verify, render) would then hit "Maximum call stack size
- * exceeded"; checking at parse time turns that into one per-line error, in every front end alike.
+ * Deepest nesting of arrays/objects a line may have (bench/nesting.md, `npm run bench:nesting`):
+ * - CPython 3.10 and 3.11 json (loads and dumps) stop at 993 levels, their recursion limit of 1000 less the
+ *   frames below; the Gym server as run here (3.11) can neither write nor read a deeper line. 3.12 reaches
+ *   1497 and 3.13 (Gym's pin) 9998.
+ * - This tool cannot follow 3.13: a Chromium Web Worker's postMessage (a structured clone, how values move
+ *   between the app's workers) overflows the stack beyond ~1865 levels, Node's structuredClone beyond
+ *   ~1921, and every recursive walk after JSON.parse (canonicalize, verify, render) has its own ceiling. A
+ *   deeper line would fail mid-pipeline with "Maximum call stack size exceeded"; checked at parse time it
+ *   is one per-line error, in every front end alike. 1000 keeps ~1.8x headroom under the worker's limit.
+ * So a line 1001 to 9998 levels deep, which Gym on Python 3.13 reads, is unreadable here, and says why.
  */
 export const MAX_NESTING_DEPTH = 1_000;
 
@@ -248,7 +254,7 @@ class LenientParser {
 }
 
 function nestingMessage(position: number): string {
-  return `nesting deeper than ${MAX_NESTING_DEPTH} levels (Python's json limit) at position ${position}`;
+  return `nesting deeper than ${MAX_NESTING_DEPTH} levels (this tool's limit; CPython 3.11's json stops at 993) at position ${position}`;
 }
 
 /**

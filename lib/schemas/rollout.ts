@@ -71,6 +71,13 @@ function passes(value: unknown, issues: string[]): value is Rollout {
 }
 
 /**
+ * Each parsed value is validated once: the detail view and both policies' verifications read the same
+ * value (for a 100k-call rollout each read is a zod pass over 200k output items). Parsed values are never
+ * mutated (canonicalization deep-copies), so a result stays valid while its value lives.
+ */
+const readResults = new WeakMap<object, ReadRolloutResult>();
+
+/**
  * Parse once at the edge: narrows one parsed JSONL value to a Rollout, which every lib entry point takes,
  * or says why it is not one. Never throws.
  */
@@ -83,9 +90,14 @@ export function readRollout(value: unknown): ReadRolloutResult {
       message: NOT_A_ROLLOUT_OBJECT,
     };
   }
+  const known = readResults.get(value);
+  if (known !== undefined) return known;
   const issues: string[] = [];
-  if (passes(value, issues)) return { ok: true, rollout: value };
-  return { ok: false, kind: "not_a_rollout", issues, message: `not a rollout: ${issues.join("; ")}` };
+  const result: ReadRolloutResult = passes(value, issues)
+    ? { ok: true, rollout: value }
+    : { ok: false, kind: "not_a_rollout", issues, message: `not a rollout: ${issues.join("; ")}` };
+  readResults.set(value, result);
+  return result;
 }
 
 export interface IndexedFunctionCall {
@@ -96,8 +108,13 @@ export interface IndexedFunctionCall {
   readonly call: FunctionCall;
 }
 
+/** One list per read rollout (each policy's resolution asks for it). */
+const callLists = new WeakMap<Rollout, readonly IndexedFunctionCall[]>();
+
 /** Every `function_call` item of `response.output`, in order. */
-export function functionCalls(rollout: Rollout): IndexedFunctionCall[] {
+export function functionCalls(rollout: Rollout): readonly IndexedFunctionCall[] {
+  const known = callLists.get(rollout);
+  if (known !== undefined) return known;
   const calls: IndexedFunctionCall[] = [];
   rollout.response.output.forEach((item, output_index) => {
     if (item.type !== "function_call") return;
@@ -105,6 +122,7 @@ export function functionCalls(rollout: Rollout): IndexedFunctionCall[] {
     const parsed = FunctionCallSchema.safeParse(item);
     if (parsed.success) calls.push({ index: calls.length, output_index, call: parsed.data });
   });
+  callLists.set(rollout, calls);
   return calls;
 }
 

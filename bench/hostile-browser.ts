@@ -1,0 +1,392 @@
+/**
+ * `npm run bench:hostile`: issue 10's two browser targets, in Debian's Chromium through the app's own
+ * file inputs (a benchmark, not a timed test: figures vary by machine and load):
+ *
+ * - a 100k-call rollout (scripts/gen-hostile.ts longRolloutLine, ~21 MB on one line) opens in under 2 s
+ *   with the page responsive. The file holds a small rollout on line 1 (opened by default) and the
+ *   100k-call one on line 2. Measured from the click on line 2's row to the first call row and the first
+ *   transcript item on screen, and to both verifications shown; the longest main-thread task
+ *   (PerformanceObserver "longtask") from the click until 1 s after; the main thread's JS heap and the
+ *   data worker's (V8 heap + ArrayBuffers, over the DevTools protocol); the DOM size. Then the call list
+ *   is scrolled to its last call, that call is clicked, and the transcript must show it (scroll-to-call).
+ *   Opened twice: once the file is settled (rewards and run view done), and once while the file still
+ *   loads (the row clicked as soon as it appears, the worker busy with rewards and the run view).
+ * - two 16k-call rollouts that differ throughout compare in under 5 s on /compare: from picking run B to
+ *   the pair's verdict, then to the aligned steps on screen once the pair is opened.
+ *
+ * It needs a production build (`npx next build`) and starts `next start` on BENCH_PORT (default 3191)
+ * unless BASE_URL names a running app. Writes bench/hostile-browser.json and bench/hostile-browser.md.
+ * Heavy: run it alone (`flock /tmp/heavy.lock npm run bench:hostile`).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import path from "node:path";
+import { type CDPSession, chromium, type Page } from "@playwright/test";
+import { z } from "zod";
+import { line, longRolloutLine, manyCalls, rollout } from "../scripts/gen-hostile";
+
+const ROOT = process.cwd();
+const PORT = Number(process.env.BENCH_PORT ?? 3191);
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const DIR = process.env.BENCH_DIR ?? path.join(tmpdir(), "rollout-inspector-hostile");
+const TIMEOUT_MS = 300_000;
+
+/** Issue 10's targets. */
+export const GOALS = { open_100k_ms: 2_000, compare_16k_ms: 5_000, longest_task_ms: 50 } as const;
+const LONG_CALLS = 100_000;
+const COMPARE_CALLS = 16_000;
+
+function files() {
+  mkdirSync(DIR, { recursive: true });
+  const long = path.join(DIR, "long-100k.jsonl");
+  if (!existsSync(long)) {
+    writeFileSync(
+      long,
+      line(rollout([{ name: "email_reply_email" }], {}, 1)) + longRolloutLine(LONG_CALLS, 1, "c"),
+    );
+  }
+  const a = path.join(DIR, "compare-16k-a.jsonl");
+  const b = path.join(DIR, "compare-16k-b.jsonl");
+  if (!existsSync(a)) writeFileSync(a, line(rollout(manyCalls(COMPARE_CALLS, 1, "a"))));
+  if (!existsSync(b)) writeFileSync(b, line(rollout(manyCalls(COMPARE_CALLS, 2, "b"))));
+  return { long, a, b };
+}
+
+async function waitHttp(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+const Attached = z.object({
+  sessionId: z.string(),
+  targetInfo: z.object({ title: z.string(), type: z.string() }),
+});
+const Reply = z.object({
+  id: z.number(),
+  result: z
+    .object({ usedSize: z.number(), totalSize: z.number(), backingStorageSize: z.number() })
+    .optional(),
+});
+
+/** The data worker's allocated V8 heap plus ArrayBuffer backing stores (Runtime.getHeapUsage in its target). */
+async function workerHeap(page: Page): Promise<() => Promise<number | null>> {
+  const cdp: CDPSession = await page.context().newCDPSession(page);
+  let dataSession: string | null = null;
+  const waiting = new Map<number, (bytes: number | null) => void>();
+  let next = 1;
+  cdp.on("Target.attachedToTarget", (event) => {
+    const parsed = Attached.safeParse(event);
+    if (parsed.success && parsed.data.targetInfo.title === "data") dataSession = parsed.data.sessionId;
+  });
+  cdp.on("Target.receivedMessageFromTarget", (event) => {
+    const message = z.object({ message: z.string() }).safeParse(event);
+    if (!message.success) return;
+    const reply = Reply.safeParse(JSON.parse(message.data.message));
+    if (reply.success && reply.data.result) {
+      const { totalSize, backingStorageSize } = reply.data.result;
+      waiting.get(reply.data.id)?.(totalSize + backingStorageSize);
+    }
+  });
+  await cdp.send("Target.setAutoAttach", { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
+  return async () => {
+    const session = dataSession;
+    if (session === null) return null;
+    const id = next++;
+    return new Promise<number | null>((resolve) => {
+      waiting.set(id, resolve);
+      void cdp
+        .send("Target.sendMessageToTarget", {
+          sessionId: session,
+          message: JSON.stringify({ id, method: "Runtime.getHeapUsage" }),
+        })
+        .catch(() => resolve(null));
+      setTimeout(() => resolve(null), 5_000);
+    });
+  };
+}
+
+const mib = (bytes: number | null) => (bytes === null ? null : Math.round(bytes / 2 ** 20));
+
+/** Long tasks and the first time each selector is in the DOM, recorded in the page. */
+async function observe(page: Page, selectors: Record<string, string>): Promise<void> {
+  await page.evaluate((watched) => {
+    const state = {
+      tasks: [] as { start: number; ms: number }[],
+      seen: {} as Record<string, number>,
+      click: null as number | null,
+    };
+    Reflect.set(window, "__bench", state);
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) state.tasks.push({ start: entry.startTime, ms: entry.duration });
+    }).observe({ type: "longtask", buffered: false });
+    document.addEventListener("click", () => (state.click ??= performance.now()), true);
+    const check = () => {
+      for (const [name, selector] of Object.entries(watched)) {
+        if (state.seen[name] === undefined && document.querySelector(selector))
+          state.seen[name] = performance.now();
+      }
+    };
+    new MutationObserver(check).observe(document.body, { subtree: true, childList: true, attributes: true });
+  }, selectors);
+}
+
+const BenchState = z.object({
+  tasks: z.array(z.object({ start: z.number(), ms: z.number() })),
+  seen: z.record(z.string(), z.number()),
+  click: z.number().nullable(),
+});
+
+async function state(page: Page) {
+  return BenchState.parse(await page.evaluate(() => Reflect.get(window, "__bench")));
+}
+
+async function mainHeap(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const memory: unknown = Reflect.get(performance, "memory");
+    const used = memory !== null && typeof memory === "object" ? Reflect.get(memory, "usedJSHeapSize") : 0;
+    return typeof used === "number" ? used : 0;
+  });
+}
+
+function longest(tasks: readonly { start: number; ms: number }[], from: number, to: number): number {
+  return Math.round(Math.max(0, ...tasks.filter((t) => t.start >= from && t.start <= to).map((t) => t.ms)));
+}
+
+const DETAIL = "article.detail[data-detail-line='2']";
+
+/** Opens line 2 (the 100k-call rollout): `settled` waits for the whole file first, else clicks as soon as the row is there. */
+async function openLong(base: string, file: string, settled: boolean) {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.addInitScript("globalThis.__name = (target) => target");
+    await page.goto(base);
+    await page.getByTestId("file-input").first().waitFor({ state: "attached" });
+    const heapOfWorker = await workerHeap(page);
+    const heapBefore = await mainHeap(page);
+    const workerBefore = await heapOfWorker();
+    await page.getByTestId("file-input").first().setInputFiles(file);
+    await page.locator("[data-line='2']").waitFor({ timeout: TIMEOUT_MS });
+    if (settled) {
+      await page.locator("main.workspace[data-rewarded='true']").waitFor({ timeout: TIMEOUT_MS });
+      // Line 1 is open by default; the run view recomputes for the last revision. Both done: a quiet worker.
+      await page.locator("article.detail[data-detail-line='1'][data-verified='true']").waitFor();
+      await page.getByTestId("triage").waitFor();
+      await page.waitForTimeout(3_000);
+    }
+    await observe(page, {
+      call: `${DETAIL} .call-row`,
+      item: `${DETAIL} .item-call`,
+      verified: `${DETAIL}[data-verified='true']`,
+    });
+    await page.locator("[data-line='2']").click();
+    await page.locator(`${DETAIL}[data-verified='true']`).waitFor({ timeout: TIMEOUT_MS });
+    await page.locator(`${DETAIL} .item-call`).first().waitFor();
+    await page.waitForTimeout(1_000);
+    const opened = await state(page);
+    const click = opened.click ?? 0;
+    const visible = Math.max(opened.seen.call ?? Number.NaN, opened.seen.item ?? Number.NaN);
+    const dom = await page.evaluate(() => ({
+      nodes: document.getElementsByTagName("*").length,
+      call_rows: document.querySelectorAll(".call-row").length,
+      transcript_items: document.querySelectorAll(".transcript-window > .item").length,
+    }));
+    const heapAfter = await mainHeap(page);
+    const workerAfter = await heapOfWorker();
+    // Scroll the call list to its end, click the last call: the transcript must show it.
+    const scrollStarted = Date.now();
+    const last = page.locator(`.call-row[data-call-index='${LONG_CALLS - 1}']`);
+    for (let i = 0; i < 20 && (await last.count()) === 0; i++) {
+      await page.locator(".calls").evaluate((element) => element.scrollTo(0, element.scrollHeight));
+      await page.waitForTimeout(100);
+    }
+    await last.waitFor();
+    const scrolledMs = Date.now() - scrollStarted;
+    const revealStarted = Date.now();
+    await last.locator(".call-select").click();
+    const target = page.locator(`#call-${LONG_CALLS - 1}`);
+    await target.waitFor();
+    await page.waitForFunction(
+      (id) => {
+        const element = document.getElementById(id);
+        const pane = element?.closest(".detail-pane");
+        if (!element || !pane) return false;
+        const box = element.getBoundingClientRect();
+        const view = pane.getBoundingClientRect();
+        return box.top >= view.top && box.top < view.bottom;
+      },
+      `call-${LONG_CALLS - 1}`,
+      { timeout: 30_000 },
+    );
+    const revealMs = Date.now() - revealStarted;
+    const after = await state(page);
+    return {
+      scenario: settled ? "after the file settled" : "while the file loads",
+      calls: LONG_CALLS,
+      open_ms: Math.round(visible - click),
+      verified_ms: Math.round((opened.seen.verified ?? Number.NaN) - click),
+      longest_task_ms: longest(opened.tasks, click, click + 1e9),
+      long_tasks: opened.tasks.filter((t) => t.start >= click).length,
+      dom,
+      main_heap_mb: { before: mib(heapBefore), after_open: mib(heapAfter) },
+      data_worker_mb: { before: mib(workerBefore), after_open: mib(workerAfter) },
+      scroll_to_last_call_ms: scrolledMs,
+      transcript_shows_clicked_call_ms: revealMs,
+      longest_task_while_scrolling_ms: longest(after.tasks, click + 1, Number.POSITIVE_INFINITY),
+    };
+  } finally {
+    await browser.close();
+  }
+}
+
+async function compare16k(base: string, a: string, b: string) {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.addInitScript("globalThis.__name = (target) => target");
+    await page.goto(`${base}/compare`);
+    await page.getByTestId("compare-a-file").setInputFiles(a);
+    await page.locator("[data-testid=compare-result][data-ready='true']").waitFor({ timeout: TIMEOUT_MS });
+    await page.waitForTimeout(1_000);
+    await observe(page, {});
+    const started = await page.evaluate(() => performance.now());
+    await page.getByTestId("compare-b-file").setInputFiles(b);
+    const pair = page.locator("[data-testid=pair-table] tr[data-verdict]");
+    // Compared when the one pair shows the same call count on both sides (A against the default B differs).
+    await page.waitForFunction(
+      (calls) => {
+        const rows = document.querySelectorAll("[data-testid=pair-table] tr[data-verdict]");
+        const cells = rows[0]?.querySelectorAll("td");
+        return rows.length === 1 && cells?.[5]?.textContent === String(calls);
+      },
+      COMPARE_CALLS,
+      { timeout: TIMEOUT_MS, polling: 50 },
+    );
+    const compared = await page.evaluate(() => performance.now());
+    const verdict = await pair.getAttribute("data-verdict");
+    await pair.click();
+    const opened = page.locator("[data-testid=alignment] [data-step]").first();
+    await opened.waitFor({ timeout: TIMEOUT_MS });
+    const aligned = await page.evaluate(() => performance.now());
+    const note = await page.getByTestId("alignment-note").textContent();
+    const steps = Number(await page.locator("[data-steps]").getAttribute("data-steps"));
+    const rendered = await page.locator("[data-testid=alignment] [data-step]").count();
+    const bench = await state(page);
+    return {
+      calls_per_side: COMPARE_CALLS,
+      compare_ms: Math.round(compared - started),
+      alignment_shown_ms: Math.round(aligned - started),
+      verdict,
+      alignment_note: note,
+      steps,
+      steps_in_dom: rendered,
+      longest_task_ms: longest(bench.tasks, started, Number.POSITIVE_INFINITY),
+    };
+  } finally {
+    await browser.close();
+  }
+}
+
+type Opened = Awaited<ReturnType<typeof openLong>>;
+type Compared = Awaited<ReturnType<typeof compare16k>>;
+
+function verdict(ok: boolean): string {
+  return ok ? "meets" : "misses";
+}
+
+function report(opened: readonly Opened[], compared: Compared, machine: Record<string, unknown>): string {
+  const lines = [
+    "# Hostile input in the browser (`npm run bench:hostile`)",
+    "",
+    `${new Date().toISOString().slice(0, 10)}, ${machine.cpus} cores (${machine.cpu}), load average ${machine.load}, ${CHROMIUM}. Figures vary run to run on this shared machine.`,
+    "",
+    `## A ${LONG_CALLS / 1000}k-call rollout opens (goal: under ${GOALS.open_100k_ms / 1000} s, page responsive)`,
+    "",
+    "| opened | call list + transcript on screen | both verifications shown | longest main-thread task | DOM elements (call rows / transcript items) | main-thread JS heap | data worker heap | scroll to the last call | transcript shows the clicked call |",
+    "|---|---|---|---|---|---|---|---|---|",
+  ];
+  for (const o of opened) {
+    lines.push(
+      `| ${o.scenario} | ${o.open_ms} ms | ${o.verified_ms} ms | ${o.longest_task_ms} ms (${o.long_tasks} over 50 ms) | ${o.dom.nodes} (${o.dom.call_rows} / ${o.dom.transcript_items}) | ${o.main_heap_mb.before} → ${o.main_heap_mb.after_open} MiB | ${o.data_worker_mb.before} → ${o.data_worker_mb.after_open} MiB | ${o.scroll_to_last_call_ms} ms | ${o.transcript_shows_clicked_call_ms} ms |`,
+    );
+  }
+  const settled = opened[0];
+  lines.push(
+    "",
+    settled
+      ? `Goal (after the file settled): open in under ${GOALS.open_100k_ms} ms: ${verdict(settled.open_ms < GOALS.open_100k_ms)}; longest task under ${GOALS.longest_task_ms} ms: ${verdict(settled.longest_task_ms < GOALS.longest_task_ms)}.`
+      : "",
+    "",
+    `## Two ${COMPARE_CALLS / 1000}k-call rollouts compare on /compare (goal: under ${GOALS.compare_16k_ms / 1000} s)`,
+    "",
+    "| run B picked → verdict | → aligned steps on screen | verdict | steps (in the DOM) | longest main-thread task | note |",
+    "|---|---|---|---|---|---|",
+    `| ${compared.compare_ms} ms | ${compared.alignment_shown_ms} ms | ${compared.verdict} | ${compared.steps} (${compared.steps_in_dom}) | ${compared.longest_task_ms} ms | ${compared.alignment_note ?? ""} |`,
+    "",
+    `Goal: ${verdict(compared.alignment_shown_ms < GOALS.compare_16k_ms)}.`,
+  );
+  return `${lines.join("\n")}\n`;
+}
+
+async function main() {
+  const { long, a, b } = files();
+  let base = process.env.BASE_URL;
+  let app: ChildProcess | undefined;
+  if (!base) {
+    if (!existsSync(path.join(ROOT, ".next/BUILD_ID")))
+      throw new Error("no production build: run `npx next build`");
+    base = `http://127.0.0.1:${PORT}`;
+    app = spawn(path.join(ROOT, "node_modules/.bin/next"), ["start", "-p", String(PORT), "-H", "127.0.0.1"], {
+      cwd: ROOT,
+      stdio: "ignore",
+    });
+  }
+  try {
+    await waitHttp(base, 60_000);
+    const machine = {
+      cpus: cpus().length,
+      cpu: cpus()[0]?.model ?? "unknown",
+      load: loadavg()[0]?.toFixed(1),
+      chromium: CHROMIUM,
+    };
+    console.error("opening the 100k-call rollout after the file settled…");
+    const settled = await openLong(base, long, true);
+    console.error(JSON.stringify(settled));
+    console.error("opening it while the file loads…");
+    const loading = await openLong(base, long, false);
+    console.error(JSON.stringify(loading));
+    console.error("comparing two 16k-call rollouts…");
+    const compared = await compare16k(base, a, b);
+    console.error(JSON.stringify(compared));
+    const results = {
+      date: new Date().toISOString(),
+      machine,
+      goals: GOALS,
+      open: [settled, loading],
+      compared,
+    };
+    writeFileSync(path.join(ROOT, "bench/hostile-browser.json"), `${JSON.stringify(results, null, 2)}\n`);
+    const text = report([settled, loading], compared, machine);
+    writeFileSync(path.join(ROOT, "bench/hostile-browser.md"), text);
+    console.log(text);
+  } finally {
+    app?.kill();
+  }
+}
+
+await main();

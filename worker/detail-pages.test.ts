@@ -1,0 +1,112 @@
+/**
+ * The detail pane's pages: one opened rollout answers its summary and every range of its calls and items
+ * (opened once, however many requests arrive while it opens), ranges are clamped, the cache is bounded
+ * and a failed open is retried. The last test opens a 100k-call rollout through the data service.
+ */
+import { describe, expect, it, vi } from "vitest";
+import { longRolloutLine } from "@/scripts/gen-hostile";
+import type { OpenedDetail } from "./core";
+import { DETAIL_CACHE_SIZE, DetailPages, MAX_DETAIL_RANGE } from "./detail-pages";
+import type { CallView, DetailParams, DetailView, TranscriptItem } from "./protocol";
+import { DataService, inProcessPool } from "./service";
+
+const params = (line: number, analysis = 0): DetailParams => ({
+  dataset: "d",
+  line,
+  server: null,
+  harness: null,
+  analysis,
+});
+
+/** A fake opened rollout whose rows say which line and row they are. */
+function opened(line: number, rows: number): OpenedDetail {
+  const view = { line, call_count: rows, item_count: rows } as unknown as DetailView;
+  const calls = Array.from({ length: rows }, (_, i) => ({ tag: `${line}:${i}` }) as unknown as CallView);
+  const items = Array.from(
+    { length: rows },
+    (_, i) => ({ tag: `${line}:${i}` }) as unknown as TranscriptItem,
+  );
+  return { view, calls, items };
+}
+
+const tags = (rows: readonly unknown[] | null) => rows?.map((row) => (row as { tag: string }).tag) ?? null;
+
+describe("DetailPages", () => {
+  it("opens a rollout once for its summary and every range requested while it opens", async () => {
+    const open = vi.fn(async (p: DetailParams) => opened(p.line, 250));
+    const pages = new DetailPages(open);
+    const [summary, calls, items] = await Promise.all([
+      pages.summary(params(3)),
+      pages.calls(params(3), 100, 103),
+      pages.items(params(3), 248, 400),
+    ]);
+    expect(summary?.line).toBe(3);
+    expect(tags(calls)).toEqual(["3:100", "3:101", "3:102"]);
+    expect(tags(items)).toEqual(["3:248", "3:249"]);
+    expect(open).toHaveBeenCalledTimes(1);
+  });
+
+  it("clamps a range to the rows there are and to MAX_DETAIL_RANGE", async () => {
+    const pages = new DetailPages(async (p) => opened(p.line, MAX_DETAIL_RANGE * 3));
+    expect(await pages.calls(params(1), -5, 2)).toHaveLength(2);
+    expect(await pages.calls(params(1), 0, MAX_DETAIL_RANGE * 3)).toHaveLength(MAX_DETAIL_RANGE);
+    expect(await pages.items(params(1), MAX_DETAIL_RANGE * 3, MAX_DETAIL_RANGE * 4)).toEqual([]);
+  });
+
+  it("keeps the DETAIL_CACHE_SIZE most recently used rollouts; another analysis revision is another rollout", async () => {
+    const open = vi.fn(async (p: DetailParams) => opened(p.line, 1));
+    const pages = new DetailPages(open);
+    for (let line = 1; line <= DETAIL_CACHE_SIZE; line++) await pages.summary(params(line));
+    await pages.summary(params(1)); // line 1 is now the most recent
+    await pages.summary(params(99)); // evicts line 2
+    expect(open).toHaveBeenCalledTimes(DETAIL_CACHE_SIZE + 1);
+    await pages.summary(params(1));
+    expect(open).toHaveBeenCalledTimes(DETAIL_CACHE_SIZE + 1);
+    await pages.summary(params(2));
+    expect(open).toHaveBeenCalledTimes(DETAIL_CACHE_SIZE + 2);
+    await pages.summary(params(2, 1));
+    expect(open).toHaveBeenCalledTimes(DETAIL_CACHE_SIZE + 3);
+  });
+
+  it("answers null for a line that is not a rollout, and opens again after a failure", async () => {
+    let fail = true;
+    const pages = new DetailPages(async (p) => {
+      if (fail) throw new Error("read failed");
+      return p.line === 7 ? null : opened(p.line, 1);
+    });
+    await expect(pages.summary(params(1))).rejects.toThrow("read failed");
+    fail = false;
+    expect(await pages.summary(params(1))).not.toBeNull();
+    expect(await pages.summary(params(7))).toBeNull();
+    expect(await pages.calls(params(7), 0, 10)).toBeNull();
+  });
+
+  it("a 100k-call rollout: the summary carries counts and each call's transcript position, not the rows", async () => {
+    const service = new DataService(inProcessPool());
+    const file = new File([longRolloutLine(100_000, 1, "c")], "long.jsonl");
+    const summary = await service.load(
+      [{ kind: "file", file }],
+      null,
+      new AbortController().signal,
+      () => {},
+    );
+    const id = summary.datasets[0]!.id;
+    const pages = new DetailPages(({ dataset, line, server, harness }) =>
+      service.detail(dataset, line, server, harness),
+    );
+    const p = { dataset: id, line: 1, server: null, harness: null, analysis: 0 };
+    const view = await pages.summary(p);
+    expect(view?.call_count).toBe(100_000);
+    // Each call's output is paired with it, so the transcript is the calls.
+    expect(view?.item_count).toBe(100_000);
+    expect(view?.call_items[99_999]).toBe(99_999);
+    // What crosses to the page at once stays small (structured clone of the summary).
+    expect(JSON.stringify(view).length).toBeLessThan(2_000_000);
+    const last = await pages.calls(p, 99_990, 100_000);
+    expect(last?.map((call) => call.contract.call_id)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `c${99_990 + i}`),
+    );
+    const items = await pages.items(p, 5, 6);
+    expect(items?.[0]).toMatchObject({ kind: "call", call_index: 5, call_id: "c5", output: "ok" });
+  }, 120_000);
+});

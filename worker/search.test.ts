@@ -1,0 +1,264 @@
+/**
+ * The search the pool runs: ranges cut at line boundaries, the byte scan agreeing with a case-insensitive
+ * regex over the decoded text (first match per line), matches at range edges, and a newer query cancelling
+ * an older one in the data service.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { searchRange } from "@/worker/jobs";
+import {
+  FILTER_MIN_BITS,
+  filterProbe,
+  findInLines,
+  type LineSpan,
+  lineAt,
+  lineFilter,
+  mayContain,
+  splitRanges,
+} from "@/worker/search";
+import { DataService, inProcessPool, type Pool } from "@/worker/service";
+
+const encoder = new TextEncoder();
+
+/** The reference: the first match of each line, by a regex over the decoded text, in byte offsets. */
+function reference(text: string, needle: string): number[] {
+  const escaped = needle.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const hits: number[] = [];
+  let offset = 0;
+  for (const line of text.split("\n")) {
+    const match = new RegExp(escaped, "i").exec(line);
+    if (match) hits.push(offset + encoder.encode(line.slice(0, match.index)).length);
+    offset += encoder.encode(line).length + 1;
+  }
+  return hits;
+}
+
+function spansOf(lines: readonly string[], part: (line: number) => string = () => "p"): LineSpan<string>[] {
+  const spans: LineSpan<string>[] = [];
+  let at = 0;
+  for (const [i, text] of lines.entries()) {
+    const length = encoder.encode(text).length;
+    spans.push({ line: i + 1, start: at, end: at + length, part: part(i + 1) });
+    at += length + 1;
+  }
+  return spans;
+}
+
+describe("splitRanges", () => {
+  it("cuts only between lines, keeps each range within its size unless one line is longer, never crosses a part", () => {
+    const lines = [
+      "a".repeat(10),
+      "b".repeat(10),
+      "c".repeat(30),
+      "d".repeat(5),
+      "e".repeat(5),
+      "f".repeat(5),
+    ];
+    const spans = spansOf(lines, (line) => (line <= 5 ? "p1" : "p2"));
+    const ranges = splitRanges(spans, 21);
+    expect(ranges).toEqual([
+      { part: "p1", start: 0, end: 21 }, // lines 1-2 (the newline between them included)
+      { part: "p1", start: 22, end: 52 }, // line 3 alone: longer than a range
+      { part: "p1", start: 53, end: 64 }, // lines 4-5
+      { part: "p2", start: 65, end: 70 }, // line 6: another part
+    ]);
+    // Every range starts at a line's start and ends at a line's end.
+    for (const range of ranges) {
+      expect(spans.some((span) => span.start === range.start)).toBe(true);
+      expect(spans.some((span) => span.end === range.end)).toBe(true);
+    }
+  });
+
+  it("with a gap limit, does not read over more than that many bytes of lines left out", () => {
+    const spans = spansOf(["a".repeat(10), "b".repeat(10), "c".repeat(10), "d".repeat(10)]);
+    const kept = [spans[0], spans[1], spans[3]].flatMap((span) => (span ? [span] : []));
+    expect(splitRanges(kept, 1000)).toEqual([{ part: "p", start: 0, end: 43 }]);
+    expect(splitRanges(kept, 1000, 5)).toEqual([
+      { part: "p", start: 0, end: 21 },
+      { part: "p", start: 33, end: 43 },
+    ]);
+  });
+
+  it("can make the first ranges smaller than the rest", () => {
+    const spans = spansOf(Array.from({ length: 8 }, () => "x".repeat(9)));
+    expect(splitRanges(spans, 40, Number.POSITIVE_INFINITY, { count: 2, maxBytes: 10 })).toEqual([
+      { part: "p", start: 0, end: 9 },
+      { part: "p", start: 10, end: 19 },
+      { part: "p", start: 20, end: 59 },
+      { part: "p", start: 60, end: 79 },
+    ]);
+  });
+
+  it("maps an offset back to its line, and an offset between lines to none", () => {
+    const spans = spansOf(["abc", "de", "fghi"]);
+    expect([0, 2, 4, 5, 7, 10].map((at) => lineAt(spans, at))).toEqual([1, 1, 2, 2, 3, 3]);
+    expect(lineAt(spans, 3)).toBeNull();
+    expect(lineAt(spans, 11)).toBeNull();
+  });
+});
+
+describe("findInLines", () => {
+  it("finds the first match of each line, ignoring ASCII case, as a case-insensitive regex does", () => {
+    const text = 'x {"id":"call_4242_3"} CALL_4242_3\nnothing here\n{"a":"Call_4242_3"}\ncall_4242_';
+    expect(findInLines(encoder.encode(text), "call_4242_3")).toEqual(reference(text, "call_4242_3"));
+    expect(findInLines(encoder.encode(text), "call_4242_3")).toHaveLength(2);
+  });
+
+  it("finds a match that starts at the range's first byte or ends at its last byte (no trailing newline)", () => {
+    const text = "needle at start\nmiddle\nends with the NEEDLE";
+    const hits = findInLines(encoder.encode(text), "needle");
+    expect(hits).toEqual([0, text.length - "NEEDLE".length]);
+  });
+
+  it("agrees with the regex on arbitrary lines and texts, ASCII and not", () => {
+    const alphabet = fc.constantFrom(...'aAbB_1\n {}"é€ß𝒳İı'.split(""));
+    fc.assert(
+      fc.property(
+        fc.array(alphabet, { maxLength: 200 }).map((chars) => chars.join("")),
+        fc
+          .array(fc.constantFrom(..."aAbB_1 é€ß".split("")), { minLength: 1, maxLength: 4 })
+          .map((c) => c.join("")),
+        (text, needle) => {
+          expect(findInLines(encoder.encode(text), needle)).toEqual(reference(text, needle));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it("pool job: offsets are absolute in the file, for a range that starts mid-file", async () => {
+    const lines = ["first line", "second has TOKEN", "third", "fourth token too"];
+    const text = lines.join("\n");
+    const spans = spansOf(lines);
+    const start = spans[1]?.start ?? 0;
+    const hits = await searchRange({
+      blob: new Blob([text]),
+      start,
+      end: text.length,
+      base: start,
+      text: "token",
+    });
+    expect(hits.map((at) => lineAt(spans, at))).toEqual([2, 4]);
+  });
+});
+
+describe("search filters", () => {
+  it("never rule out a line that holds the text, whatever its case (no false negatives)", () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.constantFrom(...'abcXYZ_0123 {}":é'.split("")), maxLength: 300 }),
+        fc.nat(),
+        fc.integer({ min: 3, max: 12 }),
+        fc.boolean(),
+        (line, from, length, upper) => {
+          const start = line.length === 0 ? 0 : from % line.length;
+          const needle = line.slice(start, start + length);
+          const text = upper ? needle.toUpperCase() : needle;
+          const probe = filterProbe(text);
+          if (probe === null) return; // non-ASCII or shorter than 3: not answered by filters
+          expect(mayContain(lineFilter(encoder.encode(line)), probe)).toBe(true);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("rule out lines that lack the text's trigrams, and are sized by the line (a few % of its bytes)", () => {
+    const line = encoder.encode(JSON.stringify({ id: "call_17_2", text: "hello world ".repeat(2000) }));
+    const filter = lineFilter(line);
+    expect(filter.length * 8).toBeGreaterThanOrEqual(FILTER_MIN_BITS);
+    expect(filter.length).toBeLessThanOrEqual(line.length / 16);
+    const holds = (text: string) => mayContain(filter, filterProbe(text) ?? []);
+    expect(holds("HELLO")).toBe(true);
+    expect(holds("call_17_2")).toBe(true);
+    expect(holds("call_4242_3")).toBe(false);
+    expect(holds("Workplace Tool")).toBe(false);
+    expect(filterProbe("ab")).toBeNull();
+    expect(filterProbe("café")).toBeNull();
+  });
+});
+
+describe("DataService.search", () => {
+  const lines = Array.from({ length: 400 }, (_, i) =>
+    JSON.stringify({
+      responses_create_params: { input: [] },
+      response: { output: [] },
+      reward: 0,
+      note: `row ${i} ${i % 7 === 0 ? "Rare_Term" : "common"}`,
+    }),
+  );
+  const text = `${lines.join("\n")}\n`;
+
+  async function loaded(pool: Pool): Promise<{ service: DataService; id: string }> {
+    const service = new DataService(pool);
+    service.searchChunkBytes = 2048;
+    service.searchMaxGapBytes = 0;
+    const summary = await service.load(
+      [{ kind: "file", file: new File([text], "rows.jsonl") }],
+      null,
+      new AbortController().signal,
+      () => {},
+    );
+    const id = summary.datasets[0]?.id;
+    if (id === undefined) throw new Error("nothing loaded");
+    return { service, id };
+  }
+
+  it("finds every matching line over many ranges, streaming partial results that only grow", async () => {
+    const { service, id } = await loaded(inProcessPool());
+    const partial: number[][] = [];
+    const found = await service.search(id, "rare_term", new AbortController().signal, (p) =>
+      partial.push(p.lines),
+    );
+    expect(found.lines).toEqual(lines.flatMap((_, i) => (i % 7 === 0 ? [i + 1] : [])));
+    expect(partial.length).toBeGreaterThan(0);
+    for (const [i, lines] of partial.entries())
+      expect(lines.length).toBeGreaterThan(partial[i - 1]?.length ?? 0);
+  });
+
+  it("once rewards are in, reads only the lines whose filter may hold the text, and finds the same lines", async () => {
+    const base = inProcessPool();
+    let read = 0;
+    const counting: Pool = {
+      ...base,
+      search: (job) => {
+        read += job.end - job.start;
+        return base.search(job);
+      },
+    };
+    const { service, id } = await loaded(counting);
+    await service.settled();
+    const found = await service.search(id, "rare_term", new AbortController().signal, () => {});
+    expect(found.lines).toEqual(lines.flatMap((_, i) => (i % 7 === 0 ? [i + 1] : [])));
+    expect(read).toBeLessThan(text.length / 2);
+    // Text the filters cannot answer for (shorter than 3 bytes) reads every line.
+    read = 0;
+    const short = await service.search(id, "_t", new AbortController().signal, () => {});
+    expect(short.lines).toEqual(found.lines);
+    expect(read).toBeGreaterThan(text.length * 0.9);
+  });
+
+  it("a cancelled search sends no more ranges to the pool and rejects as cancelled", async () => {
+    const base = inProcessPool();
+    let jobs = 0;
+    const counting: Pool = {
+      ...base,
+      size: 1,
+      search: (job) => {
+        jobs++;
+        return base.search(job);
+      },
+    };
+    const { service, id } = await loaded(counting);
+    const all = await service.search(id, "common", new AbortController().signal, () => {});
+    expect(all.lines.length).toBeGreaterThan(0);
+    const total = jobs;
+    expect(total).toBeGreaterThan(10);
+    jobs = 0;
+    const abort = new AbortController();
+    const search = service.search(id, "common", abort.signal, () => abort.abort());
+    await expect(search).rejects.toMatchObject({ name: "AbortError" });
+    // The lanes in flight when the first result came finish their range; nothing after that is sent.
+    expect(jobs).toBeLessThanOrEqual(2);
+  });
+});
