@@ -63,8 +63,11 @@ function useFileChoices(local: readonly OpenedFile[], kind: FileKind): FileChoic
     const stored = (session?.files ?? [])
       .filter((f) => f.indexed)
       .map((f) => ({ id: f.id, name: f.name, kind: f.kind }));
-    // "#k" counts in opening order, as the inspector's chips do (the session lists the latest first).
-    const all = [...stored].reverse().concat(local.filter((l) => !stored.some((s) => s.id === l.id)));
+    // "#k" counts in opening order, as the inspector's chips do: the session and `local` list the latest
+    // first, and files opened here that the session does not list yet are the latest of all.
+    const all = [...stored]
+      .reverse()
+      .concat([...local].reverse().filter((l) => !stored.some((s) => s.id === l.id)));
     const labels = fileLabels(all);
     const ids = new Set<string>();
     const opened = [...local, ...stored]
