@@ -4,12 +4,14 @@ import { useEffect, useRef, useState } from "react";
 import type { CallView } from "@/hooks/types";
 import { FlagChip, StatusBadge } from "./badges";
 import { Name } from "./Name";
-import { useReveal } from "./virtual";
+import { measureAfterLayout, observeRectAfterLayout, scrollAfterLayout, useReveal } from "./virtual";
 
 /** A call row's height before it is measured (a row without flags at 1280 px; others are measured). */
 export const CALL_ROW_ESTIMATE = 135;
 /** Rows rendered beyond the visible ones: a rollout of up to about a dozen calls is rendered whole. */
 export const CALL_OVERSCAN = 8;
+/** The call box's height until the browser has laid it out: its CSS max-height (globals.css `.calls`). */
+const CALLS_MAX_PX = 720;
 
 interface Props {
   /** How many calls the rollout has. */
@@ -75,6 +77,11 @@ export function CallTable({ count, callAt, onRange, selected, onSelect }: Props)
     getScrollElement: () => scroller.current,
     estimateSize: () => CALL_ROW_ESTIMATE,
     overscan: CALL_OVERSCAN,
+    // No layout reads while the rows commit: sizes come from ResizeObservers (components/virtual.ts).
+    initialRect: { width: 0, height: CALLS_MAX_PX },
+    observeElementRect: observeRectAfterLayout,
+    scrollToFn: scrollAfterLayout,
+    measureElement: measureAfterLayout,
   });
   const rows = virtualizer.getVirtualItems();
   const first = rows[0]?.index ?? 0;

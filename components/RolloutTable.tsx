@@ -1,31 +1,15 @@
 "use client";
-import { type Rect, useVirtualizer, type Virtualizer } from "@tanstack/react-virtual";
+import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useRef } from "react";
 import { type RolloutIndexEntry, type SortKey, UNVERIFIED_LABEL } from "@/hooks/types";
 import { rewardChanged } from "@/hooks/view-state";
 import { CountChip, formatReward } from "./badges";
+import { observeRectAfterLayout, scrollAfterLayout } from "./virtual";
 
 /** Row height in px; fixed so the virtualizer never measures. */
 export const ROW_HEIGHT = 30;
 /** The list's height assumed until the browser has laid it out (a tall window's worth of rows). */
 const INITIAL_LIST_PX = 900;
-
-/**
- * The list's size, from a ResizeObserver only. The library's default also reads it when the list mounts,
- * which forces a layout of the whole new page inside the commit: the longest main-thread task when the
- * first rows appear (bench/browser.md). The observer reports after the browser's own layout instead.
- */
-function observeRectAfterLayout(instance: Virtualizer<HTMLDivElement, Element>, cb: (rect: Rect) => void) {
-  const element = instance.scrollElement;
-  if (!element || typeof ResizeObserver === "undefined") return;
-  const observer = new ResizeObserver((entries) => {
-    const box = entries[0]?.borderBoxSize?.[0];
-    if (box) cb({ width: Math.round(box.inlineSize), height: Math.round(box.blockSize) });
-    else cb({ width: element.offsetWidth, height: element.offsetHeight });
-  });
-  observer.observe(element);
-  return () => observer.disconnect();
-}
 
 const COLUMNS: readonly { key: SortKey; label: string; title: string; className: string }[] = [
   { key: "line", label: "line", title: "line in the file", className: "c-line" },
@@ -64,6 +48,7 @@ export function RolloutTable({ rows, selected, onSelect, sort, desc, onSort, onV
     overscan: 16,
     initialRect: { width: 0, height: INITIAL_LIST_PX },
     observeElementRect: observeRectAfterLayout,
+    scrollToFn: scrollAfterLayout,
   });
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;

@@ -6,7 +6,13 @@ import { StatusBadge } from "./badges";
 import { CodeBlock } from "./CodeBlock";
 import { Markdown } from "./Markdown";
 import { Name } from "./Name";
-import { scrollParent, useReveal } from "./virtual";
+import {
+  measureAfterLayout,
+  observeRectAfterLayout,
+  scrollAfterLayout,
+  scrollParent,
+  useReveal,
+} from "./virtual";
 
 /** Longer message texts are folded behind a "show all" button. */
 export const FOLD_TEXT_CHARS = 1_500;
@@ -29,6 +35,8 @@ function FoldedText({ text, markdown = false }: { text: string; markdown?: boole
 export const ITEM_ESTIMATE = 160;
 /** Items rendered beyond the visible ones. */
 export const ITEM_OVERSCAN = 4;
+/** The detail pane's height until the browser has laid it out (a tall window's). */
+const INITIAL_PANE_PX = 900;
 /** Space between items, in px (the virtualizer places them, so CSS gap cannot). */
 const ITEM_GAP = 8;
 
@@ -48,25 +56,31 @@ interface Props {
 
 /**
  * Where the list starts inside its scroll parent (the detail pane), kept current as what is above it
- * (header, verification, call list) changes size.
+ * (header, verification, call list) changes size. Read in ResizeObserver callbacks only, after the browser's
+ * own layout: reading it while the detail commits forced a style and layout pass of the whole new pane.
  */
 function useScrollMargin(list: RefObject<HTMLElement | null>) {
   const [scroller, setScroller] = useState<HTMLElement | null>(null);
   const [margin, setMargin] = useState(0);
   useLayoutEffect(() => {
     const element = list.current;
-    const parent = scrollParent(element);
-    setScroller(parent);
-    if (element === null || parent === null) return;
-    const measure = () => {
+    if (element === null) return;
+    let parent: HTMLElement | null = null;
+    const observer = new ResizeObserver(() => {
+      if (parent === null) {
+        parent = scrollParent(element);
+        setScroller(parent);
+        if (parent === null) return;
+        observer.unobserve(element);
+        for (let at = element.parentElement; at !== null && at !== parent; at = at.parentElement) {
+          observer.observe(at);
+        }
+      }
       const top = element.getBoundingClientRect().top - parent.getBoundingClientRect().top + parent.scrollTop;
       setMargin((previous) => (Math.abs(previous - top) < 1 ? previous : top));
-    };
-    measure();
-    const observer = new ResizeObserver(measure);
-    for (let at = element.parentElement; at !== null && at !== parent; at = at.parentElement) {
-      observer.observe(at);
-    }
+    });
+    // The first report comes after the first layout; the parents are observed from then on.
+    observer.observe(element);
     return () => observer.disconnect();
   }, [list]);
   return { scroller, margin };
@@ -167,12 +181,20 @@ export function Transcript({ input, count, itemAt, onRange, selected, selectedIt
   const list = useRef<HTMLDivElement>(null);
   const { scroller, margin } = useScrollMargin(list);
   const virtualizer = useVirtualizer({
-    count,
+    // No items until the pane is laid out (its scroller is found after the browser's first layout): the
+    // transcript sits below the header, verification and calls, and its code blocks are the costliest part
+    // of the pane to lay out and paint, so a newly opened rollout's first frame leaves them to the next.
+    count: scroller === null ? 0 : count,
     getScrollElement: () => scroller,
     estimateSize: () => ITEM_ESTIMATE,
     overscan: ITEM_OVERSCAN,
     gap: ITEM_GAP,
     scrollMargin: margin,
+    // No layout reads while the items commit: sizes come from ResizeObservers (components/virtual.ts).
+    initialRect: { width: 0, height: INITIAL_PANE_PX },
+    observeElementRect: observeRectAfterLayout,
+    scrollToFn: scrollAfterLayout,
+    measureElement: measureAfterLayout,
   });
   const rows = virtualizer.getVirtualItems();
   const first = rows[0]?.index ?? 0;

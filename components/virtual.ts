@@ -1,6 +1,77 @@
 "use client";
-import type { Virtualizer } from "@tanstack/react-virtual";
+import { elementScroll, type Rect, type Virtualizer } from "@tanstack/react-virtual";
 import { type RefObject, useEffect } from "react";
+
+/**
+ * A virtualized list's scroller size, from a ResizeObserver only. The library's default also reads it when
+ * the list mounts, which forces a layout of the whole new page inside React's commit (the longest
+ * main-thread task when the first rows appear and when a rollout opens, bench/browser.md). The observer
+ * reports after the browser's own layout instead; until then the list assumes its `initialRect`.
+ */
+export function observeRectAfterLayout<S extends Element>(
+  instance: Virtualizer<S, Element>,
+  cb: (rect: Rect) => void,
+) {
+  const element = instance.scrollElement;
+  if (!element || typeof ResizeObserver === "undefined") return;
+  const observer = new ResizeObserver((entries) => {
+    const box = entries[0]?.borderBoxSize?.[0];
+    if (box) cb({ width: Math.round(box.inlineSize), height: Math.round(box.blockSize) });
+    else cb({ width: element.clientWidth, height: element.clientHeight });
+  });
+  observer.observe(element);
+  return () => observer.disconnect();
+}
+
+/**
+ * A row's height from the virtualizer's ResizeObserver only. The library's default reads `offsetHeight` when
+ * a row's ref attaches, once per new row, each a forced layout inside React's commit (with the rect read
+ * above, most of the 80-90 ms task when a rollout's detail opens). Until the observer reports (after the
+ * browser's layout, before paint) a row keeps its last measured size or the estimate.
+ */
+export function measureAfterLayout<S extends Element>(
+  element: Element,
+  entry: ResizeObserverEntry | undefined,
+  instance: Virtualizer<S, Element>,
+): number {
+  const box = entry?.borderBoxSize?.[0];
+  if (box) return Math.round(box.blockSize);
+  const index = instance.indexFromElement(element);
+  return (
+    instance.itemSizeCache.get(instance.options.getItemKey(index)) ?? instance.options.estimateSize(index)
+  );
+}
+
+const attachedTo = new WeakMap<object, Element>();
+const deferred = new WeakMap<object, number>();
+
+/**
+ * The library's scroll write, except the one it makes when it attaches to its scroller (to its initial
+ * offset, 0): `scrollTo` forces a layout of the whole new page inside React's commit. That write waits for
+ * the next animation frame, where the browser lays out anyway; any later write replaces it.
+ */
+export function scrollAfterLayout<S extends Element>(
+  offset: number,
+  options: { adjustments?: number; behavior?: ScrollBehavior },
+  instance: Virtualizer<S, Element>,
+): void {
+  const waiting = deferred.get(instance);
+  if (waiting !== undefined) {
+    cancelAnimationFrame(waiting);
+    deferred.delete(instance);
+  }
+  const element = instance.scrollElement;
+  if (element !== null && attachedTo.get(instance) !== element) {
+    attachedTo.set(instance, element);
+    const handle = requestAnimationFrame(() => {
+      deferred.delete(instance);
+      if (instance.scrollElement === element) elementScroll(offset, options, instance);
+    });
+    deferred.set(instance, handle);
+    return;
+  }
+  elementScroll(offset, options, instance);
+}
 
 /** The nearest ancestor that scrolls vertically (the detail pane), or null. */
 export function scrollParent(element: HTMLElement | null): HTMLElement | null {
