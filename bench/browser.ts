@@ -498,6 +498,11 @@ How to read it:
   table, the index rows, the run rows and the search filters (about 1/16 of a byte per file byte).
 - The longest main-thread task is the Long Tasks API's (tasks of 50 ms or more) from the drop to the end of
   the searches; \`longest_tasks\` in browser.json gives each one's start and phase.
+- The task when the first rollout's detail opens (~200 ms after the first rows) was 83 / 94 ms while its
+  virtualized lists read layout inside React's commit (the scroller's size, each new row's offsetHeight, the
+  attach-time scrollTo, the transcript's offset; a Chromium trace put over half the task in those forced
+  layouts). They now wait for ResizeObservers and the next frame (components/virtual.ts); what is left is
+  the browser's own first layout and paint of the pane.
 `;
   writeFileSync(path.join(ROOT, "bench/browser.md"), report);
   console.log(report);
