@@ -30,15 +30,15 @@ function useStoredId(ref: FileRef | null): string | null {
 export function useCompareFile(ref: FileRef | null, samples: readonly Sample[] | undefined) {
   const client = useDataClient();
   const stored = useStoredId(ref);
+  // Only samples listed in index.json are fetched; any other ref must be a file opened in this tab.
+  const sample = ref !== null && bundledSample(ref, samples ?? []) !== null;
   return useQuery({
-    queryKey: ["compare", "file", ref ?? "", stored],
+    // A sample's name can name a newer stored file; a dataset id always names the same one, so its key
+    // does not change while the session catches up with a file just opened.
+    queryKey: ["compare", "file", ref ?? "", sample ? stored : null],
     enabled: ref !== null && samples !== undefined,
-    queryFn: ({ signal }): Promise<CompareFileSummary> => {
-      const file = ref ?? "";
-      // Only samples listed in index.json are fetched; any other ref must be a file opened in this tab.
-      const sample = bundledSample(file, samples ?? []) !== null;
-      return client.request("file", { ref: file, sample }, { signal });
-    },
+    queryFn: ({ signal }): Promise<CompareFileSummary> =>
+      client.request("file", { ref: ref ?? "", sample }, { signal }),
   });
 }
 
