@@ -500,9 +500,10 @@ How to read it:
   the searches; \`longest_tasks\` in browser.json gives each one's start and phase.
 - The task when the first rollout's detail opens (~200 ms after the first rows) was 83 / 94 ms while its
   virtualized lists read layout inside React's commit (the scroller's size, each new row's offsetHeight, the
-  attach-time scrollTo, the transcript's offset; a Chromium trace put over half the task in those forced
-  layouts). They now wait for ResizeObservers and the next frame (components/virtual.ts); what is left is
-  the browser's own first layout and paint of the pane.
+  attach-time scrollTo, the transcript's offset, the rollout list's scrollToIndex of an on-screen row; a
+  Chromium trace put over half the task in those forced layouts). They now wait for ResizeObservers and the
+  next frame (components/virtual.ts); what is left near 50 ms is the browser's own first layout and paint
+  of the pane.
 `;
   writeFileSync(path.join(ROOT, "bench/browser.md"), report);
   console.log(report);
