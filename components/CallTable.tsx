@@ -1,10 +1,10 @@
 "use client";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import type { CallView } from "@/hooks/types";
 import { FlagChip, StatusBadge } from "./badges";
 import { Name } from "./Name";
-import { measureAfterLayout, observeRectAfterLayout, scrollAfterLayout, useReveal } from "./virtual";
+import { afterLayout, measureAfterLayout, useReveal, useVisibleRange } from "./virtual";
 
 /** A call row's height before it is measured (a row without flags at 1280 px; others are measured). */
 export const CALL_ROW_ESTIMATE = 135;
@@ -78,17 +78,11 @@ export function CallTable({ count, callAt, onRange, selected, onSelect }: Props)
     estimateSize: () => CALL_ROW_ESTIMATE,
     overscan: CALL_OVERSCAN,
     // No layout reads while the rows commit: sizes come from ResizeObservers (components/virtual.ts).
-    initialRect: { width: 0, height: CALLS_MAX_PX },
-    observeElementRect: observeRectAfterLayout,
-    scrollToFn: scrollAfterLayout,
+    ...afterLayout<HTMLDivElement>(CALLS_MAX_PX),
     measureElement: measureAfterLayout,
   });
   const rows = virtualizer.getVirtualItems();
-  const first = rows[0]?.index ?? 0;
-  const last = rows[rows.length - 1]?.index ?? -1;
-  useEffect(() => {
-    if (last >= first) onRange(first, last + 1);
-  }, [first, last, onRange]);
+  useVisibleRange(virtualizer, onRange);
   const shown = useRef<HTMLOListElement>(null);
   const [box, setBox] = useState<HTMLDivElement | null>(null);
   useReveal(virtualizer, box, shown, selected);

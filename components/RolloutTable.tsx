@@ -4,7 +4,7 @@ import { useEffect, useRef } from "react";
 import { type RolloutIndexEntry, type SortKey, UNVERIFIED_LABEL } from "@/hooks/types";
 import { rewardChanged } from "@/hooks/view-state";
 import { CountChip, formatReward } from "./badges";
-import { observeRectAfterLayout, scrollAfterLayout } from "./virtual";
+import { afterLayout } from "./virtual";
 
 /** Row height in px; fixed so the virtualizer never measures. */
 export const ROW_HEIGHT = 30;
@@ -46,9 +46,7 @@ export function RolloutTable({ rows, selected, onSelect, sort, desc, onSort, onV
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 16,
-    initialRect: { width: 0, height: INITIAL_LIST_PX },
-    observeElementRect: observeRectAfterLayout,
-    scrollToFn: scrollAfterLayout,
+    ...afterLayout<HTMLDivElement>(INITIAL_LIST_PX),
   });
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;

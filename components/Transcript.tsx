@@ -1,18 +1,12 @@
 "use client";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { type RefObject, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { type RefObject, useLayoutEffect, useRef, useState } from "react";
 import type { InputMessage, TranscriptItem } from "@/hooks/types";
 import { StatusBadge } from "./badges";
 import { CodeBlock } from "./CodeBlock";
 import { Markdown } from "./Markdown";
 import { Name } from "./Name";
-import {
-  measureAfterLayout,
-  observeRectAfterLayout,
-  scrollAfterLayout,
-  scrollParent,
-  useReveal,
-} from "./virtual";
+import { afterLayout, measureAfterLayout, scrollParent, useReveal, useVisibleRange } from "./virtual";
 
 /** Longer message texts are folded behind a "show all" button. */
 export const FOLD_TEXT_CHARS = 1_500;
@@ -191,17 +185,11 @@ export function Transcript({ input, count, itemAt, onRange, selected, selectedIt
     gap: ITEM_GAP,
     scrollMargin: margin,
     // No layout reads while the items commit: sizes come from ResizeObservers (components/virtual.ts).
-    initialRect: { width: 0, height: INITIAL_PANE_PX },
-    observeElementRect: observeRectAfterLayout,
-    scrollToFn: scrollAfterLayout,
+    ...afterLayout<HTMLElement>(INITIAL_PANE_PX),
     measureElement: measureAfterLayout,
   });
   const rows = virtualizer.getVirtualItems();
-  const first = rows[0]?.index ?? 0;
-  const last = rows[rows.length - 1]?.index ?? -1;
-  useEffect(() => {
-    if (last >= first) onRange(first, last + 1);
-  }, [first, last, onRange]);
+  useVisibleRange(virtualizer, onRange);
   const shown = useRef<HTMLDivElement>(null);
   useReveal(virtualizer, scroller, shown, selectedItem);
   return (

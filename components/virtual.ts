@@ -1,5 +1,5 @@
 "use client";
-import { elementScroll, type Rect, type Virtualizer } from "@tanstack/react-virtual";
+import { elementScroll, type Rect, type Virtualizer, type VirtualizerOptions } from "@tanstack/react-virtual";
 import { type RefObject, useEffect } from "react";
 
 /**
@@ -125,4 +125,32 @@ export function useReveal<S extends Element>(
     handle = requestAnimationFrame(settle);
     return () => cancelAnimationFrame(handle);
   }, [index, scroller, rows, virtualizer]);
+}
+
+/**
+ * The options that keep a list's layout reads out of React's commit (the three functions above), for a list
+ * whose scroller is assumed `initialHeight` tall until its ResizeObserver reports. Lists whose rows vary in
+ * height add `measureElement: measureAfterLayout`.
+ */
+export function afterLayout<S extends Element>(
+  initialHeight: number,
+): Pick<VirtualizerOptions<S, Element>, "initialRect" | "observeElementRect" | "scrollToFn"> {
+  return {
+    initialRect: { width: 0, height: initialHeight },
+    observeElementRect: observeRectAfterLayout,
+    scrollToFn: scrollAfterLayout,
+  };
+}
+
+/** Reports the range of rows on screen (end exclusive) whenever it changes, so their pages are fetched. */
+export function useVisibleRange<S extends Element>(
+  virtualizer: Virtualizer<S, Element>,
+  onRange: (start: number, end: number) => void,
+): void {
+  const rows = virtualizer.getVirtualItems();
+  const first = rows[0]?.index ?? 0;
+  const last = rows[rows.length - 1]?.index ?? -1;
+  useEffect(() => {
+    if (last >= first) onRange(first, last + 1);
+  }, [first, last, onRange]);
 }
