@@ -18,16 +18,15 @@
  * with scripts/gen-big-rollouts.ts. Sizes: `--sizes 3e8,1e9` (default). Writes bench/browser.json and
  * bench/browser.md. Heavy: run it alone (`flock /tmp/heavy.lock npm run bench:browser`).
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
 import { z } from "zod";
+import { CHROMIUM, CHROMIUM_ARGS, ROOT, serveApp } from "./browser-app";
 
-const ROOT = process.cwd();
 const PORT = Number(process.env.BENCH_PORT ?? 3190);
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const DIR = process.env.BENCH_DIR ?? path.join(tmpdir(), "rollout-inspector-bench");
 /** A term in one rollout's call ids, and one in every rollout's tool descriptions. */
 const RARE_TERM = "call_4242_3";
@@ -67,19 +66,6 @@ function ensureFile(bytes: number): string {
     if (result.status !== 0) throw new Error("could not generate the benchmark file");
   }
   return file;
-}
-
-async function waitHttp(url: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`${url} did not answer`);
 }
 
 /** Resident memory (KiB) of every process under `root` whose command line matches. */
@@ -285,7 +271,7 @@ async function search(page: Page, term: string): Promise<SearchTiming> {
 async function measure(base: string, file: string, bytes: number) {
   const server = await chromium.launchServer({
     executablePath: CHROMIUM,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
+    args: CHROMIUM_ARGS,
   });
   const browserPid = server.process().pid ?? 0;
   const browser = await chromium.connect(server.wsEndpoint());
@@ -516,20 +502,9 @@ async function main(): Promise<void> {
     return;
   }
   const files = sizes.map((bytes) => ({ bytes, file: ensureFile(bytes) }));
-  let app: ChildProcess | null = null;
-  let base = process.env.BASE_URL;
-  if (!base) {
-    if (!existsSync(path.join(ROOT, ".next/BUILD_ID")))
-      throw new Error("no production build: run `npx next build`");
-    base = `http://127.0.0.1:${PORT}`;
-    app = spawn(path.join(ROOT, "node_modules/.bin/next"), ["start", "-p", String(PORT), "-H", "127.0.0.1"], {
-      cwd: ROOT,
-      stdio: "ignore",
-    });
-  }
   const loadBefore = loadavg()[0] ?? 0;
+  const { base, stop } = await serveApp(PORT);
   try {
-    await waitHttp(base, 60_000);
     const results: Result[] = [];
     for (const { bytes, file } of files) {
       console.error(`measuring ${label(bytes)} (${statSync(file).size} bytes)…`);
@@ -551,7 +526,7 @@ async function main(): Promise<void> {
     );
     writeReport({ date: new Date().toISOString(), machine, results });
   } finally {
-    app?.kill();
+    stop();
   }
 }
 

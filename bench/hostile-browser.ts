@@ -18,17 +18,15 @@
  * unless BASE_URL names a running app. Writes bench/hostile-browser.json and bench/hostile-browser.md.
  * Heavy: run it alone (`flock /tmp/heavy.lock npm run bench:hostile`).
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { type CDPSession, chromium, type Page } from "@playwright/test";
 import { z } from "zod";
 import { line, longRolloutLine, manyCalls, rollout } from "../scripts/gen-hostile";
+import { CHROMIUM, CHROMIUM_ARGS, ROOT, serveApp } from "./browser-app";
 
-const ROOT = process.cwd();
 const PORT = Number(process.env.BENCH_PORT ?? 3191);
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const DIR = process.env.BENCH_DIR ?? path.join(tmpdir(), "rollout-inspector-hostile");
 const TIMEOUT_MS = 300_000;
 
@@ -51,19 +49,6 @@ function files() {
   if (!existsSync(a)) writeFileSync(a, line(rollout(manyCalls(COMPARE_CALLS, 1, "a"))));
   if (!existsSync(b)) writeFileSync(b, line(rollout(manyCalls(COMPARE_CALLS, 2, "b"))));
   return { long, a, b };
-}
-
-async function waitHttp(url: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`${url} did not answer`);
 }
 
 const Attached = z.object({
@@ -167,7 +152,7 @@ const DETAIL = "article.detail[data-detail-line='2']";
 async function openLong(base: string, file: string, settled: boolean) {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
+    args: CHROMIUM_ARGS,
   });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -254,7 +239,7 @@ async function openLong(base: string, file: string, settled: boolean) {
 async function compare16k(base: string, a: string, b: string) {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
+    args: CHROMIUM_ARGS,
   });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -345,19 +330,8 @@ function report(opened: readonly Opened[], compared: Compared, machine: Record<s
 
 async function main() {
   const { long, a, b } = files();
-  let base = process.env.BASE_URL;
-  let app: ChildProcess | undefined;
-  if (!base) {
-    if (!existsSync(path.join(ROOT, ".next/BUILD_ID")))
-      throw new Error("no production build: run `npx next build`");
-    base = `http://127.0.0.1:${PORT}`;
-    app = spawn(path.join(ROOT, "node_modules/.bin/next"), ["start", "-p", String(PORT), "-H", "127.0.0.1"], {
-      cwd: ROOT,
-      stdio: "ignore",
-    });
-  }
+  const { base, stop } = await serveApp(PORT);
   try {
-    await waitHttp(base, 60_000);
     const machine = {
       cpus: cpus().length,
       cpu: cpus()[0]?.model ?? "unknown",
@@ -385,7 +359,7 @@ async function main() {
     writeFileSync(path.join(ROOT, "bench/hostile-browser.md"), text);
     console.log(text);
   } finally {
-    app?.kill();
+    stop();
   }
 }
 
