@@ -127,6 +127,9 @@ test("a recorded NaN reward is not drawn (no cx=NaN) and the axes stay finite", 
       buffer: Buffer.from(text),
     });
   await expect(page.getByTestId("rollout-count")).toHaveText("2");
+  // Rewards fill in behind the rows and the chart renders from a deferred value: wait for both.
+  await expect(page.locator("[data-rewards='pending']")).toHaveCount(0);
+  await expect(page.locator(".reward-chart circle").first()).toBeAttached();
   const cx = await page
     .locator(".reward-chart circle")
     .evaluateAll((els) => els.map((e) => e.getAttribute("cx")));
