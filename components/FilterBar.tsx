@@ -1,6 +1,13 @@
 import type { FilterFlag, SortKey } from "@/hooks/types";
 import { useDraft } from "@/hooks/use-draft";
-import { FILTER_FLAGS } from "@/hooks/view-state";
+import {
+  clauseValue,
+  FILTER_FLAGS,
+  flagClause,
+  hasClause,
+  setClause,
+  toggleClause,
+} from "@/hooks/view-state";
 import { nameLabel } from "./Name";
 
 const FLAG_LABEL: Record<FilterFlag, string> = {
@@ -13,27 +20,24 @@ const FLAG_LABEL: Record<FilterFlag, string> = {
 };
 
 interface Props {
-  query: string;
-  onQuery(query: string): void;
-  filters: readonly FilterFlag[];
-  onToggle(flag: FilterFlag): void;
+  /** The one filter (lib/run syntax): every control here edits one clause of it. */
+  filter: string;
+  onFilter(filter: string): void;
   agents: readonly string[];
-  agent: string | null;
-  onAgent(agent: string | null): void;
-  envs: readonly string[];
-  env: string | null;
-  onEnv(env: string | null): void;
+  servers: readonly string[];
   shown: number;
   total: number;
   searching: boolean;
-  onClear(): void;
   searchRef?: React.Ref<HTMLInputElement>;
 }
 
 export function FilterBar(props: Props) {
-  const { filters, onToggle } = props;
-  const [query, setQuery] = useDraft(props.query, props.onQuery);
-  const any = filters.length > 0 || props.agent !== null || props.env !== null || props.query !== "";
+  const { filter, onFilter } = props;
+  const [query, setQuery] = useDraft(clauseValue(filter, "text") ?? "", (text) =>
+    onFilter(setClause(filter, "text", text.trim() === "" ? null : { kind: "text", value: text })),
+  );
+  const agent = clauseValue(filter, "agent");
+  const server = clauseValue(filter, "server");
   return (
     <div className="filterbar">
       <input
@@ -46,49 +50,72 @@ export function FilterBar(props: Props) {
         onChange={(event) => setQuery(event.target.value)}
       />
       <div className="filter-flags">
-        {FILTER_FLAGS.map((flag) => (
-          <button
-            type="button"
-            key={flag}
-            className={`chip chip-${flag}${filters.includes(flag) ? " chip-on" : ""}`}
-            aria-pressed={filters.includes(flag)}
-            data-filter={flag}
-            onClick={() => onToggle(flag)}
-          >
-            {FLAG_LABEL[flag]}
-          </button>
-        ))}
+        {FILTER_FLAGS.map((flag) => {
+          const on = hasClause(filter, flagClause(flag));
+          return (
+            <button
+              type="button"
+              key={flag}
+              className={`chip chip-${flag}${on ? " chip-on" : ""}`}
+              aria-pressed={on}
+              data-filter={flag}
+              onClick={() => onFilter(toggleClause(filter, flagClause(flag)))}
+            >
+              {FLAG_LABEL[flag]}
+            </button>
+          );
+        })}
       </div>
       <div className="filter-selects">
         <select
           aria-label="Agent"
-          value={props.agent ?? ""}
-          onChange={(event) => props.onAgent(event.target.value || null)}
+          value={agent ?? ""}
+          onChange={(event) =>
+            onFilter(
+              setClause(
+                filter,
+                "agent",
+                event.target.value ? { kind: "agent", value: event.target.value } : null,
+              ),
+            )
+          }
         >
           <option value="">all agents</option>
-          {props.agents.map((agent) => (
-            <option key={agent} value={agent}>
-              {agent}
+          {agent !== null && !props.agents.includes(agent) && <option value={agent}>{agent}</option>}
+          {props.agents.map((name) => (
+            <option key={name} value={name}>
+              {name}
             </option>
           ))}
         </select>
         <select
           aria-label="Server"
-          value={props.env ?? ""}
-          onChange={(event) => props.onEnv(event.target.value || null)}
+          value={server ?? ""}
+          onChange={(event) =>
+            onFilter(
+              setClause(
+                filter,
+                "server",
+                event.target.value ? { kind: "server", value: event.target.value } : null,
+              ),
+            )
+          }
         >
           <option value="">all servers</option>
-          {props.envs.map((env) => (
-            <option key={env} value={env}>
-              {nameLabel(env)}
+          {server !== null && !props.servers.includes(server) && (
+            <option value={server}>{nameLabel(server)}</option>
+          )}
+          {props.servers.map((name) => (
+            <option key={name} value={name}>
+              {nameLabel(name)}
             </option>
           ))}
         </select>
         <span className="shown" data-testid="shown-count" data-shown={props.shown}>
           {props.searching ? "searching…" : `${props.shown} / ${props.total}`}
         </span>
-        {any && (
-          <button type="button" className="link-button" onClick={props.onClear}>
+        {filter.trim() !== "" && (
+          <button type="button" className="link-button" onClick={() => onFilter("")}>
             clear
           </button>
         )}

@@ -1,12 +1,15 @@
 import { useState } from "react";
-import type { GroupStats, RunMetrics } from "@/lib/metrics";
+import { type GroupStats, REWARD_SOURCES, type RewardSource, type RunMetrics } from "@/lib/metrics";
 import { lineCountsText } from "@/lib/run";
 import { formatReward } from "./badges";
 
 interface Props {
   metrics: RunMetrics;
-  /** True when a structured filter narrows the rows the metrics cover. */
-  filtered: boolean;
+  /** The filter narrowing the rows the metrics cover ("" for none), and the run's rollouts. */
+  filter: string;
+  total: number;
+  /** Choose the reward pass@k, "passed" and the distribution read. */
+  onReward(reward: RewardSource): void;
   /** Lines of the file that are not rollouts (named beside the count, never in it). */
   unreadable: number;
   /** Filter the list to one task (group by task). */
@@ -60,8 +63,17 @@ function GroupTable({ title, groups, by }: { title: string; groups: readonly Gro
 }
 
 /** Run metrics, all computed in lib/metrics: means by group, pass@k, distribution, policies, tokens. */
-export function RunMetricsPanel({ metrics, filtered, unreadable, onTask }: Props) {
-  const max = Math.max(1, ...metrics.distribution.contract.bins.map((b) => b.count));
+const REWARD_HINT: Record<RewardSource, string> = {
+  recorded: "the reward the run recorded",
+  contract: "recomputed here under the contract policy (follow provenance)",
+  legacy: "recomputed here under the legacy policy (Gym before provenance)",
+};
+
+export function RunMetricsPanel({ metrics, filter, total, unreadable, onReward, onTask }: Props) {
+  const reward = metrics.reward;
+  const distribution = metrics.distribution[reward];
+  const max = Math.max(1, ...distribution.bins.map((b) => b.count));
+  const filtered = filter.trim() !== "";
   // The group tables (one row per task: thousands on a big run) are rendered only while the panel is open,
   // so a run view arriving does not commit them unseen (bench/browser.md, longest main-thread task).
   const [open, setOpen] = useState(false);
@@ -75,14 +87,36 @@ export function RunMetricsPanel({ metrics, filtered, unreadable, onTask }: Props
     >
       <summary>
         Run metrics{" "}
-        <span className="muted">
+        <span className="muted" data-testid="metrics-scope">
           ·{" "}
           {filtered
-            ? `${metrics.rollouts} rollouts (filtered)`
-            : lineCountsText({ rollouts: metrics.rollouts, unreadable })}
+            ? `${metrics.rollouts} of ${total} rollouts (filter: ${filter.trim()})`
+            : lineCountsText({ rollouts: metrics.rollouts, unreadable })}{" "}
+          · pass@k on the {reward} reward
         </span>
       </summary>
       <div className="metrics-grid">
+        <div className="metric">
+          <span className="metric-label">reward</span>
+          <span className="reward-switch">
+            <select
+              aria-label="Reward for pass@k"
+              value={reward}
+              data-testid="reward-switch"
+              onChange={(event) => {
+                const next = REWARD_SOURCES.find((source) => source === event.target.value);
+                if (next !== undefined) onReward(next);
+              }}
+            >
+              {REWARD_SOURCES.map((source) => (
+                <option key={source} value={source}>
+                  {source}
+                </option>
+              ))}
+            </select>
+            <span className="muted"> pass@k, passed and the distribution read {REWARD_HINT[reward]}</span>
+          </span>
+        </div>
         <div className="metric">
           <span className="metric-label">mean reward</span>
           <span>
@@ -94,9 +128,11 @@ export function RunMetricsPanel({ metrics, filtered, unreadable, onTask }: Props
         <div className="metric">
           <span
             className="metric-label"
-            title="unbiased estimator over each task's rollouts (contract), averaged over tasks"
+            title={`unbiased estimator over each task's rollouts (${reward}), averaged over tasks`}
+            data-testid="pass-at-k-label"
+            data-reward={reward}
           >
-            pass@k
+            pass@k ({reward})
           </span>
           <span>
             {metrics.pass_at_k.map((p) => (
@@ -151,9 +187,9 @@ export function RunMetricsPanel({ metrics, filtered, unreadable, onTask }: Props
           </span>
         </div>
         <div className="metric">
-          <span className="metric-label">distribution (contract)</span>
+          <span className="metric-label">distribution ({reward})</span>
           <span className="dist">
-            {metrics.distribution.contract.bins.map((b) => (
+            {distribution.bins.map((b) => (
               <span key={b.reward} className="dist-bin" data-reward={b.reward} data-count={b.count}>
                 <span className="dist-bar" style={{ width: `${(100 * b.count) / max}%` }} />
                 <span className="dist-text">
@@ -161,8 +197,10 @@ export function RunMetricsPanel({ metrics, filtered, unreadable, onTask }: Props
                 </span>
               </span>
             ))}
-            {metrics.distribution.contract.missing > 0 && (
-              <span className="muted">unverified: {metrics.distribution.contract.missing}</span>
+            {distribution.missing > 0 && (
+              <span className="muted">
+                {reward === "recorded" ? "none recorded" : "unverified"}: {distribution.missing}
+              </span>
             )}
           </span>
         </div>
@@ -177,7 +215,7 @@ export function RunMetricsPanel({ metrics, filtered, unreadable, onTask }: Props
               <tr>
                 <th scope="col">task</th>
                 <th scope="col">n</th>
-                <th scope="col">passed</th>
+                <th scope="col">passed ({reward})</th>
                 <th scope="col">contract</th>
                 <th scope="col">recorded</th>
               </tr>

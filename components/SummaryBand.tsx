@@ -1,12 +1,19 @@
 import type { FilterFlag, RolloutIndexEntry, StatusCounts } from "@/hooks/types";
+import { flagClause, hasClause, toggleClause } from "@/hooks/view-state";
 import { RewardChart } from "./RewardChart";
 
 interface Props {
+  /** Counts over the rows the filter keeps: the tiles follow the one filter, as the list does. */
   counts: StatusCounts;
   entries: readonly RolloutIndexEntry[];
+  /** Every rollout of the file (the scope's denominator). */
+  total: number;
   errorLines: number;
-  active: readonly FilterFlag[];
-  onToggle(flag: FilterFlag): void;
+  /** The one filter (lib/run syntax); a tile toggles its clause. */
+  filter: string;
+  onFilter(filter: string): void;
+  /** What the rows whose rewards are pending are doing: "restoring" after a reload, else "pending". */
+  pendingLabel: string;
 }
 
 type Counted = "unverified" | "changed" | "zero" | "ambiguous" | "mismatched" | "external";
@@ -75,13 +82,19 @@ const TILES: readonly {
   },
 ];
 
-export function SummaryBand({ counts, entries, errorLines, active, onToggle }: Props) {
+export function SummaryBand({ counts, entries, total, errorLines, filter, onFilter, pendingLabel }: Props) {
+  const filtered = filter.trim() !== "";
   return (
     <section className="summary" aria-label="Summary">
+      {filtered && (
+        <div className="scope muted" data-testid="tiles-scope" data-kept={counts.rollouts} data-total={total}>
+          {counts.rollouts} of {total} rollouts (filter: <code>{filter.trim()}</code>)
+        </div>
+      )}
       <div className="summary-totals">
         <div className="total">
           <span className="total-value" data-testid="rollout-count">
-            {counts.rollouts}
+            {filtered ? total : counts.rollouts}
           </span>
           <span className="total-label">rollouts</span>
         </div>
@@ -97,18 +110,25 @@ export function SummaryBand({ counts, entries, errorLines, active, onToggle }: P
             <span className="total-label">unreadable {errorLines === 1 ? "line" : "lines"}</span>
           </div>
         )}
+        {counts.pending > 0 && (
+          <div className="total" data-testid="pending-count" data-pending={counts.pending}>
+            <span className="total-value">{counts.pending}</span>
+            <span className="total-label">{pendingLabel}</span>
+          </div>
+        )}
       </div>
       <div className="summary-tiles">
         {TILES.map((tile) => (
           <button
             type="button"
             key={tile.flag}
-            className={`tile tile-${tile.tone}${active.includes(tile.flag) ? " tile-active" : ""}`}
-            aria-pressed={active.includes(tile.flag)}
+            className={`tile tile-${tile.tone}${hasClause(filter, flagClause(tile.flag)) ? " tile-active" : ""}`}
+            aria-pressed={hasClause(filter, flagClause(tile.flag))}
             title={tileHint(counts, tile.key, tile.hint)}
             data-summary={tile.flag}
+            data-value={tileValue(counts, tile.key)}
             {...(tile.flag === "unverified" ? { "data-unverified-count": counts.unverified } : {})}
-            onClick={() => onToggle(tile.flag)}
+            onClick={() => onFilter(toggleClause(filter, flagClause(tile.flag)))}
           >
             <span className="tile-value">{tileValue(counts, tile.key)}</span>
             <span className="tile-label">

@@ -13,6 +13,8 @@ interface Props {
   counts: LineCounts;
   /** The cause the list is filtered to, if any. */
   active: ZeroCause | null;
+  /** What the breakdown covers when a filter narrows it (null: the whole run). */
+  scope: string | null;
   onCause(cause: ZeroCause | null): void;
 }
 
@@ -28,7 +30,7 @@ function percent(n: number, total: number): string {
  * button per cause that filters the list to it. An SVG bar like the reward chart's: no chart library needed
  * for one row of rectangles.
  */
-export function TriagePanel({ triage, counts, active, onCause }: Props) {
+export function TriagePanel({ triage, counts, active, scope, onCause }: Props) {
   let x = 0;
   return (
     <section className="triage" aria-label="Why zero" data-testid="triage" data-zero={triage.zero}>
@@ -38,6 +40,11 @@ export function TriagePanel({ triage, counts, active, onCause }: Props) {
           {zeroShareText(triage.zero, counts)}
         </span>
       </div>
+      {scope !== null && (
+        <div className="muted triage-scope" data-testid="triage-scope" data-rollouts={triage.total}>
+          {scope}
+        </div>
+      )}
       <svg
         className="triage-bar"
         viewBox={`0 0 ${BAR_WIDTH} 4`}

@@ -49,7 +49,7 @@ test.describe("filters", () => {
 
     await page.locator("[data-filter='changed']").click();
     await expect(page.getByTestId("shown-count")).toHaveAttribute("data-shown", String(changed.length));
-    expect(page.url()).toContain("filter=changed");
+    expect(new URL(page.url()).searchParams.get("f")).toBe("is:changed");
     const firstChanged = page.locator(".rbody .rrow").first();
     await expect(firstChanged).toHaveAttribute("data-line", String(changed[0]));
     await page.locator("[data-filter='changed']").click();

@@ -120,6 +120,96 @@ test.describe("run view on the generated triage run", () => {
     expect(jsonl).toBe(cli(["triage", FILE, "--format", "jsonl", "--filter", filter]));
   });
 
+  test("chips, selects, search and causes are clauses of one filter: list, tiles, breakdown, metrics and export follow it and say their scope", async ({
+    page,
+  }) => {
+    // The "recorded 0" chip and the agent select: two clauses of ?f=.
+    await page.locator("[data-filter='zero']").click();
+    await page.getByLabel("Agent").selectOption("http_agent");
+    const filter = "recorded:0 agent:http_agent";
+    await expect.poll(() => new URL(page.url()).searchParams.get("f")).toBe(filter);
+    const kept = run.intents.filter((i) => i.recorded === 0 && i.agent === "http_agent");
+    const http = run.intents.filter((i) => i.agent === "http_agent");
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.length).toBeLessThan(run.intents.length);
+    // The list.
+    await expect(page.getByTestId("shown-count")).toHaveAttribute("data-shown", String(kept.length));
+    // The tiles: counted over the kept rows, and saying so.
+    await expect(page.getByTestId("tiles-scope")).toHaveText(
+      `${kept.length} of ${run.intents.length} rollouts (filter: ${filter})`,
+    );
+    await expect(page.locator("[data-summary='zero']")).toHaveAttribute("data-value", String(kept.length));
+    await expect(page.locator("[data-summary='zero']")).toHaveAttribute("aria-pressed", "true");
+    // The metrics.
+    await expect(page.getByTestId("run-metrics")).toHaveAttribute("data-rollouts", String(kept.length));
+    await expect(page.getByTestId("metrics-scope")).toContainText(
+      `${kept.length} of ${run.intents.length} rollouts (filter: ${filter})`,
+    );
+    // The breakdown: the same filter (no cause clause here), over the http agent's zeros.
+    await expect(page.getByTestId("triage-scope")).toContainText(
+      `Breakdown of ${kept.length} of ${run.intents.length} rollouts (filter: ${filter})`,
+    );
+    // The export: the kept rows only, the CLI's bytes, and the hint says which.
+    await expect(page.getByTestId("export-cli")).toContainText(`--filter '${filter}'`);
+    const csv = await download(page, "export-csv");
+    expect(csv.trim().split("\r\n")).toHaveLength(kept.length + 1);
+    expect(csv).toBe(cli(["triage", FILE, "--format", "csv", "--filter", filter]));
+    // A cause click adds a clause; the breakdown leaves it out (and says so), the list and metrics follow it.
+    await page.locator("[data-filter='zero']").click();
+    await expect.poll(() => new URL(page.url()).searchParams.get("f")).toBe("agent:http_agent");
+    const cause = (["tool_failed", "wrong_end_state", "identity", "no_tool_call"] as const).find((c) =>
+      http.some((i) => i.cause === c),
+    );
+    if (cause === undefined) throw new Error("no cause among the http agent's rollouts");
+    const withCause = http.filter((i) => i.cause === cause);
+    await page.locator(`[data-cause='${cause}']`).click();
+    await expect
+      .poll(() => new URL(page.url()).searchParams.get("f"))
+      .toBe(`agent:http_agent cause:${cause}`);
+    await expect(page.getByTestId("shown-count")).toHaveAttribute("data-shown", String(withCause.length));
+    await expect(page.getByTestId("triage-scope")).toContainText("cause clause is left out");
+    await expect(page.getByTestId("triage-scope")).toHaveAttribute("data-rollouts", String(http.length));
+    await expect(page.getByTestId("run-metrics")).toHaveAttribute("data-rollouts", String(withCause.length));
+    await expect(page.locator("[data-summary='zero']")).toHaveAttribute(
+      "data-value",
+      String(withCause.filter((i) => i.recorded === 0).length),
+    );
+    const jsonl = await download(page, "export-jsonl");
+    expect(jsonl.trim().split("\n")).toHaveLength(withCause.length);
+    // The search box is the text clause.
+    await page.getByLabel("Search rollouts").fill("model-b");
+    await expect
+      .poll(() => new URL(page.url()).searchParams.get("f"))
+      .toBe(`agent:http_agent cause:${cause} text:model-b`);
+    await expect(page.getByTestId("structured-filter")).toHaveValue(
+      `agent:http_agent cause:${cause} text:model-b`,
+    );
+  });
+
+  test("pass@k says which reward it reads, recorded by default, and the switch is kept in the URL", async ({
+    page,
+  }) => {
+    await page.getByTestId("run-metrics").locator("summary").click();
+    await expect(page.getByTestId("pass-at-k-label")).toHaveAttribute("data-reward", "recorded");
+    await expect(page.getByTestId("metrics-scope")).toContainText("pass@k on the recorded reward");
+    await page.getByTestId("reward-switch").selectOption("contract");
+    await expect(page.getByTestId("pass-at-k-label")).toHaveAttribute("data-reward", "contract");
+    expect(new URL(page.url()).searchParams.get("reward")).toBe("contract");
+  });
+
+  test("an old link's chip, agent and search parameters become clauses of the one filter", async ({
+    page,
+  }) => {
+    await page.goto(`/?filter=zero&agent=http_agent`);
+    await loadFiles(page, [FILE]);
+    const kept = run.intents.filter((i) => i.recorded === 0 && i.agent === "http_agent");
+    await expect(page.getByTestId("shown-count")).toHaveAttribute("data-shown", String(kept.length));
+    await expect.poll(() => new URL(page.url()).searchParams.get("f")).toBe("recorded:0 agent:http_agent");
+    const params = new URL(page.url()).searchParams;
+    expect(params.get("filter")).toBeNull();
+    expect(params.get("agent")).toBeNull();
+  });
+
   test("a bad filter says why, and the list stays unfiltered", async ({ page }) => {
     await page.getByTestId("structured-filter").fill("cause:bogus");
     await expect(page.getByTestId("filter-error")).toContainText("cause is one of");
@@ -135,7 +225,7 @@ test("typing quickly into search keeps every character", async ({ page }) => {
     await search.fill("");
     await search.pressSequentially(text, { delay: 60 });
     await expect(search).toHaveValue(text);
-    await expect.poll(() => new URL(page.url()).searchParams.get("q")).toBe(text);
+    await expect.poll(() => new URL(page.url()).searchParams.get("f")).toBe(`text:${text}`);
     await expect(search).toHaveValue(text);
   }
 });

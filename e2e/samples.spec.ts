@@ -46,7 +46,14 @@ test("a deep link to a call survives a reload", async ({ page }) => {
       await waitReady(page);
     }
   }
-  expect(new URL(page.url()).search).toBe(new URL(link, "http://x").search);
+  // The old `filter=` chip parameter is now a clause of the one filter; the link keeps line and call, and
+  // names the file it shows.
+  const params = new URL(page.url()).searchParams;
+  expect(params.get("line")).toBe("2");
+  expect(params.get("call")).toBe("1");
+  expect(params.get("f")).toBe("flag:mismatched");
+  expect(params.get("filter")).toBeNull();
+  expect(params.get("name")).toBe(SAMPLE);
 });
 
 test("the header links the open sample rollout to its harness what-if", async ({ page }) => {

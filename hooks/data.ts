@@ -7,6 +7,7 @@
 import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { z } from "zod";
+import type { RewardSource } from "@/lib/metrics";
 import type {
   CallView,
   DatasetSummary,
@@ -253,12 +254,13 @@ export function runViewReady(dataset: DatasetSummary | null): boolean {
  * re-renders the breakdown and the metrics); while rewards are recomputed the previous view stays. Keyed by
  * the revision: another server, harness or inputs file recomputes it.
  */
-export function useRunView(dataset: DatasetSummary | null, filter: string) {
+export function useRunView(dataset: DatasetSummary | null, filter: string, reward: RewardSource) {
   const client = useDataClient();
   return useQuery({
-    queryKey: ["run", dataset?.id ?? null, dataset?.revision ?? 0, filter],
+    queryKey: ["run", dataset?.id ?? null, dataset?.revision ?? 0, filter, reward],
     enabled: runViewReady(dataset),
-    queryFn: ({ signal }) => client.request("run", { dataset: dataset?.id ?? "", filter }, { signal }),
+    queryFn: ({ signal }) =>
+      client.request("run", { dataset: dataset?.id ?? "", filter, reward }, { signal }),
     placeholderData: (previous, query) => (query?.queryKey[1] === dataset?.id ? previous : undefined),
   });
 }

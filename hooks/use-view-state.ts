@@ -1,7 +1,7 @@
 "use client";
 import { useSearchParams } from "next/navigation";
-import { useCallback, useMemo } from "react";
-import { parseViewState, serializeViewState, type ViewState } from "./view-state";
+import { useCallback, useEffect, useMemo } from "react";
+import { LEGACY_FILTER_PARAMS, parseViewState, serializeViewState, type ViewState } from "./view-state";
 
 export type ViewUpdate = Partial<ViewState> | ((state: ViewState) => Partial<ViewState>);
 
@@ -21,5 +21,9 @@ export function useViewState(): [ViewState, (update: ViewUpdate, options?: { pus
     if (options.push) window.history.pushState(null, "", url);
     else window.history.replaceState(null, "", url);
   }, []);
+  // An old link's filter parameters are rewritten once as clauses of `f` (parseViewState reads them).
+  useEffect(() => {
+    if (LEGACY_FILTER_PARAMS.some((name) => params.has(name))) update({});
+  }, [params, update]);
   return [state, update];
 }

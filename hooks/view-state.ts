@@ -1,8 +1,22 @@
 /**
- * The inspector's view state (sample, rollout, call, filters) and its URL form. Pure functions: the
+ * The inspector's view state (sample, rollout, call, filter) and its URL form. Pure functions: the
  * URL is the single place the state lives, so a link reopens the same view.
+ *
+ * The list has one filter, lib/run's structured filter in `?f=`: the chips, the tiles, the cause buttons, the
+ * agent and server selects and the search box each edit one clause of it (flagClause, setClause), so the list,
+ * the tiles, the metrics, the breakdown and the export all follow the same filter. Links from before that
+ * (`?filter=zero,changed&agent=a&env=s&q=text`) are read into clauses.
  */
 import { HARNESSES, isHarnessId } from "@/lib/harness";
+import { DEFAULT_REWARD, isRewardSource, type RewardSource } from "@/lib/metrics";
+import {
+  evaluateFilter,
+  type FilterClause,
+  type FilterSubject,
+  formatClause,
+  formatFilter,
+  parseFilter,
+} from "@/lib/run";
 import type { HarnessId, RolloutIndexEntry } from "@/worker/protocol";
 
 export const FILTER_FLAGS = ["zero", "changed", "ambiguous", "mismatched", "external", "unverified"] as const;
@@ -27,16 +41,16 @@ export const HARNESS_IDS: readonly HarnessId[] = HARNESSES;
 export interface ViewState {
   /** A bundled sample's file name (public/samples). */
   readonly sample: string | null;
-  /** The rollouts file shown, by name, when several are loaded. */
+  /** The rollouts file shown, by dataset id (or name), when several are loaded. */
   readonly file: string | null;
+  /** The shown file's name, so a link opened where the file is not loaded can say which file to open. */
+  readonly name: string | null;
   readonly line: number | null;
   readonly call: string | null;
-  readonly filters: readonly FilterFlag[];
-  readonly agent: string | null;
-  readonly env: string | null;
-  readonly q: string;
-  /** The structured filter (lib/run syntax: recorded:0 field:a.b=x flag:f cause:c). */
+  /** The one filter (lib/run syntax: recorded:0 agent:a server:s is:changed text:"x" field:a.b=x flag:f cause:c). */
   readonly f: string;
+  /** The reward pass@k and "passed" read in the run metrics (lib/metrics; the run's recorded one by default). */
+  readonly reward: RewardSource;
   readonly sort: SortKey;
   readonly desc: boolean;
   /** Verifying server chosen for the open rollout; null: its default. */
@@ -47,13 +61,11 @@ export interface ViewState {
 export const DEFAULT_VIEW: ViewState = {
   sample: null,
   file: null,
+  name: null,
   line: null,
   call: null,
-  filters: [],
-  agent: null,
-  env: null,
-  q: "",
   f: "",
+  reward: DEFAULT_REWARD,
   sort: "line",
   desc: false,
   server: null,
@@ -73,21 +85,70 @@ function positiveInt(value: string | null): number | null {
   return Number(value);
 }
 
+/** What a link shows besides its file: a rollout, a call or a filter (applied once the file is opened). */
+export function linkTarget(state: ViewState): boolean {
+  return state.line !== null || state.call !== null || state.f !== "";
+}
+
+/**
+ * The view kept when files are opened from a link that named what to show (a fresh tab without the file):
+ * its rollout, call, filter and settings apply to the opened file; only the sample is dropped.
+ */
+export function keptForOpenedFiles(state: ViewState): ViewState {
+  return linkTarget(state) ? { ...state, sample: null, file: null } : { ...DEFAULT_VIEW };
+}
+
+/** The clause each chip and tile stands for. */
+const FLAG_CLAUSES: Readonly<Record<FilterFlag, FilterClause>> = {
+  zero: { kind: "range", field: "recorded", min: 0, max: 0 },
+  changed: { kind: "is", state: "changed" },
+  ambiguous: { kind: "flag", name: "ambiguous" },
+  mismatched: { kind: "flag", name: "mismatched" },
+  external: { kind: "flag", name: "external" },
+  unverified: { kind: "is", state: "unverified" },
+};
+
+export function flagClause(flag: FilterFlag): FilterClause {
+  return FLAG_CLAUSES[flag];
+}
+
+/** URL parameters of the filters before there was one filter: still read from links, never written. */
+export const LEGACY_FILTER_PARAMS = ["filter", "agent", "env", "q"] as const;
+
+/** The clauses an old link's `filter`, `agent`, `env` and `q` parameters stand for. */
+function legacyClauses(params: URLSearchParams): FilterClause[] {
+  const out: FilterClause[] = (params.get("filter") ?? "").split(",").filter(isFilterFlag).map(flagClause);
+  const agent = params.get("agent");
+  if (agent) out.push({ kind: "agent", value: agent });
+  const env = params.get("env");
+  if (env) out.push({ kind: "server", value: env });
+  const q = params.get("q")?.trim();
+  if (q) out.push({ kind: "text", value: q });
+  return out;
+}
+
+/** The filter text with `clauses` added: formatted again when it parses, else appended to what was typed. */
+function addClauses(f: string, clauses: readonly FilterClause[]): string {
+  if (clauses.length === 0) return f;
+  const parsed = parseFilter(f);
+  if (parsed.ok) return formatFilter([...parsed.clauses, ...clauses]);
+  return `${f} ${formatFilter(clauses)}`.trim();
+}
+
 export function parseViewState(params: URLSearchParams): ViewState {
   const sortParam = params.get("sort") ?? "";
   const desc = sortParam.startsWith("-");
   const sortKey = desc ? sortParam.slice(1) : sortParam;
   const harness = params.get("harness");
+  const reward = params.get("reward") ?? "";
   return {
     sample: params.get("sample") || null,
     file: params.get("file") || null,
+    name: params.get("name") || null,
     line: positiveInt(params.get("line")),
     call: params.get("call") || null,
-    filters: (params.get("filter") ?? "").split(",").filter(isFilterFlag),
-    agent: params.get("agent") || null,
-    env: params.get("env") || null,
-    q: params.get("q") ?? "",
-    f: params.get("f") ?? "",
+    f: addClauses(params.get("f") ?? "", legacyClauses(params)),
+    reward: isRewardSource(reward) ? reward : DEFAULT_REWARD,
     sort: isSortKey(sortKey) ? sortKey : DEFAULT_VIEW.sort,
     desc: isSortKey(sortKey) && desc,
     server: params.get("server") || null,
@@ -99,13 +160,11 @@ export function serializeViewState(state: ViewState): URLSearchParams {
   const params = new URLSearchParams();
   if (state.sample) params.set("sample", state.sample);
   if (state.file) params.set("file", state.file);
+  if (state.name) params.set("name", state.name);
   if (state.line !== null) params.set("line", String(state.line));
   if (state.call) params.set("call", state.call);
-  if (state.filters.length > 0) params.set("filter", state.filters.join(","));
-  if (state.agent) params.set("agent", state.agent);
-  if (state.env) params.set("env", state.env);
-  if (state.q) params.set("q", state.q);
   if (state.f) params.set("f", state.f);
+  if (state.reward !== DEFAULT_REWARD) params.set("reward", state.reward);
   if (state.sort !== DEFAULT_VIEW.sort || state.desc)
     params.set("sort", `${state.desc ? "-" : ""}${state.sort}`);
   if (state.server) params.set("server", state.server);
@@ -118,34 +177,93 @@ export function rewardChanged(entry: RolloutIndexEntry): boolean {
   return entry.recorded !== null && entry.contract !== null && entry.contract !== entry.recorded;
 }
 
-function matchesFlag(entry: RolloutIndexEntry, flag: FilterFlag): boolean {
-  switch (flag) {
-    case "zero":
-      return entry.recorded === 0;
-    case "changed":
-      return rewardChanged(entry);
-    case "ambiguous":
-    case "mismatched":
-    case "external":
-      return entry.counts[flag] > 0;
-    case "unverified":
-      return entry.contract === null;
-  }
+const HIGHLIGHTS = ["ambiguous", "mismatched", "external"] as const;
+
+/**
+ * What the filter can read of a list row: its rewards only once they are computed (a pending reward is not
+ * known, so no clause on it is decided yet), its highlights but not its flag names or its cause (those come
+ * with the run view, worker/run.ts).
+ */
+export function entrySubject(entry: RolloutIndexEntry): FilterSubject {
+  const done = entry.rewards === "done";
+  return {
+    agent: entry.agent,
+    server: entry.server,
+    recorded: entry.recorded,
+    ...(done ? { contract: entry.contract, legacy: entry.legacy } : {}),
+    highlights: HIGHLIGHTS.filter((h) => entry.counts[h] > 0),
+  };
 }
 
-/** Rows that pass every active filter (flags are AND-ed), in the chosen order. */
+/** The filter's clauses, or none when it does not parse (the page says why, and lists every row). */
+export function filterClauses(f: string): readonly FilterClause[] {
+  const parsed = parseFilter(f);
+  return parsed.ok ? parsed.clauses : [];
+}
+
+/** Whether the filter holds this clause (the chip or tile that stands for it is on). */
+export function hasClause(f: string, clause: FilterClause): boolean {
+  const text = formatClause(clause);
+  return filterClauses(f).some((c) => formatClause(c) === text);
+}
+
+/** The filter with the clause taken out when present, else added (a chip or tile pressed). */
+export function toggleClause(f: string, clause: FilterClause): string {
+  const parsed = parseFilter(f);
+  if (!parsed.ok) return addClauses(f, [clause]);
+  const text = formatClause(clause);
+  const kept = parsed.clauses.filter((c) => formatClause(c) !== text);
+  return formatFilter(kept.length === parsed.clauses.length ? [...kept, clause] : kept);
+}
+
+type SingleKind = "agent" | "server" | "text" | "cause";
+
+/** The filter with every clause of this kind replaced by `clause` (or removed): a select, the search box, a cause. */
+export function setClause(f: string, kind: SingleKind, clause: FilterClause | null): string {
+  const parsed = parseFilter(f);
+  if (!parsed.ok) return clause === null ? f : addClauses(f, [clause]);
+  const kept = parsed.clauses.filter((c) => c.kind !== kind);
+  return formatFilter(clause === null ? kept : [...kept, clause]);
+}
+
+/** The value of the filter's first agent, server or text clause (what its select or box shows). */
+export function clauseValue(f: string, kind: "agent" | "server" | "text"): string | null {
+  for (const clause of filterClauses(f))
+    if (
+      (clause.kind === "agent" || clause.kind === "server" || clause.kind === "text") &&
+      clause.kind === kind
+    )
+      return clause.value;
+  return null;
+}
+
+export interface SelectContext {
+  /** The page's byte search for the filter's text clause: its text and the lines found so far. */
+  readonly search: { readonly text: string; readonly lines: ReadonlySet<number> } | null;
+  /** The lines the worker's run view kept for this very filter (every clause decided); null before it answers. */
+  readonly kept: ReadonlySet<number> | null;
+}
+
+/**
+ * Rows the filter keeps, in the chosen order. Each row is judged by lib's evaluator on what the list knows;
+ * a clause it cannot decide yet (a cause, a flag name, a field, a pending reward) keeps the row until the
+ * worker's answer (`kept`) decides it.
+ */
 export function selectRollouts(
   entries: readonly RolloutIndexEntry[],
-  state: Pick<ViewState, "filters" | "agent" | "env" | "sort" | "desc">,
-  searchLines: ReadonlySet<number> | null,
+  state: { readonly clauses: readonly FilterClause[] } & Pick<ViewState, "sort" | "desc">,
+  context: SelectContext,
 ): RolloutIndexEntry[] {
-  const rows = entries.filter(
-    (entry) =>
-      state.filters.every((flag) => matchesFlag(entry, flag)) &&
-      (state.agent === null || entry.agent === state.agent) &&
-      (state.env === null || entry.environment === state.env) &&
-      (searchLines === null || searchLines.has(entry.line)),
-  );
+  const { search, kept } = context;
+  const rows =
+    state.clauses.length === 0
+      ? [...entries]
+      : entries.filter((entry) => {
+          if (kept !== null && !kept.has(entry.line)) return false;
+          const text = (needle: string) =>
+            search?.text === needle ? search.lines.has(entry.line) : undefined;
+          return evaluateFilter(state.clauses, entrySubject(entry), { text }) !== false;
+        });
   // The index arrives in line order: the default order needs no sort (it runs at every streamed revision).
   if (state.sort === "line" && !state.desc && inLineOrder(rows)) return rows;
   const key = sortValue(state.sort);
@@ -203,7 +321,10 @@ export interface StatusCounts {
   readonly external: number;
   readonly changed: number;
   readonly zero: number;
+  /** Rollouts whose rewards were computed and could not be: never a row whose rewards are still pending. */
   readonly unverified: number;
+  /** Rollouts whose rewards are not computed yet (loading, or restored and being checked). */
+  readonly pending: number;
   /** Rollouts with at least one call of each highlight: the unit the tiles filter by. */
   readonly rollouts_with: {
     readonly ambiguous: number;
@@ -220,6 +341,7 @@ export function statusCounts(entries: readonly RolloutIndexEntry[]): StatusCount
   let changed = 0;
   let zero = 0;
   let unverified = 0;
+  let pending = 0;
   const rolloutsWith = { ambiguous: 0, mismatched: 0, external: 0 };
   for (const entry of entries) {
     if (entry.counts.ambiguous > 0) rolloutsWith.ambiguous++;
@@ -231,7 +353,8 @@ export function statusCounts(entries: readonly RolloutIndexEntry[]): StatusCount
     external += entry.counts.external;
     if (rewardChanged(entry)) changed++;
     if (entry.recorded === 0) zero++;
-    if (entry.contract === null) unverified++;
+    if (entry.rewards === "pending") pending++;
+    else if (entry.contract === null) unverified++;
   }
   return {
     rollouts: entries.length,
@@ -242,6 +365,7 @@ export function statusCounts(entries: readonly RolloutIndexEntry[]): StatusCount
     changed,
     zero,
     unverified,
+    pending,
     rollouts_with: rolloutsWith,
   };
 }

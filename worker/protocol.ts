@@ -280,7 +280,10 @@ export interface InspectorRequests {
 /** The run view's requests (./run-handlers.ts). */
 export interface RunRequests {
   /** The run view (worker/run.ts): why-zero breakdown, metrics, filtered lines, inferred harness. */
-  run: { params: { dataset: string; filter: string }; result: RunView | null };
+  run: {
+    params: { dataset: string; filter: string; reward: "recorded" | "contract" | "legacy" };
+    result: RunView | null;
+  };
   /** The filtered rows as CSV or JSONL, the same bytes as `cli triage --format F --filter EXPR`. */
   runExport: {
     params: { dataset: string; filter: string; format: ExportFormat };

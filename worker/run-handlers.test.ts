@@ -3,6 +3,7 @@
  * file's parsed lines, rows keyed by dataset id and revision, and clear answers for an unknown dataset.
  */
 import { describe, expect, it } from "vitest";
+import { lineHolds } from "@/lib/run";
 import { asRollout } from "@/lib/schemas/test-helpers";
 import { buildTriageRun } from "@/scripts/gen-triage-run";
 import type { LoadProgress } from "@/worker/protocol";
@@ -27,8 +28,13 @@ function plain(key: string): RunSource {
     *rollouts() {
       for (const i of run.intents) yield { line: i.line, value: asRollout(values[i.line - 1]), options: {} };
     },
+    // lib's reading of a text clause over the raw lines: the data service's byte search must agree.
+    textLines: async (text) =>
+      new Set(run.intents.filter((i) => lineHolds(texts[i.line - 1] ?? "", text)).map((i) => i.line)),
   };
 }
+
+const texts = run.text.split("\n");
 
 async function loaded(): Promise<{ service: DataService; id: string }> {
   const service = new DataService(inProcessPool());
@@ -54,11 +60,13 @@ describe("run handlers over the data service", () => {
       "recorded:0 flag:alias_guess",
       "nope",
       "field:_ng_task_index=1",
+      "text:HTTP_agent recorded:0",
+      "agent:hermes_agent is:changed cause:identity",
     ]) {
-      const view = await handlers.run({ dataset: id, filter }, context);
+      const view = await handlers.run({ dataset: id, filter, reward: "recorded" }, context);
       expect(view).toEqual(await runView(plain(`plain-${filter}`), filter));
     }
-    const view = await handlers.run({ dataset: id, filter: "" }, context);
+    const view = await handlers.run({ dataset: id, filter: "", reward: "recorded" }, context);
     expect(view?.triage.total).toBe(run.intents.length);
     expect(view?.counts).toEqual({ rollouts: run.intents.length, unreadable: run.unreadable.length });
     for (const format of ["csv", "jsonl"] as const) {
@@ -79,7 +87,7 @@ describe("run handlers over the data service", () => {
     dataset.runRows.set(line, { ...stored, run: { ...stored.run, cause: "identity" } });
     dataset.revision++;
     const before = await runView(plain("plain-count"), "");
-    const view = await runHandlers(service).run({ dataset: id, filter: "" }, context);
+    const view = await runHandlers(service).run({ dataset: id, filter: "", reward: "recorded" }, context);
     expect(view?.triage.counts.identity).toBe((before.triage.counts.identity ?? 0) + 1);
   });
 
@@ -96,7 +104,7 @@ describe("run handlers over the data service", () => {
   it("answers null (view) and an error (export) for a dataset it does not hold", async () => {
     const { service } = await loaded();
     const handlers = runHandlers(service);
-    expect(await handlers.run({ dataset: "nope", filter: "" }, context)).toBeNull();
+    expect(await handlers.run({ dataset: "nope", filter: "", reward: "recorded" }, context)).toBeNull();
     expect(await handlers.runExport({ dataset: "nope", filter: "", format: "csv" }, context)).toEqual({
       error: "no such dataset",
     });

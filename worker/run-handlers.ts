@@ -32,6 +32,9 @@ export function runSource(service: DataService, id: string): RunSource | null {
     rows: () => precomputed(dataset),
     rollouts: () => rollouts(dataset, dataset.lines()),
     unreadable: dataset.errors().length,
+    // Text clauses are answered by the page's own byte search, so the list and the export keep the same lines.
+    textLines: async (text) =>
+      new Set((await service.search(id, text, new AbortController().signal, () => {})).lines),
   };
 }
 
@@ -102,9 +105,9 @@ async function* rollouts(dataset: Dataset, lines: readonly number[]): AsyncGener
 
 export function runHandlers(service: DataService): Handlers<RunRequests> {
   return {
-    run: ({ dataset, filter }) => {
+    run: ({ dataset, filter, reward }) => {
       const source = runSource(service, dataset);
-      return source === null ? null : runView(source, filter);
+      return source === null ? null : runView(source, filter, { reward });
     },
     runExport: ({ dataset, filter, format }) => {
       const source = runSource(service, dataset);

@@ -38,6 +38,29 @@ describe("worker run view", () => {
     expect(view.inferred?.harnesses).toEqual(["hermes-legacy"]);
   });
 
+  it("the breakdown follows every clause but its own cause clause, and says how many it covers", async () => {
+    const http = run.intents.filter((i) => i.agent === "http_agent");
+    const view = await runView(source("c"), "agent:http_agent cause:identity");
+    expect(view.breakdown_rollouts).toBe(http.length);
+    expect(view.triage.total).toBe(http.length);
+    expect(view.triage.zero).toBe(http.filter((i) => i.cause !== null).length);
+    expect(view.lines).toEqual(http.filter((i) => i.cause === "identity").map((i) => i.line));
+    expect(view.metrics.rollouts).toBe(view.lines?.length);
+    expect(view.filter).toBe("agent:http_agent cause:identity");
+  });
+
+  it("pass@k reads the recorded reward by default and the chosen one when asked", async () => {
+    expect((await runView(source("d"), "")).metrics.reward).toBe("recorded");
+    expect((await runView(source("d"), "", { reward: "legacy" })).metrics.reward).toBe("legacy");
+  });
+
+  it("a text clause keeps the lines the source's text search finds, and none without a search", async () => {
+    const lines = new Set([run.intents[0]?.line ?? 0, run.intents[2]?.line ?? 0]);
+    const searched: RunSource = { ...source("e"), textLines: async () => lines };
+    expect((await runView(searched, "text:anything")).lines).toEqual([...lines]);
+    expect((await runView(source("f"), "text:anything")).lines).toEqual([]);
+  });
+
   it("reports a bad filter without filtering", async () => {
     const view = await runView(source("a"), "nope");
     expect(view.filter_error).toMatch(/kind:value/);

@@ -7,16 +7,18 @@
 import { csvHeader, csvRow, jsonlRow } from "../lib/export/csv";
 import { type HarnessInference, inferHarness } from "../lib/harness";
 import type { HarnessId } from "../lib/harness/types";
-import { type RunMetrics, runMetrics } from "../lib/metrics";
+import { type RewardSource, type RunMetrics, runMetrics } from "../lib/metrics";
 import {
+  evaluateFilter,
   type FilterClause,
   type LineCounts,
-  matchesFilter,
   metricsOf,
   needsRollout,
   parseFilter,
   type RunRow,
   runRow,
+  textsOf,
+  withoutKinds,
 } from "../lib/run";
 import type { Rollout } from "../lib/schemas";
 import { type RunTriage, summarizeTriage } from "../lib/triage";
@@ -35,6 +37,8 @@ export interface RunSource {
   rollouts(): Iterable<RunSourceLine> | AsyncIterable<RunSourceLine>;
   /** Lines that are not rollouts (not JSON, or JSON that is not a rollout): named, never in a total. */
   readonly unreadable: number;
+  /** The lines whose raw bytes hold a text clause's text (the page's byte search); without it, none do. */
+  textLines?(text: string): Promise<ReadonlySet<number>>;
 }
 
 export interface PrecomputedRows {
@@ -52,11 +56,15 @@ export interface RunSourceLine {
 export interface RunView {
   /** The filter text could not be read: why (no rows are filtered then). */
   readonly filter_error: string | null;
-  /** The breakdown over the whole run. */
+  /** The filter this view answers (the page keeps a previous answer while the next one computes). */
+  readonly filter: string;
+  /** The breakdown over the rows the filter keeps, its cause clause left out (a cause click narrows the list, not the bars). */
   readonly triage: RunTriage;
+  /** Rollouts the breakdown covers (the filter without its cause clauses). */
+  readonly breakdown_rollouts: number;
   /** The run's rollouts and its unreadable lines (lib/run lineCountsText words them). */
   readonly counts: LineCounts;
-  /** Metrics over the rows the filter keeps (all without a filter). */
+  /** Metrics over the rows the filter keeps (all without a filter); metrics.reward says which reward pass@k reads. */
   readonly metrics: RunMetrics;
   /** Lines the filter keeps, in file order; null without a filter. */
   readonly lines: readonly number[] | null;
@@ -119,6 +127,7 @@ async function filtered(
   computed: Computed,
   clauses: readonly FilterClause[],
 ): Promise<RunRow[]> {
+  if (clauses.length === 0) return [...computed.rows];
   let values = computed.values;
   if (values === null && needsRollout(clauses)) {
     // Field clauses read the rollout itself: parsed again for this filter, not kept.
@@ -126,24 +135,47 @@ async function filtered(
     for await (const { line, value } of source.rollouts()) read.set(line, value);
     values = read;
   }
-  return computed.rows.filter((row) => matchesFilter(clauses, row, values?.get(row.line)));
+  const texts = new Map<string, ReadonlySet<number>>();
+  for (const text of textsOf(clauses))
+    if (!texts.has(text)) texts.set(text, (await source.textLines?.(text)) ?? new Set());
+  return computed.rows.filter(
+    (row) =>
+      evaluateFilter(clauses, row, {
+        rollout: values?.get(row.line),
+        text: (needle) => texts.get(needle)?.has(row.line) ?? false,
+      }) === true,
+  );
 }
 
-export async function runView(source: RunSource, filter: string): Promise<RunView> {
+export interface RunViewOptions {
+  /** The reward pass@k and "passed" read (lib/metrics DEFAULT_REWARD when left out). */
+  readonly reward?: RewardSource;
+}
+
+export async function runView(
+  source: RunSource,
+  filter: string,
+  options: RunViewOptions = {},
+): Promise<RunView> {
   const computed = await compute(source);
   const parsed = parseFilter(filter);
   const clauses = parsed.ok ? parsed.clauses : [];
-  const kept = clauses.length === 0 ? computed.rows : await filtered(source, computed, clauses);
+  const kept = await filtered(source, computed, clauses);
+  const breakdownClauses = withoutKinds(clauses, ["cause"]);
+  const breakdown =
+    breakdownClauses.length === clauses.length ? kept : await filtered(source, computed, breakdownClauses);
   return {
     filter_error: parsed.ok ? null : parsed.error,
+    filter,
     counts: { rollouts: computed.rows.length, unreadable: source.unreadable },
     triage: summarizeTriage(
-      computed.rows.map((row) => ({
+      breakdown.map((row) => ({
         line: row.line,
         triage: row.cause === null ? null : { cause: row.cause },
       })),
     ),
-    metrics: runMetrics(kept.map(metricsOf)),
+    breakdown_rollouts: breakdown.length,
+    metrics: runMetrics(kept.map(metricsOf), options.reward === undefined ? {} : { reward: options.reward }),
     lines: clauses.length === 0 ? null : kept.map((row) => row.line),
     inferred: computed.inferred,
   };

@@ -26,11 +26,19 @@ import {
 } from "@/hooks/data";
 import { fileLabels } from "@/hooks/file-labels";
 import { bundledSample, pairedInputsSample } from "@/hooks/samples";
-import type { FilterFlag, RolloutIndexEntry, Sample, SortKey, Source } from "@/hooks/types";
+import type { RolloutIndexEntry, Sample, SortKey, Source } from "@/hooks/types";
 import { useKeyboard } from "@/hooks/use-keyboard";
 import { useViewState } from "@/hooks/use-view-state";
-import { DEFAULT_VIEW, selectRollouts, statusCounts } from "@/hooks/view-state";
-import { type FilterClause, formatFilter, lineCountsText, parseFilter } from "@/lib/run";
+import {
+  DEFAULT_VIEW,
+  filterClauses,
+  keptForOpenedFiles,
+  linkTarget,
+  selectRollouts,
+  setClause,
+  statusCounts,
+} from "@/hooks/view-state";
+import { lineCountsText, textsOf } from "@/lib/run";
 import type { ZeroCause } from "@/lib/triage";
 import { RolloutPane } from "./RolloutPane";
 
@@ -38,16 +46,31 @@ const NO_ENTRIES: readonly RolloutIndexEntry[] = [];
 
 /** The filter with its cause clause replaced (or removed when cause is null); other clauses are kept. */
 function withCause(filter: string, cause: ZeroCause | null): string {
-  const parsed = parseFilter(filter);
-  const kept: FilterClause[] = parsed.ok ? parsed.clauses.filter((c) => c.kind !== "cause") : [];
-  return formatFilter(cause === null ? kept : [...kept, { kind: "cause", cause }]);
+  return setClause(filter, "cause", cause === null ? null : { kind: "cause", cause });
 }
 
 function activeCause(filter: string): ZeroCause | null {
-  const parsed = parseFilter(filter);
-  if (!parsed.ok) return null;
-  const causes = parsed.clauses.flatMap((c) => (c.kind === "cause" ? [c.cause] : []));
+  const causes = filterClauses(filter).flatMap((c) => (c.kind === "cause" ? [c.cause] : []));
   return causes.length === 1 ? (causes[0] ?? null) : null;
+}
+
+/** "line 6 · call 1 · filter cause:tool_failed": what a link shows. */
+function linkParts(view: { line: number | null; call: string | null; f: string }): string {
+  const parts: string[] = [];
+  if (view.line !== null) parts.push(`line ${view.line}`);
+  if (view.call !== null) parts.push(`call ${view.call}`);
+  if (view.f.trim() !== "") parts.push(`filter ${view.f.trim()}`);
+  return parts.join(" · ");
+}
+
+/** What the breakdown covers under a filter: every clause but its cause clauses (null: the whole run). */
+function breakdownScope(filter: string, covered: number, total: number): string | null {
+  const clauses = filterClauses(filter);
+  if (filter.trim() === "") return null;
+  const causes = clauses.some((c) => c.kind === "cause");
+  return `Breakdown of ${covered} of ${total} rollouts (filter: ${filter.trim()})${
+    causes ? "; its cause clause is left out here, so every cause stays visible" : ""
+  }`;
 }
 
 function sampleSources(file: string, samples: readonly Sample[]): Source[] {
@@ -71,11 +94,16 @@ export function Inspector() {
   // A reload reopens the tab's files (kept in the origin-private file system), unless a link names a sample.
   useRememberWorkspace(session);
   const restored = useRef(false);
+  // Rows of a reopened file whose results are being checked say so ("restoring"), never "unverified".
+  const [restoring, setRestoring] = useState(false);
   useEffect(() => {
     if (restored.current) return;
     restored.current = true;
     const ids = storedWorkspace();
-    if (session === null && !view.sample && ids.length > 0) void loader.restore(ids);
+    if (session === null && !view.sample && ids.length > 0) {
+      setRestoring(true);
+      void loader.restore(ids);
+    }
   }, [session, view.sample, loader.restore]);
 
   // Open the sample named in the URL (a deep link), once the sample list is known.
@@ -97,10 +125,12 @@ export function Inspector() {
     if (view.sample !== null) setHome(false);
   }, [view.sample]);
   const recent = useRecentFiles(landing || session === null || session.datasets.length === 0);
+  // A link that names a rollout, call or filter keeps them for the file opened next, while none is shown.
+  const showing = useRef(false);
   const onRecent = (id: string) => {
     loadedSample.current = null;
     setHome(false);
-    setView({ ...DEFAULT_VIEW });
+    setView((state) => (showing.current ? { ...DEFAULT_VIEW } : keptForOpenedFiles(state)));
     void loader.restore([id]);
   };
   const goHome = (event: React.MouseEvent) => {
@@ -113,7 +143,8 @@ export function Inspector() {
     (files: File[]) => {
       loadedSample.current = null;
       setHome(false);
-      setView({ ...DEFAULT_VIEW });
+      setRestoring(false);
+      setView((state) => (showing.current ? { ...DEFAULT_VIEW } : keptForOpenedFiles(state)));
       void loader.load(files.map((file) => ({ kind: "file" as const, file })));
     },
     [loader.load, setView],
@@ -130,6 +161,11 @@ export function Inspector() {
     rolloutSets.find((candidate) => candidate.name === view.file) ??
     rolloutSets[0] ??
     null;
+  showing.current = dataset !== null && !landing;
+  // The URL names the shown file, so a link says which file to open in a tab that does not hold it.
+  useEffect(() => {
+    if (dataset !== null && !landing && view.name !== dataset.name) setView({ name: dataset.name });
+  }, [dataset, landing, view.name, setView]);
   /** "name" alone when unique, else "name #k" (k-th loaded file of that name). */
   const chipName = fileLabels(session?.datasets ?? []);
   const inputs = session?.datasets.filter((candidate) => candidate.kind === "inputs") ?? [];
@@ -143,7 +179,9 @@ export function Inspector() {
   }, [dataset, view.server, view.harness, reanalyzer.pending, reanalyzer.reanalyze, loader.loading]);
 
   const index = useRolloutIndex(dataset);
-  const query = useDeferredValue(view.q);
+  // One filter: the search box is its text clause, answered by the worker's byte search.
+  const clauses = useMemo(() => filterClauses(view.f), [view.f]);
+  const query = useDeferredValue(textsOf(clauses)[0] ?? "");
   const search = useSearch(dataset, query);
   const prioritize = usePrioritize(dataset?.id ?? null);
   const latestEntries = index.data ?? NO_ENTRIES;
@@ -151,24 +189,30 @@ export function Inspector() {
   // React renders it in slices between input events instead of one long task per revision.
   const entries = useDeferredValue(latestEntries);
   const searchLines = useDeferredValue(query.trim() ? (search.data?.lines ?? null) : null);
-  const { filters, agent, env, sort, desc } = view;
-  const run = useRunView(dataset, view.f);
+  const { sort, desc } = view;
+  const run = useRunView(dataset, view.f, view.reward);
   const runExport = useRunExport();
   const [exportError, setExportError] = useState<string | null>(null);
-  const runLines = run.data?.lines ?? null;
-  const rows = useMemo(() => {
-    const selected = selectRollouts(entries, { filters, agent, env, sort, desc }, searchLines);
-    if (runLines === null) return selected;
-    const keep = new Set(runLines);
-    return selected.filter((entry) => keep.has(entry.line));
-  }, [entries, filters, agent, env, sort, desc, searchLines, runLines]);
-  const counts = useMemo(() => statusCounts(entries), [entries]);
+  // The worker's answer for this very filter (a previous filter's answer is kept on screen while it computes).
+  const runLines = run.data && run.data.filter === view.f ? run.data.lines : null;
+  const kept = useMemo(() => (runLines === null ? null : new Set(runLines)), [runLines]);
+  const rows = useMemo(
+    () =>
+      selectRollouts(
+        entries,
+        { clauses, sort, desc },
+        { search: searchLines === null ? null : { text: query, lines: new Set(searchLines) }, kept },
+      ),
+    [entries, clauses, sort, desc, searchLines, query, kept],
+  );
+  // The tiles count the rows the filter keeps, as the list, the metrics and the export do.
+  const counts = useMemo(() => statusCounts(rows), [rows]);
   const agents = useMemo(
     () => [...new Set(entries.flatMap((e) => (e.agent ? [e.agent] : [])))].sort(),
     [entries],
   );
-  const envs = useMemo(
-    () => [...new Set(entries.flatMap((e) => (e.environment ? [e.environment] : [])))].sort(),
+  const servers = useMemo(
+    () => [...new Set(entries.flatMap((e) => (e.server ? [e.server] : [])))].sort(),
     [entries],
   );
 
@@ -182,12 +226,6 @@ export function Inspector() {
       ? `/compare?tab=whatif&sample=${encodeURIComponent(view.sample)}&line=${selectedEntry.line}`
       : "/compare";
 
-  const toggle = (flag: FilterFlag) =>
-    setView((state) => ({
-      filters: state.filters.includes(flag)
-        ? state.filters.filter((f) => f !== flag)
-        : [...state.filters, flag],
-    }));
   const onSort = (key: SortKey) =>
     setView((state) => ({
       sort: key,
@@ -298,6 +336,14 @@ export function Inspector() {
             Could not load: {loader.error}
           </div>
         )}
+        {(landing || !dataset) && !busy && !view.sample && linkTarget(view) && (
+          <div className="banner" role="status" data-testid="link-needs-file">
+            This link shows {linkParts(view)} of{" "}
+            {view.name ? <strong data-testid="link-file">{view.name}</strong> : "a file you opened"}. Files
+            never leave the browser: open {view.name ? "that file" : "it"} here (or pick it from the recent
+            files) and the link applies.
+          </div>
+        )}
         {landing ? (
           <Welcome
             samples={samples.data ?? []}
@@ -342,7 +388,16 @@ export function Inspector() {
               {run.data && (
                 <TriagePanel
                   triage={run.data.triage}
-                  counts={run.data.counts}
+                  counts={
+                    run.data.filter.trim() === ""
+                      ? run.data.counts
+                      : { rollouts: run.data.breakdown_rollouts, unreadable: run.data.counts.unreadable }
+                  }
+                  scope={breakdownScope(
+                    run.data.filter,
+                    run.data.breakdown_rollouts,
+                    run.data.counts.rollouts,
+                  )}
                   active={activeCause(view.f)}
                   onCause={(cause) => setView({ f: withCause(view.f, cause), line: null, call: null })}
                 />
@@ -366,16 +421,20 @@ export function Inspector() {
                 <RunMetricsPanel
                   metrics={run.data.metrics}
                   unreadable={run.data.counts.unreadable}
-                  filtered={runLines !== null}
+                  filter={run.data.filter}
+                  total={run.data.counts.rollouts}
+                  onReward={(reward) => setView({ reward })}
                   onTask={(task) => setView({ f: `field:_ng_task_index=${task}`, line: null, call: null })}
                 />
               )}
               <SummaryBand
                 counts={counts}
-                entries={entries}
+                entries={rows}
+                total={entries.length}
                 errorLines={dataset.errors.length}
-                active={view.filters}
-                onToggle={toggle}
+                filter={view.f}
+                onFilter={(f) => setView({ f, line: null, call: null })}
+                pendingLabel={restoring ? "restoring (results being checked)" : "rewards pending"}
               />
               {dataset.problem ? (
                 <div className="banner banner-error" role="alert" data-testid="file-problem">
@@ -385,20 +444,13 @@ export function Inspector() {
                 <LineErrors errors={dataset.errors} fileName={dataset.name} />
               )}
               <FilterBar
-                query={view.q}
-                onQuery={(q) => setView({ q })}
-                filters={view.filters}
-                onToggle={toggle}
+                filter={view.f}
+                onFilter={(f) => setView({ f })}
                 agents={agents}
-                agent={view.agent}
-                onAgent={(agent) => setView({ agent })}
-                envs={envs}
-                env={view.env}
-                onEnv={(env) => setView({ env })}
+                servers={servers}
                 shown={rows.length}
                 total={entries.length}
                 searching={query.trim() !== "" && search.isFetching}
-                onClear={() => setView({ filters: [], agent: null, env: null, q: "", f: "" })}
                 searchRef={searchInput}
               />
               <RolloutTable

@@ -55,6 +55,37 @@ describe("cli triage", () => {
     expect(jsonl.out()).toBe(rowsJsonl(expected));
   });
 
+  it("reads the page's clauses: agent, is and text (on the raw line), as the browser's export does", async () => {
+    const lines = generated.text.split("\n");
+    const filter = "agent:http_agent text:MODEL-A";
+    const csv = memoryIo();
+    expect(await run([FILE, "--format", "csv", "--filter", filter], csv)).toBe(0);
+    const expected = generated.intents.filter(
+      (i) => i.agent === "http_agent" && (lines[i.line - 1] ?? "").toLowerCase().includes("model-a"),
+    );
+    expect(expected.length).toBeGreaterThan(0);
+    const got = csv
+      .out()
+      .trim()
+      .split("\r\n")
+      .slice(1)
+      .map((row) => Number(row.split(",")[0]));
+    expect(got).toEqual(expected.map((i) => i.line));
+  });
+
+  it("the summary's breakdown leaves out the cause clause, and pass@k names its reward", async () => {
+    const io = memoryIo();
+    expect(await run([FILE, "--filter", "agent:http_agent cause:identity", "--reward", "legacy"], io)).toBe(
+      0,
+    );
+    const http = generated.intents.filter((i) => i.agent === "http_agent");
+    const zero = http.filter((i) => i.cause !== null).length;
+    expect(io.out()).toContain(`${zero} of ${http.length} rollouts scored 0`);
+    expect(io.out()).toContain("pass@k (legacy, over tasks)");
+    const bad = memoryIo();
+    expect(await run([FILE, "--reward", "best"], bad)).toBe(2);
+  });
+
   it("leaves out a line that is not JSON and says so", async () => {
     const dir = await mkdtemp(join(tmpdir(), "triage-"));
     const path = join(dir, "bad.jsonl");

@@ -7,7 +7,13 @@
 import { csvHeader, csvRow, jsonlRow } from "../../lib/export/csv";
 import type { HarnessId } from "../../lib/harness/types";
 import { readJsonl } from "../../lib/jsonl";
-import { runMetrics } from "../../lib/metrics";
+import {
+  DEFAULT_REWARD,
+  isRewardSource,
+  REWARD_SOURCES,
+  type RewardSource,
+  runMetrics,
+} from "../../lib/metrics";
 import {
   type FilterClause,
   matchesFilter,
@@ -15,6 +21,8 @@ import {
   parseFilter,
   type RunRow,
   runRow,
+  textsOf,
+  withoutKinds,
   zeroShareText,
 } from "../../lib/run";
 import { readRollout } from "../../lib/schemas";
@@ -39,7 +47,10 @@ options:
                   recomputed rewards, cause, flags, tokens, error)
   --filter EXPR   only rollouts matching every clause: recorded:0..0  contract:0.5..  legacy:..1
                   field:agent_ref.name=hermes_agent  field:response.model~gpt  flag:alias_guess
-                  cause:identity   (a value with spaces as a JSON string: field:category="a b")
+                  cause:identity  agent:hermes_agent  server:workplace_assistant  is:changed
+                  is:unverified  text:"customer id"  (the page's ?f= filter; a value with spaces as a
+                  JSON string: field:category="a b")
+  --reward R      recorded (default) | contract | legacy: the reward pass@k reads in the summary
   --server S      the verifying server (default: each rollout's environment_name)
   --inputs M      materialized inputs JSONL, paired by (_ng_task_index, _ng_rollout_index)
   --harness H     the harness that produced the file (alias diagnostics only)
@@ -60,6 +71,7 @@ interface TriageArgs {
   readonly file: string;
   readonly format: Format;
   readonly filter: readonly FilterClause[];
+  readonly reward: RewardSource;
   readonly server?: string;
   readonly inputs?: string;
   readonly harness?: HarnessId;
@@ -72,7 +84,15 @@ type Parsed =
   | { ok: false; error: string };
 
 export function parseTriageArgs(argv: readonly string[]): Parsed {
-  const scanned = scanOptions(argv, ["--format", "--filter", "--server", "--inputs", "--harness", "--out"]);
+  const scanned = scanOptions(argv, [
+    "--format",
+    "--filter",
+    "--reward",
+    "--server",
+    "--inputs",
+    "--harness",
+    "--out",
+  ]);
   if (!scanned.ok || scanned.help) return scanned.ok ? { ok: true, help: true } : scanned;
   const { values, files } = scanned;
   const only = onlyFile(files);
@@ -81,6 +101,9 @@ export function parseTriageArgs(argv: readonly string[]): Parsed {
   if (!isFormat(format)) return { ok: false, error: `--format must be one of ${FORMATS.join(", ")}` };
   const filter = parseFilter(values.get("--filter") ?? "");
   if (!filter.ok) return { ok: false, error: `--filter: ${filter.error}` };
+  const reward = values.get("--reward") ?? DEFAULT_REWARD;
+  if (!isRewardSource(reward))
+    return { ok: false, error: `--reward must be one of ${REWARD_SOURCES.join(", ")}` };
   const harness = readHarness(values.get("--harness"));
   if (!harness.ok) return harness;
   const empty = emptyValue(values, ["--server", "--inputs", "--out"]);
@@ -95,6 +118,7 @@ export function parseTriageArgs(argv: readonly string[]): Parsed {
       file: only.file,
       format,
       filter: filter.clauses,
+      reward,
       ...(server === undefined ? {} : { server }),
       ...(inputs === undefined ? {} : { inputs }),
       ...(harness.harness === null ? {} : { harness: harness.harness }),
@@ -110,9 +134,18 @@ function fixed(value: number | null, decimals: number): string {
   return value === null ? "n/a" : value.toFixed(decimals);
 }
 
-/** The text summary: causes with count and share of the rollouts, then the run's headline metrics. */
-export function formatSummary(rows: readonly RunRow[], unreadable: number): string {
+/**
+ * The text summary: causes with count and share of `breakdown` (the rows the filter keeps without its cause
+ * clauses, as the page's breakdown), then the metrics of `rows` (the rows the filter keeps).
+ */
+export function formatSummary(
+  kept: readonly RunRow[],
+  unreadable: number,
+  options: { readonly breakdown?: readonly RunRow[]; readonly reward?: RewardSource } = {},
+): string {
   const out: string[] = [];
+  const reward = options.reward ?? DEFAULT_REWARD;
+  const rows = options.breakdown ?? kept;
   const zero = rows.filter((r) => r.cause !== null).length;
   // The same headline as the run view's (lib/run): unreadable lines are named and in no total.
   out.push(zeroShareText(zero, { rollouts: rows.length, unreadable }));
@@ -123,12 +156,12 @@ export function formatSummary(rows: readonly RunRow[], unreadable: number): stri
       `  ${cause.padEnd(16)} ${String(n).padStart(6)}  ${share.toFixed(PERCENT_DECIMALS).padStart(5)}%  ${ZERO_CAUSE_LABELS[cause]}`,
     );
   }
-  const m = runMetrics(rows.map(metricsOf));
+  const m = runMetrics(kept.map(metricsOf), { reward });
   out.push(
     `mean reward: recorded ${fixed(m.mean.recorded, MEAN_DECIMALS)}, contract ${fixed(m.mean.contract, MEAN_DECIMALS)}, legacy ${fixed(m.mean.legacy, MEAN_DECIMALS)}`,
   );
   out.push(
-    `pass@k (contract, over tasks): ${m.pass_at_k.map((p) => `pass@${p.k} ${fixed(p.value, MEAN_DECIMALS)} (${p.tasks} tasks)`).join(", ")}`,
+    `pass@k (${reward}, over tasks): ${m.pass_at_k.map((p) => `pass@${p.k} ${fixed(p.value, MEAN_DECIMALS)} (${p.tasks} tasks)`).join(", ")}`,
   );
   out.push(
     `policies: ${m.policy_change.gained.length} gained under contract, ${m.policy_change.lost.length} lost, ${m.policy_change.same} same`,
@@ -138,6 +171,7 @@ export function formatSummary(rows: readonly RunRow[], unreadable: number): stri
 }
 
 const encoder = new TextEncoder();
+const lineDecoder = new TextDecoder();
 
 export async function run(argv: string[], io: CommandIo): Promise<number> {
   const parsed = parseTriageArgs(argv);
@@ -163,9 +197,14 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
     const readFiles = args.inputs === undefined ? [args.file] : [args.file, args.inputs];
     await writeOutput(args.out, readFiles, io, stream, async (output) => {
       const rows: RunRow[] = [];
+      const breakdown: RunRow[] = [];
+      // The breakdown leaves out the cause clauses, as the page's does: a cause narrows the rows, not the bars.
+      const breakdownFilter = withoutKinds(args.filter, ["cause"]);
       let unreadable = 0;
       if (args.format === "csv") await output.write(encoder.encode(csvHeader()));
-      for await (const item of namingFile(args.file, readJsonl(stream))) {
+      // Text clauses read the raw line, as the page's search reads the file's bytes.
+      const keepBytes = textsOf(args.filter).length > 0;
+      for await (const item of namingFile(args.file, readJsonl(stream, { keepBytes }))) {
         if (!item.ok) {
           unreadable++;
           await io.stderr.write(`line ${item.line}: ${item.error} (left out)\n`);
@@ -186,12 +225,18 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
           ...(input === undefined ? {} : { input }),
           ...(args.harness === undefined ? {} : { harness: args.harness }),
         });
-        if (!matchesFilter(args.filter, row, item.value)) continue;
+        const text = item.bytes === undefined ? undefined : lineDecoder.decode(item.bytes);
+        if (args.format === "summary" && matchesFilter(breakdownFilter, row, item.value, text))
+          breakdown.push(row);
+        if (!matchesFilter(args.filter, row, item.value, text)) continue;
         if (args.format === "csv") await output.write(encoder.encode(csvRow(row)));
         else if (args.format === "jsonl") await output.write(encoder.encode(jsonlRow(row)));
         else rows.push(row);
       }
-      if (args.format === "summary") await output.write(encoder.encode(formatSummary(rows, unreadable)));
+      if (args.format === "summary")
+        await output.write(
+          encoder.encode(formatSummary(rows, unreadable, { breakdown, reward: args.reward })),
+        );
     });
     return 0;
   } catch (error) {

@@ -171,4 +171,18 @@ export function lookupAlias(
 ): readonly ToolIdentity[] {
   return map.inverse.get(alias) ?? [];
 }
+export {
+  type AgentInference,
+  agentOf,
+  chooseFor,
+  type EmittedNames,
+  formatHarnessChoice,
+  type HarnessChoice,
+  harnessFor,
+  inferByAgent,
+  NO_HARNESS,
+  type ParsedHarnessChoice,
+  parseHarnessChoice,
+  sameChoice,
+} from "./choice";
 export { type HarnessInference, inferHarness } from "./infer";

@@ -196,6 +196,21 @@ describe("group and run metrics on hand-built rows", () => {
     expect(m.mean.legacy).toBeCloseTo(0.375, 12);
     expect(m.pass_at_k.map((p) => p.k)).toEqual([1, 2, 4]);
   });
+
+  it("pass@k and passed read the recorded reward unless another is chosen, and say which", () => {
+    const recorded = runMetrics(ROWS);
+    expect(recorded.reward).toBe("recorded");
+    for (const source of ["recorded", "contract", "legacy"] as const) {
+      const m = runMetrics(ROWS, { reward: source });
+      expect(m.reward).toBe(source);
+      expect(m.pass_at_k[0]).toEqual(runPassAtK(ROWS, 1, source));
+      const passed = ROWS.filter((r) => (r[source] ?? 0) > 0).length;
+      expect(m.by_agent.reduce((s, g) => s + g.passed, 0)).toBe(passed);
+    }
+    expect(runMetrics(ROWS, { reward: "contract" }).pass_at_k[0]?.value).not.toBe(
+      recorded.pass_at_k[0]?.value,
+    );
+  });
 });
 
 describe("reading rows from rollouts", () => {

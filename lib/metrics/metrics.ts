@@ -130,7 +130,7 @@ export interface GroupStats {
     readonly differ: number;
     readonly incomparable: number;
   };
-  /** Rows passing under the contract's recomputed reward. */
+  /** Rows passing under the chosen reward (groupStats' options.reward; contract when none is given). */
   readonly passed: number;
 }
 
@@ -140,7 +140,7 @@ const SOURCES: readonly RewardSource[] = ["recorded", "contract", "legacy"];
 export function groupStats(
   rows: readonly MetricsRow[],
   by: GroupKey,
-  options: PassOptions = {},
+  options: PassOptions & { readonly reward?: RewardSource } = {},
 ): GroupStats[] {
   const groups = new Map<string | null, MetricsRow[]>();
   for (const row of rows) {
@@ -173,7 +173,7 @@ export function groupStats(
       mean: means,
       scored,
       recorded_vs_recomputed: { equal, differ, incomparable },
-      passed: list.filter((r) => passes(r.contract, options)).length,
+      passed: list.filter((r) => passes(rewardOf(r, options.reward ?? "contract"), options)).length,
     };
   });
 }
@@ -339,6 +339,8 @@ export function usageByModel(rows: readonly MetricsRow[]): ModelUsage[] {
 
 export interface RunMetrics {
   readonly rollouts: number;
+  /** The reward pass@k, the per-group "passed" counts and the distribution read (RunMetricsOptions.reward). */
+  readonly reward: RewardSource;
   readonly mean: Readonly<Record<RewardSource, number | null>>;
   readonly by_agent: readonly GroupStats[];
   readonly by_task: readonly GroupStats[];
@@ -353,10 +355,23 @@ export interface RunMetrics {
 /** The k values the run panel reports by default. */
 export const DEFAULT_KS: readonly number[] = [1, 2, 4];
 
-export function runMetrics(
-  rows: readonly MetricsRow[],
-  options: PassOptions & { readonly ks?: readonly number[] } = {},
-): RunMetrics {
+/** The run's own reward is the default: what the run recorded, not a recomputation, unless asked. */
+export const DEFAULT_REWARD: RewardSource = "recorded";
+
+export const REWARD_SOURCES: readonly RewardSource[] = SOURCES;
+
+export function isRewardSource(x: string): x is RewardSource {
+  return (SOURCES as readonly string[]).includes(x);
+}
+
+export interface RunMetricsOptions extends PassOptions {
+  readonly ks?: readonly number[];
+  /** The reward pass@k and "passed" read (default recorded); means are given for every source. */
+  readonly reward?: RewardSource;
+}
+
+export function runMetrics(rows: readonly MetricsRow[], options: RunMetricsOptions = {}): RunMetrics {
+  const reward = options.reward ?? DEFAULT_REWARD;
   const all = groupStats(
     rows.map((r) => ({ ...r, agent: "all" })),
     "agent",
@@ -364,11 +379,12 @@ export function runMetrics(
   )[0];
   return {
     rollouts: rows.length,
+    reward,
     mean: all?.mean ?? { recorded: null, contract: null, legacy: null },
-    by_agent: groupStats(rows, "agent", options),
-    by_task: groupStats(rows, "task", options),
-    by_server: groupStats(rows, "server", options),
-    pass_at_k: (options.ks ?? DEFAULT_KS).map((k) => runPassAtK(rows, k, "contract", options)),
+    by_agent: groupStats(rows, "agent", { ...options, reward }),
+    by_task: groupStats(rows, "task", { ...options, reward }),
+    by_server: groupStats(rows, "server", { ...options, reward }),
+    pass_at_k: (options.ks ?? DEFAULT_KS).map((k) => runPassAtK(rows, k, reward, options)),
     distribution: {
       recorded: rewardDistribution(rows, "recorded"),
       contract: rewardDistribution(rows, "contract"),

@@ -7,8 +7,16 @@
  *   field:response.model~gpt                       ... or contains it (case-insensitive)
  *   flag:alias_guess   flag:ambiguous               some call has this flag or highlight
  *   cause:identity                                 the why-zero cause (lib/triage)
+ *   agent:hermes_agent                             agent_ref.name equals the text
+ *   server:workplace_assistant                     the verifying server equals the text
+ *   is:changed  is:unverified                      the recomputed reward (contract) differs from the
+ *                                                  recorded one / could not be computed
+ *   text:"customer id"                             the raw line holds the text (ASCII letters fold case,
+ *                                                  as the page's search does)
  *
  * A value with spaces is written as a JSON string: field:category="a b". parseFilter(formatFilter(x)) is x.
+ * The page's chips, tiles, cause buttons, agent and server selects and search box each edit one clause of
+ * this one filter, so the list, the tiles, the metrics, the breakdown and the export all follow it.
  */
 import { ZERO_CAUSES, type ZeroCause } from "../triage";
 import type { RunRow } from "./row";
@@ -24,18 +32,31 @@ export type FilterClause =
     }
   | { readonly kind: "field"; readonly path: string; readonly op: "eq" | "contains"; readonly value: string }
   | { readonly kind: "flag"; readonly name: string }
-  | { readonly kind: "cause"; readonly cause: ZeroCause };
+  | { readonly kind: "cause"; readonly cause: ZeroCause }
+  | { readonly kind: "agent"; readonly value: string }
+  | { readonly kind: "server"; readonly value: string }
+  | { readonly kind: "is"; readonly state: RowState }
+  | { readonly kind: "text"; readonly value: string };
+
+/** Row states an `is:` clause names: the recomputed reward (contract) differs from the recorded one, or is missing. */
+export const ROW_STATES = ["changed", "unverified"] as const;
+export type RowState = (typeof ROW_STATES)[number];
 
 export type ParsedFilter =
   | { readonly ok: true; readonly clauses: readonly FilterClause[] }
   | { readonly ok: false; readonly error: string };
 
+const KINDS = "recorded|contract|legacy|field|flag|cause|agent|server|is|text";
 const REWARD_FIELDS: readonly RewardField[] = ["recorded", "contract", "legacy"];
 const TOKEN = /"(?:[^"\\]|\\.)*"|[^\s"]+/g;
 const PATH = /^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/;
 
 function isRewardField(x: string): x is RewardField {
   return (REWARD_FIELDS as readonly string[]).includes(x);
+}
+
+function isRowState(x: string): x is RowState {
+  return (ROW_STATES as readonly string[]).includes(x);
 }
 
 function isCause(x: string): x is ZeroCause {
@@ -78,7 +99,7 @@ function parseValue(text: string): string | undefined {
 
 function parseClause(token: string): FilterClause | string {
   const colon = token.indexOf(":");
-  if (colon <= 0) return `"${token}": a clause is kind:value (recorded|contract|legacy|field|flag|cause)`;
+  if (colon <= 0) return `"${token}": a clause is kind:value (${KINDS})`;
   const kind = token.slice(0, colon);
   const rest = token.slice(colon + 1);
   if (isRewardField(kind)) {
@@ -107,7 +128,17 @@ function parseClause(token: string): FilterClause | string {
     if (!isCause(rest)) return `"${token}": the cause is one of ${ZERO_CAUSES.join(", ")}`;
     return { kind: "cause", cause: rest };
   }
-  return `"${token}": unknown clause kind "${kind}" (recorded|contract|legacy|field|flag|cause)`;
+  if (kind === "agent" || kind === "server" || kind === "text") {
+    const value = parseValue(rest);
+    if (value === undefined) return `"${token}": the value is not a valid JSON string`;
+    if (value === "") return `"${token}": ${kind}: needs a value`;
+    return { kind, value };
+  }
+  if (kind === "is") {
+    if (!isRowState(rest)) return `"${token}": is: is one of ${ROW_STATES.join(", ")}`;
+    return { kind: "is", state: rest };
+  }
+  return `"${token}": unknown clause kind "${kind}" (${KINDS})`;
 }
 
 export function parseFilter(text: string): ParsedFilter {
@@ -136,6 +167,12 @@ export function formatClause(clause: FilterClause): string {
       return `flag:${clause.name}`;
     case "cause":
       return `cause:${clause.cause}`;
+    case "agent":
+    case "server":
+    case "text":
+      return `${clause.kind}:${formatValue(clause.value)}`;
+    case "is":
+      return `is:${clause.state}`;
   }
 }
 
@@ -171,28 +208,129 @@ function fieldText(value: unknown): string | undefined {
   return JSON.stringify(value);
 }
 
-function holds(clause: FilterClause, row: RunRow, rollout: unknown): boolean {
+/**
+ * What a clause reads of a rollout. A run row (lib/run row.ts) is one; the page's list rows are another,
+ * known in part while the file loads: a field left undefined is not known yet, and a clause that reads it
+ * is undecided (evaluateFilter returns undefined) rather than false.
+ */
+export interface FilterSubject {
+  readonly agent: string | null;
+  readonly server: string | null;
+  readonly recorded: number | null;
+  readonly contract?: number | null;
+  readonly legacy?: number | null;
+  /** Distinct call flags and highlights (contract policy). */
+  readonly flags?: readonly string[];
+  /** Only the highlights (ambiguous, mismatched, external) when the flags are not known yet. */
+  readonly highlights?: readonly string[];
+  readonly cause?: ZeroCause | null;
+}
+
+export interface FilterContext {
+  /** The parsed rollout: read by field clauses (see needsRollout). */
+  readonly rollout?: unknown;
+  /** Whether the raw line holds a text clause's text; undefined when not known (yet). */
+  readonly text?: (needle: string) => boolean | undefined;
+}
+
+/** ASCII letters fold case, nothing else does: the page's byte search (worker/search.ts) finds the same lines. */
+function foldAscii(text: string): string {
+  return text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+}
+
+/** Whether a raw line holds a text clause's text, as the search box and `text:` read it. */
+export function lineHolds(line: string, needle: string): boolean {
+  return foldAscii(line).includes(foldAscii(needle));
+}
+
+/** A recomputed reward differs from the recorded one (both known). */
+function changed(subject: FilterSubject): boolean | undefined {
+  if (subject.contract === undefined) return undefined;
+  return subject.recorded !== null && subject.contract !== null && subject.contract !== subject.recorded;
+}
+
+function holds(clause: FilterClause, row: FilterSubject, context: FilterContext): boolean | undefined {
   switch (clause.kind) {
     case "range": {
       const reward = row[clause.field];
+      if (reward === undefined) return undefined;
       if (reward === null) return false;
       return (clause.min === null || reward >= clause.min) && (clause.max === null || reward <= clause.max);
     }
     case "field": {
-      const text = fieldText(at(rollout, clause.path));
+      if (!("rollout" in context)) return undefined;
+      const text = fieldText(at(context.rollout, clause.path));
       if (text === undefined) return false;
       return clause.op === "eq"
         ? text === clause.value
         : text.toLowerCase().includes(clause.value.toLowerCase());
     }
     case "flag":
-      return row.flags.includes(clause.name);
+      if (row.flags !== undefined) return row.flags.includes(clause.name);
+      if (row.highlights !== undefined && HIGHLIGHT_NAMES.includes(clause.name))
+        return row.highlights.includes(clause.name);
+      return undefined;
     case "cause":
-      return row.cause === clause.cause;
+      return row.cause === undefined ? undefined : row.cause === clause.cause;
+    case "agent":
+      return row.agent === clause.value;
+    case "server":
+      return row.server === clause.value;
+    case "is":
+      if (clause.state === "changed") return changed(row);
+      return row.contract === undefined ? undefined : row.contract === null;
+    case "text":
+      return context.text?.(clause.value);
   }
 }
 
-/** Every clause holds. `rollout` is read only by field clauses (see needsRollout). */
-export function matchesFilter(clauses: readonly FilterClause[], row: RunRow, rollout?: unknown): boolean {
-  return clauses.every((clause) => holds(clause, row, rollout));
+const HIGHLIGHT_NAMES: readonly string[] = ["ambiguous", "mismatched", "external"];
+
+/**
+ * Whether every clause holds: true, false, or undefined when no clause fails and some cannot be decided
+ * yet from what the subject and context know.
+ */
+export function evaluateFilter(
+  clauses: readonly FilterClause[],
+  subject: FilterSubject,
+  context: FilterContext = {},
+): boolean | undefined {
+  let decided = true;
+  for (const clause of clauses) {
+    const result = holds(clause, subject, context);
+    if (result === false) return false;
+    if (result === undefined) decided = false;
+  }
+  return decided ? true : undefined;
+}
+
+/**
+ * Every clause holds for a fully known row. `rollout` is read only by field clauses (see needsRollout);
+ * `line` (the raw line text) only by text clauses.
+ */
+export function matchesFilter(
+  clauses: readonly FilterClause[],
+  row: RunRow,
+  rollout?: unknown,
+  line?: string,
+): boolean {
+  return (
+    evaluateFilter(clauses, row, {
+      rollout,
+      ...(line === undefined ? {} : { text: (needle: string) => lineHolds(line, needle) }),
+    }) === true
+  );
+}
+
+/** The clauses with every clause of these kinds left out (e.g. the breakdown ignores its own cause clause). */
+export function withoutKinds(
+  clauses: readonly FilterClause[],
+  kinds: readonly FilterClause["kind"][],
+): FilterClause[] {
+  return clauses.filter((clause) => !kinds.includes(clause.kind));
+}
+
+/** The text clauses' texts (the page answers them with its byte search). */
+export function textsOf(clauses: readonly FilterClause[]): string[] {
+  return clauses.flatMap((clause) => (clause.kind === "text" ? [clause.value] : []));
 }

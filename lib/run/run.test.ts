@@ -4,8 +4,10 @@ import { buildTriageRun } from "../../scripts/gen-triage-run";
 import { csvHeader, rowsCsv, rowsJsonl } from "../export/csv";
 import { asRollout } from "../schemas/test-helpers";
 import {
+  evaluateFilter,
   type FilterClause,
   formatFilter,
+  lineHolds,
   matchesFilter,
   parseFilter,
   RUN_ROW_COLUMNS,
@@ -56,6 +58,78 @@ describe("filters", () => {
     ]);
     expect(parsed(formatFilter(clauses))).toEqual(clauses);
     expect(parsed("")).toEqual([]);
+  });
+
+  it("parses the page's clauses (agent, server, is, text) and formats them back", () => {
+    const text = 'agent:hermes_agent server:workplace_assistant is:changed is:unverified text:"customer id"';
+    const clauses = parsed(text);
+    expect(clauses).toEqual([
+      { kind: "agent", value: "hermes_agent" },
+      { kind: "server", value: "workplace_assistant" },
+      { kind: "is", state: "changed" },
+      { kind: "is", state: "unverified" },
+      { kind: "text", value: "customer id" },
+    ]);
+    expect(formatFilter(clauses)).toBe(text);
+    for (const bad of ["is:zero", "agent:", "text:", 'server:"x'])
+      expect(parseFilter(bad).ok, bad).toBe(false);
+  });
+
+  it("round-trips any agent, server or text value through format and parse", () => {
+    fc.assert(
+      fc.property(
+        fc.string({ minLength: 1 }),
+        fc.constantFrom<"agent" | "server" | "text">("agent", "server", "text"),
+        (value, kind) => {
+          const clause: FilterClause = { kind, value };
+          expect(parsed(formatFilter([clause]))).toEqual([clause]);
+        },
+      ),
+    );
+  });
+
+  it("agent, server and is clauses select the rows the generator and the rewards say", () => {
+    const agentLines = run.intents.filter((i) => i.agent === "http_agent").map((i) => i.line);
+    expect(agentLines.length).toBeGreaterThan(0);
+    expect(select("agent:http_agent")).toEqual(agentLines);
+    const servers = new Set(rows.map((r) => r.server));
+    for (const server of servers) {
+      if (server === null) continue;
+      expect(select(`server:${server}`)).toEqual(rows.filter((r) => r.server === server).map((r) => r.line));
+    }
+    // is:changed and is:unverified read the contract reward against the recorded one, as the tiles count.
+    const changed = rows.filter(
+      (r) => r.recorded !== null && r.contract !== null && r.recorded !== r.contract,
+    );
+    expect(changed.length).toBeGreaterThan(0);
+    expect(select("is:changed")).toEqual(changed.map((r) => r.line));
+    const noData = run.intents.filter((i) => i.cause === "no_task_data").map((i) => i.line);
+    for (const line of noData) expect(select("is:unverified")).toContain(line);
+    expect(select("is:unverified")).toEqual(rows.filter((r) => r.contract === null).map((r) => r.line));
+  });
+
+  it("a text clause reads the raw line, folding ASCII case only", () => {
+    const lines = run.text.trim().split("\n");
+    const clauses = parsed("text:HTTP_AGENT");
+    const kept = rows.filter((row) => matchesFilter(clauses, row, values[row.line - 1], lines[row.line - 1]));
+    expect(kept.map((r) => r.line)).toEqual(
+      rows.filter((r) => (lines[r.line - 1] ?? "").includes("http_agent")).map((r) => r.line),
+    );
+    expect(lineHolds("Straße", "STRASSE")).toBe(false);
+    expect(lineHolds("Customer ID", "customer id")).toBe(true);
+    // Without the line a text clause is not decided, so a fully known row never matches it by accident.
+    expect(matchesFilter(clauses, rows[0]!, values[0])).toBe(false);
+  });
+
+  it("a clause that reads what is not known yet is undecided, never false", () => {
+    const partial = { agent: "a", server: "s", recorded: 0 };
+    expect(evaluateFilter(parsed("agent:a recorded:0"), partial)).toBe(true);
+    expect(evaluateFilter(parsed("agent:b is:changed"), partial)).toBe(false);
+    expect(evaluateFilter(parsed("agent:a is:changed"), partial)).toBeUndefined();
+    expect(evaluateFilter(parsed("cause:identity"), partial)).toBeUndefined();
+    expect(evaluateFilter(parsed("flag:ambiguous"), { ...partial, highlights: ["ambiguous"] })).toBe(true);
+    expect(evaluateFilter(parsed("flag:alias_guess"), { ...partial, highlights: [] })).toBeUndefined();
+    expect(evaluateFilter(parsed("text:x"), partial, { text: () => true })).toBe(true);
   });
 
   it("round-trips any field value through format and parse", () => {
