@@ -117,12 +117,14 @@ export interface ReplayResult {
   readonly log?: WriteLog;
 }
 
-
 /**
  * Replays actions on a fresh state. A string (Gym accepts `ground_truth: str`) is iterated character by
  * character, so every action fails with TypeError, as in Python.
  */
-export function replay(actions: readonly unknown[] | string, options: { track?: boolean } = {}): ReplayResult {
+export function replay(
+  actions: readonly unknown[] | string,
+  options: { track?: boolean } = {},
+): ReplayResult {
   const state = freshState();
   const list: readonly unknown[] = typeof actions === "string" ? Array.from(actions) : actions;
   if (!options.track) return { state, calls: list.map((action, index) => runAction(state, action, index)) };
