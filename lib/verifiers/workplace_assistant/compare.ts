@@ -16,6 +16,7 @@ import { pyLower } from "../../verify/pyunicode";
 import type { Cell, Frame, Row } from "./frame";
 import { isDict, isNa, pyEq } from "./py";
 import type { WorkplaceState } from "./tools";
+import type { WriteLog } from "./writes";
 
 /** Columns whose case matters (utils.py `fields_not_to_convert`). */
 export const CASE_SENSITIVE_COLUMNS: ReadonlySet<string> = new Set(["status", "list_name", "board"]);
@@ -64,6 +65,13 @@ export interface RowView {
   readonly label: number;
   /** The stored values, before lower-casing. */
   readonly values: Readonly<Record<string, DisplayCell>>;
+  /**
+   * A row only in the predicted state: the predicted call that added it (or last wrote it). A row only in
+   * the expected state: the predicted call that removed it. null: no predicted call did ("never written").
+   * Absent when the predicted replay was not tracked.
+   */
+  readonly writtenBy?: number | null;
+  readonly removedBy?: number | null;
 }
 
 export interface CellDiff {
@@ -75,6 +83,8 @@ export interface CellDiff {
   /** The compared values, after lower-casing (null: missing). */
   readonly predicted: DisplayCell;
   readonly expected: DisplayCell;
+  /** The predicted call whose write produced the predicted value; null: never written (the base value). */
+  readonly writtenBy?: number | null;
 }
 
 export interface TableDiff {
@@ -198,6 +208,8 @@ export function diffFrames(
   expected: Frame,
   table: TableName,
   keyColumnName: string,
+  /** The predicted replay's write log: fills writtenBy / removedBy. */
+  log?: WriteLog,
 ): TableDiff {
   const notes: string[] = [];
   const keyColumn = predicted.columnIndex(keyColumnName);
@@ -249,7 +261,8 @@ export function diffFrames(
     const row = predicted.rows[pos]!;
     const match = expectedByKey.get(keyOf(row, keyColumn))?.shift();
     if (match === undefined) {
-      onlyPredicted.push(rowView(predicted, pos));
+      const view = rowView(predicted, pos);
+      onlyPredicted.push(log ? { ...view, writtenBy: log.rowWriter(row) } : view);
       continue;
     }
     partner[pos] = match;
@@ -263,13 +276,24 @@ export function diffFrames(
           column,
           predicted: comparedValue(row[c], caseSensitive[c]!),
           expected: comparedValue(other[c], caseSensitive[c]!),
+          ...(log ? { writtenBy: log.writerOf(row, c) } : {}),
         });
       }
     });
   }
   const onlyExpected: RowView[] = [];
   for (const positions of expectedByKey.values())
-    for (const pos of positions) onlyExpected.push(rowView(expected, pos));
+    for (const pos of positions) {
+      const view = rowView(expected, pos);
+      if (!log) {
+        onlyExpected.push(view);
+        continue;
+      }
+      const row = expected.rows[pos]!;
+      const key = keyOf(row, keyColumn);
+      const removedBy = log.removerOf(table, row, (removed) => keyOf(removed, keyColumn) === key);
+      onlyExpected.push({ ...view, removedBy });
+    }
   onlyExpected.sort((x, y) => x.label - y.label);
 
   addStructureNotes(predicted, expected, table, partner, notes);
