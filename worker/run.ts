@@ -171,6 +171,9 @@ export async function runExport(
   if (!parsed.ok) return { error: parsed.error };
   const computed = await compute(source);
   const rows = await filtered(source, computed, parsed.clauses);
-  const text = format === "csv" ? csvHeader() + rows.map(csvRow).join("") : rows.map(jsonlRow).join("");
+  const text =
+    format === "csv"
+      ? csvHeader() + rows.map((row) => csvRow(row)).join("")
+      : rows.map((row) => jsonlRow(row)).join("");
   return { text, rows: rows.length };
 }

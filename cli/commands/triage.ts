@@ -5,6 +5,7 @@
  * download from the UI equals this command's output for the same filter.
  */
 import { csvHeader, csvRow, jsonlRow } from "../../lib/export/csv";
+import { readLine, unparsedLine } from "../../lib/folder";
 import type { HarnessId } from "../../lib/harness/types";
 import { readJsonl } from "../../lib/jsonl";
 import { runMetrics } from "../../lib/metrics";
@@ -19,7 +20,6 @@ import {
   withTaskWide,
   zeroShareText,
 } from "../../lib/run";
-import { readRollout } from "../../lib/schemas";
 import {
   REPRODUCTION_TEXT,
   summarizeTriage,
@@ -28,22 +28,22 @@ import {
   ZERO_VIEWS,
   type ZeroView,
 } from "../../lib/triage";
-import type { InputIndex } from "../../lib/verify";
 import { emptyValue, onlyFile, readHarness, scanOptions } from "../args";
 import { reportError } from "../errors";
-import { loadInputIndex } from "../inputs";
+import { FOLDER_HELP, type RoleOverride, readRoleOverrides, type Source, sourcesOf } from "../folder";
 import type { CommandIo } from "../io";
 import { namingFile, openFileStream } from "../open";
 import { writeOutput } from "../output";
 
-export const HELP = `usage: npm run --silent cli -- triage FILE [options]
+export const HELP = `usage: npm run --silent cli -- triage FILE|DIR [options]
 
 Every rollout whose recorded or recomputed reward is 0 gets one cause (in this precedence, lib/triage/README.md):
-malformed, model_error, truncated, no_output (run health: response.error, response.status / incomplete_details,
-usage.output_tokens 0), no_task_data (unverifiable), drift (the recorded reward matches neither policy's
-recomputation), identity (the names decided the reward), task_wide (every rollout of the task failed the
-same way), no_tool_call, tool_failed (calls the tool rejected), wrong_end_state.
+malformed, drift (the recorded reward matches neither policy's recomputation), model_error, truncated,
+no_output (run health: response.error, response.status / incomplete_details, usage.output_tokens 0),
+no_task_data (unverifiable), identity (the names decided the reward), task_wide (every rollout of the task
+failed the same way), no_tool_call, tool_failed (calls the tool rejected), wrong_end_state.
 
+${FOLDER_HELP}
 options:
   --format F      summary (default): the zeros per cause, counted in the --view's reward, then run metrics
                   csv | jsonl: one row per rollout (line, task, agent, server, model, the recorded and both
@@ -58,6 +58,7 @@ options:
   --inputs M      materialized inputs JSONL, paired by (_ng_task_index, _ng_rollout_index)
   --harness H     the harness that produced the file (alias diagnostics only)
   --out OUT       write to OUT instead of stdout
+  --role PATH=ROLEa folder file's role (repeatable; see above)
   -h, --help      this help
 
 Lines that are not JSON are left out of the rows and named on stderr. Exit 2 for unusable arguments.
@@ -72,6 +73,7 @@ function isFormat(x: string): x is Format {
 
 interface TriageArgs {
   readonly file: string;
+  readonly roles: readonly RoleOverride[];
   readonly format: Format;
   readonly view: ZeroView;
   readonly filter: readonly FilterClause[];
@@ -87,19 +89,17 @@ type Parsed =
   | { ok: false; error: string };
 
 export function parseTriageArgs(argv: readonly string[]): Parsed {
-  const scanned = scanOptions(argv, [
-    "--format",
-    "--view",
-    "--filter",
-    "--server",
-    "--inputs",
-    "--harness",
-    "--out",
-  ]);
+  const scanned = scanOptions(
+    argv,
+    ["--format", "--view", "--filter", "--server", "--inputs", "--harness", "--out", "--role"],
+    ["--role"],
+  );
   if (!scanned.ok || scanned.help) return scanned.ok ? { ok: true, help: true } : scanned;
-  const { values, files } = scanned;
+  const { values, files, lists } = scanned;
   const only = onlyFile(files);
   if (!only.ok) return only;
+  const roles = readRoleOverrides(lists.get("--role") ?? []);
+  if (!roles.ok) return roles;
   const format = values.get("--format") ?? "summary";
   if (!isFormat(format)) return { ok: false, error: `--format must be one of ${FORMATS.join(", ")}` };
   const view = ZERO_VIEWS.find((v) => v === (values.get("--view") ?? "recorded"));
@@ -118,6 +118,7 @@ export function parseTriageArgs(argv: readonly string[]): Parsed {
     help: false,
     args: {
       file: only.file,
+      roles: roles.overrides,
       format,
       view,
       filter: filter.clauses,
@@ -191,54 +192,66 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
     return 0;
   }
   const args = parsed.args;
-  let inputs: InputIndex<unknown> | undefined;
-  let stream: ReadableStream<Uint8Array>;
+  let sources: readonly Source[];
   try {
-    if (args.inputs !== undefined) inputs = await loadInputIndex(args.inputs, io);
-    stream = await openFileStream(args.file);
+    sources = await sourcesOf(args.file, { roles: args.roles, inputs: args.inputs ?? null }, io);
   } catch (error) {
     // A missing or unreadable file is a usage error (2); a damaged --inputs stops reading part way (1).
     return reportError(error, io);
   }
+  const folder = sources.some((s) => s.file !== null);
   try {
-    const readFiles = args.inputs === undefined ? [args.file] : [args.file, args.inputs];
-    // Clauses that read the rollout itself are decided while it is in hand; the rest once every row is in,
-    // since the run-level cause (task_wide) needs the whole run. Only rows are kept, never rollouts.
+    const readFiles = [...sources.map((s) => s.path), ...(args.inputs === undefined ? [] : [args.inputs])];
+    // Clauses that read the rollout itself are decided while it is in hand; the rest once a file's rows are
+    // all in, since the run-level cause (task_wide) needs the whole run. Only rows are kept, never rollouts.
     const fieldClauses = args.filter.filter((clause) => needsRollout([clause]));
     const rowClauses = args.filter.filter((clause) => !needsRollout([clause]));
-    await writeOutput(args.out, readFiles, io, stream, async (output) => {
-      const rows: RunRow[] = [];
-      const fieldOk = new Set<number>();
+    await writeOutput(args.out, readFiles, io, null, async (output) => {
+      const kept: RunRow[] = [];
       let unreadable = 0;
-      for await (const item of namingFile(args.file, readJsonl(stream))) {
-        if (!item.ok) {
-          unreadable++;
-          await io.stderr.write(`line ${item.line}: ${item.error} (left out)\n`);
-          continue;
+      if (args.format === "csv") await output.write(encoder.encode(csvHeader(folder)));
+      for (const source of sources) {
+        const where = source.file === null ? "" : `${source.file} `;
+        const stream = await openFileStream(source.path);
+        const rows: RunRow[] = [];
+        const fieldOk = new Set<number>();
+        for await (const item of namingFile(source.path, readJsonl(stream))) {
+          if (!item.ok) {
+            unreadable++;
+            const answer = unparsedLine(item.error, item.text ?? null);
+            await io.stderr.write(`${where}line ${item.line}: ${answer.message} (left out)\n`);
+            continue;
+          }
+          // Parse once at the edge: a line that is not a rollout is named with its kind and left out.
+          const read = readLine(item.value);
+          if (!read.ok) {
+            unreadable++;
+            await io.stderr.write(`${where}line ${item.line}: ${read.message} (left out)\n`);
+            continue;
+          }
+          // The one pairing rule (lib/verify InputIndex): Gym's indices, else an equal task input.
+          const pairing = source.inputRows?.pair(read.rollout);
+          const row = runRow(item.line, read.rollout, {
+            config: source.config,
+            ...(args.server === undefined ? {} : { server: args.server }),
+            ...(pairing === undefined ? {} : { pairing }),
+            ...(pairing === undefined || pairing.ref === null ? {} : { input: pairing.ref }),
+            ...(args.harness === undefined ? {} : { harness: args.harness }),
+          });
+          rows.push(row);
+          if (matchesFilter(fieldClauses, row, item.value)) fieldOk.add(row.line);
         }
-        // Parse once at the edge: a line that is not a rollout is an unreadable line, left out.
-        const read = readRollout(item.value);
-        if (!read.ok) {
-          unreadable++;
-          await io.stderr.write(`line ${item.line}: ${read.message} (left out)\n`);
-          continue;
+        // Each file is a run of its own: its tasks' rollouts are compared among themselves.
+        const file = source.file ?? undefined;
+        for (const row of withTaskWide(rows)) {
+          if (!fieldOk.has(row.line) || !matchesFilter(rowClauses, row)) continue;
+          if (args.format === "csv") await output.write(encoder.encode(csvRow(row, file)));
+          else if (args.format === "jsonl") await output.write(encoder.encode(jsonlRow(row, file)));
+          else kept.push(row);
         }
-        // The one pairing rule (lib/verify InputIndex): Gym's indices, else an equal task input.
-        const paired = inputs?.pair(item.value).ref;
-        const input = paired ?? undefined;
-        const row = runRow(item.line, read.rollout, {
-          ...(args.server === undefined ? {} : { server: args.server }),
-          ...(input === undefined ? {} : { input }),
-          ...(args.harness === undefined ? {} : { harness: args.harness }),
-        });
-        rows.push(row);
-        if (matchesFilter(fieldClauses, row, item.value)) fieldOk.add(row.line);
       }
-      const run = withTaskWide(rows);
-      const kept = run.filter((row) => fieldOk.has(row.line) && matchesFilter(rowClauses, row));
-      if (args.format === "csv") await output.write(encoder.encode(csvHeader() + kept.map(csvRow).join("")));
-      else if (args.format === "jsonl") await output.write(encoder.encode(kept.map(jsonlRow).join("")));
-      else await output.write(encoder.encode(formatSummary(kept, unreadable, args.view)));
+      if (args.format === "summary")
+        await output.write(encoder.encode(formatSummary(kept, unreadable, args.view)));
     });
     return 0;
   } catch (error) {
