@@ -71,7 +71,9 @@ test.describe("run view on the generated triage run", () => {
     await expect(page.getByTestId("shown-count")).toHaveAttribute("data-shown", String(run.intents.length));
   });
 
-  test("the switch shows a policy's recomputed zeros; the recorded-1 drift is one of them", async ({ page }) => {
+  test("the switch shows a policy's recomputed zeros; the recorded-1 drift is one of them", async ({
+    page,
+  }) => {
     const rows = cli(["triage", FILE, "--format", "jsonl"])
       .trim()
       .split("\n")
