@@ -28,10 +28,14 @@ function source(key: string): RunSource {
 describe("worker run view", () => {
   it("counts causes over the whole run and filters lines with lib's filter", async () => {
     const view = await runView(source("a"), "cause:identity");
-    expect(view.triage.total).toBe(run.intents.length);
+    expect(view.triage.recorded.total).toBe(run.intents.length);
     expect(view.counts).toEqual({ rollouts: run.intents.length, unreadable: 1 });
     expect(run.intents.length + run.unreadable.length).toBe(values.length);
-    expect(view.triage.counts.identity).toBe(run.intents.filter((i) => i.cause === "identity").length);
+    // The breakdown counts the recorded zeros; the cause clause lists every row with the cause.
+    expect(view.triage.recorded.counts.identity).toBe(
+      run.intents.filter((i) => i.cause === "identity" && i.recorded === 0).length,
+    );
+    expect(view.triage.recorded.zero).toBe(run.intents.filter((i) => i.recorded === 0).length);
     expect(view.lines).toEqual(run.intents.filter((i) => i.cause === "identity").map((i) => i.line));
     expect(view.metrics.rollouts).toBe(view.lines?.length);
     expect(view.filter_error).toBeNull();
@@ -42,8 +46,14 @@ describe("worker run view", () => {
     const http = run.intents.filter((i) => i.agent === "http_agent");
     const view = await runView(source("c"), "agent:http_agent cause:identity");
     expect(view.breakdown_rollouts).toBe(http.length);
-    expect(view.triage.total).toBe(http.length);
-    expect(view.triage.zero).toBe(http.filter((i) => i.cause !== null).length);
+    expect(view.triage.recorded.total).toBe(http.length);
+    // Every recorded zero of the http agent's rollouts is in the breakdown, the cause clause notwithstanding.
+    const all = await runView(source("c2"), "");
+    const httpLines = new Set(http.map((i) => i.line));
+    const zerosOfHttp = Object.values(all.triage.recorded.lines)
+      .flat()
+      .filter((line) => httpLines.has(line)).length;
+    expect(view.triage.recorded.zero).toBe(zerosOfHttp);
     expect(view.lines).toEqual(http.filter((i) => i.cause === "identity").map((i) => i.line));
     expect(view.metrics.rollouts).toBe(view.lines?.length);
     expect(view.filter).toBe("agent:http_agent cause:identity");

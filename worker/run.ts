@@ -19,9 +19,10 @@ import {
   runRow,
   textsOf,
   withoutKinds,
+  withTaskWide,
 } from "../lib/run";
 import type { Rollout } from "../lib/schemas";
-import { type RunTriage, summarizeTriage } from "../lib/triage";
+import { type RunTriage, summarizeTriage, type ZeroView } from "../lib/triage";
 import { knownTools, type VerifyOptions, verifyRollout } from "../lib/verify";
 
 export interface RunSource {
@@ -58,8 +59,11 @@ export interface RunView {
   readonly filter_error: string | null;
   /** The filter this view answers (the page keeps a previous answer while the next one computes). */
   readonly filter: string;
-  /** The breakdown over the rows the filter keeps, its cause clause left out (a cause click narrows the list, not the bars). */
-  readonly triage: RunTriage;
+  /**
+   * The breakdown per view (the recorded reward's zeros, the default, or a policy's), over the rows the
+   * filter keeps with its cause clause left out (a cause click narrows the list, not the bars).
+   */
+  readonly triage: Readonly<Record<ZeroView, RunTriage>>;
   /** Rollouts the breakdown covers (the filter without its cause clauses). */
   readonly breakdown_rollouts: number;
   /** The run's rollouts and its unreadable lines (lib/run lineCountsText words them). */
@@ -97,7 +101,12 @@ function compute(source: RunSource): Promise<Computed> {
 async function computeRows(source: RunSource): Promise<Computed> {
   if (source.rows) {
     const given = await source.rows();
-    return { key: source.key, rows: given.rows, values: null, inferred: inferFrom(given.emitted) };
+    return {
+      key: source.key,
+      rows: withTaskWide(given.rows),
+      values: null,
+      inferred: inferFrom(given.emitted),
+    };
   }
   const rows: RunRow[] = [];
   const values = new Map<number, unknown>();
@@ -112,7 +121,7 @@ async function computeRows(source: RunSource): Promise<Computed> {
     for (const call of contract.resolution.calls) names.add(call.emitted);
     emitted.set(contract.server, names);
   }
-  return { key: source.key, rows, values, inferred: inferFrom(emitted) };
+  return { key: source.key, rows: withTaskWide(rows), values, inferred: inferFrom(emitted) };
 }
 
 function inferFrom(emitted: ReadonlyMap<string, ReadonlySet<string>>): HarnessInference | null {
@@ -168,16 +177,20 @@ export async function runView(
     filter_error: parsed.ok ? null : parsed.error,
     filter,
     counts: { rollouts: computed.rows.length, unreadable: source.unreadable },
-    triage: summarizeTriage(
-      breakdown.map((row) => ({
-        line: row.line,
-        triage: row.cause === null ? null : { cause: row.cause },
-      })),
-    ),
+    triage: triageViews(breakdown),
     breakdown_rollouts: breakdown.length,
     metrics: runMetrics(kept.map(metricsOf), options.reward === undefined ? {} : { reward: options.reward }),
     lines: clauses.length === 0 ? null : kept.map((row) => row.line),
     inferred: computed.inferred,
+  };
+}
+
+/** The breakdown in each view (lib/triage summarizeTriage). */
+export function triageViews(rows: readonly RunRow[]): Record<ZeroView, RunTriage> {
+  return {
+    recorded: summarizeTriage(rows, "recorded"),
+    contract: summarizeTriage(rows, "contract"),
+    legacy: summarizeTriage(rows, "legacy"),
   };
 }
 
@@ -193,6 +206,9 @@ export async function runExport(
   if (!parsed.ok) return { error: parsed.error };
   const computed = await compute(source);
   const rows = await filtered(source, computed, parsed.clauses);
-  const text = format === "csv" ? csvHeader() + rows.map(csvRow).join("") : rows.map(jsonlRow).join("");
+  const text =
+    format === "csv"
+      ? csvHeader() + rows.map((row) => csvRow(row)).join("")
+      : rows.map((row) => jsonlRow(row)).join("");
   return { text, rows: rows.length };
 }

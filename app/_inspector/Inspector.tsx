@@ -35,18 +35,34 @@ import {
   keptForOpenedFiles,
   linkTarget,
   selectRollouts,
-  setClause,
   statusCounts,
 } from "@/hooks/view-state";
-import { lineCountsText, textsOf } from "@/lib/run";
-import type { ZeroCause } from "@/lib/triage";
+import { type FilterClause, formatFilter, lineCountsText, parseFilter, textsOf } from "@/lib/run";
+import type { ZeroCause, ZeroView } from "@/lib/triage";
 import { RolloutPane } from "./RolloutPane";
 
 const NO_ENTRIES: readonly RolloutIndexEntry[] = [];
 
-/** The filter with its cause clause replaced (or removed when cause is null); other clauses are kept. */
-function withCause(filter: string, cause: ZeroCause | null): string {
-  return setClause(filter, "cause", cause === null ? null : { kind: "cause", cause });
+/** A zero in a view: its reward in that view is exactly 0. */
+function zeroClause(view: ZeroView): FilterClause {
+  return { kind: "range", field: view, min: 0, max: 0 };
+}
+
+function isZeroClause(clause: FilterClause): boolean {
+  return clause.kind === "range" && clause.min === 0 && clause.max === 0;
+}
+
+/**
+ * The filter with its cause clause replaced (or removed when cause is null), together with the zero clause
+ * of the breakdown's view, so the list holds exactly the rollouts the cause's count counts; other clauses
+ * are kept.
+ */
+function withCause(filter: string, cause: ZeroCause | null, view: ZeroView): string {
+  const parsed = parseFilter(filter);
+  const kept: FilterClause[] = parsed.ok
+    ? parsed.clauses.filter((c) => c.kind !== "cause" && !isZeroClause(c))
+    : [];
+  return formatFilter(cause === null ? kept : [...kept, zeroClause(view), { kind: "cause", cause }]);
 }
 
 function activeCause(filter: string): ZeroCause | null {
@@ -191,6 +207,8 @@ export function Inspector() {
   const searchLines = useDeferredValue(query.trim() ? (search.data?.lines ?? null) : null);
   const { sort, desc } = view;
   const run = useRunView(dataset, view.f, view.reward);
+  // The breakdown counts the run's own (recorded) zeros unless switched to a policy's recomputed ones.
+  const [zeroView, setZeroView] = useState<ZeroView>("recorded");
   const runExport = useRunExport();
   const [exportError, setExportError] = useState<string | null>(null);
   // The worker's answer for this very filter (a previous filter's answer is kept on screen while it computes).
@@ -398,8 +416,18 @@ export function Inspector() {
                     run.data.breakdown_rollouts,
                     run.data.counts.rollouts,
                   )}
+                  view={zeroView}
+                  onView={(next) => {
+                    setZeroView(next);
+                    // A cause chosen in another view keeps its cause, counted in the new view.
+                    const cause = activeCause(view.f);
+                    if (cause !== null)
+                      setView({ f: withCause(view.f, cause, next), line: null, call: null });
+                  }}
                   active={activeCause(view.f)}
-                  onCause={(cause) => setView({ f: withCause(view.f, cause), line: null, call: null })}
+                  onCause={(cause) =>
+                    setView({ f: withCause(view.f, cause, zeroView), line: null, call: null })
+                  }
                 />
               )}
               <RunFilter

@@ -1,4 +1,4 @@
-export { type LineCounts, lineCountsText, zeroShareText } from "./counts";
+export { type LineCounts, lineCountsText, type ZeroBasis, zeroShareText } from "./counts";
 export {
   evaluateFilter,
   type FilterClause,
@@ -17,4 +17,12 @@ export {
   textsOf,
   withoutKinds,
 } from "./filter";
-export { metricsOf, RUN_ROW_COLUMNS, type RunRow, type RunRowOptions, rowTask, runRow } from "./row";
+export {
+  metricsOf,
+  RUN_ROW_COLUMNS,
+  type RunRow,
+  type RunRowOptions,
+  rowTask,
+  runRow,
+  withTaskWide,
+} from "./row";
