@@ -1,6 +1,6 @@
 import { useDraft } from "@/hooks/use-draft";
 import { HARNESS_IDS } from "@/hooks/view-state";
-import type { HarnessInference } from "@/lib/harness";
+import { type AgentInference, chooseFor, type HarnessChoice, harnessFor } from "@/lib/harness";
 import type { HarnessId } from "@/lib/harness/types";
 
 interface Props {
@@ -13,9 +13,39 @@ interface Props {
   fileName: string;
   onExport(format: "csv" | "jsonl"): void;
   exportError: string | null;
-  inferred: HarnessInference | null;
-  harness: HarnessId | null;
-  onHarness(harness: HarnessId | null): void;
+  /** The harness inferred per agent (offered for that agent only, never applied on its own). */
+  inferred: readonly AgentInference[];
+  /** The run's agents (agent_ref.name). */
+  agents: readonly string[];
+  harness: HarnessChoice;
+  onHarness(harness: HarnessChoice): void;
+}
+
+function HarnessSelect({
+  label,
+  value,
+  none,
+  onChange,
+}: {
+  label: string;
+  value: HarnessId | null;
+  none: string;
+  onChange(harness: HarnessId | null): void;
+}) {
+  return (
+    <select
+      aria-label={label}
+      value={value ?? ""}
+      onChange={(event) => onChange(HARNESS_IDS.find((id) => id === event.target.value) ?? null)}
+    >
+      <option value="">{none}</option>
+      {HARNESS_IDS.map((id) => (
+        <option key={id} value={id}>
+          {id}
+        </option>
+      ))}
+    </select>
+  );
 }
 
 const EXAMPLES =
@@ -31,7 +61,6 @@ export function RunFilter(props: Props) {
   const cli = `npm run --silent cli -- triage ${shellQuote(props.fileName)} --format csv${
     props.filter.trim() === "" ? "" : ` --filter ${shellQuote(props.filter.trim())}`
   }`;
-  const offer = props.inferred;
   return (
     <div className="run-filter">
       <div className="run-filter-row">
@@ -81,40 +110,58 @@ export function RunFilter(props: Props) {
         </code>
       </div>
       <div className="run-filter-row run-settings">
-        <label>
-          harness (whole file){" "}
-          <select
-            aria-label="Harness"
-            value={props.harness ?? ""}
-            onChange={(event) => props.onHarness(HARNESS_IDS.find((id) => id === event.target.value) ?? null)}
-          >
-            <option value="">unknown</option>
-            {HARNESS_IDS.map((id) => (
-              <option key={id} value={id}>
-                {id}
-              </option>
-            ))}
-          </select>
-        </label>
-        <span className="muted">alias diagnostics (flags) for every rollout</span>
+        <span className="harness-choice">
+          harness, every agent{" "}
+          <HarnessSelect
+            label="Harness for every agent"
+            value={props.harness.all}
+            none="unknown"
+            onChange={(all) => props.onHarness({ ...props.harness, all })}
+          />
+        </span>
+        <span className="muted">
+          alias diagnostics (flags); an agent's own choice below wins for its rows only
+        </span>
       </div>
-      {offer && offer.harnesses.length > 0 && !offer.harnesses.some((h) => h === props.harness) && (
-        <div className="harness-offer" data-testid="harness-offer">
-          <span>
-            Harness <em>inferred</em> from the aliases ({offer.explained} of {offer.aliased} names):{" "}
-          </span>
-          {offer.harnesses.map((harness) => (
-            <button
-              type="button"
-              key={harness}
-              className="button-small"
-              onClick={() => props.onHarness(harness)}
-              data-harness={harness}
-            >
-              use {harness}
-            </button>
-          ))}
-          <span className="muted"> — not applied until you choose it.</span>
+      {props.agents.length > 0 && (
+        <div className="harness-agents" data-testid="harness-agents">
+          {props.agents.map((agent) => {
+            const own = Object.hasOwn(props.harness.agents, agent)
+              ? (props.harness.agents[agent] ?? null)
+              : null;
+            const offer = props.inferred.find((i) => i.agent === agent)?.inference;
+            const applied = harnessFor(props.harness, agent);
+            return (
+              <div key={agent} className="harness-agent" data-agent={agent} data-harness={applied ?? ""}>
+                <span className="harness-choice">
+                  {agent}{" "}
+                  <HarnessSelect
+                    label={`Harness for ${agent}`}
+                    value={own}
+                    none={props.harness.all === null ? "unknown" : `as every agent (${props.harness.all})`}
+                    onChange={(harness) => props.onHarness(chooseFor(props.harness, agent, harness))}
+                  />
+                </span>
+                {offer && offer.harnesses.length > 0 && !offer.harnesses.some((h) => h === applied) && (
+                  <span className="harness-offer" data-testid="harness-offer">
+                    <em>inferred</em> for {agent} ({offer.explained} of {offer.aliased} names):{" "}
+                    {offer.harnesses.map((harness) => (
+                      <button
+                        type="button"
+                        key={harness}
+                        className="button-small"
+                        onClick={() => props.onHarness(chooseFor(props.harness, agent, harness))}
+                        data-harness={harness}
+                      >
+                        use {harness}
+                      </button>
+                    ))}
+                    <span className="muted"> — not applied until you choose it.</span>
+                  </span>
+                )}
+              </div>
+            );
+          })}
         </div>
       )}
     </div>

@@ -141,6 +141,8 @@ interface Props {
   defaultSource: ServerSource;
   onServer(server: string | null): void;
   harness: HarnessId | null;
+  /** Whose choice the harness is: this rollout's agent's, or the one for every rollout. */
+  harnessScope: string;
 }
 
 export function VerificationPanel({
@@ -152,6 +154,7 @@ export function VerificationPanel({
   defaultSource,
   onServer,
   harness,
+  harnessScope,
 }: Props) {
   // Choosing a server applies it to every row of the file; the empty choice returns to each row's default.
   const options = [...new Set([...servers, ...(server ? [server] : [])])].sort();
@@ -176,8 +179,8 @@ export function VerificationPanel({
             ))}
           </select>
         </label>
-        <span className="muted" title="set for the whole file above the list">
-          harness <b>{harness ?? "unknown"}</b> (whole file)
+        <span className="muted" title="chosen per agent above the list" data-testid="detail-harness">
+          harness <b>{harness ?? "unknown"}</b> ({harnessScope})
         </span>
         {loading && <span className="muted">verifying…</span>}
       </div>

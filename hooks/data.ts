@@ -7,6 +7,7 @@
 import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { z } from "zod";
+import type { HarnessChoice } from "@/lib/harness";
 import type { RewardSource } from "@/lib/metrics";
 import type {
   CallView,
@@ -14,7 +15,6 @@ import type {
   DetailParams,
   DetailView,
   ExportFormat,
-  HarnessId,
   LoadProgress,
   RolloutIndexEntry,
   SessionSummary,
@@ -140,7 +140,7 @@ export function useRecentFiles(enabled: boolean) {
 }
 
 export interface ReanalyzeState {
-  reanalyze(dataset: string, server: string | null, harness: HarnessId | null): Promise<void>;
+  reanalyze(dataset: string, server: string | null, harness: HarnessChoice): Promise<void>;
   pending: boolean;
 }
 
@@ -156,13 +156,13 @@ export function useReanalyze(): ReanalyzeState {
     }: {
       dataset: string;
       server: string | null;
-      harness: HarnessId | null;
+      harness: HarnessChoice;
     }) => client.request("reanalyze", { dataset, server, harness }),
     onSuccess: (summary) => queryClient.setQueryData(SESSION_KEY, summary),
   });
   const { mutateAsync } = mutation;
   const reanalyze = useCallback(
-    async (dataset: string, server: string | null, harness: HarnessId | null) => {
+    async (dataset: string, server: string | null, harness: HarnessChoice) => {
       await mutateAsync({ dataset, server, harness }).catch(() => undefined);
     },
     [mutateAsync],
@@ -309,7 +309,7 @@ function detailParams(
   dataset: DatasetSummary | null,
   line: number | null,
   server: string | null,
-  harness: HarnessId | null,
+  harness: HarnessChoice | null,
 ): DetailParams {
   return { dataset: dataset?.id ?? "", line: line ?? 0, server, harness, analysis: dataset?.analysis ?? 0 };
 }
@@ -323,7 +323,7 @@ export function useDetail(
   dataset: DatasetSummary | null,
   line: number | null,
   server: string | null,
-  harness: HarnessId | null,
+  harness: HarnessChoice | null,
 ) {
   const client = useDataClient();
   const params = detailParams(dataset, line, server, harness);
@@ -406,7 +406,7 @@ export function useDetailCalls(
   dataset: DatasetSummary | null,
   line: number | null,
   server: string | null,
-  harness: HarnessId | null,
+  harness: HarnessChoice | null,
 ): DetailRows<CallView> {
   const client = useDataClient();
   const params = detailParams(dataset, line, server, harness);
@@ -420,7 +420,7 @@ export function useDetailItems(
   dataset: DatasetSummary | null,
   line: number | null,
   server: string | null,
-  harness: HarnessId | null,
+  harness: HarnessChoice | null,
 ): DetailRows<TranscriptItem> {
   const client = useDataClient();
   const params = detailParams(dataset, line, server, harness);

@@ -58,7 +58,7 @@ describe("URL state", () => {
       sort: "contract",
       desc: true,
       server: "team store",
-      harness: "hermes-legacy",
+      harness: "claude-code,hermes_agent=hermes-legacy",
     };
     expect(parseViewState(serializeViewState(state))).toEqual(state);
   });
@@ -92,7 +92,7 @@ describe("URL state", () => {
     expect(state.reward).toBe("recorded");
     expect(state.sort).toBe("line");
     expect(state.desc).toBe(false);
-    expect(state.harness).toBeNull();
+    expect(state.harness).toBe("");
     expect(state.call).toBe("2");
   });
 });

@@ -7,7 +7,7 @@
  * the tiles, the metrics, the breakdown and the export all follow the same filter. Links from before that
  * (`?filter=zero,changed&agent=a&env=s&q=text`) are read into clauses.
  */
-import { HARNESSES, isHarnessId } from "@/lib/harness";
+import { formatHarnessChoice, HARNESSES, parseHarnessChoice } from "@/lib/harness";
 import { DEFAULT_REWARD, isRewardSource, type RewardSource } from "@/lib/metrics";
 import {
   evaluateFilter,
@@ -55,7 +55,8 @@ export interface ViewState {
   readonly desc: boolean;
   /** Verifying server chosen for the open rollout; null: its default. */
   readonly server: string | null;
-  readonly harness: HarnessId | null;
+  /** The harness per agent (lib/harness choice text: "claude-code,hermes_agent=hermes-legacy"; "" for none). */
+  readonly harness: string;
 }
 
 export const DEFAULT_VIEW: ViewState = {
@@ -69,8 +70,14 @@ export const DEFAULT_VIEW: ViewState = {
   sort: "line",
   desc: false,
   server: null,
-  harness: null,
+  harness: "",
 };
+
+/** A harness choice in its canonical text form, or "" when it does not parse (a link is never guessed at). */
+function readHarnessChoice(text: string): string {
+  const parsed = parseHarnessChoice(text);
+  return parsed.ok ? formatHarnessChoice(parsed.choice) : "";
+}
 
 function isFilterFlag(value: string): value is FilterFlag {
   return (FILTER_FLAGS as readonly string[]).includes(value);
@@ -152,7 +159,7 @@ export function parseViewState(params: URLSearchParams): ViewState {
     sort: isSortKey(sortKey) ? sortKey : DEFAULT_VIEW.sort,
     desc: isSortKey(sortKey) && desc,
     server: params.get("server") || null,
-    harness: harness !== null && isHarnessId(harness) ? harness : null,
+    harness: readHarnessChoice(harness ?? ""),
   };
 }
 

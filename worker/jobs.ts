@@ -4,7 +4,7 @@
  * into a worker's heap, only the few megabytes one job needs, for as long as it runs.
  */
 
-import type { HarnessId } from "../lib/harness/types";
+import { agentOf, type HarnessChoice, harnessFor } from "../lib/harness";
 import { resolveRollout } from "../lib/identity";
 import type { Highlight } from "../lib/identity/types";
 import { parseJsonLine, readJsonl } from "../lib/jsonl";
@@ -41,7 +41,8 @@ export interface AnalysisOptions {
   readonly serverOverride: string | null;
   /** The verifying server of rows that name none (a bundled sample's server). */
   readonly fallbackServer: string | null;
-  readonly harness: HarnessId | null;
+  /** The harness per agent: each rollout is read under its own agent's choice (lib/harness harnessFor). */
+  readonly harness: HarnessChoice;
 }
 
 export interface IndexJob extends AnalysisOptions {
@@ -122,10 +123,11 @@ function identityEntry(line: number, rollout: Rollout, options: AnalysisOptions)
     override: options.serverOverride,
     sample: options.fallbackServer,
   });
+  const harness = harnessFor(options.harness, agentOf(rollout));
   const resolution = resolveRollout(rollout, {
     server: server ?? "",
     policy: "contract",
-    ...(options.harness ? { harness: options.harness } : {}),
+    ...(harness ? { harness } : {}),
   });
   const counts = { ...NO_COUNTS };
   for (const call of resolution.calls) counts[call.highlight]++;
@@ -239,7 +241,7 @@ export async function rowContext(
     ...(pairing === undefined ? {} : { pairing }),
     override: options.serverOverride,
     sample: options.fallbackServer,
-    harness: options.harness,
+    harness: harnessFor(options.harness, agentOf(value)),
   };
 }
 

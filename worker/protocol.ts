@@ -6,6 +6,7 @@
  * compact values cross the boundary: session summaries (pushed as events), index rows changed since a
  * revision, one rollout's detail view when it is opened, and raw line bytes on demand (transferred).
  */
+import type { HarnessChoice } from "../lib/harness/choice";
 import type { HarnessId } from "../lib/harness/types";
 import type { CallResolution, Highlight, MapState, Policy, RolloutFinding } from "../lib/identity/types";
 import type { PairedBy } from "../lib/verify/pairing";
@@ -73,8 +74,8 @@ export interface DatasetSummary {
   readonly paired_rows: number;
   /** For rollouts: the verifying server chosen for every row, or null for each row's default. */
   readonly server_override: string | null;
-  /** For rollouts: the harness the index's alias diagnostics assume, or null when unknown. */
-  readonly harness: HarnessId | null;
+  /** For rollouts: the harness per agent the index's alias diagnostics assume, in its text form ("" for none). */
+  readonly harness: string;
   /** For rollouts: the verifying server of rows that name none themselves, when the loader knew one. */
   readonly fallback_server: string | null;
   /** For rollouts: when not one line is a rollout, what the file is instead (lib/filekind), one sentence. */
@@ -232,7 +233,8 @@ export interface DetailParams {
   readonly dataset: string;
   readonly line: number;
   readonly server: string | null;
-  readonly harness: HarnessId | null;
+  /** The harness per agent (null: the dataset's). */
+  readonly harness: HarnessChoice | null;
   readonly analysis: number;
 }
 
@@ -250,7 +252,7 @@ export interface InspectorRequests {
   session: { params: Record<string, never>; result: SessionSummary };
   /** Recomputes the index for a verifying server (null: each row's default) and a harness (alias flags). */
   reanalyze: {
-    params: { dataset: string; server: string | null; harness: HarnessId | null };
+    params: { dataset: string; server: string | null; harness: HarnessChoice };
     result: SessionSummary;
   };
   /** Index rows changed after revision `since` (0: every row), and the revision they bring the caller to. */

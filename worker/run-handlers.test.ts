@@ -3,6 +3,7 @@
  * file's parsed lines, rows keyed by dataset id and revision, and clear answers for an unknown dataset.
  */
 import { describe, expect, it } from "vitest";
+import { NO_HARNESS } from "@/lib/harness";
 import { lineHolds } from "@/lib/run";
 import { asRollout } from "@/lib/schemas/test-helpers";
 import { buildTriageRun } from "@/scripts/gen-triage-run";
@@ -23,7 +24,7 @@ const context = { signal: never, progress: () => {}, transfer: () => {} };
 function plain(key: string): RunSource {
   return {
     key,
-    harness: null,
+    harness: NO_HARNESS,
     unreadable: run.unreadable.length,
     *rollouts() {
       for (const i of run.intents) yield { line: i.line, value: asRollout(values[i.line - 1]), options: {} };
@@ -97,7 +98,7 @@ describe("run handlers over the data service", () => {
     const { service, id } = await loaded();
     const before = runSource(service, id)?.key;
     expect(before).toBe(`${id}#${service.get(id)?.revision}`);
-    service.reanalyze(id, "workplace_assistant", null);
+    service.reanalyze(id, "workplace_assistant", NO_HARNESS);
     const after = runSource(service, id)?.key;
     expect(after).not.toBe(before);
     expect(after).toBe(`${id}#${service.get(id)?.revision}`);

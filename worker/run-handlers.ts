@@ -6,6 +6,7 @@
  * rollouts whose rewards are still pending are read and computed here. The rows are cached by dataset id
  * and revision.
  */
+import type { EmittedNames } from "../lib/harness";
 import { parseJsonLine } from "../lib/jsonl";
 import { type RunRow, runRow } from "../lib/run";
 import { readRollout } from "../lib/schemas";
@@ -51,19 +52,15 @@ async function precomputed(dataset: Dataset): Promise<PrecomputedRows> {
     computed.set(line, runRow(line, value, options));
   }
   const rows: RunRow[] = [];
-  const emitted = new Map<string, Set<string>>();
+  const names: EmittedNames[] = [];
   for (const line of lines) {
     const stored = current(line);
     const row = stored?.run ?? computed.get(line);
     if (!row) continue;
     rows.push(row);
-    if (stored && row.server !== null) {
-      const names = emitted.get(row.server) ?? new Set<string>();
-      for (const name of stored.emitted) names.add(name);
-      emitted.set(row.server, names);
-    }
+    if (stored) names.push({ agent: row.agent, server: row.server, emitted: stored.emitted });
   }
-  return { rows, emitted };
+  return { rows, names };
 }
 
 /** The given rollouts (in file order) read back, each with how it is verified; a slice of lines at a time. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { rowsCsv, rowsJsonl } from "../lib/export/csv";
+import { NO_HARNESS } from "../lib/harness";
 import { matchesFilter, parseFilter, runRow } from "../lib/run";
 import { asRollout } from "../lib/schemas/test-helpers";
 import { buildTriageRun } from "../scripts/gen-triage-run";
@@ -17,7 +18,7 @@ const rollouts = run.intents.map((i) => ({ line: i.line, value: asRollout(values
 function source(key: string): RunSource {
   return {
     key,
-    harness: null,
+    harness: NO_HARNESS,
     unreadable: run.unreadable.length,
     *rollouts() {
       for (const { line, value } of rollouts) yield { line, value, options: {} };

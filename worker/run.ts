@@ -5,8 +5,14 @@
  * depend on how the worker stores files.
  */
 import { csvHeader, csvRow, jsonlRow } from "../lib/export/csv";
-import { type HarnessInference, inferHarness } from "../lib/harness";
-import type { HarnessId } from "../lib/harness/types";
+import {
+  type AgentInference,
+  type EmittedNames,
+  type HarnessChoice,
+  type HarnessInference,
+  inferByAgent,
+  inferHarness,
+} from "../lib/harness";
 import { type RewardSource, type RunMetrics, runMetrics } from "../lib/metrics";
 import {
   evaluateFilter,
@@ -28,7 +34,7 @@ import { knownTools, type VerifyOptions, verifyRollout } from "../lib/verify";
 export interface RunSource {
   /** Identifies the rows: the dataset, its server choice and its harness (cached while it is the same). */
   readonly key: string;
-  readonly harness: HarnessId | null;
+  readonly harness: HarnessChoice;
   /**
    * The run rows already computed elsewhere (the data service's rewards pass), in file order, with the
    * emitted names per verifying server. Without it the rows are computed from rollouts().
@@ -44,8 +50,8 @@ export interface RunSource {
 
 export interface PrecomputedRows {
   readonly rows: readonly RunRow[];
-  /** Distinct emitted call names per verifying server (the harness inference). */
-  readonly emitted: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Each rollout's agent, verifying server and emitted call names (the harness inference, per agent). */
+  readonly names: readonly EmittedNames[];
 }
 
 export interface RunSourceLine {
@@ -74,6 +80,8 @@ export interface RunView {
   readonly lines: readonly number[] | null;
   /** The harness the file's emitted names suggest: offered in the UI, never applied on its own. */
   readonly inferred: HarnessInference | null;
+  /** The same per agent_ref.name (a run may mix harnesses): each offered for its agent only. */
+  readonly inferred_by_agent: readonly AgentInference[];
 }
 
 interface Computed {
@@ -82,6 +90,7 @@ interface Computed {
   /** Rollouts by line, for field clauses; null when the rows came precomputed (read when needed). */
   readonly values: ReadonlyMap<number, unknown> | null;
   readonly inferred: HarnessInference | null;
+  readonly by_agent: readonly AgentInference[];
 }
 
 /** The last computed rows, by key; a request for the same key while it computes shares the work. */
@@ -105,26 +114,42 @@ async function computeRows(source: RunSource): Promise<Computed> {
       key: source.key,
       rows: withTaskWide(given.rows),
       values: null,
-      inferred: inferFrom(given.emitted),
+      inferred: inferFrom(given.names),
+      by_agent: inferByAgent(given.names, knownTools),
     };
   }
   const rows: RunRow[] = [];
   const values = new Map<number, unknown>();
-  const emitted = new Map<string, Set<string>>();
+  const names: EmittedNames[] = [];
   for await (const { line, value, options } of source.rollouts()) {
     const contract = verifyRollout(value, { ...options, policy: "contract" });
     const legacy = verifyRollout(value, { ...options, policy: "legacy" });
-    rows.push(runRow(line, value, { ...options, contract, legacy }));
+    const row = runRow(line, value, { ...options, contract, legacy });
+    rows.push(row);
     values.set(line, value);
-    if (contract.server === null) continue;
-    const names = emitted.get(contract.server) ?? new Set<string>();
-    for (const call of contract.resolution.calls) names.add(call.emitted);
-    emitted.set(contract.server, names);
+    names.push({
+      agent: row.agent,
+      server: contract.server,
+      emitted: contract.resolution.calls.map((c) => c.emitted),
+    });
   }
-  return { key: source.key, rows: withTaskWide(rows), values, inferred: inferFrom(emitted) };
+  return {
+    key: source.key,
+    rows: withTaskWide(rows),
+    values,
+    inferred: inferFrom(names),
+    by_agent: inferByAgent(names, knownTools),
+  };
 }
 
-function inferFrom(emitted: ReadonlyMap<string, ReadonlySet<string>>): HarnessInference | null {
+function inferFrom(rows: readonly EmittedNames[]): HarnessInference | null {
+  const emitted = new Map<string, Set<string>>();
+  for (const row of rows) {
+    if (row.server === null) continue;
+    const names = emitted.get(row.server) ?? new Set<string>();
+    for (const name of row.emitted) names.add(name);
+    emitted.set(row.server, names);
+  }
   // The server with the most emitted names decides (a run verifies against one server as a rule).
   const [server, names] = [...emitted.entries()].sort((a, b) => b[1].size - a[1].size)[0] ?? ["", new Set()];
   const tools = knownTools(server);
@@ -182,6 +207,7 @@ export async function runView(
     metrics: runMetrics(kept.map(metricsOf), options.reward === undefined ? {} : { reward: options.reward }),
     lines: clauses.length === 0 ? null : kept.map((row) => row.line),
     inferred: computed.inferred,
+    inferred_by_agent: computed.by_agent,
   };
 }
 

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import { NO_HARNESS } from "@/lib/harness";
 import { readRollout } from "@/lib/schemas";
 import { transcript } from "@/worker/core";
 import type { LoadProgress, RolloutIndexEntry, SessionSummary } from "@/worker/protocol";
@@ -217,7 +218,7 @@ describe("DataService.load", () => {
     await service.settled();
     const id = summary.datasets[0]!.id;
     expect(entries(service, id).every((entry) => entry.server === "indirect_prompt_injection")).toBe(true);
-    service.reanalyze(id, "workplace_assistant", null);
+    service.reanalyze(id, "workplace_assistant", NO_HARNESS);
     await service.settled();
     expect(entries(service, id).every((entry) => entry.server === "workplace_assistant")).toBe(true);
   });
@@ -227,7 +228,7 @@ describe("DataService.load", () => {
     const summary = await open(service, path.join(WA, "wa_rollouts.jsonl"));
     const id = summary.datasets[0]!.id;
     const before = new Map(entries(service, id).map((entry) => [entry.line, entry.counts.mismatched]));
-    service.reanalyze(id, null, "claude-code");
+    service.reanalyze(id, null, { all: "claude-code", agents: {} });
     await service.settled();
     expect(service.session().datasets[0]?.harness).toBe("claude-code");
     const index = entries(service, id);
@@ -241,6 +242,30 @@ describe("DataService.load", () => {
     expect(sum(hermes, (entry) => entry.counts.mismatched)).toBeGreaterThan(
       sum(hermes, (entry) => before.get(entry.line) ?? 0),
     );
+  });
+
+  it("a harness chosen for one agent never re-labels another agent's rows", async () => {
+    const service = new DataService(inProcessPool());
+    const summary = await open(service, path.join(WA, "wa_rollouts.jsonl"));
+    const id = summary.datasets[0]!.id;
+    const before = new Map(entries(service, id).map((entry) => [entry.line, entry.counts]));
+    // The whole-file choice above turns hermes rows mismatched; the same harness for Claude Code's agent only
+    // leaves every other agent's rows as they were.
+    service.reanalyze(id, null, { all: null, agents: { claude_prov_agent: "claude-code" } });
+    await service.settled();
+    expect(service.session().datasets[0]?.harness).toBe("claude_prov_agent=claude-code");
+    const index = entries(service, id);
+    const others = index.filter((entry) => entry.agent !== "claude_prov_agent");
+    expect(others.some((entry) => entry.agent === "hermes_prov_agent")).toBe(true);
+    for (const entry of others) expect(entry.counts).toEqual(before.get(entry.line));
+    const whole = new DataService(inProcessPool());
+    const wholeId = (await open(whole, path.join(WA, "wa_rollouts.jsonl"))).datasets[0]!.id;
+    whole.reanalyze(wholeId, null, { all: "claude-code", agents: {} });
+    await whole.settled();
+    // Claude Code's own rows read the same under the per-agent choice as under the whole-file one.
+    const wholeCounts = new Map(entries(whole, wholeId).map((entry) => [entry.line, entry.counts]));
+    for (const entry of index.filter((e) => e.agent === "claude_prov_agent"))
+      expect(entry.counts).toEqual(wholeCounts.get(entry.line));
   });
 
   it("finds lines by any text they contain, case-insensitively, across search chunks", async () => {

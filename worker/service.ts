@@ -5,6 +5,7 @@
  */
 
 import { fileProblem, SNIFF_BYTES } from "../lib/filekind";
+import { type HarnessChoice, NO_HARNESS, sameChoice } from "../lib/harness";
 import { parseJsonLine } from "../lib/jsonl";
 import { readRollout } from "../lib/schemas";
 import { detailView, type OpenedDetail, servers } from "./core";
@@ -12,7 +13,6 @@ import type { IndexedBatch, IndexJob, InputsJob, LineRef, RewardedLine, RewardJo
 import { indexBatch, inputIndex, prepareInputs, rewardBatch, rowContext, searchRange } from "./jobs";
 import type {
   DatasetSummary,
-  HarnessId,
   LoadProgress,
   RecentFile,
   RolloutIndexEntry,
@@ -276,7 +276,7 @@ export class DataService {
     try {
       await ingest(dataset, data, this.pool, {
         serverOverride: null,
-        harness: null,
+        harness: NO_HARNESS,
         signal,
         onBatch: report,
         ...(this.batchBytes === undefined ? {} : { batchBytes: this.batchBytes }),
@@ -398,10 +398,10 @@ export class DataService {
     }
   }
 
-  reanalyze(id: string, server: string | null, harness: HarnessId | null): SessionSummary {
+  reanalyze(id: string, server: string | null, harness: HarnessChoice): SessionSummary {
     const dataset = this.store.get(id);
     if (dataset?.kind !== "rollouts") return this.session();
-    if (dataset.serverOverride === server && dataset.harness === harness) return this.session();
+    if (dataset.serverOverride === server && sameChoice(dataset.harness, harness)) return this.session();
     dataset.serverOverride = server;
     dataset.harness = harness;
     this.resetRewards(dataset);
@@ -497,7 +497,7 @@ export class DataService {
     id: string,
     line: number,
     server: string | null,
-    harness: HarnessId | null,
+    harness: HarnessChoice | null,
   ): Promise<OpenedDetail | null> {
     const dataset = this.store.get(id);
     const entry = dataset?.entries.get(line);

@@ -9,11 +9,12 @@
  *   disk when large), so the worker's own memory stays the line table and the index. The persisted copy in
  *   the origin-private file system (./opfs.ts) is this decompressed file.
  */
+import { formatHarnessChoice, type HarnessChoice, NO_HARNESS } from "../lib/harness";
 import { GzipError, gunzipIfGzip, streamChunks } from "../lib/jsonl";
 import type { RunRow } from "../lib/run";
 import type { AnalyzedRollout } from "./core";
 import type { IndexedBatch, IndexedLine, IndexJob } from "./jobs";
-import type { DatasetKind, DatasetSummary, HarnessId, LineError, RolloutIndexEntry } from "./protocol";
+import type { DatasetKind, DatasetSummary, LineError, RolloutIndexEntry } from "./protocol";
 
 /**
  * Bytes per indexing batch: small enough that the first rows show within a fraction of a second, large
@@ -99,7 +100,8 @@ export class Dataset {
   pairedInputs: string | null = null;
   pairedRows = 0;
   serverOverride: string | null = null;
-  harness: HarnessId | null = null;
+  /** The harness chosen per agent (lib/harness choice): alias diagnostics for each agent's rows. */
+  harness: HarnessChoice = NO_HARNESS;
   /** Lines whose rewards are still to compute, in file order. */
   pendingRewards = new Set<number>();
   /** Bumped when the rewards must be recomputed (another server, harness or inputs file). */
@@ -202,7 +204,7 @@ export class Dataset {
       paired_inputs: this.pairedInputs,
       paired_rows: this.pairedRows,
       server_override: this.serverOverride,
-      harness: this.harness,
+      harness: formatHarnessChoice(this.harness),
       fallback_server: this.fallbackServer,
       problem: this.problem,
     };
@@ -264,7 +266,7 @@ export interface IndexRunner {
 
 export interface IngestOptions {
   readonly serverOverride: string | null;
-  readonly harness: HarnessId | null;
+  readonly harness: HarnessChoice;
   readonly signal: AbortSignal;
   /** Bytes per batch (default BATCH_BYTES; tests use small batches to see several). */
   readonly batchBytes?: number;

@@ -37,6 +37,7 @@ import {
   selectRollouts,
   statusCounts,
 } from "@/hooks/view-state";
+import { formatHarnessChoice, NO_HARNESS, parseHarnessChoice } from "@/lib/harness";
 import { type FilterClause, formatFilter, lineCountsText, parseFilter, textsOf } from "@/lib/run";
 import type { ZeroCause, ZeroView } from "@/lib/triage";
 import { RolloutPane } from "./RolloutPane";
@@ -186,13 +187,25 @@ export function Inspector() {
   const chipName = fileLabels(session?.datasets ?? []);
   const inputs = session?.datasets.filter((candidate) => candidate.kind === "inputs") ?? [];
 
-  // The verifying server and harness chosen in the URL apply to the whole list.
+  // The verifying server chosen in the URL applies to the whole list; the harness to each agent's rows.
+  const harnessChoice = useMemo(() => {
+    const parsed = parseHarnessChoice(view.harness);
+    return parsed.ok ? parsed.choice : NO_HARNESS;
+  }, [view.harness]);
   useEffect(() => {
     if (!dataset || reanalyzer.pending || loader.loading) return;
     if (dataset.server_override !== view.server || dataset.harness !== view.harness) {
-      void reanalyzer.reanalyze(dataset.id, view.server, view.harness);
+      void reanalyzer.reanalyze(dataset.id, view.server, harnessChoice);
     }
-  }, [dataset, view.server, view.harness, reanalyzer.pending, reanalyzer.reanalyze, loader.loading]);
+  }, [
+    dataset,
+    view.server,
+    view.harness,
+    harnessChoice,
+    reanalyzer.pending,
+    reanalyzer.reanalyze,
+    loader.loading,
+  ]);
 
   const index = useRolloutIndex(dataset);
   // One filter: the search box is its text clause, answered by the worker's byte search.
@@ -441,9 +454,10 @@ export function Inspector() {
                   void runExport(dataset, view.f, format).then(setExportError);
                 }}
                 exportError={exportError}
-                inferred={run.data?.inferred ?? null}
-                harness={view.harness}
-                onHarness={(harness) => setView({ harness })}
+                inferred={run.data?.inferred_by_agent ?? []}
+                agents={agents}
+                harness={harnessChoice}
+                onHarness={(choice) => setView({ harness: formatHarnessChoice(choice) })}
               />
               {run.data && (
                 <RunMetricsPanel
@@ -514,7 +528,7 @@ export function Inspector() {
                   entry={selectedEntry}
                   call={view.call === null ? null : Number(view.call)}
                   server={view.server}
-                  harness={view.harness}
+                  harness={harnessChoice}
                   onView={setView}
                 />
               ) : (

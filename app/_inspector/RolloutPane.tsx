@@ -6,15 +6,17 @@ import { RolloutHeader, TaskFields } from "@/components/RolloutHeader";
 import { Transcript } from "@/components/Transcript";
 import { VerificationPanel } from "@/components/VerificationPanel";
 import { useDetail, useDetailCalls, useDetailItems, useRawLine, useServers } from "@/hooks/data";
-import type { DatasetSummary, HarnessId, RolloutIndexEntry } from "@/hooks/types";
+import type { DatasetSummary, RolloutIndexEntry } from "@/hooks/types";
 import type { ViewUpdate } from "@/hooks/use-view-state";
+import { type HarnessChoice, harnessFor } from "@/lib/harness";
 
 interface Props {
   dataset: DatasetSummary;
   entry: RolloutIndexEntry;
   call: number | null;
   server: string | null;
-  harness: HarnessId | null;
+  /** The harness per agent: this rollout is read under its own agent's choice. */
+  harness: HarnessChoice;
   onView(update: ViewUpdate, options?: { push?: boolean }): void;
 }
 
@@ -52,7 +54,14 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView }: P
         defaultServer={entry.server}
         defaultSource={entry.server_source}
         onServer={(next) => onView({ server: next })}
-        harness={harness}
+        harness={harnessFor(harness, entry.agent)}
+        harnessScope={
+          entry.agent !== null && Object.hasOwn(harness.agents, entry.agent)
+            ? `chosen for ${entry.agent}`
+            : entry.agent === null
+              ? "for rollouts without an agent"
+              : "for every agent without its own"
+        }
       />
       <section className="identity" aria-label="Call identities">
         <h3>

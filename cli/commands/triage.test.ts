@@ -2,6 +2,7 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { rowsCsv, rowsJsonl } from "../../lib/export/csv";
 import { matchesFilter, parseFilter, runRow, withTaskWide } from "../../lib/run";
 import { asRollout } from "../../lib/schemas/test-helpers";
@@ -142,6 +143,35 @@ describe("cli triage", () => {
     expect(plain.out()).toContain("pass@k (recorded, over tasks)");
     const bad = memoryIo();
     expect(await run([FILE, "--reward", "best"], bad)).toBe(2);
+  });
+
+  it("--harness AGENT=H reads that agent's rollouts only under H; other agents' rows stay as they were", async () => {
+    const golden = "fixtures/golden/workplace-rollouts/wa_rollouts.jsonl";
+    const rowsOf = async (args: string[]) => {
+      const io = memoryIo();
+      expect(await run([golden, "--format", "jsonl", ...args], io)).toBe(0);
+      return io
+        .out()
+        .trim()
+        .split("\n")
+        .map((line) =>
+          z
+            .object({ line: z.number(), agent: z.string().nullable(), flags: z.array(z.string()) })
+            .parse(JSON.parse(line)),
+        );
+    };
+    const none = await rowsOf([]);
+    const whole = await rowsOf(["--harness", "claude-code"]);
+    const claude = await rowsOf(["--harness", "claude_prov_agent=claude-code"]);
+    const changed = (a: typeof none, b: typeof none) =>
+      a.filter((row, i) => JSON.stringify(row.flags) !== JSON.stringify(b[i]?.flags)).map((row) => row.agent);
+    // The whole-file choice re-labels Hermes rows; the choice for Claude Code's agent changes its rows only.
+    expect(changed(none, whole)).toContain("hermes_prov_agent");
+    expect(changed(none, claude).every((agent) => agent === "claude_prov_agent")).toBe(true);
+    for (const [i, row] of claude.entries())
+      if (row.agent === "claude_prov_agent") expect(row.flags).toEqual(whole[i]?.flags);
+    const bad = memoryIo();
+    expect(await run([FILE, "--harness", "x=vim"], bad)).toBe(2);
   });
 
   it("leaves out a line that is not JSON and says so", async () => {

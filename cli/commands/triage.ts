@@ -6,7 +6,7 @@
  */
 import { csvHeader, csvRow, jsonlRow } from "../../lib/export/csv";
 import { readLine, unparsedLine } from "../../lib/folder";
-import type { HarnessId } from "../../lib/harness/types";
+import { agentOf, type HarnessChoice, harnessFor, parseHarnessChoice } from "../../lib/harness";
 import { readJsonl } from "../../lib/jsonl";
 import {
   DEFAULT_REWARD,
@@ -36,7 +36,7 @@ import {
   ZERO_VIEWS,
   type ZeroView,
 } from "../../lib/triage";
-import { emptyValue, onlyFile, readHarness, scanOptions } from "../args";
+import { emptyValue, onlyFile, scanOptions } from "../args";
 import { reportError } from "../errors";
 import { FOLDER_HELP, type RoleOverride, readRoleOverrides, type Source, sourcesOf } from "../folder";
 import type { CommandIo } from "../io";
@@ -67,7 +67,10 @@ options:
   --reward R      recorded (default) | contract | legacy: the reward pass@k reads in the summary
   --server S      the verifying server (default: each rollout's environment_name)
   --inputs M      materialized inputs JSONL, paired by (_ng_task_index, _ng_rollout_index)
-  --harness H     the harness that produced the file (alias diagnostics only)
+  --harness H     the harness that produced the rollouts (alias diagnostics only): H for every rollout,
+                  AGENT=H for the rollouts whose agent_ref.name is AGENT (a run may mix harnesses; one
+                  agent's choice never re-labels another's), both comma-separated:
+                  --harness claude-code,hermes_agent=hermes-legacy (the page's ?harness=)
   --out OUT       write to OUT instead of stdout
   --role PATH=ROLEa folder file's role (repeatable; see above)
   -h, --help      this help
@@ -91,7 +94,7 @@ interface TriageArgs {
   readonly reward: RewardSource;
   readonly server?: string;
   readonly inputs?: string;
-  readonly harness?: HarnessId;
+  readonly harness?: HarnessChoice;
   readonly out?: string;
 }
 
@@ -121,8 +124,8 @@ export function parseTriageArgs(argv: readonly string[]): Parsed {
   const reward = values.get("--reward") ?? DEFAULT_REWARD;
   if (!isRewardSource(reward))
     return { ok: false, error: `--reward must be one of ${REWARD_SOURCES.join(", ")}` };
-  const harness = readHarness(values.get("--harness"));
-  if (!harness.ok) return harness;
+  const harness = parseHarnessChoice(values.get("--harness") ?? "");
+  if (!harness.ok) return { ok: false, error: `--harness: ${harness.error}` };
   const empty = emptyValue(values, ["--server", "--inputs", "--out"]);
   if (empty !== null) return empty;
   const server = values.get("--server");
@@ -140,7 +143,7 @@ export function parseTriageArgs(argv: readonly string[]): Parsed {
       reward,
       ...(server === undefined ? {} : { server }),
       ...(inputs === undefined ? {} : { inputs }),
-      ...(harness.harness === null ? {} : { harness: harness.harness }),
+      ...(values.get("--harness") === undefined ? {} : { harness: harness.choice }),
       ...(out === undefined ? {} : { out }),
     },
   };
@@ -197,6 +200,12 @@ export function formatSummary(
   );
   out.push(`tokens: ${m.usage.total_tokens} total over ${m.usage.rollouts} rollouts with usage`);
   return `${out.join("\n")}\n`;
+}
+
+/** The harness a rollout is read under: its agent's choice, else the choice for every rollout. */
+function harnessOf(choice: HarnessChoice | undefined, rollout: unknown) {
+  const harness = choice === undefined ? null : harnessFor(choice, agentOf(rollout));
+  return harness === null ? null : { harness };
 }
 
 const encoder = new TextEncoder();
@@ -263,7 +272,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
             ...(args.server === undefined ? {} : { server: args.server }),
             ...(pairing === undefined ? {} : { pairing }),
             ...(pairing === undefined || pairing.ref === null ? {} : { input: pairing.ref }),
-            ...(args.harness === undefined ? {} : { harness: args.harness }),
+            ...(harnessOf(args.harness, read.rollout) ?? {}),
           });
           rows.push(row);
           const text = item.bytes === undefined ? undefined : lineDecoder.decode(item.bytes);
