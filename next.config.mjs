@@ -1,5 +1,15 @@
+import { readFileSync } from "node:fs";
+
+const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
+  // The data worker keeps computed results per file content, project version and build
+  // (worker/results-cache.ts): results computed by another build are never read back.
+  env: {
+    NEXT_PUBLIC_PROJECT_VERSION: version,
+    NEXT_PUBLIC_BUILD_STAMP: process.env.BUILD_STAMP ?? new Date().toISOString(),
+  },
   reactStrictMode: true,
   poweredByHeader: false,
   // lib/ is plain TypeScript shared with the CLI and the worker; nothing here needs server-side data.

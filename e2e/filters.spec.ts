@@ -76,7 +76,7 @@ test.describe("filters", () => {
   test("agent filter and text search narrow the list", async ({ page }) => {
     const agent = "near_miss_agent";
     const count = rollouts.filter((row) => row.agent_ref.name === agent).length;
-    await page.getByLabel("Agent").selectOption(agent);
+    await page.getByLabel("Agent", { exact: true }).selectOption(agent);
     await expect(page.getByTestId("shown-count")).toHaveAttribute("data-shown", String(count));
     await page.getByRole("button", { name: "clear" }).click();
     await expect(page.getByTestId("shown-count")).toHaveAttribute("data-shown", String(rollouts.length));

@@ -18,7 +18,7 @@ async function tile(page: Page, name: string): Promise<number> {
 test("a harness chosen for one agent leaves every other agent's rows as they were", async ({ page }) => {
   await page.goto("/");
   await loadFiles(page, [path.join(GOLDEN_WA, "wa_rollouts.jsonl")]);
-  await page.getByLabel("Agent").selectOption("hermes_prov_agent");
+  await page.getByLabel("Agent", { exact: true }).selectOption("hermes_prov_agent");
   await expect(page.getByTestId("tiles-scope")).toBeVisible();
   const hermesBefore = await tile(page, "mismatched");
   // Claude Code for its own agent only: the Hermes rows keep their labels.

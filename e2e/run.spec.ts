@@ -151,7 +151,7 @@ test.describe("run view on the generated triage run", () => {
   }) => {
     // The "recorded 0" chip and the agent select: two clauses of ?f=.
     await page.locator("[data-filter='zero']").click();
-    await page.getByLabel("Agent").selectOption("http_agent");
+    await page.getByLabel("Agent", { exact: true }).selectOption("http_agent");
     const filter = "recorded:0 agent:http_agent";
     await expect.poll(() => new URL(page.url()).searchParams.get("f")).toBe(filter);
     const kept = run.intents.filter((i) => i.recorded === 0 && i.agent === "http_agent");

@@ -8,6 +8,7 @@ import { inspectorHandlers } from "./inspector-handlers";
 import { opfsPersistence } from "./opfs";
 import { PortPool } from "./pool";
 import type { DataEvent, DataRequests } from "./protocol";
+import { opfsResults } from "./results-cache";
 import { serve } from "./rpc";
 import { runHandlers } from "./run-handlers";
 import { DataService, inProcessPool, type Pool } from "./service";
@@ -37,6 +38,8 @@ const service = new DataService(
   deferredPool,
   (session) => push({ kind: "session", session }),
   opfsPersistence(),
+  undefined,
+  opfsResults(),
 );
 push = serve<DataRequests, DataEvent>(self, {
   ...inspectorHandlers(service),

@@ -8,7 +8,7 @@ import { fileProblem, SNIFF_BYTES } from "../lib/filekind";
 import { type HarnessChoice, NO_HARNESS, sameChoice } from "../lib/harness";
 import { parseJsonLine } from "../lib/jsonl";
 import { readRollout } from "../lib/schemas";
-import { detailView, type OpenedDetail, servers } from "./core";
+import { type AnalyzedRollout, detailView, type OpenedDetail, servers } from "./core";
 import type { IndexedBatch, IndexJob, InputsJob, LineRef, RewardedLine, RewardJob, SearchJob } from "./jobs";
 import { indexBatch, inputIndex, prepareInputs, rewardBatch, rowContext, searchRange } from "./jobs";
 import type {
@@ -19,6 +19,7 @@ import type {
   SessionSummary,
   Source,
 } from "./protocol";
+import { contentHash, type ResultsStore, readResults, resultsKey, writeResults } from "./results-cache";
 import { filterProbe, type LineSpan, lineAt, mayContain, splitRanges } from "./search";
 import { type BlobPart, Dataset, type IndexRunner, ingest, newDatasetId, type OpenedSource } from "./store";
 
@@ -76,6 +77,18 @@ interface OpenSource {
   readonly source: Source;
   readonly id: string;
   readonly fallbackServer: string | null;
+  /** A kept file reopened (after a reload): its kept results are restored before any is recomputed. */
+  readonly restored?: boolean;
+}
+
+/** The analysis a file is loaded with: no server chosen, no harness, no inputs file (what results are kept for). */
+function defaultAnalysis(dataset: Dataset): boolean {
+  return (
+    dataset.serverOverride === null &&
+    dataset.pairedInputs === null &&
+    dataset.harness.all === null &&
+    Object.keys(dataset.harness.agents).length === 0
+  );
 }
 
 function cancelled(): DOMException {
@@ -104,7 +117,61 @@ export class DataService {
     private readonly emit: (session: SessionSummary) => void = () => {},
     private readonly persistence: Persistence | null = null,
     private readonly batchBytes?: number,
+    private readonly results: ResultsStore | null = null,
   ) {}
+
+  /** Datasets whose results are kept (or being kept) for this analysis generation: written once. */
+  private readonly keptResults = new Map<string, number>();
+
+  /** The key a dataset's results are kept under (its content hash, computed once), or null when none apply. */
+  private async resultsKeyOf(dataset: Dataset): Promise<string | null> {
+    if (this.results === null) return null;
+    dataset.contentHash ??= contentHash(dataset.blob());
+    return resultsKey(await dataset.contentHash, dataset.fallbackServer);
+  }
+
+  /**
+   * A reopened file's kept results, applied before any reward is computed: its rows show their rewards and
+   * causes at once (never "unverified" while they would be recomputed). Only for the default analysis.
+   */
+  private async restoreResults(dataset: Dataset): Promise<void> {
+    if (dataset.kind !== "rollouts" || !defaultAnalysis(dataset)) return;
+    const key = await this.resultsKeyOf(dataset).catch(() => null);
+    if (key === null || this.results === null) return;
+    const rows = await readResults(this.results, key);
+    if (rows === null || !defaultAnalysis(dataset)) return;
+    dataset.revision++;
+    for (const row of rows) {
+      if (!dataset.entries.has(row.entry.line) || !dataset.pendingRewards.has(row.entry.line)) continue;
+      dataset.setAnalyzed(row);
+      dataset.pendingRewards.delete(row.entry.line);
+    }
+    this.keptResults.set(dataset.id, dataset.analysisGeneration);
+  }
+
+  /** Keeps a dataset's results once all its rewards are in (default analysis only), for the next reload. */
+  private keepResults(dataset: Dataset): void {
+    if (this.results === null || dataset.kind !== "rollouts" || !defaultAnalysis(dataset)) return;
+    if (dataset.pendingRewards.size > 0 || this.keptResults.get(dataset.id) === dataset.analysisGeneration)
+      return;
+    const generation = dataset.analysisGeneration;
+    this.keptResults.set(dataset.id, generation);
+    const store = this.results;
+    void (async () => {
+      const key = await this.resultsKeyOf(dataset);
+      if (key === null || dataset.analysisGeneration !== generation) return;
+      const rows: AnalyzedRollout[] = [];
+      for (const line of dataset.lines()) {
+        const entry = dataset.entries.get(line);
+        const run = dataset.runRows.get(line);
+        if (entry?.rewards !== "done" || !run) return;
+        rows.push({ entry, run: run.run, emitted: run.emitted });
+      }
+      await writeResults(store, key, rows);
+    })().catch(() => {
+      // Keeping results is a convenience (a reload without a recomputation); a full disk must not fail anything.
+    });
+  }
 
   /** Resolves once every workspace row has its rewards (nothing pending, nothing in flight). */
   settled(): Promise<void> {
@@ -192,7 +259,12 @@ export class DataService {
       // The file comes back with the server it was loaded with, so its rewards are those before the reload.
       if (kept) {
         const file = new File([kept.blob], kept.name);
-        sources.push({ id, source: { kind: "file", file }, fallbackServer: kept.fallbackServer });
+        sources.push({
+          id,
+          source: { kind: "file", file },
+          fallbackServer: kept.fallbackServer,
+          restored: true,
+        });
       }
     }
     const present = ids.filter((id) => this.store.has(id));
@@ -224,11 +296,19 @@ export class DataService {
     this.loading = { previous: this.workspace, opened: [] };
     const opened: Dataset[] = [];
     try {
-      for (const { source, id, fallbackServer } of sources) {
-        await this.ingestSource(source, id, fallbackServer, signal, progress, (added) => {
-          this.loading?.opened.push(added.id);
-          opened.push(added);
-        });
+      for (const { source, id, fallbackServer, restored } of sources) {
+        await this.ingestSource(
+          source,
+          id,
+          fallbackServer,
+          signal,
+          progress,
+          (added) => {
+            this.loading?.opened.push(added.id);
+            opened.push(added);
+          },
+          restored ?? false,
+        );
       }
     } catch (error) {
       for (const dataset of opened) this.store.delete(dataset.id);
@@ -258,6 +338,7 @@ export class DataService {
     signal: AbortSignal,
     progress: (progress: LoadProgress) => void,
     added: (dataset: Dataset) => void = () => {},
+    restoring = false,
   ): Promise<Dataset> {
     const { name, total, data } = await openSource(source, signal);
     const dataset = new Dataset(id, name, total, fallbackServer);
@@ -285,6 +366,7 @@ export class DataService {
       this.store.delete(dataset.id);
       throw error;
     }
+    if (restoring) await this.restoreResults(dataset);
     if (dataset.kind === "rollouts" && dataset.entries.size === 0 && dataset.bytes > 0) {
       const start = new Uint8Array(await dataset.blob().slice(0, SNIFF_BYTES).arrayBuffer());
       dataset.problem = fileProblem(start).message;
@@ -314,6 +396,8 @@ export class DataService {
           kept.fallbackServer,
           signal,
           () => {},
+          () => {},
+          true,
         );
         this.changed();
         return dataset;
@@ -438,7 +522,10 @@ export class DataService {
             dataset.setAnalyzed(row);
             dataset.searchFilters.set(row.entry.line, row.filter);
           }
-          if (dataset.pendingRewards.size === 0) dataset.pairedRows = countPaired(dataset);
+          if (dataset.pendingRewards.size === 0) {
+            dataset.pairedRows = countPaired(dataset);
+            this.keepResults(dataset);
+          }
           this.changed();
         })
         .catch(() => {

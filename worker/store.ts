@@ -102,6 +102,8 @@ export class Dataset {
   serverOverride: string | null = null;
   /** The harness chosen per agent (lib/harness choice): alias diagnostics for each agent's rows. */
   harness: HarnessChoice = NO_HARNESS;
+  /** The SHA-256 of the file's content, computed once when its results are kept or restored (./results-cache). */
+  contentHash: Promise<string> | null = null;
   /** Lines whose rewards are still to compute, in file order. */
   pendingRewards = new Set<number>();
   /** Bumped when the rewards must be recomputed (another server, harness or inputs file). */

@@ -1,0 +1,181 @@
+/**
+ * Computed results kept across a reload: a reopened file shows its rewards, causes and run rows at once
+ * instead of "pending" for the seconds a recomputation takes. Each file's results are kept in the
+ * origin-private file system under the SHA-256 of its (decompressed) content, the project's version and the
+ * build (next.config.mjs sets BUILD_STAMP), so results of another file, version or build are never read;
+ * every row is validated by zod on read, and a cache that does not validate is ignored (recomputed).
+ *
+ * Only results of the file's default analysis are kept (no server chosen, no harness, no inputs file
+ * paired): another choice recomputes, as it does without a cache.
+ */
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex } from "@noble/hashes/utils.js";
+import { z } from "zod";
+import { ZERO_CAUSES } from "../lib/triage";
+import { SERVER_SOURCES, UNVERIFIED_CODES } from "../lib/verify";
+import type { AnalyzedRollout } from "./core";
+
+/** Bumped when the kept form changes. */
+export const RESULTS_CACHE_FORMAT = 1;
+/** The project's version and build: results computed by other code are never trusted. */
+export const BUILD_STAMP = `${process.env.NEXT_PUBLIC_PROJECT_VERSION ?? "dev"}+${process.env.NEXT_PUBLIC_BUILD_STAMP ?? "dev"}`;
+/** Bytes hashed at a time (a slice of the Blob is read, hashed and dropped). */
+export const HASH_CHUNK_BYTES = 4 * 1024 * 1024;
+/**
+ * Rows kept at most per file: the kept results are one JSON document (about 1 KB a row), so a file with more
+ * rollouts than this is recomputed after a reload instead (not benchmarked: a bound on the document's size).
+ */
+export const MAX_CACHED_ROWS = 100_000;
+
+const DIRECTORY = "results";
+
+const nullableNumber = z.number().nullable();
+const nullableString = z.string().nullable();
+
+const EntrySchema = z.object({
+  line: z.number().int(),
+  task_index: nullableNumber,
+  rollout_index: nullableNumber,
+  task_id: nullableString,
+  agent: nullableString,
+  environment: nullableString,
+  server: nullableString,
+  server_source: z.enum(SERVER_SOURCES as [string, ...string[]]),
+  recorded: nullableNumber,
+  contract: nullableNumber,
+  legacy: nullableNumber,
+  unverified: z.enum(UNVERIFIED_CODES as [string, ...string[]]).nullable(),
+  legacy_unverified: z.enum(UNVERIFIED_CODES as [string, ...string[]]).nullable(),
+  calls: z.number().int(),
+  counts: z.object({ ambiguous: z.number(), mismatched: z.number(), external: z.number(), none: z.number() }),
+  map_state: z.enum(["unknown", "authoritative", "invalid"]),
+  gym_would_reject: z.boolean(),
+  verify_error: nullableString,
+  paired: z.boolean(),
+  paired_by: z.enum(["index", "input", "none"]),
+  key: nullableString,
+  rewards: z.literal("done"),
+});
+
+const RunRowSchema = z.object({
+  line: z.number().int(),
+  task_index: nullableNumber,
+  rollout_index: nullableNumber,
+  task_id: nullableString,
+  agent: nullableString,
+  server: nullableString,
+  model: nullableString,
+  recorded: nullableNumber,
+  contract: nullableNumber,
+  legacy: nullableNumber,
+  cause: z.enum(ZERO_CAUSES).nullable(),
+  cause_sentence: nullableString,
+  reproduced_by: z.enum(["both", "contract", "legacy", "neither"]).nullable(),
+  drift: nullableString,
+  decisive_calls: z.array(z.number().int()).readonly(),
+  signature: nullableString,
+  calls: z.number().int(),
+  flags: z.array(z.string()).readonly(),
+  input_tokens: nullableNumber,
+  output_tokens: nullableNumber,
+  total_tokens: nullableNumber,
+  cached_tokens: nullableNumber,
+  reasoning_tokens: nullableNumber,
+  error: nullableString,
+});
+
+const KeptSchema = z.object({
+  format: z.literal(RESULTS_CACHE_FORMAT),
+  key: z.string(),
+  rows: z.array(z.object({ entry: EntrySchema, run: RunRowSchema, emitted: z.array(z.string()) })),
+});
+
+/** Every field of a run row and a list entry is in the schemas: a field added to either fails typecheck here. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Kept = z.infer<typeof KeptSchema>["rows"][number];
+const runRowsMatch: Same<Kept["run"], AnalyzedRollout["run"]> = true;
+const entryKeysMatch: Same<keyof Kept["entry"], keyof AnalyzedRollout["entry"]> = true;
+void runRowsMatch;
+void entryKeysMatch;
+
+/** The SHA-256 of a Blob's bytes, read a slice at a time. */
+export async function contentHash(blob: Blob): Promise<string> {
+  const hash = sha256.create();
+  for (let at = 0; at < blob.size; at += HASH_CHUNK_BYTES)
+    hash.update(new Uint8Array(await blob.slice(at, at + HASH_CHUNK_BYTES).arrayBuffer()));
+  return bytesToHex(hash.digest());
+}
+
+/** What the kept results are valid for: the content, how rows that name no server are verified, the build. */
+export function resultsKey(hash: string, fallbackServer: string | null): string {
+  return JSON.stringify([hash, fallbackServer, BUILD_STAMP]);
+}
+
+/** Where results are kept: OPFS in a browser; tests give a map. */
+export interface ResultsStore {
+  read(name: string): Promise<string | null>;
+  write(name: string, text: string): Promise<void>;
+}
+
+function fileName(key: string): string {
+  return `${bytesToHex(sha256(new TextEncoder().encode(key)))}.json`;
+}
+
+/** The kept results for this key, validated; null when none are kept or they do not validate. */
+export async function readResults(store: ResultsStore, key: string): Promise<AnalyzedRollout[] | null> {
+  const text = await store.read(fileName(key)).catch(() => null);
+  if (text === null) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const parsed = KeptSchema.safeParse(value);
+  if (!parsed.success || parsed.data.key !== key) return null;
+  return parsed.data.rows.flatMap((row) => {
+    // The enums above are the lib's own lists; narrowing them back to the entry's literal types:
+    const entry = narrowEntry(row.entry);
+    return entry === null ? [] : [{ entry, run: row.run, emitted: row.emitted }];
+  });
+}
+
+function narrowEntry(entry: Kept["entry"]): AnalyzedRollout["entry"] | null {
+  const source = SERVER_SOURCES.find((s) => s === entry.server_source);
+  const unverified = entry.unverified === null ? null : UNVERIFIED_CODES.find((c) => c === entry.unverified);
+  const legacy =
+    entry.legacy_unverified === null ? null : UNVERIFIED_CODES.find((c) => c === entry.legacy_unverified);
+  if (source === undefined || unverified === undefined || legacy === undefined) return null;
+  return { ...entry, server_source: source, unverified, legacy_unverified: legacy };
+}
+
+export async function writeResults(
+  store: ResultsStore,
+  key: string,
+  rows: readonly AnalyzedRollout[],
+): Promise<void> {
+  if (rows.length > MAX_CACHED_ROWS) return;
+  await store.write(fileName(key), JSON.stringify({ format: RESULTS_CACHE_FORMAT, key, rows }));
+}
+
+/** The browser's store (OPFS), or null where there is none. */
+export function opfsResults(): ResultsStore | null {
+  if (typeof navigator === "undefined" || !navigator.storage?.getDirectory) return null;
+  const directory = async () =>
+    (await navigator.storage.getDirectory()).getDirectoryHandle(DIRECTORY, { create: true });
+  return {
+    async read(name) {
+      try {
+        return await (await (await directory()).getFileHandle(name)).getFile().then((file) => file.text());
+      } catch {
+        return null;
+      }
+    },
+    async write(name, text) {
+      const handle = await (await directory()).getFileHandle(name, { create: true });
+      const writable = await handle.createWritable();
+      await writable.write(text);
+      await writable.close();
+    },
+  };
+}
