@@ -36,12 +36,12 @@ async function bystander(): Promise<{ url: string; hits: () => number }> {
   return { url: `http://127.0.0.1:${port}`, hits: () => hits };
 }
 
-/** fetch() from inside the page: the browser sets Host, Origin and Sec-Fetch-Site itself. */
+/** fetch() from inside the page: the browser sets Host, Origin and Sec-Fetch-Site itself. A body makes it a POST. */
 function pageFetch(page: Page, path: string, headers: Record<string, string>, body?: string) {
   return page.evaluate(
     async ({ path, headers, body }) => {
       const response = await fetch(path, {
-        method: "POST",
+        method: body === undefined ? "GET" : "POST",
         headers,
         ...(body === undefined ? {} : { body }),
       });

@@ -7,6 +7,7 @@
  */
 
 import { foldObjectMax, OBJECT_MAX_START, type ObjectMaxFold, objectMaxValue, pandasObjectMax } from "./py";
+import type { TrackedTable, WriteLog } from "./writes";
 
 export type Cell = unknown;
 export type Row = readonly Cell[];
@@ -27,6 +28,8 @@ export class Frame {
     { rows: Row[]; rewrites: number; count: number; fold: ObjectMaxFold }
   >();
   private rewrites = 0;
+  /** Where this frame reports its writes (a predicted replay's compared tables), if anywhere. */
+  private tracking: { readonly log: WriteLog; readonly table: TrackedTable } | null = null;
 
   private constructor(
     readonly columns: readonly string[],
@@ -51,6 +54,11 @@ export class Frame {
     this.rowsOwned = false;
     this.labelsOwned = false;
     return copy;
+  }
+
+  /** Reports every later write of this frame (not of its forks) to `log` under the table's name. */
+  track(log: WriteLog, name: string, keyColumn: string): void {
+    this.tracking = { log, table: { name, keyColumn: this.columnIndex(keyColumn) } };
   }
 
   get length(): number {
@@ -128,6 +136,11 @@ export class Frame {
       }
     });
     if (rows.length === this.rowList.length) return;
+    if (this.tracking) {
+      const { log, table } = this.tracking;
+      const kept = new Set(rows);
+      for (const row of this.rowList) if (!kept.has(row)) log.removed(table, row);
+    }
     this.rowList = rows;
     this.labelList = labels;
     this.rowsOwned = true;
@@ -149,6 +162,7 @@ export class Frame {
       this.labelList!.push(newLabel);
     }
     this.rowList.push(row);
+    this.tracking?.log.added(this.tracking.table, row);
   }
 
   /** `df.loc[mask, column] = value` for the rows at `positions`. */
@@ -156,9 +170,11 @@ export class Frame {
     this.ownRows();
     this.rewrites++;
     positions.forEach((pos, k) => {
-      const row = this.rowList[pos]!.slice();
+      const previous = this.rowList[pos]!;
+      const row = previous.slice();
       row[columnIndex] = values[k];
       this.rowList[pos] = row;
+      this.tracking?.log.updated(this.tracking.table, previous, row, columnIndex);
     });
   }
 
