@@ -12,7 +12,7 @@ import { chooseServer } from "../../lib/verify/server";
 import { emptyValue, onlyFile, readHarness, readPolicy, scanOptions, splitTools } from "../args";
 import { reportError } from "../errors";
 import { type CommandIo, lineBatcher } from "../io";
-import { openFileStream } from "../open";
+import { openFileStream, sayNotRollouts } from "../open";
 import { terminalJson } from "../terminal";
 
 export const HELP = `usage: npm run --silent cli -- resolve FILE [--server S] [--policy contract|legacy] [--harness H] [--tools a,b]
@@ -134,6 +134,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
 
   const stdout = lineBatcher(io.stdout);
   const emit = stdout.line;
+  let readable = 0;
 
   try {
     for await (const item of readJsonl(stream)) {
@@ -147,6 +148,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
         await emit(terminalJson({ line: item.line, error: read.message }));
         continue;
       }
+      readable++;
       const verifying = serverOf(read.rollout, server);
       if (typeof verifying !== "string") {
         await emit(terminalJson({ line: item.line, error: verifying.error }));
@@ -169,5 +171,6 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
     return 1;
   }
   await stdout.flush();
+  if (readable === 0) await sayNotRollouts(file, io);
   return 0;
 }

@@ -24,7 +24,7 @@ import { emptyValue, onlyFile, readHarness, scanOptions } from "../args";
 import { reportError } from "../errors";
 import { loadInputIndex } from "../inputs";
 import type { CommandIo } from "../io";
-import { namingFile, openFileStream } from "../open";
+import { namingFile, openFileStream, sayNotRollouts } from "../open";
 import { writeOutput } from "../output";
 
 export const HELP = `usage: npm run --silent cli -- triage FILE [options]
@@ -164,6 +164,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
     await writeOutput(args.out, readFiles, io, stream, async (output) => {
       const rows: RunRow[] = [];
       let unreadable = 0;
+      let readable = 0;
       if (args.format === "csv") await output.write(encoder.encode(csvHeader()));
       for await (const item of namingFile(args.file, readJsonl(stream))) {
         if (!item.ok) {
@@ -178,6 +179,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
           await io.stderr.write(`line ${item.line}: ${read.message} (left out)\n`);
           continue;
         }
+        readable++;
         // The one pairing rule (lib/verify InputIndex): Gym's indices, else an equal task input.
         const paired = inputs?.pair(item.value).ref;
         const input = paired ?? undefined;
@@ -192,6 +194,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
         else rows.push(row);
       }
       if (args.format === "summary") await output.write(encoder.encode(formatSummary(rows, unreadable)));
+      if (readable === 0) await sayNotRollouts(args.file, io);
     });
     return 0;
   } catch (error) {
