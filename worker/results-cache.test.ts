@@ -39,7 +39,13 @@ function countingPool(): { pool: Pool; rewarded: () => number } {
   const inner = inProcessPool();
   let rewarded = 0;
   return {
-    pool: { ...inner, rewards: (job) => ((rewarded += job.lines.length), inner.rewards(job)) },
+    pool: {
+      ...inner,
+      rewards: (job) => {
+        rewarded += job.lines.length;
+        return inner.rewards(job);
+      },
+    },
     rewarded: () => rewarded,
   };
 }
