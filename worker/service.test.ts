@@ -9,7 +9,12 @@ import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { readRollout } from "@/lib/schemas";
 import { transcript } from "@/worker/core";
-import type { LoadProgress, RolloutIndexEntry, SessionSummary } from "@/worker/protocol";
+import {
+  type LoadProgress,
+  type RolloutIndexEntry,
+  type SessionSummary,
+  SUMMARY_ERRORS,
+} from "@/worker/protocol";
 import { DataService, inProcessPool } from "@/worker/service";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -186,6 +191,34 @@ describe("DataService.load", () => {
     expect(dataset.errors[0]?.error).toMatch(/invalid JSON/);
     expect(dataset.errors[3]?.error).toMatch(/UTF-8/);
     expect(entries(service, dataset.id).map((entry) => entry.line)).toEqual([1, 3, 5, 8]);
+  });
+
+  it("a file of many bad lines: the summary carries the first SUMMARY_ERRORS and the count, the rest come in pages", async () => {
+    const service = new DataService(inProcessPool());
+    const good = readFileSync(noecho, "utf8").split("\n")[0]!;
+    const bad = 1000;
+    const text = `${good}\n${Array.from({ length: bad }, (_, i) => `not json ${i}`).join("\n")}\n`;
+    const summary = await service.load(
+      [{ kind: "file", file: new File([text], "bad.jsonl") }],
+      null,
+      never,
+      ignore,
+    );
+    await service.settled();
+    const dataset = service.session().datasets[0]!;
+    expect(summary.datasets[0]?.error_count).toBe(bad);
+    expect(dataset.error_count).toBe(bad);
+    expect(dataset.errors.map((e) => e.line)).toEqual(
+      Array.from({ length: SUMMARY_ERRORS }, (_, i) => i + 2),
+    );
+    const page = service.lineErrors(dataset.id, SUMMARY_ERRORS, 2 * SUMMARY_ERRORS);
+    expect(page.total).toBe(bad);
+    expect(page.errors.map((e) => e.line)).toEqual(
+      Array.from({ length: SUMMARY_ERRORS }, (_, i) => i + 2 + SUMMARY_ERRORS),
+    );
+    expect(service.lineErrors(dataset.id, bad - 10, bad + 10).errors.map((e) => e.line)).toEqual(
+      Array.from({ length: 10 }, (_, i) => i + bad - 8),
+    );
   });
 
   it("leaves the workspace as it was when a load is cancelled", async () => {

@@ -12,6 +12,7 @@ import { TriagePanel } from "@/components/TriagePanel";
 import {
   runViewReady,
   storedWorkspace,
+  useLineErrors,
   useLoad,
   usePrioritize,
   useReanalyze,
@@ -158,6 +159,7 @@ export function Inspector() {
   }, [dataset, view.server, view.harness, reanalyzer.pending, reanalyzer.reanalyze, loader.loading]);
 
   const index = useRolloutIndex(dataset);
+  const lineErrors = useLineErrors(dataset);
   const query = useDeferredValue(view.q);
   const search = useSearch(dataset, query);
   const prioritize = usePrioritize(dataset?.id ?? null);
@@ -282,7 +284,7 @@ export function Inspector() {
                 {chipName.get(candidate.id) ?? candidate.name}
                 <span className="muted" data-testid="chip-counts">
                   {" "}
-                  {lineCountsText({ rollouts: candidate.rows, unreadable: candidate.errors.length })}
+                  {lineCountsText({ rollouts: candidate.rows, unreadable: candidate.error_count })}
                   {candidate.paired_inputs ? ` · ${candidate.paired_rows} paired` : ""}
                 </span>
               </button>
@@ -400,7 +402,7 @@ export function Inspector() {
               <SummaryBand
                 counts={counts}
                 entries={entries}
-                errorLines={dataset.errors.length}
+                errorLines={dataset.error_count}
                 active={view.filters}
                 onToggle={toggle}
               />
@@ -409,7 +411,12 @@ export function Inspector() {
                   {dataset.name}: {dataset.problem}
                 </div>
               ) : (
-                <LineErrors errors={dataset.errors} fileName={dataset.name} />
+                <LineErrors
+                  errors={lineErrors.errors}
+                  total={lineErrors.total}
+                  fileName={dataset.name}
+                  onMore={lineErrors.more}
+                />
               )}
               <FilterBar
                 query={view.q}
