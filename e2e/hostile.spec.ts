@@ -95,7 +95,9 @@ test("an empty file gets one message saying it is empty", async ({ page }) => {
   await expect(page.locator("[data-error-line]")).toHaveCount(0);
 });
 
-test("many bad lines: the list shows 200 and the worker sends the rest a page at a time", async ({ page }) => {
+test("many bad lines: the list shows 200 and the worker sends the rest a page at a time", async ({
+  page,
+}) => {
   const good = line(rollout([{ name: "email_reply_email" }], { environment_name: "workplace_assistant" }, 0));
   const bad = Array.from({ length: 450 }, (_, i) => `not json ${i}\n`).join("");
   await page.goto("/");
