@@ -78,7 +78,7 @@ test("the server filter tells look-alike environment names apart", async ({ page
       "workplace_assistant",
       "workplace⟨U+200B⟩_assistant (invisible characters)",
       "workplace_⟨U+202E⟩assistant (bidi controls)",
-      "w⟨U+043E⟩rkplace_assistant (mixed scripts)",
+      "w⟨U+043E⟩rkplace_assistant (mixed scripts, confusable)",
     ].sort(),
   );
 });

@@ -216,6 +216,11 @@ export interface DetailView {
   readonly byte_length: number;
   /** Keys of the rollout that are not rendered elsewhere, with short JSON previews. */
   readonly extra_fields: readonly { readonly key: string; readonly preview: string }[];
+  /**
+   * The rollout's names (environment, server, calls, provenance, verifier names) that look like another
+   * name it knows (lib/verify/known-names.ts), each with that name: the page flags them `confusable`.
+   */
+  readonly lookalikes: readonly (readonly [string, string])[];
 }
 
 /** A shiki token, flattened to what a span needs. */

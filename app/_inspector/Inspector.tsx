@@ -4,6 +4,7 @@ import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } f
 import { FilterBar } from "@/components/FilterBar";
 import { LineErrors } from "@/components/LineErrors";
 import { DropTarget, LoadProgressBar, OpenFilesButton, Welcome } from "@/components/Loader";
+import { Name } from "@/components/Name";
 import { RolloutTable } from "@/components/RolloutTable";
 import { RunFilter } from "@/components/RunFilter";
 import { RunMetricsPanel } from "@/components/RunMetricsPanel";
@@ -281,7 +282,10 @@ export function Inspector() {
                 data-dataset-id={candidate.id}
                 title={`${candidate.lines} lines, ${candidate.bytes} bytes`}
               >
-                {chipName.get(candidate.id) ?? candidate.name}
+                {/* The file name is isolated: its bidi text never reorders the counts beside it. */}
+                <bdi className="chip-name">
+                  <Name value={chipName.get(candidate.id) ?? candidate.name} />
+                </bdi>
                 <span className="muted" data-testid="chip-counts">
                   {" "}
                   {lineCountsText({ rollouts: candidate.rows, unreadable: candidate.error_count })}
@@ -291,7 +295,9 @@ export function Inspector() {
             ))}
             {inputs.map((candidate) => (
               <span key={candidate.id} className="file-chip file-chip-inputs" data-inputs={candidate.name}>
-                {chipName.get(candidate.id) ?? candidate.name}{" "}
+                <bdi className="chip-name">
+                  <Name value={chipName.get(candidate.id) ?? candidate.name} />
+                </bdi>{" "}
                 <span className="muted">inputs · {candidate.rows} rows</span>
               </span>
             ))}

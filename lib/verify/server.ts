@@ -99,7 +99,7 @@ const EnvSchema = z.looseObject({ environment_name: z.string().min(1) });
 const DeclaredToolsSchema = z.looseObject({ tools: z.array(z.unknown()) });
 const NamedTool = z.looseObject({ name: z.string().min(1) });
 
-function environmentName(value: unknown): string | null {
+export function environmentName(value: unknown): string | null {
   const parsed = EnvSchema.safeParse(value);
   return parsed.success ? parsed.data.environment_name : null;
 }
