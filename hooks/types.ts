@@ -15,6 +15,7 @@ export type {
   CallView,
   DatasetSummary,
   DetailView,
+  FollowSummary,
   HarnessId,
   Highlight,
   HighlightResult,

@@ -13,11 +13,13 @@ import type { ServerSource } from "../lib/verify/server";
 import type { VerifyResult } from "../lib/verify/types";
 import type { UnverifiedCode } from "../lib/verify/unverified";
 import type { CompareRequests } from "./compare-protocol";
+import type { FollowSummary } from "./follow";
 import type { ExportFormat, RunView } from "./run";
 
 export type {
   CallResolution,
   ExportFormat,
+  FollowSummary,
   HarnessId,
   Highlight,
   MapState,
@@ -27,10 +29,14 @@ export type {
   VerifyResult,
 };
 
-/** Where a file comes from. Files never leave the browser; URLs are same-origin bundled samples. */
+/**
+ * Where a file comes from. Files never leave the browser; URLs are same-origin bundled samples; a remote
+ * file is one `cli view` serves (same origin), read with range requests and followed while it grows.
+ */
 export type Source =
   | { readonly kind: "file"; readonly file: File }
-  | { readonly kind: "url"; readonly url: string; readonly name: string };
+  | { readonly kind: "url"; readonly url: string; readonly name: string }
+  | { readonly kind: "remote"; readonly url: string; readonly name: string };
 
 export type DatasetKind = "rollouts" | "inputs";
 
@@ -79,6 +85,8 @@ export interface DatasetSummary {
   readonly fallback_server: string | null;
   /** For rollouts: when not one line is a rollout, what the file is instead (lib/filekind), one sentence. */
   readonly problem: string | null;
+  /** A followed file (served by `cli view`): whether it is still followed, a waiting partial line, or why not. */
+  readonly follow: FollowSummary | null;
 }
 
 export interface SessionSummary {

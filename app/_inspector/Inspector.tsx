@@ -2,6 +2,7 @@
 import Link from "next/link";
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
 import { FilterBar } from "@/components/FilterBar";
+import { FollowBanner } from "@/components/FollowBanner";
 import { LineErrors } from "@/components/LineErrors";
 import { DropTarget, LoadProgressBar, OpenFilesButton, Welcome } from "@/components/Loader";
 import { RolloutTable } from "@/components/RolloutTable";
@@ -26,6 +27,7 @@ import {
 } from "@/hooks/data";
 import { fileLabels } from "@/hooks/file-labels";
 import { bundledSample, pairedInputsSample } from "@/hooks/samples";
+import { servedFolder, servedSources } from "@/hooks/served";
 import type { FilterFlag, RolloutIndexEntry, Sample, SortKey, Source } from "@/hooks/types";
 import { useKeyboard } from "@/hooks/use-keyboard";
 import { useViewState } from "@/hooks/use-view-state";
@@ -75,8 +77,17 @@ export function Inspector() {
     if (restored.current) return;
     restored.current = true;
     const ids = storedWorkspace();
+    if (servedFolder()) {
+      // A folder `cli view` serves is read from the server, so a reload sees what the run wrote since.
+      void servedSources().then(
+        ({ sources }) => loader.load(sources),
+        (error: unknown) => setServedError(error instanceof Error ? error.message : String(error)),
+      );
+      return;
+    }
     if (session === null && !view.sample && ids.length > 0) void loader.restore(ids);
-  }, [session, view.sample, loader.restore]);
+  }, [session, view.sample, loader.restore, loader.load]);
+  const [servedError, setServedError] = useState<string | null>(null);
 
   // Open the sample named in the URL (a deep link), once the sample list is known.
   const loadedSample = useRef<string | null>(null);
@@ -293,6 +304,12 @@ export function Inspector() {
             There is no bundled sample named “{view.sample}”.
           </div>
         )}
+        {servedError && (
+          <div className="banner banner-error" role="alert" data-testid="served-error">
+            Could not read the served folder: {servedError}
+          </div>
+        )}
+        {dataset?.follow && <FollowBanner follow={dataset.follow} />}
         {loader.error && (
           <div className="banner banner-error" role="alert" data-testid="load-error">
             Could not load: {loader.error}
