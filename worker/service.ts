@@ -296,7 +296,8 @@ export class DataService {
       throw error;
     }
     if (followed !== null && dataset.kind === "rollouts") await this.startFollowing(dataset, followed);
-    if (dataset.kind === "rollouts" && dataset.entries.size === 0 && dataset.bytes > 0) {
+    // No rollout at all (an empty file included): one message saying what the file is instead.
+    if (dataset.kind === "rollouts" && dataset.entries.size === 0) {
       const start = new Uint8Array(await dataset.blob().slice(0, SNIFF_BYTES).arrayBuffer());
       dataset.problem = fileProblem(start).message;
     }
@@ -336,6 +337,8 @@ export class DataService {
           signal: stop.signal,
           onBatch: () => {},
         });
+        // A followed file that held no rollout yet (a run that just started) now does.
+        if (dataset.entries.size > 0) dataset.problem = null;
         this.pumpRewards();
         this.changed();
       } else if (state.waiting !== waiting) {
