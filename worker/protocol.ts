@@ -8,6 +8,7 @@
  */
 import type { HarnessId } from "../lib/harness/types";
 import type { CallResolution, Highlight, MapState, Policy, RolloutFinding } from "../lib/identity/types";
+import type { ZeroView } from "../lib/triage";
 import type { PairedBy } from "../lib/verify/pairing";
 import type { ServerSource } from "../lib/verify/server";
 import type { VerifyResult } from "../lib/verify/types";
@@ -290,6 +291,14 @@ export interface RunRequests {
   /** The run view (worker/run.ts): why-zero breakdown, metrics, filtered lines, inferred harness. */
   run: { params: { dataset: string; filter: string }; result: RunView | null };
   /** The filtered rows as CSV or JSONL, the same bytes as `cli triage --format F --filter EXPR`. */
+  /**
+   * The report to share (lib/report): the breakdown in `view`, the metrics under the filter, and the marked
+   * rollouts (none marked: the first the filter keeps), the same bytes as `cli report FILE --filter EXPR --mark L`.
+   */
+  runReport: {
+    params: { dataset: string; filter: string; marked: readonly number[]; view: ZeroView };
+    result: { html: string; rollouts: number } | { error: string };
+  };
   runExport: {
     params: { dataset: string; filter: string; format: ExportFormat };
     result: { text: string; rows: number } | { error: string };

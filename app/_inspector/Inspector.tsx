@@ -20,6 +20,7 @@ import {
   useRememberWorkspace,
   useRolloutIndex,
   useRunExport,
+  useRunReport,
   useRunView,
   useSamples,
   useSearch,
@@ -37,6 +38,7 @@ import type { ZeroCause, ZeroView } from "@/lib/triage";
 import { RolloutPane } from "./RolloutPane";
 
 const NO_ENTRIES: readonly RolloutIndexEntry[] = [];
+const NO_LINES: readonly number[] = [];
 
 /** A zero in a view: its reward in that view is exactly 0. */
 function zeroClause(view: ZeroView): FilterClause {
@@ -182,6 +184,13 @@ export function Inspector() {
   // The breakdown counts the run's own (recorded) zeros unless switched to a policy's recomputed ones.
   const [zeroView, setZeroView] = useState<ZeroView>("recorded");
   const runExport = useRunExport();
+  const runReport = useRunReport();
+  // Rollouts marked for the report, for the file they were marked in.
+  const [marks, setMarks] = useState<{ dataset: string | null; lines: readonly number[] }>({
+    dataset: null,
+    lines: [],
+  });
+  const marked = marks.dataset !== null && marks.dataset === dataset?.id ? marks.lines : NO_LINES;
   const [exportError, setExportError] = useState<string | null>(null);
   const runLines = run.data?.lines ?? null;
   const rows = useMemo(() => {
@@ -402,6 +411,11 @@ export function Inspector() {
                   void runExport(dataset, view.f, format).then(setExportError);
                 }}
                 exportError={exportError}
+                marked={marked.length}
+                onReport={() => {
+                  setExportError(null);
+                  void runReport(dataset, view.f, marked, zeroView).then(setExportError);
+                }}
                 inferred={run.data?.inferred ?? null}
                 harness={view.harness}
                 onHarness={(harness) => setView({ harness })}
@@ -480,6 +494,15 @@ export function Inspector() {
                   server={view.server}
                   harness={view.harness}
                   onView={setView}
+                  marked={marked.includes(selectedEntry.line)}
+                  onMark={(on) =>
+                    setMarks({
+                      dataset: dataset.id,
+                      lines: on
+                        ? [...marked, selectedEntry.line]
+                        : marked.filter((line) => line !== selectedEntry.line),
+                    })
+                  }
                 />
               ) : (
                 <div className="placeholder">
