@@ -7,10 +7,27 @@
 import { fileProblem, SNIFF_BYTES } from "../lib/filekind";
 import { parseJsonLine } from "../lib/jsonl";
 import { readRollout } from "../lib/schemas";
-import { detailView, type OpenedDetail, servers } from "./core";
+import { type OpenedDetail, openDetail, servers } from "./core";
 import { FOLLOW_CHECK_BYTES, FOLLOW_POLL_MS, followState, pollOnce, rangeTotal } from "./follow";
-import type { IndexedBatch, IndexJob, InputsJob, LineRef, RewardedLine, RewardJob, SearchJob } from "./jobs";
-import { indexBatch, inputIndex, prepareInputs, rewardBatch, rowContext, searchRange } from "./jobs";
+import type {
+  IndexedBatch,
+  IndexJob,
+  InputsJob,
+  LineRef,
+  RewardedLine,
+  RewardJob,
+  SearchJob,
+  VerifyDetailJob,
+} from "./jobs";
+import {
+  indexBatch,
+  inputIndex,
+  prepareInputs,
+  rewardBatch,
+  rowContext,
+  searchRange,
+  verifyDetail,
+} from "./jobs";
 import type {
   DatasetSummary,
   HarnessId,
@@ -19,6 +36,7 @@ import type {
   RolloutIndexEntry,
   SessionSummary,
   Source,
+  VerificationView,
 } from "./protocol";
 import { filterProbe, type LineSpan, lineAt, mayContain, splitRanges } from "./search";
 import {
@@ -59,6 +77,8 @@ export interface Pool extends IndexRunner {
   search(job: SearchJob): Promise<number[]>;
   /** Indexes an inputs file for pairing in every pool member, before rewards jobs name it. */
   prepareInputs(job: InputsJob): Promise<number>;
+  /** Both verifications of one opened rollout, off the data worker's thread. */
+  verifyDetail(job: VerifyDetailJob): Promise<VerificationView | null>;
 }
 
 /** The pool's functions run on this thread: for tests, and where workers cannot be made. */
@@ -69,6 +89,7 @@ export function inProcessPool(): Pool {
     rewards: (job: RewardJob) => rewardBatch(job),
     search: (job: SearchJob) => searchRange(job),
     prepareInputs: (job: InputsJob) => prepareInputs(job),
+    verifyDetail: (job: VerifyDetailJob) => verifyDetail(job),
   };
 }
 
@@ -569,7 +590,26 @@ export class DataService {
       fallbackServer: dataset.fallbackServer,
       harness: harness ?? dataset.harness,
     });
-    return detailView(entry, read.rollout, context, bytes.length);
+    return openDetail(entry, read.rollout, context, bytes.length);
+  }
+
+  /** Both verifications of one rollout, in the pool (same server and harness rules as `detail`). */
+  detailVerification(
+    id: string,
+    line: number,
+    server: string | null,
+    harness: HarnessId | null,
+  ): Promise<VerificationView | null> {
+    const dataset = this.store.get(id);
+    const ref = dataset?.lineRef(line);
+    if (!dataset || !ref || !dataset.entries.has(line)) return Promise.resolve(null);
+    return this.pool.verifyDetail({
+      ref,
+      inputs: dataset.pairedInputs,
+      serverOverride: server ?? dataset.serverOverride,
+      fallbackServer: dataset.fallbackServer,
+      harness: harness ?? dataset.harness,
+    });
   }
 
   raw(id: string, line: number): Promise<Uint8Array | null> {
