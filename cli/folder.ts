@@ -178,6 +178,8 @@ export interface Source {
   readonly file: string | null;
   readonly inputRows: InputIndex<unknown> | null;
   readonly config: ConfigRouter | null;
+  /** The config files that route it, as paths from the working directory (for `ng_run`). */
+  readonly configs: readonly string[];
 }
 
 /** The `file`/`line` position fields of a JSON line from `source`. */
@@ -197,19 +199,24 @@ export async function sourcesOf(
   const inputs = args.inputs ?? null;
   if (!(await isDirectory(file))) {
     const inputRows = inputs === null ? null : await loadInputIndex(inputs, io);
-    return [{ path: file, file: null, inputRows, config: null }];
+    return [{ path: file, file: null, inputRows, config: null, configs: [] }];
   }
   const folder = await openFolder(file, args.roles, io);
   const sources: Source[] = [];
   for (const run of folder.plan.runs) {
-    const paths = [...run.inputs.map(folder.absolute), ...(inputs === null ? [] : [inputs])];
+    const named = [
+      ...run.inputs.map((p) => [folder.absolute(p), p] as const),
+      ...(inputs === null ? [] : [[inputs, inputs] as const]),
+    ];
     const index = new InputIndex<unknown>();
-    for (const path of paths) await loadInputIndex(path, io, index);
+    for (const [path, name] of named) await loadInputIndex(path, io, index, name);
+    const paths = named.map(([path]) => path);
     sources.push({
       path: folder.absolute(run.rollouts),
       file: run.rollouts,
       inputRows: paths.length > 0 ? index : null,
       config: run.configs.length > 0 ? run.routes : null,
+      configs: run.configs.map(folder.absolute),
     });
   }
   return sources;

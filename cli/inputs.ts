@@ -15,6 +15,8 @@ export async function loadInputIndex(
   path: string,
   io: CommandIo,
   index: InputIndex<unknown> = new InputIndex<unknown>(),
+  /** How sentences name the file (a folder's relative path); default `path`. */
+  name: string = path,
 ): Promise<InputIndex<unknown>> {
   const stream = await openFileStream(path);
   let problems = 0;
@@ -27,7 +29,7 @@ export async function loadInputIndex(
       await warn(`line ${item.line}: ${terminalText(item.error)}`);
       continue;
     }
-    if (!index.add(item.value, item.value)) {
+    if (!index.add(item.value, item.value, `${name} line ${item.line}`)) {
       await warn(
         `line ${item.line}: neither (_ng_task_index, _ng_rollout_index) nor responses_create_params.input; it cannot be paired`,
       );

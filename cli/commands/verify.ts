@@ -191,6 +191,7 @@ async function verifySource(source: Source, args: VerifyArgs, emit: Emit, summar
     const result = verifyRollout(read.rollout, {
       policy,
       config: source.config,
+      source: { rollouts: source.path, configs: source.configs },
       ...(server === null ? {} : { server }),
       ...(harness === null ? {} : { harness }),
       ...(pairing === undefined ? {} : { pairing }),
@@ -209,6 +210,11 @@ async function verifySource(source: Source, args: VerifyArgs, emit: Emit, summar
       ...(result.unverified === undefined ? {} : { unverified: result.unverified.code }),
       ...(result.components === undefined ? {} : { components: result.components }),
       ...(result.gym_would_reject === undefined ? {} : { gym_would_reject: result.gym_would_reject }),
+      ...(result.gym_alone === undefined ? {} : { gym_alone: result.gym_alone }),
+      // How the line paired, when inputs are open and it did not pair or its indices and input disagree.
+      ...(pairing !== undefined && (pairing.ref === null || pairing.disagreement !== undefined)
+        ? { pairing: pairing.reason }
+        : {}),
       ...(read.note === undefined ? {} : { read_as: read.note }),
     });
   }
