@@ -38,7 +38,7 @@ export function isCorrect(
 export function isCorrectActions(predicted: readonly unknown[], groundTruth: unknown): IsCorrectResult {
   // The predicted replay is tracked, so each cell of a difference names the call that wrote it.
   const predictedRun = replay(predicted, { track: true });
-  const expectedRun = replay(groundTruthActions(groundTruth));
+  const expectedRun = replay(groundTruthActions(groundTruth), { track: true });
 
   // Iterating a number, bool or None raises TypeError in Python before any action runs.
   let gymError: string | undefined = iterable(groundTruth)
@@ -67,7 +67,9 @@ export function isCorrectActions(predicted: readonly unknown[], groundTruth: unk
           table.get(expectedRun.state),
           table.name,
           table.key,
-          predictedRun.log,
+          predictedRun.log && expectedRun.log
+            ? { predicted: predictedRun.log, expected: expectedRun.log }
+            : undefined,
         ),
   );
   for (const [i, message] of compareErrors)
