@@ -87,14 +87,18 @@ test("example_mcp_weather: choosing the server reproduces every recorded 1.0 (re
   await expect(page.locator(".reward-value[data-policy='contract']")).toHaveAttribute("data-reward", "1");
 });
 
-test("example_tool_call_multireward: scored as Gym scores a line without expected_call, and says why it differs", async ({
+test("example_tool_call_multireward: a line without expected_call is missing_field, never scored with Gym's default", async ({
   page,
 }) => {
   await page.goto("/");
   await loadFiles(page, files("example_tool_call_multireward", false));
   await page.getByLabel("Verifying server").selectOption("example_tool_call_multireward");
-  await expect(page.locator(".rbody .rrow[data-line]").first()).toHaveAttribute("data-reward", "1");
-  await expect(page.locator("article.detail")).toContainText("differs from the recorded 2");
+  await expect(page.locator(".rbody .rrow[data-line]").first()).toHaveAttribute(
+    "data-unverified-reason",
+    "missing_field",
+  );
+  await expect(page.locator("[data-unverified-count]")).toHaveAttribute("data-unverified-count", "5");
+  await expect(page.locator("article.detail")).toContainText("This line carries no expected_call");
   // The chart's axes follow the data: multireward records 2.0, so the axis reaches 2 (no clamp to 1).
   await expect(page.locator(".reward-chart [data-axis-max]")).toHaveAttribute("data-axis-max", "2");
 });

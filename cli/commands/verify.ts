@@ -5,14 +5,22 @@
  */
 import { open } from "node:fs/promises";
 import { fileProblem, SNIFF_BYTES } from "../../lib/filekind";
-import { readLine, unparsedLine } from "../../lib/folder";
+import { type AgentRewards, readLine, unparsedLine } from "../../lib/folder";
 import { HARNESSES, type HarnessId } from "../../lib/harness";
 import type { Policy } from "../../lib/identity/types";
 import { readJsonl } from "../../lib/jsonl";
-import { type UnverifiedCode, verifyRollout } from "../../lib/verify";
+import { agentRefName, type UnverifiedCode, verifyRollout } from "../../lib/verify";
 import { emptyValue, onlyFile, readHarness, readPolicy, scanOptions } from "../args";
 import { CliError, reportError } from "../errors";
-import { FOLDER_HELP, lineAt, type RoleOverride, readRoleOverrides, type Source, sourcesOf } from "../folder";
+import {
+  FOLDER_HELP,
+  lineAt,
+  metricsLines,
+  type RoleOverride,
+  readRoleOverrides,
+  type Source,
+  sourcesOf,
+} from "../folder";
 import { type CommandIo, lineBatcher } from "../io";
 import { openFileStream } from "../open";
 import { terminalJson } from "../terminal";
@@ -168,7 +176,14 @@ class Summary {
 type Emit = (record: unknown) => Promise<void>;
 
 /** Verifies every line of one source; throws when reading stops part way. Returns the readable lines. */
-async function verifySource(source: Source, args: VerifyArgs, emit: Emit, summary: Summary): Promise<number> {
+async function verifySource(
+  source: Source,
+  args: VerifyArgs,
+  emit: Emit,
+  summary: Summary,
+  /** Each verified line's agent and rewards, for Gym's aggregate metrics. */
+  agents: AgentRewards[],
+): Promise<number> {
   const { server, policy, harness } = args;
   const at = (line: number) => lineAt(source, line);
   let readable = 0;
@@ -198,6 +213,11 @@ async function verifySource(source: Source, args: VerifyArgs, emit: Emit, summar
       ...(pairing === undefined || pairing.ref === null ? {} : { input: pairing.ref }),
     });
     summary.add(result.recorded_reward, result.reward, result.unverified?.code ?? null);
+    agents.push({
+      agent: agentRefName(read.rollout),
+      recorded: result.recorded_reward,
+      recomputed: result.reward,
+    });
     readable++;
     await emit({
       ...at(item.line),
@@ -248,8 +268,9 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
   for (const source of sources) {
     let readable: number;
     const before = summary.rollouts + summary.unreadable;
+    const agents: AgentRewards[] = [];
     try {
-      readable = await verifySource(source, args, emit, summary);
+      readable = await verifySource(source, args, emit, summary, agents);
     } catch (error) {
       await stdout.flush();
       if (error instanceof CliError) return reportError(error, io);
@@ -258,6 +279,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
       return 1;
     }
     await stdout.flush();
+    for (const line of metricsLines(source, agents)) await io.stderr.write(line);
     if (source.file === null && readable === 0 && summary.rollouts + summary.unreadable > before) {
       const problem = await notRolloutsMessage(source.path);
       if (problem !== null) await io.stderr.write(`${source.path}: ${problem}\n`);
