@@ -4,21 +4,21 @@
  * file has a reward, an unverified reason code or a per-line kind; no line is `no_server` where the folder's
  * configs route it; task-row files are offered as inputs whole. Then the six ported servers' folders.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { fileRole, planFolder } from "../lib/folder";
+import { planFolder } from "../lib/folder";
+import { decideFolder, GYM_EXAMPLE_FOLDERS, GYM_EXAMPLES } from "../lib/folder/test-helpers";
 import { parseJsonLine } from "../lib/jsonl";
 import { agentRefName, isInputRow } from "../lib/verify";
 import { run as resolve } from "./commands/resolve";
 import { run as verify } from "./commands/verify";
 import { memoryIo } from "./io";
 
-const EXAMPLES = join(import.meta.dirname, "../fixtures/gym-examples");
-const GROUPS = ["benchmarks", "environments", "resources_servers", "responses_api_agents"];
-const FOLDERS = GROUPS.flatMap((g) => readdirSync(join(EXAMPLES, g)).map((name) => join(EXAMPLES, g, name)));
+const EXAMPLES = GYM_EXAMPLES;
+const FOLDERS = GYM_EXAMPLE_FOLDERS;
 
 const Line = z.looseObject({
   file: z.string(),
@@ -45,19 +45,6 @@ async function verifyFolder(dir: string): Promise<{ code: number; lines: Line[];
   return { code, lines, err: io.err() };
 }
 
-function walk(root: string): string[] {
-  const out: string[] = [];
-  const visit = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      const full = join(dir, name);
-      if (statSync(full).isDirectory()) visit(full);
-      else out.push(full);
-    }
-  };
-  visit(root);
-  return out;
-}
-
 function nonBlank(path: string): string[] {
   return readFileSync(path, "utf8")
     .split("\n")
@@ -76,9 +63,7 @@ describe("every Gym example folder opened as a folder (cli verify DIR)", () => {
     for (const dir of FOLDERS) {
       const { code, lines, err } = results.get(dir) ?? { code: -1, lines: [], err: "" };
       expect(code, dir).toBe(0);
-      const decisions = walk(dir).map((full) =>
-        fileRole({ path: relative(dir, full), head: readFileSync(full, "utf8"), complete: true }),
-      );
+      const decisions = decideFolder(dir);
       for (const d of decisions) expect(err, dir).toContain(`${d.path}: `);
       for (const d of decisions) {
         const text = nonBlank(join(dir, d.path));
@@ -105,9 +90,7 @@ describe("every Gym example folder opened as a folder (cli verify DIR)", () => {
   it("never says no_server for a line the folder's configs route", () => {
     let routed = 0;
     for (const dir of FOLDERS) {
-      const decisions = walk(dir).map((full) =>
-        fileRole({ path: relative(dir, full), head: readFileSync(full, "utf8"), complete: true }),
-      );
+      const decisions = decideFolder(dir);
       const plan = planFolder(decisions);
       const { lines } = results.get(dir) ?? { lines: [] };
       for (const run of plan.runs) {
