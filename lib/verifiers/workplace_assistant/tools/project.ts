@@ -1,6 +1,6 @@
 /** ProjectManagementTool (project_management.py) over processed/project_tasks.csv. */
 import { pyLower } from "../../../verify/pyunicode";
-import type { Cell, Frame } from "../frame";
+import { type Cell, type Frame, newRow } from "../frame";
 import { assertHashable, isNa, PyException, pyEq, pyInt, pyLowerMethod, pyZfill, truthy } from "../py";
 import {
   anyFalsy,
@@ -136,7 +136,7 @@ export const PROJECT_TOOLS: readonly ToolDef[] = [
       if (!LISTS.some((l) => pyEq(l, listName))) return refused(BAD_LIST);
       if (!BOARDS.some((b) => pyEq(b, board))) return refused(BAD_BOARD);
       const taskId = pyZfill(String(pyInt(frame.objectMax("task_id")) + 1n), ID_WIDTH);
-      frame.append(Object.freeze([taskId, taskName, email, listName, dueDate, board]), "ignore_index");
+      frame.append(newRow([taskId, taskName, email, listName, dueDate, board]), "ignore_index");
       return applied(taskId);
     },
   },
