@@ -31,8 +31,12 @@ describe("CLI argument helpers", () => {
         ["--server", "x"],
         ["--policy", "legacy"],
       ]),
+      lists: new Map(),
       files: ["a", "--b"],
     });
+    // A repeatable option collects every value, in order.
+    const roles = scanOptions(["d", "--role", "a=config", "--role=b=ignore"], ["--role"], ["--role"]);
+    expect(roles).toMatchObject({ ok: true, lists: new Map([["--role", ["a=config", "b=ignore"]]]) });
     expect(scanOptions(["--nope", "-h"], [])).toEqual({ ok: false, error: "unknown option --nope" });
     expect(scanOptions(["-h", "--nope"], [])).toEqual({ ok: true, help: true });
     expect(scanOptions(["--server"], ["--server"])).toEqual({ ok: false, error: "--server needs a value" });

@@ -8,19 +8,29 @@ import type { CommandIo } from "./io";
 
 export type Scanned<Name extends string> =
   | { ok: true; help: true }
-  | { ok: true; help: false; values: ReadonlyMap<Name, string>; files: readonly string[] }
+  | {
+      ok: true;
+      help: false;
+      values: ReadonlyMap<Name, string>;
+      /** Every value of each repeatable option, in order. */
+      lists: ReadonlyMap<Name, readonly string[]>;
+      files: readonly string[];
+    }
   | { ok: false; error: string };
 
 /**
  * Scans `--name value`, `--name=value`, `-h`/`--help` and positional FILEs (everything after `--` is a
- * FILE). Every option named in `valueOptions` takes exactly one value and may be given once.
+ * FILE). Every option named in `valueOptions` takes exactly one value and may be given once, except those
+ * in `repeatable`, which collect every value in `lists`.
  */
 export function scanOptions<Name extends string>(
   argv: readonly string[],
   valueOptions: readonly Name[],
+  repeatable: readonly Name[] = [],
 ): Scanned<Name> {
   const isValueOption = (name: string): name is Name => (valueOptions as readonly string[]).includes(name);
   const values = new Map<Name, string>();
+  const lists = new Map<Name, string[]>();
   const files: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? "";
@@ -35,13 +45,17 @@ export function scanOptions<Name extends string>(
       if (!isValueOption(name)) return { ok: false, error: `unknown option ${name}` };
       const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
       if (value === undefined) return { ok: false, error: `${name} needs a value` };
+      if (repeatable.includes(name)) {
+        lists.set(name, [...(lists.get(name) ?? []), value]);
+        continue;
+      }
       if (values.has(name)) return { ok: false, error: `${name} given twice` };
       values.set(name, value);
       continue;
     }
     files.push(arg);
   }
-  return { ok: true, help: false, values, files };
+  return { ok: true, help: false, values, lists, files };
 }
 
 /** `--policy`: contract (the default) or legacy. */

@@ -52,11 +52,13 @@ interface Command {
   readonly inputs: boolean;
   readonly out: boolean;
   readonly policy: boolean;
+  /** True when a directory is read as a folder. */
+  readonly folder: boolean;
 }
 
 const COMMANDS: readonly Command[] = [
-  { name: "resolve", run: resolve, args: (f) => [f], inputs: false, out: false, policy: true },
-  { name: "verify", run: verify, args: (f) => [f], inputs: true, out: false, policy: true },
+  { name: "resolve", run: resolve, args: (f) => [f], inputs: false, out: false, policy: true, folder: true },
+  { name: "verify", run: verify, args: (f) => [f], inputs: true, out: false, policy: true, folder: true },
   {
     name: "export --what verify",
     run: exportCommand,
@@ -64,6 +66,7 @@ const COMMANDS: readonly Command[] = [
     inputs: true,
     out: true,
     policy: true,
+    folder: true,
   },
   {
     name: "export --what report",
@@ -72,6 +75,7 @@ const COMMANDS: readonly Command[] = [
     inputs: true,
     out: true,
     policy: true,
+    folder: true,
   },
   {
     name: "repair",
@@ -80,10 +84,27 @@ const COMMANDS: readonly Command[] = [
     inputs: false,
     out: true,
     policy: false,
+    folder: false,
   },
-  { name: "triage", run: triage, args: (f) => [f], inputs: true, out: true, policy: false },
-  { name: "compare (A)", run: compare, args: (f) => [f, GOOD], inputs: true, out: false, policy: true },
-  { name: "compare (B)", run: compare, args: (f) => [GOOD, f], inputs: false, out: false, policy: false },
+  { name: "triage", run: triage, args: (f) => [f], inputs: true, out: true, policy: false, folder: true },
+  {
+    name: "compare (A)",
+    run: compare,
+    args: (f) => [f, GOOD],
+    inputs: true,
+    out: false,
+    policy: true,
+    folder: false,
+  },
+  {
+    name: "compare (B)",
+    run: compare,
+    args: (f) => [GOOD, f],
+    inputs: false,
+    out: false,
+    policy: false,
+    folder: false,
+  },
 ];
 
 describe.each(COMMANDS)("$name", (command) => {
@@ -106,15 +127,23 @@ describe.each(COMMANDS)("$name", (command) => {
       });
   });
 
-  it("2 for a missing or unreadable FILE (a directory)", async () => {
+  it("2 for a missing or unreadable FILE (a directory where the command takes no folder)", async () => {
     expect(await exit(command.run, command.args(MISSING))).toEqual({
       code: 2,
       err: `error: cannot read ${MISSING}: no such file\n`,
     });
-    expect(await exit(command.run, command.args(dir))).toEqual({
-      code: 2,
-      err: `error: cannot read ${dir}: is a directory\n`,
-    });
+    const empty = await mkdtemp(join(tmpdir(), "exit-codes-empty-"));
+    if (command.folder) {
+      // resolve, verify, triage and export read a directory as a folder (README "Folders").
+      const { code, err } = await exit(command.run, command.args(empty));
+      expect(code).toBe(0);
+      expect(err).toContain(`${empty}: no file holds rollouts`);
+    } else {
+      expect(await exit(command.run, command.args(empty))).toEqual({
+        code: 2,
+        err: `error: cannot read ${empty}: is a directory\n`,
+      });
+    }
   });
 
   it("1 when reading FILE stopped part way (damaged gzip), the error naming file, offset and member", async () => {

@@ -85,6 +85,7 @@ describe("lines that are not rollouts", () => {
       expect(code).toBe(0);
       expect(records(out).at(-1)).toEqual({
         line: 2,
+        kind: "not_json",
         error: expect.stringMatching(/^invalid JSON: nesting deeper than 1000 levels/),
       });
       expect(out + err).not.toMatch(/call stack/);
@@ -92,7 +93,7 @@ describe("lines that are not rollouts", () => {
   });
 
   it("42, [], null and a string are unreadable lines with one wording, in resolve and verify alike", async () => {
-    const wording = { error: "not a rollout: the line is not a JSON object" };
+    const wording = { kind: "not_a_rollout", error: "not a rollout: the line is not a JSON object" };
     const resolved = records((await cli(resolve, path("non-rollout-lines.jsonl"))).out).slice(0, 4);
     const verified = await cli(verify, path("non-rollout-lines.jsonl"));
     expect(resolved).toEqual([1, 2, 3, 4].map((line) => ({ line, ...wording })));

@@ -11,9 +11,12 @@ import { terminalText } from "./terminal";
 /** Input-file problems are listed on stderr up to this many; the rest are counted. */
 const MAX_INPUT_WARNINGS = 10;
 
-export async function loadInputIndex(path: string, io: CommandIo): Promise<InputIndex<unknown>> {
+export async function loadInputIndex(
+  path: string,
+  io: CommandIo,
+  index: InputIndex<unknown> = new InputIndex<unknown>(),
+): Promise<InputIndex<unknown>> {
   const stream = await openFileStream(path);
-  const index = new InputIndex<unknown>();
   let problems = 0;
   const warn = async (message: string) => {
     problems++;

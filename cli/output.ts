@@ -163,11 +163,11 @@ export async function writeOutput<T>(
   out: string | undefined,
   inputs: readonly string[],
   io: CommandIo,
-  source: ReadableStream<Uint8Array>,
+  source: ReadableStream<Uint8Array> | null,
   write: (output: ByteOutput) => Promise<T>,
 ): Promise<T> {
   const output = await openOutput(out, inputs, io).catch(async (error: unknown) => {
-    await source.cancel();
+    await source?.cancel();
     throw error;
   });
   try {

@@ -31,16 +31,31 @@ import { useKeyboard } from "@/hooks/use-keyboard";
 import { useViewState } from "@/hooks/use-view-state";
 import { DEFAULT_VIEW, selectRollouts, statusCounts } from "@/hooks/view-state";
 import { type FilterClause, formatFilter, lineCountsText, parseFilter } from "@/lib/run";
-import type { ZeroCause } from "@/lib/triage";
+import type { ZeroCause, ZeroView } from "@/lib/triage";
 import { RolloutPane } from "./RolloutPane";
 
 const NO_ENTRIES: readonly RolloutIndexEntry[] = [];
 
-/** The filter with its cause clause replaced (or removed when cause is null); other clauses are kept. */
-function withCause(filter: string, cause: ZeroCause | null): string {
+/** A zero in a view: its reward in that view is exactly 0. */
+function zeroClause(view: ZeroView): FilterClause {
+  return { kind: "range", field: view, min: 0, max: 0 };
+}
+
+function isZeroClause(clause: FilterClause): boolean {
+  return clause.kind === "range" && clause.min === 0 && clause.max === 0;
+}
+
+/**
+ * The filter with its cause clause replaced (or removed when cause is null), together with the zero clause
+ * of the breakdown's view, so the list holds exactly the rollouts the cause's count counts; other clauses
+ * are kept.
+ */
+function withCause(filter: string, cause: ZeroCause | null, view: ZeroView): string {
   const parsed = parseFilter(filter);
-  const kept: FilterClause[] = parsed.ok ? parsed.clauses.filter((c) => c.kind !== "cause") : [];
-  return formatFilter(cause === null ? kept : [...kept, { kind: "cause", cause }]);
+  const kept: FilterClause[] = parsed.ok
+    ? parsed.clauses.filter((c) => c.kind !== "cause" && !isZeroClause(c))
+    : [];
+  return formatFilter(cause === null ? kept : [...kept, zeroClause(view), { kind: "cause", cause }]);
 }
 
 function activeCause(filter: string): ZeroCause | null {
@@ -153,6 +168,8 @@ export function Inspector() {
   const searchLines = useDeferredValue(query.trim() ? (search.data?.lines ?? null) : null);
   const { filters, agent, env, sort, desc } = view;
   const run = useRunView(dataset, view.f);
+  // The breakdown counts the run's own (recorded) zeros unless switched to a policy's recomputed ones.
+  const [zeroView, setZeroView] = useState<ZeroView>("recorded");
   const runExport = useRunExport();
   const [exportError, setExportError] = useState<string | null>(null);
   const runLines = run.data?.lines ?? null;
@@ -342,9 +359,19 @@ export function Inspector() {
               {run.data && (
                 <TriagePanel
                   triage={run.data.triage}
+                  view={zeroView}
+                  onView={(next) => {
+                    setZeroView(next);
+                    // A cause chosen in another view keeps its cause, counted in the new view.
+                    const cause = activeCause(view.f);
+                    if (cause !== null)
+                      setView({ f: withCause(view.f, cause, next), line: null, call: null });
+                  }}
                   counts={run.data.counts}
                   active={activeCause(view.f)}
-                  onCause={(cause) => setView({ f: withCause(view.f, cause), line: null, call: null })}
+                  onCause={(cause) =>
+                    setView({ f: withCause(view.f, cause, zeroView), line: null, call: null })
+                  }
                 />
               )}
               <RunFilter

@@ -116,6 +116,7 @@ describe("cli export", () => {
       ok: true,
       help: false,
       file: "f",
+      roles: [],
       what: "verify",
       policy: "contract",
       setReward: false,

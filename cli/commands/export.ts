@@ -12,13 +12,13 @@ import {
 import type { Policy } from "../../lib/identity/types";
 import { answerUsage, readPolicy, tryParse } from "../args";
 import { reportError } from "../errors";
-import { loadInputIndex } from "../inputs";
+import { FOLDER_HELP, type RoleOverride, readRoleOverrides, type Source, sourcesOf } from "../folder";
 import type { CommandIo } from "../io";
 import { namingFile, openFileStream } from "../open";
 import { writeOutput } from "../output";
 import { terminalText } from "../terminal";
 
-const HELP = `usage: npm run --silent cli -- export FILE --what verify|report [options]
+const HELP = `usage: npm run --silent cli -- export FILE|DIR --what verify|report [options]
 
   --what verify   FILE's rollouts, written losslessly, each with one added key
                   "rollout_inspector_verify": the recomputed reward, recorded reward, server, policy,
@@ -28,6 +28,7 @@ const HELP = `usage: npm run --silent cli -- export FILE --what verify|report [o
                   per-call statuses under both policies (contract and legacy), whether they differ,
                   and findings. Lines that are not JSON get a row with their error.
 
+${FOLDER_HELP}
 options:
   --server S      the verifying server (default: inferred per rollout by the verifier registry)
   --inputs M      materialized inputs JSONL; rollouts are paired by (_ng_task_index, _ng_rollout_index)
@@ -36,6 +37,7 @@ options:
   --set-reward    --what verify: replace "reward" with the recomputed one (formatted like the original)
   --out OUT       write to OUT instead of stdout
                 (stdout is text: use --out for byte-exact output of lines with invalid UTF-8)
+  --role PATH=ROLEa folder file's role (repeatable; see above)
   -h, --help      this help
 `;
 
@@ -46,6 +48,7 @@ const OPTIONS = {
   policy: { type: "string" },
   "set-reward": { type: "boolean" },
   out: { type: "string" },
+  role: { type: "string", multiple: true },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -58,6 +61,7 @@ export type ParsedExportArgs =
       ok: true;
       help: false;
       file: string;
+      roles: readonly RoleOverride[];
       what: What;
       server?: string;
       inputs?: string;
@@ -84,6 +88,8 @@ export function parseExportArgs(args: string[]): ParsedExportArgs {
   if (!isWhat(what)) return { ok: false, error: `unknown --what '${what}' (${WHATS.join(" or ")})` };
   const read = readPolicy(values.policy);
   if (!read.ok) return read;
+  const roles = readRoleOverrides(values.role ?? []);
+  if (!roles.ok) return roles;
   const policy = read.policy;
   const setReward = values["set-reward"] === true;
   if (setReward && what !== "verify")
@@ -92,6 +98,7 @@ export function parseExportArgs(args: string[]): ParsedExportArgs {
     ok: true,
     help: false,
     file,
+    roles: roles.overrides,
     what,
     policy,
     setReward,
@@ -116,25 +123,38 @@ export async function run(args: string[], io: CommandIo): Promise<number> {
   const parsed = parseExportArgs(args);
   if (!parsed.ok || parsed.help) return answerUsage(parsed, HELP, io);
   try {
-    const inputs = parsed.inputs === undefined ? undefined : await loadInputIndex(parsed.inputs, io);
-    const options = {
+    const sources = await sourcesOf(parsed.file, { roles: parsed.roles, inputs: parsed.inputs ?? null }, io);
+    const readFiles = [
+      ...sources.map((s) => s.path),
+      ...(parsed.inputs === undefined ? [] : [parsed.inputs]),
+    ];
+    const optionsOf = (source: Source) => ({
       policy: parsed.policy,
       setReward: parsed.setReward,
+      config: source.config,
+      ...(source.file === null ? {} : { file: source.file }),
       ...(parsed.server === undefined ? {} : { server: parsed.server }),
-      ...(inputs === undefined ? {} : { inputs }),
-    };
-    const source = await openFileStream(parsed.file);
-    const readFiles = parsed.inputs === undefined ? [parsed.file] : [parsed.file, parsed.inputs];
-    const lines = namingFile(parsed.file, readSourceLines(source));
+      ...(source.inputRows === null ? {} : { inputs: source.inputRows }),
+    });
+    const linesOf = async (source: Source) =>
+      namingFile(source.path, readSourceLines(await openFileStream(source.path)));
     if (parsed.what === "verify") {
       const summary = emptyVerifySummary();
-      await writeOutput(parsed.out, readFiles, io, source, async (output) => {
-        for await (const w of verifyJsonl(lines, options, summary)) await output.write(w.bytes);
+      await writeOutput(parsed.out, readFiles, io, null, async (output) => {
+        for (const source of sources) {
+          const options = optionsOf(source);
+          for await (const w of verifyJsonl(await linesOf(source), options, summary))
+            await output.write(w.bytes);
+        }
       });
       await io.stderr.write(formatVerifySummary(summary, parsed.policy));
     } else {
-      await writeOutput(parsed.out, readFiles, io, source, async (output) => {
-        for await (const row of reportJsonl(lines, options)) await output.write(encoder.encode(row));
+      await writeOutput(parsed.out, readFiles, io, null, async (output) => {
+        for (const source of sources) {
+          const options = optionsOf(source);
+          for await (const row of reportJsonl(await linesOf(source), options))
+            await output.write(encoder.encode(row));
+        }
       });
     }
     return 0;

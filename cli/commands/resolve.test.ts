@@ -44,7 +44,9 @@ const ExpectedPolicy = z.object({ calls: z.array(ExpectedCall) });
 const ExpectedRow = z.object({ contract: ExpectedPolicy, legacy: ExpectedPolicy });
 
 const OutputRecord = z.strictObject({
+  file: z.string().optional(),
   line: z.number(),
+  kind: z.string().optional(),
   index: z.number().optional(),
   call_id: z.string().nullable().optional(),
   emitted: z.string().optional(),
@@ -278,7 +280,7 @@ describe("resolve arguments", () => {
       parseArgs(["f", "--server=s", "--policy", "legacy", "--harness=openclaw", "--tools", " a, b ,"]),
     ).toEqual({
       ok: true,
-      args: { file: "f", server: "s", policy: "legacy", harness: "openclaw", tools: ["a", "b"] },
+      args: { file: "f", roles: [], server: "s", policy: "legacy", harness: "openclaw", tools: ["a", "b"] },
     });
   });
 });

@@ -2,20 +2,23 @@
  * `resolve FILE`: the per-call identity of every function_call in a rollouts file, one JSON object per
  * call on stdout, in file order. Streams: one line in memory at a time.
  */
+
+import { readLine, unparsedLine } from "../../lib/folder";
 import { HARNESSES, type HarnessId } from "../../lib/harness";
 import { resolveRollout } from "../../lib/identity";
 import type { CallResolution, Policy } from "../../lib/identity/types";
 import { readJsonl } from "../../lib/jsonl";
 import { type NameFlag, nameFlags } from "../../lib/names";
-import { type Rollout, readRollout } from "../../lib/schemas";
-import { chooseServer } from "../../lib/verify/server";
+import type { Rollout } from "../../lib/schemas";
+import { type ConfigRouter, chooseServer } from "../../lib/verify/server";
 import { emptyValue, onlyFile, readHarness, readPolicy, scanOptions, splitTools } from "../args";
-import { reportError } from "../errors";
+import { CliError, reportError } from "../errors";
+import { FOLDER_HELP, lineAt, type RoleOverride, readRoleOverrides, type Source, sourcesOf } from "../folder";
 import { type CommandIo, lineBatcher } from "../io";
 import { openFileStream } from "../open";
 import { terminalJson } from "../terminal";
 
-export const HELP = `usage: npm run --silent cli -- resolve FILE [--server S] [--policy contract|legacy] [--harness H] [--tools a,b]
+export const HELP = `usage: npm run --silent cli -- resolve FILE|DIR [--server S] [--policy contract|legacy] [--harness H] [--tools a,b]
 
 Resolves every function_call of every rollout in FILE (JSONL, optionally gzip) by the call-identity
 contract (docs/contract.md) and prints one JSON object per call, in file order:
@@ -27,6 +30,7 @@ flags the names of the diagnostic flags. A call whose names hide characters (inv
 mixed scripts, look-alikes) also gets "name_flags", e.g. ["invisible_characters"]. A line that cannot be read (bad JSON, not a rollout, no
 verifying server) prints {"line", "error"} instead; the other lines are still resolved.
 
+${FOLDER_HELP}
 options:
   --server S        the verifying server; default: each rollout's environment_name, else the only
                     server of its provenance map, else the verifier its declared tools fit
@@ -35,6 +39,7 @@ options:
                     one of ${HARNESSES.join(", ")}
   --tools a,b       the verifying server's tool names, enables unknown_tool and alias_guess;
                     default: the tools its verifier knows (lib/verify/registry), if any
+  --role PATH=ROLE  a folder file's role (repeatable; see above)
   -h, --help        this text
 
 exit status: 0 when FILE was read (bad lines included), 2 for unusable arguments or an unreadable
@@ -43,6 +48,7 @@ FILE, 1 when reading stopped part way (e.g. corrupt gzip data).
 
 interface ResolveArgs {
   readonly file: string;
+  readonly roles: readonly RoleOverride[];
   readonly server: string | null;
   readonly policy: Policy;
   readonly harness: HarnessId | null;
@@ -52,11 +58,13 @@ interface ResolveArgs {
 type ParsedArgs = { ok: true; args: ResolveArgs } | { ok: true; help: true } | { ok: false; error: string };
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
-  const scanned = scanOptions(argv, ["--server", "--policy", "--harness", "--tools"]);
+  const scanned = scanOptions(argv, ["--server", "--policy", "--harness", "--tools", "--role"], ["--role"]);
   if (!scanned.ok || scanned.help) return scanned.ok ? { ok: true, help: true } : scanned;
-  const { values, files } = scanned;
+  const { values, files, lists } = scanned;
   const only = onlyFile(files);
   if (!only.ok) return only;
+  const roles = readRoleOverrides(lists.get("--role") ?? []);
+  if (!roles.ok) return roles;
 
   const empty = emptyValue(values, ["--server"]);
   if (empty !== null) return empty;
@@ -73,7 +81,14 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   }
   return {
     ok: true,
-    args: { file: only.file, server, policy: policy.policy, harness: harness.harness, tools },
+    args: {
+      file: only.file,
+      roles: roles.overrides,
+      server,
+      policy: policy.policy,
+      harness: harness.harness,
+      tools,
+    },
   };
 }
 
@@ -88,10 +103,10 @@ function callNameFlags(call: CallResolution): NameFlag[] {
   return [...new Set(names.flatMap((name) => nameFlags(name)))];
 }
 
-function callRecord(line: number, call: CallResolution): string {
+function callRecord(at: { file?: string; line: number }, call: CallResolution): string {
   const names = callNameFlags(call);
   return terminalJson({
-    line,
+    ...at,
     index: call.index,
     call_id: call.call_id,
     emitted: call.emitted,
@@ -104,8 +119,12 @@ function callRecord(line: number, call: CallResolution): string {
 }
 
 /** The verifying server of one rollout: the one rule in lib/verify (chooseServer). */
-function serverOf(rollout: Rollout, override: string | null): string | { error: string } {
-  const choice = chooseServer(rollout, { override });
+function serverOf(
+  rollout: Rollout,
+  override: string | null,
+  config: ConfigRouter | null,
+): string | { error: string } {
+  const choice = chooseServer(rollout, { override, config });
   return choice.server ?? { error: `no verifying server: ${choice.reason} Pass --server.` };
 }
 
@@ -121,9 +140,9 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
   }
   const { file, server, policy, harness, tools } = parsed.args;
 
-  let stream: ReadableStream<Uint8Array>;
+  let sources: readonly Source[];
   try {
-    stream = await openFileStream(file);
+    sources = await sourcesOf(file, parsed.args, io);
   } catch (error) {
     // A missing or unreadable FILE is a usage error (exit 2).
     return reportError(error, io);
@@ -135,38 +154,44 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
   const stdout = lineBatcher(io.stdout);
   const emit = stdout.line;
 
-  try {
-    for await (const item of readJsonl(stream)) {
-      if (!item.ok) {
-        await emit(terminalJson({ line: item.line, error: item.error }));
-        continue;
+  for (const source of sources) {
+    const at = (line: number) => lineAt(source, line);
+    try {
+      const stream = await openFileStream(source.path);
+      for await (const item of readJsonl(stream)) {
+        if (!item.ok) {
+          const answer = unparsedLine(item.error, item.text ?? null);
+          await emit(terminalJson({ ...at(item.line), kind: answer.kind, error: answer.message }));
+          continue;
+        }
+        // A JSON value that is not an object reads "not a rollout: the line is not a JSON object" (lib/schemas).
+        const read = readLine(item.value);
+        if (!read.ok) {
+          await emit(terminalJson({ ...at(item.line), kind: read.kind, error: read.message }));
+          continue;
+        }
+        const verifying = serverOf(read.rollout, server, source.config);
+        if (typeof verifying !== "string") {
+          await emit(terminalJson({ ...at(item.line), error: verifying.error }));
+          continue;
+        }
+        const serverTools = tools ?? knownTools?.(verifying);
+        const resolution = resolveRollout(read.rollout, {
+          server: verifying,
+          policy,
+          ...(harness === null ? {} : { harness }),
+          ...(serverTools === undefined ? {} : { tools: serverTools }),
+        });
+        for (const call of resolution.calls) await emit(callRecord(at(item.line), call));
       }
-      // A JSON value that is not an object reads "not a rollout: the line is not a JSON object" (lib/schemas).
-      const read = readRollout(item.value);
-      if (!read.ok) {
-        await emit(terminalJson({ line: item.line, error: read.message }));
-        continue;
-      }
-      const verifying = serverOf(read.rollout, server);
-      if (typeof verifying !== "string") {
-        await emit(terminalJson({ line: item.line, error: verifying.error }));
-        continue;
-      }
-      const serverTools = tools ?? knownTools?.(verifying);
-      const resolution = resolveRollout(read.rollout, {
-        server: verifying,
-        policy,
-        ...(harness === null ? {} : { harness }),
-        ...(serverTools === undefined ? {} : { tools: serverTools }),
-      });
-      for (const call of resolution.calls) await emit(callRecord(item.line, call));
+    } catch (error) {
+      await stdout.flush();
+      if (error instanceof CliError) return reportError(error, io);
+      await io.stderr.write(
+        `error: reading ${source.path} stopped: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
+      return 1;
     }
-  } catch (error) {
-    await stdout.flush();
-    await io.stderr.write(
-      `error: reading ${file} stopped: ${error instanceof Error ? error.message : String(error)}\n`,
-    );
-    return 1;
   }
   await stdout.flush();
   return 0;

@@ -177,10 +177,14 @@ describe("verify CLI lines and errors", () => {
     expect(code).toBe(0);
     const records = lines(out);
     expect(records).toHaveLength(4);
-    expect(Object.keys(z.looseObject({}).parse(records[1]))).toEqual(["line", "error"]);
+    expect(Object.keys(z.looseObject({}).parse(records[1]))).toEqual(["line", "kind", "error"]);
     expect(records[1]).toMatchObject({ line: 2 });
     // A JSON value that is not an object is an unreadable line, as in resolve and the browser (issue 10).
-    expect(records[2]).toEqual({ line: 4, error: "not a rollout: the line is not a JSON object" });
+    expect(records[2]).toEqual({
+      line: 4,
+      kind: "not_a_rollout",
+      error: "not a rollout: the line is not a JSON object",
+    });
     expect(OutputRecord.parse(records[0]).reward).toBe(OutputRecord.parse(records[3]).reward);
     expect(OutputRecord.parse(records[3]).line).toBe(5);
     expect(err).toContain("2 rollouts, 2 unreadable lines");
@@ -197,6 +201,7 @@ describe("verify CLI lines and errors", () => {
     const records = lines(out);
     expect(records[0]).toEqual({
       line: 1,
+      kind: "not_a_rollout",
       error:
         "not a rollout: response.output: expected an array of output items (a rollout without response.output cannot be resolved)",
     });

@@ -5,19 +5,19 @@
  */
 import { open } from "node:fs/promises";
 import { fileProblem, SNIFF_BYTES } from "../../lib/filekind";
+import { readLine, unparsedLine } from "../../lib/folder";
 import { HARNESSES, type HarnessId } from "../../lib/harness";
 import type { Policy } from "../../lib/identity/types";
 import { readJsonl } from "../../lib/jsonl";
-import { readRollout } from "../../lib/schemas";
-import { type InputIndex, type UnverifiedCode, verifyRollout } from "../../lib/verify";
+import { type UnverifiedCode, verifyRollout } from "../../lib/verify";
 import { emptyValue, onlyFile, readHarness, readPolicy, scanOptions } from "../args";
-import { reportError } from "../errors";
-import { loadInputIndex } from "../inputs";
+import { CliError, reportError } from "../errors";
+import { FOLDER_HELP, lineAt, type RoleOverride, readRoleOverrides, type Source, sourcesOf } from "../folder";
 import { type CommandIo, lineBatcher } from "../io";
 import { openFileStream } from "../open";
 import { terminalJson } from "../terminal";
 
-export const HELP = `usage: npm run --silent cli -- verify FILE [--server S] [--inputs MATERIALIZED] [--policy contract|legacy] [--harness H]
+export const HELP = `usage: npm run --silent cli -- verify FILE|DIR [--server S] [--inputs MATERIALIZED] [--policy contract|legacy] [--harness H]
 
 Recomputes the reward of every rollout in FILE (JSONL, optionally gzip) with this project's port of the
 verifying server's Gym verifier, after canonicalizing tool names by the call-identity contract
@@ -25,7 +25,8 @@ verifying server's Gym verifier, after canonicalizing tool names by the call-ide
 
   {"line", "reward", "recorded_reward", "error", "server", "server_source", "paired_by", "unverified"}
 
-server is the verifying server and server_source the evidence that chose it: override (--server),
+server is the verifying server and server_source the evidence that chose it: override (--server), config
+(a folder's Gym configs route the line),
 environment_name, input (the paired row's environment_name), provenance (the only server in
 mcp_tool_call_provenance), declared_tools (responses_create_params.tools fit exactly one verifier), or none.
 paired_by says how the --inputs row was found: index (_ng_task_index, _ng_rollout_index), input (an equal
@@ -37,6 +38,7 @@ sentence saying what to do. "components" appear where the verifier has reward co
 prints {"line", "error"}; the other lines are still verified. A summary goes to stderr: rollouts, mean
 recorded and recomputed reward, how many rewards changed, how many are unverified and why.
 
+${FOLDER_HELP}
 options:
   --server S             the verifying server; default: chosen per rollout as server_source says
   --inputs MATERIALIZED  the run's *_materialized_inputs.jsonl (or a dataset such as example.jsonl): each
@@ -45,6 +47,7 @@ options:
   --policy P             contract (default: follow provenance) or legacy (Gym before provenance)
   --harness H            the harness that produced FILE (alias diagnostics only); one of
                          ${HARNESSES.join(", ")}
+  --role PATH=ROLE       a folder file's role (repeatable; see above)
   -h, --help             this text
 
 exit status: 0 when FILE was read (bad lines included), 2 for unusable arguments or an unreadable FILE
@@ -53,6 +56,7 @@ or MATERIALIZED, 1 when reading stopped part way (e.g. corrupt gzip data).
 
 interface VerifyArgs {
   readonly file: string;
+  readonly roles: readonly RoleOverride[];
   readonly server: string | null;
   readonly inputs: string | null;
   readonly policy: Policy;
@@ -62,11 +66,13 @@ interface VerifyArgs {
 type ParsedArgs = { ok: true; args: VerifyArgs } | { ok: true; help: true } | { ok: false; error: string };
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
-  const scanned = scanOptions(argv, ["--server", "--inputs", "--policy", "--harness"]);
+  const scanned = scanOptions(argv, ["--server", "--inputs", "--policy", "--harness", "--role"], ["--role"]);
   if (!scanned.ok || scanned.help) return scanned.ok ? { ok: true, help: true } : scanned;
-  const { values, files } = scanned;
+  const { values, files, lists } = scanned;
   const only = onlyFile(files);
   if (!only.ok) return only;
+  const roles = readRoleOverrides(lists.get("--role") ?? []);
+  if (!roles.ok) return roles;
 
   const empty = emptyValue(values, ["--server", "--inputs"]);
   if (empty !== null) return empty;
@@ -78,7 +84,14 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   if (!harness.ok) return harness;
   return {
     ok: true,
-    args: { file: only.file, server, inputs, policy: policy.policy, harness: harness.harness },
+    args: {
+      file: only.file,
+      roles: roles.overrides,
+      server,
+      inputs,
+      policy: policy.policy,
+      harness: harness.harness,
+    },
   };
 }
 
@@ -152,6 +165,56 @@ class Summary {
   }
 }
 
+type Emit = (record: unknown) => Promise<void>;
+
+/** Verifies every line of one source; throws when reading stops part way. Returns the readable lines. */
+async function verifySource(source: Source, args: VerifyArgs, emit: Emit, summary: Summary): Promise<number> {
+  const { server, policy, harness } = args;
+  const at = (line: number) => lineAt(source, line);
+  let readable = 0;
+  const stream = await openFileStream(source.path);
+  for await (const item of readJsonl(stream)) {
+    if (!item.ok) {
+      summary.unreadable++;
+      const answer = unparsedLine(item.error, item.text ?? null);
+      await emit({ ...at(item.line), kind: answer.kind, error: answer.message });
+      continue;
+    }
+    // Parse once at the edge: a line that is not a rollout gets its kind, never a verifier.
+    const read = readLine(item.value);
+    if (!read.ok) {
+      summary.unreadable++;
+      await emit({ ...at(item.line), kind: read.kind, error: read.message });
+      continue;
+    }
+    const pairing = source.inputRows?.pair(read.rollout);
+    const result = verifyRollout(read.rollout, {
+      policy,
+      config: source.config,
+      ...(server === null ? {} : { server }),
+      ...(harness === null ? {} : { harness }),
+      ...(pairing === undefined ? {} : { pairing }),
+      ...(pairing === undefined || pairing.ref === null ? {} : { input: pairing.ref }),
+    });
+    summary.add(result.recorded_reward, result.reward, result.unverified?.code ?? null);
+    readable++;
+    await emit({
+      ...at(item.line),
+      reward: result.reward,
+      recorded_reward: result.recorded_reward,
+      error: result.error ?? null,
+      server: result.server,
+      server_source: result.server_source,
+      paired_by: result.paired_by,
+      ...(result.unverified === undefined ? {} : { unverified: result.unverified.code }),
+      ...(result.components === undefined ? {} : { components: result.components }),
+      ...(result.gym_would_reject === undefined ? {} : { gym_would_reject: result.gym_would_reject }),
+      ...(read.note === undefined ? {} : { read_as: read.note }),
+    });
+  }
+  return readable;
+}
+
 export async function run(argv: string[], io: CommandIo): Promise<number> {
   const parsed = parseArgs(argv);
   if (!parsed.ok) {
@@ -162,78 +225,37 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
     await io.stdout.write(HELP);
     return 0;
   }
-  const { file, server, inputs, policy, harness } = parsed.args;
+  const args = parsed.args;
+  const { file, policy } = args;
 
-  let inputRows: InputIndex<unknown> | null = null;
-  if (inputs !== null) {
-    try {
-      inputRows = await loadInputIndex(inputs, io);
-    } catch (error) {
-      // A missing or unreadable file is a usage error (2); a damaged --inputs stops reading part way (1).
-      return reportError(error, io);
-    }
-  }
-
-  let stream: ReadableStream<Uint8Array>;
+  let sources: readonly Source[];
   try {
-    stream = await openFileStream(file);
+    sources = await sourcesOf(file, args, io);
   } catch (error) {
-    // A missing or unreadable FILE is a usage error (exit 2).
+    // A missing or unreadable file is a usage error (2); a damaged --inputs stops reading part way (1).
     return reportError(error, io);
   }
 
   const stdout = lineBatcher(io.stdout);
   const emit = (record: unknown) => stdout.line(terminalJson(record));
-
   const summary = new Summary();
-  let readable = 0;
-  try {
-    for await (const item of readJsonl(stream)) {
-      if (!item.ok) {
-        summary.unreadable++;
-        await emit({ line: item.line, error: item.error });
-        continue;
-      }
-      // Parse once at the edge: a line that is not a rollout is an unreadable line, never verified.
-      const read = readRollout(item.value);
-      if (!read.ok) {
-        summary.unreadable++;
-        await emit({ line: item.line, error: read.message });
-        continue;
-      }
-      const pairing = inputRows?.pair(read.rollout);
-      const result = verifyRollout(read.rollout, {
-        policy,
-        ...(server === null ? {} : { server }),
-        ...(harness === null ? {} : { harness }),
-        ...(pairing === undefined ? {} : { pairing }),
-        ...(pairing === undefined || pairing.ref === null ? {} : { input: pairing.ref }),
-      });
-      summary.add(result.recorded_reward, result.reward, result.unverified?.code ?? null);
-      readable++;
-      await emit({
-        line: item.line,
-        reward: result.reward,
-        recorded_reward: result.recorded_reward,
-        error: result.error ?? null,
-        server: result.server,
-        server_source: result.server_source,
-        paired_by: result.paired_by,
-        ...(result.unverified === undefined ? {} : { unverified: result.unverified.code }),
-        ...(result.components === undefined ? {} : { components: result.components }),
-        ...(result.gym_would_reject === undefined ? {} : { gym_would_reject: result.gym_would_reject }),
-      });
+  for (const source of sources) {
+    let readable: number;
+    const before = summary.rollouts + summary.unreadable;
+    try {
+      readable = await verifySource(source, args, emit, summary);
+    } catch (error) {
+      await stdout.flush();
+      if (error instanceof CliError) return reportError(error, io);
+      await io.stderr.write(`error: reading ${source.path} stopped: ${messageOf(error)}\n`);
+      await io.stderr.write(summary.line(policy));
+      return 1;
     }
-  } catch (error) {
     await stdout.flush();
-    await io.stderr.write(`error: reading ${file} stopped: ${messageOf(error)}\n`);
-    await io.stderr.write(summary.line(policy));
-    return 1;
-  }
-  await stdout.flush();
-  if (readable === 0 && summary.rollouts + summary.unreadable > 0) {
-    const problem = await notRolloutsMessage(file);
-    if (problem !== null) await io.stderr.write(`${file}: ${problem}\n`);
+    if (source.file === null && readable === 0 && summary.rollouts + summary.unreadable > before) {
+      const problem = await notRolloutsMessage(source.path);
+      if (problem !== null) await io.stderr.write(`${source.path}: ${problem}\n`);
+    }
   }
   await io.stderr.write(summary.line(policy));
   return 0;

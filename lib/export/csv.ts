@@ -21,14 +21,18 @@ function cell(value: RunRow[(typeof RUN_ROW_COLUMNS)[number]]): string | number 
   return typeof value === "number" ? value : String(value);
 }
 
-/** The header line, ending in CRLF (RFC 4180 line breaks, as papaparse writes them). */
-export function csvHeader(): string {
-  return `${Papa.unparse([[...RUN_ROW_COLUMNS]])}\r\n`;
+/**
+ * The header line, ending in CRLF (RFC 4180 line breaks, as papaparse writes them). Rows of an opened
+ * folder (`withFile`) start with a `file` column: the rollouts file's path relative to the folder.
+ */
+export function csvHeader(withFile = false): string {
+  return `${Papa.unparse([[...(withFile ? ["file"] : []), ...RUN_ROW_COLUMNS]])}\r\n`;
 }
 
-/** One row's CSV line, ending in CRLF. */
-export function csvRow(row: RunRow): string {
-  return `${Papa.unparse([RUN_ROW_COLUMNS.map((column) => cell(row[column]))], { escapeFormulae: FORMULA_START })}\r\n`;
+/** One row's CSV line, ending in CRLF; `file` first when the row came from a folder. */
+export function csvRow(row: RunRow, file?: string): string {
+  const cells = RUN_ROW_COLUMNS.map((column) => cell(row[column]));
+  return `${Papa.unparse([file === undefined ? cells : [file, ...cells]], { escapeFormulae: FORMULA_START })}\r\n`;
 }
 
 export function rowsCsv(rows: Iterable<RunRow>): string {
@@ -37,9 +41,9 @@ export function rowsCsv(rows: Iterable<RunRow>): string {
   return out;
 }
 
-/** One row as a JSONL line, keys in column order. */
-export function jsonlRow(row: RunRow): string {
-  const ordered: Record<string, unknown> = {};
+/** One row as a JSONL line, keys in column order (`file` first when the row came from a folder). */
+export function jsonlRow(row: RunRow, file?: string): string {
+  const ordered: Record<string, unknown> = file === undefined ? {} : { file };
   for (const column of RUN_ROW_COLUMNS) ordered[column] = row[column];
   return `${JSON.stringify(ordered)}\n`;
 }

@@ -11,7 +11,7 @@
  */
 import type { Policy } from "../identity/types";
 import { type Rollout, readRollout } from "../schemas";
-import { type InputIndex, type VerifyResult, verifyRollout } from "../verify";
+import { type ConfigRouter, type InputIndex, type VerifyResult, verifyRollout } from "../verify";
 import { formatNumberLike, rawValueOf, type TopLevelEdit } from "./edit";
 import type { SourceLine } from "./lines";
 import { type WrittenLine, writeLine } from "./write";
@@ -29,6 +29,10 @@ export interface VerifyExportOptions {
   readonly inputs?: InputIndex<unknown>;
   /** Replace `reward` with the recomputed reward. */
   readonly setReward?: boolean;
+  /** The opened folder's config routes (chooseServer's `config` source). */
+  readonly config?: ConfigRouter | null;
+  /** The rollouts file's path relative to an opened folder: records and report rows then carry `file`. */
+  readonly file?: string;
 }
 
 export interface VerifyExportSummary {
@@ -50,6 +54,7 @@ export function verifyLine(value: Rollout, options: VerifyExportOptions, policy?
   const pairing = options.inputs?.pair(value);
   const chosen = policy ?? options.policy;
   return verifyRollout(value, {
+    config: options.config ?? null,
     ...(options.server === undefined ? {} : { server: options.server }),
     ...(chosen === undefined ? {} : { policy: chosen }),
     ...(pairing === undefined ? {} : { pairing }),
@@ -106,7 +111,11 @@ export async function* verifyJsonl(
       if (options.setReward && result.reward !== null) {
         edits.push({ key: "reward", raw: formatNumberLike(rawValueOf(raw, "reward"), result.reward) });
       }
-      edits.push({ key: VERIFY_KEY, value: verifyRecord(result) });
+      const record = verifyRecord(result);
+      edits.push({
+        key: VERIFY_KEY,
+        value: options.file === undefined ? record : { file: options.file, line, ...record },
+      });
       return edits;
     });
     if (written.error !== undefined) summary.bad.push({ line: src.line, error: written.error });
@@ -115,6 +124,8 @@ export async function* verifyJsonl(
 }
 
 export interface ReportRow {
+  /** The rollouts file, relative to an opened folder. */
+  readonly file?: string;
   readonly line: number;
   readonly task_index?: number;
   readonly rollout_index?: number;
@@ -168,15 +179,14 @@ function integerField(value: Rollout, key: string): number | undefined {
 /** One report row for one source line (null for a blank line). */
 export function reportLine(src: SourceLine, options: VerifyExportOptions): ReportRow | null {
   if (src.parsed === null) return null;
-  if (!src.parsed.ok) return { line: src.line, error: src.parsed.error };
+  const at = options.file === undefined ? { line: src.line } : { file: options.file, line: src.line };
+  if (!src.parsed.ok) return { ...at, error: src.parsed.error };
   const read = readRollout(src.parsed.value);
-  if (!read.ok) return { line: src.line, error: read.message };
+  if (!read.ok) return { ...at, error: read.message };
   const value = read.rollout;
   const contract = verifyLine(value, options, "contract");
   const legacy = verifyLine(value, options, "legacy");
-  const head: { line: number; task_index?: number; rollout_index?: number; id?: unknown } = {
-    line: src.line,
-  };
+  const head: { file?: string; line: number; task_index?: number; rollout_index?: number; id?: unknown } = at;
   const taskIndex = integerField(value, "_ng_task_index");
   const rolloutIndex = integerField(value, "_ng_rollout_index");
   const id = value.id;

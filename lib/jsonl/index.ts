@@ -10,4 +10,11 @@ export {
 } from "./gzip";
 export { LineSplitter, type RawLine } from "./lines";
 export { MAX_NESTING_DEPTH, type ParseResult, parseJsonLine, parsePythonJson } from "./parse";
-export { firstInvalidUtf8, type JsonlItem, MAX_LINE_BYTES, type ReadJsonlOptions, readJsonl } from "./read";
+export {
+  firstInvalidUtf8,
+  type JsonlItem,
+  MAX_LINE_BYTES,
+  type ReadJsonlOptions,
+  readJsonl,
+  SHORT_LINE_CHARS,
+} from "./read";

@@ -27,7 +27,18 @@ export type JsonlItem = {
   length: number;
   /** The line's raw bytes (no terminator), only when options.keepBytes. */
   bytes?: Uint8Array;
-} & ({ ok: true; value: unknown } | { ok: false; error: string });
+} & (
+  | { ok: true; value: unknown }
+  | {
+      ok: false;
+      error: string;
+      /** The text of a short line that is not JSON (up to SHORT_LINE_CHARS), e.g. `<PLACEHOLDER ROW>`. */
+      text?: string;
+    }
+);
+
+/** Lines that fail to parse keep their text up to this length, so a placeholder row can be named. */
+export const SHORT_LINE_CHARS = 200;
 
 export interface ReadJsonlOptions {
   /** Default "auto": detect the 1f 8b magic bytes. */
@@ -217,7 +228,12 @@ function toItem(raw: RawLine, decoder: TextDecoder, keepBytes: boolean): JsonlIt
   const parsed = parseJsonLine(text);
   return parsed.ok
     ? { ...position, ok: true, value: parsed.value }
-    : { ...position, ok: false, error: parsed.error };
+    : {
+        ...position,
+        ok: false,
+        error: parsed.error,
+        ...(text.length <= SHORT_LINE_CHARS ? { text } : {}),
+      };
 }
 
 function isBlank(bytes: Uint8Array): boolean {

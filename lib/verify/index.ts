@@ -11,7 +11,7 @@ import { isJsonObject, type Rollout } from "../schemas";
 import type { Pairing } from "./pairing";
 import { defaultRegistry, type VerifierRegistry } from "./registry";
 import { defaultedFields, missingFields } from "./request-models";
-import { chooseServer } from "./server";
+import { type ConfigRouter, chooseServer } from "./server";
 import type { VerifierOutput, VerifyResult } from "./types";
 import {
   ambiguousInput,
@@ -46,6 +46,8 @@ export {
 } from "./registry";
 export { defaultedFields, missingFields, REQUEST_MODELS } from "./request-models";
 export {
+  agentRefName,
+  type ConfigRouter,
   chooseServer,
   declaredToolNames,
   provenanceServers,
@@ -69,6 +71,8 @@ export const PROVENANCE_KEY = "mcp_tool_call_provenance";
 export interface VerifyOptions {
   /** The user's verifying server S; without it chooseServer decides (environment_name, input row, ...). */
   readonly server?: string | null;
+  /** The opened folder's Gym config routes (chooseServer's `config` source). */
+  readonly config?: ConfigRouter | null;
   /** The bundled sample's declared server, when the rollout came from one (chooseServer's last resort). */
   readonly sample?: string | null;
   readonly policy?: Policy;
@@ -88,10 +92,11 @@ type JsonObject = Readonly<Record<string, unknown>>;
 /** The verifying server for a rollout (chooseServer without its source), null when nothing decides. */
 export function verifyingServer(
   rollout: Rollout,
-  options: Pick<VerifyOptions, "server" | "input" | "sample" | "registry"> = {},
+  options: Pick<VerifyOptions, "server" | "input" | "sample" | "registry" | "config"> = {},
 ): string | null {
   return chooseServer(rollout, {
     override: options.server ?? null,
+    config: options.config ?? null,
     input: options.input,
     sample: options.sample ?? null,
     ...(options.registry === undefined ? {} : { registry: options.registry }),
@@ -125,6 +130,7 @@ export function verifyRollout(rollout: Rollout, options: VerifyOptions = {}): Ve
   const policy = options.policy ?? DEFAULT_POLICY;
   const choice = chooseServer(rollout, {
     override: options.server ?? null,
+    config: options.config ?? null,
     input: options.input,
     sample: options.sample ?? null,
     registry,

@@ -4,6 +4,10 @@
  *
  * Evidence, strongest first; the first source that decides wins:
  *   override          the user named S (--server, the server picker)
+ *   config            the opened folder's Gym configs route the line, as `gym eval reverify` does: its
+ *                     agent_ref.name -> that agent's resources_server.name -> that instance's
+ *                     `resources_servers:` key (lib/folder/config.ts). It comes before environment_name
+ *                     because reverify routes by the config alone and never reads environment_name.
  *   environment_name  the line's own `environment_name`
  *   input             the paired materialized-inputs row's `environment_name`
  *   provenance        the only server named by the valid entries of `mcp_tool_call_provenance`
@@ -21,6 +25,7 @@ import { defaultRegistry, type VerifierRegistry } from "./registry";
 
 export type ServerSource =
   | "override"
+  | "config"
   | "environment_name"
   | "input"
   | "provenance"
@@ -30,6 +35,7 @@ export type ServerSource =
 
 export const SERVER_SOURCES: readonly ServerSource[] = [
   "override",
+  "config",
   "environment_name",
   "input",
   "provenance",
@@ -41,6 +47,7 @@ export const SERVER_SOURCES: readonly ServerSource[] = [
 /** How the UI and the CLI name each source, completing "verifying server S, ...". */
 export const SERVER_SOURCE_LABEL: Readonly<Record<ServerSource, string>> = {
   override: "chosen by you",
+  config: "routed by the folder's Gym config",
   environment_name: "from the line's environment_name",
   input: "from the paired input row's environment_name",
   provenance: "the only server in the provenance map",
@@ -67,9 +74,24 @@ export interface ServerChoiceOptions {
   readonly override?: string | null;
   /** The paired materialized-inputs row, if any. */
   readonly input?: unknown;
+  /** The opened folder's config routes (lib/folder configRoutes), if the line came from a folder. */
+  readonly config?: ConfigRouter | null;
   /** The bundled sample's declared server, if the rollout came from one. */
   readonly sample?: string | null;
   readonly registry?: VerifierRegistry;
+}
+
+/** What chooseServer needs of a folder's configs: a route per agent_ref.name (null: the line has none). */
+export interface ConfigRouter {
+  route(agentName: string | null): { readonly server: string | null; readonly reason: string };
+}
+
+const AgentRef = z.looseObject({ agent_ref: z.looseObject({ name: z.string().min(1) }) });
+
+/** A line's `agent_ref.name`, null when it has none. */
+export function agentRefName(line: unknown): string | null {
+  const parsed = AgentRef.safeParse(line);
+  return parsed.success ? parsed.data.agent_ref.name : null;
 }
 
 const EnvSchema = z.looseObject({ environment_name: z.string().min(1) });
@@ -123,6 +145,12 @@ export function verifiersForTools(
 }
 
 const list = (names: readonly string[]) => names.join(", ");
+const sentence = (text: string) => {
+  const upper = text.charAt(0).toUpperCase() + text.slice(1);
+  return upper.endsWith(".") ? upper : `${upper}.`;
+};
+const lowerFirst = (text: string) =>
+  /^[A-Z][a-z]/.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
 
 /** The verifying server of a rollout and the evidence that chose it (see the module comment). */
 export function chooseServer(rollout: Rollout, options: ServerChoiceOptions = {}): ServerChoice {
@@ -130,6 +158,14 @@ export function chooseServer(rollout: Rollout, options: ServerChoiceOptions = {}
   const override = nonEmpty(options.override);
   if (override !== null) {
     return { server: override, source: "override", candidates: [], reason: `You chose ${override}.` };
+  }
+  const notes: string[] = [];
+  if (options.config !== undefined && options.config !== null) {
+    const routed = options.config.route(agentRefName(rollout));
+    if (routed.server !== null) {
+      return { server: routed.server, source: "config", candidates: [], reason: sentence(routed.reason) };
+    }
+    notes.push(lowerFirst(routed.reason.replace(/\.$/, "")));
   }
   const own = environmentName(rollout);
   if (own !== null) {
@@ -150,7 +186,6 @@ export function chooseServer(rollout: Rollout, options: ServerChoiceOptions = {}
     };
   }
   const candidates: string[] = [];
-  const notes: string[] = [];
   const named = provenanceServers(rollout);
   if (named.length === 1 && named[0] !== undefined) {
     return {

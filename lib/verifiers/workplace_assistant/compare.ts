@@ -16,6 +16,7 @@ import { pyLower } from "../../verify/pyunicode";
 import type { Cell, Frame, Row } from "./frame";
 import { isDict, isNa, pyEq } from "./py";
 import type { WorkplaceState } from "./tools";
+import type { WriteLog } from "./writes";
 
 /** Columns whose case matters (utils.py `fields_not_to_convert`). */
 export const CASE_SENSITIVE_COLUMNS: ReadonlySet<string> = new Set(["status", "list_name", "board"]);
@@ -64,6 +65,18 @@ export interface RowView {
   readonly label: number;
   /** The stored values, before lower-casing. */
   readonly values: Readonly<Record<string, DisplayCell>>;
+  /**
+   * A row only in the predicted state: the predicted call that added it (or last wrote it). A row only in
+   * the expected state: the predicted call that removed it. null: no predicted call did ("never written").
+   * Absent when the predicted replay was not tracked.
+   */
+  readonly writtenBy?: number | null;
+  readonly removedBy?: number | null;
+  /**
+   * A row only in the expected state: the ground-truth action that added it (null: a base row). A row only
+   * in the predicted state: the ground-truth action that removed it (null: none did).
+   */
+  readonly expectedBy?: number | null;
 }
 
 export interface CellDiff {
@@ -75,6 +88,10 @@ export interface CellDiff {
   /** The compared values, after lower-casing (null: missing). */
   readonly predicted: DisplayCell;
   readonly expected: DisplayCell;
+  /** The predicted call whose write produced the predicted value; null: never written (the base value). */
+  readonly writtenBy?: number | null;
+  /** The ground-truth action whose write produced the expected value; null: the base value. */
+  readonly expectedBy?: number | null;
 }
 
 export interface TableDiff {
@@ -198,7 +215,11 @@ export function diffFrames(
   expected: Frame,
   table: TableName,
   keyColumnName: string,
+  /** The replays' write logs: fill writtenBy / removedBy (predicted) and expectedBy (ground truth). */
+  logs?: { readonly predicted: WriteLog; readonly expected: WriteLog },
 ): TableDiff {
+  const log = logs?.predicted;
+  const expectedLog = logs?.expected;
   const notes: string[] = [];
   const keyColumn = predicted.columnIndex(keyColumnName);
   const caseSensitive = predicted.columns.map((c) => CASE_SENSITIVE_COLUMNS.has(c));
@@ -249,7 +270,13 @@ export function diffFrames(
     const row = predicted.rows[pos]!;
     const match = expectedByKey.get(keyOf(row, keyColumn))?.shift();
     if (match === undefined) {
-      onlyPredicted.push(rowView(predicted, pos));
+      const view = rowView(predicted, pos);
+      const key = keyOf(row, keyColumn);
+      const removedInExpected =
+        expectedLog?.removerOf(table, row, (r) => keyOf(r, keyColumn) === key) ?? null;
+      onlyPredicted.push(
+        log ? { ...view, writtenBy: log.rowWriter(row), expectedBy: removedInExpected } : view,
+      );
       continue;
     }
     partner[pos] = match;
@@ -263,13 +290,25 @@ export function diffFrames(
           column,
           predicted: comparedValue(row[c], caseSensitive[c]!),
           expected: comparedValue(other[c], caseSensitive[c]!),
+          ...(log ? { writtenBy: log.writerOf(row, c) } : {}),
+          ...(expectedLog ? { expectedBy: expectedLog.writerOf(other, c) } : {}),
         });
       }
     });
   }
   const onlyExpected: RowView[] = [];
   for (const positions of expectedByKey.values())
-    for (const pos of positions) onlyExpected.push(rowView(expected, pos));
+    for (const pos of positions) {
+      const view = rowView(expected, pos);
+      if (!log) {
+        onlyExpected.push(view);
+        continue;
+      }
+      const row = expected.rows[pos]!;
+      const key = keyOf(row, keyColumn);
+      const removedBy = log.removerOf(table, row, (removed) => keyOf(removed, keyColumn) === key);
+      onlyExpected.push({ ...view, removedBy, expectedBy: expectedLog?.rowWriter(row) ?? null });
+    }
   onlyExpected.sort((x, y) => x.label - y.label);
 
   addStructureNotes(predicted, expected, table, partner, notes);

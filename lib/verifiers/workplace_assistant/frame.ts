@@ -7,6 +7,7 @@
  */
 
 import { PyException, pandasObjectMax } from "./py";
+import type { TrackedTable, WriteLog } from "./writes";
 
 export type Cell = unknown;
 export type Row = readonly Cell[];
@@ -34,6 +35,8 @@ const maxMemo = new WeakMap<readonly Row[], Map<number, unknown>>();
 export class Frame {
   private rowsOwned: boolean;
   private labelsOwned: boolean;
+  /** Where this frame reports its writes (a predicted replay's compared tables), if anywhere. */
+  private tracking: { readonly log: WriteLog; readonly table: TrackedTable } | null = null;
 
   private constructor(
     readonly columns: readonly string[],
@@ -58,6 +61,11 @@ export class Frame {
     this.rowsOwned = false;
     this.labelsOwned = false;
     return copy;
+  }
+
+  /** Reports every later write of this frame (not of its forks) to `log` under the table's name. */
+  track(log: WriteLog, name: string, keyColumn: string): void {
+    this.tracking = { log, table: { name, keyColumn: this.columnIndex(keyColumn) } };
   }
 
   get length(): number {
@@ -124,6 +132,11 @@ export class Frame {
       }
     });
     if (rows.length === this.rowList.length) return;
+    if (this.tracking) {
+      const { log, table } = this.tracking;
+      const kept = new Set(rows);
+      for (const row of this.rowList) if (!kept.has(row)) log.removed(table, row);
+    }
     this.rowList = rows;
     this.labelList = labels;
     this.rowsOwned = true;
@@ -145,15 +158,18 @@ export class Frame {
       this.labelList!.push(newLabel);
     }
     this.rowList.push(row);
+    this.tracking?.log.added(this.tracking.table, row);
   }
 
   /** `df.loc[mask, column] = value` for the rows at `positions`. */
   setCells(positions: readonly number[], columnIndex: number, values: readonly Cell[]): void {
     this.ownRows();
     positions.forEach((pos, k) => {
-      const row = this.rowList[pos]!.slice();
+      const previous = this.rowList[pos]!;
+      const row = previous.slice();
       row[columnIndex] = values[k];
       this.rowList[pos] = row;
+      this.tracking?.log.updated(this.tracking.table, previous, row, columnIndex);
     });
   }
 

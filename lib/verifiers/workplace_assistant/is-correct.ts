@@ -36,8 +36,9 @@ export function isCorrect(
 
 /** Like isCorrect, over actions of any shape (Python subscripting errors skip malformed ones). */
 export function isCorrectActions(predicted: readonly unknown[], groundTruth: unknown): IsCorrectResult {
-  const predictedRun = replay(predicted);
-  const expectedRun = replay(groundTruthActions(groundTruth));
+  // The predicted replay is tracked, so each cell of a difference names the call that wrote it.
+  const predictedRun = replay(predicted, { track: true });
+  const expectedRun = replay(groundTruthActions(groundTruth), { track: true });
 
   // Iterating a number, bool or None raises TypeError in Python before any action runs.
   let gymError: string | undefined = iterable(groundTruth)
@@ -61,7 +62,15 @@ export function isCorrectActions(predicted: readonly unknown[], groundTruth: unk
   const tables: TableDiff[] = COMPARED_TABLES.map((table, i) =>
     equalities[i]
       ? { table: table.name, equal: true, onlyPredicted: [], onlyExpected: [], differingCells: [], notes: [] }
-      : diffFrames(table.get(predictedRun.state), table.get(expectedRun.state), table.name, table.key),
+      : diffFrames(
+          table.get(predictedRun.state),
+          table.get(expectedRun.state),
+          table.name,
+          table.key,
+          predictedRun.log && expectedRun.log
+            ? { predicted: predictedRun.log, expected: expectedRun.log }
+            : undefined,
+        ),
   );
   for (const [i, message] of compareErrors)
     tables[i] = { ...tables[i]!, notes: [message, ...tables[i]!.notes] };

@@ -4,10 +4,12 @@
  * Arguments are passed as given (None included), unlike Gym's HTTP route, which drops None values.
  */
 import { type AliasHint, aliasHint } from "./alias";
+import { COMPARED_TABLES } from "./compare";
 import { baseTables } from "./data/tables";
 import { Frame } from "./frame";
 import { assertHashable, fromJs, isDict, loadsArguments, PyException, pyRepr, pyTypeName } from "./py";
 import { TOOL_DEFS, TOOLS_BY_NAME, type WorkplaceState } from "./tools";
+import { type CallWrite, WriteLog } from "./writes";
 
 export const SERVER_NAME = "workplace_assistant";
 export const WORKPLACE_TOOL_NAMES: readonly string[] = Object.freeze(TOOL_DEFS.map((t) => t.name));
@@ -24,6 +26,8 @@ export interface CallRecord {
   readonly aliasHint?: AliasHint;
   /** Whether the tool can change a compared table (known tools only). */
   readonly mutates?: boolean;
+  /** The compared-table rows this call added, updated or removed (tracked replays only; absent: none). */
+  readonly writes?: readonly CallWrite[];
 }
 
 const EMPTY_PLOTS = Frame.fromRows(Object.freeze(["file_path"]), []);
@@ -109,15 +113,29 @@ function runAction(state: WorkplaceState, jsAction: unknown, index: number): Cal
 export interface ReplayResult {
   readonly state: WorkplaceState;
   readonly calls: readonly CallRecord[];
+  /** Who wrote what, when the replay was tracked. */
+  readonly log?: WriteLog;
 }
 
 /**
  * Replays actions on a fresh state. A string (Gym accepts `ground_truth: str`) is iterated character by
  * character, so every action fails with TypeError, as in Python.
  */
-export function replay(actions: readonly unknown[] | string): ReplayResult {
+export function replay(
+  actions: readonly unknown[] | string,
+  options: { track?: boolean } = {},
+): ReplayResult {
   const state = freshState();
   const list: readonly unknown[] = typeof actions === "string" ? Array.from(actions) : actions;
-  const calls = list.map((action, index) => runAction(state, action, index));
-  return { state, calls };
+  if (!options.track) return { state, calls: list.map((action, index) => runAction(state, action, index)) };
+  const log = new WriteLog();
+  for (const table of COMPARED_TABLES) table.get(state).track(log, table.name, table.key);
+  const calls = list.map((action, index) => {
+    log.current = index;
+    const record = runAction(state, action, index);
+    const writes = log.writesOf(index);
+    return writes.length === 0 ? record : { ...record, writes };
+  });
+  log.current = -1;
+  return { state, calls, log };
 }

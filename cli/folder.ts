@@ -1,0 +1,226 @@
+/**
+ * A directory given where a command takes FILE: the CLI walks it (Node only), hands every file's start to
+ * lib/folder for its role, prints each role and its reason on stderr, and returns lib's plan: per rollouts
+ * file, the configs that route its lines and the task rows it pairs against. `--role PATH=ROLE` overrides
+ * one file's role (PATH relative to the directory).
+ */
+import { createReadStream } from "node:fs";
+import { open, readdir, stat } from "node:fs/promises";
+import { join, relative, sep } from "node:path";
+import { createGunzip } from "node:zlib";
+import {
+  chooseRole,
+  FILE_ROLE_LABEL,
+  FILE_ROLES,
+  type FileRole,
+  type FolderFile,
+  type FolderPlan,
+  fileRole,
+  planFolder,
+  ROLE_SNIFF_BYTES,
+  type RoleDecision,
+} from "../lib/folder";
+import { type ConfigRouter, InputIndex } from "../lib/verify";
+import { CliError, reasonOf } from "./errors";
+import { loadInputIndex } from "./inputs";
+import type { CommandIo } from "./io";
+import { terminalText } from "./terminal";
+
+/** YAML and JSON files larger than this are not read for a role (Gym's configs and metrics are small). */
+const MAX_WHOLE_FILE_BYTES = 16 * 1024 * 1024;
+
+export interface RoleOverride {
+  readonly path: string;
+  readonly role: FileRole;
+}
+
+export interface OpenedFolder {
+  readonly root: string;
+  readonly plan: FolderPlan;
+  /** Absolute path of a file given relative to the folder. */
+  absolute(path: string): string;
+}
+
+/** `--role PATH=ROLE` values, or the first one that is not usable. */
+export function readRoleOverrides(
+  values: readonly string[],
+): { ok: true; overrides: RoleOverride[] } | { ok: false; error: string } {
+  const overrides: RoleOverride[] = [];
+  for (const value of values) {
+    const eq = value.lastIndexOf("=");
+    const path = eq < 0 ? "" : value.slice(0, eq);
+    const role = eq < 0 ? "" : value.slice(eq + 1);
+    const known = FILE_ROLES.find((r) => r === role);
+    if (path === "" || known === undefined) {
+      return {
+        ok: false,
+        error: `--role must be PATH=ROLE with ROLE one of ${FILE_ROLES.join(", ")}, not ${JSON.stringify(value)}`,
+      };
+    }
+    overrides.push({ path: path.split(sep).join("/").replace(/^\.\//, ""), role: known });
+  }
+  return { ok: true, overrides };
+}
+
+/** True when `path` is a directory (a missing path is not: the file commands report it as before). */
+export async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+async function walk(root: string): Promise<string[]> {
+  const found: string[] = [];
+  const visit = async (dir: string) => {
+    const entries = await readdir(dir, { withFileTypes: true });
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      // Hidden entries (.git, editor state) are never part of a run.
+      if (entry.name.startsWith(".")) continue;
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) await visit(full);
+      else if (entry.isFile()) found.push(full);
+    }
+  };
+  await visit(root);
+  return found;
+}
+
+async function readStart(path: string, gzip: boolean): Promise<{ text: string; complete: boolean }> {
+  const source = createReadStream(path);
+  const stream = gzip ? source.pipe(createGunzip()) : source;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let complete = true;
+  try {
+    for await (const chunk of stream) {
+      const buffer: Buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+      chunks.push(buffer);
+      size += buffer.length;
+      if (size >= ROLE_SNIFF_BYTES) {
+        complete = false;
+        break;
+      }
+    }
+  } catch (error) {
+    // A damaged gzip member still shows its first lines; the command reading the file reports the damage.
+    if (chunks.length === 0) throw error;
+  } finally {
+    source.destroy();
+  }
+  return { text: Buffer.concat(chunks).subarray(0, ROLE_SNIFF_BYTES).toString("utf8"), complete };
+}
+
+async function folderFile(root: string, full: string): Promise<FolderFile> {
+  const path = relative(root, full).split(sep).join("/");
+  const lower = path.toLowerCase();
+  try {
+    if (lower.endsWith(".jsonl") || lower.endsWith(".jsonl.gz") || lower.endsWith(".ndjson")) {
+      const { text, complete } = await readStart(full, lower.endsWith(".gz"));
+      return { path, head: text, complete };
+    }
+    if (lower.endsWith(".yaml") || lower.endsWith(".yml") || lower.endsWith(".json")) {
+      const handle = await open(full, "r");
+      try {
+        const size = (await handle.stat()).size;
+        if (size > MAX_WHOLE_FILE_BYTES) return { path, head: null, complete: false };
+        return { path, head: (await handle.readFile()).toString("utf8"), complete: true };
+      } finally {
+        await handle.close();
+      }
+    }
+    return { path, head: "", complete: false };
+  } catch {
+    return { path, head: null, complete: false };
+  }
+}
+
+/** Walks `root`, decides every file's role (overrides applied) and prints each on stderr. */
+export async function openFolder(
+  root: string,
+  overrides: readonly RoleOverride[],
+  io: CommandIo,
+): Promise<OpenedFolder> {
+  let paths: string[];
+  try {
+    paths = await walk(root);
+  } catch (error) {
+    throw new CliError("usage", `cannot read ${root}: ${reasonOf(error)}`, { cause: error });
+  }
+  const files = await Promise.all(paths.map((p) => folderFile(root, p)));
+  const known = new Set(files.map((f) => f.path));
+  const unknown = overrides.find((o) => !known.has(o.path));
+  if (unknown !== undefined) {
+    throw new CliError("usage", `--role names ${unknown.path}, which is not a file in ${root}`);
+  }
+  const decisions: RoleDecision[] = files.map((file) => {
+    const decided = fileRole(file);
+    const chosen = overrides.find((o) => o.path === file.path);
+    return chosen === undefined ? decided : chooseRole(decided, chosen.role, file);
+  });
+  for (const d of decisions) {
+    await io.stderr.write(
+      `${terminalText(d.path)}: ${FILE_ROLE_LABEL[d.role]}${d.chosen ? " (chosen)" : ""}: ${terminalText(d.reason)}\n`,
+    );
+  }
+  const plan = planFolder(decisions);
+  if (plan.runs.length === 0) await io.stderr.write(`${terminalText(root)}: no file holds rollouts\n`);
+  return { root, plan, absolute: (path) => join(root, ...path.split("/")) };
+}
+
+/** One rollouts file a command reads, with what goes with it (a folder's configs and task rows, or --inputs). */
+export interface Source {
+  /** Path to read. */
+  readonly path: string;
+  /** `"file"` of each JSON line (relative to the folder), null for a single FILE. */
+  readonly file: string | null;
+  readonly inputRows: InputIndex<unknown> | null;
+  readonly config: ConfigRouter | null;
+}
+
+/** The `file`/`line` position fields of a JSON line from `source`. */
+export function lineAt(source: Source, line: number): { file?: string; line: number } {
+  return source.file === null ? { line } : { file: source.file, line };
+}
+
+/**
+ * What FILE stands for: itself (with --inputs, if given), or, for a directory, each of its rollouts files
+ * with the configs that route it and its task rows (plus --inputs). Throws CliError for unusable paths.
+ */
+export async function sourcesOf(
+  file: string,
+  args: { readonly roles: readonly RoleOverride[]; readonly inputs?: string | null },
+  io: CommandIo,
+): Promise<Source[]> {
+  const inputs = args.inputs ?? null;
+  if (!(await isDirectory(file))) {
+    const inputRows = inputs === null ? null : await loadInputIndex(inputs, io);
+    return [{ path: file, file: null, inputRows, config: null }];
+  }
+  const folder = await openFolder(file, args.roles, io);
+  const sources: Source[] = [];
+  for (const run of folder.plan.runs) {
+    const paths = [...run.inputs.map(folder.absolute), ...(inputs === null ? [] : [inputs])];
+    const index = new InputIndex<unknown>();
+    for (const path of paths) await loadInputIndex(path, io, index);
+    sources.push({
+      path: folder.absolute(run.rollouts),
+      file: run.rollouts,
+      inputRows: paths.length > 0 ? index : null,
+      config: run.configs.length > 0 ? run.routes : null,
+    });
+  }
+  return sources;
+}
+
+/** The help paragraph of every command that takes a folder (resolve, verify, triage, export). */
+export const FOLDER_HELP = `FILE may be a directory (a Gym run or example folder): every file gets a role, printed with its reason
+on stderr (rollouts, task rows, Gym config, Gym metrics, not recognised); each rollouts file is read
+with the configs and task rows under its nearest folder that holds any, its lines routed to their
+verifying server by the configs as gym eval reverify routes them (agent_ref.name -> the agent's
+resources_server -> that instance's server), and each JSON line carries "file" (relative to the
+directory) beside "line". --role PATH=ROLE (repeatable; ROLE one of ${FILE_ROLES.join(", ")}) overrides
+the role of one file, PATH relative to the directory.
+`;

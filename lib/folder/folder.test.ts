@@ -1,0 +1,209 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import { configRoutes, readGymConfig } from "./config";
+import { readLine, unparsedLine } from "./lines";
+import { readGymMetrics } from "./metrics";
+import { planFolder } from "./plan";
+import { fileRole } from "./roles";
+
+const EXAMPLES = join(import.meta.dirname, "../../fixtures/gym-examples");
+
+function files(root: string): string[] {
+  const out: string[] = [];
+  const visit = (dir: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      const full = join(dir, name);
+      if (statSync(full).isDirectory()) visit(full);
+      else out.push(full);
+    }
+  };
+  visit(root);
+  return out;
+}
+
+/** Every Gym example folder (a directory holding data/ or configs/), relative to EXAMPLES. */
+const FOLDERS = ["benchmarks", "environments", "resources_servers", "responses_api_agents"].flatMap((group) =>
+  readdirSync(join(EXAMPLES, group)).map((name) => join(EXAMPLES, group, name)),
+);
+
+function decide(root: string) {
+  return files(root).map((full) =>
+    fileRole({ path: relative(root, full), head: readFileSync(full, "utf8"), complete: true }),
+  );
+}
+
+describe("readGymConfig and configRoutes", () => {
+  const config = (path: string, yaml: string) => {
+    const read = readGymConfig(path, yaml);
+    if (!read.ok) throw new Error(read.message);
+    return read.config;
+  };
+  const twoHops = config(
+    "a.yaml",
+    [
+      "inst_rs:",
+      "  resources_servers:",
+      "    kind_a: {entrypoint: app.py}",
+      "agent_x:",
+      "  responses_api_agents:",
+      "    simple_agent:",
+      "      resources_server: {type: resources_servers, name: inst_rs}",
+    ].join("\n"),
+  );
+
+  it("routes agent_ref.name -> the agent's resources_server.name -> that instance's resources_servers key", () => {
+    const routes = configRoutes([twoHops]);
+    expect(routes.route("agent_x")).toMatchObject({ server: "kind_a", kind: "agent_ref" });
+    expect(routes.route("agent_y")).toMatchObject({ server: null });
+    expect(routes.route("agent_y").reason).toContain("agent_y is not an agent of this folder's configs");
+    // One agent: a line without agent_ref goes to its server, labelled as such.
+    expect(routes.route(null)).toMatchObject({ server: "kind_a", kind: "only_agent_server" });
+    expect(routes.servers).toEqual(["kind_a"]);
+  });
+
+  it("never reads names: an agent named like a server routes by its block only", () => {
+    const misleading = config(
+      "b.yaml",
+      [
+        "kind_b_simple_agent:",
+        "  responses_api_agents:",
+        "    simple_agent:",
+        "      resources_server: {name: inst_rs}",
+        "inst_rs:",
+        "  resources_servers:",
+        "    kind_a: {}",
+      ].join("\n"),
+    );
+    expect(configRoutes([misleading]).route("kind_b_simple_agent").server).toBe("kind_a");
+  });
+
+  it("follows Gym's resources-only fallback, and says why when nothing routes", () => {
+    const only = config("c.yaml", "inst:\n  resources_servers:\n    kind_c: {}\n");
+    expect(configRoutes([only]).route("whatever")).toMatchObject({
+      server: "kind_c",
+      kind: "only_resources_server",
+    });
+    const two = config(
+      "d.yaml",
+      "i1:\n  resources_servers:\n    k1: {}\ni2:\n  resources_servers:\n    k2: {}\n",
+    );
+    expect(configRoutes([two]).route("x")).toMatchObject({ server: null });
+    const dangling = config(
+      "e.yaml",
+      "ag:\n  responses_api_agents:\n    simple_agent:\n      resources_server: {name: elsewhere}\n",
+    );
+    expect(configRoutes([dangling]).route("ag").reason).toContain("which no config in this folder declares");
+    // Two agents calling two servers: a line without agent_ref is not routed.
+    const both = configRoutes([
+      twoHops,
+      config(
+        "f.yaml",
+        "ag2:\n  responses_api_agents:\n    s:\n      resources_server: {name: i2}\ni2:\n  resources_servers:\n    k2: {}\n",
+      ),
+    ]);
+    expect(both.route(null).server).toBeNull();
+    expect(both.route("ag2").server).toBe("k2");
+  });
+
+  it("names a file that is not YAML or not a Gym config", () => {
+    expect(readGymConfig("x.yaml", "a: [1, 2")).toMatchObject({ ok: false, kind: "yaml_error" });
+    expect(readGymConfig("x.yaml", "prompt: hello\n")).toMatchObject({ ok: false, kind: "not_a_gym_config" });
+  });
+});
+
+describe("roles and plans over every Gym example folder", () => {
+  it("gives every file a role with a reason, and routes every rollouts line its configs can route", () => {
+    let routed = 0;
+    for (const root of FOLDERS) {
+      const decisions = decide(root);
+      for (const d of decisions) expect(d.reason.length, d.path).toBeGreaterThan(0);
+      const plan = planFolder(decisions);
+      for (const run of plan.runs) {
+        const lines = readFileSync(join(root, run.rollouts), "utf8").split("\n");
+        for (const text of lines) {
+          if (text.trim() === "") continue;
+          let value: unknown;
+          try {
+            value = JSON.parse(text);
+          } catch {
+            continue;
+          }
+          const agent =
+            typeof value === "object" && value !== null && "agent_ref" in value
+              ? (value as { agent_ref: { name?: unknown } }).agent_ref.name
+              : null;
+          const route = run.routes.route(typeof agent === "string" ? agent : null);
+          if (route.server !== null) routed++;
+          expect(route.reason.length).toBeGreaterThan(0);
+        }
+      }
+    }
+    expect(routed).toBeGreaterThan(300);
+  });
+
+  it("routes the six ported servers' example folders to their own server by config", () => {
+    for (const server of [
+      "workplace_assistant",
+      "math_advanced_calculations",
+      "indirect_prompt_injection",
+      "example_tool_call_multireward",
+      "example_multi_step",
+      "example_mcp_weather",
+    ]) {
+      const plan = planFolder(decide(join(EXAMPLES, "resources_servers", server)));
+      expect(plan.runs.map((r) => r.rollouts)).toEqual(["data/example_rollouts.jsonl"]);
+      const [run] = plan.runs;
+      expect(run?.inputs).toEqual(["data/example.jsonl"]);
+      expect(run?.metrics).toEqual(["data/example_metrics.json"]);
+      expect(run?.routes.servers).toEqual([server]);
+    }
+  });
+
+  it("takes each run's nearest configs when a folder holds many runs", () => {
+    const plan = planFolder(decide(join(EXAMPLES, "resources_servers")));
+    const aviary = plan.runs.find((r) => r.rollouts === "aviary/data/example_rollouts.jsonl");
+    expect(aviary?.configs.every((c) => c.startsWith("aviary/configs/"))).toBe(true);
+    expect(aviary?.inputs).toEqual(["aviary/data/example.jsonl"]);
+  });
+});
+
+describe("readLine: every line gets an answer", () => {
+  it("names placeholders, task rows, records without response, and reads aviary's transitions", () => {
+    expect(unparsedLine("invalid JSON", "<PLACEHOLDER ROW>").kind).toBe("placeholder");
+    expect(unparsedLine("invalid JSON", "{nope").kind).toBe("not_json");
+    expect(readLine({ responses_create_params: { input: "q" } })).toMatchObject({
+      ok: false,
+      kind: "task_row",
+    });
+    expect(readLine({ reward: 1 })).toMatchObject({ ok: false, kind: "no_response" });
+    const aviary = readFileSync(
+      join(EXAMPLES, "resources_servers/aviary/data/example_rollouts.jsonl"),
+      "utf8",
+    )
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l): unknown => JSON.parse(l));
+    for (const value of aviary) {
+      const read = readLine(value);
+      expect(read.ok).toBe(true);
+      if (read.ok) {
+        expect(read.note).toMatch(/transitions/);
+        expect(read.rollout.response.output.some((item) => item.type === "function_call")).toBe(true);
+      }
+    }
+  });
+});
+
+describe("readGymMetrics", () => {
+  it("reads every example_metrics.json as dataset metrics and an aggregate list per agent", () => {
+    const metrics = files(EXAMPLES).filter((f) => f.endsWith("example_metrics.json"));
+    expect(metrics.length).toBeGreaterThan(90);
+    for (const f of metrics) expect(readGymMetrics(readFileSync(f, "utf8")), f).toMatchObject({ ok: true });
+    const aggregate = readGymMetrics(
+      JSON.stringify([{ agent_ref: { name: "a" }, agent_metrics: { "mean/reward": 0.5 }, key_metrics: {} }]),
+    );
+    expect(aggregate).toMatchObject({ ok: true, metrics: { kind: "aggregate", agents: [{ agent: "a" }] } });
+    expect(readGymMetrics("{}")).toMatchObject({ ok: false, kind: "not_gym_metrics" });
+  });
+});

@@ -1,0 +1,31 @@
+export {
+  type ConfigMiss,
+  type ConfigProblem,
+  type ConfigRoute,
+  type ConfigRouteKind,
+  type ConfigRoutes,
+  configRoutes,
+  type GymConfig,
+  type ReadConfigResult,
+  readGymConfig,
+} from "./config";
+export {
+  LINE_KINDS,
+  type LineKind,
+  type LineKindAnswer,
+  type LineReading,
+  readLine,
+  unparsedLine,
+} from "./lines";
+export { type DatasetStat, type GymMetrics, type ReadMetricsResult, readGymMetrics } from "./metrics";
+export { type FolderPlan, nearest, planFolder, type RunPlan } from "./plan";
+export {
+  chooseRole,
+  FILE_ROLE_LABEL,
+  FILE_ROLES,
+  type FileRole,
+  type FolderFile,
+  fileRole,
+  ROLE_SNIFF_BYTES,
+  type RoleDecision,
+} from "./roles";

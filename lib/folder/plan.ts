@@ -1,0 +1,64 @@
+/**
+ * Which configs, task rows and metrics go with each rollouts file of an opened folder. A folder may hold
+ * one run (a Gym example folder: configs/, data/) or many (all of Gym's resources_servers/): each rollouts
+ * file takes, per role, the files under its nearest ancestor directory that holds any file of that role.
+ * So `resources_servers/x/data/example_rollouts.jsonl` takes `resources_servers/x/configs/*.yaml` and
+ * `resources_servers/x/data/example.jsonl`; a file with no config of its own climbs until one is found,
+ * and several configs found together are merged as Gym merges its config_paths.
+ */
+import { type ConfigRoutes, configRoutes, type GymConfig } from "./config";
+import type { FileRole, RoleDecision } from "./roles";
+
+export interface RunPlan {
+  /** The rollouts file. */
+  readonly rollouts: string;
+  /** Config files that route its lines, and the routes they give. */
+  readonly configs: readonly string[];
+  readonly routes: ConfigRoutes;
+  /** Task-row files its lines pair against. */
+  readonly inputs: readonly string[];
+  /** Gym metrics files shown beside its figures. */
+  readonly metrics: readonly string[];
+}
+
+export interface FolderPlan {
+  readonly decisions: readonly RoleDecision[];
+  readonly runs: readonly RunPlan[];
+}
+
+const dirname = (path: string) => {
+  const cut = path.lastIndexOf("/");
+  return cut < 0 ? "" : path.slice(0, cut);
+};
+
+const inside = (dir: string, path: string) => dir === "" || path.startsWith(`${dir}/`);
+
+/** The files of `role` under the nearest ancestor directory of `path` that holds any. */
+export function nearest(path: string, files: readonly string[]): string[] {
+  let dir = dirname(path);
+  for (;;) {
+    const found = files.filter((f) => f !== path && inside(dir, f));
+    if (found.length > 0 || dir === "") return found;
+    dir = dirname(dir);
+  }
+}
+
+export function planFolder(decisions: readonly RoleDecision[]): FolderPlan {
+  const byRole = (role: FileRole) => decisions.filter((d) => d.role === role).map((d) => d.path);
+  const configs = new Map<string, GymConfig>();
+  for (const d of decisions) if (d.role === "config" && d.config !== undefined) configs.set(d.path, d.config);
+  const configFiles = [...configs.keys()];
+  const inputs = byRole("inputs");
+  const metrics = byRole("metrics");
+  const runs = byRole("rollouts").map((rollouts): RunPlan => {
+    const mine = nearest(rollouts, configFiles);
+    return {
+      rollouts,
+      configs: mine,
+      routes: configRoutes(mine.flatMap((p) => configs.get(p) ?? [])),
+      inputs: nearest(rollouts, inputs),
+      metrics: nearest(rollouts, metrics),
+    };
+  });
+  return { decisions, runs };
+}

@@ -1,0 +1,150 @@
+/**
+ * The role of each file in an opened folder, decided from its content (never from its name alone) with one
+ * sentence of reason, so the page and `cli ... DIR` show the same: rollouts, task rows (materialized inputs
+ * or a dataset such as example.jsonl), a Gym config, Gym's own metrics, or not recognised. The front ends
+ * read the files (the CLI walks the directory, the browser reads the picked or dropped entries) and hand
+ * each one here as `{ path, head }`; lib touches no file system.
+ */
+import { parseJsonLine } from "../jsonl";
+import { isInputRow } from "../verify/pairing";
+import { type GymConfig, readGymConfig } from "./config";
+import { readGymMetrics } from "./metrics";
+
+export type FileRole = "rollouts" | "inputs" | "config" | "metrics" | "ignore";
+
+export const FILE_ROLES: readonly FileRole[] = ["rollouts", "inputs", "config", "metrics", "ignore"];
+
+/** How each role reads in the UI and on stderr. */
+export const FILE_ROLE_LABEL: Readonly<Record<FileRole, string>> = {
+  rollouts: "rollouts",
+  inputs: "task rows (inputs)",
+  config: "Gym config",
+  metrics: "Gym metrics",
+  ignore: "not recognised",
+};
+
+/** Bytes of a JSONL file's start read to decide its role (a few rows of a typical rollouts file). */
+export const ROLE_SNIFF_BYTES = 256 * 1024;
+
+export interface FolderFile {
+  /** Path relative to the opened folder, `/`-separated. */
+  readonly path: string;
+  /**
+   * The file's text: all of it for YAML and JSON, the first ROLE_SNIFF_BYTES (decompressed) for JSONL.
+   * Null when the front end could not read it as text (binary, unreadable).
+   */
+  readonly head: string | null;
+  /** True when `head` is the whole file. */
+  readonly complete: boolean;
+}
+
+export interface RoleDecision {
+  readonly path: string;
+  readonly role: FileRole;
+  /** One sentence: what in the file decided the role. */
+  readonly reason: string;
+  /** True when the user chose the role. */
+  readonly chosen: boolean;
+  /** The parsed config, for role `config`. */
+  readonly config?: GymConfig;
+}
+
+const extension = (path: string) => {
+  const lower = path.toLowerCase();
+  if (lower.endsWith(".jsonl.gz")) return "jsonl";
+  if (lower.endsWith(".jsonl") || lower.endsWith(".ndjson")) return "jsonl";
+  if (lower.endsWith(".yaml") || lower.endsWith(".yml")) return "yaml";
+  if (lower.endsWith(".json")) return "json";
+  return "other";
+};
+
+/** Whole lines of `head` (a cut last line is dropped unless the head is the whole file). */
+function headLines(head: string, complete: boolean): string[] {
+  const lines = head.split("\n");
+  if (!complete && lines.length > 1) lines.pop();
+  return lines.filter((l) => l.trim() !== "");
+}
+
+function jsonlRole(file: FolderFile, head: string): Omit<RoleDecision, "path" | "chosen"> {
+  let rollouts = 0;
+  let inputs = 0;
+  const lines = headLines(head, file.complete);
+  for (const text of lines) {
+    const parsed = parseJsonLine(text);
+    if (!parsed.ok) continue;
+    const value = parsed.value;
+    if (
+      typeof value === "object" &&
+      value !== null &&
+      !Array.isArray(value) &&
+      Object.hasOwn(value, "response")
+    )
+      rollouts++;
+    else if (isInputRow(value)) inputs++;
+  }
+  const of = `${lines.length}${file.complete ? "" : " read"} lines`;
+  if (rollouts > 0) {
+    return {
+      role: "rollouts",
+      reason: `${rollouts} of ${of} carry a response: Gym's rollouts.${inputs > 0 ? ` (${inputs} task rows without response among them are offered as inputs.)` : ""}`,
+    };
+  }
+  if (inputs > 0) {
+    return {
+      role: "inputs",
+      reason: `${inputs} of ${of} are task rows (responses_create_params, no response): offered as inputs for pairing.`,
+    };
+  }
+  // No file is refused whole: its lines are listed one by one (placeholders, records without a response).
+  return {
+    role: "rollouts",
+    reason: `None of ${of} is a rollout or a task row; each line is listed with what it is.`,
+  };
+}
+
+/** The role of one file, from its content. */
+export function fileRole(file: FolderFile): RoleDecision {
+  const ext = extension(file.path);
+  const base = { path: file.path, chosen: false };
+  if (file.head === null) return { ...base, role: "ignore", reason: "The file could not be read as text." };
+  if (ext === "yaml") {
+    const read = readGymConfig(file.path, file.head);
+    if (read.ok) {
+      const { agents, instances } = read.config;
+      return {
+        ...base,
+        role: "config",
+        reason: `${agents.size} agent${agents.size === 1 ? "" : "s"}, ${instances.size} resources server${instances.size === 1 ? "" : "s"}.`,
+        config: read.config,
+      };
+    }
+    return { ...base, role: "ignore", reason: `YAML, but ${read.message}.` };
+  }
+  if (ext === "json") {
+    const read = readGymMetrics(file.head);
+    if (read.ok) return { ...base, role: "metrics", reason: read.metrics.description };
+    return { ...base, role: "ignore", reason: `JSON, but ${read.message}.` };
+  }
+  if (ext === "jsonl") return { ...base, ...jsonlRole(file, file.head) };
+  return {
+    ...base,
+    role: "ignore",
+    reason: "Not JSONL, YAML or JSON: not a file Gym writes for a run.",
+  };
+}
+
+/** A role the user chose; a config chosen for a file that does not parse as one stays ignored, with why. */
+export function chooseRole(decision: RoleDecision, role: FileRole, file: FolderFile): RoleDecision {
+  if (role === decision.role) return { ...decision, chosen: true };
+  if (role === "config") {
+    const read = file.head === null ? null : readGymConfig(file.path, file.head);
+    if (read === null || !read.ok) {
+      return {
+        ...decision,
+        reason: `You chose Gym config, but ${read === null ? "the file is not text" : read.message}; ${decision.reason}`,
+      };
+    }
+    return { path: file.path, role, chosen: true, reason: "Chosen by you.", config: read.config };
+  }
+  return { path: file.path, role, chosen: true, reason: "Chosen by you." };
+}
