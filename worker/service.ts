@@ -285,7 +285,8 @@ export class DataService {
       this.store.delete(dataset.id);
       throw error;
     }
-    if (dataset.kind === "rollouts" && dataset.entries.size === 0 && dataset.bytes > 0) {
+    // No rollout at all (an empty file included): one message saying what the file is instead.
+    if (dataset.kind === "rollouts" && dataset.entries.size === 0) {
       const start = new Uint8Array(await dataset.blob().slice(0, SNIFF_BYTES).arrayBuffer());
       dataset.problem = fileProblem(start).message;
     }
