@@ -461,8 +461,19 @@ describe("project management tools", () => {
       ["project_management_search_tasks", { board: "design" }],
       ["project_management_search_tasks", {}],
       ["project_management_search_tasks", { assigned_to_email: "not-an-email" }],
+      // Python's re.match(r"...$") accepts one final newline (the search then finds nothing), not two.
+      ["project_management_search_tasks", { assigned_to_email: "raj.patel@atlas.com\n" }],
+      ["project_management_search_tasks", { assigned_to_email: "raj.patel@atlas.com\n\n" }],
     );
-    expect(calls.map((c) => c.outcome)).toEqual(["applied", "refused", "applied", "refused", "refused"]);
+    expect(calls.map((c) => c.outcome)).toEqual([
+      "applied",
+      "refused",
+      "applied",
+      "refused",
+      "refused",
+      "applied",
+      "refused",
+    ]);
     expectUnchanged(state.projectTasks, base.projectTasks);
   });
 });

@@ -20,7 +20,8 @@ const ID_WIDTH = 8;
 /** Case-sensitive, like the compare (list_name and board are not lower-cased there). */
 const LISTS = ["Backlog", "In Progress", "In Review", "Completed"] as const;
 const BOARDS = ["Back end", "Front end", "Design"] as const;
-const EMAIL_PATTERN = /^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}$/;
+/** Gym's `re.match(r"^...$", email)`: Python's `$` also matches before a final newline, so "\n?$" here. */
+const EMAIL_PATTERN = /^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}\n?$/;
 
 const BAD_ASSIGNEE = "Assignee email not valid. Please choose from the list of team members.";
 const BAD_LIST = "List not valid. Please choose from: 'Backlog', 'In Progress', 'In Review', 'Completed'.";
