@@ -8,6 +8,7 @@
  */
 import type { HarnessId } from "../lib/harness/types";
 import type { CallResolution, Highlight, MapState, Policy, RolloutFinding } from "../lib/identity/types";
+import type { VerifierDetailsView } from "../lib/verify/details";
 import type { PairedBy } from "../lib/verify/pairing";
 import type { ServerSource } from "../lib/verify/server";
 import type { VerifyResult } from "../lib/verify/types";
@@ -175,8 +176,13 @@ export interface CallView {
  * A policy's verify result as the detail pane gets it: the resolution without its calls, which reach the
  * page a page at a time (detailCalls), never all at once.
  */
-export type VerifyResultView = Omit<VerifyResult, "resolution"> & {
+export type VerifyResultView = Omit<VerifyResult, "resolution" | "explanation" | "details"> & {
   readonly resolution: Omit<VerifyResult["resolution"], "calls">;
+  /** The first LISTED_SENTENCES sentences (lib/verify); `explanation_total` counts them all. */
+  readonly explanation: readonly string[];
+  readonly explanation_total: number;
+  /** The verifier's details, bounded (lib/verify listedDetails). */
+  readonly details?: VerifierDetailsView;
 };
 
 export interface VerificationView {
@@ -186,7 +192,10 @@ export interface VerificationView {
   readonly legacy: VerifyResultView;
 }
 
-/** Everything the detail pane shows for one rollout, from one parse and one verification per policy. */
+/**
+ * What the detail pane shows for one rollout at once, from one parse: its calls and transcript items come a
+ * page at a time, and both verifications apart (detailVerification), so neither waits for the other.
+ */
 export interface DetailView {
   readonly line: number;
   readonly entry: RolloutIndexEntry;
@@ -196,12 +205,11 @@ export interface DetailView {
   readonly call_count: number;
   readonly item_count: number;
   /** Each call's position in the transcript, by call index (scrolling the transcript to a call). */
-  readonly call_items: readonly number[];
+  readonly call_items: Int32Array;
   readonly findings: readonly RolloutFinding[];
   readonly byte_length: number;
   /** Keys of the rollout that are not rendered elsewhere, with short JSON previews. */
   readonly extra_fields: readonly { readonly key: string; readonly preview: string }[];
-  readonly verification: VerificationView;
 }
 
 /** A shiki token, flattened to what a span needs. */
@@ -262,6 +270,8 @@ export interface InspectorRequests {
   prioritize: { params: { dataset: string; lines: readonly number[] }; result: null };
   /** One rollout's detail summary; `analysis` is the dataset's analysis revision the page keys it by. */
   detail: { params: DetailParams; result: DetailView | null };
+  /** Both verifications of the rollout `detail` opened with the same params (computed in the pool). */
+  detailVerification: { params: DetailParams; result: VerificationView | null };
   /** Calls [start, end) of the rollout opened by `detail` with the same params. */
   detailCalls: { params: DetailParams & { start: number; end: number }; result: CallView[] | null };
   /** Transcript items [start, end) of the rollout opened by `detail` with the same params. */
