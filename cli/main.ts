@@ -26,6 +26,14 @@ const COMMANDS: Record<string, Command> = {
     summary: "why-zero causes and run metrics, or the (filtered) rows as CSV/JSONL",
     load: () => import("./commands/triage"),
   },
+  view: {
+    summary: "serve the app and a folder's files on 127.0.0.1 (follows runs as they write)",
+    load: () => import("./commands/view"),
+  },
+  report: {
+    summary: "one self-contained HTML report to share: why-zero, metrics, marked rollouts",
+    load: () => import("./commands/report"),
+  },
   live: { summary: "check a running Gym server's HTTP and MCP doors", load: () => import("./commands/live") },
 };
 

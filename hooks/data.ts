@@ -7,6 +7,7 @@
 import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { z } from "zod";
+import type { ZeroView } from "@/lib/triage";
 import type {
   CallView,
   DataRequests,
@@ -271,12 +272,43 @@ export function useRunExport() {
       const result = await client.request("runExport", { dataset: dataset.id, filter, format });
       if ("error" in result) return result.error;
       const type = format === "csv" ? "text/csv" : "application/x-ndjson";
-      const url = URL.createObjectURL(new Blob([result.text], { type }));
-      const anchor = document.createElement("a");
-      anchor.href = url;
-      anchor.download = `${dataset.name.replace(/\.jsonl(\.gz)?$/, "")}-rows.${format}`;
-      anchor.click();
-      setTimeout(() => URL.revokeObjectURL(url), 0);
+      download(result.text, type, `${baseName(dataset)}-rows.${format}`);
+      return null;
+    },
+    [client],
+  );
+}
+
+function baseName(dataset: DatasetSummary): string {
+  return (dataset.name.split("/").pop() ?? dataset.name).replace(/\.jsonl(\.gz)?$/, "");
+}
+
+/** Saves text as a file through a temporary object URL. */
+function download(text: string, type: string, name: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const anchor = document.createElement("a");
+  anchor.href = url;
+  anchor.download = name;
+  anchor.click();
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+/**
+ * Downloads the report to share (lib/report: one self-contained HTML file) of the filter and the marked
+ * rollouts (none marked: the first the filter keeps); resolves to an error, or null once saved.
+ */
+export function useRunReport() {
+  const client = useDataClient();
+  return useCallback(
+    async (
+      dataset: DatasetSummary,
+      filter: string,
+      marked: readonly number[],
+      view: ZeroView,
+    ): Promise<string | null> => {
+      const result = await client.request("runReport", { dataset: dataset.id, filter, marked, view });
+      if ("error" in result) return result.error;
+      download(result.html, "text/html", `${baseName(dataset)}-report.html`);
       return null;
     },
     [client],

@@ -199,7 +199,7 @@ function partsText(content: string | readonly z.infer<typeof TextPartSchema>[] |
     .join("\n");
 }
 
-function inputMessages(params: unknown): InputMessage[] {
+export function inputMessages(params: unknown): InputMessage[] {
   const parsed = CreateParamsSchema.safeParse(params);
   if (!parsed.success) return [];
   const messages: InputMessage[] = [];

@@ -8,17 +8,20 @@
  */
 import type { HarnessId } from "../lib/harness/types";
 import type { CallResolution, Highlight, MapState, Policy, RolloutFinding } from "../lib/identity/types";
+import type { ZeroView } from "../lib/triage";
 import type { VerifierDetailsView } from "../lib/verify/details";
 import type { PairedBy } from "../lib/verify/pairing";
 import type { ServerSource } from "../lib/verify/server";
 import type { VerifyResult } from "../lib/verify/types";
 import type { UnverifiedCode } from "../lib/verify/unverified";
 import type { CompareRequests } from "./compare-protocol";
+import type { FollowSummary } from "./follow";
 import type { ExportFormat, RunView } from "./run";
 
 export type {
   CallResolution,
   ExportFormat,
+  FollowSummary,
   HarnessId,
   Highlight,
   MapState,
@@ -28,10 +31,14 @@ export type {
   VerifyResult,
 };
 
-/** Where a file comes from. Files never leave the browser; URLs are same-origin bundled samples. */
+/**
+ * Where a file comes from. Files never leave the browser; URLs are same-origin bundled samples; a remote
+ * file is one `cli view` serves (same origin), read with range requests and followed while it grows.
+ */
 export type Source =
   | { readonly kind: "file"; readonly file: File }
-  | { readonly kind: "url"; readonly url: string; readonly name: string };
+  | { readonly kind: "url"; readonly url: string; readonly name: string }
+  | { readonly kind: "remote"; readonly url: string; readonly name: string };
 
 export type DatasetKind = "rollouts" | "inputs";
 
@@ -80,6 +87,8 @@ export interface DatasetSummary {
   readonly fallback_server: string | null;
   /** For rollouts: when not one line is a rollout, what the file is instead (lib/filekind), one sentence. */
   readonly problem: string | null;
+  /** A followed file (served by `cli view`): whether it is still followed, a waiting partial line, or why not. */
+  readonly follow: FollowSummary | null;
 }
 
 export interface SessionSummary {
@@ -292,6 +301,14 @@ export interface RunRequests {
   /** The run view (worker/run.ts): why-zero breakdown, metrics, filtered lines, inferred harness. */
   run: { params: { dataset: string; filter: string }; result: RunView | null };
   /** The filtered rows as CSV or JSONL, the same bytes as `cli triage --format F --filter EXPR`. */
+  /**
+   * The report to share (lib/report): the breakdown in `view`, the metrics under the filter, and the marked
+   * rollouts (none marked: the first the filter keeps), the same bytes as `cli report FILE --filter EXPR --mark L`.
+   */
+  runReport: {
+    params: { dataset: string; filter: string; marked: readonly number[]; view: ZeroView };
+    result: { html: string; rollouts: number } | { error: string };
+  };
   runExport: {
     params: { dataset: string; filter: string; format: ExportFormat };
     result: { text: string; rows: number } | { error: string };

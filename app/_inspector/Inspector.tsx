@@ -2,6 +2,7 @@
 import Link from "next/link";
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
 import { FilterBar } from "@/components/FilterBar";
+import { FollowBanner } from "@/components/FollowBanner";
 import { LineErrors } from "@/components/LineErrors";
 import { DropTarget, LoadProgressBar, OpenFilesButton, Welcome } from "@/components/Loader";
 import { RolloutTable } from "@/components/RolloutTable";
@@ -19,6 +20,7 @@ import {
   useRememberWorkspace,
   useRolloutIndex,
   useRunExport,
+  useRunReport,
   useRunView,
   useSamples,
   useSearch,
@@ -26,6 +28,7 @@ import {
 } from "@/hooks/data";
 import { fileLabels } from "@/hooks/file-labels";
 import { bundledSample, pairedInputsSample } from "@/hooks/samples";
+import { servedFolder, servedSources } from "@/hooks/served";
 import type { FilterFlag, RolloutIndexEntry, Sample, SortKey, Source } from "@/hooks/types";
 import { useKeyboard } from "@/hooks/use-keyboard";
 import { useViewState } from "@/hooks/use-view-state";
@@ -35,6 +38,7 @@ import type { ZeroCause, ZeroView } from "@/lib/triage";
 import { RolloutPane } from "./RolloutPane";
 
 const NO_ENTRIES: readonly RolloutIndexEntry[] = [];
+const NO_LINES: readonly number[] = [];
 
 /** A zero in a view: its reward in that view is exactly 0. */
 function zeroClause(view: ZeroView): FilterClause {
@@ -90,8 +94,17 @@ export function Inspector() {
     if (restored.current) return;
     restored.current = true;
     const ids = storedWorkspace();
+    if (servedFolder()) {
+      // A folder `cli view` serves is read from the server, so a reload sees what the run wrote since.
+      void servedSources().then(
+        ({ sources }) => loader.load(sources),
+        (error: unknown) => setServedError(error instanceof Error ? error.message : String(error)),
+      );
+      return;
+    }
     if (session === null && !view.sample && ids.length > 0) void loader.restore(ids);
-  }, [session, view.sample, loader.restore]);
+  }, [session, view.sample, loader.restore, loader.load]);
+  const [servedError, setServedError] = useState<string | null>(null);
 
   // Open the sample named in the URL (a deep link), once the sample list is known.
   const loadedSample = useRef<string | null>(null);
@@ -171,6 +184,13 @@ export function Inspector() {
   // The breakdown counts the run's own (recorded) zeros unless switched to a policy's recomputed ones.
   const [zeroView, setZeroView] = useState<ZeroView>("recorded");
   const runExport = useRunExport();
+  const runReport = useRunReport();
+  // Rollouts marked for the report, for the file they were marked in.
+  const [marks, setMarks] = useState<{ dataset: string | null; lines: readonly number[] }>({
+    dataset: null,
+    lines: [],
+  });
+  const marked = marks.dataset !== null && marks.dataset === dataset?.id ? marks.lines : NO_LINES;
   const [exportError, setExportError] = useState<string | null>(null);
   const runLines = run.data?.lines ?? null;
   const rows = useMemo(() => {
@@ -310,6 +330,12 @@ export function Inspector() {
             There is no bundled sample named “{view.sample}”.
           </div>
         )}
+        {servedError && (
+          <div className="banner banner-error" role="alert" data-testid="served-error">
+            Could not read the served folder: {servedError}
+          </div>
+        )}
+        {dataset?.follow && <FollowBanner follow={dataset.follow} />}
         {loader.error && (
           <div className="banner banner-error" role="alert" data-testid="load-error">
             Could not load: {loader.error}
@@ -385,6 +411,11 @@ export function Inspector() {
                   void runExport(dataset, view.f, format).then(setExportError);
                 }}
                 exportError={exportError}
+                marked={marked.length}
+                onReport={() => {
+                  setExportError(null);
+                  void runReport(dataset, view.f, marked, zeroView).then(setExportError);
+                }}
                 inferred={run.data?.inferred ?? null}
                 harness={view.harness}
                 onHarness={(harness) => setView({ harness })}
@@ -463,6 +494,15 @@ export function Inspector() {
                   server={view.server}
                   harness={view.harness}
                   onView={setView}
+                  marked={marked.includes(selectedEntry.line)}
+                  onMark={(on) =>
+                    setMarks({
+                      dataset: dataset.id,
+                      lines: on
+                        ? [...marked, selectedEntry.line]
+                        : marked.filter((line) => line !== selectedEntry.line),
+                    })
+                  }
                 />
               ) : (
                 <div className="placeholder">

@@ -23,9 +23,12 @@ interface Props {
   server: string | null;
   harness: HarnessId | null;
   onView(update: ViewUpdate, options?: { push?: boolean }): void;
+  /** Whether this rollout is marked for the report, and how to change it. */
+  marked: boolean;
+  onMark(marked: boolean): void;
 }
 
-export function RolloutPane({ dataset, entry, call, server, harness, onView }: Props) {
+export function RolloutPane({ dataset, entry, call, server, harness, onView, marked, onMark }: Props) {
   // One parse in the worker: the summary at once, the calls and transcript items a page at a time as they
   // come on screen (from the same opened rollout), both verifications from the pool when they are done.
   const detail = useDetail(dataset, entry.line, server, harness);
@@ -63,6 +66,15 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView }: P
         !verification.isFetching
       }
     >
+      <label className="mark-rollout muted">
+        <input
+          type="checkbox"
+          checked={marked}
+          onChange={(event) => onMark(event.target.checked)}
+          data-testid="mark-rollout"
+        />{" "}
+        mark for the report
+      </label>
       <RolloutHeader view={view} fileName={dataset.name} />
       <VerificationPanel
         view={verification.data}
