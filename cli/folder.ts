@@ -257,7 +257,8 @@ export async function sourcesOf(
       path: folder.absolute(run.rollouts),
       file: run.rollouts,
       inputRows: paths.length > 0 ? index : null,
-      config: run.configs.length > 0 ? run.routes : null,
+      // Always the folder's routes: with no config beside the file, the line says so.
+      config: run.routes,
       configs: run.configs.map(folder.absolute),
       metrics,
     });

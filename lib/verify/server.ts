@@ -235,9 +235,11 @@ export function chooseServer(rollout: Rollout, options: ServerChoiceOptions = {}
       reason: `The bundled sample declares server ${sample}.`,
     };
   }
+  const generic =
+    "no environment_name on the line or its input row, no provenance, and no declared tools that fit one verifier";
   const why =
     notes.length > 0
-      ? `Nothing decides the verifying server: ${notes.join("; ")}.`
-      : "Nothing names the verifying server: no environment_name on the line or its input row, no provenance, and no declared tools that fit one verifier.";
+      ? `Nothing decides the verifying server: ${notes.join("; ")}${candidates.length === 0 ? `; ${generic}` : ""}.`
+      : `Nothing names the verifying server: ${generic}.`;
   return { server: null, source: "none", candidates, reason: why };
 }
