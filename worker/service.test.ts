@@ -373,7 +373,8 @@ describe("DataService.restore", () => {
     await vi.waitFor(() => expect(kept.has(id)).toBe(true));
     const before = entries(first, id).map((e) => [e.server_source, e.contract, e.legacy]);
     expect(before.length).toBe(5);
-    expect(before.every(([source, contract]) => source === "sample" && contract === 1)).toBe(true);
+    // The lines lack expected_call and pair no inputs row: unverified (a default is never scored, #17).
+    expect(before.every(([source, contract]) => source === "sample" && contract === null)).toBe(true);
 
     const second = new DataService(inProcessPool(), () => {}, persistence);
     const restored = await second.restore([id], never, ignore);
