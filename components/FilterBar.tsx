@@ -1,3 +1,4 @@
+import { useMemo } from "react";
 import type { FilterFlag, SortKey } from "@/hooks/types";
 import { useDraft } from "@/hooks/use-draft";
 import {
@@ -8,6 +9,7 @@ import {
   setClause,
   toggleClause,
 } from "@/hooks/view-state";
+import { KnownNames } from "@/lib/names";
 import { nameLabel } from "./Name";
 
 const FLAG_LABEL: Record<FilterFlag, string> = {
@@ -38,6 +40,8 @@ export function FilterBar(props: Props) {
   );
   const agent = clauseValue(filter, "agent");
   const server = clauseValue(filter, "server");
+  // Two options that look alike ("workplace_assistant" and one with a Latin alpha) are told apart.
+  const serverNames = useMemo(() => new KnownNames(props.servers), [props.servers]);
   return (
     <div className="filterbar">
       <input
@@ -103,11 +107,11 @@ export function FilterBar(props: Props) {
         >
           <option value="">all servers</option>
           {server !== null && !props.servers.includes(server) && (
-            <option value={server}>{nameLabel(server)}</option>
+            <option value={server}>{nameLabel(server, serverNames)}</option>
           )}
           {props.servers.map((name) => (
             <option key={name} value={name}>
-              {nameLabel(name)}
+              {nameLabel(name, serverNames)}
             </option>
           ))}
         </select>
