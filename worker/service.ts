@@ -39,6 +39,7 @@ import {
 import type {
   DatasetSummary,
   HarnessId,
+  LineError,
   LoadProgress,
   RecentFile,
   RolloutIndexEntry,
@@ -613,6 +614,12 @@ export class DataService {
   }
 
   /** Rows changed after `since`; the caller merges them into what it has. */
+  /** Unreadable lines [start, end) of a dataset, in line order, and how many there are. */
+  lineErrors(id: string, start: number, end: number): { errors: LineError[]; total: number } {
+    const errors = this.store.get(id)?.errors() ?? [];
+    return { errors: errors.slice(start, end), total: errors.length };
+  }
+
   changes(id: string, since: number): { entries: RolloutIndexEntry[]; revision: number } {
     const dataset = this.store.get(id);
     if (!dataset) return { entries: [], revision: 0 };
