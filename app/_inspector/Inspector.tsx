@@ -5,6 +5,7 @@ import { FilterBar } from "@/components/FilterBar";
 import { FollowBanner } from "@/components/FollowBanner";
 import { LineErrors } from "@/components/LineErrors";
 import { DropTarget, LoadProgressBar, OpenFilesButton, Welcome } from "@/components/Loader";
+import { Name } from "@/components/Name";
 import { RolloutTable } from "@/components/RolloutTable";
 import { RunFilter } from "@/components/RunFilter";
 import { RunMetricsPanel } from "@/components/RunMetricsPanel";
@@ -13,6 +14,7 @@ import { TriagePanel } from "@/components/TriagePanel";
 import {
   runViewReady,
   storedWorkspace,
+  useLineErrors,
   useLoad,
   usePrioritize,
   useReanalyze,
@@ -171,6 +173,7 @@ export function Inspector() {
   }, [dataset, view.server, view.harness, reanalyzer.pending, reanalyzer.reanalyze, loader.loading]);
 
   const index = useRolloutIndex(dataset);
+  const lineErrors = useLineErrors(dataset);
   const query = useDeferredValue(view.q);
   const search = useSearch(dataset, query);
   const prioritize = usePrioritize(dataset?.id ?? null);
@@ -299,17 +302,22 @@ export function Inspector() {
                 data-dataset-id={candidate.id}
                 title={`${candidate.lines} lines, ${candidate.bytes} bytes`}
               >
-                {chipName.get(candidate.id) ?? candidate.name}
+                {/* The file name is isolated: its bidi text never reorders the counts beside it. */}
+                <bdi className="chip-name">
+                  <Name value={chipName.get(candidate.id) ?? candidate.name} />
+                </bdi>
                 <span className="muted" data-testid="chip-counts">
                   {" "}
-                  {lineCountsText({ rollouts: candidate.rows, unreadable: candidate.errors.length })}
+                  {lineCountsText({ rollouts: candidate.rows, unreadable: candidate.error_count })}
                   {candidate.paired_inputs ? ` · ${candidate.paired_rows} paired` : ""}
                 </span>
               </button>
             ))}
             {inputs.map((candidate) => (
               <span key={candidate.id} className="file-chip file-chip-inputs" data-inputs={candidate.name}>
-                {chipName.get(candidate.id) ?? candidate.name}{" "}
+                <bdi className="chip-name">
+                  <Name value={chipName.get(candidate.id) ?? candidate.name} />
+                </bdi>{" "}
                 <span className="muted">inputs · {candidate.rows} rows</span>
               </span>
             ))}
@@ -431,7 +439,7 @@ export function Inspector() {
               <SummaryBand
                 counts={counts}
                 entries={entries}
-                errorLines={dataset.errors.length}
+                errorLines={dataset.error_count}
                 active={view.filters}
                 onToggle={toggle}
               />
@@ -440,7 +448,12 @@ export function Inspector() {
                   {dataset.name}: {dataset.problem}
                 </div>
               ) : (
-                <LineErrors errors={dataset.errors} fileName={dataset.name} />
+                <LineErrors
+                  errors={lineErrors.errors}
+                  total={lineErrors.total}
+                  fileName={dataset.name}
+                  onMore={lineErrors.more}
+                />
               )}
               <FilterBar
                 query={view.q}
