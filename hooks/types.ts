@@ -18,6 +18,7 @@ export type {
   CallView,
   DatasetSummary,
   DetailView,
+  FollowSummary,
   HarnessId,
   Highlight,
   HighlightResult,
