@@ -1,5 +1,7 @@
 /** Types the presentational components share with the data hooks. */
 
+/** Folder file roles and their labels (lib/folder). */
+export { FILE_ROLE_LABEL, FILE_ROLES } from "@/lib/folder";
 export type {
   PairedBy,
   ServerSource,
@@ -15,11 +17,18 @@ export type {
   CallView,
   DatasetSummary,
   DetailView,
+  FileRole,
+  FolderEntry,
+  FolderFileView,
+  FolderRunView,
+  FolderSummary,
+  GymMetrics,
   HarnessId,
   Highlight,
   HighlightResult,
   InputMessage,
   LineError,
+  LineKind,
   LoadProgress,
   MapState,
   Policy,

@@ -7,7 +7,14 @@ import type { HarnessId } from "../lib/harness/types";
 import type { CallResolution, Highlight, Policy } from "../lib/identity/types";
 import { type RunRow, runRow } from "../lib/run";
 import { parseOutputItem, type Rollout } from "../lib/schemas";
-import { isInputRow, type Pairing, pairingKey, verifierServers, verifyRollout } from "../lib/verify";
+import {
+  type ConfigRouter,
+  isInputRow,
+  type Pairing,
+  pairingKey,
+  verifierServers,
+  verifyRollout,
+} from "../lib/verify";
 import type { VerifyResult } from "../lib/verify/types";
 import type {
   CallView,
@@ -72,6 +79,8 @@ export interface RowContext {
   /** The bundled sample's declared server, if any. */
   readonly sample: string | null;
   readonly harness: HarnessId | null;
+  /** An opened folder's config routes (chooseServer's `config` source), or null. */
+  readonly config?: ConfigRouter | null;
 }
 
 function verifyBoth(rollout: Rollout, context: RowContext) {
@@ -81,6 +90,7 @@ function verifyBoth(rollout: Rollout, context: RowContext) {
     input: context.input,
     ...(context.pairing === undefined ? {} : { pairing: context.pairing }),
     harness: context.harness ?? undefined,
+    config: context.config ?? null,
   };
   return {
     contract: verifyRollout(rollout, { ...options, policy: "contract" }),
@@ -157,6 +167,7 @@ export function runOptions(context: RowContext) {
     ...(context.input === undefined ? {} : { input: context.input }),
     ...(context.pairing === undefined ? {} : { pairing: context.pairing }),
     ...(context.harness === null ? {} : { harness: context.harness }),
+    config: context.config ?? null,
   };
 }
 

@@ -4,12 +4,13 @@
  * into a worker's heap, only the few megabytes one job needs, for as long as it runs.
  */
 
+import { configRoutes, type GymConfig, type LineKind, readLine as readRolloutLine } from "../lib/folder";
 import type { HarnessId } from "../lib/harness/types";
 import { resolveRollout } from "../lib/identity";
 import type { Highlight } from "../lib/identity/types";
 import { parseJsonLine, readJsonl } from "../lib/jsonl";
-import { type Rollout, readRollout } from "../lib/schemas";
-import { chooseServer, InputIndex, pairingKey } from "../lib/verify";
+import type { Rollout } from "../lib/schemas";
+import { type ConfigRouter, chooseServer, InputIndex, pairingKey } from "../lib/verify";
 import { type AnalyzedRollout, analyzeRolloutRun, isInputRow, type RowContext, rowMeta } from "./core";
 import type { RolloutIndexEntry } from "./protocol";
 import { findInLines, lineFilter } from "./search";
@@ -22,6 +23,8 @@ export type IndexedLine =
       readonly length: number;
       readonly status: "bad";
       readonly error: string;
+      /** The line's raw text when it is short (a placeholder row is named from it). */
+      readonly text: string | null;
     }
   | {
       readonly line: number;
@@ -32,8 +35,8 @@ export type IndexedLine =
       readonly input: { readonly key: string | null } | null;
       /** The identity-only index entry of a readable rollout (rewards pending). */
       readonly entry: RolloutIndexEntry | null;
-      /** Why the row is not a rollout, when it is not. */
-      readonly issues: string | null;
+      /** What the row is instead of a rollout (lib/folder readLine), when it is not one. */
+      readonly kind: { readonly kind: LineKind; readonly message: string } | null;
     };
 
 export interface AnalysisOptions {
@@ -42,6 +45,19 @@ export interface AnalysisOptions {
   /** The verifying server of rows that name none (a bundled sample's server). */
   readonly fallbackServer: string | null;
   readonly harness: HarnessId | null;
+  /** The Gym configs that route the file's lines (an opened folder's), or null. Plain data: it crosses workers. */
+  readonly configs: readonly GymConfig[] | null;
+}
+
+/** The config router of a job's configs (lib/folder configRoutes), null without configs. */
+export function configRouter(options: Pick<AnalysisOptions, "configs">): ConfigRouter | null {
+  return options.configs === null || options.configs.length === 0 ? null : configRoutes(options.configs);
+}
+
+/** Reads one parsed line as a rollout, the way every command and page does (lib/folder readLine). */
+export function rolloutOf(value: unknown): Rollout | null {
+  const read = readRolloutLine(value);
+  return read.ok ? read.rollout : null;
 }
 
 export interface IndexJob extends AnalysisOptions {
@@ -82,14 +98,22 @@ export async function indexBatch(job: IndexJob): Promise<IndexedBatch> {
       controller.close();
     },
   });
+  const router = configRouter(job);
   for await (const item of readJsonl(stream, { gzip: false })) {
     const { line, offset } = item;
     if (!item.ok) {
-      out.push({ line, offset, length: item.length, status: "bad", error: item.error });
+      out.push({
+        line,
+        offset,
+        length: item.length,
+        status: "bad",
+        error: item.error,
+        text: item.text ?? null,
+      });
       continue;
     }
     const input = isInputRow(item.value) ? { key: pairingKey(item.value) } : null;
-    const read = readRollout(item.value);
+    const read = readRolloutLine(item.value);
     if (!read.ok) {
       out.push({
         line,
@@ -98,7 +122,7 @@ export async function indexBatch(job: IndexJob): Promise<IndexedBatch> {
         status: "row",
         input,
         entry: null,
-        issues: read.issues.join("; "),
+        kind: { kind: read.kind, message: read.message },
       });
       continue;
     }
@@ -108,19 +132,25 @@ export async function indexBatch(job: IndexJob): Promise<IndexedBatch> {
       length: item.length,
       status: "row",
       input,
-      entry: identityEntry(line, read.rollout, job),
-      issues: null,
+      entry: identityEntry(line, read.rollout, job, router),
+      kind: null,
     });
   }
   return { lines: out, lineCount: countLines(bytes) };
 }
 
-function identityEntry(line: number, rollout: Rollout, options: AnalysisOptions): RolloutIndexEntry {
+function identityEntry(
+  line: number,
+  rollout: Rollout,
+  options: AnalysisOptions,
+  config: ConfigRouter | null,
+): RolloutIndexEntry {
   // The verifying server as lib/verify chooses it before any inputs row is paired (the rewards pass,
   // which has the pairing, may choose again).
   const { server, source } = chooseServer(rollout, {
     override: options.serverOverride,
     sample: options.fallbackServer,
+    config,
   });
   const resolution = resolveRollout(rollout, {
     server: server ?? "",
@@ -240,6 +270,7 @@ export async function rowContext(
     override: options.serverOverride,
     sample: options.fallbackServer,
     harness: options.harness,
+    config: configRouter(options),
   };
 }
 
@@ -252,10 +283,10 @@ export async function rewardBatch(job: RewardJob): Promise<RewardedLine[]> {
   for (const ref of job.lines) {
     const bytes = await readLine(ref);
     const parsed = parseJsonLine(decoder.decode(bytes));
-    const read = readRollout(parsed.ok ? parsed.value : undefined);
-    if (!read.ok) continue;
-    const context = await rowContext(read.rollout, job.inputs, job);
-    out.push({ ...analyzeRolloutRun(ref.line, read.rollout, context), filter: lineFilter(bytes) });
+    const rollout = rolloutOf(parsed.ok ? parsed.value : undefined);
+    if (rollout === null) continue;
+    const context = await rowContext(rollout, job.inputs, job);
+    out.push({ ...analyzeRolloutRun(ref.line, rollout, context), filter: lineFilter(bytes) });
   }
   return out;
 }
