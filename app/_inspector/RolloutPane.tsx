@@ -53,6 +53,7 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView }: P
         defaultSource={entry.server_source}
         onServer={(next) => onView({ server: next })}
         harness={harness}
+        liveHref={`/live?dataset=${encodeURIComponent(dataset.id)}&line=${entry.line}`}
       />
       <section className="identity" aria-label="Call identities">
         <h3>
