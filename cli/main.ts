@@ -26,6 +26,14 @@ const COMMANDS: Record<string, Command> = {
     summary: "why-zero causes and run metrics, or the (filtered) rows as CSV/JSONL",
     load: () => import("./commands/triage"),
   },
+  view: {
+    summary: "serve the app and a folder's files on 127.0.0.1 (follows runs as they write)",
+    load: () => import("./commands/view"),
+  },
+  report: {
+    summary: "one self-contained HTML report to share: why-zero, metrics, marked rollouts",
+    load: () => import("./commands/report"),
+  },
   live: { summary: "check a running Gym server's HTTP and MCP doors", load: () => import("./commands/live") },
 };
 
@@ -41,7 +49,8 @@ async function main(argv: string[]): Promise<number> {
     io.stdout.write(usage());
     return name === undefined ? 2 : 0;
   }
-  const command = COMMANDS[name];
+  // Own properties only: `constructor`, `__proto__` or `toString` are unknown commands, not Object's.
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (command === undefined) {
     io.stderr.write(`error: unknown command '${name}' (try --help)\n`);
     return 2;

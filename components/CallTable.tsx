@@ -4,7 +4,7 @@ import { useRef, useState } from "react";
 import type { CallView } from "@/hooks/types";
 import { FlagChip, StatusBadge } from "./badges";
 import { Name } from "./Name";
-import { afterLayout, measureAfterLayout, useReveal, useVisibleRange } from "./virtual";
+import { afterLayout, estimateWithin, measureAfterLayout, useReveal, useVisibleRange } from "./virtual";
 
 /** A call row's height before it is measured (a row without flags at 1280 px; others are measured). */
 export const CALL_ROW_ESTIMATE = 135;
@@ -75,7 +75,7 @@ export function CallTable({ count, callAt, onRange, selected, onSelect }: Props)
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scroller.current,
-    estimateSize: () => CALL_ROW_ESTIMATE,
+    estimateSize: () => estimateWithin(count, CALL_ROW_ESTIMATE),
     overscan: CALL_OVERSCAN,
     // No layout reads while the rows commit: sizes come from ResizeObservers (components/virtual.ts).
     ...afterLayout<HTMLDivElement>(CALLS_MAX_PX),

@@ -6,7 +6,14 @@ import { StatusBadge } from "./badges";
 import { CodeBlock } from "./CodeBlock";
 import { Markdown } from "./Markdown";
 import { Name } from "./Name";
-import { afterLayout, measureAfterLayout, scrollParent, useReveal, useVisibleRange } from "./virtual";
+import {
+  afterLayout,
+  estimateWithin,
+  measureAfterLayout,
+  scrollParent,
+  useReveal,
+  useVisibleRange,
+} from "./virtual";
 
 /** Longer message texts are folded behind a "show all" button. */
 export const FOLD_TEXT_CHARS = 1_500;
@@ -180,7 +187,7 @@ export function Transcript({ input, count, itemAt, onRange, selected, selectedIt
     // of the pane to lay out and paint, so a newly opened rollout's first frame leaves them to the next.
     count: scroller === null ? 0 : count,
     getScrollElement: () => scroller,
-    estimateSize: () => ITEM_ESTIMATE,
+    estimateSize: () => estimateWithin(count, ITEM_ESTIMATE, ITEM_GAP),
     overscan: ITEM_OVERSCAN,
     gap: ITEM_GAP,
     scrollMargin: margin,

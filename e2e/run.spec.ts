@@ -9,12 +9,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
+import { ZERO_CAUSES } from "../lib/triage";
 import { buildTriageRun, TRIAGE_RUN_PATH } from "../scripts/gen-triage-run";
 import { loadFiles, ROOT, screenshotPath, waitReady } from "./helpers";
 
 const FILE = path.join(ROOT, TRIAGE_RUN_PATH);
 const run = buildTriageRun();
-const CAUSES = ["malformed", "no_task_data", "identity", "no_tool_call", "tool_failed", "wrong_end_state"];
 
 function cli(args: string[]): string {
   return execFileSync(process.execPath, ["--import", "tsx", path.join(ROOT, "cli/main.ts"), ...args], {
@@ -40,19 +40,27 @@ test.describe("run view on the generated triage run", () => {
     await expect(page.getByTestId("triage")).toBeVisible();
   });
 
-  test("the why-zero counts equal the generator's mix, and each cause filters the list", async ({ page }) => {
-    const zero = run.intents.filter((i) => i.cause !== null).length;
-    await expect(page.getByTestId("triage")).toHaveAttribute("data-zero", String(zero));
-    for (const cause of CAUSES) {
-      const n = run.intents.filter((i) => i.cause === cause).length;
-      expect(n).toBeGreaterThan(0);
+  test("the why-zero counts are the run's recorded zeros per cause, and each cause filters the list", async ({
+    page,
+  }) => {
+    const recordedZero = run.intents.filter((i) => i.recorded === 0);
+    await expect(page.getByTestId("triage")).toHaveAttribute("data-view", "recorded");
+    await expect(page.getByTestId("triage")).toHaveAttribute("data-zero", String(recordedZero.length));
+    for (const cause of ZERO_CAUSES) {
+      const n = recordedZero.filter((i) => i.cause === cause).length;
       await expect(page.locator(`[data-cause='${cause}']`)).toHaveAttribute("data-count", String(n));
     }
-    // A click-through: the list keeps exactly that cause's rollouts (lines that are rollouts).
-    const lines = run.intents.filter((i) => i.cause === "tool_failed").map((i) => i.line);
+    // Drift is counted apart from the causes, with its own count.
+    const drift = recordedZero.filter((i) => i.cause === "drift").length;
+    expect(drift).toBeGreaterThan(0);
+    await expect(page.getByTestId("triage-drift")).toHaveAttribute("data-count", String(drift));
+    await expect(page.getByTestId("triage-drift").locator("[data-cause='drift']")).toHaveCount(1);
+    await expect(page.locator(".triage-causes [data-cause='drift']")).toHaveCount(0);
+    // A click-through: the list keeps exactly that cause's recorded zeros (lines that are rollouts).
+    const lines = recordedZero.filter((i) => i.cause === "tool_failed").map((i) => i.line);
     await page.locator("[data-cause='tool_failed']").click();
     await expect(page.getByTestId("shown-count")).toHaveAttribute("data-shown", String(lines.length));
-    expect(new URL(page.url()).searchParams.get("f")).toBe("cause:tool_failed");
+    expect(new URL(page.url()).searchParams.get("f")).toBe("recorded:0 cause:tool_failed");
     const shown = await page
       .locator(".rbody .rrow")
       .evaluateAll((rows) => rows.map((r) => Number(r.getAttribute("data-line"))));
@@ -63,17 +71,35 @@ test.describe("run view on the generated triage run", () => {
     await expect(page.getByTestId("shown-count")).toHaveAttribute("data-shown", String(run.intents.length));
   });
 
+  test("the switch shows a policy's recomputed zeros; the recorded-1 drift is one of them", async ({
+    page,
+  }) => {
+    const rows = cli(["triage", FILE, "--format", "jsonl"])
+      .trim()
+      .split("\n")
+      .map((t) => JSON.parse(t) as { contract: number | null; cause: string | null });
+    await page.locator("[data-zero-view='contract']").click();
+    await expect(page.getByTestId("triage")).toHaveAttribute("data-view", "contract");
+    const zero = rows.filter((r) => r.contract === 0).length;
+    await expect(page.getByTestId("triage")).toHaveAttribute("data-zero", String(zero));
+    await expect(page.getByTestId("triage-headline")).toContainText(
+      `${zero} of ${run.intents.length} rollouts recompute to 0 under contract`,
+    );
+    const drift = rows.filter((r) => r.contract === 0 && r.cause === "drift").length;
+    await expect(page.getByTestId("triage-drift")).toHaveAttribute("data-count", String(drift));
+  });
+
   test("one wording for the counts: the chip, the why-zero headline and the metrics say the same", async ({
     page,
   }) => {
     // The line built without response.output is an unreadable line: named everywhere, in no total.
     const rollouts = run.intents.length;
     expect(run.unreadable).toHaveLength(1);
-    const zero = run.intents.filter((i) => i.cause !== null).length;
+    const zero = run.intents.filter((i) => i.recorded === 0).length;
     const counts = `${rollouts} rollouts · 1 unreadable line`;
     await expect(page.getByTestId("chip-counts")).toHaveText(counts);
     await expect(page.getByTestId("triage-headline")).toHaveText(
-      `${zero} of ${rollouts} rollouts scored 0 (${((100 * zero) / rollouts).toFixed(1)}%) · 1 unreadable line, not counted`,
+      `${zero} of ${rollouts} rollouts recorded 0 (${((100 * zero) / rollouts).toFixed(1)}%) · 1 unreadable line, not counted`,
     );
     await expect(page.getByTestId("run-metrics").locator("summary")).toContainText(counts);
     await expect(page.getByTestId("rollout-count")).toHaveText(String(rollouts));

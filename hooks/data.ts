@@ -7,11 +7,12 @@
 import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { z } from "zod";
+import type { ZeroView } from "@/lib/triage";
 import type {
   CallView,
+  DataRequests,
   DatasetSummary,
   DetailParams,
-  DetailView,
   ExportFormat,
   FileRole,
   FolderEntry,
@@ -295,12 +296,43 @@ export function useRunExport() {
       const result = await client.request("runExport", { dataset: dataset.id, filter, format });
       if ("error" in result) return result.error;
       const type = format === "csv" ? "text/csv" : "application/x-ndjson";
-      const url = URL.createObjectURL(new Blob([result.text], { type }));
-      const anchor = document.createElement("a");
-      anchor.href = url;
-      anchor.download = `${dataset.name.replace(/\.jsonl(\.gz)?$/, "")}-rows.${format}`;
-      anchor.click();
-      setTimeout(() => URL.revokeObjectURL(url), 0);
+      download(result.text, type, `${baseName(dataset)}-rows.${format}`);
+      return null;
+    },
+    [client],
+  );
+}
+
+function baseName(dataset: DatasetSummary): string {
+  return (dataset.name.split("/").pop() ?? dataset.name).replace(/\.jsonl(\.gz)?$/, "");
+}
+
+/** Saves text as a file through a temporary object URL. */
+function download(text: string, type: string, name: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const anchor = document.createElement("a");
+  anchor.href = url;
+  anchor.download = name;
+  anchor.click();
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+/**
+ * Downloads the report to share (lib/report: one self-contained HTML file) of the filter and the marked
+ * rollouts (none marked: the first the filter keeps); resolves to an error, or null once saved.
+ */
+export function useRunReport() {
+  const client = useDataClient();
+  return useCallback(
+    async (
+      dataset: DatasetSummary,
+      filter: string,
+      marked: readonly number[],
+      view: ZeroView,
+    ): Promise<string | null> => {
+      const result = await client.request("runReport", { dataset: dataset.id, filter, marked, view });
+      if ("error" in result) return result.error;
+      download(result.html, "text/html", `${baseName(dataset)}-report.html`);
       return null;
     },
     [client],
@@ -337,9 +369,32 @@ function detailParams(
 }
 
 /**
- * One rollout's detail summary: header, findings, both verifications, and how many calls and transcript
- * items it has (those come a page at a time: useDetailCalls, useDetailItems). One parse in the worker,
- * which keeps the opened rollout for the pages. Keyed by the dataset's analysis revision.
+ * A whole-rollout request of the detail pane (its summary, or its verification), keyed by the dataset's
+ * analysis revision; the previous rollout's answer stays up only while the same line is refetched.
+ */
+function useDetailRequest<M extends "detail" | "detailVerification">(
+  method: M,
+  dataset: DatasetSummary | null,
+  line: number | null,
+  server: string | null,
+  harness: HarnessId | null,
+  enabled = true,
+) {
+  const client = useDataClient();
+  const params = detailParams(dataset, line, server, harness);
+  return useQuery<DataRequests[M]["result"]>({
+    queryKey: [method, params.dataset, params.analysis, line, server, harness],
+    enabled: enabled && dataset !== null && line !== null,
+    placeholderData: (previous, query) =>
+      query?.queryKey[1] === dataset?.id && query?.queryKey[3] === line ? previous : undefined,
+    queryFn: ({ signal }) => client.request(method, params, { signal }),
+  });
+}
+
+/**
+ * One rollout's detail summary: header, findings, and how many calls and transcript items it has (those
+ * come a page at a time: useDetailCalls, useDetailItems). One parse in the worker, which keeps the opened
+ * rollout for the pages.
  */
 export function useDetail(
   dataset: DatasetSummary | null,
@@ -347,15 +402,22 @@ export function useDetail(
   server: string | null,
   harness: HarnessId | null,
 ) {
-  const client = useDataClient();
-  const params = detailParams(dataset, line, server, harness);
-  return useQuery<DetailView | null>({
-    queryKey: ["detail", params.dataset, params.analysis, line, server, harness],
-    enabled: dataset !== null && line !== null,
-    placeholderData: (previous, query) =>
-      query?.queryKey[1] === dataset?.id && query?.queryKey[3] === line ? previous : undefined,
-    queryFn: ({ signal }) => client.request("detail", params, { signal }),
-  });
+  return useDetailRequest("detail", dataset, line, server, harness);
+}
+
+/**
+ * Both verifications of the rollout useDetail opens (same arguments), computed in the verify pool apart
+ * from the summary: a long rollout's calls are on screen while it is still being replayed. Asked for once
+ * `opened` (the summary is in): on 2 cores a replay started alongside would halve the open's CPU.
+ */
+export function useDetailVerification(
+  dataset: DatasetSummary | null,
+  line: number | null,
+  server: string | null,
+  harness: HarnessId | null,
+  opened: boolean,
+) {
+  return useDetailRequest("detailVerification", dataset, line, server, harness, opened);
 }
 
 /** Rows per page request of an opened rollout's calls or transcript items. */

@@ -3,10 +3,13 @@
 /** Folder file roles and their labels (lib/folder). */
 export { FILE_ROLE_LABEL, FILE_ROLES } from "@/lib/folder";
 export type {
+  ListedTableDiff,
+  ListedWorkplaceDetails,
   PairedBy,
   ServerSource,
   UnverifiedCode,
   VerifierDetails,
+  VerifierDetailsView,
   WorkplaceVerifierDetails,
 } from "@/lib/verify";
 /** How the verifying server was chosen, how a row was paired, why it is unverified: labels from lib/verify. */
@@ -22,6 +25,7 @@ export type {
   FolderFileView,
   FolderRunView,
   FolderSummary,
+  FollowSummary,
   GymMetrics,
   HarnessId,
   Highlight,

@@ -24,7 +24,12 @@ const BASE_CREATED_AT = 1701388740;
 export type Scenario =
   | "pass"
   | "identity_contract"
-  | "identity_whatif"
+  | "aliases_no_map"
+  | "drift_recorded_zero"
+  | "truncated"
+  | "model_error"
+  | "no_output"
+  | "task_wide_error"
   | "no_task_data"
   | "malformed_no_call_id"
   | "not_a_rollout"
@@ -39,7 +44,16 @@ export type Scenario =
 export const SCENARIO_CAUSE: Readonly<Record<Scenario, string | null>> = {
   pass: null,
   identity_contract: "identity",
-  identity_whatif: "identity",
+  // Harness aliases without a map: the names are the agent's own under the contract (all bare), so the
+  // calls named no tool of the server; not identity (the what-if's rescue is said in the sentence).
+  aliases_no_map: "tool_failed",
+  // Gym's calls, recorded 0: both policies score 1, so the recording matches neither.
+  drift_recorded_zero: "drift",
+  truncated: "truncated",
+  model_error: "model_error",
+  no_output: "no_output",
+  // Every rollout of its task makes the same rejected call (the line alone is tool_failed).
+  task_wide_error: "task_wide",
   no_task_data: "no_task_data",
   malformed_no_call_id: "malformed",
   // No response.output: not a rollout at all, so an unreadable line beside the run, never triaged.
@@ -50,16 +64,24 @@ export const SCENARIO_CAUSE: Readonly<Record<Scenario, string | null>> = {
   tool_failed_unknown: "tool_failed",
   tool_failed_refused: "tool_failed",
   wrong_end_state: "wrong_end_state",
-  wrong_end_state_recorded_one: "wrong_end_state",
+  // Recorded 1, both policies 0: the recording matches neither.
+  wrong_end_state_recorded_one: "drift",
 };
+
+/** The cause triageRollout gives the line alone (task_wide is decided over the run's rows). */
+export function lineCause(scenario: Scenario): string | null {
+  return scenario === "task_wide_error" ? "tool_failed" : SCENARIO_CAUSE[scenario];
+}
 
 /** The run: per task, its rollouts' scenarios (rollout index = position). */
 export const PLAN: readonly (readonly Scenario[])[] = [
-  ["pass", "pass", "identity_contract", "wrong_end_state", "no_tool_call", "tool_failed_error"],
-  ["pass", "identity_whatif", "no_task_data", "malformed_no_call_id", "wrong_end_state"],
-  ["pass", "pass", "pass", "tool_failed_unknown", "identity_contract", "malformed_arguments"],
-  ["wrong_end_state", "wrong_end_state_recorded_one", "no_tool_call", "not_a_rollout"],
-  ["pass", "tool_failed_refused", "identity_whatif", "no_task_data"],
+  ["pass", "pass", "identity_contract", "wrong_end_state", "no_tool_call", "tool_failed_error", "truncated"],
+  ["pass", "aliases_no_map", "no_task_data", "malformed_no_call_id", "wrong_end_state", "model_error"],
+  ["pass", "pass", "pass", "tool_failed_unknown", "identity_contract", "malformed_arguments", "no_output"],
+  ["wrong_end_state", "wrong_end_state_recorded_one", "no_tool_call", "not_a_rollout", "drift_recorded_zero"],
+  ["pass", "tool_failed_refused", "aliases_no_map", "no_task_data", "truncated", "model_error", "no_output"],
+  ["task_wide_error", "task_wide_error", "task_wide_error"],
+  ["pass", "drift_recorded_zero", "wrong_end_state_recorded_one"],
 ];
 
 export interface LineIntent {
@@ -100,7 +122,7 @@ interface Call {
 const hermesLegacy = (tool: string) => `mcp_${SERVER}_${tool}`;
 
 function agentOf(scenario: Scenario): string {
-  return scenario.startsWith("identity") ? "hermes_agent" : "http_agent";
+  return scenario === "identity_contract" || scenario === "aliases_no_map" ? "hermes_agent" : "http_agent";
 }
 
 /** The calls a scenario makes, from the task's ground truth. */
@@ -114,10 +136,16 @@ function callsOf(task: Task, scenario: Scenario, prefix: string): Call[] {
     case "pass":
     case "no_task_data":
     case "not_a_rollout":
+    case "drift_recorded_zero":
       return truth;
     case "identity_contract":
-    case "identity_whatif":
+    case "aliases_no_map":
       return truth.map((c) => ({ ...c, name: hermesLegacy(c.name) }));
+    case "truncated":
+    // Cut off while it was still thinking, before any call.
+    case "model_error":
+    case "no_output":
+      return [];
     case "malformed_no_call_id":
       return truth.map((c, i) => (i === 0 ? { ...c, callId: null } : c));
     case "malformed_arguments":
@@ -125,6 +153,7 @@ function callsOf(task: Task, scenario: Scenario, prefix: string): Call[] {
     case "no_tool_call":
       return [];
     case "tool_failed_error":
+    case "task_wide_error":
       // An unexpected keyword argument: the tool raises TypeError and Gym skips the call.
       return truth.map((c, i) =>
         i === 0 ? { ...c, arguments: '{"email_id": "00000057", "text": "hi"}' } : c,
@@ -164,7 +193,7 @@ function wrongArgument(calls: Call[]): Call[] {
   });
 }
 
-/** What Gym recorded: 1 only for rollouts that were right under Gym before provenance. */
+/** What Gym recorded: 1 for rollouts right under Gym before provenance, and the recorded-1 drift. */
 function recordedOf(scenario: Scenario): number {
   return scenario === "pass" || scenario === "wrong_end_state_recorded_one" ? 1 : 0;
 }
@@ -187,15 +216,17 @@ function buildLine(task: Task, taskIndex: number, rolloutIndex: number, scenario
     if (call.callId !== null)
       output.push({ type: "function_call_output", call_id: call.callId, output: '{"output": "ok"}' });
   }
-  output.push({
-    type: "message",
-    role: "assistant",
-    status: "completed",
-    content: [{ type: "output_text", text: SUMMARY_TEXT }],
-  });
+  // A failed call and an empty generation end without a final message; the others say they are done.
+  if (scenario !== "model_error" && scenario !== "no_output" && scenario !== "truncated")
+    output.push({
+      type: "message",
+      role: "assistant",
+      status: "completed",
+      content: [{ type: "output_text", text: SUMMARY_TEXT }],
+    });
   const model = n % 3 === 0 ? "model-b" : "model-a";
   const inputTokens = 1000 + 37 * n;
-  const outputTokens = 50 + 11 * n;
+  const outputTokens = scenario === "no_output" || scenario === "model_error" ? 0 : 50 + 11 * n;
   const response =
     scenario === "not_a_rollout"
       ? { id: `resp_${n}`, model, usage: usage(inputTokens, outputTokens) }
@@ -206,6 +237,7 @@ function buildLine(task: Task, taskIndex: number, rolloutIndex: number, scenario
           object: "response",
           output,
           usage: usage(inputTokens, outputTokens),
+          ...health(scenario),
         };
   const taskFields =
     scenario === "no_task_data"
@@ -247,6 +279,21 @@ function buildLine(task: Task, taskIndex: number, rolloutIndex: number, scenario
   return { text: JSON.stringify(line), intent };
 }
 
+/** What the Responses API records about a call that failed or stopped early. */
+function health(scenario: Scenario) {
+  switch (scenario) {
+    case "truncated":
+      return { status: "incomplete", incomplete_details: { reason: "max_output_tokens" } };
+    case "model_error":
+      return {
+        status: "failed",
+        error: { code: "server_error", message: "The model backend returned 503." },
+      };
+    default:
+      return { status: "completed" };
+  }
+}
+
 function usage(input: number, output: number) {
   return {
     input_tokens: input,
@@ -267,7 +314,8 @@ export function buildTriageRun(): { text: string; intents: LineIntent[]; unreada
   const intents: LineIntent[] = [];
   const unreadable: LineIntent[] = [];
   PLAN.forEach((scenarios, taskIndex) => {
-    const task = tasks[taskIndex];
+    // More tasks than Gym's examples reuse them in turn (each keeps its own _ng_task_index).
+    const task = tasks[taskIndex % tasks.length];
     if (task === undefined) throw new Error(`${TASKS_PATH} has no task ${taskIndex}`);
     scenarios.forEach((scenario, rolloutIndex) => {
       const built = buildLine(task, taskIndex, rolloutIndex, scenario, lines.length + 1);

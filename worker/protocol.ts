@@ -9,17 +9,21 @@
 import type { FileRole, GymMetrics, LineKind } from "../lib/folder";
 import type { HarnessId } from "../lib/harness/types";
 import type { CallResolution, Highlight, MapState, Policy, RolloutFinding } from "../lib/identity/types";
+import type { ZeroView } from "../lib/triage";
+import type { VerifierDetailsView } from "../lib/verify/details";
 import type { PairedBy } from "../lib/verify/pairing";
 import type { ServerSource } from "../lib/verify/server";
 import type { VerifyResult } from "../lib/verify/types";
 import type { UnverifiedCode } from "../lib/verify/unverified";
 import type { CompareRequests } from "./compare-protocol";
+import type { FollowSummary } from "./follow";
 import type { ExportFormat, RunView } from "./run";
 
 export type {
   CallResolution,
   ExportFormat,
   FileRole,
+  FollowSummary,
   GymMetrics,
   HarnessId,
   Highlight,
@@ -31,10 +35,14 @@ export type {
   VerifyResult,
 };
 
-/** Where a file comes from. Files never leave the browser; URLs are same-origin bundled samples. */
+/**
+ * Where a file comes from. Files never leave the browser; URLs are same-origin bundled samples; a remote
+ * file is one `cli view` serves (same origin), read with range requests and followed while it grows.
+ */
 export type Source =
   | { readonly kind: "file"; readonly file: File }
-  | { readonly kind: "url"; readonly url: string; readonly name: string };
+  | { readonly kind: "url"; readonly url: string; readonly name: string }
+  | { readonly kind: "remote"; readonly url: string; readonly name: string };
 
 export type DatasetKind = "rollouts" | "inputs";
 
@@ -90,6 +98,8 @@ export interface DatasetSummary {
   readonly folder_path: string | null;
   /** The folder's Gym config files that route its lines (empty: none). */
   readonly config_files: readonly string[];
+  /** A followed file (served by `cli view`): whether it is still followed, a waiting partial line, or why not. */
+  readonly follow: FollowSummary | null;
 }
 
 /** One file of an opened folder: its path there and the File (webkitRelativePath or a dropped entry's path). */
@@ -224,8 +234,13 @@ export interface CallView {
  * A policy's verify result as the detail pane gets it: the resolution without its calls, which reach the
  * page a page at a time (detailCalls), never all at once.
  */
-export type VerifyResultView = Omit<VerifyResult, "resolution"> & {
+export type VerifyResultView = Omit<VerifyResult, "resolution" | "explanation" | "details"> & {
   readonly resolution: Omit<VerifyResult["resolution"], "calls">;
+  /** The first LISTED_SENTENCES sentences (lib/verify); `explanation_total` counts them all. */
+  readonly explanation: readonly string[];
+  readonly explanation_total: number;
+  /** The verifier's details, bounded (lib/verify listedDetails). */
+  readonly details?: VerifierDetailsView;
 };
 
 export interface VerificationView {
@@ -235,7 +250,10 @@ export interface VerificationView {
   readonly legacy: VerifyResultView;
 }
 
-/** Everything the detail pane shows for one rollout, from one parse and one verification per policy. */
+/**
+ * What the detail pane shows for one rollout at once, from one parse: its calls and transcript items come a
+ * page at a time, and both verifications apart (detailVerification), so neither waits for the other.
+ */
 export interface DetailView {
   readonly line: number;
   readonly entry: RolloutIndexEntry;
@@ -245,12 +263,11 @@ export interface DetailView {
   readonly call_count: number;
   readonly item_count: number;
   /** Each call's position in the transcript, by call index (scrolling the transcript to a call). */
-  readonly call_items: readonly number[];
+  readonly call_items: Int32Array;
   readonly findings: readonly RolloutFinding[];
   readonly byte_length: number;
   /** Keys of the rollout that are not rendered elsewhere, with short JSON previews. */
   readonly extra_fields: readonly { readonly key: string; readonly preview: string }[];
-  readonly verification: VerificationView;
 }
 
 /** A shiki token, flattened to what a span needs. */
@@ -328,6 +345,8 @@ export interface InspectorRequests {
   prioritize: { params: { dataset: string; lines: readonly number[] }; result: null };
   /** One rollout's detail summary; `analysis` is the dataset's analysis revision the page keys it by. */
   detail: { params: DetailParams; result: DetailView | null };
+  /** Both verifications of the rollout `detail` opened with the same params (computed in the pool). */
+  detailVerification: { params: DetailParams; result: VerificationView | null };
   /** Calls [start, end) of the rollout opened by `detail` with the same params. */
   detailCalls: { params: DetailParams & { start: number; end: number }; result: CallView[] | null };
   /** Transcript items [start, end) of the rollout opened by `detail` with the same params. */
@@ -348,6 +367,14 @@ export interface RunRequests {
   /** The run view (worker/run.ts): why-zero breakdown, metrics, filtered lines, inferred harness. */
   run: { params: { dataset: string; filter: string }; result: RunView | null };
   /** The filtered rows as CSV or JSONL, the same bytes as `cli triage --format F --filter EXPR`. */
+  /**
+   * The report to share (lib/report): the breakdown in `view`, the metrics under the filter, and the marked
+   * rollouts (none marked: the first the filter keeps), the same bytes as `cli report FILE --filter EXPR --mark L`.
+   */
+  runReport: {
+    params: { dataset: string; filter: string; marked: readonly number[]; view: ZeroView };
+    result: { html: string; rollouts: number } | { error: string };
+  };
   runExport: {
     params: { dataset: string; filter: string; format: ExportFormat };
     result: { text: string; rows: number } | { error: string };

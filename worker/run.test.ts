@@ -28,10 +28,14 @@ function source(key: string): RunSource {
 describe("worker run view", () => {
   it("counts causes over the whole run and filters lines with lib's filter", async () => {
     const view = await runView(source("a"), "cause:identity");
-    expect(view.triage.total).toBe(run.intents.length);
+    expect(view.triage.recorded.total).toBe(run.intents.length);
     expect(view.counts).toEqual({ rollouts: run.intents.length, unreadable: 1 });
     expect(run.intents.length + run.unreadable.length).toBe(values.length);
-    expect(view.triage.counts.identity).toBe(run.intents.filter((i) => i.cause === "identity").length);
+    // The breakdown counts the recorded zeros; the cause clause lists every row with the cause.
+    expect(view.triage.recorded.counts.identity).toBe(
+      run.intents.filter((i) => i.cause === "identity" && i.recorded === 0).length,
+    );
+    expect(view.triage.recorded.zero).toBe(run.intents.filter((i) => i.recorded === 0).length);
     expect(view.lines).toEqual(run.intents.filter((i) => i.cause === "identity").map((i) => i.line));
     expect(view.metrics.rollouts).toBe(view.lines?.length);
     expect(view.filter_error).toBeNull();

@@ -17,9 +17,10 @@ import {
   parseFilter,
   type RunRow,
   runRow,
+  withTaskWide,
 } from "../lib/run";
 import type { Rollout } from "../lib/schemas";
-import { type RunTriage, summarizeTriage } from "../lib/triage";
+import { type RunTriage, summarizeTriage, type ZeroView } from "../lib/triage";
 import { knownTools, type VerifyOptions, verifyRollout } from "../lib/verify";
 
 export interface RunSource {
@@ -52,8 +53,8 @@ export interface RunSourceLine {
 export interface RunView {
   /** The filter text could not be read: why (no rows are filtered then). */
   readonly filter_error: string | null;
-  /** The breakdown over the whole run. */
-  readonly triage: RunTriage;
+  /** The breakdown over the whole run, per view: the recorded reward's zeros (the default) or a policy's. */
+  readonly triage: Readonly<Record<ZeroView, RunTriage>>;
   /** The run's rollouts and its unreadable lines (lib/run lineCountsText words them). */
   readonly counts: LineCounts;
   /** Metrics over the rows the filter keeps (all without a filter). */
@@ -89,7 +90,12 @@ function compute(source: RunSource): Promise<Computed> {
 async function computeRows(source: RunSource): Promise<Computed> {
   if (source.rows) {
     const given = await source.rows();
-    return { key: source.key, rows: given.rows, values: null, inferred: inferFrom(given.emitted) };
+    return {
+      key: source.key,
+      rows: withTaskWide(given.rows),
+      values: null,
+      inferred: inferFrom(given.emitted),
+    };
   }
   const rows: RunRow[] = [];
   const values = new Map<number, unknown>();
@@ -104,7 +110,7 @@ async function computeRows(source: RunSource): Promise<Computed> {
     for (const call of contract.resolution.calls) names.add(call.emitted);
     emitted.set(contract.server, names);
   }
-  return { key: source.key, rows, values, inferred: inferFrom(emitted) };
+  return { key: source.key, rows: withTaskWide(rows), values, inferred: inferFrom(emitted) };
 }
 
 function inferFrom(emitted: ReadonlyMap<string, ReadonlySet<string>>): HarnessInference | null {
@@ -137,15 +143,19 @@ export async function runView(source: RunSource, filter: string): Promise<RunVie
   return {
     filter_error: parsed.ok ? null : parsed.error,
     counts: { rollouts: computed.rows.length, unreadable: source.unreadable },
-    triage: summarizeTriage(
-      computed.rows.map((row) => ({
-        line: row.line,
-        triage: row.cause === null ? null : { cause: row.cause },
-      })),
-    ),
+    triage: triageViews(computed.rows),
     metrics: runMetrics(kept.map(metricsOf)),
     lines: clauses.length === 0 ? null : kept.map((row) => row.line),
     inferred: computed.inferred,
+  };
+}
+
+/** The breakdown in each view (lib/triage summarizeTriage). */
+export function triageViews(rows: readonly RunRow[]): Record<ZeroView, RunTriage> {
+  return {
+    recorded: summarizeTriage(rows, "recorded"),
+    contract: summarizeTriage(rows, "contract"),
+    legacy: summarizeTriage(rows, "legacy"),
   };
 }
 

@@ -17,9 +17,19 @@ import {
   readGymMetrics,
 } from "../lib/folder";
 import { parseJsonLine } from "../lib/jsonl";
-import { detailView, type OpenedDetail, servers } from "./core";
+import { type OpenedDetail, openDetail, servers } from "./core";
 import { folderHead } from "./folder";
-import type { IndexedBatch, IndexJob, InputsJob, LineRef, RewardedLine, RewardJob, SearchJob } from "./jobs";
+import { FOLLOW_CHECK_BYTES, FOLLOW_POLL_MS, followState, pollOnce, rangeTotal } from "./follow";
+import type {
+  IndexedBatch,
+  IndexJob,
+  InputsJob,
+  LineRef,
+  RewardedLine,
+  RewardJob,
+  SearchJob,
+  VerifyDetailJob,
+} from "./jobs";
 import {
   indexBatch,
   inputIndex,
@@ -28,6 +38,7 @@ import {
   rolloutOf,
   rowContext,
   searchRange,
+  verifyDetail,
 } from "./jobs";
 import type {
   DatasetSummary,
@@ -39,9 +50,18 @@ import type {
   RolloutIndexEntry,
   SessionSummary,
   Source,
+  VerificationView,
 } from "./protocol";
 import { filterProbe, type LineSpan, lineAt, mayContain, splitRanges } from "./search";
-import { type BlobPart, Dataset, type IndexRunner, ingest, newDatasetId, type OpenedSource } from "./store";
+import {
+  type BlobPart,
+  Dataset,
+  type IndexRunner,
+  ingest,
+  ingestAppended,
+  newDatasetId,
+  type OpenedSource,
+} from "./store";
 
 /** Session events are coalesced to at most one per this many ms: the page merges rows and re-renders at most that often (bench/browser.md: each update costs the main thread tens of ms on 2 cores). */
 export const SESSION_EVENT_MS = 200;
@@ -71,6 +91,8 @@ export interface Pool extends IndexRunner {
   search(job: SearchJob): Promise<number[]>;
   /** Indexes an inputs file for pairing in every pool member, before rewards jobs name it. */
   prepareInputs(job: InputsJob): Promise<number>;
+  /** Both verifications of one opened rollout, off the data worker's thread. */
+  verifyDetail(job: VerifyDetailJob): Promise<VerificationView | null>;
 }
 
 /** The pool's functions run on this thread: for tests, and where workers cannot be made. */
@@ -81,6 +103,7 @@ export function inProcessPool(): Pool {
     rewards: (job: RewardJob) => rewardBatch(job),
     search: (job: SearchJob) => searchRange(job),
     prepareInputs: (job: InputsJob) => prepareInputs(job),
+    verifyDetail: (job: VerifyDetailJob) => verifyDetail(job),
   };
 }
 
@@ -412,7 +435,7 @@ export class DataService {
     shownName?: string,
   ): Promise<Dataset> {
     const opened = await openSource(source, signal);
-    const { total, data } = opened;
+    const { total, data, followed } = opened;
     const name = shownName ?? opened.name;
     const dataset = new Dataset(id, name, total, fallbackServer);
     this.store.set(dataset.id, dataset);
@@ -433,20 +456,68 @@ export class DataService {
         harness: null,
         signal,
         onBatch: report,
+        holdPartialLine: followed !== null,
         ...(this.batchBytes === undefined ? {} : { batchBytes: this.batchBytes }),
       });
     } catch (error) {
       this.store.delete(dataset.id);
       throw error;
     }
-    // A file of lines that each have a kind of their own (placeholders, task rows) is JSONL: listed line by line.
+    if (followed !== null && dataset.kind === "rollouts") await this.startFollowing(dataset, followed);
+    // No rollout at all (an empty file included): one message saying what the file is instead, unless its
+    // lines each have a kind of their own (placeholders, task rows): then it is JSONL, listed line by line.
     const namedLines = dataset.errors().some((error) => error.line_kind !== "not_json");
-    if (dataset.kind === "rollouts" && dataset.entries.size === 0 && dataset.bytes > 0 && !namedLines) {
+    if (dataset.kind === "rollouts" && dataset.entries.size === 0 && !namedLines) {
       const start = new Uint8Array(await dataset.blob().slice(0, SNIFF_BYTES).arrayBuffer());
       dataset.problem = fileProblem(start).message;
     }
     report();
     return dataset;
+  }
+
+  /**
+   * Follows a served file while it is in the store: appended complete lines join the dataset (their
+   * rewards pending, then computed as any row's), a truncated or replaced file is said and left alone.
+   */
+  private async startFollowing(dataset: Dataset, url: string): Promise<void> {
+    const blob = dataset.blob();
+    const from = dataset.bytes;
+    const head = new Uint8Array(await blob.slice(0, Math.min(from, FOLLOW_CHECK_BYTES)).arrayBuffer());
+    const tail = new Uint8Array(await blob.slice(Math.max(0, from - FOLLOW_CHECK_BYTES), from).arrayBuffer());
+    const state = followState(url, from, head, tail);
+    dataset.follow = state;
+    const stop = new AbortController();
+    const tick = async () => {
+      if (this.store.get(dataset.id) !== dataset) {
+        stop.abort();
+        return;
+      }
+      const waiting = state.waiting;
+      const found = await pollOnce(state, (u, init) => fetch(u, init), stop.signal);
+      if (found.kind === "changed") {
+        state.problem = found.problem;
+        dataset.revision++;
+        this.changed();
+        return;
+      }
+      if (found.kind === "grown") {
+        await ingestAppended(dataset, found.lines, this.pool, {
+          serverOverride: dataset.serverOverride,
+          harness: dataset.harness,
+          signal: stop.signal,
+          onBatch: () => {},
+        });
+        // A followed file that held no rollout yet (a run that just started) now does.
+        if (dataset.entries.size > 0) dataset.problem = null;
+        this.pumpRewards();
+        this.changed();
+      } else if (state.waiting !== waiting) {
+        dataset.revision++;
+        this.changed();
+      }
+      setTimeout(() => void tick().catch(() => {}), FOLLOW_POLL_MS);
+    };
+    setTimeout(() => void tick().catch(() => {}), FOLLOW_POLL_MS);
   }
 
   private reopening = new Map<string, Promise<Dataset | undefined>>();
@@ -697,7 +768,27 @@ export class DataService {
       serverOverride: server ?? options.serverOverride,
       harness: harness ?? options.harness,
     });
-    return detailView(entry, rollout, context, bytes.length);
+    return openDetail(entry, rollout, context, bytes.length);
+  }
+
+  /** Both verifications of one rollout, in the pool (same server and harness rules as `detail`). */
+  detailVerification(
+    id: string,
+    line: number,
+    server: string | null,
+    harness: HarnessId | null,
+  ): Promise<VerificationView | null> {
+    const dataset = this.store.get(id);
+    const ref = dataset?.lineRef(line);
+    if (!dataset || !ref || !dataset.entries.has(line)) return Promise.resolve(null);
+    const options = dataset.analysisOptions();
+    return this.pool.verifyDetail({
+      ref,
+      inputs: dataset.pairedInputs,
+      ...options,
+      serverOverride: server ?? options.serverOverride,
+      harness: harness ?? options.harness,
+    });
   }
 
   raw(id: string, line: number): Promise<Uint8Array | null> {
@@ -829,13 +920,51 @@ function parseBytes(bytes: Uint8Array | null): unknown {
   return parsed.ok ? parsed.value : undefined;
 }
 
-/** Opens a source: a local file as its Blob, a bundled sample as a fetched stream. */
+const GZIP_MAGIC = [0x1f, 0x8b];
+
+/**
+ * Opens a source: a local file as its Blob, a bundled sample as a fetched stream, a served file as a
+ * streamed range request (`followed`: its URL, when it is plain JSONL and so can be followed as it grows).
+ */
 async function openSource(
   source: Source,
   signal: AbortSignal,
-): Promise<{ name: string; total: number | null; data: OpenedSource }> {
+): Promise<{ name: string; total: number | null; data: OpenedSource; followed: string | null }> {
   if (source.kind === "file") {
-    return { name: source.file.name, total: source.file.size, data: { kind: "blob", blob: source.file } };
+    return {
+      name: source.file.name,
+      total: source.file.size,
+      data: { kind: "blob", blob: source.file },
+      followed: null,
+    };
+  }
+  if (source.kind === "remote") {
+    // Two bytes first: a gzip file is read whole once (its compressed bytes cannot be followed line by line).
+    const magic = await fetch(source.url, { headers: { Range: "bytes=0-1" }, signal });
+    const start = magic.status === 206 ? new Uint8Array(await magic.arrayBuffer()) : new Uint8Array();
+    if (magic.status !== 206) await magic.body?.cancel();
+    if (magic.status !== 206 && magic.status !== 416) {
+      throw new Error(`could not fetch ${source.name}: HTTP ${magic.status}`);
+    }
+    const gzip = start[0] === GZIP_MAGIC[0] && start[1] === GZIP_MAGIC[1];
+    const response = await fetch(source.url, { headers: { Range: "bytes=0-" }, signal });
+    if (response.status === 416) {
+      return {
+        name: source.name,
+        total: 0,
+        data: { kind: "stream", stream: new Blob([]).stream() },
+        followed: source.url,
+      };
+    }
+    if (!response.ok || response.body === null) {
+      throw new Error(`could not fetch ${source.name}: HTTP ${response.status}`);
+    }
+    return {
+      name: source.name,
+      total: rangeTotal(response.headers.get("content-range")),
+      data: { kind: "stream", stream: response.body },
+      followed: gzip ? null : source.url,
+    };
   }
   const response = await fetch(source.url, { signal });
   if (!response.ok || response.body === null) {
@@ -846,6 +975,7 @@ async function openSource(
     name: source.name,
     total: Number.isFinite(length) && length > 0 ? length : null,
     data: { kind: "stream", stream: response.body },
+    followed: null,
   };
 }
 

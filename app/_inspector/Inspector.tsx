@@ -3,6 +3,7 @@ import Link from "next/link";
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
 import { FilterBar } from "@/components/FilterBar";
 import { FolderPanel, GymMetricsPanel } from "@/components/FolderPanel";
+import { FollowBanner } from "@/components/FollowBanner";
 import { LineErrors } from "@/components/LineErrors";
 import { DropTarget, LoadProgressBar, OpenFilesButton, OpenFolderButton, Welcome } from "@/components/Loader";
 import { RolloutTable } from "@/components/RolloutTable";
@@ -20,6 +21,7 @@ import {
   useRememberWorkspace,
   useRolloutIndex,
   useRunExport,
+  useRunReport,
   useRunView,
   useSamples,
   useSearch,
@@ -28,21 +30,38 @@ import {
 import { fileLabels } from "@/hooks/file-labels";
 import type { PickedFolder } from "@/hooks/folder-files";
 import { bundledSample, pairedInputsSample } from "@/hooks/samples";
+import { servedFolder, servedSources } from "@/hooks/served";
 import type { FilterFlag, RolloutIndexEntry, Sample, SortKey, Source } from "@/hooks/types";
 import { useKeyboard } from "@/hooks/use-keyboard";
 import { useViewState } from "@/hooks/use-view-state";
 import { DEFAULT_VIEW, selectRollouts, statusCounts } from "@/hooks/view-state";
 import { type FilterClause, formatFilter, lineCountsText, parseFilter } from "@/lib/run";
-import type { ZeroCause } from "@/lib/triage";
+import type { ZeroCause, ZeroView } from "@/lib/triage";
 import { RolloutPane } from "./RolloutPane";
 
 const NO_ENTRIES: readonly RolloutIndexEntry[] = [];
+const NO_LINES: readonly number[] = [];
 
-/** The filter with its cause clause replaced (or removed when cause is null); other clauses are kept. */
-function withCause(filter: string, cause: ZeroCause | null): string {
+/** A zero in a view: its reward in that view is exactly 0. */
+function zeroClause(view: ZeroView): FilterClause {
+  return { kind: "range", field: view, min: 0, max: 0 };
+}
+
+function isZeroClause(clause: FilterClause): boolean {
+  return clause.kind === "range" && clause.min === 0 && clause.max === 0;
+}
+
+/**
+ * The filter with its cause clause replaced (or removed when cause is null), together with the zero clause
+ * of the breakdown's view, so the list holds exactly the rollouts the cause's count counts; other clauses
+ * are kept.
+ */
+function withCause(filter: string, cause: ZeroCause | null, view: ZeroView): string {
   const parsed = parseFilter(filter);
-  const kept: FilterClause[] = parsed.ok ? parsed.clauses.filter((c) => c.kind !== "cause") : [];
-  return formatFilter(cause === null ? kept : [...kept, { kind: "cause", cause }]);
+  const kept: FilterClause[] = parsed.ok
+    ? parsed.clauses.filter((c) => c.kind !== "cause" && !isZeroClause(c))
+    : [];
+  return formatFilter(cause === null ? kept : [...kept, zeroClause(view), { kind: "cause", cause }]);
 }
 
 function activeCause(filter: string): ZeroCause | null {
@@ -77,8 +96,17 @@ export function Inspector() {
     if (restored.current) return;
     restored.current = true;
     const ids = storedWorkspace();
+    if (servedFolder()) {
+      // A folder `cli view` serves is read from the server, so a reload sees what the run wrote since.
+      void servedSources().then(
+        ({ sources }) => loader.load(sources),
+        (error: unknown) => setServedError(error instanceof Error ? error.message : String(error)),
+      );
+      return;
+    }
     if (session === null && !view.sample && ids.length > 0) void loader.restore(ids);
-  }, [session, view.sample, loader.restore]);
+  }, [session, view.sample, loader.restore, loader.load]);
+  const [servedError, setServedError] = useState<string | null>(null);
 
   // Open the sample named in the URL (a deep link), once the sample list is known.
   const loadedSample = useRef<string | null>(null);
@@ -166,7 +194,16 @@ export function Inspector() {
   const searchLines = useDeferredValue(query.trim() ? (search.data?.lines ?? null) : null);
   const { filters, agent, env, sort, desc } = view;
   const run = useRunView(dataset, view.f);
+  // The breakdown counts the run's own (recorded) zeros unless switched to a policy's recomputed ones.
+  const [zeroView, setZeroView] = useState<ZeroView>("recorded");
   const runExport = useRunExport();
+  const runReport = useRunReport();
+  // Rollouts marked for the report, for the file they were marked in.
+  const [marks, setMarks] = useState<{ dataset: string | null; lines: readonly number[] }>({
+    dataset: null,
+    lines: [],
+  });
+  const marked = marks.dataset !== null && marks.dataset === dataset?.id ? marks.lines : NO_LINES;
   const [exportError, setExportError] = useState<string | null>(null);
   const runLines = run.data?.lines ?? null;
   const rows = useMemo(() => {
@@ -307,6 +344,12 @@ export function Inspector() {
             There is no bundled sample named “{view.sample}”.
           </div>
         )}
+        {servedError && (
+          <div className="banner banner-error" role="alert" data-testid="served-error">
+            Could not read the served folder: {servedError}
+          </div>
+        )}
+        {dataset?.follow && <FollowBanner follow={dataset.follow} />}
         {loader.error && (
           <div className="banner banner-error" role="alert" data-testid="load-error">
             Could not load: {loader.error}
@@ -376,9 +419,19 @@ export function Inspector() {
               {run.data && (
                 <TriagePanel
                   triage={run.data.triage}
+                  view={zeroView}
+                  onView={(next) => {
+                    setZeroView(next);
+                    // A cause chosen in another view keeps its cause, counted in the new view.
+                    const cause = activeCause(view.f);
+                    if (cause !== null)
+                      setView({ f: withCause(view.f, cause, next), line: null, call: null });
+                  }}
                   counts={run.data.counts}
                   active={activeCause(view.f)}
-                  onCause={(cause) => setView({ f: withCause(view.f, cause), line: null, call: null })}
+                  onCause={(cause) =>
+                    setView({ f: withCause(view.f, cause, zeroView), line: null, call: null })
+                  }
                 />
               )}
               <RunFilter
@@ -392,6 +445,11 @@ export function Inspector() {
                   void runExport(dataset, view.f, format).then(setExportError);
                 }}
                 exportError={exportError}
+                marked={marked.length}
+                onReport={() => {
+                  setExportError(null);
+                  void runReport(dataset, view.f, marked, zeroView).then(setExportError);
+                }}
                 inferred={run.data?.inferred ?? null}
                 harness={view.harness}
                 onHarness={(harness) => setView({ harness })}
@@ -471,6 +529,15 @@ export function Inspector() {
                   server={view.server}
                   harness={view.harness}
                   onView={setView}
+                  marked={marked.includes(selectedEntry.line)}
+                  onMark={(on) =>
+                    setMarks({
+                      dataset: dataset.id,
+                      lines: on
+                        ? [...marked, selectedEntry.line]
+                        : marked.filter((line) => line !== selectedEntry.line),
+                    })
+                  }
                 />
               ) : (
                 <div className="placeholder">

@@ -5,7 +5,14 @@ import { RawLine } from "@/components/RawLine";
 import { RolloutHeader, TaskFields } from "@/components/RolloutHeader";
 import { Transcript } from "@/components/Transcript";
 import { VerificationPanel } from "@/components/VerificationPanel";
-import { useDetail, useDetailCalls, useDetailItems, useRawLine, useServers } from "@/hooks/data";
+import {
+  useDetail,
+  useDetailCalls,
+  useDetailItems,
+  useDetailVerification,
+  useRawLine,
+  useServers,
+} from "@/hooks/data";
 import type { DatasetSummary, HarnessId, RolloutIndexEntry } from "@/hooks/types";
 import type { ViewUpdate } from "@/hooks/use-view-state";
 
@@ -16,12 +23,22 @@ interface Props {
   server: string | null;
   harness: HarnessId | null;
   onView(update: ViewUpdate, options?: { push?: boolean }): void;
+  /** Whether this rollout is marked for the report, and how to change it. */
+  marked: boolean;
+  onMark(marked: boolean): void;
 }
 
-export function RolloutPane({ dataset, entry, call, server, harness, onView }: Props) {
-  // One parse in the worker: the summary and both verifications at once, the calls and transcript items a
-  // page at a time as they come on screen (requested alongside the summary, from the same opened rollout).
+export function RolloutPane({ dataset, entry, call, server, harness, onView, marked, onMark }: Props) {
+  // One parse in the worker: the summary at once, the calls and transcript items a page at a time as they
+  // come on screen (from the same opened rollout), both verifications from the pool when they are done.
   const detail = useDetail(dataset, entry.line, server, harness);
+  const verification = useDetailVerification(
+    dataset,
+    entry.line,
+    server,
+    harness,
+    detail.isSuccess && detail.data?.line === entry.line,
+  );
   const calls = useDetailCalls(dataset, entry.line, server, harness);
   const items = useDetailItems(dataset, entry.line, server, harness);
   const servers = useServers();
@@ -40,13 +57,28 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView }: P
       className="detail"
       data-detail-line={entry.line}
       data-verified={
-        detail.isSuccess && !detail.isPlaceholderData && !detail.isFetching && view === detail.data
+        detail.isSuccess &&
+        !detail.isPlaceholderData &&
+        !detail.isFetching &&
+        view === detail.data &&
+        verification.isSuccess &&
+        !verification.isPlaceholderData &&
+        !verification.isFetching
       }
     >
+      <label className="mark-rollout muted">
+        <input
+          type="checkbox"
+          checked={marked}
+          onChange={(event) => onMark(event.target.checked)}
+          data-testid="mark-rollout"
+        />{" "}
+        mark for the report
+      </label>
       <RolloutHeader view={view} fileName={dataset.name} />
       <VerificationPanel
-        view={view.verification}
-        loading={detail.isFetching}
+        view={verification.data}
+        loading={verification.isFetching || verification.isPending}
         servers={servers.data ?? []}
         server={server}
         defaultServer={entry.server}

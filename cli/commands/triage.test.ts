@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { rowsCsv, rowsJsonl } from "../../lib/export/csv";
-import { matchesFilter, parseFilter, runRow } from "../../lib/run";
+import { matchesFilter, parseFilter, runRow, withTaskWide } from "../../lib/run";
 import { asRollout } from "../../lib/schemas/test-helpers";
 import { ZERO_CAUSES } from "../../lib/triage";
 import { buildTriageRun, TRIAGE_RUN_PATH } from "../../scripts/gen-triage-run";
@@ -19,16 +19,68 @@ describe("cli triage", () => {
     expect(await run([FILE], io)).toBe(0);
     const out = io.out();
     const total = generated.intents.length;
-    // The run view's headline (lib/run zeroShareText): the line that is not a rollout is named, not counted.
-    const zero = generated.intents.filter((i) => i.cause !== null).length;
+    // The run view's headline (lib/run zeroShareText): the run's own zeros, the recorded reward's; the line
+    // that is not a rollout is named, not counted.
+    const recordedZero = generated.intents.filter((i) => i.recorded === 0);
+    const zero = recordedZero.length;
     expect(out).toContain(
-      `${zero} of ${total} rollouts scored 0 (${((100 * zero) / total).toFixed(1)}%) · 1 unreadable line, not counted`,
+      `${zero} of ${total} rollouts recorded 0 (${((100 * zero) / total).toFixed(1)}%) · 1 unreadable line, not counted`,
     );
     expect(generated.unreadable).toHaveLength(1);
     expect(io.err()).toContain(`line ${generated.unreadable[0]?.line}: not a rollout: response.output:`);
     for (const cause of ZERO_CAUSES) {
-      const n = generated.intents.filter((i) => i.cause === cause).length;
+      const n = recordedZero.filter((i) => i.cause === cause).length;
       expect(out).toMatch(new RegExp(`^  ${cause} +${n}  +${((100 * n) / total).toFixed(1)}%`, "m"));
+    }
+    // Drift is counted apart, under its own heading, after the other causes.
+    expect(out.indexOf("counted apart")).toBeGreaterThan(out.indexOf("  wrong_end_state"));
+    expect(out.indexOf("  drift")).toBeGreaterThan(out.indexOf("counted apart"));
+    // Which policy reproduces the recorded reward is a finding of its own.
+    const legacyOnly = generated.intents.filter((i) => i.scenario === "identity_contract").length;
+    expect(out).toMatch(new RegExp(`legacy only ${legacyOnly}, neither \\d+`));
+  });
+
+  it("--view counts a policy's recomputed zeros instead of the recorded ones", async () => {
+    const io = memoryIo();
+    expect(await run([FILE, "--view", "contract"], io)).toBe(0);
+    const values: unknown[] = generated.text
+      .trim()
+      .split("\n")
+      .map((t) => JSON.parse(t));
+    const rows = generated.intents.map((i) => runRow(i.line, asRollout(values[i.line - 1])));
+    const zero = rows.filter((r) => r.contract === 0).length;
+    expect(io.out()).toMatch(new RegExp(`^${zero} of ${rows.length} rollouts recompute to 0 under contract`));
+    const bad = memoryIo();
+    expect(await run([FILE, "--view", "both"], bad)).toBe(2);
+    expect(bad.err()).toMatch(/--view must be one of recorded, contract, legacy/);
+  });
+
+  it("--format jsonl adds the decisive calls (function_call indexes) and the drift explanation", async () => {
+    const io = memoryIo();
+    expect(await run([FILE, "--format", "jsonl"], io)).toBe(0);
+    const records = io
+      .out()
+      .trim()
+      .split("\n")
+      .map((t) => JSON.parse(t));
+    const values: unknown[] = generated.text
+      .trim()
+      .split("\n")
+      .map((t) => JSON.parse(t));
+    for (const record of records) {
+      expect(Array.isArray(record.decisive_calls)).toBe(true);
+      expect(record).toHaveProperty("drift");
+      const intent = generated.intents.find((i) => i.line === record.line);
+      // Every decisive index is a function_call of the line, in response.output order.
+      const line = JSON.stringify(values[record.line - 1]);
+      const calls = line.split('"type":"function_call"').length - 1;
+      for (const index of record.decisive_calls) expect(index).toBeLessThan(calls);
+      if (intent?.scenario === "tool_failed_error") expect(record.decisive_calls).toEqual([0]);
+      if (intent?.scenario === "drift_recorded_zero") {
+        expect(record.cause).toBe("drift");
+        expect(record.drift).toMatch(/^Recorded 0; recomputed contract 1, legacy 1\. Trust the recomputed/);
+      }
+      if (intent?.scenario === "pass") expect(record.drift).toBeNull();
     }
   });
 
@@ -40,10 +92,10 @@ describe("cli triage", () => {
       .map((t) => JSON.parse(t));
     const parsed = parseFilter(filter);
     if (!parsed.ok) throw new Error(parsed.error);
-    const expected = generated.intents
-      .map((i) => ({ v: values[i.line - 1], row: runRow(i.line, asRollout(values[i.line - 1])) }))
-      .filter(({ v, row }) => matchesFilter(parsed.clauses, row, v))
-      .map(({ row }) => row);
+    const rows = withTaskWide(generated.intents.map((i) => runRow(i.line, asRollout(values[i.line - 1]))));
+    const expected = rows
+      .filter((row) => matchesFilter(parsed.clauses, row, values[row.line - 1]))
+      .map((row) => row);
     expect(expected.length).toBe(
       generated.intents.filter((i) => i.recorded === 0 && i.agent === "http_agent").length,
     );

@@ -13,30 +13,44 @@ import {
   type FilterClause,
   matchesFilter,
   metricsOf,
+  needsRollout,
   parseFilter,
   type RunRow,
   runRow,
+  withTaskWide,
   zeroShareText,
 } from "../../lib/run";
-import { ZERO_CAUSE_LABELS, ZERO_CAUSES } from "../../lib/triage";
+import {
+  REPRODUCTION_TEXT,
+  summarizeTriage,
+  ZERO_CAUSE_LABELS,
+  ZERO_CAUSES,
+  ZERO_VIEWS,
+  type ZeroView,
+} from "../../lib/triage";
 import { emptyValue, onlyFile, readHarness, scanOptions } from "../args";
 import { reportError } from "../errors";
 import { FOLDER_HELP, type RoleOverride, readRoleOverrides, type Source, sourcesOf } from "../folder";
 import type { CommandIo } from "../io";
-import { namingFile, openFileStream } from "../open";
+import { namingFile, openFileStream, sayNotRollouts } from "../open";
 import { writeOutput } from "../output";
 
 export const HELP = `usage: npm run --silent cli -- triage FILE|DIR [options]
 
-Every rollout whose recorded or recomputed reward is 0 gets one cause (in this precedence): malformed,
-no_task_data (unverifiable), identity (scores above 0 under the contract policy or a harness what-if with
-provenance), no_tool_call, tool_failed (calls the tool rejected), wrong_end_state.
+Every rollout whose recorded or recomputed reward is 0 gets one cause (in this precedence, lib/triage/README.md):
+malformed, drift (the recorded reward matches neither policy's recomputation), model_error, truncated,
+no_output (run health: response.error, response.status / incomplete_details, usage.output_tokens 0),
+no_task_data (unverifiable), identity (the names decided the reward), task_wide (every rollout of the task
+failed the same way), no_tool_call, tool_failed (calls the tool rejected), wrong_end_state.
 
 ${FOLDER_HELP}
 options:
-  --format F      summary (default): counts and share per cause, then run metrics, as text
+  --format F      summary (default): the zeros per cause, counted in the --view's reward, then run metrics
                   csv | jsonl: one row per rollout (line, task, agent, server, model, the recorded and both
-                  recomputed rewards, cause, flags, tokens, error)
+                  recomputed rewards, cause, which policy reproduces the recorded reward, drift, the
+                  decisive calls as 0-based function_call indexes, flags, tokens, error)
+  --view V        which reward's zeros the summary counts: recorded (default: the run's own), contract,
+                  legacy (a policy's recomputation)
   --filter EXPR   only rollouts matching every clause: recorded:0..0  contract:0.5..  legacy:..1
                   field:agent_ref.name=hermes_agent  field:response.model~gpt  flag:alias_guess
                   cause:identity   (a value with spaces as a JSON string: field:category="a b")
@@ -61,6 +75,7 @@ interface TriageArgs {
   readonly file: string;
   readonly roles: readonly RoleOverride[];
   readonly format: Format;
+  readonly view: ZeroView;
   readonly filter: readonly FilterClause[];
   readonly server?: string;
   readonly inputs?: string;
@@ -76,7 +91,7 @@ type Parsed =
 export function parseTriageArgs(argv: readonly string[]): Parsed {
   const scanned = scanOptions(
     argv,
-    ["--format", "--filter", "--server", "--inputs", "--harness", "--out", "--role"],
+    ["--format", "--view", "--filter", "--server", "--inputs", "--harness", "--out", "--role"],
     ["--role"],
   );
   if (!scanned.ok || scanned.help) return scanned.ok ? { ok: true, help: true } : scanned;
@@ -87,6 +102,8 @@ export function parseTriageArgs(argv: readonly string[]): Parsed {
   if (!roles.ok) return roles;
   const format = values.get("--format") ?? "summary";
   if (!isFormat(format)) return { ok: false, error: `--format must be one of ${FORMATS.join(", ")}` };
+  const view = ZERO_VIEWS.find((v) => v === (values.get("--view") ?? "recorded"));
+  if (view === undefined) return { ok: false, error: `--view must be one of ${ZERO_VIEWS.join(", ")}` };
   const filter = parseFilter(values.get("--filter") ?? "");
   if (!filter.ok) return { ok: false, error: `--filter: ${filter.error}` };
   const harness = readHarness(values.get("--harness"));
@@ -103,6 +120,7 @@ export function parseTriageArgs(argv: readonly string[]): Parsed {
       file: only.file,
       roles: roles.overrides,
       format,
+      view,
       filter: filter.clauses,
       ...(server === undefined ? {} : { server }),
       ...(inputs === undefined ? {} : { inputs }),
@@ -119,19 +137,34 @@ function fixed(value: number | null, decimals: number): string {
   return value === null ? "n/a" : value.toFixed(decimals);
 }
 
-/** The text summary: causes with count and share of the rollouts, then the run's headline metrics. */
-export function formatSummary(rows: readonly RunRow[], unreadable: number): string {
+/**
+ * The text summary: the zeros of the view's reward per cause with count and share of the rollouts (drift
+ * counted apart), which policy reproduces the recorded reward, then the run's headline metrics. `rows` are
+ * the run's rows with the run-level cause applied (withTaskWide).
+ */
+export function formatSummary(
+  rows: readonly RunRow[],
+  unreadable: number,
+  view: ZeroView = "recorded",
+): string {
   const out: string[] = [];
-  const zero = rows.filter((r) => r.cause !== null).length;
+  const triage = summarizeTriage(rows, view);
   // The same headline as the run view's (lib/run): unreadable lines are named and in no total.
-  out.push(zeroShareText(zero, { rollouts: rows.length, unreadable }));
-  for (const cause of ZERO_CAUSES) {
-    const n = rows.filter((r) => r.cause === cause).length;
+  out.push(zeroShareText(triage.zero, { rollouts: rows.length, unreadable }, view));
+  const line = (cause: (typeof ZERO_CAUSES)[number]) => {
+    const n = triage.counts[cause];
     const share = rows.length === 0 ? 0 : (100 * n) / rows.length;
-    out.push(
-      `  ${cause.padEnd(16)} ${String(n).padStart(6)}  ${share.toFixed(PERCENT_DECIMALS).padStart(5)}%  ${ZERO_CAUSE_LABELS[cause]}`,
-    );
-  }
+    return `  ${cause.padEnd(16)} ${String(n).padStart(6)}  ${share.toFixed(PERCENT_DECIMALS).padStart(5)}%  ${ZERO_CAUSE_LABELS[cause]}`;
+  };
+  for (const cause of ZERO_CAUSES) if (cause !== "drift") out.push(line(cause));
+  // Drift is counted apart: its zero is the recording's, not something the agent did.
+  out.push(`counted apart (the recorded reward matches neither policy's recomputation):`);
+  out.push(line("drift"));
+  const r = triage.reproduced;
+  out.push(
+    `recorded reward reproduced by: both policies ${r.both}, contract only ${r.contract}, legacy only ${r.legacy}, neither ${r.neither}` +
+      (r.legacy > r.contract ? ` (${REPRODUCTION_TEXT.legacy})` : ""),
+  );
   const m = runMetrics(rows.map(metricsOf));
   out.push(
     `mean reward: recorded ${fixed(m.mean.recorded, MEAN_DECIMALS)}, contract ${fixed(m.mean.contract, MEAN_DECIMALS)}, legacy ${fixed(m.mean.legacy, MEAN_DECIMALS)}`,
@@ -169,13 +202,19 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
   const folder = sources.some((s) => s.file !== null);
   try {
     const readFiles = [...sources.map((s) => s.path), ...(args.inputs === undefined ? [] : [args.inputs])];
+    // Clauses that read the rollout itself are decided while it is in hand; the rest once a file's rows are
+    // all in, since the run-level cause (task_wide) needs the whole run. Only rows are kept, never rollouts.
+    const fieldClauses = args.filter.filter((clause) => needsRollout([clause]));
+    const rowClauses = args.filter.filter((clause) => !needsRollout([clause]));
     await writeOutput(args.out, readFiles, io, null, async (output) => {
-      const rows: RunRow[] = [];
+      const kept: RunRow[] = [];
       let unreadable = 0;
       if (args.format === "csv") await output.write(encoder.encode(csvHeader(folder)));
       for (const source of sources) {
         const where = source.file === null ? "" : `${source.file} `;
         const stream = await openFileStream(source.path);
+        const rows: RunRow[] = [];
+        const fieldOk = new Set<number>();
         for await (const item of namingFile(source.path, readJsonl(stream))) {
           if (!item.ok) {
             unreadable++;
@@ -199,14 +238,22 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
             ...(pairing === undefined || pairing.ref === null ? {} : { input: pairing.ref }),
             ...(args.harness === undefined ? {} : { harness: args.harness }),
           });
-          if (!matchesFilter(args.filter, row, item.value)) continue;
-          const file = source.file ?? undefined;
+          rows.push(row);
+          if (matchesFilter(fieldClauses, row, item.value)) fieldOk.add(row.line);
+        }
+        // One sentence for a single FILE without one rollout (an empty one included).
+        if (source.file === null && rows.length === 0) await sayNotRollouts(source.path, io);
+        // Each file is a run of its own: its tasks' rollouts are compared among themselves.
+        const file = source.file ?? undefined;
+        for (const row of withTaskWide(rows)) {
+          if (!fieldOk.has(row.line) || !matchesFilter(rowClauses, row)) continue;
           if (args.format === "csv") await output.write(encoder.encode(csvRow(row, file)));
           else if (args.format === "jsonl") await output.write(encoder.encode(jsonlRow(row, file)));
-          else rows.push(row);
+          else kept.push(row);
         }
       }
-      if (args.format === "summary") await output.write(encoder.encode(formatSummary(rows, unreadable)));
+      if (args.format === "summary")
+        await output.write(encoder.encode(formatSummary(kept, unreadable, args.view)));
     });
     return 0;
   } catch (error) {

@@ -10,12 +10,15 @@ describe("the one wording for a file's counts", () => {
   });
 
   it("says what the why-zero share is a share of", () => {
-    expect(zeroShareText(18, { rollouts: 24, unreadable: 0 })).toBe("18 of 24 rollouts scored 0 (75.0%)");
+    expect(zeroShareText(18, { rollouts: 24, unreadable: 0 })).toBe("18 of 24 rollouts recorded 0 (75.0%)");
     expect(zeroShareText(18, { rollouts: 24, unreadable: 1 })).toBe(
-      "18 of 24 rollouts scored 0 (75.0%) · 1 unreadable line, not counted",
+      "18 of 24 rollouts recorded 0 (75.0%) · 1 unreadable line, not counted",
     );
     expect(zeroShareText(0, { rollouts: 0, unreadable: 3 })).toBe(
-      "0 of 0 rollouts scored 0 (0.0%) · 3 unreadable lines, not counted",
+      "0 of 0 rollouts recorded 0 (0.0%) · 3 unreadable lines, not counted",
+    );
+    expect(zeroShareText(5, { rollouts: 10, unreadable: 0 }, "legacy")).toBe(
+      "5 of 10 rollouts recompute to 0 under legacy (50.0%)",
     );
   });
 });

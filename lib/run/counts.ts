@@ -26,12 +26,22 @@ function percent(n: number, total: number): string {
   return total === 0 ? "0.0%" : `${((100 * n) / total).toFixed(1)}%`;
 }
 
+/** Which reward the headline counts: the run's own (recorded) or a policy's recomputation. */
+export type ZeroBasis = "recorded" | "contract" | "legacy";
+
+const BASIS_TEXT: Readonly<Record<ZeroBasis, string>> = {
+  recorded: "recorded 0",
+  contract: "recompute to 0 under contract",
+  legacy: "recompute to 0 under legacy",
+};
+
 /**
- * The why-zero headline, explicit about its denominator: "6 of 24 rollouts scored 0 (25.0%)", plus
- * "· 1 unreadable line, not counted" when some lines are not rollouts.
+ * The why-zero headline, explicit about its denominator and its reward: "6 of 24 rollouts recorded 0
+ * (25.0%)" (or "recompute to 0 under contract"), plus "· 1 unreadable line, not counted" when some lines
+ * are not rollouts.
  */
-export function zeroShareText(zero: number, counts: LineCounts): string {
-  const head = `${zero.toLocaleString("en-US")} of ${count(counts.rollouts, "rollout", "rollouts")} scored 0 (${percent(zero, counts.rollouts)})`;
+export function zeroShareText(zero: number, counts: LineCounts, basis: ZeroBasis = "recorded"): string {
+  const head = `${zero.toLocaleString("en-US")} of ${count(counts.rollouts, "rollout", "rollouts")} ${BASIS_TEXT[basis]} (${percent(zero, counts.rollouts)})`;
   return counts.unreadable === 0
     ? head
     : `${head} · ${count(counts.unreadable, "unreadable line", "unreadable lines")}, not counted`;

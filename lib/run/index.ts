@@ -1,4 +1,4 @@
-export { type LineCounts, lineCountsText, zeroShareText } from "./counts";
+export { type LineCounts, lineCountsText, type ZeroBasis, zeroShareText } from "./counts";
 export {
   type FilterClause,
   formatClause,
@@ -9,4 +9,12 @@ export {
   parseFilter,
   type RewardField,
 } from "./filter";
-export { metricsOf, RUN_ROW_COLUMNS, type RunRow, type RunRowOptions, rowTask, runRow } from "./row";
+export {
+  metricsOf,
+  RUN_ROW_COLUMNS,
+  type RunRow,
+  type RunRowOptions,
+  rowTask,
+  runRow,
+  withTaskWide,
+} from "./row";

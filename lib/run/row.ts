@@ -7,7 +7,14 @@
 import { z } from "zod";
 import { type MetricsRow, readModelUsage } from "../metrics";
 import type { Rollout } from "../schemas";
-import { triageRollout, type ZeroCause } from "../triage";
+import {
+  explainDrift,
+  type Reproduction,
+  reproducedBy,
+  sameFailureTasks,
+  triageRollout,
+  type ZeroCause,
+} from "../triage";
 import { type VerifyOptions, verifyRollout } from "../verify";
 import type { VerifyResult } from "../verify/types";
 
@@ -24,6 +31,14 @@ export interface RunRow {
   readonly legacy: number | null;
   readonly cause: ZeroCause | null;
   readonly cause_sentence: string | null;
+  /** Which policy's recomputation equals the recorded reward (null: nothing to compare). */
+  readonly reproduced_by: Reproduction | null;
+  /** When the recorded reward matches neither policy's: what differs and which number to trust. */
+  readonly drift: string | null;
+  /** The calls that lost the reward: 0-based indexes of the function_call items in response.output order. */
+  readonly decisive_calls: readonly number[];
+  /** How the rollout failed, comparable between rollouts (task_wide); not exported. */
+  readonly signature: string | null;
   readonly calls: number;
   /** Distinct call flags and highlights under the contract policy, sorted (e.g. alias_guess, ambiguous). */
   readonly flags: readonly string[];
@@ -36,7 +51,7 @@ export interface RunRow {
   readonly error: string | null;
 }
 
-/** CSV column order (every RunRow key; flags joined with spaces). */
+/** CSV column order (every RunRow key but the internal signature; lists joined with spaces). */
 export const RUN_ROW_COLUMNS = [
   "line",
   "task_index",
@@ -50,6 +65,9 @@ export const RUN_ROW_COLUMNS = [
   "legacy",
   "cause",
   "cause_sentence",
+  "reproduced_by",
+  "drift",
+  "decisive_calls",
   "calls",
   "flags",
   "input_tokens",
@@ -115,6 +133,10 @@ export function runRow(line: number, value: Rollout, options: RunRowOptions = {}
     legacy: legacy.reward,
     cause: triage?.cause ?? null,
     cause_sentence: triage?.sentence ?? null,
+    reproduced_by: reproducedBy(contract.recorded_reward, contract.reward, legacy.reward),
+    drift: triage === null ? explainDrift(value, contract, legacy, contract) : triage.drift,
+    decisive_calls: triage?.decisive.map((call) => call.index) ?? [],
+    signature: triage?.signature ?? null,
     calls: contract.resolution.calls.length,
     flags: flagsOf(contract),
     input_tokens: usage?.input_tokens ?? null,
@@ -153,4 +175,29 @@ export function metricsOf(row: RunRow): MetricsRow {
 /** The task a row counts toward for grouping and pass@k: its _ng_task_index, else its task id. */
 export function rowTask(row: RunRow): string | null {
   return row.task_index !== null ? String(row.task_index) : row.task_id;
+}
+
+/**
+ * The run-level cause (lib/triage task-wide): the rows of every task whose rollouts all failed the same way
+ * become task_wide, their sentence saying so before the rollout's own. Needs every row of the run.
+ */
+export function withTaskWide(rows: readonly RunRow[]): RunRow[] {
+  const tasks = sameFailureTasks(
+    rows.map((row) => ({ task: rowTask(row), cause: row.cause, signature: row.signature })),
+  );
+  if (tasks.size === 0) return [...rows];
+  const sizes = new Map<string, number>();
+  for (const row of rows) {
+    const task = rowTask(row);
+    if (task !== null) sizes.set(task, (sizes.get(task) ?? 0) + 1);
+  }
+  return rows.map((row) => {
+    const task = rowTask(row);
+    if (task === null || !tasks.has(task)) return row;
+    return {
+      ...row,
+      cause: "task_wide",
+      cause_sentence: `Every rollout of task ${task} (${sizes.get(task)}) failed the same way: ${row.cause_sentence ?? ""}`,
+    };
+  });
 }

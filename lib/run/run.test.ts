@@ -11,6 +11,7 @@ import {
   RUN_ROW_COLUMNS,
   type RunRow,
   runRow,
+  withTaskWide,
 } from "./index";
 
 const run = buildTriageRun();
@@ -19,7 +20,8 @@ const values: unknown[] = run.text
   .split("\n")
   .map((t) => JSON.parse(t));
 // Rows for the rollouts only: the line built without response.output is an unreadable line.
-const rows = run.intents.map((i) => runRow(i.line, asRollout(values[i.line - 1])));
+// The run's rows carry the run-level cause (task_wide) as every front end lists them.
+const rows = withTaskWide(run.intents.map((i) => runRow(i.line, asRollout(values[i.line - 1]))));
 
 function parsed(text: string): readonly FilterClause[] {
   const p = parseFilter(text);
@@ -94,7 +96,7 @@ describe("filters", () => {
     expect(select("field:_ng_task_index=3 recorded:0..0")).toEqual(
       lines((i) => i.task === 3 && i.recorded === 0),
     );
-    expect(select("flag:alias_guess")).toEqual(lines((i) => i.scenario === "identity_whatif"));
+    expect(select("flag:alias_guess")).toEqual(lines((i) => i.scenario === "aliases_no_map"));
   });
 
   it("a range needs a reward: unverified rows never match one", () => {

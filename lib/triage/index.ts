@@ -1,4 +1,15 @@
+export {
+  type CallBadge,
+  type CallBadgeKind,
+  type CellTrace,
+  callBadges,
+  type DecisiveCall,
+  judgedCalls,
+} from "./decisive";
 export { type CallOutcome, readCallOutcomes, readTableDiffs, type TableState } from "./details";
+export { explainDrift, REPRODUCTION_TEXT, type Reproduction, reproducedBy } from "./drift";
+export { type HealthProblem, readHealth } from "./health";
+export { sameFailureTasks, TASK_WIDE_MIN_ROLLOUTS, type TaskFailure } from "./task-wide";
 export {
   type IdentityBasis,
   isZeroReward,
@@ -11,5 +22,7 @@ export {
   ZERO_CAUSE_HINTS,
   ZERO_CAUSE_LABELS,
   ZERO_CAUSES,
+  ZERO_VIEWS,
   type ZeroCause,
+  type ZeroView,
 } from "./triage";

@@ -1,7 +1,14 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildTriageRun, PLAN, SCENARIO_CAUSE, TRIAGE_RUN_PATH } from "../../scripts/gen-triage-run";
+import {
+  buildTriageRun,
+  lineCause,
+  PLAN,
+  SCENARIO_CAUSE,
+  TRIAGE_RUN_PATH,
+} from "../../scripts/gen-triage-run";
+import { rowTask, runRow, withTaskWide } from "../run";
 import { readRollout } from "../schemas";
 import { asRollout } from "../schemas/test-helpers";
 import { type VerifyOptions, verifyRollout } from "../verify";
@@ -13,7 +20,6 @@ import {
   ZERO_CAUSE_HINTS,
   ZERO_CAUSE_LABELS,
   ZERO_CAUSES,
-  type ZeroCause,
 } from "./index";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -50,39 +56,52 @@ describe("the generated triage run", () => {
     expect(scenarios.filter((s) => SCENARIO_CAUSE[s] === null).length).toBeGreaterThanOrEqual(5);
   });
 
-  it("gives each line the cause it was built to show", () => {
+  it("gives each line the cause it was built to show (alone, and in the run)", () => {
     const got = run.intents.map((i) => ({ line: i.line, cause: triage(rows[i.line - 1])?.cause ?? null }));
-    expect(got).toEqual(run.intents.map((i) => ({ line: i.line, cause: i.cause })));
+    expect(got).toEqual(run.intents.map((i) => ({ line: i.line, cause: lineCause(i.scenario) })));
+    const inRun = withTaskWide(run.intents.map((i) => runRow(i.line, asRollout(rows[i.line - 1]))));
+    expect(inRun.map((r) => ({ line: r.line, cause: r.cause }))).toEqual(
+      run.intents.map((i) => ({ line: i.line, cause: i.cause })),
+    );
+    // task_wide keeps the rollout's own sentence after saying the whole task failed alike.
+    const wide = inRun.find((r) => r.cause === "task_wide");
+    expect(wide?.cause_sentence).toMatch(
+      /^Every rollout of task 5 \(3\) failed the same way: 1 call rejected/,
+    );
+    expect(rowTask(wide ?? inRun[0]!)).toBe("5");
     // The line built without response.output is not a rollout: an unreadable line, never triaged.
     for (const u of run.unreadable) expect(readRollout(rows[u.line - 1]).ok).toBe(false);
     expect(run.unreadable.length + run.intents.length).toBe(rows.length);
   });
 
-  it("summarizes counts and lines per cause, equal to the generator's tally", () => {
-    const summary = summarizeTriage(
-      run.intents.map((i) => ({ line: i.line, triage: triage(rows[i.line - 1]) })),
+  it("summarizes the recorded zeros per cause by default, each policy's on request", () => {
+    const inRun = withTaskWide(run.intents.map((i) => runRow(i.line, asRollout(rows[i.line - 1]))));
+    const recorded = summarizeTriage(inRun);
+    expect(recorded.view).toBe("recorded");
+    // The headline is the run's own zeros: exactly the rows recorded 0.
+    expect(recorded.zero).toBe(run.intents.filter((i) => i.recorded === 0).length);
+    const expected = Object.fromEntries(ZERO_CAUSES.map((c) => [c, [] as number[]]));
+    for (const r of inRun) if (r.recorded === 0 && r.cause !== null) expected[r.cause]?.push(r.line);
+    expect(recorded.lines).toEqual(expected);
+    expect(recorded.total).toBe(run.intents.length);
+    // The recorded-1 drift is a recomputed zero, not a recorded one.
+    const contract = summarizeTriage(inRun, "contract");
+    expect(contract.zero).toBe(inRun.filter((r) => r.contract === 0).length);
+    expect(contract.counts.drift).toBe(
+      run.intents.filter((i) => i.scenario === "wrong_end_state_recorded_one").length,
     );
-    const expected: Record<ZeroCause, number[]> = {
-      malformed: [],
-      no_task_data: [],
-      identity: [],
-      no_tool_call: [],
-      tool_failed: [],
-      wrong_end_state: [],
-    };
-    for (const intent of run.intents) {
-      const cause = ZERO_CAUSES.find((c) => c === intent.cause);
-      if (cause) expected[cause].push(intent.line);
-    }
-    expect(summary.lines).toEqual(expected);
-    expect(summary.total).toBe(run.intents.length);
-    expect(summary.zero).toBe(run.intents.filter((i) => i.cause !== null).length);
-    for (const cause of ZERO_CAUSES) expect(summary.counts[cause]).toBe(expected[cause].length);
+    expect(recorded.counts.drift).toBe(
+      run.intents.filter((i) => i.scenario === "drift_recorded_zero").length,
+    );
+    // identity_contract is recorded as legacy scores it: the finding names legacy.
+    expect(recorded.reproduced.legacy).toBe(
+      run.intents.filter((i) => i.scenario === "identity_contract").length,
+    );
   });
 });
 
 describe("triageRollout", () => {
-  it("gives no cause when neither the recorded nor the recomputed reward is 0", () => {
+  it("gives no cause when none of the recorded and recomputed rewards is 0", () => {
     expect(triage(row(lineOf("pass")))).toBeNull();
     expect(isZeroReward(1, 1)).toBe(false);
     expect(isZeroReward(null, 0)).toBe(true);
@@ -90,35 +109,96 @@ describe("triageRollout", () => {
     expect(isZeroReward(0.5, null)).toBe(false);
   });
 
-  it("triages a recorded 1 that recomputes to 0", () => {
+  it("calls a recorded 1 that both policies recompute to 0 drift, with the cells that differ and whom to trust", () => {
     const t = triage(row(lineOf("wrong_end_state_recorded_one")));
-    expect(t).toMatchObject({ cause: "wrong_end_state", recorded: 1, recomputed: 0, differs: ["crm_data"] });
+    expect(t).toMatchObject({ cause: "drift", recorded: 1, recomputed: 0, reproduced_by: "neither" });
+    expect(t?.drift).toMatch(
+      /^Recorded 1; recomputed contract 0, legacy 0\. What differs: table cells: crm_data /,
+    );
+    expect(t?.drift).toMatch(/Trust the recomputed reward/);
+    // The agent stopped one call short: the row was never removed, and the ground-truth action that removes it is named.
+    expect(t?.traces?.length).toBeGreaterThan(0);
+    expect(t?.traces?.every((trace) => trace.by === null && trace.expectedBy !== null)).toBe(true);
+    expect(t?.drift).toMatch(
+      /crm_data row 00000047 never removed; ground-truth action #\d+ customer_relationship_manager_delete_customer \(which removes it\) was not called/,
+    );
+    expect(t?.decisive).toEqual([]);
   });
 
-  it("triages a recorded 0 that recomputes to 1 as identity, from the contract policy", () => {
+  it("calls a recorded 0 that both policies recompute to 1 drift, never identity (all calls bare)", () => {
+    const t = triage(row(lineOf("drift_recorded_zero")));
+    expect(t).toMatchObject({
+      cause: "drift",
+      recorded: 0,
+      contract: 1,
+      legacy: 1,
+      reproduced_by: "neither",
+    });
+    expect(t?.drift).toMatch(/scores it higher under both policies/);
+  });
+
+  it("gives identity when provenance decides: contract 1, legacy 0, and the recording is legacy's", () => {
     const t = triage(row(lineOf("identity_contract")));
-    expect(t).toMatchObject({ cause: "identity", recorded: 0, recomputed: 1 });
-    expect(t?.identity).toEqual({ kind: "contract", reward: 1 });
+    expect(t).toMatchObject({
+      cause: "identity",
+      recorded: 0,
+      contract: 1,
+      legacy: 0,
+      reproduced_by: "legacy",
+    });
+    expect(t?.identity).toEqual({ kind: "policies", contract: 1, legacy: 0 });
+    expect(t?.sentence).toMatch(/The recorded 0 is the legacy policy's\./);
+    expect(t?.drift).toBeNull();
   });
 
-  it("finds identity through the harness what-if when no map was recorded, and names the emitted harness", () => {
-    const t = triage(row(lineOf("identity_whatif")));
-    expect(t).toMatchObject({ cause: "identity", recomputed: 0 });
-    expect(t?.identity).toEqual({ kind: "whatif", harness: "hermes-legacy", reward: 1 });
-  });
-
-  it("without the what-if, the same names are calls the tool rejected", () => {
-    const t = triage(row(lineOf("identity_whatif")), { whatIf: false });
+  it("never gives identity to bare aliases without a map: the calls named no tool, and the what-if says what a map would do", () => {
+    const t = triage(row(lineOf("aliases_no_map")));
     expect(t?.cause).toBe("tool_failed");
-    expect(t?.failed_calls?.length).toBeGreaterThan(0);
+    expect(t?.sentence).toMatch(
+      /with a provenance map for its calls \(the hermes-legacy names it emitted\), it scores 1/,
+    );
+    expect(t?.decisive.map((d) => d.index)).toEqual(t?.failed_calls);
+    const without = triage(row(lineOf("aliases_no_map")), { whatIf: false });
+    expect(without?.cause).toBe("tool_failed");
+    expect(without?.sentence).not.toMatch(/what-if/);
+  });
+
+  it("reads run health from the line: a failed model call, a cut-off response, no output tokens", () => {
+    expect(triage(row(lineOf("model_error")))).toMatchObject({ cause: "model_error" });
+    expect(triage(row(lineOf("model_error")))?.sentence).toMatch(
+      /server_error: The model backend returned 503/,
+    );
+    const truncated = triage(row(lineOf("truncated")));
+    expect(truncated?.cause).toBe("truncated");
+    expect(truncated?.sentence).toMatch(/incomplete_details\.reason "max_output_tokens"/);
+    expect(triage(row(lineOf("no_output")))?.cause).toBe("no_output");
+    // Health comes before the verifier's view: without task data, a cut-off response is still truncated.
+    const noData = row(lineOf("truncated"));
+    delete noData.ground_truth;
+    expect(triage(noData)?.cause).toBe("truncated");
   });
 
   it("does not call a name that matches no harness identity: it is a tool the server does not have", () => {
     const t = triage(row(lineOf("tool_failed_unknown")));
     expect(t).toMatchObject({ cause: "tool_failed", failed_calls: [0] });
+    expect(t?.decisive).toEqual([{ index: 0, why: expect.stringMatching(/^skipped: KeyError/) }]);
+    expect(t?.sentence).toMatch(/call #0 crm_bulk_reassign skipped: KeyError/);
   });
 
-  it("puts malformed before no task data, and no task data before identity", () => {
+  it("names the call whose write made each differing cell, or the ground-truth action never called", () => {
+    const t = triage(row(lineOf("wrong_end_state")));
+    expect(t?.cause).toBe("wrong_end_state");
+    expect(t?.traces?.length).toBeGreaterThan(0);
+    expect(t?.sentence).toMatch(
+      /never written|never removed|written by call #|added by call #|removed by call #/,
+    );
+    for (const trace of t?.traces ?? []) {
+      if (trace.by !== null) expect(t?.decisive.map((d) => d.index)).toContain(trace.by);
+      else expect(trace.expectedBy).not.toBeNull();
+    }
+  });
+
+  it("puts malformed before no task data, and no task data before drift and identity", () => {
     const both = row(lineOf("malformed_no_call_id"));
     delete both.ground_truth;
     expect(triage(both)?.cause).toBe("malformed");
@@ -151,12 +231,11 @@ describe("triageRollout", () => {
     expect(t?.cause).toBe("wrong_end_state");
   });
 
-  it("uses the chosen policy's reward for zero detection", () => {
-    // Recorded 0, contract 1: a zero under both policies' view of the recording.
+  it("triages a rollout when any of its three rewards is 0", () => {
+    // Recorded 1 = contract 1, legacy 0: a zero only in the legacy view, and the names decided it.
     const value = row(lineOf("identity_contract"));
     value.reward = 1;
-    expect(triage(value)).toBeNull();
-    expect(triage(value, { policy: "legacy" })?.cause).toBe("identity");
+    expect(triage(value)).toMatchObject({ cause: "identity", reproduced_by: "contract", recomputed: 0 });
   });
 
   it("never sees a value that is not a rollout: the edge reads it as an unreadable line with a kind", () => {

@@ -1,41 +1,41 @@
 /**
- * Why-zero triage: every rollout whose recorded or recomputed reward is 0 gets exactly one cause, decided
- * from what the library already computes (the rollout schema, the verify result under both policies, the
- * verifier's details and, when names may be at fault, the harness what-if). Nothing here re-scores
- * anything in a new way; it reads those results in a fixed order.
- *
- * Precedence (the first that holds wins; ZERO_CAUSES lists them in this order):
- *  1. malformed       an output item Gym's request model refuses, or a `gym_would_reject` finding: Gym
- *                     itself could not have scored it. (A line that is not a rollout at all is an unreadable
- *                     line, counted beside the rollouts and never triaged: lib/schemas readRollout.)
- *  2. no_task_data    no reward can be recomputed (no verifying server, no verifier, no task fields such as
- *                     ground_truth): the 0 cannot be checked. Open the materialized inputs to verify.
- *  3. identity        the tool names, not the agent, lost the reward: it scores above 0 under the contract
- *                     policy, or (no map recorded) under a harness what-if with provenance.
- *  4. no_tool_call    the response has no function_call at all.
- *  5. tool_failed     a call the tool rejected: it raised, named no tool of the server, or a tool that can
- *                     change a compared table refused it (the calls the verifier's own explanation cites).
- *  6. wrong_end_state everything ran, and the verifier scored 0: table differences, or a 0 component.
- *
- * Why this order: causes earlier in the list make the later ones meaningless (a malformed or unverifiable
- * line has no trustworthy end state; a name problem produces unknown-tool errors and a wrong end state as
- * its symptoms; with no call at all there is nothing to fail), so the earliest is the root cause.
+ * Why-zero triage: every rollout whose recorded reward or either policy's recomputed reward is 0 gets
+ * exactly one cause, decided from what the library already computes (the rollout schema, the verify
+ * result under both policies, the verifier's details and, when names may be at fault, the harness
+ * what-if). Nothing here re-scores anything in a new way; it reads those results in a fixed order.
+ * Precedence, evidence per cause and why this order: lib/triage/README.md (ZERO_CAUSES lists them in order).
  */
 
 import type { HarnessId } from "../harness/types";
-import type { Policy } from "../identity/types";
 import type { Rollout } from "../schemas";
 import { knownTools, verifyRollout } from "../verify";
 import { functionCalls as requestFunctionCalls } from "../verify/request";
 import type { VerifyResult } from "../verify/types";
 import { harnessWhatIf } from "../whatif";
-import { readCallOutcomes, readTableDiffs } from "./details";
+import {
+  type CellTrace,
+  type DecisiveCall,
+  groundTruthNames,
+  isFailedCall,
+  judgedCalls,
+  TRACES_PER_SENTENCE,
+  tracesOf,
+  traceText,
+} from "./decisive";
+import { readCallOutcomes } from "./details";
+import { explainDrift, type Reproduction, reproducedBy } from "./drift";
+import { readHealth } from "./health";
 
-/** The causes, in precedence order. */
+/** The causes, in precedence order (task_wide is decided over a run's rows: lib/triage/task-wide.ts). */
 export const ZERO_CAUSES = [
   "malformed",
+  "drift",
+  "model_error",
+  "truncated",
+  "no_output",
   "no_task_data",
   "identity",
+  "task_wide",
   "no_tool_call",
   "tool_failed",
   "wrong_end_state",
@@ -44,8 +44,13 @@ export type ZeroCause = (typeof ZERO_CAUSES)[number];
 
 export const ZERO_CAUSE_LABELS: Readonly<Record<ZeroCause, string>> = {
   malformed: "Malformed",
+  drift: "Drift",
+  model_error: "Model call failed",
+  truncated: "Response truncated",
+  no_output: "No output tokens",
   no_task_data: "No task data",
   identity: "Identity",
+  task_wide: "Same failure on every rollout of the task",
   no_tool_call: "No tool call",
   tool_failed: "Tool refused/errored",
   wrong_end_state: "Wrong end state",
@@ -54,33 +59,57 @@ export const ZERO_CAUSE_LABELS: Readonly<Record<ZeroCause, string>> = {
 /** One sentence per cause: what it means (the precedence is ZERO_CAUSES' order). */
 export const ZERO_CAUSE_HINTS: Readonly<Record<ZeroCause, string>> = {
   malformed: "A request Gym itself would refuse: it could not have been scored.",
+  model_error: "The model call failed (response.error, or response.status failed): the agent never answered.",
+  truncated:
+    "The model's response was cut off (response.status incomplete, incomplete_details.reason such as max_output_tokens).",
+  no_output: "The model produced no output tokens (response.usage.output_tokens 0).",
   no_task_data: "Unverifiable: no server, no verifier or no task fields (open the materialized inputs).",
+  drift:
+    "The recorded reward matches neither policy's recomputation: the numbers disagree, so say which to trust before reading a cause.",
   identity:
-    "The tool names lost the reward: it scores above 0 under the contract policy, or with provenance in the harness what-if.",
+    "The tool names decided the reward: a call's provenance or verifier name differs from what it emitted, and the reward differs between the policies or with provenance in the harness what-if.",
+  task_wide:
+    "Every rollout of this task failed the same way: look at the task (ground truth, environment) before the agent.",
   no_tool_call: "The response makes no function_call.",
   tool_failed:
-    "A call the tool rejected: it raised, named no tool of the server, or a table-changing tool refused it.",
+    "A call the tool rejected: Gym skipped it (it raised, or named no tool of the server), or a table-changing tool refused it.",
   wrong_end_state: "Every call ran; the end state (tables) or a verifier component is wrong.",
 };
 
+/** The views a run's zeros are counted in: the run's own reward (default) or a policy's recomputation. */
+export const ZERO_VIEWS = ["recorded", "contract", "legacy"] as const;
+export type ZeroView = (typeof ZERO_VIEWS)[number];
+
 /** How an identity cause was established. */
 export type IdentityBasis =
-  | { readonly kind: "contract"; readonly reward: number }
-  | { readonly kind: "whatif"; readonly harness: HarnessId; readonly reward: number };
+  | { readonly kind: "policies"; readonly contract: number; readonly legacy: number }
+  | { readonly kind: "whatif"; readonly harness: string; readonly reward: number };
 
 export interface RolloutTriage {
   readonly cause: ZeroCause;
-  /** One sentence a researcher can act on. */
+  /** One sentence a researcher can act on; "call #k" names a call (0-based among function_calls). */
   readonly sentence: string;
   readonly recorded: number | null;
-  /** The recomputed reward under the triage policy (null: unverified). */
+  /** The recomputed reward the cause reads (the policy that scored 0 when one did; null: unverified). */
   readonly recomputed: number | null;
-  /** For identity: which computation scored above 0. */
+  readonly contract: number | null;
+  readonly legacy: number | null;
+  /** Which policy reproduces the recorded reward (null: nothing to compare). */
+  readonly reproduced_by: Reproduction | null;
+  /** When the recorded reward matches neither policy: what differs and which number to trust. */
+  readonly drift: string | null;
+  /** The calls that lost the reward, with why (call numbers, 0-based among function_calls). */
+  readonly decisive: readonly DecisiveCall[];
+  /** wrong_end_state / drift: every differing cell and row, traced to the call that wrote it. */
+  readonly traces?: readonly CellTrace[];
+  /** For identity: which computation showed the names mattered. */
   readonly identity?: IdentityBasis;
-  /** For tool_failed: the call indexes (0-based among function_calls) the tool rejected. */
+  /** For tool_failed: the call indexes the tool rejected. */
   readonly failed_calls?: readonly number[];
   /** For wrong_end_state: the tables that differ, or the components at 0. */
   readonly differs?: readonly string[];
+  /** What "the same failure" means for task_wide: equal for two rollouts that failed the same way. */
+  readonly signature: string | null;
 }
 
 export interface TriageOptions {
@@ -89,22 +118,16 @@ export interface TriageOptions {
   /** The rollout's materialized-inputs row. */
   readonly input?: unknown;
   readonly harness?: HarnessId;
-  /** Which recomputed reward counts as "the recomputed reward" for zero detection; default contract. */
-  readonly policy?: Policy;
   /** Precomputed verify results, to avoid verifying twice (they must be for the same server and input). */
   readonly contract?: VerifyResult;
   readonly legacy?: VerifyResult;
-  /** Run the harness what-if when the contract reward is 0 and a call names no tool of S (default true). */
+  /** Run the harness what-if when the evidence reward is 0 and a call names no tool of S (default true). */
   readonly whatIf?: boolean;
 }
 
-function recordedReward(rollout: Rollout): number | null {
-  return typeof rollout.reward === "number" ? rollout.reward : null;
-}
-
-/** A rollout needs a cause when its recorded or its recomputed reward is exactly 0. */
-export function isZeroReward(recorded: number | null, recomputed: number | null): boolean {
-  return recorded === 0 || recomputed === 0;
+/** A rollout needs a cause when any of its rewards (recorded, contract, legacy) is exactly 0. */
+export function isZeroReward(...rewards: readonly (number | null)[]): boolean {
+  return rewards.some((reward) => reward === 0);
 }
 
 function plural(n: number, word: string): string {
@@ -112,25 +135,78 @@ function plural(n: number, word: string): string {
 }
 
 /**
- * The one cause of a zero reward, or null when neither the recorded nor the recomputed reward is 0.
- * Never throws for bad data.
+ * Whether the names could have changed the outcome: some call's verifier name under the contract policy
+ * differs from the name it emitted, or it carries provenance. A rollout whose calls are all bare (no map)
+ * is verified by the names it emitted under the contract, so its names are the agent's own actions.
+ */
+function namesMatter(contract: VerifyResult): boolean {
+  return contract.resolution.calls.some(
+    (call) => call.verifier_name !== call.emitted || call.provenance !== null,
+  );
+}
+
+interface WhatIfRescue {
+  readonly harness: string;
+  readonly reward: number;
+  /** The rescuing harness' aliases are exactly the emitted names. */
+  readonly same: boolean;
+}
+
+function whatIfRescue(rollout: Rollout, evidence: VerifyResult, input: unknown): WhatIfRescue | null {
+  const tools = evidence.server === null ? undefined : knownTools(evidence.server);
+  const calls = evidence.resolution.calls;
+  const unknownName =
+    tools !== undefined &&
+    calls.some((call) => !tools.includes(call.verifier_name) && call.status !== "external");
+  if (!unknownName) return null;
+  const report = harnessWhatIf(rollout, {
+    ...(evidence.server === null ? {} : { server: evidence.server }),
+    ...(input === undefined ? {} : { input }),
+  });
+  const emitted = calls.map((call) => call.emitted);
+  const scoring = report.rows.filter((row) => row.withProvenance && row.reward !== null && row.reward > 0);
+  // Prefer the harness whose aliases are exactly the emitted names: the same rollout, plus a map.
+  const same = (names: readonly string[]) => names.every((name, i) => name === emitted[i]);
+  const rescued = scoring.find((row) => same(row.emittedNames)) ?? scoring[0];
+  if (rescued === undefined || rescued.reward === null) return null;
+  return { harness: rescued.harness, reward: rescued.reward, same: same(rescued.emittedNames) };
+}
+
+function rescueText(rescue: WhatIfRescue): string {
+  return (
+    `with a provenance map for its calls${rescue.same ? ` (the ${rescue.harness} names it emitted)` : ` (re-emitted under ${rescue.harness})`}, ` +
+    `it scores ${rescue.reward} (harness what-if)`
+  );
+}
+
+/**
+ * The one cause of a zero, or null when none of the recorded and recomputed rewards is 0. Never throws
+ * for bad data.
  */
 export function triageRollout(rollout: Rollout, options: TriageOptions = {}): RolloutTriage | null {
-  const policy = options.policy ?? "contract";
   const verifyOptions = {
     ...(options.server === undefined ? {} : { server: options.server }),
     ...(options.input === undefined ? {} : { input: options.input }),
     ...(options.harness === undefined ? {} : { harness: options.harness }),
   };
   const contract = options.contract ?? verifyRollout(rollout, { ...verifyOptions, policy: "contract" });
-  const chosen =
-    policy === "contract"
-      ? contract
-      : (options.legacy ?? verifyRollout(rollout, { ...verifyOptions, policy: "legacy" }));
-  const recorded = recordedReward(rollout);
-  const recomputed = chosen.reward;
-  if (!isZeroReward(recorded, recomputed)) return null;
-  const base = { recorded, recomputed };
+  const legacy = options.legacy ?? verifyRollout(rollout, { ...verifyOptions, policy: "legacy" });
+  const recorded = contract.recorded_reward;
+  if (!isZeroReward(recorded, contract.reward, legacy.reward)) return null;
+  // The recomputation the cause reads: the policy that scored 0, when one did.
+  const evidence = contract.reward === 0 ? contract : legacy.reward === 0 ? legacy : contract;
+  const reproduction = reproducedBy(recorded, contract.reward, legacy.reward);
+  const drift = explainDrift(rollout, contract, legacy, evidence);
+  const base = {
+    recorded,
+    recomputed: evidence.reward,
+    contract: contract.reward,
+    legacy: legacy.reward,
+    reproduced_by: reproduction,
+    drift,
+    decisive: [] as DecisiveCall[],
+    signature: null,
+  };
 
   // 1. malformed
   const items = requestFunctionCalls(rollout.response.output);
@@ -149,143 +225,238 @@ export function triageRollout(rollout: Rollout, options: TriageOptions = {}): Ro
       sentence: `Gym's request validation would reject this rollout: ${rejected.join("; ")}.`,
     };
   }
-
-  // 2. no_task_data
+  const code = contract.unverified?.code;
+  const why = contract.unverified?.message ?? contract.error ?? contract.explanation[0] ?? "no reward";
   // lib/verify's reason code decides: what Gym itself refuses is malformed, the rest cannot be checked.
-  if (contract.reward === null) {
-    const code = contract.unverified?.code;
-    const why = contract.unverified?.message ?? contract.error ?? contract.explanation[0] ?? "no reward";
-    if (code === "gym_refuses" || code === "not_a_rollout")
-      return { ...base, cause: "malformed", sentence: `Gym could not score it: ${why}` };
-    return { ...base, cause: "no_task_data", sentence: `Unverifiable, so the 0 cannot be checked: ${why}` };
+  if (contract.reward === null && (code === "gym_refuses" || code === "not_a_rollout"))
+    return { ...base, cause: "malformed", sentence: `Gym could not score it: ${why}` };
+
+  const calls = contract.resolution.calls;
+  const outcomes = readCallOutcomes(evidence.details);
+  const failed = outcomes.filter(isFailedCall);
+  const traces = tracesOf(evidence);
+
+  // 2. drift: the recorded reward is reproduced by neither policy
+  if (drift !== null) {
+    const decisive =
+      evidence.reward === 0 ? decisiveOf(failed, traces, judgedCalls(evidence)) : ([] as DecisiveCall[]);
+    return { ...base, cause: "drift", sentence: drift, decisive, ...(traces.length > 0 ? { traces } : {}) };
   }
 
-  // 3. identity
-  if (contract.reward > 0) {
-    return {
-      ...base,
-      cause: "identity",
-      identity: { kind: "contract", reward: contract.reward },
-      sentence:
-        `Scores ${contract.reward} under the contract policy (provenance followed): ` +
-        "the tool names, not the agent, lost the reward.",
-    };
+  // 3-5. run health, from what the line records about the model call
+  const health = readHealth(rollout);
+  if (health !== null) {
+    const sentence =
+      health.kind === "model_error"
+        ? `The model call failed (${health.detail}): the agent never answered.`
+        : health.kind === "truncated"
+          ? `The model's response was cut off (${health.detail}): the rollout ended before the agent finished.`
+          : `The model produced no output tokens (${health.detail}).`;
+    return { ...base, cause: health.kind, sentence, signature: health.kind };
   }
-  const tools = contract.server === null ? undefined : knownTools(contract.server);
-  const calls = contract.resolution.calls;
-  const unknownName =
-    tools !== undefined &&
-    calls.some((call) => !tools.includes(call.verifier_name) && call.status !== "external");
-  if (unknownName && options.whatIf !== false) {
-    const report = harnessWhatIf(rollout, {
-      ...(contract.server === null ? {} : { server: contract.server }),
-      ...(options.input === undefined ? {} : { input: options.input }),
-    });
-    const emitted = calls.map((call) => call.emitted);
-    const scoring = report.rows.filter((row) => row.withProvenance && row.reward !== null && row.reward > 0);
-    // Prefer the harness whose aliases are exactly the emitted names: the same rollout, plus a map.
-    const rescued =
-      scoring.find((row) => row.emittedNames.every((name, i) => name === emitted[i])) ?? scoring[0];
-    if (rescued !== undefined && rescued.reward !== null) {
-      const same = rescued.emittedNames.every((name, i) => name === emitted[i]);
+
+  // 6. no_task_data
+  if (contract.reward === null)
+    return { ...base, cause: "no_task_data", sentence: `Unverifiable, so the 0 cannot be checked: ${why}` };
+
+  // 7. identity: the names changed the outcome
+  const rescue =
+    evidence.reward === 0 && options.whatIf !== false ? whatIfRescue(rollout, evidence, options.input) : null;
+  if (namesMatter(contract)) {
+    const renamed = calls
+      .filter((call) => call.verifier_name !== call.emitted || call.provenance !== null)
+      .map((call) => ({
+        index: call.index,
+        why: `emitted ${call.emitted}, verified as ${call.verifier_name}`,
+      }));
+    if (contract.reward !== legacy.reward && legacy.reward !== null) {
+      const lost = contract.reward === 0 ? "contract" : "legacy";
       return {
         ...base,
         cause: "identity",
-        identity: { kind: "whatif", harness: rescued.harness, reward: rescued.reward },
+        identity: { kind: "policies", contract: contract.reward, legacy: legacy.reward },
+        decisive: renamed,
         sentence:
-          `With a provenance map for its calls${same ? ` (the ${rescued.harness} names it emitted)` : ` (re-emitted under ${rescued.harness})`}, ` +
-          `it scores ${rescued.reward}: the emitted names were never mapped back to the server's tools (harness what-if).`,
+          `Scores ${contract.reward} under the contract policy (provenance followed) and ${legacy.reward} under legacy: ` +
+          `the tool names, not the agent, decided the reward${lost === "legacy" ? " (legacy ignores the provenance map)" : ""}.` +
+          (reproduction === "contract" || reproduction === "legacy"
+            ? ` The recorded ${recorded} is the ${reproduction} policy's.`
+            : ""),
+      };
+    }
+    if (rescue !== null) {
+      return {
+        ...base,
+        cause: "identity",
+        identity: { kind: "whatif", harness: rescue.harness, reward: rescue.reward },
+        decisive: renamed,
+        sentence: `With ${rescueText(rescue).slice("with ".length)}: the emitted names were never mapped back to the server's tools.`,
       };
     }
   }
 
-  // 4. no_tool_call
+  // 8. no_tool_call
   if (calls.length === 0) {
-    return { ...base, cause: "no_tool_call", sentence: "The response makes no function_call at all." };
+    return {
+      ...base,
+      cause: "no_tool_call",
+      sentence: "The response makes no function_call at all.",
+      signature: "no_tool_call",
+    };
   }
 
-  // 5. tool_failed
-  const outcomes = readCallOutcomes(contract.details);
-  const failed = outcomes.filter(
-    (call) =>
-      call.outcome === "error" ||
-      call.outcome === "unknown_name" ||
-      (call.outcome === "refused" && call.mutates === true),
-  );
+  // 9. tool_failed
   if (failed.length > 0) {
-    const first = failed[0];
+    const shown = failed
+      .slice(0, TRACES_PER_SENTENCE)
+      .map(
+        (call) =>
+          `call #${call.index} ${call.name || "(no name)"} ${call.outcome === "refused" ? "refused" : "skipped"}: ${(call.message ?? call.outcome).replace(/\.$/, "")}`,
+      );
+    const more =
+      failed.length > TRACES_PER_SENTENCE ? `; and ${failed.length - TRACES_PER_SENTENCE} more` : "";
+    const hint = rescue === null ? "" : ` The names look like harness aliases: ${rescueText(rescue)}.`;
     return {
       ...base,
       cause: "tool_failed",
       failed_calls: failed.map((call) => call.index),
-      sentence:
-        `${plural(failed.length, "call")} rejected by the tool` +
-        (first === undefined
-          ? "."
-          : `; first #${first.index} ${first.name || "(no name)"}: ${(first.message ?? first.outcome).replace(/\.$/, "")}.`),
+      decisive: failed.map((call) => ({
+        index: call.index,
+        why:
+          call.outcome === "refused"
+            ? `refused: ${call.message ?? ""}`
+            : `skipped: ${call.message ?? call.outcome}`,
+      })),
+      sentence: `${plural(failed.length, "call")} rejected by the tool: ${shown.join("; ")}${more}.${hint}`,
+      signature: `tool_failed ${[...new Set(failed.map((c) => `${c.name}: ${c.message ?? c.outcome}`))].sort().join(" | ")}`,
     };
   }
 
-  // 6. wrong_end_state
-  const tables = readTableDiffs(contract.details)
-    .filter((table) => !table.equal)
-    .map((table) => table.table);
-  const zeroComponents = Object.entries(contract.components ?? {})
+  // 10. wrong_end_state
+  const tables = [...new Set(traces.map((trace) => trace.table))];
+  const unequal =
+    evidence.details?.kind === "workplace_assistant"
+      ? evidence.details.tables.filter((t) => !t.equal).map((t) => t.table)
+      : [];
+  const zeroComponents = Object.entries(evidence.components ?? {})
     .filter(([, value]) => value === 0)
     .map(([name]) => name);
-  const differs = tables.length > 0 ? tables : zeroComponents;
+  const differs = unequal.length > 0 ? unequal : zeroComponents;
+  const judged = judgedCalls(evidence);
+  const names = groundTruthNames(evidence);
+  const shown = traces.slice(0, TRACES_PER_SENTENCE).map((trace) => traceText(trace, names));
+  const more = traces.length > TRACES_PER_SENTENCE ? `; and ${traces.length - TRACES_PER_SENTENCE} more` : "";
+  const sentence =
+    traces.length > 0
+      ? `Every call ran, but the end state differs in ${tables.join(", ")}: ${shown.join("; ")}${more}.`
+      : unequal.length > 0
+        ? `Every call ran, but the end state differs from the expected one in ${unequal.join(", ")}${evidence.explanation[1] === undefined ? "" : `: ${evidence.explanation[1]}`}`
+        : zeroComponents.length > 0
+          ? `The verifier scored 0 on ${zeroComponents.join(", ")}${judged.length > 0 ? `; ${judged.map((j) => `call #${j.index} ${j.why}`).join("; ")}` : ""}.`
+          : `The verifier scored 0: ${evidence.explanation[0] ?? "no explanation"}${judged.length > 0 ? ` (${judged.map((j) => `call #${j.index} ${j.why}`).join("; ")})` : ""}`;
   return {
     ...base,
     cause: "wrong_end_state",
     differs,
-    sentence:
-      tables.length > 0
-        ? `Every call ran, but the end state differs from the expected one in ${tables.join(", ")}.`
-        : zeroComponents.length > 0
-          ? `The verifier scored 0 on ${zeroComponents.join(", ")}.`
-          : `The verifier scored 0: ${contract.explanation[0] ?? "no explanation"}`,
+    decisive: decisiveOf([], traces, judged),
+    ...(traces.length > 0 ? { traces } : {}),
+    sentence,
+    signature: `wrong_end_state ${
+      traces.length > 0
+        ? traces
+            .map((t) => `${t.table}.${t.key}.${t.column ?? t.what}`)
+            .sort()
+            .join(" ")
+        : differs.join(" ")
+    }`,
   };
 }
 
-/** One rollout's triage in a run. */
+/** The failed calls, else the calls that wrote each differing cell, else the calls the verifier judged. */
+function decisiveOf(
+  failed: readonly { index: number; outcome: string; message?: string }[],
+  traces: readonly CellTrace[],
+  judged: readonly DecisiveCall[],
+): DecisiveCall[] {
+  if (failed.length > 0)
+    return failed.map((call) => ({ index: call.index, why: `${call.outcome}: ${call.message ?? ""}` }));
+  const byCall = new Map<number, string[]>();
+  for (const trace of traces) {
+    if (trace.by === null) continue;
+    const what =
+      trace.column === null
+        ? `${trace.table} row ${trace.key}`
+        : `${trace.table} ${trace.key}.${trace.column}`;
+    byCall.set(trace.by, [...(byCall.get(trace.by) ?? []), what]);
+  }
+  if (byCall.size > 0) {
+    return [...byCall.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([index, cells]) => ({ index, why: `wrote ${cells.join(", ")}` }));
+  }
+  return [...judged];
+}
+
+/** One rollout's triage in a run: its cause and its three rewards. */
 export interface TriagedLine {
   readonly line: number;
-  readonly triage: Pick<RolloutTriage, "cause"> | null;
+  readonly cause: ZeroCause | null;
+  readonly recorded: number | null;
+  readonly contract: number | null;
+  readonly legacy: number | null;
 }
 
 export interface RunTriage {
-  /** Rollouts seen (including malformed lines handed in). */
+  /** Which reward decides what a zero is. */
+  readonly view: ZeroView;
+  /** Rollouts seen. */
   readonly total: number;
-  /** Rollouts with a cause. */
+  /** Rollouts with a reward in this view (a recorded reward, or a recomputed one under the policy). */
+  readonly scored: number;
+  /** Rollouts whose reward in this view is 0 (each has a cause). */
   readonly zero: number;
   readonly counts: Readonly<Record<ZeroCause, number>>;
   /** Lines per cause, in the order given. */
   readonly lines: Readonly<Record<ZeroCause, readonly number[]>>;
+  /** Over every rollout: which policy reproduces the recorded reward (the run's scoring, as a finding). */
+  readonly reproduced: Readonly<Record<Reproduction, number>>;
 }
 
 function emptyRecord<T>(make: () => T): Record<ZeroCause, T> {
   return {
     malformed: make(),
+    drift: make(),
+    model_error: make(),
+    truncated: make(),
+    no_output: make(),
     no_task_data: make(),
     identity: make(),
+    task_wide: make(),
     no_tool_call: make(),
     tool_failed: make(),
     wrong_end_state: make(),
   };
 }
 
-/** The breakdown of a run: counts and lines per cause. */
-export function summarizeTriage(items: Iterable<TriagedLine>): RunTriage {
+/** The breakdown of a run in one view: the rollouts whose reward in that view is 0, per cause. */
+export function summarizeTriage(items: Iterable<TriagedLine>, view: ZeroView = "recorded"): RunTriage {
   const lines = emptyRecord<number[]>(() => []);
+  const reproduced: Record<Reproduction, number> = { both: 0, contract: 0, legacy: 0, neither: 0 };
   let total = 0;
+  let scored = 0;
   let zero = 0;
   for (const item of items) {
     total++;
-    if (item.triage === null) continue;
+    const reproduction = reproducedBy(item.recorded, item.contract, item.legacy);
+    if (reproduction !== null) reproduced[reproduction]++;
+    const reward = item[view];
+    if (reward === null) continue;
+    scored++;
+    if (reward !== 0 || item.cause === null) continue;
     zero++;
-    lines[item.triage.cause].push(item.line);
+    lines[item.cause].push(item.line);
   }
   const counts = emptyRecord(() => 0);
   for (const cause of ZERO_CAUSES) counts[cause] = lines[cause].length;
-  return { total, zero, counts, lines };
+  return { view, total, scored, zero, counts, lines, reproduced };
 }

@@ -72,6 +72,11 @@ export interface RowView {
    */
   readonly writtenBy?: number | null;
   readonly removedBy?: number | null;
+  /**
+   * A row only in the expected state: the ground-truth action that added it (null: a base row). A row only
+   * in the predicted state: the ground-truth action that removed it (null: none did).
+   */
+  readonly expectedBy?: number | null;
 }
 
 export interface CellDiff {
@@ -85,6 +90,8 @@ export interface CellDiff {
   readonly expected: DisplayCell;
   /** The predicted call whose write produced the predicted value; null: never written (the base value). */
   readonly writtenBy?: number | null;
+  /** The ground-truth action whose write produced the expected value; null: the base value. */
+  readonly expectedBy?: number | null;
 }
 
 export interface TableDiff {
@@ -208,9 +215,11 @@ export function diffFrames(
   expected: Frame,
   table: TableName,
   keyColumnName: string,
-  /** The predicted replay's write log: fills writtenBy / removedBy. */
-  log?: WriteLog,
+  /** The replays' write logs: fill writtenBy / removedBy (predicted) and expectedBy (ground truth). */
+  logs?: { readonly predicted: WriteLog; readonly expected: WriteLog },
 ): TableDiff {
+  const log = logs?.predicted;
+  const expectedLog = logs?.expected;
   const notes: string[] = [];
   const keyColumn = predicted.columnIndex(keyColumnName);
   const caseSensitive = predicted.columns.map((c) => CASE_SENSITIVE_COLUMNS.has(c));
@@ -262,7 +271,12 @@ export function diffFrames(
     const match = expectedByKey.get(keyOf(row, keyColumn))?.shift();
     if (match === undefined) {
       const view = rowView(predicted, pos);
-      onlyPredicted.push(log ? { ...view, writtenBy: log.rowWriter(row) } : view);
+      const key = keyOf(row, keyColumn);
+      const removedInExpected =
+        expectedLog?.removerOf(table, row, (r) => keyOf(r, keyColumn) === key) ?? null;
+      onlyPredicted.push(
+        log ? { ...view, writtenBy: log.rowWriter(row), expectedBy: removedInExpected } : view,
+      );
       continue;
     }
     partner[pos] = match;
@@ -277,6 +291,7 @@ export function diffFrames(
           predicted: comparedValue(row[c], caseSensitive[c]!),
           expected: comparedValue(other[c], caseSensitive[c]!),
           ...(log ? { writtenBy: log.writerOf(row, c) } : {}),
+          ...(expectedLog ? { expectedBy: expectedLog.writerOf(other, c) } : {}),
         });
       }
     });
@@ -292,7 +307,7 @@ export function diffFrames(
       const row = expected.rows[pos]!;
       const key = keyOf(row, keyColumn);
       const removedBy = log.removerOf(table, row, (removed) => keyOf(removed, keyColumn) === key);
-      onlyExpected.push({ ...view, removedBy });
+      onlyExpected.push({ ...view, removedBy, expectedBy: expectedLog?.rowWriter(row) ?? null });
     }
   onlyExpected.sort((x, y) => x.label - y.label);
 
