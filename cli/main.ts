@@ -2,6 +2,7 @@
  * Rollout Inspector CLI: `npm run --silent cli -- <command> [args]`.
  * Each command lives in cli/commands/<name>.ts and exports `run(args, io)`, resolving to an exit code.
  */
+import { installInterruptHandlers } from "./interrupt";
 import type { CommandIo } from "./io";
 import { nodeIo } from "./io";
 
@@ -59,6 +60,7 @@ async function main(argv: string[]): Promise<number> {
   return mod.run(rest, io);
 }
 
+installInterruptHandlers();
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

@@ -9,26 +9,42 @@ const KIND_LABEL: Readonly<Record<LineKind, string>> = {
   not_a_rollout: "not a rollout",
 };
 
-/** Errors shown before the list says "and N more". */
-export const MAX_LISTED_ERRORS = 200;
-
-export function LineErrors({ errors, fileName }: { errors: readonly LineError[]; fileName: string }) {
-  if (errors.length === 0) return null;
+/**
+ * A file's unreadable lines. `errors` are the ones fetched so far (the first page comes with the dataset's
+ * summary), `total` how many there are; `onMore` asks for the next page.
+ */
+export function LineErrors({
+  errors,
+  total,
+  fileName,
+  onMore,
+}: {
+  errors: readonly LineError[];
+  total: number;
+  fileName: string;
+  onMore: () => void;
+}) {
+  if (total === 0) return null;
   return (
-    <details className="line-errors" open={errors.length <= 5}>
+    <details className="line-errors" open={total <= 5}>
       <summary>
-        {errors.length} line{errors.length === 1 ? "" : "s"} of {fileName}{" "}
-        {errors.length === 1 ? "is" : "are"} not a rollout: {kindCounts(errors)}
+        {total} line{total === 1 ? "" : "s"} of {fileName} {total === 1 ? "is" : "are"} not a rollout
+        {errors.length === total ? `: ${kindCounts(errors)}` : ""}
       </summary>
       <ul>
-        {errors.slice(0, MAX_LISTED_ERRORS).map((error) => (
+        {errors.map((error) => (
           <li key={error.line} data-error-line={error.line} data-kind={error.line_kind}>
             <span className="mono">line {error.line}</span> · {KIND_LABEL[error.line_kind]}: {error.error}
           </li>
         ))}
       </ul>
-      {errors.length > MAX_LISTED_ERRORS && (
-        <p className="muted">and {errors.length - MAX_LISTED_ERRORS} more</p>
+      {total > errors.length && (
+        <p className="muted">
+          and {total - errors.length} more{" "}
+          <button type="button" className="link-button" data-testid="more-line-errors" onClick={onMore}>
+            show more
+          </button>
+        </p>
       )}
     </details>
   );

@@ -17,12 +17,14 @@ import type {
   FileRole,
   FolderEntry,
   HarnessId,
+  LineError,
   LoadProgress,
   RolloutIndexEntry,
   SessionSummary,
   Source,
   TranscriptItem,
 } from "@/worker/protocol";
+import { SUMMARY_ERRORS } from "@/worker/protocol";
 import { isCancelled } from "@/worker/rpc";
 import { SESSION_KEY, useDataClient } from "./data-client";
 import { type Sample, SampleSchema } from "./samples";
@@ -263,6 +265,32 @@ export function useRolloutIndex(dataset: DatasetSummary | null) {
       return merged;
     },
   });
+}
+
+/**
+ * A dataset's unreadable lines: the summary's first SUMMARY_ERRORS, then SUMMARY_ERRORS more from the
+ * worker each time `more` is called (a file of many bad lines never sends them all to the page).
+ */
+export function useLineErrors(dataset: DatasetSummary | null): {
+  errors: readonly LineError[];
+  total: number;
+  more: () => void;
+} {
+  const client = useDataClient();
+  const id = dataset?.id ?? null;
+  const [shown, setShown] = useState({ id, end: SUMMARY_ERRORS });
+  const end = shown.id === id ? shown.end : SUMMARY_ERRORS;
+  const rest = useQuery({
+    queryKey: ["lineErrors", id, dataset?.error_count ?? 0, end],
+    enabled: id !== null && end > SUMMARY_ERRORS,
+    placeholderData: keepPreviousData,
+    queryFn: ({ signal }) =>
+      client.request("lineErrors", { dataset: id ?? "", start: SUMMARY_ERRORS, end }, { signal }),
+  });
+  const more = useCallback(() => setShown({ id, end: end + SUMMARY_ERRORS }), [id, end]);
+  const first = dataset?.errors ?? [];
+  const errors = end > SUMMARY_ERRORS && rest.data ? [...first, ...rest.data.errors] : first;
+  return { errors, total: dataset?.error_count ?? 0, more };
 }
 
 /** Every row is indexed and has its rewards: the run view can be computed (worker/run-handlers). */

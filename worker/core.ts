@@ -5,6 +5,7 @@
 import { z } from "zod";
 import type { HarnessId } from "../lib/harness/types";
 import { rolloutResolver } from "../lib/identity";
+import { readProvenance } from "../lib/identity/provenance-map";
 import type { CallResolution, Highlight, Policy } from "../lib/identity/types";
 import { type RunRow, runRow } from "../lib/run";
 import { functionCalls, parseOutputItem, type Rollout } from "../lib/schemas";
@@ -12,6 +13,7 @@ import {
   type ConfigRouter,
   isInputRow,
   LISTED_SENTENCES,
+  type LineSource,
   listedDetails,
   type Pairing,
   pairingKey,
@@ -19,6 +21,7 @@ import {
   verifyContext,
   verifyRollout,
 } from "../lib/verify";
+import { knownNamesOf } from "../lib/verify/known-names";
 import type { VerifyResult } from "../lib/verify/types";
 import type {
   CallView,
@@ -86,6 +89,8 @@ export interface RowContext {
   readonly harness: HarnessId | null;
   /** An opened folder's config routes (chooseServer's `config` source), or null. */
   readonly config?: ConfigRouter | null;
+  /** A folder file's path and configs (the next steps of an unverified line). */
+  readonly source?: LineSource | null;
 }
 
 /** lib/verify's options for a row context (without the policy). */
@@ -97,6 +102,7 @@ function verifyOptions(context: RowContext) {
     ...(context.pairing === undefined ? {} : { pairing: context.pairing }),
     harness: context.harness ?? undefined,
     config: context.config ?? null,
+    ...(context.source ? { source: context.source } : {}),
   };
 }
 
@@ -178,6 +184,7 @@ export function runOptions(context: RowContext) {
     ...(context.pairing === undefined ? {} : { pairing: context.pairing }),
     ...(context.harness === null ? {} : { harness: context.harness }),
     config: context.config ?? null,
+    ...(context.source ? { source: context.source } : {}),
   };
 }
 
@@ -418,10 +425,8 @@ export function openDetail(
 ): OpenedDetail {
   const { input } = context;
   const options = verifyOptions(context);
-  const contract = rolloutResolver(
-    rollout,
-    verifyContext(rollout, { ...options, policy: "contract" }).resolve,
-  );
+  const contractContext = verifyContext(rollout, { ...options, policy: "contract" });
+  const contract = rolloutResolver(rollout, contractContext.resolve);
   const legacy = rolloutResolver(rollout, verifyContext(rollout, { ...options, policy: "legacy" }).resolve);
   const index = transcriptIndex(rollout, {
     contract: (i) => (i >= 0 && i < contract.count ? contract.call(i) : null),
@@ -438,6 +443,10 @@ export function openDetail(
       findings: contract.findings,
       byte_length: byteLength,
       extra_fields: extraFields(rollout),
+      lookalikes: lookalikesOf(rollout, contractContext.choice.server, entry, (i) => [
+        contract.call(i),
+        legacy.call(i),
+      ]),
     },
     calls(start, end) {
       const { from, to } = rangeOf(contract.count, start, end);
@@ -452,6 +461,49 @@ export function openDetail(
       return out;
     },
   };
+}
+
+/**
+ * The names shown for a rollout that look like another name it knows, with that name. Only a name that is
+ * not plain ASCII can be confusable, so only its calls are resolved here (for their verifier names); the
+ * rest stay lazy.
+ */
+function lookalikesOf(
+  rollout: Rollout,
+  server: string | null,
+  entry: RolloutIndexEntry,
+  resolved: (index: number) => readonly CallResolution[],
+): [string, string][] {
+  const known = knownNamesOf(rollout, server);
+  const pairs: [string, string][] = [];
+  const seen = new Set<string>();
+  const check = (name: string) => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    const other = known.lookalike(name);
+    if (other !== null) pairs.push([name, other]);
+  };
+  if (entry.environment !== null) check(entry.environment);
+  if (server !== null) check(server);
+  for (const { index, call } of functionCalls(rollout)) {
+    const before = pairs.length;
+    check(call.name);
+    if (typeof call.call_id === "string") check(call.call_id);
+    if (pairs.length === before) continue;
+    for (const resolution of resolved(index)) {
+      check(resolution.verifier_name);
+      if (resolution.provenance !== null) {
+        check(resolution.provenance.server_name);
+        check(resolution.provenance.tool_name);
+      }
+    }
+  }
+  for (const entry of readProvenance(rollout).entries.values())
+    if (entry.valid) {
+      check(entry.identity.server_name);
+      check(entry.identity.tool_name);
+    }
+  return pairs;
 }
 
 /** Both verifications of one rollout as the detail pane shows them (bounded whatever its length). */

@@ -10,7 +10,7 @@ import { resolveRollout } from "../lib/identity";
 import type { Highlight } from "../lib/identity/types";
 import { parseJsonLine, readJsonl } from "../lib/jsonl";
 import type { Rollout } from "../lib/schemas";
-import { type ConfigRouter, chooseServer, InputIndex, pairingKey } from "../lib/verify";
+import { type ConfigRouter, chooseServer, InputIndex, type LineSource, pairingKey } from "../lib/verify";
 import {
   type AnalyzedRollout,
   analyzeRolloutRun,
@@ -54,11 +54,14 @@ export interface AnalysisOptions {
   readonly harness: HarnessId | null;
   /** The Gym configs that route the file's lines (an opened folder's), or null. Plain data: it crosses workers. */
   readonly configs: readonly GymConfig[] | null;
+  /** A folder file's path and its config files, for the next steps an unverified line names. */
+  readonly source: LineSource | null;
 }
 
 /** The config router of a job's configs (lib/folder configRoutes), null without configs. */
 export function configRouter(options: Pick<AnalysisOptions, "configs">): ConfigRouter | null {
-  return options.configs === null || options.configs.length === 0 ? null : configRoutes(options.configs);
+  // A folder file without a config beside it still gets the folder's (empty) routes: its lines say so.
+  return options.configs === null ? null : configRoutes(options.configs);
 }
 
 /** Reads one parsed line as a rollout, the way every command and page does (lib/folder readLine). */
@@ -278,6 +281,7 @@ export async function rowContext(
     sample: options.fallbackServer,
     harness: options.harness,
     config: configRouter(options),
+    source: options.source,
   };
 }
 

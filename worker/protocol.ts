@@ -81,7 +81,13 @@ export interface DatasetSummary {
   readonly indexed: boolean;
   /** Rollouts whose rewards are computed (the rest show identity statuses only). */
   readonly rewarded: number;
+  /**
+   * The first SUMMARY_ERRORS unreadable lines, in line order; the rest come a page at a time
+   * (`lineErrors`). A file of a million bad lines would otherwise be cloned to the page with every summary.
+   */
   readonly errors: readonly LineError[];
+  /** How many lines could not be read, in all. */
+  readonly error_count: number;
   /** For rollouts: the inputs dataset whose rows were paired with this one's, if any. */
   readonly paired_inputs: string | null;
   /** For rollouts: how many rows found their materialized input row. */
@@ -268,6 +274,11 @@ export interface DetailView {
   readonly byte_length: number;
   /** Keys of the rollout that are not rendered elsewhere, with short JSON previews. */
   readonly extra_fields: readonly { readonly key: string; readonly preview: string }[];
+  /**
+   * The rollout's names (environment, server, calls, provenance, verifier names) that look like another
+   * name it knows (lib/verify/known-names.ts), each with that name: the page flags them `confusable`.
+   */
+  readonly lookalikes: readonly (readonly [string, string])[];
 }
 
 /** A shiki token, flattened to what a span needs. */
@@ -303,6 +314,12 @@ export interface DetailParams {
 }
 
 /** The inspector's requests (the compare page's are in ./compare-protocol.ts; one worker answers both). */
+/**
+ * Unreadable lines a dataset summary carries, and the page size the list asks for more in: what one
+ * screen of the list shows, cheap to clone with every summary whatever the file holds.
+ */
+export const SUMMARY_ERRORS = 200;
+
 export interface InspectorRequests {
   /** fallbackServer: the verifying server for rows that name none (a bundled sample's server). */
   load: {
@@ -340,6 +357,11 @@ export interface InspectorRequests {
   changes: {
     params: { dataset: string; since: number };
     result: { entries: RolloutIndexEntry[]; revision: number };
+  };
+  /** Unreadable lines [start, end) in line order (a summary carries the first SUMMARY_ERRORS). */
+  lineErrors: {
+    params: { dataset: string; start: number; end: number };
+    result: { errors: LineError[]; total: number };
   };
   /** These rows are on screen: compute their rewards before the others. */
   prioritize: { params: { dataset: string; lines: readonly number[] }; result: null };

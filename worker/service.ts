@@ -45,6 +45,7 @@ import type {
   FolderEntry,
   FolderSummary,
   HarnessId,
+  LineError,
   LoadProgress,
   RecentFile,
   RolloutIndexEntry,
@@ -735,6 +736,12 @@ export class DataService {
   }
 
   /** Rows changed after `since`; the caller merges them into what it has. */
+  /** Unreadable lines [start, end) of a dataset, in line order, and how many there are. */
+  lineErrors(id: string, start: number, end: number): { errors: LineError[]; total: number } {
+    const errors = this.store.get(id)?.errors() ?? [];
+    return { errors: errors.slice(start, end), total: errors.length };
+  }
+
   changes(id: string, since: number): { entries: RolloutIndexEntry[]; revision: number } {
     const dataset = this.store.get(id);
     if (!dataset) return { entries: [], revision: 0 };
@@ -871,7 +878,6 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
 
 /** The parsed configs of the given config files (from their role decisions). */
 function configsOf(paths: readonly string[], decisions: readonly RoleDecision[]) {
-  if (paths.length === 0) return null;
   return paths.flatMap((path) => decisions.find((d) => d.path === path)?.config ?? []);
 }
 

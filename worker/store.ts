@@ -15,7 +15,14 @@ import type { RunRow } from "../lib/run";
 import type { AnalyzedRollout } from "./core";
 import { type FollowState, followSummary } from "./follow";
 import type { AnalysisOptions, IndexedBatch, IndexedLine, IndexJob } from "./jobs";
-import type { DatasetKind, DatasetSummary, HarnessId, LineError, RolloutIndexEntry } from "./protocol";
+import {
+  type DatasetKind,
+  type DatasetSummary,
+  type HarnessId,
+  type LineError,
+  type RolloutIndexEntry,
+  SUMMARY_ERRORS,
+} from "./protocol";
 
 /**
  * Bytes per indexing batch: small enough that the first rows show within a fraction of a second, large
@@ -132,6 +139,7 @@ export class Dataset {
       fallbackServer: this.fallbackServer,
       harness: this.harness,
       configs: this.configs,
+      source: this.folderPath === null ? null : { rollouts: this.folderPath, configs: this.configFiles },
     };
   }
 
@@ -201,11 +209,19 @@ export class Dataset {
     return done;
   }
 
-  errors(): LineError[] {
+  /** Every unreadable line in line order, sorted again only when errors were added (never per summary). */
+  errors(): readonly LineError[] {
+    // Errors are only ever added, so their counts and the kind say whether the sorted list is current.
+    const key = `${this.kind}:${this.parseErrors.size}:${this.schemaErrors.size}`;
+    if (this.sortedErrors?.key === key) return this.sortedErrors.errors;
     const errors = [...this.parseErrors.values()];
     if (this.kind === "rollouts") errors.push(...this.schemaErrors.values());
-    return errors.sort((a, b) => a.line - b.line);
+    errors.sort((a, b) => a.line - b.line);
+    this.sortedErrors = { key, errors };
+    return errors;
   }
+
+  private sortedErrors: { readonly key: string; readonly errors: readonly LineError[] } | undefined;
 
   summary(): DatasetSummary {
     return {
@@ -220,7 +236,8 @@ export class Dataset {
       rows: this.kind === "rollouts" ? this.entries.size : this.parsedRows,
       indexed: this.indexed,
       rewarded: this.kind === "rollouts" ? this.rewarded() : 0,
-      errors: this.errors(),
+      errors: this.errors().slice(0, SUMMARY_ERRORS),
+      error_count: this.errors().length,
       paired_inputs: this.pairedInputs,
       paired_rows: this.pairedRows,
       server_override: this.serverOverride,
@@ -374,6 +391,7 @@ class Dispatcher {
       fallbackServer: this.dataset.fallbackServer,
       harness: this.options.harness,
       configs: this.dataset.configs,
+      source: null,
     };
     const task = this.runner
       .index(job)

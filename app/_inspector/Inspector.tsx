@@ -6,6 +6,7 @@ import { FolderPanel, GymMetricsPanel } from "@/components/FolderPanel";
 import { FollowBanner } from "@/components/FollowBanner";
 import { LineErrors } from "@/components/LineErrors";
 import { DropTarget, LoadProgressBar, OpenFilesButton, OpenFolderButton, Welcome } from "@/components/Loader";
+import { Name } from "@/components/Name";
 import { RolloutTable } from "@/components/RolloutTable";
 import { RunFilter } from "@/components/RunFilter";
 import { RunMetricsPanel } from "@/components/RunMetricsPanel";
@@ -14,6 +15,7 @@ import { TriagePanel } from "@/components/TriagePanel";
 import {
   runViewReady,
   storedWorkspace,
+  useLineErrors,
   useLoad,
   usePrioritize,
   useReanalyze,
@@ -184,6 +186,7 @@ export function Inspector() {
   }, [dataset, view.server, view.harness, reanalyzer.pending, reanalyzer.reanalyze, loader.loading]);
 
   const index = useRolloutIndex(dataset);
+  const lineErrors = useLineErrors(dataset);
   const query = useDeferredValue(view.q);
   const search = useSearch(dataset, query);
   const prioritize = usePrioritize(dataset?.id ?? null);
@@ -312,17 +315,22 @@ export function Inspector() {
                 data-dataset-id={candidate.id}
                 title={`${candidate.lines} lines, ${candidate.bytes} bytes`}
               >
-                {chipName.get(candidate.id) ?? candidate.name}
+                {/* The file name is isolated: its bidi text never reorders the counts beside it. */}
+                <bdi className="chip-name">
+                  <Name value={chipName.get(candidate.id) ?? candidate.name} />
+                </bdi>
                 <span className="muted" data-testid="chip-counts">
                   {" "}
-                  {lineCountsText({ rollouts: candidate.rows, unreadable: candidate.errors.length })}
+                  {lineCountsText({ rollouts: candidate.rows, unreadable: candidate.error_count })}
                   {candidate.paired_inputs ? ` · ${candidate.paired_rows} paired` : ""}
                 </span>
               </button>
             ))}
             {inputs.map((candidate) => (
               <span key={candidate.id} className="file-chip file-chip-inputs" data-inputs={candidate.name}>
-                {chipName.get(candidate.id) ?? candidate.name}{" "}
+                <bdi className="chip-name">
+                  <Name value={chipName.get(candidate.id) ?? candidate.name} />
+                </bdi>{" "}
                 <span className="muted">inputs · {candidate.rows} rows</span>
               </span>
             ))}
@@ -466,7 +474,7 @@ export function Inspector() {
               <SummaryBand
                 counts={counts}
                 entries={entries}
-                errorLines={dataset.errors.length}
+                errorLines={dataset.error_count}
                 active={view.filters}
                 onToggle={toggle}
               />
@@ -475,7 +483,12 @@ export function Inspector() {
                   {dataset.name}: {dataset.problem}
                 </div>
               ) : (
-                <LineErrors errors={dataset.errors} fileName={dataset.name} />
+                <LineErrors
+                  errors={lineErrors.errors}
+                  total={lineErrors.total}
+                  fileName={dataset.name}
+                  onMore={lineErrors.more}
+                />
               )}
               <FilterBar
                 query={view.q}

@@ -1,6 +1,7 @@
 "use client";
 import { useDeferredValue } from "react";
 import { CallTable } from "@/components/CallTable";
+import { LookalikeNames } from "@/components/Name";
 import { RawLine } from "@/components/RawLine";
 import { RolloutHeader, TaskFields } from "@/components/RolloutHeader";
 import { Transcript } from "@/components/Transcript";
@@ -66,60 +67,62 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView, mar
         !verification.isFetching
       }
     >
-      <label className="mark-rollout muted">
-        <input
-          type="checkbox"
-          checked={marked}
-          onChange={(event) => onMark(event.target.checked)}
-          data-testid="mark-rollout"
-        />{" "}
-        mark for the report
-      </label>
-      <RolloutHeader view={view} fileName={dataset.name} />
-      <VerificationPanel
-        view={verification.data}
-        loading={verification.isFetching || verification.isPending}
-        servers={servers.data ?? []}
-        server={server}
-        defaultServer={entry.server}
-        defaultSource={entry.server_source}
-        onServer={(next) => onView({ server: next })}
-        harness={harness}
-        liveHref={`/live?dataset=${encodeURIComponent(dataset.id)}&line=${entry.line}`}
-      />
-      <section className="identity" aria-label="Call identities">
-        <h3>
-          Calls <span className="muted">({view.call_count.toLocaleString("en-US")})</span>
-        </h3>
-        <CallTable
-          key={entry.line}
-          count={view.call_count}
-          callAt={calls.rowAt}
-          onRange={calls.onRange}
-          selected={call}
-          onSelect={select}
+      <LookalikeNames pairs={view.lookalikes}>
+        <label className="mark-rollout muted">
+          <input
+            type="checkbox"
+            checked={marked}
+            onChange={(event) => onMark(event.target.checked)}
+            data-testid="mark-rollout"
+          />{" "}
+          mark for the report
+        </label>
+        <RolloutHeader view={view} fileName={dataset.name} />
+        <VerificationPanel
+          view={verification.data}
+          loading={verification.isFetching || verification.isPending}
+          servers={servers.data ?? []}
+          server={server}
+          defaultServer={entry.server}
+          defaultSource={entry.server_source}
+          onServer={(next) => onView({ server: next })}
+          harness={harness}
+          liveHref={`/live?dataset=${encodeURIComponent(dataset.id)}&line=${entry.line}`}
         />
-      </section>
-      <section className="transcript-section" aria-label="Transcript">
-        <h3>Transcript</h3>
-        <Transcript
-          key={entry.line}
-          input={view.input}
-          count={view.item_count}
-          itemAt={items.rowAt}
-          onRange={items.onRange}
-          selected={call}
-          selectedItem={call === null ? null : (view.call_items[call] ?? null)}
-          onSelect={select}
+        <section className="identity" aria-label="Call identities">
+          <h3>
+            Calls <span className="muted">({view.call_count.toLocaleString("en-US")})</span>
+          </h3>
+          <CallTable
+            key={entry.line}
+            count={view.call_count}
+            callAt={calls.rowAt}
+            onRange={calls.onRange}
+            selected={call}
+            onSelect={select}
+          />
+        </section>
+        <section className="transcript-section" aria-label="Transcript">
+          <h3>Transcript</h3>
+          <Transcript
+            key={entry.line}
+            input={view.input}
+            count={view.item_count}
+            itemAt={items.rowAt}
+            onRange={items.onRange}
+            selected={call}
+            selectedItem={call === null ? null : (view.call_items[call] ?? null)}
+            onSelect={select}
+          />
+        </section>
+        <TaskFields fields={view.extra_fields} />
+        <RawLine
+          byteLength={view.byte_length}
+          fileName={dataset.name}
+          line={entry.line}
+          fetchBytes={() => fetchRaw(dataset.id, entry.line)}
         />
-      </section>
-      <TaskFields fields={view.extra_fields} />
-      <RawLine
-        byteLength={view.byte_length}
-        fileName={dataset.name}
-        line={entry.line}
-        fetchBytes={() => fetchRaw(dataset.id, entry.line)}
-      />
+      </LookalikeNames>
     </article>
   );
 }
