@@ -87,7 +87,21 @@ for (const [server, want] of Object.entries(EXPECTED)) {
       expect(row.source, `line ${row.line}`).toBe("config");
       expect(row.server).toBe(server);
     }
-    if (want === "one") expect(listed.map((r) => r.reward)).toEqual(["1", "1", "1", "1", "1"]);
+    if (want === "recorded") {
+      // Paired as Gym's request model reads the task rows: the recorded rewards, with nothing chosen.
+      for (const row of listed) expect(row.reward, `line ${row.line}`).toBe(String(recorded[row.line - 1]));
+    } else if (want === "one") {
+      expect(listed.map((r) => r.reward)).toEqual(["1", "1", "1", "1", "1"]);
+    } else {
+      for (const row of listed) expect(row.reason, `line ${row.line}`).toBe("missing_field");
+      // The sentence says the line did not pair with the open task rows and why, never "open the inputs".
+      await page.locator(".rbody .rrow[data-line]").first().click();
+      const detail = page.locator("article.detail");
+      await expect(detail).toHaveAttribute("data-verified", "true");
+      await expect(detail).toContainText("did not pair with the open inputs");
+      await expect(detail).toContainText("The closest is input row");
+      await expect(detail).not.toContainText("open the materialized inputs file");
+    }
     // The verifying server's source reads as the folder's config.
     await page.locator(".rbody .rrow[data-line]").first().click();
     await expect(page.locator("p.server-source[data-server-source='config']")).toContainText("Gym config");
