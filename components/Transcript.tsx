@@ -1,6 +1,6 @@
 "use client";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { type RefObject, useLayoutEffect, useRef, useState } from "react";
+import { memo, type RefObject, useLayoutEffect, useRef, useState } from "react";
 import type { InputMessage, TranscriptItem } from "@/hooks/types";
 import { StatusBadge } from "./badges";
 import { CodeBlock } from "./CodeBlock";
@@ -87,7 +87,11 @@ function useScrollMargin(list: RefObject<HTMLElement | null>) {
   return { scroller, margin };
 }
 
-function Item({ item, onSelect }: { item: TranscriptItem; onSelect(index: number): void }) {
+/**
+ * One item's content. Memoized: n/p re-render the transcript for the new selection, and an item's code
+ * blocks (arguments, output) are its costliest part; the item itself does not change with the selection.
+ */
+const Item = memo(function Item({ item, onSelect }: { item: TranscriptItem; onSelect(index: number): void }) {
   switch (item.kind) {
     case "message":
       return (
@@ -156,7 +160,7 @@ function Item({ item, onSelect }: { item: TranscriptItem; onSelect(index: number
         </>
       );
   }
-}
+});
 
 function itemClass(item: TranscriptItem, selected: number | null): string {
   switch (item.kind) {
