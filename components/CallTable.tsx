@@ -2,7 +2,7 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useRef, useState } from "react";
 import type { CallView } from "@/hooks/types";
-import { FlagChip, StatusBadge } from "./badges";
+import { FlagChip, OutcomeBadge, StatusBadge } from "./badges";
 import { Name } from "./Name";
 import { afterLayout, measureAfterLayout, useReveal, useVisibleRange } from "./virtual";
 
@@ -132,6 +132,8 @@ export function CallTable({ count, callAt, onRange, selected, onSelect }: Props)
                 data-highlight={call.highlight}
                 data-verifier-name={call.verifier_name}
                 data-legacy-status={view.legacy?.status}
+                data-outcome={view.badge?.kind}
+                data-decisive={view.decisive ? "true" : undefined}
               >
                 <button type="button" className="call-select" onClick={() => onSelect(call.index)}>
                   <span className="call-index mono">{call.index}</span>
@@ -148,6 +150,7 @@ export function CallTable({ count, callAt, onRange, selected, onSelect }: Props)
                       <Name value={call.call_id} />
                     )}
                   </span>
+                  <OutcomeBadge badge={view.badge} decisive={view.decisive} />
                 </button>
                 <IdentityGrid
                   call={call}

@@ -2,7 +2,7 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { type RefObject, useLayoutEffect, useRef, useState } from "react";
 import type { InputMessage, TranscriptItem } from "@/hooks/types";
-import { StatusBadge } from "./badges";
+import { OutcomeBadge, StatusBadge } from "./badges";
 import { CodeBlock } from "./CodeBlock";
 import { Markdown } from "./Markdown";
 import { Name } from "./Name";
@@ -114,6 +114,7 @@ function Item({ item, onSelect }: { item: TranscriptItem; onSelect(index: number
             <span className="mono muted call-id">
               {item.call_id === null ? "no call_id" : <Name value={item.call_id} />}
             </span>
+            <OutcomeBadge badge={item.badge} decisive={item.decisive} />
           </button>
           <div className="call-body">
             <div className="call-part">
@@ -122,6 +123,15 @@ function Item({ item, onSelect }: { item: TranscriptItem; onSelect(index: number
             </div>
             <div className="call-part">
               <div className="part-label">output</div>
+              {(item.badge?.kind === "skipped" || item.badge?.kind === "refused") && (
+                // The run's tool may have answered (an MCP alias the server knew), but the verifier's replay did
+                // not apply the call: the output is not what the reward saw.
+                <div className="outcome-note" data-outcome-note={item.badge.kind}>
+                  {item.badge.kind === "skipped" ? "Gym skipped" : "The tool refused"} this call when the
+                  verifier replayed it ({item.badge.text}): the output below is what the tool returned during
+                  the rollout, not what the reward saw.
+                </div>
+              )}
               {item.output === null ? (
                 <div className="muted">no function_call_output with this call_id</div>
               ) : (
@@ -243,7 +253,11 @@ export function Transcript({ input, count, itemAt, onRange, selected, selectedIt
                 data-index={index}
                 className={itemClass(item, selected)}
                 {...(item.kind === "call"
-                  ? { id: `call-${item.call_index}`, "data-transcript-call": item.call_index }
+                  ? {
+                      id: `call-${item.call_index}`,
+                      "data-transcript-call": item.call_index,
+                      "data-outcome": item.badge?.kind,
+                    }
                   : {})}
               >
                 <Item item={item} onSelect={onSelect} />

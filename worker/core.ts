@@ -7,6 +7,7 @@ import type { HarnessId } from "../lib/harness/types";
 import type { CallResolution, Highlight, Policy } from "../lib/identity/types";
 import { type RunRow, runRow } from "../lib/run";
 import { parseOutputItem, type Rollout } from "../lib/schemas";
+import { callBadges, evidenceOf, triageRollout } from "../lib/triage";
 import { isInputRow, type Pairing, pairingKey, verifierServers, verifyRollout } from "../lib/verify";
 import type { VerifyResult } from "../lib/verify/types";
 import type {
@@ -278,6 +279,8 @@ export function transcript(
           output_index_of_output: match ?? null,
           contract: contract.get(output_index) ?? null,
           legacy: legacy.get(output_index) ?? null,
+          badge: null,
+          decisive: false,
         });
         return;
       }
@@ -346,10 +349,27 @@ export function detailView(
   const result = verifyBoth(rollout, context);
   const resolutions = { contract: result.contract.resolution.calls, legacy: result.legacy.resolution.calls };
   const legacyByOutput = new Map(resolutions.legacy.map((call) => [call.output_index, call]));
-  const items = transcript(rollout, resolutions);
+  // The same triage the run row has (lib/run runRow), from the same two results; each call's badge is read
+  // from the recomputation the cause reads.
+  const triage = triageRollout(rollout, {
+    ...(result.contract.server === null ? {} : { server: result.contract.server }),
+    ...(input === undefined ? {} : { input }),
+    ...(context.harness === null ? {} : { harness: context.harness }),
+    contract: result.contract,
+    legacy: result.legacy,
+  });
+  const badges = callBadges(evidenceOf(result.contract, result.legacy), resolutions.contract.length);
+  const decisive = new Set(triage?.decisive.map((call) => call.index) ?? []);
+  const items = transcript(rollout, resolutions).map((item) =>
+    item.kind === "call"
+      ? { ...item, badge: badges[item.call_index] ?? null, decisive: decisive.has(item.call_index) }
+      : item,
+  );
   const calls = resolutions.contract.map((call) => ({
     contract: call,
     legacy: legacyByOutput.get(call.output_index) ?? null,
+    badge: badges[call.index] ?? null,
+    decisive: decisive.has(call.index),
   }));
   const callItems = new Array<number>(calls.length).fill(-1);
   items.forEach((item, at) => {
@@ -372,6 +392,7 @@ export function detailView(
         contract: resultView(result.contract),
         legacy: resultView(result.legacy),
       },
+      triage,
     },
     calls,
     items,

@@ -8,6 +8,7 @@
  */
 import type { HarnessId } from "../lib/harness/types";
 import type { CallResolution, Highlight, MapState, Policy, RolloutFinding } from "../lib/identity/types";
+import type { CallBadge, RolloutTriage } from "../lib/triage";
 import type { PairedBy } from "../lib/verify/pairing";
 import type { ServerSource } from "../lib/verify/server";
 import type { VerifyResult } from "../lib/verify/types";
@@ -151,6 +152,10 @@ export type TranscriptItem =
       /** This call's identity under each policy, joined by output_index in the worker. */
       readonly contract: CallResolution | null;
       readonly legacy: CallResolution | null;
+      /** What the call did in the verifier's replay (lib/triage callBadges); null where it says nothing. */
+      readonly badge: CallBadge | null;
+      /** One of the calls that lost the reward (lib/triage). */
+      readonly decisive: boolean;
     }
   | {
       readonly kind: "output";
@@ -169,6 +174,10 @@ export interface InputMessage {
 export interface CallView {
   readonly contract: CallResolution;
   readonly legacy: CallResolution | null;
+  /** What the call did in the verifier's replay (lib/triage callBadges); null where it says nothing. */
+  readonly badge: CallBadge | null;
+  /** One of the calls that lost the reward (lib/triage). */
+  readonly decisive: boolean;
 }
 
 /**
@@ -202,6 +211,8 @@ export interface DetailView {
   /** Keys of the rollout that are not rendered elsewhere, with short JSON previews. */
   readonly extra_fields: readonly { readonly key: string; readonly preview: string }[];
   readonly verification: VerificationView;
+  /** Why this rollout scored 0 (its cause, decisive calls, drift), or null when none of its rewards is 0. */
+  readonly triage: RolloutTriage | null;
 }
 
 /** A shiki token, flattened to what a span needs. */

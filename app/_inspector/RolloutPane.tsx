@@ -5,6 +5,7 @@ import { RawLine } from "@/components/RawLine";
 import { RolloutHeader, TaskFields } from "@/components/RolloutHeader";
 import { Transcript } from "@/components/Transcript";
 import { VerificationPanel } from "@/components/VerificationPanel";
+import { WhyZero } from "@/components/WhyZero";
 import { useDetail, useDetailCalls, useDetailItems, useRawLine, useServers } from "@/hooks/data";
 import type { DatasetSummary, HarnessId, RolloutIndexEntry } from "@/hooks/types";
 import type { ViewUpdate } from "@/hooks/use-view-state";
@@ -44,6 +45,7 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView }: P
       }
     >
       <RolloutHeader view={view} fileName={dataset.name} />
+      <WhyZero triage={view.triage} onCall={select} />
       <VerificationPanel
         view={view.verification}
         loading={detail.isFetching}

@@ -11,6 +11,7 @@ export { explainDrift, REPRODUCTION_TEXT, type Reproduction, reproducedBy } from
 export { type HealthProblem, readHealth } from "./health";
 export { sameFailureTasks, TASK_WIDE_MIN_ROLLOUTS, type TaskFailure } from "./task-wide";
 export {
+  evidenceOf,
   type IdentityBasis,
   isZeroReward,
   type RolloutTriage,

@@ -179,6 +179,11 @@ function rescueText(rescue: WhatIfRescue): string {
   );
 }
 
+/** The recomputation a zero's cause (and each call's badge) is read from: the policy that scored 0, when one did. */
+export function evidenceOf(contract: VerifyResult, legacy: VerifyResult): VerifyResult {
+  return contract.reward === 0 ? contract : legacy.reward === 0 ? legacy : contract;
+}
+
 /**
  * The one cause of a zero, or null when none of the recorded and recomputed rewards is 0. Never throws
  * for bad data.
@@ -193,8 +198,7 @@ export function triageRollout(rollout: Rollout, options: TriageOptions = {}): Ro
   const legacy = options.legacy ?? verifyRollout(rollout, { ...verifyOptions, policy: "legacy" });
   const recorded = contract.recorded_reward;
   if (!isZeroReward(recorded, contract.reward, legacy.reward)) return null;
-  // The recomputation the cause reads: the policy that scored 0, when one did.
-  const evidence = contract.reward === 0 ? contract : legacy.reward === 0 ? legacy : contract;
+  const evidence = evidenceOf(contract, legacy);
   const reproduction = reproducedBy(recorded, contract.reward, legacy.reward);
   const drift = explainDrift(rollout, contract, legacy, evidence);
   const base = {
@@ -328,7 +332,10 @@ export function triageRollout(rollout: Rollout, options: TriageOptions = {}): Ro
             : `skipped: ${call.message ?? call.outcome}`,
       })),
       sentence: `${plural(failed.length, "call")} rejected by the tool: ${shown.join("; ")}${more}.${hint}`,
-      signature: `tool_failed ${[...new Set(failed.map((c) => `${c.name}: ${c.message ?? c.outcome}`))].sort().join(" | ")}`,
+      // Names no tool of the server knows are the harness's doing, not the task's: never task_wide.
+      signature: failed.every((call) => call.outcome === "unknown_name")
+        ? null
+        : `tool_failed ${[...new Set(failed.map((c) => `${c.name}: ${c.message ?? c.outcome}`))].sort().join(" | ")}`,
     };
   }
 
