@@ -24,9 +24,10 @@ interface Row {
   calls: number;
 }
 
-function triageRows(file: string, server: string | null): Row[] {
-  const args = ["--import", "tsx", path.join(ROOT, "cli/main.ts"), "triage", file, "--format", "jsonl"];
-  const out = execFileSync(process.execPath, [...args, ...(server === null ? [] : ["--server", server])], {
+/** A CLI command's JSONL output, one parsed record per line. */
+function cliRecords(args: string[], server: string | null): unknown[] {
+  const command = ["--import", "tsx", path.join(ROOT, "cli/main.ts"), ...args];
+  const out = execFileSync(process.execPath, [...command, ...(server === null ? [] : ["--server", server])], {
     cwd: ROOT,
     encoding: "utf8",
     stdio: ["ignore", "pipe", "ignore"],
@@ -35,23 +36,18 @@ function triageRows(file: string, server: string | null): Row[] {
     .trim()
     .split("\n")
     .filter((l) => l !== "")
-    .map((l) => JSON.parse(l) as Row);
+    .map((l) => JSON.parse(l));
+}
+
+function triageRows(file: string, server: string | null): Row[] {
+  return cliRecords(["triage", file, "--format", "jsonl"], server) as Row[];
 }
 
 /** Each rollout's call statuses under the contract policy, by line (`cli resolve`). */
 function statuses(file: string, server: string | null): Map<number, string[]> {
-  const args = ["--import", "tsx", path.join(ROOT, "cli/main.ts"), "resolve", file];
-  const out = execFileSync(process.execPath, [...args, ...(server === null ? [] : ["--server", server])], {
-    cwd: ROOT,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "ignore"],
-  });
   const byLine = new Map<number, string[]>();
-  for (const l of out.trim().split("\n")) {
-    if (l === "") continue;
-    const record = JSON.parse(l) as { line: number; status: string };
+  for (const record of cliRecords(["resolve", file], server) as { line: number; status: string }[])
     byLine.set(record.line, [...(byLine.get(record.line) ?? []), record.status]);
-  }
   return byLine;
 }
 

@@ -10,7 +10,7 @@
  * would have written it ("not called"). The other verifiers name the call they read (the injection
  * matched, the values extracted, the refused get_weather), badged "judged".
  */
-import type { CallRecord, DisplayCell, TableDiff } from "../verifiers/workplace_assistant";
+import type { CallRecord, DisplayCell, RowView, TableDiff } from "../verifiers/workplace_assistant";
 import type { VerifyResult } from "../verify/types";
 import { readCallOutcomes, readTableDiffs } from "./details";
 
@@ -72,26 +72,17 @@ export function traceTables(
         expected: cell.expected,
       });
     }
-    for (const row of table.onlyPredicted) {
+    const rowTrace = (row: RowView, what: "extra_row" | "missing_row", by: number | null | undefined) =>
       out.push({
         table: table.table,
         key: keyText(row.values[keyColumn]),
         column: null,
-        what: "extra_row",
-        by: row.writtenBy ?? null,
+        what,
+        by: by ?? null,
         expectedBy: row.expectedBy ?? null,
       });
-    }
-    for (const row of table.onlyExpected) {
-      out.push({
-        table: table.table,
-        key: keyText(row.values[keyColumn]),
-        column: null,
-        what: "missing_row",
-        by: row.removedBy ?? null,
-        expectedBy: row.expectedBy ?? null,
-      });
-    }
+    for (const row of table.onlyPredicted) rowTrace(row, "extra_row", row.writtenBy);
+    for (const row of table.onlyExpected) rowTrace(row, "missing_row", row.removedBy);
   }
   return out;
 }
