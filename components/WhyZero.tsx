@@ -46,7 +46,7 @@ export function WhyZero({ triage, onCall }: { triage: RolloutTriage | null; onCa
       className="why-zero"
       aria-label="Why zero"
       data-testid="why-zero"
-      data-cause={triage.cause}
+      data-why-cause={triage.cause}
       data-decisive={triage.decisive.map((call) => call.index).join(" ")}
     >
       <div>

@@ -97,7 +97,7 @@ test.describe("why zero on the generated triage run", () => {
     await expect(page.getByTestId("triage-drift")).toHaveAttribute("data-count", String(drift.length));
     for (const row of rows.filter((r) => r.cause === "drift")) {
       await openLine(page, row.line);
-      await expect(page.getByTestId("why-zero")).toHaveAttribute("data-cause", "drift");
+      await expect(page.getByTestId("why-zero")).toHaveAttribute("data-why-cause", "drift");
       await expect(page.getByTestId("why-sentence")).toContainText("Trust ");
       await expect(page.getByTestId("why-reproduced")).toHaveAttribute("data-reproduced", "neither");
     }
@@ -110,7 +110,7 @@ test.describe("why zero on the generated triage run", () => {
     expect(failing.length).toBeGreaterThan(3);
     for (const row of failing) {
       await checkDecisive(page, row);
-      await expect(page.getByTestId("why-zero")).toHaveAttribute("data-cause", row.cause ?? "");
+      await expect(page.getByTestId("why-zero")).toHaveAttribute("data-why-cause", row.cause ?? "");
     }
   });
 
@@ -125,7 +125,7 @@ test.describe("why zero on the generated triage run", () => {
     // shows the rollout's own cause there).
     for (const row of rows.filter((r) => r.cause !== null && r.cause !== "task_wide")) {
       await openLine(page, row.line);
-      await expect(page.getByTestId("why-zero")).toHaveAttribute("data-cause", row.cause ?? "");
+      await expect(page.getByTestId("why-zero")).toHaveAttribute("data-why-cause", row.cause ?? "");
     }
   });
 
