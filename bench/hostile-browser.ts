@@ -2,15 +2,20 @@
  * `npm run bench:hostile`: issue 10's two browser targets, in Debian's Chromium through the app's own
  * file inputs (a benchmark, not a timed test: figures vary by machine and load):
  *
- * - a 100k-call rollout (scripts/gen-hostile.ts longRolloutLine, ~21 MB on one line) opens in under 2 s
- *   with the page responsive. The file holds a small rollout on line 1 (opened by default) and the
- *   100k-call one on line 2. Measured from the click on line 2's row to the first call row and the first
- *   transcript item on screen, and to both verifications shown; the longest main-thread task
- *   (PerformanceObserver "longtask") from the click until 1 s after; the main thread's JS heap and the
- *   data worker's (V8 heap + ArrayBuffers, over the DevTools protocol); the DOM size. Then the call list
- *   is scrolled to its last call, that call is clicked, and the transcript must show it (scroll-to-call).
- *   Opened twice: once the file is settled (rewards and run view done), and once while the file still
- *   loads (the row clicked as soon as it appears, the worker busy with rewards and the run view).
+ * - a 100k-call rollout opens in under 2 s with the page responsive, in three shapes (issues 10 and 23):
+ *   scripts/gen-hostile.ts longRolloutLine (three tools, no provenance), and realisticLongRollout as a long
+ *   real run looks (a call_id and provenance entry per call, Hermes aliases, 27 declared tools, a ground
+ *   truth), plain and with distinct arguments and outputs and a reasoning item before every call. Each
+ *   file holds a small rollout on line 1 (opened by default) and the long one on line 2. Measured from the
+ *   click on line 2's row to the first call row and the first transcript item on screen, and to both
+ *   verifications shown; then n and p (next/previous call) pressed one at a time, each from the keydown to
+ *   the call selected in the call list and the transcript (goal: under 100 ms); the longest main-thread
+ *   task (PerformanceObserver "longtask") from the click to the last press; the main thread's JS heap and
+ *   the data worker's (V8 heap + ArrayBuffers, over the DevTools protocol); the DOM size. The call list is
+ *   scrolled to its last call, that call is clicked, and the transcript must show it (scroll-to-call).
+ *   Each is opened twice: once the file is settled (rewards and run view done), and once while the file
+ *   still loads (the row clicked as soon as it appears, the worker busy with rewards and the run view).
+ *   BENCH_SHAPES=plain,realistic,distinct picks shapes.
  * - two 16k-call rollouts that differ throughout compare in under 5 s on /compare: from picking run B to
  *   the pair's verdict, then to the aligned steps on screen once the pair is opened.
  *
@@ -18,31 +23,74 @@
  * unless BASE_URL names a running app. Writes bench/hostile-browser.json and bench/hostile-browser.md.
  * Heavy: run it alone (`flock /tmp/heavy.lock npm run bench:hostile`).
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { type CDPSession, chromium, type Page } from "@playwright/test";
 import { z } from "zod";
-import { line, longRolloutLine, manyCalls, rollout } from "../scripts/gen-hostile";
+import { line, longRolloutLine, manyCalls, realisticLongRollout, rollout } from "../scripts/gen-hostile";
 import { CHROMIUM, CHROMIUM_ARGS, ROOT, serveApp } from "./browser-app";
 
 const PORT = Number(process.env.BENCH_PORT ?? 3191);
 const DIR = process.env.BENCH_DIR ?? path.join(tmpdir(), "rollout-inspector-hostile");
 const TIMEOUT_MS = 300_000;
 
-/** Issue 10's targets. */
-export const GOALS = { open_100k_ms: 2_000, compare_16k_ms: 5_000, longest_task_ms: 50 } as const;
+/** Issues 10 and 23's targets. */
+export const GOALS = {
+  open_100k_ms: 2_000,
+  compare_16k_ms: 5_000,
+  longest_task_ms: 50,
+  next_previous_ms: 100,
+} as const;
+/** n presses, then p presses, measured one by one after the rollout opened. */
+const NEXT_PRESSES = 10;
+const PREVIOUS_PRESSES = 5;
 const LONG_CALLS = 100_000;
 const COMPARE_CALLS = 16_000;
 
+/** The 100k-call rollouts opened, each on line 2 of its file (line 1 is a small rollout, open by default). */
+const SHAPES = {
+  plain: {
+    file: "long-100k.jsonl",
+    label: "100k calls, three tools, no provenance (issue 10)",
+    line: () => longRolloutLine(LONG_CALLS, 1, "c"),
+  },
+  realistic: {
+    file: "realistic-100k.jsonl",
+    label:
+      "realistic: a call_id and provenance entry per call, Hermes aliases, 27 declared tools, ground truth",
+    line: () =>
+      line(
+        realisticLongRollout(LONG_CALLS, {
+          harness: "hermes-legacy",
+          distinctArguments: false,
+          reasoning: false,
+        }),
+      ),
+  },
+  distinct: {
+    file: "realistic-distinct-100k.jsonl",
+    label: "realistic + distinct arguments and outputs + a reasoning item before every call",
+    line: () =>
+      line(
+        realisticLongRollout(LONG_CALLS, {
+          harness: "hermes-legacy",
+          distinctArguments: true,
+          reasoning: true,
+        }),
+      ),
+  },
+} as const;
+type Shape = keyof typeof SHAPES;
+
 function files() {
   mkdirSync(DIR, { recursive: true });
-  const long = path.join(DIR, "long-100k.jsonl");
-  if (!existsSync(long)) {
-    writeFileSync(
-      long,
-      line(rollout([{ name: "email_reply_email" }], {}, 1)) + longRolloutLine(LONG_CALLS, 1, "c"),
-    );
+  const long = {} as Record<Shape, string>;
+  for (const [shape, spec] of Object.entries(SHAPES) as [Shape, (typeof SHAPES)[Shape]][]) {
+    const file = path.join(DIR, spec.file);
+    if (!existsSync(file))
+      writeFileSync(file, line(rollout([{ name: "email_reply_email" }], {}, 1)) + spec.line());
+    long[shape] = file;
   }
   const a = path.join(DIR, "compare-16k-a.jsonl");
   const b = path.join(DIR, "compare-16k-b.jsonl");
@@ -101,6 +149,11 @@ async function workerHeap(page: Page): Promise<() => Promise<number | null>> {
 
 const mib = (bytes: number | null) => (bytes === null ? null : Math.round(bytes / 2 ** 20));
 
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
 /** Long tasks and the first time each selector is in the DOM, recorded in the page. */
 async function observe(page: Page, selectors: Record<string, string>): Promise<void> {
   await page.evaluate((watched) => {
@@ -146,10 +199,37 @@ function longest(tasks: readonly { start: number; ms: number }[], from: number, 
   return Math.round(Math.max(0, ...tasks.filter((t) => t.start >= from && t.start <= to).map((t) => t.ms)));
 }
 
+/**
+ * One n or p press: from the keydown (seen by a capturing listener, before the page's own) to the newly
+ * selected call shown selected in both the call list and the transcript.
+ */
+async function press(page: Page, key: "n" | "p", call: number): Promise<number> {
+  await page.evaluate(() => {
+    const state = Reflect.get(window, "__bench");
+    window.addEventListener("keydown", () => Reflect.set(state, "key", performance.now()), {
+      capture: true,
+      once: true,
+    });
+  });
+  await page.keyboard.press(key);
+  const handle = await page.waitForFunction(
+    (index) => {
+      const inList = document.querySelector(`.call-row.selected[data-call-index='${index}']`);
+      const inTranscript = document.querySelector(`#call-${index}.selected`);
+      return inList && inTranscript ? performance.now() : null;
+    },
+    call,
+    { timeout: 30_000, polling: "raf" },
+  );
+  const shown = Number(await handle.jsonValue());
+  const pressed = Number(await page.evaluate(() => Reflect.get(Reflect.get(window, "__bench"), "key")));
+  return Math.round(shown - pressed);
+}
+
 const DETAIL = "article.detail[data-detail-line='2']";
 
 /** Opens line 2 (the 100k-call rollout): `settled` waits for the whole file first, else clicks as soon as the row is there. */
-async function openLong(base: string, file: string, settled: boolean) {
+async function openLong(base: string, shape: Shape, file: string, settled: boolean) {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: CHROMIUM_ARGS,
@@ -190,6 +270,12 @@ async function openLong(base: string, file: string, settled: boolean) {
     }));
     const heapAfter = await mainHeap(page);
     const workerAfter = await heapOfWorker();
+    // n/p: calls 0..NEXT_PRESSES-1 by n, then back by p, each measured alone.
+    const moves: { key: "n" | "p"; ms: number }[] = [];
+    for (let i = 0; i < NEXT_PRESSES; i++) moves.push({ key: "n", ms: await press(page, "n", i) });
+    for (let i = 1; i <= PREVIOUS_PRESSES; i++)
+      moves.push({ key: "p", ms: await press(page, "p", NEXT_PRESSES - 1 - i) });
+    const moved = await state(page);
     // Scroll the call list to its end, click the last call: the transcript must show it.
     const scrollStarted = Date.now();
     const last = page.locator(`.call-row[data-call-index='${LONG_CALLS - 1}']`);
@@ -216,17 +302,28 @@ async function openLong(base: string, file: string, settled: boolean) {
       { timeout: 30_000 },
     );
     const revealMs = Date.now() - revealStarted;
+    // p from the last call: the rows around it are another page of the worker's.
+    for (let i = 1; i <= PREVIOUS_PRESSES; i++)
+      moves.push({ key: "p", ms: await press(page, "p", LONG_CALLS - 1 - i) });
     const after = await state(page);
+    const np = moves.map((m) => m.ms);
     return {
+      shape,
+      shape_label: SHAPES[shape].label,
+      bytes: statSync(file).size,
       scenario: settled ? "after the file settled" : "while the file loads",
       calls: LONG_CALLS,
       open_ms: Math.round(visible - click),
       verified_ms: Math.round((opened.seen.verified ?? Number.NaN) - click),
       longest_task_ms: longest(opened.tasks, click, click + 1e9),
       long_tasks: opened.tasks.filter((t) => t.start >= click).length,
+      next_previous_ms: { median: median(np), max: Math.max(...np), each: moves },
+      longest_task_during_next_previous_ms: longest(moved.tasks, click + 1, Number.POSITIVE_INFINITY),
       dom,
       main_heap_mb: { before: mib(heapBefore), after_open: mib(heapAfter) },
       data_worker_mb: { before: mib(workerBefore), after_open: mib(workerAfter) },
+      main_heap_after_all_mb: mib(await mainHeap(page)),
+      data_worker_after_all_mb: mib(await heapOfWorker()),
       scroll_to_last_call_ms: scrolledMs,
       transcript_shows_clicked_call_ms: revealMs,
       longest_task_while_scrolling_ms: longest(after.tasks, click + 1, Number.POSITIVE_INFINITY),
@@ -298,24 +395,30 @@ function report(opened: readonly Opened[], compared: Compared, machine: Record<s
   const lines = [
     "# Hostile input in the browser (`npm run bench:hostile`)",
     "",
-    `${new Date().toISOString().slice(0, 10)}, ${machine.cpus} cores (${machine.cpu}), load average ${machine.load}, ${CHROMIUM}. Figures vary run to run on this shared machine.`,
+    `${new Date().toISOString().slice(0, 10)}, ${machine.cpus} cores (${machine.cpu}), load average ${machine.load} at the start, ${CHROMIUM}. Figures vary run to run on this shared machine.`,
     "",
-    `## A ${LONG_CALLS / 1000}k-call rollout opens (goal: under ${GOALS.open_100k_ms / 1000} s, page responsive)`,
+    `## A ${LONG_CALLS / 1000}k-call rollout opens (goals: call list + transcript on screen under ${GOALS.open_100k_ms / 1000} s, n/p under ${GOALS.next_previous_ms} ms, no main-thread task of ${GOALS.longest_task_ms} ms or more)`,
     "",
-    "| opened | call list + transcript on screen | both verifications shown | longest main-thread task | DOM elements (call rows / transcript items) | main-thread JS heap | data worker heap | scroll to the last call | transcript shows the clicked call |",
-    "|---|---|---|---|---|---|---|---|---|",
+    "Opened: the click on its row → its first call row and transcript item on screen. Verified: → both policies' rewards shown (computed in the verify pool, apart). n/p: keydown → the next or previous call selected in the call list and the transcript (10 n and 5 p from the top, 5 p from the last call). Longest task: from the click to the end of the n/p presses. Heaps: the page's JS heap and the data worker's (V8 heap + ArrayBuffers) after opening and after the presses.",
+    "",
+    "| shape (file size) | opened | call list + transcript on screen | both verifications shown | n/p median / max | longest main-thread task (over 50 ms) | DOM elements (call rows / transcript items) | main-thread JS heap | data worker heap | scroll to the last call | transcript shows the clicked call |",
+    "|---|---|---|---|---|---|---|---|---|---|---|",
   ];
   for (const o of opened) {
     lines.push(
-      `| ${o.scenario} | ${o.open_ms} ms | ${o.verified_ms} ms | ${o.longest_task_ms} ms (${o.long_tasks} over 50 ms) | ${o.dom.nodes} (${o.dom.call_rows} / ${o.dom.transcript_items}) | ${o.main_heap_mb.before} → ${o.main_heap_mb.after_open} MiB | ${o.data_worker_mb.before} → ${o.data_worker_mb.after_open} MiB | ${o.scroll_to_last_call_ms} ms | ${o.transcript_shows_clicked_call_ms} ms |`,
+      `| ${o.shape_label} (${Math.round(o.bytes / 2 ** 20)} MiB) | ${o.scenario} | ${o.open_ms} ms | ${o.verified_ms} ms | ${o.next_previous_ms.median} / ${o.next_previous_ms.max} ms | ${o.longest_task_ms} ms (${o.long_tasks}) | ${o.dom.nodes} (${o.dom.call_rows} / ${o.dom.transcript_items}) | ${o.main_heap_mb.before} → ${o.main_heap_mb.after_open} → ${o.main_heap_after_all_mb} MiB | ${o.data_worker_mb.before} → ${o.data_worker_mb.after_open} → ${o.data_worker_after_all_mb} MiB | ${o.scroll_to_last_call_ms} ms | ${o.transcript_shows_clicked_call_ms} ms |`,
     );
   }
-  const settled = opened[0];
+  lines.push("");
+  for (const o of opened) {
+    const goals = [
+      `open under ${GOALS.open_100k_ms} ms: ${verdict(o.open_ms < GOALS.open_100k_ms)}`,
+      `n/p under ${GOALS.next_previous_ms} ms: ${verdict(o.next_previous_ms.max < GOALS.next_previous_ms)}`,
+      `no task of ${GOALS.longest_task_ms} ms or more: ${verdict(o.longest_task_ms < GOALS.longest_task_ms)}`,
+    ];
+    lines.push(`- ${o.shape}, ${o.scenario}: ${goals.join("; ")}.`);
+  }
   lines.push(
-    "",
-    settled
-      ? `Goal (after the file settled): open in under ${GOALS.open_100k_ms} ms: ${verdict(settled.open_ms < GOALS.open_100k_ms)}; longest task under ${GOALS.longest_task_ms} ms: ${verdict(settled.longest_task_ms < GOALS.longest_task_ms)}.`
-      : "",
     "",
     `## Two ${COMPARE_CALLS / 1000}k-call rollouts compare on /compare (goal: under ${GOALS.compare_16k_ms / 1000} s)`,
     "",
@@ -338,12 +441,17 @@ async function main() {
       load: loadavg()[0]?.toFixed(1),
       chromium: CHROMIUM,
     };
-    console.error("opening the 100k-call rollout after the file settled…");
-    const settled = await openLong(base, long, true);
-    console.error(JSON.stringify(settled));
-    console.error("opening it while the file loads…");
-    const loading = await openLong(base, long, false);
-    console.error(JSON.stringify(loading));
+    const opened: Opened[] = [];
+    const only = process.env.BENCH_SHAPES?.split(",");
+    for (const shape of Object.keys(SHAPES) as Shape[]) {
+      if (only && !only.includes(shape)) continue;
+      for (const settled of [true, false]) {
+        console.error(`opening ${shape} ${settled ? "after the file settled" : "while the file loads"}…`);
+        const result = await openLong(base, shape, long[shape], settled);
+        console.error(JSON.stringify(result));
+        opened.push(result);
+      }
+    }
     console.error("comparing two 16k-call rollouts…");
     const compared = await compare16k(base, a, b);
     console.error(JSON.stringify(compared));
@@ -351,11 +459,11 @@ async function main() {
       date: new Date().toISOString(),
       machine,
       goals: GOALS,
-      open: [settled, loading],
+      open: opened,
       compared,
     };
     writeFileSync(path.join(ROOT, "bench/hostile-browser.json"), `${JSON.stringify(results, null, 2)}\n`);
-    const text = report([settled, loading], compared, machine);
+    const text = report(opened, compared, machine);
     writeFileSync(path.join(ROOT, "bench/hostile-browser.md"), text);
     console.log(text);
   } finally {

@@ -189,6 +189,26 @@ describe.each(COMMANDS.filter((c) => c.out))("$name", (command) => {
   });
 });
 
+describe.each(COMMANDS.filter((c) => ["resolve", "verify", "triage"].includes(c.name)))(
+  "$name",
+  (command) => {
+    it("an empty FILE (or only blank lines) is 0 with one line saying the file is empty", async () => {
+      const files: [string, string][] = [
+        ["empty.jsonl", ""],
+        ["blank.jsonl", "\n  \r\n\n"],
+      ];
+      for (const [name, text] of files) {
+        const file = join(dir, name);
+        await writeFile(file, text);
+        const { code, err } = await exit(command.run, command.args(file));
+        expect(code).toBe(0);
+        expect(err.match(/This file is empty/g)).toEqual(["This file is empty"]);
+        expect(err).toContain(`${file}: This file is empty`);
+      }
+    });
+  },
+);
+
 describe("live: its unusable arguments are exit 2 too (no server needed)", () => {
   it.each([
     ["no URL", []],
@@ -217,6 +237,14 @@ describe("the process's exit status (cli/main.ts)", () => {
       stderr: expect.stringMatching(/unknown command/),
     });
     expect(cli("--help").status).toBe(0);
+  });
+
+  it("a name Object.prototype carries is an unknown command too, exit 2", () => {
+    for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty"])
+      expect(cli(name)).toMatchObject({
+        status: 2,
+        stderr: `error: unknown command '${name}' (try --help)\n`,
+      });
   });
 
   it("a command's code becomes the process's: 0 done, 2 missing FILE, 1 damaged gzip", () => {

@@ -41,7 +41,8 @@ async function main(argv: string[]): Promise<number> {
     io.stdout.write(usage());
     return name === undefined ? 2 : 0;
   }
-  const command = COMMANDS[name];
+  // Own properties only: `constructor`, `__proto__` or `toString` are unknown commands, not Object's.
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (command === undefined) {
     io.stderr.write(`error: unknown command '${name}' (try --help)\n`);
     return 2;

@@ -2,8 +2,10 @@
 import type { FileHandle } from "node:fs/promises";
 import { open } from "node:fs/promises";
 import { Readable } from "node:stream";
+import { fileProblem, SNIFF_BYTES } from "../lib/filekind";
 import { GzipError } from "../lib/jsonl";
 import { CliError, reasonOf } from "./errors";
+import type { CommandIo } from "./io";
 
 /** Large reads keep per-chunk overhead low on multi-gigabyte files; memory stays one chunk. */
 const READ_CHUNK_BYTES = 1024 * 1024;
@@ -49,4 +51,27 @@ export async function* namingFile<T>(path: string, items: AsyncIterable<T>): Asy
       throw new CliError("failed", `reading ${path} stopped: ${error.message}`, { cause: error });
     throw error;
   }
+}
+
+const GZIP_MAGIC = [0x1f, 0x8b] as const;
+
+/** What FILE is instead of rollouts JSONL (lib/filekind), from its first bytes; null for gzip data. */
+async function notRolloutsMessage(path: string): Promise<string | null> {
+  const handle = await open(path, "r");
+  try {
+    const start = new Uint8Array(SNIFF_BYTES);
+    const { bytesRead } = await handle.read(start, 0, SNIFF_BYTES, 0);
+    const bytes = start.subarray(0, bytesRead);
+    // Compressed bytes say nothing about the text inside.
+    if (bytes[0] === GZIP_MAGIC[0] && bytes[1] === GZIP_MAGIC[1]) return null;
+    return fileProblem(bytes).message;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** For a FILE that held no rollout at all (empty, CSV, ...): one line on stderr saying what it is instead. */
+export async function sayNotRollouts(path: string, io: CommandIo): Promise<void> {
+  const problem = await notRolloutsMessage(path);
+  if (problem !== null) await io.stderr.write(`${path}: ${problem}\n`);
 }

@@ -2,9 +2,9 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useRef, useState } from "react";
 import type { CallView } from "@/hooks/types";
-import { FlagChip, OutcomeBadge, StatusBadge } from "./badges";
+import { type CallOutcome, FlagChip, NO_OUTCOME, OutcomeBadge, StatusBadge } from "./badges";
 import { Name } from "./Name";
-import { afterLayout, measureAfterLayout, useReveal, useVisibleRange } from "./virtual";
+import { afterLayout, estimateWithin, measureAfterLayout, useReveal, useVisibleRange } from "./virtual";
 
 /** A call row's height before it is measured (a row without flags at 1280 px; others are measured). */
 export const CALL_ROW_ESTIMATE = 135;
@@ -22,6 +22,8 @@ interface Props {
   onRange(start: number, end: number): void;
   selected: number | null;
   onSelect(index: number): void;
+  /** Each call's outcome in the verifier's replay, by call index. */
+  outcomeOf?(index: number): CallOutcome;
 }
 
 function IdentityGrid({
@@ -70,12 +72,12 @@ function IdentityGrid({
  * each policy. One compact block per call, so long aliases stay on one line instead of wrapping per letter.
  * Virtualized in its own scroll box: only the calls on screen are in the DOM, whatever the rollout's size.
  */
-export function CallTable({ count, callAt, onRange, selected, onSelect }: Props) {
+export function CallTable({ count, callAt, onRange, selected, onSelect, outcomeOf }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scroller.current,
-    estimateSize: () => CALL_ROW_ESTIMATE,
+    estimateSize: () => estimateWithin(count, CALL_ROW_ESTIMATE),
     overscan: CALL_OVERSCAN,
     // No layout reads while the rows commit: sizes come from ResizeObservers (components/virtual.ts).
     ...afterLayout<HTMLDivElement>(CALLS_MAX_PX),
@@ -120,6 +122,7 @@ export function CallTable({ count, callAt, onRange, selected, onSelect }: Props)
               );
             }
             const call = view.contract;
+            const outcome = outcomeOf?.(call.index) ?? NO_OUTCOME;
             return (
               <li
                 key={key}
@@ -132,8 +135,8 @@ export function CallTable({ count, callAt, onRange, selected, onSelect }: Props)
                 data-highlight={call.highlight}
                 data-verifier-name={call.verifier_name}
                 data-legacy-status={view.legacy?.status}
-                data-outcome={view.badge?.kind}
-                data-decisive={view.decisive ? "true" : undefined}
+                data-outcome={outcome.badge?.kind}
+                data-decisive={outcome.decisive ? "true" : undefined}
               >
                 <button type="button" className="call-select" onClick={() => onSelect(call.index)}>
                   <span className="call-index mono">{call.index}</span>
@@ -150,7 +153,7 @@ export function CallTable({ count, callAt, onRange, selected, onSelect }: Props)
                       <Name value={call.call_id} />
                     )}
                   </span>
-                  <OutcomeBadge badge={view.badge} decisive={view.decisive} />
+                  <OutcomeBadge badge={outcome.badge} decisive={outcome.decisive} />
                 </button>
                 <IdentityGrid
                   call={call}

@@ -1,10 +1,6 @@
-import type { WorkplaceVerifierDetails } from "@/hooks/types";
+import type { ListedTableDiff, ListedWorkplaceDetails } from "@/hooks/types";
 
-/** Rows listed per side before "and N more". */
-export const MAX_ROWS_LISTED = 8;
-
-type TableDiff = WorkplaceVerifierDetails["tables"][number];
-type RowView = TableDiff["onlyPredicted"][number];
+type RowView = ListedTableDiff["onlyPredicted"][number];
 
 /** A table cell as one line of text; missing values (NaN, None) arrive as null. */
 export function cellText(value: unknown): string {
@@ -13,14 +9,22 @@ export function cellText(value: unknown): string {
   return JSON.stringify(value) ?? String(value);
 }
 
-/** Rows present on one side only, with their values (the first MAX_ROWS_LISTED). */
-function RowList({ rows, side }: { rows: readonly RowView[]; side: "predicted" | "expected" }) {
+/** Rows present on one side only, with their values (the first lib/verify LISTED_TABLE_ROWS of `total`). */
+function RowList({
+  rows,
+  total,
+  side,
+}: {
+  rows: readonly RowView[];
+  total: number;
+  side: "predicted" | "expected";
+}) {
   const columns = [...new Set(rows.flatMap((row) => Object.keys(row.values)))];
   return (
     <div className="diff-rows" data-side={side}>
       <p>
         <span className={`diff-${side}`}>
-          {rows.length} row{rows.length === 1 ? "" : "s"} only in the {side} state
+          {total.toLocaleString("en-US")} row{total === 1 ? "" : "s"} only in the {side} state
         </span>
       </p>
       <div className="diff-rows-scroll">
@@ -34,7 +38,7 @@ function RowList({ rows, side }: { rows: readonly RowView[]; side: "predicted" |
             </tr>
           </thead>
           <tbody>
-            {rows.slice(0, MAX_ROWS_LISTED).map((row) => (
+            {rows.map((row) => (
               <tr key={row.label} className={`diff-${side}`} data-row={row.label}>
                 <td className="mono">{row.label}</td>
                 {columns.map((column) => (
@@ -47,17 +51,17 @@ function RowList({ rows, side }: { rows: readonly RowView[]; side: "predicted" |
           </tbody>
         </table>
       </div>
-      {rows.length > MAX_ROWS_LISTED && (
-        <p className="muted">and {rows.length - MAX_ROWS_LISTED} more rows</p>
+      {total > rows.length && (
+        <p className="muted">and {(total - rows.length).toLocaleString("en-US")} more rows</p>
       )}
     </div>
   );
 }
 
 /** The workplace_assistant verifier's table differences: what the replayed calls changed versus the ground truth. */
-export function TableDiffs({ details }: { details: WorkplaceVerifierDetails }) {
+export function TableDiffs({ details }: { details: ListedWorkplaceDetails }) {
   const unequal = details.tables.filter((table) => !table.equal);
-  const skipped = details.calls.filter((call) => call.outcome !== "applied");
+  const skipped = details.skipped;
   return (
     <div className="table-diffs">
       {unequal.length === 0 ? (
@@ -77,7 +81,7 @@ export function TableDiffs({ details }: { details: WorkplaceVerifierDetails }) {
                   </tr>
                 </thead>
                 <tbody>
-                  {table.differingCells.slice(0, MAX_ROWS_LISTED).map((cell) => (
+                  {table.differingCells.map((cell) => (
                     <tr key={`${cellText(cell.rowKey)}:${cell.column}`}>
                       <td className="mono">{cellText(cell.rowKey)}</td>
                       <td className="mono">{cell.column}</td>
@@ -88,13 +92,18 @@ export function TableDiffs({ details }: { details: WorkplaceVerifierDetails }) {
                 </tbody>
               </table>
             )}
-            {table.differingCells.length > MAX_ROWS_LISTED && (
+            {table.totals.differingCells > table.differingCells.length && (
               <p className="muted">
-                and {table.differingCells.length - MAX_ROWS_LISTED} more differing cells
+                and {(table.totals.differingCells - table.differingCells.length).toLocaleString("en-US")} more
+                differing cells
               </p>
             )}
-            {table.onlyPredicted.length > 0 && <RowList rows={table.onlyPredicted} side="predicted" />}
-            {table.onlyExpected.length > 0 && <RowList rows={table.onlyExpected} side="expected" />}
+            {table.totals.onlyPredicted > 0 && (
+              <RowList rows={table.onlyPredicted} total={table.totals.onlyPredicted} side="predicted" />
+            )}
+            {table.totals.onlyExpected > 0 && (
+              <RowList rows={table.onlyExpected} total={table.totals.onlyExpected} side="expected" />
+            )}
             {table.notes.map((note) => (
               <p key={note} className="muted">
                 {note}
@@ -112,6 +121,13 @@ export function TableDiffs({ details }: { details: WorkplaceVerifierDetails }) {
             </li>
           ))}
         </ul>
+      )}
+      {details.skippedTotal > skipped.length && (
+        <p className="muted" data-testid="skipped-more">
+          and {(details.skippedTotal - skipped.length).toLocaleString("en-US")} more of the{" "}
+          {details.callsTotal.toLocaleString("en-US")} calls did not apply (cli export --what verify lists
+          them all)
+        </p>
       )}
     </div>
   );

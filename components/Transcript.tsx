@@ -2,11 +2,18 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { type RefObject, useLayoutEffect, useRef, useState } from "react";
 import type { InputMessage, TranscriptItem } from "@/hooks/types";
-import { OutcomeBadge, StatusBadge } from "./badges";
+import { type CallOutcome, NO_OUTCOME, OutcomeBadge, StatusBadge } from "./badges";
 import { CodeBlock } from "./CodeBlock";
 import { Markdown } from "./Markdown";
 import { Name } from "./Name";
-import { afterLayout, measureAfterLayout, scrollParent, useReveal, useVisibleRange } from "./virtual";
+import {
+  afterLayout,
+  estimateWithin,
+  measureAfterLayout,
+  scrollParent,
+  useReveal,
+  useVisibleRange,
+} from "./virtual";
 
 /** Longer message texts are folded behind a "show all" button. */
 export const FOLD_TEXT_CHARS = 1_500;
@@ -46,6 +53,8 @@ interface Props {
   selected: number | null;
   selectedItem: number | null;
   onSelect(index: number): void;
+  /** Each call's outcome in the verifier's replay, by call index. */
+  outcomeOf?(callIndex: number): CallOutcome;
 }
 
 /**
@@ -80,7 +89,15 @@ function useScrollMargin(list: RefObject<HTMLElement | null>) {
   return { scroller, margin };
 }
 
-function Item({ item, onSelect }: { item: TranscriptItem; onSelect(index: number): void }) {
+function Item({
+  item,
+  onSelect,
+  outcome,
+}: {
+  item: TranscriptItem;
+  onSelect(index: number): void;
+  outcome: CallOutcome;
+}) {
   switch (item.kind) {
     case "message":
       return (
@@ -114,7 +131,7 @@ function Item({ item, onSelect }: { item: TranscriptItem; onSelect(index: number
             <span className="mono muted call-id">
               {item.call_id === null ? "no call_id" : <Name value={item.call_id} />}
             </span>
-            <OutcomeBadge badge={item.badge} decisive={item.decisive} />
+            <OutcomeBadge badge={outcome.badge} decisive={outcome.decisive} />
           </button>
           <div className="call-body">
             <div className="call-part">
@@ -123,13 +140,13 @@ function Item({ item, onSelect }: { item: TranscriptItem; onSelect(index: number
             </div>
             <div className="call-part">
               <div className="part-label">output</div>
-              {(item.badge?.kind === "skipped" || item.badge?.kind === "refused") && (
+              {(outcome.badge?.kind === "skipped" || outcome.badge?.kind === "refused") && (
                 // The run's tool may have answered (an MCP alias the server knew), but the verifier's replay did
                 // not apply the call: the output is not what the reward saw.
-                <div className="outcome-note" data-outcome-note={item.badge.kind}>
-                  {item.badge.kind === "skipped" ? "Gym skipped" : "The tool refused"} this call when the
-                  verifier replayed it ({item.badge.text}): the output below is what the tool returned during
-                  the rollout, not what the reward saw.
+                <div className="outcome-note" data-outcome-note={outcome.badge.kind}>
+                  {outcome.badge.kind === "skipped" ? "Gym skipped" : "The tool refused"} this call when the
+                  verifier replayed it ({outcome.badge.text}): the output below is what the tool returned
+                  during the rollout, not what the reward saw.
                 </div>
               )}
               {item.output === null ? (
@@ -180,7 +197,16 @@ function itemClass(item: TranscriptItem, selected: number | null): string {
  * The rollout's output items in order, each call with its arguments and output. Virtualized in the detail
  * pane's scroll: only the items on screen are in the DOM, whatever the rollout's size.
  */
-export function Transcript({ input, count, itemAt, onRange, selected, selectedItem, onSelect }: Props) {
+export function Transcript({
+  input,
+  count,
+  itemAt,
+  onRange,
+  selected,
+  selectedItem,
+  onSelect,
+  outcomeOf,
+}: Props) {
   const [showPrompt, setShowPrompt] = useState(false);
   const list = useRef<HTMLDivElement>(null);
   const { scroller, margin } = useScrollMargin(list);
@@ -190,7 +216,7 @@ export function Transcript({ input, count, itemAt, onRange, selected, selectedIt
     // of the pane to lay out and paint, so a newly opened rollout's first frame leaves them to the next.
     count: scroller === null ? 0 : count,
     getScrollElement: () => scroller,
-    estimateSize: () => ITEM_ESTIMATE,
+    estimateSize: () => estimateWithin(count, ITEM_ESTIMATE, ITEM_GAP),
     overscan: ITEM_OVERSCAN,
     gap: ITEM_GAP,
     scrollMargin: margin,
@@ -246,6 +272,7 @@ export function Transcript({ input, count, itemAt, onRange, selected, selectedIt
                 </div>
               );
             }
+            const outcome = item.kind === "call" && outcomeOf ? outcomeOf(item.call_index) : NO_OUTCOME;
             return (
               <div
                 key={key}
@@ -256,11 +283,11 @@ export function Transcript({ input, count, itemAt, onRange, selected, selectedIt
                   ? {
                       id: `call-${item.call_index}`,
                       "data-transcript-call": item.call_index,
-                      "data-outcome": item.badge?.kind,
+                      "data-outcome": outcome.badge?.kind,
                     }
                   : {})}
               >
-                <Item item={item} onSelect={onSelect} />
+                <Item item={item} onSelect={onSelect} outcome={outcome} />
               </div>
             );
           })}

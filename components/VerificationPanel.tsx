@@ -7,7 +7,7 @@ import {
   SERVER_SOURCE_LABEL,
   type ServerSource,
   type VerificationView,
-  type VerifierDetails,
+  type VerifierDetailsView,
   type VerifyResult,
 } from "@/hooks/types";
 import { formatReward } from "./badges";
@@ -22,7 +22,7 @@ const POLICY_HELP: Record<Policy, string> = {
   legacy: "Gym before provenance: the map is ignored, only the mcp__<server>__ prefix is stripped",
 };
 
-function Details({ details }: { details: VerifierDetails }) {
+function Details({ details }: { details: VerifierDetailsView }) {
   if (details.kind === "workplace_assistant") {
     const unequal = details.tables.filter((table) => !table.equal).length;
     return (
@@ -58,9 +58,15 @@ function Explanation({ result }: { result: VerifyResult }) {
           ))}
         </ul>
       )}
-      {result.explanation.length > EXPLANATION_PREVIEW && (
+      {open && result.explanation_total > result.explanation.length && (
+        <p className="muted" data-testid="explanation-more">
+          and {(result.explanation_total - result.explanation.length).toLocaleString("en-US")} more sentences
+          (cli verify and export list them all)
+        </p>
+      )}
+      {result.explanation_total > EXPLANATION_PREVIEW && (
         <button type="button" className="link-button" onClick={() => setOpen(!open)}>
-          {open ? "show fewer" : `show all ${result.explanation.length} sentences`}
+          {open ? "show fewer" : `show all ${result.explanation_total.toLocaleString("en-US")} sentences`}
         </button>
       )}
       {result.details !== undefined && <Details details={result.details} />}
@@ -126,6 +132,7 @@ function PolicyCard({ policy, result }: { policy: Policy; result: VerifyResult }
 function sameOutcome(a: VerifyResult, b: VerifyResult): boolean {
   return (
     a.reward === b.reward &&
+    a.explanation_total === b.explanation_total &&
     a.explanation.length === b.explanation.length &&
     a.explanation.every((sentence, index) => sentence === b.explanation[index])
   );

@@ -1,5 +1,6 @@
 import { Fragment } from "react";
-import { REPRODUCTION_TEXT, type RolloutTriage, ZERO_CAUSE_HINTS, ZERO_CAUSE_LABELS } from "@/lib/triage";
+import type { DetailTriage } from "@/hooks/types";
+import { REPRODUCTION_TEXT, ZERO_CAUSE_HINTS, ZERO_CAUSE_LABELS } from "@/lib/triage";
 
 /** "call #k" in a sentence (lib/triage's wording): k is the 0-based call number. */
 const CALL_REF = /(call #\d+)/;
@@ -39,7 +40,7 @@ export function CallText({ text, onCall }: { text: string; onCall(index: number)
  * Why this rollout scored 0: its cause, the sentence (each "call #k" a link to the call), the decisive calls
  * with why, drift's explanation and which policy reproduces the recorded reward.
  */
-export function WhyZero({ triage, onCall }: { triage: RolloutTriage | null; onCall(index: number): void }) {
+export function WhyZero({ triage, onCall }: { triage: DetailTriage | null; onCall(index: number): void }) {
   if (triage === null) return null;
   return (
     <section
@@ -75,6 +76,9 @@ export function WhyZero({ triage, onCall }: { triage: RolloutTriage | null; onCa
               <CallText text={`call #${call.index}`} onCall={onCall} /> {call.why}
             </li>
           ))}
+          {triage.decisive_total > triage.decisive.length && (
+            <li className="muted">and {triage.decisive_total - triage.decisive.length} more</li>
+          )}
         </ul>
       )}
     </section>

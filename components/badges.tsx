@@ -59,6 +59,15 @@ export function formatReward(value: number | null | undefined): string {
   return value.toFixed(3).replace(/0+$/, "");
 }
 
+/** A call's outcome: its badge (null while the verification is on its way, or where it says nothing). */
+export interface CallOutcome {
+  readonly badge: CallBadge | null;
+  /** One of the calls that lost the reward. */
+  readonly decisive: boolean;
+}
+
+export const NO_OUTCOME: CallOutcome = { badge: null, decisive: false };
+
 /** What a call did in the verifier's replay: ok, refused: text, skipped: why, wrote table.key, not called. */
 export function OutcomeBadge({ badge, decisive }: { badge: CallBadge | null; decisive: boolean }) {
   if (badge === null) return null;

@@ -154,3 +154,19 @@ export function useVisibleRange<S extends Element>(
     if (last >= first) onRange(first, last + 1);
   }, [first, last, onRange]);
 }
+
+/**
+ * The tallest list this app lets a virtualizer lay out, in px. Browsers clamp an element's height (Chromium
+ * near 2^25 px, Firefox lower), and past it scroll offsets no longer map to rows: a 200k-item transcript
+ * at 168 px per item is 33.6M px, and scrolling to its item 1 showed item 740.
+ */
+export const MAX_LIST_PX = 15_000_000;
+
+/**
+ * A row's height before it is measured: `preferred`, or less when `count` rows of it (and `gap` between
+ * them) would pass MAX_LIST_PX. Measured rows keep their real height.
+ */
+export function estimateWithin(count: number, preferred: number, gap = 0): number {
+  if (count <= 0) return preferred;
+  return Math.max(1, Math.min(preferred, Math.floor(MAX_LIST_PX / count) - gap));
+}

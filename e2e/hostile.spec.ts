@@ -83,6 +83,18 @@ test("the server filter tells look-alike environment names apart", async ({ page
   );
 });
 
+test("an empty file gets one message saying it is empty", async ({ page }) => {
+  await page.goto("/");
+  await page.getByTestId("file-input").setInputFiles({
+    name: "empty.jsonl",
+    mimeType: "application/x-ndjson",
+    buffer: Buffer.alloc(0),
+  });
+  await expect(page.getByTestId("file-problem")).toHaveText(/^empty\.jsonl: This file is empty/);
+  await expect(page.getByTestId("file-problem")).toHaveCount(1);
+  await expect(page.locator("[data-error-line]")).toHaveCount(0);
+});
+
 test("?sample= opens only bundled samples, never LICENSE", async ({ page }) => {
   const requested: string[] = [];
   page.on("request", (request) => requested.push(new URL(request.url()).pathname));

@@ -9,9 +9,9 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { z } from "zod";
 import type {
   CallView,
+  DataRequests,
   DatasetSummary,
   DetailParams,
-  DetailView,
   ExportFormat,
   HarnessId,
   LoadProgress,
@@ -313,9 +313,32 @@ function detailParams(
 }
 
 /**
- * One rollout's detail summary: header, findings, both verifications, and how many calls and transcript
- * items it has (those come a page at a time: useDetailCalls, useDetailItems). One parse in the worker,
- * which keeps the opened rollout for the pages. Keyed by the dataset's analysis revision.
+ * A whole-rollout request of the detail pane (its summary, or its verification), keyed by the dataset's
+ * analysis revision; the previous rollout's answer stays up only while the same line is refetched.
+ */
+function useDetailRequest<M extends "detail" | "detailVerification">(
+  method: M,
+  dataset: DatasetSummary | null,
+  line: number | null,
+  server: string | null,
+  harness: HarnessId | null,
+  enabled = true,
+) {
+  const client = useDataClient();
+  const params = detailParams(dataset, line, server, harness);
+  return useQuery<DataRequests[M]["result"]>({
+    queryKey: [method, params.dataset, params.analysis, line, server, harness],
+    enabled: enabled && dataset !== null && line !== null,
+    placeholderData: (previous, query) =>
+      query?.queryKey[1] === dataset?.id && query?.queryKey[3] === line ? previous : undefined,
+    queryFn: ({ signal }) => client.request(method, params, { signal }),
+  });
+}
+
+/**
+ * One rollout's detail summary: header, findings, and how many calls and transcript items it has (those
+ * come a page at a time: useDetailCalls, useDetailItems). One parse in the worker, which keeps the opened
+ * rollout for the pages.
  */
 export function useDetail(
   dataset: DatasetSummary | null,
@@ -323,15 +346,22 @@ export function useDetail(
   server: string | null,
   harness: HarnessId | null,
 ) {
-  const client = useDataClient();
-  const params = detailParams(dataset, line, server, harness);
-  return useQuery<DetailView | null>({
-    queryKey: ["detail", params.dataset, params.analysis, line, server, harness],
-    enabled: dataset !== null && line !== null,
-    placeholderData: (previous, query) =>
-      query?.queryKey[1] === dataset?.id && query?.queryKey[3] === line ? previous : undefined,
-    queryFn: ({ signal }) => client.request("detail", params, { signal }),
-  });
+  return useDetailRequest("detail", dataset, line, server, harness);
+}
+
+/**
+ * Both verifications of the rollout useDetail opens (same arguments), computed in the verify pool apart
+ * from the summary: a long rollout's calls are on screen while it is still being replayed. Asked for once
+ * `opened` (the summary is in): on 2 cores a replay started alongside would halve the open's CPU.
+ */
+export function useDetailVerification(
+  dataset: DatasetSummary | null,
+  line: number | null,
+  server: string | null,
+  harness: HarnessId | null,
+  opened: boolean,
+) {
+  return useDetailRequest("detailVerification", dataset, line, server, harness, opened);
 }
 
 /** Rows per page request of an opened rollout's calls or transcript items. */

@@ -14,7 +14,6 @@ import {
   checkRollout,
   connectAndCheck,
   emptyTally,
-  FORWARD_PATH,
   forwardingFetch,
   type LiveErrorKind,
   type LiveTarget,
@@ -49,7 +48,7 @@ export function liveTarget(
 ): { ok: true; target: LiveTarget } | { ok: false; error: string } {
   const normalized = normalizeServerUrl(url);
   if (!normalized.ok) return normalized;
-  return { ok: true, target: { baseUrl: normalized.url, timeoutMs, fetch: forwardingFetch(FORWARD_PATH) } };
+  return { ok: true, target: { baseUrl: normalized.url, timeoutMs, fetch: forwardingFetch(normalized.url) } };
 }
 
 export function useLiveConnect() {

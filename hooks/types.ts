@@ -1,10 +1,13 @@
 /** Types the presentational components share with the data hooks. */
 
 export type {
+  ListedTableDiff,
+  ListedWorkplaceDetails,
   PairedBy,
   ServerSource,
   UnverifiedCode,
   VerifierDetails,
+  VerifierDetailsView,
   WorkplaceVerifierDetails,
 } from "@/lib/verify";
 /** How the verifying server was chosen, how a row was paired, why it is unverified: labels from lib/verify. */
@@ -14,6 +17,7 @@ export type {
   CallResolution,
   CallView,
   DatasetSummary,
+  DetailTriage,
   DetailView,
   HarnessId,
   Highlight,

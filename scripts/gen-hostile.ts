@@ -11,6 +11,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
+import { aliasFor } from "../lib/harness";
+import type { HarnessId } from "../lib/harness/types";
+import { WORKPLACE_TOOLS as WORKPLACE_TOOL_NAMES } from "../lib/verifiers/workplace_assistant";
 
 export const SERVER = "workplace_assistant";
 const TOOLS = [
@@ -68,6 +71,117 @@ export function manyCalls(count: number, stride: number, tag: string): CallSpec[
 /** One rollout line with `count` calls (a 100k-call rollout is ~13 MB). */
 export function longRolloutLine(count: number, stride: number, tag: string): string {
   return line(rollout(manyCalls(count, stride, tag)));
+}
+
+/**
+ * What a long real run carries besides its calls (issue 23): every call a distinct call_id with its own
+ * provenance entry, the harness's alias as the emitted name, the declared tools, a ground truth; and, for
+ * the second shape, distinct arguments and outputs and a reasoning item before every call.
+ */
+export interface RealisticOptions {
+  readonly harness: HarnessId;
+  readonly distinctArguments: boolean;
+  readonly reasoning: boolean;
+}
+
+/**
+ * Workplace calls that replay without error, with their arguments (the i-th varies when asked). No search:
+ * Gym's search scans the whole (growing) emails table per call, so a 100k-call rollout of searches is
+ * quadratic in the verifier itself, in Gym as here.
+ */
+const REALISTIC_CALLS: readonly { tool: string; args: (i: number, distinct: boolean) => object }[] = [
+  {
+    tool: "email_reply_email",
+    args: (i, d) => ({
+      email_id: String(i % 50).padStart(8, "0"),
+      body: d ? `Thanks for update ${i}; I will follow up on item ${(i * 7919) % 100_000} tomorrow.` : "ok",
+    }),
+  },
+  {
+    tool: "company_directory_find_email_address",
+    args: (i, d) => ({ name: d ? `carl${i % 13}` : "carlos" }),
+  },
+  {
+    tool: "calendar_get_event_information_by_id",
+    args: (i, d) => ({ event_id: String(d ? i % 300 : 7).padStart(8, "0"), field: "event_name" }),
+  },
+];
+
+/** A call_id shaped like a real one (`toolu_` + 24 base-36 characters), distinct per index. */
+function realisticCallId(i: number): string {
+  const a = ((i + 1) * 2_654_435_761) % 4_294_967_296;
+  return `toolu_${a.toString(36).padStart(7, "0")}${i.toString(36).padStart(5, "0")}x${"0".repeat(11)}`.slice(
+    0,
+    30,
+  );
+}
+
+/** One rollout (object) of `count` calls in the realistic shape above. */
+export function realisticLongRollout(count: number, options: RealisticOptions): Record<string, unknown> {
+  const output: unknown[] = [];
+  const provenance: Record<string, unknown> = {};
+  for (let i = 0; i < count; i++) {
+    const spec = REALISTIC_CALLS[i % REALISTIC_CALLS.length]!;
+    const callId = realisticCallId(i);
+    if (options.reasoning) {
+      output.push({
+        type: "reasoning",
+        id: `rs_${i}`,
+        summary: [
+          {
+            type: "summary_text",
+            text: `Step ${i}: the last answer ${i % 3 === 0 ? "listed nothing new" : "named a thread"}, so ${spec.tool} next (attempt ${i % 17}).`,
+          },
+        ],
+      });
+    }
+    output.push({
+      type: "function_call",
+      id: `fc_${i}`,
+      call_id: callId,
+      name: aliasFor(options.harness, SERVER, spec.tool),
+      arguments: JSON.stringify(spec.args(i, options.distinctArguments)),
+      status: "completed",
+    });
+    output.push({
+      type: "function_call_output",
+      call_id: callId,
+      output: options.distinctArguments
+        ? JSON.stringify({ ok: true, step: i, result: [`item ${i % 211}`, `thread ${(i * 31) % 1009}`] })
+        : '{"ok": true}',
+    });
+    provenance[callId] = { server_name: SERVER, tool_name: spec.tool };
+  }
+  output.push({
+    type: "message",
+    role: "assistant",
+    content: [{ type: "output_text", text: "Done: every thread is answered." }],
+  });
+  return {
+    _ng_task_index: 7,
+    _ng_rollout_index: 0,
+    agent_ref: { name: `${options.harness}_agent` },
+    id: 7,
+    category: "workplace_assistant_email",
+    environment_name: SERVER,
+    ground_truth: [
+      { name: "email_search_emails", arguments: '{"query": "update", "page": 1, "page_size": 5}' },
+      { name: "email_reply_email", arguments: '{"email_id": "00000057", "body": "ok"}' },
+    ],
+    responses_create_params: {
+      input: [{ role: "user", content: "Answer every open thread." }],
+      tools: WORKPLACE_TOOL_NAMES.map((tool) => ({
+        type: "function",
+        name: aliasFor(options.harness, SERVER, tool),
+        description: `The ${SERVER} tool ${tool}.`,
+        parameters: { type: "object", properties: {}, additionalProperties: true },
+        strict: false,
+      })),
+    },
+    response: { output },
+    mcp_tool_call_provenance: provenance,
+    reward: 0,
+  };
 }
 
 /** Lines that are not JSON at all, `bytes` of them: the junk-line hot path. */

@@ -4,11 +4,21 @@
  */
 import { z } from "zod";
 import type { HarnessId } from "../lib/harness/types";
+import { rolloutResolver } from "../lib/identity";
 import type { CallResolution, Highlight, Policy } from "../lib/identity/types";
 import { type RunRow, runRow } from "../lib/run";
-import { parseOutputItem, type Rollout } from "../lib/schemas";
-import { callBadges, evidenceOf, triageRollout } from "../lib/triage";
-import { isInputRow, type Pairing, pairingKey, verifierServers, verifyRollout } from "../lib/verify";
+import { functionCalls, parseOutputItem, type Rollout } from "../lib/schemas";
+import { callBadges, evidenceOf, packBadges, triageRollout } from "../lib/triage";
+import {
+  isInputRow,
+  LISTED_SENTENCES,
+  listedDetails,
+  type Pairing,
+  pairingKey,
+  verifierServers,
+  verifyContext,
+  verifyRollout,
+} from "../lib/verify";
 import type { VerifyResult } from "../lib/verify/types";
 import type {
   CallView,
@@ -16,6 +26,7 @@ import type {
   InputMessage,
   RolloutIndexEntry,
   TranscriptItem,
+  VerificationView,
   VerifyResultView,
 } from "./protocol";
 
@@ -75,14 +86,19 @@ export interface RowContext {
   readonly harness: HarnessId | null;
 }
 
-function verifyBoth(rollout: Rollout, context: RowContext) {
-  const options = {
+/** lib/verify's options for a row context (without the policy). */
+function verifyOptions(context: RowContext) {
+  return {
     server: context.override,
     sample: context.sample,
     input: context.input,
     ...(context.pairing === undefined ? {} : { pairing: context.pairing }),
     harness: context.harness ?? undefined,
   };
+}
+
+function verifyBoth(rollout: Rollout, context: RowContext) {
+  const options = verifyOptions(context);
   return {
     contract: verifyRollout(rollout, { ...options, policy: "contract" }),
     legacy: verifyRollout(rollout, { ...options, policy: "legacy" }),
@@ -213,23 +229,34 @@ function stringify(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** Resolves a call (by call index) under one policy; null when the rollout's calls are not resolved. */
+type CallResolutionOf = (callIndex: number) => CallResolution | null;
+
+/** A rollout's transcript, an item at a time (a 100k-call rollout has 200k+ output items). */
+export interface TranscriptIndex {
+  readonly count: number;
+  /** Each call's item index, by call index. */
+  readonly callItems: Int32Array;
+  item(index: number): TranscriptItem;
+}
+
 /**
  * The output items in order, each function_call paired with its function_call_output by call_id and with
- * its resolution under each policy by output_index (the same item, not a position in another list).
+ * its resolution under each policy (by call index: the same item, not a position in another list). Only
+ * what pairing needs is read up front: each item is parsed and built when it is asked for.
  */
-export function transcript(
+export function transcriptIndex(
   rollout: Rollout,
-  resolutions: Readonly<Record<Policy, readonly CallResolution[]>> = { contract: [], legacy: [] },
-): TranscriptItem[] {
-  const byOutput = (calls: readonly CallResolution[]) =>
-    new Map(calls.map((call) => [call.output_index, call]));
-  const contract = byOutput(resolutions.contract);
-  const legacy = byOutput(resolutions.legacy);
-  // Each output item is parsed once (a 100k-call rollout has 200k of them).
-  const parsed = rollout.response.output.map(parseOutputItem);
+  resolutions: Readonly<Record<Policy, CallResolutionOf>> = { contract: () => null, legacy: () => null },
+): TranscriptIndex {
+  const output = rollout.response.output;
+  const calls = functionCalls(rollout);
   // Outputs are consumed in order per call_id, so duplicated call_ids still pair one-to-one.
   const outputs = new Map<string, number[]>();
-  parsed.forEach((item, output_index) => {
+  output.forEach((raw, output_index) => {
+    // parseOutputItem's kind is "function_call_output" only for items of that type: the others are skipped unparsed.
+    if (raw.type !== "function_call_output") return;
+    const item = parseOutputItem(raw);
     if (item.kind !== "function_call_output") return;
     const queue = outputs.get(item.item.call_id) ?? [];
     queue.push(output_index);
@@ -238,74 +265,93 @@ export function transcript(
   // A call's output, by the call's output_index; the paired outputs are shown with their call.
   const outputOf = new Map<number, number>();
   const paired = new Set<number>();
-  parsed.forEach((item, output_index) => {
-    if (item.kind !== "function_call" || typeof item.item.call_id !== "string") return;
-    const match = outputs.get(item.item.call_id)?.shift();
-    if (match === undefined) return;
-    outputOf.set(output_index, match);
+  const callAt = new Map<number, number>();
+  for (const call of calls) {
+    callAt.set(call.output_index, call.index);
+    if (typeof call.call.call_id !== "string") continue;
+    const match = outputs.get(call.call.call_id)?.shift();
+    if (match === undefined) continue;
+    outputOf.set(call.output_index, match);
     paired.add(match);
-  });
+  }
+  const shown = new Int32Array(output.length - paired.size);
+  const callItems = new Int32Array(calls.length).fill(-1);
+  let count = 0;
+  for (let output_index = 0; output_index < output.length; output_index++) {
+    if (paired.has(output_index)) continue;
+    const callIndex = callAt.get(output_index);
+    if (callIndex !== undefined) callItems[callIndex] = count;
+    shown[count++] = output_index;
+  }
   const outputText = (at: number | undefined): string | null => {
-    const item = at === undefined ? undefined : parsed[at];
-    return item?.kind === "function_call_output" ? stringify(item.item.output) : null;
+    if (at === undefined) return null;
+    const item = parseOutputItem(output[at]);
+    return item.kind === "function_call_output" ? stringify(item.item.output) : null;
   };
-  let callIndex = 0;
-  const items: TranscriptItem[] = [];
-  parsed.forEach((item, output_index) => {
-    switch (item.kind) {
+  const item = (index: number): TranscriptItem => {
+    const output_index = shown[index];
+    if (output_index === undefined || index >= count) throw new RangeError(`no transcript item #${index}`);
+    const parsed = parseOutputItem(output[output_index]);
+    switch (parsed.kind) {
       case "message":
-        items.push({
+        return {
           kind: "message",
           output_index,
-          role: item.item.role,
-          text: partsText(item.item.content),
-        });
-        return;
-      case "reasoning": {
-        const text = partsText([...item.item.summary, ...(item.item.content ?? [])]);
-        items.push({ kind: "reasoning", output_index, text });
-        return;
-      }
+          role: parsed.item.role,
+          text: partsText(parsed.item.content),
+        };
+      case "reasoning":
+        return {
+          kind: "reasoning",
+          output_index,
+          text: partsText([...parsed.item.summary, ...(parsed.item.content ?? [])]),
+        };
       case "function_call": {
         const match = outputOf.get(output_index);
-        items.push({
+        const callIndex = callAt.get(output_index) ?? -1;
+        return {
           kind: "call",
           output_index,
-          call_index: callIndex++,
-          call_id: typeof item.item.call_id === "string" ? item.item.call_id : null,
-          name: item.item.name,
-          arguments: stringify(item.item.arguments),
+          call_index: callIndex,
+          call_id: typeof parsed.item.call_id === "string" ? parsed.item.call_id : null,
+          name: parsed.item.name,
+          arguments: stringify(parsed.item.arguments),
           output: outputText(match),
           output_index_of_output: match ?? null,
-          contract: contract.get(output_index) ?? null,
-          legacy: legacy.get(output_index) ?? null,
-          badge: null,
-          decisive: false,
-        });
-        return;
+          contract: resolutions.contract(callIndex),
+          legacy: resolutions.legacy(callIndex),
+        };
       }
       case "function_call_output":
         // An output whose call_id matches no function_call is shown where it occurs.
-        if (!paired.has(output_index)) {
-          items.push({
-            kind: "output",
-            output_index,
-            call_id: item.item.call_id,
-            output: stringify(item.item.output),
-          });
-        }
-        return;
+        return {
+          kind: "output",
+          output_index,
+          call_id: parsed.item.call_id,
+          output: stringify(parsed.item.output),
+        };
       case "raw":
-        items.push({
+        return {
           kind: "other",
           output_index,
-          type: item.type ?? "unknown",
-          json: JSON.stringify(item.item, null, 2) ?? "",
-        });
-        return;
+          type: parsed.type ?? "unknown",
+          json: JSON.stringify(parsed.item, null, 2) ?? "",
+        };
     }
+  };
+  return { count, callItems, item };
+}
+
+/** Every transcript item at once (tests, small rollouts); the detail pane takes them a page at a time. */
+export function transcript(
+  rollout: Rollout,
+  resolutions: Readonly<Record<Policy, readonly CallResolution[]>> = { contract: [], legacy: [] },
+): TranscriptItem[] {
+  const index = transcriptIndex(rollout, {
+    contract: (i) => resolutions.contract[i] ?? null,
+    legacy: (i) => resolutions.legacy[i] ?? null,
   });
-  return items;
+  return Array.from({ length: index.count }, (_, i) => index.item(i));
 }
 
 const SHOWN_ELSEWHERE = new Set(["response", "responses_create_params", "mcp_tool_call_provenance"]);
@@ -322,79 +368,130 @@ function extraFields(value: unknown): { key: string; preview: string }[] {
     });
 }
 
-/** Strips what travels in pages: the per-call resolution (the page gets each call's in `detailCalls`). */
-function resultView({ resolution, ...rest }: VerifyResult): VerifyResultView {
+/**
+ * A policy's result as the detail pane gets it: no per-call resolution (the page gets each call's in
+ * `detailCalls`), and the explanation and verifier details bounded (lib/verify listedDetails).
+ */
+function resultView({ resolution, explanation, details, ...rest }: VerifyResult): VerifyResultView {
   const { calls: _calls, ...summary } = resolution;
-  return { ...rest, resolution: summary };
+  return {
+    ...rest,
+    resolution: summary,
+    explanation: explanation.slice(0, LISTED_SENTENCES),
+    explanation_total: explanation.length,
+    ...(details === undefined ? {} : { details: listedDetails(details) }),
+  };
 }
 
 /**
- * One rollout opened in the detail pane: the summary the page gets at once, and every call and transcript
- * item, which it fetches a page at a time as it scrolls (a rollout can have 100k calls).
+ * One rollout opened in the detail pane: the summary the page gets at once, and its calls and transcript
+ * items, built a page at a time as the page scrolls (a rollout can have 100k calls). The verification is
+ * not part of it: it is computed apart (detailVerification), so the calls are on screen first.
  */
 export interface OpenedDetail {
   readonly view: DetailView;
-  readonly calls: readonly CallView[];
-  readonly items: readonly TranscriptItem[];
+  calls(start: number, end: number): CallView[];
+  items(start: number, end: number): TranscriptItem[];
 }
 
-/** The detail pane of one rollout: one parse, one verification per policy, every call with its own resolution. */
-export function detailView(
+/** Most rows one range request returns, whatever it asks for. */
+export const MAX_DETAIL_RANGE = 1_000;
+
+function rangeOf(count: number, start: number, end: number): { from: number; to: number } {
+  const from = Math.max(0, Math.floor(start));
+  return { from, to: Math.min(Math.floor(end), from + MAX_DETAIL_RANGE, count) };
+}
+
+/**
+ * The detail pane of one rollout: one parse, both policies' resolvers (lib/identity, prepared once, each
+ * call resolved when its page is asked for) with the server and options verification uses.
+ */
+export function openDetail(
   entry: RolloutIndexEntry,
   rollout: Rollout,
   context: RowContext,
   byteLength: number,
 ): OpenedDetail {
   const { input } = context;
-  const result = verifyBoth(rollout, context);
-  const resolutions = { contract: result.contract.resolution.calls, legacy: result.legacy.resolution.calls };
-  const legacyByOutput = new Map(resolutions.legacy.map((call) => [call.output_index, call]));
-  // The same triage the run row has (lib/run runRow), from the same two results; each call's badge is read
-  // from the recomputation the cause reads.
-  const triage = triageRollout(rollout, {
-    ...(result.contract.server === null ? {} : { server: result.contract.server }),
-    ...(input === undefined ? {} : { input }),
-    ...(context.harness === null ? {} : { harness: context.harness }),
-    contract: result.contract,
-    legacy: result.legacy,
-  });
-  const badges = callBadges(evidenceOf(result.contract, result.legacy), resolutions.contract.length);
-  const decisive = new Set(triage?.decisive.map((call) => call.index) ?? []);
-  const items = transcript(rollout, resolutions).map((item) =>
-    item.kind === "call"
-      ? { ...item, badge: badges[item.call_index] ?? null, decisive: decisive.has(item.call_index) }
-      : item,
+  const options = verifyOptions(context);
+  const contract = rolloutResolver(
+    rollout,
+    verifyContext(rollout, { ...options, policy: "contract" }).resolve,
   );
-  const calls = resolutions.contract.map((call) => ({
-    contract: call,
-    legacy: legacyByOutput.get(call.output_index) ?? null,
-    badge: badges[call.index] ?? null,
-    decisive: decisive.has(call.index),
-  }));
-  const callItems = new Array<number>(calls.length).fill(-1);
-  items.forEach((item, at) => {
-    if (item.kind === "call") callItems[item.call_index] = at;
+  const legacy = rolloutResolver(rollout, verifyContext(rollout, { ...options, policy: "legacy" }).resolve);
+  const index = transcriptIndex(rollout, {
+    contract: (i) => (i >= 0 && i < contract.count ? contract.call(i) : null),
+    legacy: (i) => (i >= 0 && i < legacy.count ? legacy.call(i) : null),
   });
   return {
     view: {
       line: entry.line,
       entry,
       input: inputMessages(rollout.responses_create_params ?? meta(input).responses_create_params),
-      call_count: calls.length,
-      item_count: items.length,
-      call_items: callItems,
-      findings: result.contract.resolution.findings,
+      call_count: contract.count,
+      item_count: index.count,
+      call_items: index.callItems,
+      findings: contract.findings,
       byte_length: byteLength,
       extra_fields: extraFields(rollout),
-      verification: {
-        server: result.contract.server,
-        harness: context.harness,
-        contract: resultView(result.contract),
-        legacy: resultView(result.legacy),
-      },
-      triage,
     },
-    calls,
-    items,
+    calls(start, end) {
+      const { from, to } = rangeOf(contract.count, start, end);
+      const out: CallView[] = [];
+      for (let i = from; i < to; i++) out.push({ contract: contract.call(i), legacy: legacy.call(i) });
+      return out;
+    },
+    items(start, end) {
+      const { from, to } = rangeOf(index.count, start, end);
+      const out: TranscriptItem[] = [];
+      for (let i = from; i < to; i++) out.push(index.item(i));
+      return out;
+    },
+  };
+}
+
+/** Most decisive calls the detail pane lists at once (a 100k-call aliased rollout has 100k). */
+export const LISTED_DECISIVE = 50;
+/**
+ * Calls whose outcome badge travels with the verification (the decisive ones beyond too), so it stays
+ * bounded on a 100k-call rollout (worker/detail-pages.test.ts); later calls show no badge.
+ */
+export const BADGED_CALLS = 2_000;
+
+/**
+ * Both verifications of one rollout as the detail pane shows them (bounded whatever its length), with its
+ * why-zero triage (the run row's, from the same two results) and each call's outcome badge, read from the
+ * recomputation the cause reads.
+ */
+export function detailVerification(rollout: Rollout, context: RowContext): VerificationView {
+  const result = verifyBoth(rollout, context);
+  const triage = triageRollout(rollout, {
+    ...(result.contract.server === null ? {} : { server: result.contract.server }),
+    ...(context.input === undefined ? {} : { input: context.input }),
+    ...(context.harness === null ? {} : { harness: context.harness }),
+    contract: result.contract,
+    legacy: result.legacy,
+  });
+  const calls = result.contract.resolution.calls.length;
+  const badges = callBadges(evidenceOf(result.contract, result.legacy), calls);
+  const listed = triage?.decisive.slice(0, LISTED_DECISIVE) ?? [];
+  return {
+    server: result.contract.server,
+    harness: context.harness,
+    contract: resultView(result.contract),
+    legacy: resultView(result.legacy),
+    triage:
+      triage === null
+        ? null
+        : (({ traces: _traces, failed_calls: _failed, signature: _signature, ...rest }) => ({
+            ...rest,
+            decisive: listed,
+            decisive_total: rest.decisive.length,
+          }))(triage),
+    badges: packBadges(
+      badges,
+      BADGED_CALLS,
+      listed.map((call) => call.index),
+    ),
   };
 }

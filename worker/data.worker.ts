@@ -24,6 +24,7 @@ const deferredPool: Pool = {
   rewards: (job) => pool.rewards(job),
   search: (job) => pool.search(job),
   prepareInputs: (job) => pool.prepareInputs(job),
+  verifyDetail: (job) => pool.verifyDetail(job),
 };
 
 self.addEventListener("message", (event: MessageEvent<{ type?: string; ports?: MessagePort[] }>) => {

@@ -8,8 +8,9 @@ import type { Handlers } from "./rpc";
 import type { DataService } from "./service";
 
 export function inspectorHandlers(service: DataService): Handlers<InspectorRequests> {
-  const details = new DetailPages(({ dataset, line, server, harness }) =>
-    service.detail(dataset, line, server, harness),
+  const details = new DetailPages(
+    ({ dataset, line, server, harness }) => service.detail(dataset, line, server, harness),
+    ({ dataset, line, server, harness }) => service.detailVerification(dataset, line, server, harness),
   );
   return {
     load: ({ sources, fallbackServer }, { signal, progress }) =>
@@ -24,6 +25,7 @@ export function inspectorHandlers(service: DataService): Handlers<InspectorReque
       return null;
     },
     detail: (params) => details.summary(params),
+    detailVerification: (params) => details.verification(params),
     detailCalls: ({ start, end, ...params }) => details.calls(params, start, end),
     detailItems: ({ start, end, ...params }) => details.items(params, start, end),
     raw: async ({ dataset, line }, { transfer }) => {

@@ -10,8 +10,15 @@ import type { Highlight } from "../lib/identity/types";
 import { parseJsonLine, readJsonl } from "../lib/jsonl";
 import { type Rollout, readRollout } from "../lib/schemas";
 import { chooseServer, InputIndex, pairingKey } from "../lib/verify";
-import { type AnalyzedRollout, analyzeRolloutRun, isInputRow, type RowContext, rowMeta } from "./core";
-import type { RolloutIndexEntry } from "./protocol";
+import {
+  type AnalyzedRollout,
+  analyzeRolloutRun,
+  detailVerification,
+  isInputRow,
+  type RowContext,
+  rowMeta,
+} from "./core";
+import type { RolloutIndexEntry, VerificationView } from "./protocol";
 import { findInLines, lineFilter } from "./search";
 
 /** What one non-blank line turned out to be when its batch was indexed. */
@@ -258,6 +265,23 @@ export async function rewardBatch(job: RewardJob): Promise<RewardedLine[]> {
     out.push({ ...analyzeRolloutRun(ref.line, read.rollout, context), filter: lineFilter(bytes) });
   }
   return out;
+}
+
+/** One opened rollout's two verifications, for the detail pane (bounded views). */
+export interface VerifyDetailJob extends AnalysisOptions {
+  readonly ref: LineRef;
+  readonly inputs: string | null;
+}
+
+/**
+ * Both verifications of one rollout as the detail pane shows them. A pool job, so the data worker keeps
+ * answering page requests (scrolling, n/p) while a long rollout is replayed.
+ */
+export async function verifyDetail(job: VerifyDetailJob): Promise<VerificationView | null> {
+  const parsed = parseJsonLine(decoder.decode(await readLine(job.ref)));
+  const read = readRollout(parsed.ok ? parsed.value : undefined);
+  if (!read.ok) return null;
+  return detailVerification(read.rollout, await rowContext(read.rollout, job.inputs, job));
 }
 
 /** A rollout's rewards pass: its entry, run row and emitted names, and its search filter (./search.ts). */

@@ -4,7 +4,16 @@
  * them over MessagePorts the page hands it (a worker cannot portably start workers of its own).
  */
 
-import type { IndexedBatch, IndexJob, InputsJob, RewardedLine, RewardJob, SearchJob } from "./jobs";
+import type {
+  IndexedBatch,
+  IndexJob,
+  InputsJob,
+  RewardedLine,
+  RewardJob,
+  SearchJob,
+  VerifyDetailJob,
+} from "./jobs";
+import type { VerificationView } from "./protocol";
 import { type Endpoint, RpcClient } from "./rpc";
 import type { Pool } from "./service";
 
@@ -13,6 +22,7 @@ export interface PoolRequests {
   rewards: { params: RewardJob; result: RewardedLine[] };
   search: { params: SearchJob; result: number[] };
   prepareInputs: { params: InputsJob; result: number };
+  verifyDetail: { params: VerifyDetailJob; result: VerificationView | null };
 }
 
 /** Upper bound on pool workers, whatever the machine reports: each holds its own copy of the verifiers. */
@@ -73,6 +83,10 @@ export class PortPool implements Pool {
 
   search(job: SearchJob): Promise<number[]> {
     return this.run("search", job);
+  }
+
+  verifyDetail(job: VerifyDetailJob): Promise<VerificationView | null> {
+    return this.run("verifyDetail", job);
   }
 
   /** Every member indexes the inputs file (each pairs its own rewards jobs). */

@@ -3,7 +3,7 @@
  * One member of the verify pool (./pool.ts): it receives a MessagePort to the data worker and answers the
  * jobs of ./jobs.ts on it.
  */
-import { indexBatch, prepareInputs, rewardBatch, searchRange } from "./jobs";
+import { indexBatch, prepareInputs, rewardBatch, searchRange, verifyDetail } from "./jobs";
 import type { PoolRequests } from "./pool";
 import { serve } from "./rpc";
 
@@ -18,5 +18,6 @@ self.addEventListener("message", (event: MessageEvent<{ type: "port"; port: Mess
     rewards: (job) => rewardBatch(job),
     search: (job) => searchRange(job),
     prepareInputs: (job) => prepareInputs(job),
+    verifyDetail: (job) => verifyDetail(job),
   });
 });

@@ -8,7 +8,8 @@
  */
 import type { HarnessId } from "../lib/harness/types";
 import type { CallResolution, Highlight, MapState, Policy, RolloutFinding } from "../lib/identity/types";
-import type { CallBadge, RolloutTriage } from "../lib/triage";
+import type { PackedBadges, RolloutTriage } from "../lib/triage";
+import type { VerifierDetailsView } from "../lib/verify/details";
 import type { PairedBy } from "../lib/verify/pairing";
 import type { ServerSource } from "../lib/verify/server";
 import type { VerifyResult } from "../lib/verify/types";
@@ -152,10 +153,6 @@ export type TranscriptItem =
       /** This call's identity under each policy, joined by output_index in the worker. */
       readonly contract: CallResolution | null;
       readonly legacy: CallResolution | null;
-      /** What the call did in the verifier's replay (lib/triage callBadges); null where it says nothing. */
-      readonly badge: CallBadge | null;
-      /** One of the calls that lost the reward (lib/triage). */
-      readonly decisive: boolean;
     }
   | {
       readonly kind: "output";
@@ -174,18 +171,19 @@ export interface InputMessage {
 export interface CallView {
   readonly contract: CallResolution;
   readonly legacy: CallResolution | null;
-  /** What the call did in the verifier's replay (lib/triage callBadges); null where it says nothing. */
-  readonly badge: CallBadge | null;
-  /** One of the calls that lost the reward (lib/triage). */
-  readonly decisive: boolean;
 }
 
 /**
  * A policy's verify result as the detail pane gets it: the resolution without its calls, which reach the
  * page a page at a time (detailCalls), never all at once.
  */
-export type VerifyResultView = Omit<VerifyResult, "resolution"> & {
+export type VerifyResultView = Omit<VerifyResult, "resolution" | "explanation" | "details"> & {
   readonly resolution: Omit<VerifyResult["resolution"], "calls">;
+  /** The first LISTED_SENTENCES sentences (lib/verify); `explanation_total` counts them all. */
+  readonly explanation: readonly string[];
+  readonly explanation_total: number;
+  /** The verifier's details, bounded (lib/verify listedDetails). */
+  readonly details?: VerifierDetailsView;
 };
 
 export interface VerificationView {
@@ -193,9 +191,25 @@ export interface VerificationView {
   readonly harness: HarnessId | null;
   readonly contract: VerifyResultView;
   readonly legacy: VerifyResultView;
+  /** Why this rollout scored 0 (lib/triage), bounded: no traces, the first decisive calls; null: no zero. */
+  readonly triage: DetailTriage | null;
+  /** What each call did in the verifier's replay (lib/triage callBadges), packed (badgeAt reads one). */
+  readonly badges: PackedBadges;
 }
 
-/** Everything the detail pane shows for one rollout, from one parse and one verification per policy. */
+/**
+ * A rollout's triage as the detail pane gets it: at most LISTED_DECISIVE decisive calls, no cell traces and
+ * no list of every failed call (both grow with the rollout).
+ */
+export type DetailTriage = Omit<RolloutTriage, "traces" | "failed_calls" | "signature"> & {
+  /** How many decisive calls there are in all. */
+  readonly decisive_total: number;
+};
+
+/**
+ * What the detail pane shows for one rollout at once, from one parse: its calls and transcript items come a
+ * page at a time, and both verifications apart (detailVerification), so neither waits for the other.
+ */
 export interface DetailView {
   readonly line: number;
   readonly entry: RolloutIndexEntry;
@@ -205,14 +219,11 @@ export interface DetailView {
   readonly call_count: number;
   readonly item_count: number;
   /** Each call's position in the transcript, by call index (scrolling the transcript to a call). */
-  readonly call_items: readonly number[];
+  readonly call_items: Int32Array;
   readonly findings: readonly RolloutFinding[];
   readonly byte_length: number;
   /** Keys of the rollout that are not rendered elsewhere, with short JSON previews. */
   readonly extra_fields: readonly { readonly key: string; readonly preview: string }[];
-  readonly verification: VerificationView;
-  /** Why this rollout scored 0 (its cause, decisive calls, drift), or null when none of its rewards is 0. */
-  readonly triage: RolloutTriage | null;
 }
 
 /** A shiki token, flattened to what a span needs. */
@@ -273,6 +284,8 @@ export interface InspectorRequests {
   prioritize: { params: { dataset: string; lines: readonly number[] }; result: null };
   /** One rollout's detail summary; `analysis` is the dataset's analysis revision the page keys it by. */
   detail: { params: DetailParams; result: DetailView | null };
+  /** Both verifications of the rollout `detail` opened with the same params (computed in the pool). */
+  detailVerification: { params: DetailParams; result: VerificationView | null };
   /** Calls [start, end) of the rollout opened by `detail` with the same params. */
   detailCalls: { params: DetailParams & { start: number; end: number }; result: CallView[] | null };
   /** Transcript items [start, end) of the rollout opened by `detail` with the same params. */

@@ -7,9 +7,26 @@
 import { fileProblem, SNIFF_BYTES } from "../lib/filekind";
 import { parseJsonLine } from "../lib/jsonl";
 import { readRollout } from "../lib/schemas";
-import { detailView, type OpenedDetail, servers } from "./core";
-import type { IndexedBatch, IndexJob, InputsJob, LineRef, RewardedLine, RewardJob, SearchJob } from "./jobs";
-import { indexBatch, inputIndex, prepareInputs, rewardBatch, rowContext, searchRange } from "./jobs";
+import { type OpenedDetail, openDetail, servers } from "./core";
+import type {
+  IndexedBatch,
+  IndexJob,
+  InputsJob,
+  LineRef,
+  RewardedLine,
+  RewardJob,
+  SearchJob,
+  VerifyDetailJob,
+} from "./jobs";
+import {
+  indexBatch,
+  inputIndex,
+  prepareInputs,
+  rewardBatch,
+  rowContext,
+  searchRange,
+  verifyDetail,
+} from "./jobs";
 import type {
   DatasetSummary,
   HarnessId,
@@ -18,6 +35,7 @@ import type {
   RolloutIndexEntry,
   SessionSummary,
   Source,
+  VerificationView,
 } from "./protocol";
 import { filterProbe, type LineSpan, lineAt, mayContain, splitRanges } from "./search";
 import { type BlobPart, Dataset, type IndexRunner, ingest, newDatasetId, type OpenedSource } from "./store";
@@ -50,6 +68,8 @@ export interface Pool extends IndexRunner {
   search(job: SearchJob): Promise<number[]>;
   /** Indexes an inputs file for pairing in every pool member, before rewards jobs name it. */
   prepareInputs(job: InputsJob): Promise<number>;
+  /** Both verifications of one opened rollout, off the data worker's thread. */
+  verifyDetail(job: VerifyDetailJob): Promise<VerificationView | null>;
 }
 
 /** The pool's functions run on this thread: for tests, and where workers cannot be made. */
@@ -60,6 +80,7 @@ export function inProcessPool(): Pool {
     rewards: (job: RewardJob) => rewardBatch(job),
     search: (job: SearchJob) => searchRange(job),
     prepareInputs: (job: InputsJob) => prepareInputs(job),
+    verifyDetail: (job: VerifyDetailJob) => verifyDetail(job),
   };
 }
 
@@ -285,7 +306,8 @@ export class DataService {
       this.store.delete(dataset.id);
       throw error;
     }
-    if (dataset.kind === "rollouts" && dataset.entries.size === 0 && dataset.bytes > 0) {
+    // No rollout at all (an empty file included): one message saying what the file is instead.
+    if (dataset.kind === "rollouts" && dataset.entries.size === 0) {
       const start = new Uint8Array(await dataset.blob().slice(0, SNIFF_BYTES).arrayBuffer());
       dataset.problem = fileProblem(start).message;
     }
@@ -512,7 +534,26 @@ export class DataService {
       fallbackServer: dataset.fallbackServer,
       harness: harness ?? dataset.harness,
     });
-    return detailView(entry, read.rollout, context, bytes.length);
+    return openDetail(entry, read.rollout, context, bytes.length);
+  }
+
+  /** Both verifications of one rollout, in the pool (same server and harness rules as `detail`). */
+  detailVerification(
+    id: string,
+    line: number,
+    server: string | null,
+    harness: HarnessId | null,
+  ): Promise<VerificationView | null> {
+    const dataset = this.store.get(id);
+    const ref = dataset?.lineRef(line);
+    if (!dataset || !ref || !dataset.entries.has(line)) return Promise.resolve(null);
+    return this.pool.verifyDetail({
+      ref,
+      inputs: dataset.pairedInputs,
+      serverOverride: server ?? dataset.serverOverride,
+      fallbackServer: dataset.fallbackServer,
+      harness: harness ?? dataset.harness,
+    });
   }
 
   raw(id: string, line: number): Promise<Uint8Array | null> {

@@ -6,9 +6,17 @@ import { RolloutHeader, TaskFields } from "@/components/RolloutHeader";
 import { Transcript } from "@/components/Transcript";
 import { VerificationPanel } from "@/components/VerificationPanel";
 import { WhyZero } from "@/components/WhyZero";
-import { useDetail, useDetailCalls, useDetailItems, useRawLine, useServers } from "@/hooks/data";
+import {
+  useDetail,
+  useDetailCalls,
+  useDetailItems,
+  useDetailVerification,
+  useRawLine,
+  useServers,
+} from "@/hooks/data";
 import type { DatasetSummary, HarnessId, RolloutIndexEntry } from "@/hooks/types";
 import type { ViewUpdate } from "@/hooks/use-view-state";
+import { badgeAt } from "@/lib/triage";
 
 interface Props {
   dataset: DatasetSummary;
@@ -20,9 +28,16 @@ interface Props {
 }
 
 export function RolloutPane({ dataset, entry, call, server, harness, onView }: Props) {
-  // One parse in the worker: the summary and both verifications at once, the calls and transcript items a
-  // page at a time as they come on screen (requested alongside the summary, from the same opened rollout).
+  // One parse in the worker: the summary at once, the calls and transcript items a page at a time as they
+  // come on screen (from the same opened rollout), both verifications from the pool when they are done.
   const detail = useDetail(dataset, entry.line, server, harness);
+  const verification = useDetailVerification(
+    dataset,
+    entry.line,
+    server,
+    harness,
+    detail.isSuccess && detail.data?.line === entry.line,
+  );
   const calls = useDetailCalls(dataset, entry.line, server, harness);
   const items = useDetailItems(dataset, entry.line, server, harness);
   const servers = useServers();
@@ -36,19 +51,32 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView }: P
     return <div className="placeholder muted">Opening line {entry.line}…</div>;
   }
   const select = (index: number) => onView({ call: String(index) });
+  // Badges and decisive calls come with the verification (the calls are on screen before it).
+  const checked = verification.data;
+  const decisive = new Set(checked?.triage?.decisive.map((d) => d.index) ?? []);
+  const outcomeOf = (index: number) => ({
+    badge: badgeAt(checked?.badges, index),
+    decisive: decisive.has(index),
+  });
   return (
     <article
       className="detail"
       data-detail-line={entry.line}
       data-verified={
-        detail.isSuccess && !detail.isPlaceholderData && !detail.isFetching && view === detail.data
+        detail.isSuccess &&
+        !detail.isPlaceholderData &&
+        !detail.isFetching &&
+        view === detail.data &&
+        verification.isSuccess &&
+        !verification.isPlaceholderData &&
+        !verification.isFetching
       }
     >
       <RolloutHeader view={view} fileName={dataset.name} />
-      <WhyZero triage={view.triage} onCall={select} />
+      <WhyZero triage={checked?.triage ?? null} onCall={select} />
       <VerificationPanel
-        view={view.verification}
-        loading={detail.isFetching}
+        view={verification.data}
+        loading={verification.isFetching || verification.isPending}
         servers={servers.data ?? []}
         server={server}
         defaultServer={entry.server}
@@ -67,6 +95,7 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView }: P
           onRange={calls.onRange}
           selected={call}
           onSelect={select}
+          outcomeOf={outcomeOf}
         />
       </section>
       <section className="transcript-section" aria-label="Transcript">
@@ -80,6 +109,7 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView }: P
           selected={call}
           selectedItem={call === null ? null : (view.call_items[call] ?? null)}
           onSelect={select}
+          outcomeOf={outcomeOf}
         />
       </section>
       <TaskFields fields={view.extra_fields} />

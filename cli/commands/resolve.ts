@@ -15,7 +15,7 @@ import { emptyValue, onlyFile, readHarness, readPolicy, scanOptions, splitTools 
 import { CliError, reportError } from "../errors";
 import { FOLDER_HELP, lineAt, type RoleOverride, readRoleOverrides, type Source, sourcesOf } from "../folder";
 import { type CommandIo, lineBatcher } from "../io";
-import { openFileStream } from "../open";
+import { openFileStream, sayNotRollouts } from "../open";
 import { terminalJson } from "../terminal";
 
 export const HELP = `usage: npm run --silent cli -- resolve FILE|DIR [--server S] [--policy contract|legacy] [--harness H] [--tools a,b]
@@ -156,6 +156,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
 
   for (const source of sources) {
     const at = (line: number) => lineAt(source, line);
+    let readable = 0;
     try {
       const stream = await openFileStream(source.path);
       for await (const item of readJsonl(stream)) {
@@ -170,6 +171,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
           await emit(terminalJson({ ...at(item.line), kind: read.kind, error: read.message }));
           continue;
         }
+        readable++;
         const verifying = serverOf(read.rollout, server, source.config);
         if (typeof verifying !== "string") {
           await emit(terminalJson({ ...at(item.line), error: verifying.error }));
@@ -191,6 +193,11 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
         `error: reading ${source.path} stopped: ${error instanceof Error ? error.message : String(error)}\n`,
       );
       return 1;
+    }
+    // One sentence for a single FILE without one rollout (an empty one included).
+    if (source.file === null && readable === 0) {
+      await stdout.flush();
+      await sayNotRollouts(source.path, io);
     }
   }
   await stdout.flush();

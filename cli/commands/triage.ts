@@ -32,7 +32,7 @@ import { emptyValue, onlyFile, readHarness, scanOptions } from "../args";
 import { reportError } from "../errors";
 import { FOLDER_HELP, type RoleOverride, readRoleOverrides, type Source, sourcesOf } from "../folder";
 import type { CommandIo } from "../io";
-import { namingFile, openFileStream } from "../open";
+import { namingFile, openFileStream, sayNotRollouts } from "../open";
 import { writeOutput } from "../output";
 
 export const HELP = `usage: npm run --silent cli -- triage FILE|DIR [options]
@@ -241,6 +241,8 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
           rows.push(row);
           if (matchesFilter(fieldClauses, row, item.value)) fieldOk.add(row.line);
         }
+        // One sentence for a single FILE without one rollout (an empty one included).
+        if (source.file === null && rows.length === 0) await sayNotRollouts(source.path, io);
         // Each file is a run of its own: its tasks' rollouts are compared among themselves.
         const file = source.file ?? undefined;
         for (const row of withTaskWide(rows)) {

@@ -3,8 +3,6 @@
  * print it beside the recorded one, one JSON object per rollout line, in file order. The rollouts stream
  * (one line in memory at a time); a materialized-inputs file is loaded into a map first, as Gym's reverify does.
  */
-import { open } from "node:fs/promises";
-import { fileProblem, SNIFF_BYTES } from "../../lib/filekind";
 import { readLine, unparsedLine } from "../../lib/folder";
 import { HARNESSES, type HarnessId } from "../../lib/harness";
 import type { Policy } from "../../lib/identity/types";
@@ -14,7 +12,7 @@ import { emptyValue, onlyFile, readHarness, readPolicy, scanOptions } from "../a
 import { CliError, reportError } from "../errors";
 import { FOLDER_HELP, lineAt, type RoleOverride, readRoleOverrides, type Source, sourcesOf } from "../folder";
 import { type CommandIo, lineBatcher } from "../io";
-import { openFileStream } from "../open";
+import { openFileStream, sayNotRollouts } from "../open";
 import { terminalJson } from "../terminal";
 
 export const HELP = `usage: npm run --silent cli -- verify FILE|DIR [--server S] [--inputs MATERIALIZED] [--policy contract|legacy] [--harness H]
@@ -101,23 +99,6 @@ const SUMMARY_DECIMALS = 4;
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
-
-/** What FILE is instead of rollouts JSONL (lib/filekind), from its first bytes; null for gzip data. */
-async function notRolloutsMessage(path: string): Promise<string | null> {
-  const handle = await open(path, "r");
-  try {
-    const start = new Uint8Array(SNIFF_BYTES);
-    const { bytesRead } = await handle.read(start, 0, SNIFF_BYTES, 0);
-    const bytes = start.subarray(0, bytesRead);
-    // Compressed bytes say nothing about the text inside.
-    if (bytes[0] === GZIP_MAGIC[0] && bytes[1] === GZIP_MAGIC[1]) return null;
-    return fileProblem(bytes).message;
-  } finally {
-    await handle.close();
-  }
-}
-
-const GZIP_MAGIC = [0x1f, 0x8b] as const;
 
 class Summary {
   rollouts = 0;
@@ -241,7 +222,6 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
   const summary = new Summary();
   for (const source of sources) {
     let readable: number;
-    const before = summary.rollouts + summary.unreadable;
     try {
       readable = await verifySource(source, args, emit, summary);
     } catch (error) {
@@ -252,10 +232,8 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
       return 1;
     }
     await stdout.flush();
-    if (source.file === null && readable === 0 && summary.rollouts + summary.unreadable > before) {
-      const problem = await notRolloutsMessage(source.path);
-      if (problem !== null) await io.stderr.write(`${source.path}: ${problem}\n`);
-    }
+    // One sentence for a single FILE without one rollout (an empty one included).
+    if (source.file === null && readable === 0) await sayNotRollouts(source.path, io);
   }
   await io.stderr.write(summary.line(policy));
   return 0;

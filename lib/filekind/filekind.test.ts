@@ -4,7 +4,7 @@ import { fileProblem } from "./index";
 const enc = new TextEncoder();
 
 describe("fileProblem", () => {
-  it("names CSV, one JSON document, a JSON array, binary and UTF-16", () => {
+  it("names CSV, one JSON document, a JSON array, binary, UTF-16 and an empty file", () => {
     expect(fileProblem(enc.encode("id,name,value\n1,a,2\n2,b,3\n")).kind).toBe("csv");
     expect(fileProblem(enc.encode('{\n  "response": {\n    "output": []\n  }\n}\n')).kind).toBe(
       "json_document",
@@ -19,6 +19,8 @@ describe("fileProblem", () => {
     const noBom = new Uint8Array([...'{"a": 1}\n{"b": 2}\n'].flatMap((c) => [c.charCodeAt(0), 0]));
     expect(fileProblem(noBom).kind).toBe("utf16");
     expect(fileProblem(enc.encode("hello world\nsecond line\n")).kind).toBe("not_jsonl");
+    expect(fileProblem(new Uint8Array(0)).kind).toBe("empty");
+    expect(fileProblem(enc.encode("\uFEFF\n \r\n\t\n")).kind).toBe("empty");
   });
 
   it("says in one sentence what the tool expects", () => {

@@ -4,7 +4,14 @@
  * rollout or an inputs row; the evidence is the file's first bytes (after gzip decoding).
  */
 
-export type FileProblemKind = "utf16" | "binary" | "json_document" | "json_array" | "csv" | "not_jsonl";
+export type FileProblemKind =
+  | "empty"
+  | "utf16"
+  | "binary"
+  | "json_document"
+  | "json_array"
+  | "csv"
+  | "not_jsonl";
 
 export interface FileProblem {
   readonly kind: FileProblemKind;
@@ -63,6 +70,13 @@ export function fileProblem(start: Uint8Array): FileProblem {
   }
   const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes).replace(/^\uFEFF/, "");
   const lines = text.split(/\r?\n/).filter((line) => line.trim() !== "");
+  // Shorter than the sniff window: these bytes are the whole file, and they hold no text.
+  if (lines.length === 0 && start.length < SNIFF_BYTES) {
+    return {
+      kind: "empty",
+      message: `This file is empty: it holds no rollout and no other text. ${EXPECTED}`,
+    };
+  }
   const first = (lines[0] ?? "").trim();
   if (first.startsWith("[")) {
     return {

@@ -4,7 +4,9 @@ export {
   DEFAULT_POLICY,
   FLAG_HIGHLIGHT,
   HIGHLIGHT_SEVERITY,
+  type RolloutResolver,
   resolveRollout,
+  rolloutResolver,
   STATUS_HIGHLIGHT,
   strongestHighlight,
 } from "./resolve";

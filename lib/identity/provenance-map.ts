@@ -48,9 +48,19 @@ export function readProvenance(container: Readonly<Record<string, unknown>>): Pr
   const value = Object.hasOwn(container, PROVENANCE_KEY) ? container[PROVENANCE_KEY] : undefined;
   if (value === undefined || value === null)
     return { state: "unknown", entries: new Map(), invalid_kind: null };
+  const known = typeof value === "object" ? readings.get(value) : undefined;
+  if (known !== undefined) return known;
   const map = ProvenanceMapSchema.safeParse(value);
   if (!map.success) return { state: "invalid", entries: new Map(), invalid_kind: describeKind(value) };
   const entries = new Map<string, EntryReading>();
   for (const [callId, entry] of Object.entries(map.data)) entries.set(callId, readEntry(entry));
-  return { state: "authoritative", entries, invalid_kind: null };
+  const reading: ProvenanceReading = { state: "authoritative", entries, invalid_kind: null };
+  if (typeof value === "object") readings.set(value, reading);
+  return reading;
 }
+
+/**
+ * Readings by map object: both policies, the index and the verify request read the same map of one rollout
+ * (100k entries in a long one). Rollouts are never mutated (lib/schemas memoizes their calls the same way).
+ */
+const readings = new WeakMap<object, ProvenanceReading>();

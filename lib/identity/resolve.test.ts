@@ -9,6 +9,11 @@ const S = "workplace_assistant";
 const names = (r: RolloutResolution) => r.calls.map((c) => c.verifier_name);
 const statuses = (r: RolloutResolution) => r.calls.map((c) => c.status);
 const flagNames = (c: CallResolution | undefined) => c?.flags.map((f) => f.name) ?? [];
+const readRolloutOk = (line: string) => {
+  const read = readRollout(JSON.parse(line));
+  if (!read.ok) throw new Error(read.message);
+  return read.rollout;
+};
 const only = (r: RolloutResolution): CallResolution => {
   expect(r.calls).toHaveLength(1);
   return r.calls[0]!;
@@ -184,6 +189,23 @@ describe("status, policy contract", () => {
     );
     expect(c).toMatchObject({ status: "canonical", verifier_name: "email_send_email", highlight: "none" });
     expect(c.provenance).toEqual({ server_name: S, tool_name: "email_send_email" });
+  });
+
+  it('a call_id "__proto__" is a key like any other, as in Gym\'s dict (the line read by JSON.parse)', () => {
+    const line = JSON.stringify({
+      response: {
+        output: [{ type: "function_call", name: "mcp_x", call_id: "__proto__", arguments: "{}" }],
+      },
+    }).replace(
+      /}$/,
+      ',"mcp_tool_call_provenance":{"__proto__":{"server_name":"workplace_assistant","tool_name":"email_send_email"}}}',
+    );
+    const c = only(resolveRollout(readRolloutOk(line), { server: S }));
+    expect(c).toMatchObject({ status: "canonical", verifier_name: "email_send_email" });
+    const other = only(
+      resolveRollout(readRolloutOk(line.replace('"call_id":"__proto__"', '"call_id":"c1"')), { server: S }),
+    );
+    expect(other.status).toBe("non_mcp");
   });
 
   it("canonical keeps the tool_name exactly, whitespace and all", () => {

@@ -216,10 +216,22 @@ function gymRejectReasons(
 }
 
 /**
- * Resolves every function_call of a readable rollout (contract, "Per-call status" and "Diagnostic
- * flags"). Pure: the rollout is only read.
+ * One rollout's resolution, a call at a time: the rollout-wide part (map reading, call_id counts, findings,
+ * the alias flag context) is prepared once, and each call is resolved when asked. A 100k-call rollout's
+ * detail pane asks for the hundred calls on screen, not for every call's explanation and flags.
  */
-export function resolveRollout(rollout: Rollout, options: ResolveOptions): RolloutResolution {
+export interface RolloutResolver {
+  readonly server: string;
+  readonly policy: Policy;
+  readonly map_state: RolloutResolution["map_state"];
+  readonly findings: readonly RolloutFinding[];
+  /** How many function_calls the rollout has. */
+  readonly count: number;
+  /** The resolution of call `index` (0-based, in output order); computed on each call. */
+  call(index: number): CallResolution;
+}
+
+export function rolloutResolver(rollout: Rollout, options: ResolveOptions): RolloutResolver {
   const server = options.server;
   const policy = options.policy ?? DEFAULT_POLICY;
   const reading = readProvenance(rollout);
@@ -243,7 +255,7 @@ export function resolveRollout(rollout: Rollout, options: ResolveOptions): Rollo
         : [],
   });
 
-  const resolved: CallResolution[] = calls.map((call) => {
+  const resolve = (call: IndexedFunctionCall): CallResolution => {
     const callId = callIdOf(call);
     const emitted = call.call.name;
     const decision =
@@ -273,7 +285,7 @@ export function resolveRollout(rollout: Rollout, options: ResolveOptions): Rollo
       highlight,
       explanation: decision.explanation,
     };
-  });
+  };
 
   const findings: RolloutFinding[] = [];
   if (policy === "contract" && reading.state === "authoritative") {
@@ -298,5 +310,33 @@ export function resolveRollout(rollout: Rollout, options: ResolveOptions): Rollo
     });
   }
 
-  return { server, policy, map_state: reading.state, calls: resolved, findings };
+  return {
+    server,
+    policy,
+    map_state: reading.state,
+    findings,
+    count: calls.length,
+    call: (index) => {
+      const call = calls[index];
+      if (call === undefined)
+        throw new RangeError(`no function_call #${index} (the rollout has ${calls.length})`);
+      return resolve(call);
+    },
+  };
+}
+
+/**
+ * Resolves every function_call of a readable rollout (contract, "Per-call status" and "Diagnostic
+ * flags"). Pure: the rollout is only read.
+ */
+export function resolveRollout(rollout: Rollout, options: ResolveOptions): RolloutResolution {
+  const resolver = rolloutResolver(rollout, options);
+  const calls = Array.from({ length: resolver.count }, (_, index) => resolver.call(index));
+  return {
+    server: resolver.server,
+    policy: resolver.policy,
+    map_state: resolver.map_state,
+    calls,
+    findings: resolver.findings,
+  };
 }

@@ -8,7 +8,7 @@ export {
   noAnswer,
 } from "./errors";
 export { DEFAULT_TIMEOUT_MS, type FetchLike, normalizeServerUrl } from "./fetch";
-export { FORWARD_PATH, forwardingFetch } from "./forward";
+export { FORWARD_PATH, forwardingFetch, REGISTER_PATH } from "./forward";
 export { type HttpAnswer, HttpDoor, type McpMetadata, SESSION_TOKEN_HEADER } from "./http";
 export { type McpAnswer, McpDoor, type McpToolInfo } from "./mcp";
 export { compareParity, type ParityReport, type ParityRow, RESERVED_TOOL_NAMES } from "./parity";

@@ -207,4 +207,18 @@ describe("repairRollout", () => {
       "not a rollout: response: expected a Responses object with an output array",
     ]);
   });
+
+  it('derives an entry for a call_id "__proto__" as an own key, written out and read back', async () => {
+    const text = `${JSON.stringify(rollout([{ name: "mcp__workplace_assistant__email_reply_email", call_id: "__proto__" }]))}\n`;
+    const written: string[] = [];
+    const lines = splitSourceLines(new TextEncoder().encode(text));
+    for await (const line of repairJsonl(lines, { harness: "claude-code", servers }))
+      written.push(new TextDecoder().decode(line.bytes));
+    const map = prop(JSON.parse(written.join("")), "mcp_tool_call_provenance");
+    expect(keysOf(map)).toEqual(["__proto__"]);
+    expect(Object.getOwnPropertyDescriptor(map, "__proto__")?.value).toEqual({
+      server_name: S,
+      tool_name: "email_reply_email",
+    });
+  });
 });

@@ -11,7 +11,7 @@
  * harness, the servers, which call_ids were derived and what stayed unresolved (docs/repair.md).
  */
 import { type AliasMap, buildAliasMap, type HarnessId, lookupAlias, type ToolIdentity } from "../harness";
-import { functionCalls, PROVENANCE_KEY, type Rollout } from "../schemas";
+import { functionCalls, PROVENANCE_KEY, provenanceMapOf, type Rollout } from "../schemas";
 
 /** The sibling key that labels a derived provenance map. */
 export const DERIVED_KEY = "mcp_tool_call_provenance_derived";
@@ -188,8 +188,9 @@ function repairWith(
     return { ...base, unresolved, status: "unchanged", message: `nothing derived: ${why}.` };
   }
 
-  const provenance: Record<string, { server_name: string; tool_name: string }> = {};
-  for (const d of derived) provenance[d.call_id] = { server_name: d.server_name, tool_name: d.tool_name };
+  const provenance = provenanceMapOf(
+    derived.map((d) => [d.call_id, { server_name: d.server_name, tool_name: d.tool_name }]),
+  );
   const label: DerivedLabel = {
     derived_by: DERIVED_BY,
     harness,

@@ -18,6 +18,7 @@ export {
   type ProvenanceEntry,
   ProvenanceEntrySchema,
   ProvenanceMapSchema,
+  provenanceMapOf,
   StrictProvenanceMapSchema,
 } from "./provenance";
 export {

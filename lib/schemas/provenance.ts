@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isJsonObject } from "./rollout";
 
 /** The top-level rollout key holding the MCP provenance map (contract, "provenance map"). */
 export const PROVENANCE_KEY = "mcp_tool_call_provenance";
@@ -22,12 +23,24 @@ export type ProvenanceEntry = z.infer<typeof ProvenanceEntrySchema>;
 /**
  * The provenance map as an object of call_id -> entry, entries left unvalidated: the contract decides per
  * call what a bad entry means (status `malformed`), so one bad entry must not hide the others.
- * Note: zod drops a `__proto__` key when it copies an object, so such a call_id reads as absent (the call
- * then keeps its emitted name, which fails closed).
+ * The object is checked, never copied: zod's record copy would drop a `"__proto__"` key (JSON.parse makes
+ * it an own key), and Gym's dict honours it like any other call_id.
  */
-export const ProvenanceMapSchema = z.record(z.string(), z.unknown(), {
+export const ProvenanceMapSchema = z.custom<Readonly<Record<string, unknown>>>(isJsonObject, {
   error: "mcp_tool_call_provenance must be an object of call_id -> {server_name, tool_name}",
 });
+
+/**
+ * A provenance map built by this project (repair, what-if): a null-prototype object, so a call_id
+ * `"__proto__"` becomes an own key like any other instead of setting the prototype.
+ */
+export function provenanceMapOf(
+  entries: Iterable<readonly [string, ProvenanceEntry]>,
+): Record<string, ProvenanceEntry> {
+  const map: Record<string, ProvenanceEntry> = Object.create(null);
+  for (const [callId, entry] of entries) map[callId] = entry;
+  return map;
+}
 
 /** The strict form Gym's request validation accepts: every entry valid. */
 export const StrictProvenanceMapSchema = z.record(z.string(), ProvenanceEntrySchema);

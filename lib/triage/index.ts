@@ -1,10 +1,13 @@
 export {
+  badgeAt,
   type CallBadge,
   type CallBadgeKind,
   type CellTrace,
   callBadges,
   type DecisiveCall,
   judgedCalls,
+  type PackedBadges,
+  packBadges,
 } from "./decisive";
 export { type CallOutcome, readCallOutcomes, readTableDiffs, type TableState } from "./details";
 export { explainDrift, REPRODUCTION_TEXT, type Reproduction, reproducedBy } from "./drift";

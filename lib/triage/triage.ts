@@ -335,7 +335,7 @@ export function triageRollout(rollout: Rollout, options: TriageOptions = {}): Ro
       // Names no tool of the server knows are the harness's doing, not the task's: never task_wide.
       signature: failed.every((call) => call.outcome === "unknown_name")
         ? null
-        : `tool_failed ${[...new Set(failed.map((c) => `${c.name}: ${c.message ?? c.outcome}`))].sort().join(" | ")}`,
+        : signatureOf("tool_failed", [...new Set(failed.map((c) => `${c.name}: ${c.message ?? c.outcome}`))]),
     };
   }
 
@@ -368,15 +368,22 @@ export function triageRollout(rollout: Rollout, options: TriageOptions = {}): Ro
     decisive: decisiveOf([], traces, judged),
     ...(traces.length > 0 ? { traces } : {}),
     sentence,
-    signature: `wrong_end_state ${
-      traces.length > 0
-        ? traces
-            .map((t) => `${t.table}.${t.key}.${t.column ?? t.what}`)
-            .sort()
-            .join(" ")
-        : differs.join(" ")
-    }`,
+    signature: signatureOf(
+      "wrong_end_state",
+      traces.length > 0 ? traces.map((t) => `${t.table}.${t.key}.${t.column ?? t.what}`) : differs,
+    ),
   };
+}
+
+/**
+ * How many parts a failure signature keeps (with the count of all): enough to tell two failures apart, and
+ * a run row stays small when a 100k-call rollout fails in 100k places.
+ */
+export const SIGNATURE_PARTS = 20;
+
+function signatureOf(cause: ZeroCause, parts: readonly string[]): string {
+  const sorted = [...parts].sort();
+  return `${cause} ${sorted.length}: ${sorted.slice(0, SIGNATURE_PARTS).join(" | ")}`;
 }
 
 /** The failed calls, else the calls that wrote each differing cell, else the calls the verifier judged. */

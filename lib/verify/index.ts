@@ -6,7 +6,7 @@
 import { canonicalizeForVerification, type WithResponse } from "../canonicalize";
 import type { HarnessId } from "../harness/types";
 import { DEFAULT_POLICY, resolveRollout } from "../identity";
-import type { Policy } from "../identity/types";
+import type { Policy, ResolveOptions } from "../identity/types";
 import { isJsonObject, type Rollout } from "../schemas";
 import type { Pairing } from "./pairing";
 import { defaultRegistry, type VerifierRegistry } from "./registry";
@@ -24,7 +24,18 @@ import {
   verifierError,
 } from "./unverified";
 
-export type { VerifierDetails, VerifierDetailsKind, WorkplaceVerifierDetails } from "./details";
+export {
+  LISTED_CALLS,
+  LISTED_SENTENCES,
+  LISTED_TABLE_ROWS,
+  type ListedTableDiff,
+  type ListedWorkplaceDetails,
+  listedDetails,
+  type VerifierDetails,
+  type VerifierDetailsKind,
+  type VerifierDetailsView,
+  type WorkplaceVerifierDetails,
+} from "./details";
 export {
   InputIndex,
   indexInputs,
@@ -122,12 +133,11 @@ function errorMessage(error: unknown): string {
 const NO_PAIRING = { paired_by: "none", ambiguous: 0, reason: "No inputs file was given." } as const;
 
 /**
- * Verifies one rollout, narrowed at the edge (lib/schemas readRollout): a line that is not a rollout is a
- * line error of its own and never reaches a verifier.
+ * The verifying server (with why), its verifier and the resolve options verifyRollout uses for a rollout:
+ * the detail pane resolves calls a page at a time (lib/identity rolloutResolver) with exactly these.
  */
-export function verifyRollout(rollout: Rollout, options: VerifyOptions = {}): VerifyResult {
+export function verifyContext(rollout: Rollout, options: VerifyOptions = {}) {
   const registry = options.registry ?? defaultRegistry;
-  const policy = options.policy ?? DEFAULT_POLICY;
   const choice = chooseServer(rollout, {
     override: options.server ?? null,
     config: options.config ?? null,
@@ -135,14 +145,26 @@ export function verifyRollout(rollout: Rollout, options: VerifyOptions = {}): Ve
     sample: options.sample ?? null,
     registry,
   });
-  const server = choice.server;
-  const verifier = server === null ? undefined : registry.get(server);
-  const resolution = resolveRollout(rollout, {
-    server: server ?? "",
-    policy,
+  const verifier = choice.server === null ? undefined : registry.get(choice.server);
+  const resolve: ResolveOptions = {
+    server: choice.server ?? "",
+    policy: options.policy ?? DEFAULT_POLICY,
     harness: options.harness,
     tools: options.tools ?? verifier?.tools,
-  });
+  };
+  return { choice, verifier, resolve };
+}
+
+/**
+ * Verifies one rollout, narrowed at the edge (lib/schemas readRollout): a line that is not a rollout is a
+ * line error of its own and never reaches a verifier.
+ */
+export function verifyRollout(rollout: Rollout, options: VerifyOptions = {}): VerifyResult {
+  const registry = options.registry ?? defaultRegistry;
+  const policy = options.policy ?? DEFAULT_POLICY;
+  const { choice, verifier, resolve } = verifyContext(rollout, options);
+  const server = choice.server;
+  const resolution = resolveRollout(rollout, resolve);
   const recorded = typeof rollout.reward === "number" ? rollout.reward : null;
   const rejectReasons = resolution.findings.flatMap((f) => (f.kind === "gym_would_reject" ? f.reasons : []));
   const pairing =

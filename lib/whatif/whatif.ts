@@ -10,7 +10,7 @@
 import { actionsOf, aliasIndex } from "../compare/actions";
 import { aliasFor, buildAliasMap, HARNESSES, type HarnessId, identityKey } from "../harness";
 import type { CallStatus } from "../identity/types";
-import { PROVENANCE_KEY, type Rollout } from "../schemas";
+import { PROVENANCE_KEY, type ProvenanceEntry, provenanceMapOf, type Rollout } from "../schemas";
 import { chooseServer, knownTools, pairingKey, verifyRollout } from "../verify";
 
 export interface WhatIfOptions {
@@ -116,15 +116,16 @@ export function harnessWhatIf(rollout: Rollout, options: WhatIfOptions = {}): Wh
       tools.map((tool) => ({ server, tool })),
     );
     const names = new Map<number, string>();
-    const provenance: JsonObject = {};
+    const entries: [string, ProvenanceEntry][] = [];
     for (const a of ours) {
       // A tool outside the list, or one the harness drops on a collision, still gets the rule's alias.
       const alias =
         map.forward.get(identityKey({ server, tool: a.tool })) ?? aliasFor(harness, server, a.tool);
       names.set(a.index, alias);
       if (a.call_id !== null && a.call_id !== "")
-        provenance[a.call_id] = { server_name: server, tool_name: a.tool };
+        entries.push([a.call_id, { server_name: server, tool_name: a.tool }]);
     }
+    const provenance = provenanceMapOf(entries);
     for (const withProvenance of [true, false]) {
       const result = run(variant(rollout, names, withProvenance ? provenance : null));
       rows.push({ harness, withProvenance, ...result, equalsHttp: result.reward === http.reward });

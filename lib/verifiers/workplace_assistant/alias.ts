@@ -35,9 +35,23 @@ const RULE_LABELS: Readonly<Record<AliasRuleId, string>> = { ...HARNESS_LABELS, 
 
 /** alias -> tool -> rules producing it, per (server, tool list); built once. */
 const exactMaps = new Map<string, Map<string, Map<string, AliasRuleId[]>>>();
+/**
+ * The key of a tool list already seen, by its array: a 100k-call replay asks once per unknown name, and
+ * serializing the 27 workplace tools each time cost a second.
+ */
+const listKeys = new WeakMap<readonly string[], Map<string, string>>();
 
 function exactMap(server: string, tools: readonly string[]): Map<string, Map<string, AliasRuleId[]>> {
-  const key = JSON.stringify([server, tools]);
+  let byServer = listKeys.get(tools);
+  if (byServer === undefined) {
+    byServer = new Map();
+    listKeys.set(tools, byServer);
+  }
+  let key = byServer.get(server);
+  if (key === undefined) {
+    key = JSON.stringify([server, tools]);
+    byServer.set(server, key);
+  }
   let map = exactMaps.get(key);
   if (!map) {
     map = new Map();

@@ -181,6 +181,19 @@ describe("isCorrect explanations", () => {
     ]);
   });
 
+  it("a name repeated 100k times is one short sentence: ten calls listed, the rest counted", () => {
+    const alias = { ...REPLY, name: "mcp__workplace_assistant__email_reply_email" };
+    const result = isCorrect(
+      Array.from({ length: 100_000 }, () => alias),
+      [REPLY],
+    );
+    const sentences = result.explanation.filter((line) => line.includes("not a workplace_assistant tool"));
+    expect(sentences).toHaveLength(1);
+    expect(sentences[0]).toMatch(/^Predicted calls #0, #1, #2, #3, #4, #5, #6, #7, #8, #9 and 99990 more \(/);
+    expect(sentences[0]!.length).toBeLessThan(1_000);
+    expect(result.details.calls).toHaveLength(100_000);
+  });
+
   it("a name that embeds no tool gets no hint", () => {
     const result = isCorrect([{ ...REPLY, name: "reply" }], []);
     expect(result.correct).toBe(true);

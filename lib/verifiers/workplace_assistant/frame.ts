@@ -6,7 +6,7 @@
  * until it writes (copy on write). Rows are immutable once shared; a write replaces the row.
  */
 
-import { pandasObjectMax } from "./py";
+import { foldObjectMax, OBJECT_MAX_START, type ObjectMaxFold, objectMaxValue, pandasObjectMax } from "./py";
 import type { TrackedTable, WriteLog } from "./writes";
 
 export type Cell = unknown;
@@ -18,6 +18,16 @@ const maxMemo = new WeakMap<readonly Row[], Map<number, unknown>>();
 export class Frame {
   private rowsOwned: boolean;
   private labelsOwned: boolean;
+  /**
+   * objectMax's fold per column over this frame's own rows, resumed after appends: an id is the column's
+   * max + 1, so a replay that creates 30k rows would otherwise rescan the table 30k times (quadratic).
+   * Valid while `rowList` is the same array and no row was replaced (`rewrites` unchanged).
+   */
+  private readonly maxFolds = new Map<
+    number,
+    { rows: Row[]; rewrites: number; count: number; fold: ObjectMaxFold }
+  >();
+  private rewrites = 0;
   /** Where this frame reports its writes (a predicted replay's compared tables), if anywhere. */
   private tracking: { readonly log: WriteLog; readonly table: TrackedTable } | null = null;
 
@@ -89,7 +99,18 @@ export class Frame {
    */
   objectMax(name: string): unknown {
     const c = this.columnIndex(name);
-    if (this.rowsOwned) return pandasObjectMax(this.rowList, c);
+    if (this.rowsOwned) {
+      const memo = this.maxFolds.get(c);
+      const resume = memo !== undefined && memo.rows === this.rowList && memo.rewrites === this.rewrites;
+      const fold = foldObjectMax(
+        resume ? memo.fold : OBJECT_MAX_START,
+        this.rowList,
+        resume ? memo.count : 0,
+        c,
+      );
+      this.maxFolds.set(c, { rows: this.rowList, rewrites: this.rewrites, count: this.rowList.length, fold });
+      return objectMaxValue(fold);
+    }
     let perColumn = maxMemo.get(this.rowList);
     if (!perColumn) {
       perColumn = new Map();
@@ -147,6 +168,7 @@ export class Frame {
   /** `df.loc[mask, column] = value` for the rows at `positions`. */
   setCells(positions: readonly number[], columnIndex: number, values: readonly Cell[]): void {
     this.ownRows();
+    this.rewrites++;
     positions.forEach((pos, k) => {
       const previous = this.rowList[pos]!;
       const row = previous.slice();

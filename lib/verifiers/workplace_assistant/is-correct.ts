@@ -26,6 +26,11 @@ export interface IsCorrectResult {
 
 /** How many examples of one kind an explanation sentence quotes. */
 const EXAMPLES_PER_SENTENCE = 3;
+/**
+ * Call numbers one sentence lists for a skipped name before "and N more": every call of an aliased
+ * 100k-call trajectory shares a name, and listing them all made one sentence of half a megabyte.
+ */
+const CALLS_PER_SENTENCE = 10;
 
 export function isCorrect(
   predicted: readonly { readonly name: string; readonly arguments: string }[],
@@ -173,10 +178,12 @@ function explainCalls(calls: readonly CallRecord[], what: string): string[] {
     else unknownByName.set(call.name, [call]);
   }
   for (const [name, group] of unknownByName) {
+    const listed = group.slice(0, CALLS_PER_SENTENCE).map((c) => `#${c.index}`);
+    const rest = group.length - listed.length;
     const which =
       group.length === 1
         ? `${what} #${group[0]!.index}`
-        : `${what}s ${group.map((c) => `#${c.index}`).join(", ")}`;
+        : `${what}s ${listed.join(", ")}${rest > 0 ? ` and ${rest} more` : ""}`;
     out.push(
       `${which} (${name || "no name"}): not a workplace_assistant tool, so Gym skipped ${group.length === 1 ? "it" : "them"} ` +
         `(${group[0]!.message}).${group[0]!.aliasHint ? ` ${group[0]!.aliasHint.message}` : ""}`,

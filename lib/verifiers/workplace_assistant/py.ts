@@ -309,11 +309,28 @@ export function compareCodePoints(a: string, b: string): number {
  * before numpy's reduce, so a NaN among strings raises TypeError; an empty or all-missing column gives NaN.
  */
 export function pandasObjectMax(rows: readonly (readonly unknown[])[], column: number): unknown {
-  let best: unknown;
-  let seen = false;
-  let allMissing = true;
-  for (const row of rows) {
-    const raw = row[column];
+  return objectMaxValue(foldObjectMax(OBJECT_MAX_START, rows, 0, column));
+}
+
+/** Where pandasObjectMax's left-to-right fold stands after some rows: resumable over appended rows. */
+export interface ObjectMaxFold {
+  readonly best: unknown;
+  readonly seen: boolean;
+  readonly allMissing: boolean;
+}
+
+export const OBJECT_MAX_START: ObjectMaxFold = { best: undefined, seen: false, allMissing: true };
+
+/** Continues the fold over rows[from..]: the same comparisons, in the same order, as one pass over all rows. */
+export function foldObjectMax(
+  start: ObjectMaxFold,
+  rows: readonly (readonly unknown[])[],
+  from: number,
+  column: number,
+): ObjectMaxFold {
+  let { best, seen, allMissing } = start;
+  for (let i = from; i < rows.length; i++) {
+    const raw = rows[i]![column];
     const missing = isNa(raw);
     if (!missing) allMissing = false;
     const v = missing ? Number.NEGATIVE_INFINITY : raw;
@@ -326,7 +343,11 @@ export function pandasObjectMax(rows: readonly (readonly unknown[])[], column: n
       best = v;
     }
   }
-  return allMissing ? Number.NaN : best;
+  return { best, seen, allMissing };
+}
+
+export function objectMaxValue(fold: ObjectMaxFold): unknown {
+  return fold.allMissing ? Number.NaN : fold.best;
 }
 
 function numericOperand(op: string, a: unknown, b: unknown): [bigint | number, bigint | number] {

@@ -1,13 +1,15 @@
 /**
- * The Live page's only way to a Gym server (lib/live/forward.ts): loopback targets only unless
- * LIVE_FORWARD_ALLOW widens the list, GET/POST/DELETE, no redirects, capped bodies, a deadline.
+ * The Live page's only way to a Gym server (lib/live/forward.ts): requests addressed to this app by its own
+ * pages only, to the server registered for the page's token only, loopback unless LIVE_FORWARD_ALLOW widens
+ * the list, GET/POST/DELETE, no redirects, capped bodies, a deadline.
  */
-import { FORWARD_ALLOW_ENV, forwardRequest, parseAllowList } from "@/lib/live/forward";
+import { forwardConfig } from "@/app/api/live/config";
+import { forwardRequest } from "@/lib/live/forward";
 
 export const dynamic = "force-dynamic";
 
 function handle(request: Request): Promise<Response> {
-  return forwardRequest(request, { allow: parseAllowList(process.env[FORWARD_ALLOW_ENV]) });
+  return forwardRequest(request, forwardConfig());
 }
 
 export const GET = handle;

@@ -156,10 +156,15 @@ export function locSet(frame: Frame, idColumn: string, id: unknown, field: strin
   );
 }
 
-/** The first matching row as a record (`df[df[col] == v].to_dict(orient="records")[0]`). */
+/**
+ * The first matching row as a record (`df[df[col] == v].to_dict(orient="records")[0]`). pandas compares
+ * every row, but the comparison never raises (pyEq), so stopping at the first match gives the same record
+ * without a scan of the whole table per call.
+ */
 export function firstRecord(frame: Frame, column: string, value: unknown): Record<string, Cell> | undefined {
-  const pos = matchingPositions(frame, column, value)[0];
-  if (pos === undefined) return undefined;
+  const equal = seriesEquals(frame, column, value);
+  const pos = frame.rows.findIndex((row, i) => equal(row, i));
+  if (pos === -1) return undefined;
   return recordOf(frame, pos);
 }
 
