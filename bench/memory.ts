@@ -4,38 +4,11 @@
  * reports the child's peak resident memory (VmHWM from /proc, Linux only) and wall time. Flat memory means
  * the peak barely moves between a 100 MB and a 1 GB file. Files are deleted afterwards.
  */
-import { spawn } from "node:child_process";
-import { readFileSync, rmSync, statSync } from "node:fs";
+import { rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { generate } from "../scripts/gen-big-rollouts";
-
-/** How often the child's peak RSS is sampled; VmHWM is a high-water mark, so sampling only needs to be last. */
-const SAMPLE_MS = 100;
-
-function peakRssMiB(pid: number): number | null {
-  try {
-    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return match?.[1] === undefined ? null : Number(match[1]) / 1024;
-  } catch {
-    return null; // the process has exited
-  }
-}
-
-async function measure(args: string[]): Promise<{ peakMiB: number; seconds: number; code: number | null }> {
-  const started = performance.now();
-  // One node process (no npm or tsx wrapper), so /proc/<pid> is the CLI itself.
-  const child = spawn(process.execPath, ["--import", "tsx", "cli/main.ts", ...args], {
-    stdio: ["ignore", "ignore", "ignore"],
-  });
-  let peak = 0;
-  const timer = setInterval(() => {
-    if (child.pid !== undefined) peak = Math.max(peak, peakRssMiB(child.pid) ?? 0);
-  }, SAMPLE_MS);
-  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-  clearInterval(timer);
-  return { peakMiB: peak, seconds: (performance.now() - started) / 1000, code };
-}
+import { measureCli } from "./child-peak";
 
 async function main(): Promise<void> {
   const sizes = process.argv.slice(2).map(Number);
@@ -47,7 +20,7 @@ async function main(): Promise<void> {
       const { lines } = await generate(file, bytes, 1);
       const mb = (statSync(file).size / 1e6).toFixed(0);
       for (const command of ["resolve", "verify"]) {
-        const r = await measure([command, file, "--server", "workplace_assistant"]);
+        const r = await measureCli([command, file, "--server", "workplace_assistant"]);
         if (r.code !== 0) throw new Error(`${command} exited with ${r.code}`);
         console.log(
           `${`${mb} MB`.padEnd(9)} ${String(lines).padStart(8)}  ${command.padEnd(7)}  ${r.peakMiB.toFixed(0).padStart(4)} MiB  ${r.seconds.toFixed(1)} s`,

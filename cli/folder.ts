@@ -9,16 +9,23 @@ import { open, readdir, stat } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { createGunzip } from "node:zlib";
 import {
+  type AgentRewards,
   chooseRole,
+  compareAggregate,
+  compareDataset,
+  DatasetTally,
+  datasetOf,
   FILE_ROLE_LABEL,
   FILE_ROLES,
   type FileRole,
   type FolderFile,
   type FolderPlan,
   fileRole,
+  type GymMetrics,
   planFolder,
   ROLE_SNIFF_BYTES,
   type RoleDecision,
+  runMetrics,
 } from "../lib/folder";
 import { type ConfigRouter, InputIndex } from "../lib/verify";
 import { CliError, reasonOf } from "./errors";
@@ -178,6 +185,32 @@ export interface Source {
   readonly file: string | null;
   readonly inputRows: InputIndex<unknown> | null;
   readonly config: ConfigRouter | null;
+  /** The config files that route it, as paths from the working directory (for `ng_run`). */
+  readonly configs: readonly string[];
+  /** Gym's metrics files beside it, with the task rows their dataset figures are recomputed from. */
+  readonly metrics: readonly SourceMetrics[];
+}
+
+export interface SourceMetrics {
+  /** Relative to the folder. */
+  readonly path: string;
+  readonly metrics: GymMetrics;
+  /** The recomputed dataset figures (dataset metrics whose task rows are open), else null. */
+  readonly tally: DatasetTally | null;
+  /** The task-row file the tally was read from. */
+  readonly dataset: string | null;
+}
+
+/** Gym's numbers beside ours for one source, one line each (`lines`: its agents' recorded and recomputed rewards). */
+export function metricsLines(source: Source, lines: readonly AgentRewards[]): string[] {
+  return source.metrics.map((m) => {
+    const report =
+      m.metrics.kind === "dataset"
+        ? compareDataset(m.metrics, m.tally, m.dataset ?? "the open task rows")
+        : compareAggregate(m.metrics, lines);
+    const skipped = report.not_recomputed.length;
+    return `${terminalText(m.path)}: ${terminalText(report.summary)}${skipped > 0 ? ` (${skipped} figures not recomputed here)` : ""}\n`;
+  });
 }
 
 /** The `file`/`line` position fields of a JSON line from `source`. */
@@ -197,19 +230,37 @@ export async function sourcesOf(
   const inputs = args.inputs ?? null;
   if (!(await isDirectory(file))) {
     const inputRows = inputs === null ? null : await loadInputIndex(inputs, io);
-    return [{ path: file, file: null, inputRows, config: null }];
+    return [{ path: file, file: null, inputRows, config: null, configs: [], metrics: [] }];
   }
   const folder = await openFolder(file, args.roles, io);
   const sources: Source[] = [];
   for (const run of folder.plan.runs) {
-    const paths = [...run.inputs.map(folder.absolute), ...(inputs === null ? [] : [inputs])];
+    const metrics = runMetrics(folder.plan, run).map((m) => {
+      const dataset = datasetOf(m.metrics, run.inputs);
+      return { ...m, dataset, tally: dataset === null ? null : new DatasetTally() };
+    });
+    const named = [
+      ...run.inputs.map((p) => [folder.absolute(p), p] as const),
+      ...(inputs === null ? [] : [[inputs, inputs] as const]),
+    ];
     const index = new InputIndex<unknown>();
-    for (const path of paths) await loadInputIndex(path, io, index);
+    for (const [path, name] of named) {
+      const tallies = metrics
+        .filter((m) => m.dataset === name)
+        .flatMap((m) => (m.tally === null ? [] : [m.tally]));
+      await loadInputIndex(path, io, index, name, (row) => {
+        for (const t of tallies) t.row(row);
+      });
+    }
+    const paths = named.map(([path]) => path);
     sources.push({
       path: folder.absolute(run.rollouts),
       file: run.rollouts,
       inputRows: paths.length > 0 ? index : null,
-      config: run.configs.length > 0 ? run.routes : null,
+      // Always the folder's routes: with no config beside the file, the line says so.
+      config: run.routes,
+      configs: run.configs.map(folder.absolute),
+      metrics,
     });
   }
   return sources;

@@ -6,7 +6,7 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { hostileCorpus, SPOOFED_SERVERS } from "../scripts/gen-hostile";
+import { hostileCorpus, line, rollout, SPOOFED_SERVERS } from "../scripts/gen-hostile";
 import { run as compare } from "./commands/compare";
 import { run as exportCommand } from "./commands/export";
 import { run as repair } from "./commands/repair";
@@ -150,10 +150,34 @@ describe("file-controlled text on the terminal", () => {
     expect(rows.map((r) => r.name_flags)).toEqual([
       ["invisible_characters"],
       ["bidi_controls", "invisible_characters"],
-      ["mixed_scripts", "invisible_characters"],
+      // The Cyrillic о also makes it look like the real server (one UTS #39 skeleton).
+      ["mixed_scripts", "invisible_characters", "confusable"],
     ]);
     // Escaped on the terminal, the same string for a JSON parser.
     expect(rows[0]?.emitted).toBe(`mcp__${SPOOFED_SERVERS.zeroWidth}__email_reply_email`);
+  });
+
+  it("look-alike tool names (issue 23) get name_flags confusable; spaces get whitespace; plain names none", async () => {
+    const names = [
+      "calendar_\u0261et_event_information_by_id",
+      "em\u0251il_send_email",
+      "ema\u0131\u0307l_send_email",
+      "company_directory_find_emai\u01c0_address",
+      "email_send_email",
+      " email_send_email",
+    ];
+    const file = path("lookalike-tools.jsonl");
+    await writeFile(file, line(rollout(names.map((name) => ({ name })))));
+    const { out } = await cli(resolve, file);
+    const rows = records(out) as { name_flags?: string[] }[];
+    expect(rows.map((r) => r.name_flags ?? [])).toEqual([
+      ["confusable"],
+      ["confusable"],
+      ["confusable"],
+      ["confusable"],
+      [],
+      ["whitespace"],
+    ]);
   });
 
   it("compare's table tells the spoofed server from the real one", async () => {

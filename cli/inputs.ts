@@ -15,6 +15,10 @@ export async function loadInputIndex(
   path: string,
   io: CommandIo,
   index: InputIndex<unknown> = new InputIndex<unknown>(),
+  /** How sentences name the file (a folder's relative path); default `path`. */
+  name: string = path,
+  /** Called with every parsed row (e.g. to recompute Gym's dataset metrics). */
+  onRow?: (row: unknown) => void,
 ): Promise<InputIndex<unknown>> {
   const stream = await openFileStream(path);
   let problems = 0;
@@ -27,7 +31,8 @@ export async function loadInputIndex(
       await warn(`line ${item.line}: ${terminalText(item.error)}`);
       continue;
     }
-    if (!index.add(item.value, item.value)) {
+    onRow?.(item.value);
+    if (!index.add(item.value, item.value, `${name} line ${item.line}`)) {
       await warn(
         `line ${item.line}: neither (_ng_task_index, _ng_rollout_index) nor responses_create_params.input; it cannot be paired`,
       );

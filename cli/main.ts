@@ -2,6 +2,7 @@
  * Rollout Inspector CLI: `npm run --silent cli -- <command> [args]`.
  * Each command lives in cli/commands/<name>.ts and exports `run(args, io)`, resolving to an exit code.
  */
+import { installInterruptHandlers } from "./interrupt";
 import type { CommandIo } from "./io";
 import { nodeIo } from "./io";
 
@@ -25,6 +26,14 @@ const COMMANDS: Record<string, Command> = {
   triage: {
     summary: "why-zero causes and run metrics, or the (filtered) rows as CSV/JSONL",
     load: () => import("./commands/triage"),
+  },
+  view: {
+    summary: "serve the app and a folder's files on 127.0.0.1 (follows runs as they write)",
+    load: () => import("./commands/view"),
+  },
+  report: {
+    summary: "one self-contained HTML report to share: why-zero, metrics, marked rollouts",
+    load: () => import("./commands/report"),
   },
   live: { summary: "check a running Gym server's HTTP and MCP doors", load: () => import("./commands/live") },
 };
@@ -51,6 +60,7 @@ async function main(argv: string[]): Promise<number> {
   return mod.run(rest, io);
 }
 
+installInterruptHandlers();
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

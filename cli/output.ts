@@ -19,6 +19,7 @@ import { type FileHandle, open, realpath, rename, stat, unlink } from "node:fs/p
 import { basename, dirname, join, resolve } from "node:path";
 import { concatBytes } from "../lib/export";
 import { CliError, reasonOf } from "./errors";
+import { onInterrupt } from "./interrupt";
 import type { CommandIo } from "./io";
 
 /** Bytes gathered before one write: a line-by-line export would otherwise be one system call per line. */
@@ -102,28 +103,6 @@ async function targetPath(out: string): Promise<string> {
     return join(await realpath(dirname(resolve(out))), basename(out));
   } catch (error) {
     throw new CliError("usage", `cannot write ${out}: ${reasonOf(error)}`, { cause: error });
-  }
-}
-
-/** Temporary files not yet renamed or removed, deleted if the process is interrupted. */
-const pending = new Set<string>();
-let handlersInstalled = false;
-
-function installInterruptCleanup(): void {
-  if (handlersInstalled) return;
-  handlersInstalled = true;
-  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
-    process.once(signal, () => {
-      for (const path of pending) {
-        try {
-          unlinkSync(path);
-        } catch {
-          // Already gone.
-        }
-      }
-      // Re-raise with the default handler so the exit status still says which signal ended us.
-      process.kill(process.pid, signal);
-    });
   }
 }
 
@@ -214,8 +193,14 @@ async function atomicOutput(out: string, target: string, existing: Stats | null)
   } catch (error) {
     throw new CliError("usage", `cannot write ${out}: ${reasonOf(error)}`, { cause: error });
   }
-  installInterruptCleanup();
-  pending.add(temp);
+  // An interrupt before the rename removes the temporary file (cli/interrupt.ts); the target stays as it was.
+  const forget = onInterrupt(() => {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // Already gone.
+    }
+  });
   let closed = false;
   const discard = async () => {
     if (!closed) {
@@ -223,7 +208,7 @@ async function atomicOutput(out: string, target: string, existing: Stats | null)
       await handle.close().catch(() => {});
     }
     await unlink(temp).catch(() => {});
-    pending.delete(temp);
+    forget();
   };
   const batch = batched((bytes) => handle.write(bytes));
   return {
@@ -236,7 +221,7 @@ async function atomicOutput(out: string, target: string, existing: Stats | null)
         closed = true;
         await handle.close();
         await rename(temp, target);
-        pending.delete(temp);
+        forget();
       } catch (error) {
         await discard();
         throw new CliError("failed", `cannot write ${out}: ${reasonOf(error)}`, { cause: error });

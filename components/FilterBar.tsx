@@ -1,6 +1,8 @@
+import { useMemo } from "react";
 import type { FilterFlag, SortKey } from "@/hooks/types";
 import { useDraft } from "@/hooks/use-draft";
 import { FILTER_FLAGS } from "@/hooks/view-state";
+import { KnownNames } from "@/lib/names";
 import { nameLabel } from "./Name";
 
 const FLAG_LABEL: Record<FilterFlag, string> = {
@@ -33,6 +35,8 @@ interface Props {
 export function FilterBar(props: Props) {
   const { filters, onToggle } = props;
   const [query, setQuery] = useDraft(props.query, props.onQuery);
+  // Two options that look alike ("workplace_assistant" and one with a Latin alpha) are told apart.
+  const envNames = useMemo(() => new KnownNames(props.envs), [props.envs]);
   const any = filters.length > 0 || props.agent !== null || props.env !== null || props.query !== "";
   return (
     <div className="filterbar">
@@ -80,7 +84,7 @@ export function FilterBar(props: Props) {
           <option value="">all servers</option>
           {props.envs.map((env) => (
             <option key={env} value={env}>
-              {nameLabel(env)}
+              {nameLabel(env, envNames)}
             </option>
           ))}
         </select>

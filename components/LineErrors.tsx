@@ -1,24 +1,40 @@
 import type { LineError } from "@/hooks/types";
 
-/** Errors shown before the list says "and N more". */
-export const MAX_LISTED_ERRORS = 200;
-
-export function LineErrors({ errors, fileName }: { errors: readonly LineError[]; fileName: string }) {
-  if (errors.length === 0) return null;
+/**
+ * A file's unreadable lines. `errors` are the ones fetched so far (the first page comes with the dataset's
+ * summary), `total` how many there are; `onMore` asks for the next page.
+ */
+export function LineErrors({
+  errors,
+  total,
+  fileName,
+  onMore,
+}: {
+  errors: readonly LineError[];
+  total: number;
+  fileName: string;
+  onMore: () => void;
+}) {
+  if (total === 0) return null;
   return (
-    <details className="line-errors" open={errors.length <= 5}>
+    <details className="line-errors" open={total <= 5}>
       <summary>
-        {errors.length} line{errors.length === 1 ? "" : "s"} of {fileName} could not be read
+        {total} line{total === 1 ? "" : "s"} of {fileName} could not be read
       </summary>
       <ul>
-        {errors.slice(0, MAX_LISTED_ERRORS).map((error) => (
+        {errors.map((error) => (
           <li key={error.line} data-error-line={error.line}>
             <span className="mono">line {error.line}</span>: {error.error}
           </li>
         ))}
       </ul>
-      {errors.length > MAX_LISTED_ERRORS && (
-        <p className="muted">and {errors.length - MAX_LISTED_ERRORS} more</p>
+      {total > errors.length && (
+        <p className="muted">
+          and {total - errors.length} more{" "}
+          <button type="button" className="link-button" data-testid="more-line-errors" onClick={onMore}>
+            show more
+          </button>
+        </p>
       )}
     </details>
   );

@@ -1,11 +1,33 @@
-import { NAME_FLAG_HELP, type NameFlag, showName } from "@/lib/names";
+"use client";
+import { createContext, type ReactNode, useContext, useMemo } from "react";
+import { type Lookalikes, NAME_FLAG_HELP, type NameFlag, showName } from "@/lib/names";
 
 const FLAG_WORDS: Record<NameFlag, string> = {
   invisible_characters: "invisible characters",
   bidi_controls: "bidi controls",
   mixed_scripts: "mixed scripts",
   lookalike_characters: "look-alike characters",
+  whitespace: "odd spaces",
+  confusable: "confusable",
 };
+
+/** The names of the rollout on screen that look like another of its names (worker: DetailView.lookalikes). */
+const LookalikeContext = createContext<Lookalikes | undefined>(undefined);
+
+/** Makes every Name inside flag the given look-alikes `confusable` (pairs: [name, the name it looks like]). */
+export function LookalikeNames({
+  pairs,
+  children,
+}: {
+  pairs: readonly (readonly [string, string])[];
+  children: ReactNode;
+}) {
+  const value = useMemo<Lookalikes>(() => {
+    const map = new Map(pairs);
+    return { lookalike: (name) => map.get(name) ?? null };
+  }, [pairs]);
+  return <LookalikeContext.Provider value={value}>{children}</LookalikeContext.Provider>;
+}
 
 /**
  * A file-controlled identifier (server, tool, alias, call_id) shown truthfully: suspicious code points
@@ -13,11 +35,20 @@ const FLAG_WORDS: Record<NameFlag, string> = {
  * as plain text.
  */
 export function Name({ value }: { value: string }) {
-  const shown = showName(value);
+  const known = useContext(LookalikeContext);
+  const shown = showName(value, known);
   if (shown.flags.length === 0) return <>{value}</>;
-  const help = shown.flags.map((f) => NAME_FLAG_HELP[f]).join("; ");
+  const other = known?.lookalike(value) ?? null;
+  const help =
+    shown.flags.map((f) => NAME_FLAG_HELP[f]).join("; ") +
+    (other === null ? "" : `; it looks like "${showName(other).display}"`);
   return (
-    <span className="name-marked" data-name-flags={shown.flags.join(" ")} title={help}>
+    <span
+      className="name-marked"
+      data-name-flags={shown.flags.join(" ")}
+      title={help}
+      {...(other === null ? {} : { "data-lookalike": other })}
+    >
       {shown.segments.map((segment, i) =>
         segment.marked ? (
           // biome-ignore lint/suspicious/noArrayIndexKey: segments of one fixed string, never reordered
@@ -35,9 +66,9 @@ export function Name({ value }: { value: string }) {
   );
 }
 
-/** Plain-text form for places that cannot hold markup (option labels, titles). */
-export function nameLabel(value: string): string {
-  const shown = showName(value);
+/** Plain-text form for places that cannot hold markup (option labels, titles); `known` as for showName. */
+export function nameLabel(value: string, known?: Lookalikes): string {
+  const shown = showName(value, known);
   if (shown.flags.length === 0) return value;
   return `${shown.display} (${shown.flags.map((f) => FLAG_WORDS[f]).join(", ")})`;
 }

@@ -12,6 +12,10 @@ interface Props {
   kept: number | null;
   fileName: string;
   onExport(format: "csv" | "jsonl"): void;
+  /** Downloads the report to share (the filter and the marked rollouts). */
+  onReport(): void;
+  /** Rollouts marked for the report. */
+  marked: number;
   exportError: string | null;
   inferred: HarnessInference | null;
   harness: HarnessId | null;
@@ -62,6 +66,15 @@ export function RunFilter(props: Props) {
           data-testid="export-jsonl"
         >
           JSONL
+        </button>
+        <button
+          type="button"
+          className="button-small"
+          onClick={props.onReport}
+          data-testid="export-report"
+          title="One self-contained HTML file to share: the breakdown, the metrics and the marked rollouts (none marked: the first 20 the filter keeps)"
+        >
+          Report{props.marked > 0 ? ` (${props.marked} marked)` : ""}
         </button>
       </div>
       {props.error && (

@@ -123,7 +123,8 @@ test("a bundled sample's fallback server comes back with it: rewards after a rel
   context,
 }) => {
   // Multireward's example rollouts name no server (no environment_name; their declared tools fit two
-  // verifiers): only the sample's declared server verifies them, and each scores 1 with it.
+  // verifiers): only the sample's declared server verifies them. They lack expected_call and pair no
+  // inputs row, so each is unverified missing_field (a default is never scored, issue 17).
   const sample = "gym-example_tool_call_multireward-example_rollouts.jsonl";
   const lines = readJsonlFile(path.join(ROOT, "public/samples", sample)).length;
   const rewardsShown = async (p: Page) => {
@@ -138,7 +139,7 @@ test("a bundled sample's fallback server comes back with it: rewards after a rel
   await waitReady(page);
   const before = await rewardsShown(page);
   expect(before.map((row) => [row.contract, row.unverified])).toEqual(
-    Array.from({ length: lines }, () => ["1", null]),
+    Array.from({ length: lines }, () => [null, "missing_field"]),
   );
 
   // The same tab without ?sample= reopens its files from the origin-private file system...

@@ -78,7 +78,7 @@ test("the server filter tells look-alike environment names apart", async ({ page
       "workplace_assistant",
       "workplace⟨U+200B⟩_assistant (invisible characters)",
       "workplace_⟨U+202E⟩assistant (bidi controls)",
-      "w⟨U+043E⟩rkplace_assistant (mixed scripts)",
+      "w⟨U+043E⟩rkplace_assistant (mixed scripts, confusable)",
     ].sort(),
   );
 });
@@ -93,6 +93,29 @@ test("an empty file gets one message saying it is empty", async ({ page }) => {
   await expect(page.getByTestId("file-problem")).toHaveText(/^empty\.jsonl: This file is empty/);
   await expect(page.getByTestId("file-problem")).toHaveCount(1);
   await expect(page.locator("[data-error-line]")).toHaveCount(0);
+});
+
+test("many bad lines: the list shows 200 and the worker sends the rest a page at a time", async ({
+  page,
+}) => {
+  const good = line(rollout([{ name: "email_reply_email" }], { environment_name: "workplace_assistant" }, 0));
+  const bad = Array.from({ length: 450 }, (_, i) => `not json ${i}\n`).join("");
+  await page.goto("/");
+  await page.getByTestId("file-input").setInputFiles({
+    name: "bad.jsonl",
+    mimeType: "application/x-ndjson",
+    buffer: Buffer.from(good + bad),
+  });
+  await waitReady(page);
+  await expect(page.getByTestId("error-count")).toHaveText("450");
+  await page.locator(".line-errors summary").click();
+  await expect(page.locator("[data-error-line]")).toHaveCount(200);
+  await page.getByTestId("more-line-errors").click();
+  await expect(page.locator("[data-error-line]")).toHaveCount(400);
+  await page.getByTestId("more-line-errors").click();
+  await expect(page.locator("[data-error-line]")).toHaveCount(450);
+  await expect(page.locator("[data-error-line='451']")).toContainText("invalid JSON");
+  await expect(page.getByTestId("more-line-errors")).toHaveCount(0);
 });
 
 test("?sample= opens only bundled samples, never LICENSE", async ({ page }) => {

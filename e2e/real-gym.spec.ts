@@ -20,6 +20,14 @@ const EXPECTED: Record<string, { reason: string; source: string }> = {
   workplace_assistant: { reason: "missing_field", source: "declared_tools" },
 };
 
+/**
+ * With example.jsonl beside them, multi_step's rollouts pair by input once the rows are read as Gym's request
+ * model reads them (`type: "message"` filled in), and reproduce their recorded 1.0 (issue 17).
+ */
+const EXPECTED_WITH_INPUTS: Record<string, { reward: string; source: string }> = {
+  example_multi_step: { reward: "1", source: "declared_tools" },
+};
+
 function files(server: string, withInputs: boolean): string[] {
   const data = path.join(GYM, server, "data");
   const rollouts = path.join(data, "example_rollouts.jsonl");
@@ -57,8 +65,14 @@ for (const server of Object.keys(EXPECTED)) {
       const count = readJsonlFile(path.join(GYM, server, "data/example_rollouts.jsonl")).length;
       await checkRows(page, count);
       const want = EXPECTED[server];
+      const paired = withInputs ? EXPECTED_WITH_INPUTS[server] : undefined;
       const rows = page.locator(".rbody .rrow[data-line]");
       for (let i = 0; i < count; i++) {
+        if (paired !== undefined) {
+          await expect(rows.nth(i)).toHaveAttribute("data-reward", paired.reward);
+          await expect(rows.nth(i)).toHaveAttribute("data-server-source", paired.source);
+          continue;
+        }
         await expect(rows.nth(i)).toHaveAttribute("data-unverified-reason", want?.reason ?? "");
         await expect(rows.nth(i)).toHaveAttribute("data-server-source", want?.source ?? "");
       }
@@ -87,16 +101,27 @@ test("example_mcp_weather: choosing the server reproduces every recorded 1.0 (re
   await expect(page.locator(".reward-value[data-policy='contract']")).toHaveAttribute("data-reward", "1");
 });
 
-test("example_tool_call_multireward: scored as Gym scores a line without expected_call, and says why it differs", async ({
+test("example_tool_call_multireward: a line without expected_call is missing_field, never scored with Gym's default", async ({
   page,
 }) => {
   await page.goto("/");
   await loadFiles(page, files("example_tool_call_multireward", false));
   await page.getByLabel("Verifying server").selectOption("example_tool_call_multireward");
-  await expect(page.locator(".rbody .rrow[data-line]").first()).toHaveAttribute("data-reward", "1");
-  await expect(page.locator("article.detail")).toContainText("differs from the recorded 2");
-  // The chart's axes follow the data: multireward records 2.0, so the axis reaches 2 (no clamp to 1).
-  await expect(page.locator(".reward-chart [data-axis-max]")).toHaveAttribute("data-axis-max", "2");
+  await expect(page.locator(".rbody .rrow[data-line]").first()).toHaveAttribute(
+    "data-unverified-reason",
+    "missing_field",
+  );
+  await expect(page.locator("[data-unverified-count]")).toHaveAttribute("data-unverified-count", "5");
+  await expect(page.locator("article.detail")).toContainText("This line carries no expected_call");
+  // With example.jsonl the lines pair by input (Gym's defaults applied) and reproduce the recorded 2.0; the
+  // chart's axes follow the data, so the axis reaches 2 (no clamp to 1).
+  // A new tab: this one would reopen its files on the next load.
+  const paired = await page.context().newPage();
+  await paired.goto("/");
+  await loadFiles(paired, files("example_tool_call_multireward", true));
+  await paired.getByLabel("Verifying server").selectOption("example_tool_call_multireward");
+  await expect(paired.locator(".rbody .rrow[data-line]").first()).toHaveAttribute("data-reward", "2");
+  await expect(paired.locator(".reward-chart [data-axis-max]")).toHaveAttribute("data-axis-max", "2");
 });
 
 test("a recorded NaN reward is not drawn (no cx=NaN) and the axes stay finite", async ({ page }) => {

@@ -7,6 +7,7 @@
 import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { z } from "zod";
+import type { ZeroView } from "@/lib/triage";
 import type {
   CallView,
   DataRequests,
@@ -14,12 +15,14 @@ import type {
   DetailParams,
   ExportFormat,
   HarnessId,
+  LineError,
   LoadProgress,
   RolloutIndexEntry,
   SessionSummary,
   Source,
   TranscriptItem,
 } from "@/worker/protocol";
+import { SUMMARY_ERRORS } from "@/worker/protocol";
 import { isCancelled } from "@/worker/rpc";
 import { SESSION_KEY, useDataClient } from "./data-client";
 import { type Sample, SampleSchema } from "./samples";
@@ -240,6 +243,32 @@ export function useRolloutIndex(dataset: DatasetSummary | null) {
   });
 }
 
+/**
+ * A dataset's unreadable lines: the summary's first SUMMARY_ERRORS, then SUMMARY_ERRORS more from the
+ * worker each time `more` is called (a file of many bad lines never sends them all to the page).
+ */
+export function useLineErrors(dataset: DatasetSummary | null): {
+  errors: readonly LineError[];
+  total: number;
+  more: () => void;
+} {
+  const client = useDataClient();
+  const id = dataset?.id ?? null;
+  const [shown, setShown] = useState({ id, end: SUMMARY_ERRORS });
+  const end = shown.id === id ? shown.end : SUMMARY_ERRORS;
+  const rest = useQuery({
+    queryKey: ["lineErrors", id, dataset?.error_count ?? 0, end],
+    enabled: id !== null && end > SUMMARY_ERRORS,
+    placeholderData: keepPreviousData,
+    queryFn: ({ signal }) =>
+      client.request("lineErrors", { dataset: id ?? "", start: SUMMARY_ERRORS, end }, { signal }),
+  });
+  const more = useCallback(() => setShown({ id, end: end + SUMMARY_ERRORS }), [id, end]);
+  const first = dataset?.errors ?? [];
+  const errors = end > SUMMARY_ERRORS && rest.data ? [...first, ...rest.data.errors] : first;
+  return { errors, total: dataset?.error_count ?? 0, more };
+}
+
 /** Every row is indexed and has its rewards: the run view can be computed (worker/run-handlers). */
 export function runViewReady(dataset: DatasetSummary | null): boolean {
   return (
@@ -271,12 +300,43 @@ export function useRunExport() {
       const result = await client.request("runExport", { dataset: dataset.id, filter, format });
       if ("error" in result) return result.error;
       const type = format === "csv" ? "text/csv" : "application/x-ndjson";
-      const url = URL.createObjectURL(new Blob([result.text], { type }));
-      const anchor = document.createElement("a");
-      anchor.href = url;
-      anchor.download = `${dataset.name.replace(/\.jsonl(\.gz)?$/, "")}-rows.${format}`;
-      anchor.click();
-      setTimeout(() => URL.revokeObjectURL(url), 0);
+      download(result.text, type, `${baseName(dataset)}-rows.${format}`);
+      return null;
+    },
+    [client],
+  );
+}
+
+function baseName(dataset: DatasetSummary): string {
+  return (dataset.name.split("/").pop() ?? dataset.name).replace(/\.jsonl(\.gz)?$/, "");
+}
+
+/** Saves text as a file through a temporary object URL. */
+function download(text: string, type: string, name: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const anchor = document.createElement("a");
+  anchor.href = url;
+  anchor.download = name;
+  anchor.click();
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+/**
+ * Downloads the report to share (lib/report: one self-contained HTML file) of the filter and the marked
+ * rollouts (none marked: the first the filter keeps); resolves to an error, or null once saved.
+ */
+export function useRunReport() {
+  const client = useDataClient();
+  return useCallback(
+    async (
+      dataset: DatasetSummary,
+      filter: string,
+      marked: readonly number[],
+      view: ZeroView,
+    ): Promise<string | null> => {
+      const result = await client.request("runReport", { dataset: dataset.id, filter, marked, view });
+      if ("error" in result) return result.error;
+      download(result.html, "text/html", `${baseName(dataset)}-report.html`);
       return null;
     },
     [client],

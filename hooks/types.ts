@@ -19,6 +19,7 @@ export type {
   DatasetSummary,
   DetailTriage,
   DetailView,
+  FollowSummary,
   HarnessId,
   Highlight,
   HighlightResult,

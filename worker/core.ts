@@ -5,6 +5,7 @@
 import { z } from "zod";
 import type { HarnessId } from "../lib/harness/types";
 import { rolloutResolver } from "../lib/identity";
+import { readProvenance } from "../lib/identity/provenance-map";
 import type { CallResolution, Highlight, Policy } from "../lib/identity/types";
 import { type RunRow, runRow } from "../lib/run";
 import { functionCalls, parseOutputItem, type Rollout } from "../lib/schemas";
@@ -19,6 +20,7 @@ import {
   verifyContext,
   verifyRollout,
 } from "../lib/verify";
+import { knownNamesOf } from "../lib/verify/known-names";
 import type { VerifyResult } from "../lib/verify/types";
 import type {
   CallView,
@@ -200,7 +202,7 @@ function partsText(content: string | readonly z.infer<typeof TextPartSchema>[] |
     .join("\n");
 }
 
-function inputMessages(params: unknown): InputMessage[] {
+export function inputMessages(params: unknown): InputMessage[] {
   const parsed = CreateParamsSchema.safeParse(params);
   if (!parsed.success) return [];
   const messages: InputMessage[] = [];
@@ -414,10 +416,8 @@ export function openDetail(
 ): OpenedDetail {
   const { input } = context;
   const options = verifyOptions(context);
-  const contract = rolloutResolver(
-    rollout,
-    verifyContext(rollout, { ...options, policy: "contract" }).resolve,
-  );
+  const contractContext = verifyContext(rollout, { ...options, policy: "contract" });
+  const contract = rolloutResolver(rollout, contractContext.resolve);
   const legacy = rolloutResolver(rollout, verifyContext(rollout, { ...options, policy: "legacy" }).resolve);
   const index = transcriptIndex(rollout, {
     contract: (i) => (i >= 0 && i < contract.count ? contract.call(i) : null),
@@ -434,6 +434,10 @@ export function openDetail(
       findings: contract.findings,
       byte_length: byteLength,
       extra_fields: extraFields(rollout),
+      lookalikes: lookalikesOf(rollout, contractContext.choice.server, entry, (i) => [
+        contract.call(i),
+        legacy.call(i),
+      ]),
     },
     calls(start, end) {
       const { from, to } = rangeOf(contract.count, start, end);
@@ -457,6 +461,49 @@ export const LISTED_DECISIVE = 50;
  * bounded on a 100k-call rollout (worker/detail-pages.test.ts); later calls show no badge.
  */
 export const BADGED_CALLS = 2_000;
+
+/**
+ * The names shown for a rollout that look like another name it knows, with that name. Only a name that is
+ * not plain ASCII can be confusable, so only its calls are resolved here (for their verifier names); the
+ * rest stay lazy.
+ */
+function lookalikesOf(
+  rollout: Rollout,
+  server: string | null,
+  entry: RolloutIndexEntry,
+  resolved: (index: number) => readonly CallResolution[],
+): [string, string][] {
+  const known = knownNamesOf(rollout, server);
+  const pairs: [string, string][] = [];
+  const seen = new Set<string>();
+  const check = (name: string) => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    const other = known.lookalike(name);
+    if (other !== null) pairs.push([name, other]);
+  };
+  if (entry.environment !== null) check(entry.environment);
+  if (server !== null) check(server);
+  for (const { index, call } of functionCalls(rollout)) {
+    const before = pairs.length;
+    check(call.name);
+    if (typeof call.call_id === "string") check(call.call_id);
+    if (pairs.length === before) continue;
+    for (const resolution of resolved(index)) {
+      check(resolution.verifier_name);
+      if (resolution.provenance !== null) {
+        check(resolution.provenance.server_name);
+        check(resolution.provenance.tool_name);
+      }
+    }
+  }
+  for (const entry of readProvenance(rollout).entries.values())
+    if (entry.valid) {
+      check(entry.identity.server_name);
+      check(entry.identity.tool_name);
+    }
+  return pairs;
+}
 
 /**
  * Both verifications of one rollout as the detail pane shows them (bounded whatever its length), with its

@@ -20,6 +20,7 @@ export function inspectorHandlers(service: DataService): Handlers<InspectorReque
     session: () => service.session(),
     reanalyze: ({ dataset, server, harness }) => service.reanalyze(dataset, server, harness),
     changes: ({ dataset, since }) => service.changes(dataset, since),
+    lineErrors: ({ dataset, start, end }) => service.lineErrors(dataset, start, end),
     prioritize: ({ dataset, lines }) => {
       service.prioritize(dataset, lines);
       return null;

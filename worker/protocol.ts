@@ -8,18 +8,20 @@
  */
 import type { HarnessId } from "../lib/harness/types";
 import type { CallResolution, Highlight, MapState, Policy, RolloutFinding } from "../lib/identity/types";
-import type { PackedBadges, RolloutTriage } from "../lib/triage";
+import type { PackedBadges, RolloutTriage, ZeroView } from "../lib/triage";
 import type { VerifierDetailsView } from "../lib/verify/details";
 import type { PairedBy } from "../lib/verify/pairing";
 import type { ServerSource } from "../lib/verify/server";
 import type { VerifyResult } from "../lib/verify/types";
 import type { UnverifiedCode } from "../lib/verify/unverified";
 import type { CompareRequests } from "./compare-protocol";
+import type { FollowSummary } from "./follow";
 import type { ExportFormat, RunView } from "./run";
 
 export type {
   CallResolution,
   ExportFormat,
+  FollowSummary,
   HarnessId,
   Highlight,
   MapState,
@@ -29,10 +31,14 @@ export type {
   VerifyResult,
 };
 
-/** Where a file comes from. Files never leave the browser; URLs are same-origin bundled samples. */
+/**
+ * Where a file comes from. Files never leave the browser; URLs are same-origin bundled samples; a remote
+ * file is one `cli view` serves (same origin), read with range requests and followed while it grows.
+ */
 export type Source =
   | { readonly kind: "file"; readonly file: File }
-  | { readonly kind: "url"; readonly url: string; readonly name: string };
+  | { readonly kind: "url"; readonly url: string; readonly name: string }
+  | { readonly kind: "remote"; readonly url: string; readonly name: string };
 
 export type DatasetKind = "rollouts" | "inputs";
 
@@ -68,7 +74,13 @@ export interface DatasetSummary {
   readonly indexed: boolean;
   /** Rollouts whose rewards are computed (the rest show identity statuses only). */
   readonly rewarded: number;
+  /**
+   * The first SUMMARY_ERRORS unreadable lines, in line order; the rest come a page at a time
+   * (`lineErrors`). A file of a million bad lines would otherwise be cloned to the page with every summary.
+   */
   readonly errors: readonly LineError[];
+  /** How many lines could not be read, in all. */
+  readonly error_count: number;
   /** For rollouts: the inputs dataset whose rows were paired with this one's, if any. */
   readonly paired_inputs: string | null;
   /** For rollouts: how many rows found their materialized input row. */
@@ -81,6 +93,8 @@ export interface DatasetSummary {
   readonly fallback_server: string | null;
   /** For rollouts: when not one line is a rollout, what the file is instead (lib/filekind), one sentence. */
   readonly problem: string | null;
+  /** A followed file (served by `cli view`): whether it is still followed, a waiting partial line, or why not. */
+  readonly follow: FollowSummary | null;
 }
 
 export interface SessionSummary {
@@ -224,6 +238,11 @@ export interface DetailView {
   readonly byte_length: number;
   /** Keys of the rollout that are not rendered elsewhere, with short JSON previews. */
   readonly extra_fields: readonly { readonly key: string; readonly preview: string }[];
+  /**
+   * The rollout's names (environment, server, calls, provenance, verifier names) that look like another
+   * name it knows (lib/verify/known-names.ts), each with that name: the page flags them `confusable`.
+   */
+  readonly lookalikes: readonly (readonly [string, string])[];
 }
 
 /** A shiki token, flattened to what a span needs. */
@@ -259,6 +278,12 @@ export interface DetailParams {
 }
 
 /** The inspector's requests (the compare page's are in ./compare-protocol.ts; one worker answers both). */
+/**
+ * Unreadable lines a dataset summary carries, and the page size the list asks for more in: what one
+ * screen of the list shows, cheap to clone with every summary whatever the file holds.
+ */
+export const SUMMARY_ERRORS = 200;
+
 export interface InspectorRequests {
   /** fallbackServer: the verifying server for rows that name none (a bundled sample's server). */
   load: {
@@ -279,6 +304,11 @@ export interface InspectorRequests {
   changes: {
     params: { dataset: string; since: number };
     result: { entries: RolloutIndexEntry[]; revision: number };
+  };
+  /** Unreadable lines [start, end) in line order (a summary carries the first SUMMARY_ERRORS). */
+  lineErrors: {
+    params: { dataset: string; start: number; end: number };
+    result: { errors: LineError[]; total: number };
   };
   /** These rows are on screen: compute their rewards before the others. */
   prioritize: { params: { dataset: string; lines: readonly number[] }; result: null };
@@ -306,6 +336,14 @@ export interface RunRequests {
   /** The run view (worker/run.ts): why-zero breakdown, metrics, filtered lines, inferred harness. */
   run: { params: { dataset: string; filter: string }; result: RunView | null };
   /** The filtered rows as CSV or JSONL, the same bytes as `cli triage --format F --filter EXPR`. */
+  /**
+   * The report to share (lib/report): the breakdown in `view`, the metrics under the filter, and the marked
+   * rollouts (none marked: the first the filter keeps), the same bytes as `cli report FILE --filter EXPR --mark L`.
+   */
+  runReport: {
+    params: { dataset: string; filter: string; marked: readonly number[]; view: ZeroView };
+    result: { html: string; rollouts: number } | { error: string };
+  };
   runExport: {
     params: { dataset: string; filter: string; format: ExportFormat };
     result: { text: string; rows: number } | { error: string };

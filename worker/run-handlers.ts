@@ -7,11 +7,13 @@
  * and revision.
  */
 import { parseJsonLine } from "../lib/jsonl";
+import { renderReport } from "../lib/report";
 import { type RunRow, runRow } from "../lib/run";
 import { readRollout } from "../lib/schemas";
 import { runOptions } from "./core";
 import { rowContext } from "./jobs";
 import type { RunRequests } from "./protocol";
+import { reportData } from "./report";
 import type { Handlers } from "./rpc";
 import { type PrecomputedRows, type RunSource, type RunSourceLine, runExport, runView } from "./run";
 import type { DataService } from "./service";
@@ -105,6 +107,17 @@ export function runHandlers(service: DataService): Handlers<RunRequests> {
     run: ({ dataset, filter }) => {
       const source = runSource(service, dataset);
       return source === null ? null : runView(source, filter);
+    },
+    runReport: async ({ dataset, filter, marked, view }) => {
+      const source = runSource(service, dataset);
+      const opened = service.get(dataset);
+      if (source === null || opened === undefined) return { error: "no such dataset" };
+      const data = await reportData(
+        source,
+        { title: opened.name, filter, marked: marked.length === 0 ? null : marked, file: null, view },
+        (lines) => rollouts(opened, lines),
+      );
+      return "error" in data ? data : { html: renderReport(data), rollouts: data.rollouts.length };
     },
     runExport: ({ dataset, filter, format }) => {
       const source = runSource(service, dataset);

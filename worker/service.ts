@@ -8,6 +8,7 @@ import { fileProblem, SNIFF_BYTES } from "../lib/filekind";
 import { parseJsonLine } from "../lib/jsonl";
 import { readRollout } from "../lib/schemas";
 import { type OpenedDetail, openDetail, servers } from "./core";
+import { FOLLOW_CHECK_BYTES, FOLLOW_POLL_MS, followState, pollOnce, rangeTotal } from "./follow";
 import type {
   IndexedBatch,
   IndexJob,
@@ -30,6 +31,7 @@ import {
 import type {
   DatasetSummary,
   HarnessId,
+  LineError,
   LoadProgress,
   RecentFile,
   RolloutIndexEntry,
@@ -38,7 +40,15 @@ import type {
   VerificationView,
 } from "./protocol";
 import { filterProbe, type LineSpan, lineAt, mayContain, splitRanges } from "./search";
-import { type BlobPart, Dataset, type IndexRunner, ingest, newDatasetId, type OpenedSource } from "./store";
+import {
+  type BlobPart,
+  Dataset,
+  type IndexRunner,
+  ingest,
+  ingestAppended,
+  newDatasetId,
+  type OpenedSource,
+} from "./store";
 
 /** Session events are coalesced to at most one per this many ms: the page merges rows and re-renders at most that often (bench/browser.md: each update costs the main thread tens of ms on 2 cores). */
 export const SESSION_EVENT_MS = 200;
@@ -280,7 +290,7 @@ export class DataService {
     progress: (progress: LoadProgress) => void,
     added: (dataset: Dataset) => void = () => {},
   ): Promise<Dataset> {
-    const { name, total, data } = await openSource(source, signal);
+    const { name, total, data, followed } = await openSource(source, signal);
     const dataset = new Dataset(id, name, total, fallbackServer);
     this.store.set(dataset.id, dataset);
     added(dataset);
@@ -300,12 +310,14 @@ export class DataService {
         harness: null,
         signal,
         onBatch: report,
+        holdPartialLine: followed !== null,
         ...(this.batchBytes === undefined ? {} : { batchBytes: this.batchBytes }),
       });
     } catch (error) {
       this.store.delete(dataset.id);
       throw error;
     }
+    if (followed !== null && dataset.kind === "rollouts") await this.startFollowing(dataset, followed);
     // No rollout at all (an empty file included): one message saying what the file is instead.
     if (dataset.kind === "rollouts" && dataset.entries.size === 0) {
       const start = new Uint8Array(await dataset.blob().slice(0, SNIFF_BYTES).arrayBuffer());
@@ -313,6 +325,51 @@ export class DataService {
     }
     report();
     return dataset;
+  }
+
+  /**
+   * Follows a served file while it is in the store: appended complete lines join the dataset (their
+   * rewards pending, then computed as any row's), a truncated or replaced file is said and left alone.
+   */
+  private async startFollowing(dataset: Dataset, url: string): Promise<void> {
+    const blob = dataset.blob();
+    const from = dataset.bytes;
+    const head = new Uint8Array(await blob.slice(0, Math.min(from, FOLLOW_CHECK_BYTES)).arrayBuffer());
+    const tail = new Uint8Array(await blob.slice(Math.max(0, from - FOLLOW_CHECK_BYTES), from).arrayBuffer());
+    const state = followState(url, from, head, tail);
+    dataset.follow = state;
+    const stop = new AbortController();
+    const tick = async () => {
+      if (this.store.get(dataset.id) !== dataset) {
+        stop.abort();
+        return;
+      }
+      const waiting = state.waiting;
+      const found = await pollOnce(state, (u, init) => fetch(u, init), stop.signal);
+      if (found.kind === "changed") {
+        state.problem = found.problem;
+        dataset.revision++;
+        this.changed();
+        return;
+      }
+      if (found.kind === "grown") {
+        await ingestAppended(dataset, found.lines, this.pool, {
+          serverOverride: dataset.serverOverride,
+          harness: dataset.harness,
+          signal: stop.signal,
+          onBatch: () => {},
+        });
+        // A followed file that held no rollout yet (a run that just started) now does.
+        if (dataset.entries.size > 0) dataset.problem = null;
+        this.pumpRewards();
+        this.changed();
+      } else if (state.waiting !== waiting) {
+        dataset.revision++;
+        this.changed();
+      }
+      setTimeout(() => void tick().catch(() => {}), FOLLOW_POLL_MS);
+    };
+    setTimeout(() => void tick().catch(() => {}), FOLLOW_POLL_MS);
   }
 
   private reopening = new Map<string, Promise<Dataset | undefined>>();
@@ -502,6 +559,12 @@ export class DataService {
   }
 
   /** Rows changed after `since`; the caller merges them into what it has. */
+  /** Unreadable lines [start, end) of a dataset, in line order, and how many there are. */
+  lineErrors(id: string, start: number, end: number): { errors: LineError[]; total: number } {
+    const errors = this.store.get(id)?.errors() ?? [];
+    return { errors: errors.slice(start, end), total: errors.length };
+  }
+
   changes(id: string, since: number): { entries: RolloutIndexEntry[]; revision: number } {
     const dataset = this.store.get(id);
     if (!dataset) return { entries: [], revision: 0 };
@@ -648,13 +711,51 @@ function parseBytes(bytes: Uint8Array | null): unknown {
   return parsed.ok ? parsed.value : undefined;
 }
 
-/** Opens a source: a local file as its Blob, a bundled sample as a fetched stream. */
+const GZIP_MAGIC = [0x1f, 0x8b];
+
+/**
+ * Opens a source: a local file as its Blob, a bundled sample as a fetched stream, a served file as a
+ * streamed range request (`followed`: its URL, when it is plain JSONL and so can be followed as it grows).
+ */
 async function openSource(
   source: Source,
   signal: AbortSignal,
-): Promise<{ name: string; total: number | null; data: OpenedSource }> {
+): Promise<{ name: string; total: number | null; data: OpenedSource; followed: string | null }> {
   if (source.kind === "file") {
-    return { name: source.file.name, total: source.file.size, data: { kind: "blob", blob: source.file } };
+    return {
+      name: source.file.name,
+      total: source.file.size,
+      data: { kind: "blob", blob: source.file },
+      followed: null,
+    };
+  }
+  if (source.kind === "remote") {
+    // Two bytes first: a gzip file is read whole once (its compressed bytes cannot be followed line by line).
+    const magic = await fetch(source.url, { headers: { Range: "bytes=0-1" }, signal });
+    const start = magic.status === 206 ? new Uint8Array(await magic.arrayBuffer()) : new Uint8Array();
+    if (magic.status !== 206) await magic.body?.cancel();
+    if (magic.status !== 206 && magic.status !== 416) {
+      throw new Error(`could not fetch ${source.name}: HTTP ${magic.status}`);
+    }
+    const gzip = start[0] === GZIP_MAGIC[0] && start[1] === GZIP_MAGIC[1];
+    const response = await fetch(source.url, { headers: { Range: "bytes=0-" }, signal });
+    if (response.status === 416) {
+      return {
+        name: source.name,
+        total: 0,
+        data: { kind: "stream", stream: new Blob([]).stream() },
+        followed: source.url,
+      };
+    }
+    if (!response.ok || response.body === null) {
+      throw new Error(`could not fetch ${source.name}: HTTP ${response.status}`);
+    }
+    return {
+      name: source.name,
+      total: rangeTotal(response.headers.get("content-range")),
+      data: { kind: "stream", stream: response.body },
+      followed: gzip ? null : source.url,
+    };
   }
   const response = await fetch(source.url, { signal });
   if (!response.ok || response.body === null) {
@@ -665,6 +766,7 @@ async function openSource(
     name: source.name,
     total: Number.isFinite(length) && length > 0 ? length : null,
     data: { kind: "stream", stream: response.body },
+    followed: null,
   };
 }
 

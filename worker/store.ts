@@ -12,8 +12,16 @@
 import { GzipError, gunzipIfGzip, streamChunks } from "../lib/jsonl";
 import type { RunRow } from "../lib/run";
 import type { AnalyzedRollout } from "./core";
+import { type FollowState, followSummary } from "./follow";
 import type { IndexedBatch, IndexedLine, IndexJob } from "./jobs";
-import type { DatasetKind, DatasetSummary, HarnessId, LineError, RolloutIndexEntry } from "./protocol";
+import {
+  type DatasetKind,
+  type DatasetSummary,
+  type HarnessId,
+  type LineError,
+  type RolloutIndexEntry,
+  SUMMARY_ERRORS,
+} from "./protocol";
 
 /**
  * Bytes per indexing batch: small enough that the first rows show within a fraction of a second, large
@@ -104,6 +112,8 @@ export class Dataset {
   pendingRewards = new Set<number>();
   /** Bumped when the rewards must be recomputed (another server, harness or inputs file). */
   analysisGeneration = 0;
+  /** A followed file (one `view` serves): what has been read of it and whether it still is (./follow.ts). */
+  follow: FollowState | null = null;
   private sortedLines: number[] | null = null;
 
   constructor(
@@ -179,11 +189,19 @@ export class Dataset {
     return done;
   }
 
-  errors(): LineError[] {
+  /** Every unreadable line in line order, sorted again only when errors were added (never per summary). */
+  errors(): readonly LineError[] {
+    // Errors are only ever added, so their counts and the kind say whether the sorted list is current.
+    const key = `${this.kind}:${this.parseErrors.size}:${this.schemaErrors.size}`;
+    if (this.sortedErrors?.key === key) return this.sortedErrors.errors;
     const errors = [...this.parseErrors.values()];
     if (this.kind === "rollouts") errors.push(...this.schemaErrors.values());
-    return errors.sort((a, b) => a.line - b.line);
+    errors.sort((a, b) => a.line - b.line);
+    this.sortedErrors = { key, errors };
+    return errors;
   }
+
+  private sortedErrors: { readonly key: string; readonly errors: readonly LineError[] } | undefined;
 
   summary(): DatasetSummary {
     return {
@@ -198,13 +216,15 @@ export class Dataset {
       rows: this.kind === "rollouts" ? this.entries.size : this.parsedRows,
       indexed: this.indexed,
       rewarded: this.kind === "rollouts" ? this.rewarded() : 0,
-      errors: this.errors(),
+      errors: this.errors().slice(0, SUMMARY_ERRORS),
+      error_count: this.errors().length,
       paired_inputs: this.pairedInputs,
       paired_rows: this.pairedRows,
       server_override: this.serverOverride,
       harness: this.harness,
       fallback_server: this.fallbackServer,
       problem: this.problem,
+      follow: this.follow === null ? null : followSummary(this.follow),
     };
   }
 
@@ -268,6 +288,11 @@ export interface IngestOptions {
   readonly signal: AbortSignal;
   /** Bytes per batch (default BATCH_BYTES; tests use small batches to see several). */
   readonly batchBytes?: number;
+  /**
+   * A file still being written (followed): a last line without its line break is not indexed but waits
+   * (its bytes are counted in `waiting`), as a half-written rollout is not a line yet.
+   */
+  readonly holdPartialLine?: boolean;
   /** Called after each batch lands (rows streamed in) and as bytes are read. */
   onBatch(): void;
 }
@@ -282,10 +307,13 @@ function abortIfNeeded(signal: AbortSignal): void {
  */
 class BatchSequencer {
   private next = 0;
-  private firstLine = 1;
+  private firstLine: number;
   private readonly waiting = new Map<number, { lines: IndexedLine[]; lineCount: number; base: number }>();
 
-  constructor(private readonly dataset: Dataset) {}
+  constructor(private readonly dataset: Dataset) {
+    // Lines appended to a followed file are numbered on from the lines already in.
+    this.firstLine = dataset.lineCount + 1;
+  }
 
   land(sequence: number, base: number, result: IndexedBatch): void {
     this.waiting.set(sequence, { ...result, base });
@@ -433,7 +461,12 @@ async function ingestStream(
       pendingBytes = rest.length;
       await cut(head);
     }
-    if (pendingBytes > 0) await cut(pending);
+    if (pendingBytes > 0) {
+      const whole = options.holdPartialLine ? concat(pending) : null;
+      const newline = whole === null ? -1 : whole.lastIndexOf(LF);
+      if (whole === null) await cut(pending);
+      else if (newline !== -1) await cut([whole.subarray(0, newline + 1)]);
+    }
     await dispatcher.drain();
   } catch (error) {
     if (!(error instanceof GzipError)) throw error;
@@ -456,6 +489,27 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
     at += part.length;
   }
   return out;
+}
+
+/**
+ * Indexes bytes appended to a followed file (complete lines only: they end at a line break) as one more
+ * Blob part: its lines are numbered on from the dataset's, and their rewards become pending.
+ */
+export async function ingestAppended(
+  dataset: Dataset,
+  bytes: Uint8Array,
+  runner: IndexRunner,
+  options: IngestOptions,
+): Promise<void> {
+  const start = dataset.parts.reduce((end, part) => Math.max(end, part.start + part.blob.size), 0);
+  const blob = new Blob([new Uint8Array(bytes)]);
+  if (blob.size === 0) return;
+  dataset.parts.push({ start, blob });
+  const dispatcher = new Dispatcher(dataset, runner, options);
+  await dispatcher.dispatch(blob, 0, blob.size, start);
+  await dispatcher.drain();
+  dataset.bytes = start + blob.size;
+  dataset.revision++;
 }
 
 /** Where a file comes from, once fetched: a local Blob, or a response body (a bundled sample). */

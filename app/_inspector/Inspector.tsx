@@ -2,8 +2,10 @@
 import Link from "next/link";
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
 import { FilterBar } from "@/components/FilterBar";
+import { FollowBanner } from "@/components/FollowBanner";
 import { LineErrors } from "@/components/LineErrors";
 import { DropTarget, LoadProgressBar, OpenFilesButton, Welcome } from "@/components/Loader";
+import { Name } from "@/components/Name";
 import { RolloutTable } from "@/components/RolloutTable";
 import { RunFilter } from "@/components/RunFilter";
 import { RunMetricsPanel } from "@/components/RunMetricsPanel";
@@ -12,6 +14,7 @@ import { TriagePanel } from "@/components/TriagePanel";
 import {
   runViewReady,
   storedWorkspace,
+  useLineErrors,
   useLoad,
   usePrioritize,
   useReanalyze,
@@ -19,6 +22,7 @@ import {
   useRememberWorkspace,
   useRolloutIndex,
   useRunExport,
+  useRunReport,
   useRunView,
   useSamples,
   useSearch,
@@ -26,6 +30,7 @@ import {
 } from "@/hooks/data";
 import { fileLabels } from "@/hooks/file-labels";
 import { bundledSample, pairedInputsSample } from "@/hooks/samples";
+import { servedFolder, servedSources } from "@/hooks/served";
 import type { FilterFlag, RolloutIndexEntry, Sample, SortKey, Source } from "@/hooks/types";
 import { useKeyboard } from "@/hooks/use-keyboard";
 import { useViewState } from "@/hooks/use-view-state";
@@ -35,6 +40,7 @@ import type { ZeroCause, ZeroView } from "@/lib/triage";
 import { RolloutPane } from "./RolloutPane";
 
 const NO_ENTRIES: readonly RolloutIndexEntry[] = [];
+const NO_LINES: readonly number[] = [];
 
 /** A zero in a view: its reward in that view is exactly 0. */
 function zeroClause(view: ZeroView): FilterClause {
@@ -90,8 +96,17 @@ export function Inspector() {
     if (restored.current) return;
     restored.current = true;
     const ids = storedWorkspace();
+    if (servedFolder()) {
+      // A folder `cli view` serves is read from the server, so a reload sees what the run wrote since.
+      void servedSources().then(
+        ({ sources }) => loader.load(sources),
+        (error: unknown) => setServedError(error instanceof Error ? error.message : String(error)),
+      );
+      return;
+    }
     if (session === null && !view.sample && ids.length > 0) void loader.restore(ids);
-  }, [session, view.sample, loader.restore]);
+  }, [session, view.sample, loader.restore, loader.load]);
+  const [servedError, setServedError] = useState<string | null>(null);
 
   // Open the sample named in the URL (a deep link), once the sample list is known.
   const loadedSample = useRef<string | null>(null);
@@ -158,6 +173,7 @@ export function Inspector() {
   }, [dataset, view.server, view.harness, reanalyzer.pending, reanalyzer.reanalyze, loader.loading]);
 
   const index = useRolloutIndex(dataset);
+  const lineErrors = useLineErrors(dataset);
   const query = useDeferredValue(view.q);
   const search = useSearch(dataset, query);
   const prioritize = usePrioritize(dataset?.id ?? null);
@@ -171,6 +187,13 @@ export function Inspector() {
   // The breakdown counts the run's own (recorded) zeros unless switched to a policy's recomputed ones.
   const [zeroView, setZeroView] = useState<ZeroView>("recorded");
   const runExport = useRunExport();
+  const runReport = useRunReport();
+  // Rollouts marked for the report, for the file they were marked in.
+  const [marks, setMarks] = useState<{ dataset: string | null; lines: readonly number[] }>({
+    dataset: null,
+    lines: [],
+  });
+  const marked = marks.dataset !== null && marks.dataset === dataset?.id ? marks.lines : NO_LINES;
   const [exportError, setExportError] = useState<string | null>(null);
   const runLines = run.data?.lines ?? null;
   const rows = useMemo(() => {
@@ -279,17 +302,22 @@ export function Inspector() {
                 data-dataset-id={candidate.id}
                 title={`${candidate.lines} lines, ${candidate.bytes} bytes`}
               >
-                {chipName.get(candidate.id) ?? candidate.name}
+                {/* The file name is isolated: its bidi text never reorders the counts beside it. */}
+                <bdi className="chip-name">
+                  <Name value={chipName.get(candidate.id) ?? candidate.name} />
+                </bdi>
                 <span className="muted" data-testid="chip-counts">
                   {" "}
-                  {lineCountsText({ rollouts: candidate.rows, unreadable: candidate.errors.length })}
+                  {lineCountsText({ rollouts: candidate.rows, unreadable: candidate.error_count })}
                   {candidate.paired_inputs ? ` · ${candidate.paired_rows} paired` : ""}
                 </span>
               </button>
             ))}
             {inputs.map((candidate) => (
               <span key={candidate.id} className="file-chip file-chip-inputs" data-inputs={candidate.name}>
-                {chipName.get(candidate.id) ?? candidate.name}{" "}
+                <bdi className="chip-name">
+                  <Name value={chipName.get(candidate.id) ?? candidate.name} />
+                </bdi>{" "}
                 <span className="muted">inputs · {candidate.rows} rows</span>
               </span>
             ))}
@@ -310,6 +338,12 @@ export function Inspector() {
             There is no bundled sample named “{view.sample}”.
           </div>
         )}
+        {servedError && (
+          <div className="banner banner-error" role="alert" data-testid="served-error">
+            Could not read the served folder: {servedError}
+          </div>
+        )}
+        {dataset?.follow && <FollowBanner follow={dataset.follow} />}
         {loader.error && (
           <div className="banner banner-error" role="alert" data-testid="load-error">
             Could not load: {loader.error}
@@ -385,6 +419,11 @@ export function Inspector() {
                   void runExport(dataset, view.f, format).then(setExportError);
                 }}
                 exportError={exportError}
+                marked={marked.length}
+                onReport={() => {
+                  setExportError(null);
+                  void runReport(dataset, view.f, marked, zeroView).then(setExportError);
+                }}
                 inferred={run.data?.inferred ?? null}
                 harness={view.harness}
                 onHarness={(harness) => setView({ harness })}
@@ -400,7 +439,7 @@ export function Inspector() {
               <SummaryBand
                 counts={counts}
                 entries={entries}
-                errorLines={dataset.errors.length}
+                errorLines={dataset.error_count}
                 active={view.filters}
                 onToggle={toggle}
               />
@@ -409,7 +448,12 @@ export function Inspector() {
                   {dataset.name}: {dataset.problem}
                 </div>
               ) : (
-                <LineErrors errors={dataset.errors} fileName={dataset.name} />
+                <LineErrors
+                  errors={lineErrors.errors}
+                  total={lineErrors.total}
+                  fileName={dataset.name}
+                  onMore={lineErrors.more}
+                />
               )}
               <FilterBar
                 query={view.q}
@@ -463,6 +507,15 @@ export function Inspector() {
                   server={view.server}
                   harness={view.harness}
                   onView={setView}
+                  marked={marked.includes(selectedEntry.line)}
+                  onMark={(on) =>
+                    setMarks({
+                      dataset: dataset.id,
+                      lines: on
+                        ? [...marked, selectedEntry.line]
+                        : marked.filter((line) => line !== selectedEntry.line),
+                    })
+                  }
                 />
               ) : (
                 <div className="placeholder">

@@ -1,6 +1,7 @@
 "use client";
 import { useDeferredValue } from "react";
 import { CallTable } from "@/components/CallTable";
+import { LookalikeNames } from "@/components/Name";
 import { RawLine } from "@/components/RawLine";
 import { RolloutHeader, TaskFields } from "@/components/RolloutHeader";
 import { Transcript } from "@/components/Transcript";
@@ -25,9 +26,12 @@ interface Props {
   server: string | null;
   harness: HarnessId | null;
   onView(update: ViewUpdate, options?: { push?: boolean }): void;
+  /** Whether this rollout is marked for the report, and how to change it. */
+  marked: boolean;
+  onMark(marked: boolean): void;
 }
 
-export function RolloutPane({ dataset, entry, call, server, harness, onView }: Props) {
+export function RolloutPane({ dataset, entry, call, server, harness, onView, marked, onMark }: Props) {
   // One parse in the worker: the summary at once, the calls and transcript items a page at a time as they
   // come on screen (from the same opened rollout), both verifications from the pool when they are done.
   const detail = useDetail(dataset, entry.line, server, harness);
@@ -72,53 +76,64 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView }: P
         !verification.isFetching
       }
     >
-      <RolloutHeader view={view} fileName={dataset.name} />
-      <WhyZero triage={checked?.triage ?? null} onCall={select} />
-      <VerificationPanel
-        view={verification.data}
-        loading={verification.isFetching || verification.isPending}
-        servers={servers.data ?? []}
-        server={server}
-        defaultServer={entry.server}
-        defaultSource={entry.server_source}
-        onServer={(next) => onView({ server: next })}
-        harness={harness}
-      />
-      <section className="identity" aria-label="Call identities">
-        <h3>
-          Calls <span className="muted">({view.call_count.toLocaleString("en-US")})</span>
-        </h3>
-        <CallTable
-          key={entry.line}
-          count={view.call_count}
-          callAt={calls.rowAt}
-          onRange={calls.onRange}
-          selected={call}
-          onSelect={select}
-          outcomeOf={outcomeOf}
+      <LookalikeNames pairs={view.lookalikes}>
+        <label className="mark-rollout muted">
+          <input
+            type="checkbox"
+            checked={marked}
+            onChange={(event) => onMark(event.target.checked)}
+            data-testid="mark-rollout"
+          />{" "}
+          mark for the report
+        </label>
+        <RolloutHeader view={view} fileName={dataset.name} />
+        <WhyZero triage={checked?.triage ?? null} onCall={select} />
+        <VerificationPanel
+          view={verification.data}
+          loading={verification.isFetching || verification.isPending}
+          servers={servers.data ?? []}
+          server={server}
+          defaultServer={entry.server}
+          defaultSource={entry.server_source}
+          onServer={(next) => onView({ server: next })}
+          harness={harness}
         />
-      </section>
-      <section className="transcript-section" aria-label="Transcript">
-        <h3>Transcript</h3>
-        <Transcript
-          key={entry.line}
-          input={view.input}
-          count={view.item_count}
-          itemAt={items.rowAt}
-          onRange={items.onRange}
-          selected={call}
-          selectedItem={call === null ? null : (view.call_items[call] ?? null)}
-          onSelect={select}
-          outcomeOf={outcomeOf}
+        <section className="identity" aria-label="Call identities">
+          <h3>
+            Calls <span className="muted">({view.call_count.toLocaleString("en-US")})</span>
+          </h3>
+          <CallTable
+            key={entry.line}
+            count={view.call_count}
+            callAt={calls.rowAt}
+            onRange={calls.onRange}
+            selected={call}
+            onSelect={select}
+            outcomeOf={outcomeOf}
+          />
+        </section>
+        <section className="transcript-section" aria-label="Transcript">
+          <h3>Transcript</h3>
+          <Transcript
+            key={entry.line}
+            input={view.input}
+            count={view.item_count}
+            itemAt={items.rowAt}
+            onRange={items.onRange}
+            selected={call}
+            selectedItem={call === null ? null : (view.call_items[call] ?? null)}
+            onSelect={select}
+            outcomeOf={outcomeOf}
+          />
+        </section>
+        <TaskFields fields={view.extra_fields} />
+        <RawLine
+          byteLength={view.byte_length}
+          fileName={dataset.name}
+          line={entry.line}
+          fetchBytes={() => fetchRaw(dataset.id, entry.line)}
         />
-      </section>
-      <TaskFields fields={view.extra_fields} />
-      <RawLine
-        byteLength={view.byte_length}
-        fileName={dataset.name}
-        line={entry.line}
-        fetchBytes={() => fetchRaw(dataset.id, entry.line)}
-      />
+      </LookalikeNames>
     </article>
   );
 }

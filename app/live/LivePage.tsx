@@ -14,7 +14,7 @@ import { SubPageBrand } from "@/components/SubPageBrand";
 import shell from "@/components/subpage.module.css";
 import { liveTarget, useLiveConnect, useLiveRollouts, useLiveRun } from "@/hooks/live";
 import type { Policy } from "@/lib/identity/types";
-import { DEFAULT_TIMEOUT_MS } from "@/lib/live";
+import { DEFAULT_TIMEOUT_MS, startServerHint } from "@/lib/live";
 import { lineCountsText } from "@/lib/run";
 
 /** The port gym_server.sh is usually started on in the README. */
@@ -118,6 +118,11 @@ export function LivePage() {
           </form>
           {!target.ok && <ErrorLine kind="transport_error" message={target.error} />}
           {connect.error && <ErrorLine kind="transport_error" message={connect.error.message} />}
+          {(connect.error || (report && !report.seed.ok && report.seed.kind !== "protocol_error")) && (
+            <p className="muted" data-testid="live-start-hint">
+              {startServerHint()}
+            </p>
+          )}
           {report && (
             <div data-testid="live-connected" data-ready={!connect.isPending}>
               <ConnectView report={report} />

@@ -89,6 +89,10 @@ describe("cli live", () => {
     gym = null;
     expect(down.code).toBe(1);
     expect(down.out).toContain("seed_session: FAILED (transport error)");
+    // Nothing answers: how to start a Gym server, as /live says it.
+    expect(down.err).toContain(
+      'No Gym server answers there. Start one from a Gym checkout with ng_run "+config_paths=[',
+    );
   });
 
   it("escapes control, bidi and C1 characters from the file and the server on stdout, text and JSON (issue 10)", async () => {

@@ -16,6 +16,7 @@ import {
   type PolicyTally,
   type RolloutCheck,
   serverStoppedAnswering,
+  startServerHint,
   tallyClean,
 } from "../../lib/live";
 import { readRollout } from "../../lib/schemas";
@@ -257,6 +258,9 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
   );
   let clean = connectClean(report);
   if (!report.seed.ok) {
+    // Nothing answered: say how to start a Gym server (lib/live startServerHint, as /live does).
+    if (report.seed.kind === "timeout" || report.seed.kind === "transport_error")
+      await io.stderr.write(`${startServerHint()}\n`);
     await stream?.cancel();
     return 1;
   }

@@ -8,8 +8,9 @@ import { HARNESSES, type HarnessId } from "../../lib/harness";
 import { resolveRollout } from "../../lib/identity";
 import type { CallResolution, Policy } from "../../lib/identity/types";
 import { readJsonl } from "../../lib/jsonl";
-import { type NameFlag, nameFlags } from "../../lib/names";
+import { type Lookalikes, type NameFlag, nameFlags } from "../../lib/names";
 import type { Rollout } from "../../lib/schemas";
+import { knownNamesOf } from "../../lib/verify/known-names";
 import { type ConfigRouter, chooseServer } from "../../lib/verify/server";
 import { emptyValue, onlyFile, readHarness, readPolicy, scanOptions, splitTools } from "../args";
 import { CliError, reportError } from "../errors";
@@ -27,7 +28,8 @@ contract (docs/contract.md) and prints one JSON object per call, in file order:
 
 line is the 1-based line in FILE, index the 0-based position among that rollout's function_calls,
 flags the names of the diagnostic flags. A call whose names hide characters (invisible, bidi controls,
-mixed scripts, look-alikes) also gets "name_flags", e.g. ["invisible_characters"]. A line that cannot be read (bad JSON, not a rollout, no
+mixed scripts, look-alikes, leading/trailing/doubled spaces, or a look-alike of another name the rollout
+knows: "confusable") also gets "name_flags", e.g. ["invisible_characters"]. A line that cannot be read (bad JSON, not a rollout, no
 verifying server) prints {"line", "error"} instead; the other lines are still resolved.
 
 ${FOLDER_HELP}
@@ -93,18 +95,18 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
 }
 
 /** lib/names flags of every identifier of the call (emitted name, call_id, provenance server and tool). */
-function callNameFlags(call: CallResolution): NameFlag[] {
+function callNameFlags(call: CallResolution, known: Lookalikes): NameFlag[] {
   const names = [
     call.emitted,
     call.call_id ?? "",
     call.provenance?.server_name ?? "",
     call.provenance?.tool_name ?? "",
   ];
-  return [...new Set(names.flatMap((name) => nameFlags(name)))];
+  return [...new Set(names.flatMap((name) => nameFlags(name, known)))];
 }
 
-function callRecord(at: { file?: string; line: number }, call: CallResolution): string {
-  const names = callNameFlags(call);
+function callRecord(at: { file?: string; line: number }, call: CallResolution, known: Lookalikes): string {
+  const names = callNameFlags(call, known);
   return terminalJson({
     ...at,
     index: call.index,
@@ -184,7 +186,8 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
           ...(harness === null ? {} : { harness }),
           ...(serverTools === undefined ? {} : { tools: serverTools }),
         });
-        for (const call of resolution.calls) await emit(callRecord(at(item.line), call));
+        const known = knownNamesOf(read.rollout, verifying, serverTools);
+        for (const call of resolution.calls) await emit(callRecord(at(item.line), call, known));
       }
     } catch (error) {
       await stdout.flush();

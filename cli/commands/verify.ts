@@ -3,14 +3,22 @@
  * print it beside the recorded one, one JSON object per rollout line, in file order. The rollouts stream
  * (one line in memory at a time); a materialized-inputs file is loaded into a map first, as Gym's reverify does.
  */
-import { readLine, unparsedLine } from "../../lib/folder";
+import { type AgentRewards, readLine, unparsedLine } from "../../lib/folder";
 import { HARNESSES, type HarnessId } from "../../lib/harness";
 import type { Policy } from "../../lib/identity/types";
 import { readJsonl } from "../../lib/jsonl";
-import { type UnverifiedCode, verifyRollout } from "../../lib/verify";
+import { agentRefName, type UnverifiedCode, verifyRollout } from "../../lib/verify";
 import { emptyValue, onlyFile, readHarness, readPolicy, scanOptions } from "../args";
 import { CliError, reportError } from "../errors";
-import { FOLDER_HELP, lineAt, type RoleOverride, readRoleOverrides, type Source, sourcesOf } from "../folder";
+import {
+  FOLDER_HELP,
+  lineAt,
+  metricsLines,
+  type RoleOverride,
+  readRoleOverrides,
+  type Source,
+  sourcesOf,
+} from "../folder";
 import { type CommandIo, lineBatcher } from "../io";
 import { openFileStream, sayNotRollouts } from "../open";
 import { terminalJson } from "../terminal";
@@ -149,7 +157,14 @@ class Summary {
 type Emit = (record: unknown) => Promise<void>;
 
 /** Verifies every line of one source; throws when reading stops part way. Returns the readable lines. */
-async function verifySource(source: Source, args: VerifyArgs, emit: Emit, summary: Summary): Promise<number> {
+async function verifySource(
+  source: Source,
+  args: VerifyArgs,
+  emit: Emit,
+  summary: Summary,
+  /** Each verified line's agent and rewards, for Gym's aggregate metrics. */
+  agents: AgentRewards[],
+): Promise<number> {
   const { server, policy, harness } = args;
   const at = (line: number) => lineAt(source, line);
   let readable = 0;
@@ -172,12 +187,18 @@ async function verifySource(source: Source, args: VerifyArgs, emit: Emit, summar
     const result = verifyRollout(read.rollout, {
       policy,
       config: source.config,
+      source: { rollouts: source.path, configs: source.configs },
       ...(server === null ? {} : { server }),
       ...(harness === null ? {} : { harness }),
       ...(pairing === undefined ? {} : { pairing }),
       ...(pairing === undefined || pairing.ref === null ? {} : { input: pairing.ref }),
     });
     summary.add(result.recorded_reward, result.reward, result.unverified?.code ?? null);
+    agents.push({
+      agent: agentRefName(read.rollout),
+      recorded: result.recorded_reward,
+      recomputed: result.reward,
+    });
     readable++;
     await emit({
       ...at(item.line),
@@ -190,6 +211,11 @@ async function verifySource(source: Source, args: VerifyArgs, emit: Emit, summar
       ...(result.unverified === undefined ? {} : { unverified: result.unverified.code }),
       ...(result.components === undefined ? {} : { components: result.components }),
       ...(result.gym_would_reject === undefined ? {} : { gym_would_reject: result.gym_would_reject }),
+      ...(result.gym_alone === undefined ? {} : { gym_alone: result.gym_alone }),
+      // How the line paired, when inputs are open and it did not pair or its indices and input disagree.
+      ...(pairing !== undefined && (pairing.ref === null || pairing.disagreement !== undefined)
+        ? { pairing: pairing.reason }
+        : {}),
       ...(read.note === undefined ? {} : { read_as: read.note }),
     });
   }
@@ -222,8 +248,9 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
   const summary = new Summary();
   for (const source of sources) {
     let readable: number;
+    const agents: AgentRewards[] = [];
     try {
-      readable = await verifySource(source, args, emit, summary);
+      readable = await verifySource(source, args, emit, summary, agents);
     } catch (error) {
       await stdout.flush();
       if (error instanceof CliError) return reportError(error, io);
@@ -232,6 +259,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
       return 1;
     }
     await stdout.flush();
+    for (const line of metricsLines(source, agents)) await io.stderr.write(line);
     // One sentence for a single FILE without one rollout (an empty one included).
     if (source.file === null && readable === 0) await sayNotRollouts(source.path, io);
   }

@@ -90,6 +90,8 @@ export interface ConfigRoute {
   readonly kind: ConfigRouteKind;
   /** One sentence: the hops that led here, with the config files that declared them. */
   readonly reason: string;
+  /** The config files that declared the hops (what `ng_run` needs to start that server). */
+  readonly files: readonly string[];
 }
 
 export interface ConfigMiss {
@@ -156,6 +158,7 @@ export function configRoutes(configs: readonly GymConfig[]): ConfigRoutes {
     return {
       server: server.value,
       kind: "agent_ref",
+      files: [...new Set([instance.file, server.file])],
       reason: `agent ${agent} calls ${instance.value} (${instance.file}), an instance of ${server.value} (${server.file}).`,
     };
   };
@@ -179,6 +182,7 @@ export function configRoutes(configs: readonly GymConfig[]): ConfigRoutes {
         return {
           server: s.value,
           kind: "only_resources_server",
+          files: [s.file],
           reason: `The configs route no agent, and declare one resources server, ${name} (${s.file}), an instance of ${s.value}: Gym's reverify sends every line there.`,
         };
       }
@@ -194,9 +198,14 @@ export function configRoutes(configs: readonly GymConfig[]): ConfigRoutes {
       if (servers.size === 1) {
         const [only] = [...servers] as [string];
         const names = routed.map(([n]) => n);
+        const files = routed.flatMap(([n, a]) => {
+          const r = hop(n, a);
+          return r.server === null ? [] : r.files;
+        });
         return {
           server: only,
           kind: "only_agent_server",
+          files: [...new Set(files)],
           reason: `The line has no agent_ref; ${names.length === 1 ? `the configs' only agent, ${names[0]}, calls` : `all ${names.length} agents of the configs call`} ${only}.`,
         };
       }

@@ -1,37 +1,16 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { configRoutes, readGymConfig } from "./config";
 import { readLine, unparsedLine } from "./lines";
 import { readGymMetrics } from "./metrics";
 import { planFolder } from "./plan";
-import { fileRole } from "./roles";
+import { decideFolder, GYM_EXAMPLE_FOLDERS, GYM_EXAMPLES, walkFiles } from "./test-helpers";
 
-const EXAMPLES = join(import.meta.dirname, "../../fixtures/gym-examples");
-
-function files(root: string): string[] {
-  const out: string[] = [];
-  const visit = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      const full = join(dir, name);
-      if (statSync(full).isDirectory()) visit(full);
-      else out.push(full);
-    }
-  };
-  visit(root);
-  return out;
-}
-
-/** Every Gym example folder (a directory holding data/ or configs/), relative to EXAMPLES. */
-const FOLDERS = ["benchmarks", "environments", "resources_servers", "responses_api_agents"].flatMap((group) =>
-  readdirSync(join(EXAMPLES, group)).map((name) => join(EXAMPLES, group, name)),
-);
-
-function decide(root: string) {
-  return files(root).map((full) =>
-    fileRole({ path: relative(root, full), head: readFileSync(full, "utf8"), complete: true }),
-  );
-}
+const EXAMPLES = GYM_EXAMPLES;
+const FOLDERS = GYM_EXAMPLE_FOLDERS;
+const files = walkFiles;
+const decide = decideFolder;
 
 describe("readGymConfig and configRoutes", () => {
   const config = (path: string, yaml: string) => {

@@ -1,4 +1,14 @@
 export {
+  type AgentRewards,
+  compareAggregate,
+  compareDataset,
+  DatasetTally,
+  MEAN_REWARD_METRICS,
+  METRIC_TOLERANCE,
+  type MetricComparison,
+  type MetricsReport,
+} from "./compare-metrics";
+export {
   type ConfigMiss,
   type ConfigProblem,
   type ConfigRoute,
@@ -18,7 +28,7 @@ export {
   unparsedLine,
 } from "./lines";
 export { type DatasetStat, type GymMetrics, type ReadMetricsResult, readGymMetrics } from "./metrics";
-export { type FolderPlan, nearest, planFolder, type RunPlan } from "./plan";
+export { datasetOf, type FolderPlan, nearest, planFolder, type RunPlan, runMetrics } from "./plan";
 export {
   chooseRole,
   FILE_ROLE_LABEL,

@@ -86,7 +86,7 @@ export function readLine(value: unknown): LineReading {
         ok: false,
         kind: "task_row",
         message:
-          "A task row without a response: nothing to verify; it is offered as an input row for pairing.",
+          "A task row without a response: nothing to verify on this line (a file of such rows is read as task rows, role inputs, and offered for pairing).",
       };
     }
     const reward = Reward.safeParse(value);

@@ -7,6 +7,7 @@
  * and several configs found together are merged as Gym merges its config_paths.
  */
 import { type ConfigRoutes, configRoutes, type GymConfig } from "./config";
+import type { GymMetrics } from "./metrics";
 import type { FileRole, RoleDecision } from "./roles";
 
 export interface RunPlan {
@@ -19,6 +20,34 @@ export interface RunPlan {
   readonly inputs: readonly string[];
   /** Gym metrics files shown beside its figures. */
   readonly metrics: readonly string[];
+}
+
+/** The metrics files of a run with what they hold. */
+export function runMetrics(plan: FolderPlan, run: RunPlan): { path: string; metrics: GymMetrics }[] {
+  return run.metrics.flatMap((path) => {
+    const d = plan.decisions.find((x) => x.path === path);
+    return d?.metrics === undefined ? [] : [{ path, metrics: d.metrics }];
+  });
+}
+
+/**
+ * The task-row file Gym's dataset metrics describe: the run's inputs file whose path ends like the
+ * metrics' `jsonl_fpath` (Gym writes it relative to its checkout), else the only one.
+ */
+export function datasetOf(metrics: GymMetrics, inputs: readonly string[]): string | null {
+  if (metrics.kind !== "dataset") return null;
+  const target = metrics.jsonl_fpath;
+  if (target !== null) {
+    const hit = inputs.find(
+      (p) =>
+        target === p ||
+        target.endsWith(`/${p}`) ||
+        p.endsWith(`/${target.split("/").pop()}`) ||
+        p === target.split("/").pop(),
+    );
+    if (hit !== undefined) return hit;
+  }
+  return inputs.length === 1 ? (inputs[0] ?? null) : null;
 }
 
 export interface FolderPlan {

@@ -8,7 +8,7 @@
 import { parseJsonLine } from "../jsonl";
 import { isInputRow } from "../verify/pairing";
 import { type GymConfig, readGymConfig } from "./config";
-import { readGymMetrics } from "./metrics";
+import { type GymMetrics, readGymMetrics } from "./metrics";
 
 export type FileRole = "rollouts" | "inputs" | "config" | "metrics" | "ignore";
 
@@ -47,6 +47,8 @@ export interface RoleDecision {
   readonly chosen: boolean;
   /** The parsed config, for role `config`. */
   readonly config?: GymConfig;
+  /** The parsed metrics, for role `metrics`. */
+  readonly metrics?: GymMetrics;
 }
 
 const extension = (path: string) => {
@@ -122,7 +124,7 @@ export function fileRole(file: FolderFile): RoleDecision {
   }
   if (ext === "json") {
     const read = readGymMetrics(file.head);
-    if (read.ok) return { ...base, role: "metrics", reason: read.metrics.description };
+    if (read.ok) return { ...base, role: "metrics", reason: read.metrics.description, metrics: read.metrics };
     return { ...base, role: "ignore", reason: `JSON, but ${read.message}.` };
   }
   if (ext === "jsonl") return { ...base, ...jsonlRole(file, file.head) };
@@ -145,6 +147,16 @@ export function chooseRole(decision: RoleDecision, role: FileRole, file: FolderF
       };
     }
     return { path: file.path, role, chosen: true, reason: "Chosen by you.", config: read.config };
+  }
+  if (role === "metrics") {
+    const read = file.head === null ? null : readGymMetrics(file.head);
+    if (read === null || !read.ok) {
+      return {
+        ...decision,
+        reason: `You chose Gym metrics, but ${read === null ? "the file is not text" : read.message}; ${decision.reason}`,
+      };
+    }
+    return { path: file.path, role, chosen: true, reason: "Chosen by you.", metrics: read.metrics };
   }
   return { path: file.path, role, chosen: true, reason: "Chosen by you." };
 }

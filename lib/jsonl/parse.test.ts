@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { rolloutOrThrow } from "../schemas/rollout";
 import { verifyRollout } from "../verify";
 import { MAX_NESTING_DEPTH, parseJsonLine, parseLenient, parsePythonJson, tooDeepAt } from "./parse";
@@ -114,6 +114,31 @@ describe("parseJsonLine", () => {
     }
     // One more level in the same field is refused at parse time, before any of those steps.
     expect(parseJsonLine(line.replace('"x":{', '"x":{"a":{').replace(/}$/, "}}")).ok).toBe(false);
+  });
+
+  it("stops at the nesting limit before any parse: a long too-deep line is never handed to JSON.parse", () => {
+    const parse = vi.spyOn(JSON, "parse");
+    try {
+      const line = `${"[".repeat(1_000_000)}${"]".repeat(1_000_000)}`;
+      expect(parseJsonLine(line)).toEqual({
+        ok: false,
+        error: expect.stringMatching(new RegExp(`at position ${MAX_NESTING_DEPTH}$`)),
+      });
+      expect(parse).not.toHaveBeenCalled();
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
+  it("the pre-parse scan survives text that is not JSON: an unterminated string ends it", () => {
+    expect(tooDeepAt('["abc', 0)).toBe(0);
+    expect(tooDeepAt('"abc\\" [[[', 1)).toBe(-1);
+    expect(tooDeepAt('"abc\\\\" [[[', 1)).toBe(9);
+    expect(tooDeepAt(`"${"[".repeat(5000)}`, 2)).toBe(-1);
+    expect(parseJsonLine(`["${"[".repeat(5000)}`)).toMatchObject({
+      ok: false,
+      error: /unexpected end of text/,
+    });
   });
 
   it("brackets inside strings (escaped quotes included) do not count", () => {

@@ -47,10 +47,12 @@ export function parsePythonJson(text: string): ParseResult {
   // A line that cannot start a JSON value (log text, junk) skips the native parser, whose thrown
   // SyntaxError is the costly part of a bad line; the lenient parser below names the reason.
   if (VALUE_START.test(text)) {
+    // Before the native parse, which would build the whole too-deep value first (a 50 MB line of
+    // brackets took 26 s and 2.6 GB): the scan stops at the first bracket past the limit.
+    const tooDeep = tooDeepAt(text, MAX_NESTING_DEPTH);
+    if (tooDeep !== -1) return { ok: false, error: `invalid JSON: ${nestingMessage(tooDeep)}` };
     try {
       const value: unknown = JSON.parse(text);
-      const tooDeep = tooDeepAt(text, MAX_NESTING_DEPTH);
-      if (tooDeep !== -1) return { ok: false, error: `invalid JSON: ${nestingMessage(tooDeep)}` };
       return { ok: true, value };
     } catch {
       // Fall through: the text may use Python's tokens, or be invalid; the lenient parser tells which.
@@ -258,8 +260,11 @@ function nestingMessage(position: number): string {
 }
 
 /**
- * Position of the first "[" or "{" that opens level `limit + 1` of valid JSON `text`, or -1. Strings are
- * skipped with indexOf (they are most of a rollout's text), so the scan costs little next to JSON.parse.
+ * Position of the first "[" or "{" outside strings that opens level `limit + 1` of `text`, or -1. It runs
+ * before any parse, on text that may not be JSON at all: an unterminated string ends the scan (the parser
+ * then names the error). Strings are skipped with indexOf (they are most of a rollout's text), so the scan
+ * costs little next to JSON.parse, and it stops at the first bracket past the limit: time and memory
+ * proportional to the prefix it read.
  */
 export function tooDeepAt(text: string, limit: number): number {
   // Most lines have too few brackets in all to be that deep; counting them with indexOf is ~10x cheaper
@@ -273,6 +278,7 @@ export function tooDeepAt(text: string, limit: number): number {
       // Find the closing quote: one not preceded by an odd run of backslashes.
       let end = text.indexOf('"', i + 1);
       for (;;) {
+        if (end === -1) return -1;
         let slashes = 0;
         while (text.charCodeAt(end - 1 - slashes) === 0x5c) slashes++;
         if (slashes % 2 === 0) break;

@@ -21,6 +21,7 @@ export {
   type ServerVerify,
   verifyOnServer,
 } from "./replay";
+export { startServerHint } from "./start";
 export {
   addToTally,
   CALL_VERDICTS,

@@ -12,6 +12,8 @@
  * pieces styled apart) or `display` (plain text: titles, option labels, terminal output).
  */
 
+import { skeleton } from "./skeleton";
+
 export type NameFlag =
   /** Zero-width, format, control, private-use, unassigned or non-space whitespace code points. */
   | "invisible_characters"
@@ -20,7 +22,14 @@ export type NameFlag =
   /** Letters from more than one script (e.g. Latin with Cyrillic or Greek look-alikes). */
   | "mixed_scripts"
   /** Compatibility forms that normalize (NFKC) to other characters: fullwidth, mathematical, ligatures. */
-  | "lookalike_characters";
+  | "lookalike_characters"
+  /** Leading, trailing or doubled spaces: "workplace_assistant " reads as "workplace_assistant". */
+  | "whitespace"
+  /**
+   * Looks like another name of the same rollout: both have the same confusable skeleton (Unicode UTS #39,
+   * ./skeleton.ts), e.g. "calendar_ɡet_events" (Latin script g) beside the tool "calendar_get_events".
+   */
+  | "confusable";
 
 export const NAME_FLAG_HELP: Record<NameFlag, string> = {
   invisible_characters: "the name contains invisible characters, shown as ⟨U+…⟩",
@@ -28,6 +37,9 @@ export const NAME_FLAG_HELP: Record<NameFlag, string> = {
   mixed_scripts:
     "the name mixes letters of several scripts; the letters outside its main script are shown as ⟨U+…⟩",
   lookalike_characters: "the name contains compatibility characters that look like others, shown as ⟨U+…⟩",
+  whitespace: "the name has leading, trailing or doubled spaces, shown as ⟨U+0020⟩",
+  confusable:
+    "the name looks like another name of this rollout (the same Unicode confusable skeleton); its look-alike characters are shown as ⟨U+…⟩",
 };
 
 export interface NameSegment {
@@ -82,19 +94,34 @@ const cache = new Map<string, ShownName>();
 /** Names repeat across thousands of calls; a small cache keeps rendering cheap. */
 const CACHE_LIMIT = 10_000;
 
-/** How `name` is shown: its display form, marked segments and flags. */
-export function showName(name: string): ShownName {
-  if (PLAIN.test(name))
+/** Spaces that hide: leading, trailing, or next to another space. */
+const ODD_SPACES = /^ | $| {2}/;
+
+/**
+ * How `name` is shown: its display form, marked segments and flags. With `known` (the names of the rollout
+ * it belongs to, see KnownNames), a name that looks like another of them is flagged `confusable` too.
+ */
+export function showName(name: string, known?: Lookalikes): ShownName {
+  const confusable = known !== undefined && known.lookalike(name) !== null;
+  if (!confusable && PLAIN.test(name) && !ODD_SPACES.test(name))
     return { raw: name, display: name, segments: [{ text: name, marked: false }], flags: [] };
-  const hit = cache.get(name);
+  const key = confusable ? `\u0000${name}` : name;
+  const hit = cache.get(key);
   if (hit !== undefined) return hit;
-  const shown = inspect(name);
+  const shown = inspect(name, confusable);
   if (cache.size >= CACHE_LIMIT) cache.clear();
-  cache.set(name, shown);
+  cache.set(key, shown);
   return shown;
 }
 
-function inspect(name: string): ShownName {
+/** Is the space at `i` of `chars` leading, trailing or doubled? */
+function oddSpace(chars: readonly string[], i: number): boolean {
+  return (
+    chars[i] === " " && (i === 0 || i === chars.length - 1 || chars[i - 1] === " " || chars[i + 1] === " ")
+  );
+}
+
+function inspect(name: string, confusable: boolean): ShownName {
   const chars = Array.from(name);
   const flags = new Set<NameFlag>();
   const scripts = new Map<string, number>();
@@ -126,6 +153,8 @@ function inspect(name: string): ShownName {
     else if (INVISIBLE.test(ch)) why = "invisible_characters";
     else if (ch.normalize("NFKC") !== ch) why = "lookalike_characters";
     else if (mixed && scriptAt[i] !== null && scriptAt[i] !== main) why = "mixed_scripts";
+    else if (oddSpace(chars, i)) why = "whitespace";
+    else if (confusable && lookalikeChar(chars, i)) why = "confusable";
     if (why === null && ch !== MARKER_OPEN) {
       plain += ch;
       return;
@@ -135,6 +164,8 @@ function inspect(name: string): ShownName {
     segments.push({ text: marker(ch), marked: true });
   });
   flush();
+  // A confusable name whose look-alike characters were all marked for another reason is still confusable.
+  if (confusable) flags.add("confusable");
   return {
     raw: name,
     display: segments.map((s) => s.text).join(""),
@@ -144,13 +175,58 @@ function inspect(name: string): ShownName {
 }
 
 /** Plain-text display form of `name` (see showName). */
-export function displayName(name: string): string {
-  return showName(name).display;
+export function displayName(name: string, known?: Lookalikes): string {
+  return showName(name, known).display;
 }
 
-/** Flags of `name`; empty when it is shown as it is. */
-export function nameFlags(name: string): readonly NameFlag[] {
-  return showName(name).flags;
+/** Flags of `name` (among `known`, see showName); empty when it is shown as it is. */
+export function nameFlags(name: string, known?: Lookalikes): readonly NameFlag[] {
+  return showName(name, known).flags;
+}
+
+/**
+ * The names one rollout knows (declared tools, the verifiers' tool lists, server and environment names,
+ * its calls' names), by confusable skeleton: what `confusable` compares a name with.
+ */
+export class KnownNames implements Lookalikes {
+  /** Built on the first question about a name that is not plain ASCII (most rollouts never ask one). */
+  private bySkeleton: Map<string, string[]> | null = null;
+
+  constructor(private readonly names: Iterable<string>) {}
+
+  /**
+   * Another known name that `name` looks like (the same skeleton), or null. Plain ASCII names are never
+   * confusable: "rn" and "m", "l" and "1" have one skeleton, and real tool names differ by them.
+   */
+  lookalike(name: string): string | null {
+    if (PLAIN.test(name)) return null;
+    if (this.bySkeleton === null) {
+      this.bySkeleton = new Map();
+      for (const known of new Set(this.names)) {
+        const key = skeleton(known);
+        const same = this.bySkeleton.get(key);
+        if (same === undefined) this.bySkeleton.set(key, [known]);
+        else same.push(known);
+      }
+    }
+    const same = this.bySkeleton.get(skeleton(name));
+    return same?.find((other) => other !== name) ?? null;
+  }
+}
+
+/** What showName asks about a name's look-alikes: KnownNames, or a page's list of them from the worker. */
+export interface Lookalikes {
+  /** Another name this one looks like, or null. */
+  lookalike(name: string): string | null;
+}
+
+/** Is chars[i] a character that looks like another (or a mark that vanishes on one)? */
+function lookalikeChar(chars: readonly string[], i: number): boolean {
+  const ch = chars[i]!;
+  if (PLAIN.test(ch)) return false;
+  if (skeleton(ch) !== ch.normalize("NFD")) return true;
+  // A combining mark on a marked character (U+0307 on a dotless i) is part of the look-alike.
+  return /\p{M}/u.test(ch) && i > 0 && lookalikeChar(chars, i - 1);
 }
 
 /**

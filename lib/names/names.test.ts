@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SPOOFED_SERVERS } from "../../scripts/gen-hostile";
-import { displayName, nameFlags, quoteName, showName } from "./index";
+import { displayName, KnownNames, nameFlags, quoteName, showName } from "./index";
+import { CONFUSABLES_VERSION, skeleton } from "./skeleton";
 
 describe("showName", () => {
   it("shows plain identifiers exactly as they are, with no flags", () => {
@@ -28,7 +29,7 @@ describe("showName", () => {
       display: "w⟨U+043E⟩rkplace_assistant",
       flags: ["mixed_scripts"],
     });
-    const shown = Object.values(SPOOFED_SERVERS).map(displayName);
+    const shown = Object.values(SPOOFED_SERVERS).map((name) => displayName(name));
     expect(new Set([...shown, "workplace_assistant"]).size).toBe(4);
   });
 
@@ -109,5 +110,73 @@ describe("names in the contract's sentences", () => {
     expect(call?.explanation).toContain(
       'server "workplace⟨U+200B⟩_assistant", not the verifying server "workplace_assistant"',
     );
+  });
+});
+
+describe("whitespace", () => {
+  it("marks leading, trailing and doubled spaces and flags them; a single inner space stays plain", () => {
+    expect(showName("workplace_assistant ")).toMatchObject({
+      display: "workplace_assistant⟨U+0020⟩",
+      flags: ["whitespace"],
+    });
+    expect(displayName(" email")).toBe("⟨U+0020⟩email");
+    expect(displayName("email  reply")).toBe("email⟨U+0020⟩⟨U+0020⟩reply");
+    expect(nameFlags("team store")).toEqual([]);
+    expect(displayName("workplace_assistant ")).not.toBe(displayName("workplace_assistant"));
+  });
+});
+
+describe("confusable names (UTS #39 skeletons)", () => {
+  const known = new KnownNames([
+    "workplace_assistant",
+    "calendar_get_event_information_by_id",
+    "email_send_email",
+    "company_directory_find_email_address",
+  ]);
+
+  it("uses a generated table from a named Unicode version", () => {
+    expect(CONFUSABLES_VERSION).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(skeleton("ɡ")).toBe("g");
+    expect(skeleton("wоrkplace")).toBe(skeleton("workplace"));
+  });
+
+  it.each([
+    [
+      "U+0261 Latin script g",
+      "calendar_\u0261et_event_information_by_id",
+      "calendar_⟨U+0261⟩et_event_information_by_id",
+    ],
+    ["U+0251 Latin alpha", "em\u0251il_send_email", "em⟨U+0251⟩il_send_email"],
+    [
+      "U+0131 U+0307 dotless i and a dot above",
+      "ema\u0131\u0307l_send_email",
+      "ema⟨U+0131⟩⟨U+0307⟩l_send_email",
+    ],
+    [
+      "U+01C0 dental click for l",
+      "company_directory_find_emai\u01c0_address",
+      "company_directory_find_emai⟨U+01C0⟩_address",
+    ],
+  ])("%s: flagged confusable and its look-alike marked", (_label, name, display) => {
+    expect(known.lookalike(name)).not.toBeNull();
+    expect(showName(name, known)).toMatchObject({ display, flags: ["confusable"] });
+    // Without the rollout's names there is nothing it could be confused with.
+    expect(nameFlags(name)).toEqual([]);
+  });
+
+  it("plain ASCII names stay clean, even when their skeletons meet (rn and m, l and 1)", () => {
+    const ascii = new KnownNames(["modern", "rnodern", "tool_1", "tool_l", "workplace_assistant"]);
+    for (const name of ["modern", "rnodern", "tool_1", "tool_l", "workplace_assistant"])
+      expect(showName(name, ascii).flags).toEqual([]);
+  });
+
+  it("a non-ASCII name no other name looks like is not confusable", () => {
+    expect(nameFlags("café_order", known)).toEqual([]);
+    expect(nameFlags("почта_ответ", known)).toEqual([]);
+  });
+
+  it("a name is not confusable with itself", () => {
+    const self = new KnownNames(["calendar_\u0261et"]);
+    expect(self.lookalike("calendar_\u0261et")).toBeNull();
   });
 });

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readRollout } from "../schemas";
 import { readCallOutcomes, readTableDiffs } from "../triage";
-import { verifyRollout } from "./index";
+import { indexInputs, verifyRollout } from "./index";
 
 const FIXTURES = join(import.meta.dirname, "../../fixtures");
 
@@ -32,10 +32,16 @@ describe("verifier details are a union tagged by the server that produced them",
       "nemo-gym/resources_servers/example_tool_call_multireward/data/example_rollouts.jsonl",
     ],
   ])("%s: every scored rollout of %s carries details of its own kind", (server, file) => {
+    // Lines without their task fields are unverified (a default is never scored): pair them with their dataset.
+    const dataset = file.replace("example_rollouts.jsonl", "example.jsonl");
+    const inputs = dataset === file ? indexInputs([]) : indexInputs(jsonl(dataset));
     const scored = jsonl(file)
       .flatMap((value) => {
         const read = readRollout(value);
-        return read.ok ? [verifyRollout(read.rollout, { server, policy: "contract" })] : [];
+        if (!read.ok) return [];
+        const pairing = inputs.pair(read.rollout);
+        const input = pairing.ref === null ? {} : { input: pairing.ref };
+        return [verifyRollout(read.rollout, { server, policy: "contract", ...input })];
       })
       .filter((result) => result.reward !== null);
     expect(scored.length).toBeGreaterThan(0);

@@ -6,16 +6,17 @@
 import { canonicalizeForVerification, type WithResponse } from "../canonicalize";
 import type { HarnessId } from "../harness/types";
 import { DEFAULT_POLICY, resolveRollout } from "../identity";
-import type { Policy, ResolveOptions } from "../identity/types";
+import type { Policy, ResolveOptions, RolloutResolution } from "../identity/types";
 import { isJsonObject, type Rollout } from "../schemas";
 import type { Pairing } from "./pairing";
 import { defaultRegistry, type VerifierRegistry } from "./registry";
 import { defaultedFields, missingFields } from "./request-models";
 import { type ConfigRouter, chooseServer } from "./server";
-import type { VerifierOutput, VerifyResult } from "./types";
+import type { GymAlone, Verifier, VerifierOutput, VerifyResult } from "./types";
 import {
   ambiguousInput,
   gymRefuses,
+  type LineSource,
   missingField,
   noServer,
   notARollout,
@@ -69,8 +70,10 @@ export {
   type ServerSource,
   verifiersForTools,
 } from "./server";
-export type { Verifier, VerifierOutput, VerifyRequest, VerifyResult } from "./types";
+export type { GymAlone, Verifier, VerifierOutput, VerifyRequest, VerifyResult } from "./types";
 export {
+  type LineSource,
+  ngRunCommand,
   UNVERIFIED_CODES,
   UNVERIFIED_LABEL,
   type Unverified,
@@ -90,8 +93,10 @@ export interface VerifyOptions {
   /** The rollout's materialized-inputs row (see InputIndex); without it the rollout's own echoed task fields are used. */
   readonly input?: unknown;
   /** How `input` was found (or why there is none), when the caller paired the line. */
-  readonly pairing?: Pick<Pairing<unknown>, "paired_by" | "ambiguous" | "reason">;
+  readonly pairing?: Pick<Pairing<unknown>, "paired_by" | "ambiguous" | "reason" | "disagreement">;
   readonly registry?: VerifierRegistry;
+  /** Where the line came from (the rollouts file and its configs), for the next step in sentences. */
+  readonly source?: LineSource;
   /** The harness that produced the rollout, when known (alias diagnostics only). */
   readonly harness?: HarnessId;
   /** S's tool list for the diagnostics; default the registered verifier's. */
@@ -180,6 +185,7 @@ export function verifyRollout(rollout: Rollout, options: VerifyOptions = {}): Ve
     policy,
     recorded_reward: recorded,
     resolution,
+    ...(options.pairing === undefined ? {} : { pairing_reason: options.pairing.reason }),
     ...(rejectReasons.length > 0 ? { gym_would_reject: rejectReasons } : {}),
   };
   const unverified = (why: Unverified, extra: readonly string[] = []): VerifyResult => ({
@@ -190,8 +196,15 @@ export function verifyRollout(rollout: Rollout, options: VerifyOptions = {}): Ve
     unverified: why,
   });
 
-  if (server === null) return unverified(noServer(choice.reason, choice.candidates));
-  if (verifier === undefined) return unverified(noVerifier(server, [...registry.keys()]));
+  // Inputs are open when the caller paired the line; an unpaired line then says why, never "open the inputs".
+  const unpaired = options.pairing !== undefined && options.input === undefined ? pairing.reason : null;
+  const inputsOpen =
+    options.pairing === undefined ? null : { paired: options.input !== undefined, reason: pairing.reason };
+  if (server === null) return unverified(noServer(choice.reason, choice.candidates, inputsOpen));
+  if (verifier === undefined)
+    return unverified(
+      noVerifier(server, [...registry.keys()], routedSource(options.source, choice.config_files)),
+    );
   let input: JsonObject | undefined;
   if (options.input !== undefined) {
     if (!isJsonObject(options.input))
@@ -203,10 +216,23 @@ export function verifyRollout(rollout: Rollout, options: VerifyOptions = {}): Ve
   const missing = missingFields(server, request);
   if (missing.length > 0) {
     if (pairing.ambiguous > 1) return unverified(ambiguousInput(pairing.ambiguous));
-    return unverified(missingField(server, missing, options.input !== undefined));
+    return unverified(missingField(server, missing, options.input !== undefined, unpaired));
   }
   // Gym's request model refuses these before any verifier runs (HTTP 422), so no reward exists.
   if (rejectReasons.length > 0) return unverified(gymRefuses(rejectReasons));
+  const defaulted = defaultedFields(server, request);
+  if (options.input === undefined && defaulted.length > 0) {
+    // Never score a default: the run had the task's own value, which this unpaired line lacks. What Gym's
+    // /verify would return for the line alone is shown beside it, labelled, and counted nowhere.
+    const why = missingField(
+      server,
+      defaulted.map((d) => d.field),
+      false,
+      unpaired,
+      true,
+    );
+    return { ...unverified(why), gym_alone: gymAlone(verifier, request, resolution, defaulted) };
+  }
 
   let output: VerifierOutput;
   try {
@@ -215,11 +241,43 @@ export function verifyRollout(rollout: Rollout, options: VerifyOptions = {}): Ve
     // A verifier must not throw; if one does, the rollout still gets a result instead of ending the run.
     return unverified(verifierError(server, errorMessage(error)));
   }
-  const defaulted = defaultedFields(server, request);
-  return withOutput(base, output, defaulted, recorded);
+  const result = withOutput(base, output, defaulted, recorded);
+  const disagreement = options.pairing?.disagreement;
+  return disagreement === undefined
+    ? result
+    : { ...result, explanation: [disagreement, ...result.explanation] };
 }
 
-/** Why a reward scored with Gym's defaults differs from the recorded one (the run had the task's own values). */
+/** The line's source with only the config files that routed it (matched by their folder-relative path). */
+function routedSource(source: LineSource | undefined, files: readonly string[] | undefined): LineSource {
+  if (source === undefined || files === undefined || source.configs === undefined) return source ?? {};
+  const routed = source.configs.filter((c) => files.some((f) => c === f || c.endsWith(`/${f}`)));
+  return { ...source, configs: routed.length > 0 ? routed : source.configs };
+}
+
+/** What Gym's /verify returns for an unpaired line alone, its defaults filled (see VerifyResult.gym_alone). */
+function gymAlone(
+  verifier: Verifier,
+  request: JsonObject & WithResponse,
+  resolution: RolloutResolution,
+  defaulted: readonly { field: string; value: string }[],
+): GymAlone {
+  const fields = defaulted.map((d) => `${d.field} = ${d.value}`).join(", ");
+  try {
+    const output = verifier.verify(canonicalizeForVerification(request, resolution));
+    return {
+      reward: output.error === undefined ? output.reward : null,
+      note: `What Gym's /verify would return for this line alone, with its default ${fields}; not this task's reward, and counted nowhere.`,
+    };
+  } catch (error) {
+    return {
+      reward: null,
+      note: `This project's verifier failed on the line alone (${errorMessage(error)}).`,
+    };
+  }
+}
+
+/** Why a reward scored with Gym's defaults may differ from the recorded one (the paired row lacks a field). */
 function defaultsNote(
   defaulted: readonly { field: string; value: string }[],
   reward: number,
@@ -229,10 +287,8 @@ function defaultsNote(
   const fields = defaulted.map((d) => `${d.field} (Gym's default: ${d.value})`).join(", ");
   const differs = recorded !== null && recorded !== reward;
   return [
-    `The line carries no ${fields}, so it is scored as Gym scores such a request` +
-      (differs
-        ? `; that is why ${reward} differs from the recorded ${recorded}, which was computed with the task's own value. Open the materialized inputs file it was run from to reproduce it.`
-        : "."),
+    `The paired input row carries no ${fields}, so it is scored as Gym scores such a request` +
+      (differs ? `; that may be why ${reward} differs from the recorded ${recorded}.` : "."),
   ];
 }
 

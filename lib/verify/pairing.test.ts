@@ -55,7 +55,55 @@ describe("InputIndex", () => {
     const none = index.pair({ _ng_task_index: 9, _ng_rollout_index: 9, ...task("other") });
     expect(none).toMatchObject({ paired_by: "none", ref: null, ambiguous: 0 });
     expect(none.reason).toContain("9:9");
-    expect(index.pair({}).reason).toContain("neither");
+    expect(index.pair({}).reason).toContain("it has no responses_create_params.input");
+  });
+
+  it("compares inputs as Gym's request model reads them: its defaults applied to every item", () => {
+    const bare = { responses_create_params: { input: [{ role: "user", content: "hi" }] } };
+    const dumped = {
+      responses_create_params: { input: [{ role: "user", content: "hi", type: "message" }] },
+    };
+    expect(indexInputs([bare]).pair(dumped).paired_by).toBe("input");
+    const call = { call_id: "c", name: "f", arguments: "{}" };
+    const dumpedCall = { ...call, type: "function_call", id: null, status: null };
+    const withCall = (item: unknown) => ({ responses_create_params: { input: [item] } });
+    expect(indexInputs([withCall(call)]).pair(withCall(dumpedCall)).paired_by).toBe("input");
+    // An explicit value is not a default: a different status is a different input.
+    expect(
+      indexInputs([withCall(call)]).pair(withCall({ ...dumpedCall, status: "completed" })).paired_by,
+    ).toBe("none");
+  });
+
+  it("pairs by the indices only against rows that carry them, and says where index and input disagree", () => {
+    const index = indexInputs([{ _ng_task_index: 0, _ng_rollout_index: 0, ...task("a") }]);
+    const paired = index.pair({ _ng_task_index: 0, _ng_rollout_index: 0, ...task("b") });
+    expect(paired.paired_by).toBe("index");
+    expect(paired.disagreement).toMatch(/differs from the line's/);
+    const unkeyed = indexInputs([task("a")]);
+    expect(unkeyed.pair({ _ng_task_index: 0, _ng_rollout_index: 0, ...task("a") }).paired_by).toBe("input");
+    expect(unkeyed.pair({ _ng_task_index: 0, _ng_rollout_index: 0, ...task("z") }).reason).toContain(
+      "none of the 1 open input row carries (_ng_task_index, _ng_rollout_index)",
+    );
+  });
+
+  it("names the closest row and what differs when nothing pairs", () => {
+    const index = new InputIndex<number>();
+    const rows = (q: string) => ({
+      responses_create_params: {
+        input: [
+          { role: "system", content: "S" },
+          { role: "user", content: q },
+        ],
+      },
+    });
+    index.add({ responses_create_params: { input: [{ role: "system", content: "other" }] } }, 1, "row one");
+    index.add(rows("Reply to carlos"), 2, "data/example.jsonl line 2");
+    const none = index.pair(rows("Create a bar chart"));
+    expect(none.paired_by).toBe("none");
+    expect(none.reason).toContain(
+      'The closest is data/example.jsonl line 2: at input[1] the line has the user message "Create a bar chart", the row the user message "Reply to carlos".',
+    );
+    expect(none.reason).not.toMatch(/open the/);
   });
 
   it("rejects rows it cannot pair and counts the rest", () => {

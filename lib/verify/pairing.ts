@@ -1,13 +1,17 @@
 /**
  * Pairing a rollout with its materialized-inputs row. Gym's reverify pairs by the pair
- * (_ng_task_index, _ng_rollout_index), which collection stamps on both. Lines that carry no such pair (old
- * fixtures, hand-written examples, a raw `example.jsonl` used as inputs) pair by an equal task input,
- * `responses_create_params.input` compared as canonical JSON, as lib/compare pairs two runs. Several input
- * rows with that input that differ in anything but Gym's bookkeeping keys are ambiguous: reported, never
- * guessed.
+ * (_ng_task_index, _ng_rollout_index), which collection stamps on both: a line that carries the pair is
+ * paired by it against the rows that carry it. Lines that pair no such row (old fixtures, hand-written
+ * examples, a raw `example.jsonl` used as inputs) pair by an equal task input: `responses_create_params.input`
+ * read as Gym's request model reads it (its defaults applied, gym-input.ts) and compared as canonical JSON,
+ * as lib/compare pairs two runs. Several input rows with that input that differ in anything but Gym's
+ * bookkeeping keys are ambiguous: reported, never guessed. A line that pairs nothing says which row came
+ * closest and where it differs.
  */
 import { z } from "zod";
 import { canonicalJson } from "../compare/actions";
+import { isJsonObject } from "../schemas";
+import { gymInput } from "./gym-input";
 
 const Keyed = z.looseObject({ _ng_task_index: z.number().int(), _ng_rollout_index: z.number().int() });
 const WithInput = z.looseObject({ responses_create_params: z.looseObject({ input: z.unknown() }) });
@@ -21,17 +25,33 @@ const BOOKKEEPING_KEYS = new Set([
   "_ng_rollout_id",
 ]);
 
+/**
+ * Input rows an unpaired line is compared with to name the closest (the first rows with distinct inputs):
+ * the sentence stays cheap on a large inputs file, where the first rows say as much as the rest.
+ */
+export const CLOSEST_ROWS_COMPARED = 2000;
+
+/** Characters of a message shown where two inputs differ. */
+const QUOTE_CHARS = 60;
+
 /** `${task}:${rollout}` for a row that carries both Gym indices as integers; null otherwise. */
 export function pairingKey(row: unknown): string | null {
   const parsed = Keyed.safeParse(row);
   return parsed.success ? `${parsed.data._ng_task_index}:${parsed.data._ng_rollout_index}` : null;
 }
 
-/** Canonical JSON of `responses_create_params.input`; null when the row has none. */
-export function taskInputKey(row: unknown): string | null {
+/** `responses_create_params.input` with Gym's request-model defaults; undefined when the row has none. */
+function taskInput(row: unknown): unknown {
   const parsed = WithInput.safeParse(row);
-  if (!parsed.success || parsed.data.responses_create_params.input === undefined) return null;
-  return canonicalJson(parsed.data.responses_create_params.input);
+  if (!parsed.success) return undefined;
+  const input = parsed.data.responses_create_params.input;
+  return input === undefined ? undefined : gymInput(input);
+}
+
+/** Canonical JSON of `responses_create_params.input` as Gym reads it; null when the row has none. */
+export function taskInputKey(row: unknown): string | null {
+  const input = taskInput(row);
+  return input === undefined ? null : canonicalJson(input);
 }
 
 /** Canonical JSON of the row without Gym's bookkeeping keys: equal for copies of one task. */
@@ -74,7 +94,7 @@ export type PairedBy = "index" | "input" | "none";
 /** How each PairedBy reads in the UI and the CLI. */
 export const PAIRED_BY_LABEL: Readonly<Record<PairedBy, string>> = {
   index: "paired by (_ng_task_index, _ng_rollout_index)",
-  input: "paired by equal responses_create_params.input",
+  input: "paired by equal responses_create_params.input (Gym's defaults applied)",
   none: "not paired",
 };
 
@@ -84,8 +104,10 @@ export interface Pairing<R> {
   readonly ref: R | null;
   /** Input rows that share the line's task input but differ: more than one means ambiguous. */
   readonly ambiguous: number;
-  /** One sentence: how, or why not. */
+  /** One sentence: how, or why not (with the closest row and what differs). */
   readonly reason: string;
+  /** Set when the line paired by Gym's indices with a row whose task input differs from the line's. */
+  readonly disagreement?: string;
 }
 
 interface Candidate<R> {
@@ -93,28 +115,118 @@ interface Candidate<R> {
   readonly content: string;
 }
 
+interface Row<R> {
+  readonly ref: R;
+  readonly label: string;
+  readonly input: unknown;
+  readonly inputKey: string | null;
+}
+
+function quote(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return JSON.stringify(flat.length > QUOTE_CHARS ? `${flat.slice(0, QUOTE_CHARS)}…` : flat);
+}
+
+const MessageItem = z.looseObject({ role: z.string().optional(), content: z.unknown() });
+const TextPart = z.looseObject({ text: z.string() });
+
+function messageText(content: unknown): string | null {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return null;
+  const texts = content.flatMap((part) => {
+    const parsed = TextPart.safeParse(part);
+    return parsed.success ? [parsed.data.text] : [];
+  });
+  return texts.length > 0 ? texts.join(" ") : null;
+}
+
+/** A short description of one input item: `the user message "Reply to …"`, `a function_call get_weather`. */
+function describeItem(item: unknown): string {
+  if (typeof item === "string") return quote(item);
+  if (!isJsonObject(item)) return canonicalJson(item).slice(0, QUOTE_CHARS);
+  if (item.type === "function_call" && typeof item.name === "string") return `a function_call ${item.name}`;
+  const message = MessageItem.safeParse(item);
+  if (message.success && (item.type === undefined || item.type === "message")) {
+    const text = messageText(message.data.content);
+    return `the ${message.data.role ?? ""} message${text === null ? "" : ` ${quote(text)}`}`.replace(
+      "  ",
+      " ",
+    );
+  }
+  return `a ${typeof item.type === "string" ? item.type : "typed"} item`;
+}
+
+interface Difference {
+  /** Leading items that are equal. */
+  readonly prefix: number;
+  /** Equal items at equal positions. */
+  readonly same: number;
+  readonly sentence: string;
+}
+
+/** Where `row` (an input, defaults applied) differs from `line`: the first item that is not equal. */
+function difference(line: unknown, row: unknown): Difference {
+  if (!Array.isArray(line) || !Array.isArray(row)) {
+    const a = typeof line === "string" ? line : canonicalJson(line);
+    const b = typeof row === "string" ? row : canonicalJson(row);
+    return { prefix: 0, same: 0, sentence: `the line's input is ${quote(a)}, the row's ${quote(b)}` };
+  }
+  const lineKeys = line.map(canonicalJson);
+  const rowKeys = row.map(canonicalJson);
+  let prefix = 0;
+  while (prefix < lineKeys.length && prefix < rowKeys.length && lineKeys[prefix] === rowKeys[prefix])
+    prefix++;
+  let same = 0;
+  for (let i = 0; i < Math.min(lineKeys.length, rowKeys.length); i++) if (lineKeys[i] === rowKeys[i]) same++;
+  if (prefix < lineKeys.length && prefix < rowKeys.length) {
+    return {
+      prefix,
+      same,
+      sentence: `at input[${prefix}] the line has ${describeItem(line[prefix])}, the row ${describeItem(row[prefix])}`,
+    };
+  }
+  return {
+    prefix,
+    same,
+    sentence: `the first ${prefix} input items are equal, but the line has ${lineKeys.length} and the row ${rowKeys.length}`,
+  };
+}
+
 /**
  * The inputs of one run, indexed both ways. `R` is what the caller keeps per row: the CLI keeps the row,
  * the worker a line number it re-parses on demand.
  */
 export class InputIndex<R> {
-  private readonly byKey = new Map<string, R>();
+  private readonly byKey = new Map<string, Row<R>>();
   private readonly byInput = new Map<string, Candidate<R>[]>();
+  /** The first rows with distinct inputs, for naming the closest row (CLOSEST_ROWS_COMPARED). */
+  private readonly sample: Row<R>[] = [];
   private rows = 0;
+  private keyed = 0;
 
-  /** Adds one input row; false when it carries neither Gym's indices nor a task input (unpairable). */
-  add(row: unknown, ref: R): boolean {
+  /**
+   * Adds one input row; false when it carries neither Gym's indices nor a task input (unpairable). `label`
+   * names the row in sentences (e.g. `data/example.jsonl line 3`).
+   */
+  add(row: unknown, ref: R, label?: string): boolean {
     const key = pairingKey(row);
-    const input = taskInputKey(row);
-    if (key === null && input === null) return false;
+    const input = taskInput(row);
+    const inputKey = input === undefined ? null : canonicalJson(input);
+    if (key === null && inputKey === null) return false;
     this.rows++;
+    const entry: Row<R> = { ref, label: label ?? `input row ${this.rows}`, input, inputKey };
     // A repeated key keeps the last row, as Gym's dict built in file order does.
-    if (key !== null) this.byKey.set(key, ref);
-    if (input !== null) {
-      const list = this.byInput.get(input) ?? [];
+    if (key !== null) {
+      this.keyed++;
+      this.byKey.set(key, entry);
+    }
+    if (inputKey !== null) {
+      const list = this.byInput.get(inputKey);
       const content = taskContentKey(row);
-      if (!list.some((c) => c.content === content)) list.push({ ref, content });
-      this.byInput.set(input, list);
+      if (list === undefined) {
+        this.byInput.set(inputKey, [{ ref, content }]);
+        if (this.sample.length < CLOSEST_ROWS_COMPARED) this.sample.push(entry);
+      } else if (!list.some((c) => c.content === content)) list.push({ ref, content });
     }
     return true;
   }
@@ -123,28 +235,50 @@ export class InputIndex<R> {
     return this.rows;
   }
 
+  /** The row among the first CLOSEST_ROWS_COMPARED whose input shares the most with `input`, and where it differs. */
+  private closest(input: unknown): string {
+    let best: { row: Row<R>; diff: Difference } | null = null;
+    for (const row of this.sample) {
+      const diff = difference(input, row.input);
+      if (
+        best === null ||
+        diff.prefix > best.diff.prefix ||
+        (diff.prefix === best.diff.prefix && diff.same > best.diff.same)
+      )
+        best = { row, diff };
+    }
+    if (best === null) return "";
+    return ` The closest is ${best.row.label}: ${best.diff.sentence}.`;
+  }
+
   /** The row for `rollout`: by Gym's indices, else by an equal task input when that is unambiguous. */
   pair(rollout: unknown): Pairing<R> {
     const key = pairingKey(rollout);
+    const input = taskInput(rollout);
+    const inputKey = input === undefined ? null : canonicalJson(input);
     if (key !== null) {
-      const ref = this.byKey.get(key);
-      if (ref !== undefined) {
+      const row = this.byKey.get(key);
+      if (row !== undefined) {
+        if (inputKey !== null && row.inputKey !== null && inputKey !== row.inputKey) {
+          const disagreement = `Its (_ng_task_index, _ng_rollout_index) ${key} names ${row.label}, whose responses_create_params.input differs from the line's (${difference(input, row.input).sentence}); paired by the indices, as Gym's reverify pairs.`;
+          return { paired_by: "index", ref: row.ref, ambiguous: 0, reason: disagreement, disagreement };
+        }
         return {
           paired_by: "index",
-          ref,
+          ref: row.ref,
           ambiguous: 0,
-          reason: `Paired with the input row ${key} (task:rollout).`,
+          reason: `Paired with ${row.label} by (_ng_task_index, _ng_rollout_index) ${key}.`,
         };
       }
     }
-    const input = taskInputKey(rollout);
-    const candidates = input === null ? undefined : this.byInput.get(input);
+    const candidates = inputKey === null ? undefined : this.byInput.get(inputKey);
     if (candidates !== undefined && candidates.length === 1 && candidates[0] !== undefined) {
       return {
         paired_by: "input",
         ref: candidates[0].ref,
         ambiguous: 0,
-        reason: "Paired with the input row whose responses_create_params.input equals this line's.",
+        reason:
+          "Paired with the input row whose responses_create_params.input equals this line's, read as Gym's request model reads it.",
       };
     }
     if (candidates !== undefined && candidates.length > 1) {
@@ -155,15 +289,27 @@ export class InputIndex<R> {
         reason: `${candidates.length} different input rows have this line's responses_create_params.input, so it is not paired (never guessed).`,
       };
     }
-    const why =
-      key !== null && input === null
-        ? `No input row has the key ${key} (task:rollout).`
-        : key !== null
-          ? `No input row has the key ${key} (task:rollout) or this line's responses_create_params.input.`
-          : input === null
-            ? "The line has neither Gym's (_ng_task_index, _ng_rollout_index) nor a responses_create_params.input."
-            : "No input row has this line's responses_create_params.input (and the line has no _ng_task_index, _ng_rollout_index).";
-    return { paired_by: "none", ref: null, ambiguous: 0, reason: why };
+    const rows = `the ${this.rows} open input row${this.rows === 1 ? "" : "s"}`;
+    const byKey =
+      key === null
+        ? "the line has no (_ng_task_index, _ng_rollout_index)"
+        : this.keyed === 0
+          ? `none of ${rows} carries (_ng_task_index, _ng_rollout_index) to match its ${key}`
+          : `no input row has its (_ng_task_index, _ng_rollout_index) ${key}`;
+    if (inputKey === null) {
+      return {
+        paired_by: "none",
+        ref: null,
+        ambiguous: 0,
+        reason: `Not paired: ${byKey}, and it has no responses_create_params.input.`,
+      };
+    }
+    return {
+      paired_by: "none",
+      ref: null,
+      ambiguous: 0,
+      reason: `Not paired: ${byKey}, and none of ${rows} has its responses_create_params.input (Gym's defaults applied).${this.closest(input)}`,
+    };
   }
 }
 

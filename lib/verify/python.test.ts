@@ -2,12 +2,15 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   PY_INT_MAX_STR_DIGITS,
+  type PyJsonBuilder,
   type PyValue,
   pyEquals,
   pyFloat,
   pyFloatRepr,
   pyFromJs,
+  pyIntFromStr,
   pyJsonLoads,
+  pyJsonParse,
   pyLower,
   pyStr,
   pyStrip,
@@ -87,6 +90,66 @@ describe("pyJsonLoads + pyStr", () => {
         expect(pyToJs(loads(text))).toEqual(JSON.parse(text));
       }),
     );
+  });
+});
+
+describe("the integer string-conversion limit (vectors from CPython 3.13.0)", () => {
+  const LIMIT = PY_INT_MAX_STR_DIGITS;
+  const exceeds = (n: number) =>
+    `Exceeds the limit (4300 digits) for integer string conversion: value has ${n} digits; use sys.set_int_max_str_digits() to increase the limit`;
+
+  it("json.loads raises ValueError on an integer literal of more than 4300 digits, wherever it is", () => {
+    const nothing = () => null;
+    const builder: PyJsonBuilder<null> = {
+      none: nothing,
+      bool: nothing,
+      int: nothing,
+      float: nothing,
+      str: nothing,
+      list: nothing,
+      dict: nothing,
+    };
+    const failure = (text: string) => {
+      const r = pyJsonParse(text, builder);
+      return r.ok ? "ok" : `${r.pyType}: ${r.error}`;
+    };
+    expect(failure("1".repeat(LIMIT))).toBe("ok");
+    expect(failure(`-${"1".repeat(LIMIT)}`)).toBe("ok");
+    expect(failure("1".repeat(LIMIT + 1))).toBe(`ValueError: ${exceeds(4301)}`);
+    expect(failure(`-${"1".repeat(LIMIT + 1)}`)).toBe(`ValueError: ${exceeds(4301)}`);
+    expect(failure(`{"a": ${"1".repeat(5000)}}`)).toBe(`ValueError: ${exceeds(5000)}`);
+    // The literal is converted when it is read: a later syntax error is never reached, an earlier one wins.
+    expect(failure(`[${"1".repeat(5000)}, x]`)).toBe(`ValueError: ${exceeds(5000)}`);
+    expect(failure(`[x, ${"1".repeat(5000)}]`).startsWith("JSONDecodeError: Expecting value")).toBe(true);
+    // Floats and strings are not limited.
+    expect(failure(`${"1".repeat(5000)}.0`)).toBe("ok");
+    expect(failure(`${"1".repeat(5000)}e1`)).toBe("ok");
+    expect(failure(`{"d": "${"1".repeat(5000)}"}`)).toBe("ok");
+    expect(failure(`0${"1".repeat(5000)}`).startsWith("JSONDecodeError: Extra data")).toBe(true);
+  });
+
+  it("int() counts digits after stripping the sign, whitespace and underscores, leading zeros included", () => {
+    const int = (text: string) => {
+      const r = pyIntFromStr(text);
+      return r.ok ? "ok" : r.error;
+    };
+    expect(int("1".repeat(LIMIT))).toBe("ok");
+    expect(int(`-${"1".repeat(LIMIT)}`)).toBe("ok");
+    expect(int(`  ${"1".repeat(LIMIT)}  `)).toBe("ok");
+    expect(int("1".repeat(LIMIT).split("").join("_"))).toBe("ok");
+    expect(int("1".repeat(LIMIT + 1))).toBe(exceeds(4301));
+    expect(int("0".repeat(LIMIT + 1))).toBe(exceeds(4301));
+    expect(int(`${"0".repeat(LIMIT)}1`)).toBe(exceeds(4301));
+    expect(int(`${"1_".repeat(LIMIT)}1`)).toBe(exceeds(4301));
+    expect(int(`+${"1".repeat(LIMIT + 1)}`)).toBe(exceeds(4301));
+    expect(int("\u0661".repeat(LIMIT + 1))).toBe(exceeds(4301));
+    expect(int(`\u3000${"9".repeat(LIMIT + 1)}`)).toBe(exceeds(4301));
+    // 3.13 checks the syntax first (3.11 reported the digit limit here), and cuts the repr to 200 characters.
+    expect(int(`${"1".repeat(LIMIT + 1)}x`)).toBe(
+      `invalid literal for int() with base 10: '${"1".repeat(199)}`,
+    );
+    expect(int("x".repeat(300))).toBe(`invalid literal for int() with base 10: '${"x".repeat(199)}`);
+    expect(int(" 12 3")).toBe("invalid literal for int() with base 10: ' 12 3'");
   });
 });
 

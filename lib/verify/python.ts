@@ -7,7 +7,7 @@
  * number and the order of every dict, exactly as `json.loads` builds it.
  */
 
-import { isPrintable, pyLower as pyLowerTable, pyStripSpace } from "./pyunicode";
+import { decimalAndSpaceToAscii, isPrintable, pyLower as pyLowerTable, pyStripSpace } from "./pyunicode";
 
 export type PyValue =
   | { readonly kind: "none" }
@@ -23,8 +23,42 @@ export type PyJsonResult =
   | { readonly ok: true; readonly value: PyValue }
   | { readonly ok: false; readonly error: string };
 
-/** Python 3.11+ refuses to convert longer digit strings to int (sys.int_info.default_max_str_digits). */
+/**
+ * CPython (3.11 and later) refuses to convert a decimal string of more digits to int
+ * (sys.int_info.default_max_str_digits): int(), json.loads and every other text-to-int conversion raise ValueError.
+ */
 export const PY_INT_MAX_STR_DIGITS = 4300;
+
+/** CPython's ValueError text for a decimal string of `digits` digits over the limit (sign and "_" not counted). */
+export function pyIntLimitMessage(digits: number): string {
+  return `Exceeds the limit (${PY_INT_MAX_STR_DIGITS} digits) for integer string conversion: value has ${digits} digits; use sys.set_int_max_str_digits() to increase the limit`;
+}
+
+export type PyIntResult =
+  | { readonly ok: true; readonly value: bigint }
+  | { readonly ok: false; readonly error: string };
+
+const PY_INT_TEXT = /^[+-]?[0-9](?:_?[0-9])*$/;
+/** CPython's message formats the argument with %.200R: its repr cut to 200 code points. */
+const PY_INT_REPR_MAX = 200;
+
+/**
+ * `int(text)` (base 10) on a str, as CPython 3.13 does it; every text-to-int conversion of the port goes
+ * through here. Decimal digits of any script become ASCII digits and non-ASCII whitespace a space, then ASCII
+ * whitespace is stripped ("\x1c5" is refused while "\x855" is 5); the syntax is checked first, then the digit
+ * limit, so a long invalid text gets "invalid literal" (3.11 reported the digit limit first).
+ */
+export function pyIntFromStr(text: string): PyIntResult {
+  const ascii = decimalAndSpaceToAscii(text).replace(/^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g, "");
+  if (!PY_INT_TEXT.test(ascii)) {
+    const repr = Array.from(pyStrRepr(text)).slice(0, PY_INT_REPR_MAX).join("");
+    return { ok: false, error: `invalid literal for int() with base 10: ${repr}` };
+  }
+  const unsigned = ascii.replace(/^[+-]/, "").replaceAll("_", "");
+  if (unsigned.length > PY_INT_MAX_STR_DIGITS)
+    return { ok: false, error: pyIntLimitMessage(unsigned.length) };
+  return { ok: true, value: BigInt(ascii.replaceAll("_", "")) };
+}
 
 /**
  * The deepest nesting of arrays and objects CPython 3.13's json.loads decodes (measured: 9998 parse, 9999 raise
@@ -251,10 +285,7 @@ class PyJsonParser<V> {
     if (frac === undefined && exp === undefined) {
       const digits = integer.startsWith("-") ? integer.length - 1 : integer.length;
       if (digits > PY_INT_MAX_STR_DIGITS) {
-        throw new PyJsonError(
-          "ValueError",
-          `Exceeds the limit (${PY_INT_MAX_STR_DIGITS} digits) for integer string conversion: value has ${digits} digits`,
-        );
+        throw new PyJsonError("ValueError", pyIntLimitMessage(digits));
       }
       return this.b.int(integer);
     }

@@ -67,6 +67,8 @@ export interface ServerChoice {
   readonly candidates: readonly string[];
   /** One sentence: why this server (or why none). */
   readonly reason: string;
+  /** For source `config`: the config files that routed the line (relative to the folder). */
+  readonly config_files?: readonly string[];
 }
 
 export interface ServerChoiceOptions {
@@ -83,7 +85,12 @@ export interface ServerChoiceOptions {
 
 /** What chooseServer needs of a folder's configs: a route per agent_ref.name (null: the line has none). */
 export interface ConfigRouter {
-  route(agentName: string | null): { readonly server: string | null; readonly reason: string };
+  route(agentName: string | null): {
+    readonly server: string | null;
+    readonly reason: string;
+    /** The config files that declared the route (relative to the folder). */
+    readonly files?: readonly string[];
+  };
 }
 
 const AgentRef = z.looseObject({ agent_ref: z.looseObject({ name: z.string().min(1) }) });
@@ -99,7 +106,7 @@ const EnvSchema = z.looseObject({ environment_name: z.string().min(1) });
 const DeclaredToolsSchema = z.looseObject({ tools: z.array(z.unknown()) });
 const NamedTool = z.looseObject({ name: z.string().min(1) });
 
-function environmentName(value: unknown): string | null {
+export function environmentName(value: unknown): string | null {
   const parsed = EnvSchema.safeParse(value);
   return parsed.success ? parsed.data.environment_name : null;
 }
@@ -163,7 +170,13 @@ export function chooseServer(rollout: Rollout, options: ServerChoiceOptions = {}
   if (options.config !== undefined && options.config !== null) {
     const routed = options.config.route(agentRefName(rollout));
     if (routed.server !== null) {
-      return { server: routed.server, source: "config", candidates: [], reason: sentence(routed.reason) };
+      return {
+        server: routed.server,
+        source: "config",
+        candidates: [],
+        reason: sentence(routed.reason),
+        ...(routed.files === undefined ? {} : { config_files: routed.files }),
+      };
     }
     notes.push(lowerFirst(routed.reason.replace(/\.$/, "")));
   }
@@ -222,9 +235,11 @@ export function chooseServer(rollout: Rollout, options: ServerChoiceOptions = {}
       reason: `The bundled sample declares server ${sample}.`,
     };
   }
+  const generic =
+    "no environment_name on the line or its input row, no provenance, and no declared tools that fit one verifier";
   const why =
     notes.length > 0
-      ? `Nothing decides the verifying server: ${notes.join("; ")}.`
-      : "Nothing names the verifying server: no environment_name on the line or its input row, no provenance, and no declared tools that fit one verifier.";
+      ? `Nothing decides the verifying server: ${notes.join("; ")}${candidates.length === 0 ? `; ${generic}` : ""}.`
+      : `Nothing names the verifying server: ${generic}.`;
   return { server: null, source: "none", candidates, reason: why };
 }

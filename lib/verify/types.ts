@@ -34,6 +34,13 @@ export interface Verifier {
   verify(request: VerifyRequest): VerifierOutput;
 }
 
+export interface GymAlone {
+  /** Gym's reward for the line alone (null when Gym would refuse it). */
+  readonly reward: number | null;
+  /** One sentence saying what this figure is and is not. */
+  readonly note: string;
+}
+
 export interface VerifyResult {
   /** The verifying server; null when nothing decides (then `unverified.code` is `no_server`). */
   readonly server: string | null;
@@ -55,7 +62,15 @@ export interface VerifyResult {
   readonly error?: string;
   /** Set exactly when reward is null: a stable reason code and one sentence saying what to do. */
   readonly unverified?: Unverified;
-  /** Task fields the line lacked that Gym fills with a default (the reward is Gym's for that request). */
+  /**
+   * For an unpaired line lacking a task field that Gym's request model defaults (unverified
+   * `missing_field`): what Gym's /verify would return for the line alone. Labelled; never a reward here,
+   * never counted as a changed reward.
+   */
+  readonly gym_alone?: GymAlone;
+  /** One sentence: how the line was paired with the open inputs, or why not (set when inputs are open). */
+  readonly pairing_reason?: string;
+  /** Task fields the paired row lacked that Gym fills with a default (the reward is Gym's for that request). */
   readonly defaults_applied?: readonly string[];
   /** Reasons Gym's strict request validation would reject this verify request. */
   readonly gym_would_reject?: readonly string[];

@@ -49,20 +49,55 @@ export interface Unverified {
 const list = (items: readonly string[]) =>
   items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
 
-export function noServer(reason: string, candidates: readonly string[]): Unverified {
-  return {
-    code: "no_server",
-    message:
-      candidates.length > 0
-        ? `${reason} Choose the verifying server (one of ${list(candidates)}).`
-        : `${reason} Choose the verifying server, or open the materialized inputs file the run was made from.`,
-  };
+/**
+ * Where the line came from, when a front end knows: the rollouts file (as the user named it) and the Gym
+ * configs that go with it. The sentences then name the next step with the real paths.
+ */
+export interface LineSource {
+  /** The rollouts file, as `cli live --rollouts` takes it. */
+  readonly rollouts?: string;
+  /** The folder's config files (paths as the user sees them). */
+  readonly configs?: readonly string[];
 }
 
-export function noVerifier(server: string, available: readonly string[]): Unverified {
+/**
+ * `inputs`: how the line paired with the open inputs (null when none are open: then the sentence says to
+ * open them; an unpaired line says why instead).
+ */
+export function noServer(
+  reason: string,
+  candidates: readonly string[],
+  inputs: { readonly paired: boolean; readonly reason: string } | null = null,
+): Unverified {
+  const next =
+    candidates.length > 0
+      ? `Choose the verifying server (one of ${list(candidates)}).`
+      : inputs === null
+        ? "Choose the verifying server, or open the materialized inputs file the run was made from."
+        : inputs.paired
+          ? "Choose the verifying server."
+          : `Choose the verifying server. ${inputs.reason}`;
+  return { code: "no_server", message: `${reason} ${next}` };
+}
+
+/** `ng_run` with the folder's configs, as Gym starts the servers a config declares. */
+export function ngRunCommand(configs: readonly string[]): string {
+  return `ng_run "+config_paths=[${configs.join(",")}]"`;
+}
+
+export function noVerifier(
+  server: string,
+  available: readonly string[],
+  source: LineSource = {},
+): Unverified {
+  const rollouts = source.rollouts ?? "FILE";
+  const start =
+    source.configs !== undefined && source.configs.length > 0
+      ? ` (start it with ${ngRunCommand(source.configs)})`
+      : "";
   return {
     code: "no_verifier",
-    message: `This project has no port of ${server}'s verifier; if ${server} is not the server that scored this run, choose one of ${list([...available].sort())}.`,
+    message: `This project has no port of ${server}'s verifier: verify through ${server}'s own /verify${start}, from /live with this file chosen or with \`cli live URL --rollouts ${rollouts}\`; if ${server} is not the server that scored this run, choose one of ${list([...available].sort())}.`,
   };
 }
 
@@ -73,13 +108,29 @@ export function ambiguousInput(rows: number): Unverified {
   };
 }
 
-export function missingField(server: string, fields: readonly string[], paired: boolean): Unverified {
+/**
+ * A task field the verifier reads is missing. `paired`: the line was paired with an input row (which lacks
+ * it too). `unpaired`: inputs are open but the line paired none (Pairing.reason); null when none are open.
+ * `defaulted`: the fields have a Gym default, which is never scored for an unpaired line.
+ */
+export function missingField(
+  server: string,
+  fields: readonly string[],
+  paired: boolean,
+  unpaired: string | null = null,
+  defaulted = false,
+): Unverified {
   const what = `no ${list(fields)}`;
+  const reads = defaulted
+    ? `which Gym's ${server} verifier reads (its request model would fill a default, which is not this task's value)`
+    : `which Gym's ${server} request model requires`;
   return {
     code: "missing_field",
     message: paired
-      ? `Neither this line nor its paired input row carries ${list(fields)}, which Gym's ${server} request model requires; the input row is not the one this rollout was run from.`
-      : `This line carries ${what}, which Gym's ${server} request model requires: open the materialized inputs file it was run from.`,
+      ? `Neither this line nor its paired input row carries ${list(fields)}, ${reads}; the input row is not the one this rollout was run from.`
+      : unpaired !== null
+        ? `This line carries ${what}, ${reads}, and it did not pair with the open inputs. ${unpaired}`
+        : `This line carries ${what}, ${reads}: open the materialized inputs file it was run from.`,
   };
 }
 

@@ -28,7 +28,19 @@ describe("fidelity corpus", () => {
 
   it("covers every class of issue 11 and all 27 tools", () => {
     expect(new Set(corpus.map((e) => e.cls))).toEqual(
-      new Set(["dates", "repr", "numbers", "dict_order", "int", "case", "nesting", "json", "types", "plain"]),
+      new Set([
+        "dates",
+        "repr",
+        "numbers",
+        "dict_order",
+        "int",
+        "case",
+        "nesting",
+        "json",
+        "types",
+        "plain",
+        "int_limit",
+      ]),
     );
     const tools = new Set(lines.flatMap((l) => [...l.matchAll(/"name":"([a-z_]+)"/g)].map((m) => m[1])));
     expect(tools.size).toBe(27);

@@ -23,7 +23,8 @@ export type FidelityClass =
   | "nesting"
   | "json"
   | "types"
-  | "plain";
+  | "plain"
+  | "int_limit";
 
 export interface CorpusEntry {
   readonly cls: FidelityClass;
@@ -660,7 +661,121 @@ export function buildCorpus(): CorpusEntry[] {
         : calls.slice(0, -1);
     add("plain", calls, r() < 0.5 ? calls : gt);
   }
+  addIntLimit(add);
   return out;
+}
+
+/**
+ * CPython's integer string-conversion limit (4300 digits) wherever Gym turns text into int: json.loads of the
+ * arguments (the call is skipped), int() of a duration (refused as "Invalid duration format"), and dateutil's
+ * int() of a seconds token inside pd.Timestamp (refused as an invalid event_start). Added last, so the
+ * random draws of the classes above are unchanged.
+ */
+function addIntLimit(
+  add: (cls: FidelityClass, predicted: readonly Call[], gt: readonly Call[]) => void,
+): void {
+  const digits = (n: number, d = "1") => d.repeat(n);
+  const durations = [
+    digits(4300),
+    digits(4301),
+    `-${digits(4300)}`,
+    `-${digits(4301)}`,
+    `${digits(4301)}.0`,
+    `${digits(300)}.0`,
+    `${digits(5000)}e-4990`,
+    j(digits(4300)),
+    j(digits(4301)),
+    j(`${digits(4299, "0")}1`),
+    j(`${digits(4300, "0")}1`),
+    j(` ${digits(4300)} `),
+    j(`\u3000${digits(4301)}`),
+    j(digits(4300).split("").join("_")),
+    j(`${digits(4301, "1_")}1`),
+    j(`-${digits(4301)}`),
+    j(`+${digits(4300)}`),
+    j(digits(4301, "\u0663")),
+    j(`${digits(4301)}x`),
+    j(`${digits(4301)}.5`),
+  ];
+  for (const text of durations) {
+    const create = createEvent({ duration: text });
+    add("int_limit", [["calendar_create_event", create]], []);
+    add("int_limit", [["calendar_create_event", create]], [["calendar_create_event", createEvent()]]);
+    add(
+      "int_limit",
+      [["calendar_update_event", `{"event_id": "00000013", "field": "duration", "new_value": ${text}}`]],
+      [["calendar_update_event", j({ event_id: "00000013", field: "duration", new_value: "30" })]],
+    );
+  }
+  // An integer literal anywhere in the arguments, in the predicted or the ground-truth call.
+  for (const literal of [
+    digits(4300),
+    digits(4301),
+    `-${digits(4301)}`,
+    `[${digits(4301)}]`,
+    `${digits(9000)}.5`,
+  ]) {
+    const args = `{"email_id": "00000057", "extra": ${literal}}`;
+    add("int_limit", [["email_delete_email", args]], [["email_delete_email", j({ email_id: "00000057" })]]);
+    add("int_limit", [["email_delete_email", j({ email_id: "00000057" })]], [["email_delete_email", args]]);
+    add("int_limit", [["email_delete_email", `{"extra": ${literal}, "email_id": "00000057"}`]], []);
+  }
+  // pandas builds each new row as a DataFrame, and converting an int cell to float overflows from 2**1024 - 2**970.
+  const edge = 2n ** 1024n - 2n ** 970n;
+  for (const literal of [
+    `${edge - 1n}`,
+    `${edge}`,
+    `-${edge}`,
+    digits(400),
+    `[${digits(400)}]`,
+    digits(4300),
+  ]) {
+    add("int_limit", [["calendar_create_event", createEvent({ event_name: literal })]], []);
+    add(
+      "int_limit",
+      [["email_send_email", `{"recipient": "aisha.chen@atlas.com", "subject": "x", "body": ${literal}}`]],
+      [],
+    );
+    add(
+      "int_limit",
+      [
+        [
+          "customer_relationship_manager_add_customer",
+          `{"customer_name": "Ann", "assigned_to_email": "aisha.chen@atlas.com", "status": "Lead", "notes": ${literal}}`,
+        ],
+      ],
+      [],
+    );
+    add(
+      "int_limit",
+      [
+        [
+          "project_management_create_task",
+          `{"task_name": ${literal}, "assigned_to_email": "aisha.chen@atlas.com", "list_name": "Backlog", "due_date": "2023-12-01", "board": "Back end"}`,
+        ],
+      ],
+      [],
+    );
+    add(
+      "int_limit",
+      [["calendar_update_event", `{"event_id": "00000013", "field": "event_name", "new_value": ${literal}}`]],
+      [],
+    );
+  }
+  // dateutil's int() of the whole-seconds part of "HH:MM:SS.f" (leading zeros count as digits).
+  for (const zeros of [4298, 4299, 4300, 4301]) {
+    for (const text of [
+      `2023-12-01 10:00:${digits(zeros, "0")}1.5`,
+      `Dec 1 2023 10:00:${digits(zeros, "0")}1.5`,
+    ]) {
+      add("int_limit", [["calendar_create_event", createEvent({ event_start: j(text) })]], []);
+      add(
+        "int_limit",
+        [["calendar_update_event", j({ event_id: "00000013", field: "event_start", new_value: text })]],
+        [],
+      );
+    }
+  }
 }
 
 function caseSwap(s: string): string {

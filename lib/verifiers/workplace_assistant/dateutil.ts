@@ -7,6 +7,7 @@
  * numeric tokens go through float()/Decimal() rules (any script's decimal digits), and string slices count
  * code points. The machine's time.tzname is taken to be ("UTC", "UTC"), as on Gym's servers.
  */
+import { pyIntFromStr } from "../../verify/python";
 import { decimalValue, isAlpha, isDigit, isSpace, pyLower } from "../../verify/pyunicode";
 
 export interface DateFields {
@@ -292,11 +293,14 @@ function toDecimal(s: string): number {
   return v;
 }
 
-/** `int(s)` on a numeric token or a slice of one. */
+/**
+ * `int(s)` on a numeric token or a slice of one. Its ValueError (bad text, or more digits than CPython converts)
+ * ends the parse, as dateutil's `_parse` turns it into "Unknown string format".
+ */
 function pyInt(s: string): number {
-  const t = asciiDigits(s.replace(LEADING_TRAILING_WS, ""));
-  if (!/^[+-]?[0-9](?:_?[0-9])*$/.test(t)) fail(`invalid literal for int() with base 10: '${s}'`);
-  return Number(t.replaceAll("_", ""));
+  const parsed = pyIntFromStr(s);
+  if (!parsed.ok) fail(parsed.error);
+  return Number(parsed.value);
 }
 
 /** `str.isdigit()` */

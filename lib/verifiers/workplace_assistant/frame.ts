@@ -6,11 +6,35 @@
  * until it writes (copy on write). Rows are immutable once shared; a write replaces the row.
  */
 
-import { foldObjectMax, OBJECT_MAX_START, type ObjectMaxFold, objectMaxValue, pandasObjectMax } from "./py";
+import {
+  foldObjectMax,
+  OBJECT_MAX_START,
+  type ObjectMaxFold,
+  objectMaxValue,
+  PyException,
+  pandasObjectMax,
+} from "./py";
 import type { TrackedTable, WriteLog } from "./writes";
 
 export type Cell = unknown;
 export type Row = readonly Cell[];
+
+/** The smallest int magnitude float() refuses: 2**1024 - 2**970 rounds to 2**1024, past the largest double. */
+const FLOAT_OVERFLOW_INT = 2n ** 1024n - 2n ** 970n;
+
+/**
+ * The row of a one-row `pd.DataFrame` built from the call's values (a dict of one-element lists, or a list of
+ * one dict), as the tools build a new row before `pd.concat`: pandas infers each column with
+ * lib.maybe_convert_objects, which also tries an int as a float and raises OverflowError where float() would.
+ */
+export function newRow(cells: readonly Cell[]): Row {
+  for (const cell of cells) {
+    if (typeof cell === "bigint" && (cell >= FLOAT_OVERFLOW_INT || -cell >= FLOAT_OVERFLOW_INT)) {
+      throw new PyException("OverflowError", "int too large to convert to float");
+    }
+  }
+  return Object.freeze([...cells]);
+}
 
 /** Column maxima of shared (hence immutable) row arrays. */
 const maxMemo = new WeakMap<readonly Row[], Map<number, unknown>>();

@@ -9,10 +9,11 @@ import {
   type PyJsonBuilder,
   type PyJsonFailure,
   pyFloatRepr,
+  pyIntFromStr,
   pyJsonParse,
   pyStrRepr,
 } from "../../verify/python";
-import { decimalAndSpaceToAscii, pyIsDigitString, pyLower, pyStripSpace } from "../../verify/pyunicode";
+import { pyIsDigitString, pyLower, pyStripSpace } from "../../verify/pyunicode";
 
 export { pyFloatRepr, pyStrRepr };
 
@@ -213,10 +214,6 @@ export function pyZfill(s: string, width: number): string {
   return pad + s;
 }
 
-const PY_INT_TEXT = /^[+-]?[0-9](?:_?[0-9])*$/;
-/** sys.int_info.default_max_str_digits: int() of a longer digit string raises ValueError. */
-const INT_MAX_STR_DIGITS = 4300;
-
 /** `int(value)`: ValueError for bad text and NaN, OverflowError for infinity, TypeError for other types. */
 export function pyInt(value: unknown): bigint {
   if (typeof value === "boolean") return value ? 1n : 0n;
@@ -229,20 +226,9 @@ export function pyInt(value: unknown): bigint {
     return BigInt(Math.trunc(value));
   }
   if (typeof value === "string") {
-    // CPython maps every non-ASCII decimal digit to ASCII and non-ASCII whitespace to a space, then strips
-    // ASCII whitespace only (so "\x1c5" is refused while "\x855" is 5).
-    const text = decimalAndSpaceToAscii(value).replace(/^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g, "");
-    if (!PY_INT_TEXT.test(text)) {
-      throw new PyException("ValueError", `invalid literal for int() with base 10: ${pyStrRepr(value)}`);
-    }
-    const digits = text.replace(/^[+-]/, "").replaceAll("_", "");
-    if (digits.length > INT_MAX_STR_DIGITS) {
-      throw new PyException(
-        "ValueError",
-        `Exceeds the limit (${INT_MAX_STR_DIGITS} digits) for integer string conversion: value has ${digits.length} digits`,
-      );
-    }
-    return BigInt(text.replaceAll("_", ""));
+    const parsed = pyIntFromStr(value);
+    if (!parsed.ok) throw new PyException("ValueError", parsed.error);
+    return parsed.value;
   }
   throw new PyException(
     "TypeError",

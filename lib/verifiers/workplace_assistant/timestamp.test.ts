@@ -62,6 +62,13 @@ const VECTORS: readonly (readonly [string, "naive" | "aware" | "NaT" | "ValueErr
   ["Mon 10am", "ValueError"], // weekday without a day
   ["10:00 Feb", "ValueError"], // today's day (30) is not in February
   ["\u0661\u0662/\u0660\u0661/\u0662\u0660\u0662\u0663", "naive"],
+  // %Y of "%b-%Y" takes Python's decimal digits; Garay digits (Unicode 16.0) are \p{Nd} to the JS engine only.
+  ["Jan-\u0662\u0660\u0662\u0663", "naive"],
+  ["Jan-\u{10d42}\u{10d40}\u{10d42}\u{10d43}", "ValueError"],
+  ["\u{10d42}\u{10d40}\u{10d42}\u{10d43}-01", "ValueError"],
+  // dateutil's int() of the whole seconds: more than 4300 digits (leading zeros count) raises, parse fails.
+  [`Jan 5 2023 10:00:${"0".repeat(4299)}1.5`, "naive"],
+  [`Jan 5 2023 10:00:${"0".repeat(4300)}1.5`, "ValueError"],
 ];
 
 function kind(value: unknown): string {

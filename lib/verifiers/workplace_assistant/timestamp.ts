@@ -13,7 +13,8 @@
  * Assumptions (they only move instants, never whether a call is accepted): "now", "today" and a bare time of
  * day use Gym's hard-coded current time (2023-11-30 23:59) where pandas reads the clock.
  */
-import { decimalValue, isSpace, pyUpper } from "../../verify/pyunicode";
+import { pyIntFromStr } from "../../verify/python";
+import { decimalValue, pyUpper } from "../../verify/pyunicode";
 import { type DateFields, dateutilParse, daysInMonth, GYM_NOW } from "./dateutil";
 import { PyException, pyRepr, pyTypeName } from "./py";
 
@@ -455,21 +456,10 @@ function parseDelimitedDate(s: string): PdTimestamp | undefined {
   return err("ValueError", `Invalid date specified (${month}/${day})`);
 }
 
-/** Python's int() on a short ASCII-or-not digit string; undefined where it raises ValueError. */
+/** Python's int() on a short slice; undefined where it raises ValueError. */
 function pyIntOrUndefined(s: string): number | undefined {
-  // Only called on slices of at most 4 characters; Python's int() accepts any decimal digits and spaces.
-  const ascii = Array.from(s, (ch) => {
-    const d = decimalDigit(ch);
-    return d >= 0 ? String(d) : ch;
-  }).join("");
-  const t = ascii.replace(/^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g, "");
-  return /^[+-]?[0-9](?:_?[0-9])*$/.test(t) ? Number(t.replaceAll("_", "")) : undefined;
-}
-
-function decimalDigit(ch: string): number {
-  const cp = ch.codePointAt(0)!;
-  if (cp > 0x7f && isSpace(cp)) return -2;
-  return decimalValue(cp);
+  const parsed = pyIntFromStr(s);
+  return parsed.ok ? Number(parsed.value) : undefined;
 }
 
 const PY_WS =
@@ -549,8 +539,10 @@ function parseDateabbr(input: string): PdTimestamp | undefined {
 
 /** datetime.strptime(s, fmt) for "%Y-%m", "%b %Y" and "%b-%Y" (C locale month abbreviations). */
 function strptimeMonth(s: string): PdTimestamp | undefined {
-  // %Y is \d{4} in Python's re (any script's digits), %m ASCII, the format's space is \s+.
-  const year = "(\\p{Nd}{4})";
+  // %Y is \d{4} in Python's re: any script's decimal digits by Python's Unicode tables, checked below (the JS
+  // engine's \p{Nd} follows a newer Unicode, with digits Python 3.13 does not know). %m is ASCII, the
+  // format's space is \s+.
+  const year = "(.{4})";
   const month = "(1[0-2]|0[1-9]|[1-9])";
   const patterns: [RegExp, "ym" | "by"][] = [
     [new RegExp(`^${year}-${month}$`, "iu"), "ym"],
@@ -560,7 +552,9 @@ function strptimeMonth(s: string): PdTimestamp | undefined {
   for (const [re, kind] of patterns) {
     const m = re.exec(s);
     if (!m) continue;
-    const y = pyIntOrUndefined(kind === "ym" ? m[1]! : m[2]!)!;
+    const yearText = kind === "ym" ? m[1]! : m[2]!;
+    if (!Array.from(yearText).every((ch) => decimalValue(ch.codePointAt(0)!) >= 0)) continue;
+    const y = pyIntOrUndefined(yearText)!;
     const mo =
       kind === "ym" ? Number(m[2]) : MONTH_ABBR.indexOf(pyUpper(m[1]!) as (typeof MONTH_ABBR)[number]) + 1;
     if (y < 1) continue;

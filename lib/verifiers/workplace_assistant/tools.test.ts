@@ -228,6 +228,27 @@ describe("calendar tools", () => {
     expectUnchanged(state.calendar, base.calendar);
   });
 
+  it("a new row holding an int past float's range raises OverflowError as pandas' DataFrame does", () => {
+    // pandas 2.3.3: pd.DataFrame({"c": [2**1024 - 2**970]}) raises "int too large to convert to float";
+    // one less builds an object column. An int duration passes int(); the long text fails there first.
+    const edge = 2n ** 1024n - 2n ** 970n;
+    const withDuration = (literal: string) =>
+      `{"event_name": "x", "participant_email": "a@b.co", "event_start": "2023-12-01 10:00:00", "duration": ${literal}}`;
+    const { state, calls } = run(
+      ["calendar_create_event", withDuration(String(edge))],
+      ["calendar_create_event", withDuration(`"30", "event_name": ${-edge}`)],
+      ["calendar_create_event", withDuration(`"${"1".repeat(4301)}"`)],
+      ["calendar_create_event", withDuration(String(edge - 1n))],
+    );
+    expect(calls.map((c) => c.message ?? c.outcome)).toEqual([
+      "OverflowError: int too large to convert to float",
+      "OverflowError: int too large to convert to float",
+      "Invalid duration format. Expected a number of minutes.",
+      "applied",
+    ]);
+    expect(lastRow(state.calendar).duration).toBe(edge - 1n);
+  });
+
   it("delete_event removes an 8-digit id and refuses other formats or unknown ids", () => {
     const { state, calls } = run(
       ["calendar_delete_event", { event_id: "13" }],
@@ -440,8 +461,19 @@ describe("project management tools", () => {
       ["project_management_search_tasks", { board: "design" }],
       ["project_management_search_tasks", {}],
       ["project_management_search_tasks", { assigned_to_email: "not-an-email" }],
+      // Python's re.match(r"...$") accepts one final newline (the search then finds nothing), not two.
+      ["project_management_search_tasks", { assigned_to_email: "raj.patel@atlas.com\n" }],
+      ["project_management_search_tasks", { assigned_to_email: "raj.patel@atlas.com\n\n" }],
     );
-    expect(calls.map((c) => c.outcome)).toEqual(["applied", "refused", "applied", "refused", "refused"]);
+    expect(calls.map((c) => c.outcome)).toEqual([
+      "applied",
+      "refused",
+      "applied",
+      "refused",
+      "refused",
+      "applied",
+      "refused",
+    ]);
     expectUnchanged(state.projectTasks, base.projectTasks);
   });
 });

@@ -1,4 +1,5 @@
 /** CalendarTool (calendar.py) over processed/calendar_events.csv. */
+import { newRow } from "../frame";
 import { PyException, pyEq, pyInt, pyIsDigit, pyLen, pyLowerMethod, pyZfill, truthy } from "../py";
 import { compareTimestamps, type PdTimestamp, pandasTimestamp, sortNewestFirst } from "../timestamp";
 import {
@@ -161,7 +162,7 @@ export const CALENDAR_TOOLS: readonly ToolDef[] = [
       const eventId = pyZfill(String(pyInt(frame.objectMax("event_id")) + 1n), ID_WIDTH);
       // pd.concat without ignore_index: the new row keeps its own label 0, duplicating the first row's.
       // The arguments are stored as given, so an int duration stays an int (and later lower-cases to NaN).
-      frame.append(Object.freeze([eventId, eventName, email, eventStart, duration]), "keep_index");
+      frame.append(newRow([eventId, eventName, email, eventStart, duration]), "keep_index");
       return applied(eventId);
     },
   },

@@ -1,5 +1,5 @@
 /** CustomerRelationshipManagerTool (customer_relationship_manager.py) over its processed CSV. */
-import type { Frame } from "../frame";
+import { type Frame, newRow } from "../frame";
 import { assertHashable, isNa, PyException, pyEq, pyInt, pyLowerMethod, pyZfill, truthy } from "../py";
 import {
   anyFalsy,
@@ -177,7 +177,7 @@ export const CRM_TOOLS: readonly ToolDef[] = [
         notes: v("notes"),
         follow_up_by: v("follow_up_by"),
       };
-      frame.append(Object.freeze(frame.columns.map((c) => byColumn[c])), "ignore_index");
+      frame.append(newRow(frame.columns.map((c) => byColumn[c])), "ignore_index");
       return applied(newId);
     },
   },

@@ -1,6 +1,6 @@
 /** EmailTool (email.py): search, read, send, delete, forward and reply over processed/emails.csv. */
 import { pyLower, pySplitSpace } from "../../../verify/pyunicode";
-import type { Row } from "../frame";
+import { newRow, type Row } from "../frame";
 import { assertHashable, pyIn, pyInt, pyLowerMethod, truthy } from "../py";
 import { type PdTimestamp, pandasTimestamp } from "../timestamp";
 import {
@@ -46,10 +46,7 @@ function sendEmail(state: WorkplaceState, recipient: unknown, subject: unknown, 
     const lowered = pyLowerMethod(recipient);
     const emails = state.emails;
     const emailId = emails.length === 0 ? "1" : String(pyInt(emails.objectMax("email_id")) + 1n);
-    emails.append(
-      Object.freeze([emailId, "outbox", lowered, subject, EMAIL_SENT_DATETIME, body]),
-      "ignore_index",
-    );
+    emails.append(newRow([emailId, "outbox", lowered, subject, EMAIL_SENT_DATETIME, body]), "ignore_index");
     return applied("Email sent successfully.");
   });
 }

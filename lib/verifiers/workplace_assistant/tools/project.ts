@@ -1,6 +1,6 @@
 /** ProjectManagementTool (project_management.py) over processed/project_tasks.csv. */
 import { pyLower } from "../../../verify/pyunicode";
-import type { Cell, Frame } from "../frame";
+import { type Cell, type Frame, newRow } from "../frame";
 import { assertHashable, isNa, PyException, pyEq, pyInt, pyLowerMethod, pyZfill, truthy } from "../py";
 import {
   anyFalsy,
@@ -20,7 +20,8 @@ const ID_WIDTH = 8;
 /** Case-sensitive, like the compare (list_name and board are not lower-cased there). */
 const LISTS = ["Backlog", "In Progress", "In Review", "Completed"] as const;
 const BOARDS = ["Back end", "Front end", "Design"] as const;
-const EMAIL_PATTERN = /^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}$/;
+/** Gym's `re.match(r"^...$", email)`: Python's `$` also matches before a final newline, so "\n?$" here. */
+const EMAIL_PATTERN = /^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}\n?$/;
 
 const BAD_ASSIGNEE = "Assignee email not valid. Please choose from the list of team members.";
 const BAD_LIST = "List not valid. Please choose from: 'Backlog', 'In Progress', 'In Review', 'Completed'.";
@@ -136,7 +137,7 @@ export const PROJECT_TOOLS: readonly ToolDef[] = [
       if (!LISTS.some((l) => pyEq(l, listName))) return refused(BAD_LIST);
       if (!BOARDS.some((b) => pyEq(b, board))) return refused(BAD_BOARD);
       const taskId = pyZfill(String(pyInt(frame.objectMax("task_id")) + 1n), ID_WIDTH);
-      frame.append(Object.freeze([taskId, taskName, email, listName, dueDate, board]), "ignore_index");
+      frame.append(newRow([taskId, taskName, email, listName, dueDate, board]), "ignore_index");
       return applied(taskId);
     },
   },

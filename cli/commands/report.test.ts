@@ -1,0 +1,51 @@
+import { mkdtemp, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ZERO_CAUSE_LABELS, ZERO_CAUSES } from "../../lib/triage";
+import { buildTriageRun, TRIAGE_RUN_PATH } from "../../scripts/gen-triage-run";
+import { memoryIo } from "../io";
+import { parseReportArgs, run } from "./report";
+
+const FILE = join(import.meta.dirname, "..", "..", TRIAGE_RUN_PATH);
+
+describe("cli report", () => {
+  it("writes the same bytes for the same input, with the breakdown and the marked rollouts", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "report-"));
+    const a = join(dir, "a.html");
+    const b = join(dir, "b.html");
+    expect(await run([FILE, "--mark", "5,2", "--out", a], memoryIo())).toBe(0);
+    expect(await run([FILE, "--mark", "2,5", "--out", b], memoryIo())).toBe(0);
+    const html = await readFile(a, "utf8");
+    expect(html).toBe(await readFile(b, "utf8"));
+    expect(html).toContain('data-line="2"');
+    expect(html).toContain('data-line="5"');
+    expect(html.match(/data-testid="report-rollout"/g)).toHaveLength(2);
+    // Every cause of the fixture's zeros is in the breakdown.
+    const intents = buildTriageRun().intents.filter((i) => i.recorded === 0 && i.cause !== "drift");
+    for (const cause of ZERO_CAUSES) {
+      if (intents.some((i) => i.cause === cause)) expect(html).toContain(ZERO_CAUSE_LABELS[cause]);
+    }
+  });
+
+  it("without marks shows the rollouts the filter keeps", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "report-"));
+    const out = join(dir, "r.html");
+    expect(await run([FILE, "--filter", "recorded:1", "--out", out], memoryIo())).toBe(0);
+    const html = await readFile(out, "utf8");
+    const ones = buildTriageRun().intents.filter((i) => i.recorded === 1).length;
+    expect(html).toContain(`rollouts the filter keeps`);
+    expect(html.match(/data-testid="report-rollout"/g)?.length).toBe(Math.min(ones, 20));
+  });
+
+  it("refuses unusable arguments with exit 2", async () => {
+    expect(parseReportArgs([FILE])).toEqual({
+      ok: false,
+      error: "--out is required (the HTML file to write)",
+    });
+    expect(parseReportArgs([FILE, "--out", "x", "--mark", "2,a"]).ok).toBe(false);
+    expect(parseReportArgs([FILE, "--out", "x", "--filter", "nonsense:"]).ok).toBe(false);
+    const io = memoryIo();
+    expect(await run([FILE, "--mark", "0", "--out", "x"], io)).toBe(2);
+  });
+});

@@ -1,0 +1,216 @@
+/**
+ * `report FILE|DIR [--filter EXPR] [--mark LINES] --out report.html`: one self-contained HTML file to share (no
+ * network, no script, a strict CSP) with the run's why-zero breakdown, its metrics and the marked rollouts'
+ * calls and transcripts. The data is the run view's (worker/run.ts) and the HTML is lib/report's, the same the
+ * page's "Report" download writes, so the same file, filter and rollouts give the same bytes.
+ */
+
+import { readLine } from "../../lib/folder";
+import type { HarnessId } from "../../lib/harness/types";
+import { readJsonl } from "../../lib/jsonl";
+import { renderReport } from "../../lib/report";
+import { parseFilter, type RunRow, runRow } from "../../lib/run";
+import { ZERO_VIEWS, type ZeroView } from "../../lib/triage";
+import { reportData } from "../../worker/report";
+import type { RunSource, RunSourceLine } from "../../worker/run";
+import { answerUsage, emptyValue, onlyFile, readHarness, scanOptions } from "../args";
+import { CliError, reportError } from "../errors";
+import { FOLDER_HELP, type RoleOverride, readRoleOverrides, type Source, sourcesOf } from "../folder";
+import type { CommandIo } from "../io";
+import { namingFile, openFileStream } from "../open";
+import { writeOutput } from "../output";
+
+export const HELP = `usage: npm run --silent cli -- report FILE|DIR --out report.html [options]
+
+Writes one self-contained HTML file to share: it opens offline in any browser, loads nothing and runs no
+script (Content-Security-Policy default-src 'none'), and every text from the file is escaped. It shows the
+why-zero breakdown, the run metrics (over the rollouts the filter keeps) and, for each chosen rollout, its
+calls (emitted name, provenance, verifier name, status, outcome) and its transcript. The same input gives the
+same bytes (nothing in it comes from the clock).
+
+options:
+  --out OUT       the HTML file to write (required)
+  --filter EXPR   the run filter (as in triage and the page): metrics and the default rollouts follow it
+  --mark LINES    the rollouts to show in full, by line: 3,17,42 (default: the first 20 the filter keeps)
+  --view V        which zeros the breakdown counts: recorded (default), contract or legacy
+  --server S      the verifying server (default: each rollout's own, see the README)
+  --inputs M      materialized inputs JSONL, paired as verify pairs it
+  --harness H     the harness that produced the file (alias diagnostics only)
+  --role PATH=ROLE  a folder file's role (repeatable; see below)
+  -h, --help      this help
+
+${FOLDER_HELP}A folder must hold exactly one rollouts file (give that file's path otherwise).
+Exit 2 for unusable arguments.
+`;
+
+interface ReportArgs {
+  readonly file: string;
+  readonly out: string;
+  readonly filter: string;
+  readonly marked: readonly number[] | null;
+  readonly view: ZeroView;
+  readonly roles: readonly RoleOverride[];
+  readonly server?: string;
+  readonly inputs?: string;
+  readonly harness?: HarnessId;
+}
+
+type Parsed =
+  | { ok: true; help: true }
+  | { ok: true; help: false; args: ReportArgs }
+  | { ok: false; error: string };
+
+export function parseReportArgs(argv: readonly string[]): Parsed {
+  const scanned = scanOptions(
+    argv,
+    ["--out", "--filter", "--mark", "--view", "--server", "--inputs", "--harness", "--role"],
+    ["--role"],
+  );
+  if (!scanned.ok || scanned.help) return scanned.ok ? { ok: true, help: true } : scanned;
+  const { values, files, lists } = scanned;
+  const only = onlyFile(files);
+  if (!only.ok) return only;
+  const empty = emptyValue(values, ["--out", "--server", "--inputs"]);
+  if (empty !== null) return empty;
+  const out = values.get("--out");
+  if (out === undefined) return { ok: false, error: "--out is required (the HTML file to write)" };
+  const filter = values.get("--filter") ?? "";
+  const parsedFilter = parseFilter(filter);
+  if (!parsedFilter.ok) return { ok: false, error: `--filter: ${parsedFilter.error}` };
+  const mark = values.get("--mark");
+  let marked: number[] | null = null;
+  if (mark !== undefined) {
+    const parts = mark
+      .split(",")
+      .map((p) => p.trim())
+      .filter((p) => p !== "");
+    if (parts.length === 0 || parts.some((p) => !/^[1-9]\d{0,9}$/.test(p))) {
+      return {
+        ok: false,
+        error: `--mark must be line numbers separated by commas, not ${JSON.stringify(mark)}`,
+      };
+    }
+    marked = parts.map(Number);
+  }
+  const view = ZERO_VIEWS.find((v) => v === (values.get("--view") ?? "recorded"));
+  if (view === undefined) return { ok: false, error: `--view must be one of ${ZERO_VIEWS.join(", ")}` };
+  const roles = readRoleOverrides(lists.get("--role") ?? []);
+  if (!roles.ok) return roles;
+  const harness = readHarness(values.get("--harness"));
+  if (!harness.ok) return harness;
+  const server = values.get("--server");
+  const inputs = values.get("--inputs");
+  return {
+    ok: true,
+    help: false,
+    args: {
+      file: only.file,
+      out,
+      filter,
+      marked,
+      view,
+      roles: roles.overrides,
+      ...(server === undefined ? {} : { server }),
+      ...(inputs === undefined ? {} : { inputs }),
+      ...(harness.harness === null ? {} : { harness: harness.harness }),
+    },
+  };
+}
+
+/** The rollouts of one source, read from disk (again at each call: rollouts are never kept). */
+function readSource(source: Source, args: ReportArgs, io: CommandIo) {
+  let unreadable = 0;
+  async function* read(only: ReadonlySet<number> | null, report: boolean): AsyncIterable<RunSourceLine> {
+    const stream = await openFileStream(source.path);
+    for await (const item of namingFile(source.path, readJsonl(stream))) {
+      if (only !== null && !only.has(item.line)) continue;
+      if (!item.ok) {
+        if (report) unreadable++;
+        continue;
+      }
+      const read = readLine(item.value);
+      if (!read.ok) {
+        if (report) {
+          unreadable++;
+          await io.stderr.write(`line ${item.line}: ${read.message} (left out)\n`);
+        }
+        continue;
+      }
+      const pairing = source.inputRows?.pair(read.rollout);
+      yield {
+        line: item.line,
+        value: read.rollout,
+        options: {
+          config: source.config,
+          ...(args.server === undefined ? {} : { server: args.server }),
+          ...(pairing === undefined ? {} : { pairing }),
+          ...(pairing === undefined || pairing.ref === null ? {} : { input: pairing.ref }),
+          ...(args.harness === undefined ? {} : { harness: args.harness }),
+        },
+      };
+    }
+  }
+  return { read, unreadable: () => unreadable };
+}
+
+export async function run(argv: string[], io: CommandIo): Promise<number> {
+  const parsed = parseReportArgs(argv);
+  if (!parsed.ok || parsed.help) return answerUsage(parsed, HELP, io);
+  const args = parsed.args;
+  try {
+    const sources = await sourcesOf(args.file, { roles: args.roles, inputs: args.inputs ?? null }, io);
+    const [source] = sources;
+    if (source === undefined) throw new CliError("usage", `${args.file} holds no rollouts file`);
+    if (sources.length > 1) {
+      throw new CliError(
+        "usage",
+        `${args.file} holds ${sources.length} rollouts files (${sources.map((s) => s.file).join(", ")}): give one of them`,
+      );
+    }
+    const reader = readSource(source, args, io);
+    // Rows only are kept (as triage keeps them); rollouts are read again for a field filter and the shown ones.
+    const rows: RunRow[] = [];
+    for await (const item of reader.read(null, true)) rows.push(runRow(item.line, item.value, item.options));
+    const runSource: RunSource = {
+      key: `report:${source.path}`,
+      harness: args.harness ?? null,
+      rows: () => ({ rows, emitted: new Map() }),
+      rollouts: () => reader.read(null, false),
+      unreadable: reader.unreadable(),
+    };
+    const data = await reportData(
+      runSource,
+      {
+        title: source.file ?? source.path.split(/[\\/]/).pop() ?? source.path,
+        filter: args.filter,
+        marked: args.marked,
+        file: source.file,
+        view: args.view,
+      },
+      (lines) => reader.read(new Set(lines), false),
+    );
+    if ("error" in data) throw new CliError("usage", `--filter: ${data.error}`);
+    const missing = (args.marked ?? []).filter((line) => !data.rollouts.some((r) => r.line === line));
+    if (missing.length > 0) {
+      await io.stderr.write(
+        `--mark: line${missing.length === 1 ? "" : "s"} ${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} not a rollout (left out)\n`,
+      );
+    }
+    const html = new TextEncoder().encode(renderReport(data));
+    await writeOutput(
+      args.out,
+      [source.path, ...(args.inputs === undefined ? [] : [args.inputs])],
+      io,
+      null,
+      async (output) => {
+        await output.write(html);
+      },
+    );
+    await io.stderr.write(
+      `report: ${data.rollouts.length} rollouts shown, ${data.counts.rollouts} in the run\n`,
+    );
+    return 0;
+  } catch (error) {
+    return reportError(error, io);
+  }
+}

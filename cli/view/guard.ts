@@ -1,0 +1,146 @@
+/**
+ * What `view` lets in (Node only). The server listens on 127.0.0.1 alone; on top of that:
+ * - the Host header must name this server (127.0.0.1:PORT or localhost:PORT), so a page on another site whose
+ *   name was rebound to 127.0.0.1 (DNS rebinding) is refused;
+ * - every request carries the token printed with the URL, as Jupyter does: once in the URL (`?token=`), which
+ *   sets a cookie, then the cookie (or an `X-View-Token` header, for scripts);
+ * - a file path is relative to the served folder, has no `.`/`..` segment, and its real path (symlinks
+ *   followed) lies inside the folder's real path.
+ */
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import { realpath, stat } from "node:fs/promises";
+import { join, sep } from "node:path";
+
+/** Random bytes in a token: 192 bits, as hex. */
+const TOKEN_BYTES = 24;
+
+export const TOKEN_PARAM = "token";
+export const TOKEN_HEADER = "x-view-token";
+
+export function newToken(): string {
+  return randomBytes(TOKEN_BYTES).toString("hex");
+}
+
+/** The cookie that carries the token: named per port (cookies are not port-scoped on one host). */
+export function cookieName(port: number): string {
+  return `ri_view_${port}`;
+}
+
+export function hostAllowed(host: string | undefined, port: number): boolean {
+  return host === `127.0.0.1:${port}` || host === `localhost:${port}`;
+}
+
+function sameToken(given: string | undefined | null, token: string): boolean {
+  if (typeof given !== "string") return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function cookieValue(header: string | undefined, name: string): string | null {
+  if (header === undefined) return null;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq !== -1 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return null;
+}
+
+export type Admission =
+  | { readonly ok: true; readonly via: "cookie" | "header" }
+  | { readonly ok: true; readonly via: "url"; readonly cookie: string; readonly location: string }
+  | { readonly ok: false; readonly status: 403; readonly reason: string };
+
+/** Whether a request may go on, and how its token came (a token in the URL is swapped for a cookie). */
+export function admit(
+  request: {
+    readonly url: string;
+    readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  },
+  port: number,
+  token: string,
+): Admission {
+  const host = request.headers.host;
+  if (!hostAllowed(typeof host === "string" ? host : undefined, port)) {
+    return { ok: false, status: 403, reason: "this server answers only to 127.0.0.1 and localhost" };
+  }
+  const url = new URL(request.url, `http://127.0.0.1:${port}`);
+  const cookie = request.headers.cookie;
+  if (sameToken(cookieValue(typeof cookie === "string" ? cookie : undefined, cookieName(port)), token)) {
+    return { ok: true, via: "cookie" };
+  }
+  const header = request.headers[TOKEN_HEADER];
+  if (sameToken(typeof header === "string" ? header : undefined, token)) return { ok: true, via: "header" };
+  if (sameToken(url.searchParams.get(TOKEN_PARAM), token)) {
+    url.searchParams.delete(TOKEN_PARAM);
+    return {
+      ok: true,
+      via: "url",
+      cookie: `${cookieName(port)}=${token}; Path=/; HttpOnly; SameSite=Strict`,
+      location: `${url.pathname}${url.search}`,
+    };
+  }
+  return { ok: false, status: 403, reason: "missing or wrong token: open the URL view printed" };
+}
+
+export type Confined =
+  | { readonly ok: true; readonly path: string }
+  | { readonly ok: false; readonly status: 400 | 403 | 404; readonly reason: string };
+
+/**
+ * The real path of `relative` (a `/`-separated path from the page) inside `root` (already a real path), or
+ * why not: a `.`/`..`/empty segment, a backslash or NUL, a path whose real path leaves the folder (a symlink
+ * out), or something that is not a regular file.
+ */
+export async function confine(root: string, relative: string): Promise<Confined> {
+  const segments = relative.split("/");
+  if (
+    relative === "" ||
+    relative.includes("\0") ||
+    relative.includes("\\") ||
+    segments.some((s) => s === "" || s === "." || s === "..")
+  ) {
+    return { ok: false, status: 400, reason: "a path inside the folder, without . or .. segments" };
+  }
+  let real: string;
+  try {
+    real = await realpath(join(root, ...segments));
+  } catch {
+    return { ok: false, status: 404, reason: "no such file" };
+  }
+  if (!real.startsWith(root.endsWith(sep) ? root : `${root}${sep}`)) {
+    return { ok: false, status: 403, reason: "the path leaves the served folder" };
+  }
+  try {
+    if (!(await stat(real)).isFile()) return { ok: false, status: 404, reason: "not a file" };
+  } catch {
+    return { ok: false, status: 404, reason: "no such file" };
+  }
+  return { ok: true, path: real };
+}
+
+/** One byte range of a file of `size` bytes, from a Range header (one range only; several are not needed). */
+export type RangeAnswer =
+  | { readonly kind: "whole" }
+  | { readonly kind: "range"; readonly start: number; readonly end: number }
+  | { readonly kind: "unsatisfiable" };
+
+export function byteRange(header: string | undefined, size: number): RangeAnswer {
+  if (header === undefined) return { kind: "whole" };
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (match === null) return { kind: "whole" };
+  const [, from = "", to = ""] = match;
+  if (from === "" && to === "") return { kind: "whole" };
+  if (from === "") {
+    const suffix = Number(to);
+    if (suffix === 0) return { kind: "unsatisfiable" };
+    return size === 0
+      ? { kind: "unsatisfiable" }
+      : { kind: "range", start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(from);
+  if (start >= size) return { kind: "unsatisfiable" };
+  const end = to === "" ? size - 1 : Math.min(Number(to), size - 1);
+  if (end < start) return { kind: "unsatisfiable" };
+  return { kind: "range", start, end };
+}

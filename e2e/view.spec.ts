@@ -1,0 +1,167 @@
+/**
+ * `cli view DIR`: the app and a folder served on 127.0.0.1 with a token, and a run followed while it writes.
+ * The server is started here (its own free port) on this worktree's production build, which the Playwright
+ * web server has just made.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { request } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { GOLDEN_WA, ROOT, readJsonlFile, waitReady } from "./helpers";
+
+/** The product requirement: an appended line shows with its reward within this long (issue #22). */
+const FOLLOW_TARGET_MS = 2000;
+/**
+ * This test fails only when the target is clearly exceeded (several times over): on the shared 2-core
+ * machine other jobs' load stretches any wall-clock figure. The measured time is reported with the test.
+ */
+const FOLLOW_FAIL_MS = 3 * FOLLOW_TARGET_MS;
+
+let server: ChildProcess;
+let url: URL;
+let port: number;
+let token: string;
+let dir: string;
+let base: string;
+const rolloutLines = readFileSync(path.join(GOLDEN_WA, "wa_noecho.jsonl"), "utf8")
+  .split("\n")
+  .filter(Boolean);
+const expected = readJsonlFile(path.join(GOLDEN_WA, "wa_noecho_expected.jsonl")) as {
+  contract: { reward: number };
+}[];
+
+test.beforeAll(async () => {
+  base = realpathSync(mkdtempSync(path.join(tmpdir(), "view-e2e-")));
+  dir = path.join(base, "run");
+  mkdirSync(dir);
+  writeFileSync(path.join(dir, "rollouts.jsonl"), `${rolloutLines.slice(0, 3).join("\n")}\n`);
+  writeFileSync(path.join(dir, "inputs.jsonl"), readFileSync(path.join(GOLDEN_WA, "wa_inputs.jsonl")));
+  writeFileSync(path.join(base, "secret.txt"), "not to be served\n");
+  symlinkSync(path.join(base, "secret.txt"), path.join(dir, "escape.jsonl"));
+  server = spawn("npx", ["tsx", "cli/main.ts", "view", dir, "--port", "0"], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const printed = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => reject(new Error(`view printed no URL:\n${out}`)), 90_000);
+    server.stdout?.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /http:\/\/127\.0\.0\.1:\d+\/\?\S+/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[0]);
+      }
+    });
+    server.on("exit", (code) => reject(new Error(`view exited ${code}:\n${out}`)));
+  });
+  url = new URL(printed);
+  port = Number(url.port);
+  token = url.searchParams.get("token") ?? "";
+});
+
+test.afterAll(() => {
+  server?.kill("SIGINT");
+  rmSync(base, { recursive: true, force: true });
+});
+
+/** A raw request (the Host header is ours to set, unlike fetch's). */
+function raw(pathname: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: "127.0.0.1", port, path: pathname, headers }, (res) => {
+      let body = "";
+      res.on("data", (c: Buffer) => {
+        body += c.toString();
+      });
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+const host = () => `127.0.0.1:${port}`;
+
+test("a request without the token is refused", async () => {
+  expect((await raw("/", { host: host() })).status).toBe(403);
+  expect((await raw("/view-api/files", { host: host() })).status).toBe(403);
+  expect((await raw("/view-api/file?path=rollouts.jsonl", { host: host() })).status).toBe(403);
+  expect((await raw("/view-api/files", { host: host(), "x-view-token": token })).status).toBe(200);
+});
+
+test("a request with another Host is refused, token or not (DNS rebinding)", async () => {
+  for (const other of [`attacker.example:${port}`, "attacker.example", `127.0.0.1:${port + 1}`]) {
+    const answer = await raw("/view-api/files", { host: other, "x-view-token": token });
+    expect(answer.status).toBe(403);
+    expect(answer.body).not.toContain("rollouts.jsonl");
+  }
+});
+
+test("a path with .. is refused", async () => {
+  for (const outside of ["../secret.txt", "../run/../secret.txt", "sub/../../secret.txt"]) {
+    const answer = await raw(`/view-api/file?path=${encodeURIComponent(outside)}`, {
+      host: host(),
+      "x-view-token": token,
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body).not.toContain("not to be served");
+  }
+  // The raw path form, too: it reaches the app, never a file.
+  const dotted = await raw("/view-api/../../secret.txt", { host: host(), "x-view-token": token });
+  expect(dotted.body).not.toContain("not to be served");
+});
+
+test("a symlink out of the folder is refused", async () => {
+  const answer = await raw("/view-api/file?path=escape.jsonl", { host: host(), "x-view-token": token });
+  expect(answer.status).toBe(403);
+  expect(answer.body).not.toContain("not to be served");
+});
+
+test("the printed URL opens the folder; an appended line shows with its reward", async ({ page }) => {
+  await page.goto(url.toString());
+  // The token leaves the address bar at once (the cookie carries it).
+  await expect(page).not.toHaveURL(/token=/);
+  await waitReady(page);
+  await expect(page.locator(".rrow[data-line]")).toHaveCount(3);
+  await expect(page.locator(".rrow[data-line='2']")).toHaveAttribute(
+    "data-reward",
+    String(expected[1]?.contract.reward),
+  );
+  await expect(page.getByTestId("follow-state")).toBeVisible();
+
+  // Half a line first: it waits for its line break.
+  const fourth = rolloutLines[3] ?? "";
+  appendFileSync(path.join(dir, "rollouts.jsonl"), fourth.slice(0, 100));
+  await expect(page.getByTestId("follow-state")).toContainText("waits for its line break");
+  await expect(page.locator(".rrow[data-line]")).toHaveCount(3);
+
+  const started = Date.now();
+  appendFileSync(path.join(dir, "rollouts.jsonl"), `${fourth.slice(100)}\n`);
+  const row = page.locator(".rrow[data-line='4']");
+  await expect(row.locator("[data-rewards='done']")).toBeVisible({ timeout: FOLLOW_FAIL_MS });
+  const elapsed = Date.now() - started;
+  test.info().annotations.push({
+    type: "follow",
+    description: `appended line shown with its reward after ${elapsed} ms (target ${FOLLOW_TARGET_MS} ms)`,
+  });
+  console.log(
+    `view follow: appended line with its reward after ${elapsed} ms (target ${FOLLOW_TARGET_MS} ms)`,
+  );
+  await expect(row).toHaveAttribute("data-reward", String(expected[3]?.contract.reward));
+
+  // Truncated: said, and the rows read stay as they were.
+  writeFileSync(path.join(dir, "rollouts.jsonl"), `${rolloutLines[0]}\n`);
+  await expect(page.getByTestId("follow-problem")).toContainText("shrank");
+  await expect(page.locator(".rrow[data-line]")).toHaveCount(4);
+});

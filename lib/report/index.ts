@@ -1,0 +1,11 @@
+export {
+  escapeHtml,
+  REPORT_CSP,
+  REPORT_MAX_ITEMS,
+  REPORT_OUTCOME_CHARS,
+  type ReportCall,
+  type ReportData,
+  type ReportItem,
+  type ReportRollout,
+  renderReport,
+} from "./report";

@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { runMetrics } from "../metrics";
+import { summarizeTriage } from "../triage";
+import { escapeHtml, REPORT_CSP, type ReportData, renderReport } from "./report";
+
+/** Every tag of the document (text from the data is escaped, so it holds no "<"). */
+function tags(html: string): string[] {
+  return html.match(/<[^>]*>/g) ?? [];
+}
+
+const HOSTILE = `<script>alert(1)</script><img src=x onerror=alert(2)>"'&`;
+
+function data(): ReportData {
+  return {
+    title: `run ${HOSTILE}`,
+    filter: `field:agent_ref.name="${HOSTILE}"`,
+    counts: { rollouts: 2, unreadable: 1 },
+    triage: summarizeTriage([], "recorded"),
+    metrics: runMetrics([]),
+    chosen: "1 rollout marked.",
+    rollouts: [
+      {
+        line: 7,
+        file: null,
+        task: "3",
+        agent: HOSTILE,
+        server: "workplace_assistant",
+        recorded: 0,
+        contract: 1,
+        legacy: 0,
+        cause: null,
+        unverified: null,
+        input: [{ role: "user", text: HOSTILE }],
+        calls: [
+          {
+            index: 0,
+            emitted: `mcp_${HOSTILE}`,
+            provenance: "workplace_assistant / email_send",
+            verifier_name: "email_send",
+            status: "provenance",
+            outcome: `output: ${HOSTILE}`,
+          },
+        ],
+        transcript: [
+          { kind: "message", role: "assistant", text: `**bold** ${HOSTILE}` },
+          { kind: "call", name: "email_send", arguments: `{"to":"${HOSTILE}"}`, output: HOSTILE },
+        ],
+        omitted: { calls: 0, items: 0 },
+      },
+    ],
+  };
+}
+
+describe("renderReport", () => {
+  it("escapes every text from the data: no markup of the file's survives", () => {
+    const html = renderReport(data());
+    expect(html).not.toContain("<script");
+    expect(html).not.toContain("<img");
+    // Markup is only the report's own: no tag carries an event handler.
+    expect(tags(html).filter((tag) => /\son[a-z]+=/i.test(tag))).toEqual([]);
+    expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
+    expect(html).toContain("&quot;&#39;&amp;");
+  });
+
+  it("declares a CSP that loads nothing and runs nothing, and references nothing outside the file", () => {
+    const html = renderReport(data());
+    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">`);
+    expect(REPORT_CSP).toMatch(/^default-src 'none';/);
+    expect(REPORT_CSP).not.toContain("script-src");
+    expect(tags(html).filter((tag) => /\s(src|href|action|srcset|xlink:href)=/i.test(tag))).toEqual([]);
+    expect(html).not.toMatch(/url\(/i);
+  });
+
+  it("is deterministic: the same data gives the same bytes", () => {
+    expect(renderReport(data())).toBe(renderReport(data()));
+  });
+
+  it("shows the marked rollout's calls with their identity and outcome", () => {
+    const html = renderReport(data());
+    expect(html).toContain('data-testid="report-rollout" data-line="7"');
+    expect(html).toContain("workplace_assistant / email_send");
+    expect(html).toContain("<code>email_send</code>");
+  });
+
+  it("escapeHtml leaves plain text alone", () => {
+    expect(escapeHtml("a b")).toBe("a b");
+  });
+});

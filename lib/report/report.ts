@@ -1,0 +1,288 @@
+/**
+ * A report to share: one self-contained HTML file (no network, no script, a strict CSP) with a run's why-zero
+ * breakdown, its metrics and the marked rollouts' calls and transcripts. A pure function from typed data to a
+ * string, so `cli report` and the page's download give the same bytes for the same input; every text from
+ * the data goes through `escapeHtml` (model text is never HTML), and nothing in it depends on the clock.
+ */
+import type { RewardSource, RunMetrics } from "../metrics";
+import { displayName } from "../names";
+import { type LineCounts, lineCountsText, zeroShareText } from "../run";
+import { type RunTriage, ZERO_CAUSE_HINTS, ZERO_CAUSE_LABELS, ZERO_CAUSES, type ZeroCause } from "../triage";
+
+/** The page's policy: nothing loads, nothing runs; only the inline style sheet and style attributes apply. */
+export const REPORT_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
+
+export interface ReportCall {
+  readonly index: number;
+  readonly emitted: string;
+  /** `server / tool` of the call's provenance entry, or null without one. */
+  readonly provenance: string | null;
+  readonly verifier_name: string;
+  readonly status: string;
+  /** What the call did: the verifier's record of it (e.g. "error: ..."), else its output, else "no output". */
+  readonly outcome: string;
+}
+
+export type ReportItem =
+  | { readonly kind: "message"; readonly role: string; readonly text: string }
+  | { readonly kind: "reasoning"; readonly text: string }
+  | {
+      readonly kind: "call";
+      readonly name: string;
+      readonly arguments: string;
+      readonly output: string | null;
+    }
+  | { readonly kind: "output"; readonly output: string }
+  | { readonly kind: "other"; readonly type: string; readonly json: string };
+
+export interface ReportRollout {
+  readonly line: number;
+  /** The file it came from (relative to a folder), or null for a single file. */
+  readonly file: string | null;
+  readonly task: string | null;
+  readonly agent: string | null;
+  readonly server: string | null;
+  readonly recorded: number | null;
+  readonly contract: number | null;
+  readonly legacy: number | null;
+  readonly cause: ZeroCause | null;
+  readonly unverified: string | null;
+  readonly input: readonly { readonly role: string; readonly text: string }[];
+  readonly calls: readonly ReportCall[];
+  readonly transcript: readonly ReportItem[];
+  /** Calls and transcript items left out past REPORT_MAX_ITEMS. */
+  readonly omitted: { readonly calls: number; readonly items: number };
+}
+
+export interface ReportData {
+  /** What the report is of: the file or folder name. */
+  readonly title: string;
+  /** The filter the metrics and the marked rollouts were chosen with ("" for none). */
+  readonly filter: string;
+  readonly counts: LineCounts;
+  readonly triage: RunTriage;
+  readonly metrics: RunMetrics;
+  readonly rollouts: readonly ReportRollout[];
+  /** One sentence on how the rollouts were chosen (e.g. "the first 20 of 31 the filter keeps"). */
+  readonly chosen: string;
+}
+
+/** Calls and transcript items shown per rollout: a 100k-call rollout stays a file a browser opens. */
+export const REPORT_MAX_ITEMS = 2000;
+/** Characters of a call's outcome shown in the calls table (the whole output is in the transcript). */
+export const REPORT_OUTCOME_CHARS = 200;
+
+const ESCAPES: Readonly<Record<string, string>> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+
+/** Text as HTML text or attribute value: every markup character escaped. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
+}
+
+/** A name shown truthfully (invisible, bidi and look-alike characters marked: lib/names), escaped. */
+function name(text: string): string {
+  return escapeHtml(displayName(text));
+}
+
+const REWARD_DECIMALS = 4;
+
+function reward(value: number | null): string {
+  if (value === null) return "—";
+  if (!Number.isFinite(value)) return String(value);
+  return String(Number(value.toFixed(REWARD_DECIMALS)));
+}
+
+function share(n: number, total: number): number {
+  return total === 0 ? 0 : (100 * n) / total;
+}
+
+function cell(text: string, className?: string): string {
+  return className ? `<td class="${className}">${text}</td>` : `<td>${text}</td>`;
+}
+
+function table(head: readonly string[], rows: readonly string[][], testid?: string): string {
+  const th = head.map((h) => `<th>${h}</th>`).join("");
+  const body = rows.map((r) => `<tr>${r.join("")}</tr>`).join("\n");
+  return `<table${testid ? ` data-testid="${testid}"` : ""}><thead><tr>${th}</tr></thead><tbody>\n${body}\n</tbody></table>`;
+}
+
+function breakdown(data: ReportData): string {
+  const { triage, counts } = data;
+  const rows = ZERO_CAUSES.filter((cause) => triage.counts[cause] > 0).map((cause) => {
+    const n = triage.counts[cause];
+    const pct = share(n, counts.rollouts);
+    return [
+      cell(
+        `<strong>${escapeHtml(ZERO_CAUSE_LABELS[cause])}</strong><br><span class="muted">${escapeHtml(ZERO_CAUSE_HINTS[cause])}</span>`,
+      ),
+      cell(String(n), "num"),
+      cell(`${pct.toFixed(1)}%`, "num"),
+      cell(`<span class="bar" style="width:${pct.toFixed(1)}%"></span>`, "barcell"),
+    ];
+  });
+  return `<section data-testid="report-breakdown"><h2>Why zero</h2>
+<p data-testid="report-zero">${escapeHtml(zeroShareText(triage.zero, counts, triage.view))}</p>
+${rows.length === 0 ? "<p>No rollout scored 0.</p>" : table(["cause", "rollouts", "share", ""], rows, "report-causes")}
+</section>`;
+}
+
+const SOURCES: readonly RewardSource[] = ["recorded", "contract", "legacy"];
+
+function metrics(data: ReportData): string {
+  const m = data.metrics;
+  const means = table(
+    ["", ...SOURCES],
+    [[cell("mean reward"), ...SOURCES.map((s) => cell(reward(m.mean[s]), "num"))]],
+  );
+  const passK = table(
+    ["k", "pass@k (contract)", "tasks", "left out (fewer than k)"],
+    m.pass_at_k.map((p) => [
+      cell(String(p.k), "num"),
+      cell(reward(p.value), "num"),
+      cell(String(p.tasks), "num"),
+      cell(String(p.skipped), "num"),
+    ]),
+  );
+  const groups = (title: string, stats: RunMetrics["by_agent"]) =>
+    stats.length === 0
+      ? ""
+      : `<h3>By ${title}</h3>${table(
+          [title, "rollouts", ...SOURCES.map((s) => `mean ${s}`), "recorded = recomputed", "differ"],
+          stats.map((g) => [
+            cell(g.key === null ? '<span class="muted">none</span>' : name(g.key)),
+            cell(String(g.n), "num"),
+            ...SOURCES.map((s) => cell(reward(g.mean[s]), "num")),
+            cell(String(g.recorded_vs_recomputed.equal), "num"),
+            cell(String(g.recorded_vs_recomputed.differ), "num"),
+          ]),
+        )}`;
+  const change = m.policy_change;
+  const usage = m.usage;
+  return `<section data-testid="report-metrics"><h2>Metrics</h2>
+<p>${escapeHtml(`${m.rollouts.toLocaleString("en-US")} rollouts${data.filter === "" ? "" : " kept by the filter"}`)}</p>
+${means}
+<h3>pass@k</h3>${passK}
+<h3>Contract vs legacy</h3>
+<p>${change.gained.length} gained under contract, ${change.lost.length} lost, ${change.same} the same, ${change.incomparable} not comparable; mean change ${reward(change.mean_delta)}.</p>
+${groups("agent", m.by_agent)}${groups("server", m.by_server)}
+<h3>Tokens</h3>
+<p>${escapeHtml(JSON.stringify(usage))}</p>
+</section>`;
+}
+
+function rolloutSection(r: ReportRollout): string {
+  const title = `${r.file === null ? "" : `${r.file} `}line ${r.line}`;
+  const facts = [
+    ["task", r.task === null ? "—" : name(r.task)],
+    ["agent", r.agent === null ? "—" : name(r.agent)],
+    ["verifying server", r.server === null ? "—" : name(r.server)],
+    ["recorded", reward(r.recorded)],
+    ["contract", reward(r.contract)],
+    ["legacy", reward(r.legacy)],
+    ["why zero", r.cause === null ? "—" : escapeHtml(ZERO_CAUSE_LABELS[r.cause])],
+    ...(r.unverified === null ? [] : [["unverified", escapeHtml(r.unverified)]]),
+  ]
+    .map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`)
+    .join("");
+  const calls =
+    r.calls.length === 0
+      ? "<p>No tool call.</p>"
+      : table(
+          ["#", "emitted name", "provenance", "verifier name", "status", "outcome"],
+          r.calls.map((c) => [
+            cell(String(c.index), "num"),
+            cell(`<code>${name(c.emitted)}</code>`),
+            cell(
+              c.provenance === null
+                ? '<span class="muted">none</span>'
+                : `<code>${name(c.provenance)}</code>`,
+            ),
+            cell(`<code>${name(c.verifier_name)}</code>`),
+            cell(escapeHtml(c.status)),
+            cell(escapeHtml(c.outcome)),
+          ]),
+          "report-calls",
+        );
+  const input = r.input
+    .map(
+      (m) =>
+        `<div class="msg"><div class="role">${escapeHtml(m.role)} (prompt)</div><pre>${escapeHtml(m.text)}</pre></div>`,
+    )
+    .join("\n");
+  const items = r.transcript.map((item) => {
+    switch (item.kind) {
+      case "message":
+        return `<div class="msg"><div class="role">${escapeHtml(item.role)}</div><pre>${escapeHtml(item.text)}</pre></div>`;
+      case "reasoning":
+        return `<div class="msg reasoning"><div class="role">reasoning</div><pre>${escapeHtml(item.text)}</pre></div>`;
+      case "call":
+        return `<div class="msg call"><div class="role">call <code>${name(item.name)}</code></div><pre>${escapeHtml(item.arguments)}</pre>${
+          item.output === null ? "" : `<div class="role">output</div><pre>${escapeHtml(item.output)}</pre>`
+        }</div>`;
+      case "output":
+        return `<div class="msg"><div class="role">unpaired output</div><pre>${escapeHtml(item.output)}</pre></div>`;
+      case "other":
+        return `<div class="msg"><div class="role">${escapeHtml(item.type)}</div><pre>${escapeHtml(item.json)}</pre></div>`;
+    }
+    return "";
+  });
+  const omitted =
+    r.omitted.calls + r.omitted.items === 0
+      ? ""
+      : `<p class="muted">${r.omitted.calls} more calls and ${r.omitted.items} more transcript items are not in this report (at most ${REPORT_MAX_ITEMS} of each).</p>`;
+  return `<article data-testid="report-rollout" data-line="${r.line}"><h3>${escapeHtml(title)}</h3>
+<dl>${facts}</dl>
+<h4>Calls</h4>
+${calls}
+<details open><summary>Transcript</summary>
+${input}
+${items.join("\n")}
+</details>
+${omitted}</article>`;
+}
+
+const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1100px;padding:0 16px;color:#1c1f24;background:#fff}
+h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid #d7dbe0}h3{font-size:15px;margin:18px 0 6px}h4{margin:12px 0 4px}
+table{border-collapse:collapse;width:100%;margin:6px 0}th,td{border-bottom:1px solid #e4e7eb;padding:4px 8px;text-align:left;vertical-align:top}
+td.num{text-align:right;font-variant-numeric:tabular-nums}td.barcell{width:30%}.bar{display:block;height:10px;background:#c2410c;border-radius:2px}
+.muted{color:#667085}code{font:12px ui-monospace,monospace;overflow-wrap:anywhere}pre{white-space:pre-wrap;overflow-wrap:anywhere;margin:2px 0 8px;font:12px/1.4 ui-monospace,monospace;background:#f6f7f9;padding:6px 8px;border-radius:4px}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:6px 0}dt{color:#667085}dd{margin:0}
+.msg{margin:6px 0}.role{font-size:12px;color:#667085}article{border:1px solid #d7dbe0;border-radius:6px;padding:4px 14px 10px;margin:14px 0}
+@media (prefers-color-scheme:dark){body{background:#15171a;color:#e6e8eb}pre{background:#1f2227}th,td{border-color:#2c3036}h2,article{border-color:#2c3036}}`;
+
+/** The report as one HTML document. */
+export function renderReport(data: ReportData): string {
+  const filter =
+    data.filter === "" ? "none" : `<code data-testid="report-filter">${escapeHtml(data.filter)}</code>`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">
+<meta name="referrer" content="no-referrer">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Rollout report: ${escapeHtml(data.title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<header><h1>Rollout report</h1>
+<p><strong>${escapeHtml(data.title)}</strong> · ${escapeHtml(lineCountsText(data.counts))} · filter: ${filter}</p>
+<p class="muted">Made by Rollout Inspector: rewards recomputed with its ports of Gym's verifiers under the contract policy (follow provenance) and the legacy one.</p>
+</header>
+${breakdown(data)}
+${metrics(data)}
+<section data-testid="report-rollouts"><h2>Marked rollouts</h2>
+<p>${escapeHtml(data.chosen)}</p>
+${data.rollouts.map(rolloutSection).join("\n")}
+</section>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { FOLLOW_CHECK_BYTES, followState, pollOnce } from "./follow";
+
+/** A file served with range requests, as cli/view/server.ts serves it. */
+function served(initial: string) {
+  let bytes = new TextEncoder().encode(initial);
+  const fetcher = async (_url: string, init: { headers: Record<string, string> }) => {
+    const match = /^bytes=(\d+)-(\d*)$/.exec(init.headers.Range ?? "");
+    const start = Number(match?.[1] ?? 0);
+    if (start >= bytes.length) {
+      return new Response(null, { status: 416, headers: { "Content-Range": `bytes */${bytes.length}` } });
+    }
+    const end = match?.[2] ? Math.min(Number(match[2]), bytes.length - 1) : bytes.length - 1;
+    return new Response(bytes.slice(start, end + 1), {
+      status: 206,
+      headers: { "Content-Range": `bytes ${start}-${end}/${bytes.length}` },
+    });
+  };
+  return {
+    fetcher,
+    set(text: string) {
+      bytes = new TextEncoder().encode(text);
+    },
+    state() {
+      const from = bytes.lastIndexOf(0x0a) + 1;
+      return followState(
+        "u",
+        from,
+        bytes.slice(0, Math.min(from, FOLLOW_CHECK_BYTES)),
+        bytes.slice(Math.max(0, from - FOLLOW_CHECK_BYTES), from),
+      );
+    },
+  };
+}
+
+const signal = new AbortController().signal;
+const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+describe("following a growing file", () => {
+  it("hands on appended complete lines; a partial last line waits for its line break", async () => {
+    const file = served('{"a":1}\n{"b":');
+    const state = file.state();
+    expect(await pollOnce(state, file.fetcher, signal)).toEqual({ kind: "same" });
+    expect(state.waiting).toBe(5);
+    file.set('{"a":1}\n{"b":2}\n{"c":');
+    const grown = await pollOnce(state, file.fetcher, signal);
+    expect(grown.kind).toBe("grown");
+    if (grown.kind === "grown") expect(text(grown.lines)).toBe('{"b":2}\n');
+    expect(state.from).toBe(16);
+    expect(state.waiting).toBe(5);
+    expect(await pollOnce(state, file.fetcher, signal)).toEqual({ kind: "same" });
+  });
+
+  it("says a truncated file and never reads it again as the same", async () => {
+    const file = served('{"a":1}\n{"b":2}\n');
+    const state = file.state();
+    file.set('{"a":1}\n');
+    const polled = await pollOnce(state, file.fetcher, signal);
+    expect(polled.kind).toBe("changed");
+    if (polled.kind === "changed") expect(polled.problem).toMatch(/shrank/);
+    file.set("");
+    expect((await pollOnce(file.state(), file.fetcher, signal)).kind).toBe("same");
+  });
+
+  it("says a file replaced by a longer one (the bytes already read changed)", async () => {
+    const file = served('{"a":1}\n');
+    const state = file.state();
+    file.set('{"z":9}\n{"y":8}\n');
+    const polled = await pollOnce(state, file.fetcher, signal);
+    expect(polled.kind).toBe("changed");
+  });
+
+  it("checks the file's start too: a replacement that keeps the bytes before where reading stopped", async () => {
+    const line = `{"pad":"${"x".repeat(FOLLOW_CHECK_BYTES)}"}\n`;
+    const file = served(`{"first":1}\n${line}`);
+    const state = file.state();
+    file.set(`{"other":1}\n${line}{"new":1}\n`);
+    expect((await pollOnce(state, file.fetcher, signal)).kind).toBe("changed");
+  });
+
+  it("goes on after the server did not answer", async () => {
+    const state = served("").state();
+    const down = async () => {
+      throw new TypeError("fetch failed");
+    };
+    expect(await pollOnce(state, down, signal)).toEqual({ kind: "unreachable" });
+  });
+});

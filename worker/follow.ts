@@ -1,0 +1,141 @@
+/**
+ * Following a file that is still being written (a file `view` serves): every FOLLOW_POLL_MS the worker asks
+ * the server for the bytes from just before what it has read (`Range: bytes=N-`), checks that the bytes it
+ * already read are still there (the file's first FOLLOW_CHECK_BYTES and the last FOLLOW_CHECK_BYTES before
+ * where it stopped), and hands on the complete lines that were appended; a last line without its line break
+ * waits for it. A file that shrank, or whose read bytes changed (truncated, rewritten, replaced by another
+ * run), is said and no longer followed: its new content is never mixed into the old rows.
+ */
+
+/**
+ * How often a followed file is asked whether it grew. A line appended to a followed file should show with
+ * its reward within 2 s (issue #22): one poll interval, plus indexing and one rewards job (milliseconds for
+ * a few lines) and the page's session event (SESSION_EVENT_MS, 200 ms), stays under that with room to spare.
+ * A poll that finds nothing new costs one small range request.
+ */
+export const FOLLOW_POLL_MS = 1000;
+/** Bytes compared at the file's start and just before the last complete line read, on every poll. */
+export const FOLLOW_CHECK_BYTES = 4096;
+
+const LF = 0x0a;
+
+export interface FollowState {
+  readonly url: string;
+  /** Offset just past the last complete line read. */
+  from: number;
+  /** The file's first bytes, as read. */
+  head: Uint8Array;
+  /** The bytes just before `from`, as read. */
+  tail: Uint8Array;
+  /** Bytes of a last line still without its line break. */
+  waiting: number;
+  /** Set once the file is no longer what was read: following stops. */
+  problem: string | null;
+}
+
+export interface FollowSummary {
+  readonly following: boolean;
+  readonly waiting_bytes: number;
+  readonly problem: string | null;
+}
+
+export function followSummary(state: FollowState): FollowSummary {
+  return { following: state.problem === null, waiting_bytes: state.waiting, problem: state.problem };
+}
+
+/** What one poll found. */
+export type PollResult =
+  | { readonly kind: "same" }
+  | { readonly kind: "grown"; readonly lines: Uint8Array }
+  | { readonly kind: "changed"; readonly problem: string }
+  /** The server did not answer (stopped, or the network): polling goes on. */
+  | { readonly kind: "unreachable" };
+
+type Fetch = (
+  url: string,
+  init: { headers: Record<string, string>; signal: AbortSignal },
+) => Promise<Response>;
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** The total size from `Content-Range: bytes a-b/size` or `bytes * /size`, else null. */
+export function rangeTotal(header: string | null): number | null {
+  const match = header === null ? null : /\/(\d+)\s*$/.exec(header);
+  return match?.[1] === undefined ? null : Number(match[1]);
+}
+
+/** The state after reading a file's first `from` bytes, whose first and last bytes are given. */
+export function followState(url: string, from: number, head: Uint8Array, tail: Uint8Array): FollowState {
+  return { url, from, head, tail, waiting: 0, problem: null };
+}
+
+function shrank(from: number, size: number): string {
+  return `The file shrank (it had at least ${from} bytes, now ${size}): it was truncated or replaced, so it is no longer followed. Reopen it to read it again.`;
+}
+
+const REPLACED =
+  "Bytes already read changed: the file was rewritten or replaced, so it is no longer followed. Reopen it to read it again.";
+
+async function readRange(fetcher: Fetch, url: string, range: string, signal: AbortSignal) {
+  const response = await fetcher(url, { headers: { Range: `bytes=${range}` }, signal });
+  const bytes = response.status === 206 ? new Uint8Array(await response.arrayBuffer()) : null;
+  if (response.status !== 206) await response.body?.cancel();
+  return { status: response.status, total: rangeTotal(response.headers.get("content-range")), bytes };
+}
+
+/** Asks the server once whether the file grew; updates `state` for the lines it hands on. */
+export async function pollOnce(state: FollowState, fetcher: Fetch, signal: AbortSignal): Promise<PollResult> {
+  const checkFrom = state.from - state.tail.length;
+  let read: Awaited<ReturnType<typeof readRange>>;
+  try {
+    read = await readRange(fetcher, state.url, `${checkFrom}-`, signal);
+  } catch (error) {
+    if (signal.aborted) throw error;
+    return { kind: "unreachable" };
+  }
+  if (read.status === 416) {
+    // Nothing at or after checkFrom: the file is shorter than what was read (an empty file read empty is "same").
+    const size = read.total ?? 0;
+    if (checkFrom === 0 && size === 0 && state.from === 0) return { kind: "same" };
+    return { kind: "changed", problem: shrank(state.from, size) };
+  }
+  if (read.bytes === null) return { kind: "unreachable" };
+  const size = read.total ?? checkFrom + read.bytes.length;
+  if (size < state.from) return { kind: "changed", problem: shrank(state.from, size) };
+  if (!sameBytes(read.bytes.subarray(0, state.tail.length), state.tail))
+    return { kind: "changed", problem: REPLACED };
+  const rest = read.bytes.subarray(state.tail.length);
+  const newline = rest.lastIndexOf(LF);
+  state.waiting = rest.length - (newline + 1);
+  if (newline === -1) return { kind: "same" };
+  // The file grew: its start must still be what was read (a file replaced by a longer one).
+  if (state.head.length > 0) {
+    let head: Awaited<ReturnType<typeof readRange>>;
+    try {
+      head = await readRange(fetcher, state.url, `0-${state.head.length - 1}`, signal);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      return { kind: "unreachable" };
+    }
+    if (head.bytes === null || !sameBytes(head.bytes, state.head))
+      return { kind: "changed", problem: REPLACED };
+  }
+  const lines = rest.slice(0, newline + 1);
+  const before = new Uint8Array(state.tail.length + lines.length);
+  before.set(state.tail);
+  before.set(lines, state.tail.length);
+  state.tail = before.slice(Math.max(0, before.length - FOLLOW_CHECK_BYTES));
+  if (state.head.length === state.from && state.head.length < FOLLOW_CHECK_BYTES) {
+    // The head held the whole file read so far: it grows with it, up to FOLLOW_CHECK_BYTES.
+    const head = new Uint8Array(state.head.length + lines.length);
+    head.set(state.head);
+    head.set(lines, state.head.length);
+    state.head = head.slice(0, FOLLOW_CHECK_BYTES);
+  }
+  state.from += lines.length;
+  return { kind: "grown", lines };
+}
