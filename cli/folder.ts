@@ -78,7 +78,8 @@ export async function isDirectory(path: string): Promise<boolean> {
   }
 }
 
-async function walk(root: string): Promise<string[]> {
+/** Every regular file under `root`, sorted by name (hidden entries and symlinks are left out). */
+export async function walk(root: string): Promise<string[]> {
   const found: string[] = [];
   const visit = async (dir: string) => {
     const entries = await readdir(dir, { withFileTypes: true });
@@ -120,7 +121,8 @@ async function readStart(path: string, gzip: boolean): Promise<{ text: string; c
   return { text: Buffer.concat(chunks).subarray(0, ROLE_SNIFF_BYTES).toString("utf8"), complete };
 }
 
-async function folderFile(root: string, full: string): Promise<FolderFile> {
+/** A file's path relative to `root` and its start, as lib/folder's fileRole reads it. */
+export async function folderFile(root: string, full: string): Promise<FolderFile> {
   const path = relative(root, full).split(sep).join("/");
   const lower = path.toLowerCase();
   try {

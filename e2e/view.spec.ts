@@ -49,9 +49,11 @@ test.beforeAll(async () => {
   writeFileSync(path.join(dir, "inputs.jsonl"), readFileSync(path.join(GOLDEN_WA, "wa_inputs.jsonl")));
   writeFileSync(path.join(base, "secret.txt"), "not to be served\n");
   symlinkSync(path.join(base, "secret.txt"), path.join(dir, "escape.jsonl"));
+  // Its own process group, so the whole tree (npx, tsx, node) is stopped after the tests.
   server = spawn("npx", ["tsx", "cli/main.ts", "view", dir, "--port", "0"], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
   });
   const printed = await new Promise<string>((resolve, reject) => {
     let out = "";
@@ -72,7 +74,7 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(() => {
-  server?.kill("SIGINT");
+  if (server?.pid !== undefined) process.kill(-server.pid, "SIGINT");
   rmSync(base, { recursive: true, force: true });
 });
 

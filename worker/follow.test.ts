@@ -1,27 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { FOLLOW_CHECK_BYTES, followState, pollOnce } from "./follow";
+import { servedFile } from "./test-served";
 
-/** A file served with range requests, as cli/view/server.ts serves it. */
+/** A served file, and the follow state of having read it to its last line break. */
 function served(initial: string) {
-  let bytes = new TextEncoder().encode(initial);
-  const fetcher = async (_url: string, init: { headers: Record<string, string> }) => {
-    const match = /^bytes=(\d+)-(\d*)$/.exec(init.headers.Range ?? "");
-    const start = Number(match?.[1] ?? 0);
-    if (start >= bytes.length) {
-      return new Response(null, { status: 416, headers: { "Content-Range": `bytes */${bytes.length}` } });
-    }
-    const end = match?.[2] ? Math.min(Number(match[2]), bytes.length - 1) : bytes.length - 1;
-    return new Response(bytes.slice(start, end + 1), {
-      status: 206,
-      headers: { "Content-Range": `bytes ${start}-${end}/${bytes.length}` },
-    });
-  };
+  const file = servedFile(new TextEncoder().encode(initial));
   return {
-    fetcher,
-    set(text: string) {
-      bytes = new TextEncoder().encode(text);
-    },
+    fetcher: file.fetcher,
+    set: (text: string) => file.set(new TextEncoder().encode(text)),
     state() {
+      const bytes = file.bytes();
       const from = bytes.lastIndexOf(0x0a) + 1;
       return followState(
         "u",

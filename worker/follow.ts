@@ -56,7 +56,7 @@ type Fetch = (
   init: { headers: Record<string, string>; signal: AbortSignal },
 ) => Promise<Response>;
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;

@@ -16,6 +16,7 @@ import {
   SUMMARY_ERRORS,
 } from "@/worker/protocol";
 import { DataService, inProcessPool } from "@/worker/service";
+import { servedFile } from "@/worker/test-served";
 
 const ROOT = path.resolve(__dirname, "..");
 const WA = path.join(ROOT, "fixtures/golden/workplace-rollouts");
@@ -410,25 +411,6 @@ describe("DataService.reopen", () => {
 });
 
 describe("DataService: a served file that grows (cli view)", () => {
-  /** The file as `cli view` serves it: range requests over bytes that the test rewrites. */
-  function serve(initial: Uint8Array) {
-    let bytes = initial;
-    const fetcher = async (_input: unknown, init?: RequestInit) => {
-      const range = new Headers(init?.headers).get("range") ?? "";
-      const match = /^bytes=(\d+)-(\d*)$/.exec(range);
-      const start = Number(match?.[1] ?? 0);
-      if (start >= bytes.length) {
-        return new Response(null, { status: 416, headers: { "Content-Range": `bytes */${bytes.length}` } });
-      }
-      const end = match?.[2] ? Math.min(Number(match[2]), bytes.length - 1) : bytes.length - 1;
-      return new Response(bytes.slice(start, end + 1), {
-        status: 206,
-        headers: { "Content-Range": `bytes ${start}-${end}/${bytes.length}` },
-      });
-    };
-    return { fetcher, set: (next: Uint8Array) => (bytes = next) };
-  }
-
   async function until(check: () => boolean): Promise<void> {
     for (let waited = 0; !check(); waited += 50) {
       if (waited > 10_000) throw new Error("timed out");
@@ -440,7 +422,7 @@ describe("DataService: a served file that grows (cli view)", () => {
     const whole = readFileSync(noecho);
     const lineEnds = [...whole.entries()].flatMap(([at, byte]) => (byte === 0x0a ? [at + 1] : []));
     const cut = lineEnds[2]! + 20;
-    const served = serve(whole.subarray(0, cut));
+    const served = servedFile(whole.subarray(0, cut));
     vi.stubGlobal("fetch", served.fetcher);
     try {
       const service = new DataService(inProcessPool());
@@ -475,5 +457,47 @@ describe("DataService: a served file that grows (cli view)", () => {
     } finally {
       vi.unstubAllGlobals();
     }
+  });
+});
+
+describe("DataService: a local file picked again", () => {
+  it("appends the lines a grown file gained to the open file; a changed file opens anew", async () => {
+    const whole = readFileSync(noecho);
+    const lineEnds = [...whole.entries()].flatMap(([at, byte]) => (byte === 0x0a ? [at + 1] : []));
+    const service = new DataService(inProcessPool());
+    await service.load([{ kind: "file", file: file(inputsFile) }], null, never, ignore);
+    const first = await service.load(
+      [{ kind: "file", file: new File([whole.subarray(0, lineEnds[2]!)], "run.jsonl") }],
+      null,
+      never,
+      ignore,
+    );
+    await service.settled();
+    const id = first.datasets.find((dataset) => dataset.kind === "rollouts")!.id;
+    expect(entries(service, id)).toHaveLength(3);
+
+    const grown = await service.load(
+      [{ kind: "file", file: new File([whole], "run.jsonl") }],
+      null,
+      never,
+      ignore,
+    );
+    await service.settled();
+    expect(grown.datasets.filter((dataset) => dataset.kind === "rollouts").map((d) => d.id)).toEqual([id]);
+    const rows = entries(service, id);
+    expect(rows).toHaveLength(lineEnds.length);
+    expect(rows.map((row) => row.contract)).toEqual(expectedNoecho().map((row) => row.contract.reward));
+    expect(new TextDecoder().decode((await service.raw(id, lineEnds.length))!)).toBe(
+      whole.subarray(lineEnds[lineEnds.length - 2]!, lineEnds[lineEnds.length - 1]! - 1).toString(),
+    );
+
+    const changed = Buffer.concat([Buffer.from("{}\n"), whole]);
+    const other = await service.load(
+      [{ kind: "file", file: new File([changed], "run.jsonl") }],
+      null,
+      never,
+      ignore,
+    );
+    expect(other.datasets.some((dataset) => dataset.id === id)).toBe(false);
   });
 });

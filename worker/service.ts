@@ -8,7 +8,15 @@ import { fileProblem, SNIFF_BYTES } from "../lib/filekind";
 import { parseJsonLine } from "../lib/jsonl";
 import { readRollout } from "../lib/schemas";
 import { type OpenedDetail, openDetail, servers } from "./core";
-import { FOLLOW_CHECK_BYTES, FOLLOW_POLL_MS, followState, pollOnce, rangeTotal } from "./follow";
+import {
+  FOLLOW_CHECK_BYTES,
+  FOLLOW_POLL_MS,
+  type FollowState,
+  followState,
+  pollOnce,
+  rangeTotal,
+  sameBytes,
+} from "./follow";
 import type {
   IndexedBatch,
   IndexJob,
@@ -200,8 +208,16 @@ export class DataService {
     signal: AbortSignal,
     progress: (progress: LoadProgress) => void,
   ): Promise<SessionSummary> {
+    // A local file picked again that is an open file grown: its new lines join that file instead.
+    const fresh: Source[] = [];
+    let grew = false;
+    for (const source of sources) {
+      if (await this.appendGrown(source, signal)) grew = true;
+      else fresh.push(source);
+    }
+    if (grew && fresh.length === 0) return this.flush();
     const opened = await this.openAll(
-      sources.map((source) => ({ source, id: newDatasetId(), fallbackServer })),
+      fresh.map((source) => ({ source, id: newDatasetId(), fallbackServer })),
       signal,
       progress,
     );
@@ -318,6 +334,10 @@ export class DataService {
       throw error;
     }
     if (followed !== null && dataset.kind === "rollouts") await this.startFollowing(dataset, followed);
+    // A plain local file read whole: what a later pick of the same file, grown, is compared with.
+    if (source.kind === "file" && dataset.kind === "rollouts" && dataset.bytes === source.file.size) {
+      dataset.readCheck = await readCheck(dataset.blob(), dataset.bytes);
+    }
     // No rollout at all (an empty file included): one message saying what the file is instead.
     if (dataset.kind === "rollouts" && dataset.entries.size === 0) {
       const start = new Uint8Array(await dataset.blob().slice(0, SNIFF_BYTES).arrayBuffer());
@@ -325,6 +345,41 @@ export class DataService {
     }
     report();
     return dataset;
+  }
+
+  /**
+   * A local file picked again: when an open rollouts file of the same name was read whole (it ended at a line
+   * break) and the new file starts with the same bytes (its first and its last FOLLOW_CHECK_BYTES read, kept
+   * at load: the old File may no longer be readable once the file changed on disk), the new complete lines
+   * join that dataset and true is returned. Anything else (a file that shrank or changed) opens as a new file.
+   */
+  private async appendGrown(source: Source, signal: AbortSignal): Promise<boolean> {
+    if (source.kind !== "file") return false;
+    const file = source.file;
+    for (const dataset of this.workspaceSets()) {
+      const check = dataset.readCheck;
+      if (dataset.kind !== "rollouts" || dataset.name !== file.name || check === null) continue;
+      if (file.size <= check.from) continue;
+      const head = new Uint8Array(await file.slice(0, check.head.length).arrayBuffer());
+      const tail = new Uint8Array(await file.slice(check.from - check.tail.length, check.from).arrayBuffer());
+      if (!sameBytes(head, check.head) || !sameBytes(tail, check.tail)) continue;
+      const grown = new Uint8Array(await file.slice(check.from).arrayBuffer());
+      const newline = grown.lastIndexOf(0x0a);
+      if (newline === -1) continue;
+      // The bytes read are the new File's first bytes now: read them from it from here on.
+      dataset.parts = [{ start: 0, blob: file.slice(0, check.from) }];
+      await ingestAppended(dataset, grown.subarray(0, newline + 1), this.pool, {
+        serverOverride: dataset.serverOverride,
+        harness: dataset.harness,
+        signal,
+        onBatch: () => {},
+      });
+      dataset.readCheck = await readCheck(dataset.blob(), dataset.bytes);
+      if (dataset.entries.size > 0) dataset.problem = null;
+      this.pumpRewards();
+      return true;
+    }
+    return false;
   }
 
   /**
@@ -691,6 +746,19 @@ export class DataService {
   servers(): string[] {
     return servers();
   }
+}
+
+/**
+ * The first and the last FOLLOW_CHECK_BYTES of what was read, when it ended at a line break (a file read
+ * without its last line break cannot be appended to: that line may still be growing).
+ */
+async function readCheck(blob: Blob, from: number): Promise<FollowState | null> {
+  if (from === 0) return null;
+  const last = new Uint8Array(await blob.slice(from - 1, from).arrayBuffer());
+  if (last[0] !== 0x0a) return null;
+  const head = new Uint8Array(await blob.slice(0, Math.min(from, FOLLOW_CHECK_BYTES)).arrayBuffer());
+  const tail = new Uint8Array(await blob.slice(Math.max(0, from - FOLLOW_CHECK_BYTES), from).arrayBuffer());
+  return followState("", from, head, tail);
 }
 
 /** A row that carries only Gym's indices, to ask an InputIndex whether they pair. */

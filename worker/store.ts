@@ -114,6 +114,8 @@ export class Dataset {
   analysisGeneration = 0;
   /** A followed file (one `view` serves): what has been read of it and whether it still is (./follow.ts). */
   follow: FollowState | null = null;
+  /** A local file read whole to a line break: its first and last bytes, to recognise it picked again, grown. */
+  readCheck: FollowState | null = null;
   private sortedLines: number[] | null = null;
 
   constructor(

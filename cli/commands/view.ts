@@ -119,7 +119,8 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
       process.once("SIGINT", stop);
       process.once("SIGTERM", stop);
     });
-    return 0;
+    // Next keeps timers of its own: once the server is closed, the process ends here.
+    process.exit(0);
   } catch (error) {
     return reportError(error, io);
   }

@@ -1,0 +1,26 @@
+/**
+ * A file served as `cli view` serves it (range requests, 206 + Content-Range, 416 past the end), over bytes a
+ * test rewrites: for the follow tests (worker/follow.test.ts, worker/service.test.ts).
+ */
+export function servedFile(initial: Uint8Array) {
+  let bytes = initial;
+  const fetcher = async (_input: unknown, init?: RequestInit): Promise<Response> => {
+    const match = /^bytes=(\d+)-(\d*)$/.exec(new Headers(init?.headers).get("range") ?? "");
+    const start = Number(match?.[1] ?? 0);
+    if (start >= bytes.length) {
+      return new Response(null, { status: 416, headers: { "Content-Range": `bytes */${bytes.length}` } });
+    }
+    const end = match?.[2] ? Math.min(Number(match[2]), bytes.length - 1) : bytes.length - 1;
+    return new Response(bytes.slice(start, end + 1), {
+      status: 206,
+      headers: { "Content-Range": `bytes ${start}-${end}/${bytes.length}` },
+    });
+  };
+  return {
+    fetcher,
+    bytes: () => bytes,
+    set(next: Uint8Array) {
+      bytes = next;
+    },
+  };
+}
