@@ -420,6 +420,10 @@ function report(opened: readonly Opened[], compared: Compared, machine: Record<s
   }
   lines.push(
     "",
+    "What scaled with the realistic shape (issue 23: 25-36 s to open, tasks of 311-427 ms, ~2 GB): the workplace replay rescanned the emails table for every reply's new id (objectMax over the table a replay owns) and every lookup (firstRecord), so replies were quadratic; the detail resolved and explained all 100k calls under both policies and built every transcript item before showing one; both verifications ran before the calls were shown, on the same 2 cores as the open; and the page received 100k call records, 33k extra table rows and sentences listing 33k call numbers each (the 'aliases' part: every Hermes alias is an unknown name under policy legacy). Provenance entries and ground truth themselves cost a linear pass (one map reading per rollout).",
+  );
+  lines.push(
+    "",
     `## Two ${COMPARE_CALLS / 1000}k-call rollouts compare on /compare (goal: under ${GOALS.compare_16k_ms / 1000} s)`,
     "",
     "| run B picked → verdict | → aligned steps on screen | verdict | steps (in the DOM) | longest main-thread task | note |",

@@ -1,6 +1,6 @@
 "use client";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { type RefObject, useLayoutEffect, useRef, useState } from "react";
+import { memo, type RefObject, useLayoutEffect, useRef, useState } from "react";
 import type { InputMessage, TranscriptItem } from "@/hooks/types";
 import { type CallOutcome, NO_OUTCOME, OutcomeBadge, StatusBadge } from "./badges";
 import { CodeBlock } from "./CodeBlock";
@@ -89,7 +89,11 @@ function useScrollMargin(list: RefObject<HTMLElement | null>) {
   return { scroller, margin };
 }
 
-function Item({
+/**
+ * One item's content. Memoized: n/p re-render the transcript for the new selection, and an item's code
+ * blocks (arguments, output) are its costliest part; the item itself does not change with the selection.
+ */
+const Item = memo(function Item({
   item,
   onSelect,
   outcome,
@@ -176,7 +180,7 @@ function Item({
         </>
       );
   }
-}
+});
 
 function itemClass(item: TranscriptItem, selected: number | null): string {
   switch (item.kind) {

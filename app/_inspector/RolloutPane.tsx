@@ -1,5 +1,5 @@
 "use client";
-import { useDeferredValue } from "react";
+import { useCallback, useDeferredValue } from "react";
 import { CallTable } from "@/components/CallTable";
 import { LookalikeNames } from "@/components/Name";
 import { RawLine } from "@/components/RawLine";
@@ -46,6 +46,8 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView, mar
   const items = useDetailItems(dataset, entry.line, server, harness);
   const servers = useServers();
   const fetchRaw = useRawLine();
+  // Stable, so the transcript's memoized items do not re-render when only the selection moves (n/p).
+  const select = useCallback((index: number) => onView({ call: String(index) }), [onView]);
 
   // A newly opened rollout renders in a background (interruptible) render, in slices: with the first rows
   // it landed in one task of 80-90 ms on 300 MB (bench/browser.md).
@@ -54,7 +56,6 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView, mar
   if (!view || view.line !== entry.line) {
     return <div className="placeholder muted">Opening line {entry.line}…</div>;
   }
-  const select = (index: number) => onView({ call: String(index) });
   // Badges and decisive calls come with the verification (the calls are on screen before it).
   const checked = verification.data;
   const decisive = new Set(checked?.triage?.decisive.map((d) => d.index) ?? []);
