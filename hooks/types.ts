@@ -19,6 +19,7 @@ export type {
   CallResolution,
   CallView,
   DatasetSummary,
+  DetailTriage,
   DetailView,
   FileRole,
   FolderEntry,

@@ -9,7 +9,7 @@
 import type { FileRole, GymMetrics, LineKind } from "../lib/folder";
 import type { HarnessId } from "../lib/harness/types";
 import type { CallResolution, Highlight, MapState, Policy, RolloutFinding } from "../lib/identity/types";
-import type { ZeroView } from "../lib/triage";
+import type { PackedBadges, RolloutTriage, ZeroView } from "../lib/triage";
 import type { VerifierDetailsView } from "../lib/verify/details";
 import type { PairedBy } from "../lib/verify/pairing";
 import type { ServerSource } from "../lib/verify/server";
@@ -254,7 +254,20 @@ export interface VerificationView {
   readonly harness: HarnessId | null;
   readonly contract: VerifyResultView;
   readonly legacy: VerifyResultView;
+  /** Why this rollout scored 0 (lib/triage), bounded: no traces, the first decisive calls; null: no zero. */
+  readonly triage: DetailTriage | null;
+  /** What each call did in the verifier's replay (lib/triage callBadges), packed (badgeAt reads one). */
+  readonly badges: PackedBadges;
 }
+
+/**
+ * A rollout's triage as the detail pane gets it: at most LISTED_DECISIVE decisive calls, no cell traces and
+ * no list of every failed call (both grow with the rollout).
+ */
+export type DetailTriage = Omit<RolloutTriage, "traces" | "failed_calls" | "signature"> & {
+  /** How many decisive calls there are in all. */
+  readonly decisive_total: number;
+};
 
 /**
  * What the detail pane shows for one rollout at once, from one parse: its calls and transcript items come a
