@@ -22,6 +22,8 @@ import {
   type FolderPlan,
   fileRole,
   type GymMetrics,
+  headToRead,
+  MAX_WHOLE_FILE_BYTES,
   planFolder,
   ROLE_SNIFF_BYTES,
   type RoleDecision,
@@ -32,9 +34,6 @@ import { CliError, reasonOf } from "./errors";
 import { loadInputIndex } from "./inputs";
 import type { CommandIo } from "./io";
 import { terminalText } from "./terminal";
-
-/** YAML and JSON files larger than this are not read for a role (Gym's configs and metrics are small). */
-const MAX_WHOLE_FILE_BYTES = 16 * 1024 * 1024;
 
 export interface RoleOverride {
   readonly path: string;
@@ -124,13 +123,13 @@ async function readStart(path: string, gzip: boolean): Promise<{ text: string; c
 /** A file's path relative to `root` and its start, as lib/folder's fileRole reads it. */
 export async function folderFile(root: string, full: string): Promise<FolderFile> {
   const path = relative(root, full).split(sep).join("/");
-  const lower = path.toLowerCase();
+  const how = headToRead(path);
   try {
-    if (lower.endsWith(".jsonl") || lower.endsWith(".jsonl.gz") || lower.endsWith(".ndjson")) {
-      const { text, complete } = await readStart(full, lower.endsWith(".gz"));
+    if (how === "start") {
+      const { text, complete } = await readStart(full, path.toLowerCase().endsWith(".gz"));
       return { path, head: text, complete };
     }
-    if (lower.endsWith(".yaml") || lower.endsWith(".yml") || lower.endsWith(".json")) {
+    if (how === "whole") {
       const handle = await open(full, "r");
       try {
         const size = (await handle.stat()).size;

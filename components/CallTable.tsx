@@ -2,7 +2,7 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useRef, useState } from "react";
 import type { CallView } from "@/hooks/types";
-import { FlagChip, StatusBadge } from "./badges";
+import { type CallOutcome, FlagChip, NO_OUTCOME, OutcomeBadge, StatusBadge } from "./badges";
 import { Name } from "./Name";
 import { afterLayout, estimateWithin, measureAfterLayout, useReveal, useVisibleRange } from "./virtual";
 
@@ -22,6 +22,8 @@ interface Props {
   onRange(start: number, end: number): void;
   selected: number | null;
   onSelect(index: number): void;
+  /** Each call's outcome in the verifier's replay, by call index. */
+  outcomeOf?(index: number): CallOutcome;
 }
 
 function IdentityGrid({
@@ -70,7 +72,7 @@ function IdentityGrid({
  * each policy. One compact block per call, so long aliases stay on one line instead of wrapping per letter.
  * Virtualized in its own scroll box: only the calls on screen are in the DOM, whatever the rollout's size.
  */
-export function CallTable({ count, callAt, onRange, selected, onSelect }: Props) {
+export function CallTable({ count, callAt, onRange, selected, onSelect, outcomeOf }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count,
@@ -120,6 +122,7 @@ export function CallTable({ count, callAt, onRange, selected, onSelect }: Props)
               );
             }
             const call = view.contract;
+            const outcome = outcomeOf?.(call.index) ?? NO_OUTCOME;
             return (
               <li
                 key={key}
@@ -132,6 +135,8 @@ export function CallTable({ count, callAt, onRange, selected, onSelect }: Props)
                 data-highlight={call.highlight}
                 data-verifier-name={call.verifier_name}
                 data-legacy-status={view.legacy?.status}
+                data-outcome={outcome.badge?.kind}
+                data-decisive={outcome.decisive ? "true" : undefined}
               >
                 <button type="button" className="call-select" onClick={() => onSelect(call.index)}>
                   <span className="call-index mono">{call.index}</span>
@@ -148,6 +153,7 @@ export function CallTable({ count, callAt, onRange, selected, onSelect }: Props)
                       <Name value={call.call_id} />
                     )}
                   </span>
+                  <OutcomeBadge badge={outcome.badge} decisive={outcome.decisive} />
                 </button>
                 <IdentityGrid
                   call={call}

@@ -1,5 +1,6 @@
 "use client";
-import { type DragEvent, type ReactNode, useRef, useState } from "react";
+import { type DragEvent, type ReactNode, useEffect, useRef, useState } from "react";
+import { folderFromDrop, folderFromInput, type PickedFolder } from "@/hooks/folder-files";
 import type { LoadProgress, RecentFile, Sample } from "@/hooks/types";
 
 export const ACCEPTED_FILES = ".jsonl,.gz,.json,application/x-ndjson,application/gzip";
@@ -33,8 +34,58 @@ export function OpenFilesButton({ onFiles, primary }: { onFiles(files: File[]): 
   );
 }
 
-/** The whole page accepts dropped files; an overlay says so while dragging. */
-export function DropTarget({ onFiles, children }: { onFiles(files: File[]): void; children: ReactNode }) {
+/**
+ * A folder picker behind a button (`webkitdirectory`): every file of the folder, with its path relative to
+ * it; the page gives each file a role.
+ */
+export function OpenFolderButton({
+  onFolder,
+  primary,
+}: {
+  onFolder(folder: PickedFolder): void;
+  primary?: boolean;
+}) {
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    // Not in React's attribute types; the property reflects to the attribute the picker reads.
+    if (input.current) input.current.webkitdirectory = true;
+  }, []);
+  return (
+    <>
+      <button
+        type="button"
+        className={primary ? "button-primary" : "button"}
+        onClick={() => input.current?.click()}
+      >
+        Open folder…
+      </button>
+      <input
+        ref={input}
+        type="file"
+        multiple
+        hidden
+        data-testid="folder-input"
+        onChange={(event) => {
+          const files = [...(event.target.files ?? [])];
+          event.target.value = "";
+          if (files.length > 0) onFolder(folderFromInput(files));
+        }}
+      />
+    </>
+  );
+}
+
+/** The whole page accepts dropped files and folders; an overlay says so while dragging. */
+export function DropTarget({
+  onFiles,
+  onFolder,
+  children,
+}: {
+  onFiles(files: File[]): void;
+  /** Where dropped folders go (pages without folders take only files). */
+  onFolder?: (folder: PickedFolder) => void;
+  children: ReactNode;
+}) {
   const [over, setOver] = useState(false);
   const hasFiles = (event: DragEvent) => [...event.dataTransfer.types].includes("Files");
   return (
@@ -56,6 +107,12 @@ export function DropTarget({ onFiles, children }: { onFiles(files: File[]): void
       onDrop={(event) => {
         event.preventDefault();
         setOver(false);
+        // A dropped folder is read recursively (its entries must be taken during the event).
+        const folder = onFolder === undefined ? null : folderFromDrop(event.dataTransfer);
+        if (folder !== null && onFolder !== undefined) {
+          void folder.then(onFolder);
+          return;
+        }
         const files = [...event.dataTransfer.files];
         if (files.length > 0) onFiles(files);
       }}
@@ -63,7 +120,9 @@ export function DropTarget({ onFiles, children }: { onFiles(files: File[]): void
       {children}
       {over && (
         <div className="drop-overlay">
-          <div>Drop rollouts (.jsonl, .jsonl.gz) and, optionally, their materialized inputs</div>
+          <div>
+            Drop rollouts (.jsonl, .jsonl.gz) and, optionally, their materialized inputs, or a Gym run folder
+          </div>
         </div>
       )}
     </div>
@@ -98,13 +157,14 @@ export function LoadProgressBar({ progress, onCancel }: { progress: LoadProgress
 interface WelcomeProps {
   samples: readonly Sample[];
   onFiles(files: File[]): void;
+  onFolder(folder: PickedFolder): void;
   onSample(sample: Sample): void;
   /** Files kept in this browser from earlier visits. */
   recent: readonly RecentFile[];
   onRecent(id: string): void;
 }
 
-export function Welcome({ samples, onFiles, onSample, recent, onRecent }: WelcomeProps) {
+export function Welcome({ samples, onFiles, onFolder, onSample, recent, onRecent }: WelcomeProps) {
   const rollouts = samples.filter((sample) => sample.kind === "rollouts");
   return (
     <div className="welcome">
@@ -112,10 +172,15 @@ export function Welcome({ samples, onFiles, onSample, recent, onRecent }: Welcom
         <h2>Drop a rollouts file here</h2>
         <p>
           NeMo Gym rollouts (<code>.jsonl</code> or <code>.jsonl.gz</code>), optionally with the materialized
-          inputs file they were run from. Everything stays in this browser tab: files are parsed in a worker
-          and never uploaded.
+          inputs file they were run from, or a whole Gym run or example folder (rollouts, task rows,{" "}
+          <code>configs/*.yaml</code>, Gym&apos;s metrics): each file gets a role, and the configs route every
+          line to its verifying server. Everything stays in this browser tab: files are parsed in a worker and
+          never uploaded.
         </p>
-        <OpenFilesButton onFiles={onFiles} primary />
+        <div className="welcome-buttons">
+          <OpenFilesButton onFiles={onFiles} primary />
+          <OpenFolderButton onFolder={onFolder} primary />
+        </div>
         <div className="legend">
           <span className="badge badge-none">canonical · bare · legacy · non_mcp</span>
           <span className="badge badge-ambiguous">ambiguous</span>

@@ -2,7 +2,7 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { memo, type RefObject, useLayoutEffect, useRef, useState } from "react";
 import type { InputMessage, TranscriptItem } from "@/hooks/types";
-import { StatusBadge } from "./badges";
+import { type CallOutcome, NO_OUTCOME, OutcomeBadge, StatusBadge } from "./badges";
 import { CodeBlock } from "./CodeBlock";
 import { Markdown } from "./Markdown";
 import { Name } from "./Name";
@@ -53,6 +53,8 @@ interface Props {
   selected: number | null;
   selectedItem: number | null;
   onSelect(index: number): void;
+  /** Each call's outcome in the verifier's replay, by call index. */
+  outcomeOf?(callIndex: number): CallOutcome;
 }
 
 /**
@@ -91,7 +93,15 @@ function useScrollMargin(list: RefObject<HTMLElement | null>) {
  * One item's content. Memoized: n/p re-render the transcript for the new selection, and an item's code
  * blocks (arguments, output) are its costliest part; the item itself does not change with the selection.
  */
-const Item = memo(function Item({ item, onSelect }: { item: TranscriptItem; onSelect(index: number): void }) {
+const Item = memo(function Item({
+  item,
+  onSelect,
+  outcome,
+}: {
+  item: TranscriptItem;
+  onSelect(index: number): void;
+  outcome: CallOutcome;
+}) {
   switch (item.kind) {
     case "message":
       return (
@@ -125,6 +135,7 @@ const Item = memo(function Item({ item, onSelect }: { item: TranscriptItem; onSe
             <span className="mono muted call-id">
               {item.call_id === null ? "no call_id" : <Name value={item.call_id} />}
             </span>
+            <OutcomeBadge badge={outcome.badge} decisive={outcome.decisive} />
           </button>
           <div className="call-body">
             <div className="call-part">
@@ -133,6 +144,15 @@ const Item = memo(function Item({ item, onSelect }: { item: TranscriptItem; onSe
             </div>
             <div className="call-part">
               <div className="part-label">output</div>
+              {(outcome.badge?.kind === "skipped" || outcome.badge?.kind === "refused") && (
+                // The run's tool may have answered (an MCP alias the server knew), but the verifier's replay did
+                // not apply the call: the output is not what the reward saw.
+                <div className="outcome-note" data-outcome-note={outcome.badge.kind}>
+                  {outcome.badge.kind === "skipped" ? "Gym skipped" : "The tool refused"} this call when the
+                  verifier replayed it ({outcome.badge.text}): the output below is what the tool returned
+                  during the rollout, not what the reward saw.
+                </div>
+              )}
               {item.output === null ? (
                 <div className="muted">no function_call_output with this call_id</div>
               ) : (
@@ -181,7 +201,16 @@ function itemClass(item: TranscriptItem, selected: number | null): string {
  * The rollout's output items in order, each call with its arguments and output. Virtualized in the detail
  * pane's scroll: only the items on screen are in the DOM, whatever the rollout's size.
  */
-export function Transcript({ input, count, itemAt, onRange, selected, selectedItem, onSelect }: Props) {
+export function Transcript({
+  input,
+  count,
+  itemAt,
+  onRange,
+  selected,
+  selectedItem,
+  onSelect,
+  outcomeOf,
+}: Props) {
   const [showPrompt, setShowPrompt] = useState(false);
   const list = useRef<HTMLDivElement>(null);
   const { scroller, margin } = useScrollMargin(list);
@@ -247,6 +276,7 @@ export function Transcript({ input, count, itemAt, onRange, selected, selectedIt
                 </div>
               );
             }
+            const outcome = item.kind === "call" && outcomeOf ? outcomeOf(item.call_index) : NO_OUTCOME;
             return (
               <div
                 key={key}
@@ -254,10 +284,14 @@ export function Transcript({ input, count, itemAt, onRange, selected, selectedIt
                 data-index={index}
                 className={itemClass(item, selected)}
                 {...(item.kind === "call"
-                  ? { id: `call-${item.call_index}`, "data-transcript-call": item.call_index }
+                  ? {
+                      id: `call-${item.call_index}`,
+                      "data-transcript-call": item.call_index,
+                      "data-outcome": outcome.badge?.kind,
+                    }
                   : {})}
               >
-                <Item item={item} onSelect={onSelect} />
+                <Item item={item} onSelect={onSelect} outcome={outcome} />
               </div>
             );
           })}

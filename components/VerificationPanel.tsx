@@ -1,4 +1,5 @@
 "use client";
+import Link from "next/link";
 import { useState } from "react";
 import {
   type HarnessId,
@@ -148,6 +149,8 @@ interface Props {
   defaultSource: ServerSource;
   onServer(server: string | null): void;
   harness: HarnessId | null;
+  /** /live with this file and line already chosen (offered when no verifier here runs the server). */
+  liveHref: string;
 }
 
 export function VerificationPanel({
@@ -159,6 +162,7 @@ export function VerificationPanel({
   defaultSource,
   onServer,
   harness,
+  liveHref,
 }: Props) {
   // Choosing a server applies it to every row of the file; the empty choice returns to each row's default.
   const options = [...new Set([...servers, ...(server ? [server] : [])])].sort();
@@ -196,6 +200,14 @@ export function VerificationPanel({
               : `Verifying server ${view.contract.server}, ${SERVER_SOURCE_LABEL[view.contract.server_source]}. `}
             {view.contract.server_reason} Inputs: {PAIRED_BY_LABEL[view.contract.paired_by]}.
           </p>
+          {view.contract.unverified?.code === "no_verifier" && view.contract.server !== null && (
+            <p className="live-next" data-testid="live-verify-link-line">
+              <Link href={liveHref} data-testid="live-verify-link">
+                Verify through {view.contract.server}&apos;s own /verify on /live
+              </Link>{" "}
+              <span className="muted">(this file and line already chosen; start the server first)</span>
+            </p>
+          )}
           <div className="policies" data-server={view.server ?? ""}>
             <PolicyCard policy="contract" result={view.contract} />
             <PolicyCard policy="legacy" result={view.legacy} />

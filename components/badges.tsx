@@ -1,6 +1,7 @@
 import type { Highlight } from "@/hooks/types";
 import { STATUS_HIGHLIGHT } from "@/lib/identity";
 import type { CallStatus, FlagName } from "@/lib/identity/types";
+import type { CallBadge, CallBadgeKind } from "@/lib/triage";
 
 /** Short words for statuses, as in the contract's table. */
 const STATUS_HELP: Record<CallStatus, string> = {
@@ -57,3 +58,45 @@ export function formatReward(value: number | null | undefined): string {
   if (Number.isInteger(value)) return value.toFixed(1);
   return value.toFixed(3).replace(/0+$/, "");
 }
+
+/** A call's outcome: its badge (null while the verification is on its way, or where it says nothing). */
+export interface CallOutcome {
+  readonly badge: CallBadge | null;
+  /** One of the calls that lost the reward. */
+  readonly decisive: boolean;
+}
+
+export const NO_OUTCOME: CallOutcome = { badge: null, decisive: false };
+
+/** What a call did in the verifier's replay: ok, refused: text, skipped: why, wrote table.key, not called. */
+export function OutcomeBadge({ badge, decisive }: { badge: CallBadge | null; decisive: boolean }) {
+  if (badge === null) return null;
+  const label =
+    badge.kind === "ok"
+      ? "ok"
+      : badge.kind === "not_called"
+        ? "not called"
+        : badge.kind === "wrote"
+          ? `wrote ${badge.text}`
+          : `${badge.kind}: ${badge.text}`;
+  return (
+    <span
+      className={`outcome outcome-${badge.kind}${decisive ? " outcome-decisive" : ""}`}
+      data-outcome={badge.kind}
+      data-decisive={decisive ? "true" : undefined}
+      title={`${decisive ? "Decisive: this call lost the reward. " : ""}${OUTCOME_HELP[badge.kind]}${badge.text === "" ? "" : ` ${badge.text}`}`}
+    >
+      {decisive ? "decisive · " : ""}
+      {label}
+    </span>
+  );
+}
+
+const OUTCOME_HELP: Record<CallBadgeKind, string> = {
+  ok: "The tool ran it in the verifier's replay and it changed no compared table.",
+  refused: "The tool refused it in the verifier's replay:",
+  skipped: "Gym skipped it in the verifier's replay (it raised, or named no tool of the server):",
+  wrote: "It changed these compared-table rows in the verifier's replay:",
+  not_called: "The verifier never ran it.",
+  judged: "The verifier read this call to decide:",
+};

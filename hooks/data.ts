@@ -14,6 +14,8 @@ import type {
   DatasetSummary,
   DetailParams,
   ExportFormat,
+  FileRole,
+  FolderEntry,
   HarnessId,
   LineError,
   LoadProgress,
@@ -41,6 +43,10 @@ export function useSession(): SessionSummary | null {
 export interface LoadState {
   /** fallbackServer verifies rows that name no server (a bundled sample's declared server). */
   load(sources: readonly Source[], fallbackServer?: string | null): Promise<SessionSummary | null>;
+  /** Opens a folder: every file gets a role (lib/folder), rollouts are verified with its configs and task rows. */
+  loadFolder(name: string, entries: readonly FolderEntry[]): Promise<SessionSummary | null>;
+  /** Changes one folder file's role: the folder is planned again. */
+  setRole(path: string, role: FileRole): Promise<SessionSummary | null>;
   /** Reopens files kept from an earlier visit (a reload, or the landing page's recent files). */
   restore(ids: readonly string[]): Promise<SessionSummary | null>;
   cancel(): void;
@@ -51,7 +57,9 @@ export interface LoadState {
 
 type LoadRequest =
   | { kind: "load"; sources: readonly Source[]; fallbackServer: string | null }
-  | { kind: "restore"; ids: readonly string[] };
+  | { kind: "restore"; ids: readonly string[] }
+  | { kind: "folder"; name: string; entries: readonly FolderEntry[] }
+  | { kind: "role"; path: string; role: FileRole };
 
 export function useLoad(): LoadState {
   const client = useDataClient();
@@ -66,13 +74,24 @@ export function useLoad(): LoadState {
       setProgress(null);
       const options = { signal: abort.signal, onProgress: setProgress };
       try {
-        return request.kind === "load"
-          ? await client.request(
+        switch (request.kind) {
+          case "load":
+            return await client.request(
               "load",
               { sources: request.sources, fallbackServer: request.fallbackServer },
               options,
-            )
-          : await client.request("restore", { ids: request.ids }, options);
+            );
+          case "restore":
+            return await client.request("restore", { ids: request.ids }, options);
+          case "folder":
+            return await client.request(
+              "loadFolder",
+              { name: request.name, entries: request.entries },
+              options,
+            );
+          case "role":
+            return await client.request("setRole", { path: request.path, role: request.role }, options);
+        }
       } finally {
         if (controller.current === abort) controller.current = null;
         setProgress(null);
@@ -98,9 +117,14 @@ export function useLoad(): LoadState {
     [run],
   );
   const restore = useCallback((ids: readonly string[]) => run({ kind: "restore", ids }), [run]);
+  const loadFolder = useCallback(
+    (name: string, entries: readonly FolderEntry[]) => run({ kind: "folder", name, entries }),
+    [run],
+  );
+  const setRole = useCallback((path: string, role: FileRole) => run({ kind: "role", path, role }), [run]);
   const cancel = useCallback(() => controller.current?.abort(), []);
   const error = mutation.error && !isCancelled(mutation.error) ? mutation.error.message : null;
-  return { load, restore, cancel, progress, loading: mutation.isPending, error };
+  return { load, loadFolder, setRole, restore, cancel, progress, loading: mutation.isPending, error };
 }
 
 /** Where the tab remembers its open files, so a reload reopens them (sessionStorage is per tab). */
@@ -617,6 +641,22 @@ export function useSamples() {
       if (!response.ok) return [];
       const parsed = z.array(SampleSchema).safeParse(await response.json());
       return parsed.success ? parsed.data : [];
+    },
+  });
+}
+
+/** A dataset's bytes as a File (the link from an unverified line to /live), or null when it is gone. */
+export function useDatasetFile(dataset: string | null) {
+  const client = useDataClient();
+  return useQuery({
+    queryKey: ["fileOf", dataset],
+    enabled: dataset !== null,
+    queryFn: async ({ signal }) => {
+      if (dataset === null) return null;
+      const found = await client.request("fileOf", { dataset }, { signal });
+      if (found === null) return null;
+      const name = found.name.slice(found.name.lastIndexOf("/") + 1);
+      return { file: new File([found.file], name), path: found.name, configs: found.configs };
     },
   });
 }

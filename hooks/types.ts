@@ -1,5 +1,7 @@
 /** Types the presentational components share with the data hooks. */
 
+/** Folder file roles and their labels (lib/folder). */
+export { FILE_ROLE_LABEL, FILE_ROLES } from "@/lib/folder";
 export type {
   ListedTableDiff,
   ListedWorkplaceDetails,
@@ -17,13 +19,21 @@ export type {
   CallResolution,
   CallView,
   DatasetSummary,
+  DetailTriage,
   DetailView,
+  FileRole,
+  FolderEntry,
+  FolderFileView,
+  FolderRunView,
+  FolderSummary,
   FollowSummary,
+  GymMetrics,
   HarnessId,
   Highlight,
   HighlightResult,
   InputMessage,
   LineError,
+  LineKind,
   LoadProgress,
   MapState,
   Policy,

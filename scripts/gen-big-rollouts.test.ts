@@ -69,3 +69,58 @@ describe("gen-big-rollouts", () => {
     expect(gunzipSync(readFileSync(out)).length).toBe(bytes);
   });
 });
+
+describe("a generated run through cli triage (issue 18's done-when)", () => {
+  it("finds the truncated responses, counts the recorded zeros, never gives identity to all-bare calls, and names decisive calls", async () => {
+    const { run } = await import("../cli/commands/triage");
+    const { memoryIo } = await import("../cli/io");
+    const { TRUNCATED_EVERY } = await import("./gen-big-rollouts");
+    const out = join(dir, "triage.jsonl");
+    const { lines } = await generate(out, 8_000_000, 11);
+    expect(lines).toBeGreaterThan(2 * TRUNCATED_EVERY);
+    const io = memoryIo();
+    expect(await run([out, "--format", "jsonl"], io)).toBe(0);
+    const rows = io
+      .out()
+      .trim()
+      .split("\n")
+      .map(
+        (t) =>
+          JSON.parse(t) as {
+            line: number;
+            recorded: number | null;
+            cause: string | null;
+            decisive_calls: number[];
+            calls: number;
+            flags: string[];
+          },
+      );
+    expect(rows).toHaveLength(lines);
+    const truncatedLines = rows.filter((r) => (r.line - 1) % TRUNCATED_EVERY === TRUNCATED_EVERY - 1);
+    // A truncated response recorded 0 is "truncated"; one recorded 1 that recomputes to 0 is drift first.
+    expect(rows.filter((r) => r.cause === "truncated").map((r) => r.line)).toEqual(
+      truncatedLines.filter((r) => r.cause === "truncated").map((r) => r.line),
+    );
+    expect(rows.some((r) => r.cause === "truncated")).toBe(true);
+    for (const r of truncatedLines) expect(["truncated", "drift"]).toContain(r.cause);
+    // The headline is the count of recorded zeros.
+    const summary = memoryIo();
+    expect(await run([out], summary)).toBe(0);
+    const zero = rows.filter((r) => r.recorded === 0).length;
+    expect(summary.out()).toMatch(new RegExp(`^${zero} of ${lines} rollouts recorded 0 `));
+    // Identity needs a provenance map: rollouts without one (all calls bare) never get it.
+    const values = readFileSync(out, "utf8")
+      .trim()
+      .split("\n")
+      .map((t) => JSON.parse(t.replace(/, "judge_score": NaN}$/, "}")) as Record<string, unknown>);
+    for (const r of rows)
+      if (r.cause === "identity") expect(values[r.line - 1]).toHaveProperty("mcp_tool_call_provenance");
+    // Every tool_failed / wrong_end_state rollout names decisive calls that exist.
+    const failing = rows.filter((r) => r.cause === "tool_failed" || r.cause === "wrong_end_state");
+    expect(failing.length).toBeGreaterThan(0);
+    for (const r of failing) {
+      expect(r.decisive_calls.length).toBeGreaterThan(0);
+      for (const index of r.decisive_calls) expect(index).toBeLessThan(r.calls);
+    }
+  }, 120_000);
+});

@@ -7,7 +7,8 @@
  * An OUT ending in ".gz" is gzip-compressed (--bytes then counts uncompressed bytes). Each line is one
  * Gym-like rollout of 20-90 KiB: tools, response.output with function_call / function_call_output pairs
  * under a harness alias (bare, mcp__workplace_assistant__..., mcp_workplace_assistant_..., ...), a
- * provenance map on some MCP rollouts, and a Python `NaN` token on a few. The output is deterministic for
+ * provenance map on some MCP rollouts, a Python `NaN` token on a few, and a response cut off at
+ * max_output_tokens on every TRUNCATED_EVERY-th. The output is deterministic for
  * a seed. Memory stays one rollout: each line is written with back-pressure before the next is built.
  */
 import { createWriteStream } from "node:fs";
@@ -26,6 +27,11 @@ const DEFAULT_TARGET_BYTES = 1e9;
 const PROVENANCE_RATE = 0.6;
 /** One rollout in this many gets a Python NaN token (Gym's json.dumps writes them). */
 const NAN_EVERY = 97;
+/**
+ * One rollout in this many was cut off by the model's output limit (response.status "incomplete",
+ * incomplete_details.reason "max_output_tokens", no final message), as the Responses API records it.
+ */
+export const TRUNCATED_EVERY = 53;
 const SERVER = "workplace_assistant";
 
 const TOOLS: Array<[name: string, params: string[]]> = [
@@ -109,6 +115,13 @@ export function makeRolloutLine(index: number, rng: Rng): string {
   const output: unknown[] = [];
   const provenance: Record<string, { server_name: string; tool_name: string }> = {};
   const groundTruth: Array<{ name: string; arguments: string }> = [];
+  const response: Record<string, unknown> = {
+    id: `resp_${index}`,
+    object: "response",
+    model: "synthetic",
+    status: "completed",
+    output,
+  };
   const rollout: Record<string, unknown> = {
     _ng_task_index: Math.floor(index / 4),
     _ng_rollout_index: index % 4,
@@ -129,7 +142,7 @@ export function makeRolloutLine(index: number, rng: Rng): string {
       parallel_tool_calls: false,
       temperature: 1,
     },
-    response: { id: `resp_${index}`, object: "response", model: "synthetic", status: "completed", output },
+    response,
     ground_truth: groundTruth,
   };
   let size = JSON.stringify(rollout).length;
@@ -154,12 +167,17 @@ export function makeRolloutLine(index: number, rng: Rng): string {
     if (call === 0) groundTruth.push({ name: tool[0], arguments: args });
     size += JSON.stringify(items).length + 200;
   }
-  output.push({
+  const message = {
     type: "message",
     role: "assistant",
     status: "completed",
     content: [{ type: "output_text", text: words(rng, 25), annotations: [] }],
-  });
+  };
+  // The text is drawn either way, so the seeded sequence (and every other line) does not change.
+  if (index % TRUNCATED_EVERY === TRUNCATED_EVERY - 1) {
+    response.status = "incomplete";
+    response.incomplete_details = { reason: "max_output_tokens" };
+  } else output.push(message);
   if (style.mcp && rng() < PROVENANCE_RATE) rollout.mcp_tool_call_provenance = provenance;
   rollout.reward = rng() < 0.5 ? 1.0 : 0.0;
   const line = JSON.stringify(rollout);

@@ -9,9 +9,12 @@ import { readProvenance } from "../lib/identity/provenance-map";
 import type { CallResolution, Highlight, Policy } from "../lib/identity/types";
 import { type RunRow, runRow } from "../lib/run";
 import { functionCalls, parseOutputItem, type Rollout } from "../lib/schemas";
+import { callBadges, evidenceOf, packBadges, triageRollout } from "../lib/triage";
 import {
+  type ConfigRouter,
   isInputRow,
   LISTED_SENTENCES,
+  type LineSource,
   listedDetails,
   type Pairing,
   pairingKey,
@@ -85,6 +88,10 @@ export interface RowContext {
   /** The bundled sample's declared server, if any. */
   readonly sample: string | null;
   readonly harness: HarnessId | null;
+  /** An opened folder's config routes (chooseServer's `config` source), or null. */
+  readonly config?: ConfigRouter | null;
+  /** A folder file's path and configs (the next steps of an unverified line). */
+  readonly source?: LineSource | null;
 }
 
 /** lib/verify's options for a row context (without the policy). */
@@ -95,6 +102,8 @@ function verifyOptions(context: RowContext) {
     input: context.input,
     ...(context.pairing === undefined ? {} : { pairing: context.pairing }),
     harness: context.harness ?? undefined,
+    config: context.config ?? null,
+    ...(context.source ? { source: context.source } : {}),
   };
 }
 
@@ -175,6 +184,8 @@ export function runOptions(context: RowContext) {
     ...(context.input === undefined ? {} : { input: context.input }),
     ...(context.pairing === undefined ? {} : { pairing: context.pairing }),
     ...(context.harness === null ? {} : { harness: context.harness }),
+    config: context.config ?? null,
+    ...(context.source ? { source: context.source } : {}),
   };
 }
 
@@ -453,6 +464,14 @@ export function openDetail(
   };
 }
 
+/** Most decisive calls the detail pane lists at once (a 100k-call aliased rollout has 100k). */
+export const LISTED_DECISIVE = 50;
+/**
+ * Calls whose outcome badge travels with the verification (the decisive ones beyond too), so it stays
+ * bounded on a 100k-call rollout (worker/detail-pages.test.ts); later calls show no badge.
+ */
+export const BADGED_CALLS = 2_000;
+
 /**
  * The names shown for a rollout that look like another name it knows, with that name. Only a name that is
  * not plain ASCII can be confusable, so only its calls are resolved here (for their verifier names); the
@@ -496,13 +515,40 @@ function lookalikesOf(
   return pairs;
 }
 
-/** Both verifications of one rollout as the detail pane shows them (bounded whatever its length). */
+/**
+ * Both verifications of one rollout as the detail pane shows them (bounded whatever its length), with its
+ * why-zero triage (the run row's, from the same two results) and each call's outcome badge, read from the
+ * recomputation the cause reads.
+ */
 export function detailVerification(rollout: Rollout, context: RowContext): VerificationView {
   const result = verifyBoth(rollout, context);
+  const triage = triageRollout(rollout, {
+    ...(result.contract.server === null ? {} : { server: result.contract.server }),
+    ...(context.input === undefined ? {} : { input: context.input }),
+    ...(context.harness === null ? {} : { harness: context.harness }),
+    contract: result.contract,
+    legacy: result.legacy,
+  });
+  const calls = result.contract.resolution.calls.length;
+  const badges = callBadges(evidenceOf(result.contract, result.legacy), calls);
+  const listed = triage?.decisive.slice(0, LISTED_DECISIVE) ?? [];
   return {
     server: result.contract.server,
     harness: context.harness,
     contract: resultView(result.contract),
     legacy: resultView(result.legacy),
+    triage:
+      triage === null
+        ? null
+        : (({ traces: _traces, failed_calls: _failed, signature: _signature, ...rest }) => ({
+            ...rest,
+            decisive: listed,
+            decisive_total: rest.decisive.length,
+          }))(triage),
+    badges: packBadges(
+      badges,
+      BADGED_CALLS,
+      listed.map((call) => call.index),
+    ),
   };
 }

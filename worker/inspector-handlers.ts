@@ -15,6 +15,10 @@ export function inspectorHandlers(service: DataService): Handlers<InspectorReque
   return {
     load: ({ sources, fallbackServer }, { signal, progress }) =>
       service.load(sources, fallbackServer ?? null, signal, progress),
+    loadFolder: ({ name, entries }, { signal, progress }) =>
+      service.loadFolder(name, entries, signal, progress),
+    setRole: ({ path, role }, { signal, progress }) => service.setRole(path, role, signal, progress),
+    fileOf: ({ dataset }) => service.fileOf(dataset),
     restore: ({ ids }, { signal, progress }) => service.restore(ids, signal, progress),
     recent: () => service.recent(),
     session: () => service.session(),

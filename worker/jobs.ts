@@ -4,12 +4,13 @@
  * into a worker's heap, only the few megabytes one job needs, for as long as it runs.
  */
 
+import { configRoutes, type GymConfig, type LineKind, readLine as readRolloutLine } from "../lib/folder";
 import type { HarnessId } from "../lib/harness/types";
 import { resolveRollout } from "../lib/identity";
 import type { Highlight } from "../lib/identity/types";
 import { parseJsonLine, readJsonl } from "../lib/jsonl";
-import { type Rollout, readRollout } from "../lib/schemas";
-import { chooseServer, InputIndex, pairingKey } from "../lib/verify";
+import type { Rollout } from "../lib/schemas";
+import { type ConfigRouter, chooseServer, InputIndex, type LineSource, pairingKey } from "../lib/verify";
 import {
   type AnalyzedRollout,
   analyzeRolloutRun,
@@ -29,6 +30,8 @@ export type IndexedLine =
       readonly length: number;
       readonly status: "bad";
       readonly error: string;
+      /** The line's raw text when it is short (a placeholder row is named from it). */
+      readonly text: string | null;
     }
   | {
       readonly line: number;
@@ -39,8 +42,8 @@ export type IndexedLine =
       readonly input: { readonly key: string | null } | null;
       /** The identity-only index entry of a readable rollout (rewards pending). */
       readonly entry: RolloutIndexEntry | null;
-      /** Why the row is not a rollout, when it is not. */
-      readonly issues: string | null;
+      /** What the row is instead of a rollout (lib/folder readLine), when it is not one. */
+      readonly kind: { readonly kind: LineKind; readonly message: string } | null;
     };
 
 export interface AnalysisOptions {
@@ -49,6 +52,22 @@ export interface AnalysisOptions {
   /** The verifying server of rows that name none (a bundled sample's server). */
   readonly fallbackServer: string | null;
   readonly harness: HarnessId | null;
+  /** The Gym configs that route the file's lines (an opened folder's), or null. Plain data: it crosses workers. */
+  readonly configs: readonly GymConfig[] | null;
+  /** A folder file's path and its config files, for the next steps an unverified line names. */
+  readonly source: LineSource | null;
+}
+
+/** The config router of a job's configs (lib/folder configRoutes), null without configs. */
+export function configRouter(options: Pick<AnalysisOptions, "configs">): ConfigRouter | null {
+  // A folder file without a config beside it still gets the folder's (empty) routes: its lines say so.
+  return options.configs === null ? null : configRoutes(options.configs);
+}
+
+/** Reads one parsed line as a rollout, the way every command and page does (lib/folder readLine). */
+export function rolloutOf(value: unknown): Rollout | null {
+  const read = readRolloutLine(value);
+  return read.ok ? read.rollout : null;
 }
 
 export interface IndexJob extends AnalysisOptions {
@@ -89,14 +108,22 @@ export async function indexBatch(job: IndexJob): Promise<IndexedBatch> {
       controller.close();
     },
   });
+  const router = configRouter(job);
   for await (const item of readJsonl(stream, { gzip: false })) {
     const { line, offset } = item;
     if (!item.ok) {
-      out.push({ line, offset, length: item.length, status: "bad", error: item.error });
+      out.push({
+        line,
+        offset,
+        length: item.length,
+        status: "bad",
+        error: item.error,
+        text: item.text ?? null,
+      });
       continue;
     }
     const input = isInputRow(item.value) ? { key: pairingKey(item.value) } : null;
-    const read = readRollout(item.value);
+    const read = readRolloutLine(item.value);
     if (!read.ok) {
       out.push({
         line,
@@ -105,7 +132,7 @@ export async function indexBatch(job: IndexJob): Promise<IndexedBatch> {
         status: "row",
         input,
         entry: null,
-        issues: read.issues.join("; "),
+        kind: { kind: read.kind, message: read.message },
       });
       continue;
     }
@@ -115,19 +142,25 @@ export async function indexBatch(job: IndexJob): Promise<IndexedBatch> {
       length: item.length,
       status: "row",
       input,
-      entry: identityEntry(line, read.rollout, job),
-      issues: null,
+      entry: identityEntry(line, read.rollout, job, router),
+      kind: null,
     });
   }
   return { lines: out, lineCount: countLines(bytes) };
 }
 
-function identityEntry(line: number, rollout: Rollout, options: AnalysisOptions): RolloutIndexEntry {
+function identityEntry(
+  line: number,
+  rollout: Rollout,
+  options: AnalysisOptions,
+  config: ConfigRouter | null,
+): RolloutIndexEntry {
   // The verifying server as lib/verify chooses it before any inputs row is paired (the rewards pass,
   // which has the pairing, may choose again).
   const { server, source } = chooseServer(rollout, {
     override: options.serverOverride,
     sample: options.fallbackServer,
+    config,
   });
   const resolution = resolveRollout(rollout, {
     server: server ?? "",
@@ -247,6 +280,8 @@ export async function rowContext(
     override: options.serverOverride,
     sample: options.fallbackServer,
     harness: options.harness,
+    config: configRouter(options),
+    source: options.source,
   };
 }
 
@@ -259,10 +294,10 @@ export async function rewardBatch(job: RewardJob): Promise<RewardedLine[]> {
   for (const ref of job.lines) {
     const bytes = await readLine(ref);
     const parsed = parseJsonLine(decoder.decode(bytes));
-    const read = readRollout(parsed.ok ? parsed.value : undefined);
-    if (!read.ok) continue;
-    const context = await rowContext(read.rollout, job.inputs, job);
-    out.push({ ...analyzeRolloutRun(ref.line, read.rollout, context), filter: lineFilter(bytes) });
+    const rollout = rolloutOf(parsed.ok ? parsed.value : undefined);
+    if (rollout === null) continue;
+    const context = await rowContext(rollout, job.inputs, job);
+    out.push({ ...analyzeRolloutRun(ref.line, rollout, context), filter: lineFilter(bytes) });
   }
   return out;
 }
@@ -279,9 +314,9 @@ export interface VerifyDetailJob extends AnalysisOptions {
  */
 export async function verifyDetail(job: VerifyDetailJob): Promise<VerificationView | null> {
   const parsed = parseJsonLine(decoder.decode(await readLine(job.ref)));
-  const read = readRollout(parsed.ok ? parsed.value : undefined);
-  if (!read.ok) return null;
-  return detailVerification(read.rollout, await rowContext(read.rollout, job.inputs, job));
+  const rollout = rolloutOf(parsed.ok ? parsed.value : undefined);
+  if (rollout === null) return null;
+  return detailVerification(rollout, await rowContext(rollout, job.inputs, job));
 }
 
 /** A rollout's rewards pass: its entry, run row and emitted names, and its search filter (./search.ts). */

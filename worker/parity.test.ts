@@ -3,13 +3,13 @@
  * server, with the same source, pair the same way and reach the same outcome on every line of every
  * fixture file (Gym's example rollouts with and without their example.jsonl, and the golden files).
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { run } from "@/cli/commands/verify";
 import { memoryIo } from "@/cli/io";
-import type { LoadProgress, Source } from "@/worker/protocol";
+import type { FolderEntry, LoadProgress, SessionSummary, Source } from "@/worker/protocol";
 import { DataService, inProcessPool } from "@/worker/service";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -91,5 +91,168 @@ describe("cli verify and the browser worker choose and verify alike", () => {
     expect(browser).toEqual(cli);
     // Every line has a reward or a reason, never neither.
     for (const row of browser) expect(row.reward === null).toBe(row.unverified !== null);
+  });
+});
+
+const EXAMPLES = path.join(ROOT, "fixtures/gym-examples");
+
+/** Every file under `dir`, as the page gets them from a folder picker (path relative to `dir`). */
+function folderEntries(dir: string): FolderEntry[] {
+  const out: FolderEntry[] = [];
+  const visit = (at: string) => {
+    for (const name of readdirSync(at).sort()) {
+      const full = path.join(at, name);
+      if (statSync(full).isDirectory()) visit(full);
+      else {
+        const rel = path.relative(dir, full).split(path.sep).join("/");
+        out.push({ path: rel, file: new File([readFileSync(full)], name) });
+      }
+    }
+  };
+  visit(dir);
+  return out;
+}
+
+/** Gym's example folders: every directory that holds a data/ folder. */
+function exampleFolders(): string[] {
+  const found: string[] = [];
+  const visit = (at: string) => {
+    const names = readdirSync(at);
+    if (names.includes("data") && statSync(path.join(at, "data")).isDirectory()) found.push(at);
+    else
+      for (const name of names) if (statSync(path.join(at, name)).isDirectory()) visit(path.join(at, name));
+  };
+  visit(EXAMPLES);
+  return found.sort();
+}
+
+const FolderRecord = z.looseObject({
+  file: z.string(),
+  line: z.number(),
+  reward: z.number().nullable().optional(),
+  server: z.string().nullable().optional(),
+  server_source: z.string().optional(),
+  paired_by: z.string().optional(),
+  unverified: z.string().optional(),
+  kind: z.string().optional(),
+  error: z.string().nullable().optional(),
+});
+
+/** What cli verify DIR prints and what the page shows, per line, in one shape. */
+interface LineAnswer {
+  file: string;
+  line: number;
+  server: string | null;
+  server_source: string | null;
+  paired_by: string | null;
+  reward: number | null;
+  unverified: string | null;
+  kind: string | null;
+  message: string | null;
+}
+
+async function cliAnswers(dir: string, roles: readonly string[] = []): Promise<LineAnswer[]> {
+  const io = memoryIo();
+  expect(await run([dir, ...roles.flatMap((r) => ["--role", r])], io)).toBe(0);
+  return io
+    .out()
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => FolderRecord.parse(JSON.parse(l)))
+    .map((r) => ({
+      file: r.file,
+      line: r.line,
+      server: r.kind === undefined ? (r.server ?? null) : null,
+      server_source: r.kind === undefined ? (r.server_source ?? null) : null,
+      paired_by: r.kind === undefined ? (r.paired_by ?? null) : null,
+      reward: r.kind === undefined ? (r.reward ?? null) : null,
+      unverified: r.unverified ?? null,
+      kind: r.kind ?? null,
+      message: r.kind === undefined ? null : (r.error ?? null),
+    }))
+    .sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1));
+}
+
+function browserAnswers(service: DataService, summary: SessionSummary): LineAnswer[] {
+  const out: LineAnswer[] = [];
+  for (const dataset of summary.datasets) {
+    if (dataset.kind !== "rollouts") continue;
+    const file = dataset.folder_path ?? dataset.name;
+    for (const e of service.changes(dataset.id, 0).entries) {
+      out.push({
+        file,
+        line: e.line,
+        server: e.server,
+        server_source: e.server_source,
+        paired_by: e.paired_by,
+        reward: e.contract,
+        unverified: e.unverified,
+        kind: null,
+        message: null,
+      });
+    }
+    for (const error of dataset.errors) {
+      out.push({
+        file,
+        line: error.line,
+        server: null,
+        server_source: null,
+        paired_by: null,
+        reward: null,
+        unverified: null,
+        kind: error.line_kind,
+        message: error.error,
+      });
+    }
+  }
+  return out.sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1));
+}
+
+async function openInBrowser(dir: string): Promise<{ service: DataService; summary: SessionSummary }> {
+  const service = new DataService(inProcessPool());
+  await service.loadFolder(path.basename(dir), folderEntries(dir), never, ignore);
+  await service.settled();
+  return { service, summary: service.session() };
+}
+
+describe("cli verify DIR and the browser's opened folder answer every line alike", () => {
+  it.each(exampleFolders().map((dir) => ({ name: path.relative(EXAMPLES, dir), dir })))(
+    "$name",
+    async ({ dir }) => {
+      const cli = await cliAnswers(dir);
+      const { service, summary } = await openInBrowser(dir);
+      const browser = browserAnswers(service, summary);
+      // A folder whose only JSONL files are task rows has no rollouts file (both say so: no lines).
+      expect(browser).toEqual(cli);
+      expect(summary.folder?.files.length).toBeGreaterThan(0);
+      // Every line has a reward, a reason code or a kind.
+      for (const row of browser)
+        expect(row.reward !== null || row.unverified !== null || row.kind !== null).toBe(true);
+    },
+  );
+
+  it("a whole tree of servers (resources_servers/): each rollouts file with its own configs and task rows", async () => {
+    const dir = path.join(EXAMPLES, "resources_servers");
+    const cli = await cliAnswers(dir);
+    const { service, summary } = await openInBrowser(dir);
+    expect(cli.length).toBeGreaterThan(300);
+    expect(browserAnswers(service, summary)).toEqual(cli);
+    expect(summary.folder?.runs.length).toBeGreaterThan(50);
+  });
+
+  it("a role changed on the page is the CLI's --role", async () => {
+    const dir = path.join(EXAMPLES, "resources_servers/example_multi_step");
+    const role = "data/example.jsonl=ignore";
+    const cli = await cliAnswers(dir, [role]);
+    const { service } = await openInBrowser(dir);
+    const summary = await service.setRole("data/example.jsonl", "ignore", never, ignore);
+    await service.settled();
+    expect(summary.folder?.files.find((f) => f.path === "data/example.jsonl")).toMatchObject({
+      role: "ignore",
+      chosen: true,
+    });
+    expect(browserAnswers(service, service.session())).toEqual(cli);
+    // Nothing left to pair with: every rollout is unpaired.
+    expect(browserAnswers(service, service.session()).every((a) => a.paired_by === "none")).toBe(true);
   });
 });

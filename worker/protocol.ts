@@ -6,9 +6,10 @@
  * compact values cross the boundary: session summaries (pushed as events), index rows changed since a
  * revision, one rollout's detail view when it is opened, and raw line bytes on demand (transferred).
  */
+import type { FileRole, GymMetrics, LineKind } from "../lib/folder";
 import type { HarnessId } from "../lib/harness/types";
 import type { CallResolution, Highlight, MapState, Policy, RolloutFinding } from "../lib/identity/types";
-import type { ZeroView } from "../lib/triage";
+import type { PackedBadges, RolloutTriage, ZeroView } from "../lib/triage";
 import type { VerifierDetailsView } from "../lib/verify/details";
 import type { PairedBy } from "../lib/verify/pairing";
 import type { ServerSource } from "../lib/verify/server";
@@ -21,9 +22,12 @@ import type { ExportFormat, RunView } from "./run";
 export type {
   CallResolution,
   ExportFormat,
+  FileRole,
   FollowSummary,
+  GymMetrics,
   HarnessId,
   Highlight,
+  LineKind,
   MapState,
   Policy,
   RolloutFinding,
@@ -50,6 +54,9 @@ export interface LineError {
   readonly offset: number;
   readonly length: number;
   readonly kind: LineErrorKind;
+  /** What the line is instead of a rollout (lib/folder): placeholder, not_json, task_row, ... */
+  readonly line_kind: LineKind;
+  /** One sentence, lib's. */
   readonly error: string;
 }
 
@@ -93,8 +100,48 @@ export interface DatasetSummary {
   readonly fallback_server: string | null;
   /** For rollouts: when not one line is a rollout, what the file is instead (lib/filekind), one sentence. */
   readonly problem: string | null;
+  /** Its path in the opened folder, or null for a file opened alone. */
+  readonly folder_path: string | null;
+  /** The folder's Gym config files that route its lines (empty: none). */
+  readonly config_files: readonly string[];
   /** A followed file (served by `cli view`): whether it is still followed, a waiting partial line, or why not. */
   readonly follow: FollowSummary | null;
+}
+
+/** One file of an opened folder: its path there and the File (webkitRelativePath or a dropped entry's path). */
+export interface FolderEntry {
+  readonly path: string;
+  readonly file: File;
+}
+
+/** One file of the opened folder as the page lists it: its role and the reason (lib/folder). */
+export interface FolderFileView {
+  readonly path: string;
+  readonly role: FileRole;
+  readonly reason: string;
+  /** True when the user chose the role. */
+  readonly chosen: boolean;
+  /** The dataset it was read into (rollouts and task rows), or null. */
+  readonly dataset: string | null;
+}
+
+/** One rollouts file of the folder with what goes with it (lib/folder planFolder). */
+export interface FolderRunView {
+  readonly rollouts: string;
+  readonly dataset: string | null;
+  readonly configs: readonly string[];
+  readonly inputs: readonly string[];
+  /** Servers its configs route to (what /live offers). */
+  readonly servers: readonly string[];
+  /** Gym's own metrics files beside it, read by lib/folder. */
+  readonly metrics: readonly { readonly path: string; readonly metrics: GymMetrics }[];
+}
+
+export interface FolderSummary {
+  /** The folder's name (the picked or dropped directory). */
+  readonly name: string;
+  readonly files: readonly FolderFileView[];
+  readonly runs: readonly FolderRunView[];
 }
 
 export interface SessionSummary {
@@ -102,6 +149,8 @@ export interface SessionSummary {
   readonly datasets: readonly DatasetSummary[];
   /** Every file opened in this tab, by any page: what /compare offers. */
   readonly files: readonly DatasetSummary[];
+  /** The opened folder, when the workspace is one. */
+  readonly folder: FolderSummary | null;
 }
 
 /** A file kept in the origin-private file system, offered on the landing page. */
@@ -205,7 +254,20 @@ export interface VerificationView {
   readonly harness: HarnessId | null;
   readonly contract: VerifyResultView;
   readonly legacy: VerifyResultView;
+  /** Why this rollout scored 0 (lib/triage), bounded: no traces, the first decisive calls; null: no zero. */
+  readonly triage: DetailTriage | null;
+  /** What each call did in the verifier's replay (lib/triage callBadges), packed (badgeAt reads one). */
+  readonly badges: PackedBadges;
 }
+
+/**
+ * A rollout's triage as the detail pane gets it: at most LISTED_DECISIVE decisive calls, no cell traces and
+ * no list of every failed call (both grow with the rollout).
+ */
+export type DetailTriage = Omit<RolloutTriage, "traces" | "failed_calls" | "signature"> & {
+  /** How many decisive calls there are in all. */
+  readonly decisive_total: number;
+};
 
 /**
  * What the detail pane shows for one rollout at once, from one parse: its calls and transcript items come a
@@ -277,6 +339,23 @@ export interface InspectorRequests {
     params: { sources: readonly Source[]; fallbackServer?: string | null };
     result: SessionSummary;
     progress: LoadProgress;
+  };
+  /** Opens a folder: every file gets its role (lib/folder), rollouts and task rows are read, configs route. */
+  loadFolder: {
+    params: { name: string; entries: readonly FolderEntry[] };
+    result: SessionSummary;
+    progress: LoadProgress;
+  };
+  /** Changes one folder file's role; the folder is planned again (pairing, routing). */
+  setRole: {
+    params: { path: string; role: FileRole };
+    result: SessionSummary;
+    progress: LoadProgress;
+  };
+  /** A dataset's (decompressed) bytes as a File, for /live's replay. */
+  fileOf: {
+    params: { dataset: string };
+    result: { name: string; file: Blob; configs: readonly string[] } | null;
   };
   /** Opens files kept from an earlier visit (origin-private file system) as the workspace. */
   restore: { params: { ids: readonly string[] }; result: SessionSummary; progress: LoadProgress };

@@ -9,9 +9,8 @@
 import { parseJsonLine } from "../lib/jsonl";
 import { renderReport } from "../lib/report";
 import { type RunRow, runRow } from "../lib/run";
-import { readRollout } from "../lib/schemas";
 import { runOptions } from "./core";
-import { rowContext } from "./jobs";
+import { rolloutOf, rowContext } from "./jobs";
 import type { RunRequests } from "./protocol";
 import { reportData } from "./report";
 import type { Handlers } from "./rpc";
@@ -89,14 +88,10 @@ async function* rollouts(dataset: Dataset, lines: readonly number[]): AsyncGener
       if (ref === null) continue;
       const start = ref.offset - first.offset;
       const parsed = parseJsonLine(decoder.decode(bytes.subarray(start, start + ref.length)));
-      const read = parsed.ok ? readRollout(parsed.value) : null;
-      if (read === null || !read.ok) continue;
-      const context = await rowContext(read.rollout, dataset.pairedInputs, {
-        serverOverride: dataset.serverOverride,
-        fallbackServer: dataset.fallbackServer,
-        harness: dataset.harness,
-      });
-      yield { line, value: read.rollout, options: runOptions(context) };
+      const rollout = parsed.ok ? rolloutOf(parsed.value) : null;
+      if (rollout === null) continue;
+      const context = await rowContext(rollout, dataset.pairedInputs, dataset.analysisOptions());
+      yield { line, value: rollout, options: runOptions(context) };
     }
     at = next;
   }

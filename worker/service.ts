@@ -5,9 +5,20 @@
  */
 
 import { fileProblem, SNIFF_BYTES } from "../lib/filekind";
+import {
+  chooseRole,
+  type FileRole,
+  type FolderFile,
+  type FolderPlan,
+  fileRole,
+  isHiddenPath,
+  planFolder,
+  type RoleDecision,
+  readGymMetrics,
+} from "../lib/folder";
 import { parseJsonLine } from "../lib/jsonl";
-import { readRollout } from "../lib/schemas";
 import { type OpenedDetail, openDetail, servers } from "./core";
+import { folderHead } from "./folder";
 import {
   FOLLOW_CHECK_BYTES,
   FOLLOW_POLL_MS,
@@ -32,12 +43,15 @@ import {
   inputIndex,
   prepareInputs,
   rewardBatch,
+  rolloutOf,
   rowContext,
   searchRange,
   verifyDetail,
 } from "./jobs";
 import type {
   DatasetSummary,
+  FolderEntry,
+  FolderSummary,
   HarnessId,
   LineError,
   LoadProgress,
@@ -117,6 +131,17 @@ interface OpenSource {
   readonly fallbackServer: string | null;
 }
 
+/** The opened folder: its files, what was read of each for its role, the user's roles, and its plan. */
+interface OpenedFolder {
+  readonly name: string;
+  readonly entries: readonly FolderEntry[];
+  readonly heads: readonly FolderFile[];
+  readonly overrides: ReadonlyMap<string, FileRole>;
+  readonly plan: FolderPlan;
+  /** The dataset each rollouts or task-rows file was read into, by path. */
+  readonly datasets: ReadonlyMap<string, Dataset>;
+}
+
 function cancelled(): DOMException {
   return new DOMException("cancelled", "AbortError");
 }
@@ -134,6 +159,8 @@ export class DataService {
   private readonly priority = new Map<string, number[]>();
 
   private settledWaiters: (() => void)[] = [];
+  /** The workspace's folder, when it was opened as one. */
+  private folder: OpenedFolder | null = null;
   /** Bytes per search job, and most bytes read between two candidate lines (tests use small ones). */
   searchChunkBytes = SEARCH_CHUNK_BYTES;
   searchMaxGapBytes = SEARCH_MAX_GAP_BYTES;
@@ -177,7 +204,11 @@ export class DataService {
         const dataset = this.store.get(id);
         return dataset ? [dataset.summary()] : [];
       });
-    return { datasets: summaries(this.shown()), files: summaries([...this.store.keys()].reverse()) };
+    return {
+      datasets: summaries(this.shown()),
+      files: summaries([...this.store.keys()].reverse()),
+      folder: this.folder === null || this.loading !== null ? null : folderSummary(this.folder),
+    };
   }
 
   /** Coalesces change notifications into one session event per SESSION_EVENT_MS. */
@@ -208,6 +239,7 @@ export class DataService {
     signal: AbortSignal,
     progress: (progress: LoadProgress) => void,
   ): Promise<SessionSummary> {
+    this.folder = null;
     // A local file picked again that is an open file grown: its new lines join that file instead.
     const fresh: Source[] = [];
     let grew = false;
@@ -231,6 +263,7 @@ export class DataService {
     signal: AbortSignal,
     progress: (progress: LoadProgress) => void,
   ): Promise<SessionSummary> {
+    this.folder = null;
     const sources: OpenSource[] = [];
     for (const id of ids) {
       const known = this.store.get(id);
@@ -249,6 +282,117 @@ export class DataService {
       await this.pairAll();
     }
     return this.flush();
+  }
+
+  /**
+   * Opens a folder as the workspace: every file gets its role from its content (lib/folder fileRole), the
+   * rollouts and task-rows files are read, and each rollouts file is verified with the configs and task
+   * rows lib's plan gives it. Folder files are not kept for a reload (their roles and plan would be lost).
+   */
+  async loadFolder(
+    name: string,
+    entries: readonly FolderEntry[],
+    signal: AbortSignal,
+    progress: (progress: LoadProgress) => void,
+  ): Promise<SessionSummary> {
+    const visible = entries.filter((entry) => !isHiddenPath(entry.path));
+    const heads = await Promise.all(visible.map(folderHead));
+    return this.openFolder(
+      { name, entries: visible, heads, overrides: new Map() },
+      new Map(),
+      signal,
+      progress,
+    );
+  }
+
+  /** The user changed a folder file's role: the folder is planned again (pairing and routing follow). */
+  async setRole(
+    path: string,
+    role: FileRole,
+    signal: AbortSignal,
+    progress: (progress: LoadProgress) => void,
+  ): Promise<SessionSummary> {
+    const folder = this.folder;
+    if (folder === null || !folder.heads.some((head) => head.path === path)) return this.session();
+    const overrides = new Map(folder.overrides).set(path, role);
+    return this.openFolder({ ...folder, overrides }, folder.datasets, signal, progress);
+  }
+
+  /** Decides the roles, reads what is not read yet (a dataset whose role is unchanged is kept), plans. */
+  private async openFolder(
+    folder: Omit<OpenedFolder, "plan" | "datasets">,
+    previous: ReadonlyMap<string, Dataset>,
+    signal: AbortSignal,
+    progress: (progress: LoadProgress) => void,
+  ): Promise<SessionSummary> {
+    const decisions: RoleDecision[] = folder.heads.map((head) => {
+      const decided = fileRole(head);
+      const chosen = folder.overrides.get(head.path);
+      return chosen === undefined ? decided : chooseRole(decided, chosen, head);
+    });
+    const plan = planFolder(decisions);
+    const byPath = new Map(folder.entries.map((entry) => [entry.path, entry.file]));
+    const datasets = new Map<string, Dataset>();
+    this.loading = { previous: this.workspace, opened: [] };
+    try {
+      for (const decision of decisions) {
+        if (decision.role !== "rollouts" && decision.role !== "inputs") continue;
+        const kept = previous.get(decision.path);
+        if (kept !== undefined && kept.role === decision.role && this.store.has(kept.id)) {
+          datasets.set(decision.path, kept);
+          continue;
+        }
+        const file = byPath.get(decision.path);
+        if (file === undefined) continue;
+        const run = plan.runs.find((r) => r.rollouts === decision.path);
+        const dataset = await this.ingestSource(
+          { kind: "file", file },
+          newDatasetId(),
+          null,
+          signal,
+          progress,
+          (added) => {
+            // Before the first batch: the index pass chooses servers with the folder's configs.
+            added.folderPath = decision.path;
+            added.role = decision.role === "inputs" ? "inputs" : "rollouts";
+            added.configs = configsOf(run?.configs ?? [], decisions);
+            this.loading?.opened.push(added.id);
+          },
+          decision.path,
+        );
+        datasets.set(decision.path, dataset);
+      }
+    } catch (error) {
+      for (const [path, dataset] of datasets)
+        if (previous.get(path) !== dataset) this.store.delete(dataset.id);
+      this.loading = null;
+      this.flush();
+      throw signal.aborted ? cancelled() : error;
+    }
+    this.loading = null;
+    for (const run of plan.runs) {
+      const dataset = datasets.get(run.rollouts);
+      if (dataset === undefined) continue;
+      const configs = configsOf(run.configs, decisions);
+      const inputs = run.inputs.flatMap((path) => datasets.get(path)?.id ?? []);
+      const changed =
+        !sameList(dataset.configFiles, run.configs) || !sameList(dataset.planInputs ?? [], inputs);
+      dataset.configs = configs;
+      dataset.configFiles = run.configs;
+      dataset.planInputs = inputs;
+      if (changed && dataset.indexed) this.resetRewards(dataset);
+    }
+    this.folder = { ...folder, plan, datasets };
+    this.workspace = [...datasets.values()].map((dataset) => dataset.id);
+    await this.pairAll();
+    return this.flush();
+  }
+
+  /** A dataset's (decompressed) bytes, its name and its config files: what /live replays. */
+  fileOf(id: string): { name: string; file: Blob; configs: readonly string[] } | null {
+    const dataset = this.store.get(id);
+    if (!dataset) return null;
+    return { name: dataset.folderPath ?? dataset.name, file: dataset.blob(), configs: dataset.configFiles };
   }
 
   recent(): Promise<RecentFile[]> {
@@ -305,8 +449,11 @@ export class DataService {
     signal: AbortSignal,
     progress: (progress: LoadProgress) => void,
     added: (dataset: Dataset) => void = () => {},
+    shownName?: string,
   ): Promise<Dataset> {
-    const { name, total, data, followed } = await openSource(source, signal);
+    const opened = await openSource(source, signal);
+    const { total, data, followed } = opened;
+    const name = shownName ?? opened.name;
     const dataset = new Dataset(id, name, total, fallbackServer);
     this.store.set(dataset.id, dataset);
     added(dataset);
@@ -338,8 +485,10 @@ export class DataService {
     if (source.kind === "file" && dataset.kind === "rollouts" && dataset.bytes === source.file.size) {
       dataset.readCheck = await readCheck(dataset.blob(), dataset.bytes);
     }
-    // No rollout at all (an empty file included): one message saying what the file is instead.
-    if (dataset.kind === "rollouts" && dataset.entries.size === 0) {
+    // No rollout at all (an empty file included): one message saying what the file is instead, unless its
+    // lines each have a kind of their own (placeholders, task rows): then it is JSONL, listed line by line.
+    const namedLines = dataset.errors().some((error) => error.line_kind !== "not_json");
+    if (dataset.kind === "rollouts" && dataset.entries.size === 0 && !namedLines) {
       const start = new Uint8Array(await dataset.blob().slice(0, SNIFF_BYTES).arrayBuffer());
       dataset.problem = fileProblem(start).message;
     }
@@ -483,11 +632,15 @@ export class DataService {
   private readonly prepared = new Map<string, Promise<void>>();
 
   private prepare(inputs: Dataset): Promise<void> {
-    let ready = this.prepared.get(inputs.id);
+    return this.prepareJob(inputs.id, () => this.inputsJob(inputs));
+  }
+
+  private prepareJob(id: string, make: () => InputsJob): Promise<void> {
+    let ready = this.prepared.get(id);
     if (!ready) {
-      const job = this.inputsJob(inputs);
+      const job = make();
       ready = Promise.all([prepareInputs(job), this.pool.prepareInputs(job)]).then(() => undefined);
-      this.prepared.set(inputs.id, ready);
+      this.prepared.set(id, ready);
     }
     return ready;
   }
@@ -502,6 +655,10 @@ export class DataService {
     await Promise.all(inputs.map((dataset) => this.prepare(dataset)));
     for (const dataset of this.workspaceSets()) {
       if (dataset.kind !== "rollouts") continue;
+      if (dataset.planInputs !== null) {
+        await this.pairPlanned(dataset, dataset.planInputs);
+        continue;
+      }
       let best: { dataset: Dataset; matches: number } | null = null;
       for (const candidate of inputs) {
         const index = await inputIndex(candidate.id);
@@ -520,6 +677,32 @@ export class DataService {
     }
     this.pumpRewards();
     this.changed();
+  }
+
+  /**
+   * A folder's rollouts file pairs with the task rows its plan gives it (all of them, as one index, as
+   * `cli verify DIR` loads them), and with nothing else in the workspace.
+   */
+  private async pairPlanned(dataset: Dataset, ids: readonly string[]): Promise<void> {
+    const inputs = ids.flatMap((id) => this.store.get(id) ?? []).filter((d) => d.kind === "inputs");
+    let pairedInputs: string | null = null;
+    if (inputs.length === 1 && inputs[0]) pairedInputs = inputs[0].id;
+    else if (inputs.length > 1) {
+      pairedInputs = `folder:${inputs.map((d) => d.id).join("+")}`;
+      await this.prepareJob(pairedInputs, () => ({
+        id: pairedInputs ?? "",
+        lines: inputs.flatMap((d) => this.inputsJob(d).lines),
+      }));
+    }
+    let matches = 0;
+    const index = pairedInputs === null ? undefined : await inputIndex(pairedInputs);
+    for (const entry of dataset.entries.values()) {
+      if (entry.key !== null && index?.pair(keyProbe(entry.key)).paired_by === "index") matches++;
+    }
+    const changed = pairedInputs !== dataset.pairedInputs;
+    dataset.pairedInputs = pairedInputs;
+    dataset.pairedRows = matches;
+    if (changed) this.resetRewards(dataset);
   }
 
   /** Marks every row's rewards pending again; statuses stay until the new ones land. */
@@ -558,13 +741,7 @@ export class DataService {
       const refs = lines.flatMap((line) => dataset.lineRef(line) ?? []);
       this.rewardsInFlight++;
       this.pool
-        .rewards({
-          lines: refs,
-          inputs: dataset.pairedInputs,
-          serverOverride: dataset.serverOverride,
-          fallbackServer: dataset.fallbackServer,
-          harness: dataset.harness,
-        })
+        .rewards({ lines: refs, inputs: dataset.pairedInputs, ...dataset.analysisOptions() })
         .then((analyzed) => {
           if (dataset.analysisGeneration !== generation || !this.store.has(dataset.id)) return;
           dataset.revision++;
@@ -645,14 +822,15 @@ export class DataService {
     const bytes = await dataset.readLine(line);
     if (bytes === null) return null;
     const value = parseBytes(bytes);
-    const read = readRollout(value);
-    if (!read.ok) return null;
-    const context = await rowContext(read.rollout, dataset.pairedInputs, {
-      serverOverride: server ?? dataset.serverOverride,
-      fallbackServer: dataset.fallbackServer,
-      harness: harness ?? dataset.harness,
+    const rollout = rolloutOf(value);
+    if (rollout === null) return null;
+    const options = dataset.analysisOptions();
+    const context = await rowContext(rollout, dataset.pairedInputs, {
+      ...options,
+      serverOverride: server ?? options.serverOverride,
+      harness: harness ?? options.harness,
     });
-    return openDetail(entry, read.rollout, context, bytes.length);
+    return openDetail(entry, rollout, context, bytes.length);
   }
 
   /** Both verifications of one rollout, in the pool (same server and harness rules as `detail`). */
@@ -665,12 +843,13 @@ export class DataService {
     const dataset = this.store.get(id);
     const ref = dataset?.lineRef(line);
     if (!dataset || !ref || !dataset.entries.has(line)) return Promise.resolve(null);
+    const options = dataset.analysisOptions();
     return this.pool.verifyDetail({
       ref,
       inputs: dataset.pairedInputs,
-      serverOverride: server ?? dataset.serverOverride,
-      fallbackServer: dataset.fallbackServer,
-      harness: harness ?? dataset.harness,
+      ...options,
+      serverOverride: server ?? options.serverOverride,
+      harness: harness ?? options.harness,
     });
   }
 
@@ -746,6 +925,42 @@ export class DataService {
   servers(): string[] {
     return servers();
   }
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item, at) => item === b[at]);
+}
+
+/** The parsed configs of the given config files (from their role decisions). */
+function configsOf(paths: readonly string[], decisions: readonly RoleDecision[]) {
+  return paths.flatMap((path) => decisions.find((d) => d.path === path)?.config ?? []);
+}
+
+function folderSummary(folder: OpenedFolder): FolderSummary {
+  const id = (path: string) => folder.datasets.get(path)?.id ?? null;
+  const head = (path: string) => folder.heads.find((h) => h.path === path)?.head ?? null;
+  return {
+    name: folder.name,
+    files: folder.plan.decisions.map((d) => ({
+      path: d.path,
+      role: d.role,
+      reason: d.reason,
+      chosen: d.chosen,
+      dataset: id(d.path),
+    })),
+    runs: folder.plan.runs.map((run) => ({
+      rollouts: run.rollouts,
+      dataset: id(run.rollouts),
+      configs: run.configs,
+      inputs: run.inputs,
+      servers: run.routes.servers,
+      metrics: run.metrics.flatMap((path) => {
+        const text = head(path);
+        const read = text === null ? null : readGymMetrics(text);
+        return read?.ok ? [{ path, metrics: read.metrics }] : [];
+      }),
+    })),
+  };
 }
 
 /**

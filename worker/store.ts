@@ -9,11 +9,12 @@
  *   disk when large), so the worker's own memory stays the line table and the index. The persisted copy in
  *   the origin-private file system (./opfs.ts) is this decompressed file.
  */
+import { type GymConfig, unparsedLine } from "../lib/folder";
 import { GzipError, gunzipIfGzip, streamChunks } from "../lib/jsonl";
 import type { RunRow } from "../lib/run";
 import type { AnalyzedRollout } from "./core";
 import { type FollowState, followSummary } from "./follow";
-import type { IndexedBatch, IndexedLine, IndexJob } from "./jobs";
+import type { AnalysisOptions, IndexedBatch, IndexedLine, IndexJob } from "./jobs";
 import {
   type DatasetKind,
   type DatasetSummary,
@@ -108,6 +109,14 @@ export class Dataset {
   pairedRows = 0;
   serverOverride: string | null = null;
   harness: HarnessId | null = null;
+  /** From an opened folder: its path there, and the Gym configs that route its lines (null: none). */
+  folderPath: string | null = null;
+  configs: readonly GymConfig[] | null = null;
+  configFiles: readonly string[] = [];
+  /** From an opened folder: the kind its role gives (else decided from the rows when the file is read). */
+  role: DatasetKind | null = null;
+  /** From an opened folder: the inputs datasets its plan pairs it with (null: the workspace's best match). */
+  planInputs: readonly string[] | null = null;
   /** Lines whose rewards are still to compute, in file order. */
   pendingRewards = new Set<number>();
   /** Bumped when the rewards must be recomputed (another server, harness or inputs file). */
@@ -124,6 +133,17 @@ export class Dataset {
     readonly totalBytes: number | null,
     public fallbackServer: string | null,
   ) {}
+
+  /** How its rows are verified: the user's server and harness, the sample's server, the folder's configs. */
+  analysisOptions(): AnalysisOptions {
+    return {
+      serverOverride: this.serverOverride,
+      fallbackServer: this.fallbackServer,
+      harness: this.harness,
+      configs: this.configs,
+      source: this.folderPath === null ? null : { rollouts: this.folderPath, configs: this.configFiles },
+    };
+  }
 
   /** The Blob part holding a byte range (lines never straddle parts: parts end at line breaks). */
   partAt(offset: number): BlobPart | null {
@@ -226,6 +246,8 @@ export class Dataset {
       harness: this.harness,
       fallback_server: this.fallbackServer,
       problem: this.problem,
+      folder_path: this.folderPath,
+      config_files: this.configFiles,
       follow: this.follow === null ? null : followSummary(this.follow),
     };
   }
@@ -236,12 +258,14 @@ export class Dataset {
     for (const item of lines) {
       this.table.set(item.line, item.offset, item.length);
       if (item.status === "bad") {
+        const answer = unparsedLine(item.error, item.text);
         this.parseErrors.set(item.line, {
           line: item.line,
           offset: item.offset,
           length: item.length,
           kind: "parse",
-          error: item.error,
+          line_kind: answer.kind,
+          error: answer.message,
         });
         continue;
       }
@@ -259,7 +283,8 @@ export class Dataset {
           offset: item.offset,
           length: item.length,
           kind: "schema",
-          error: `not a rollout: ${item.issues ?? "unreadable"}`,
+          line_kind: item.kind?.kind ?? "not_a_rollout",
+          error: item.kind?.message ?? "not a rollout",
         });
       }
     }
@@ -268,7 +293,8 @@ export class Dataset {
   /** The whole file is in: decide what it is. */
   finish(): void {
     this.indexed = true;
-    this.kind = this.inputRows > 0 && this.inputRows === this.parsedRows ? "inputs" : "rollouts";
+    this.kind =
+      this.role ?? (this.inputRows > 0 && this.inputRows === this.parsedRows ? "inputs" : "rollouts");
     if (this.kind === "inputs") {
       this.entries.clear();
       this.pendingRewards.clear();
@@ -366,6 +392,8 @@ class Dispatcher {
       serverOverride: this.options.serverOverride,
       fallbackServer: this.dataset.fallbackServer,
       harness: this.options.harness,
+      configs: this.dataset.configs,
+      source: null,
     };
     const task = this.runner
       .index(job)
@@ -478,7 +506,14 @@ async function ingestStream(
     if (newline !== -1) await cut([whole.subarray(0, newline + 1)]);
     await dispatcher.drain();
     const line = dataset.lineCount + 1;
-    dataset.parseErrors.set(line, { line, offset, length: 0, kind: "parse", error: error.message });
+    dataset.parseErrors.set(line, {
+      line,
+      offset,
+      length: 0,
+      kind: "parse",
+      line_kind: "not_json",
+      error: error.message,
+    });
     dataset.lineCount = line;
   }
 }

@@ -2,9 +2,10 @@
 import Link from "next/link";
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
 import { FilterBar } from "@/components/FilterBar";
+import { FolderPanel, GymMetricsPanel } from "@/components/FolderPanel";
 import { FollowBanner } from "@/components/FollowBanner";
 import { LineErrors } from "@/components/LineErrors";
-import { DropTarget, LoadProgressBar, OpenFilesButton, Welcome } from "@/components/Loader";
+import { DropTarget, LoadProgressBar, OpenFilesButton, OpenFolderButton, Welcome } from "@/components/Loader";
 import { Name } from "@/components/Name";
 import { RolloutTable } from "@/components/RolloutTable";
 import { RunFilter } from "@/components/RunFilter";
@@ -29,6 +30,7 @@ import {
   useSession,
 } from "@/hooks/data";
 import { fileLabels } from "@/hooks/file-labels";
+import type { PickedFolder } from "@/hooks/folder-files";
 import { bundledSample, pairedInputsSample } from "@/hooks/samples";
 import { servedFolder, servedSources } from "@/hooks/served";
 import type { FilterFlag, RolloutIndexEntry, Sample, SortKey, Source } from "@/hooks/types";
@@ -148,6 +150,15 @@ export function Inspector() {
     },
     [loader.load, setView],
   );
+  const onFolder = useCallback(
+    (folder: PickedFolder) => {
+      loadedSample.current = null;
+      setHome(false);
+      setView({ ...DEFAULT_VIEW });
+      void loader.loadFolder(folder.name, folder.entries);
+    },
+    [loader.loadFolder, setView],
+  );
   const onSample = useCallback(
     (sample: Sample) => setView({ ...DEFAULT_VIEW, sample: sample.file }, { push: true }),
     [setView],
@@ -163,6 +174,8 @@ export function Inspector() {
   /** "name" alone when unique, else "name #k" (k-th loaded file of that name). */
   const chipName = fileLabels(session?.datasets ?? []);
   const inputs = session?.datasets.filter((candidate) => candidate.kind === "inputs") ?? [];
+  const folder = session?.folder ?? null;
+  const folderRun = folder?.runs.find((run) => run.dataset === dataset?.id) ?? null;
 
   // The verifying server and harness chosen in the URL apply to the whole list.
   useEffect(() => {
@@ -283,7 +296,7 @@ export function Inspector() {
     entries === latestEntries;
   const rewarded = ready && dataset !== null && dataset.rewarded === dataset.rows;
   return (
-    <DropTarget onFiles={onFiles}>
+    <DropTarget onFiles={onFiles} onFolder={onFolder}>
       <div className="app">
         <header className="topbar">
           <h1>
@@ -331,6 +344,7 @@ export function Inspector() {
               Live
             </Link>
             {session && <OpenFilesButton onFiles={onFiles} />}
+            {session && <OpenFolderButton onFolder={onFolder} />}
           </div>
         </header>
         {view.sample && !samples.isPending && bundledSample(view.sample, samples.data ?? []) === null && (
@@ -353,21 +367,34 @@ export function Inspector() {
           <Welcome
             samples={samples.data ?? []}
             onFiles={onFiles}
+            onFolder={onFolder}
             onSample={onSample}
             recent={recent.data ?? []}
             onRecent={onRecent}
           />
         ) : !dataset ? (
           session && !busy ? (
-            <div className="banner">
-              Only materialized inputs are loaded. Add the rollouts file they belong to.
-              <OpenFilesButton onFiles={onFiles} />
-            </div>
+            <>
+              {folder && (
+                <FolderPanel
+                  folder={folder}
+                  busy={busy}
+                  onRole={(path, role) => void loader.setRole(path, role)}
+                />
+              )}
+              <div className="banner">
+                {folder
+                  ? "No file of this folder holds rollouts: change a file's role above, or add the rollouts file."
+                  : "Only materialized inputs are loaded. Add the rollouts file they belong to."}
+                <OpenFilesButton onFiles={onFiles} />
+              </div>
+            </>
           ) : (
             !busy && (
               <Welcome
                 samples={samples.data ?? []}
                 onFiles={onFiles}
+                onFolder={onFolder}
                 onSample={onSample}
                 recent={recent.data ?? []}
                 onRecent={onRecent}
@@ -384,6 +411,13 @@ export function Inspector() {
             data-search-first-ms={searchDone ? (search.data?.firstMs ?? undefined) : undefined}
           >
             <section className="list-pane">
+              {folder && (
+                <FolderPanel
+                  folder={folder}
+                  busy={busy}
+                  onRole={(path, role) => void loader.setRole(path, role)}
+                />
+              )}
               {!run.data && !runViewReady(dataset) && (
                 <p className="muted run-pending" data-testid="run-pending">
                   Why-zero breakdown and run metrics once every reward is in ({dataset.rewarded} of{" "}
@@ -428,6 +462,7 @@ export function Inspector() {
                 harness={view.harness}
                 onHarness={(harness) => setView({ harness })}
               />
+              {folderRun && <GymMetricsPanel run={folderRun} />}
               {run.data && (
                 <RunMetricsPanel
                   metrics={run.data.metrics}

@@ -6,6 +6,7 @@ import { RawLine } from "@/components/RawLine";
 import { RolloutHeader, TaskFields } from "@/components/RolloutHeader";
 import { Transcript } from "@/components/Transcript";
 import { VerificationPanel } from "@/components/VerificationPanel";
+import { WhyZero } from "@/components/WhyZero";
 import {
   useDetail,
   useDetailCalls,
@@ -16,6 +17,7 @@ import {
 } from "@/hooks/data";
 import type { DatasetSummary, HarnessId, RolloutIndexEntry } from "@/hooks/types";
 import type { ViewUpdate } from "@/hooks/use-view-state";
+import { badgeAt } from "@/lib/triage";
 
 interface Props {
   dataset: DatasetSummary;
@@ -54,6 +56,13 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView, mar
   if (!view || view.line !== entry.line) {
     return <div className="placeholder muted">Opening line {entry.line}…</div>;
   }
+  // Badges and decisive calls come with the verification (the calls are on screen before it).
+  const checked = verification.data;
+  const decisive = new Set(checked?.triage?.decisive.map((d) => d.index) ?? []);
+  const outcomeOf = (index: number) => ({
+    badge: badgeAt(checked?.badges, index),
+    decisive: decisive.has(index),
+  });
   return (
     <article
       className="detail"
@@ -79,6 +88,7 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView, mar
           mark for the report
         </label>
         <RolloutHeader view={view} fileName={dataset.name} />
+        <WhyZero triage={checked?.triage ?? null} onCall={select} />
         <VerificationPanel
           view={verification.data}
           loading={verification.isFetching || verification.isPending}
@@ -88,6 +98,7 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView, mar
           defaultSource={entry.server_source}
           onServer={(next) => onView({ server: next })}
           harness={harness}
+          liveHref={`/live?dataset=${encodeURIComponent(dataset.id)}&line=${entry.line}`}
         />
         <section className="identity" aria-label="Call identities">
           <h3>
@@ -100,6 +111,7 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView, mar
             onRange={calls.onRange}
             selected={call}
             onSelect={select}
+            outcomeOf={outcomeOf}
           />
         </section>
         <section className="transcript-section" aria-label="Transcript">
@@ -113,6 +125,7 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView, mar
             selected={call}
             selectedItem={call === null ? null : (view.call_items[call] ?? null)}
             onSelect={select}
+            outcomeOf={outcomeOf}
           />
         </section>
         <TaskFields fields={view.extra_fields} />

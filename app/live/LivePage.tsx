@@ -1,6 +1,7 @@
 "use client";
 import Link from "next/link";
-import { useMemo, useState } from "react";
+import { useSearchParams } from "next/navigation";
+import { useEffect, useMemo, useRef, useState } from "react";
 import {
   ConnectView,
   ErrorLine,
@@ -12,6 +13,7 @@ import {
 } from "@/components/live/LiveViews";
 import { SubPageBrand } from "@/components/SubPageBrand";
 import shell from "@/components/subpage.module.css";
+import { useDatasetFile } from "@/hooks/data";
 import { liveTarget, useLiveConnect, useLiveRollouts, useLiveRun } from "@/hooks/live";
 import type { Policy } from "@/lib/identity/types";
 import { DEFAULT_TIMEOUT_MS, startServerHint } from "@/lib/live";
@@ -41,6 +43,20 @@ export function LivePage() {
   const connect = useLiveConnect();
   const file = useLiveRollouts();
   const run = useLiveRun();
+
+  // A link from the inspector (an unverified line: no verifier here for its server) names the file and
+  // line: the file is taken from the data worker, already chosen.
+  const params = useSearchParams();
+  const linked = useDatasetFile(params.get("dataset"));
+  const linkedLine = Number(params.get("line"));
+  const taken = useRef(false);
+  const { mutate: pick } = file;
+  useEffect(() => {
+    if (taken.current || !linked.data) return;
+    taken.current = true;
+    if (Number.isInteger(linkedLine) && linkedLine > 0) setLine(linkedLine);
+    pick(linked.data.file);
+  }, [linked.data, linkedLine, pick]);
 
   const timeout = Number(timeoutMs);
   const target = useMemo(
@@ -159,12 +175,18 @@ export function LivePage() {
             </label>
             {file.data && (
               <span data-testid="live-file-summary">
-                {file.data.name}:{" "}
+                {linked.data && file.data.name === linked.data.file.name ? linked.data.path : file.data.name}:{" "}
                 {lineCountsText({ rollouts: file.data.rollouts.length, unreadable: file.data.errors.length })}
                 {file.data.truncated && " (only the first ones kept)"}
               </span>
             )}
           </div>
+          {params.get("dataset") && linked.isSuccess && linked.data === null && (
+            <ErrorLine
+              kind="protocol_error"
+              message="The file the link names is no longer open in this tab: choose it here."
+            />
+          )}
           {file.error && <ErrorLine kind="protocol_error" message={file.error.message} />}
           {file.data?.errors.slice(0, 5).map((e) => (
             <ErrorLine key={e.line} kind="protocol_error" message={`line ${e.line}: ${e.error}`} />

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
+import { Suspense } from "react";
 import { LivePage } from "./LivePage";
 
 export const metadata: Metadata = {
@@ -11,5 +12,9 @@ export const metadata: Metadata = {
 export default async function Live() {
   // Rendered per request so the CSP nonce set in proxy.ts reaches every script tag.
   await connection();
-  return <LivePage />;
+  return (
+    <Suspense fallback={<div className="booting">Live</div>}>
+      <LivePage />
+    </Suspense>
+  );
 }

@@ -36,6 +36,9 @@ export {
   type FileRole,
   type FolderFile,
   fileRole,
+  headToRead,
+  isHiddenPath,
+  MAX_WHOLE_FILE_BYTES,
   ROLE_SNIFF_BYTES,
   type RoleDecision,
 } from "./roles";

@@ -26,6 +26,25 @@ export const FILE_ROLE_LABEL: Readonly<Record<FileRole, string>> = {
 /** Bytes of a JSONL file's start read to decide its role (a few rows of a typical rollouts file). */
 export const ROLE_SNIFF_BYTES = 256 * 1024;
 
+/** YAML and JSON files larger than this are not read for a role (Gym's configs and metrics are small). */
+export const MAX_WHOLE_FILE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * How a front end reads a folder file for its role: the (decompressed) first ROLE_SNIFF_BYTES of JSONL,
+ * the whole text of YAML and JSON (up to MAX_WHOLE_FILE_BYTES), nothing of anything else.
+ */
+export function headToRead(path: string): "start" | "whole" | "none" {
+  const kind = extension(path);
+  if (kind === "jsonl") return "start";
+  if (kind === "yaml" || kind === "json") return "whole";
+  return "none";
+}
+
+/** Hidden entries (.git, editor state) are never part of a run: a path with a segment starting with ".". */
+export function isHiddenPath(path: string): boolean {
+  return path.split("/").some((segment) => segment.startsWith("."));
+}
+
 export interface FolderFile {
   /** Path relative to the opened folder, `/`-separated. */
   readonly path: string;

@@ -10,7 +10,7 @@
  * would have written it ("not called"). The other verifiers name the call they read (the injection
  * matched, the values extracted, the refused get_weather), badged "judged".
  */
-import type { CallRecord, DisplayCell, TableDiff } from "../verifiers/workplace_assistant";
+import type { CallRecord, DisplayCell, RowView, TableDiff } from "../verifiers/workplace_assistant";
 import type { VerifyResult } from "../verify/types";
 import { readCallOutcomes, readTableDiffs } from "./details";
 
@@ -72,26 +72,17 @@ export function traceTables(
         expected: cell.expected,
       });
     }
-    for (const row of table.onlyPredicted) {
+    const rowTrace = (row: RowView, what: "extra_row" | "missing_row", by: number | null | undefined) =>
       out.push({
         table: table.table,
         key: keyText(row.values[keyColumn]),
         column: null,
-        what: "extra_row",
-        by: row.writtenBy ?? null,
+        what,
+        by: by ?? null,
         expectedBy: row.expectedBy ?? null,
       });
-    }
-    for (const row of table.onlyExpected) {
-      out.push({
-        table: table.table,
-        key: keyText(row.values[keyColumn]),
-        column: null,
-        what: "missing_row",
-        by: row.removedBy ?? null,
-        expectedBy: row.expectedBy ?? null,
-      });
-    }
+    for (const row of table.onlyPredicted) rowTrace(row, "extra_row", row.writtenBy);
+    for (const row of table.onlyExpected) rowTrace(row, "missing_row", row.removedBy);
   }
   return out;
 }
@@ -231,4 +222,57 @@ export function groundTruthNames(result: VerifyResult): string[] {
   return result.details?.kind === "workplace_assistant"
     ? result.details.groundTruthCalls.map((c) => c.name)
     : [];
+}
+
+const BADGE_KINDS: readonly CallBadgeKind[] = ["ok", "refused", "skipped", "wrote", "not_called", "judged"];
+
+/**
+ * Every call's badge, packed for a long rollout (100k calls): one kind byte per call (0: no badge) and one
+ * index per call into the distinct texts, so aliased calls that all fail alike cost a byte and an int each.
+ */
+export interface PackedBadges {
+  /** The first `kinds.length` calls' badges (at most the `limit` given to packBadges). */
+  readonly kinds: Uint8Array;
+  readonly texts: Int32Array;
+  readonly strings: readonly string[];
+  /** Badges of the calls asked for beyond those (the decisive ones), by call index. */
+  readonly beyond: readonly { readonly index: number; readonly badge: CallBadge }[];
+}
+
+/** The first `limit` calls' badges, packed, plus the badges of the `also` calls beyond them. */
+export function packBadges(
+  badges: readonly (CallBadge | null)[],
+  limit: number,
+  also: readonly number[] = [],
+): PackedBadges {
+  const shown = badges.slice(0, limit);
+  const kinds = new Uint8Array(shown.length);
+  const texts = new Int32Array(shown.length);
+  const strings: string[] = [];
+  const ids = new Map<string, number>();
+  shown.forEach((badge, i) => {
+    if (badge === null) return;
+    kinds[i] = BADGE_KINDS.indexOf(badge.kind) + 1;
+    let id = ids.get(badge.text);
+    if (id === undefined) {
+      id = strings.length;
+      strings.push(badge.text);
+      ids.set(badge.text, id);
+    }
+    texts[i] = id;
+  });
+  const beyond = also.flatMap((index) => {
+    const badge = index >= limit ? badges[index] : undefined;
+    return badge ? [{ index, badge }] : [];
+  });
+  return { kinds, texts, strings, beyond };
+}
+
+/** The badge of call `index` in packed badges (null: none, no such call, or beyond the packed ones). */
+export function badgeAt(packed: PackedBadges | undefined, index: number): CallBadge | null {
+  if (packed === undefined) return null;
+  if (index >= packed.kinds.length) return packed.beyond.find((b) => b.index === index)?.badge ?? null;
+  const kind = BADGE_KINDS[(packed.kinds[index] ?? 0) - 1];
+  if (kind === undefined) return null;
+  return { kind, text: packed.strings[packed.texts[index] ?? 0] ?? "" };
 }

@@ -1,16 +1,20 @@
 export {
+  badgeAt,
   type CallBadge,
   type CallBadgeKind,
   type CellTrace,
   callBadges,
   type DecisiveCall,
   judgedCalls,
+  type PackedBadges,
+  packBadges,
 } from "./decisive";
 export { type CallOutcome, readCallOutcomes, readTableDiffs, type TableState } from "./details";
 export { explainDrift, REPRODUCTION_TEXT, type Reproduction, reproducedBy } from "./drift";
 export { type HealthProblem, readHealth } from "./health";
 export { sameFailureTasks, TASK_WIDE_MIN_ROLLOUTS, type TaskFailure } from "./task-wide";
 export {
+  evidenceOf,
   type IdentityBasis,
   isZeroReward,
   type RolloutTriage,

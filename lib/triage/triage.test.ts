@@ -13,6 +13,7 @@ import { readRollout } from "../schemas";
 import { asRollout } from "../schemas/test-helpers";
 import { type VerifyOptions, verifyRollout } from "../verify";
 import {
+  callBadges,
   isZeroReward,
   summarizeTriage,
   type TriageOptions,
@@ -252,5 +253,36 @@ describe("triageRollout", () => {
       expect(ZERO_CAUSE_LABELS[cause]).toMatch(/\w/);
       expect(ZERO_CAUSE_HINTS[cause]).toMatch(/\w/);
     }
+  });
+});
+
+describe("callBadges", () => {
+  it("badges each call with what it did in the verifier's replay", () => {
+    const skipped = verify(row(lineOf("aliases_no_map")));
+    const badges = callBadges(skipped, skipped.resolution.calls.length);
+    expect(badges.length).toBeGreaterThan(0);
+    for (const badge of badges) expect(badge).toMatchObject({ kind: "skipped", text: /^no tool named mcp_/ });
+
+    const wrote = verify(row(lineOf("wrong_end_state")));
+    expect(callBadges(wrote, wrote.resolution.calls.length)[0]).toMatchObject({
+      kind: "wrote",
+      text: /^emails\./,
+    });
+
+    const refused = verify(row(lineOf("tool_failed_refused")));
+    expect(callBadges(refused, 1)[0]).toEqual({
+      kind: "refused",
+      text: "Event ID, field, or new value not provided.",
+    });
+    // A call the verifier never ran (beyond its list) is "not called".
+    expect(callBadges(refused, refused.resolution.calls.length + 1).at(-1)).toMatchObject({
+      kind: "not_called",
+    });
+  });
+
+  it("says nothing about calls another verifier does not report", () => {
+    const value = row(lineOf("pass"));
+    const result = verify({ ...value, environment_name: "example_multi_step" });
+    expect(callBadges(result, 2).every((badge) => badge === null || badge.kind === "judged")).toBe(true);
   });
 });

@@ -179,6 +179,11 @@ function rescueText(rescue: WhatIfRescue): string {
   );
 }
 
+/** The recomputation a zero's cause (and each call's badge) is read from: the policy that scored 0, when one did. */
+export function evidenceOf(contract: VerifyResult, legacy: VerifyResult): VerifyResult {
+  return contract.reward === 0 ? contract : legacy.reward === 0 ? legacy : contract;
+}
+
 /**
  * The one cause of a zero, or null when none of the recorded and recomputed rewards is 0. Never throws
  * for bad data.
@@ -193,8 +198,7 @@ export function triageRollout(rollout: Rollout, options: TriageOptions = {}): Ro
   const legacy = options.legacy ?? verifyRollout(rollout, { ...verifyOptions, policy: "legacy" });
   const recorded = contract.recorded_reward;
   if (!isZeroReward(recorded, contract.reward, legacy.reward)) return null;
-  // The recomputation the cause reads: the policy that scored 0, when one did.
-  const evidence = contract.reward === 0 ? contract : legacy.reward === 0 ? legacy : contract;
+  const evidence = evidenceOf(contract, legacy);
   const reproduction = reproducedBy(recorded, contract.reward, legacy.reward);
   const drift = explainDrift(rollout, contract, legacy, evidence);
   const base = {
@@ -328,7 +332,10 @@ export function triageRollout(rollout: Rollout, options: TriageOptions = {}): Ro
             : `skipped: ${call.message ?? call.outcome}`,
       })),
       sentence: `${plural(failed.length, "call")} rejected by the tool: ${shown.join("; ")}${more}.${hint}`,
-      signature: `tool_failed ${[...new Set(failed.map((c) => `${c.name}: ${c.message ?? c.outcome}`))].sort().join(" | ")}`,
+      // Names no tool of the server knows are the harness's doing, not the task's: never task_wide.
+      signature: failed.every((call) => call.outcome === "unknown_name")
+        ? null
+        : signatureOf("tool_failed", [...new Set(failed.map((c) => `${c.name}: ${c.message ?? c.outcome}`))]),
     };
   }
 
@@ -361,15 +368,22 @@ export function triageRollout(rollout: Rollout, options: TriageOptions = {}): Ro
     decisive: decisiveOf([], traces, judged),
     ...(traces.length > 0 ? { traces } : {}),
     sentence,
-    signature: `wrong_end_state ${
-      traces.length > 0
-        ? traces
-            .map((t) => `${t.table}.${t.key}.${t.column ?? t.what}`)
-            .sort()
-            .join(" ")
-        : differs.join(" ")
-    }`,
+    signature: signatureOf(
+      "wrong_end_state",
+      traces.length > 0 ? traces.map((t) => `${t.table}.${t.key}.${t.column ?? t.what}`) : differs,
+    ),
   };
+}
+
+/**
+ * How many parts a failure signature keeps (with the count of all): enough to tell two failures apart, and
+ * a run row stays small when a 100k-call rollout fails in 100k places.
+ */
+export const SIGNATURE_PARTS = 20;
+
+function signatureOf(cause: ZeroCause, parts: readonly string[]): string {
+  const sorted = [...parts].sort();
+  return `${cause} ${sorted.length}: ${sorted.slice(0, SIGNATURE_PARTS).join(" | ")}`;
 }
 
 /** The failed calls, else the calls that wrote each differing cell, else the calls the verifier judged. */

@@ -59,5 +59,15 @@ describe("writtenBy / removedBy", () => {
     const missing = table(isCorrect([READ], [REPLY]), "emails");
     expect(missing.onlyExpected).toHaveLength(1);
     expect(missing.onlyExpected[0]?.removedBy).toBeNull();
+    // The ground-truth action that would have written it.
+    expect(missing.onlyExpected[0]?.expectedBy).toBe(0);
+  });
+
+  it("names the ground-truth action behind an expected value or a row the agent never removed", () => {
+    const cell = table(isCorrect([READ], [READ, WON]), "crm_data").differingCells[0];
+    expect(cell).toMatchObject({ writtenBy: null, expectedBy: 1 });
+    const kept = table(isCorrect([READ], [DELETE_10]), "emails");
+    expect(kept.onlyPredicted).toHaveLength(1);
+    expect(kept.onlyPredicted[0]).toMatchObject({ writtenBy: null, expectedBy: 0 });
   });
 });

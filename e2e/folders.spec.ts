@@ -1,0 +1,158 @@
+/**
+ * Gym's example folders opened as a new user would: the folder picker (`folder-input`, webkitdirectory).
+ * Every file shows its role and why; the folder's configs route every line (server source "config"); every
+ * line has a reward, a reason code or a per-line kind; the rewards Gym recorded are reproduced where the
+ * folder holds what its verifier reads; a changed role plans the folder again.
+ */
+import path from "node:path";
+import { expect, type Page, test } from "@playwright/test";
+import { ROOT, readJsonlFile, waitReady } from "./helpers";
+
+const SERVERS = path.join(ROOT, "fixtures/gym-examples/resources_servers");
+
+async function openFolder(page: Page, dir: string): Promise<void> {
+  await page.getByTestId("folder-input").first().setInputFiles(dir);
+  await waitReady(page);
+}
+
+const RecordedSchema = (value: unknown): number | null => {
+  if (typeof value !== "object" || value === null || !("reward" in value)) return null;
+  return typeof value.reward === "number" ? value.reward : null;
+};
+
+interface Row {
+  line: number;
+  reward: string | null;
+  reason: string | null;
+  server: string | null;
+  source: string | null;
+}
+
+async function rows(page: Page): Promise<Row[]> {
+  return page.locator(".rbody .rrow[data-line]").evaluateAll((elements) =>
+    elements.map((row) => ({
+      line: Number(row.getAttribute("data-line")),
+      reward: row.getAttribute("data-reward"),
+      reason: row.getAttribute("data-unverified-reason"),
+      server: row.getAttribute("data-server"),
+      source: row.getAttribute("data-server-source"),
+    })),
+  );
+}
+
+/** What Done-when asks of each of the six ported servers' folders. */
+const EXPECTED: Record<string, "recorded" | "one" | "missing_field"> = {
+  example_multi_step: "recorded",
+  example_tool_call_multireward: "recorded",
+  example_mcp_weather: "one",
+  workplace_assistant: "missing_field",
+  math_advanced_calculations: "missing_field",
+  indirect_prompt_injection: "missing_field",
+};
+
+for (const [server, want] of Object.entries(EXPECTED)) {
+  test(`${server} opened as a folder: roles, config routing, an answer for every line`, async ({ page }) => {
+    const dir = path.join(SERVERS, server);
+    await page.goto("/");
+    await openFolder(page, dir);
+
+    // Every file is listed with its role and why.
+    const panel = page.getByTestId("folder-panel");
+    await expect(panel.locator("[data-folder-file='data/example_rollouts.jsonl']")).toHaveAttribute(
+      "data-role",
+      "rollouts",
+    );
+    await expect(panel.locator("[data-folder-file='data/example.jsonl']")).toHaveAttribute(
+      "data-role",
+      "inputs",
+    );
+    await expect(panel.locator("[data-folder-file='data/example_metrics.json']")).toHaveAttribute(
+      "data-role",
+      "metrics",
+    );
+    const configs = panel.locator("[data-folder-file^='configs/']");
+    expect(await configs.count()).toBeGreaterThan(0);
+    for (const role of await configs.evaluateAll((els) => els.map((el) => el.getAttribute("data-role"))))
+      expect(role).toBe("config");
+
+    const recorded = readJsonlFile(path.join(dir, "data/example_rollouts.jsonl")).map(RecordedSchema);
+    const listed = await rows(page);
+    const kinds = await page.locator("[data-error-line]").count();
+    // Every line: a row (a reward or a reason code) or a per-line kind.
+    expect(listed.length + kinds).toBe(recorded.length);
+    for (const row of listed) {
+      expect(row.reward !== null || row.reason !== null, `line ${row.line}`).toBe(true);
+      // The configs route every line: never no_server, and the source says config.
+      expect(row.reason).not.toBe("no_server");
+      expect(row.source, `line ${row.line}`).toBe("config");
+      expect(row.server).toBe(server);
+    }
+    if (want === "recorded") {
+      // Paired as Gym's request model reads the task rows: the recorded rewards, with nothing chosen.
+      for (const row of listed) expect(row.reward, `line ${row.line}`).toBe(String(recorded[row.line - 1]));
+    } else if (want === "one") {
+      expect(listed.map((r) => r.reward)).toEqual(["1", "1", "1", "1", "1"]);
+    } else {
+      for (const row of listed) expect(row.reason, `line ${row.line}`).toBe("missing_field");
+      // The sentence says the line did not pair with the open task rows and why, never "open the inputs".
+      await page.locator(".rbody .rrow[data-line]").first().click();
+      const detail = page.locator("article.detail");
+      await expect(detail).toHaveAttribute("data-verified", "true");
+      await expect(detail).toContainText("did not pair with the open inputs");
+      await expect(detail).toContainText("The closest is input row");
+      await expect(detail).not.toContainText("open the materialized inputs file");
+    }
+    // The verifying server's source reads as the folder's config.
+    await page.locator(".rbody .rrow[data-line]").first().click();
+    await expect(page.locator("p.server-source[data-server-source='config']")).toContainText("Gym config");
+    // Gym's own numbers beside ours.
+    await expect(page.getByTestId("gym-metrics")).toContainText("example_metrics.json");
+  });
+}
+
+test("per-line kinds: a placeholder row says what it is, never invalid JSON", async ({ page }) => {
+  await page.goto("/");
+  await openFolder(page, path.join(SERVERS, "tavily_search"));
+  const placeholder = page.locator("[data-error-line][data-kind='placeholder']");
+  await expect(placeholder.first()).toContainText("placeholder");
+  await expect(placeholder.first()).not.toContainText("invalid JSON");
+});
+
+test("changing a file's role plans the folder again: pairing and routing follow", async ({ page }) => {
+  await page.goto("/");
+  await openFolder(page, path.join(SERVERS, "example_mcp_weather"));
+  const panel = page.getByTestId("folder-panel");
+  const rowsBefore = await rows(page);
+  expect(rowsBefore.every((r) => r.source === "config")).toBe(true);
+
+  // The config set aside: the lines are no longer routed by it.
+  await panel
+    .locator("[data-folder-file='configs/example_mcp_weather.yaml'] [data-testid='role-select']")
+    .selectOption("ignore");
+  await expect(panel.locator("[data-folder-file='configs/example_mcp_weather.yaml']")).toHaveAttribute(
+    "data-role",
+    "ignore",
+  );
+  await waitReady(page);
+  await expect.poll(async () => (await rows(page)).map((r) => r.source)).not.toContain("config");
+
+  // The task rows set aside too: nothing pairs, and the inputs chip is gone.
+  await panel
+    .locator("[data-folder-file='data/example.jsonl'] [data-testid='role-select']")
+    .selectOption("ignore");
+  await waitReady(page);
+  await expect(page.locator("[data-inputs]")).toHaveCount(0);
+
+  // Both back: routed by the config again, paired, 5 of 5 at 1.0.
+  await panel
+    .locator("[data-folder-file='configs/example_mcp_weather.yaml'] [data-testid='role-select']")
+    .selectOption("config");
+  await panel
+    .locator("[data-folder-file='data/example.jsonl'] [data-testid='role-select']")
+    .selectOption("inputs");
+  await waitReady(page);
+  await expect(page.locator("[data-inputs]")).toHaveCount(1);
+  await expect
+    .poll(async () => (await rows(page)).map((r) => `${r.source} ${r.reward}`))
+    .toEqual(Array(5).fill("config 1"));
+});
