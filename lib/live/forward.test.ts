@@ -319,8 +319,13 @@ describe("forwardRequest", () => {
   });
 
   it("times out, and the browser side turns the route's refusals into LiveErrors", async () => {
-    gym = await startFakeGym({ mode: "stateless", delays: { company_directory_find_email_address: 3000 } });
-    const door = new HttpDoor(gym.url, { fetch: route(gym.url), timeoutMs: 10_000 });
+    // The route's timeout sits well below the tool's delay and well above a seed on a loaded machine (a 2 s route
+    // timeout failed the seed itself under the full suite on 2 cores).
+    gym = await startFakeGym({ mode: "stateless", delays: { company_directory_find_email_address: 12_000 } });
+    const door = new HttpDoor(gym.url, {
+      fetch: routed(gym.url, { allow: [], timeoutMs: 6000 }),
+      timeoutMs: 20_000,
+    });
     await door.seedSession();
     const error = await door
       .callTool("company_directory_find_email_address", { name: "x" })
