@@ -53,6 +53,13 @@ describe("harness choice per agent", () => {
     );
   });
 
+  it('an agent named "__proto__" keeps its own choice', () => {
+    const choice = parsed('"__proto__"=claude-code');
+    expect(harnessFor(choice, "__proto__")).toBe("claude-code");
+    expect(harnessFor(chooseFor(choice, "__proto__", "hermes-legacy"), "__proto__")).toBe("hermes-legacy");
+    expect(harnessFor(choice, "other")).toBeNull();
+  });
+
   it("an agent's choice applies to that agent only; the others keep the choice for all", () => {
     const choice = chooseFor(parsed("claude-code"), "hermes_agent", "hermes-legacy");
     expect(harnessFor(choice, "hermes_agent")).toBe("hermes-legacy");

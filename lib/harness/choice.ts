@@ -45,7 +45,8 @@ function agentName(text: string): string | undefined {
 
 export function parseHarnessChoice(text: string): ParsedHarnessChoice {
   let all: HarnessId | null = null;
-  const agents: Record<string, HarnessId> = {};
+  // Null prototype: an agent named "__proto__" is an agent like any other, not the object's prototype.
+  const agents: Record<string, HarnessId> = Object.create(null);
   const known = HARNESSES.join(", ");
   if (text.replace(/(?:"(?:[^"\\]|\\.)*"|[^,"])+|,/g, "").trim() !== "")
     return { ok: false, error: 'an unterminated " in the harness choice' };
@@ -89,7 +90,7 @@ export function harnessFor(choice: HarnessChoice, agent: string | null): Harness
 
 /** The choice with one agent's harness set (null: that agent follows the choice for all again). */
 export function chooseFor(choice: HarnessChoice, agent: string, harness: HarnessId | null): HarnessChoice {
-  const agents = { ...choice.agents };
+  const agents: Record<string, HarnessId> = Object.assign(Object.create(null), choice.agents);
   if (harness === null) delete agents[agent];
   else agents[agent] = harness;
   return { all: choice.all, agents };
