@@ -11,6 +11,7 @@
  * An agent name holding "," or "=" is written as a JSON string: "a,b"=codex.
  */
 import { z } from "zod";
+import { bareOrJsonString } from "../jsonl";
 import { HARNESSES, isHarnessId } from "./index";
 import { type HarnessInference, inferHarness } from "./infer";
 import type { HarnessId } from "./types";
@@ -33,16 +34,6 @@ function parts(text: string): string[] {
   return (text.match(/(?:"(?:[^"\\]|\\.)*"|[^,"])+/g) ?? []).map((part) => part.trim()).filter(Boolean);
 }
 
-function agentName(text: string): string | undefined {
-  if (!text.startsWith('"')) return text;
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === "string" ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 export function parseHarnessChoice(text: string): ParsedHarnessChoice {
   let all: HarnessId | null = null;
   // Null prototype: an agent named "__proto__" is an agent like any other, not the object's prototype.
@@ -58,7 +49,7 @@ export function parseHarnessChoice(text: string): ParsedHarnessChoice {
       all = harness;
       continue;
     }
-    const agent = agentName(part.slice(0, eq).trim());
+    const agent = bareOrJsonString(part.slice(0, eq).trim());
     if (agent === undefined || agent === "")
       return { ok: false, error: `"${part}": write AGENT=HARNESS (an agent_ref.name, then a harness)` };
     agents[agent] = harness;

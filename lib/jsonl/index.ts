@@ -10,6 +10,7 @@ export {
 } from "./gzip";
 export { LineSplitter, type RawLine } from "./lines";
 export { MAX_NESTING_DEPTH, type ParseResult, parseJsonLine, parsePythonJson } from "./parse";
+export { bareOrJsonString } from "./quoted";
 export {
   firstInvalidUtf8,
   type JsonlItem,

@@ -18,6 +18,8 @@
  * The page's chips, tiles, cause buttons, agent and server selects and search box each edit one clause of
  * this one filter, so the list, the tiles, the metrics, the breakdown and the export all follow it.
  */
+
+import { bareOrJsonString } from "../jsonl";
 import { ZERO_CAUSES, type ZeroCause } from "../triage";
 import type { RunRow } from "./row";
 
@@ -87,16 +89,6 @@ function parseNumber(text: string): number | null | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
-function parseValue(text: string): string | undefined {
-  if (!text.startsWith('"')) return text;
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === "string" ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 function parseClause(token: string): FilterClause | string {
   const colon = token.indexOf(":");
   if (colon <= 0) return `"${token}": a clause is kind:value (${KINDS})`;
@@ -116,7 +108,7 @@ function parseClause(token: string): FilterClause | string {
     if (op <= 0) return `"${token}": write field:PATH=TEXT or field:PATH~TEXT`;
     const path = rest.slice(0, op);
     if (!PATH.test(path)) return `"${token}": a field path is names joined by dots`;
-    const value = parseValue(rest.slice(op + 1));
+    const value = bareOrJsonString(rest.slice(op + 1));
     if (value === undefined) return `"${token}": the value is not a valid JSON string`;
     return { kind: "field", path, op: rest[op] === "=" ? "eq" : "contains", value };
   }
@@ -129,7 +121,7 @@ function parseClause(token: string): FilterClause | string {
     return { kind: "cause", cause: rest };
   }
   if (kind === "agent" || kind === "server" || kind === "text") {
-    const value = parseValue(rest);
+    const value = bareOrJsonString(rest);
     if (value === undefined) return `"${token}": the value is not a valid JSON string`;
     if (value === "") return `"${token}": ${kind}: needs a value`;
     return { kind, value };
