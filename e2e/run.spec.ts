@@ -230,8 +230,11 @@ test.describe("run view on the generated triage run", () => {
   });
 
   test("an old link's chip, agent and search parameters become clauses of the one filter", async ({
-    page,
+    context,
   }) => {
+    // A fresh tab: this tab's own workspace would be restored and shown first, and a file opened over a
+    // shown one starts a fresh view (the link's filter is for the file opened next, not for any file).
+    const page = await context.newPage();
     await page.goto(`/?filter=zero&agent=http_agent`);
     await loadFiles(page, [FILE]);
     const kept = run.intents.filter((i) => i.recorded === 0 && i.agent === "http_agent");
