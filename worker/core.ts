@@ -19,8 +19,8 @@ import {
   type Pairing,
   pairingKey,
   verifierServers,
+  verifyBothPolicies,
   verifyContext,
-  verifyRollout,
 } from "../lib/verify";
 import { knownNamesOf } from "../lib/verify/known-names";
 import type { VerifyResult } from "../lib/verify/types";
@@ -107,14 +107,6 @@ function verifyOptions(context: RowContext) {
   };
 }
 
-function verifyBoth(rollout: Rollout, context: RowContext) {
-  const options = verifyOptions(context);
-  return {
-    contract: verifyRollout(rollout, { ...options, policy: "contract" }),
-    legacy: verifyRollout(rollout, { ...options, policy: "legacy" }),
-  };
-}
-
 /** The list fields of a row (with its paired input row, when there is one). */
 export function rowMeta(value: unknown, input: unknown) {
   const m = meta(value);
@@ -146,7 +138,7 @@ export function analyzeRollout(line: number, rollout: Rollout, context: RowConte
  */
 export function analyzeRolloutRun(line: number, rollout: Rollout, context: RowContext): AnalyzedRollout {
   const { input } = context;
-  const result = verifyBoth(rollout, context);
+  const result = verifyBothPolicies(rollout, verifyOptions(context));
   const calls = result.contract.resolution.calls;
   const entry: RolloutIndexEntry = {
     line,
@@ -521,7 +513,7 @@ function lookalikesOf(
  * recomputation the cause reads.
  */
 export function detailVerification(rollout: Rollout, context: RowContext): VerificationView {
-  const result = verifyBoth(rollout, context);
+  const result = verifyBothPolicies(rollout, verifyOptions(context));
   const triage = triageRollout(rollout, {
     ...(result.contract.server === null ? {} : { server: result.contract.server }),
     ...(context.input === undefined ? {} : { input: context.input }),

@@ -13,7 +13,7 @@ import {
 import { rowTask, runRow } from "../lib/run";
 import type { ZeroView } from "../lib/triage";
 import { readCallOutcomes } from "../lib/triage";
-import { verifyRollout } from "../lib/verify";
+import { verifyBothPolicies } from "../lib/verify";
 import { inputMessages, transcript } from "./core";
 import type { TranscriptItem } from "./protocol";
 import { type RunSource, type RunSourceLine, runView } from "./run";
@@ -36,8 +36,7 @@ function reportItem(item: TranscriptItem): ReportItem {
 
 /** One rollout as the report shows it: its facts, its calls' identities and outcomes, its transcript. */
 export function reportRollout({ line, value, options }: RunSourceLine, file: string | null): ReportRollout {
-  const contract = verifyRollout(value, { ...options, policy: "contract" });
-  const legacy = verifyRollout(value, { ...options, policy: "legacy" });
+  const { contract, legacy } = verifyBothPolicies(value, options);
   const row = runRow(line, value, { ...options, contract, legacy });
   const items = transcript(value, { contract: contract.resolution.calls, legacy: legacy.resolution.calls });
   const outputs = new Map<number, string | null>();

@@ -29,7 +29,7 @@ import {
 } from "../lib/run";
 import type { Rollout } from "../lib/schemas";
 import { type RunTriage, summarizeTriage, type ZeroView } from "../lib/triage";
-import { knownTools, type VerifyOptions, verifyRollout } from "../lib/verify";
+import { knownTools, type VerifyOptions, verifyBothPolicies } from "../lib/verify";
 
 export interface RunSource {
   /** Identifies the rows: the dataset, its server choice and its harness (cached while it is the same). */
@@ -122,8 +122,7 @@ async function computeRows(source: RunSource): Promise<Computed> {
   const values = new Map<number, unknown>();
   const names: EmittedNames[] = [];
   for await (const { line, value, options } of source.rollouts()) {
-    const contract = verifyRollout(value, { ...options, policy: "contract" });
-    const legacy = verifyRollout(value, { ...options, policy: "legacy" });
+    const { contract, legacy } = verifyBothPolicies(value, options);
     const row = runRow(line, value, { ...options, contract, legacy });
     rows.push(row);
     values.set(line, value);

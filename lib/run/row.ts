@@ -15,7 +15,7 @@ import {
   triageRollout,
   type ZeroCause,
 } from "../triage";
-import { type VerifyOptions, verifyRollout } from "../verify";
+import { type VerifyOptions, verifyBothPolicies } from "../verify";
 import type { VerifyResult } from "../verify/types";
 
 export interface RunRow {
@@ -106,8 +106,10 @@ function flagsOf(result: VerifyResult): string[] {
 
 export function runRow(line: number, value: Rollout, options: RunRowOptions = {}): RunRow {
   const { contract: givenContract, legacy: givenLegacy, ...verifyOptions } = options;
-  const contract = givenContract ?? verifyRollout(value, { ...verifyOptions, policy: "contract" });
-  const legacy = givenLegacy ?? verifyRollout(value, { ...verifyOptions, policy: "legacy" });
+  const { contract, legacy } = verifyBothPolicies(value, verifyOptions, {
+    contract: givenContract,
+    legacy: givenLegacy,
+  });
   const triage = triageRollout(value, {
     ...(contract.server === null ? {} : { server: contract.server }),
     ...(options.input === undefined ? {} : { input: options.input }),

@@ -8,7 +8,7 @@
 
 import type { HarnessId } from "../harness/types";
 import type { Rollout } from "../schemas";
-import { knownTools, verifyRollout } from "../verify";
+import { knownTools, verifyBothPolicies } from "../verify";
 import { functionCalls as requestFunctionCalls } from "../verify/request";
 import type { VerifyResult } from "../verify/types";
 import { harnessWhatIf } from "../whatif";
@@ -194,8 +194,7 @@ export function triageRollout(rollout: Rollout, options: TriageOptions = {}): Ro
     ...(options.input === undefined ? {} : { input: options.input }),
     ...(options.harness === undefined ? {} : { harness: options.harness }),
   };
-  const contract = options.contract ?? verifyRollout(rollout, { ...verifyOptions, policy: "contract" });
-  const legacy = options.legacy ?? verifyRollout(rollout, { ...verifyOptions, policy: "legacy" });
+  const { contract, legacy } = verifyBothPolicies(rollout, verifyOptions, options);
   const recorded = contract.recorded_reward;
   if (!isZeroReward(recorded, contract.reward, legacy.reward)) return null;
   const evidence = evidenceOf(contract, legacy);
