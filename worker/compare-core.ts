@@ -3,7 +3,7 @@
  * is read from the store into its source lines (exact bytes plus parsed value): comparisons and the what-if read the
  * parsed values, the repair rewrites the bytes losslessly.
  */
-import { type Action, type CompareReport, canonicalJson, compareRuns } from "../lib/compare";
+import { type Action, type CompareReport, compareRuns } from "../lib/compare";
 import {
   emptyRepairSummary,
   formatRepairSummary,
@@ -13,6 +13,7 @@ import {
 } from "../lib/export";
 import { HARNESS_LABELS, type HarnessId } from "../lib/harness";
 import type { Policy } from "../lib/identity/types";
+import { canonicalJson } from "../lib/jsonl";
 import { createRepairer } from "../lib/repair";
 import { functionCalls, type Rollout, readRollout } from "../lib/schemas";
 import {

@@ -1,6 +1,7 @@
 /**
- * The worker's only door into lib/: index rows, transcript views and verification, computed from one
- * parsed rollout line. Everything here is `unknown` in, plain summaries out.
+ * What the inspector shows of one rollout, computed from its parsed line: its list entry and run row, its
+ * transcript, its detail pane and both verifications. Plain summaries out, so they cross to the page.
+ * (Other worker files call lib/ too: reading files, pairing, search, the run view.)
  */
 import { z } from "zod";
 import type { HarnessId } from "../lib/harness/types";

@@ -8,8 +8,8 @@
 
 import type { HarnessId } from "../harness/types";
 import type { Rollout } from "../schemas";
+import { requestCalls } from "../verifiers/request";
 import { knownTools, verifyBothPolicies } from "../verify";
-import { functionCalls as requestFunctionCalls } from "../verify/request";
 import type { VerifyResult } from "../verify/types";
 import { harnessWhatIf } from "../whatif";
 import {
@@ -212,7 +212,7 @@ export function triageRollout(rollout: Rollout, options: TriageOptions = {}): Ro
   };
 
   // 1. malformed
-  const items = requestFunctionCalls(rollout.response.output);
+  const items = requestCalls(rollout.response.output);
   if (!items.ok) {
     return {
       ...base,

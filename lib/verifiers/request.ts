@@ -5,7 +5,11 @@
 import { z } from "zod";
 import type { VerifierOutput } from "./types";
 
-export const ResponseSchema = z.looseObject({
+/**
+ * `response` as a verify request carries it: output items stay unknown (each verifier narrows its calls
+ * with requestCalls). Not lib/schemas' ResponseSchema, which reads a rollout line's typed output items.
+ */
+export const RequestResponseSchema = z.looseObject({
   output: z.array(z.unknown()),
   incomplete_details: z.looseObject({ reason: z.string().nullish() }).nullish(),
 });
@@ -18,7 +22,8 @@ const FunctionCallItem = z.looseObject({
   arguments: z.string(),
 });
 
-export interface FunctionCall {
+/** A function_call as the verifier sees it (its verifier name); lib/schemas' functionCalls reads a rollout's. */
+export interface RequestCall {
   /** 0-based position among the response's function_calls (CallResolution.index). */
   readonly index: number;
   /** Position in `response.output`. */
@@ -52,8 +57,8 @@ export function narrow<T>(schema: z.ZodType<T>, request: unknown): Narrowed<T> {
 }
 
 /** Every function_call of `output`, in order; an error names the first item Gym's request model would refuse. */
-export function functionCalls(output: readonly unknown[]): Narrowed<FunctionCall[]> {
-  const calls: FunctionCall[] = [];
+export function requestCalls(output: readonly unknown[]): Narrowed<RequestCall[]> {
+  const calls: RequestCall[] = [];
   for (let i = 0; i < output.length; i++) {
     const typed = TypedItem.safeParse(output[i]);
     if (!typed.success)
