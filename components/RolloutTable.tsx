@@ -125,7 +125,7 @@ export function RolloutTable({ rows, selected, onSelect, sort, desc, onSort, onV
                   title={
                     entry.rewards === "pending"
                       ? "computing…"
-                      : (entry.verify_error ?? (changed ? "differs from the recorded reward" : undefined))
+                      : (entry.error ?? (changed ? "differs from the recorded reward" : undefined))
                   }
                   data-rewards={entry.rewards}
                 >

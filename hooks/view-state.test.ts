@@ -36,7 +36,7 @@ function entry(line: number, patch: Partial<RolloutIndexEntry> = {}): RolloutInd
     counts: { ambiguous: 0, mismatched: 0, external: 0, none: 2 },
     map_state: "authoritative",
     gym_would_reject: false,
-    verify_error: null,
+    error: null,
     paired: false,
     paired_by: "none",
     key: null,
@@ -137,7 +137,7 @@ describe("selectRollouts", () => {
     entry(1, { recorded: 0, contract: 1, agent: "b" }),
     entry(2, { counts: { ambiguous: 1, mismatched: 0, external: 0, none: 1 } }),
     entry(3, { recorded: 0, contract: 0, counts: { ambiguous: 0, mismatched: 0, external: 2, none: 0 } }),
-    entry(4, { contract: null, verify_error: "no verifier for x", server: "x" }),
+    entry(4, { contract: null, error: "no verifier for x", server: "x" }),
   ];
   const none = { search: null, kept: null };
   const lines = (f: string, context: Parameters<typeof selectRollouts>[2] = none) => {

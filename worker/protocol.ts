@@ -11,12 +11,10 @@ import type { FileRole, GymMetrics, LineKind } from "../lib/folder";
 import type { HarnessChoice } from "../lib/harness/choice";
 import type { HarnessId } from "../lib/harness/types";
 import type { CallResolution, Highlight, MapState, Policy, RolloutFinding } from "../lib/identity/types";
+import type { RolloutRow } from "../lib/run";
 import type { PackedBadges, RolloutTriage, ZeroView } from "../lib/triage";
 import type { VerifierDetailsView } from "../lib/verify/details";
-import type { PairedBy } from "../lib/verify/pairing";
-import type { ServerSource } from "../lib/verify/server";
 import type { VerifyResult } from "../lib/verify/types";
-import type { UnverifiedCode } from "../lib/verify/unverified";
 import type { CompareRequests } from "./compare-protocol";
 import type { FollowSummary } from "./follow";
 import type { ExportFormat, RunView } from "./run";
@@ -166,37 +164,13 @@ export interface RecentFile {
 
 export type HighlightCounts = Readonly<Record<Highlight, number>>;
 
-/** One rollout in the list. Kept small: the whole index of a large file crosses the boundary. */
-export interface RolloutIndexEntry {
-  readonly line: number;
-  readonly task_index: number | null;
-  readonly rollout_index: number | null;
-  /** The task's `id` field, stringified, when present. */
-  readonly task_id: string | null;
-  readonly agent: string | null;
-  readonly environment: string | null;
-  /** The verifying server used for the list's recomputation (lib/verify chooseServer). */
-  readonly server: string | null;
-  /** Which evidence chose it: override, environment_name, input, provenance, declared_tools, sample, none. */
-  readonly server_source: ServerSource;
-  readonly recorded: number | null;
-  /** Recomputed reward per policy; null when no verifier ran. */
-  readonly contract: number | null;
-  readonly legacy: number | null;
-  /** Why `contract` (resp. `legacy`) is null: a stable reason code (lib/verify UnverifiedCode). */
-  readonly unverified: UnverifiedCode | null;
-  readonly legacy_unverified: UnverifiedCode | null;
-  readonly calls: number;
+/**
+ * One rollout in the list: lib/run's row (its fields and both verifications) with what only the worker
+ * knows. Kept small: the whole index of a large file crosses the boundary.
+ */
+export interface RolloutIndexEntry extends RolloutRow {
   /** Per-highlight call counts under policy `contract`. */
   readonly counts: HighlightCounts;
-  readonly map_state: MapState;
-  readonly gym_would_reject: boolean;
-  readonly verify_error: string | null;
-  readonly paired: boolean;
-  /** How the inputs row was found: by Gym's indices, by an equal task input, or not at all. */
-  readonly paired_by: PairedBy;
-  /** The (_ng_task_index, _ng_rollout_index) pairing key, when the row has both. */
-  readonly key: string | null;
   /** "pending" until both policies' rewards are computed: statuses and counts come first. */
   readonly rewards: "pending" | "done";
 }
