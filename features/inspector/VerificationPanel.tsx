@@ -11,7 +11,7 @@ import {
   type ServerSource,
   type VerificationView,
   type VerifierDetailsView,
-  type VerifyResult,
+  type VerifyResultView,
 } from "@/hooks/types";
 import { TableDiffs } from "./TableDiffs";
 
@@ -46,7 +46,7 @@ function Details({ details }: { details: VerifierDetailsView }) {
   );
 }
 
-function Explanation({ result }: { result: VerifyResult }) {
+function Explanation({ result }: { result: VerifyResultView }) {
   const [open, setOpen] = useState(false);
   const sentences = open ? result.explanation : result.explanation.slice(0, EXPLANATION_PREVIEW);
   return (
@@ -75,7 +75,7 @@ function Explanation({ result }: { result: VerifyResult }) {
   );
 }
 
-function PolicyCard({ policy, result }: { policy: Policy; result: VerifyResult }) {
+function PolicyCard({ policy, result }: { policy: Policy; result: VerifyResultView }) {
   const changed =
     result.reward !== null && result.recorded_reward !== null && result.reward !== result.recorded_reward;
   return (
@@ -130,7 +130,7 @@ function PolicyCard({ policy, result }: { policy: Policy; result: VerifyResult }
 }
 
 /** The two policies reached the same verdict for the same reasons: say it once. */
-function sameOutcome(a: VerifyResult, b: VerifyResult): boolean {
+function sameOutcome(a: VerifyResultView, b: VerifyResultView): boolean {
   return (
     a.reward === b.reward &&
     a.explanation_total === b.explanation_total &&
