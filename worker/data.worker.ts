@@ -6,12 +6,12 @@
 import { compareHandlers } from "./compare-handlers";
 import { inspectorHandlers } from "./inspector-handlers";
 import { opfsPersistence } from "./opfs";
-import { PortPool } from "./pool";
+import { inProcessPool, type Pool, PortPool } from "./pool";
 import type { DataEvent, DataRequests } from "./protocol";
 import { opfsResults } from "./results-cache";
 import { serve } from "./rpc";
 import { runHandlers } from "./run-handlers";
-import { DataService, inProcessPool, type Pool } from "./service";
+import { DataService } from "./service";
 
 declare const self: DedicatedWorkerGlobalScope;
 

@@ -7,8 +7,9 @@ import { describe, expect, it, vi } from "vitest";
 import { longRolloutLine, realisticLongRollout } from "@/scripts/gen-hostile";
 import type { OpenedDetail } from "./core";
 import { DETAIL_CACHE_SIZE, DetailPages, MAX_DETAIL_RANGE } from "./detail-pages";
+import { inProcessPool } from "./pool";
 import type { CallView, DetailParams, DetailView, TranscriptItem, VerificationView } from "./protocol";
-import { DataService, inProcessPool } from "./service";
+import { DataService } from "./service";
 
 const params = (line: number, analysis = 0): DetailParams => ({
   dataset: "d",

@@ -5,8 +5,8 @@
  * with for rows that name none (a bundled sample's), so rewards after a reload equal those before it.
  */
 import { z } from "zod";
+import type { Persistence } from "./persistence";
 import type { RecentFile } from "./protocol";
-import type { Persistence } from "./service";
 
 /** Files kept at most; the least recently opened go first. */
 export const MAX_KEPT_FILES = 12;

@@ -4,18 +4,45 @@
  * them over MessagePorts the page hands it (a worker cannot portably start workers of its own).
  */
 
-import type {
-  IndexedBatch,
-  IndexJob,
-  InputsJob,
-  RewardedLine,
-  RewardJob,
-  SearchJob,
-  VerifyDetailJob,
+import {
+  type IndexedBatch,
+  type IndexJob,
+  type InputsJob,
+  indexBatch,
+  prepareInputs,
+  type RewardedLine,
+  type RewardJob,
+  rewardBatch,
+  type SearchJob,
+  searchRange,
+  type VerifyDetailJob,
+  verifyDetail,
 } from "./jobs";
 import type { VerificationView } from "./protocol";
 import { type Endpoint, RpcClient } from "./rpc";
-import type { Pool } from "./service";
+import type { IndexRunner } from "./store";
+
+/** What the data service sends jobs to: the verify pool, or its functions on this thread. */
+export interface Pool extends IndexRunner {
+  rewards(job: RewardJob): Promise<RewardedLine[]>;
+  search(job: SearchJob): Promise<number[]>;
+  /** Indexes an inputs file for pairing in every pool member, before rewards jobs name it. */
+  prepareInputs(job: InputsJob): Promise<number>;
+  /** Both verifications of one opened rollout, off the data worker's thread. */
+  verifyDetail(job: VerifyDetailJob): Promise<VerificationView | null>;
+}
+
+/** The pool's functions run on this thread: for tests, and where workers cannot be made. */
+export function inProcessPool(): Pool {
+  return {
+    size: 1,
+    index: (job: IndexJob): Promise<IndexedBatch> => indexBatch(job),
+    rewards: (job: RewardJob) => rewardBatch(job),
+    search: (job: SearchJob) => searchRange(job),
+    prepareInputs: (job: InputsJob) => prepareInputs(job),
+    verifyDetail: (job: VerifyDetailJob) => verifyDetail(job),
+  };
+}
 
 export interface PoolRequests {
   index: { params: IndexJob; result: IndexedBatch };

@@ -7,10 +7,11 @@ import { NO_HARNESS } from "@/lib/harness";
 import { lineHolds } from "@/lib/run";
 import { asRollout } from "@/lib/schemas/test-helpers";
 import { buildTriageRun } from "@/scripts/gen-triage-run";
+import { inProcessPool } from "@/worker/pool";
 import type { LoadProgress } from "@/worker/protocol";
 import { type RunSource, runExport, runView } from "@/worker/run";
 import { runHandlers, runSource } from "@/worker/run-handlers";
-import { DataService, inProcessPool } from "@/worker/service";
+import { DataService } from "@/worker/service";
 
 const run = buildTriageRun();
 const values: unknown[] = run.text

@@ -6,6 +6,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { searchRange } from "@/worker/jobs";
+import { inProcessPool, type Pool } from "@/worker/pool";
 import {
   FILTER_MIN_BITS,
   filterProbe,
@@ -16,7 +17,7 @@ import {
   mayContain,
   splitRanges,
 } from "@/worker/search";
-import { DataService, inProcessPool, type Pool } from "@/worker/service";
+import { DataService } from "@/worker/service";
 
 const encoder = new TextEncoder();
 
@@ -191,8 +192,8 @@ describe("DataService.search", () => {
 
   async function loaded(pool: Pool): Promise<{ service: DataService; id: string }> {
     const service = new DataService(pool);
-    service.searchChunkBytes = 2048;
-    service.searchMaxGapBytes = 0;
+    service.searchLimits.chunkBytes = 2048;
+    service.searchLimits.maxGapBytes = 0;
     const summary = await service.load(
       [{ kind: "file", file: new File([text], "rows.jsonl") }],
       null,

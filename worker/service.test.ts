@@ -10,13 +10,14 @@ import { z } from "zod";
 import { NO_HARNESS } from "@/lib/harness";
 import { readRollout } from "@/lib/schemas";
 import { transcript } from "@/worker/core";
+import { inProcessPool } from "@/worker/pool";
 import {
   type LoadProgress,
   type RolloutIndexEntry,
   type SessionSummary,
   SUMMARY_ERRORS,
 } from "@/worker/protocol";
-import { DataService, inProcessPool } from "@/worker/service";
+import { DataService } from "@/worker/service";
 import { servedFile } from "@/worker/test-served";
 
 const ROOT = path.resolve(__dirname, "..");
