@@ -25,7 +25,7 @@ export interface RewardsHooks {
   datasets(): Dataset[];
   /** Whether a dataset is still in the store (a job for one that is gone is dropped). */
   isOpen(dataset: Dataset): boolean;
-  /** Every row of a dataset has its rewards for this analysis generation. */
+  /** No row of a dataset is pending any more (said again as jobs still in flight land). */
   done(dataset: Dataset): void;
   /** Rows changed. */
   changed(): void;
