@@ -5,7 +5,7 @@
  */
 import { compareHandlers } from "./compare-handlers";
 import { inspectorHandlers } from "./inspector-handlers";
-import { opfsPersistence } from "./opfs";
+import { opfsKeptFiles } from "./opfs";
 import { inProcessPool, type Pool, PortPool } from "./pool";
 import type { DataEvent, DataRequests } from "./protocol";
 import { opfsResults } from "./results-cache";
@@ -38,7 +38,7 @@ let push: (event: DataEvent) => void = () => {};
 const service = new DataService(
   deferredPool,
   (session) => push({ kind: "session", session }),
-  opfsPersistence(),
+  opfsKeptFiles(),
   undefined,
   opfsResults(),
 );

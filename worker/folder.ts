@@ -111,14 +111,14 @@ export function applyPlan(
   datasets: ReadonlyMap<string, Dataset>,
 ): Dataset[] {
   const changed: Dataset[] = [];
-  for (const run of plan.runs) {
-    const dataset = datasets.get(run.rollouts);
+  for (const planned of plan.runs) {
+    const dataset = datasets.get(planned.rollouts);
     if (dataset === undefined) continue;
-    const inputs = run.inputs.flatMap((path) => datasets.get(path)?.id ?? []);
-    if (!sameList(dataset.configFiles, run.configs) || !sameList(dataset.planInputs ?? [], inputs))
+    const inputs = planned.inputs.flatMap((path) => datasets.get(path)?.id ?? []);
+    if (!sameList(dataset.configFiles, planned.configs) || !sameList(dataset.planInputs ?? [], inputs))
       changed.push(dataset);
-    dataset.configs = configsOf(run.configs, decisions);
-    dataset.configFiles = run.configs;
+    dataset.configs = configsOf(planned.configs, decisions);
+    dataset.configFiles = planned.configs;
     dataset.planInputs = inputs;
   }
   return changed;
@@ -136,13 +136,13 @@ export function folderSummary(folder: OpenedFolder): FolderSummary {
       chosen: d.chosen,
       dataset: id(d.path),
     })),
-    runs: folder.plan.runs.map((run) => ({
-      rollouts: run.rollouts,
-      dataset: id(run.rollouts),
-      configs: run.configs,
-      inputs: run.inputs,
-      servers: run.routes.servers,
-      metrics: run.metrics.flatMap((path) => {
+    runs: folder.plan.runs.map((planned) => ({
+      rollouts: planned.rollouts,
+      dataset: id(planned.rollouts),
+      configs: planned.configs,
+      inputs: planned.inputs,
+      servers: planned.routes.servers,
+      metrics: planned.metrics.flatMap((path) => {
         const text = head(path);
         const read = text === null ? null : readGymMetrics(text);
         return read?.ok ? [{ path, metrics: read.metrics }] : [];

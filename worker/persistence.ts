@@ -9,7 +9,7 @@ import { contentHash, type ResultsStore, readResults, resultsKey, writeResults }
 import type { Dataset } from "./store";
 
 /** Keeps opened files across reloads (the origin-private file system in the browser). */
-export interface Persistence {
+export interface KeptFiles {
   /** `fallbackServer`: the server rows that name none are verified against (a bundled sample's). */
   save(id: string, name: string, blob: Blob, fallbackServer: string | null): Promise<void>;
   open(id: string): Promise<KeptFile | null>;
@@ -37,7 +37,7 @@ export class Keeper {
   private readonly keptResults = new Map<string, number>();
 
   constructor(
-    private readonly files: Persistence | null,
+    private readonly files: KeptFiles | null,
     private readonly results: ResultsStore | null,
   ) {}
 

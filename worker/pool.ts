@@ -85,7 +85,7 @@ export class PortPool implements Pool {
     return this.members.length;
   }
 
-  private async run<M extends keyof PoolRequests>(
+  private async send<M extends keyof PoolRequests>(
     method: M,
     params: PoolRequests[M]["params"],
   ): Promise<PoolRequests[M]["result"]> {
@@ -101,19 +101,19 @@ export class PortPool implements Pool {
   }
 
   index(job: IndexJob): Promise<IndexedBatch> {
-    return this.run("index", job);
+    return this.send("index", job);
   }
 
   rewards(job: RewardJob): Promise<RewardedLine[]> {
-    return this.run("rewards", job);
+    return this.send("rewards", job);
   }
 
   search(job: SearchJob): Promise<number[]> {
-    return this.run("search", job);
+    return this.send("search", job);
   }
 
   verifyDetail(job: VerifyDetailJob): Promise<VerificationView | null> {
-    return this.run("verifyDetail", job);
+    return this.send("verifyDetail", job);
   }
 
   /** Every member indexes the inputs file (each pairs its own rewards jobs). */

@@ -8,7 +8,7 @@
  * - ./folder.ts: an opened folder's roles and plan;
  * - ./rewards-scheduler.ts and ./search-scheduler.ts: the jobs sent to the pool;
  * - ./detail.ts: one opened rollout.
- * Free of worker plumbing (the pool and the persistence are passed in), so it runs in Node tests with an
+ * Free of worker plumbing (the pool, the kept files and the results store are passed in), so it runs in Node tests with an
  * in-process pool.
  */
 
@@ -18,7 +18,7 @@ import { type OpenedDetail, servers } from "./core";
 import { readDetail, verifyInPool } from "./detail";
 import { applyPlan, configsOf, decideRoles, folderHead, type OpenedFolder } from "./folder";
 import { countPaired, Pairing } from "./pairing";
-import { Keeper, type Persistence } from "./persistence";
+import { Keeper, type KeptFiles } from "./persistence";
 import type { Pool } from "./pool";
 import type {
   FolderEntry,
@@ -60,13 +60,13 @@ export class DataService {
   constructor(
     private readonly pool: Pool,
     emit: (session: SessionSummary) => void = () => {},
-    persistence: Persistence | null = null,
+    files: KeptFiles | null = null,
     batchBytes?: number,
     results: ResultsStore | null = null,
   ) {
     const workspace = new Workspace(emit);
     this.workspace = workspace;
-    this.keeper = new Keeper(persistence, results);
+    this.keeper = new Keeper(files, results);
     this.rewards = new RewardsScheduler(pool, {
       datasets: () => workspace.datasets(),
       isOpen: (dataset) => workspace.store.has(dataset.id),
