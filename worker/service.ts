@@ -8,8 +8,8 @@
  * - ./folder.ts: an opened folder's roles and plan;
  * - ./rewards-scheduler.ts and ./search-scheduler.ts: the jobs sent to the pool;
  * - ./detail.ts: one opened rollout.
- * Free of worker plumbing (the pool, the kept files and the results store are passed in), so it runs in Node tests with an
- * in-process pool.
+ * Free of worker plumbing (the pool, the kept files and the results store are passed in), so it runs in
+ * Node tests with an in-process pool.
  */
 
 import { type FileRole, isHiddenPath, planFolder } from "../lib/folder";
