@@ -80,23 +80,9 @@ export function Inspector() {
 
   const lineErrors = useLineErrors(dataset);
   const prioritize = usePrioritize(dataset?.id ?? null);
-  const {
-    entries,
-    rows,
-    counts,
-    agents,
-    servers,
-    query,
-    search,
-    searchDone,
-    run,
-    runLines,
-    firstLine,
-    selectedLine,
-    selectedEntry,
-    ready,
-    rewarded,
-  } = useInspectorFilter(dataset, view, busy);
+  const list = useInspectorFilter(dataset, view, busy);
+  const { entries, rows, counts, agents, servers, query, search, searchDone, run, runLines } = list;
+  const { firstLine, selectedLine, selectedEntry, ready, rewarded } = list;
   // The breakdown counts the run's own (recorded) zeros unless switched to a policy's recomputed ones.
   const [zeroView, setZeroView] = useState<ZeroView>("recorded");
   const runExport = useRunExport();

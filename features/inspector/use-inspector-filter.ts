@@ -68,27 +68,12 @@ export function useInspectorFilter(
     !search.isFetching &&
     search.data.ms != null;
   // The index is complete when the whole file is read and this page holds the worker's latest rows.
-  const { ready, rewarded } = workspaceReadiness({
+  const readiness = workspaceReadiness({
     dataset,
     busy,
     indexSettled: index.isSuccess && !index.isPlaceholderData,
     current: entries === latestEntries,
   });
-  return {
-    entries,
-    rows,
-    counts,
-    agents,
-    servers,
-    query,
-    search,
-    searchDone,
-    run,
-    runLines,
-    firstLine,
-    selectedLine,
-    selectedEntry,
-    ready,
-    rewarded,
-  };
+  const list = { entries, rows, counts, agents, servers, runLines, firstLine, selectedLine, selectedEntry };
+  return { ...list, ...readiness, query, search, searchDone, run };
 }

@@ -9,28 +9,10 @@ import { readPolicyChoice } from "./live-state";
 import { useLivePage } from "./use-live-page";
 
 export function LivePage() {
-  const {
-    url,
-    setUrl,
-    timeoutMs,
-    setTimeoutMs,
-    policy,
-    setPolicy,
-    setLine,
-    setSelected,
-    connect,
-    file,
-    run,
-    linkedDataset,
-    linked,
-    target,
-    rollouts,
-    current,
-    shown,
-    report,
-    start,
-    pickFile,
-  } = useLivePage();
+  const live = useLivePage();
+  const { url, setUrl, timeoutMs, setTimeoutMs, policy, setPolicy, setLine, setSelected, pickFile } = live;
+  const { connect, file, run, linkedDataset, linked, target, rollouts, current, shown, start } = live;
+  const report = connect.data;
 
   return (
     <div className={shell.page}>

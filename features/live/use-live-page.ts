@@ -65,26 +65,6 @@ export function useLivePage() {
     file.mutate(picked);
   };
 
-  return {
-    url,
-    setUrl,
-    timeoutMs,
-    setTimeoutMs,
-    policy,
-    setPolicy,
-    setLine,
-    setSelected,
-    connect,
-    file,
-    run,
-    linkedDataset,
-    linked,
-    target,
-    rollouts,
-    current,
-    shown,
-    report: connect.data,
-    start,
-    pickFile,
-  };
+  const form = { url, setUrl, timeoutMs, setTimeoutMs, policy, setPolicy, setLine, setSelected, pickFile };
+  return { ...form, connect, file, run, linkedDataset, linked, target, rollouts, current, shown, start };
 }
