@@ -1,6 +1,6 @@
 "use client";
 import Link from "next/link";
-import { useMemo, useState } from "react";
+import { useMemo } from "react";
 import { DropTarget } from "@/components/Loader";
 import { SubPageBrand } from "@/components/SubPageBrand";
 import shell from "@/components/subpage.module.css";
@@ -11,20 +11,18 @@ import {
   type InputsFile,
   useCompareFile,
   useCompareRuns,
-  useDownloadRepaired,
   usePairDetail,
-  useRepair,
   useRolloutList,
-  useServerTools,
   useWhatIf,
 } from "./data";
 import { type Opened, sidePatch } from "./page-state";
-import { RepairResult, type ServerDraft, ServerEditor } from "./RepairPanel";
+import { RepairResult, ServerEditor } from "./RepairPanel";
 import { CompareSummaryBand, PairTable, PairToolbar, selectPairs } from "./RunsView";
-import { NO_INPUTS, parseToolList } from "./state";
+import { NO_INPUTS } from "./state";
 import type { CompareTab } from "./types";
 import { useCompareState } from "./url";
 import { useComparePage } from "./use-compare-page";
+import { useRepairForm } from "./use-repair-form";
 import { RolloutSelect, WhatIfTable } from "./WhatIfTable";
 
 const TAB_LABELS: Record<CompareTab, string> = {
@@ -313,53 +311,17 @@ function WhatIfTab(props: TabProps) {
   );
 }
 
-function draftsFrom(
-  servers: readonly { name: string; tools: readonly string[] }[],
-  preferred: readonly string[],
-) {
-  const pick =
-    preferred.map((p) => servers.find((s) => s.name === p)).find((s) => s !== undefined) ?? servers[0];
-  return pick ? [{ name: pick.name, tools: pick.tools.join(", ") }] : [{ name: "", tools: "" }];
-}
-
 function RepairTab(props: TabProps) {
   const { choices, samplesReady, openFiles } = props;
   const [state, setState] = useCompareState();
   const file = useCompareFile(state.repairFile, samplesReady);
   const inputsName = singleFileInputs(state.repairFile, props, state);
   const inputs = useInputsFile(inputsName, samplesReady);
-  const known = useServerTools();
-  const repair = useRepair();
-  const download = useDownloadRepaired();
-  const [drafts, setDrafts] = useState<ServerDraft[] | null>(null);
-
-  // Default: the file's verifying server with its known tools, until the user edits the list.
-  const defaults = useMemo(
-    () => (known.data ? draftsFrom(known.data, file.data?.servers ?? []) : null),
-    [known.data, file.data],
+  const { servers, setDrafts, stale, canRun, run, repair, download } = useRepairForm(
+    file.data,
+    inputs.data,
+    state.harness,
   );
-  const servers = drafts ?? defaults ?? [];
-  const parsed = useMemo(
-    () =>
-      servers
-        .map((s) => ({ name: s.name.trim(), tools: parseToolList(s.tools) }))
-        .filter((s) => s.name !== ""),
-    [servers],
-  );
-  const params = repair.params;
-  const stale =
-    params !== null &&
-    (params.file.name !== file.data?.name ||
-      params.file.version !== file.data?.version ||
-      params.inputs?.version !== inputs.data?.version ||
-      params.harness !== state.harness ||
-      JSON.stringify(params.servers) !== JSON.stringify(parsed));
-
-  const canRun =
-    file.data !== undefined &&
-    inputs.data !== undefined &&
-    parsed.length > 0 &&
-    parsed.every((s) => s.tools.length > 0);
   return (
     <>
       <p className={styles.intro}>
@@ -414,11 +376,7 @@ function RepairTab(props: TabProps) {
             className="button-primary"
             disabled={!canRun || repair.pending}
             data-testid="repair-run"
-            onClick={() => {
-              if (file.data && inputs.data !== undefined) {
-                repair.run({ file: file.data, inputs: inputs.data, harness: state.harness, servers: parsed });
-              }
-            }}
+            onClick={run}
           >
             {repair.pending ? "Repairing…" : "Derive provenance"}
           </button>

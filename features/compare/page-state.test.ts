@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
 import type { Sample } from "@/hooks/samples";
-import { companionsOf, dropPatch, fileChoices, inputsFor, sidePatch, splitOpened } from "./page-state";
+import {
+  canRepair,
+  companionsOf,
+  defaultServers,
+  dropPatch,
+  fileChoices,
+  inputsFor,
+  parseServers,
+  repairIsStale,
+  sidePatch,
+  splitOpened,
+} from "./page-state";
 import { NO_INPUTS } from "./state";
 
 const SAMPLES: Sample[] = [
@@ -75,5 +86,50 @@ describe("where dropped files go", () => {
     expect(sidePatch("b", { rollouts: ["r1"], inputs: ["i1"] })).toEqual({ b: "r1", bi: "i1", pair: null });
     expect(sidePatch("a", { rollouts: [], inputs: ["i1"] })).toEqual({ ai: "i1", pair: null });
     expect(sidePatch("b", { rollouts: [], inputs: [] })).toBeNull();
+  });
+});
+
+describe("the repair form", () => {
+  const known = [
+    { name: "weather", tools: ["get_weather"] },
+    { name: "workplace_assistant", tools: ["email_send", "calendar_get"] },
+  ];
+
+  it("starts from the file's verifying server with its known tools, else the first known, else a blank row", () => {
+    expect(defaultServers(known, ["workplace_assistant"])).toEqual([
+      { name: "workplace_assistant", tools: "email_send, calendar_get" },
+    ]);
+    expect(defaultServers(known, ["unknown"])).toEqual([{ name: "weather", tools: "get_weather" }]);
+    expect(defaultServers([], [])).toEqual([{ name: "", tools: "" }]);
+  });
+
+  it("reads the typed servers: names trimmed, tools split, unnamed rows left out", () => {
+    expect(
+      parseServers([
+        { name: " wa ", tools: "a, b,,a" },
+        { name: "  ", tools: "c" },
+      ]),
+    ).toEqual([{ name: "wa", tools: ["a", "b"] }]);
+  });
+
+  const file = { name: "run.jsonl", version: 1 };
+  const form = { file, inputs: null, harness: "hermes-legacy", servers: [{ name: "wa", tools: ["a"] }] };
+
+  it("runs once the file and its inputs are read and every server has a tool", () => {
+    expect(canRepair(form)).toBe(true);
+    expect(canRepair({ ...form, file: undefined })).toBe(false);
+    expect(canRepair({ ...form, inputs: undefined })).toBe(false);
+    expect(canRepair({ ...form, servers: [] })).toBe(false);
+    expect(canRepair({ ...form, servers: [{ name: "wa", tools: [] }] })).toBe(false);
+  });
+
+  it("a result is stale once the file, inputs, harness or servers differ from what it ran on", () => {
+    const ran = { file, inputs: null, harness: "hermes-legacy", servers: [{ name: "wa", tools: ["a"] }] };
+    expect(repairIsStale(null, form)).toBe(false);
+    expect(repairIsStale(ran, form)).toBe(false);
+    expect(repairIsStale(ran, { ...form, file: { name: "run.jsonl", version: 2 } })).toBe(true);
+    expect(repairIsStale(ran, { ...form, inputs: { version: 1 } })).toBe(true);
+    expect(repairIsStale(ran, { ...form, harness: "claude-code" })).toBe(true);
+    expect(repairIsStale(ran, { ...form, servers: [{ name: "wa", tools: ["a", "b"] }] })).toBe(true);
   });
 });

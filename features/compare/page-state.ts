@@ -6,8 +6,9 @@
 import { fileLabels } from "@/hooks/file-labels";
 import type { Sample } from "@/hooks/samples";
 import type { FileChoice } from "./common";
-import type { CompareFileSummary } from "./protocol";
-import { type CompareState, resolveInputs } from "./state";
+import type { CompareFileSummary, RepairServerInput } from "./protocol";
+import type { ServerDraft } from "./RepairPanel";
+import { type CompareState, parseToolList, resolveInputs } from "./state";
 
 export type FileKind = CompareFileSummary["kind"];
 
@@ -113,4 +114,59 @@ export function sidePatch(side: "a" | "b", opened: Opened): Partial<CompareState
     return side === "a" ? { a: r, ai: i ?? null, pair: null } : { b: r, bi: i ?? null, pair: null };
   if (i !== undefined) return side === "a" ? { ai: i, pair: null } : { bi: i, pair: null };
   return null;
+}
+
+/** The form's first server: the first preferred one the worker knows (the file's verifying server), else any. */
+export function defaultServers(
+  servers: readonly { readonly name: string; readonly tools: readonly string[] }[],
+  preferred: readonly string[],
+): ServerDraft[] {
+  const pick =
+    preferred.map((p) => servers.find((s) => s.name === p)).find((s) => s !== undefined) ?? servers[0];
+  return pick ? [{ name: pick.name, tools: pick.tools.join(", ") }] : [{ name: "", tools: "" }];
+}
+
+/** The servers as the repair takes them: names trimmed, tools parsed, unnamed rows left out. */
+export function parseServers(servers: readonly ServerDraft[]): RepairServerInput[] {
+  return servers
+    .map((s) => ({ name: s.name.trim(), tools: parseToolList(s.tools) }))
+    .filter((s) => s.name !== "");
+}
+
+/** What a repair runs on: the file, its inputs (null: none), the harness and the servers. */
+export interface RepairForm {
+  readonly file: { readonly name: string; readonly version: number } | undefined;
+  readonly inputs: { readonly version: number } | null | undefined;
+  readonly harness: string;
+  readonly servers: readonly RepairServerInput[];
+}
+
+/** The shown result was computed for another file, inputs, harness or server list than the form holds now. */
+export function repairIsStale(
+  ran: {
+    readonly file: { readonly name: string; readonly version: number };
+    readonly inputs: { readonly version: number } | null;
+    readonly harness: string;
+    readonly servers: readonly RepairServerInput[];
+  } | null,
+  form: RepairForm,
+): boolean {
+  return (
+    ran !== null &&
+    (ran.file.name !== form.file?.name ||
+      ran.file.version !== form.file?.version ||
+      ran.inputs?.version !== form.inputs?.version ||
+      ran.harness !== form.harness ||
+      JSON.stringify(ran.servers) !== JSON.stringify(form.servers))
+  );
+}
+
+/** A repair can run once the file and its inputs are read and every named server has a tool. */
+export function canRepair(form: RepairForm): boolean {
+  return (
+    form.file !== undefined &&
+    form.inputs !== undefined &&
+    form.servers.length > 0 &&
+    form.servers.every((s) => s.tools.length > 0)
+  );
 }
