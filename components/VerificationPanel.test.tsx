@@ -5,7 +5,7 @@
  * bundled samples and small rollouts.
  */
 import { readFileSync } from "node:fs";
-import { render, screen, within } from "@testing-library/react";
+import { cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { SERVER_SOURCE_LABEL, type VerificationView } from "@/hooks/types";
@@ -85,7 +85,7 @@ describe("VerificationPanel", () => {
     renderPanel(sampleVerification(EDGE, 2));
     expect(screen.getByText("Why — both policies")).toBeInTheDocument();
     expect(screen.queryByText("Why — contract")).toBeNull();
-    document.body.innerHTML = "";
+    cleanup();
 
     renderPanel(sampleVerification(EDGE, 3));
     expect(screen.queryByText("Why — both policies")).toBeNull();
