@@ -16,6 +16,7 @@ export default defineConfig({
             "lib/**/*.test.ts",
             "cli/**/*.test.ts",
             "hooks/**/*.test.ts",
+            "features/**/*.test.ts",
             "worker/**/*.test.ts",
             "scripts/**/*.test.ts",
           ],

@@ -48,4 +48,3 @@ export type {
   VerifyResultView as VerifyResult,
 } from "@/worker/protocol";
 export type { Sample } from "./data";
-export type { FilterFlag, SortKey, StatusCounts, ViewState } from "./view-state";

@@ -176,7 +176,7 @@ export function analyzeRolloutRun(line: number, rollout: Rollout, context: RowCo
   return { entry, run, emitted: [...new Set(calls.map((call) => call.emitted))] };
 }
 
-/** lib/run's options for a row context (what worker/run-handlers passes for the same row). */
+/** lib/run's options for a row context (what features/run/handlers.ts passes for the same row). */
 export function runOptions(context: RowContext) {
   return {
     server: context.override,
@@ -468,7 +468,7 @@ export function openDetail(
 export const LISTED_DECISIVE = 50;
 /**
  * Calls whose outcome badge travels with the verification (the decisive ones beyond too), so it stays
- * bounded on a 100k-call rollout (worker/detail-pages.test.ts); later calls show no badge.
+ * bounded on a 100k-call rollout (features/inspector/detail-pages.test.ts); later calls show no badge.
  */
 export const BADGED_CALLS = 2_000;
 
