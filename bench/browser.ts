@@ -264,7 +264,7 @@ async function search(page: Page, term: string): Promise<SearchTiming> {
   return {
     first_ms: first === null ? null : Number(first),
     complete_ms: Number(await main.getAttribute("data-search-ms")),
-    rows: Number(await page.locator(".rtable").getAttribute("data-rows")),
+    rows: Number(await page.locator("[data-testid=rollout-table]").getAttribute("data-rows")),
   };
 }
 
@@ -307,7 +307,8 @@ async function measure(base: string, file: string, bytes: number) {
       );
       const check = () => {
         const now = performance.now();
-        if (marks.first_rows === null && document.querySelector(".rbody [data-line]")) marks.first_rows = now;
+        if (marks.first_rows === null && document.querySelector("[data-testid=rollout-scroller] [data-line]"))
+          marks.first_rows = now;
         if (marks.ready === null && document.querySelector("main.workspace[data-ready='true']"))
           marks.ready = now;
         if (marks.rewarded === null && document.querySelector("main.workspace[data-rewarded='true']")) {

@@ -50,7 +50,7 @@ test.describe("filters", () => {
     await page.locator("[data-filter='changed']").click();
     await expect(page.getByTestId("shown-count")).toHaveAttribute("data-shown", String(changed.length));
     expect(new URL(page.url()).searchParams.get("f")).toBe("is:changed");
-    const firstChanged = page.locator(".rbody .rrow").first();
+    const firstChanged = page.locator("[data-testid=rollout-scroller] [data-line]").first();
     await expect(firstChanged).toHaveAttribute("data-line", String(changed[0]));
     await page.locator("[data-filter='changed']").click();
 
@@ -67,7 +67,7 @@ test.describe("filters", () => {
     );
     await page.locator("[data-summary='unverified']").click();
     await expect(page.getByTestId("shown-count")).toHaveAttribute("data-shown", String(unverified.length));
-    await expect(page.locator(".rbody .rrow").first()).toHaveAttribute(
+    await expect(page.locator("[data-testid=rollout-scroller] [data-line]").first()).toHaveAttribute(
       "data-unverified-reason",
       "gym_refuses",
     );

@@ -55,14 +55,14 @@ test.describe("run view on the generated triage run", () => {
     expect(drift).toBeGreaterThan(0);
     await expect(page.getByTestId("triage-drift")).toHaveAttribute("data-count", String(drift));
     await expect(page.getByTestId("triage-drift").locator("[data-cause='drift']")).toHaveCount(1);
-    await expect(page.locator(".triage-causes [data-cause='drift']")).toHaveCount(0);
+    await expect(page.locator("[data-testid=triage-causes] [data-cause='drift']")).toHaveCount(0);
     // A click-through: the list keeps exactly that cause's recorded zeros (lines that are rollouts).
     const lines = recordedZero.filter((i) => i.cause === "tool_failed").map((i) => i.line);
     await page.locator("[data-cause='tool_failed']").click();
     await expect(page.getByTestId("shown-count")).toHaveAttribute("data-shown", String(lines.length));
     expect(new URL(page.url()).searchParams.get("f")).toBe("recorded:0 cause:tool_failed");
     const shown = await page
-      .locator(".rbody .rrow")
+      .locator("[data-testid=rollout-scroller] [data-line]")
       .evaluateAll((rows) => rows.map((r) => Number(r.getAttribute("data-line"))));
     expect(shown.sort((a, b) => a - b)).toEqual(lines);
     await expect(page.locator("[data-cause='tool_failed']")).toHaveAttribute("aria-pressed", "true");
@@ -332,7 +332,7 @@ test.describe("phone-sized screen", () => {
     await scroller.scrollIntoViewIfNeeded();
     const box = await scroller.boundingBox();
     if (!box) throw new Error("no list");
-    const visible = await page.locator(".rbody .rrow").evaluateAll(
+    const visible = await page.locator("[data-testid=rollout-scroller] [data-line]").evaluateAll(
       (rows, frame) =>
         rows.filter((row) => {
           const r = row.getBoundingClientRect();

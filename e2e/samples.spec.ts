@@ -38,7 +38,9 @@ test("a deep link to a call survives a reload", async ({ page }) => {
   for (let attempt = 0; attempt < 2; attempt++) {
     await expect(page.locator("article.detail")).toHaveAttribute("data-detail-line", "2");
     await expect(page.locator(".call-row.selected")).toHaveAttribute("data-call-index", "1");
-    await expect(page.locator(".rbody .rrow.selected")).toHaveAttribute("data-line", "2");
+    await expect(
+      page.locator("[data-testid=rollout-scroller] [data-line][aria-current=true]"),
+    ).toHaveAttribute("data-line", "2");
     await expect(page.locator("[data-filter='mismatched']")).toHaveAttribute("aria-pressed", "true");
     await expect(page.locator("#call-1")).toBeInViewport();
     if (attempt === 0) {

@@ -1,4 +1,6 @@
 import { Fragment } from "react";
+import { cx } from "@/components/cx";
+import triageStyles from "@/features/run/TriagePanel.module.css";
 import type { DetailTriage } from "@/hooks/types";
 import { REPRODUCTION_TEXT, ZERO_CAUSE_HINTS, ZERO_CAUSE_LABELS } from "@/lib/triage";
 
@@ -51,7 +53,10 @@ export function WhyZero({ triage, onCall }: { triage: DetailTriage | null; onCal
       data-decisive={triage.decisive.map((call) => call.index).join(" ")}
     >
       <div>
-        <span className={`cause-swatch cause-fill-${triage.cause}`} aria-hidden="true" />{" "}
+        <span
+          className={cx(triageStyles.causeSwatch, triageStyles[`fill_${triage.cause}`])}
+          aria-hidden="true"
+        />{" "}
         <b title={ZERO_CAUSE_HINTS[triage.cause]}>Why zero: {ZERO_CAUSE_LABELS[triage.cause]}</b>
         {triage.reproduced_by !== null && (
           <span className="muted" data-testid="why-reproduced" data-reproduced={triage.reproduced_by}>
