@@ -256,9 +256,9 @@ interface SearchTiming {
 async function search(page: Page, term: string): Promise<SearchTiming> {
   const box = page.getByRole("searchbox", { name: "Search rollouts" });
   await box.fill("");
-  await page.locator("main.workspace:not([data-search-ms])").waitFor();
+  await page.locator("main[data-ready]:not([data-search-ms])").waitFor();
   await box.fill(term);
-  const main = page.locator("main.workspace[data-search-ms]");
+  const main = page.locator("main[data-ready][data-search-ms]");
   await main.waitFor({ timeout: 120_000 });
   const first = await main.getAttribute("data-search-first-ms");
   return {
@@ -309,9 +309,9 @@ async function measure(base: string, file: string, bytes: number) {
         const now = performance.now();
         if (marks.first_rows === null && document.querySelector("[data-testid=rollout-scroller] [data-line]"))
           marks.first_rows = now;
-        if (marks.ready === null && document.querySelector("main.workspace[data-ready='true']"))
+        if (marks.ready === null && document.querySelector("main[data-ready][data-ready='true']"))
           marks.ready = now;
-        if (marks.rewarded === null && document.querySelector("main.workspace[data-rewarded='true']")) {
+        if (marks.rewarded === null && document.querySelector("main[data-ready][data-rewarded='true']")) {
           marks.rewarded = now;
         }
       };
@@ -335,8 +335,8 @@ async function measure(base: string, file: string, bytes: number) {
       );
     }, SAMPLE_MS);
     await page.getByTestId("file-input").first().setInputFiles(file);
-    await page.locator("main.workspace[data-ready='true']").waitFor({ timeout: LOAD_TIMEOUT_MS });
-    await page.locator("main.workspace[data-rewarded='true']").waitFor({ timeout: LOAD_TIMEOUT_MS });
+    await page.locator("main[data-ready][data-ready='true']").waitFor({ timeout: LOAD_TIMEOUT_MS });
+    await page.locator("main[data-ready][data-rewarded='true']").waitFor({ timeout: LOAD_TIMEOUT_MS });
     const rendererAfterLoad = rssOf(browserPid, isRenderer);
     const heapsAfterLoad = await heaps.sample();
     const rare = await search(page, RARE_TERM);

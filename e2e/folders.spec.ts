@@ -96,7 +96,7 @@ for (const [server, want] of Object.entries(EXPECTED)) {
       for (const row of listed) expect(row.reason, `line ${row.line}`).toBe("missing_field");
       // The sentence says the line did not pair with the open task rows and why, never "open the inputs".
       await page.locator("[data-testid=rollout-scroller] [data-line]").first().click();
-      const detail = page.locator("article.detail");
+      const detail = page.locator("article[data-detail-line]");
       await expect(detail).toHaveAttribute("data-verified", "true");
       await expect(detail).toContainText("did not pair with the open inputs");
       await expect(detail).toContainText("The closest is input row");

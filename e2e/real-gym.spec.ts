@@ -78,8 +78,8 @@ for (const server of Object.keys(EXPECTED)) {
       }
       // The detail says why, in a sentence, and never names an empty server.
       await expect(page.locator(".server-source")).toBeVisible();
-      await expect(page.locator("article.detail")).not.toContainText('""');
-      await expect(page.locator("article.detail")).not.toContainText("mcp____");
+      await expect(page.locator("article[data-detail-line]")).not.toContainText('""');
+      await expect(page.locator("article[data-detail-line]")).not.toContainText("mcp____");
     });
   }
 }
@@ -98,7 +98,7 @@ test("example_mcp_weather: choosing the server reproduces every recorded 1.0 (re
     await expect(rows.nth(i)).toHaveAttribute("data-server-source", "override");
   }
   await expect(page.locator("[data-unverified-count]")).toHaveAttribute("data-unverified-count", "0");
-  await expect(page.locator(".reward-value[data-policy='contract']")).toHaveAttribute("data-reward", "1");
+  await expect(page.locator("[data-reward][data-policy='contract']")).toHaveAttribute("data-reward", "1");
 });
 
 test("example_tool_call_multireward: a line without expected_call is missing_field, never scored with Gym's default", async ({
@@ -112,7 +112,7 @@ test("example_tool_call_multireward: a line without expected_call is missing_fie
     "missing_field",
   );
   await expect(page.locator("[data-unverified-count]")).toHaveAttribute("data-unverified-count", "5");
-  await expect(page.locator("article.detail")).toContainText("This line carries no expected_call");
+  await expect(page.locator("article[data-detail-line]")).toContainText("This line carries no expected_call");
   // With example.jsonl the lines pair by input (Gym's defaults applied) and reproduce the recorded 2.0; the
   // chart's axes follow the data, so the axis reaches 2 (no clamp to 1).
   // A new tab: this one would reopen its files on the next load.

@@ -272,7 +272,7 @@ test("Back from a sample returns to the landing page, and the title links home",
   await waitReady(page);
   await page.goBack();
   await expect(page.locator(".welcome")).toBeVisible();
-  await expect(page.locator("main.workspace")).toHaveCount(0);
+  await expect(page.locator("main[data-ready]")).toHaveCount(0);
   await page.goForward();
   await waitReady(page);
   await page.getByTestId("home-link").click();

@@ -3,6 +3,7 @@ import { cx } from "@/components/cx";
 import triageStyles from "@/features/run/TriagePanel.module.css";
 import type { DetailTriage } from "@/hooks/types";
 import { REPRODUCTION_TEXT, ZERO_CAUSE_HINTS, ZERO_CAUSE_LABELS } from "@/lib/triage";
+import styles from "./WhyZero.module.css";
 
 /** "call #k" in a sentence (lib/triage's wording): k is the 0-based call number. */
 const CALL_REF = /(call #\d+)/;
@@ -26,7 +27,7 @@ export function CallText({ text, onCall }: { text: string; onCall(index: number)
           <button
             type="button"
             key={start}
-            className="call-link"
+            className={styles.callLink}
             data-call-link={index}
             onClick={() => onCall(index)}
           >
@@ -46,7 +47,7 @@ export function WhyZero({ triage, onCall }: { triage: DetailTriage | null; onCal
   if (triage === null) return null;
   return (
     <section
-      className="why-zero"
+      className={styles.whyZero}
       aria-label="Why zero"
       data-testid="why-zero"
       data-why-cause={triage.cause}
@@ -75,7 +76,7 @@ export function WhyZero({ triage, onCall }: { triage: DetailTriage | null; onCal
         </p>
       )}
       {triage.decisive.length > 0 && (
-        <ul className="decisive-list" data-testid="decisive-calls">
+        <ul className={styles.decisiveList} data-testid="decisive-calls">
           {triage.decisive.map((call) => (
             <li key={call.index} data-decisive-call={call.index}>
               <CallText text={`call #${call.index}`} onCall={onCall} /> {call.why}
