@@ -271,12 +271,12 @@ test("Back from a sample returns to the landing page, and the title links home",
   await sample.click();
   await waitReady(page);
   await page.goBack();
-  await expect(page.locator(".welcome")).toBeVisible();
+  await expect(page.getByTestId("welcome")).toBeVisible();
   await expect(page.locator("main[data-ready]")).toHaveCount(0);
   await page.goForward();
   await waitReady(page);
   await page.getByTestId("home-link").click();
-  await expect(page.locator(".welcome")).toBeVisible();
+  await expect(page.getByTestId("welcome")).toBeVisible();
   expect(new URL(page.url()).search).toBe("");
   // Another sample still opens from there.
   await page.locator("[data-sample='workplace-edge-cases.jsonl']").click();

@@ -1,4 +1,6 @@
 "use client";
+import badges from "@/components/badges.module.css";
+import { cx } from "@/components/cx";
 import {
   FILE_ROLE_LABEL,
   FILE_ROLES,
@@ -125,7 +127,8 @@ export function FolderPanel({
                 </select>
               </td>
               <td>
-                {file.chosen && <span className="badge badge-none">chosen</span>} {file.reason}
+                {file.chosen && <span className={cx(badges.badge, badges.tone_none)}>chosen</span>}{" "}
+                {file.reason}
               </td>
             </tr>
           ))}

@@ -4,6 +4,7 @@ import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } f
 import { cx } from "@/components/cx";
 import { DropTarget, LoadProgressBar, OpenFilesButton, OpenFolderButton, Welcome } from "@/components/Loader";
 import { Name } from "@/components/Name";
+import topbar from "@/components/topbar.module.css";
 import { runViewReady, useRunExport, useRunReport, useRunView } from "@/features/run/data";
 import { FilterBar } from "@/features/run/FilterBar";
 import { filterClauses, type SortKey, selectRollouts, statusCounts } from "@/features/run/list";
@@ -343,7 +344,7 @@ export function Inspector() {
   return (
     <DropTarget onFiles={onFiles} onFolder={onFolder}>
       <div className={styles.app}>
-        <header className="topbar">
+        <header className={topbar.topbar}>
           <h1>
             <Link href="/" onClick={goHome} className={styles.homeLink} data-testid="home-link">
               Rollout Inspector
@@ -384,7 +385,7 @@ export function Inspector() {
               </span>
             ))}
           </div>
-          <div className="topbar-actions">
+          <div className={topbar.topbarActions}>
             {busy && <LoadProgressBar progress={loader.progress} onCancel={loader.cancel} />}
             <Link className="button" href={compareHref} data-testid="compare-link">
               Compare · what-if · repair

@@ -4,6 +4,7 @@ import { useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { SubPageBrand } from "@/components/SubPageBrand";
 import shell from "@/components/subpage.module.css";
+import topbar from "@/components/topbar.module.css";
 import { useDatasetFile } from "@/hooks/data";
 import type { Policy } from "@/lib/identity/types";
 import { DEFAULT_TIMEOUT_MS, startServerHint } from "@/lib/live";
@@ -72,9 +73,9 @@ export function LivePage() {
 
   return (
     <div className={shell.page}>
-      <header className="topbar">
+      <header className={topbar.topbar}>
         <SubPageBrand name="live: a running Gym server's two doors" />
-        <div className="topbar-actions">
+        <div className={topbar.topbarActions}>
           <Link className="button-small" href="/">
             ← Inspector
           </Link>
