@@ -1,3 +1,4 @@
+import { cx } from "@/components/cx";
 import { type LineCounts, zeroShareText } from "@/lib/run";
 import {
   REPRODUCTION_TEXT,
