@@ -309,7 +309,7 @@ async function measure(base: string, file: string, bytes: number) {
         const now = performance.now();
         if (marks.first_rows === null && document.querySelector("[data-testid=rollout-scroller] [data-line]"))
           marks.first_rows = now;
-        if (marks.ready === null && document.querySelector("main[data-ready][data-ready='true']"))
+        if (marks.ready === null && document.querySelector("main[data-ready='true']"))
           marks.ready = now;
         if (marks.rewarded === null && document.querySelector("main[data-ready][data-rewarded='true']")) {
           marks.rewarded = now;
@@ -335,7 +335,7 @@ async function measure(base: string, file: string, bytes: number) {
       );
     }, SAMPLE_MS);
     await page.getByTestId("file-input").first().setInputFiles(file);
-    await page.locator("main[data-ready][data-ready='true']").waitFor({ timeout: LOAD_TIMEOUT_MS });
+    await page.locator("main[data-ready='true']").waitFor({ timeout: LOAD_TIMEOUT_MS });
     await page.locator("main[data-ready][data-rewarded='true']").waitFor({ timeout: LOAD_TIMEOUT_MS });
     const rendererAfterLoad = rssOf(browserPid, isRenderer);
     const heapsAfterLoad = await heaps.sample();
