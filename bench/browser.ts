@@ -309,8 +309,7 @@ async function measure(base: string, file: string, bytes: number) {
         const now = performance.now();
         if (marks.first_rows === null && document.querySelector("[data-testid=rollout-scroller] [data-line]"))
           marks.first_rows = now;
-        if (marks.ready === null && document.querySelector("main[data-ready='true']"))
-          marks.ready = now;
+        if (marks.ready === null && document.querySelector("main[data-ready='true']")) marks.ready = now;
         if (marks.rewarded === null && document.querySelector("main[data-ready][data-rewarded='true']")) {
           marks.rewarded = now;
         }
