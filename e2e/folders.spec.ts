@@ -11,7 +11,11 @@ import { ROOT, readJsonlFile, waitReady } from "./helpers";
 const SERVERS = path.join(ROOT, "fixtures/gym-examples/resources_servers");
 
 async function openFolder(page: Page, dir: string): Promise<void> {
-  await page.getByTestId("folder-input").first().setInputFiles(dir);
+  const input = page.getByTestId("folder-input").first();
+  // The picker becomes a directory picker once the page is hydrated (components/Loader.tsx sets webkitdirectory
+  // in an effect); before that Playwright refuses a directory.
+  await expect(input).toHaveJSProperty("webkitdirectory", true);
+  await input.setInputFiles(dir);
   await waitReady(page);
 }
 

@@ -1,31 +1,29 @@
 "use client";
 import Link from "next/link";
-import { useCallback, useMemo, useState } from "react";
+import { useMemo } from "react";
 import { DropTarget } from "@/components/Loader";
 import { SubPageBrand } from "@/components/SubPageBrand";
 import shell from "@/components/subpage.module.css";
 import topbar from "@/components/topbar.module.css";
-import { useSamples, useSession } from "@/hooks/data";
-import { fileLabels } from "@/hooks/file-labels";
+import type { useSamples } from "@/hooks/data";
 import { HARNESS_LABELS, HARNESSES, isHarnessId } from "@/lib/harness";
 import { type FileChoice, FileSelect, type InputsPick, styles } from "./common";
 import {
   type InputsFile,
   useCompareFile,
   useCompareRuns,
-  useDownloadRepaired,
-  useOpenCompareFile,
   usePairDetail,
-  useRepair,
   useRolloutList,
-  useServerTools,
   useWhatIf,
 } from "./data";
-import { RepairResult, type ServerDraft, ServerEditor } from "./RepairPanel";
+import { type Opened, sidePatch } from "./page-state";
+import { RepairResult, ServerEditor } from "./RepairPanel";
 import { CompareSummaryBand, PairTable, PairToolbar, selectPairs } from "./RunsView";
-import { NO_INPUTS, parseToolList, resolveInputs } from "./state";
-import type { CompareFileSummary, CompareTab } from "./types";
+import { NO_INPUTS } from "./state";
+import type { CompareTab } from "./types";
 import { useCompareState } from "./url";
+import { useComparePage } from "./use-compare-page";
+import { useRepairForm } from "./use-repair-form";
 import { RolloutSelect, WhatIfTable } from "./WhatIfTable";
 
 const TAB_LABELS: Record<CompareTab, string> = {
@@ -34,112 +32,9 @@ const TAB_LABELS: Record<CompareTab, string> = {
   repair: "Repair",
 };
 
-type FileKind = CompareFileSummary["kind"];
-
-interface OpenedFile {
-  /** The stored file's dataset id: the FileRef the pickers and the URL keep. */
-  readonly id: string;
-  readonly name: string;
-  readonly kind: FileKind;
-}
-
-/** Files opened together (their FileRefs), split by what the worker found them to be. */
-interface Opened {
-  readonly rollouts: readonly string[];
-  readonly inputs: readonly string[];
-}
-
-/**
- * Choices for a kind of file picker: files opened in this tab (on this page or in the inspector: one
- * store), by dataset id, so two files of the same name are two choices ("name #1", "name #2"); then the
- * bundled samples of that kind, by name.
- */
-function useFileChoices(local: readonly OpenedFile[], kind: FileKind): FileChoice[] {
-  const samples = useSamples();
-  const session = useSession();
-  return useMemo(() => {
-    const bundled = (samples.data ?? [])
-      .filter((s) => s.kind === kind)
-      .map((s) => ({ name: s.file, title: s.title }));
-    const stored = (session?.files ?? [])
-      .filter((f) => f.indexed)
-      .map((f) => ({ id: f.id, name: f.name, kind: f.kind }));
-    // "#k" counts in opening order, as the inspector's chips do: the session and `local` list the latest
-    // first, and files opened here that the session does not list yet are the latest of all.
-    const all = [...stored]
-      .reverse()
-      .concat([...local].reverse().filter((l) => !stored.some((s) => s.id === l.id)));
-    const labels = fileLabels(all);
-    const ids = new Set<string>();
-    const opened = [...local, ...stored]
-      .filter((f) => f.kind === kind && !bundled.some((b) => b.name === f.name))
-      .filter((f) => !ids.has(f.id) && ids.add(f.id))
-      .map((f) => {
-        const label = labels.get(f.id) ?? f.name;
-        return { name: f.id, label, title: `${label} (opened in this tab)` };
-      });
-    return [...opened, ...bundled];
-  }, [samples.data, session?.files, local, kind]);
-}
-
 export function ComparePage() {
-  const [state, setState] = useCompareState();
-  const samples = useSamples();
-  const opener = useOpenCompareFile();
-  const [local, setLocal] = useState<OpenedFile[]>([]);
-  // Inputs files opened together with a rollouts file, so every tab verifies that file with them.
-  const [companions, setCompanions] = useState<Readonly<Record<string, string>>>({});
-  const choices = useFileChoices(local, "rollouts");
-  const inputChoices = useFileChoices(local, "inputs");
-
-  const openFiles = useCallback(
-    async (files: readonly File[]): Promise<Opened> => {
-      const opened: OpenedFile[] = [];
-      // One at a time: the worker reads files in turn anyway, and the order of the picks is kept.
-      for (const file of files) {
-        const summary = await opener.open(file);
-        if (summary) opened.push({ id: summary.id, name: summary.name, kind: summary.kind });
-      }
-      setLocal((known) => [...opened, ...known.filter((k) => !opened.some((o) => o.id === k.id))]);
-      const rollouts = opened.filter((o) => o.kind === "rollouts").map((o) => o.id);
-      const inputs = opened.filter((o) => o.kind === "inputs").map((o) => o.id);
-      const [firstInputs] = inputs;
-      if (firstInputs !== undefined && rollouts.length > 0) {
-        setCompanions((known) => ({
-          ...known,
-          ...Object.fromEntries(rollouts.map((name, i) => [name, inputs[i] ?? firstInputs])),
-        }));
-      }
-      return { rollouts, inputs };
-    },
-    [opener.open],
-  );
-
-  /** The inputs file a rollouts file is verified with: the choice, its companion, or its bundled sample's. */
-  const inputsFor = useCallback(
-    (file: string, choice: string | null): string | null =>
-      resolveInputs(choice ?? companions[file] ?? null, file, samples.data ?? []),
-    [companions, samples.data],
-  );
-
-  const onDrop = useCallback(
-    async (files: File[]) => {
-      if (files.length === 0) return;
-      const { rollouts, inputs } = await openFiles(files);
-      const [r1, r2] = rollouts;
-      const [i1, i2] = inputs;
-      if (state.tab === "runs") {
-        // Two runs: A then B, one inputs file for both or one each. One run (or inputs alone) goes to B.
-        if (r1 !== undefined && r2 !== undefined) {
-          setState({ a: r1, b: r2, ai: i1 ?? null, bi: i2 ?? i1 ?? null, pair: null });
-        } else if (r1 !== undefined) setState({ b: r1, bi: i1 ?? null, pair: null });
-        else if (i1 !== undefined) setState({ bi: i1, pair: null });
-      } else if (r1 === undefined) return;
-      else if (state.tab === "whatif") setState({ sample: r1, line: null });
-      else setState({ repairFile: r1 });
-    },
-    [state.tab, openFiles, setState],
-  );
+  const { state, setState, samples, opener, choices, inputChoices, openFiles, inputsFor, onDrop } =
+    useComparePage();
 
   const tabProps: TabProps = { choices, inputChoices, samplesReady: samples.data, openFiles, inputsFor };
   return (
@@ -240,12 +135,8 @@ function RunsTab(props: TabProps) {
   const detail = usePairDetail(files, state.policy, state.pair);
   /** Picked for one side: its rollouts file (automatic inputs unless one came with it) and/or its inputs. */
   const pickFor = (side: "a" | "b") => async (picked: File[]) => {
-    const { rollouts, inputs } = await openFiles(picked);
-    const [r] = rollouts;
-    const [i] = inputs;
-    if (r !== undefined)
-      setState(side === "a" ? { a: r, ai: i ?? null, pair: null } : { b: r, bi: i ?? null, pair: null });
-    else if (i !== undefined) setState(side === "a" ? { ai: i, pair: null } : { bi: i, pair: null });
+    const patch = sidePatch(side, await openFiles(picked));
+    if (patch !== null) setState(patch);
   };
   // Only bundled samples can be opened in the inspector by link; a local file would need opening again.
   const bundled = useMemo(() => new Set((samplesReady ?? []).map((s) => s.file)), [samplesReady]);
@@ -421,53 +312,17 @@ function WhatIfTab(props: TabProps) {
   );
 }
 
-function draftsFrom(
-  servers: readonly { name: string; tools: readonly string[] }[],
-  preferred: readonly string[],
-) {
-  const pick =
-    preferred.map((p) => servers.find((s) => s.name === p)).find((s) => s !== undefined) ?? servers[0];
-  return pick ? [{ name: pick.name, tools: pick.tools.join(", ") }] : [{ name: "", tools: "" }];
-}
-
 function RepairTab(props: TabProps) {
   const { choices, samplesReady, openFiles } = props;
   const [state, setState] = useCompareState();
   const file = useCompareFile(state.repairFile, samplesReady);
   const inputsName = singleFileInputs(state.repairFile, props, state);
   const inputs = useInputsFile(inputsName, samplesReady);
-  const known = useServerTools();
-  const repair = useRepair();
-  const download = useDownloadRepaired();
-  const [drafts, setDrafts] = useState<ServerDraft[] | null>(null);
-
-  // Default: the file's verifying server with its known tools, until the user edits the list.
-  const defaults = useMemo(
-    () => (known.data ? draftsFrom(known.data, file.data?.servers ?? []) : null),
-    [known.data, file.data],
+  const { servers, setDrafts, stale, canRun, run, repair, download } = useRepairForm(
+    file.data,
+    inputs.data,
+    state.harness,
   );
-  const servers = drafts ?? defaults ?? [];
-  const parsed = useMemo(
-    () =>
-      servers
-        .map((s) => ({ name: s.name.trim(), tools: parseToolList(s.tools) }))
-        .filter((s) => s.name !== ""),
-    [servers],
-  );
-  const params = repair.params;
-  const stale =
-    params !== null &&
-    (params.file.name !== file.data?.name ||
-      params.file.version !== file.data?.version ||
-      params.inputs?.version !== inputs.data?.version ||
-      params.harness !== state.harness ||
-      JSON.stringify(params.servers) !== JSON.stringify(parsed));
-
-  const canRun =
-    file.data !== undefined &&
-    inputs.data !== undefined &&
-    parsed.length > 0 &&
-    parsed.every((s) => s.tools.length > 0);
   return (
     <>
       <p className={styles.intro}>
@@ -522,11 +377,7 @@ function RepairTab(props: TabProps) {
             className="button-primary"
             disabled={!canRun || repair.pending}
             data-testid="repair-run"
-            onClick={() => {
-              if (file.data && inputs.data !== undefined) {
-                repair.run({ file: file.data, inputs: inputs.data, harness: state.harness, servers: parsed });
-              }
-            }}
+            onClick={run}
           >
             {repair.pending ? "Repairing…" : "Derive provenance"}
           </button>

@@ -18,7 +18,7 @@ import styles from "./CallTable.module.css";
 export const CALL_ROW_ESTIMATE = 135;
 /** Rows rendered beyond the visible ones: a rollout of up to about a dozen calls is rendered whole. */
 export const CALL_OVERSCAN = 8;
-/** The call box's height until the browser has laid it out: its CSS max-height (globals.css `.calls`). */
+/** The call box's height until the browser has laid it out: its CSS max-height (CallTable.module.css `.calls`). */
 const CALLS_MAX_PX = 720;
 
 interface Props {

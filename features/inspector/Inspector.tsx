@@ -1,103 +1,46 @@
 "use client";
 import Link from "next/link";
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { cx } from "@/components/cx";
 import { DropTarget, LoadProgressBar, OpenFilesButton, OpenFolderButton, Welcome } from "@/components/Loader";
 import { Name } from "@/components/Name";
 import topbar from "@/components/topbar.module.css";
-import { runViewReady, useRunExport, useRunReport, useRunView } from "@/features/run/data";
+import { runViewReady, useRunExport, useRunReport } from "@/features/run/data";
 import { FilterBar } from "@/features/run/FilterBar";
-import { filterClauses, type SortKey, selectRollouts, statusCounts } from "@/features/run/list";
+import type { SortKey } from "@/features/run/list";
 import { RolloutTable } from "@/features/run/RolloutTable";
 import { RunFilter } from "@/features/run/RunFilter";
 import { RunMetricsPanel } from "@/features/run/RunMetricsPanel";
 import { SummaryBand } from "@/features/run/SummaryBand";
 import { TriagePanel } from "@/features/run/TriagePanel";
-import {
-  storedWorkspace,
-  useLineErrors,
-  useLoad,
-  usePrioritize,
-  useReanalyze,
-  useRecentFiles,
-  useRememberWorkspace,
-  useRolloutIndex,
-  useSamples,
-  useSearch,
-  useSession,
-} from "@/hooks/data";
+import { useLineErrors, useLoad, usePrioritize, useRecentFiles, useSamples, useSession } from "@/hooks/data";
 import { fileLabels } from "@/hooks/file-labels";
-import type { PickedFolder } from "@/hooks/folder-files";
-import { bundledSample, pairedInputsSample } from "@/hooks/samples";
-import type { RolloutIndexEntry, Sample, Source } from "@/hooks/types";
-import { useKeyboard } from "@/hooks/use-keyboard";
-import { formatHarnessChoice, NO_HARNESS, parseHarnessChoice } from "@/lib/harness";
-import { type FilterClause, formatFilter, lineCountsText, parseFilter, textsOf } from "@/lib/run";
-import type { ZeroCause, ZeroView } from "@/lib/triage";
+import { bundledSample } from "@/hooks/samples";
+import { formatHarnessChoice } from "@/lib/harness";
+import { lineCountsText } from "@/lib/run";
+import type { ZeroView } from "@/lib/triage";
 import { FolderPanel, GymMetricsPanel } from "./FolderPanel";
 import { FollowBanner } from "./FollowBanner";
 import styles from "./Inspector.module.css";
+import {
+  activeCause,
+  breakdownScope,
+  linkParts,
+  shownDataset,
+  sortChange,
+  withCause,
+} from "./inspector-state";
 import { LineErrors } from "./LineErrors";
 import { RolloutPane } from "./RolloutPane";
-import { servedFolder, servedSources } from "./served";
+import { useDeepLink } from "./use-deep-link";
+import { useInspectorFilter } from "./use-inspector-filter";
+import { useListKeyboard } from "./use-list-keyboard";
+import { useReanalysis } from "./use-reanalysis";
+import { useRestoreWorkspace } from "./use-restore-workspace";
 import { useViewState } from "./use-view-state";
-import { DEFAULT_VIEW, keptForOpenedFiles, linkTarget } from "./view-state";
+import { linkTarget } from "./view-state";
 
-const NO_ENTRIES: readonly RolloutIndexEntry[] = [];
 const NO_LINES: readonly number[] = [];
-
-/** A zero in a view: its reward in that view is exactly 0. */
-function zeroClause(view: ZeroView): FilterClause {
-  return { kind: "range", field: view, min: 0, max: 0 };
-}
-
-function isZeroClause(clause: FilterClause): boolean {
-  return clause.kind === "range" && clause.min === 0 && clause.max === 0;
-}
-
-/**
- * The filter with its cause clause replaced (or removed when cause is null), together with the zero clause
- * of the breakdown's view, so the list holds exactly the rollouts the cause's count counts; other clauses
- * are kept.
- */
-function withCause(filter: string, cause: ZeroCause | null, view: ZeroView): string {
-  const parsed = parseFilter(filter);
-  const kept: FilterClause[] = parsed.ok
-    ? parsed.clauses.filter((c) => c.kind !== "cause" && !isZeroClause(c))
-    : [];
-  return formatFilter(cause === null ? kept : [...kept, zeroClause(view), { kind: "cause", cause }]);
-}
-
-function activeCause(filter: string): ZeroCause | null {
-  const causes = filterClauses(filter).flatMap((c) => (c.kind === "cause" ? [c.cause] : []));
-  return causes.length === 1 ? (causes[0] ?? null) : null;
-}
-
-/** "line 6 · call 1 · filter cause:tool_failed": what a link shows. */
-function linkParts(view: { line: number | null; call: string | null; f: string }): string {
-  const parts: string[] = [];
-  if (view.line !== null) parts.push(`line ${view.line}`);
-  if (view.call !== null) parts.push(`call ${view.call}`);
-  if (view.f.trim() !== "") parts.push(`filter ${view.f.trim()}`);
-  return parts.join(" · ");
-}
-
-/** What the breakdown covers under a filter: every clause but its cause clauses (null: the whole run). */
-function breakdownScope(filter: string, covered: number, total: number): string | null {
-  const clauses = filterClauses(filter);
-  if (filter.trim() === "") return null;
-  const causes = clauses.some((c) => c.kind === "cause");
-  return `Breakdown of ${covered} of ${total} rollouts (filter: ${filter.trim()})${
-    causes ? "; its cause clause is left out here, so every cause stays visible" : ""
-  }`;
-}
-
-function sampleSources(file: string, samples: readonly Sample[]): Source[] {
-  const sources: Source[] = [{ kind: "url", url: `/samples/${file}`, name: file }];
-  const inputs = pairedInputsSample(file, samples);
-  if (inputs !== null) sources.push({ kind: "url", url: `/samples/${inputs}`, name: inputs });
-  return sources;
-}
 
 export function Inspector() {
   const [view, setView] = useViewState();
@@ -107,142 +50,42 @@ export function Inspector() {
   const session = useSession();
   const loader = useLoad();
   const samples = useSamples();
-  const reanalyzer = useReanalyze();
   const searchInput = useRef<HTMLInputElement>(null);
 
   // A reload reopens the tab's files (kept in the origin-private file system), unless a link names a sample.
-  useRememberWorkspace(session);
-  const restored = useRef(false);
-  // Rows of a reopened file whose results are being checked say so ("restoring"), never "unverified".
-  const [restoring, setRestoring] = useState(false);
-  useEffect(() => {
-    if (restored.current) return;
-    restored.current = true;
-    const ids = storedWorkspace();
-    if (servedFolder()) {
-      // A folder `cli view` serves is read from the server, so a reload sees what the run wrote since.
-      void servedSources().then(
-        ({ sources }) => loader.load(sources),
-        (error: unknown) => setServedError(error instanceof Error ? error.message : String(error)),
-      );
-      return;
-    }
-    if (session === null && !view.sample && ids.length > 0) {
-      setRestoring(true);
-      void loader.restore(ids);
-    }
-  }, [session, view.sample, loader.restore, loader.load]);
-  const [servedError, setServedError] = useState<string | null>(null);
-
-  // Open the sample named in the URL (a deep link), once the sample list is known.
-  const loadedSample = useRef<string | null>(null);
-  useEffect(() => {
-    const sample = view.sample;
-    if (!sample || loadedSample.current === sample || samples.isPending) return;
-    loadedSample.current = sample;
-    const entry = bundledSample(sample, samples.data ?? []);
-    if (entry === null) return;
-    void loader.load(sampleSources(entry.file, samples.data ?? []), entry.server ?? null);
-  }, [view.sample, samples.isPending, samples.data, loader.load]);
-
-  // The landing page is shown again after Back from a sample (the URL loses ?sample=) or the title link,
-  // though the worker still holds the file: a later sample or file replaces it.
-  const [home, setHome] = useState(false);
-  const landing = home || (loadedSample.current !== null && view.sample === null);
-  useEffect(() => {
-    if (view.sample !== null) setHome(false);
-  }, [view.sample]);
-  const recent = useRecentFiles(landing || session === null || session.datasets.length === 0);
-  // A link that names a rollout, call or filter keeps them for the file opened next, while none is shown.
-  const showing = useRef(false);
-  const onRecent = (id: string) => {
-    loadedSample.current = null;
-    setHome(false);
-    setView((state) => (showing.current ? { ...DEFAULT_VIEW } : keptForOpenedFiles(state)));
-    void loader.restore([id]);
-  };
-  const goHome = (event: React.MouseEvent) => {
-    event.preventDefault();
-    setHome(true);
-    setView({ ...DEFAULT_VIEW }, { push: true });
-  };
-
-  const onFiles = useCallback(
-    (files: File[]) => {
-      loadedSample.current = null;
-      setHome(false);
-      setRestoring(false);
-      setView((state) => (showing.current ? { ...DEFAULT_VIEW } : keptForOpenedFiles(state)));
-      void loader.load(files.map((file) => ({ kind: "file" as const, file })));
-    },
-    [loader.load, setView],
-  );
-  const onFolder = useCallback(
-    (folder: PickedFolder) => {
-      loadedSample.current = null;
-      setHome(false);
-      setView({ ...DEFAULT_VIEW });
-      void loader.loadFolder(folder.name, folder.entries);
-    },
-    [loader.loadFolder, setView],
-  );
-  const onSample = useCallback(
-    (sample: Sample) => setView({ ...DEFAULT_VIEW, sample: sample.file }, { push: true }),
-    [setView],
-  );
+  const { restoring, servedError, endRestoring } = useRestoreWorkspace(session, view.sample, loader);
 
   const rolloutSets = session?.datasets.filter((dataset) => dataset.kind === "rollouts") ?? [];
-  // The URL names a dataset by id (files with the same name are distinct datasets); a name still works for links.
-  const dataset =
-    rolloutSets.find((candidate) => candidate.id === view.file) ??
-    rolloutSets.find((candidate) => candidate.name === view.file) ??
-    rolloutSets[0] ??
-    null;
-  showing.current = dataset !== null && !landing;
-  // The URL names the shown file, so a link says which file to open in a tab that does not hold it.
-  useEffect(() => {
-    if (dataset !== null && !landing && view.name !== dataset.name) setView({ name: dataset.name });
-  }, [dataset, landing, view.name, setView]);
+  const dataset = shownDataset(rolloutSets, view.file);
+  const { landing, goHome, onFiles, onFolder, onSample, onRecent } = useDeepLink({
+    view,
+    setView,
+    dataset,
+    samples,
+    loader,
+    onOpened: endRestoring,
+  });
+  const recent = useRecentFiles(landing || session === null || session.datasets.length === 0);
   /** "name" alone when unique, else "name #k" (k-th loaded file of that name). */
   const chipName = fileLabels(session?.datasets ?? []);
   const inputs = session?.datasets.filter((candidate) => candidate.kind === "inputs") ?? [];
   const folder = session?.folder ?? null;
   const folderRun = folder?.runs.find((run) => run.dataset === dataset?.id) ?? null;
 
-  // The verifying server chosen in the URL applies to the whole list; the harness to each agent's rows.
-  const harnessChoice = useMemo(() => {
-    const parsed = parseHarnessChoice(view.harness);
-    return parsed.ok ? parsed.choice : NO_HARNESS;
-  }, [view.harness]);
-  useEffect(() => {
-    if (!dataset || reanalyzer.pending || loader.loading) return;
-    if (dataset.server_override !== view.server || dataset.harness !== view.harness) {
-      void reanalyzer.reanalyze(dataset.id, view.server, harnessChoice);
-    }
-  }, [
+  const reanalyzer = useReanalysis({
     dataset,
-    view.server,
-    view.harness,
-    harnessChoice,
-    reanalyzer.pending,
-    reanalyzer.reanalyze,
-    loader.loading,
-  ]);
+    server: view.server,
+    harness: view.harness,
+    loading: loader.loading,
+  });
+  const { harnessChoice } = reanalyzer;
+  const busy = loader.loading || reanalyzer.pending;
 
-  const index = useRolloutIndex(dataset);
   const lineErrors = useLineErrors(dataset);
-  // One filter: the search box is its text clause, answered by the worker's byte search.
-  const clauses = useMemo(() => filterClauses(view.f), [view.f]);
-  const query = useDeferredValue(textsOf(clauses)[0] ?? "");
-  const search = useSearch(dataset, query);
   const prioritize = usePrioritize(dataset?.id ?? null);
-  const latestEntries = index.data ?? NO_ENTRIES;
-  // Streamed rows and streamed search matches re-render the list in a background (interruptible) render:
-  // React renders it in slices between input events instead of one long task per revision.
-  const entries = useDeferredValue(latestEntries);
-  const searchLines = useDeferredValue(query.trim() ? (search.data?.lines ?? null) : null);
-  const { sort, desc } = view;
-  const run = useRunView(dataset, view.f, view.reward);
+  const list = useInspectorFilter(dataset, view, busy);
+  const { entries, rows, counts, agents, servers, query, search, searchDone, run, runLines } = list;
+  const { firstLine, selectedLine, selectedEntry, ready, rewarded } = list;
   // The breakdown counts the run's own (recorded) zeros unless switched to a policy's recomputed ones.
   const [zeroView, setZeroView] = useState<ZeroView>("recorded");
   const runExport = useRunExport();
@@ -254,93 +97,17 @@ export function Inspector() {
   });
   const marked = marks.dataset !== null && marks.dataset === dataset?.id ? marks.lines : NO_LINES;
   const [exportError, setExportError] = useState<string | null>(null);
-  // The worker's answer for this very filter (a previous filter's answer is kept on screen while it computes).
-  const runLines = run.data && run.data.filter === view.f ? run.data.lines : null;
-  const kept = useMemo(() => (runLines === null ? null : new Set(runLines)), [runLines]);
-  const rows = useMemo(
-    () =>
-      selectRollouts(
-        entries,
-        { clauses, sort, desc },
-        { search: searchLines === null ? null : { text: query, lines: new Set(searchLines) }, kept },
-      ),
-    [entries, clauses, sort, desc, searchLines, query, kept],
-  );
-  // The tiles count the rows the filter keeps, as the list, the metrics and the export do.
-  const counts = useMemo(() => statusCounts(rows), [rows]);
-  const agents = useMemo(
-    () => [...new Set(entries.flatMap((e) => (e.agent ? [e.agent] : [])))].sort(),
-    [entries],
-  );
-  const servers = useMemo(
-    () => [...new Set(entries.flatMap((e) => (e.server ? [e.server] : [])))].sort(),
-    [entries],
-  );
 
-  // Without a line in the URL the first listed rollout is open, so a loaded file shows a transcript at once.
-  const firstLine = rows[0]?.line ?? null;
-  const selectedLine = view.line ?? firstLine;
-  const selectedEntry = entries.find((entry) => entry.line === selectedLine) ?? null;
   // A bundled sample's open rollout has a what-if of its own; a local file cannot travel in a URL.
   const compareHref =
     view.sample && selectedEntry
       ? `/compare?tab=whatif&sample=${encodeURIComponent(view.sample)}&line=${selectedEntry.line}`
       : "/compare";
 
-  const onSort = (key: SortKey) =>
-    setView((state) => ({
-      sort: key,
-      desc: state.sort === key ? !state.desc : key !== "line" && key !== "agent" && key !== "task",
-    }));
+  const onSort = (key: SortKey) => setView((state) => sortChange(state, key));
   const selectLine = (line: number) => setView({ line, call: null }, { push: true });
+  useListKeyboard({ rows, entries, firstLine, setView, searchInput });
 
-  // Functional updates read the URL, so fast key repeats never act on a stale selection.
-  const moveRollout = (delta: number) =>
-    setView((state) => {
-      if (rows.length === 0) return {};
-      const current = state.line ?? firstLine;
-      const at = rows.findIndex((row) => row.line === current);
-      const next =
-        at === -1 ? (delta > 0 ? 0 : rows.length - 1) : Math.min(rows.length - 1, Math.max(0, at + delta));
-      const row = rows[next];
-      return row ? { line: row.line, call: null } : {};
-    });
-  const moveCall = (delta: number) =>
-    setView((state) => {
-      const line = state.line ?? firstLine;
-      const entry = entries.find((candidate) => candidate.line === line);
-      if (!entry || entry.calls === 0) return {};
-      const current = state.call === null ? -1 : Number(state.call);
-      const next =
-        current === -1 && delta < 0
-          ? entry.calls - 1
-          : Math.min(entry.calls - 1, Math.max(0, current + delta));
-      return { line: entry.line, call: String(next) };
-    });
-  useKeyboard({
-    j: () => moveRollout(1),
-    k: () => moveRollout(-1),
-    n: () => moveCall(1),
-    p: () => moveCall(-1),
-    "/": () => searchInput.current?.focus(),
-    escape: () => searchInput.current?.blur(),
-  });
-
-  const searchDone =
-    query.trim() !== "" &&
-    search.data?.text === query.trim() &&
-    !search.isPlaceholderData &&
-    !search.isFetching &&
-    search.data.ms != null;
-  const busy = loader.loading || reanalyzer.pending;
-  // The index is complete when the whole file is read and this page holds the worker's latest rows.
-  const ready =
-    dataset?.indexed === true &&
-    !busy &&
-    index.isSuccess &&
-    !index.isPlaceholderData &&
-    entries === latestEntries;
-  const rewarded = ready && dataset !== null && dataset.rewarded === dataset.rows;
   return (
     <DropTarget onFiles={onFiles} onFolder={onFolder}>
       <div className={styles.app}>

@@ -4,13 +4,14 @@ import { useCallback, useEffect, useMemo } from "react";
 import { LEGACY_FILTER_PARAMS, parseViewState, serializeViewState, type ViewState } from "./view-state";
 
 export type ViewUpdate = Partial<ViewState> | ((state: ViewState) => Partial<ViewState>);
+export type SetView = (update: ViewUpdate, options?: { push?: boolean }) => void;
 
 /**
  * The view state, read from and written to the URL search params. Writes use the History API, which
  * Next keeps in sync with useSearchParams, so nothing re-renders on the server.
  * `push` adds a history entry (opening a rollout); the default replaces (typing, filters).
  */
-export function useViewState(): [ViewState, (update: ViewUpdate, options?: { push?: boolean }) => void] {
+export function useViewState(): [ViewState, SetView] {
   const params = useSearchParams();
   const state = useMemo(() => parseViewState(new URLSearchParams(params.toString())), [params]);
   const update = useCallback((change: ViewUpdate, options: { push?: boolean } = {}) => {

@@ -10,42 +10,15 @@ import {
   toggleClause,
 } from "@/features/run/list";
 import { parseFilter } from "@/lib/run";
-import type { RolloutIndexEntry } from "@/worker/protocol";
+import { entry } from "./test-helpers";
 import {
   DEFAULT_VIEW,
   keptForOpenedFiles,
   parseViewState,
   serializeViewState,
   type ViewState,
+  viewForOpenedFiles,
 } from "./view-state";
-
-function entry(line: number, patch: Partial<RolloutIndexEntry> = {}): RolloutIndexEntry {
-  return {
-    line,
-    task_index: line % 3,
-    rollout_index: 0,
-    task_id: String(line),
-    agent: "a",
-    environment: "workplace_assistant",
-    server: "workplace_assistant",
-    server_source: "environment_name",
-    recorded: 1,
-    contract: 1,
-    legacy: 1,
-    unverified: null,
-    legacy_unverified: null,
-    calls: 2,
-    counts: { ambiguous: 0, mismatched: 0, external: 0, none: 2 },
-    map_state: "authoritative",
-    gym_would_reject: false,
-    verify_error: null,
-    paired: false,
-    paired_by: "none",
-    key: null,
-    rewards: "done",
-    ...patch,
-  };
-}
 
 describe("URL state", () => {
   it("round-trips every field", () => {
@@ -111,6 +84,12 @@ describe("a link opened where its file is not loaded", () => {
       reward: "legacy",
     });
     expect(keptForOpenedFiles(parseViewState(new URLSearchParams("sample=x.jsonl")))).toEqual(DEFAULT_VIEW);
+  });
+
+  it("keeps them only while no file is shown: files opened over a shown one start from the default view", () => {
+    const link = parseViewState(new URLSearchParams("name=run.jsonl&line=6&call=1&f=agent:a"));
+    expect(viewForOpenedFiles(link, false)).toMatchObject({ line: 6, call: "1", f: "agent:a" });
+    expect(viewForOpenedFiles(link, true)).toEqual(DEFAULT_VIEW);
   });
 });
 

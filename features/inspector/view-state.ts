@@ -71,6 +71,14 @@ export function keptForOpenedFiles(state: ViewState): ViewState {
   return linkTarget(state) ? { ...state, sample: null, file: null } : { ...DEFAULT_VIEW };
 }
 
+/**
+ * The view when files are opened: a link's rollout, call and filter are for the file opened next while none is
+ * shown; opened over a shown file, they belong to that file, so the new files start from the default view.
+ */
+export function viewForOpenedFiles(state: ViewState, showing: boolean): ViewState {
+  return showing ? { ...DEFAULT_VIEW } : keptForOpenedFiles(state);
+}
+
 /** URL parameters of the filters before there was one filter: still read from links, never written. */
 export const LEGACY_FILTER_PARAMS = ["filter", "agent", "env", "q"] as const;
 

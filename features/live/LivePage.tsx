@@ -1,75 +1,19 @@
 "use client";
 import Link from "next/link";
-import { useSearchParams } from "next/navigation";
-import { useEffect, useMemo, useRef, useState } from "react";
 import { SubPageBrand } from "@/components/SubPageBrand";
 import shell from "@/components/subpage.module.css";
 import topbar from "@/components/topbar.module.css";
-import { useDatasetFile } from "@/hooks/data";
-import type { Policy } from "@/lib/identity/types";
-import { DEFAULT_TIMEOUT_MS, startServerHint } from "@/lib/live";
+import { startServerHint } from "@/lib/live";
 import { lineCountsText } from "@/lib/run";
-import { liveTarget, useLiveConnect, useLiveRollouts, useLiveRun } from "./data";
 import { ConnectView, ErrorLine, ParityView, ReplayView, styles, TallyView, VerifyTable } from "./LiveViews";
-
-/** The port gym_server.sh is usually started on in the README. */
-const DEFAULT_URL = "http://127.0.0.1:8765";
-
-type PolicyChoice = Policy | "both";
-
-const POLICIES: Record<PolicyChoice, readonly Policy[]> = {
-  contract: ["contract"],
-  legacy: ["legacy"],
-  both: ["contract", "legacy"],
-};
-
-function readPolicyChoice(value: string): PolicyChoice {
-  return value === "contract" || value === "legacy" ? value : "both";
-}
+import { readPolicyChoice } from "./live-state";
+import { useLivePage } from "./use-live-page";
 
 export function LivePage() {
-  const [url, setUrl] = useState(DEFAULT_URL);
-  const [timeoutMs, setTimeoutMs] = useState(String(DEFAULT_TIMEOUT_MS));
-  const [policy, setPolicy] = useState<PolicyChoice>("both");
-  const [line, setLine] = useState<number | null>(null);
-  const [selected, setSelected] = useState<{ line: number; policy: Policy } | null>(null);
-  const connect = useLiveConnect();
-  const file = useLiveRollouts();
-  const run = useLiveRun();
-
-  // A link from the inspector (an unverified line: no verifier here for its server) names the file and
-  // line: the file is taken from the data worker, already chosen.
-  const params = useSearchParams();
-  const linked = useDatasetFile(params.get("dataset"));
-  const linkedLine = Number(params.get("line"));
-  const taken = useRef(false);
-  const { mutate: pick } = file;
-  useEffect(() => {
-    if (taken.current || !linked.data) return;
-    taken.current = true;
-    if (Number.isInteger(linkedLine) && linkedLine > 0) setLine(linkedLine);
-    pick(linked.data.file);
-  }, [linked.data, linkedLine, pick]);
-
-  const timeout = Number(timeoutMs);
-  const target = useMemo(
-    () => liveTarget(url, Number.isInteger(timeout) && timeout > 0 ? timeout : DEFAULT_TIMEOUT_MS),
-    [url, timeout],
-  );
-  const rollouts = file.data?.rollouts ?? [];
-  const current = rollouts.find((r) => r.line === line) ?? rollouts[0] ?? null;
-  const shown =
-    (selected && run.state.checks.find((c) => c.line === selected.line && c.policy === selected.policy)) ??
-    run.state.checks.at(-1) ??
-    null;
+  const live = useLivePage();
+  const { url, setUrl, timeoutMs, setTimeoutMs, policy, setPolicy, setLine, setSelected, pickFile } = live;
+  const { connect, file, run, linkedDataset, linked, target, rollouts, current, shown, start } = live;
   const report = connect.data;
-
-  const start = (which: "one" | "all") => {
-    if (!target.ok) return;
-    const list = which === "all" ? rollouts : current ? [current] : [];
-    setSelected(null);
-    void run.start(target.target, list, POLICIES[policy]);
-  };
 
   return (
     <div className={shell.page}>
@@ -159,10 +103,7 @@ export function LivePage() {
                 data-testid="live-file"
                 onChange={(e) => {
                   const picked = e.target.files?.[0];
-                  if (picked) {
-                    setLine(null);
-                    file.mutate(picked);
-                  }
+                  if (picked) pickFile(picked);
                 }}
               />
             </label>
@@ -174,7 +115,7 @@ export function LivePage() {
               </span>
             )}
           </div>
-          {params.get("dataset") && linked.isSuccess && linked.data === null && (
+          {linkedDataset && linked.isSuccess && linked.data === null && (
             <ErrorLine
               kind="protocol_error"
               message="The file the link names is no longer open in this tab: choose it here."
