@@ -6,12 +6,12 @@
 import { compareHandlers } from "@/features/compare/handlers";
 import { inspectorHandlers } from "@/features/inspector/handlers";
 import { runHandlers } from "@/features/run/handlers";
-import { opfsPersistence } from "./opfs";
-import { PortPool } from "./pool";
+import { opfsKeptFiles } from "./opfs";
+import { inProcessPool, type Pool, PortPool } from "./pool";
 import type { DataEvent, DataRequests } from "./protocol";
 import { opfsResults } from "./results-cache";
 import { serve } from "./rpc";
-import { DataService, inProcessPool, type Pool } from "./service";
+import { DataService } from "./service";
 import { sessionHandlers } from "./session-handlers";
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -39,7 +39,7 @@ let push: (event: DataEvent) => void = () => {};
 const service = new DataService(
   deferredPool,
   (session) => push({ kind: "session", session }),
-  opfsPersistence(),
+  opfsKeptFiles(),
   undefined,
   opfsResults(),
 );

@@ -329,8 +329,13 @@ export interface IngestOptions {
   onBatch(): void;
 }
 
+/** What a cancelled load or search rejects with (worker/rpc's isCancelled knows it). */
+export function cancelled(): DOMException {
+  return new DOMException("cancelled", "AbortError");
+}
+
 function abortIfNeeded(signal: AbortSignal): void {
-  if (signal.aborted) throw new DOMException("cancelled", "AbortError");
+  if (signal.aborted) throw cancelled();
 }
 
 /**

@@ -6,8 +6,9 @@
 import { describe, expect, it, vi } from "vitest";
 import { longRolloutLine, realisticLongRollout } from "@/scripts/gen-hostile";
 import type { OpenedDetail } from "@/worker/core";
+import { inProcessPool } from "@/worker/pool";
 import type { CallView, DetailParams, DetailView, TranscriptItem, VerificationView } from "@/worker/protocol";
-import { DataService, inProcessPool } from "@/worker/service";
+import { DataService } from "@/worker/service";
 import { DETAIL_CACHE_SIZE, DetailPages, MAX_DETAIL_RANGE } from "./detail-pages";
 
 const params = (line: number, analysis = 0): DetailParams => ({

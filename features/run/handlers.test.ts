@@ -7,8 +7,9 @@ import { NO_HARNESS } from "@/lib/harness";
 import { lineHolds } from "@/lib/run";
 import { asRollout } from "@/lib/schemas/test-helpers";
 import { buildTriageRun } from "@/scripts/gen-triage-run";
+import { inProcessPool } from "@/worker/pool";
 import type { LoadProgress } from "@/worker/protocol";
-import { DataService, inProcessPool } from "@/worker/service";
+import { DataService } from "@/worker/service";
 import { runHandlers, runSource } from "./handlers";
 import { type RunSource, runExport, runView } from "./run-view";
 

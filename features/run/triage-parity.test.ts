@@ -13,8 +13,9 @@ import { run } from "@/cli/commands/triage";
 import { memoryIo } from "@/cli/io";
 import { makeRolloutsBytes } from "@/scripts/gen-big-rollouts";
 import { TRIAGE_RUN_PATH } from "@/scripts/gen-triage-run";
+import { inProcessPool } from "@/worker/pool";
 import type { LoadProgress } from "@/worker/protocol";
-import { DataService, inProcessPool } from "@/worker/service";
+import { DataService } from "@/worker/service";
 import { runHandlers } from "./handlers";
 
 const ROOT = path.resolve(__dirname, "../..");
