@@ -4,6 +4,7 @@ import { useMemo } from "react";
 import { DropTarget } from "@/components/Loader";
 import { SubPageBrand } from "@/components/SubPageBrand";
 import shell from "@/components/subpage.module.css";
+import topbar from "@/components/topbar.module.css";
 import type { useSamples } from "@/hooks/data";
 import { HARNESS_LABELS, HARNESSES, isHarnessId } from "@/lib/harness";
 import { type FileChoice, FileSelect, type InputsPick, styles } from "./common";
@@ -39,7 +40,7 @@ export function ComparePage() {
   return (
     <DropTarget onFiles={(files) => void onDrop(files)}>
       <div className={shell.page}>
-        <header className="topbar">
+        <header className={topbar.topbar}>
           <SubPageBrand name="compare, what-if, repair" />
           <nav className={styles.tabs} aria-label="Compare views">
             {(Object.keys(TAB_LABELS) as CompareTab[]).map((tab) => (
@@ -56,7 +57,7 @@ export function ComparePage() {
               </button>
             ))}
           </nav>
-          <div className="topbar-actions">
+          <div className={topbar.topbarActions}>
             <Link className={`button-small ${styles.navLink}`} href="/">
               ← Inspector
             </Link>

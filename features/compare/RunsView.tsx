@@ -2,6 +2,8 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { Fragment, useEffect, useMemo, useRef, useState } from "react";
 import { StatusBadge } from "@/components/badges";
+import chips from "@/components/chips.module.css";
+import { cx } from "@/components/cx";
 import { Name } from "@/components/Name";
 import { RewardPair, styles, VerdictBadge } from "./common";
 import { type PairSort, VERDICT_ORDER, VERDICT_SLUGS, type VerdictSlug, verdictRank } from "./state";
@@ -59,10 +61,10 @@ const SLUG_LABEL: Record<VerdictSlug, string> = {
   "different-actions": "different actions",
   same: "same actions, same reward",
 };
-const SLUG_CHIP: Record<VerdictSlug, string> = {
-  "identity-bug": "chip-mismatched",
-  "different-actions": "chip-changed",
-  same: "",
+const SLUG_CHIP: Record<VerdictSlug, string | undefined> = {
+  "identity-bug": chips.tone_mismatched,
+  "different-actions": chips.tone_changed,
+  same: undefined,
 };
 
 interface ToolbarProps {
@@ -87,7 +89,7 @@ export function PairToolbar({ view, verdicts, sort, onToggle, onSort, shown }: T
         <button
           key={slug}
           type="button"
-          className={`chip ${SLUG_CHIP[slug]}${verdicts.includes(slug) ? " chip-on" : ""}`}
+          className={cx(chips.chip, SLUG_CHIP[slug], verdicts.includes(slug) && chips.chipOn)}
           aria-pressed={verdicts.includes(slug)}
           data-filter-verdict={slug}
           onClick={() => onToggle(slug)}

@@ -16,6 +16,7 @@ import { asRollout } from "@/lib/schemas/test-helpers";
 import { badgeAt } from "@/lib/triage";
 import { analyzeRollout, detailVerification, openDetail, type RowContext } from "@/worker/core";
 import { CallTable } from "./CallTable";
+import styles from "./CallTable.module.css";
 
 const NO_CONTEXT: RowContext = { input: undefined, override: null, sample: null, harness: null };
 const EDGE = "public/samples/workplace-edge-cases.jsonl";
@@ -63,7 +64,7 @@ function renderCalls(calls: readonly (CallView | undefined)[], props: Partial<Pr
 
 /** The row of call `index`. */
 function call(index: number): HTMLElement {
-  const row = document.querySelector<HTMLElement>(`.call-row[data-call-index="${index}"]`);
+  const row = document.querySelector<HTMLElement>(`.${styles.callRow}[data-call-index="${index}"]`);
   if (row === null) throw new Error(`call ${index} is not in the DOM`);
   return row;
 }
@@ -75,7 +76,9 @@ function grid(row: HTMLElement): Record<string, string | null> {
 }
 
 const renderedIndexes = () =>
-  [...document.querySelectorAll<HTMLElement>(".calls-window > li")].map((li) => Number(li.dataset.index));
+  [...document.querySelectorAll<HTMLElement>(`.${styles.callsWindow} > li`)].map((li) =>
+    Number(li.dataset.index),
+  );
 
 describe("CallTable", () => {
   it("shows each call's status, emitted name and call_id", () => {
@@ -112,7 +115,7 @@ describe("CallTable", () => {
       "verifier sees": "customer_relationship_manager_delete_customer",
       "legacy saw": "workplace_assistant__customer_relationship_manager_delete_custom (bare)",
     });
-    expect(call(0).querySelector(".legacy-differs")).not.toBeNull();
+    expect(call(0).querySelector(`.${styles.legacyDiffers}`)).not.toBeNull();
   });
 
   it("shows an empty call_id as two quotes", () => {
@@ -149,10 +152,10 @@ describe("CallTable", () => {
     const { onSelect, rerender } = renderCalls(detailOf(fileLine(EDGE, 1)).calls);
     await userEvent.click(within(call(1)).getByRole("button"));
     expect(onSelect).toHaveBeenLastCalledWith(1);
-    expect(call(1)).not.toHaveClass("selected");
+    expect(call(1)).not.toHaveClass(String(styles.selected));
     rerender({ selected: 1 });
-    expect(call(1)).toHaveClass("selected");
-    expect(call(0)).not.toHaveClass("selected");
+    expect(call(1)).toHaveClass(String(styles.selected));
+    expect(call(0)).not.toHaveClass(String(styles.selected));
   });
 
   it("a rollout without calls says so", () => {
@@ -164,7 +167,9 @@ describe("CallTable", () => {
     const { calls } = detailOf(fileLine(EDGE, 1));
     const { onRange } = renderCalls([calls[0], undefined, calls[2]]);
     expect(screen.getByText("call 1…")).toBeInTheDocument();
-    expect(document.querySelector('.calls-window > [data-index="1"]')).toHaveAttribute("data-pending");
+    expect(document.querySelector(`.${styles.callsWindow} > [data-index="1"]`)).toHaveAttribute(
+      "data-pending",
+    );
     expect(onRange).toHaveBeenLastCalledWith(0, 3);
   });
 

@@ -2,6 +2,7 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useRef, useState } from "react";
 import { type CallOutcome, FlagChip, NO_OUTCOME, OutcomeBadge, StatusBadge } from "@/components/badges";
+import { cx } from "@/components/cx";
 import { Name } from "@/components/Name";
 import {
   afterLayout,
@@ -11,12 +12,13 @@ import {
   useVisibleRange,
 } from "@/components/virtual";
 import type { CallView } from "@/hooks/types";
+import styles from "./CallTable.module.css";
 
 /** A call row's height before it is measured (a row without flags at 1280 px; others are measured). */
 export const CALL_ROW_ESTIMATE = 135;
 /** Rows rendered beyond the visible ones: a rollout of up to about a dozen calls is rendered whole. */
 export const CALL_OVERSCAN = 8;
-/** The call box's height until the browser has laid it out: its CSS max-height (globals.css `.calls`). */
+/** The call box's height until the browser has laid it out: its CSS max-height (CallTable.module.css `.calls`). */
 const CALLS_MAX_PX = 720;
 
 interface Props {
@@ -42,15 +44,15 @@ function IdentityGrid({
   differs: boolean;
 }) {
   return (
-    <dl className="identity-grid">
+    <dl className={styles.identityGrid}>
       <dt>provenance</dt>
       <dd className="mono">
         {call.provenance ? (
           <>
-            <span className="prov-server">
+            <span className={styles.provServer}>
               <Name value={call.provenance.server_name} />
             </span>
-            <span className="prov-sep"> / </span>
+            <span className={styles.provSep}> / </span>
             <span className="prov-tool">
               <Name value={call.provenance.tool_name} />
             </span>
@@ -62,10 +64,12 @@ function IdentityGrid({
       <dt>verifier sees</dt>
       <dd className="mono verifier">
         <Name value={call.verifier_name} />
-        {call.verifier_name === call.emitted && <span className="muted same"> (emitted name)</span>}
+        {call.verifier_name === call.emitted && (
+          <span className={cx("muted", styles.same)}> (emitted name)</span>
+        )}
       </dd>
       <dt title="what a Gym run before provenance showed its verifier">legacy saw</dt>
-      <dd className={`mono verifier${differs ? " legacy-differs" : " muted"}`}>
+      <dd className={cx("mono verifier", differs ? styles.legacyDiffers : "muted")}>
         {differs && old ? <Name value={old.verifier_name} /> : "the same"}
         {old && old.status !== call.status && <span className="muted"> ({old.status})</span>}
       </dd>
@@ -98,17 +102,17 @@ export function CallTable({ count, callAt, onRange, selected, onSelect, outcomeO
   if (count === 0) return <p className="muted">This rollout makes no function calls.</p>;
   return (
     <div
-      className="calls"
+      className={styles.calls}
       ref={(element) => {
         scroller.current = element;
         setBox(element);
       }}
       data-calls={count}
     >
-      <div className="calls-space" style={{ height: virtualizer.getTotalSize() }}>
+      <div className={styles.callsSpace} style={{ height: virtualizer.getTotalSize() }}>
         <ol
           ref={shown}
-          className="calls-window"
+          className={styles.callsWindow}
           aria-label="Call identities"
           style={{ transform: `translateY(${rows[0]?.start ?? 0}px)` }}
         >
@@ -118,7 +122,7 @@ export function CallTable({ count, callAt, onRange, selected, onSelect, outcomeO
               return (
                 <li
                   key={key}
-                  className="call-row-pending muted"
+                  className={cx(styles.callRowPending, "muted")}
                   data-pending
                   data-index={index}
                   ref={virtualizer.measureElement}
@@ -134,7 +138,12 @@ export function CallTable({ count, callAt, onRange, selected, onSelect, outcomeO
                 key={key}
                 ref={virtualizer.measureElement}
                 data-index={index}
-                className={`call-row hl-${call.highlight}${selected === call.index ? " selected" : ""}`}
+                className={cx(
+                  styles.callRow,
+                  styles[`hl_${call.highlight}`],
+                  selected === call.index && styles.selected,
+                )}
+                aria-current={selected === call.index}
                 data-call-id={call.call_id ?? ""}
                 data-call-index={call.index}
                 data-status={call.status}
@@ -144,13 +153,18 @@ export function CallTable({ count, callAt, onRange, selected, onSelect, outcomeO
                 data-outcome={outcome.badge?.kind}
                 data-decisive={outcome.decisive ? "true" : undefined}
               >
-                <button type="button" className="call-select" onClick={() => onSelect(call.index)}>
-                  <span className="call-index mono">{call.index}</span>
+                <button
+                  type="button"
+                  className={styles.callSelect}
+                  data-testid="call-select"
+                  onClick={() => onSelect(call.index)}
+                >
+                  <span className={cx(styles.callIndex, "mono")}>{call.index}</span>
                   <StatusBadge status={call.status} highlight={call.highlight} />
-                  <span className="mono emitted" title="emitted name">
+                  <span className={cx("mono", styles.emitted)} title="emitted name">
                     <Name value={call.emitted} />
                   </span>
-                  <span className="mono muted call-id">
+                  <span className={cx("mono", "muted", styles.callId)}>
                     {call.call_id === null ? (
                       "no call_id"
                     ) : call.call_id === "" ? (
@@ -166,9 +180,11 @@ export function CallTable({ count, callAt, onRange, selected, onSelect, outcomeO
                   old={view.legacy}
                   differs={view.legacy !== null && view.legacy.verifier_name !== call.verifier_name}
                 />
-                <div className="why">{call.explanation}</div>
+                <div className={styles.why} data-testid="call-why">
+                  {call.explanation}
+                </div>
                 {call.flags.map((flag) => (
-                  <div className="why why-flag" key={flag.name} data-flag={flag.name}>
+                  <div className={cx(styles.why, styles.whyFlag)} key={flag.name} data-flag={flag.name}>
                     <FlagChip name={flag.name} highlight={flag.highlight} /> {flag.message}
                   </div>
                 ))}

@@ -1,4 +1,6 @@
 "use client";
+import badges from "@/components/badges.module.css";
+import { cx } from "@/components/cx";
 import {
   FILE_ROLE_LABEL,
   FILE_ROLES,
@@ -7,6 +9,7 @@ import {
   type FolderSummary,
   type GymMetrics,
 } from "@/hooks/types";
+import styles from "./FolderPanel.module.css";
 
 /** A role from the select's value (one of lib/folder's roles), or null. */
 function readRole(value: string): FileRole | null {
@@ -16,7 +19,7 @@ function readRole(value: string): FileRole | null {
 function GymNumbers({ metrics }: { metrics: GymMetrics }) {
   if (metrics.kind === "dataset") {
     return (
-      <ul className="folder-metrics-list">
+      <ul className={styles.folderMetricsList}>
         <li>
           Number of examples: <span className="mono">{metrics.examples}</span>
         </li>
@@ -35,7 +38,7 @@ function GymNumbers({ metrics }: { metrics: GymMetrics }) {
     );
   }
   return (
-    <ul className="folder-metrics-list">
+    <ul className={styles.folderMetricsList}>
       {metrics.agents.map((agent) => (
         <li key={agent.agent}>
           <span className="mono">{agent.agent}</span>:{" "}
@@ -87,13 +90,13 @@ export function FolderPanel({
   busy: boolean;
 }) {
   return (
-    <details className="folder-panel" data-testid="folder-panel" open={folder.files.length <= 12}>
+    <details className={styles.folderPanel} data-testid="folder-panel" open={folder.files.length <= 12}>
       <summary>
         Folder <span className="mono">{folder.name}</span>: {folder.files.length} file
         {folder.files.length === 1 ? "" : "s"}, {folder.runs.length} rollouts file
         {folder.runs.length === 1 ? "" : "s"}
       </summary>
-      <table className="folder-files">
+      <table className={styles.folderFiles}>
         <thead>
           <tr>
             <th>file</th>
@@ -124,14 +127,15 @@ export function FolderPanel({
                 </select>
               </td>
               <td>
-                {file.chosen && <span className="badge badge-none">chosen</span>} {file.reason}
+                {file.chosen && <span className={cx(badges.badge, badges.tone_none)}>chosen</span>}{" "}
+                {file.reason}
               </td>
             </tr>
           ))}
         </tbody>
       </table>
       {folder.runs.length > 0 && (
-        <ul className="folder-runs">
+        <ul className={styles.folderRuns}>
           {folder.runs.map((run) => (
             <RunLine key={run.rollouts} run={run} />
           ))}
@@ -145,7 +149,7 @@ export function FolderPanel({
 export function GymMetricsPanel({ run }: { run: FolderRunView }) {
   if (run.metrics.length === 0) return null;
   return (
-    <details className="gym-metrics" data-testid="gym-metrics">
+    <details className={styles.gymMetrics} data-testid="gym-metrics">
       <summary>Gym&apos;s own numbers ({run.metrics.map((m) => m.path).join(", ")})</summary>
       {run.metrics.map((m) => (
         <div key={m.path} data-metrics-file={m.path}>

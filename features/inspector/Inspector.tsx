@@ -1,8 +1,10 @@
 "use client";
 import Link from "next/link";
 import { useRef, useState } from "react";
+import { cx } from "@/components/cx";
 import { DropTarget, LoadProgressBar, OpenFilesButton, OpenFolderButton, Welcome } from "@/components/Loader";
 import { Name } from "@/components/Name";
+import topbar from "@/components/topbar.module.css";
 import { runViewReady, useRunExport, useRunReport } from "@/features/run/data";
 import { FilterBar } from "@/features/run/FilterBar";
 import type { SortKey } from "@/features/run/list";
@@ -19,6 +21,7 @@ import { lineCountsText } from "@/lib/run";
 import type { ZeroView } from "@/lib/triage";
 import { FolderPanel, GymMetricsPanel } from "./FolderPanel";
 import { FollowBanner } from "./FollowBanner";
+import styles from "./Inspector.module.css";
 import {
   activeCause,
   breakdownScope,
@@ -107,19 +110,19 @@ export function Inspector() {
 
   return (
     <DropTarget onFiles={onFiles} onFolder={onFolder}>
-      <div className="app">
-        <header className="topbar">
+      <div className={styles.app}>
+        <header className={topbar.topbar}>
           <h1>
-            <Link href="/" onClick={goHome} className="home-link" data-testid="home-link">
+            <Link href="/" onClick={goHome} className={styles.homeLink} data-testid="home-link">
               Rollout Inspector
             </Link>
           </h1>
-          <div className="files">
+          <div className={styles.files}>
             {rolloutSets.map((candidate) => (
               <button
                 type="button"
                 key={candidate.id}
-                className={`file-chip${candidate.id === dataset?.id ? " file-chip-on" : ""}`}
+                className={cx(styles.fileChip, candidate.id === dataset?.id && styles.fileChipOn)}
                 onClick={() => setView({ file: candidate.id, line: null, call: null })}
                 data-dataset={candidate.name}
                 data-dataset-id={candidate.id}
@@ -137,7 +140,11 @@ export function Inspector() {
               </button>
             ))}
             {inputs.map((candidate) => (
-              <span key={candidate.id} className="file-chip file-chip-inputs" data-inputs={candidate.name}>
+              <span
+                key={candidate.id}
+                className={cx(styles.fileChip, styles.fileChipInputs)}
+                data-inputs={candidate.name}
+              >
                 <bdi className="chip-name">
                   <Name value={chipName.get(candidate.id) ?? candidate.name} />
                 </bdi>{" "}
@@ -145,7 +152,7 @@ export function Inspector() {
               </span>
             ))}
           </div>
-          <div className="topbar-actions">
+          <div className={topbar.topbarActions}>
             {busy && <LoadProgressBar progress={loader.progress} onCancel={loader.cancel} />}
             <Link className="button" href={compareHref} data-testid="compare-link">
               Compare · what-if · repair
@@ -221,14 +228,14 @@ export function Inspector() {
           )
         ) : (
           <main
-            className="workspace"
+            className={styles.workspace}
             data-ready={ready}
             data-rewarded={rewarded}
             // Only the finished search of the current text (a kept previous result has its own time).
             data-search-ms={searchDone ? search.data?.ms : undefined}
             data-search-first-ms={searchDone ? (search.data?.firstMs ?? undefined) : undefined}
           >
-            <section className="list-pane">
+            <section className={styles.listPane}>
               {folder && (
                 <FolderPanel
                   folder={folder}
@@ -237,7 +244,7 @@ export function Inspector() {
                 />
               )}
               {!run.data && !runViewReady(dataset) && (
-                <p className="muted run-pending" data-testid="run-pending">
+                <p className={cx("muted", styles.runPending)} data-testid="run-pending">
                   Why-zero breakdown and run metrics once every reward is in ({dataset.rewarded} of{" "}
                   {dataset.rows}).
                 </p>
@@ -341,7 +348,7 @@ export function Inspector() {
                 onSort={onSort}
                 onVisible={prioritize}
               />
-              <footer className="list-footer">
+              <footer className={styles.listFooter}>
                 <span>
                   <kbd>j</kbd>/<kbd>k</kbd> rollout
                 </span>
@@ -351,14 +358,14 @@ export function Inspector() {
                 <span>
                   <kbd>/</kbd> search
                 </span>
-                <span className="muted list-footer-file">
+                <span className={cx("muted", styles.listFooterFile)}>
                   {dataset.lines.toLocaleString("en-US")} lines · {(dataset.bytes / 1024 / 1024).toFixed(1)}{" "}
                   MiB
                   {dataset.paired_inputs ? ` · ${dataset.paired_rows} paired with inputs` : ""}
                 </span>
               </footer>
             </section>
-            <section className="detail-pane">
+            <section className={styles.detailPane} data-testid="detail-pane">
               {selectedEntry ? (
                 <RolloutPane
                   dataset={dataset}
@@ -378,7 +385,7 @@ export function Inspector() {
                   }
                 />
               ) : (
-                <div className="placeholder">
+                <div className={styles.placeholder}>
                   <p>
                     Select a rollout on the left, or press <kbd>j</kbd> / <kbd>k</kbd>.
                   </p>

@@ -1,4 +1,5 @@
 import type { LineError, LineKind } from "@/hooks/types";
+import styles from "./LineErrors.module.css";
 
 /** How each per-line kind (lib/folder) reads in the list. */
 const KIND_LABEL: Readonly<Record<LineKind, string>> = {
@@ -26,7 +27,7 @@ export function LineErrors({
 }) {
   if (total === 0) return null;
   return (
-    <details className="line-errors" open={total <= 5}>
+    <details className={styles.lineErrors} data-testid="line-errors" open={total <= 5}>
       <summary>
         {total} line{total === 1 ? "" : "s"} of {fileName} {total === 1 ? "is" : "are"} not a rollout
         {errors.length === total ? `: ${kindCounts(errors)}` : ""}

@@ -1,5 +1,8 @@
 "use client";
 import { useState } from "react";
+import code from "@/components/CodeBlock.module.css";
+import { cx } from "@/components/cx";
+import styles from "./RawLine.module.css";
 
 /** Largest raw line shown inline; bigger lines can still be copied or downloaded. */
 export const MAX_RAW_DISPLAY_BYTES = 2 * 1024 * 1024;
@@ -49,7 +52,7 @@ export function RawLine({ byteLength, fileName, line, fetchBytes }: Props) {
 
   return (
     <div className="raw">
-      <div className="raw-actions">
+      <div className={styles.rawActions}>
         <button type="button" className="button-small" onClick={show} aria-expanded={text !== null}>
           {text === null ? "raw line" : "hide raw"}
         </button>
@@ -63,7 +66,7 @@ export function RawLine({ byteLength, fileName, line, fetchBytes }: Props) {
         {note && <span className="muted">{note}</span>}
       </div>
       {text !== null && (
-        <pre className="code raw-text" data-testid="raw-line">
+        <pre className={cx(code.code, styles.rawText)} data-testid="raw-line">
           {text}
           {byteLength > MAX_RAW_DISPLAY_BYTES
             ? "\n… (truncated for display; copy or download for the full line)"

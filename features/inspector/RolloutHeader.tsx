@@ -1,6 +1,8 @@
+import { cx } from "@/components/cx";
 import { Name } from "@/components/Name";
 import type { DetailView } from "@/hooks/types";
 import { DERIVED_KEY } from "@/lib/repair/repair";
+import styles from "./RolloutHeader.module.css";
 
 const MAP_STATE_HELP = {
   unknown: "no provenance map: historical trajectory, the legacy fallback may run",
@@ -13,32 +15,32 @@ export function RolloutHeader({ view, fileName }: { view: DetailView; fileName: 
   // A map written by `repair` carries its label beside it: it was derived from aliases, not recorded.
   const derived = view.extra_fields.find((field) => field.key === DERIVED_KEY);
   return (
-    <header className="detail-head">
+    <header className={styles.detailHead}>
       <div className="detail-title">
         <h2>
           <span className="muted">{fileName}</span> line {view.line}
         </h2>
-        <div className="facts">
+        <div className={styles.facts}>
           {entry.task_index !== null && (
-            <span className="fact">
+            <span className={styles.fact}>
               task <b className="mono">{entry.task_index}</b> / rollout{" "}
               <b className="mono">{entry.rollout_index}</b>
             </span>
           )}
           {entry.task_id !== null && (
-            <span className="fact">
+            <span className={styles.fact}>
               id <b className="mono">{entry.task_id}</b>
             </span>
           )}
-          <span className="fact">
+          <span className={styles.fact}>
             agent <b className="mono">{entry.agent ?? "—"}</b>
           </span>
-          <span className="fact">
+          <span className={styles.fact}>
             environment{" "}
             <b className="mono">{entry.environment === null ? "—" : <Name value={entry.environment} />}</b>
           </span>
           <span
-            className={`fact map-${entry.map_state}`}
+            className={cx(styles.fact, styles[`map_${entry.map_state}`])}
             title={MAP_STATE_HELP[entry.map_state]}
             data-map-state={entry.map_state}
           >
@@ -46,20 +48,24 @@ export function RolloutHeader({ view, fileName }: { view: DetailView; fileName: 
           </span>
           {derived && (
             <span
-              className="fact map-derived"
+              className={cx(styles.fact, styles.map_derived)}
               title={`${DERIVED_KEY}: ${derived.preview}`}
               data-testid="derived-provenance"
             >
               <b>derived</b> by repair from aliases, not recorded by the harness
             </span>
           )}
-          {entry.paired && <span className="fact">paired with its materialized input</span>}
+          {entry.paired && <span className={styles.fact}>paired with its materialized input</span>}
         </div>
       </div>
       {view.findings.length > 0 && (
-        <ul className="findings">
+        <ul className={styles.findings}>
           {view.findings.map((finding) => (
-            <li key={finding.kind} className={`finding finding-${finding.kind}`} data-finding={finding.kind}>
+            <li
+              key={finding.kind}
+              className={cx(styles.finding, styles[`finding_${finding.kind}`])}
+              data-finding={finding.kind}
+            >
               <b>{finding.kind.replace(/_/g, " ")}</b>: {finding.message}
             </li>
           ))}
@@ -72,11 +78,11 @@ export function RolloutHeader({ view, fileName }: { view: DetailView; fileName: 
 export function TaskFields({ fields }: { fields: DetailView["extra_fields"] }) {
   if (fields.length === 0) return null;
   return (
-    <details className="fields">
+    <details className={styles.fields}>
       <summary>task and Gym fields ({fields.length})</summary>
       <dl>
         {fields.map((field) => (
-          <div key={field.key} className="field">
+          <div key={field.key} className={styles.field}>
             <dt className="mono">{field.key}</dt>
             <dd className="mono">{field.preview}</dd>
           </div>

@@ -1,5 +1,6 @@
 "use client";
 import { useCallback, useDeferredValue } from "react";
+import { cx } from "@/components/cx";
 import { LookalikeNames } from "@/components/Name";
 import { useServers } from "@/hooks/data";
 import type { DatasetSummary, RolloutIndexEntry } from "@/hooks/types";
@@ -7,10 +8,11 @@ import { type HarnessChoice, harnessFor } from "@/lib/harness";
 import { badgeAt } from "@/lib/triage";
 import { CallTable } from "./CallTable";
 import { useDetail, useDetailCalls, useDetailItems, useDetailVerification, useRawLine } from "./data";
+import inspector from "./Inspector.module.css";
 import { RawLine } from "./RawLine";
 import { RolloutHeader, TaskFields } from "./RolloutHeader";
+import styles from "./RolloutPane.module.css";
 import { Transcript } from "./Transcript";
-
 import type { ViewUpdate } from "./use-view-state";
 import { VerificationPanel } from "./VerificationPanel";
 import { WhyZero } from "./WhyZero";
@@ -51,7 +53,7 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView, mar
   const view = useDeferredValue(detail.data);
   if (detail.isError) return <div className="banner banner-error">Could not open line {entry.line}.</div>;
   if (!view || view.line !== entry.line) {
-    return <div className="placeholder muted">Opening line {entry.line}…</div>;
+    return <div className={cx(inspector.placeholder, "muted")}>Opening line {entry.line}…</div>;
   }
   // Badges and decisive calls come with the verification (the calls are on screen before it).
   const checked = verification.data;
@@ -62,7 +64,7 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView, mar
   });
   return (
     <article
-      className="detail"
+      className={styles.detail}
       data-detail-line={entry.line}
       data-verified={
         detail.isSuccess &&

@@ -1,4 +1,6 @@
+import { cx } from "@/components/cx";
 import type { ListedTableDiff, ListedWorkplaceDetails } from "@/hooks/types";
+import styles from "./TableDiffs.module.css";
 
 type RowView = ListedTableDiff["onlyPredicted"][number];
 
@@ -10,6 +12,9 @@ export function cellText(value: unknown): string {
 }
 
 /** Rows present on one side only, with their values (the first lib/verify LISTED_TABLE_ROWS of `total`). */
+/** The two sides of a table difference, coloured apart. */
+const SIDE_CLASS = { predicted: styles.diffPredicted, expected: styles.diffExpected };
+
 function RowList({
   rows,
   total,
@@ -23,12 +28,12 @@ function RowList({
   return (
     <div className="diff-rows" data-side={side}>
       <p>
-        <span className={`diff-${side}`}>
+        <span className={SIDE_CLASS[side]}>
           {total.toLocaleString("en-US")} row{total === 1 ? "" : "s"} only in the {side} state
         </span>
       </p>
-      <div className="diff-rows-scroll">
-        <table className="diff-cells diff-row-table">
+      <div className={styles.diffRowsScroll}>
+        <table className={cx(styles.diffCells, styles.diffRowTable)}>
           <thead>
             <tr>
               <th>row</th>
@@ -39,7 +44,7 @@ function RowList({
           </thead>
           <tbody>
             {rows.map((row) => (
-              <tr key={row.label} className={`diff-${side}`} data-row={row.label}>
+              <tr key={row.label} className={SIDE_CLASS[side]} data-row={row.label}>
                 <td className="mono">{row.label}</td>
                 {columns.map((column) => (
                   <td key={column} className="mono">
@@ -63,15 +68,15 @@ export function TableDiffs({ details }: { details: ListedWorkplaceDetails }) {
   const unequal = details.tables.filter((table) => !table.equal);
   const skipped = details.skipped;
   return (
-    <div className="table-diffs">
+    <div className={styles.tableDiffs}>
       {unequal.length === 0 ? (
         <p className="muted">All {details.tables.length} compared tables match the expected state.</p>
       ) : (
         unequal.map((table) => (
           <div key={table.table} className="table-diff" data-table={table.table}>
-            <div className="table-diff-name mono">{table.table}</div>
+            <div className={cx(styles.tableDiffName, "mono")}>{table.table}</div>
             {table.differingCells.length > 0 && (
-              <table className="diff-cells">
+              <table className={styles.diffCells}>
                 <thead>
                   <tr>
                     <th>row</th>
@@ -85,8 +90,8 @@ export function TableDiffs({ details }: { details: ListedWorkplaceDetails }) {
                     <tr key={`${cellText(cell.rowKey)}:${cell.column}`}>
                       <td className="mono">{cellText(cell.rowKey)}</td>
                       <td className="mono">{cell.column}</td>
-                      <td className="mono diff-predicted">{cellText(cell.predicted)}</td>
-                      <td className="mono diff-expected">{cellText(cell.expected)}</td>
+                      <td className={cx("mono", styles.diffPredicted)}>{cellText(cell.predicted)}</td>
+                      <td className={cx("mono", styles.diffExpected)}>{cellText(cell.expected)}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -113,7 +118,7 @@ export function TableDiffs({ details }: { details: ListedWorkplaceDetails }) {
         ))
       )}
       {skipped.length > 0 && (
-        <ul className="skipped-calls">
+        <ul className={styles.skippedCalls}>
           {skipped.map((call) => (
             <li key={call.index}>
               call #{call.index} <span className="mono">{call.name}</span>: {call.outcome}

@@ -3,6 +3,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { memo, type RefObject, useLayoutEffect, useRef, useState } from "react";
 import { type CallOutcome, NO_OUTCOME, OutcomeBadge, StatusBadge } from "@/components/badges";
 import { CodeBlock } from "@/components/CodeBlock";
+import { cx } from "@/components/cx";
 import { Markdown } from "@/components/Markdown";
 import { Name } from "@/components/Name";
 import {
@@ -14,6 +15,8 @@ import {
   useVisibleRange,
 } from "@/components/virtual";
 import type { InputMessage, TranscriptItem } from "@/hooks/types";
+import callStyles from "./CallTable.module.css";
+import styles from "./Transcript.module.css";
 
 /** Longer message texts are folded behind a "show all" button. */
 export const FOLD_TEXT_CHARS = 1_500;
@@ -21,9 +24,14 @@ export const FOLD_TEXT_CHARS = 1_500;
 function FoldedText({ text, markdown = false }: { text: string; markdown?: boolean }) {
   const [open, setOpen] = useState(false);
   const body = (shown: string) => (markdown ? <Markdown text={shown} /> : shown);
-  if (text.length <= FOLD_TEXT_CHARS) return <div className="msg-text">{body(text)}</div>;
+  if (text.length <= FOLD_TEXT_CHARS)
+    return (
+      <div className={styles.msgText} data-testid="msg-text">
+        {body(text)}
+      </div>
+    );
   return (
-    <div className="msg-text">
+    <div className={styles.msgText} data-testid="msg-text">
       {open ? body(text) : body(`${text.slice(0, FOLD_TEXT_CHARS)}…`)}
       <button type="button" className="link-button" onClick={() => setOpen(!open)}>
         {open ? "show less" : `show all ${text.length.toLocaleString("en-US")} characters`}
@@ -106,14 +114,14 @@ const Item = memo(function Item({
     case "message":
       return (
         <>
-          <div className="item-head">{item.role}</div>
+          <div className={styles.itemHead}>{item.role}</div>
           <FoldedText text={item.text} markdown={item.role === "assistant"} />
         </>
       );
     case "reasoning":
       return (
         <>
-          <div className="item-head">reasoning</div>
+          <div className={styles.itemHead}>reasoning</div>
           <FoldedText text={item.text || "(no summary)"} />
         </>
       );
@@ -121,8 +129,12 @@ const Item = memo(function Item({
       const call = item.contract;
       return (
         <>
-          <button type="button" className="item-head call-head" onClick={() => onSelect(item.call_index)}>
-            <span className="mono call-name">
+          <button
+            type="button"
+            className={cx(styles.itemHead, styles.callHead)}
+            onClick={() => onSelect(item.call_index)}
+          >
+            <span className={cx("mono", styles.callName)}>
               <Name value={item.name} />
             </span>
             {call && call.verifier_name !== item.name && (
@@ -132,22 +144,22 @@ const Item = memo(function Item({
               </span>
             )}
             {call && <StatusBadge status={call.status} highlight={call.highlight} />}
-            <span className="mono muted call-id">
+            <span className={cx("mono", "muted", styles.callId)}>
               {item.call_id === null ? "no call_id" : <Name value={item.call_id} />}
             </span>
             <OutcomeBadge badge={outcome.badge} decisive={outcome.decisive} />
           </button>
-          <div className="call-body">
-            <div className="call-part">
-              <div className="part-label">arguments</div>
+          <div className={styles.callBody}>
+            <div className={styles.callPart}>
+              <div className={styles.partLabel}>arguments</div>
               <CodeBlock text={item.arguments} label="arguments" />
             </div>
-            <div className="call-part">
-              <div className="part-label">output</div>
+            <div className={styles.callPart}>
+              <div className={styles.partLabel}>output</div>
               {(outcome.badge?.kind === "skipped" || outcome.badge?.kind === "refused") && (
                 // The run's tool may have answered (an MCP alias the server knew), but the verifier's replay did
                 // not apply the call: the output is not what the reward saw.
-                <div className="outcome-note" data-outcome-note={outcome.badge.kind}>
+                <div className={styles.outcomeNote} data-outcome-note={outcome.badge.kind}>
                   {outcome.badge.kind === "skipped" ? "Gym skipped" : "The tool refused"} this call when the
                   verifier replayed it ({outcome.badge.text}): the output below is what the tool returned
                   during the rollout, not what the reward saw.
@@ -166,7 +178,7 @@ const Item = memo(function Item({
     case "output":
       return (
         <>
-          <div className="item-head">
+          <div className={styles.itemHead}>
             unpaired output <span className="mono muted">{item.call_id ?? ""}</span>
           </div>
           <CodeBlock text={item.output} label="output" />
@@ -175,7 +187,7 @@ const Item = memo(function Item({
     case "other":
       return (
         <>
-          <div className="item-head mono">{item.type}</div>
+          <div className={cx(styles.itemHead, "mono")}>{item.type}</div>
           <CodeBlock text={item.json} label={item.type} />
         </>
       );
@@ -185,15 +197,19 @@ const Item = memo(function Item({
 function itemClass(item: TranscriptItem, selected: number | null): string {
   switch (item.kind) {
     case "message":
-      return `item item-message role-${item.role}`;
+      return cx(styles.item, styles[`role_${item.role}`]);
     case "reasoning":
-      return "item item-reasoning";
+      return cx(styles.item, styles.itemReasoning);
     case "call":
-      return `item item-call hl-${item.contract?.highlight ?? "none"}${selected === item.call_index ? " selected" : ""}`;
+      return cx(
+        styles.item,
+        styles.itemCall,
+        callStyles[`hl_${item.contract?.highlight ?? "none"}`],
+        selected === item.call_index && styles.selected,
+      );
     case "output":
-      return "item item-output";
     case "other":
-      return "item item-other";
+      return cx(styles.item);
   }
 }
 
@@ -233,17 +249,17 @@ export function Transcript({
   const shown = useRef<HTMLDivElement>(null);
   useReveal(virtualizer, scroller, shown, selectedItem);
   return (
-    <div className="transcript">
+    <div className={styles.transcript}>
       {input.length > 0 && (
-        <div className="prompt">
+        <div className={styles.prompt}>
           <button type="button" className="link-button" onClick={() => setShowPrompt(!showPrompt)}>
             {showPrompt ? "hide" : "show"} prompt ({input.length} message{input.length === 1 ? "" : "s"})
           </button>
           {showPrompt &&
             input.map((message, index) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: prompt messages have no ids.
-              <div className={`item item-message role-${message.role}`} key={index}>
-                <div className="item-head">{message.role}</div>
+              <div className={cx(styles.item, styles[`role_${message.role}`])} key={index}>
+                <div className={styles.itemHead}>{message.role}</div>
                 <FoldedText text={message.text} />
               </div>
             ))}
@@ -251,14 +267,16 @@ export function Transcript({
       )}
       <div
         ref={list}
-        className="transcript-space"
+        className={styles.transcriptSpace}
+        data-testid="transcript-space"
         style={{ height: virtualizer.getTotalSize() }}
         data-items={count}
         data-scroll-margin={Math.round(margin)}
       >
         <div
           ref={shown}
-          className="transcript-window"
+          className={styles.transcriptWindow}
+          data-testid="transcript-window"
           style={{ transform: `translateY(${(rows[0]?.start ?? margin) - margin}px)` }}
         >
           {rows.map(({ index, key }) => {
@@ -267,7 +285,7 @@ export function Transcript({
               return (
                 <div
                   key={key}
-                  className="item item-pending muted"
+                  className={cx(styles.item, "muted")}
                   data-pending
                   data-index={index}
                   ref={virtualizer.measureElement}
@@ -286,6 +304,7 @@ export function Transcript({
                 {...(item.kind === "call"
                   ? {
                       id: `call-${item.call_index}`,
+                      "aria-current": selected === item.call_index,
                       "data-transcript-call": item.call_index,
                       "data-outcome": outcome.badge?.kind,
                     }

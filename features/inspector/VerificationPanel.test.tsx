@@ -13,6 +13,7 @@ import { rolloutWith } from "@/lib/identity/test-helpers";
 import { asRollout } from "@/lib/schemas/test-helpers";
 import { detailVerification, type RowContext } from "@/worker/core";
 import { VerificationPanel } from "./VerificationPanel";
+import styles from "./VerificationPanel.module.css";
 
 const NO_CONTEXT: RowContext = { input: undefined, override: null, sample: null, harness: null };
 
@@ -57,10 +58,10 @@ function renderPanel(
 function card(policy: "contract" | "legacy") {
   const column = document.querySelector<HTMLElement>(`[data-policy-column="${policy}"]`);
   if (column === null) throw new Error(`no ${policy} card`);
-  const values = [...column.querySelectorAll(".reward-box")].map((box) => ({
-    label: box.querySelector(".reward-label")?.textContent,
-    value: box.querySelector(".reward-value")?.textContent,
-    changed: box.classList.contains("reward-box-changed"),
+  const values = [...column.querySelectorAll(`.${styles.rewardBox}`)].map((box) => ({
+    label: box.querySelector(`.${styles.rewardLabel}`)?.textContent,
+    value: box.querySelector(`.${styles.rewardValue}`)?.textContent,
+    changed: box.classList.contains(String(styles.rewardBoxChanged)),
   }));
   return { column, values };
 }
@@ -98,7 +99,8 @@ describe("VerificationPanel", () => {
     expect(view.contract.explanation_total).toBe(4);
     renderPanel(view);
     const why = screen.getByText("Why — both policies").parentElement!;
-    const sentences = () => [...why.querySelectorAll(".explanation > li")].map((li) => li.textContent);
+    const sentences = () =>
+      [...why.querySelectorAll(`.${styles.explanation} > li`)].map((li) => li.textContent);
     expect(sentences()).toEqual(view.contract.explanation.slice(0, 2));
 
     await userEvent.click(within(why).getByRole("button", { name: "show all 4 sentences" }));
@@ -127,7 +129,7 @@ describe("VerificationPanel", () => {
     renderPanel(view);
     const contract = card("contract");
     expect(contract.values[1]).toEqual({ label: "recomputed", value: "—", changed: false });
-    expect(within(contract.column).getByText(view.contract.error!)).toHaveClass("verify-error");
+    expect(within(contract.column).getByText(view.contract.error!)).toHaveClass(String(styles.verifyError));
     const reject = within(contract.column).getByText("Gym would reject this verify request:").parentElement!;
     expect(
       within(reject)

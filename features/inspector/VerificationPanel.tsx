@@ -3,6 +3,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { formatReward } from "@/components/badges";
 import { CodeBlock } from "@/components/CodeBlock";
+import { cx } from "@/components/cx";
 import {
   type HarnessId,
   PAIRED_BY_LABEL,
@@ -14,6 +15,7 @@ import {
   type VerifyResultView,
 } from "@/hooks/types";
 import { TableDiffs } from "./TableDiffs";
+import styles from "./VerificationPanel.module.css";
 
 /** Explanation sentences shown before "show all". */
 export const EXPLANATION_PREVIEW = 2;
@@ -27,7 +29,7 @@ function Details({ details }: { details: VerifierDetailsView }) {
   if (details.kind === "workplace_assistant") {
     const unequal = details.tables.filter((table) => !table.equal).length;
     return (
-      <details className="verify-details">
+      <details className={styles.verifyDetails}>
         <summary>
           table differences{" "}
           <span className="muted">
@@ -39,7 +41,7 @@ function Details({ details }: { details: VerifierDetailsView }) {
     );
   }
   return (
-    <details className="verify-details">
+    <details className={styles.verifyDetails}>
       <summary>verifier details</summary>
       <CodeBlock text={JSON.stringify(details) ?? ""} label="verifier details" />
     </details>
@@ -52,7 +54,7 @@ function Explanation({ result }: { result: VerifyResultView }) {
   return (
     <div className="explanation-block">
       {result.explanation.length > 0 && (
-        <ul className="explanation">
+        <ul className={styles.explanation}>
           {sentences.map((sentence, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: sentences are ordered and may repeat.
             <li key={index}>{sentence}</li>
@@ -79,21 +81,21 @@ function PolicyCard({ policy, result }: { policy: Policy; result: VerifyResultVi
   const changed =
     result.reward !== null && result.recorded_reward !== null && result.reward !== result.recorded_reward;
   return (
-    <div className={`policy policy-${policy}`} data-policy-column={policy}>
-      <div className="policy-head">
-        <span className="policy-name">{policy}</span>
-        <span className="muted policy-help">{POLICY_HELP[policy]}</span>
+    <div className={styles.policy} data-policy-column={policy}>
+      <div className={styles.policyHead}>
+        <span className={styles.policyName}>{policy}</span>
+        <span className={cx("muted", styles.policyHelp)}>{POLICY_HELP[policy]}</span>
       </div>
-      <div className="rewards">
-        <div className="reward-box">
-          <div className="reward-label">recorded</div>
-          <div className="reward-value">{formatReward(result.recorded_reward)}</div>
+      <div className={styles.rewards}>
+        <div className={styles.rewardBox}>
+          <div className={styles.rewardLabel}>recorded</div>
+          <div className={styles.rewardValue}>{formatReward(result.recorded_reward)}</div>
         </div>
-        <div className="reward-arrow">→</div>
-        <div className={`reward-box${changed ? " reward-box-changed" : ""}`}>
-          <div className="reward-label">recomputed</div>
+        <div className={styles.rewardArrow}>→</div>
+        <div className={cx(styles.rewardBox, changed && styles.rewardBoxChanged)}>
+          <div className={styles.rewardLabel}>recomputed</div>
           <div
-            className="reward-value"
+            className={styles.rewardValue}
             data-reward={result.reward === null ? "none" : String(result.reward)}
             data-unverified-reason={result.unverified?.code}
             data-policy={policy}
@@ -102,21 +104,21 @@ function PolicyCard({ policy, result }: { policy: Policy; result: VerifyResultVi
           </div>
         </div>
         {result.components && Object.keys(result.components).length > 0 && (
-          <table className="components">
+          <table className={styles.components}>
             <tbody>
               {Object.entries(result.components).map(([name, value]) => (
                 <tr key={name} data-component={name} data-value={String(value)}>
                   <td className="mono">{name}</td>
-                  <td className="num">{formatReward(value)}</td>
+                  <td className={styles.num}>{formatReward(value)}</td>
                 </tr>
               ))}
             </tbody>
           </table>
         )}
       </div>
-      {result.error && <p className="verify-error">{result.error}</p>}
+      {result.error && <p className={styles.verifyError}>{result.error}</p>}
       {result.gym_would_reject && result.gym_would_reject.length > 0 && (
-        <div className="reject">
+        <div className={styles.reject}>
           <strong>Gym would reject this verify request:</strong>
           <ul>
             {result.gym_would_reject.map((reason) => (
@@ -170,8 +172,8 @@ export function VerificationPanel({
   // Choosing a server applies it to every row of the file; the empty choice returns to each row's default.
   const options = [...new Set([...servers, ...(server ? [server] : [])])].sort();
   return (
-    <section className="verification" aria-label="Verification">
-      <div className="verification-head">
+    <section className={styles.verification} aria-label="Verification">
+      <div className={styles.verificationHead}>
         <h3>Verification</h3>
         <label>
           server{" "}
@@ -211,23 +213,23 @@ export function VerificationPanel({
               <span className="muted">(this file and line already chosen; start the server first)</span>
             </p>
           )}
-          <div className="policies" data-server={view.server ?? ""}>
+          <div className={styles.policies} data-testid="policies" data-server={view.server ?? ""}>
             <PolicyCard policy="contract" result={view.contract} />
             <PolicyCard policy="legacy" result={view.legacy} />
           </div>
           {sameOutcome(view.contract, view.legacy) ? (
-            <div className="why-verdict">
-              <div className="why-title">Why — both policies</div>
+            <div className={styles.whyVerdict}>
+              <div className={styles.whyTitle}>Why — both policies</div>
               <Explanation result={view.contract} />
             </div>
           ) : (
-            <div className="policies">
-              <div className="why-verdict">
-                <div className="why-title">Why — contract</div>
+            <div className={styles.policies}>
+              <div className={styles.whyVerdict}>
+                <div className={styles.whyTitle}>Why — contract</div>
                 <Explanation result={view.contract} />
               </div>
-              <div className="why-verdict">
-                <div className="why-title">Why — legacy</div>
+              <div className={styles.whyVerdict}>
+                <div className={styles.whyTitle}>Why — legacy</div>
                 <Explanation result={view.legacy} />
               </div>
             </div>

@@ -1,6 +1,9 @@
 import { Fragment } from "react";
+import { cx } from "@/components/cx";
+import triageStyles from "@/features/run/TriagePanel.module.css";
 import type { DetailTriage } from "@/hooks/types";
 import { REPRODUCTION_TEXT, ZERO_CAUSE_HINTS, ZERO_CAUSE_LABELS } from "@/lib/triage";
+import styles from "./WhyZero.module.css";
 
 /** "call #k" in a sentence (lib/triage's wording): k is the 0-based call number. */
 const CALL_REF = /(call #\d+)/;
@@ -24,7 +27,7 @@ export function CallText({ text, onCall }: { text: string; onCall(index: number)
           <button
             type="button"
             key={start}
-            className="call-link"
+            className={styles.callLink}
             data-call-link={index}
             onClick={() => onCall(index)}
           >
@@ -44,14 +47,17 @@ export function WhyZero({ triage, onCall }: { triage: DetailTriage | null; onCal
   if (triage === null) return null;
   return (
     <section
-      className="why-zero"
+      className={styles.whyZero}
       aria-label="Why zero"
       data-testid="why-zero"
       data-why-cause={triage.cause}
       data-decisive={triage.decisive.map((call) => call.index).join(" ")}
     >
       <div>
-        <span className={`cause-swatch cause-fill-${triage.cause}`} aria-hidden="true" />{" "}
+        <span
+          className={cx(triageStyles.causeSwatch, triageStyles[`fill_${triage.cause}`])}
+          aria-hidden="true"
+        />{" "}
         <b title={ZERO_CAUSE_HINTS[triage.cause]}>Why zero: {ZERO_CAUSE_LABELS[triage.cause]}</b>
         {triage.reproduced_by !== null && (
           <span className="muted" data-testid="why-reproduced" data-reproduced={triage.reproduced_by}>
@@ -70,7 +76,7 @@ export function WhyZero({ triage, onCall }: { triage: DetailTriage | null; onCal
         </p>
       )}
       {triage.decisive.length > 0 && (
-        <ul className="decisive-list" data-testid="decisive-calls">
+        <ul className={styles.decisiveList} data-testid="decisive-calls">
           {triage.decisive.map((call) => (
             <li key={call.index} data-decisive-call={call.index}>
               <CallText text={`call #${call.index}`} onCall={onCall} /> {call.why}

@@ -2,6 +2,7 @@
 import Link from "next/link";
 import { SubPageBrand } from "@/components/SubPageBrand";
 import shell from "@/components/subpage.module.css";
+import topbar from "@/components/topbar.module.css";
 import { startServerHint } from "@/lib/live";
 import { lineCountsText } from "@/lib/run";
 import { ConnectView, ErrorLine, ParityView, ReplayView, styles, TallyView, VerifyTable } from "./LiveViews";
@@ -16,9 +17,9 @@ export function LivePage() {
 
   return (
     <div className={shell.page}>
-      <header className="topbar">
+      <header className={topbar.topbar}>
         <SubPageBrand name="live: a running Gym server's two doors" />
-        <div className="topbar-actions">
+        <div className={topbar.topbarActions}>
           <Link className="button-small" href="/">
             ← Inspector
           </Link>

@@ -1,7 +1,10 @@
 import { useMemo } from "react";
+import chips from "@/components/chips.module.css";
+import { cx } from "@/components/cx";
 import { nameLabel } from "@/components/Name";
 import { useDraft } from "@/hooks/use-draft";
 import { KnownNames } from "@/lib/names";
+import styles from "./FilterBar.module.css";
 import {
   clauseValue,
   FILTER_FLAGS,
@@ -44,24 +47,24 @@ export function FilterBar(props: Props) {
   // Two options that look alike ("workplace_assistant" and one with a Latin alpha) are told apart.
   const serverNames = useMemo(() => new KnownNames(props.servers), [props.servers]);
   return (
-    <div className="filterbar">
+    <div className={styles.filterbar}>
       <input
         ref={props.searchRef}
         type="search"
-        className="search"
+        className={styles.search}
         placeholder="Search every field…  ( / )"
         aria-label="Search rollouts"
         value={query}
         onChange={(event) => setQuery(event.target.value)}
       />
-      <div className="filter-flags">
+      <div className={styles.filterFlags}>
         {FILTER_FLAGS.map((flag) => {
           const on = hasClause(filter, flagClause(flag));
           return (
             <button
               type="button"
               key={flag}
-              className={`chip chip-${flag}${on ? " chip-on" : ""}`}
+              className={cx(chips.chip, chips[`tone_${flag}`], on && chips.chipOn)}
               aria-pressed={on}
               data-filter={flag}
               onClick={() => onFilter(toggleClause(filter, flagClause(flag)))}
@@ -71,7 +74,7 @@ export function FilterBar(props: Props) {
           );
         })}
       </div>
-      <div className="filter-selects">
+      <div className={styles.filterSelects}>
         <select
           aria-label="Agent"
           value={agent ?? ""}
@@ -116,7 +119,7 @@ export function FilterBar(props: Props) {
             </option>
           ))}
         </select>
-        <span className="shown" data-testid="shown-count" data-shown={props.shown}>
+        <span className={styles.shown} data-testid="shown-count" data-shown={props.shown}>
           {props.searching ? "searching…" : `${props.shown} / ${props.total}`}
         </span>
         {filter.trim() !== "" && (

@@ -1,5 +1,6 @@
 import { memo } from "react";
 import type { RolloutIndexEntry } from "@/hooks/types";
+import styles from "./RewardChart.module.css";
 
 /** Rewards are binned into this many steps per axis. */
 const BINS = 10;
@@ -65,45 +66,46 @@ export const RewardChart = memo(function RewardChart({ entries }: { entries: rea
   const cy = (y: number) => SIZE - PAD - INSET - y * step;
   return (
     <svg
-      className="reward-chart"
+      className={styles.rewardChart}
+      data-testid="reward-chart"
       viewBox={`0 0 ${SIZE} ${SIZE}`}
       width={SIZE}
       height={SIZE}
       role="img"
       aria-label="Recorded against recomputed reward"
     >
-      <rect x={PAD} y={0} width={SIZE - PAD} height={SIZE - PAD} className="chart-frame" />
-      <line x1={cx(0)} y1={cy(0)} x2={cx(BINS)} y2={cy(BINS)} className="chart-diagonal" />
+      <rect x={PAD} y={0} width={SIZE - PAD} height={SIZE - PAD} className={styles.chartFrame} />
+      <line x1={cx(0)} y1={cy(0)} x2={cx(BINS)} y2={cy(BINS)} className={styles.chartDiagonal} />
       {[...cells.values()].map((cell) => (
         <circle
           key={`${cell.x},${cell.y}`}
           cx={cx(cell.x)}
           cy={cy(cell.y)}
           r={2.5 + 5 * Math.sqrt(cell.count / max)}
-          className={cell.changed ? "chart-dot chart-dot-changed" : "chart-dot"}
+          className={cell.changed ? `${styles.chartDot} ${styles.chartDotChanged}` : styles.chartDot}
         >
           <title>{`${cell.count} rollout${cell.count === 1 ? "" : "s"}: ${[...cell.pairs].join("; ")}`}</title>
         </circle>
       ))}
-      <text x={cx(0)} y={SIZE - 5} className="chart-label" textAnchor="middle">
+      <text x={cx(0)} y={SIZE - 5} className={styles.chartLabel} textAnchor="middle">
         {label(lo)}
       </text>
-      <text x={(cx(0) + cx(BINS)) / 2} y={SIZE - 5} className="chart-label" textAnchor="middle">
+      <text x={(cx(0) + cx(BINS)) / 2} y={SIZE - 5} className={styles.chartLabel} textAnchor="middle">
         recorded
       </text>
-      <text x={cx(BINS)} y={SIZE - 5} className="chart-label" textAnchor="middle" data-axis-max={hi}>
+      <text x={cx(BINS)} y={SIZE - 5} className={styles.chartLabel} textAnchor="middle" data-axis-max={hi}>
         {label(hi)}
       </text>
-      <text x={PAD - 5} y={cy(0) + 3} className="chart-label" textAnchor="end">
+      <text x={PAD - 5} y={cy(0) + 3} className={styles.chartLabel} textAnchor="end">
         {label(lo)}
       </text>
-      <text x={PAD - 5} y={cy(BINS) + 3} className="chart-label" textAnchor="end">
+      <text x={PAD - 5} y={cy(BINS) + 3} className={styles.chartLabel} textAnchor="end">
         {label(hi)}
       </text>
       <text
         x={8}
         y={(cy(0) + cy(BINS)) / 2}
-        className="chart-label"
+        className={styles.chartLabel}
         textAnchor="middle"
         transform={`rotate(-90 8 ${(cy(0) + cy(BINS)) / 2})`}
       >

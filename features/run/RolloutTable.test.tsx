@@ -13,6 +13,7 @@ import { asRollout } from "@/lib/schemas/test-helpers";
 import { analyzeRollout } from "@/worker/core";
 import type { SortKey } from "./list";
 import { ROW_HEIGHT, RolloutTable } from "./RolloutTable";
+import styles from "./RolloutTable.module.css";
 
 const EDGE_LINES = readFileSync("public/samples/workplace-edge-cases.jsonl", "utf8").split("\n");
 
@@ -63,13 +64,13 @@ function renderTable(rows: readonly RolloutIndexEntry[], props: Partial<Props> =
 
 /** The row of `line` and its cells' text, in column order. */
 function row(line: number) {
-  const element = document.querySelector<HTMLElement>(`.rbody [data-line="${line}"]`);
+  const element = document.querySelector<HTMLElement>(`.${styles.rbody} [data-line="${line}"]`);
   if (element === null) throw new Error(`row ${line} is not in the DOM`);
-  return { element, cells: [...element.querySelectorAll(".cell")].map((cell) => cell.textContent) };
+  return { element, cells: [...element.querySelectorAll(`.${styles.cell}`)].map((cell) => cell.textContent) };
 }
 
 const renderedLines = () =>
-  [...document.querySelectorAll<HTMLElement>(".rbody [data-line]")].map((element) =>
+  [...document.querySelectorAll<HTMLElement>(`.${styles.rbody} [data-line]`)].map((element) =>
     Number(element.dataset.line),
   );
 
@@ -83,7 +84,7 @@ describe("RolloutTable", () => {
 
   it("marks a recomputed reward that differs from the recorded one", () => {
     renderTable([entry(3), entry(1)]);
-    const changed = (line: number) => row(line).element.querySelectorAll(".reward-changed").length;
+    const changed = (line: number) => row(line).element.querySelectorAll(`.${styles.rewardChanged}`).length;
     expect(changed(3)).toBe(1);
     expect(changed(1)).toBe(0);
   });
@@ -127,7 +128,7 @@ describe("RolloutTable", () => {
 
   it("a header sorts by its column; the sorted one says which way", async () => {
     const { onSort, rerender } = renderTable([entry(1)], { sort: "contract", desc: true });
-    const header = document.querySelector<HTMLElement>(".rhead")!;
+    const header = document.querySelector<HTMLElement>(`.${styles.rhead}`)!;
     const contract = within(header).getByRole("button", { name: "contract ↓" });
     expect(contract).toHaveAttribute("aria-pressed", "true");
     expect(within(header).getByRole("button", { name: "rec." })).toHaveAttribute("aria-pressed", "false");
@@ -172,7 +173,9 @@ describe("RolloutTable", () => {
       expect(lines[0]).toBe(1);
       expect(lines.length).toBeGreaterThan(10);
       expect(lines.length).toBeLessThan(100);
-      expect(document.querySelector<HTMLElement>(".rspace")?.style.height).toBe(`${5_000 * ROW_HEIGHT}px`);
+      expect(document.querySelector<HTMLElement>(`.${styles.rspace}`)?.style.height).toBe(
+        `${5_000 * ROW_HEIGHT}px`,
+      );
     });
 
     it("scrolling shows the rows further down", () => {

@@ -2,25 +2,27 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useRef } from "react";
 import { CountChip, formatReward } from "@/components/badges";
+import { cx } from "@/components/cx";
 import { afterLayout } from "@/components/virtual";
 import { type RolloutIndexEntry, UNVERIFIED_LABEL } from "@/hooks/types";
 import { rewardChanged, type SortKey } from "./list";
+import styles from "./RolloutTable.module.css";
 
 /** Row height in px; fixed so the virtualizer never measures. */
 export const ROW_HEIGHT = 30;
 /** The list's height assumed until the browser has laid it out (a tall window's worth of rows). */
 const INITIAL_LIST_PX = 900;
 
-const COLUMNS: readonly { key: SortKey; label: string; title: string; className: string }[] = [
-  { key: "line", label: "line", title: "line in the file", className: "c-line" },
-  { key: "task", label: "task", title: "_ng_task_index / _ng_rollout_index", className: "c-task" },
-  { key: "agent", label: "agent", title: "agent_ref.name", className: "c-agent" },
-  { key: "recorded", label: "rec.", title: "recorded reward", className: "c-num" },
-  { key: "contract", label: "contract", title: "recomputed reward, policy contract", className: "c-num" },
-  { key: "legacy", label: "legacy", title: "recomputed reward, policy legacy", className: "c-num" },
-  { key: "ambiguous", label: "A", title: "ambiguous calls", className: "c-count" },
-  { key: "mismatched", label: "M", title: "mismatched calls", className: "c-count" },
-  { key: "external", label: "E", title: "external calls", className: "c-count" },
+const COLUMNS: readonly { key: SortKey; label: string; title: string; className: string | undefined }[] = [
+  { key: "line", label: "line", title: "line in the file", className: styles.cLine },
+  { key: "task", label: "task", title: "_ng_task_index / _ng_rollout_index", className: styles.cTask },
+  { key: "agent", label: "agent", title: "agent_ref.name", className: styles.cAgent },
+  { key: "recorded", label: "rec.", title: "recorded reward", className: styles.cNum },
+  { key: "contract", label: "contract", title: "recomputed reward, policy contract", className: styles.cNum },
+  { key: "legacy", label: "legacy", title: "recomputed reward, policy legacy", className: styles.cNum },
+  { key: "ambiguous", label: "A", title: "ambiguous calls", className: styles.cCount },
+  { key: "mismatched", label: "M", title: "mismatched calls", className: styles.cCount },
+  { key: "external", label: "E", title: "external calls", className: styles.cCount },
 ];
 
 interface Props {
@@ -73,13 +75,13 @@ export function RolloutTable({ rows, selected, onSelect, sort, desc, onSort, onV
   }, [selectedIndex, virtualizer]);
 
   return (
-    <div className="rtable" data-rows={rows.length}>
-      <div className="rrow rhead">
+    <div className={styles.rtable} data-testid="rollout-table" data-rows={rows.length}>
+      <div className={cx(styles.rrow, styles.rhead)}>
         {COLUMNS.map((column) => (
           <button
             type="button"
             key={column.key}
-            className={`cell ${column.className}${sort === column.key ? " sorted" : ""}`}
+            className={cx(styles.cell, column.className, sort === column.key && styles.sorted)}
             title={`${column.title} — sort`}
             aria-pressed={sort === column.key}
             data-sort={column.key}
@@ -90,9 +92,9 @@ export function RolloutTable({ rows, selected, onSelect, sort, desc, onSort, onV
           </button>
         ))}
       </div>
-      <div className="rbody" ref={scroller} data-testid="rollout-scroller">
-        {rows.length === 0 && <div className="empty-rows">No rollout matches these filters.</div>}
-        <div className="rspace" style={{ height: virtualizer.getTotalSize() }}>
+      <div className={styles.rbody} ref={scroller} data-testid="rollout-scroller">
+        {rows.length === 0 && <div className={styles.emptyRows}>No rollout matches these filters.</div>}
+        <div className={styles.rspace} style={{ height: virtualizer.getTotalSize() }}>
           {items.map((item) => {
             const entry = rows[item.index];
             if (!entry) return null;
@@ -103,7 +105,7 @@ export function RolloutTable({ rows, selected, onSelect, sort, desc, onSort, onV
                 type="button"
                 key={entry.line}
                 aria-current={isSelected}
-                className={`rrow${isSelected ? " selected" : ""}`}
+                className={cx(styles.rrow, isSelected && styles.selected)}
                 style={{ transform: `translateY(${item.start}px)` }}
                 data-line={entry.line}
                 data-reward={entry.contract ?? undefined}
@@ -114,14 +116,19 @@ export function RolloutTable({ rows, selected, onSelect, sort, desc, onSort, onV
                 tabIndex={isSelected ? 0 : -1}
                 onClick={() => onSelect(entry.line)}
               >
-                <span className="cell c-line">{entry.line}</span>
-                <span className="cell c-task">{task(entry)}</span>
-                <span className="cell c-agent" title={entry.agent ?? undefined}>
+                <span className={cx(styles.cell, styles.cLine)}>{entry.line}</span>
+                <span className={cx(styles.cell, styles.cTask)}>{task(entry)}</span>
+                <span className={cx(styles.cell, styles.cAgent)} title={entry.agent ?? undefined}>
                   {entry.agent ?? "—"}
                 </span>
-                <span className="cell c-num">{formatReward(entry.recorded)}</span>
+                <span className={cx(styles.cell, styles.cNum)}>{formatReward(entry.recorded)}</span>
                 <span
-                  className={`cell c-num${changed ? " reward-changed" : ""}${entry.unverified ? " unverified" : ""}`}
+                  className={cx(
+                    styles.cell,
+                    styles.cNum,
+                    changed && styles.rewardChanged,
+                    entry.unverified && styles.unverified,
+                  )}
                   title={
                     entry.rewards === "pending"
                       ? "computing…"
@@ -135,16 +142,16 @@ export function RolloutTable({ rows, selected, onSelect, sort, desc, onSort, onV
                       ? UNVERIFIED_LABEL[entry.unverified]
                       : formatReward(entry.contract)}
                 </span>
-                <span className="cell c-num">
+                <span className={cx(styles.cell, styles.cNum)} data-col="legacy">
                   {entry.rewards === "pending" ? "…" : formatReward(entry.legacy)}
                 </span>
-                <span className="cell c-count">
+                <span className={cx(styles.cell, styles.cCount)}>
                   <CountChip highlight="ambiguous" count={entry.counts.ambiguous} />
                 </span>
-                <span className="cell c-count">
+                <span className={cx(styles.cell, styles.cCount)}>
                   <CountChip highlight="mismatched" count={entry.counts.mismatched} />
                 </span>
-                <span className="cell c-count">
+                <span className={cx(styles.cell, styles.cCount)}>
                   <CountChip highlight="external" count={entry.counts.external} />
                 </span>
               </button>

@@ -1,7 +1,9 @@
+import { cx } from "@/components/cx";
 import { useDraft } from "@/hooks/use-draft";
 import { type AgentInference, chooseFor, type HarnessChoice, harnessFor } from "@/lib/harness";
 import type { HarnessId } from "@/lib/harness/types";
 import { HARNESS_IDS } from "./list";
+import styles from "./RunFilter.module.css";
 
 interface Props {
   filter: string;
@@ -66,11 +68,11 @@ export function RunFilter(props: Props) {
     props.filter.trim() === "" ? "" : ` --filter ${shellQuote(props.filter.trim())}`
   }`;
   return (
-    <div className="run-filter">
-      <div className="run-filter-row">
+    <div className={styles.runFilter}>
+      <div className={styles.runFilterRow}>
         <input
           type="text"
-          className={`filter-input${props.error ? " filter-input-bad" : ""}`}
+          className={cx(styles.filterInput, props.error && styles.filterInputBad)}
           placeholder="Filter: recorded:0  field:path=text  flag:alias_guess  cause:identity"
           aria-label="Structured filter"
           aria-invalid={props.error !== null}
@@ -107,22 +109,22 @@ export function RunFilter(props: Props) {
         </button>
       </div>
       {props.error && (
-        <div className="filter-error" role="alert" data-testid="filter-error">
+        <div className={styles.filterError} role="alert" data-testid="filter-error">
           {props.error}
         </div>
       )}
       {props.exportError && (
-        <div className="filter-error" role="alert">
+        <div className={styles.filterError} role="alert">
           {props.exportError}
         </div>
       )}
-      <div className="run-filter-hint muted">
+      <div className={cx(styles.runFilterHint, "muted")}>
         Export{props.kept === null ? "s every rollout" : `s the ${props.kept} rollouts the filter keeps`}, as{" "}
-        <code className="cli-line" data-testid="export-cli">
+        <code className={styles.cliLine} data-testid="export-cli">
           {cli}
         </code>
       </div>
-      <div className="run-filter-row run-settings">
+      <div className={cx(styles.runFilterRow, styles.runSettings)}>
         <span className="harness-choice">
           harness, every agent{" "}
           <HarnessSelect
@@ -156,7 +158,7 @@ export function RunFilter(props: Props) {
                   />
                 </span>
                 {offer && offer.harnesses.length > 0 && !offer.harnesses.some((h) => h === applied) && (
-                  <span className="harness-offer" data-testid="harness-offer">
+                  <span className={styles.harnessOffer} data-testid="harness-offer">
                     <em>inferred</em> for {agent} ({offer.explained} of {offer.aliased} names):{" "}
                     {offer.harnesses.map((harness) => (
                       <button

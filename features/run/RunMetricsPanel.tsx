@@ -2,6 +2,7 @@ import { useState } from "react";
 import { formatReward } from "@/components/badges";
 import { type GroupStats, REWARD_SOURCES, type RewardSource, type RunMetrics } from "@/lib/metrics";
 import { lineCountsText } from "@/lib/run";
+import styles from "./RunMetricsPanel.module.css";
 
 interface Props {
   metrics: RunMetrics;
@@ -24,7 +25,7 @@ function mean(value: number | null): string {
 
 function Value({ name, value, text }: { name: string; value: number | null; text?: string }) {
   return (
-    <span className="metric-value" data-metric={name} data-value={value === null ? "" : String(value)}>
+    <span className={styles.metricValue} data-metric={name} data-value={value === null ? "" : String(value)}>
       {text ?? mean(value)}
     </span>
   );
@@ -32,7 +33,7 @@ function Value({ name, value, text }: { name: string; value: number | null; text
 
 function GroupTable({ title, groups, by }: { title: string; groups: readonly GroupStats[]; by: string }) {
   return (
-    <table className="metrics-table" data-group={by}>
+    <table className={styles.metricsTable} data-group={by}>
       <caption>{title}</caption>
       <thead>
         <tr>
@@ -79,7 +80,7 @@ export function RunMetricsPanel({ metrics, filter, total, unreadable, onReward, 
   const [open, setOpen] = useState(false);
   return (
     <details
-      className="run-metrics"
+      className={styles.runMetrics}
       data-testid="run-metrics"
       data-rollouts={metrics.rollouts}
       open={open}
@@ -95,9 +96,9 @@ export function RunMetricsPanel({ metrics, filter, total, unreadable, onReward, 
           · pass@k on the {reward} reward
         </span>
       </summary>
-      <div className="metrics-grid">
-        <div className="metric">
-          <span className="metric-label">reward</span>
+      <div className={styles.metricsGrid}>
+        <div className={styles.metric}>
+          <span className={styles.metricLabel}>reward</span>
           <span className="reward-switch">
             <select
               aria-label="Reward for pass@k"
@@ -117,17 +118,17 @@ export function RunMetricsPanel({ metrics, filter, total, unreadable, onReward, 
             <span className="muted"> pass@k, passed and the distribution read {REWARD_HINT[reward]}</span>
           </span>
         </div>
-        <div className="metric">
-          <span className="metric-label">mean reward</span>
+        <div className={styles.metric}>
+          <span className={styles.metricLabel}>mean reward</span>
           <span>
             recorded <Value name="mean-recorded" value={metrics.mean.recorded} /> · contract{" "}
             <Value name="mean-contract" value={metrics.mean.contract} /> · legacy{" "}
             <Value name="mean-legacy" value={metrics.mean.legacy} />
           </span>
         </div>
-        <div className="metric">
+        <div className={styles.metric}>
           <span
-            className="metric-label"
+            className={styles.metricLabel}
             title={`unbiased estimator over each task's rollouts (${reward}), averaged over tasks`}
             data-testid="pass-at-k-label"
             data-reward={reward}
@@ -136,14 +137,14 @@ export function RunMetricsPanel({ metrics, filter, total, unreadable, onReward, 
           </span>
           <span>
             {metrics.pass_at_k.map((p) => (
-              <span key={p.k} className="metric-item" title={`${p.tasks} tasks with ≥ ${p.k} rollouts`}>
+              <span key={p.k} className={styles.metricItem} title={`${p.tasks} tasks with ≥ ${p.k} rollouts`}>
                 @{p.k} <Value name={`pass-at-${p.k}`} value={p.value} />
               </span>
             ))}
           </span>
         </div>
-        <div className="metric">
-          <span className="metric-label">policies</span>
+        <div className={styles.metric}>
+          <span className={styles.metricLabel}>policies</span>
           <span>
             <Value
               name="policy-gained"
@@ -159,8 +160,8 @@ export function RunMetricsPanel({ metrics, filter, total, unreadable, onReward, 
             lose · mean Δ <Value name="policy-delta" value={metrics.policy_change.mean_delta} />
           </span>
         </div>
-        <div className="metric">
-          <span className="metric-label">tokens</span>
+        <div className={styles.metric}>
+          <span className={styles.metricLabel}>tokens</span>
           <span>
             <Value
               name="tokens-total"
@@ -171,13 +172,13 @@ export function RunMetricsPanel({ metrics, filter, total, unreadable, onReward, 
             {metrics.usage.output_tokens.toLocaleString("en-US")} out) over {metrics.usage.rollouts} rollouts
           </span>
         </div>
-        <div className="metric">
-          <span className="metric-label">models</span>
+        <div className={styles.metric}>
+          <span className={styles.metricLabel}>models</span>
           <span>
             {metrics.by_model.map((m) => (
               <span
                 key={m.model ?? ""}
-                className="metric-item"
+                className={styles.metricItem}
                 data-model={m.model ?? ""}
                 data-tokens={m.total_tokens}
               >
@@ -186,13 +187,13 @@ export function RunMetricsPanel({ metrics, filter, total, unreadable, onReward, 
             ))}
           </span>
         </div>
-        <div className="metric">
-          <span className="metric-label">distribution ({reward})</span>
-          <span className="dist">
+        <div className={styles.metric}>
+          <span className={styles.metricLabel}>distribution ({reward})</span>
+          <span className={styles.dist}>
             {distribution.bins.map((b) => (
-              <span key={b.reward} className="dist-bin" data-reward={b.reward} data-count={b.count}>
-                <span className="dist-bar" style={{ width: `${(100 * b.count) / max}%` }} />
-                <span className="dist-text">
+              <span key={b.reward} className={styles.distBin} data-reward={b.reward} data-count={b.count}>
+                <span className={styles.distBar} style={{ width: `${(100 * b.count) / max}%` }} />
+                <span className={styles.distText}>
                   {formatReward(b.reward)}: {b.count}
                 </span>
               </span>
@@ -206,10 +207,10 @@ export function RunMetricsPanel({ metrics, filter, total, unreadable, onReward, 
         </div>
       </div>
       {open && (
-        <div className="metrics-tables">
+        <div className={styles.metricsTables}>
           <GroupTable title="By agent" groups={metrics.by_agent} by="agent" />
           <GroupTable title="By server" groups={metrics.by_server} by="server" />
-          <table className="metrics-table" data-group="task">
+          <table className={styles.metricsTable} data-group="task">
             <caption>By task (select one to list its rollouts)</caption>
             <thead>
               <tr>

@@ -1,6 +1,8 @@
+import { cx } from "@/components/cx";
 import type { RolloutIndexEntry } from "@/hooks/types";
 import { type FilterFlag, flagClause, hasClause, type StatusCounts, toggleClause } from "./list";
 import { RewardChart } from "./RewardChart";
+import styles from "./SummaryBand.module.css";
 
 interface Props {
   /** Counts over the rows the filter keeps: the tiles follow the one filter, as the list does. */
@@ -85,44 +87,48 @@ const TILES: readonly {
 export function SummaryBand({ counts, entries, total, errorLines, filter, onFilter, pendingLabel }: Props) {
   const filtered = filter.trim() !== "";
   return (
-    <section className="summary" aria-label="Summary">
+    <section className={styles.summary} aria-label="Summary">
       {filtered && (
         <div className="scope muted" data-testid="tiles-scope" data-kept={counts.rollouts} data-total={total}>
           {counts.rollouts} of {total} rollouts (filter: <code>{filter.trim()}</code>)
         </div>
       )}
-      <div className="summary-totals">
-        <div className="total">
-          <span className="total-value" data-testid="rollout-count">
+      <div className={styles.summaryTotals}>
+        <div className={styles.total}>
+          <span className={styles.totalValue} data-testid="rollout-count">
             {filtered ? total : counts.rollouts}
           </span>
-          <span className="total-label">rollouts</span>
+          <span className={styles.totalLabel}>rollouts</span>
         </div>
-        <div className="total">
-          <span className="total-value">{counts.calls}</span>
-          <span className="total-label">tool calls</span>
+        <div className={styles.total}>
+          <span className={styles.totalValue}>{counts.calls}</span>
+          <span className={styles.totalLabel}>tool calls</span>
         </div>
         {errorLines > 0 && (
-          <div className="total total-error">
-            <span className="total-value" data-testid="error-count">
+          <div className={cx(styles.total, styles.totalError)}>
+            <span className={styles.totalValue} data-testid="error-count">
               {errorLines}
             </span>
-            <span className="total-label">unreadable {errorLines === 1 ? "line" : "lines"}</span>
+            <span className={styles.totalLabel}>unreadable {errorLines === 1 ? "line" : "lines"}</span>
           </div>
         )}
         {counts.pending > 0 && (
-          <div className="total" data-testid="pending-count" data-pending={counts.pending}>
-            <span className="total-value">{counts.pending}</span>
-            <span className="total-label">{pendingLabel}</span>
+          <div className={styles.total} data-testid="pending-count" data-pending={counts.pending}>
+            <span className={styles.totalValue}>{counts.pending}</span>
+            <span className={styles.totalLabel}>{pendingLabel}</span>
           </div>
         )}
       </div>
-      <div className="summary-tiles">
+      <div className={styles.summaryTiles}>
         {TILES.map((tile) => (
           <button
             type="button"
             key={tile.flag}
-            className={`tile tile-${tile.tone}${hasClause(filter, flagClause(tile.flag)) ? " tile-active" : ""}`}
+            className={cx(
+              styles.tile,
+              styles[`tone_${tile.tone}`],
+              hasClause(filter, flagClause(tile.flag)) && styles.tileActive,
+            )}
             aria-pressed={hasClause(filter, flagClause(tile.flag))}
             title={tileHint(counts, tile.key, tile.hint)}
             data-summary={tile.flag}
@@ -130,8 +136,8 @@ export function SummaryBand({ counts, entries, total, errorLines, filter, onFilt
             {...(tile.flag === "unverified" ? { "data-unverified-count": counts.unverified } : {})}
             onClick={() => onFilter(toggleClause(filter, flagClause(tile.flag)))}
           >
-            <span className="tile-value">{tileValue(counts, tile.key)}</span>
-            <span className="tile-label">
+            <span className={styles.tileValue}>{tileValue(counts, tile.key)}</span>
+            <span className={styles.tileLabel}>
               {tile.label}
               {perRollout(tile.key) ? "" : " rollouts"}
             </span>

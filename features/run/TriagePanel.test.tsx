@@ -22,6 +22,7 @@ import {
 import { buildTriageRun } from "@/scripts/gen-triage-run";
 import { type RunView, runView } from "./run-view";
 import { TriagePanel } from "./TriagePanel";
+import styles from "./TriagePanel.module.css";
 
 const run = buildTriageRun();
 const values: unknown[] = run.text
@@ -100,8 +101,8 @@ describe("TriagePanel", () => {
       const button = causeButton(cause);
       const count = plannedZeros(cause);
       expect(within(button).getByText(ZERO_CAUSE_LABELS[cause])).toBeInTheDocument();
-      expect(button.querySelector(".cause-count")).toHaveTextContent(String(count));
-      expect(button.querySelector(".cause-share")).toHaveTextContent(
+      expect(button.querySelector(`.${styles.causeCount}`)).toHaveTextContent(String(count));
+      expect(button.querySelector(`.${styles.causeShare}`)).toHaveTextContent(
         `${((100 * count) / rollouts).toFixed(1)}%`,
       );
       // A cause no rollout has cannot be chosen.
@@ -115,7 +116,7 @@ describe("TriagePanel", () => {
     expect(plannedZeros("drift")).toBeGreaterThan(0);
     const apart = screen.getByTestId("triage-drift");
     expect(within(apart).getByRole("button")).toBe(causeButton("drift"));
-    const grid = document.querySelector(".triage-causes")!;
+    const grid = document.querySelector(`.${styles.triageCauses}`)!;
     expect(grid.querySelector('[data-cause="drift"]')).toBeNull();
     expect(grid.querySelectorAll("button[data-cause]")).toHaveLength(ZERO_CAUSES.length - 1);
   });
@@ -162,7 +163,7 @@ describe("TriagePanel", () => {
     expect(screen.getByTestId("triage-headline")).toHaveTextContent(
       `${contract.zero} of ${run.intents.length} rollouts recompute to 0 under contract`,
     );
-    expect(causeButton("drift").querySelector(".cause-count")).toHaveTextContent(
+    expect(causeButton("drift").querySelector(`.${styles.causeCount}`)).toHaveTextContent(
       String(contract.counts.drift),
     );
   });

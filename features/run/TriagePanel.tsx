@@ -1,3 +1,4 @@
+import { cx } from "@/components/cx";
 import { type LineCounts, zeroShareText } from "@/lib/run";
 import {
   REPRODUCTION_TEXT,
@@ -9,6 +10,7 @@ import {
   type ZeroCause,
   type ZeroView,
 } from "@/lib/triage";
+import styles from "./TriagePanel.module.css";
 
 interface Props {
   /** The breakdown per view: the recorded reward's zeros, or a policy's recomputation's. */
@@ -55,7 +57,7 @@ function CauseButton({
   return (
     <button
       type="button"
-      className={`cause cause-${cause}${active === cause ? " cause-on" : ""}`}
+      className={cx(styles.cause, active === cause && styles.causeOn)}
       aria-pressed={active === cause}
       title={ZERO_CAUSE_HINTS[cause]}
       data-cause={cause}
@@ -63,10 +65,10 @@ function CauseButton({
       disabled={triage.counts[cause] === 0 && active !== cause}
       onClick={() => onCause(active === cause ? null : cause)}
     >
-      <span className={`cause-swatch cause-fill-${cause}`} aria-hidden="true" />
-      <span className="cause-label">{ZERO_CAUSE_LABELS[cause]}</span>
-      <span className="cause-count">{triage.counts[cause]}</span>
-      <span className="cause-share muted">{percent(triage.counts[cause], triage.total)}</span>
+      <span className={cx(styles.causeSwatch, styles[`fill_${cause}`])} aria-hidden="true" />
+      <span className={styles.causeLabel}>{ZERO_CAUSE_LABELS[cause]}</span>
+      <span className={styles.causeCount}>{triage.counts[cause]}</span>
+      <span className={cx(styles.causeShare, "muted")}>{percent(triage.counts[cause], triage.total)}</span>
     </button>
   );
 }
@@ -83,18 +85,18 @@ export function TriagePanel({ triage: views, view, onView, counts, active, scope
   let x = 0;
   return (
     <section
-      className="triage"
+      className={styles.triage}
       aria-label="Why zero"
       data-testid="triage"
       data-zero={triage.zero}
       data-view={view}
     >
-      <div className="triage-head">
+      <div className={styles.triageHead}>
         <h3>Why zero</h3>
         <span className="muted" data-testid="triage-headline">
           {zeroShareText(triage.zero, counts, view)}
         </span>
-        <fieldset className="triage-views" aria-label="Which reward's zeros">
+        <fieldset className={styles.triageViews} aria-label="Which reward's zeros">
           {ZERO_VIEWS.map((candidate) => (
             <button
               type="button"
@@ -114,7 +116,7 @@ export function TriagePanel({ triage: views, view, onView, counts, active, scope
         </div>
       )}
       <svg
-        className="triage-bar"
+        className={styles.triageBar}
         viewBox={`0 0 ${BAR_WIDTH} 4`}
         preserveAspectRatio="none"
         aria-hidden="true"
@@ -122,24 +124,24 @@ export function TriagePanel({ triage: views, view, onView, counts, active, scope
         {ZERO_CAUSES.map((cause) => {
           const width = triage.total === 0 ? 0 : (BAR_WIDTH * triage.counts[cause]) / triage.total;
           const rect = (
-            <rect key={cause} x={x} y={0} width={width} height={4} className={`cause-fill-${cause}`} />
+            <rect key={cause} x={x} y={0} width={width} height={4} className={styles[`fill_${cause}`]} />
           );
           x += width;
           return rect;
         })}
       </svg>
-      <div className="triage-causes">
+      <div className={styles.triageCauses} data-testid="triage-causes">
         {AGENT_CAUSES.map((cause) => (
           <CauseButton key={cause} cause={cause} triage={triage} active={active} onCause={onCause} />
         ))}
       </div>
-      <div className="triage-apart" data-testid="triage-drift" data-count={triage.counts.drift}>
+      <div className={styles.triageApart} data-testid="triage-drift" data-count={triage.counts.drift}>
         <span className="muted">
           Counted apart: the recorded reward matches neither policy's recomputation
         </span>
         <CauseButton cause="drift" triage={triage} active={active} onCause={onCause} />
       </div>
-      <p className="muted triage-finding" data-testid="triage-reproduced">
+      <p className={cx("muted", styles.triageFinding)} data-testid="triage-reproduced">
         Recorded reward reproduced by both policies {reproduced.both}, contract only {reproduced.contract},
         legacy only {reproduced.legacy}, neither {reproduced.neither}.
         {reproduced.legacy > reproduced.contract ? ` Mostly legacy: ${REPRODUCTION_TEXT.legacy}.` : ""}
