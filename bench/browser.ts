@@ -18,16 +18,15 @@
  * with scripts/gen-big-rollouts.ts. Sizes: `--sizes 3e8,1e9` (default). Writes bench/browser.json and
  * bench/browser.md. Heavy: run it alone (`flock /tmp/heavy.lock npm run bench:browser`).
  */
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
 import { z } from "zod";
+import { ensureFile, label } from "./big-files";
 import { CHROMIUM, CHROMIUM_ARGS, ROOT, serveApp } from "./browser-app";
 
 const PORT = Number(process.env.BENCH_PORT ?? 3190);
-const DIR = process.env.BENCH_DIR ?? path.join(tmpdir(), "rollout-inspector-bench");
 /** A term in one rollout's call ids, and one in every rollout's tool descriptions. */
 const RARE_TERM = "call_4242_3";
 const COMMON_TERM = "Workplace Tool";
@@ -49,24 +48,6 @@ function arg(name: string): string | undefined {
 }
 
 const sizes = (arg("--sizes") ?? "3e8,1e9").split(",").map(Number);
-
-function label(bytes: number): string {
-  return bytes >= 1e9 ? `${bytes / 1e9} GB` : `${bytes / 1e6} MB`;
-}
-
-function ensureFile(bytes: number): string {
-  mkdirSync(DIR, { recursive: true });
-  const file = path.join(DIR, `rollouts-${bytes}.jsonl`);
-  if (!existsSync(file)) {
-    console.error(`generating ${label(bytes)} into ${file}…`);
-    const result = spawnSync("npx", ["tsx", "scripts/gen-big-rollouts.ts", file, "--bytes", String(bytes)], {
-      cwd: ROOT,
-      stdio: "inherit",
-    });
-    if (result.status !== 0) throw new Error("could not generate the benchmark file");
-  }
-  return file;
-}
 
 /** Resident memory (KiB) of every process under `root` whose command line matches. */
 function rssOf(root: number, match: (cmdline: string) => boolean): number {
