@@ -11,28 +11,50 @@
  *   pool, above its level before the drop (a conservative bound on the data worker's own memory), and the
  *   browser process's, where Chromium keeps Blob bytes;
  * - search latency for a rare and a common term: from the request to the worker (after the typing debounce)
- *   to its first matches (data-search-first-ms) and to the complete answer (data-search-ms).
+ *   to its first matches (data-search-first-ms) and to the complete answer (data-search-ms);
+ * - then `cli triage` on the same file, on one thread and on one per core (bench/cli-triage.ts), and issue 21's
+ *   ratios (RATIO_GOALS): every reward in the browser against the single-thread CLI, the CLI's threads against
+ *   its one thread, the index against the stream + parse floor, a term in every rollout against the raw stream.
  *
  * It needs a production build (`npx next build`); it starts `next start` on BENCH_PORT (default 3190) unless
  * BASE_URL names a running app. Files are generated once into BENCH_DIR (default $TMPDIR/rollout-inspector-bench)
  * with scripts/gen-big-rollouts.ts. Sizes: `--sizes 3e8,1e9` (default). Writes bench/browser.json and
- * bench/browser.md. Heavy: run it alone (`flock /tmp/heavy.lock npm run bench:browser`).
+ * bench/browser.md (`--out PREFIX`: PREFIX.json and PREFIX.md instead). Heavy: run it alone
+ * (`flock /tmp/heavy.lock npm run bench:browser`).
  */
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
 import { z } from "zod";
+import { ensureFile, label } from "./big-files";
 import { CHROMIUM, CHROMIUM_ARGS, ROOT, serveApp } from "./browser-app";
+import { compareTriage, type TriageComparison } from "./cli-triage";
 
 const PORT = Number(process.env.BENCH_PORT ?? 3190);
-const DIR = process.env.BENCH_DIR ?? path.join(tmpdir(), "rollout-inspector-bench");
 /** A term in one rollout's call ids, and one in every rollout's tool descriptions. */
 const RARE_TERM = "call_4242_3";
 const COMMON_TERM = "Workplace Tool";
 const SAMPLE_MS = 200;
 const LOAD_TIMEOUT_MS = 30 * 60_000;
+
+/**
+ * Issue 21's goals: ratios of two figures measured in the same run (so they hold from machine to machine).
+ * The CLI's figures are `cli triage` on the same file, on one thread and on one per core, run right after the
+ * browser's measurement of that file.
+ */
+export const RATIO_GOALS = {
+  /** Every reward and the why-zero answer in the browser / single-thread `cli triage`. */
+  rewards_over_cli_triage: 0.75,
+  /** `cli triage` on every core / on one thread. */
+  cli_multi_over_single: 0.6,
+  /** Complete index / the same browser's stream + JSON.parse floor. */
+  index_over_stream_and_parse: 1.5,
+  /** A term in every rollout, complete answer / the raw stream of the file. */
+  search_every_rollout_over_stream: 1.2,
+} as const;
+
+type Ratios = { readonly [K in keyof typeof RATIO_GOALS]: number | null };
 
 /** Issue 9's goals on the 2-core development machine. */
 export const GOALS = {
@@ -49,24 +71,8 @@ function arg(name: string): string | undefined {
 }
 
 const sizes = (arg("--sizes") ?? "3e8,1e9").split(",").map(Number);
-
-function label(bytes: number): string {
-  return bytes >= 1e9 ? `${bytes / 1e9} GB` : `${bytes / 1e6} MB`;
-}
-
-function ensureFile(bytes: number): string {
-  mkdirSync(DIR, { recursive: true });
-  const file = path.join(DIR, `rollouts-${bytes}.jsonl`);
-  if (!existsSync(file)) {
-    console.error(`generating ${label(bytes)} into ${file}…`);
-    const result = spawnSync("npx", ["tsx", "scripts/gen-big-rollouts.ts", file, "--bytes", String(bytes)], {
-      cwd: ROOT,
-      stdio: "inherit",
-    });
-    if (result.status !== 0) throw new Error("could not generate the benchmark file");
-  }
-  return file;
-}
+/** Where the report goes: PREFIX.json and PREFIX.md (default bench/browser). */
+const OUT = arg("--out") ?? "bench/browser";
 
 /** Resident memory (KiB) of every process under `root` whose command line matches. */
 function rssOf(root: number, match: (cmdline: string) => boolean): number {
@@ -408,7 +414,50 @@ async function measure(base: string, file: string, bytes: number) {
   }
 }
 
-type Result = Awaited<ReturnType<typeof measure>>;
+/** A file's browser figures, then `cli triage` on it and the ratios (absent from runs before issue 21). */
+type Result = Awaited<ReturnType<typeof measure>> & {
+  readonly cli_triage?: TriageComparison;
+  readonly ratios?: Ratios;
+};
+
+function ratio(a: number | null, b: number | null): number | null {
+  return a === null || b === null || b === 0 ? null : Math.round((a / b) * 100) / 100;
+}
+
+function ratiosOf(r: Awaited<ReturnType<typeof measure>>, cli: TriageComparison): Ratios {
+  return {
+    rewards_over_cli_triage: ratio(r.rewards_ms, cli.single.wall_s * 1000),
+    cli_multi_over_single: cli.multi_over_single,
+    index_over_stream_and_parse: ratio(r.index_ms, r.raw_reader.stream_and_parse_ms),
+    search_every_rollout_over_stream: ratio(
+      r.search[COMMON_TERM]?.complete_ms ?? null,
+      r.raw_reader.stream_ms,
+    ),
+  };
+}
+
+/** Issue 21's table: the CLI's figures and each ratio against its goal. */
+function ratioTable(results: readonly Result[]): string {
+  const measured = results.filter((r) => r.cli_triage !== undefined && r.ratios !== undefined);
+  if (measured.length === 0) return "";
+  const cell = (value: number | null, goal: number) =>
+    value === null ? "—" : `${value} (${verdict(value <= goal)})`;
+  const threads = measured[0]?.cli_triage?.multi.threads ?? 0;
+  const lines = [
+    "Issue 21: `cli triage` on the same file in the same run, and the ratios it sets goals for:",
+    "",
+    `| file | cli triage, 1 thread / ${threads} threads: wall (peak RSS) | every reward in the browser / cli triage 1 thread (goal ≤ ${RATIO_GOALS.rewards_over_cli_triage}) | cli triage ${threads} threads / 1 (goal ≤ ${RATIO_GOALS.cli_multi_over_single}) | complete index / stream+parse floor (goal ≤ ${RATIO_GOALS.index_over_stream_and_parse}) | "${COMMON_TERM}" (every rollout) complete / raw stream (goal ≤ ${RATIO_GOALS.search_every_rollout_over_stream}) |`,
+    "|---|---|---|---|---|---|",
+  ];
+  for (const r of measured) {
+    const cli = r.cli_triage!;
+    const q = r.ratios!;
+    lines.push(
+      `| ${label(r.bytes)} | ${cli.single.wall_s} s (${cli.single.peak_rss_mib} MiB) / ${cli.multi.wall_s} s (${cli.multi.peak_rss_mib} MiB)${cli.identical ? "" : ", OUTPUTS DIFFER"} | ${cell(q.rewards_over_cli_triage, RATIO_GOALS.rewards_over_cli_triage)} | ${cell(q.cli_multi_over_single, RATIO_GOALS.cli_multi_over_single)} | ${cell(q.index_over_stream_and_parse, RATIO_GOALS.index_over_stream_and_parse)} | ${cell(q.search_every_rollout_over_stream, RATIO_GOALS.search_every_rollout_over_stream)} |`,
+    );
+  }
+  return `\n\n${lines.join("\n")}`;
+}
 
 function timing(t: SearchTiming | undefined): string {
   if (!t) return "—";
@@ -471,7 +520,7 @@ function writeReport(run: { date: string; machine: Machine; results: readonly Re
 
 ${run.date.slice(0, 10)}, ${machine.cpus} cores (${machine.cpu}), ${machine.chromium}; 1-minute load average ${machine.load_before.toFixed(1)} before the run, ${machine.load_after.toFixed(1)} after (other work on the machine inflates every wall-clock figure, the longest task most).
 
-${table(run.results)}
+${table(run.results)}${ratioTable(run.results)}
 
 How to read it:
 
@@ -491,13 +540,13 @@ How to read it:
   next frame (components/virtual.ts); what is left near 50 ms is the browser's own first layout and paint
   of the pane.
 `;
-  writeFileSync(path.join(ROOT, "bench/browser.md"), report);
+  writeFileSync(path.join(ROOT, `${OUT}.md`), report);
   console.log(report);
 }
 
 async function main(): Promise<void> {
   if (process.argv.includes("--report-only")) {
-    const run = JSON.parse(readFileSync(path.join(ROOT, "bench/browser.json"), "utf8"));
+    const run = JSON.parse(readFileSync(path.join(ROOT, `${OUT}.json`), "utf8"));
     writeReport(run);
     return;
   }
@@ -508,7 +557,10 @@ async function main(): Promise<void> {
     const results: Result[] = [];
     for (const { bytes, file } of files) {
       console.error(`measuring ${label(bytes)} (${statSync(file).size} bytes)…`);
-      const result = await measure(base, file, statSync(file).size);
+      const browser = await measure(base, file, statSync(file).size);
+      console.error(`cli triage on ${label(bytes)}: one thread, then one per core…`);
+      const cli = await compareTriage(file);
+      const result = { ...browser, cli_triage: cli, ratios: ratiosOf(browser, cli) };
       console.error(JSON.stringify(result));
       results.push(result);
     }
@@ -521,8 +573,8 @@ async function main(): Promise<void> {
       load_after: loadavg()[0] ?? 0,
     };
     writeFileSync(
-      path.join(ROOT, "bench/browser.json"),
-      `${JSON.stringify({ date: new Date().toISOString(), machine, goals: GOALS, results }, null, 2)}\n`,
+      path.join(ROOT, `${OUT}.json`),
+      `${JSON.stringify({ date: new Date().toISOString(), machine, goals: GOALS, ratio_goals: RATIO_GOALS, results }, null, 2)}\n`,
     );
     writeReport({ date: new Date().toISOString(), machine, results });
   } finally {

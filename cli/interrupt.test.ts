@@ -62,11 +62,19 @@ interface Interrupted {
   readonly stderr: string;
 }
 
-/** Starts an export held mid-write on a FIFO, sends `signal` to the group or the parent, and reports. */
+/** The command interrupted: an export, whose temporary file holds part of its output by then. */
+const EXPORT = (fifo: string, out: string) => ["export", fifo, "--what", "verify", "--out", out];
+
+/**
+ * Starts `command` held mid-read on a FIFO, sends `signal` to the group or the parent once `started` holds
+ * for the temporary files, and reports.
+ */
 async function interrupt(
   launcher: readonly string[],
   to: "group" | "parent",
   signal: "SIGINT" | "SIGTERM",
+  command: (fifo: string, out: string) => string[] = EXPORT,
+  started: (temps: readonly number[]) => boolean = (sizes) => sizes.some((size) => size > 0),
 ): Promise<Interrupted> {
   const dir = mkdtempSync(join(tmpdir(), "interrupt-"));
   dirs.push(dir);
@@ -74,9 +82,9 @@ async function interrupt(
   const out = join(dir, "out.jsonl");
   execFileSync("mkfifo", [fifo]);
   writeFileSync(out, "OLD OUTPUT\n");
-  const [command, ...args] = launcher;
+  const [program, ...args] = launcher;
   // Its own process group, as a terminal gives a foreground job.
-  const child = spawn(command!, [...args, "export", fifo, "--what", "verify", "--out", out], {
+  const child = spawn(program!, [...args, ...command(fifo, out)], {
     cwd: ROOT,
     detached: true,
     stdio: ["ignore", "ignore", "pipe"],
@@ -91,8 +99,8 @@ async function interrupt(
     // Opening a FIFO for writing waits for the command to open it for reading.
     writer = await open(fifo, "w");
     for (let written = 0; written < INPUT_BYTES; written += SAMPLE.length) await writer.write(SAMPLE);
-    await until("a partial temporary file", () =>
-      tempFiles(dir).some((name) => statSync(join(dir, name)).size > 0),
+    await until("the command to reach its temporary file", () =>
+      started(tempFiles(dir).map((name) => statSync(join(dir, name)).size)),
     );
     process.kill(to === "group" ? -child.pid! : child.pid!, signal);
     // The command's cleanup has run once its temporary file is gone. It then exits, but Node's exit waits
@@ -130,6 +138,33 @@ it(
     const result = await interrupt(LAUNCHERS["npm run cli"], "group", "SIGTERM");
     expect(interruptExitCode("SIGTERM")).toBe(143);
     expect(result).toMatchObject({ code: 143, signal: null, leftover: [], out: "OLD OUTPUT\n" });
+  },
+  2 * WAIT_MS,
+);
+
+it(
+  "triage --threads 2 --out, SIGINT to the group: the worker threads end with it, no temporary file, exit 130",
+  async () => {
+    // triage writes once every row is in, so its temporary file is empty while the input is held open; by
+    // then the FIFO's megabyte and a half has been read and handed to the workers in batches.
+    const triage = (fifo: string, out: string) => [
+      "triage",
+      fifo,
+      "--format",
+      "csv",
+      "--threads",
+      "2",
+      "--out",
+      out,
+    ];
+    const result = await interrupt(
+      LAUNCHERS["node --import tsx"],
+      "group",
+      "SIGINT",
+      triage,
+      (t) => t.length > 0,
+    );
+    expect(result).toMatchObject({ code: 130, signal: null, leftover: [], out: "OLD OUTPUT\n" });
   },
   2 * WAIT_MS,
 );

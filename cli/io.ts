@@ -56,6 +56,9 @@ export function nodeIo(): CommandIo {
   };
 }
 
+/** Writes nowhere: a worker thread rebuilds a command's sources, whose notes the main thread has printed. */
+export const silentIo: CommandIo = { stdout: { write() {} }, stderr: { write() {} } };
+
 /** An in-memory CommandIo for tests. */
 export function memoryIo(): CommandIo & { out: () => string; err: () => string } {
   let out = "";

@@ -7,7 +7,7 @@
 import { csvHeader, csvRow, jsonlRow } from "../../lib/export/csv";
 import { readLine, unparsedLine } from "../../lib/folder";
 import { agentOf, type HarnessChoice, harnessFor, parseHarnessChoice } from "../../lib/harness";
-import { readJsonl } from "../../lib/jsonl";
+import type { JsonlItem } from "../../lib/jsonl";
 import {
   DEFAULT_REWARD,
   isRewardSource,
@@ -39,9 +39,10 @@ import {
 import { emptyValue, onlyFile, scanOptions } from "../args";
 import { reportError } from "../errors";
 import { FOLDER_HELP, type RoleOverride, readRoleOverrides, type Source, sourcesOf } from "../folder";
-import type { CommandIo } from "../io";
-import { namingFile, openFileStream, sayNotRollouts } from "../open";
+import { type CommandIo, silentIo } from "../io";
+import { namingFile, sayNotRollouts } from "../open";
 import { writeOutput } from "../output";
+import { LinePool, type LineWork, linesOf, readThreads, threadCount, threadsHelp } from "../threads";
 
 export const HELP = `usage: npm run --silent cli -- triage FILE|DIR [options]
 
@@ -73,6 +74,7 @@ options:
                   --harness claude-code,hermes_agent=hermes-legacy (the page's ?harness=)
   --out OUT       write to OUT instead of stdout
   --role PATH=ROLEa folder file's role (repeatable; see above)
+${threadsHelp(18)}
   -h, --help      this help
 
 Lines that are not JSON are left out of the rows and named on stderr. Exit 2 for unusable arguments.
@@ -96,6 +98,7 @@ interface TriageArgs {
   readonly inputs?: string;
   readonly harness?: HarnessChoice;
   readonly out?: string;
+  readonly threads: number | null;
 }
 
 type Parsed =
@@ -106,7 +109,18 @@ type Parsed =
 export function parseTriageArgs(argv: readonly string[]): Parsed {
   const scanned = scanOptions(
     argv,
-    ["--format", "--view", "--filter", "--reward", "--server", "--inputs", "--harness", "--out", "--role"],
+    [
+      "--format",
+      "--view",
+      "--filter",
+      "--reward",
+      "--server",
+      "--inputs",
+      "--harness",
+      "--out",
+      "--role",
+      "--threads",
+    ],
     ["--role"],
   );
   if (!scanned.ok || scanned.help) return scanned.ok ? { ok: true, help: true } : scanned;
@@ -128,6 +142,8 @@ export function parseTriageArgs(argv: readonly string[]): Parsed {
   if (!harness.ok) return { ok: false, error: `--harness: ${harness.error}` };
   const empty = emptyValue(values, ["--server", "--inputs", "--out"]);
   if (empty !== null) return empty;
+  const threads = readThreads(values.get("--threads"));
+  if (!threads.ok) return threads;
   const server = values.get("--server");
   const inputs = values.get("--inputs");
   const out = values.get("--out");
@@ -145,6 +161,7 @@ export function parseTriageArgs(argv: readonly string[]): Parsed {
       ...(inputs === undefined ? {} : { inputs }),
       ...(values.get("--harness") === undefined ? {} : { harness: harness.choice }),
       ...(out === undefined ? {} : { out }),
+      threads: threads.threads,
     },
   };
 }
@@ -211,6 +228,72 @@ function harnessOf(choice: HarnessChoice | undefined, rollout: unknown) {
 const encoder = new TextEncoder();
 const lineDecoder = new TextDecoder();
 
+/**
+ * The filter's clauses by when they are decided. Clauses that read the rollout itself are decided while it
+ * is in hand; the rest once a file's rows are all in, since the run-level cause (task_wide) needs the whole
+ * run. Only rows are kept, never rollouts. Text clauses read the raw line (as the page's search reads the
+ * file's bytes): decided in hand too.
+ */
+function filterStages(filter: readonly FilterClause[]) {
+  const inHand = (clause: FilterClause) => needsRollout([clause]) || clause.kind === "text";
+  const rowClauses = filter.filter((clause) => !inHand(clause));
+  return {
+    fieldClauses: filter.filter(inHand),
+    rowClauses,
+    // The summary's breakdown leaves out the cause clauses, as the page's does: a cause narrows the rows.
+    breakdownClauses: withoutKinds(rowClauses, ["cause"]),
+    keepBytes: textsOf(filter).length > 0,
+  };
+}
+
+/** One line's answer: its row and whether the in-hand clauses keep it, or why it is left out (for stderr). */
+export type TriageLine = { readonly leftOut: string } | { readonly row: RunRow; readonly fieldOk: boolean };
+
+/** Triages one line of `source`: the work of every thread (cli/threads.ts). */
+function triageLine(
+  item: JsonlItem,
+  source: Source,
+  args: TriageArgs,
+  fieldClauses: readonly FilterClause[],
+): TriageLine {
+  const where = source.file === null ? "" : `${source.file} `;
+  if (!item.ok) {
+    const answer = unparsedLine(item.error, item.text ?? null);
+    return { leftOut: `${where}line ${item.line}: ${answer.message} (left out)\n` };
+  }
+  // Parse once at the edge: a line that is not a rollout is named with its kind and left out.
+  const read = readLine(item.value);
+  if (!read.ok) return { leftOut: `${where}line ${item.line}: ${read.message} (left out)\n` };
+  // The one pairing rule (lib/verify InputIndex): Gym's indices, else an equal task input.
+  const pairing = source.inputRows?.pair(read.rollout);
+  const row = runRow(item.line, read.rollout, {
+    config: source.config,
+    ...(args.server === undefined ? {} : { server: args.server }),
+    ...(pairing === undefined ? {} : { pairing }),
+    ...(pairing === undefined || pairing.ref === null ? {} : { input: pairing.ref }),
+    ...(harnessOf(args.harness, read.rollout) ?? {}),
+  });
+  const text = item.bytes === undefined ? undefined : lineDecoder.decode(item.bytes);
+  return { row, fieldOk: matchesFilter(fieldClauses, row, item.value, text) };
+}
+
+function triageWork(sources: readonly Source[], args: TriageArgs): LineWork<TriageLine> {
+  const { fieldClauses, keepBytes } = filterStages(args.filter);
+  return { keepBytes, line: (item, index) => triageLine(item, sources[index]!, args, fieldClauses) };
+}
+
+function sourceOptions(args: TriageArgs) {
+  return { roles: args.roles, inputs: args.inputs ?? null };
+}
+
+/** `triage ARGV`'s work on a line, built in a worker thread from the same arguments (cli/threads-worker.ts). */
+export async function threadWork(argv: readonly string[]): Promise<LineWork<TriageLine>> {
+  const parsed = parseTriageArgs(argv);
+  if (!parsed.ok || parsed.help) throw new Error("triage: the worker thread got unusable arguments");
+  const sources = await sourcesOf(parsed.args.file, sourceOptions(parsed.args), silentIo);
+  return triageWork(sources, parsed.args);
+}
+
 export async function run(argv: string[], io: CommandIo): Promise<number> {
   const parsed = parseTriageArgs(argv);
   if (!parsed.ok) {
@@ -224,59 +307,34 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
   const args = parsed.args;
   let sources: readonly Source[];
   try {
-    sources = await sourcesOf(args.file, { roles: args.roles, inputs: args.inputs ?? null }, io);
+    sources = await sourcesOf(args.file, sourceOptions(args), io);
   } catch (error) {
     // A missing or unreadable file is a usage error (2); a damaged --inputs stops reading part way (1).
     return reportError(error, io);
   }
   const folder = sources.some((s) => s.file !== null);
+  const threads = await threadCount(args.threads, [...sources.map((s) => s.path)]);
+  const pool = threads > 1 ? new LinePool<TriageLine>("triage", argv, threads) : null;
   try {
     const readFiles = [...sources.map((s) => s.path), ...(args.inputs === undefined ? [] : [args.inputs])];
-    // Clauses that read the rollout itself are decided while it is in hand; the rest once a file's rows are
-    // all in, since the run-level cause (task_wide) needs the whole run. Only rows are kept, never rollouts.
-    // Text clauses read the raw line (as the page's search reads the file's bytes): decided in hand too.
-    const inHand = (clause: FilterClause) => needsRollout([clause]) || clause.kind === "text";
-    const fieldClauses = args.filter.filter(inHand);
-    const rowClauses = args.filter.filter((clause) => !inHand(clause));
-    // The summary's breakdown leaves out the cause clauses, as the page's does: a cause narrows the rows.
-    const breakdownClauses = withoutKinds(rowClauses, ["cause"]);
-    const keepBytes = textsOf(args.filter).length > 0;
+    const { rowClauses, breakdownClauses } = filterStages(args.filter);
+    const work = triageWork(sources, args);
     await writeOutput(args.out, readFiles, io, null, async (output) => {
       const kept: RunRow[] = [];
       const breakdown: RunRow[] = [];
       let unreadable = 0;
       if (args.format === "csv") await output.write(encoder.encode(csvHeader(folder)));
-      for (const source of sources) {
-        const where = source.file === null ? "" : `${source.file} `;
-        const stream = await openFileStream(source.path);
+      for (const [index, source] of sources.entries()) {
         const rows: RunRow[] = [];
         const fieldOk = new Set<number>();
-        for await (const item of namingFile(source.path, readJsonl(stream, { keepBytes }))) {
-          if (!item.ok) {
+        for await (const answer of namingFile(source.path, linesOf(source.path, index, work, pool))) {
+          if ("leftOut" in answer) {
             unreadable++;
-            const answer = unparsedLine(item.error, item.text ?? null);
-            await io.stderr.write(`${where}line ${item.line}: ${answer.message} (left out)\n`);
+            await io.stderr.write(answer.leftOut);
             continue;
           }
-          // Parse once at the edge: a line that is not a rollout is named with its kind and left out.
-          const read = readLine(item.value);
-          if (!read.ok) {
-            unreadable++;
-            await io.stderr.write(`${where}line ${item.line}: ${read.message} (left out)\n`);
-            continue;
-          }
-          // The one pairing rule (lib/verify InputIndex): Gym's indices, else an equal task input.
-          const pairing = source.inputRows?.pair(read.rollout);
-          const row = runRow(item.line, read.rollout, {
-            config: source.config,
-            ...(args.server === undefined ? {} : { server: args.server }),
-            ...(pairing === undefined ? {} : { pairing }),
-            ...(pairing === undefined || pairing.ref === null ? {} : { input: pairing.ref }),
-            ...(harnessOf(args.harness, read.rollout) ?? {}),
-          });
-          rows.push(row);
-          const text = item.bytes === undefined ? undefined : lineDecoder.decode(item.bytes);
-          if (matchesFilter(fieldClauses, row, item.value, text)) fieldOk.add(row.line);
+          rows.push(answer.row);
+          if (answer.fieldOk) fieldOk.add(answer.row.line);
         }
         // One sentence for a single FILE without one rollout (an empty one included).
         if (source.file === null && rows.length === 0) await sayNotRollouts(source.path, io);
@@ -299,5 +357,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
     return 0;
   } catch (error) {
     return reportError(error, io);
+  } finally {
+    await pool?.close();
   }
 }

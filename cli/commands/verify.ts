@@ -6,7 +6,7 @@
 import { type AgentRewards, readLine, unparsedLine } from "../../lib/folder";
 import { HARNESSES, type HarnessId } from "../../lib/harness";
 import type { Policy } from "../../lib/identity/types";
-import { readJsonl } from "../../lib/jsonl";
+import type { JsonlItem } from "../../lib/jsonl";
 import { agentRefName, type UnverifiedCode, verifyRollout } from "../../lib/verify";
 import { emptyValue, onlyFile, readHarness, readPolicy, scanOptions } from "../args";
 import { CliError, reportError } from "../errors";
@@ -19,9 +19,10 @@ import {
   type Source,
   sourcesOf,
 } from "../folder";
-import { type CommandIo, lineBatcher } from "../io";
-import { openFileStream, sayNotRollouts } from "../open";
+import { type CommandIo, lineBatcher, silentIo } from "../io";
+import { sayNotRollouts } from "../open";
 import { terminalJson } from "../terminal";
+import { LinePool, type LineWork, linesOf, readThreads, threadCount, threadsHelp } from "../threads";
 
 export const HELP = `usage: npm run --silent cli -- verify FILE|DIR [--server S] [--inputs MATERIALIZED] [--policy contract|legacy] [--harness H]
 
@@ -54,6 +55,7 @@ options:
   --harness H            the harness that produced FILE (alias diagnostics only); one of
                          ${HARNESSES.join(", ")}
   --role PATH=ROLE       a folder file's role (repeatable; see above)
+${threadsHelp(25)}
   -h, --help             this text
 
 exit status: 0 when FILE was read (bad lines included), 2 for unusable arguments or an unreadable FILE
@@ -67,12 +69,17 @@ interface VerifyArgs {
   readonly inputs: string | null;
   readonly policy: Policy;
   readonly harness: HarnessId | null;
+  readonly threads: number | null;
 }
 
 type ParsedArgs = { ok: true; args: VerifyArgs } | { ok: true; help: true } | { ok: false; error: string };
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
-  const scanned = scanOptions(argv, ["--server", "--inputs", "--policy", "--harness", "--role"], ["--role"]);
+  const scanned = scanOptions(
+    argv,
+    ["--server", "--inputs", "--policy", "--harness", "--role", "--threads"],
+    ["--role"],
+  );
   if (!scanned.ok || scanned.help) return scanned.ok ? { ok: true, help: true } : scanned;
   const { values, files, lists } = scanned;
   const only = onlyFile(files);
@@ -88,6 +95,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   if (!policy.ok) return policy;
   const harness = readHarness(values.get("--harness"));
   if (!harness.ok) return harness;
+  const threads = readThreads(values.get("--threads"));
+  if (!threads.ok) return threads;
   return {
     ok: true,
     args: {
@@ -97,6 +106,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       inputs,
       policy: policy.policy,
       harness: harness.harness,
+      threads: threads.threads,
     },
   };
 }
@@ -154,70 +164,91 @@ class Summary {
   }
 }
 
-type Emit = (record: unknown) => Promise<void>;
+/** One line's answer: its JSON output line, and for a rollout what the summary and Gym's metrics count. */
+export interface VerifyLine {
+  readonly out: string;
+  /** Null for a line that is not a readable rollout. */
+  readonly rewards: (AgentRewards & { readonly unverified: UnverifiedCode | null }) | null;
+}
+
+/** Verifies one line of `source`: the work of every thread (cli/threads.ts). */
+function verifyLine(item: JsonlItem, source: Source, args: VerifyArgs): VerifyLine {
+  const { server, policy, harness } = args;
+  const at = lineAt(source, item.line);
+  if (!item.ok) {
+    const answer = unparsedLine(item.error, item.text ?? null);
+    return { out: terminalJson({ ...at, kind: answer.kind, error: answer.message }), rewards: null };
+  }
+  // Parse once at the edge: a line that is not a rollout gets its kind, never a verifier.
+  const read = readLine(item.value);
+  if (!read.ok) return { out: terminalJson({ ...at, kind: read.kind, error: read.message }), rewards: null };
+  const pairing = source.inputRows?.pair(read.rollout);
+  const result = verifyRollout(read.rollout, {
+    policy,
+    config: source.config,
+    source: { rollouts: source.path, configs: source.configs },
+    ...(server === null ? {} : { server }),
+    ...(harness === null ? {} : { harness }),
+    ...(pairing === undefined ? {} : { pairing }),
+    ...(pairing === undefined || pairing.ref === null ? {} : { input: pairing.ref }),
+  });
+  const out = terminalJson({
+    ...at,
+    reward: result.reward,
+    recorded_reward: result.recorded_reward,
+    error: result.error ?? null,
+    server: result.server,
+    server_source: result.server_source,
+    paired_by: result.paired_by,
+    ...(result.unverified === undefined ? {} : { unverified: result.unverified.code }),
+    ...(result.components === undefined ? {} : { components: result.components }),
+    ...(result.gym_would_reject === undefined ? {} : { gym_would_reject: result.gym_would_reject }),
+    ...(result.gym_alone === undefined ? {} : { gym_alone: result.gym_alone }),
+    // How the line paired, when inputs are open and it did not pair or its indices and input disagree.
+    ...(pairing !== undefined && (pairing.ref === null || pairing.disagreement !== undefined)
+      ? { pairing: pairing.reason }
+      : {}),
+    ...(read.note === undefined ? {} : { read_as: read.note }),
+  });
+  return {
+    out,
+    rewards: {
+      agent: agentRefName(read.rollout),
+      recorded: result.recorded_reward,
+      recomputed: result.reward,
+      unverified: result.unverified?.code ?? null,
+    },
+  };
+}
+
+function verifyWork(sources: readonly Source[], args: VerifyArgs): LineWork<VerifyLine> {
+  return { keepBytes: false, line: (item, index) => verifyLine(item, sources[index]!, args) };
+}
+
+/** `verify ARGV`'s work on a line, built in a worker thread from the same arguments (cli/threads-worker.ts). */
+export async function threadWork(argv: readonly string[]): Promise<LineWork<VerifyLine>> {
+  const parsed = parseArgs(argv);
+  if (!parsed.ok || "help" in parsed) throw new Error("verify: the worker thread got unusable arguments");
+  return verifyWork(await sourcesOf(parsed.args.file, parsed.args, silentIo), parsed.args);
+}
 
 /** Verifies every line of one source; throws when reading stops part way. Returns the readable lines. */
 async function verifySource(
-  source: Source,
-  args: VerifyArgs,
-  emit: Emit,
+  lines: AsyncIterable<VerifyLine>,
+  emit: (line: string) => Promise<void>,
   summary: Summary,
   /** Each verified line's agent and rewards, for Gym's aggregate metrics. */
   agents: AgentRewards[],
 ): Promise<number> {
-  const { server, policy, harness } = args;
-  const at = (line: number) => lineAt(source, line);
   let readable = 0;
-  const stream = await openFileStream(source.path);
-  for await (const item of readJsonl(stream)) {
-    if (!item.ok) {
-      summary.unreadable++;
-      const answer = unparsedLine(item.error, item.text ?? null);
-      await emit({ ...at(item.line), kind: answer.kind, error: answer.message });
-      continue;
+  for await (const { out, rewards } of lines) {
+    if (rewards === null) summary.unreadable++;
+    else {
+      summary.add(rewards.recorded, rewards.recomputed, rewards.unverified);
+      agents.push({ agent: rewards.agent, recorded: rewards.recorded, recomputed: rewards.recomputed });
+      readable++;
     }
-    // Parse once at the edge: a line that is not a rollout gets its kind, never a verifier.
-    const read = readLine(item.value);
-    if (!read.ok) {
-      summary.unreadable++;
-      await emit({ ...at(item.line), kind: read.kind, error: read.message });
-      continue;
-    }
-    const pairing = source.inputRows?.pair(read.rollout);
-    const result = verifyRollout(read.rollout, {
-      policy,
-      config: source.config,
-      source: { rollouts: source.path, configs: source.configs },
-      ...(server === null ? {} : { server }),
-      ...(harness === null ? {} : { harness }),
-      ...(pairing === undefined ? {} : { pairing }),
-      ...(pairing === undefined || pairing.ref === null ? {} : { input: pairing.ref }),
-    });
-    summary.add(result.recorded_reward, result.reward, result.unverified?.code ?? null);
-    agents.push({
-      agent: agentRefName(read.rollout),
-      recorded: result.recorded_reward,
-      recomputed: result.reward,
-    });
-    readable++;
-    await emit({
-      ...at(item.line),
-      reward: result.reward,
-      recorded_reward: result.recorded_reward,
-      error: result.error ?? null,
-      server: result.server,
-      server_source: result.server_source,
-      paired_by: result.paired_by,
-      ...(result.unverified === undefined ? {} : { unverified: result.unverified.code }),
-      ...(result.components === undefined ? {} : { components: result.components }),
-      ...(result.gym_would_reject === undefined ? {} : { gym_would_reject: result.gym_would_reject }),
-      ...(result.gym_alone === undefined ? {} : { gym_alone: result.gym_alone }),
-      // How the line paired, when inputs are open and it did not pair or its indices and input disagree.
-      ...(pairing !== undefined && (pairing.ref === null || pairing.disagreement !== undefined)
-        ? { pairing: pairing.reason }
-        : {}),
-      ...(read.note === undefined ? {} : { read_as: read.note }),
-    });
+    await emit(out);
   }
   return readable;
 }
@@ -233,7 +264,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
     return 0;
   }
   const args = parsed.args;
-  const { file, policy } = args;
+  const { file } = args;
 
   let sources: readonly Source[];
   try {
@@ -243,14 +274,30 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
     return reportError(error, io);
   }
 
+  const threads = await threadCount(args.threads, [...sources.map((s) => s.path)]);
+  const pool = threads > 1 ? new LinePool<VerifyLine>("verify", argv, threads) : null;
+  try {
+    return await verifySources(sources, args, io, pool);
+  } finally {
+    await pool?.close();
+  }
+}
+
+async function verifySources(
+  sources: readonly Source[],
+  args: VerifyArgs,
+  io: CommandIo,
+  pool: LinePool<VerifyLine> | null,
+): Promise<number> {
+  const { policy } = args;
+  const work = verifyWork(sources, args);
   const stdout = lineBatcher(io.stdout);
-  const emit = (record: unknown) => stdout.line(terminalJson(record));
   const summary = new Summary();
-  for (const source of sources) {
+  for (const [index, source] of sources.entries()) {
     let readable: number;
     const agents: AgentRewards[] = [];
     try {
-      readable = await verifySource(source, args, emit, summary, agents);
+      readable = await verifySource(linesOf(source.path, index, work, pool), stdout.line, summary, agents);
     } catch (error) {
       await stdout.flush();
       if (error instanceof CliError) return reportError(error, io);

@@ -15,8 +15,11 @@ export { bareOrJsonString } from "./quoted";
 export {
   firstInvalidUtf8,
   type JsonlItem,
+  lineItem,
   MAX_LINE_BYTES,
+  type RawChunk,
   type ReadJsonlOptions,
   readJsonl,
+  readRawLines,
   SHORT_LINE_CHARS,
 } from "./read";

@@ -77,14 +77,37 @@ export async function* readJsonl(
   source: ReadableStream<Uint8Array>,
   options: ReadJsonlOptions = {},
 ): AsyncGenerator<JsonlItem> {
-  const {
-    signal,
-    onProgress,
-    keepBytes = false,
-    gzip = "auto",
-    maxLineBytes = MAX_LINE_BYTES,
-    gzipDamage = "throw",
-  } = options;
+  const { keepBytes = false, signal } = options;
+  for await (const chunk of readRawLines(source, options)) {
+    if (chunk.damage !== undefined) {
+      yield chunk.damage;
+      continue;
+    }
+    for (const raw of chunk.lines) {
+      const item = lineItem(raw, keepBytes);
+      if (item === null) continue;
+      yield item;
+      throwIfAborted(signal);
+    }
+  }
+}
+
+/** The raw lines one decoded chunk completes, or the last item of a read damaged gzip data cut short. */
+export type RawChunk =
+  | { readonly lines: readonly RawLine[]; readonly damage?: undefined }
+  | { readonly damage: JsonlItem & { ok: false } };
+
+/**
+ * readJsonl's first half: the lines of `source` as raw bytes, a batch per decoded chunk, in order, not yet
+ * decoded or parsed (lineItem does that, also in another thread: the CLI's worker threads). The same
+ * stream-level failures as readJsonl: corrupt gzip data throws (or ends with a `damage` item), as do a failing
+ * source and an abort.
+ */
+export async function* readRawLines(
+  source: ReadableStream<Uint8Array>,
+  options: Omit<ReadJsonlOptions, "keepBytes"> = {},
+): AsyncGenerator<RawChunk> {
+  const { signal, onProgress, gzip = "auto", maxLineBytes = MAX_LINE_BYTES, gzipDamage = "throw" } = options;
   throwIfAborted(signal);
 
   const sourceReader = source.getReader();
@@ -145,7 +168,6 @@ export async function* readJsonl(
     decoded = decompress ? gunzip(rawChunks()) : rawChunks();
 
     const splitter = new LineSplitter(maxLineBytes);
-    const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
     for (;;) {
       throwIfAborted(signal);
       let result: IteratorResult<Uint8Array>;
@@ -159,29 +181,21 @@ export async function* readJsonl(
         // whole (a file without a final "\n"), so it is given like the others before the error.
         if (error.kind === "checksum") {
           const last = splitter.end();
-          const item = last === null ? null : toItem(last, decoder, keepBytes);
-          if (item !== null) yield item;
+          if (last !== null) yield { lines: [last] };
         }
         if (gzipDamage === "throw") throw error;
         const { line, offset } = splitter.pending;
-        yield { line, offset, length: 0, ok: false, error: error.message };
+        yield { damage: { line, offset, length: 0, ok: false, error: error.message } };
         return;
       }
       throwIfAborted(signal);
       if (result.done) break;
-      for (const raw of splitter.push(result.value)) {
-        const item = toItem(raw, decoder, keepBytes);
-        if (item === null) continue;
-        yield item;
-        throwIfAborted(signal);
-      }
+      const lines = splitter.push(result.value);
+      if (lines.length > 0) yield { lines };
     }
     finished = true;
     const last = splitter.end();
-    if (last !== null) {
-      const item = toItem(last, decoder, keepBytes);
-      if (item !== null) yield item;
-    }
+    if (last !== null) yield { lines: [last] };
   } finally {
     signal?.removeEventListener("abort", onAbort);
     // An early exit (abort, consumer break, error) stops the source so files and sockets are closed.
@@ -191,6 +205,17 @@ export async function* readJsonl(
     }
     sourceReader.releaseLock();
   }
+}
+
+/** Stateless between calls (no `stream` decoding), so one serves every line. */
+const lineDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * One raw line (readRawLines) as readJsonl gives it: decoded and parsed, or the reason it is unreadable;
+ * null for a blank line.
+ */
+export function lineItem(raw: RawLine, keepBytes = false): JsonlItem | null {
+  return toItem(raw, lineDecoder, keepBytes);
 }
 
 function toItem(raw: RawLine, decoder: TextDecoder, keepBytes: boolean): JsonlItem | null {

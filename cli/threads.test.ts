@@ -1,0 +1,154 @@
+/**
+ * Issue 21, item 2: `verify` and `triage` on worker threads write byte for byte what one thread writes, on
+ * stdout and stderr, with the same exit status: every output format, bad lines in the same order, a folder of
+ * several rollouts files, a file cut short by damaged gzip data. The inputs span several batches, so answers
+ * come back from different workers and are put back in line order.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { afterAll, describe, expect, it } from "vitest";
+import { GYM_EXAMPLES } from "../lib/folder/test-helpers";
+import { TRIAGE_RUN_PATH } from "../scripts/gen-triage-run";
+import { run as triage } from "./commands/triage";
+import { run as verify } from "./commands/verify";
+import { memoryIo } from "./io";
+import { BATCH_BYTES, MAX_THREADS, PARALLEL_MIN_BYTES, readThreads, threadCount } from "./threads";
+
+const ROOT = join(import.meta.dirname, "..");
+const SAMPLE = readFileSync(join(ROOT, "public", "samples", "workplace-harnesses.jsonl"));
+const FOLDER = join(GYM_EXAMPLES, "resources_servers", "example_multi_step");
+
+const tmp = mkdtempSync(join(tmpdir(), "threads-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** Lines no reader agrees on lightly: every kind of unreadable line, among real rollouts, over several batches. */
+function badLinesFile(): Buffer {
+  const rollouts = SAMPLE.toString("utf8").trimEnd().split("\n");
+  const parts: Buffer[] = [Buffer.from([0xef, 0xbb, 0xbf])];
+  let size = 0;
+  for (let i = 0; size < 2.5 * BATCH_BYTES; i++) {
+    const text = rollouts[i % rollouts.length]!;
+    const line =
+      i % 7 === 3
+        ? "<PLACEHOLDER ROW>"
+        : i % 7 === 5
+          ? `${text}\r` // CRLF
+          : i % 11 === 4
+            ? '{"not":"a rollout"}'
+            : i % 13 === 6
+              ? `${"[".repeat(1_200)}${"]".repeat(1_200)}`
+              : text;
+    parts.push(Buffer.from(`${line}\n`));
+    if (i % 5 === 2) parts.push(Buffer.from("   \t\n\n"));
+    if (i % 17 === 8) parts.push(Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d, 0x0a]));
+    size += line.length;
+  }
+  // The last line has no "\n".
+  parts.push(Buffer.from(rollouts[0]!));
+  return Buffer.concat(parts);
+}
+
+/** The generated triage run, its lines eight times over: several batches, every cause, task_wide included. */
+const TRIAGE_RUN = join(tmp, "triage-run.jsonl");
+writeFileSync(TRIAGE_RUN, readFileSync(join(ROOT, TRIAGE_RUN_PATH), "utf8").repeat(8));
+const BAD = join(tmp, "bad.jsonl");
+writeFileSync(BAD, badLinesFile());
+/** Damaged gzip data past the first batches: both paths must give the same lines, then the same error. */
+const CUT = join(tmp, "cut.jsonl.gz");
+const whole = gzipSync(readFileSync(BAD));
+writeFileSync(CUT, whole.subarray(0, Math.floor(whole.length * 0.8)));
+
+type Run = (argv: string[], io: ReturnType<typeof memoryIo>) => Promise<number>;
+
+async function both(command: Run, argv: string[]) {
+  const outcome = async (threads: string) => {
+    const io = memoryIo();
+    const code = await command([...argv, "--threads", threads], io);
+    return { code, out: io.out(), err: io.err() };
+  };
+  return { one: await outcome("1"), three: await outcome("3") };
+}
+
+describe("--threads 3 writes what --threads 1 writes", () => {
+  it.each([["summary"], ["csv"], ["jsonl"], ["summary", "--view", "contract", "--filter", "text:hermes"]])(
+    "triage --format %s on the generated triage run",
+    async (format, ...rest) => {
+      const { one, three } = await both(triage, [TRIAGE_RUN, "--format", format, ...rest]);
+      expect(one.code).toBe(0);
+      expect(one.out.length).toBeGreaterThan(0);
+      expect(three).toEqual(one);
+    },
+  );
+
+  it.each(["contract", "legacy"])("verify --policy %s on the generated triage run", async (policy) => {
+    const { one, three } = await both(verify, [TRIAGE_RUN, "--policy", policy]);
+    expect(one.code).toBe(0);
+    expect(three).toEqual(one);
+  });
+
+  it.each(["summary", "csv", "jsonl"])(
+    "triage --format %s on a file with bad lines: the same rows, the bad lines named in line order",
+    async (format) => {
+      const { one, three } = await both(triage, [BAD, "--format", format]);
+      expect(one.code).toBe(0);
+      expect(three).toEqual(one);
+      const named = one.err.split("\n").filter((l) => l.includes("(left out)"));
+      expect(named.length).toBeGreaterThan(10);
+      expect(named.some((l) => /invalid UTF-8/.test(l))).toBe(true);
+      expect(named.some((l) => /deeper than|nest/i.test(l))).toBe(true);
+      const lines = named.map((l) => Number(/^line (\d+):/.exec(l)?.[1]));
+      expect(lines).toEqual([...lines].sort((a, b) => a - b));
+    },
+  );
+
+  it("verify on a file with bad lines: the same records, the bad lines' errors in place", async () => {
+    const { one, three } = await both(verify, [BAD]);
+    expect(one.code).toBe(0);
+    expect(one.out).toMatch(/"error":"invalid UTF-8/);
+    expect(three).toEqual(one);
+  });
+
+  it("a folder of rollouts files, task rows and configs (verify and triage)", async () => {
+    const verified = await both(verify, [FOLDER]);
+    expect(verified.one.code).toBe(0);
+    expect(verified.three).toEqual(verified.one);
+    const triaged = await both(triage, [FOLDER, "--format", "jsonl"]);
+    expect(triaged.three).toEqual(triaged.one);
+  });
+
+  it("damaged gzip data: the same lines before the damage, the same error and exit status", async () => {
+    const verified = await both(verify, [CUT]);
+    expect(verified.one.code).toBe(1);
+    expect(verified.one.err).toMatch(/stopped/);
+    expect(verified.three).toEqual(verified.one);
+    const triaged = await both(triage, [CUT, "--format", "jsonl"]);
+    expect(triaged.one.code).toBe(1);
+    expect(triaged.three).toEqual(triaged.one);
+  });
+});
+
+describe("--threads", () => {
+  it("takes a whole number from 1 to MAX_THREADS", () => {
+    expect(readThreads(undefined)).toEqual({ ok: true, threads: null });
+    expect(readThreads("4")).toEqual({ ok: true, threads: 4 });
+    for (const bad of ["0", "-1", "1.5", "two", "", String(MAX_THREADS + 1)]) {
+      expect(readThreads(bad).ok).toBe(false);
+    }
+  });
+
+  it("an unusable value is a usage error (exit 2) in both commands", async () => {
+    for (const command of [verify, triage]) {
+      const io = memoryIo();
+      expect(await command([TRIAGE_RUN, "--threads", "0"], io)).toBe(2);
+      expect(io.err()).toMatch(/--threads must be a whole number from 1 to/);
+    }
+  });
+
+  it("by default, one thread below PARALLEL_MIN_BYTES; --threads decides when given", async () => {
+    expect(readFileSync(TRIAGE_RUN).length).toBeLessThan(PARALLEL_MIN_BYTES);
+    expect(await threadCount(null, [TRIAGE_RUN])).toBe(1);
+    expect(await threadCount(3, [TRIAGE_RUN])).toBe(3);
+  });
+});
