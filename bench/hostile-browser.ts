@@ -215,7 +215,7 @@ async function press(page: Page, key: "n" | "p", call: number): Promise<number> 
   const handle = await page.waitForFunction(
     (index) => {
       const inList = document.querySelector(`li[data-call-index='${index}'][aria-current=true]`);
-      const inTranscript = document.querySelector(`#call-${index}.selected`);
+      const inTranscript = document.querySelector(`#call-${index}[aria-current=true]`);
       return inList && inTranscript ? performance.now() : null;
     },
     call,
