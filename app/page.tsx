@@ -1,6 +1,6 @@
 import { connection } from "next/server";
 import { Suspense } from "react";
-import { Inspector } from "./_inspector/Inspector";
+import { Inspector } from "@/features/inspector/Inspector";
 
 export default async function Home() {
   // Rendered per request so the CSP nonce set in proxy.ts reaches every script tag.

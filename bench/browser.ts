@@ -262,15 +262,15 @@ interface SearchTiming {
 async function search(page: Page, term: string): Promise<SearchTiming> {
   const box = page.getByRole("searchbox", { name: "Search rollouts" });
   await box.fill("");
-  await page.locator("main.workspace:not([data-search-ms])").waitFor();
+  await page.locator("main[data-ready]:not([data-search-ms])").waitFor();
   await box.fill(term);
-  const main = page.locator("main.workspace[data-search-ms]");
+  const main = page.locator("main[data-ready][data-search-ms]");
   await main.waitFor({ timeout: 120_000 });
   const first = await main.getAttribute("data-search-first-ms");
   return {
     first_ms: first === null ? null : Number(first),
     complete_ms: Number(await main.getAttribute("data-search-ms")),
-    rows: Number(await page.locator(".rtable").getAttribute("data-rows")),
+    rows: Number(await page.locator("[data-testid=rollout-table]").getAttribute("data-rows")),
   };
 }
 
@@ -313,10 +313,10 @@ async function measure(base: string, file: string, bytes: number) {
       );
       const check = () => {
         const now = performance.now();
-        if (marks.first_rows === null && document.querySelector(".rbody [data-line]")) marks.first_rows = now;
-        if (marks.ready === null && document.querySelector("main.workspace[data-ready='true']"))
-          marks.ready = now;
-        if (marks.rewarded === null && document.querySelector("main.workspace[data-rewarded='true']")) {
+        if (marks.first_rows === null && document.querySelector("[data-testid=rollout-scroller] [data-line]"))
+          marks.first_rows = now;
+        if (marks.ready === null && document.querySelector("main[data-ready='true']")) marks.ready = now;
+        if (marks.rewarded === null && document.querySelector("main[data-ready][data-rewarded='true']")) {
           marks.rewarded = now;
         }
       };
@@ -340,8 +340,8 @@ async function measure(base: string, file: string, bytes: number) {
       );
     }, SAMPLE_MS);
     await page.getByTestId("file-input").first().setInputFiles(file);
-    await page.locator("main.workspace[data-ready='true']").waitFor({ timeout: LOAD_TIMEOUT_MS });
-    await page.locator("main.workspace[data-rewarded='true']").waitFor({ timeout: LOAD_TIMEOUT_MS });
+    await page.locator("main[data-ready='true']").waitFor({ timeout: LOAD_TIMEOUT_MS });
+    await page.locator("main[data-ready][data-rewarded='true']").waitFor({ timeout: LOAD_TIMEOUT_MS });
     const rendererAfterLoad = rssOf(browserPid, isRenderer);
     const heapsAfterLoad = await heaps.sample();
     const rare = await search(page, RARE_TERM);

@@ -214,8 +214,8 @@ async function press(page: Page, key: "n" | "p", call: number): Promise<number> 
   await page.keyboard.press(key);
   const handle = await page.waitForFunction(
     (index) => {
-      const inList = document.querySelector(`.call-row.selected[data-call-index='${index}']`);
-      const inTranscript = document.querySelector(`#call-${index}.selected`);
+      const inList = document.querySelector(`li[data-call-index='${index}'][aria-current=true]`);
+      const inTranscript = document.querySelector(`#call-${index}[aria-current=true]`);
       return inList && inTranscript ? performance.now() : null;
     },
     call,
@@ -226,7 +226,7 @@ async function press(page: Page, key: "n" | "p", call: number): Promise<number> 
   return Math.round(shown - pressed);
 }
 
-const DETAIL = "article.detail[data-detail-line='2']";
+const DETAIL = "article[data-detail-line='2']";
 
 /** Opens line 2 (the 100k-call rollout): `settled` waits for the whole file first, else clicks as soon as the row is there. */
 async function openLong(base: string, shape: Shape, file: string, settled: boolean) {
@@ -245,28 +245,28 @@ async function openLong(base: string, shape: Shape, file: string, settled: boole
     await page.getByTestId("file-input").first().setInputFiles(file);
     await page.locator("[data-line='2']").waitFor({ timeout: TIMEOUT_MS });
     if (settled) {
-      await page.locator("main.workspace[data-rewarded='true']").waitFor({ timeout: TIMEOUT_MS });
+      await page.locator("main[data-ready][data-rewarded='true']").waitFor({ timeout: TIMEOUT_MS });
       // Line 1 is open by default; the run view recomputes for the last revision. Both done: a quiet worker.
-      await page.locator("article.detail[data-detail-line='1'][data-verified='true']").waitFor();
+      await page.locator("article[data-detail-line='1'][data-verified='true']").waitFor();
       await page.getByTestId("triage").waitFor();
       await page.waitForTimeout(3_000);
     }
     await observe(page, {
-      call: `${DETAIL} .call-row`,
-      item: `${DETAIL} .item-call`,
+      call: `${DETAIL} li[data-call-index]`,
+      item: `${DETAIL} [data-transcript-call]`,
       verified: `${DETAIL}[data-verified='true']`,
     });
     await page.locator("[data-line='2']").click();
     await page.locator(`${DETAIL}[data-verified='true']`).waitFor({ timeout: TIMEOUT_MS });
-    await page.locator(`${DETAIL} .item-call`).first().waitFor();
+    await page.locator(`${DETAIL} [data-transcript-call]`).first().waitFor();
     await page.waitForTimeout(1_000);
     const opened = await state(page);
     const click = opened.click ?? 0;
     const visible = Math.max(opened.seen.call ?? Number.NaN, opened.seen.item ?? Number.NaN);
     const dom = await page.evaluate(() => ({
       nodes: document.getElementsByTagName("*").length,
-      call_rows: document.querySelectorAll(".call-row").length,
-      transcript_items: document.querySelectorAll(".transcript-window > .item").length,
+      call_rows: document.querySelectorAll("li[data-call-index]").length,
+      transcript_items: document.querySelectorAll("[data-testid=transcript-window] > [data-index]").length,
     }));
     const heapAfter = await mainHeap(page);
     const workerAfter = await heapOfWorker();
@@ -278,21 +278,21 @@ async function openLong(base: string, shape: Shape, file: string, settled: boole
     const moved = await state(page);
     // Scroll the call list to its end, click the last call: the transcript must show it.
     const scrollStarted = Date.now();
-    const last = page.locator(`.call-row[data-call-index='${LONG_CALLS - 1}']`);
+    const last = page.locator(`li[data-call-index='${LONG_CALLS - 1}']`);
     for (let i = 0; i < 20 && (await last.count()) === 0; i++) {
-      await page.locator(".calls").evaluate((element) => element.scrollTo(0, element.scrollHeight));
+      await page.locator("[data-calls]").evaluate((element) => element.scrollTo(0, element.scrollHeight));
       await page.waitForTimeout(100);
     }
     await last.waitFor();
     const scrolledMs = Date.now() - scrollStarted;
     const revealStarted = Date.now();
-    await last.locator(".call-select").click();
+    await last.locator("[data-testid=call-select]").click();
     const target = page.locator(`#call-${LONG_CALLS - 1}`);
     await target.waitFor();
     await page.waitForFunction(
       (id) => {
         const element = document.getElementById(id);
-        const pane = element?.closest(".detail-pane");
+        const pane = element?.closest("[data-testid=detail-pane]");
         if (!element || !pane) return false;
         const box = element.getBoundingClientRect();
         const view = pane.getBoundingClientRect();

@@ -2,6 +2,8 @@
 import { type RefObject, useEffect, useMemo, useRef, useState } from "react";
 import { useHighlight } from "@/hooks/data";
 import type { Token } from "@/hooks/types";
+import styles from "./CodeBlock.module.css";
+import { cx } from "./cx";
 
 /** Longest text pretty-printed before highlighting; beyond it the text is shown as it came. */
 export const PRETTY_PRINT_MAX_CHARS = 100_000;
@@ -24,9 +26,11 @@ function TokenSpan({ token }: { token: Token }) {
   const style: Record<string, string> = {};
   if (token.light) style["--tok-light"] = token.light;
   if (token.dark) style["--tok-dark"] = token.dark;
-  let className = "tok";
-  if (token.fontStyle & FONT_STYLE_ITALIC) className += " tok-i";
-  if (token.fontStyle & FONT_STYLE_BOLD) className += " tok-b";
+  const className = cx(
+    styles.tok,
+    (token.fontStyle & FONT_STYLE_ITALIC) !== 0 && styles.tokI,
+    (token.fontStyle & FONT_STYLE_BOLD) !== 0 && styles.tokB,
+  );
   return (
     <span className={className} style={style}>
       {token.content}
@@ -63,7 +67,7 @@ export function CodeBlock({ text, label }: { text: string; label?: string }) {
   const { data } = useHighlight(pretty.json && seen ? pretty.text : null);
   return (
     <pre
-      className="code"
+      className={styles.code}
       ref={ref}
       data-label={label}
       data-json={pretty.json}

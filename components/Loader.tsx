@@ -2,6 +2,9 @@
 import { type DragEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { folderFromDrop, folderFromInput, type PickedFolder } from "@/hooks/folder-files";
 import type { LoadProgress, RecentFile, Sample } from "@/hooks/types";
+import badges from "./badges.module.css";
+import { cx } from "./cx";
+import styles from "./Loader.module.css";
 
 export const ACCEPTED_FILES = ".jsonl,.gz,.json,application/x-ndjson,application/gzip";
 
@@ -91,7 +94,7 @@ export function DropTarget({
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: dropping is a pointer gesture; the file input is the keyboard path.
     <div
-      className="drop-target"
+      className={styles.dropTarget}
       data-testid="drop-target"
       onDragOver={(event) => {
         if (!hasFiles(event)) return;
@@ -119,7 +122,7 @@ export function DropTarget({
     >
       {children}
       {over && (
-        <div className="drop-overlay">
+        <div className={styles.dropOverlay}>
           <div>
             Drop rollouts (.jsonl, .jsonl.gz) and, optionally, their materialized inputs, or a Gym run folder
           </div>
@@ -144,9 +147,9 @@ export function LoadProgressBar({ progress, onCancel }: { progress: LoadProgress
       ? `reading ${progress.file}: ${formatBytes(progress.done)}${progress.total ? ` of ${formatBytes(progress.total)}` : ""}, ${progress.rows.toLocaleString("en-US")} lines`
       : `checking ${progress.file}: ${progress.done.toLocaleString("en-US")} of ${(progress.total ?? 0).toLocaleString("en-US")} rollouts`;
   return (
-    <div className="progress" role="status" data-testid="load-progress">
+    <div className={styles.progress} role="status" data-testid="load-progress">
       <progress max={1} value={fraction ?? undefined} aria-label="Loading" />
-      <span className="progress-text">{text}</span>
+      <span className={styles.progressText}>{text}</span>
       <button type="button" className="button-small" onClick={onCancel}>
         cancel
       </button>
@@ -167,8 +170,8 @@ interface WelcomeProps {
 export function Welcome({ samples, onFiles, onFolder, onSample, recent, onRecent }: WelcomeProps) {
   const rollouts = samples.filter((sample) => sample.kind === "rollouts");
   return (
-    <div className="welcome">
-      <div className="welcome-drop">
+    <div className={styles.welcome} data-testid="welcome">
+      <div className={styles.welcomeDrop}>
         <h2>Drop a rollouts file here</h2>
         <p>
           NeMo Gym rollouts (<code>.jsonl</code> or <code>.jsonl.gz</code>), optionally with the materialized
@@ -177,17 +180,17 @@ export function Welcome({ samples, onFiles, onFolder, onSample, recent, onRecent
           line to its verifying server. Everything stays in this browser tab: files are parsed in a worker and
           never uploaded.
         </p>
-        <div className="welcome-buttons">
+        <div className={styles.welcomeButtons}>
           <OpenFilesButton onFiles={onFiles} primary />
           <OpenFolderButton onFolder={onFolder} primary />
         </div>
-        <div className="legend">
-          <span className="badge badge-none">canonical · bare · legacy · non_mcp</span>
-          <span className="badge badge-ambiguous">ambiguous</span>
-          <span className="badge badge-mismatched">mismatched</span>
-          <span className="badge badge-external">external</span>
+        <div className={styles.legend}>
+          <span className={cx(badges.badge, badges.tone_none)}>canonical · bare · legacy · non_mcp</span>
+          <span className={cx(badges.badge, badges.tone_ambiguous)}>ambiguous</span>
+          <span className={cx(badges.badge, badges.tone_mismatched)}>mismatched</span>
+          <span className={cx(badges.badge, badges.tone_external)}>external</span>
         </div>
-        <div className="welcome-notes">
+        <div className={styles.welcomeNotes}>
           <div>
             Every tool call shows the alias the harness emitted, its provenance identity (server / tool) and
             the name the verifier sees, under the contract policy and under Gym's legacy behaviour.
@@ -199,20 +202,20 @@ export function Welcome({ samples, onFiles, onFolder, onSample, recent, onRecent
         </div>
       </div>
       {recent.length > 0 && (
-        <div className="samples" data-testid="recent-files">
+        <div className={styles.samples} data-testid="recent-files">
           <h3>Recent files</h3>
           <ul>
             {recent.map((file) => (
               <li key={file.id}>
                 <button
                   type="button"
-                  className="sample"
+                  className={styles.sample}
                   data-recent={file.name}
                   onClick={() => onRecent(file.id)}
                 >
-                  <span className="sample-title">{file.name}</span>
+                  <span className={styles.sampleTitle}>{file.name}</span>
                   <span className="mono muted"> {formatBytes(file.bytes)}</span>
-                  <span className="sample-description">
+                  <span className={styles.sampleDescription}>
                     opened {new Date(file.opened).toLocaleString("en-US")}, kept in this browser
                   </span>
                 </button>
@@ -222,20 +225,20 @@ export function Welcome({ samples, onFiles, onFolder, onSample, recent, onRecent
         </div>
       )}
       {rollouts.length > 0 && (
-        <div className="samples">
+        <div className={styles.samples}>
           <h3>Or open a bundled sample</h3>
           <ul>
             {rollouts.map((sample) => (
               <li key={sample.file}>
                 <button
                   type="button"
-                  className="sample"
+                  className={styles.sample}
                   data-sample={sample.file}
                   onClick={() => onSample(sample)}
                 >
-                  <span className="sample-title">{sample.title}</span>
+                  <span className={styles.sampleTitle}>{sample.title}</span>
                   {sample.server && <span className="mono muted"> {sample.server}</span>}
-                  <span className="sample-description">{sample.description}</span>
+                  <span className={styles.sampleDescription}>{sample.description}</span>
                 </button>
               </li>
             ))}

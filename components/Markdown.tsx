@@ -1,4 +1,5 @@
 import ReactMarkdown, { type Components } from "react-markdown";
+import styles from "./Markdown.module.css";
 
 /**
  * Model text as markdown, rendered to React elements by react-markdown (no dangerouslySetInnerHTML).
@@ -7,9 +8,9 @@ import ReactMarkdown, { type Components } from "react-markdown";
  * because the text is untrusted.
  */
 const COMPONENTS: Components = {
-  img: ({ alt }) => <span className="md-image">[image{alt ? `: ${alt}` : ""}]</span>,
+  img: ({ alt }) => <span className={styles.mdImage}>[image{alt ? `: ${alt}` : ""}]</span>,
   a: ({ children, href }) => (
-    <span className="md-link" title={href}>
+    <span className={styles.mdLink} title={href}>
       {children}
     </span>
   ),
@@ -22,7 +23,7 @@ function dropUrl(): string {
 
 export function Markdown({ text }: { text: string }) {
   return (
-    <div className="markdown" data-testid="markdown">
+    <div className={styles.markdown} data-testid="markdown">
       <ReactMarkdown components={COMPONENTS} urlTransform={dropUrl}>
         {text}
       </ReactMarkdown>

@@ -1,6 +1,7 @@
 "use client";
 import { createContext, type ReactNode, useContext, useMemo } from "react";
 import { type Lookalikes, NAME_FLAG_HELP, type NameFlag, showName } from "@/lib/names";
+import styles from "./Name.module.css";
 
 const FLAG_WORDS: Record<NameFlag, string> = {
   invisible_characters: "invisible characters",
@@ -52,14 +53,14 @@ export function Name({ value }: { value: string }) {
       {shown.segments.map((segment, i) =>
         segment.marked ? (
           // biome-ignore lint/suspicious/noArrayIndexKey: segments of one fixed string, never reordered
-          <mark className="name-escape" key={i}>
+          <mark className={styles.nameEscape} data-testid="name-escape" key={i}>
             {segment.text}
           </mark>
         ) : (
           segment.text
         ),
       )}
-      <span className="name-flag" data-name-flag={shown.flags.join(" ")}>
+      <span className={styles.nameFlag} data-name-flag={shown.flags.join(" ")}>
         {shown.flags.map((f) => FLAG_WORDS[f]).join(", ")}
       </span>
     </span>

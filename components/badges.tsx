@@ -2,6 +2,8 @@ import type { Highlight } from "@/hooks/types";
 import { STATUS_HIGHLIGHT } from "@/lib/identity";
 import type { CallStatus, FlagName } from "@/lib/identity/types";
 import type { CallBadge, CallBadgeKind } from "@/lib/triage";
+import styles from "./badges.module.css";
+import { cx } from "./cx";
 
 /** Short words for statuses, as in the contract's table. */
 const STATUS_HELP: Record<CallStatus, string> = {
@@ -22,7 +24,7 @@ const STATUS_HELP: Record<CallStatus, string> = {
 export function StatusBadge({ status, highlight }: { status: CallStatus; highlight: Highlight }) {
   return (
     <span
-      className={`badge badge-${STATUS_HIGHLIGHT[status]}`}
+      className={cx(styles.badge, styles[`tone_${STATUS_HIGHLIGHT[status]}`])}
       data-badge-status={status}
       data-highlight={highlight}
       title={STATUS_HELP[status]}
@@ -33,7 +35,7 @@ export function StatusBadge({ status, highlight }: { status: CallStatus; highlig
 }
 
 export function FlagChip({ name, highlight }: { name: FlagName; highlight: Highlight }) {
-  return <span className={`flag flag-${highlight}`}>{name}</span>;
+  return <span className={cx(styles.flag, styles[`tone_${highlight}`])}>{name}</span>;
 }
 
 export function CountChip({
@@ -45,9 +47,9 @@ export function CountChip({
   count: number;
   label?: string;
 }) {
-  if (count === 0) return <span className="count count-zero">·</span>;
+  if (count === 0) return <span className={cx(styles.count, styles.countZero)}>·</span>;
   return (
-    <span className={`count count-${highlight}`} title={label}>
+    <span className={cx(styles.count, styles[`count_${highlight}`])} title={label}>
       {count}
     </span>
   );
@@ -81,7 +83,7 @@ export function OutcomeBadge({ badge, decisive }: { badge: CallBadge | null; dec
           : `${badge.kind}: ${badge.text}`;
   return (
     <span
-      className={`outcome outcome-${badge.kind}${decisive ? " outcome-decisive" : ""}`}
+      className={cx(styles.outcome, styles[`outcome_${badge.kind}`], decisive && styles.outcomeDecisive)}
       data-outcome={badge.kind}
       data-decisive={decisive ? "true" : undefined}
       title={`${decisive ? "Decisive: this call lost the reward. " : ""}${OUTCOME_HELP[badge.kind]}${badge.text === "" ? "" : ` ${badge.text}`}`}

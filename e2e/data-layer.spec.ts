@@ -29,12 +29,12 @@ interface ShownRow {
 
 /** Every rendered row's line, contract reward (or unverified reason) and legacy cell (the list is virtualized). */
 async function shownRewards(page: Page): Promise<ShownRow[]> {
-  return page.locator(".rbody [data-line]").evaluateAll((rows) =>
+  return page.locator("[data-testid=rollout-scroller] [data-line]").evaluateAll((rows) =>
     rows.map((row) => ({
       line: Number(row.getAttribute("data-line")),
       contract: row.getAttribute("data-reward"),
       unverified: row.getAttribute("data-unverified-reason"),
-      legacy: row.querySelectorAll(".c-num")[2]?.textContent ?? "",
+      legacy: row.querySelector("[data-col=legacy]")?.textContent ?? "",
     })),
   );
 }

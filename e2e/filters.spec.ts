@@ -50,7 +50,7 @@ test.describe("filters", () => {
     await page.locator("[data-filter='changed']").click();
     await expect(page.getByTestId("shown-count")).toHaveAttribute("data-shown", String(changed.length));
     expect(new URL(page.url()).searchParams.get("f")).toBe("is:changed");
-    const firstChanged = page.locator(".rbody .rrow").first();
+    const firstChanged = page.locator("[data-testid=rollout-scroller] [data-line]").first();
     await expect(firstChanged).toHaveAttribute("data-line", String(changed[0]));
     await page.locator("[data-filter='changed']").click();
 
@@ -67,7 +67,7 @@ test.describe("filters", () => {
     );
     await page.locator("[data-summary='unverified']").click();
     await expect(page.getByTestId("shown-count")).toHaveAttribute("data-shown", String(unverified.length));
-    await expect(page.locator(".rbody .rrow").first()).toHaveAttribute(
+    await expect(page.locator("[data-testid=rollout-scroller] [data-line]").first()).toHaveAttribute(
       "data-unverified-reason",
       "gym_refuses",
     );
@@ -87,20 +87,32 @@ test.describe("filters", () => {
 
   test("j/k move between rollouts and n/p between calls", async ({ page }) => {
     // The first rollout is open before any key is pressed.
-    await expect(page.locator("article.detail")).toHaveAttribute("data-detail-line", "1");
+    await expect(page.locator("article[data-detail-line]")).toHaveAttribute("data-detail-line", "1");
     await page.keyboard.press("j");
-    await expect(page.locator("article.detail")).toHaveAttribute("data-detail-line", "2");
+    await expect(page.locator("article[data-detail-line]")).toHaveAttribute("data-detail-line", "2");
     await page.keyboard.press("k");
-    await expect(page.locator("article.detail")).toHaveAttribute("data-detail-line", "1");
+    await expect(page.locator("article[data-detail-line]")).toHaveAttribute("data-detail-line", "1");
     const target = expected.findIndex((row) => row.contract.calls.length >= 3) + 1;
     for (let line = 1; line < target; line++) await page.keyboard.press("j");
-    await expect(page.locator("article.detail")).toHaveAttribute("data-detail-line", String(target));
+    await expect(page.locator("article[data-detail-line]")).toHaveAttribute(
+      "data-detail-line",
+      String(target),
+    );
     await page.keyboard.press("n");
-    await expect(page.locator(".call-row.selected")).toHaveAttribute("data-call-index", "0");
+    await expect(page.locator("li[data-call-index][aria-current=true]")).toHaveAttribute(
+      "data-call-index",
+      "0",
+    );
     await page.keyboard.press("n");
-    await expect(page.locator(".call-row.selected")).toHaveAttribute("data-call-index", "1");
+    await expect(page.locator("li[data-call-index][aria-current=true]")).toHaveAttribute(
+      "data-call-index",
+      "1",
+    );
     await page.keyboard.press("p");
-    await expect(page.locator(".call-row.selected")).toHaveAttribute("data-call-index", "0");
+    await expect(page.locator("li[data-call-index][aria-current=true]")).toHaveAttribute(
+      "data-call-index",
+      "0",
+    );
     expect(new URL(page.url()).searchParams.get("call")).toBe("0");
   });
 });

@@ -11,7 +11,11 @@ import { ROOT, readJsonlFile, waitReady } from "./helpers";
 const SERVERS = path.join(ROOT, "fixtures/gym-examples/resources_servers");
 
 async function openFolder(page: Page, dir: string): Promise<void> {
-  await page.getByTestId("folder-input").first().setInputFiles(dir);
+  const input = page.getByTestId("folder-input").first();
+  // The picker becomes a directory picker once the page is hydrated (components/Loader.tsx sets webkitdirectory
+  // in an effect); before that Playwright refuses a directory.
+  await expect(input).toHaveJSProperty("webkitdirectory", true);
+  await input.setInputFiles(dir);
   await waitReady(page);
 }
 
@@ -29,7 +33,7 @@ interface Row {
 }
 
 async function rows(page: Page): Promise<Row[]> {
-  return page.locator(".rbody .rrow[data-line]").evaluateAll((elements) =>
+  return page.locator("[data-testid=rollout-scroller] [data-line]").evaluateAll((elements) =>
     elements.map((row) => ({
       line: Number(row.getAttribute("data-line")),
       reward: row.getAttribute("data-reward"),
@@ -95,15 +99,15 @@ for (const [server, want] of Object.entries(EXPECTED)) {
     } else {
       for (const row of listed) expect(row.reason, `line ${row.line}`).toBe("missing_field");
       // The sentence says the line did not pair with the open task rows and why, never "open the inputs".
-      await page.locator(".rbody .rrow[data-line]").first().click();
-      const detail = page.locator("article.detail");
+      await page.locator("[data-testid=rollout-scroller] [data-line]").first().click();
+      const detail = page.locator("article[data-detail-line]");
       await expect(detail).toHaveAttribute("data-verified", "true");
       await expect(detail).toContainText("did not pair with the open inputs");
       await expect(detail).toContainText("The closest is input row");
       await expect(detail).not.toContainText("open the materialized inputs file");
     }
     // The verifying server's source reads as the folder's config.
-    await page.locator(".rbody .rrow[data-line]").first().click();
+    await page.locator("[data-testid=rollout-scroller] [data-line]").first().click();
     await expect(page.locator("p.server-source[data-server-source='config']")).toContainText("Gym config");
     // Gym's own numbers beside ours.
     await expect(page.getByTestId("gym-metrics")).toContainText("example_metrics.json");

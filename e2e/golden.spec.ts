@@ -26,7 +26,7 @@ test.describe("golden workplace_assistant rollouts", () => {
     for (const [index, expectation] of expected.entries()) {
       const line = index + 1;
       await openLine(page, line);
-      const rows = page.locator(".call-row");
+      const rows = page.locator("li[data-call-index]");
       await expect(rows).toHaveCount(expectation.contract.calls.length);
       const seen = await rows.evaluateAll((elements) =>
         elements.map((element) => ({

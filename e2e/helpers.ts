@@ -26,8 +26,8 @@ export async function loadFiles(page: Page, files: string[]): Promise<void> {
  * fill in behind the index, every row's rewards are computed (data-rewarded).
  */
 export async function waitReady(page: Page): Promise<void> {
-  await expect(page.locator("main.workspace")).toHaveAttribute("data-ready", "true");
-  await expect(page.locator("main.workspace")).toHaveAttribute("data-rewarded", "true");
+  await expect(page.locator("main[data-ready]")).toHaveAttribute("data-ready", "true");
+  await expect(page.locator("main[data-ready]")).toHaveAttribute("data-rewarded", "true");
 }
 
 /** Opens a rollout by clicking its row, scrolling the virtual list to it when needed. */
@@ -38,8 +38,8 @@ export async function openLine(page: Page, line: number): Promise<void> {
     url.searchParams.delete("call");
     window.history.pushState(null, "", url);
   }, line);
-  await expect(page.locator(`article.detail[data-detail-line="${line}"]`)).toBeVisible();
-  await expect(page.locator("article.detail")).toHaveAttribute("data-verified", "true");
+  await expect(page.locator(`article[data-detail-line="${line}"]`)).toBeVisible();
+  await expect(page.locator("article[data-detail-line]")).toHaveAttribute("data-verified", "true");
 }
 
 /**

@@ -51,10 +51,10 @@ test("look-alike server names are marked, flagged and told apart in the server f
   });
   await waitReady(page);
   await openLine(page, 1);
-  const row = page.locator(".call-row").first();
-  await expect(row.locator(".name-escape").first()).toHaveText("⟨U+200B⟩");
+  const row = page.locator("li[data-call-index]").first();
+  await expect(row.locator("[data-testid=name-escape]").first()).toHaveText("⟨U+200B⟩");
   await expect(row.locator("[data-name-flag]").first()).toContainText("invisible characters");
-  await expect(row.locator(".why").first()).toContainText('"workplace⟨U+200B⟩_assistant"');
+  await expect(row.locator("[data-testid=call-why]").first()).toContainText('"workplace⟨U+200B⟩_assistant"');
 });
 
 test("the server filter tells look-alike environment names apart", async ({ page }) => {
@@ -108,7 +108,7 @@ test("many bad lines: the list shows 200 and the worker sends the rest a page at
   });
   await waitReady(page);
   await expect(page.getByTestId("error-count")).toHaveText("450");
-  await page.locator(".line-errors summary").click();
+  await page.locator("[data-testid=line-errors] summary").click();
   await expect(page.locator("[data-error-line]")).toHaveCount(200);
   await page.getByTestId("more-line-errors").click();
   await expect(page.locator("[data-error-line]")).toHaveCount(400);
@@ -149,29 +149,32 @@ test("a 20k-call rollout opens with only the rows on screen in the DOM; a clicke
   });
   await waitReady(page);
   await openLine(page, 1);
-  const detail = page.locator("article.detail[data-detail-line='1']");
+  const detail = page.locator("article[data-detail-line='1']");
   await expect(detail.locator(".identity h3")).toContainText("(20,000)");
-  await expect(detail.locator(".call-row").first()).toHaveAttribute("data-call-index", "0");
-  await expect(detail.locator(".item-call").first()).toBeVisible();
+  await expect(detail.locator("li[data-call-index]").first()).toHaveAttribute("data-call-index", "0");
+  await expect(detail.locator("[data-transcript-call]").first()).toBeVisible();
   // Virtualized: a few dozen rows at most, not 20,000 (nor the old batches of 200 and 60).
-  expect(await detail.locator(".call-row").count()).toBeLessThan(40);
-  expect(await detail.locator(".item-call").count()).toBeLessThan(30);
+  expect(await detail.locator("li[data-call-index]").count()).toBeLessThan(40);
+  expect(await detail.locator("[data-transcript-call]").count()).toBeLessThan(30);
 
   // Scrolled to its end, the call list shows the last call; clicking it brings its transcript card into view.
-  const last = detail.locator(`.call-row[data-call-index='${calls - 1}']`);
+  const last = detail.locator(`li[data-call-index='${calls - 1}']`);
   await expect(async () => {
-    await detail.locator(".calls").evaluate((element) => element.scrollTo(0, element.scrollHeight));
+    await detail.locator("[data-calls]").evaluate((element) => element.scrollTo(0, element.scrollHeight));
     await expect(last).toBeVisible({ timeout: 500 });
   }).toPass();
-  await last.locator(".call-select").click();
+  await last.locator("[data-testid=call-select]").click();
   await expect(page).toHaveURL(new RegExp(`call=${calls - 1}`));
   await expect(page.locator(`#call-${calls - 1}`)).toBeInViewport();
-  await expect(last).toHaveClass(/selected/);
+  await expect(last).toHaveAttribute("aria-current", "true");
 
   // p steps back one call: both lists follow.
   await page.keyboard.press("p");
-  await expect(detail.locator(".call-row.selected")).toHaveAttribute("data-call-index", String(calls - 2));
+  await expect(detail.locator("li[data-call-index][aria-current=true]")).toHaveAttribute(
+    "data-call-index",
+    String(calls - 2),
+  );
   await expect(page.locator(`#call-${calls - 2}`)).toBeInViewport();
-  await expect(page.locator(`#call-${calls - 2}`)).toHaveClass(/selected/);
-  expect(await detail.locator(".call-row").count()).toBeLessThan(40);
+  await expect(page.locator(`#call-${calls - 2}`)).toHaveAttribute("aria-current", "true");
+  expect(await detail.locator("li[data-call-index]").count()).toBeLessThan(40);
 });

@@ -29,7 +29,7 @@ test("indirect_prompt_injection golden rollouts: the chosen verifying server sco
   for (const [index, expectation] of expected.entries()) {
     const line = index + 1;
     await openLine(page, line);
-    await expect(page.locator(".policies[data-server]")).toHaveAttribute(
+    await expect(page.locator("[data-testid=policies][data-server]")).toHaveAttribute(
       "data-server",
       "indirect_prompt_injection",
     );
@@ -38,7 +38,7 @@ test("indirect_prompt_injection golden rollouts: the chosen verifying server sco
       .poll(
         () =>
           page
-            .locator(".call-row")
+            .locator("li[data-call-index]")
             .evaluateAll((rows) =>
               rows.map((row) => [row.getAttribute("data-status"), row.getAttribute("data-verifier-name")]),
             ),

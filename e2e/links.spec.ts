@@ -61,7 +61,7 @@ test("a link opened in a fresh tab names its file, and applies its line, call an
   await expect(page.getByTestId("link-file")).toHaveText(path.basename(TRIAGE));
   await loadFiles(page, [TRIAGE]);
   await expect(page.getByTestId("link-needs-file")).toHaveCount(0);
-  await expect(page.locator("article.detail")).toHaveAttribute("data-detail-line", String(line));
+  await expect(page.locator("article[data-detail-line]")).toHaveAttribute("data-detail-line", String(line));
   const http = run.intents.filter((i) => i.agent === "http_agent").length;
   await expect(page.getByTestId("shown-count")).toHaveAttribute("data-shown", String(http));
   const params = new URL(page.url()).searchParams;

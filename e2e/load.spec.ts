@@ -9,7 +9,7 @@ test("loads a rollouts file through the file input", async ({ page }) => {
   const count = readJsonlFile(path.join(GOLDEN_WA, "wa_rollouts.jsonl")).length;
   await expect(page.getByTestId("rollout-count")).toHaveText(String(count));
   await expect(page.locator("[data-dataset='wa_rollouts.jsonl']")).toBeVisible();
-  await expect(page.locator(".rbody [data-line='1']")).toBeVisible();
+  await expect(page.locator("[data-testid=rollout-scroller] [data-line='1']")).toBeVisible();
 });
 
 test("loads files dropped onto the page", async ({ page }) => {
@@ -55,9 +55,10 @@ test("malformed lines are listed with their line number while the good rows stay
   }
   await expect(page.locator("[data-error-line='2']")).toContainText("invalid JSON");
   await expect(page.locator("[data-error-line='7']")).toContainText("UTF-8");
-  for (const line of [1, 3, 5, 8]) await expect(page.locator(`.rbody [data-line='${line}']`)).toBeVisible();
+  for (const line of [1, 3, 5, 8])
+    await expect(page.locator(`[data-testid=rollout-scroller] [data-line='${line}']`)).toBeVisible();
   await openLine(page, 5);
-  await expect(page.locator(".call-row").first()).toBeVisible();
+  await expect(page.locator("li[data-call-index]").first()).toBeVisible();
 });
 
 test("a load in progress can be cancelled and leaves the page as it was", async ({ page }, testInfo) => {

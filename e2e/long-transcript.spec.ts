@@ -25,11 +25,11 @@ test("n and p on a 200k-item transcript show the call they select", async ({ pag
   );
   await page.goto("/");
   await page.getByTestId("file-input").setInputFiles(file);
-  await page.locator("main.workspace[data-rewarded='true']").waitFor({ timeout: 180_000 });
+  await page.locator("main[data-ready][data-rewarded='true']").waitFor({ timeout: 180_000 });
   await page.locator("[data-line='2']").click();
-  const detail = page.locator("article.detail[data-detail-line='2']");
-  await detail.locator(".item-call").first().waitFor({ timeout: 60_000 });
-  await expect(detail.locator(".transcript-space")).toHaveAttribute("data-items", "200001");
+  const detail = page.locator("article[data-detail-line='2']");
+  await detail.locator("[data-transcript-call]").first().waitFor({ timeout: 60_000 });
+  await expect(detail.locator("[data-testid=transcript-space]")).toHaveAttribute("data-items", "200001");
   for (const [key, call] of [
     ["n", 0],
     ["n", 1],
@@ -37,8 +37,11 @@ test("n and p on a 200k-item transcript show the call they select", async ({ pag
     ["p", 1],
   ] as const) {
     await page.keyboard.press(key);
-    await expect(detail.locator(".call-row.selected")).toHaveAttribute("data-call-index", String(call));
-    await expect(page.locator(`#call-${call}`)).toHaveClass(/selected/);
+    await expect(detail.locator("li[data-call-index][aria-current=true]")).toHaveAttribute(
+      "data-call-index",
+      String(call),
+    );
+    await expect(page.locator(`#call-${call}`)).toHaveAttribute("aria-current", "true");
     await expect(page.locator(`#call-${call}`)).toBeInViewport();
   }
 });

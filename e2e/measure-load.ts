@@ -34,14 +34,14 @@ try {
   const started = Date.now();
   const t0 = await page.evaluate(() => Math.round(performance.now()));
   await page.getByTestId("file-input").setInputFiles(file);
-  await page.locator("main.workspace[data-ready='true']").waitFor({ timeout: 600_000 });
+  await page.locator("main[data-ready][data-ready='true']").waitFor({ timeout: 600_000 });
   const loaded = Date.now() - started;
   const tReady = await page.evaluate(() => Math.round(performance.now()));
   const rows = await page.getByTestId("rollout-count").textContent();
   // Open the next rollout and scroll the list, as a user would right after loading.
   const openStarted = Date.now();
   await page.keyboard.press("j");
-  await page.locator("article.detail[data-detail-line='2'][data-verified='true']").waitFor();
+  await page.locator("article[data-detail-line='2'][data-verified='true']").waitFor();
   const opened = Date.now() - openStarted;
   await page
     .getByTestId("rollout-scroller")

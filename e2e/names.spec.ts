@@ -28,8 +28,8 @@ test("a tool name with a Latin script g is marked and flagged confusable; the re
   await page.goto("/");
   await upload(page, [{ name: "g.jsonl", text }]);
   await openLine(page, 1);
-  const rows = page.locator(".call-row");
-  await expect(rows.first().locator(".name-escape").first()).toHaveText("⟨U+0261⟩");
+  const rows = page.locator("li[data-call-index]");
+  await expect(rows.first().locator("[data-testid=name-escape]").first()).toHaveText("⟨U+0261⟩");
   await expect(rows.first().locator("[data-name-flag]").first()).toContainText("confusable");
   await expect(rows.first().locator("[data-lookalike]").first()).toHaveAttribute(
     "data-lookalike",
@@ -68,7 +68,7 @@ test("file names with U+200B or U+202E are different chips, isolated, and the co
     { name: "ru\u200bns.jsonl", text },
     { name: "runs\u202e.jsonl", text },
   ]);
-  const chips = page.locator("button.file-chip");
+  const chips = page.locator("button[data-dataset-id]");
   await expect(chips).toHaveCount(3);
   const names = await chips.locator("bdi.chip-name").allTextContents();
   expect(new Set(names).size).toBe(3);

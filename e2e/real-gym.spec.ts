@@ -37,7 +37,7 @@ function files(server: string, withInputs: boolean): string[] {
 /** Every row has exactly one of data-reward / data-unverified-reason; the summary counts the reasons. */
 async function checkRows(page: Page, count: number): Promise<void> {
   await expect(page.getByTestId("rollout-count")).toHaveText(String(count));
-  const rows = page.locator(".rbody .rrow[data-line]");
+  const rows = page.locator("[data-testid=rollout-scroller] [data-line]");
   await expect(rows).toHaveCount(count);
   let unverified = 0;
   for (let i = 0; i < count; i++) {
@@ -66,7 +66,7 @@ for (const server of Object.keys(EXPECTED)) {
       await checkRows(page, count);
       const want = EXPECTED[server];
       const paired = withInputs ? EXPECTED_WITH_INPUTS[server] : undefined;
-      const rows = page.locator(".rbody .rrow[data-line]");
+      const rows = page.locator("[data-testid=rollout-scroller] [data-line]");
       for (let i = 0; i < count; i++) {
         if (paired !== undefined) {
           await expect(rows.nth(i)).toHaveAttribute("data-reward", paired.reward);
@@ -78,8 +78,8 @@ for (const server of Object.keys(EXPECTED)) {
       }
       // The detail says why, in a sentence, and never names an empty server.
       await expect(page.locator(".server-source")).toBeVisible();
-      await expect(page.locator("article.detail")).not.toContainText('""');
-      await expect(page.locator("article.detail")).not.toContainText("mcp____");
+      await expect(page.locator("article[data-detail-line]")).not.toContainText('""');
+      await expect(page.locator("article[data-detail-line]")).not.toContainText("mcp____");
     });
   }
 }
@@ -90,7 +90,7 @@ test("example_mcp_weather: choosing the server reproduces every recorded 1.0 (re
   await page.goto("/");
   await loadFiles(page, files("example_mcp_weather", true));
   await page.getByLabel("Verifying server").selectOption("example_mcp_weather");
-  const rows = page.locator(".rbody .rrow[data-line]");
+  const rows = page.locator("[data-testid=rollout-scroller] [data-line]");
   await expect(rows.first()).toHaveAttribute("data-reward", "1");
   await checkRows(page, 5);
   for (let i = 0; i < 5; i++) {
@@ -98,7 +98,7 @@ test("example_mcp_weather: choosing the server reproduces every recorded 1.0 (re
     await expect(rows.nth(i)).toHaveAttribute("data-server-source", "override");
   }
   await expect(page.locator("[data-unverified-count]")).toHaveAttribute("data-unverified-count", "0");
-  await expect(page.locator(".reward-value[data-policy='contract']")).toHaveAttribute("data-reward", "1");
+  await expect(page.locator("[data-reward][data-policy='contract']")).toHaveAttribute("data-reward", "1");
 });
 
 test("example_tool_call_multireward: a line without expected_call is missing_field, never scored with Gym's default", async ({
@@ -107,12 +107,12 @@ test("example_tool_call_multireward: a line without expected_call is missing_fie
   await page.goto("/");
   await loadFiles(page, files("example_tool_call_multireward", false));
   await page.getByLabel("Verifying server").selectOption("example_tool_call_multireward");
-  await expect(page.locator(".rbody .rrow[data-line]").first()).toHaveAttribute(
+  await expect(page.locator("[data-testid=rollout-scroller] [data-line]").first()).toHaveAttribute(
     "data-unverified-reason",
     "missing_field",
   );
   await expect(page.locator("[data-unverified-count]")).toHaveAttribute("data-unverified-count", "5");
-  await expect(page.locator("article.detail")).toContainText("This line carries no expected_call");
+  await expect(page.locator("article[data-detail-line]")).toContainText("This line carries no expected_call");
   // With example.jsonl the lines pair by input (Gym's defaults applied) and reproduce the recorded 2.0; the
   // chart's axes follow the data, so the axis reaches 2 (no clamp to 1).
   // A new tab: this one would reopen its files on the next load.
@@ -120,8 +120,14 @@ test("example_tool_call_multireward: a line without expected_call is missing_fie
   await paired.goto("/");
   await loadFiles(paired, files("example_tool_call_multireward", true));
   await paired.getByLabel("Verifying server").selectOption("example_tool_call_multireward");
-  await expect(paired.locator(".rbody .rrow[data-line]").first()).toHaveAttribute("data-reward", "2");
-  await expect(paired.locator(".reward-chart [data-axis-max]")).toHaveAttribute("data-axis-max", "2");
+  await expect(paired.locator("[data-testid=rollout-scroller] [data-line]").first()).toHaveAttribute(
+    "data-reward",
+    "2",
+  );
+  await expect(paired.locator("[data-testid=reward-chart] [data-axis-max]")).toHaveAttribute(
+    "data-axis-max",
+    "2",
+  );
 });
 
 test("a recorded NaN reward is not drawn (no cx=NaN) and the axes stay finite", async ({ page }) => {
@@ -154,13 +160,16 @@ test("a recorded NaN reward is not drawn (no cx=NaN) and the axes stay finite", 
   await expect(page.getByTestId("rollout-count")).toHaveText("2");
   // Rewards fill in behind the rows and the chart renders from a deferred value: wait for both.
   await expect(page.locator("[data-rewards='pending']")).toHaveCount(0);
-  await expect(page.locator(".reward-chart circle").first()).toBeAttached();
+  await expect(page.locator("[data-testid=reward-chart] circle").first()).toBeAttached();
   const cx = await page
-    .locator(".reward-chart circle")
+    .locator("[data-testid=reward-chart] circle")
     .evaluateAll((els) => els.map((e) => e.getAttribute("cx")));
   expect(cx.length).toBeGreaterThan(0);
   for (const value of cx) expect(Number.isFinite(Number(value))).toBe(true);
-  await expect(page.locator(".reward-chart [data-axis-max]")).toHaveAttribute("data-axis-max", "1");
+  await expect(page.locator("[data-testid=reward-chart] [data-axis-max]")).toHaveAttribute(
+    "data-axis-max",
+    "1",
+  );
 });
 
 test("files with the same name are distinct datasets", async ({ page }) => {
@@ -173,12 +182,12 @@ test("files with the same name are distinct datasets", async ({ page }) => {
   await expect(chips).toHaveCount(2);
   await expect(chips.nth(0)).toContainText("example_rollouts.jsonl #1");
   await expect(chips.nth(1)).toContainText("example_rollouts.jsonl #2");
-  await expect(page.locator(".rbody .rrow[data-line]").first()).toHaveAttribute(
+  await expect(page.locator("[data-testid=rollout-scroller] [data-line]").first()).toHaveAttribute(
     "data-server",
     "workplace_assistant",
   );
   await chips.nth(1).click();
-  await expect(page.locator(".rbody .rrow[data-line]").first()).toHaveAttribute(
+  await expect(page.locator("[data-testid=rollout-scroller] [data-line]").first()).toHaveAttribute(
     "data-server",
     "math_advanced_calculations",
   );

@@ -55,14 +55,14 @@ test.describe("run view on the generated triage run", () => {
     expect(drift).toBeGreaterThan(0);
     await expect(page.getByTestId("triage-drift")).toHaveAttribute("data-count", String(drift));
     await expect(page.getByTestId("triage-drift").locator("[data-cause='drift']")).toHaveCount(1);
-    await expect(page.locator(".triage-causes [data-cause='drift']")).toHaveCount(0);
+    await expect(page.locator("[data-testid=triage-causes] [data-cause='drift']")).toHaveCount(0);
     // A click-through: the list keeps exactly that cause's recorded zeros (lines that are rollouts).
     const lines = recordedZero.filter((i) => i.cause === "tool_failed").map((i) => i.line);
     await page.locator("[data-cause='tool_failed']").click();
     await expect(page.getByTestId("shown-count")).toHaveAttribute("data-shown", String(lines.length));
     expect(new URL(page.url()).searchParams.get("f")).toBe("recorded:0 cause:tool_failed");
     const shown = await page
-      .locator(".rbody .rrow")
+      .locator("[data-testid=rollout-scroller] [data-line]")
       .evaluateAll((rows) => rows.map((r) => Number(r.getAttribute("data-line"))));
     expect(shown.sort((a, b) => a - b)).toEqual(lines);
     await expect(page.locator("[data-cause='tool_failed']")).toHaveAttribute("aria-pressed", "true");
@@ -271,12 +271,12 @@ test("Back from a sample returns to the landing page, and the title links home",
   await sample.click();
   await waitReady(page);
   await page.goBack();
-  await expect(page.locator(".welcome")).toBeVisible();
-  await expect(page.locator("main.workspace")).toHaveCount(0);
+  await expect(page.getByTestId("welcome")).toBeVisible();
+  await expect(page.locator("main[data-ready]")).toHaveCount(0);
   await page.goForward();
   await waitReady(page);
   await page.getByTestId("home-link").click();
-  await expect(page.locator(".welcome")).toBeVisible();
+  await expect(page.getByTestId("welcome")).toBeVisible();
   expect(new URL(page.url()).search).toBe("");
   // Another sample still opens from there.
   await page.locator("[data-sample='workplace-edge-cases.jsonl']").click();
@@ -332,7 +332,7 @@ test.describe("phone-sized screen", () => {
     await scroller.scrollIntoViewIfNeeded();
     const box = await scroller.boundingBox();
     if (!box) throw new Error("no list");
-    const visible = await page.locator(".rbody .rrow").evaluateAll(
+    const visible = await page.locator("[data-testid=rollout-scroller] [data-line]").evaluateAll(
       (rows, frame) =>
         rows.filter((row) => {
           const r = row.getBoundingClientRect();

@@ -24,7 +24,7 @@ test("a sample's materialized inputs are loaded and paired with it", async ({ pa
   await page.goto("/?sample=workplace-noecho.jsonl&line=1");
   await waitReady(page);
   await expect(page.locator("[data-inputs='workplace_materialized_inputs.jsonl']")).toBeVisible();
-  await expect(page.locator("article.detail")).toHaveAttribute("data-verified", "true");
+  await expect(page.locator("article[data-detail-line]")).toHaveAttribute("data-verified", "true");
   await expect(page.locator('[data-reward][data-policy="contract"]')).not.toHaveAttribute(
     "data-reward",
     "none",
@@ -36,9 +36,14 @@ test("a deep link to a call survives a reload", async ({ page }) => {
   await page.goto(link);
   await waitReady(page);
   for (let attempt = 0; attempt < 2; attempt++) {
-    await expect(page.locator("article.detail")).toHaveAttribute("data-detail-line", "2");
-    await expect(page.locator(".call-row.selected")).toHaveAttribute("data-call-index", "1");
-    await expect(page.locator(".rbody .rrow.selected")).toHaveAttribute("data-line", "2");
+    await expect(page.locator("article[data-detail-line]")).toHaveAttribute("data-detail-line", "2");
+    await expect(page.locator("li[data-call-index][aria-current=true]")).toHaveAttribute(
+      "data-call-index",
+      "1",
+    );
+    await expect(
+      page.locator("[data-testid=rollout-scroller] [data-line][aria-current=true]"),
+    ).toHaveAttribute("data-line", "2");
     await expect(page.locator("[data-filter='mismatched']")).toHaveAttribute("aria-pressed", "true");
     await expect(page.locator("#call-1")).toBeInViewport();
     if (attempt === 0) {
@@ -59,7 +64,7 @@ test("a deep link to a call survives a reload", async ({ page }) => {
 test("the header links the open sample rollout to its harness what-if", async ({ page }) => {
   await page.goto(`/?sample=${SAMPLE}&line=3`);
   await waitReady(page);
-  await expect(page.locator("article.detail")).toHaveAttribute("data-detail-line", "3");
+  await expect(page.locator("article[data-detail-line]")).toHaveAttribute("data-detail-line", "3");
   await page.getByTestId("compare-link").click();
   await expect(page).toHaveURL(/\/compare\?tab=whatif/);
   await expect(page.getByTestId("whatif-result")).toHaveAttribute("data-line", "3");

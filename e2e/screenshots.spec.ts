@@ -12,18 +12,18 @@ for (const scheme of ["light", "dark"] as const) {
 
     await page.goto("/?sample=workplace-edge-cases.jsonl&line=2");
     await waitReady(page);
-    await expect(page.locator("article.detail")).toHaveAttribute("data-verified", "true");
+    await expect(page.locator("article[data-detail-line]")).toHaveAttribute("data-verified", "true");
     await page.screenshot({ path: screenshotPath(`inspector-${scheme}.png`) });
 
     await page.goto("/?sample=workplace-edge-cases.jsonl&line=2&call=1");
     await waitReady(page);
-    await expect(page.locator("article.detail")).toHaveAttribute("data-verified", "true");
-    await expect(page.locator(".item-call pre.code .tok").first()).toBeVisible();
+    await expect(page.locator("article[data-detail-line]")).toHaveAttribute("data-verified", "true");
+    await expect(page.locator("[data-transcript-call] pre .code-line > span").first()).toBeVisible();
     await page.screenshot({ path: screenshotPath(`call-${scheme}.png`) });
 
     await page.goto("/?sample=workplace-harnesses.jsonl&filter=changed&line=22");
     await waitReady(page);
-    await expect(page.locator("article.detail")).toHaveAttribute("data-verified", "true");
+    await expect(page.locator("article[data-detail-line]")).toHaveAttribute("data-verified", "true");
     await page.screenshot({ path: screenshotPath(`changed-${scheme}.png`) });
   });
 }

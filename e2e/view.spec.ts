@@ -135,8 +135,8 @@ test("the printed URL opens the folder; an appended line shows with its reward",
   // The token leaves the address bar at once (the cookie carries it).
   await expect(page).not.toHaveURL(/token=/);
   await waitReady(page);
-  await expect(page.locator(".rrow[data-line]")).toHaveCount(3);
-  await expect(page.locator(".rrow[data-line='2']")).toHaveAttribute(
+  await expect(page.locator("[data-testid=rollout-scroller] [data-line]")).toHaveCount(3);
+  await expect(page.locator("[data-testid=rollout-scroller] [data-line='2']")).toHaveAttribute(
     "data-reward",
     String(expected[1]?.contract.reward),
   );
@@ -146,11 +146,11 @@ test("the printed URL opens the folder; an appended line shows with its reward",
   const fourth = rolloutLines[3] ?? "";
   appendFileSync(path.join(dir, "rollouts.jsonl"), fourth.slice(0, 100));
   await expect(page.getByTestId("follow-state")).toContainText("waits for its line break");
-  await expect(page.locator(".rrow[data-line]")).toHaveCount(3);
+  await expect(page.locator("[data-testid=rollout-scroller] [data-line]")).toHaveCount(3);
 
   const started = Date.now();
   appendFileSync(path.join(dir, "rollouts.jsonl"), `${fourth.slice(100)}\n`);
-  const row = page.locator(".rrow[data-line='4']");
+  const row = page.locator("[data-testid=rollout-scroller] [data-line='4']");
   await expect(row.locator("[data-rewards='done']")).toBeVisible({ timeout: FOLLOW_FAIL_MS });
   const elapsed = Date.now() - started;
   test.info().annotations.push({
@@ -165,5 +165,5 @@ test("the printed URL opens the folder; an appended line shows with its reward",
   // Truncated: said, and the rows read stay as they were.
   writeFileSync(path.join(dir, "rollouts.jsonl"), `${rolloutLines[0]}\n`);
   await expect(page.getByTestId("follow-problem")).toContainText("shrank");
-  await expect(page.locator(".rrow[data-line]")).toHaveCount(4);
+  await expect(page.locator("[data-testid=rollout-scroller] [data-line]")).toHaveCount(4);
 });

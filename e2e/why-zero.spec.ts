@@ -65,8 +65,8 @@ async function checkDecisive(page: Page, row: Row): Promise<void> {
     const link = why.locator(`[data-decisive-call='${index}'] [data-call-link='${index}']`);
     await link.click();
     await expect.poll(() => new URL(page.url()).searchParams.get("call")).toBe(String(index));
-    const card = page.locator(`.call-row[data-call-index='${index}']`);
-    await expect(card).toHaveClass(/selected/);
+    const card = page.locator(`li[data-call-index='${index}']`);
+    await expect(card).toHaveAttribute("aria-current", "true");
     await expect(card).toHaveAttribute("data-decisive", "true");
     await expect(card.locator("[data-outcome]")).toHaveCount(1);
     const step = page.locator(`[data-transcript-call='${index}']`);
@@ -141,7 +141,7 @@ test.describe("why zero on the generated triage run", () => {
     const step = page.locator("[data-transcript-call='0']");
     await expect(step).toHaveAttribute("data-outcome", "skipped");
     await expect(step.locator("[data-outcome-note='skipped']")).toContainText("not what the reward saw");
-    await expect(page.locator(".call-row[data-call-index='0'] [data-outcome='skipped']")).toContainText(
+    await expect(page.locator("li[data-call-index='0'] [data-outcome='skipped']")).toContainText(
       "skipped: no tool named",
     );
   });

@@ -23,13 +23,19 @@ test("model-generated text is shown as text and never executed", async ({ page }
     });
     await page.getByRole("button", { name: "raw line" }).click();
     await expect(page.getByTestId("raw-line")).toContainText("<script>");
-    await expect(page.locator(".detail .msg-text").first()).toContainText("<script>window.__xss=1");
-    await expect(page.locator(".call-row").first()).toContainText('<img src=x onerror="window.__xss=1">');
+    await expect(page.locator("article[data-detail-line] [data-testid=msg-text]").first()).toContainText(
+      "<script>window.__xss=1",
+    );
+    await expect(page.locator("li[data-call-index]").first()).toContainText(
+      '<img src=x onerror="window.__xss=1">',
+    );
   }
   // Rendered as text: the payloads created no elements.
   expect(
     await page
-      .locator("article.detail img, article.detail svg, article.detail a[href^='javascript']")
+      .locator(
+        "article[data-detail-line] img, article[data-detail-line] svg, article[data-detail-line] a[href^='javascript']",
+      )
       .count(),
   ).toBe(0);
   expect(

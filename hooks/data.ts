@@ -4,18 +4,12 @@
  * on a dataset carries its id and revision (or, for a detail view, its analysis revision), so new rows,
  * new rewards and a newly paired inputs file reach every view without manual invalidation.
  */
-import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { z } from "zod";
 import type { HarnessChoice } from "@/lib/harness";
-import type { RewardSource } from "@/lib/metrics";
-import type { ZeroView } from "@/lib/triage";
 import type {
-  CallView,
-  DataRequests,
   DatasetSummary,
-  DetailParams,
-  ExportFormat,
   FileRole,
   FolderEntry,
   LineError,
@@ -23,7 +17,6 @@ import type {
   RolloutIndexEntry,
   SessionSummary,
   Source,
-  TranscriptItem,
 } from "@/worker/protocol";
 import { SUMMARY_ERRORS } from "@/worker/protocol";
 import { isCancelled } from "@/worker/rpc";
@@ -294,81 +287,6 @@ export function useLineErrors(dataset: DatasetSummary | null): {
   return { errors, total: dataset?.error_count ?? 0, more };
 }
 
-/** Every row is indexed and has its rewards: the run view can be computed (worker/run-handlers). */
-export function runViewReady(dataset: DatasetSummary | null): boolean {
-  return (
-    dataset !== null && dataset.kind === "rollouts" && dataset.indexed && dataset.rewarded === dataset.rows
-  );
-}
-
-/**
- * The run view of a dataset (worker/run.ts): why-zero breakdown, metrics and the lines a structured filter
- * keeps. Asked for once the dataset's rewards are complete, not at every streaming revision (each answer
- * re-renders the breakdown and the metrics); while rewards are recomputed the previous view stays. Keyed by
- * the revision: another server, harness or inputs file recomputes it.
- */
-export function useRunView(dataset: DatasetSummary | null, filter: string, reward: RewardSource) {
-  const client = useDataClient();
-  return useQuery({
-    queryKey: ["run", dataset?.id ?? null, dataset?.revision ?? 0, filter, reward],
-    enabled: runViewReady(dataset),
-    queryFn: ({ signal }) =>
-      client.request("run", { dataset: dataset?.id ?? "", filter, reward }, { signal }),
-    placeholderData: (previous, query) => (query?.queryKey[1] === dataset?.id ? previous : undefined),
-  });
-}
-
-/** Downloads the rows the filter keeps, as `cli triage --format F --filter EXPR` writes them; an error or null. */
-export function useRunExport() {
-  const client = useDataClient();
-  return useCallback(
-    async (dataset: DatasetSummary, filter: string, format: ExportFormat): Promise<string | null> => {
-      const result = await client.request("runExport", { dataset: dataset.id, filter, format });
-      if ("error" in result) return result.error;
-      const type = format === "csv" ? "text/csv" : "application/x-ndjson";
-      download(result.text, type, `${baseName(dataset)}-rows.${format}`);
-      return null;
-    },
-    [client],
-  );
-}
-
-function baseName(dataset: DatasetSummary): string {
-  return (dataset.name.split("/").pop() ?? dataset.name).replace(/\.jsonl(\.gz)?$/, "");
-}
-
-/** Saves text as a file through a temporary object URL. */
-function download(text: string, type: string, name: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const anchor = document.createElement("a");
-  anchor.href = url;
-  anchor.download = name;
-  anchor.click();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}
-
-/**
- * Downloads the report to share (lib/report: one self-contained HTML file) of the filter and the marked
- * rollouts (none marked: the first the filter keeps); resolves to an error, or null once saved.
- */
-export function useRunReport() {
-  const client = useDataClient();
-  return useCallback(
-    async (
-      dataset: DatasetSummary,
-      filter: string,
-      marked: readonly number[],
-      view: ZeroView,
-    ): Promise<string | null> => {
-      const result = await client.request("runReport", { dataset: dataset.id, filter, marked, view });
-      if ("error" in result) return result.error;
-      download(result.html, "text/html", `${baseName(dataset)}-report.html`);
-      return null;
-    },
-    [client],
-  );
-}
-
 /** Tells the worker which rows are on screen, so their rewards come first. */
 export function usePrioritize(datasetId: string | null) {
   const client = useDataClient();
@@ -388,160 +306,6 @@ export function usePrioritize(datasetId: string | null) {
 
 /** Scrolling pauses this long before the rows on screen are sent to the worker. */
 export const PRIORITIZE_DEBOUNCE_MS = 80;
-
-function detailParams(
-  dataset: DatasetSummary | null,
-  line: number | null,
-  server: string | null,
-  harness: HarnessChoice | null,
-): DetailParams {
-  return { dataset: dataset?.id ?? "", line: line ?? 0, server, harness, analysis: dataset?.analysis ?? 0 };
-}
-
-/**
- * A whole-rollout request of the detail pane (its summary, or its verification), keyed by the dataset's
- * analysis revision; the previous rollout's answer stays up only while the same line is refetched.
- */
-function useDetailRequest<M extends "detail" | "detailVerification">(
-  method: M,
-  dataset: DatasetSummary | null,
-  line: number | null,
-  server: string | null,
-  harness: HarnessChoice | null,
-  enabled = true,
-) {
-  const client = useDataClient();
-  const params = detailParams(dataset, line, server, harness);
-  return useQuery<DataRequests[M]["result"]>({
-    queryKey: [method, params.dataset, params.analysis, line, server, harness],
-    enabled: enabled && dataset !== null && line !== null,
-    placeholderData: (previous, query) =>
-      query?.queryKey[1] === dataset?.id && query?.queryKey[3] === line ? previous : undefined,
-    queryFn: ({ signal }) => client.request(method, params, { signal }),
-  });
-}
-
-/**
- * One rollout's detail summary: header, findings, and how many calls and transcript items it has (those
- * come a page at a time: useDetailCalls, useDetailItems). One parse in the worker, which keeps the opened
- * rollout for the pages.
- */
-export function useDetail(
-  dataset: DatasetSummary | null,
-  line: number | null,
-  server: string | null,
-  harness: HarnessChoice | null,
-) {
-  return useDetailRequest("detail", dataset, line, server, harness);
-}
-
-/**
- * Both verifications of the rollout useDetail opens (same arguments), computed in the verify pool apart
- * from the summary: a long rollout's calls are on screen while it is still being replayed. Asked for once
- * `opened` (the summary is in): on 2 cores a replay started alongside would halve the open's CPU.
- */
-export function useDetailVerification(
-  dataset: DatasetSummary | null,
-  line: number | null,
-  server: string | null,
-  harness: HarnessChoice | null,
-  opened: boolean,
-) {
-  return useDetailRequest("detailVerification", dataset, line, server, harness, opened);
-}
-
-/** Rows per page request of an opened rollout's calls or transcript items. */
-export const DETAIL_PAGE_ROWS = 100;
-
-/** The rows of an opened rollout the page has, and how it says which rows are on screen. */
-export interface DetailRows<T> {
-  /** The row, or undefined while its page is on its way. */
-  rowAt(index: number): T | undefined;
-  /** Rows [start, end) are on screen (or about to be): their pages are fetched, the page before and after too. */
-  onRange(start: number, end: number): void;
-}
-
-function useDetailRows<T>(
-  part: "calls" | "items",
-  params: DetailParams,
-  enabled: boolean,
-  fetchRows: (start: number, end: number, signal: AbortSignal) => Promise<T[] | null>,
-): DetailRows<T> {
-  // The pages on screen, for the rollout they were reported for (another rollout starts at its top).
-  const rollout = JSON.stringify([params.dataset, params.line]);
-  const [seen, setSeen] = useState({ rollout, first: 0, last: 0 });
-  const pages = seen.rollout === rollout ? seen : { first: 0, last: 0 };
-  const wanted: number[] = [];
-  for (let page = Math.max(0, pages.first - 1); page <= pages.last + 1; page++) wanted.push(page);
-  const results = useQueries({
-    queries: wanted.map((page) => ({
-      queryKey: [
-        "detail-rows",
-        part,
-        params.dataset,
-        params.analysis,
-        params.line,
-        params.server,
-        params.harness,
-        page,
-      ],
-      enabled,
-      // A page of a given analysis revision never changes.
-      staleTime: Number.POSITIVE_INFINITY,
-      queryFn: ({ signal }: { signal: AbortSignal }) =>
-        fetchRows(page * DETAIL_PAGE_ROWS, (page + 1) * DETAIL_PAGE_ROWS, signal),
-    })),
-  });
-  const loaded = new Map<number, T[]>();
-  results.forEach((result, at) => {
-    const page = wanted[at];
-    if (page !== undefined && result.data) loaded.set(page, result.data);
-  });
-  const onRange = useCallback(
-    (start: number, end: number) => {
-      const first = Math.floor(Math.max(0, start) / DETAIL_PAGE_ROWS);
-      const last = Math.floor(Math.max(start, end - 1, 0) / DETAIL_PAGE_ROWS);
-      setSeen((previous) =>
-        previous.rollout === rollout && previous.first === first && previous.last === last
-          ? previous
-          : { rollout, first, last },
-      );
-    },
-    [rollout],
-  );
-  return {
-    rowAt: (index) => loaded.get(Math.floor(index / DETAIL_PAGE_ROWS))?.[index % DETAIL_PAGE_ROWS],
-    onRange,
-  };
-}
-
-/** The calls of the rollout useDetail opened (same arguments), a page at a time as they come on screen. */
-export function useDetailCalls(
-  dataset: DatasetSummary | null,
-  line: number | null,
-  server: string | null,
-  harness: HarnessChoice | null,
-): DetailRows<CallView> {
-  const client = useDataClient();
-  const params = detailParams(dataset, line, server, harness);
-  return useDetailRows("calls", params, dataset !== null && line !== null, (start, end, signal) =>
-    client.request("detailCalls", { ...params, start, end }, { signal }),
-  );
-}
-
-/** The transcript items of the rollout useDetail opened (same arguments), a page at a time. */
-export function useDetailItems(
-  dataset: DatasetSummary | null,
-  line: number | null,
-  server: string | null,
-  harness: HarnessChoice | null,
-): DetailRows<TranscriptItem> {
-  const client = useDataClient();
-  const params = detailParams(dataset, line, server, harness);
-  return useDetailRows("items", params, dataset !== null && line !== null, (start, end, signal) =>
-    client.request("detailItems", { ...params, start, end }, { signal }),
-  );
-}
 
 /** Typing pauses this long before a search is sent to the worker. */
 export const SEARCH_DEBOUNCE_MS = 200;
@@ -619,18 +383,6 @@ export function useServers() {
     queryKey: ["servers"],
     queryFn: async ({ signal }) => (await client.request("servers", {}, { signal })).servers,
   });
-}
-
-/** The original bytes of one line, read back from the file when asked for (copy, download, raw view). */
-export function useRawLine() {
-  const client = useDataClient();
-  return useCallback(
-    async (dataset: string, line: number): Promise<Uint8Array | null> => {
-      const result = await client.request("raw", { dataset, line });
-      return result?.bytes ?? null;
-    },
-    [client],
-  );
 }
 
 export const SAMPLES_INDEX_URL = "/samples/index.json";

@@ -21,7 +21,7 @@ function row(line: number, contract: number | null = null): RolloutIndexEntry {
     counts: { ambiguous: 0, mismatched: 0, external: 0, none: 0 },
     map_state: "unknown",
     gym_would_reject: false,
-    verify_error: null,
+    error: null,
     paired: false,
     paired_by: "none",
     key: null,

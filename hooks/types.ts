@@ -45,7 +45,6 @@ export type {
   Token,
   TranscriptItem,
   VerificationView,
-  VerifyResultView as VerifyResult,
+  VerifyResultView,
 } from "@/worker/protocol";
 export type { Sample } from "./data";
-export type { FilterFlag, SortKey, StatusCounts, ViewState } from "./view-state";

@@ -1,13 +1,14 @@
 /**
- * The worker's only door into lib/: index rows, transcript views and verification, computed from one
- * parsed rollout line. Everything here is `unknown` in, plain summaries out.
+ * What the inspector shows of one rollout, computed from its parsed line: its list entry and run row, its
+ * transcript, its detail pane and both verifications. Plain summaries out, so they cross to the page.
+ * (Other worker files call lib/ too: reading files, pairing, search, the run view.)
  */
 import { z } from "zod";
 import type { HarnessId } from "../lib/harness/types";
 import { rolloutResolver } from "../lib/identity";
 import { readProvenance } from "../lib/identity/provenance-map";
 import type { CallResolution, Highlight, Policy } from "../lib/identity/types";
-import { type RunRow, runRow } from "../lib/run";
+import { type RunRow, rolloutRowOf, runRow } from "../lib/run";
 import { functionCalls, parseOutputItem, type Rollout } from "../lib/schemas";
 import { callBadges, evidenceOf, packBadges, triageRollout } from "../lib/triage";
 import {
@@ -19,8 +20,8 @@ import {
   type Pairing,
   pairingKey,
   verifierServers,
+  verifyBothPolicies,
   verifyContext,
-  verifyRollout,
 } from "../lib/verify";
 import { knownNamesOf } from "../lib/verify/known-names";
 import type { VerifyResult } from "../lib/verify/types";
@@ -45,20 +46,12 @@ export function datasetKind(inputRows: number, parsedRows: number): "rollouts" |
   return inputRows > 0 && inputRows === parsedRows ? "inputs" : "rollouts";
 }
 
-const MetaSchema = z.looseObject({
-  _ng_task_index: z.number().optional().catch(undefined),
-  _ng_rollout_index: z.number().optional().catch(undefined),
-  id: z.union([z.string(), z.number()]).optional().catch(undefined),
-  agent_ref: z.looseObject({ name: z.string().optional() }).optional().catch(undefined),
-  environment_name: z.string().optional().catch(undefined),
-  reward: z.number().optional().catch(undefined),
-  mcp_tool_call_provenance: z.unknown().optional(),
-  responses_create_params: z.unknown().optional(),
-});
+/** The prompt's fields, read from a paired input row when the rollout carries none. */
+const CreateParamsOf = z.looseObject({ responses_create_params: z.unknown().optional() });
 
-function meta(value: unknown) {
-  const parsed = MetaSchema.safeParse(value);
-  return parsed.success ? parsed.data : {};
+function createParamsOf(value: unknown): unknown {
+  const parsed = CreateParamsOf.safeParse(value);
+  return parsed.success ? parsed.data.responses_create_params : undefined;
 }
 
 /** Key that pairs a materialized-inputs row with its rollout: (_ng_task_index, _ng_rollout_index). */
@@ -73,7 +66,8 @@ export function servers(): string[] {
   return [...verifierServers()].sort();
 }
 
-function counts(calls: readonly CallResolution[]): Record<Highlight, number> {
+/** Per-highlight call counts (the list's badges). */
+export function highlightCounts(calls: readonly CallResolution[]): Record<Highlight, number> {
   const result: Record<Highlight, number> = { ambiguous: 0, mismatched: 0, external: 0, none: 0 };
   for (const call of calls) result[call.highlight]++;
   return result;
@@ -107,26 +101,6 @@ function verifyOptions(context: RowContext) {
   };
 }
 
-function verifyBoth(rollout: Rollout, context: RowContext) {
-  const options = verifyOptions(context);
-  return {
-    contract: verifyRollout(rollout, { ...options, policy: "contract" }),
-    legacy: verifyRollout(rollout, { ...options, policy: "legacy" }),
-  };
-}
-
-/** The list fields of a row (with its paired input row, when there is one). */
-export function rowMeta(value: unknown, input: unknown) {
-  const m = meta(value);
-  return {
-    task_index: m._ng_task_index ?? null,
-    rollout_index: m._ng_rollout_index ?? null,
-    task_id: m.id === undefined ? (meta(input).id?.toString() ?? null) : m.id.toString(),
-    agent: m.agent_ref?.name ?? null,
-    environment: m.environment_name ?? meta(input).environment_name ?? null,
-  };
-}
-
 /** One rollout as the rewards pass leaves it: its list entry, its run-view row and the names it emitted. */
 export interface AnalyzedRollout {
   readonly entry: RolloutIndexEntry;
@@ -145,38 +119,17 @@ export function analyzeRollout(line: number, rollout: Rollout, context: RowConte
  * index entry and the run row (the run view never verifies again).
  */
 export function analyzeRolloutRun(line: number, rollout: Rollout, context: RowContext): AnalyzedRollout {
-  const { input } = context;
-  const result = verifyBoth(rollout, context);
+  const result = verifyBothPolicies(rollout, verifyOptions(context));
   const calls = result.contract.resolution.calls;
-  const entry: RolloutIndexEntry = {
-    line,
-    ...rowMeta(rollout, input),
-    server: result.contract.server,
-    server_source: result.contract.server_source,
-    recorded: typeof rollout.reward === "number" ? rollout.reward : null,
-    contract: result.contract.reward,
-    legacy: result.legacy.reward,
-    unverified: result.contract.unverified?.code ?? null,
-    legacy_unverified: result.legacy.unverified?.code ?? null,
-    calls: calls.length,
-    counts: counts(calls),
-    map_state: result.contract.resolution.map_state,
-    gym_would_reject: (result.contract.gym_would_reject?.length ?? 0) > 0,
-    verify_error: result.contract.error ?? null,
-    paired: input !== undefined,
-    paired_by: result.contract.paired_by,
-    key: pairingKey(rollout),
-    rewards: "done",
+  const run = runRow(line, rollout, { ...runOptions(context), ...result });
+  return {
+    entry: { ...rolloutRowOf(run), counts: highlightCounts(calls), rewards: "done" },
+    run,
+    emitted: [...new Set(calls.map((call) => call.emitted))],
   };
-  const run = runRow(line, rollout, {
-    ...runOptions(context),
-    contract: result.contract,
-    legacy: result.legacy,
-  });
-  return { entry, run, emitted: [...new Set(calls.map((call) => call.emitted))] };
 }
 
-/** lib/run's options for a row context (what worker/run-handlers passes for the same row). */
+/** lib/run's options for a row context (what features/run/handlers.ts passes for the same row). */
 export function runOptions(context: RowContext) {
   return {
     server: context.override,
@@ -437,7 +390,7 @@ export function openDetail(
     view: {
       line: entry.line,
       entry,
-      input: inputMessages(rollout.responses_create_params ?? meta(input).responses_create_params),
+      input: inputMessages(rollout.responses_create_params ?? createParamsOf(input)),
       call_count: contract.count,
       item_count: index.count,
       call_items: index.callItems,
@@ -468,7 +421,7 @@ export function openDetail(
 export const LISTED_DECISIVE = 50;
 /**
  * Calls whose outcome badge travels with the verification (the decisive ones beyond too), so it stays
- * bounded on a 100k-call rollout (worker/detail-pages.test.ts); later calls show no badge.
+ * bounded on a 100k-call rollout (features/inspector/detail-pages.test.ts); later calls show no badge.
  */
 export const BADGED_CALLS = 2_000;
 
@@ -521,7 +474,7 @@ function lookalikesOf(
  * recomputation the cause reads.
  */
 export function detailVerification(rollout: Rollout, context: RowContext): VerificationView {
-  const result = verifyBoth(rollout, context);
+  const result = verifyBothPolicies(rollout, verifyOptions(context));
   const triage = triageRollout(rollout, {
     ...(result.contract.server === null ? {} : { server: result.contract.server }),
     ...(context.input === undefined ? {} : { input: context.input }),

@@ -1,17 +1,18 @@
 /// <reference lib="webworker" />
 /**
- * The one data worker of the app: the file store, the inspector's and the compare page's requests
- * (./protocol.ts, ./compare-protocol.ts), and the verify pool the page hands it as MessagePorts.
+ * The one data worker of the app: the file store, the session's requests and each feature's (./protocol.ts
+ * composes them; features/<name>/handlers.ts answer them), and the verify pool the page hands it as MessagePorts.
  */
-import { compareHandlers } from "./compare-handlers";
-import { inspectorHandlers } from "./inspector-handlers";
-import { opfsPersistence } from "./opfs";
-import { PortPool } from "./pool";
+import { compareHandlers } from "@/features/compare/handlers";
+import { inspectorHandlers } from "@/features/inspector/handlers";
+import { runHandlers } from "@/features/run/handlers";
+import { opfsKeptFiles } from "./opfs";
+import { inProcessPool, type Pool, PortPool } from "./pool";
 import type { DataEvent, DataRequests } from "./protocol";
 import { opfsResults } from "./results-cache";
 import { serve } from "./rpc";
-import { runHandlers } from "./run-handlers";
-import { DataService, inProcessPool, type Pool } from "./service";
+import { DataService } from "./service";
+import { sessionHandlers } from "./session-handlers";
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -38,11 +39,12 @@ let push: (event: DataEvent) => void = () => {};
 const service = new DataService(
   deferredPool,
   (session) => push({ kind: "session", session }),
-  opfsPersistence(),
+  opfsKeptFiles(),
   undefined,
   opfsResults(),
 );
 push = serve<DataRequests, DataEvent>(self, {
+  ...sessionHandlers(service),
   ...inspectorHandlers(service),
   ...compareHandlers(service),
   ...runHandlers(service),

@@ -1,11 +1,25 @@
 /**
- * The browser's reading of an opened folder's files for their roles: lib/folder says how much of each file
- * to read (headToRead) and decides the role; this reads those bytes from the File (the first
- * ROLE_SNIFF_BYTES of JSONL, decompressed, or the whole YAML/JSON text), as cli/folder.ts does from disk.
+ * An opened folder in the browser: each file read for its role (lib/folder says how much of each file to
+ * read, headToRead, and decides the role; this reads those bytes from the File: the first ROLE_SNIFF_BYTES
+ * of JSONL, decompressed, or the whole YAML/JSON text, as cli/folder.ts does from disk), the user's roles,
+ * lib's plan applied to the datasets read, and the folder as the page shows it.
  */
-import { type FolderFile, headToRead, MAX_WHOLE_FILE_BYTES, ROLE_SNIFF_BYTES } from "../lib/folder";
+import {
+  chooseRole,
+  type FileRole,
+  type FolderFile,
+  type FolderPlan,
+  fileRole,
+  type GymConfig,
+  headToRead,
+  MAX_WHOLE_FILE_BYTES,
+  ROLE_SNIFF_BYTES,
+  type RoleDecision,
+  readGymMetrics,
+} from "../lib/folder";
 import { gunzipIfGzip, streamChunks } from "../lib/jsonl";
-import type { FolderEntry } from "./protocol";
+import type { FolderEntry, FolderSummary } from "./protocol";
+import type { Dataset } from "./store";
 
 const decoder = new TextDecoder();
 
@@ -53,4 +67,86 @@ export async function folderHead({ path, file }: FolderEntry): Promise<FolderFil
   } catch {
     return { path, head: null, complete: false };
   }
+}
+
+/** The opened folder: its files, what was read of each for its role, the user's roles, and its plan. */
+export interface OpenedFolder {
+  readonly name: string;
+  readonly entries: readonly FolderEntry[];
+  readonly heads: readonly FolderFile[];
+  readonly overrides: ReadonlyMap<string, FileRole>;
+  readonly plan: FolderPlan;
+  /** The dataset each rollouts or task-rows file was read into, by path. */
+  readonly datasets: ReadonlyMap<string, Dataset>;
+}
+
+/** Each file's role: from its content (lib/folder fileRole), unless the user chose another. */
+export function decideRoles(
+  heads: readonly FolderFile[],
+  overrides: ReadonlyMap<string, FileRole>,
+): RoleDecision[] {
+  return heads.map((head) => {
+    const decided = fileRole(head);
+    const chosen = overrides.get(head.path);
+    return chosen === undefined ? decided : chooseRole(decided, chosen, head);
+  });
+}
+
+/** The parsed configs of the given config files (from their role decisions). */
+export function configsOf(paths: readonly string[], decisions: readonly RoleDecision[]): GymConfig[] {
+  return paths.flatMap((path) => decisions.find((d) => d.path === path)?.config ?? []);
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item, at) => item === b[at]);
+}
+
+/**
+ * Gives each planned run's rollouts dataset its configs and task-rows datasets; returns the datasets whose
+ * configs or task rows changed (their rewards are computed again).
+ */
+export function applyPlan(
+  plan: FolderPlan,
+  decisions: readonly RoleDecision[],
+  datasets: ReadonlyMap<string, Dataset>,
+): Dataset[] {
+  const changed: Dataset[] = [];
+  for (const planned of plan.runs) {
+    const dataset = datasets.get(planned.rollouts);
+    if (dataset === undefined) continue;
+    const inputs = planned.inputs.flatMap((path) => datasets.get(path)?.id ?? []);
+    if (!sameList(dataset.configFiles, planned.configs) || !sameList(dataset.planInputs ?? [], inputs))
+      changed.push(dataset);
+    dataset.configs = configsOf(planned.configs, decisions);
+    dataset.configFiles = planned.configs;
+    dataset.planInputs = inputs;
+  }
+  return changed;
+}
+
+export function folderSummary(folder: OpenedFolder): FolderSummary {
+  const id = (path: string) => folder.datasets.get(path)?.id ?? null;
+  const head = (path: string) => folder.heads.find((h) => h.path === path)?.head ?? null;
+  return {
+    name: folder.name,
+    files: folder.plan.decisions.map((d) => ({
+      path: d.path,
+      role: d.role,
+      reason: d.reason,
+      chosen: d.chosen,
+      dataset: id(d.path),
+    })),
+    runs: folder.plan.runs.map((planned) => ({
+      rollouts: planned.rollouts,
+      dataset: id(planned.rollouts),
+      configs: planned.configs,
+      inputs: planned.inputs,
+      servers: planned.routes.servers,
+      metrics: planned.metrics.flatMap((path) => {
+        const text = head(path);
+        const read = text === null ? null : readGymMetrics(text);
+        return read?.ok ? [{ path, metrics: read.metrics }] : [];
+      }),
+    })),
+  };
 }

@@ -7,17 +7,17 @@
 import { configRoutes, type GymConfig, type LineKind, readLine as readRolloutLine } from "../lib/folder";
 import { agentOf, type HarnessChoice, harnessFor } from "../lib/harness";
 import { resolveRollout } from "../lib/identity";
-import type { Highlight } from "../lib/identity/types";
 import { parseJsonLine, readJsonl } from "../lib/jsonl";
+import { readRolloutFields } from "../lib/run";
 import type { Rollout } from "../lib/schemas";
 import { type ConfigRouter, chooseServer, InputIndex, type LineSource, pairingKey } from "../lib/verify";
 import {
   type AnalyzedRollout,
   analyzeRolloutRun,
   detailVerification,
+  highlightCounts,
   isInputRow,
   type RowContext,
-  rowMeta,
 } from "./core";
 import type { RolloutIndexEntry, VerificationView } from "./protocol";
 import { findInLines, lineFilter } from "./search";
@@ -94,8 +94,6 @@ function countLines(bytes: Uint8Array): number {
   return count;
 }
 
-const NO_COUNTS: Readonly<Record<Highlight, number>> = { ambiguous: 0, mismatched: 0, external: 0, none: 0 };
-
 /**
  * Parses one batch of lines once and resolves every rollout's calls for the list (statuses, flags,
  * highlights): the index comes before rewards, which cost several times more.
@@ -169,31 +167,22 @@ function identityEntry(
     policy: "contract",
     ...(harness ? { harness } : {}),
   });
-  const counts = { ...NO_COUNTS };
-  for (const call of resolution.calls) counts[call.highlight]++;
-  const meta = rowMeta(rollout, undefined);
   return {
     line,
-    task_index: meta.task_index,
-    rollout_index: meta.rollout_index,
-    task_id: meta.task_id,
-    agent: meta.agent,
-    environment: meta.environment,
+    ...readRolloutFields(rollout),
     server,
     server_source: source,
-    recorded: typeof rollout.reward === "number" ? rollout.reward : null,
     contract: null,
     legacy: null,
     unverified: null,
     legacy_unverified: null,
     calls: resolution.calls.length,
-    counts,
+    counts: highlightCounts(resolution.calls),
     map_state: resolution.map_state,
     gym_would_reject: resolution.findings.some((finding) => finding.kind === "gym_would_reject"),
-    verify_error: null,
+    error: null,
     paired: false,
     paired_by: "none",
-    key: pairingKey(rollout),
     rewards: "pending",
   };
 }

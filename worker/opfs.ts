@@ -5,8 +5,8 @@
  * with for rows that name none (a bundled sample's), so rewards after a reload equal those before it.
  */
 import { z } from "zod";
+import type { KeptFiles } from "./persistence";
 import type { RecentFile } from "./protocol";
-import type { Persistence } from "./service";
 
 /** Files kept at most; the least recently opened go first. */
 export const MAX_KEPT_FILES = 12;
@@ -60,7 +60,7 @@ async function remove(dir: FileSystemDirectoryHandle, id: string): Promise<void>
 }
 
 /** Null where the browser has no OPFS (then nothing survives a reload, and nothing else changes). */
-export function opfsPersistence(): Persistence | null {
+export function opfsKeptFiles(): KeptFiles | null {
   if (typeof navigator === "undefined" || !navigator.storage?.getDirectory) return null;
   return {
     async save(id, name, blob, fallbackServer) {

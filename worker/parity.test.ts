@@ -9,8 +9,9 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { run } from "@/cli/commands/verify";
 import { memoryIo } from "@/cli/io";
+import { inProcessPool } from "@/worker/pool";
 import type { FolderEntry, LoadProgress, SessionSummary, Source } from "@/worker/protocol";
-import { DataService, inProcessPool } from "@/worker/service";
+import { DataService } from "@/worker/service";
 
 const ROOT = path.resolve(__dirname, "..");
 const GYM = path.join(ROOT, "fixtures/nemo-gym/resources_servers");

@@ -4,18 +4,45 @@
  * them over MessagePorts the page hands it (a worker cannot portably start workers of its own).
  */
 
-import type {
-  IndexedBatch,
-  IndexJob,
-  InputsJob,
-  RewardedLine,
-  RewardJob,
-  SearchJob,
-  VerifyDetailJob,
+import {
+  type IndexedBatch,
+  type IndexJob,
+  type InputsJob,
+  indexBatch,
+  prepareInputs,
+  type RewardedLine,
+  type RewardJob,
+  rewardBatch,
+  type SearchJob,
+  searchRange,
+  type VerifyDetailJob,
+  verifyDetail,
 } from "./jobs";
 import type { VerificationView } from "./protocol";
 import { type Endpoint, RpcClient } from "./rpc";
-import type { Pool } from "./service";
+import type { IndexRunner } from "./store";
+
+/** What the data service sends jobs to: the verify pool, or its functions on this thread. */
+export interface Pool extends IndexRunner {
+  rewards(job: RewardJob): Promise<RewardedLine[]>;
+  search(job: SearchJob): Promise<number[]>;
+  /** Indexes an inputs file for pairing in every pool member, before rewards jobs name it. */
+  prepareInputs(job: InputsJob): Promise<number>;
+  /** Both verifications of one opened rollout, off the data worker's thread. */
+  verifyDetail(job: VerifyDetailJob): Promise<VerificationView | null>;
+}
+
+/** The pool's functions run on this thread: for tests, and where workers cannot be made. */
+export function inProcessPool(): Pool {
+  return {
+    size: 1,
+    index: (job: IndexJob): Promise<IndexedBatch> => indexBatch(job),
+    rewards: (job: RewardJob) => rewardBatch(job),
+    search: (job: SearchJob) => searchRange(job),
+    prepareInputs: (job: InputsJob) => prepareInputs(job),
+    verifyDetail: (job: VerifyDetailJob) => verifyDetail(job),
+  };
+}
 
 export interface PoolRequests {
   index: { params: IndexJob; result: IndexedBatch };
@@ -58,7 +85,7 @@ export class PortPool implements Pool {
     return this.members.length;
   }
 
-  private async run<M extends keyof PoolRequests>(
+  private async send<M extends keyof PoolRequests>(
     method: M,
     params: PoolRequests[M]["params"],
   ): Promise<PoolRequests[M]["result"]> {
@@ -74,19 +101,19 @@ export class PortPool implements Pool {
   }
 
   index(job: IndexJob): Promise<IndexedBatch> {
-    return this.run("index", job);
+    return this.send("index", job);
   }
 
   rewards(job: RewardJob): Promise<RewardedLine[]> {
-    return this.run("rewards", job);
+    return this.send("rewards", job);
   }
 
   search(job: SearchJob): Promise<number[]> {
-    return this.run("search", job);
+    return this.send("search", job);
   }
 
   verifyDetail(job: VerifyDetailJob): Promise<VerificationView | null> {
-    return this.run("verifyDetail", job);
+    return this.send("verifyDetail", job);
   }
 
   /** Every member indexes the inputs file (each pairs its own rewards jobs). */

@@ -1,29 +1,29 @@
 /**
- * The inspector's half of the one data worker's protocol (worker/data.worker.ts; the compare page's half is
- * ./compare-protocol.ts), carried by the generic typed RPC of ./rpc.ts.
+ * The shared part of the one data worker's protocol (worker/data.worker.ts): the file store's types and the
+ * session requests every page may send. Each feature declares its own requests beside its handlers
+ * (features/inspector/protocol.ts, features/run/protocol.ts, features/compare/protocol.ts); DataRequests below
+ * composes them. Carried by the generic typed RPC of ./rpc.ts.
  *
  * The worker keeps each file as a Blob and a table of line offsets (./store.ts), never a parsed copy. Only
  * compact values cross the boundary: session summaries (pushed as events), index rows changed since a
  * revision, one rollout's detail view when it is opened, and raw line bytes on demand (transferred).
  */
 
+import type { CompareRequests } from "@/features/compare/protocol";
+import type { InspectorRequests } from "@/features/inspector/protocol";
+import type { RunRequests } from "@/features/run/protocol";
 import type { FileRole, GymMetrics, LineKind } from "../lib/folder";
 import type { HarnessChoice } from "../lib/harness/choice";
 import type { HarnessId } from "../lib/harness/types";
 import type { CallResolution, Highlight, MapState, Policy, RolloutFinding } from "../lib/identity/types";
-import type { PackedBadges, RolloutTriage, ZeroView } from "../lib/triage";
+import type { RolloutRow } from "../lib/run";
+import type { PackedBadges, RolloutTriage } from "../lib/triage";
 import type { VerifierDetailsView } from "../lib/verify/details";
-import type { PairedBy } from "../lib/verify/pairing";
-import type { ServerSource } from "../lib/verify/server";
 import type { VerifyResult } from "../lib/verify/types";
-import type { UnverifiedCode } from "../lib/verify/unverified";
-import type { CompareRequests } from "./compare-protocol";
 import type { FollowSummary } from "./follow";
-import type { ExportFormat, RunView } from "./run";
 
 export type {
   CallResolution,
-  ExportFormat,
   FileRole,
   FollowSummary,
   GymMetrics,
@@ -33,7 +33,6 @@ export type {
   MapState,
   Policy,
   RolloutFinding,
-  RunView,
   VerifyResult,
 };
 
@@ -166,37 +165,13 @@ export interface RecentFile {
 
 export type HighlightCounts = Readonly<Record<Highlight, number>>;
 
-/** One rollout in the list. Kept small: the whole index of a large file crosses the boundary. */
-export interface RolloutIndexEntry {
-  readonly line: number;
-  readonly task_index: number | null;
-  readonly rollout_index: number | null;
-  /** The task's `id` field, stringified, when present. */
-  readonly task_id: string | null;
-  readonly agent: string | null;
-  readonly environment: string | null;
-  /** The verifying server used for the list's recomputation (lib/verify chooseServer). */
-  readonly server: string | null;
-  /** Which evidence chose it: override, environment_name, input, provenance, declared_tools, sample, none. */
-  readonly server_source: ServerSource;
-  readonly recorded: number | null;
-  /** Recomputed reward per policy; null when no verifier ran. */
-  readonly contract: number | null;
-  readonly legacy: number | null;
-  /** Why `contract` (resp. `legacy`) is null: a stable reason code (lib/verify UnverifiedCode). */
-  readonly unverified: UnverifiedCode | null;
-  readonly legacy_unverified: UnverifiedCode | null;
-  readonly calls: number;
+/**
+ * One rollout in the list: lib/run's row (its fields and both verifications) with what only the worker
+ * knows. Kept small: the whole index of a large file crosses the boundary.
+ */
+export interface RolloutIndexEntry extends RolloutRow {
   /** Per-highlight call counts under policy `contract`. */
   readonly counts: HighlightCounts;
-  readonly map_state: MapState;
-  readonly gym_would_reject: boolean;
-  readonly verify_error: string | null;
-  readonly paired: boolean;
-  /** How the inputs row was found: by Gym's indices, by an equal task input, or not at all. */
-  readonly paired_by: PairedBy;
-  /** The (_ng_task_index, _ng_rollout_index) pairing key, when the row has both. */
-  readonly key: string | null;
   /** "pending" until both policies' rewards are computed: statuses and counts come first. */
   readonly rewards: "pending" | "done";
 }
@@ -329,14 +304,17 @@ export interface DetailParams {
   readonly analysis: number;
 }
 
-/** The inspector's requests (the compare page's are in ./compare-protocol.ts; one worker answers both). */
 /**
  * Unreadable lines a dataset summary carries, and the page size the list asks for more in: what one
  * screen of the list shows, cheap to clone with every summary whatever the file holds.
  */
 export const SUMMARY_ERRORS = 200;
 
-export interface InspectorRequests {
+/**
+ * The session's requests, answered by ./session-handlers.ts: opening files and folders, the workspace, the
+ * list's index, search and highlighting. Any page may send them.
+ */
+export interface SessionRequests {
   /** fallbackServer: the verifying server for rows that name none (a bundled sample's server). */
   load: {
     params: { sources: readonly Source[]; fallbackServer?: string | null };
@@ -381,15 +359,6 @@ export interface InspectorRequests {
   };
   /** These rows are on screen: compute their rewards before the others. */
   prioritize: { params: { dataset: string; lines: readonly number[] }; result: null };
-  /** One rollout's detail summary; `analysis` is the dataset's analysis revision the page keys it by. */
-  detail: { params: DetailParams; result: DetailView | null };
-  /** Both verifications of the rollout `detail` opened with the same params (computed in the pool). */
-  detailVerification: { params: DetailParams; result: VerificationView | null };
-  /** Calls [start, end) of the rollout opened by `detail` with the same params. */
-  detailCalls: { params: DetailParams & { start: number; end: number }; result: CallView[] | null };
-  /** Transcript items [start, end) of the rollout opened by `detail` with the same params. */
-  detailItems: { params: DetailParams & { start: number; end: number }; result: TranscriptItem[] | null };
-  raw: { params: { dataset: string; line: number }; result: { bytes: Uint8Array } | null };
   /** Matching lines; partial results stream in as progress while the pool searches. */
   search: {
     params: { dataset: string; text: string };
@@ -400,30 +369,8 @@ export interface InspectorRequests {
   servers: { params: Record<string, never>; result: { servers: string[] } };
 }
 
-/** The run view's requests (./run-handlers.ts). */
-export interface RunRequests {
-  /** The run view (worker/run.ts): why-zero breakdown, metrics, filtered lines, inferred harness. */
-  run: {
-    params: { dataset: string; filter: string; reward: "recorded" | "contract" | "legacy" };
-    result: RunView | null;
-  };
-  /** The filtered rows as CSV or JSONL, the same bytes as `cli triage --format F --filter EXPR`. */
-  /**
-   * The report to share (lib/report): the breakdown in `view`, the metrics under the filter, and the marked
-   * rollouts (none marked: the first the filter keeps), the same bytes as `cli report FILE --filter EXPR --mark L`.
-   */
-  runReport: {
-    params: { dataset: string; filter: string; marked: readonly number[]; view: ZeroView };
-    result: { html: string; rollouts: number } | { error: string };
-  };
-  runExport: {
-    params: { dataset: string; filter: string; format: ExportFormat };
-    result: { text: string; rows: number } | { error: string };
-  };
-}
-
 /** Pushed by the worker whenever the session changes (rows streamed in, rewards filled in). */
 export type DataEvent = { readonly kind: "session"; readonly session: SessionSummary };
 
-/** Everything the one data worker answers: the inspector's requests and the compare page's. */
-export type DataRequests = InspectorRequests & CompareRequests & RunRequests;
+/** Everything the one data worker answers: the session's requests and each feature's. */
+export type DataRequests = SessionRequests & InspectorRequests & RunRequests & CompareRequests;

@@ -7,9 +7,10 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildTriageRun } from "../scripts/gen-triage-run";
+import { inProcessPool, type Pool } from "./pool";
 import type { LoadProgress } from "./protocol";
 import { contentHash, type ResultsStore, readResults, resultsKey } from "./results-cache";
-import { DataService, inProcessPool, type Pool } from "./service";
+import { DataService } from "./service";
 
 const run = buildTriageRun();
 const never = new AbortController().signal;

@@ -11,12 +11,13 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { z } from "zod";
+import { rolloutRowOf } from "../lib/run";
 import { ZERO_CAUSES } from "../lib/triage";
 import { SERVER_SOURCES, UNVERIFIED_CODES } from "../lib/verify";
 import type { AnalyzedRollout } from "./core";
 
 /** Bumped when the kept form changes. */
-export const RESULTS_CACHE_FORMAT = 1;
+export const RESULTS_CACHE_FORMAT = 2;
 /** The project's version and build: results computed by other code are never trusted. */
 export const BUILD_STAMP = `${process.env.NEXT_PUBLIC_PROJECT_VERSION ?? "dev"}+${process.env.NEXT_PUBLIC_BUILD_STAMP ?? "dev"}`;
 /** Bytes hashed at a time (a slice of the Blob is read, hashed and dropped). */
@@ -32,71 +33,61 @@ const DIRECTORY = "results";
 const nullableNumber = z.number().nullable();
 const nullableString = z.string().nullable();
 
-const EntrySchema = z.object({
-  line: z.number().int(),
-  task_index: nullableNumber,
-  rollout_index: nullableNumber,
-  task_id: nullableString,
-  agent: nullableString,
-  environment: nullableString,
-  server: nullableString,
-  server_source: z.enum(SERVER_SOURCES as [string, ...string[]]),
-  recorded: nullableNumber,
-  contract: nullableNumber,
-  legacy: nullableNumber,
-  unverified: z.enum(UNVERIFIED_CODES as [string, ...string[]]).nullable(),
-  legacy_unverified: z.enum(UNVERIFIED_CODES as [string, ...string[]]).nullable(),
-  calls: z.number().int(),
-  counts: z.object({ ambiguous: z.number(), mismatched: z.number(), external: z.number(), none: z.number() }),
-  map_state: z.enum(["unknown", "authoritative", "invalid"]),
-  gym_would_reject: z.boolean(),
-  verify_error: nullableString,
-  paired: z.boolean(),
-  paired_by: z.enum(["index", "input", "none"]),
-  key: nullableString,
-  rewards: z.literal("done"),
-});
-
+/** A run row (lib/run RunRow); the list's row is the part of it rolloutRowOf keeps, so it is kept once. */
 const RunRowSchema = z.object({
   line: z.number().int(),
   task_index: nullableNumber,
   rollout_index: nullableNumber,
   task_id: nullableString,
   agent: nullableString,
-  server: nullableString,
-  model: nullableString,
+  environment: nullableString,
   recorded: nullableNumber,
+  key: nullableString,
+  server: nullableString,
+  server_source: z.enum(SERVER_SOURCES),
   contract: nullableNumber,
   legacy: nullableNumber,
+  unverified: z.enum(UNVERIFIED_CODES).nullable(),
+  legacy_unverified: z.enum(UNVERIFIED_CODES).nullable(),
+  calls: z.number().int(),
+  map_state: z.enum(["unknown", "authoritative", "invalid"]),
+  gym_would_reject: z.boolean(),
+  error: nullableString,
+  paired: z.boolean(),
+  paired_by: z.enum(["index", "input", "none"]),
+  model: nullableString,
   cause: z.enum(ZERO_CAUSES).nullable(),
   cause_sentence: nullableString,
   reproduced_by: z.enum(["both", "contract", "legacy", "neither"]).nullable(),
   drift: nullableString,
   decisive_calls: z.array(z.number().int()).readonly(),
   signature: nullableString,
-  calls: z.number().int(),
   flags: z.array(z.string()).readonly(),
   input_tokens: nullableNumber,
   output_tokens: nullableNumber,
   total_tokens: nullableNumber,
   cached_tokens: nullableNumber,
   reasoning_tokens: nullableNumber,
-  error: nullableString,
+});
+
+const CountsSchema = z.object({
+  ambiguous: z.number(),
+  mismatched: z.number(),
+  external: z.number(),
+  none: z.number(),
 });
 
 const KeptSchema = z.object({
   format: z.literal(RESULTS_CACHE_FORMAT),
   key: z.string(),
-  rows: z.array(z.object({ entry: EntrySchema, run: RunRowSchema, emitted: z.array(z.string()) })),
+  rows: z.array(z.object({ run: RunRowSchema, counts: CountsSchema, emitted: z.array(z.string()) })),
 });
 
-/** Every field of a run row and a list entry is in the schemas: a field added to either fails typecheck here. */
+/** Every field of a run row is in the schema: a field added to RunRow fails typecheck here. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Kept = z.infer<typeof KeptSchema>["rows"][number];
 const runRowsMatch: Same<Kept["run"], AnalyzedRollout["run"]> = true;
-const entryKeysMatch: Same<keyof Kept["entry"], keyof AnalyzedRollout["entry"]> = true;
 void runRowsMatch;
-void entryKeysMatch;
 
 /** The SHA-256 of a Blob's bytes, read a slice at a time. */
 export async function contentHash(blob: Blob): Promise<string> {
@@ -133,20 +124,11 @@ export async function readResults(store: ResultsStore, key: string): Promise<Ana
   }
   const parsed = KeptSchema.safeParse(value);
   if (!parsed.success || parsed.data.key !== key) return null;
-  return parsed.data.rows.flatMap((row) => {
-    // The enums above are the lib's own lists; narrowing them back to the entry's literal types:
-    const entry = narrowEntry(row.entry);
-    return entry === null ? [] : [{ entry, run: row.run, emitted: row.emitted }];
-  });
-}
-
-function narrowEntry(entry: Kept["entry"]): AnalyzedRollout["entry"] | null {
-  const source = SERVER_SOURCES.find((s) => s === entry.server_source);
-  const unverified = entry.unverified === null ? null : UNVERIFIED_CODES.find((c) => c === entry.unverified);
-  const legacy =
-    entry.legacy_unverified === null ? null : UNVERIFIED_CODES.find((c) => c === entry.legacy_unverified);
-  if (source === undefined || unverified === undefined || legacy === undefined) return null;
-  return { ...entry, server_source: source, unverified, legacy_unverified: legacy };
+  return parsed.data.rows.map(({ run, counts, emitted }) => ({
+    entry: { ...rolloutRowOf(run), counts, rewards: "done" },
+    run,
+    emitted,
+  }));
 }
 
 export async function writeResults(
@@ -155,7 +137,8 @@ export async function writeResults(
   rows: readonly AnalyzedRollout[],
 ): Promise<void> {
   if (rows.length > MAX_CACHED_ROWS) return;
-  await store.write(fileName(key), JSON.stringify({ format: RESULTS_CACHE_FORMAT, key, rows }));
+  const kept = rows.map(({ entry, run, emitted }) => ({ run, counts: entry.counts, emitted }));
+  await store.write(fileName(key), JSON.stringify({ format: RESULTS_CACHE_FORMAT, key, rows: kept }));
 }
 
 /** The browser's store (OPFS), or null where there is none. */

@@ -1,7 +1,7 @@
 /**
  * The search the pool runs: ranges cut at line boundaries, the byte scan agreeing with a case-insensitive
- * regex over the decoded text (first match per line), matches at range edges, and a newer query cancelling
- * an older one in the data service.
+ * regex over the decoded text (first match per line), matches at range edges, line filters. The scheduling
+ * of ranges over the pool is tested in ./search-scheduler.test.ts.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -16,7 +16,6 @@ import {
   mayContain,
   splitRanges,
 } from "@/worker/search";
-import { DataService, inProcessPool, type Pool } from "@/worker/service";
 
 const encoder = new TextEncoder();
 
@@ -175,90 +174,5 @@ describe("search filters", () => {
     expect(holds("Workplace Tool")).toBe(false);
     expect(filterProbe("ab")).toBeNull();
     expect(filterProbe("café")).toBeNull();
-  });
-});
-
-describe("DataService.search", () => {
-  const lines = Array.from({ length: 400 }, (_, i) =>
-    JSON.stringify({
-      responses_create_params: { input: [] },
-      response: { output: [] },
-      reward: 0,
-      note: `row ${i} ${i % 7 === 0 ? "Rare_Term" : "common"}`,
-    }),
-  );
-  const text = `${lines.join("\n")}\n`;
-
-  async function loaded(pool: Pool): Promise<{ service: DataService; id: string }> {
-    const service = new DataService(pool);
-    service.searchChunkBytes = 2048;
-    service.searchMaxGapBytes = 0;
-    const summary = await service.load(
-      [{ kind: "file", file: new File([text], "rows.jsonl") }],
-      null,
-      new AbortController().signal,
-      () => {},
-    );
-    const id = summary.datasets[0]?.id;
-    if (id === undefined) throw new Error("nothing loaded");
-    return { service, id };
-  }
-
-  it("finds every matching line over many ranges, streaming partial results that only grow", async () => {
-    const { service, id } = await loaded(inProcessPool());
-    const partial: number[][] = [];
-    const found = await service.search(id, "rare_term", new AbortController().signal, (p) =>
-      partial.push(p.lines),
-    );
-    expect(found.lines).toEqual(lines.flatMap((_, i) => (i % 7 === 0 ? [i + 1] : [])));
-    expect(partial.length).toBeGreaterThan(0);
-    for (const [i, lines] of partial.entries())
-      expect(lines.length).toBeGreaterThan(partial[i - 1]?.length ?? 0);
-  });
-
-  it("once rewards are in, reads only the lines whose filter may hold the text, and finds the same lines", async () => {
-    const base = inProcessPool();
-    let read = 0;
-    const counting: Pool = {
-      ...base,
-      search: (job) => {
-        read += job.end - job.start;
-        return base.search(job);
-      },
-    };
-    const { service, id } = await loaded(counting);
-    await service.settled();
-    const found = await service.search(id, "rare_term", new AbortController().signal, () => {});
-    expect(found.lines).toEqual(lines.flatMap((_, i) => (i % 7 === 0 ? [i + 1] : [])));
-    expect(read).toBeLessThan(text.length / 2);
-    // Text the filters cannot answer for (shorter than 3 bytes) reads every line.
-    read = 0;
-    const short = await service.search(id, "_t", new AbortController().signal, () => {});
-    expect(short.lines).toEqual(found.lines);
-    expect(read).toBeGreaterThan(text.length * 0.9);
-  });
-
-  it("a cancelled search sends no more ranges to the pool and rejects as cancelled", async () => {
-    const base = inProcessPool();
-    let jobs = 0;
-    const counting: Pool = {
-      ...base,
-      size: 1,
-      search: (job) => {
-        jobs++;
-        return base.search(job);
-      },
-    };
-    const { service, id } = await loaded(counting);
-    const all = await service.search(id, "common", new AbortController().signal, () => {});
-    expect(all.lines.length).toBeGreaterThan(0);
-    const total = jobs;
-    expect(total).toBeGreaterThan(10);
-    jobs = 0;
-    const abort = new AbortController();
-    const search = service.search(id, "common", abort.signal, () => abort.abort());
-    await expect(search).rejects.toMatchObject({ name: "AbortError" });
-    // The lanes in flight when the first result came finish their range; nothing after that is sent.
-    expect(jobs).toBeLessThanOrEqual(2);
   });
 });

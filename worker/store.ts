@@ -94,7 +94,7 @@ export class Dataset {
   readonly schemaErrors = new Map<number, LineError>();
   readonly entries = new Map<number, RolloutIndexEntry>();
   /**
-   * The run view's row and emitted names of each rollout, from the rewards pass (worker/run-handlers
+   * The run view's row and emitted names of each rollout, from the rewards pass (features/run/handlers.ts
    * aggregates them; a row of an earlier analysis stays until its new one lands, as statuses do).
    */
   readonly runRows = new Map<number, { readonly run: RunRow; readonly emitted: readonly string[] }>();
@@ -329,8 +329,13 @@ export interface IngestOptions {
   onBatch(): void;
 }
 
+/** What a cancelled load or search rejects with (worker/rpc's isCancelled knows it). */
+export function cancelled(): DOMException {
+  return new DOMException("cancelled", "AbortError");
+}
+
 function abortIfNeeded(signal: AbortSignal): void {
-  if (signal.aborted) throw new DOMException("cancelled", "AbortError");
+  if (signal.aborted) throw cancelled();
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * A file served as `cli view` serves it (range requests, 206 + Content-Range, 416 past the end), over bytes a
- * test rewrites: for the follow tests (worker/follow.test.ts, worker/service.test.ts).
+ * test rewrites: for the follow tests (worker/follow.test.ts, worker/sources.test.ts).
  */
 export function servedFile(initial: Uint8Array) {
   let bytes = initial;

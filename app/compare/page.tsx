@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
 import { Suspense } from "react";
-import { ComparePage } from "./ComparePage";
+import { ComparePage } from "@/features/compare/ComparePage";
 
 export const metadata: Metadata = {
   title: "Compare · Rollout Inspector",

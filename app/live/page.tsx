@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
 import { Suspense } from "react";
-import { LivePage } from "./LivePage";
+import { LivePage } from "@/features/live/LivePage";
 
 export const metadata: Metadata = {
   title: "Live · Rollout Inspector",

@@ -1,10 +1,12 @@
 /**
  * `report FILE|DIR [--filter EXPR] [--mark LINES] --out report.html`: one self-contained HTML file to share (no
  * network, no script, a strict CSP) with the run's why-zero breakdown, its metrics and the marked rollouts'
- * calls and transcripts. The data is the run view's (worker/run.ts) and the HTML is lib/report's, the same the
+ * calls and transcripts. The data is the run view's (features/run/run-view.ts) and the HTML is lib/report's, the same the
  * page's "Report" download writes, so the same file, filter and rollouts give the same bytes.
  */
 
+import { reportData } from "../../features/run/report";
+import type { RunSource, RunSourceLine } from "../../features/run/run-view";
 import { readLine } from "../../lib/folder";
 import { NO_HARNESS } from "../../lib/harness";
 import type { HarnessId } from "../../lib/harness/types";
@@ -12,8 +14,6 @@ import { readJsonl } from "../../lib/jsonl";
 import { renderReport } from "../../lib/report";
 import { parseFilter, type RunRow, runRow } from "../../lib/run";
 import { ZERO_VIEWS, type ZeroView } from "../../lib/triage";
-import { reportData } from "../../worker/report";
-import type { RunSource, RunSourceLine } from "../../worker/run";
 import { answerUsage, emptyValue, onlyFile, readHarness, scanOptions } from "../args";
 import { CliError, reportError } from "../errors";
 import { FOLDER_HELP, type RoleOverride, readRoleOverrides, type Source, sourcesOf } from "../folder";

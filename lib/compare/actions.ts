@@ -10,7 +10,7 @@
 import { aliasFor, HARNESSES } from "../harness";
 import { legacyPrefix, resolveRollout } from "../identity";
 import type { CallStatus } from "../identity/types";
-import { parsePythonJson } from "../jsonl";
+import { canonicalJson, parsePythonJson } from "../jsonl";
 import { functionCalls, type Rollout } from "../schemas";
 
 export type NamedBy = "provenance" | "legacy_prefix" | "tool_name" | "alias_match" | "emitted";
@@ -33,19 +33,6 @@ export interface Action {
   readonly arguments_valid: boolean;
   /** Equality key: server, tool and structurally normalized arguments. */
   readonly key: string;
-}
-
-/** JSON with object keys sorted, so `{"a":1,"b":2}` and `{"b":2,"a":1.0}` compare equal. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
-  }
-  if (typeof value === "number" && !Number.isFinite(value)) return String(value);
-  return JSON.stringify(value) ?? "null";
 }
 
 function parseArguments(raw: unknown): { value: unknown; valid: boolean } {

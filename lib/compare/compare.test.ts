@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { canonicalJson } from "../jsonl";
 import { asRollout, narrowing } from "../schemas/test-helpers";
 import { knownTools, pairInputs, verifyRollout } from "../verify";
-import { actionsOf as actionsOfTyped, canonicalJson } from "./actions";
+import { actionsOf as actionsOfTyped } from "./actions";
 import { alignActions, compareRuns as compareRunsTyped } from "./compare";
 import { asHarness, editCalls, golden, goldenInputs, WA } from "./test-helpers";
 

@@ -8,10 +8,11 @@
  * about: the agent did the same thing, and only the names the verifier saw differ.
  */
 import type { Policy } from "../identity/types";
+import { canonicalJson } from "../jsonl";
 import { displayName } from "../names";
 import type { Rollout } from "../schemas";
 import { knownTools, pairingKey, taskInputKey, verifyingServer, verifyRollout } from "../verify";
-import { type Action, actionsOf, aliasIndex, canonicalJson } from "./actions";
+import { type Action, actionsOf, aliasIndex } from "./actions";
 import { type AlignedStep, alignSequences, type CappedAlignment, type StepKind } from "./align";
 
 export type { AlignedStep, CappedAlignment, StepKind } from "./align";

@@ -3,7 +3,6 @@ export {
   type ActionOptions,
   actionsOf,
   aliasIndex,
-  canonicalJson,
   type NamedBy,
 } from "./actions";
 export {

@@ -10,8 +10,16 @@
  * policies so a reader sees what provenance changes.
  */
 import type { Policy } from "../identity/types";
+import { readRolloutFields } from "../run/row";
 import { type Rollout, readRollout } from "../schemas";
-import { type ConfigRouter, type InputIndex, type VerifyResult, verifyRollout } from "../verify";
+import {
+  type ConfigRouter,
+  type InputIndex,
+  type VerifyOptions,
+  type VerifyResult,
+  verifyBothPolicies,
+  verifyRollout,
+} from "../verify";
 import { formatNumberLike, rawValueOf, type TopLevelEdit } from "./edit";
 import type { SourceLine } from "./lines";
 import { type WrittenLine, writeLine } from "./write";
@@ -49,16 +57,23 @@ export function emptyVerifySummary(): VerifyExportSummary {
   return { lines: 0, verified: 0, changed_reward: 0, errors: [], bad: [] };
 }
 
-/** Runs verification for one parsed line; never throws for bad data. */
-export function verifyLine(value: Rollout, options: VerifyExportOptions, policy?: Policy): VerifyResult {
+/** lib/verify's options for one line (paired with the run's inputs, when given), without the policy. */
+function lineOptions(value: Rollout, options: VerifyExportOptions): Omit<VerifyOptions, "policy"> {
   const pairing = options.inputs?.pair(value);
-  const chosen = policy ?? options.policy;
-  return verifyRollout(value, {
+  return {
     config: options.config ?? null,
     ...(options.server === undefined ? {} : { server: options.server }),
-    ...(chosen === undefined ? {} : { policy: chosen }),
     ...(pairing === undefined ? {} : { pairing }),
     ...(pairing?.ref === null || pairing === undefined ? {} : { input: pairing.ref }),
+  };
+}
+
+/** Runs verification for one parsed line; never throws for bad data. */
+export function verifyLine(value: Rollout, options: VerifyExportOptions, policy?: Policy): VerifyResult {
+  const chosen = policy ?? options.policy;
+  return verifyRollout(value, {
+    ...lineOptions(value, options),
+    ...(chosen === undefined ? {} : { policy: chosen }),
   });
 }
 
@@ -171,11 +186,6 @@ function policyReport(result: VerifyResult): PolicyReport {
   };
 }
 
-function integerField(value: Rollout, key: string): number | undefined {
-  const v = value[key];
-  return typeof v === "number" && Number.isInteger(v) ? v : undefined;
-}
-
 /** One report row for one source line (null for a blank line). */
 export function reportLine(src: SourceLine, options: VerifyExportOptions): ReportRow | null {
   if (src.parsed === null) return null;
@@ -184,14 +194,13 @@ export function reportLine(src: SourceLine, options: VerifyExportOptions): Repor
   const read = readRollout(src.parsed.value);
   if (!read.ok) return { ...at, error: read.message };
   const value = read.rollout;
-  const contract = verifyLine(value, options, "contract");
-  const legacy = verifyLine(value, options, "legacy");
+  const { contract, legacy } = verifyBothPolicies(value, lineOptions(value, options));
   const head: { file?: string; line: number; task_index?: number; rollout_index?: number; id?: unknown } = at;
-  const taskIndex = integerField(value, "_ng_task_index");
-  const rolloutIndex = integerField(value, "_ng_rollout_index");
+  const { task_index, rollout_index } = readRolloutFields(value);
+  if (task_index !== null) head.task_index = task_index;
+  if (rollout_index !== null) head.rollout_index = rollout_index;
+  // The task id as the line spells it (the run row's task_id is its text).
   const id = value.id;
-  if (taskIndex !== undefined) head.task_index = taskIndex;
-  if (rolloutIndex !== undefined) head.rollout_index = rolloutIndex;
   if (id !== undefined) head.id = id;
   const c = policyReport(contract);
   const l = policyReport(legacy);

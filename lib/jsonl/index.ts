@@ -1,3 +1,4 @@
+export { canonicalJson } from "./canonical";
 export {
   GZIP_MAGIC,
   GzipError,

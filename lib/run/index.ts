@@ -19,9 +19,14 @@ export {
 } from "./filter";
 export {
   metricsOf,
+  type RolloutFields,
+  type RolloutRow,
   RUN_ROW_COLUMNS,
   type RunRow,
   type RunRowOptions,
+  readRolloutFields,
+  rolloutRow,
+  rolloutRowOf,
   rowTask,
   runRow,
   withTaskWide,

@@ -1,10 +1,13 @@
 /**
- * One run row per rollout: what the run view lists, filters, counts and exports. Computed once per rollout
- * from the verify results under both policies, the why-zero triage and response.model/usage, so the CLI and
- * the browser list the same rows (and an export from either is the same bytes).
+ * One row per rollout, the one row model: the rollout's own fields (read here, once, with one schema) and
+ * what verifying it under both policies found make a RolloutRow, what the inspector's list shows (the
+ * worker adds only its own state); the run view's RunRow adds the why-zero triage, response.model/usage and
+ * the call flags, and is what the run view filters, counts and exports. Computed once per rollout, so the
+ * CLI and the browser list the same rows (and an export from either is the same bytes).
  */
 
 import { z } from "zod";
+import type { MapState } from "../identity/types";
 import { type MetricsRow, readModelUsage } from "../metrics";
 import type { Rollout } from "../schemas";
 import {
@@ -15,20 +18,56 @@ import {
   triageRollout,
   type ZeroCause,
 } from "../triage";
-import { type VerifyOptions, verifyRollout } from "../verify";
+import {
+  type BothPolicies,
+  type PairedBy,
+  pairingKey,
+  type ServerSource,
+  type UnverifiedCode,
+  type VerifyOptions,
+  verifyBothPolicies,
+} from "../verify";
 import type { VerifyResult } from "../verify/types";
 
-export interface RunRow {
-  readonly line: number;
+/** What a rollout line says about itself (with its paired input row's task id and environment). */
+export interface RolloutFields {
   readonly task_index: number | null;
   readonly rollout_index: number | null;
+  /** The task's `id` field (the line's, else its input row's), stringified. */
   readonly task_id: string | null;
   readonly agent: string | null;
-  readonly server: string | null;
-  readonly model: string | null;
+  readonly environment: string | null;
   readonly recorded: number | null;
+  /** The (_ng_task_index, _ng_rollout_index) pairing key, when the row has both (lib/verify pairingKey). */
+  readonly key: string | null;
+}
+
+/** The row the inspector lists: the rollout's fields and what verifying it under both policies found. */
+export interface RolloutRow extends RolloutFields {
+  readonly line: number;
+  /** The verifying server (lib/verify chooseServer). */
+  readonly server: string | null;
+  /** Which evidence chose it: override, environment_name, input, provenance, declared_tools, sample, none. */
+  readonly server_source: ServerSource;
+  /** Recomputed reward per policy; null when no verifier ran. */
   readonly contract: number | null;
   readonly legacy: number | null;
+  /** Why `contract` (resp. `legacy`) is null: a stable reason code (lib/verify UnverifiedCode). */
+  readonly unverified: UnverifiedCode | null;
+  readonly legacy_unverified: UnverifiedCode | null;
+  readonly calls: number;
+  readonly map_state: MapState;
+  readonly gym_would_reject: boolean;
+  /** Why no reward could be recomputed under the contract policy. */
+  readonly error: string | null;
+  /** Whether an input row was paired with the rollout. */
+  readonly paired: boolean;
+  /** How the inputs row was found: by Gym's indices, by an equal task input, or not at all. */
+  readonly paired_by: PairedBy;
+}
+
+export interface RunRow extends RolloutRow {
+  readonly model: string | null;
   readonly cause: ZeroCause | null;
   readonly cause_sentence: string | null;
   /** Which policy's recomputation equals the recorded reward (null: nothing to compare). */
@@ -47,8 +86,6 @@ export interface RunRow {
   readonly total_tokens: number | null;
   readonly cached_tokens: number | null;
   readonly reasoning_tokens: number | null;
-  /** Why no reward could be recomputed under the contract policy. */
-  readonly error: string | null;
 }
 
 /** CSV column order (every RunRow key but the internal signature; lists joined with spaces). */
@@ -85,7 +122,8 @@ export interface RunRowOptions extends Omit<VerifyOptions, "policy"> {
   readonly legacy?: VerifyResult;
 }
 
-const MetaSchema = z.looseObject({
+/** The rollout's own fields; each one that is absent or of another type is read as absent. */
+const FieldsSchema = z.looseObject({
   _ng_task_index: z.number().int().optional().catch(undefined),
   _ng_rollout_index: z.number().int().optional().catch(undefined),
   id: z.union([z.string(), z.number()]).optional().catch(undefined),
@@ -93,7 +131,74 @@ const MetaSchema = z.looseObject({
     .looseObject({ name: z.string().optional().catch(undefined) })
     .optional()
     .catch(undefined),
+  environment_name: z.string().optional().catch(undefined),
 });
+
+function fieldsOf(value: unknown): z.infer<typeof FieldsSchema> {
+  const parsed = FieldsSchema.safeParse(value);
+  return parsed.success ? parsed.data : {};
+}
+
+/** A rollout's own fields, the task id and environment falling back to its paired input row's. */
+export function readRolloutFields(value: Rollout, input?: unknown): RolloutFields {
+  const own = fieldsOf(value);
+  const paired = input === undefined ? {} : fieldsOf(input);
+  const id = own.id ?? paired.id;
+  return {
+    task_index: own._ng_task_index ?? null,
+    rollout_index: own._ng_rollout_index ?? null,
+    task_id: id === undefined ? null : String(id),
+    agent: own.agent_ref?.name ?? null,
+    environment: own.environment_name ?? paired.environment_name ?? null,
+    recorded: typeof value.reward === "number" ? value.reward : null,
+    key: pairingKey(value),
+  };
+}
+
+/** The list's row of a rollout from its two verifications (`input`: its paired input row, if any). */
+export function rolloutRow(line: number, value: Rollout, both: BothPolicies, input?: unknown): RolloutRow {
+  const { contract, legacy } = both;
+  return {
+    line,
+    ...readRolloutFields(value, input),
+    server: contract.server === "" ? null : contract.server,
+    server_source: contract.server_source,
+    contract: contract.reward,
+    legacy: legacy.reward,
+    unverified: contract.unverified?.code ?? null,
+    legacy_unverified: legacy.unverified?.code ?? null,
+    calls: contract.resolution.calls.length,
+    map_state: contract.resolution.map_state,
+    gym_would_reject: (contract.gym_would_reject?.length ?? 0) > 0,
+    error: contract.error ?? null,
+    paired: input !== undefined,
+    paired_by: contract.paired_by,
+  };
+}
+
+/** The list's row within a run row: nothing else, since the list's rows all cross to the page. */
+export function rolloutRowOf(row: RunRow): RolloutRow {
+  const {
+    model: _model,
+    cause: _cause,
+    cause_sentence: _sentence,
+    reproduced_by: _reproduced,
+    drift: _drift,
+    decisive_calls: _decisive,
+    signature: _signature,
+    flags: _flags,
+    input_tokens: _input,
+    output_tokens: _output,
+    total_tokens: _total,
+    cached_tokens: _cached,
+    reasoning_tokens: _reasoning,
+    ...rolloutRow
+  } = row;
+  // A field added to RunRow alone must be left out above: the list row stays exactly a RolloutRow.
+  const exact: Exclude<keyof typeof rolloutRow, keyof RolloutRow> extends never ? true : false = true;
+  void exact;
+  return rolloutRow;
+}
 
 function flagsOf(result: VerifyResult): string[] {
   const names = new Set<string>();
@@ -106,8 +211,10 @@ function flagsOf(result: VerifyResult): string[] {
 
 export function runRow(line: number, value: Rollout, options: RunRowOptions = {}): RunRow {
   const { contract: givenContract, legacy: givenLegacy, ...verifyOptions } = options;
-  const contract = givenContract ?? verifyRollout(value, { ...verifyOptions, policy: "contract" });
-  const legacy = givenLegacy ?? verifyRollout(value, { ...verifyOptions, policy: "legacy" });
+  const { contract, legacy } = verifyBothPolicies(value, verifyOptions, {
+    contract: givenContract,
+    legacy: givenLegacy,
+  });
   const triage = triageRollout(value, {
     ...(contract.server === null ? {} : { server: contract.server }),
     ...(options.input === undefined ? {} : { input: options.input }),
@@ -115,36 +222,22 @@ export function runRow(line: number, value: Rollout, options: RunRowOptions = {}
     contract,
     legacy,
   });
-  const parsed = MetaSchema.safeParse(value);
-  const meta = parsed.success ? parsed.data : {};
-  const inputMeta = MetaSchema.safeParse(options.input);
-  const id = meta.id ?? (inputMeta.success ? inputMeta.data.id : undefined);
   const { model, usage } = readModelUsage(value);
   return {
-    line,
-    task_index: meta._ng_task_index ?? null,
-    rollout_index: meta._ng_rollout_index ?? null,
-    task_id: id === undefined ? null : String(id),
-    agent: meta.agent_ref?.name ?? null,
-    server: contract.server === "" ? null : contract.server,
+    ...rolloutRow(line, value, { contract, legacy }, options.input),
     model,
-    recorded: contract.recorded_reward,
-    contract: contract.reward,
-    legacy: legacy.reward,
     cause: triage?.cause ?? null,
     cause_sentence: triage?.sentence ?? null,
     reproduced_by: reproducedBy(contract.recorded_reward, contract.reward, legacy.reward),
     drift: triage === null ? explainDrift(value, contract, legacy, contract) : triage.drift,
     decisive_calls: triage?.decisive.map((call) => call.index) ?? [],
     signature: triage?.signature ?? null,
-    calls: contract.resolution.calls.length,
     flags: flagsOf(contract),
     input_tokens: usage?.input_tokens ?? null,
     output_tokens: usage?.output_tokens ?? null,
     total_tokens: usage?.total_tokens ?? null,
     cached_tokens: usage?.cached_tokens ?? null,
     reasoning_tokens: usage?.reasoning_tokens ?? null,
-    error: contract.error ?? null,
   };
 }
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { buildTriageRun } from "../../scripts/gen-triage-run";
 import { csvHeader, rowsCsv, rowsJsonl } from "../export/csv";
 import { asRollout } from "../schemas/test-helpers";
+import { verifyBothPolicies } from "../verify";
 import {
   evaluateFilter,
   type FilterClause,
@@ -12,6 +13,9 @@ import {
   parseFilter,
   RUN_ROW_COLUMNS,
   type RunRow,
+  readRolloutFields,
+  rolloutRow,
+  rolloutRowOf,
   runRow,
   withTaskWide,
 } from "./index";
@@ -41,6 +45,41 @@ describe("runRow on the generated run", () => {
     expect(rows.map((r) => [r.cause, r.agent, r.model, r.total_tokens])).toEqual(
       run.intents.map((i) => [i.cause, i.agent, i.model, i.input_tokens + i.output_tokens]),
     );
+  });
+});
+
+describe("the row model", () => {
+  it("reads a rollout's own fields once, the task id and environment falling back to its input row's", () => {
+    const rollout = asRollout({
+      response: { output: [] },
+      reward: 0.5,
+      _ng_task_index: 3,
+      _ng_rollout_index: 1,
+      agent_ref: { name: "agent_a" },
+    });
+    expect(readRolloutFields(rollout, { id: 7, environment_name: "workplace_assistant" })).toEqual({
+      task_index: 3,
+      rollout_index: 1,
+      task_id: "7",
+      agent: "agent_a",
+      environment: "workplace_assistant",
+      recorded: 0.5,
+      key: "3:1",
+    });
+    // Gym's indices are integers: anything else is no index (as pairing reads them), in every view.
+    const odd = readRolloutFields(
+      asRollout({ response: { output: [] }, _ng_task_index: 1.5, id: "t", reward: "1" }),
+    );
+    expect([odd.task_index, odd.task_id, odd.recorded, odd.key]).toEqual([null, "t", null, null]);
+  });
+
+  it("the list's row is the run row's, for every rollout of the generated run", () => {
+    for (const intent of run.intents) {
+      const value = asRollout(values[intent.line - 1]);
+      const row = runRow(intent.line, value);
+      expect(rolloutRowOf(row)).toEqual(rolloutRow(intent.line, value, verifyBothPolicies(value)));
+      expect(Object.keys(rolloutRowOf(row)).some((key) => key === "cause" || key === "model")).toBe(false);
+    }
   });
 });
 

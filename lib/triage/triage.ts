@@ -8,8 +8,8 @@
 
 import type { HarnessId } from "../harness/types";
 import type { Rollout } from "../schemas";
-import { knownTools, verifyRollout } from "../verify";
-import { functionCalls as requestFunctionCalls } from "../verify/request";
+import { requestCalls } from "../verifiers/request";
+import { knownTools, verifyBothPolicies } from "../verify";
 import type { VerifyResult } from "../verify/types";
 import { harnessWhatIf } from "../whatif";
 import {
@@ -194,8 +194,7 @@ export function triageRollout(rollout: Rollout, options: TriageOptions = {}): Ro
     ...(options.input === undefined ? {} : { input: options.input }),
     ...(options.harness === undefined ? {} : { harness: options.harness }),
   };
-  const contract = options.contract ?? verifyRollout(rollout, { ...verifyOptions, policy: "contract" });
-  const legacy = options.legacy ?? verifyRollout(rollout, { ...verifyOptions, policy: "legacy" });
+  const { contract, legacy } = verifyBothPolicies(rollout, verifyOptions, options);
   const recorded = contract.recorded_reward;
   if (!isZeroReward(recorded, contract.reward, legacy.reward)) return null;
   const evidence = evidenceOf(contract, legacy);
@@ -213,7 +212,7 @@ export function triageRollout(rollout: Rollout, options: TriageOptions = {}): Ro
   };
 
   // 1. malformed
-  const items = requestFunctionCalls(rollout.response.output);
+  const items = requestCalls(rollout.response.output);
   if (!items.ok) {
     return {
       ...base,

@@ -10,6 +10,7 @@ import {
   pairInputs,
   pairingKey,
   type VerifyOptions,
+  verifyBothPolicies,
   verifyingServer,
   verifyRollout,
 } from "./index";
@@ -285,6 +286,24 @@ describe("verifyRollout pipeline", () => {
     expect(serverOf({ environment_name: "a" }, { input: { environment_name: "c" } })).toBe("a");
     expect(serverOf({}, { input: { environment_name: "c" } })).toBe("c");
     expect(serverOf({}, { server: "" })).toBeNull();
+  });
+});
+
+describe("verifyBothPolicies", () => {
+  const rollout = asRollout(jsonl(`${WA}wa_rollouts.jsonl`)[0]);
+
+  it("is verifyRollout under each policy with the same options", () => {
+    const options = { harness: "claude-code" } as const;
+    const both = verifyBothPolicies(rollout, options);
+    expect(both.contract).toEqual(verifyRollout(rollout, { ...options, policy: "contract" }));
+    expect(both.legacy).toEqual(verifyRollout(rollout, { ...options, policy: "legacy" }));
+  });
+
+  it("keeps a result the caller already has and computes only the other", () => {
+    const given = verifyRollout(rollout, { policy: "legacy" });
+    const both = verifyBothPolicies(rollout, {}, { legacy: given });
+    expect(both.legacy).toBe(given);
+    expect(both.contract.policy).toBe("contract");
   });
 });
 

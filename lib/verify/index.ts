@@ -248,6 +248,27 @@ export function verifyRollout(rollout: Rollout, options: VerifyOptions = {}): Ve
     : { ...result, explanation: [disagreement, ...result.explanation] };
 }
 
+/** A rollout's two recomputations: the contract policy's and the legacy one's, with the same options. */
+export interface BothPolicies {
+  readonly contract: VerifyResult;
+  readonly legacy: VerifyResult;
+}
+
+/**
+ * Verifies a rollout under both policies with the same options (what every list, triage and the run view
+ * compare). A result the caller already has (`given`, computed with the same options) is used as is.
+ */
+export function verifyBothPolicies(
+  rollout: Rollout,
+  options: Omit<VerifyOptions, "policy"> = {},
+  given: Partial<BothPolicies> = {},
+): BothPolicies {
+  return {
+    contract: given.contract ?? verifyRollout(rollout, { ...options, policy: "contract" }),
+    legacy: given.legacy ?? verifyRollout(rollout, { ...options, policy: "legacy" }),
+  };
+}
+
 /** The line's source with only the config files that routed it (matched by their folder-relative path). */
 function routedSource(source: LineSource | undefined, files: readonly string[] | undefined): LineSource {
   if (source === undefined || files === undefined || source.configs === undefined) return source ?? {};

@@ -9,7 +9,7 @@
  * closest and where it differs.
  */
 import { z } from "zod";
-import { canonicalJson } from "../compare/actions";
+import { canonicalJson } from "../jsonl";
 import { isJsonObject } from "../schemas";
 import { gymInput } from "./gym-input";
 

@@ -1,12 +1,7 @@
 /**
  * Verifiers registered by server name (the resources server's config name, e.g. `workplace_assistant`).
  */
-import { exampleMcpWeatherVerifier } from "../verifiers/example_mcp_weather";
-import { exampleMultiStepVerifier } from "../verifiers/example_multi_step";
-import { exampleToolCallMultirewardVerifier } from "../verifiers/example_tool_call_multireward";
-import { indirectPromptInjectionVerifier } from "../verifiers/indirect_prompt_injection";
-import { mathAdvancedCalculationsVerifier } from "../verifiers/math_advanced_calculations";
-import { workplaceAssistantVerifier } from "../verifiers/workplace_assistant";
+import { BUNDLED_VERIFIERS } from "../verifiers";
 import type { Verifier } from "./types";
 
 export { pairingKey } from "./pairing";
@@ -20,14 +15,7 @@ export function createRegistry(verifiers: Iterable<Verifier>): VerifierRegistry 
   return map;
 }
 
-export const defaultRegistry: VerifierRegistry = createRegistry([
-  workplaceAssistantVerifier,
-  indirectPromptInjectionVerifier,
-  mathAdvancedCalculationsVerifier,
-  exampleToolCallMultirewardVerifier,
-  exampleMcpWeatherVerifier,
-  exampleMultiStepVerifier,
-]);
+export const defaultRegistry: VerifierRegistry = createRegistry(BUNDLED_VERIFIERS);
 
 export function getVerifier(
   server: string,

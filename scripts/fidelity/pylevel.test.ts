@@ -5,7 +5,7 @@
  * on every code point. The port follows 3.13 where 3.11 differs. Self-contained: no Python needed.
  */
 import { describe, expect, it } from "vitest";
-import { UNICODE_TABLES_PYTHON, UNICODE_VERSION } from "../../lib/verify/pyunicode";
+import { UNICODE_TABLES_PYTHON, UNICODE_VERSION } from "../../lib/verifiers/pyunicode";
 import { buildPyCases, caseLabel, portOutcome, pyCaseLines, pyCasesSha256, readPyExpected } from "./pylevel";
 
 const cases = buildPyCases();
@@ -20,7 +20,7 @@ describe("Python-level fidelity (CPython 3.13)", () => {
   });
 
   it("checks the port's Unicode tables against the interpreter they were generated from", () => {
-    // lib/verify/pyunicode.generated.ts comes from scripts/gen-python-unicode.py run by the same CPython.
+    // lib/verifiers/pyunicode.generated.ts comes from scripts/gen-python-unicode.py run by the same CPython.
     expect(header.scored_by).toBe(`Python ${UNICODE_TABLES_PYTHON} (unicodedata ${UNICODE_VERSION})`);
   });
 

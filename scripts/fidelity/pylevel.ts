@@ -23,7 +23,7 @@ import {
   pyIntFromStr,
   pyJsonParse,
   pyStrRepr,
-} from "../../lib/verify/python";
+} from "../../lib/verifiers/python";
 import {
   decimalValue,
   isAlpha,
@@ -32,7 +32,7 @@ import {
   isSpace,
   pyLower,
   pyUpper,
-} from "../../lib/verify/pyunicode";
+} from "../../lib/verifiers/pyunicode";
 
 export const SWEEP_FNS = [
   "isdigit",

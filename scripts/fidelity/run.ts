@@ -379,7 +379,7 @@ so pandas cannot be built for 3.13 here), the semantics that depend on the Pytho
 3.13 directly: ${cases.length.toLocaleString("en-US")} cases (scripts/fidelity/pylevel.ts, run by scripts/fidelity/py_level.py), committed in
 \`fixtures/fidelity/expected-py313.jsonl\` as ${header.scored_by} gave them, with ${header.compared_with}'s answer
 beside it where it differs ("3.11-only": the port does not follow it). \`npm test\` replays them
-(scripts/fidelity/pylevel.test.ts). The port's Unicode tables (lib/verify/pyunicode.generated.ts) are generated
+(scripts/fidelity/pylevel.test.ts). The port's Unicode tables (lib/verifiers/pyunicode.generated.ts) are generated
 from the same interpreter's unicodedata by scripts/gen-python-unicode.py (regenerated with 3.13.0 for this check:
 byte-identical), and the test requires their version to be the reference's.
 

@@ -17,9 +17,9 @@
  * - reward = 1 iff both.
  */
 import { z } from "zod";
-import { pyDictGet, pyJsonLoads, pyStrip } from "../../verify/python";
-import { functionCalls, narrow, ResponseSchema, refused } from "../../verify/request";
-import type { Verifier, VerifierOutput, VerifyRequest } from "../../verify/types";
+import { pyDictGet, pyJsonLoads, pyStrip } from "../python";
+import { narrow, RequestResponseSchema, refused, requestCalls } from "../request";
+import type { Verifier, VerifierOutput, VerifyRequest } from "../types";
 
 export const WEATHER_SERVER = "example_mcp_weather";
 export const WEATHER_TOOL = "get_weather";
@@ -40,7 +40,7 @@ export function casefold(text: string): string {
 }
 
 const RequestSchema = z.looseObject({
-  response: ResponseSchema,
+  response: RequestResponseSchema,
   verifier_metadata: z.record(z.string(), z.unknown()).nullish(),
 });
 
@@ -105,7 +105,7 @@ function verify(request: VerifyRequest): VerifierOutput {
   if (typeof expected !== "string") {
     return refused(WEATHER_SERVER, "verifier_metadata.expected_city is not a string");
   }
-  const calls = functionCalls(narrowed.value.response.output);
+  const calls = requestCalls(narrowed.value.response.output);
   if (!calls.ok) return refused(WEATHER_SERVER, calls.error);
 
   const replayed: WeatherCall[] = [];

@@ -10,9 +10,9 @@
  * set_overlap).
  */
 import { z } from "zod";
-import { type PyValue, pyDictGet, pyEquals, pyJsonLoads, pyRepr } from "../../verify/python";
-import { functionCalls, narrow, ResponseSchema, refused } from "../../verify/request";
-import type { Verifier, VerifierOutput, VerifyRequest } from "../../verify/types";
+import { type PyValue, pyDictGet, pyEquals, pyJsonLoads, pyRepr } from "../python";
+import { narrow, RequestResponseSchema, refused, requestCalls } from "../request";
+import type { Verifier, VerifierOutput, VerifyRequest } from "../types";
 
 export const MULTI_STEP_SERVER = "example_multi_step";
 export const EXTRACT_TOOL = "extract_synonym_values";
@@ -30,7 +30,7 @@ const LaxInt = z.union([
 ]);
 
 const RequestSchema = z.looseObject({
-  response: ResponseSchema,
+  response: RequestResponseSchema,
   id: LaxInt,
   expected_synonym_values: z.array(LaxInt),
   expected_synonyms: z.array(z.string()),
@@ -73,7 +73,7 @@ function verify(request: VerifyRequest): VerifierOutput {
   const narrowed = narrow(RequestSchema, request);
   if (!narrowed.ok) return refused(MULTI_STEP_SERVER, narrowed.error);
   const task = narrowed.value;
-  const calls = functionCalls(task.response.output);
+  const calls = requestCalls(task.response.output);
   if (!calls.ok) return refused(MULTI_STEP_SERVER, calls.error);
 
   // The last extract_synonym_values call decides; none means [] (Gym's default).

@@ -9,9 +9,9 @@
  *   (Python `==`: 1 equals 1.0, extra arguments are ignored). An empty expected_call never matches.
  */
 import { z } from "zod";
-import { type PyValue, pyEquals, pyFromJs, pyJsonLoads, pyToJs, pyTruthy } from "../../verify/python";
-import { type FunctionCall, functionCalls, narrow, ResponseSchema, refused } from "../../verify/request";
-import type { Verifier, VerifierOutput, VerifyRequest } from "../../verify/types";
+import { type PyValue, pyEquals, pyFromJs, pyJsonLoads, pyToJs, pyTruthy } from "../python";
+import { narrow, type RequestCall, RequestResponseSchema, refused, requestCalls } from "../request";
+import type { Verifier, VerifierOutput, VerifyRequest } from "../types";
 
 export const MULTIREWARD_SERVER = "example_tool_call_multireward";
 
@@ -23,7 +23,7 @@ const ToolSchema = z.looseObject({
 const RequestSchema = z.looseObject({
   responses_create_params: z.looseObject({ tools: z.array(z.unknown()).nullish() }),
   expected_call: z.record(z.string(), z.unknown()).optional(),
-  response: ResponseSchema,
+  response: RequestResponseSchema,
 });
 
 export interface MultirewardDetails {
@@ -51,7 +51,7 @@ function requiredParams(tools: readonly unknown[], toolName: string): unknown[] 
   return [];
 }
 
-function callMatches(call: FunctionCall, expected: Readonly<Record<string, unknown>>): boolean {
+function callMatches(call: RequestCall, expected: Readonly<Record<string, unknown>>): boolean {
   if (Object.keys(expected).length === 0) return false;
   if (call.name !== expected.name) return false;
   const args = parseArguments(call.arguments) ?? new Map<string, PyValue>();
@@ -77,7 +77,7 @@ function verify(request: VerifyRequest): VerifierOutput {
   if (argsPy === null || (argsPy.kind !== "dict" && pyTruthy(argsPy))) {
     return refused(MULTIREWARD_SERVER, "expected_call.arguments is not an object");
   }
-  const calls = functionCalls(response.output);
+  const calls = requestCalls(response.output);
   if (!calls.ok) return refused(MULTIREWARD_SERVER, calls.error);
   const predicted = calls.value;
 

@@ -9,23 +9,15 @@
  * - `gt in predicted` is Python's `==`: 2 equals 2.0, NaN equals nothing, a string never equals a float.
  */
 import { z } from "zod";
-import {
-  type PyValue,
-  pyDictGet,
-  pyEquals,
-  pyFloat,
-  pyFloatRepr,
-  pyJsonLoads,
-  pyRepr,
-} from "../../verify/python";
-import { narrow, ResponseSchema, refused } from "../../verify/request";
-import type { Verifier, VerifierOutput, VerifyRequest } from "../../verify/types";
+import { type PyValue, pyDictGet, pyEquals, pyFloat, pyFloatRepr, pyJsonLoads, pyRepr } from "../python";
+import { narrow, RequestResponseSchema, refused } from "../request";
+import type { Verifier, VerifierOutput, VerifyRequest } from "../types";
 
 export const MATH_SERVER = "math_advanced_calculations";
 
 const RequestSchema = z.looseObject({
   ground_truth: z.string(),
-  response: ResponseSchema,
+  response: RequestResponseSchema,
 });
 
 // A missing output counts as None, as an unparseable one does.

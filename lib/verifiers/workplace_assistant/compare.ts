@@ -12,7 +12,7 @@
  * - `.equals` needs equal index labels (in order), equal dtypes and equal cells, with NaN equal to NaN and
  *   to None in object columns; unlowered cells compare with Python `==`.
  */
-import { pyLower } from "../../verify/pyunicode";
+import { pyLower } from "../pyunicode";
 import type { Cell, Frame, Row } from "./frame";
 import { isDict, isNa, pyEq } from "./py";
 import type { WorkplaceState } from "./tools";

@@ -7,8 +7,8 @@
  * numeric tokens go through float()/Decimal() rules (any script's decimal digits), and string slices count
  * code points. The machine's time.tzname is taken to be ("UTC", "UTC"), as on Gym's servers.
  */
-import { pyIntFromStr } from "../../verify/python";
-import { decimalValue, isAlpha, isDigit, isSpace, pyLower } from "../../verify/pyunicode";
+import { pyIntFromStr } from "../python";
+import { decimalValue, isAlpha, isDigit, isSpace, pyLower } from "../pyunicode";
 
 export interface DateFields {
   readonly year: number;

@@ -12,8 +12,8 @@ import {
   pyIntFromStr,
   pyJsonParse,
   pyStrRepr,
-} from "../../verify/python";
-import { pyIsDigitString, pyLower, pyStripSpace } from "../../verify/pyunicode";
+} from "../python";
+import { pyIsDigitString, pyLower, pyStripSpace } from "../pyunicode";
 
 export { pyFloatRepr, pyStrRepr };
 

@@ -13,8 +13,8 @@
  * Assumptions (they only move instants, never whether a call is accepted): "now", "today" and a bare time of
  * day use Gym's hard-coded current time (2023-11-30 23:59) where pandas reads the clock.
  */
-import { pyIntFromStr } from "../../verify/python";
-import { decimalValue, pyUpper } from "../../verify/pyunicode";
+import { pyIntFromStr } from "../python";
+import { decimalValue, pyUpper } from "../pyunicode";
 import { type DateFields, dateutilParse, daysInMonth, GYM_NOW } from "./dateutil";
 import { PyException, pyRepr, pyTypeName } from "./py";
 

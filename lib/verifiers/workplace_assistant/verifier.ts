@@ -3,8 +3,8 @@
  * predicted = every function_call of response.output in order; reward = is_correct(...) * 1.0.
  */
 import { z } from "zod";
-import { describeIssues, functionCalls, narrow, ResponseSchema, refused } from "../../verify/request";
-import type { Verifier, VerifierOutput, VerifyRequest } from "../../verify/types";
+import { describeIssues, narrow, RequestResponseSchema, refused, requestCalls } from "../request";
+import type { Verifier, VerifierOutput, VerifyRequest } from "../types";
 import { isCorrectActions, type WorkplaceDetails } from "./is-correct";
 import { SERVER_NAME, WORKPLACE_TOOL_NAMES } from "./replay";
 
@@ -20,7 +20,7 @@ const IdSchema = z.union([
   z.string().regex(/^\s*[+-]?\d+\s*$/, "expected an integer"),
 ]);
 const WorkbenchVerifyRequestSchema = z.looseObject({
-  response: ResponseSchema,
+  response: RequestResponseSchema,
   ground_truth: GroundTruthSchema,
   id: IdSchema,
   category: z.string(),
@@ -36,7 +36,7 @@ function verifyWorkplace(request: VerifyRequest): VerifierOutput {
   }
   const narrowed = narrow(WorkbenchVerifyRequestSchema, request);
   if (!narrowed.ok) return refused(SERVER_NAME, `invalid WorkbenchVerifyRequest: ${narrowed.error}`);
-  const calls = functionCalls(narrowed.value.response.output);
+  const calls = requestCalls(narrowed.value.response.output);
   if (!calls.ok) return refused(SERVER_NAME, calls.error);
 
   const predicted = calls.value.map((c) => ({ name: c.name, arguments: c.arguments }));

@@ -1,5 +1,5 @@
 /** EmailTool (email.py): search, read, send, delete, forward and reply over processed/emails.csv. */
-import { pyLower, pySplitSpace } from "../../../verify/pyunicode";
+import { pyLower, pySplitSpace } from "../../pyunicode";
 import { newRow, type Row } from "../frame";
 import { assertHashable, pyIn, pyInt, pyLowerMethod, truthy } from "../py";
 import { type PdTimestamp, pandasTimestamp } from "../timestamp";

@@ -1,5 +1,5 @@
 /** ProjectManagementTool (project_management.py) over processed/project_tasks.csv. */
-import { pyLower } from "../../../verify/pyunicode";
+import { pyLower } from "../../pyunicode";
 import { type Cell, type Frame, newRow } from "../frame";
 import { assertHashable, isNa, PyException, pyEq, pyInt, pyLowerMethod, pyZfill, truthy } from "../py";
 import {

@@ -1,0 +1,431 @@
+"use client";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { Fragment, useEffect, useMemo, useRef, useState } from "react";
+import { StatusBadge } from "@/components/badges";
+import chips from "@/components/chips.module.css";
+import { cx } from "@/components/cx";
+import { Name } from "@/components/Name";
+import { RewardPair, styles, VerdictBadge } from "./common";
+import { type PairSort, VERDICT_ORDER, VERDICT_SLUGS, type VerdictSlug, verdictRank } from "./state";
+import type { ActionView, CompareView, PairDetail, PairRow, StepView } from "./types";
+
+function percent(rate: number | null): string {
+  return rate === null ? "—" : `${(rate * 100).toFixed(rate === 1 || rate === 0 ? 0 : 1)}%`;
+}
+
+export function CompareSummaryBand({ view }: { view: CompareView }) {
+  const s = view.summary;
+  // parity_rate is a share of pairs; the count reads better next to it.
+  const rewardParity = s.parity_rate === null ? 0 : Math.round(s.parity_rate * s.pairs);
+  return (
+    <div
+      className={styles.summary}
+      data-testid="compare-summary"
+      data-parity={s.parity_rate === null ? "" : String(s.parity_rate)}
+      data-pairs={s.pairs}
+    >
+      <div className={`${styles.stat} ${s.parity_rate === 1 ? styles.toneGood : styles.toneBad}`}>
+        <span className={styles.statValue}>{percent(s.parity_rate)}</span>
+        <span className={styles.statLabel}>
+          reward parity · {rewardParity} of {s.pairs} pairs score the same
+        </span>
+      </div>
+      <div className={`${styles.stat} ${s.action_parity_rate === 1 ? styles.toneGood : styles.toneChanged}`}>
+        <span className={styles.statValue}>{percent(s.action_parity_rate)}</span>
+        <span className={styles.statLabel}>action parity · same canonical actions</span>
+      </div>
+      <div
+        className={`${styles.stat} ${s.same_actions_different_reward > 0 ? styles.toneBad : styles.toneNeutral}`}
+        data-testid="identity-bugs"
+        data-count={s.same_actions_different_reward}
+      >
+        <span className={styles.statValue}>{s.same_actions_different_reward}</span>
+        <span className={styles.statLabel}>rewards differ only because of names</span>
+      </div>
+      <div className={`${styles.stat} ${s.different_actions > 0 ? styles.toneChanged : styles.toneNeutral}`}>
+        <span className={styles.statValue}>{s.different_actions}</span>
+        <span className={styles.statLabel}>pairs with different actions</span>
+      </div>
+      <div className={`${styles.stat} ${styles.toneNeutral}`}>
+        <span className={styles.statValue}>{s.pairs}</span>
+        <span className={styles.statLabel}>
+          pairs · unpaired {s.unpaired_a} in A, {s.unpaired_b} in B
+        </span>
+      </div>
+    </div>
+  );
+}
+
+const SLUG_LABEL: Record<VerdictSlug, string> = {
+  "identity-bug": "same actions, different reward",
+  "different-actions": "different actions",
+  same: "same actions, same reward",
+};
+const SLUG_CHIP: Record<VerdictSlug, string | undefined> = {
+  "identity-bug": chips.tone_mismatched,
+  "different-actions": chips.tone_changed,
+  same: undefined,
+};
+
+interface ToolbarProps {
+  view: CompareView;
+  verdicts: readonly VerdictSlug[];
+  sort: PairSort;
+  onToggle(slug: VerdictSlug): void;
+  onSort(sort: PairSort): void;
+  shown: number;
+}
+
+export function PairToolbar({ view, verdicts, sort, onToggle, onSort, shown }: ToolbarProps) {
+  const counts: Record<VerdictSlug, number> = {
+    "identity-bug": view.summary.same_actions_different_reward,
+    "different-actions": view.summary.different_actions,
+    same: view.summary.same_actions_same_reward,
+  };
+  return (
+    <div className={styles.toolbar}>
+      <span className="muted">Show</span>
+      {VERDICT_ORDER.map((slug) => (
+        <button
+          key={slug}
+          type="button"
+          className={cx(chips.chip, SLUG_CHIP[slug], verdicts.includes(slug) && chips.chipOn)}
+          aria-pressed={verdicts.includes(slug)}
+          data-filter-verdict={slug}
+          onClick={() => onToggle(slug)}
+        >
+          {SLUG_LABEL[slug]}
+          <span className={styles.chipCount}>{counts[slug]}</span>
+        </button>
+      ))}
+      <span className={styles.toolbarSpacer} />
+      <span className="muted" data-testid="pairs-shown">
+        {shown} of {view.pairs.length} pairs
+      </span>
+      <label className="muted">
+        sort{" "}
+        <select
+          value={sort}
+          onChange={(e) => onSort(e.target.value === "pair" ? "pair" : "verdict")}
+          data-testid="pair-sort"
+        >
+          <option value="verdict">by verdict (regressions first)</option>
+          <option value="pair">by task and rollout</option>
+        </select>
+      </label>
+    </div>
+  );
+}
+
+/** Filters and sorts the pairs as the URL says. */
+export function selectPairs(
+  pairs: readonly PairRow[],
+  verdicts: readonly VerdictSlug[],
+  sort: PairSort,
+): PairRow[] {
+  const shown =
+    verdicts.length === 0 ? [...pairs] : pairs.filter((p) => verdicts.includes(VERDICT_SLUGS[p.verdict]));
+  if (sort === "verdict") {
+    // Stable: within a verdict, pairs stay in task order.
+    shown.sort((x, y) => verdictRank(x.verdict) - verdictRank(y.verdict) || x.id - y.id);
+  }
+  return shown;
+}
+
+interface PairTableProps {
+  view: CompareView;
+  verdicts: readonly VerdictSlug[];
+  sort: PairSort;
+  open: number | null;
+  detail: PairDetail | undefined;
+  detailLoading: boolean;
+  onOpen(id: number | null): void;
+  /** The inspector's URL for a line of a file, when the file can be opened there by link (a bundled sample). */
+  inspectorHref(file: string, line: number): string | null;
+  onWhatIf(file: string, line: number): void;
+}
+
+/** Rows rendered before "show all": a table of many thousand pairs would make every update slow. */
+export const PAIR_ROWS_SHOWN = 500;
+
+export function PairTable({
+  view,
+  verdicts,
+  sort,
+  open,
+  detail,
+  detailLoading,
+  onOpen,
+  inspectorHref,
+  onWhatIf,
+}: PairTableProps) {
+  const selected = useMemo(() => selectPairs(view.pairs, verdicts, sort), [view.pairs, verdicts, sort]);
+  const [all, setAll] = useState(false);
+  const rows = all ? selected : selected.slice(0, PAIR_ROWS_SHOWN);
+  return (
+    <table className={styles.table} data-testid="pair-table">
+      <thead>
+        <tr>
+          <th>pair (task:rollout)</th>
+          <th className={styles.num}>A line</th>
+          <th className={styles.num}>A reward</th>
+          <th className={styles.num}>B line</th>
+          <th className={styles.num}>B reward</th>
+          <th className={styles.num}>calls</th>
+          <th>verdict</th>
+          <th>first divergence · why</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.length === 0 && (
+          <tr>
+            <td colSpan={8} className={styles.empty}>
+              {view.pairs.length === 0
+                ? "No rollouts paired: the files share no (_ng_task_index, _ng_rollout_index), task input or id."
+                : "No pair has the selected verdicts."}
+            </td>
+          </tr>
+        )}
+        {rows.map((p) => {
+          const isOpen = open === p.id;
+          return (
+            <Fragment key={p.id}>
+              <tr
+                className={`${styles.pairRow}${isOpen ? ` ${styles.pairRowOpen}` : ""}`}
+                data-verdict={VERDICT_SLUGS[p.verdict]}
+                data-pair={p.key}
+                data-a-line={p.a.line}
+                data-b-line={p.b.line}
+                data-a-reward={p.a.reward ?? "none"}
+                data-b-reward={p.b.reward ?? "none"}
+                onClick={() => onOpen(isOpen ? null : p.id)}
+              >
+                <td className="mono">
+                  {/* The row is clickable; this button is the keyboard path (the click bubbles to the row). */}
+                  <button
+                    type="button"
+                    className={styles.expander}
+                    aria-expanded={isOpen}
+                    aria-label={`${isOpen ? "Close" : "Open"} pair ${p.key}`}
+                  >
+                    {isOpen ? "▾" : "▸"}
+                  </button>
+                  {p.key}
+                  {p.paired_by !== "indices" && <span className="muted"> (by {p.paired_by})</span>}
+                </td>
+                <td className={`${styles.num} ${styles.lineLink}`}>{p.a.line}</td>
+                <td className={styles.num}>
+                  <RewardPair recorded={p.a.recorded} reward={p.a.reward} />
+                </td>
+                <td className={`${styles.num} ${styles.lineLink}`}>{p.b.line}</td>
+                <td className={styles.num}>
+                  <RewardPair recorded={p.b.recorded} reward={p.b.reward} />
+                </td>
+                <td className={styles.num}>
+                  {p.a.calls === p.b.calls ? p.a.calls : `${p.a.calls} / ${p.b.calls}`}
+                </td>
+                <td>
+                  <VerdictBadge verdict={p.verdict} />
+                </td>
+                <td className={styles.divergenceText}>
+                  {p.divergence ??
+                    (p.name_mismatch ? null : (
+                      <span className="muted">none: the action sequences agree.</span>
+                    ))}
+                  {p.name_mismatch && (
+                    <div className={styles.nameMismatch}>
+                      {p.divergence === null ? "Same actions, but " : ""}
+                      {p.name_mismatch.side.toUpperCase()}'s verifier saw{" "}
+                      <code>{p.name_mismatch.verifier_name}</code> for <code>{p.name_mismatch.tool}</code>
+                      {p.name_mismatch.count > 1 ? ` (${p.name_mismatch.count} calls)` : ""}
+                    </div>
+                  )}
+                  {(p.a.error || p.b.error) && (
+                    <div className={styles.error}>{[p.a.error, p.b.error].filter(Boolean).join("; ")}</div>
+                  )}
+                </td>
+              </tr>
+              {isOpen && (
+                <tr>
+                  <td colSpan={8} className={styles.detailCell}>
+                    {detail && detail.id === p.id ? (
+                      <>
+                        <div className={styles.detailActions}>
+                          <button
+                            type="button"
+                            className="button-small"
+                            data-testid="pair-whatif"
+                            onClick={() => onWhatIf(view.b, p.b.line)}
+                          >
+                            Harness what-if for B line {p.b.line}
+                          </button>
+                          {(["a", "b"] as const).map((side) => {
+                            const href = inspectorHref(view[side], p[side].line);
+                            return href === null ? null : (
+                              <a key={side} className={`button-small ${styles.navLink}`} href={href}>
+                                Open {side.toUpperCase()} line {p[side].line} in the inspector
+                              </a>
+                            );
+                          })}
+                        </div>
+                        <Alignment detail={detail} a={view.a} b={view.b} />
+                      </>
+                    ) : (
+                      <div className={styles.empty}>{detailLoading ? "aligning…" : "no detail"}</div>
+                    )}
+                  </td>
+                </tr>
+              )}
+            </Fragment>
+          );
+        })}
+        {rows.length < selected.length && (
+          <tr>
+            <td colSpan={8} className={styles.empty}>
+              {selected.length - rows.length} more pairs.{" "}
+              <button type="button" className="link-button" onClick={() => setAll(true)}>
+                show all
+              </button>
+            </td>
+          </tr>
+        )}
+      </tbody>
+    </table>
+  );
+}
+
+function Action({ action }: { action: ActionView | null }) {
+  if (action === null) return <span className={styles.absent}>no call here</span>;
+  const unseen = action.server !== null && action.verifier_name !== action.tool;
+  return (
+    <div data-action-tool={action.tool}>
+      <div className={styles.actionTool} title={`tool identified via ${action.named_by.replace("_", " ")}`}>
+        {action.server !== null && (
+          <span className={styles.actionServer}>
+            <Name value={action.server} />
+            {" / "}
+          </span>
+        )}
+        <Name value={action.tool} />
+      </div>
+      <div className={styles.actionMeta}>
+        <StatusBadge status={action.status} highlight={unseen ? "mismatched" : "none"} />
+        <span>
+          emitted{" "}
+          <code>
+            <Name value={action.emitted} />
+          </code>
+        </span>
+        {action.emitted !== action.verifier_name && (
+          <span>
+            verifier sees <code>{action.verifier_name}</code>
+          </span>
+        )}
+        {unseen && <span className={styles.unseen}>the verifier sees the alias, not the tool</span>}
+      </div>
+      <div className={styles.args}>{action.arguments}</div>
+    </div>
+  );
+}
+
+function stepClass(step: StepView, first: boolean): string {
+  const kind = step.kind === "changed" ? styles.stepChanged : step.kind === "same" ? "" : styles.stepOnly;
+  return `${styles.step} ${kind ?? ""}${first ? ` ${styles.stepFirst}` : ""}`;
+}
+
+/** A step's height before it is measured (one action with short arguments on each side). */
+export const STEP_ESTIMATE = 110;
+/** Steps rendered beyond the visible ones. */
+const STEP_OVERSCAN = 6;
+
+/**
+ * The aligned steps in their own scroll box, virtualized: only the steps on screen are in the DOM, however
+ * long the rollouts (two 16k-call rollouts align in up to 32k steps). Opens at the first divergence.
+ */
+function Steps({ detail }: { detail: PairDetail }) {
+  const box = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: detail.steps.length,
+    getScrollElement: () => box.current,
+    estimateSize: () => STEP_ESTIMATE,
+    overscan: STEP_OVERSCAN,
+  });
+  const first = detail.first_divergence;
+  useEffect(() => {
+    if (first !== null) virtualizer.scrollToIndex(first, { align: "start" });
+  }, [first, virtualizer]);
+  const rows = virtualizer.getVirtualItems();
+  return (
+    <div className={styles.steps} ref={box} data-steps={detail.steps.length}>
+      <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
+        <div style={{ transform: `translateY(${rows[0]?.start ?? 0}px)` }}>
+          {rows.map(({ index, key }) => {
+            const step = detail.steps[index];
+            if (!step) return null;
+            const isFirst = first === index;
+            return (
+              <div
+                key={key}
+                ref={virtualizer.measureElement}
+                data-index={index}
+                className={stepClass(step, isFirst)}
+                data-step={step.kind}
+                data-first-divergence={isFirst || undefined}
+              >
+                <div className={styles.stepNo}>{index + 1}</div>
+                <div className={styles.stepSide}>
+                  {isFirst && <div className={styles.firstLabel}>first divergence</div>}
+                  <Action action={step.a} />
+                </div>
+                <div className={styles.stepSide}>
+                  {isFirst && <div className={styles.firstLabel}>{step.kind.replace("_", " ")}</div>}
+                  <Action action={step.b} />
+                </div>
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export function Alignment({ detail, a, b }: { detail: PairDetail; a: string; b: string }) {
+  return (
+    <div className={styles.alignment} data-testid="alignment">
+      <div className={styles.alignHead}>#</div>
+      <div className={styles.alignHead}>
+        <span className={styles.sideTag}>A</span>
+        {a}
+      </div>
+      <div className={styles.alignHead}>
+        <span className={styles.sideTag}>B</span>
+        {b}
+      </div>
+      {detail.alignment_note !== null && (
+        <div className={styles.alignNote} data-testid="alignment-note">
+          {detail.alignment_note}
+        </div>
+      )}
+      {detail.steps.length === 0 && (
+        <>
+          <div className={styles.stepNo} />
+          <div className={styles.stepSide}>
+            <span className={styles.absent}>no tool calls</span>
+          </div>
+          <div className={styles.stepSide}>
+            <span className={styles.absent}>no tool calls</span>
+          </div>
+        </>
+      )}
+      {detail.steps.length > 0 && <Steps detail={detail} />}
+      {(detail.a_error || detail.b_error) && (
+        <>
+          <div className={styles.stepNo} />
+          <div className={`${styles.stepSide} ${styles.error}`}>{detail.a_error}</div>
+          <div className={`${styles.stepSide} ${styles.error}`}>{detail.b_error}</div>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,297 @@
+"use client";
+import { useRef } from "react";
+import { formatReward } from "@/components/badges";
+import { ACCEPTED_FILES } from "@/components/Loader";
+import styles from "./compare.module.css";
+import { VERDICT_SLUGS } from "./state";
+import type { CompareFileSummary, SideInputsView, Verdict } from "./types";
+
+export { styles };
+
+const VERDICT_CLASS: Record<Verdict, string> = {
+  "same actions, same reward": styles.verdictSame ?? "",
+  "same actions, different reward": styles.verdictBug ?? "",
+  "different actions": styles.verdictDiff ?? "",
+};
+
+const VERDICT_TEXT: Record<Verdict, string> = {
+  "same actions, same reward": "same actions · same reward",
+  "same actions, different reward": "same actions · different reward",
+  "different actions": "different actions",
+};
+
+const VERDICT_HELP: Record<Verdict, string> = {
+  "same actions, same reward": "Both runs did the same thing and scored the same.",
+  "same actions, different reward":
+    "Both runs did the same thing but scored differently: only the names the verifier saw differ (an identity bug).",
+  "different actions": "The agent did something different in the two runs.",
+};
+
+export function VerdictBadge({ verdict }: { verdict: Verdict }) {
+  return (
+    <span
+      className={`${styles.verdict} ${VERDICT_CLASS[verdict]}`}
+      data-verdict-badge={VERDICT_SLUGS[verdict]}
+      title={VERDICT_HELP[verdict]}
+    >
+      {VERDICT_TEXT[verdict]}
+    </span>
+  );
+}
+
+export function Reward({ value, muted }: { value: number | null; muted?: boolean }) {
+  const tone = muted
+    ? styles.rewardRecorded
+    : value === 1
+      ? styles.rewardOne
+      : value === 0
+        ? styles.rewardZero
+        : "";
+  return <span className={tone}>{formatReward(value)}</span>;
+}
+
+/** "recorded → recomputed", the same reading order as the inspector's reward box. */
+export function RewardPair({ recorded, reward }: { recorded: number | null; reward: number | null }) {
+  return (
+    <span
+      className={styles.rewardPair}
+      title={`recorded ${formatReward(recorded)}, recomputed ${formatReward(reward)}`}
+    >
+      <Reward value={recorded} muted />
+      <span className={styles.rewardArrow}>→</span>
+      <Reward value={reward} />
+    </span>
+  );
+}
+
+/** A file input behind a button; `testId` tells the pickers apart. Several files may be picked at once. */
+export function OpenFileButton({
+  onFiles,
+  testId,
+  label = "Open file…",
+  title,
+}: {
+  onFiles(files: File[]): void;
+  testId: string;
+  label?: string;
+  title?: string;
+}) {
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <button type="button" className="button-small" title={title} onClick={() => input.current?.click()}>
+        {label}
+      </button>
+      <input
+        ref={input}
+        type="file"
+        accept={ACCEPTED_FILES}
+        multiple
+        hidden
+        data-testid={testId}
+        onChange={(event) => {
+          const files = [...(event.target.files ?? [])];
+          event.target.value = "";
+          if (files.length > 0) onFiles(files);
+        }}
+      />
+    </>
+  );
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+export interface FileChoice {
+  /** The FileRef: a stored file's dataset id, or a bundled sample's name. */
+  readonly name: string;
+  readonly title: string;
+  /** What the option shows, when not the name itself ("run.jsonl #2"). */
+  readonly label?: string;
+}
+
+/** A run's materialized-inputs file: the effective choice, what loaded, and how many rollouts it paired. */
+export interface InputsPick {
+  /** The inputs file in use, or null for none. */
+  value: string | null;
+  choices: readonly FileChoice[];
+  summary: CompareFileSummary | undefined;
+  loading: boolean;
+  error: string | null;
+  /** From the comparison, once it ran. */
+  paired: SideInputsView | null | undefined;
+  /** Absent: shown, not chosen here. */
+  onChange?(name: string | null): void;
+}
+
+interface FileSelectProps {
+  label: React.ReactNode;
+  value: string;
+  choices: readonly FileChoice[];
+  summary: CompareFileSummary | undefined;
+  loading: boolean;
+  error: string | null;
+  testId: string;
+  onChange(name: string): void;
+  /** One file or several (a rollouts file with its inputs file). */
+  onFiles(files: File[]): void;
+  inputs?: InputsPick;
+}
+
+const NO_INPUTS_OPTION = "";
+
+function InputsLine({
+  inputs,
+  rollouts,
+  testId,
+}: {
+  inputs: InputsPick;
+  rollouts: number | undefined;
+  testId: string;
+}) {
+  const { summary } = inputs;
+  const shownName = summary?.name ?? inputs.value;
+  const options: readonly FileChoice[] =
+    inputs.value === null || inputs.choices.some((c) => c.name === inputs.value)
+      ? inputs.choices
+      : [{ name: inputs.value, title: shownName ?? inputs.value }, ...inputs.choices];
+  // A view computed for another choice (the comparison is rerunning) says nothing about this one.
+  const paired =
+    inputs.paired &&
+    (inputs.value === null ? inputs.paired.shared_from !== null : inputs.paired.name === shownName)
+      ? inputs.paired
+      : null;
+  const shared = inputs.value === null ? paired : null;
+  return (
+    <div
+      className={styles.inputsLine}
+      data-testid={`${testId}-inputs`}
+      data-inputs={shownName ?? ""}
+      data-inputs-ref={inputs.value ?? ""}
+      data-rows={summary?.input_rows}
+      data-paired={paired?.paired}
+      data-shared-from={shared?.shared_from ?? undefined}
+    >
+      <span className={styles.inputsLabel}>inputs</span>
+      {inputs.onChange ? (
+        <select
+          value={inputs.value ?? NO_INPUTS_OPTION}
+          onChange={(event) => inputs.onChange?.(event.target.value === "" ? null : event.target.value)}
+          data-testid={`${testId}-inputs-select`}
+          aria-label="Materialized inputs"
+          title="Materialized inputs: the task rows of rollouts that carry no task fields"
+        >
+          <option value={NO_INPUTS_OPTION} title="the rollouts' own echoed task fields are used">
+            none
+          </option>
+          {options.map((c) => (
+            <option key={c.name} value={c.name} title={c.title}>
+              {c.label ?? c.name}
+            </option>
+          ))}
+        </select>
+      ) : (
+        <span className="mono">{shownName ?? "none"}</span>
+      )}
+      {shared && (
+        <span className={styles.fileMeta}>
+          verified with {shared.shared_from?.toUpperCase()}'s {shared.name} (one inputs map serves both runs)
+          · {shared.paired} of {rollouts ?? "?"} rollouts paired
+        </span>
+      )}
+      {inputs.value !== null && (
+        <span className={styles.fileMeta}>
+          {inputs.error ? (
+            <span className={styles.error}>{inputs.error}</span>
+          ) : inputs.loading || !summary ? (
+            "loading…"
+          ) : summary.kind !== "inputs" ? (
+            <span className={styles.error}>not a materialized-inputs file</span>
+          ) : (
+            <>
+              {summary.input_rows} rows
+              {paired && (
+                <span className={paired.paired === 0 ? styles.error : undefined}>
+                  {" "}
+                  · {paired.paired} of {rollouts ?? "?"} rollouts paired
+                  {paired.paired === 0 ? ": these inputs belong to another run" : ""}
+                </span>
+              )}
+            </>
+          )}
+        </span>
+      )}
+    </div>
+  );
+}
+
+/**
+ * Pick a bundled sample or a loaded file; open a local one (with its materialized-inputs file, picked
+ * together). Shows what was loaded, its line errors, and the inputs file the run uses.
+ */
+export function FileSelect({
+  label,
+  value,
+  choices,
+  summary,
+  loading,
+  error,
+  testId,
+  onChange,
+  onFiles,
+  inputs,
+}: FileSelectProps) {
+  const options: readonly FileChoice[] = choices.some((c) => c.name === value)
+    ? choices
+    : [{ name: value, title: summary?.name ?? value, label: summary?.name ?? value }, ...choices];
+  return (
+    <div className={styles.picker} data-picker={testId}>
+      <span className={styles.pickerLabel}>{label}</span>
+      <div className={styles.pickerRow}>
+        <select
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+          data-testid={`${testId}-select`}
+          aria-label={typeof label === "string" ? label : testId}
+        >
+          {options.map((c) => (
+            <option key={c.name} value={c.name} title={c.title}>
+              {c.label ?? c.name}
+            </option>
+          ))}
+        </select>
+        <OpenFileButton
+          onFiles={onFiles}
+          testId={`${testId}-file`}
+          title="A rollouts file, or a rollouts file and its materialized inputs picked together"
+        />
+      </div>
+      <span className={styles.fileMeta} data-loaded={summary ? summary.name : undefined}>
+        {error ? (
+          <span className={styles.error}>{error}</span>
+        ) : loading || !summary ? (
+          "loading…"
+        ) : (
+          <>
+            {summary.rollouts} rollouts · {formatBytes(summary.bytes)}
+            {summary.servers.length > 0 ? ` · ${summary.servers.join(", ")}` : ""}
+            {summary.error_count > 0 && (
+              <span
+                className={styles.error}
+                title={summary.errors.map((e) => `line ${e.line}: ${e.error}`).join("\n")}
+              >
+                {" "}
+                · {summary.error_count} unreadable {summary.error_count === 1 ? "line" : "lines"} (first: line{" "}
+                {summary.errors[0]?.line}: {summary.errors[0]?.error})
+              </span>
+            )}
+          </>
+        )}
+      </span>
+      {inputs && <InputsLine inputs={inputs} rollouts={summary?.rollouts} testId={testId} />}
+    </div>
+  );
+}

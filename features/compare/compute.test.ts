@@ -1,0 +1,234 @@
+// Tests features/compare/compute.ts.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { compareRuns } from "@/lib/compare";
+import { asRollout, narrowing } from "@/lib/schemas/test-helpers";
+import { pairInputs, pairingKey, verifyRollout as verifyRolloutTyped } from "@/lib/verify";
+import {
+  combineInputs,
+  compareFiles,
+  compareView,
+  pairDetail,
+  readFile,
+  repairFile,
+  serverTools,
+  summarize,
+  whatIf,
+} from "./compute";
+
+// lib takes Rollouts narrowed at the edge; these tests write plain JSON, narrowed here (failing loudly).
+const verifyRollout = narrowing(verifyRolloutTyped);
+
+const SAMPLES = path.resolve(import.meta.dirname, "../../public/samples");
+
+function streamOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+}
+
+async function load(name: string) {
+  return readFile(name, streamOf(new Uint8Array(readFileSync(path.join(SAMPLES, name)))));
+}
+
+describe("compare worker core", () => {
+  it("lists bad lines with their reason and keeps every line", async () => {
+    const text = '{"a":1}\nnot json\n\n';
+    const file = await readFile("x.jsonl", streamOf(new TextEncoder().encode(text)));
+    expect(file.lines).toHaveLength(3);
+    expect(file.rollouts).toHaveLength(0);
+    expect(file.errors.map((e) => e.line)).toEqual([1, 2]);
+    expect(file.errors[0]?.error).toMatch(/not a rollout/);
+  });
+
+  it("maps pair positions to line numbers and gives a pair's aligned actions", async () => {
+    const a = await load("compare-http.jsonl");
+    const b = await load("compare-mcp-hermes-noprov.jsonl");
+    const report = compareFiles(a, b, "contract");
+    const view = compareView(a, b, report);
+    expect(view.pairs).toHaveLength(a.rollouts.length);
+    for (const p of view.pairs) {
+      const lineA = JSON.parse(
+        readFileSync(path.join(SAMPLES, "compare-http.jsonl"), "utf8").split("\n")[p.a.line - 1] ?? "",
+      );
+      expect(`${lineA._ng_task_index}:${lineA._ng_rollout_index}`).toBe(p.key);
+    }
+    const detail = pairDetail(report, 0);
+    expect(detail?.steps.every((s) => s.kind === "same")).toBe(true);
+    expect(detail?.steps[0]?.b?.emitted).toMatch(/^mcp_workplace_assistant_/);
+    expect(pairDetail(report, view.pairs.length)).toBeNull();
+  });
+
+  it("what-if: every variant with provenance equals HTTP", async () => {
+    const file = await load("compare-http.jsonl");
+    const first = file.rollouts[0];
+    const view = first ? whatIf(file, first.line) : null;
+    expect(view?.rows.length).toBeGreaterThan(0);
+    for (const row of view?.rows ?? []) if (row.with_provenance) expect(row.reward).toBe(view?.http.reward);
+    expect(whatIf(file, 10_000)).toBeNull();
+  });
+
+  it("repair: only repaired lines change, and they score like the verify of the repaired rollout", async () => {
+    const file = await load("compare-mcp-hermes-noprov.jsonl");
+    const server = serverTools().find((s) => s.name === "workplace_assistant");
+    expect(server).toBeDefined();
+    const { view, chunks } = await repairFile(file, "hermes-legacy", server ? [server] : []);
+    expect(chunks).toHaveLength(file.lines.length);
+    expect(view.repaired).toBe(file.rollouts.length);
+    const decoder = new TextDecoder();
+    chunks.forEach((chunk, i) => {
+      const repaired = JSON.parse(decoder.decode(chunk));
+      const row = view.rollouts[i];
+      expect(verifyRollout(repaired, { policy: "contract" }).reward).toBe(row?.after);
+      expect(Object.keys(repaired.mcp_tool_call_provenance)).toEqual(row?.derived.map((d) => d.call_id));
+    });
+  });
+
+  describe("materialized inputs", () => {
+    const NOECHO = "workplace-noecho.jsonl";
+    const INPUTS = "workplace_materialized_inputs.jsonl";
+    const inputRows = () =>
+      readFileSync(path.join(SAMPLES, INPUTS), "utf8")
+        .split("\n")
+        .filter((line) => line.trim() !== "")
+        .map((line): unknown => JSON.parse(line));
+    const rowFor = (rollout: unknown) => inputRows().find((row) => pairingKey(row) === pairingKey(rollout));
+    const text = (rows: readonly unknown[]) =>
+      streamOf(new TextEncoder().encode(rows.map((r) => JSON.stringify(r)).join("\n")));
+
+    it("an inputs file is recognised as inputs, keyed by Gym's indices, with no line errors", async () => {
+      const inputs = await load(INPUTS);
+      expect(inputs.kind).toBe("inputs");
+      expect(inputs.rollouts).toHaveLength(0);
+      expect(inputs.errors).toEqual([]);
+      expect(inputs.input_rows).toBe(inputRows().length);
+      expect([...inputs.inputs.keys()].sort()).toEqual(inputRows().map(pairingKey).sort());
+      expect(summarize(inputs)).toMatchObject({ kind: "inputs", input_rows: inputRows().length });
+      const rollouts = await load(NOECHO);
+      expect(rollouts.kind).toBe("rollouts");
+      expect(rollouts.inputs.size).toBe(0);
+    });
+
+    it("a file with one input row among rollouts is a rollouts file and that row a line error", async () => {
+      const [row] = inputRows();
+      const rollout = (await load(NOECHO)).rollouts[0]?.value;
+      const file = await readFile("mixed.jsonl", text([rollout, row]));
+      expect(file.kind).toBe("rollouts");
+      expect(file.errors.map((e) => e.line)).toEqual([2]);
+    });
+
+    it("compare recomputes each side's reward with its paired input row, as verifyRollout does", async () => {
+      const a = await load(NOECHO);
+      const inputs = await load(INPUTS);
+      const without = compareView(a, a, compareFiles(a, a, "contract"));
+      expect(without.pairs.every((p) => p.a.reward === null && p.a.error !== null)).toBe(true);
+
+      const combined = combineInputs(inputs, inputs);
+      expect(combined.conflicts).toEqual([]);
+      // The same report as `cli compare A A --inputs M`, which reads the files as rows and calls pairInputs.
+      const rows = a.rollouts.map((r) => r.value);
+      expect(compareFiles(a, a, "contract", combined)).toEqual(
+        compareRuns(rows, rows, { policy: "contract", inputs: pairInputs(inputRows()) }),
+      );
+      const view = compareView(a, a, compareFiles(a, a, "contract", combined), {
+        ai: inputs,
+        bi: inputs,
+        conflicts: combined.conflicts,
+      });
+      expect(view.pairs).toHaveLength(a.rollouts.length);
+      expect(view.inputs_a).toEqual({
+        name: INPUTS,
+        rows: inputRows().length,
+        paired: a.rollouts.length,
+        shared_from: null,
+      });
+      expect(view.inputs_b).toEqual(view.inputs_a);
+      for (const p of view.pairs) {
+        const rollout = a.rollouts.find((r) => r.line === p.a.line)?.value;
+        const expected = verifyRollout(rollout, { policy: "contract", input: rowFor(rollout) });
+        expect(expected.reward).not.toBeNull();
+        expect(p.a.error).toBeNull();
+        expect(p.a.reward).toBe(expected.reward);
+        expect(p.b.reward).toBe(expected.reward);
+        expect(p.verdict).toBe("same actions, same reward");
+      }
+    });
+
+    it("one side's inputs serve both; rows of one key that differ are reported as conflicts", async () => {
+      const inputs = await load(INPUTS);
+      expect(combineInputs(null, null).inputs).toBeUndefined();
+      expect(combineInputs(null, inputs).inputs?.size).toBe(inputs.inputs.size);
+      const rows = inputRows();
+      const changed = rows.map((row, i) =>
+        i === 0 && typeof row === "object" && row !== null ? { ...row, ground_truth: [] } : row,
+      );
+      const other = await readFile("other.jsonl", text(changed));
+      const combined = combineInputs(inputs, other);
+      expect(combined.conflicts).toEqual([pairingKey(rows[0])]);
+      // A's row wins.
+      expect(combined.inputs?.get(pairingKey(rows[0]) ?? "")).toBe(
+        inputs.inputs.get(pairingKey(rows[0]) ?? ""),
+      );
+    });
+
+    it("inputs of another run pair no rollout", async () => {
+      const a = await load(NOECHO);
+      const shifted = inputRows().map((row) =>
+        typeof row === "object" && row !== null ? { ...row, _ng_task_index: 1_000 } : row,
+      );
+      const other = await readFile("other.jsonl", text(shifted));
+      expect(other.kind).toBe("inputs");
+      const view = compareView(a, a, compareFiles(a, a, "contract", combineInputs(other, null)), {
+        ai: other,
+        bi: null,
+        conflicts: [],
+      });
+      expect(view.inputs_a?.paired).toBe(0);
+      // B chose none, but the one map compareRuns takes is A's: B is verified with it, and says so.
+      expect(view.inputs_b).toMatchObject({ name: "other.jsonl", paired: 0, shared_from: "a" });
+      const none = compareView(a, a, compareFiles(a, a, "contract"));
+      expect(none.inputs_a).toBeNull();
+      expect(none.inputs_b).toBeNull();
+    });
+
+    it("what-if and the repair's before/after verify with the paired input row", async () => {
+      const file = await load(NOECHO);
+      const inputs = await load(INPUTS);
+      const first = file.rollouts[0];
+      expect(first).toBeDefined();
+      const expected = verifyRollout(first?.value, { policy: "contract", input: rowFor(first?.value) });
+      // Without the inputs the server still comes from provenance, but the task data is missing.
+      expect(whatIf(file, first?.line ?? 0)?.http.reward).toBeNull();
+      const view = whatIf(file, first?.line ?? 0, inputs);
+      expect(view?.error).toBeNull();
+      expect(view?.http.reward).toBe(expected.reward);
+
+      const server = serverTools().find((s) => s.name === "workplace_assistant");
+      const { view: repaired } = await repairFile(file, "claude-code", server ? [server] : [], inputs);
+      for (const row of repaired.rollouts) {
+        const rollout = file.rollouts.find((r) => r.line === row.line)?.value;
+        const want = verifyRollout(rollout, { policy: "contract", input: rowFor(rollout) });
+        expect(row.before).toBe(want.reward);
+        expect(row.before_error).toBe(want.error ?? null);
+      }
+    });
+  });
+});
+
+describe("pairDetail: the alignment's cost bound (issue 10)", () => {
+  it("carries lib/compare's 'too long to align' note for a capped pair, and null otherwise", async () => {
+    const { manyCalls, rollout } = await import("@/scripts/gen-hostile");
+    const a = asRollout(rollout(manyCalls(1500, 1, "a")));
+    const b = asRollout(rollout(manyCalls(1500, 2, "b")));
+    const capped = pairDetail(compareRuns([a], [b], { server: "workplace_assistant" }), 0);
+    expect(capped?.alignment_note).toMatch(/^too long to align: /);
+    expect(capped?.steps).toHaveLength(1500);
+    expect(
+      pairDetail(compareRuns([a], [a], { server: "workplace_assistant" }), 0)?.alignment_note,
+    ).toBeNull();
+  });
+});

@@ -1,0 +1,455 @@
+/**
+ * What the compare handlers compute, free of worker plumbing so it runs in Node tests too. A compared file
+ * is read from the store into its source lines (exact bytes plus parsed value): comparisons and the what-if read the
+ * parsed values, the repair rewrites the bytes losslessly.
+ */
+import { type Action, type CompareReport, compareRuns } from "@/lib/compare";
+import {
+  emptyRepairSummary,
+  formatRepairSummary,
+  readSourceLines,
+  repairJsonl,
+  type SourceLine,
+} from "@/lib/export";
+import { HARNESS_LABELS, type HarnessId } from "@/lib/harness";
+import type { Policy } from "@/lib/identity/types";
+import { canonicalJson } from "@/lib/jsonl";
+import { createRepairer } from "@/lib/repair";
+import { functionCalls, type Rollout, readRollout } from "@/lib/schemas";
+import {
+  chooseServer,
+  knownTools,
+  pairInputs,
+  pairingKey,
+  verifierServers,
+  verifyRollout,
+} from "@/lib/verify";
+import { harnessWhatIf } from "@/lib/whatif";
+import { datasetKind, isInputRow } from "@/worker/core";
+import type {
+  ActionView,
+  CompareFileSummary,
+  CompareLineError,
+  CompareView,
+  PairDetail,
+  PairRow,
+  RepairRolloutView,
+  RepairServerInput,
+  RepairView,
+  RolloutListEntry,
+  SideInputsView,
+  WhatIfView,
+} from "./protocol";
+
+/** Line errors listed per file; the rest are counted. */
+export const MAX_REPORTED_ERRORS = 50;
+/** Arguments longer than this are cut for display (the comparison itself uses the full value). */
+export const MAX_ARGUMENT_CHARS = 4_000;
+
+export interface LoadedFile {
+  readonly name: string;
+  readonly version: number;
+  /** Materialized inputs (every parsed row an input row, as the inspector decides) or rollouts. */
+  readonly kind: "rollouts" | "inputs";
+  readonly bytes: number;
+  readonly lines: readonly SourceLine[];
+  /** Rollout lines (schema-valid) with their parsed values, in file order; none in an inputs file. */
+  readonly rollouts: readonly { readonly line: number; readonly value: Rollout }[];
+  /** An inputs file's rows keyed by pairingKey (lib/verify pairInputs); empty for rollouts. */
+  readonly inputs: ReadonlyMap<string, unknown>;
+  /** Rows of an inputs file (a repeated key counts once in `inputs`, here every row). */
+  readonly input_rows: number;
+  readonly errors: readonly CompareLineError[];
+}
+
+function numberOrNull(value: unknown): number | null {
+  return typeof value === "number" ? value : null;
+}
+
+let nextVersion = 1;
+
+/**
+ * Reads a whole file (plain or gzip) into source lines; bad lines are listed, never dropped. A file whose
+ * parsed rows are all materialized-inputs rows is an inputs file; any other is read as rollouts.
+ */
+export async function readFile(
+  name: string,
+  stream: ReadableStream<Uint8Array>,
+  signal?: AbortSignal,
+): Promise<LoadedFile> {
+  const lines: SourceLine[] = [];
+  const parsed: { line: number; value: unknown }[] = [];
+  const parseErrors: CompareLineError[] = [];
+  let inputRows = 0;
+  let bytes = 0;
+  for await (const src of readSourceLines(stream)) {
+    if (signal?.aborted) throw new Error("cancelled");
+    lines.push(src);
+    bytes += src.bytes.length + (src.newline ? 1 : 0);
+    if (src.parsed === null) continue;
+    if (!src.parsed.ok) {
+      parseErrors.push({ line: src.line, error: src.parsed.error });
+      continue;
+    }
+    parsed.push({ line: src.line, value: src.parsed.value });
+    if (isInputRow(src.parsed.value)) inputRows++;
+  }
+  const version = nextVersion++;
+  if (datasetKind(inputRows, parsed.length) === "inputs") {
+    const values = parsed.map((p) => p.value);
+    return {
+      name,
+      version,
+      kind: "inputs",
+      bytes,
+      lines,
+      rollouts: [],
+      inputs: pairInputs(values),
+      input_rows: values.length,
+      errors: parseErrors,
+    };
+  }
+  const rollouts: { line: number; value: Rollout }[] = [];
+  const errors = [...parseErrors];
+  for (const p of parsed) {
+    // Parse once at the edge: every later step takes the typed rollout.
+    const read = readRollout(p.value);
+    if (read.ok) rollouts.push({ line: p.line, value: read.rollout });
+    else errors.push({ line: p.line, error: read.message });
+  }
+  errors.sort((x, y) => x.line - y.line);
+  return {
+    name,
+    version,
+    kind: "rollouts",
+    bytes,
+    lines,
+    rollouts,
+    inputs: new Map(),
+    input_rows: 0,
+    errors,
+  };
+}
+
+export function summarize(file: LoadedFile): Omit<CompareFileSummary, "id"> {
+  const servers = new Map<string, number>();
+  for (const r of file.rollouts) {
+    // The one verifying-server rule (lib/verify chooseServer), without a user choice.
+    const server = chooseServer(r.value).server;
+    if (server !== null) servers.set(server, (servers.get(server) ?? 0) + 1);
+  }
+  return {
+    name: file.name,
+    version: file.version,
+    kind: file.kind,
+    input_rows: file.input_rows,
+    bytes: file.bytes,
+    lines: file.lines.length,
+    rollouts: file.rollouts.length,
+    errors: file.errors.slice(0, MAX_REPORTED_ERRORS),
+    error_count: file.errors.length,
+    servers: [...servers.entries()].sort((x, y) => y[1] - x[1]).map(([s]) => s),
+  };
+}
+
+/** Rollouts of a file whose pairingKey has a row in `inputs`. */
+export function pairedRows(file: LoadedFile, inputs: ReadonlyMap<string, unknown>): number {
+  let paired = 0;
+  for (const r of file.rollouts) {
+    const key = pairingKey(r.value);
+    if (key !== null && inputs.has(key)) paired++;
+  }
+  return paired;
+}
+
+export interface CombinedInputs {
+  /** One map for compareRuns, which looks every rollout up by its own pairingKey. */
+  readonly inputs: Map<string, unknown> | undefined;
+  /** Keys whose row differs between A's and B's inputs; A's row is the one used for both sides. */
+  readonly conflicts: readonly string[];
+}
+
+/**
+ * compareRuns takes one inputs map for both runs (as the CLI's --inputs). Each side's rows are merged into
+ * it: the usual cases (one side with inputs, or both with the same task rows) pair every rollout with its
+ * own side's row. Rows of the same key that differ are two different tasks under one key; they are
+ * reported, and A's row is used.
+ */
+export function combineInputs(a: LoadedFile | null, b: LoadedFile | null): CombinedInputs {
+  if (a === null && b === null) return { inputs: undefined, conflicts: [] };
+  const inputs = new Map<string, unknown>(a?.inputs ?? []);
+  const conflicts: string[] = [];
+  for (const [key, row] of b?.inputs ?? []) {
+    if (!inputs.has(key)) inputs.set(key, row);
+    else if (a !== b && canonicalJson(inputs.get(key)) !== canonicalJson(row)) conflicts.push(key);
+  }
+  return { inputs, conflicts };
+}
+
+/**
+ * The inputs file one side was verified with: its own, else the other side's (compareRuns applies one
+ * map to both runs), else none.
+ */
+export function sideInputsView(
+  rollouts: LoadedFile,
+  own: LoadedFile | null,
+  other: { readonly side: "a" | "b"; readonly file: LoadedFile | null },
+): SideInputsView | null {
+  const inputs = own ?? other.file;
+  if (inputs === null) return null;
+  return {
+    name: inputs.name,
+    rows: inputs.input_rows,
+    paired: pairedRows(rollouts, inputs.inputs),
+    shared_from: own === null ? other.side : null,
+  };
+}
+
+/** compareRuns over two loaded files (and their inputs files), with positions mapped back to line numbers. */
+export function compareFiles(
+  a: LoadedFile,
+  b: LoadedFile,
+  policy: Policy,
+  inputs: CombinedInputs = combineInputs(null, null),
+): CompareReport {
+  return compareRuns(
+    a.rollouts.map((r) => r.value),
+    b.rollouts.map((r) => r.value),
+    { policy, ...(inputs.inputs === undefined ? {} : { inputs: inputs.inputs }) },
+  );
+}
+
+/** Calls attributed to a server whose verifier name differs from the tool: the verifier did not see the tool. */
+function nameMismatch(pair: CompareReport["pairs"][number]): PairRow["name_mismatch"] {
+  for (const side of ["b", "a"] as const) {
+    const off = pair[side].actions.filter((x) => x.server !== null && x.verifier_name !== x.tool);
+    const first = off[0];
+    if (first !== undefined) {
+      return { side, tool: first.tool, verifier_name: first.verifier_name, count: off.length };
+    }
+  }
+  return null;
+}
+
+export function compareView(
+  a: LoadedFile,
+  b: LoadedFile,
+  report: CompareReport,
+  sides: { ai: LoadedFile | null; bi: LoadedFile | null; conflicts: readonly string[] } = {
+    ai: null,
+    bi: null,
+    conflicts: [],
+  },
+): CompareView {
+  const lineA = (position: number) => a.rollouts[position]?.line ?? 0;
+  const lineB = (position: number) => b.rollouts[position]?.line ?? 0;
+  const pairs = report.pairs.map(
+    (p, id): PairRow => ({
+      id,
+      key: p.key,
+      paired_by: p.paired_by,
+      server: p.server,
+      a: {
+        line: lineA(p.a.position),
+        recorded: p.a.recorded_reward,
+        reward: p.a.reward,
+        error: p.a.error ?? null,
+        calls: p.a.actions.length,
+      },
+      b: {
+        line: lineB(p.b.position),
+        recorded: p.b.recorded_reward,
+        reward: p.b.reward,
+        error: p.b.error ?? null,
+        calls: p.b.actions.length,
+      },
+      verdict: p.verdict,
+      reward_basis: p.reward_basis,
+      divergence: p.first_divergence?.message ?? null,
+      divergence_step: p.first_divergence?.step ?? null,
+      name_mismatch: nameMismatch(p),
+    }),
+  );
+  return {
+    a: a.name,
+    b: b.name,
+    policy: report.policy,
+    summary: report.summary,
+    pairs,
+    unpaired_a: report.unpaired_a.map(lineA),
+    unpaired_b: report.unpaired_b.map(lineB),
+    inputs_a: sideInputsView(a, sides.ai, { side: "b", file: sides.bi }),
+    inputs_b: sideInputsView(b, sides.bi, { side: "a", file: sides.ai }),
+    input_conflicts: sides.conflicts.length,
+  };
+}
+
+function argumentText(action: Action): string {
+  const text = action.arguments_valid ? JSON.stringify(action.arguments) : String(action.arguments);
+  return text.length > MAX_ARGUMENT_CHARS ? `${text.slice(0, MAX_ARGUMENT_CHARS)}…` : text;
+}
+
+function actionView(action: Action | null): ActionView | null {
+  if (action === null) return null;
+  return {
+    index: action.index,
+    server: action.server,
+    tool: action.tool,
+    emitted: action.emitted,
+    call_id: action.call_id,
+    status: action.status,
+    verifier_name: action.verifier_name,
+    named_by: action.named_by,
+    arguments: argumentText(action),
+    arguments_valid: action.arguments_valid,
+  };
+}
+
+export function pairDetail(report: CompareReport, id: number): PairDetail | null {
+  const pair = report.pairs[id];
+  if (pair === undefined) return null;
+  return {
+    id,
+    steps: pair.alignment.map((s) => ({ kind: s.kind, a: actionView(s.a), b: actionView(s.b) })),
+    first_divergence: pair.first_divergence?.step ?? null,
+    alignment_note: pair.alignment_capped?.message ?? null,
+    a_error: pair.a.error ?? null,
+    b_error: pair.b.error ?? null,
+  };
+}
+
+export function rolloutList(file: LoadedFile): RolloutListEntry[] {
+  return file.rollouts.map((r) => {
+    const o = r.value;
+    return {
+      line: r.line,
+      task_index: numberOrNull(o._ng_task_index),
+      rollout_index: numberOrNull(o._ng_rollout_index),
+      recorded: numberOrNull(o.reward),
+      calls: functionCalls(o).length,
+    };
+  });
+}
+
+export function whatIf(file: LoadedFile, line: number, inputs: LoadedFile | null = null): WhatIfView | null {
+  const found = file.rollouts.find((r) => r.line === line);
+  if (found === undefined) return null;
+  const report = harnessWhatIf(found.value, inputs === null ? {} : { inputs: inputs.inputs });
+  return {
+    file: file.name,
+    line,
+    server: report.server,
+    recorded: numberOrNull(found.value.reward),
+    http: {
+      reward: report.http.reward,
+      error: report.http.error ?? null,
+      names: report.http.verifierNames,
+    },
+    rows: report.rows.map((row) => ({
+      harness: row.harness,
+      label: HARNESS_LABELS[row.harness],
+      with_provenance: row.withProvenance,
+      reward: row.reward,
+      error: row.error ?? null,
+      equals_http: row.equalsHttp,
+      emitted: row.emittedNames,
+      verifier_names: row.verifierNames,
+      statuses: row.statuses,
+    })),
+    reemitted_calls: report.reemitted_calls,
+    error: report.error ?? null,
+  };
+}
+
+/** Every registered verifying server with its tool list (the repair form's defaults). */
+export function serverTools(): RepairServerInput[] {
+  return verifierServers().map((name) => ({ name, tools: knownTools(name) ?? [] }));
+}
+
+export interface RepairOutput {
+  readonly view: Omit<RepairView, "id">;
+  /** The repaired file, line by line, as the lossless writer produced it. */
+  readonly chunks: readonly Uint8Array[];
+}
+
+/**
+ * Repairs a file losslessly (lib/export repairJsonl) and, per rollout, lists what was derived and
+ * what stayed out, with the contract reward before and after.
+ */
+export async function repairFile(
+  file: LoadedFile,
+  harness: HarnessId,
+  servers: readonly RepairServerInput[],
+  inputs: LoadedFile | null = null,
+): Promise<RepairOutput> {
+  const options = { harness, servers };
+  const summary = emptyRepairSummary(harness, { keepDetails: false });
+  const chunks: Uint8Array[] = [];
+  let changed = 0;
+  let outputBytes = 0;
+  for await (const written of repairJsonl(file.lines, options, summary)) {
+    chunks.push(written.bytes);
+    outputBytes += written.bytes.length;
+    if (written.changed) changed++;
+  }
+  // The per-call derivation is recomputed from the same options to list call_id -> server/tool.
+  const repair = createRepairer(options);
+  const rollouts = file.rollouts.map((r): RepairRolloutView => {
+    const result = repair(r.value);
+    const key = pairingKey(r.value);
+    const input = key === null ? undefined : inputs?.inputs.get(key);
+    const verifyOptions = { policy: "contract" as const, ...(input === undefined ? {} : { input }) };
+    const before = verifyRollout(r.value, verifyOptions);
+    const after = result.status === "repaired" ? verifyRollout(result.rollout, verifyOptions) : before;
+    return {
+      line: r.line,
+      status: result.status,
+      message: result.message,
+      derived: result.derived.map((d) => ({
+        call_id: d.call_id,
+        emitted: d.emitted,
+        server_name: d.server_name,
+        tool_name: d.tool_name,
+      })),
+      unresolved: result.unresolved.map((u) => ({
+        call_id: u.call_id,
+        emitted: u.emitted,
+        reason: u.reason,
+        message: u.message,
+      })),
+      recorded: before.recorded_reward,
+      before: before.reward,
+      after: after.reward,
+      before_error: before.error ?? null,
+      after_error: after.error ?? null,
+    };
+  });
+  return {
+    view: {
+      file: file.name,
+      harness,
+      servers,
+      summary_text: formatRepairSummary(summary),
+      repaired: summary.repaired,
+      unchanged: summary.unchanged,
+      skipped: summary.skipped,
+      invalid: summary.invalid,
+      derived_calls: summary.derived_calls,
+      unresolved: summary.unresolved,
+      collisions: summary.collisions.map((c) => ({
+        alias: c.alias,
+        identities: c.identities.map((i) => `${i.server} / ${i.tool}`),
+      })),
+      changed_lines: changed,
+      output_bytes: outputBytes,
+      rollouts,
+    },
+    chunks,
+  };
+}
+
+/** The repaired file's name: the original's stem with ".repaired" before the extension. */
+export function repairedName(name: string, harness: HarnessId): string {
+  const stem = name.replace(/\.gz$/i, "").replace(/\.jsonl?$/i, "");
+  return `${stem}.repaired-${harness}.jsonl`;
+}

@@ -1,0 +1,156 @@
+/**
+ * The compare page's handlers, on the same file store as the inspector's: a file opened on either page is
+ * available on both. Comparisons need every rollout of both runs parsed at once (lib/compare takes arrays),
+ * so a file's parsed lines are built from its stored bytes when a comparison asks for them and a few are
+ * kept (COMPARE_CACHE_FILES); the store itself still holds offsets only.
+ */
+import type { CompareReport } from "@/lib/compare";
+import type { Handlers } from "@/worker/rpc";
+import type { DataService } from "@/worker/service";
+import type { Dataset } from "@/worker/store";
+import {
+  combineInputs,
+  compareFiles,
+  compareView,
+  type LoadedFile,
+  pairDetail,
+  readFile,
+  repairedName,
+  repairFile,
+  rolloutList,
+  serverTools,
+  summarize,
+  whatIf,
+} from "./compute";
+import type { CompareFileSummary, CompareRequests, FileRef, RunsParams } from "./protocol";
+
+/** Parsed files kept for comparisons: two runs and their two inputs files. */
+export const COMPARE_CACHE_FILES = 4;
+
+/** Bundled sample names are plain file names: nothing that could walk out of public/samples. */
+const SAMPLE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+export function compareHandlers(service: DataService): Handlers<CompareRequests> {
+  const parsed = new Map<string, LoadedFile>();
+  let lastReport: { key: string; report: CompareReport; conflicts: readonly string[] } | null = null;
+  const repaired = new Map<number, { name: string; chunks: readonly Uint8Array[] }>();
+  let nextRepairId = 1;
+
+  /** A dataset id first (each opened file has its own), else the latest file of that name (samples). */
+  const byRef = (ref: FileRef): Dataset | undefined => {
+    const own = service.get(ref);
+    if (own?.indexed) return own;
+    let found: Dataset | undefined;
+    // The latest file of that name wins (the store keeps insertion order).
+    for (const dataset of service.store.values())
+      if (dataset.name === ref && dataset.indexed) found = dataset;
+    return found;
+  };
+
+  /** A file's summary under its dataset id, which the page keys it by. */
+  const summaryOf = async (dataset: Dataset): Promise<CompareFileSummary> => ({
+    ...summarize(await loaded(dataset)),
+    id: dataset.id,
+  });
+
+  const loaded = async (dataset: Dataset): Promise<LoadedFile> => {
+    const known = parsed.get(dataset.id);
+    if (known) {
+      // Most recently used last, so the oldest is the one evicted.
+      parsed.delete(dataset.id);
+      parsed.set(dataset.id, known);
+      return known;
+    }
+    const file = await readFile(dataset.name, dataset.blob().stream());
+    parsed.set(dataset.id, file);
+    while (parsed.size > COMPARE_CACHE_FILES) {
+      const oldest = parsed.keys().next().value;
+      if (oldest === undefined) break;
+      parsed.delete(oldest);
+    }
+    return file;
+  };
+
+  const fileOf = async (ref: FileRef): Promise<LoadedFile> => {
+    const dataset = byRef(ref);
+    if (dataset === undefined) throw new Error(`${ref} is not loaded`);
+    return loaded(dataset);
+  };
+
+  const rolloutsOf = async (ref: FileRef): Promise<LoadedFile> => {
+    const file = await fileOf(ref);
+    if (file.kind === "inputs") {
+      throw new Error(
+        `${file.name} holds materialized inputs, not rollouts: choose it as the inputs of a run`,
+      );
+    }
+    return file;
+  };
+
+  const inputsOf = async (ref: FileRef | null): Promise<LoadedFile | null> => {
+    if (ref === null) return null;
+    const file = await fileOf(ref);
+    if (file.kind !== "inputs") {
+      throw new Error(
+        `${file.name} is not a materialized-inputs file (rows with Gym's indices and no response)`,
+      );
+    }
+    return file;
+  };
+
+  const reportFor = async ({ a, b, ai, bi, policy }: RunsParams) => {
+    const fa = await rolloutsOf(a);
+    const fb = await rolloutsOf(b);
+    const fai = await inputsOf(ai);
+    const fbi = await inputsOf(bi);
+    const key = JSON.stringify([a, fa.version, b, fb.version, ai, fai?.version, bi, fbi?.version, policy]);
+    if (lastReport?.key !== key) {
+      const inputs = combineInputs(fai, fbi);
+      lastReport = { key, report: compareFiles(fa, fb, policy, inputs), conflicts: inputs.conflicts };
+    }
+    return { fa, fb, fai, fbi, report: lastReport.report, conflicts: lastReport.conflicts };
+  };
+
+  return {
+    file: async ({ ref, sample }, { signal }) => {
+      // A file opened before a reload comes back from the origin-private file system by its id.
+      let dataset = byRef(ref) ?? (await service.reopen(ref, signal));
+      if (dataset === undefined) {
+        if (!sample || !SAMPLE_NAME.test(ref)) {
+          throw new Error(`${ref} is not loaded in this tab: open it with "Open file…" or drop it here`);
+        }
+        dataset = await service.add({ kind: "url", url: `/samples/${ref}`, name: ref }, signal);
+      }
+      return summaryOf(dataset);
+    },
+    open: async ({ source }, { signal }) => summaryOf(await service.add(source, signal)),
+    compare: async (params) => {
+      const { fa, fb, fai, fbi, report, conflicts } = await reportFor(params);
+      return compareView(fa, fb, report, { ai: fai, bi: fbi, conflicts });
+    },
+    pairDetail: async ({ id, ...params }) => pairDetail((await reportFor(params)).report, id),
+    rollouts: async ({ file }) => rolloutList(await rolloutsOf(file)),
+    whatIf: async ({ file, line, inputs }) => whatIf(await rolloutsOf(file), line, await inputsOf(inputs)),
+    repairServers: () => ({ servers: serverTools() }),
+    repair: async ({ file, harness, servers, inputs }) => {
+      const source = await rolloutsOf(file);
+      const { view, chunks } = await repairFile(source, harness, servers, await inputsOf(inputs));
+      repaired.clear();
+      const id = nextRepairId++;
+      repaired.set(id, { name: repairedName(source.name, harness), chunks });
+      return { id, ...view };
+    },
+    download: ({ id }) => {
+      const found = repaired.get(id);
+      if (found === undefined) return null;
+      // A Blob crosses to the page by reference to the same bytes; nothing is re-encoded.
+      return {
+        blob: new Blob(
+          found.chunks.map((c) => new Uint8Array(c)),
+          { type: "application/x-ndjson" },
+        ),
+        name: found.name,
+      };
+    },
+  };
+}

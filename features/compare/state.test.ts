@@ -1,0 +1,82 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { pairedInputsSample, SampleSchema } from "@/hooks/samples";
+import {
+  DEFAULT_COMPARE_STATE,
+  NO_INPUTS,
+  parseCompareState,
+  parseToolList,
+  resolveInputs,
+  serializeCompareState,
+  verdictRank,
+} from "./state";
+
+describe("compare URL state", () => {
+  it("defaults to the HTTP vs Hermes-without-provenance pair and writes nothing for defaults", () => {
+    const state = parseCompareState(new URLSearchParams(""));
+    expect(state).toEqual(DEFAULT_COMPARE_STATE);
+    expect(serializeCompareState(state).toString()).toBe("");
+  });
+
+  it("round-trips every field", () => {
+    const params = new URLSearchParams(
+      "tab=repair&a=x.jsonl&b=y.jsonl&ai=m.jsonl&bi=none&policy=legacy&verdict=identity-bug,same&sort=pair&pair=4&sample=s.jsonl&line=7&r=z.jsonl&harness=openclaw",
+    );
+    const state = parseCompareState(params);
+    expect(state.tab).toBe("repair");
+    expect(state.verdicts).toEqual(["identity-bug", "same"]);
+    expect(state.pair).toBe(4);
+    expect(state.harness).toBe("openclaw");
+    expect(state.ai).toBe("m.jsonl");
+    expect(state.bi).toBe(NO_INPUTS);
+    expect(parseCompareState(serializeCompareState(state))).toEqual(state);
+  });
+
+  it("ignores unknown values instead of failing", () => {
+    const state = parseCompareState(
+      new URLSearchParams("tab=nope&policy=x&verdict=bogus&sort=z&pair=-1&line=1e3&harness=vim"),
+    );
+    expect(state.tab).toBe("runs");
+    expect(state.policy).toBe("contract");
+    expect(state.verdicts).toEqual([]);
+    expect(state.sort).toBe("verdict");
+    expect(state.pair).toBeNull();
+    expect(state.line).toBeNull();
+    expect(state.harness).toBe(DEFAULT_COMPARE_STATE.harness);
+  });
+
+  it("ranks identity bugs before different actions before parity", () => {
+    expect(verdictRank("same actions, different reward")).toBeLessThan(verdictRank("different actions"));
+    expect(verdictRank("different actions")).toBeLessThan(verdictRank("same actions, same reward"));
+  });
+
+  it("parses tool lists", () => {
+    expect(parseToolList(" a, b ,,a,c ")).toEqual(["a", "b", "c"]);
+    expect(parseToolList("")).toEqual([]);
+  });
+
+  it("pairs a bundled rollouts sample with the bundled inputs its description names, unless chosen", () => {
+    const samples = JSON.parse(
+      readFileSync(path.resolve(import.meta.dirname, "../../public/samples/index.json"), "utf8"),
+    );
+    const parsed = z.array(SampleSchema).parse(samples);
+    const inputs = parsed.filter((s) => s.kind === "inputs");
+    expect(inputs.length).toBeGreaterThan(0);
+    for (const sample of parsed.filter((s) => s.kind === "rollouts")) {
+      const paired = pairedInputsSample(sample.file, parsed);
+      const named = inputs.find(
+        (i) => sample.description.includes(i.file) || i.description.includes(sample.file),
+      );
+      expect(paired).toBe(named?.file ?? null);
+    }
+    expect(pairedInputsSample("workplace-noecho.jsonl", parsed)).toBe("workplace_materialized_inputs.jsonl");
+    expect(pairedInputsSample("compare-http.jsonl", parsed)).toBeNull();
+    // An inputs file is not a rollouts sample: it pairs with nothing.
+    expect(pairedInputsSample("workplace_materialized_inputs.jsonl", parsed)).toBeNull();
+    expect(resolveInputs(null, "workplace-noecho.jsonl", parsed)).toBe("workplace_materialized_inputs.jsonl");
+    expect(resolveInputs(NO_INPUTS, "workplace-noecho.jsonl", parsed)).toBeNull();
+    expect(resolveInputs("mine.jsonl", "workplace-noecho.jsonl", parsed)).toBe("mine.jsonl");
+  });
+});

@@ -1,0 +1,155 @@
+/**
+ * The /compare page's state, kept in the URL search params so every view is a link:
+ * `?tab=runs&a=<file>&b=<file>&ai=<inputs>&bi=<inputs>&policy=contract&verdict=...&sort=verdict&pair=3`,
+ * `?tab=whatif&sample=<file>&line=12`, `?tab=repair&r=<file>&harness=hermes-legacy`.
+ */
+
+import { pairedInputsSample, type Sample } from "@/hooks/samples";
+import { HARNESSES, type HarnessId } from "@/lib/harness";
+import type { Policy } from "@/lib/identity/types";
+import type { Verdict } from "./protocol";
+
+export type CompareTab = "runs" | "whatif" | "repair";
+export const COMPARE_TABS: readonly CompareTab[] = ["runs", "whatif", "repair"];
+
+/** Short URL words for verdicts; also the pair rows' data-verdict. */
+export type VerdictSlug = "same" | "identity-bug" | "different-actions";
+export const VERDICT_SLUGS: Record<Verdict, VerdictSlug> = {
+  "same actions, same reward": "same",
+  "same actions, different reward": "identity-bug",
+  "different actions": "different-actions",
+};
+export const VERDICT_ORDER: readonly VerdictSlug[] = ["identity-bug", "different-actions", "same"];
+
+export type PairSort = "verdict" | "pair";
+
+export interface CompareState {
+  readonly tab: CompareTab;
+  readonly a: string;
+  readonly b: string;
+  /**
+   * Each side's materialized-inputs file (a loaded or bundled file name). Null: automatic, the bundled
+   * inputs sample that goes with a bundled rollouts sample, if any; NO_INPUTS: none.
+   */
+  readonly ai: string | null;
+  readonly bi: string | null;
+  readonly policy: Policy;
+  /** Verdicts shown; empty means all. */
+  readonly verdicts: readonly VerdictSlug[];
+  readonly sort: PairSort;
+  readonly pair: number | null;
+  readonly sample: string | null;
+  readonly line: number | null;
+  readonly repairFile: string;
+  readonly harness: HarnessId;
+}
+
+/** The obvious default pair: the same golden tasks over HTTP and over Hermes without provenance. */
+export const DEFAULT_A = "compare-http.jsonl";
+export const DEFAULT_B = "compare-mcp-hermes-noprov.jsonl";
+export const DEFAULT_REPAIR_FILE = "compare-mcp-hermes-noprov.jsonl";
+export const DEFAULT_REPAIR_HARNESS: HarnessId = "hermes-legacy";
+
+export const DEFAULT_COMPARE_STATE: CompareState = {
+  tab: "runs",
+  a: DEFAULT_A,
+  b: DEFAULT_B,
+  ai: null,
+  bi: null,
+  policy: "contract",
+  verdicts: [],
+  sort: "verdict",
+  pair: null,
+  sample: null,
+  line: null,
+  repairFile: DEFAULT_REPAIR_FILE,
+  harness: DEFAULT_REPAIR_HARNESS,
+};
+
+function oneOf<T extends string>(value: string | null, allowed: readonly T[], fallback: T): T {
+  return allowed.find((x) => x === value) ?? fallback;
+}
+
+function nonNegativeInt(value: string | null): number | null {
+  if (value === null || !/^\d{1,9}$/.test(value)) return null;
+  return Number(value);
+}
+
+function nonEmpty(value: string | null): string | null {
+  return value !== null && value.trim() !== "" ? value : null;
+}
+
+export function parseCompareState(params: URLSearchParams): CompareState {
+  const d = DEFAULT_COMPARE_STATE;
+  const verdicts = (params.get("verdict") ?? "")
+    .split(",")
+    .flatMap((v) => VERDICT_ORDER.filter((slug) => slug === v));
+  return {
+    tab: oneOf(params.get("tab"), COMPARE_TABS, d.tab),
+    a: nonEmpty(params.get("a")) ?? d.a,
+    b: nonEmpty(params.get("b")) ?? d.b,
+    ai: nonEmpty(params.get("ai")),
+    bi: nonEmpty(params.get("bi")),
+    policy: oneOf<Policy>(params.get("policy"), ["contract", "legacy"], d.policy),
+    verdicts: [...new Set(verdicts)],
+    sort: oneOf<PairSort>(params.get("sort"), ["verdict", "pair"], d.sort),
+    pair: nonNegativeInt(params.get("pair")),
+    sample: nonEmpty(params.get("sample")),
+    line: nonNegativeInt(params.get("line")),
+    repairFile: nonEmpty(params.get("r")) ?? d.repairFile,
+    harness: oneOf(params.get("harness"), HARNESSES, d.harness),
+  };
+}
+
+/** Only values that differ from the defaults are written, so links stay short. */
+export function serializeCompareState(state: CompareState): URLSearchParams {
+  const d = DEFAULT_COMPARE_STATE;
+  const params = new URLSearchParams();
+  const put = (key: string, value: string | number | null, fallback: string | number | null) => {
+    if (value !== null && value !== fallback) params.set(key, String(value));
+  };
+  put("tab", state.tab, d.tab);
+  put("a", state.a, d.a);
+  put("b", state.b, d.b);
+  put("ai", state.ai, null);
+  put("bi", state.bi, null);
+  put("policy", state.policy, d.policy);
+  if (state.verdicts.length > 0) params.set("verdict", state.verdicts.join(","));
+  put("sort", state.sort, d.sort);
+  put("pair", state.pair, null);
+  put("sample", state.sample, null);
+  put("line", state.line, null);
+  put("r", state.repairFile, d.repairFile);
+  put("harness", state.harness, d.harness);
+  return params;
+}
+
+/** The URL value of an inputs choice that turns the automatic pairing off. */
+export const NO_INPUTS = "none";
+
+/** The inputs file a run uses: the chosen one, none, or (not chosen) its bundled sample's. */
+export function resolveInputs(
+  choice: string | null,
+  file: string,
+  samples: readonly Sample[],
+): string | null {
+  if (choice === NO_INPUTS) return null;
+  return choice ?? pairedInputsSample(file, samples);
+}
+
+/** Sort rank of a verdict: regressions (rewards that differ only because of names) first. */
+export function verdictRank(verdict: Verdict): number {
+  return VERDICT_ORDER.indexOf(VERDICT_SLUGS[verdict]);
+}
+
+/** Parses the repair form's comma-separated tool list: trimmed, no empties, no repeats, order kept. */
+export function parseToolList(text: string): string[] {
+  return [
+    ...new Set(
+      text
+        .split(",")
+        .map((t) => t.trim())
+        .filter((t) => t !== ""),
+    ),
+  ];
+}

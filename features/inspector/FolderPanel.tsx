@@ -1,0 +1,162 @@
+"use client";
+import badges from "@/components/badges.module.css";
+import { cx } from "@/components/cx";
+import {
+  FILE_ROLE_LABEL,
+  FILE_ROLES,
+  type FileRole,
+  type FolderRunView,
+  type FolderSummary,
+  type GymMetrics,
+} from "@/hooks/types";
+import styles from "./FolderPanel.module.css";
+
+/** A role from the select's value (one of lib/folder's roles), or null. */
+function readRole(value: string): FileRole | null {
+  return FILE_ROLES.find((role) => role === value) ?? null;
+}
+
+function GymNumbers({ metrics }: { metrics: GymMetrics }) {
+  if (metrics.kind === "dataset") {
+    return (
+      <ul className={styles.folderMetricsList}>
+        <li>
+          Number of examples: <span className="mono">{metrics.examples}</span>
+        </li>
+        {metrics.stats.map((stat) => (
+          <li key={stat.field}>
+            {stat.field}: average <span className="mono">{stat.average ?? "–"}</span>
+            {stat.min !== undefined && stat.max !== undefined && (
+              <span className="muted">
+                {" "}
+                ({stat.min}–{stat.max})
+              </span>
+            )}
+          </li>
+        ))}
+      </ul>
+    );
+  }
+  return (
+    <ul className={styles.folderMetricsList}>
+      {metrics.agents.map((agent) => (
+        <li key={agent.agent}>
+          <span className="mono">{agent.agent}</span>:{" "}
+          {Object.entries(agent.numbers)
+            .map(([key, value]) => `${key} ${value}`)
+            .join(" · ")}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function RunLine({ run }: { run: FolderRunView }) {
+  return (
+    <li data-run={run.rollouts}>
+      <span className="mono">{run.rollouts}</span>:{" "}
+      {run.configs.length > 0 ? (
+        <>
+          routed by <span className="mono">{run.configs.join(", ")}</span>
+          {run.servers.length > 0 ? ` to ${run.servers.join(", ")}` : " (no server routed)"}
+        </>
+      ) : (
+        "no Gym config beside it"
+      )}
+      {"; "}
+      {run.inputs.length > 0 ? (
+        <>
+          pairs with <span className="mono">{run.inputs.join(", ")}</span>
+        </>
+      ) : (
+        "no task rows to pair with"
+      )}
+      .
+    </li>
+  );
+}
+
+/**
+ * The opened folder: every file with the role lib/folder gave it and why (a select changes it, and the
+ * folder is planned again), and what each rollouts file is read with.
+ */
+export function FolderPanel({
+  folder,
+  onRole,
+  busy,
+}: {
+  folder: FolderSummary;
+  onRole(path: string, role: FileRole): void;
+  busy: boolean;
+}) {
+  return (
+    <details className={styles.folderPanel} data-testid="folder-panel" open={folder.files.length <= 12}>
+      <summary>
+        Folder <span className="mono">{folder.name}</span>: {folder.files.length} file
+        {folder.files.length === 1 ? "" : "s"}, {folder.runs.length} rollouts file
+        {folder.runs.length === 1 ? "" : "s"}
+      </summary>
+      <table className={styles.folderFiles}>
+        <thead>
+          <tr>
+            <th>file</th>
+            <th>role</th>
+            <th>why</th>
+          </tr>
+        </thead>
+        <tbody>
+          {folder.files.map((file) => (
+            <tr key={file.path} data-folder-file={file.path} data-role={file.role}>
+              <td className="mono">{file.path}</td>
+              <td>
+                <select
+                  value={file.role}
+                  disabled={busy}
+                  aria-label={`Role of ${file.path}`}
+                  data-testid="role-select"
+                  onChange={(event) => {
+                    const role = readRole(event.target.value);
+                    if (role !== null) onRole(file.path, role);
+                  }}
+                >
+                  {FILE_ROLES.map((role) => (
+                    <option key={role} value={role}>
+                      {FILE_ROLE_LABEL[role]}
+                    </option>
+                  ))}
+                </select>
+              </td>
+              <td>
+                {file.chosen && <span className={cx(badges.badge, badges.tone_none)}>chosen</span>}{" "}
+                {file.reason}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {folder.runs.length > 0 && (
+        <ul className={styles.folderRuns}>
+          {folder.runs.map((run) => (
+            <RunLine key={run.rollouts} run={run} />
+          ))}
+        </ul>
+      )}
+    </details>
+  );
+}
+
+/** Gym's own numbers for the run on screen (its metrics files), beside the recomputed figures. */
+export function GymMetricsPanel({ run }: { run: FolderRunView }) {
+  if (run.metrics.length === 0) return null;
+  return (
+    <details className={styles.gymMetrics} data-testid="gym-metrics">
+      <summary>Gym&apos;s own numbers ({run.metrics.map((m) => m.path).join(", ")})</summary>
+      {run.metrics.map((m) => (
+        <div key={m.path} data-metrics-file={m.path}>
+          <p className="muted">{m.metrics.description}</p>
+          <GymNumbers metrics={m.metrics} />
+        </div>
+      ))}
+    </details>
+  );
+}

@@ -1,0 +1,403 @@
+"use client";
+import Link from "next/link";
+import { useRef, useState } from "react";
+import { cx } from "@/components/cx";
+import { DropTarget, LoadProgressBar, OpenFilesButton, OpenFolderButton, Welcome } from "@/components/Loader";
+import { Name } from "@/components/Name";
+import topbar from "@/components/topbar.module.css";
+import { runViewReady, useRunExport, useRunReport } from "@/features/run/data";
+import { FilterBar } from "@/features/run/FilterBar";
+import type { SortKey } from "@/features/run/list";
+import { RolloutTable } from "@/features/run/RolloutTable";
+import { RunFilter } from "@/features/run/RunFilter";
+import { RunMetricsPanel } from "@/features/run/RunMetricsPanel";
+import { SummaryBand } from "@/features/run/SummaryBand";
+import { TriagePanel } from "@/features/run/TriagePanel";
+import { useLineErrors, useLoad, usePrioritize, useRecentFiles, useSamples, useSession } from "@/hooks/data";
+import { fileLabels } from "@/hooks/file-labels";
+import { bundledSample } from "@/hooks/samples";
+import { formatHarnessChoice } from "@/lib/harness";
+import { lineCountsText } from "@/lib/run";
+import type { ZeroView } from "@/lib/triage";
+import { FolderPanel, GymMetricsPanel } from "./FolderPanel";
+import { FollowBanner } from "./FollowBanner";
+import styles from "./Inspector.module.css";
+import {
+  activeCause,
+  breakdownScope,
+  linkParts,
+  shownDataset,
+  sortChange,
+  withCause,
+} from "./inspector-state";
+import { LineErrors } from "./LineErrors";
+import { RolloutPane } from "./RolloutPane";
+import { useDeepLink } from "./use-deep-link";
+import { useInspectorFilter } from "./use-inspector-filter";
+import { useListKeyboard } from "./use-list-keyboard";
+import { useReanalysis } from "./use-reanalysis";
+import { useRestoreWorkspace } from "./use-restore-workspace";
+import { useViewState } from "./use-view-state";
+import { linkTarget } from "./view-state";
+
+const NO_LINES: readonly number[] = [];
+
+export function Inspector() {
+  const [view, setView] = useViewState();
+  // Session events stay urgent (cheap: the list's work is keyed on the deferred rows below), so a revision's
+  // rows are asked for at once; deferring them too put two background renders between the worker and the
+  // list, and under CPU load a background render is restarted by every new event.
+  const session = useSession();
+  const loader = useLoad();
+  const samples = useSamples();
+  const searchInput = useRef<HTMLInputElement>(null);
+
+  // A reload reopens the tab's files (kept in the origin-private file system), unless a link names a sample.
+  const { restoring, servedError, endRestoring } = useRestoreWorkspace(session, view.sample, loader);
+
+  const rolloutSets = session?.datasets.filter((dataset) => dataset.kind === "rollouts") ?? [];
+  const dataset = shownDataset(rolloutSets, view.file);
+  const { landing, goHome, onFiles, onFolder, onSample, onRecent } = useDeepLink({
+    view,
+    setView,
+    dataset,
+    samples,
+    loader,
+    onOpened: endRestoring,
+  });
+  const recent = useRecentFiles(landing || session === null || session.datasets.length === 0);
+  /** "name" alone when unique, else "name #k" (k-th loaded file of that name). */
+  const chipName = fileLabels(session?.datasets ?? []);
+  const inputs = session?.datasets.filter((candidate) => candidate.kind === "inputs") ?? [];
+  const folder = session?.folder ?? null;
+  const folderRun = folder?.runs.find((run) => run.dataset === dataset?.id) ?? null;
+
+  const reanalyzer = useReanalysis({
+    dataset,
+    server: view.server,
+    harness: view.harness,
+    loading: loader.loading,
+  });
+  const { harnessChoice } = reanalyzer;
+  const busy = loader.loading || reanalyzer.pending;
+
+  const lineErrors = useLineErrors(dataset);
+  const prioritize = usePrioritize(dataset?.id ?? null);
+  const list = useInspectorFilter(dataset, view, busy);
+  const { entries, rows, counts, agents, servers, query, search, searchDone, run, runLines } = list;
+  const { firstLine, selectedLine, selectedEntry, ready, rewarded } = list;
+  // The breakdown counts the run's own (recorded) zeros unless switched to a policy's recomputed ones.
+  const [zeroView, setZeroView] = useState<ZeroView>("recorded");
+  const runExport = useRunExport();
+  const runReport = useRunReport();
+  // Rollouts marked for the report, for the file they were marked in.
+  const [marks, setMarks] = useState<{ dataset: string | null; lines: readonly number[] }>({
+    dataset: null,
+    lines: [],
+  });
+  const marked = marks.dataset !== null && marks.dataset === dataset?.id ? marks.lines : NO_LINES;
+  const [exportError, setExportError] = useState<string | null>(null);
+
+  // A bundled sample's open rollout has a what-if of its own; a local file cannot travel in a URL.
+  const compareHref =
+    view.sample && selectedEntry
+      ? `/compare?tab=whatif&sample=${encodeURIComponent(view.sample)}&line=${selectedEntry.line}`
+      : "/compare";
+
+  const onSort = (key: SortKey) => setView((state) => sortChange(state, key));
+  const selectLine = (line: number) => setView({ line, call: null }, { push: true });
+  useListKeyboard({ rows, entries, firstLine, setView, searchInput });
+
+  return (
+    <DropTarget onFiles={onFiles} onFolder={onFolder}>
+      <div className={styles.app}>
+        <header className={topbar.topbar}>
+          <h1>
+            <Link href="/" onClick={goHome} className={styles.homeLink} data-testid="home-link">
+              Rollout Inspector
+            </Link>
+          </h1>
+          <div className={styles.files}>
+            {rolloutSets.map((candidate) => (
+              <button
+                type="button"
+                key={candidate.id}
+                className={cx(styles.fileChip, candidate.id === dataset?.id && styles.fileChipOn)}
+                onClick={() => setView({ file: candidate.id, line: null, call: null })}
+                data-dataset={candidate.name}
+                data-dataset-id={candidate.id}
+                title={`${candidate.lines} lines, ${candidate.bytes} bytes`}
+              >
+                {/* The file name is isolated: its bidi text never reorders the counts beside it. */}
+                <bdi className="chip-name">
+                  <Name value={chipName.get(candidate.id) ?? candidate.name} />
+                </bdi>
+                <span className="muted" data-testid="chip-counts">
+                  {" "}
+                  {lineCountsText({ rollouts: candidate.rows, unreadable: candidate.error_count })}
+                  {candidate.paired_inputs ? ` · ${candidate.paired_rows} paired` : ""}
+                </span>
+              </button>
+            ))}
+            {inputs.map((candidate) => (
+              <span
+                key={candidate.id}
+                className={cx(styles.fileChip, styles.fileChipInputs)}
+                data-inputs={candidate.name}
+              >
+                <bdi className="chip-name">
+                  <Name value={chipName.get(candidate.id) ?? candidate.name} />
+                </bdi>{" "}
+                <span className="muted">inputs · {candidate.rows} rows</span>
+              </span>
+            ))}
+          </div>
+          <div className={topbar.topbarActions}>
+            {busy && <LoadProgressBar progress={loader.progress} onCancel={loader.cancel} />}
+            <Link className="button" href={compareHref} data-testid="compare-link">
+              Compare · what-if · repair
+            </Link>
+            <Link className="button" href="/live" data-testid="live-link">
+              Live
+            </Link>
+            {session && <OpenFilesButton onFiles={onFiles} />}
+            {session && <OpenFolderButton onFolder={onFolder} />}
+          </div>
+        </header>
+        {view.sample && !samples.isPending && bundledSample(view.sample, samples.data ?? []) === null && (
+          <div className="banner banner-error" role="alert" data-testid="unknown-sample">
+            There is no bundled sample named “{view.sample}”.
+          </div>
+        )}
+        {servedError && (
+          <div className="banner banner-error" role="alert" data-testid="served-error">
+            Could not read the served folder: {servedError}
+          </div>
+        )}
+        {dataset?.follow && <FollowBanner follow={dataset.follow} />}
+        {loader.error && (
+          <div className="banner banner-error" role="alert" data-testid="load-error">
+            Could not load: {loader.error}
+          </div>
+        )}
+        {(landing || !dataset) && !busy && !view.sample && linkTarget(view) && (
+          <div className="banner" role="status" data-testid="link-needs-file">
+            This link shows {linkParts(view)} of{" "}
+            {view.name ? <strong data-testid="link-file">{view.name}</strong> : "a file you opened"}. Files
+            never leave the browser: open {view.name ? "that file" : "it"} here (or pick it from the recent
+            files) and the link applies.
+          </div>
+        )}
+        {landing ? (
+          <Welcome
+            samples={samples.data ?? []}
+            onFiles={onFiles}
+            onFolder={onFolder}
+            onSample={onSample}
+            recent={recent.data ?? []}
+            onRecent={onRecent}
+          />
+        ) : !dataset ? (
+          session && !busy ? (
+            <>
+              {folder && (
+                <FolderPanel
+                  folder={folder}
+                  busy={busy}
+                  onRole={(path, role) => void loader.setRole(path, role)}
+                />
+              )}
+              <div className="banner">
+                {folder
+                  ? "No file of this folder holds rollouts: change a file's role above, or add the rollouts file."
+                  : "Only materialized inputs are loaded. Add the rollouts file they belong to."}
+                <OpenFilesButton onFiles={onFiles} />
+              </div>
+            </>
+          ) : (
+            !busy && (
+              <Welcome
+                samples={samples.data ?? []}
+                onFiles={onFiles}
+                onFolder={onFolder}
+                onSample={onSample}
+                recent={recent.data ?? []}
+                onRecent={onRecent}
+              />
+            )
+          )
+        ) : (
+          <main
+            className={styles.workspace}
+            data-ready={ready}
+            data-rewarded={rewarded}
+            // Only the finished search of the current text (a kept previous result has its own time).
+            data-search-ms={searchDone ? search.data?.ms : undefined}
+            data-search-first-ms={searchDone ? (search.data?.firstMs ?? undefined) : undefined}
+          >
+            <section className={styles.listPane}>
+              {folder && (
+                <FolderPanel
+                  folder={folder}
+                  busy={busy}
+                  onRole={(path, role) => void loader.setRole(path, role)}
+                />
+              )}
+              {!run.data && !runViewReady(dataset) && (
+                <p className={cx("muted", styles.runPending)} data-testid="run-pending">
+                  Why-zero breakdown and run metrics once every reward is in ({dataset.rewarded} of{" "}
+                  {dataset.rows}).
+                </p>
+              )}
+              {run.data && (
+                <TriagePanel
+                  triage={run.data.triage}
+                  counts={
+                    run.data.filter.trim() === ""
+                      ? run.data.counts
+                      : { rollouts: run.data.breakdown_rollouts, unreadable: run.data.counts.unreadable }
+                  }
+                  scope={breakdownScope(
+                    run.data.filter,
+                    run.data.breakdown_rollouts,
+                    run.data.counts.rollouts,
+                  )}
+                  view={zeroView}
+                  onView={(next) => {
+                    setZeroView(next);
+                    // A cause chosen in another view keeps its cause, counted in the new view.
+                    const cause = activeCause(view.f);
+                    if (cause !== null)
+                      setView({ f: withCause(view.f, cause, next), line: null, call: null });
+                  }}
+                  active={activeCause(view.f)}
+                  onCause={(cause) =>
+                    setView({ f: withCause(view.f, cause, zeroView), line: null, call: null })
+                  }
+                />
+              )}
+              <RunFilter
+                filter={view.f}
+                onFilter={(f) => setView({ f })}
+                error={run.data?.filter_error ?? null}
+                kept={runLines === null ? null : runLines.length}
+                fileName={dataset.name}
+                onExport={(format) => {
+                  setExportError(null);
+                  void runExport(dataset, view.f, format).then(setExportError);
+                }}
+                exportError={exportError}
+                marked={marked.length}
+                onReport={() => {
+                  setExportError(null);
+                  void runReport(dataset, view.f, marked, zeroView).then(setExportError);
+                }}
+                inferred={run.data?.inferred_by_agent ?? []}
+                agents={agents}
+                harness={harnessChoice}
+                onHarness={(choice) => setView({ harness: formatHarnessChoice(choice) })}
+              />
+              {folderRun && <GymMetricsPanel run={folderRun} />}
+              {run.data && (
+                <RunMetricsPanel
+                  metrics={run.data.metrics}
+                  unreadable={run.data.counts.unreadable}
+                  filter={run.data.filter}
+                  total={run.data.counts.rollouts}
+                  onReward={(reward) => setView({ reward })}
+                  onTask={(task) => setView({ f: `field:_ng_task_index=${task}`, line: null, call: null })}
+                />
+              )}
+              <SummaryBand
+                counts={counts}
+                entries={rows}
+                total={entries.length}
+                errorLines={dataset.error_count}
+                filter={view.f}
+                onFilter={(f) => setView({ f, line: null, call: null })}
+                pendingLabel={restoring ? "restoring (results being checked)" : "rewards pending"}
+              />
+              {dataset.problem ? (
+                <div className="banner banner-error" role="alert" data-testid="file-problem">
+                  {dataset.name}: {dataset.problem}
+                </div>
+              ) : (
+                <LineErrors
+                  errors={lineErrors.errors}
+                  total={lineErrors.total}
+                  fileName={dataset.name}
+                  onMore={lineErrors.more}
+                />
+              )}
+              <FilterBar
+                filter={view.f}
+                onFilter={(f) => setView({ f })}
+                agents={agents}
+                servers={servers}
+                shown={rows.length}
+                total={entries.length}
+                searching={query.trim() !== "" && search.isFetching}
+                searchRef={searchInput}
+              />
+              <RolloutTable
+                rows={rows}
+                selected={selectedLine}
+                onSelect={selectLine}
+                sort={view.sort}
+                desc={view.desc}
+                onSort={onSort}
+                onVisible={prioritize}
+              />
+              <footer className={styles.listFooter}>
+                <span>
+                  <kbd>j</kbd>/<kbd>k</kbd> rollout
+                </span>
+                <span>
+                  <kbd>n</kbd>/<kbd>p</kbd> call
+                </span>
+                <span>
+                  <kbd>/</kbd> search
+                </span>
+                <span className={cx("muted", styles.listFooterFile)}>
+                  {dataset.lines.toLocaleString("en-US")} lines · {(dataset.bytes / 1024 / 1024).toFixed(1)}{" "}
+                  MiB
+                  {dataset.paired_inputs ? ` · ${dataset.paired_rows} paired with inputs` : ""}
+                </span>
+              </footer>
+            </section>
+            <section className={styles.detailPane} data-testid="detail-pane">
+              {selectedEntry ? (
+                <RolloutPane
+                  dataset={dataset}
+                  entry={selectedEntry}
+                  call={view.call === null ? null : Number(view.call)}
+                  server={view.server}
+                  harness={harnessChoice}
+                  onView={setView}
+                  marked={marked.includes(selectedEntry.line)}
+                  onMark={(on) =>
+                    setMarks({
+                      dataset: dataset.id,
+                      lines: on
+                        ? [...marked, selectedEntry.line]
+                        : marked.filter((line) => line !== selectedEntry.line),
+                    })
+                  }
+                />
+              ) : (
+                <div className={styles.placeholder}>
+                  <p>
+                    Select a rollout on the left, or press <kbd>j</kbd> / <kbd>k</kbd>.
+                  </p>
+                  <p className="muted">
+                    <kbd>n</kbd> / <kbd>p</kbd> step through its calls, <kbd>/</kbd> searches.
+                  </p>
+                </div>
+              )}
+            </section>
+          </main>
+        )}
+      </div>
+    </DropTarget>
+  );
+}

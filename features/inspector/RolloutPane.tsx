@@ -1,0 +1,147 @@
+"use client";
+import { useCallback, useDeferredValue } from "react";
+import { cx } from "@/components/cx";
+import { LookalikeNames } from "@/components/Name";
+import { useServers } from "@/hooks/data";
+import type { DatasetSummary, RolloutIndexEntry } from "@/hooks/types";
+import { type HarnessChoice, harnessFor } from "@/lib/harness";
+import { badgeAt } from "@/lib/triage";
+import { CallTable } from "./CallTable";
+import { useDetail, useDetailCalls, useDetailItems, useDetailVerification, useRawLine } from "./data";
+import inspector from "./Inspector.module.css";
+import { RawLine } from "./RawLine";
+import { RolloutHeader, TaskFields } from "./RolloutHeader";
+import styles from "./RolloutPane.module.css";
+import { Transcript } from "./Transcript";
+import type { ViewUpdate } from "./use-view-state";
+import { VerificationPanel } from "./VerificationPanel";
+import { WhyZero } from "./WhyZero";
+
+interface Props {
+  dataset: DatasetSummary;
+  entry: RolloutIndexEntry;
+  call: number | null;
+  server: string | null;
+  /** The harness per agent: this rollout is read under its own agent's choice. */
+  harness: HarnessChoice;
+  onView(update: ViewUpdate, options?: { push?: boolean }): void;
+  /** Whether this rollout is marked for the report, and how to change it. */
+  marked: boolean;
+  onMark(marked: boolean): void;
+}
+
+export function RolloutPane({ dataset, entry, call, server, harness, onView, marked, onMark }: Props) {
+  // One parse in the worker: the summary at once, the calls and transcript items a page at a time as they
+  // come on screen (from the same opened rollout), both verifications from the pool when they are done.
+  const detail = useDetail(dataset, entry.line, server, harness);
+  const verification = useDetailVerification(
+    dataset,
+    entry.line,
+    server,
+    harness,
+    detail.isSuccess && detail.data?.line === entry.line,
+  );
+  const calls = useDetailCalls(dataset, entry.line, server, harness);
+  const items = useDetailItems(dataset, entry.line, server, harness);
+  const servers = useServers();
+  const fetchRaw = useRawLine();
+  // Stable, so the transcript's memoized items do not re-render when only the selection moves (n/p).
+  const select = useCallback((index: number) => onView({ call: String(index) }), [onView]);
+
+  // A newly opened rollout renders in a background (interruptible) render, in slices: with the first rows
+  // it landed in one task of 80-90 ms on 300 MB (bench/browser.md).
+  const view = useDeferredValue(detail.data);
+  if (detail.isError) return <div className="banner banner-error">Could not open line {entry.line}.</div>;
+  if (!view || view.line !== entry.line) {
+    return <div className={cx(inspector.placeholder, "muted")}>Opening line {entry.line}…</div>;
+  }
+  // Badges and decisive calls come with the verification (the calls are on screen before it).
+  const checked = verification.data;
+  const decisive = new Set(checked?.triage?.decisive.map((d) => d.index) ?? []);
+  const outcomeOf = (index: number) => ({
+    badge: badgeAt(checked?.badges, index),
+    decisive: decisive.has(index),
+  });
+  return (
+    <article
+      className={styles.detail}
+      data-detail-line={entry.line}
+      data-verified={
+        detail.isSuccess &&
+        !detail.isPlaceholderData &&
+        !detail.isFetching &&
+        view === detail.data &&
+        verification.isSuccess &&
+        !verification.isPlaceholderData &&
+        !verification.isFetching
+      }
+    >
+      <LookalikeNames pairs={view.lookalikes}>
+        <label className="mark-rollout muted">
+          <input
+            type="checkbox"
+            checked={marked}
+            onChange={(event) => onMark(event.target.checked)}
+            data-testid="mark-rollout"
+          />{" "}
+          mark for the report
+        </label>
+        <RolloutHeader view={view} fileName={dataset.name} />
+        <WhyZero triage={checked?.triage ?? null} onCall={select} />
+        <VerificationPanel
+          view={verification.data}
+          loading={verification.isFetching || verification.isPending}
+          servers={servers.data ?? []}
+          server={server}
+          defaultServer={entry.server}
+          defaultSource={entry.server_source}
+          onServer={(next) => onView({ server: next })}
+          harness={harnessFor(harness, entry.agent)}
+          harnessScope={
+            entry.agent !== null && Object.hasOwn(harness.agents, entry.agent)
+              ? `chosen for ${entry.agent}`
+              : entry.agent === null
+                ? "for rollouts without an agent"
+                : "for every agent without its own"
+          }
+          liveHref={`/live?dataset=${encodeURIComponent(dataset.id)}&line=${entry.line}`}
+        />
+        <section className="identity" aria-label="Call identities">
+          <h3>
+            Calls <span className="muted">({view.call_count.toLocaleString("en-US")})</span>
+          </h3>
+          <CallTable
+            key={entry.line}
+            count={view.call_count}
+            callAt={calls.rowAt}
+            onRange={calls.onRange}
+            selected={call}
+            onSelect={select}
+            outcomeOf={outcomeOf}
+          />
+        </section>
+        <section className="transcript-section" aria-label="Transcript">
+          <h3>Transcript</h3>
+          <Transcript
+            key={entry.line}
+            input={view.input}
+            count={view.item_count}
+            itemAt={items.rowAt}
+            onRange={items.onRange}
+            selected={call}
+            selectedItem={call === null ? null : (view.call_items[call] ?? null)}
+            onSelect={select}
+            outcomeOf={outcomeOf}
+          />
+        </section>
+        <TaskFields fields={view.extra_fields} />
+        <RawLine
+          byteLength={view.byte_length}
+          fileName={dataset.name}
+          line={entry.line}
+          fetchBytes={() => fetchRaw(dataset.id, entry.line)}
+        />
+      </LookalikeNames>
+    </article>
+  );
+}

@@ -1,0 +1,241 @@
+"use client";
+import Link from "next/link";
+import { useState } from "react";
+import { formatReward } from "@/components/badges";
+import { CodeBlock } from "@/components/CodeBlock";
+import { cx } from "@/components/cx";
+import {
+  type HarnessId,
+  PAIRED_BY_LABEL,
+  type Policy,
+  SERVER_SOURCE_LABEL,
+  type ServerSource,
+  type VerificationView,
+  type VerifierDetailsView,
+  type VerifyResultView,
+} from "@/hooks/types";
+import { TableDiffs } from "./TableDiffs";
+import styles from "./VerificationPanel.module.css";
+
+/** Explanation sentences shown before "show all". */
+export const EXPLANATION_PREVIEW = 2;
+
+const POLICY_HELP: Record<Policy, string> = {
+  contract: "follows provenance: calls of the verifying server are canonicalized, nothing is guessed",
+  legacy: "Gym before provenance: the map is ignored, only the mcp__<server>__ prefix is stripped",
+};
+
+function Details({ details }: { details: VerifierDetailsView }) {
+  if (details.kind === "workplace_assistant") {
+    const unequal = details.tables.filter((table) => !table.equal).length;
+    return (
+      <details className={styles.verifyDetails}>
+        <summary>
+          table differences{" "}
+          <span className="muted">
+            ({unequal === 0 ? "none" : `${unequal} table${unequal === 1 ? "" : "s"}`})
+          </span>
+        </summary>
+        <TableDiffs details={details} />
+      </details>
+    );
+  }
+  return (
+    <details className={styles.verifyDetails}>
+      <summary>verifier details</summary>
+      <CodeBlock text={JSON.stringify(details) ?? ""} label="verifier details" />
+    </details>
+  );
+}
+
+function Explanation({ result }: { result: VerifyResultView }) {
+  const [open, setOpen] = useState(false);
+  const sentences = open ? result.explanation : result.explanation.slice(0, EXPLANATION_PREVIEW);
+  return (
+    <div className="explanation-block">
+      {result.explanation.length > 0 && (
+        <ul className={styles.explanation}>
+          {sentences.map((sentence, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: sentences are ordered and may repeat.
+            <li key={index}>{sentence}</li>
+          ))}
+        </ul>
+      )}
+      {open && result.explanation_total > result.explanation.length && (
+        <p className="muted" data-testid="explanation-more">
+          and {(result.explanation_total - result.explanation.length).toLocaleString("en-US")} more sentences
+          (cli verify and export list them all)
+        </p>
+      )}
+      {result.explanation_total > EXPLANATION_PREVIEW && (
+        <button type="button" className="link-button" onClick={() => setOpen(!open)}>
+          {open ? "show fewer" : `show all ${result.explanation_total.toLocaleString("en-US")} sentences`}
+        </button>
+      )}
+      {result.details !== undefined && <Details details={result.details} />}
+    </div>
+  );
+}
+
+function PolicyCard({ policy, result }: { policy: Policy; result: VerifyResultView }) {
+  const changed =
+    result.reward !== null && result.recorded_reward !== null && result.reward !== result.recorded_reward;
+  return (
+    <div className={styles.policy} data-policy-column={policy}>
+      <div className={styles.policyHead}>
+        <span className={styles.policyName}>{policy}</span>
+        <span className={cx("muted", styles.policyHelp)}>{POLICY_HELP[policy]}</span>
+      </div>
+      <div className={styles.rewards}>
+        <div className={styles.rewardBox}>
+          <div className={styles.rewardLabel}>recorded</div>
+          <div className={styles.rewardValue}>{formatReward(result.recorded_reward)}</div>
+        </div>
+        <div className={styles.rewardArrow}>→</div>
+        <div className={cx(styles.rewardBox, changed && styles.rewardBoxChanged)}>
+          <div className={styles.rewardLabel}>recomputed</div>
+          <div
+            className={styles.rewardValue}
+            data-reward={result.reward === null ? "none" : String(result.reward)}
+            data-unverified-reason={result.unverified?.code}
+            data-policy={policy}
+          >
+            {formatReward(result.reward)}
+          </div>
+        </div>
+        {result.components && Object.keys(result.components).length > 0 && (
+          <table className={styles.components}>
+            <tbody>
+              {Object.entries(result.components).map(([name, value]) => (
+                <tr key={name} data-component={name} data-value={String(value)}>
+                  <td className="mono">{name}</td>
+                  <td className={styles.num}>{formatReward(value)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </div>
+      {result.error && <p className={styles.verifyError}>{result.error}</p>}
+      {result.gym_would_reject && result.gym_would_reject.length > 0 && (
+        <div className={styles.reject}>
+          <strong>Gym would reject this verify request:</strong>
+          <ul>
+            {result.gym_would_reject.map((reason) => (
+              <li key={reason}>{reason}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** The two policies reached the same verdict for the same reasons: say it once. */
+function sameOutcome(a: VerifyResultView, b: VerifyResultView): boolean {
+  return (
+    a.reward === b.reward &&
+    a.explanation_total === b.explanation_total &&
+    a.explanation.length === b.explanation.length &&
+    a.explanation.every((sentence, index) => sentence === b.explanation[index])
+  );
+}
+
+interface Props {
+  view: VerificationView | null | undefined;
+  loading: boolean;
+  servers: readonly string[];
+  server: string | null;
+  defaultServer: string | null;
+  /** How the row's own verifying server was chosen (lib/verify chooseServer). */
+  defaultSource: ServerSource;
+  onServer(server: string | null): void;
+  harness: HarnessId | null;
+  /** Whose choice the harness is: this rollout's agent's, or the one for every rollout. */
+  harnessScope: string;
+  /** /live with this file and line already chosen (offered when no verifier here runs the server). */
+  liveHref: string;
+}
+
+export function VerificationPanel({
+  view,
+  loading,
+  servers,
+  server,
+  defaultServer,
+  defaultSource,
+  onServer,
+  harness,
+  harnessScope,
+  liveHref,
+}: Props) {
+  // Choosing a server applies it to every row of the file; the empty choice returns to each row's default.
+  const options = [...new Set([...servers, ...(server ? [server] : [])])].sort();
+  return (
+    <section className={styles.verification} aria-label="Verification">
+      <div className={styles.verificationHead}>
+        <h3>Verification</h3>
+        <label>
+          server{" "}
+          <select
+            aria-label="Verifying server"
+            value={server ?? ""}
+            onChange={(event) => onServer(event.target.value || null)}
+          >
+            <option value="">
+              {defaultServer ? `${defaultServer} (${SERVER_SOURCE_LABEL[defaultSource]})` : "choose…"}
+            </option>
+            {options.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <span className="muted" title="chosen per agent above the list" data-testid="detail-harness">
+          harness <b>{harness ?? "unknown"}</b> ({harnessScope})
+        </span>
+        {loading && <span className="muted">verifying…</span>}
+      </div>
+      {view ? (
+        <>
+          <p className="muted server-source" data-server-source={view.contract.server_source}>
+            {view.contract.server === null
+              ? ""
+              : `Verifying server ${view.contract.server}, ${SERVER_SOURCE_LABEL[view.contract.server_source]}. `}
+            {view.contract.server_reason} Inputs: {PAIRED_BY_LABEL[view.contract.paired_by]}.
+          </p>
+          {view.contract.unverified?.code === "no_verifier" && view.contract.server !== null && (
+            <p className="live-next" data-testid="live-verify-link-line">
+              <Link href={liveHref} data-testid="live-verify-link">
+                Verify through {view.contract.server}&apos;s own /verify on /live
+              </Link>{" "}
+              <span className="muted">(this file and line already chosen; start the server first)</span>
+            </p>
+          )}
+          <div className={styles.policies} data-testid="policies" data-server={view.server ?? ""}>
+            <PolicyCard policy="contract" result={view.contract} />
+            <PolicyCard policy="legacy" result={view.legacy} />
+          </div>
+          {sameOutcome(view.contract, view.legacy) ? (
+            <div className={styles.whyVerdict}>
+              <div className={styles.whyTitle}>Why — both policies</div>
+              <Explanation result={view.contract} />
+            </div>
+          ) : (
+            <div className={styles.policies}>
+              <div className={styles.whyVerdict}>
+                <div className={styles.whyTitle}>Why — contract</div>
+                <Explanation result={view.contract} />
+              </div>
+              <div className={styles.whyVerdict}>
+                <div className={styles.whyTitle}>Why — legacy</div>
+                <Explanation result={view.legacy} />
+              </div>
+            </div>
+          )}
+        </>
+      ) : null}
+    </section>
+  );
+}

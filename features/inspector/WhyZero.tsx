@@ -1,0 +1,92 @@
+import { Fragment } from "react";
+import { cx } from "@/components/cx";
+import triageStyles from "@/features/run/TriagePanel.module.css";
+import type { DetailTriage } from "@/hooks/types";
+import { REPRODUCTION_TEXT, ZERO_CAUSE_HINTS, ZERO_CAUSE_LABELS } from "@/lib/triage";
+import styles from "./WhyZero.module.css";
+
+/** "call #k" in a sentence (lib/triage's wording): k is the 0-based call number. */
+const CALL_REF = /(call #\d+)/;
+
+/** A sentence with every "call #k" as a button that reveals call k (its card and transcript step). */
+export function CallText({ text, onCall }: { text: string; onCall(index: number): void }) {
+  // Each part is keyed by where it starts in the text (parts repeat; their places do not).
+  let at = 0;
+  const parts = text.split(CALL_REF).map((part) => {
+    const start = at;
+    at += part.length;
+    return { part, start };
+  });
+  return (
+    <>
+      {parts.map(({ part, start }) => {
+        const match = /^call #(\d+)$/.exec(part);
+        if (match === null) return <Fragment key={start}>{part}</Fragment>;
+        const index = Number(match[1]);
+        return (
+          <button
+            type="button"
+            key={start}
+            className={styles.callLink}
+            data-call-link={index}
+            onClick={() => onCall(index)}
+          >
+            {part}
+          </button>
+        );
+      })}
+    </>
+  );
+}
+
+/**
+ * Why this rollout scored 0: its cause, the sentence (each "call #k" a link to the call), the decisive calls
+ * with why, drift's explanation and which policy reproduces the recorded reward.
+ */
+export function WhyZero({ triage, onCall }: { triage: DetailTriage | null; onCall(index: number): void }) {
+  if (triage === null) return null;
+  return (
+    <section
+      className={styles.whyZero}
+      aria-label="Why zero"
+      data-testid="why-zero"
+      data-why-cause={triage.cause}
+      data-decisive={triage.decisive.map((call) => call.index).join(" ")}
+    >
+      <div>
+        <span
+          className={cx(triageStyles.causeSwatch, triageStyles[`fill_${triage.cause}`])}
+          aria-hidden="true"
+        />{" "}
+        <b title={ZERO_CAUSE_HINTS[triage.cause]}>Why zero: {ZERO_CAUSE_LABELS[triage.cause]}</b>
+        {triage.reproduced_by !== null && (
+          <span className="muted" data-testid="why-reproduced" data-reproduced={triage.reproduced_by}>
+            {" "}
+            · recorded {triage.recorded ?? "none"}, contract {triage.contract ?? "none"}, legacy{" "}
+            {triage.legacy ?? "none"}: {REPRODUCTION_TEXT[triage.reproduced_by]}
+          </span>
+        )}
+      </div>
+      <p data-testid="why-sentence">
+        <CallText text={triage.sentence} onCall={onCall} />
+      </p>
+      {triage.drift !== null && triage.cause !== "drift" && (
+        <p data-testid="why-drift">
+          <b>Drift:</b> <CallText text={triage.drift} onCall={onCall} />
+        </p>
+      )}
+      {triage.decisive.length > 0 && (
+        <ul className={styles.decisiveList} data-testid="decisive-calls">
+          {triage.decisive.map((call) => (
+            <li key={call.index} data-decisive-call={call.index}>
+              <CallText text={`call #${call.index}`} onCall={onCall} /> {call.why}
+            </li>
+          ))}
+          {triage.decisive_total > triage.decisive.length && (
+            <li className="muted">and {triage.decisive_total - triage.decisive.length} more</li>
+          )}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,126 @@
+import { describe, expect, it } from "vitest";
+import {
+  activeCause,
+  needsReanalysis,
+  restorePlan,
+  shownDataset,
+  sortChange,
+  stepCall,
+  stepRollout,
+  withCause,
+  workspaceReadiness,
+} from "./inspector-state";
+import { datasetSummary, entry } from "./test-helpers";
+
+describe("what the page opens when it starts", () => {
+  const fresh = { served: false, hasSession: false, sample: null, stored: ["f1", "f2"] };
+
+  it("reopens the tab's kept files", () => {
+    expect(restorePlan(fresh)).toEqual({ kind: "restore", ids: ["f1", "f2"] });
+  });
+
+  it("opens a sample link's sample instead, and nothing when the tab kept no file or a session is open", () => {
+    expect(restorePlan({ ...fresh, sample: "x.jsonl" })).toEqual({ kind: "none" });
+    expect(restorePlan({ ...fresh, stored: [] })).toEqual({ kind: "none" });
+    expect(restorePlan({ ...fresh, hasSession: true })).toEqual({ kind: "none" });
+  });
+
+  it("reads a served folder from the server, over the tab's kept files and a sample link", () => {
+    expect(restorePlan({ ...fresh, served: true, sample: "x.jsonl" })).toEqual({ kind: "served" });
+  });
+});
+
+describe("the shown file", () => {
+  const sets = [datasetSummary({ id: "d1", name: "a.jsonl" }), datasetSummary({ id: "d2", name: "a.jsonl" })];
+
+  it("is the one the URL names by id, else by name, else the first", () => {
+    expect(shownDataset(sets, "d2")?.id).toBe("d2");
+    expect(shownDataset(sets, "a.jsonl")?.id).toBe("d1");
+    expect(shownDataset(sets, "gone")?.id).toBe("d1");
+    expect(shownDataset(sets, null)?.id).toBe("d1");
+    expect(shownDataset([], "d1")).toBeNull();
+  });
+});
+
+describe("re-analysis", () => {
+  it("is needed when the chosen server or harness differs from what the file was analysed under", () => {
+    const shown = datasetSummary({ server_override: null, harness: "" });
+    expect(needsReanalysis(shown, null, "")).toBe(false);
+    expect(needsReanalysis(shown, "workplace_assistant", "")).toBe(true);
+    expect(needsReanalysis(shown, null, "hermes-legacy")).toBe(true);
+    expect(needsReanalysis(datasetSummary({ harness: "hermes-legacy" }), null, "hermes-legacy")).toBe(false);
+  });
+});
+
+describe("j/k and n/p", () => {
+  const rows = [entry(2), entry(5), entry(9)];
+
+  it("j and k step through the listed rows and stop at the ends", () => {
+    expect(stepRollout(rows, 2, 1)).toBe(5);
+    expect(stepRollout(rows, 5, -1)).toBe(2);
+    expect(stepRollout(rows, 9, 1)).toBe(9);
+    expect(stepRollout(rows, 2, -1)).toBe(2);
+  });
+
+  it("from a rollout the list does not hold, j opens the first and k the last", () => {
+    expect(stepRollout(rows, 4, 1)).toBe(2);
+    expect(stepRollout(rows, null, -1)).toBe(9);
+    expect(stepRollout([], 4, 1)).toBeNull();
+  });
+
+  it("n and p step through the calls; p with none selected takes the last; no call, no step", () => {
+    expect(stepCall(3, null, 1)).toBe("0");
+    expect(stepCall(3, "0", 1)).toBe("1");
+    expect(stepCall(3, "2", 1)).toBe("2");
+    expect(stepCall(3, "1", -1)).toBe("0");
+    expect(stepCall(3, "0", -1)).toBe("0");
+    expect(stepCall(3, null, -1)).toBe("2");
+    expect(stepCall(0, null, 1)).toBeNull();
+  });
+});
+
+describe("sorting by a column", () => {
+  it("flips the direction of the same column; another starts descending unless it reads A→Z", () => {
+    expect(sortChange({ sort: "contract", desc: true }, "contract")).toEqual({
+      sort: "contract",
+      desc: false,
+    });
+    expect(sortChange({ sort: "line", desc: false }, "contract")).toEqual({ sort: "contract", desc: true });
+    expect(sortChange({ sort: "contract", desc: true }, "agent")).toEqual({ sort: "agent", desc: false });
+  });
+});
+
+describe("the breakdown's cause", () => {
+  it("a cause comes with its view's zero clause and replaces another; other clauses stay", () => {
+    const f = withCause("agent:a", "no_tool_call", "recorded");
+    expect(f).toBe("agent:a recorded:0 cause:no_tool_call");
+    expect(activeCause(f)).toBe("no_tool_call");
+    expect(withCause(f, "no_tool_call", "contract")).toBe("agent:a contract:0 cause:no_tool_call");
+    expect(withCause(f, null, "recorded")).toBe("agent:a");
+    expect(activeCause("agent:a")).toBeNull();
+  });
+});
+
+describe("the workspace's readiness", () => {
+  const settled = { dataset: datasetSummary(), busy: false, indexSettled: true, current: true };
+
+  it("is ready and rewarded once the file is read, settled and shown with every reward in", () => {
+    expect(workspaceReadiness(settled)).toEqual({ ready: true, rewarded: true });
+  });
+
+  it("is ready but not rewarded while rewards fill in", () => {
+    expect(workspaceReadiness({ ...settled, dataset: datasetSummary({ rewarded: 3 }) })).toEqual({
+      ready: true,
+      rewarded: false,
+    });
+  });
+
+  it("is neither while the file streams, files load, the index answers or the list shows older rows", () => {
+    const not = { ready: false, rewarded: false };
+    expect(workspaceReadiness({ ...settled, dataset: datasetSummary({ indexed: false }) })).toEqual(not);
+    expect(workspaceReadiness({ ...settled, busy: true })).toEqual(not);
+    expect(workspaceReadiness({ ...settled, indexSettled: false })).toEqual(not);
+    expect(workspaceReadiness({ ...settled, current: false })).toEqual(not);
+    expect(workspaceReadiness({ ...settled, dataset: null })).toEqual(not);
+  });
+});

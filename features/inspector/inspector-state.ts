@@ -1,0 +1,163 @@
+/**
+ * The inspector page's decisions, as plain functions of its inputs (no React): which file is shown, what a
+ * reload restores, when rewards are recomputed, where j/k and n/p go, and when the workspace is ready. The
+ * hooks beside the page (use-*.ts) apply them; these are unit tested without rendering.
+ */
+import { filterClauses, type SortKey } from "@/features/run/list";
+import { pairedInputsSample } from "@/hooks/samples";
+import type { DatasetSummary, RolloutIndexEntry, Sample, Source } from "@/hooks/types";
+import { type FilterClause, formatFilter, parseFilter } from "@/lib/run";
+import type { ZeroCause, ZeroView } from "@/lib/triage";
+
+/** A zero in a view: its reward in that view is exactly 0. */
+function zeroClause(view: ZeroView): FilterClause {
+  return { kind: "range", field: view, min: 0, max: 0 };
+}
+
+function isZeroClause(clause: FilterClause): boolean {
+  return clause.kind === "range" && clause.min === 0 && clause.max === 0;
+}
+
+/**
+ * The filter with its cause clause replaced (or removed when cause is null), together with the zero clause
+ * of the breakdown's view, so the list holds exactly the rollouts the cause's count counts; other clauses
+ * are kept.
+ */
+export function withCause(filter: string, cause: ZeroCause | null, view: ZeroView): string {
+  const parsed = parseFilter(filter);
+  const kept: FilterClause[] = parsed.ok
+    ? parsed.clauses.filter((c) => c.kind !== "cause" && !isZeroClause(c))
+    : [];
+  return formatFilter(cause === null ? kept : [...kept, zeroClause(view), { kind: "cause", cause }]);
+}
+
+export function activeCause(filter: string): ZeroCause | null {
+  const causes = filterClauses(filter).flatMap((c) => (c.kind === "cause" ? [c.cause] : []));
+  return causes.length === 1 ? (causes[0] ?? null) : null;
+}
+
+/** "line 6 · call 1 · filter cause:tool_failed": what a link shows. */
+export function linkParts(view: { line: number | null; call: string | null; f: string }): string {
+  const parts: string[] = [];
+  if (view.line !== null) parts.push(`line ${view.line}`);
+  if (view.call !== null) parts.push(`call ${view.call}`);
+  if (view.f.trim() !== "") parts.push(`filter ${view.f.trim()}`);
+  return parts.join(" · ");
+}
+
+/** What the breakdown covers under a filter: every clause but its cause clauses (null: the whole run). */
+export function breakdownScope(filter: string, covered: number, total: number): string | null {
+  const clauses = filterClauses(filter);
+  if (filter.trim() === "") return null;
+  const causes = clauses.some((c) => c.kind === "cause");
+  return `Breakdown of ${covered} of ${total} rollouts (filter: ${filter.trim()})${
+    causes ? "; its cause clause is left out here, so every cause stays visible" : ""
+  }`;
+}
+
+/** A bundled sample's file, with the inputs sample that goes with it. */
+export function sampleSources(file: string, samples: readonly Sample[]): Source[] {
+  const sources: Source[] = [{ kind: "url", url: `/samples/${file}`, name: file }];
+  const inputs = pairedInputsSample(file, samples);
+  if (inputs !== null) sources.push({ kind: "url", url: `/samples/${inputs}`, name: inputs });
+  return sources;
+}
+
+/** What the page opens when it starts: a served folder, the tab's kept files, or nothing. */
+export type RestorePlan =
+  | { readonly kind: "served" }
+  | { readonly kind: "restore"; readonly ids: readonly string[] }
+  | { readonly kind: "none" };
+
+/**
+ * A folder `cli view` serves is read from the server (a reload sees what the run wrote since); otherwise a
+ * reload reopens the tab's files, unless the worker already holds a session or a link names a sample.
+ */
+export function restorePlan(start: {
+  readonly served: boolean;
+  readonly hasSession: boolean;
+  readonly sample: string | null;
+  readonly stored: readonly string[];
+}): RestorePlan {
+  if (start.served) return { kind: "served" };
+  if (!start.hasSession && !start.sample && start.stored.length > 0)
+    return { kind: "restore", ids: start.stored };
+  return { kind: "none" };
+}
+
+/**
+ * The rollouts file shown: the URL names it by dataset id (files with the same name are distinct datasets);
+ * a name still works for links; else the first.
+ */
+export function shownDataset(
+  rolloutSets: readonly DatasetSummary[],
+  file: string | null,
+): DatasetSummary | null {
+  return (
+    rolloutSets.find((candidate) => candidate.id === file) ??
+    rolloutSets.find((candidate) => candidate.name === file) ??
+    rolloutSets[0] ??
+    null
+  );
+}
+
+/** The dataset's rows were analysed under another verifying server or harness than the URL chooses. */
+export function needsReanalysis(dataset: DatasetSummary, server: string | null, harness: string): boolean {
+  return dataset.server_override !== server || dataset.harness !== harness;
+}
+
+/**
+ * The line j (delta 1) or k (-1) opens: the next or previous listed row, clamped at the ends; from a line
+ * not in the list, the first (j) or the last (k). Null when the list is empty.
+ */
+export function stepRollout(
+  rows: readonly RolloutIndexEntry[],
+  current: number | null,
+  delta: number,
+): number | null {
+  if (rows.length === 0) return null;
+  const at = rows.findIndex((row) => row.line === current);
+  const next =
+    at === -1 ? (delta > 0 ? 0 : rows.length - 1) : Math.min(rows.length - 1, Math.max(0, at + delta));
+  return rows[next]?.line ?? null;
+}
+
+/**
+ * The call n (delta 1) or p (-1) selects in a rollout of `calls` calls: the next or previous, clamped; p with
+ * none selected takes the last. Null when the rollout has no call.
+ */
+export function stepCall(calls: number, current: string | null, delta: number): string | null {
+  if (calls === 0) return null;
+  const at = current === null ? -1 : Number(current);
+  const next = at === -1 && delta < 0 ? calls - 1 : Math.min(calls - 1, Math.max(0, at + delta));
+  return String(next);
+}
+
+/** A header click on `key`: the same column flips its direction; another starts descending unless it reads A→Z. */
+export function sortChange(
+  current: { readonly sort: SortKey; readonly desc: boolean },
+  key: SortKey,
+): { sort: SortKey; desc: boolean } {
+  return {
+    sort: key,
+    desc: current.sort === key ? !current.desc : key !== "line" && key !== "agent" && key !== "task",
+  };
+}
+
+/**
+ * The workspace's readiness (its data-ready and data-rewarded, which tests and benchmarks wait on): ready
+ * when the whole file is read, nothing loads or re-analyses, and the list shows the worker's latest rows;
+ * rewarded when, besides, every row has its rewards.
+ */
+export function workspaceReadiness(state: {
+  readonly dataset: DatasetSummary | null;
+  readonly busy: boolean;
+  /** The index query holds this revision's answer (not a placeholder, not pending). */
+  readonly indexSettled: boolean;
+  /** The rendered rows are the latest the index answered (not a deferred older render). */
+  readonly current: boolean;
+}): { ready: boolean; rewarded: boolean } {
+  const { dataset } = state;
+  const ready = dataset?.indexed === true && !state.busy && state.indexSettled && state.current;
+  return { ready, rewarded: ready && dataset !== null && dataset.rewarded === dataset.rows };
+}

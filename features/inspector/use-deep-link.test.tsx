@@ -1,0 +1,139 @@
+import { act, renderHook } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import type { DatasetSummary, Sample } from "@/hooks/types";
+import { datasetSummary } from "./test-helpers";
+import { useDeepLink } from "./use-deep-link";
+import type { ViewUpdate } from "./use-view-state";
+import { DEFAULT_VIEW, parseViewState, type ViewState } from "./view-state";
+
+const SAMPLES: Sample[] = [
+  {
+    file: "run.jsonl",
+    title: "A run",
+    description: "inputs in run-inputs.jsonl",
+    server: "wa",
+    kind: "rollouts",
+  },
+  { file: "run-inputs.jsonl", title: "Its inputs", description: "", server: null, kind: "inputs" },
+];
+
+/** The page around the hook: a URL view state that setView updates, a fake loader, and the shown file. */
+function renderLink(url: string, options: { dataset?: DatasetSummary | null; pending?: boolean } = {}) {
+  const page = { view: parseViewState(new URLSearchParams(url)) };
+  const setView = vi.fn((update: ViewUpdate, _options?: { push?: boolean }) => {
+    page.view = { ...page.view, ...(typeof update === "function" ? update(page.view) : update) };
+  });
+  const loader = {
+    load: vi.fn(async () => null),
+    loadFolder: vi.fn(async () => null),
+    restore: vi.fn(async () => null),
+  };
+  const onOpened = vi.fn();
+  const hook = renderHook(
+    ({ view, dataset, pending }: { view: ViewState; dataset: DatasetSummary | null; pending: boolean }) =>
+      useDeepLink({
+        view,
+        setView,
+        dataset,
+        samples: { isPending: pending, data: pending ? undefined : SAMPLES },
+        loader,
+        onOpened,
+      }),
+    {
+      initialProps: { view: page.view, dataset: options.dataset ?? null, pending: options.pending ?? false },
+    },
+  );
+  return { page, setView, loader, onOpened, hook };
+}
+
+const FILE = new File(["{}\n"], "run.jsonl");
+
+describe("a link that names a rollout, call and filter", () => {
+  it("keeps them for the file opened next while no file is shown (a fresh tab)", () => {
+    const { page, loader, onOpened, hook } = renderLink(
+      "name=run.jsonl&line=6&call=1&f=agent:a&reward=legacy",
+    );
+    act(() => hook.result.current.onFiles([FILE]));
+    expect(page.view).toMatchObject({ line: 6, call: "1", f: "agent:a", reward: "legacy", sample: null });
+    expect(loader.load).toHaveBeenCalledWith([{ kind: "file", file: FILE }]);
+    expect(onOpened).toHaveBeenCalled();
+  });
+
+  it("drops them when a file is opened over a shown one: they belonged to that file", () => {
+    const { page, loader, hook } = renderLink("line=6&call=1&f=agent:a", { dataset: datasetSummary() });
+    act(() => hook.result.current.onFiles([FILE]));
+    expect(page.view).toEqual(DEFAULT_VIEW);
+    expect(loader.load).toHaveBeenCalledTimes(1);
+  });
+
+  it("applies the same way to a recent file picked from the landing page", () => {
+    const fresh = renderLink("line=6&f=agent:a");
+    act(() => fresh.hook.result.current.onRecent("kept-1"));
+    expect(fresh.page.view).toMatchObject({ line: 6, f: "agent:a" });
+    expect(fresh.loader.restore).toHaveBeenCalledWith(["kept-1"]);
+    const over = renderLink("line=6&f=agent:a", { dataset: datasetSummary() });
+    act(() => over.hook.result.current.onRecent("kept-1"));
+    expect(over.page.view).toEqual(DEFAULT_VIEW);
+  });
+
+  it("a folder always starts from the default view", () => {
+    const { page, loader, hook } = renderLink("line=6&f=agent:a");
+    act(() => hook.result.current.onFolder({ name: "run", entries: [] }));
+    expect(page.view).toEqual(DEFAULT_VIEW);
+    expect(loader.loadFolder).toHaveBeenCalledWith("run", []);
+  });
+});
+
+describe("a sample link", () => {
+  it("opens the sample with its inputs and server once the sample list is known, and only once", () => {
+    const { loader, hook, page } = renderLink("sample=run.jsonl", { pending: true });
+    expect(loader.load).not.toHaveBeenCalled();
+    hook.rerender({ view: page.view, dataset: null, pending: false });
+    expect(loader.load).toHaveBeenCalledExactlyOnceWith(
+      [
+        { kind: "url", url: "/samples/run.jsonl", name: "run.jsonl" },
+        { kind: "url", url: "/samples/run-inputs.jsonl", name: "run-inputs.jsonl" },
+      ],
+      "wa",
+    );
+    hook.rerender({ view: page.view, dataset: datasetSummary(), pending: false });
+    expect(loader.load).toHaveBeenCalledTimes(1);
+  });
+
+  it("opens nothing for a name that is not a bundled sample", () => {
+    const { loader } = renderLink("sample=..%2Fsecret.jsonl");
+    expect(loader.load).not.toHaveBeenCalled();
+  });
+
+  it("Back from the sample (the URL loses it) shows the landing page; the next sample leaves it", () => {
+    const { hook } = renderLink("sample=run.jsonl");
+    const shown = datasetSummary();
+    hook.rerender({
+      view: parseViewState(new URLSearchParams("sample=run.jsonl")),
+      dataset: shown,
+      pending: false,
+    });
+    expect(hook.result.current.landing).toBe(false);
+    hook.rerender({ view: DEFAULT_VIEW, dataset: shown, pending: false });
+    expect(hook.result.current.landing).toBe(true);
+    act(() => hook.result.current.onFiles([FILE]));
+    hook.rerender({ view: DEFAULT_VIEW, dataset: shown, pending: false });
+    expect(hook.result.current.landing).toBe(false);
+  });
+});
+
+describe("the title link and the shown file's name", () => {
+  it("the title link shows the landing page with a fresh view, as a history entry", () => {
+    const { hook, setView } = renderLink("line=3", { dataset: datasetSummary() });
+    const preventDefault = vi.fn();
+    act(() => hook.result.current.goHome({ preventDefault }));
+    expect(preventDefault).toHaveBeenCalled();
+    expect(setView).toHaveBeenLastCalledWith(DEFAULT_VIEW, { push: true });
+    expect(hook.result.current.landing).toBe(true);
+  });
+
+  it("the URL names the shown file, so the link says which file to open elsewhere", () => {
+    const { page } = renderLink("", { dataset: datasetSummary({ name: "shown.jsonl" }) });
+    expect(page.view.name).toBe("shown.jsonl");
+  });
+});

@@ -1,0 +1,97 @@
+import { renderHook } from "@testing-library/react";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import type { DatasetSummary, RolloutIndexEntry } from "@/hooks/types";
+import { datasetSummary, entry } from "./test-helpers";
+import { useInspectorFilter } from "./use-inspector-filter";
+import { DEFAULT_VIEW, type ViewState } from "./view-state";
+
+// The data layer's answers, faked at the hook boundary: the index, the byte search and the run view.
+const worker = vi.hoisted(() => ({
+  index: { data: undefined as readonly unknown[] | undefined, isSuccess: true, isPlaceholderData: false },
+  search: {
+    data: undefined as { text: string; lines: ReadonlySet<number>; ms: number | null } | undefined,
+    isFetching: false,
+    isPlaceholderData: false,
+  },
+  run: { data: undefined as { filter: string; lines: readonly number[] } | undefined },
+}));
+vi.mock("@/hooks/data", () => ({
+  useRolloutIndex: () => worker.index,
+  useSearch: () => worker.search,
+}));
+vi.mock("@/features/run/data", () => ({ useRunView: () => worker.run }));
+
+const ROWS: RolloutIndexEntry[] = [
+  entry(1, { agent: "a", recorded: 0 }),
+  entry(2, { agent: "b", recorded: 0 }),
+  entry(3, { agent: "b", recorded: 1 }),
+  entry(4, { agent: "b", recorded: 0 }),
+];
+
+function renderList(
+  view: Partial<ViewState> = {},
+  dataset: DatasetSummary | null = datasetSummary(),
+  busy = false,
+) {
+  return renderHook(() => useInspectorFilter(dataset, { ...DEFAULT_VIEW, ...view }, busy)).result.current;
+}
+
+beforeEach(() => {
+  worker.index = { data: ROWS, isSuccess: true, isPlaceholderData: false };
+  worker.search = { data: undefined, isFetching: false, isPlaceholderData: false };
+  worker.run = { data: undefined };
+});
+
+describe("the one filter's list", () => {
+  it("without a filter lists every row and opens the first", () => {
+    const list = renderList();
+    expect(list.rows.map((r) => r.line)).toEqual([1, 2, 3, 4]);
+    expect(list.selectedEntry?.line).toBe(1);
+    expect(list.agents).toEqual(["a", "b"]);
+  });
+
+  it("narrows by the filter's clauses, and by the run view's answer for this very filter", () => {
+    expect(renderList({ f: "agent:b recorded:0" }).rows.map((r) => r.line)).toEqual([2, 4]);
+    worker.run = { data: { filter: "agent:b recorded:0", lines: [4] } };
+    expect(renderList({ f: "agent:b recorded:0" }).rows.map((r) => r.line)).toEqual([4]);
+    // A previous filter's answer is not applied to this one.
+    worker.run = { data: { filter: "agent:b", lines: [3] } };
+    expect(renderList({ f: "agent:b recorded:0" }).rows.map((r) => r.line)).toEqual([2, 4]);
+  });
+
+  it("its text clause keeps the worker's search matches, and the search is done once they are all in", () => {
+    worker.search = {
+      data: { text: "needle", lines: new Set([3]), ms: 12 },
+      isFetching: false,
+      isPlaceholderData: false,
+    };
+    const list = renderList({ f: "text:needle" });
+    expect(list.rows.map((r) => r.line)).toEqual([3]);
+    expect(list.searchDone).toBe(true);
+    worker.search = { ...worker.search, isFetching: true };
+    expect(renderList({ f: "text:needle" }).searchDone).toBe(false);
+  });
+
+  it("the URL's line stays open when the filter leaves it out of the list", () => {
+    const list = renderList({ f: "agent:a", line: 3 });
+    expect(list.rows.map((r) => r.line)).toEqual([1]);
+    expect(list.selectedEntry?.line).toBe(3);
+  });
+});
+
+describe("the workspace's readiness flags", () => {
+  it("ready and rewarded once the file is read and the list holds the index's answer", () => {
+    expect(renderList()).toMatchObject({ ready: true, rewarded: true });
+  });
+
+  it("ready but not rewarded while rewards fill in", () => {
+    expect(renderList({}, datasetSummary({ rewarded: 2 }))).toMatchObject({ ready: true, rewarded: false });
+  });
+
+  it("not ready while the file streams, files load or re-analyse, or the index shows a previous revision", () => {
+    expect(renderList({}, datasetSummary({ indexed: false })).ready).toBe(false);
+    expect(renderList({}, datasetSummary(), true).ready).toBe(false);
+    worker.index = { data: ROWS, isSuccess: true, isPlaceholderData: true };
+    expect(renderList()).toMatchObject({ ready: false, rewarded: false });
+  });
+});

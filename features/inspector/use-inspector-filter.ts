@@ -1,0 +1,79 @@
+"use client";
+import { useDeferredValue, useMemo } from "react";
+import { useRunView } from "@/features/run/data";
+import { filterClauses, selectRollouts, statusCounts } from "@/features/run/list";
+import { useRolloutIndex, useSearch } from "@/hooks/data";
+import type { DatasetSummary, RolloutIndexEntry } from "@/hooks/types";
+import { textsOf } from "@/lib/run";
+import { workspaceReadiness } from "./inspector-state";
+import type { ViewState } from "./view-state";
+
+const NO_ENTRIES: readonly RolloutIndexEntry[] = [];
+
+/**
+ * The list of the shown file under the one filter: the worker's rows, narrowed by the filter's clauses, its
+ * text clause (answered by the worker's byte search) and the run view's answer for the filter, then sorted;
+ * the open rollout, the tiles' counts, the agents and servers to choose from, and the workspace's readiness.
+ */
+export function useInspectorFilter(
+  dataset: DatasetSummary | null,
+  view: Pick<ViewState, "f" | "reward" | "sort" | "desc" | "line">,
+  /** Files load or rewards are recomputed: the workspace is not ready. */
+  busy: boolean,
+) {
+  const index = useRolloutIndex(dataset);
+  // One filter: the search box is its text clause, answered by the worker's byte search.
+  const clauses = useMemo(() => filterClauses(view.f), [view.f]);
+  const query = useDeferredValue(textsOf(clauses)[0] ?? "");
+  const search = useSearch(dataset, query);
+  const latestEntries = index.data ?? NO_ENTRIES;
+  // Streamed rows and streamed search matches re-render the list in a background (interruptible) render:
+  // React renders it in slices between input events instead of one long task per revision.
+  const entries = useDeferredValue(latestEntries);
+  const searchLines = useDeferredValue(query.trim() ? (search.data?.lines ?? null) : null);
+  const { sort, desc } = view;
+  const run = useRunView(dataset, view.f, view.reward);
+  // The worker's answer for this very filter (a previous filter's answer is kept on screen while it computes).
+  const runLines = run.data && run.data.filter === view.f ? run.data.lines : null;
+  const kept = useMemo(() => (runLines === null ? null : new Set(runLines)), [runLines]);
+  const rows = useMemo(
+    () =>
+      selectRollouts(
+        entries,
+        { clauses, sort, desc },
+        { search: searchLines === null ? null : { text: query, lines: new Set(searchLines) }, kept },
+      ),
+    [entries, clauses, sort, desc, searchLines, query, kept],
+  );
+  // The tiles count the rows the filter keeps, as the list, the metrics and the export do.
+  const counts = useMemo(() => statusCounts(rows), [rows]);
+  const agents = useMemo(
+    () => [...new Set(entries.flatMap((e) => (e.agent ? [e.agent] : [])))].sort(),
+    [entries],
+  );
+  const servers = useMemo(
+    () => [...new Set(entries.flatMap((e) => (e.server ? [e.server] : [])))].sort(),
+    [entries],
+  );
+
+  // Without a line in the URL the first listed rollout is open, so a loaded file shows a transcript at once.
+  const firstLine = rows[0]?.line ?? null;
+  const selectedLine = view.line ?? firstLine;
+  const selectedEntry = entries.find((entry) => entry.line === selectedLine) ?? null;
+
+  const searchDone =
+    query.trim() !== "" &&
+    search.data?.text === query.trim() &&
+    !search.isPlaceholderData &&
+    !search.isFetching &&
+    search.data.ms != null;
+  // The index is complete when the whole file is read and this page holds the worker's latest rows.
+  const readiness = workspaceReadiness({
+    dataset,
+    busy,
+    indexSettled: index.isSuccess && !index.isPlaceholderData,
+    current: entries === latestEntries,
+  });
+  const list = { entries, rows, counts, agents, servers, runLines, firstLine, selectedLine, selectedEntry };
+  return { ...list, ...readiness, query, search, searchDone, run };
+}

@@ -1,0 +1,95 @@
+import { renderHook, waitFor } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { SessionSummary } from "@/hooks/types";
+import { SERVED_FILE_ROUTE } from "./served";
+import { useRestoreWorkspace } from "./use-restore-workspace";
+
+// The tab's kept file ids, at the data layer's boundary (sessionStorage behind it).
+const kept = vi.hoisted(() => ({ ids: [] as string[] }));
+vi.mock("@/hooks/data", () => ({
+  storedWorkspace: () => kept.ids,
+  useRememberWorkspace: () => undefined,
+}));
+
+function fakeLoader() {
+  return { load: vi.fn(async () => null), restore: vi.fn(async () => null) };
+}
+
+const SESSION: SessionSummary = { datasets: [], files: [], folder: null };
+
+beforeEach(() => {
+  kept.ids = ["kept-1", "kept-2"];
+  window.sessionStorage.clear();
+  window.history.replaceState(null, "", "/");
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe("useRestoreWorkspace", () => {
+  it("reopens the tab's kept files once, and marks their rows as restoring until files are opened by hand", async () => {
+    const loader = fakeLoader();
+    const { result, rerender } = renderHook(({ session }) => useRestoreWorkspace(session, null, loader), {
+      initialProps: { session: null as SessionSummary | null },
+    });
+    expect(loader.restore).toHaveBeenCalledExactlyOnceWith(["kept-1", "kept-2"]);
+    expect(loader.load).not.toHaveBeenCalled();
+    expect(result.current.restoring).toBe(true);
+    rerender({ session: SESSION });
+    expect(loader.restore).toHaveBeenCalledTimes(1);
+    result.current.endRestoring();
+    await waitFor(() => expect(result.current.restoring).toBe(false));
+  });
+
+  it("opens nothing when a link names a sample (the sample is opened instead)", () => {
+    const loader = fakeLoader();
+    const { result } = renderHook(() => useRestoreWorkspace(null, "workplace-edge-cases.jsonl", loader));
+    expect(loader.restore).not.toHaveBeenCalled();
+    expect(result.current.restoring).toBe(false);
+  });
+
+  it("opens nothing when the worker already holds a session (client-side navigation back to the page)", () => {
+    const loader = fakeLoader();
+    renderHook(() => useRestoreWorkspace(SESSION, null, loader));
+    expect(loader.restore).not.toHaveBeenCalled();
+  });
+
+  it("reads a served folder's rollouts and inputs from the server instead of the tab's kept files", async () => {
+    window.history.replaceState(null, "", "/?served=1");
+    const listing = {
+      name: "run",
+      files: [
+        { path: "rollouts.jsonl", bytes: 10, role: "rollouts", reason: "" },
+        { path: "inputs.jsonl", bytes: 10, role: "inputs", reason: "" },
+        { path: "env.yaml", bytes: 10, role: "config", reason: "" },
+      ],
+    };
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => new Response(JSON.stringify(listing))),
+    );
+    const loader = fakeLoader();
+    renderHook(() => useRestoreWorkspace(null, null, loader));
+    await waitFor(() => expect(loader.load).toHaveBeenCalledTimes(1));
+    expect(loader.load.mock.calls[0]).toEqual([
+      [
+        { kind: "remote", url: `${SERVED_FILE_ROUTE}?path=rollouts.jsonl`, name: "rollouts.jsonl" },
+        { kind: "remote", url: `${SERVED_FILE_ROUTE}?path=inputs.jsonl`, name: "inputs.jsonl" },
+      ],
+    ]);
+    expect(loader.restore).not.toHaveBeenCalled();
+  });
+
+  it("says why a served folder could not be read", async () => {
+    window.history.replaceState(null, "", "/?served=1");
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => new Response("", { status: 503 })),
+    );
+    const loader = fakeLoader();
+    const { result } = renderHook(() => useRestoreWorkspace(null, null, loader));
+    await waitFor(() => expect(result.current.servedError).toContain("HTTP 503"));
+    expect(loader.load).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,195 @@
+import { describe, expect, it } from "vitest";
+import {
+  clauseValue,
+  flagClause,
+  hasClause,
+  rewardChanged,
+  selectRollouts,
+  setClause,
+  statusCounts,
+  toggleClause,
+} from "@/features/run/list";
+import { parseFilter } from "@/lib/run";
+import { entry } from "./test-helpers";
+import {
+  DEFAULT_VIEW,
+  keptForOpenedFiles,
+  parseViewState,
+  serializeViewState,
+  type ViewState,
+  viewForOpenedFiles,
+} from "./view-state";
+
+describe("URL state", () => {
+  it("round-trips every field", () => {
+    const state: ViewState = {
+      sample: "workplace-edge-cases.jsonl",
+      file: "b.jsonl",
+      name: "run.jsonl",
+      line: 12,
+      call: "3",
+      f: 'recorded:0 field:category="a b" cause:identity agent:claude-code_agent text:"email reply"',
+      reward: "legacy",
+      sort: "contract",
+      desc: true,
+      server: "team store",
+      harness: "claude-code,hermes_agent=hermes-legacy",
+    };
+    expect(parseViewState(serializeViewState(state))).toEqual(state);
+  });
+
+  it("writes nothing for the default view", () => {
+    expect(serializeViewState(DEFAULT_VIEW).toString()).toBe("");
+  });
+
+  it("reads an old link's chips, agent, server and search into clauses of the one filter", () => {
+    const state = parseViewState(
+      new URLSearchParams(
+        "filter=zero,changed&agent=a&env=workplace_assistant&q=email%20reply&f=cause:identity",
+      ),
+    );
+    expect(state.f).toBe(
+      'cause:identity recorded:0 is:changed agent:a server:workplace_assistant text:"email reply"',
+    );
+    expect(serializeViewState(state).toString()).toBe(
+      `f=${encodeURIComponent(state.f).replace(/%20/g, "+")}`,
+    );
+    expect(parseViewState(new URLSearchParams("filter=mismatched")).f).toBe("flag:mismatched");
+    expect(parseViewState(new URLSearchParams("filter=unverified")).f).toBe("is:unverified");
+  });
+
+  it("drops values it does not understand instead of guessing", () => {
+    const state = parseViewState(
+      new URLSearchParams("line=-4&filter=changed,bogus&sort=-nope&harness=vim&call=2&reward=x"),
+    );
+    expect(state.line).toBeNull();
+    expect(state.f).toBe("is:changed");
+    expect(state.reward).toBe("recorded");
+    expect(state.sort).toBe("line");
+    expect(state.desc).toBe(false);
+    expect(state.harness).toBe("");
+    expect(state.call).toBe("2");
+  });
+});
+
+describe("a link opened where its file is not loaded", () => {
+  it("keeps its rollout, call and filter for the file opened next, and nothing else without them", () => {
+    const link = parseViewState(
+      new URLSearchParams("name=run.jsonl&line=6&call=1&f=cause:tool_failed&reward=legacy"),
+    );
+    expect(keptForOpenedFiles(link)).toMatchObject({
+      line: 6,
+      call: "1",
+      f: "cause:tool_failed",
+      reward: "legacy",
+    });
+    expect(keptForOpenedFiles(parseViewState(new URLSearchParams("sample=x.jsonl")))).toEqual(DEFAULT_VIEW);
+  });
+
+  it("keeps them only while no file is shown: files opened over a shown one start from the default view", () => {
+    const link = parseViewState(new URLSearchParams("name=run.jsonl&line=6&call=1&f=agent:a"));
+    expect(viewForOpenedFiles(link, false)).toMatchObject({ line: 6, call: "1", f: "agent:a" });
+    expect(viewForOpenedFiles(link, true)).toEqual(DEFAULT_VIEW);
+  });
+});
+
+describe("clauses of the one filter", () => {
+  it("a chip toggles its clause and keeps every other clause", () => {
+    const on = toggleClause("agent:a cause:identity", flagClause("zero"));
+    expect(on).toBe("agent:a cause:identity recorded:0");
+    expect(hasClause(on, flagClause("zero"))).toBe(true);
+    expect(toggleClause(on, flagClause("zero"))).toBe("agent:a cause:identity");
+  });
+
+  it("a select, the search box or a cause replaces its own kind only", () => {
+    const f = setClause("recorded:0 agent:a", "agent", { kind: "agent", value: "b" });
+    expect(f).toBe("recorded:0 agent:b");
+    expect(clauseValue(f, "agent")).toBe("b");
+    expect(setClause(f, "agent", null)).toBe("recorded:0");
+    expect(setClause(f, "text", { kind: "text", value: "x y" })).toBe('recorded:0 agent:b text:"x y"');
+    expect(clauseValue('text:"x y"', "text")).toBe("x y");
+    // A filter that does not parse keeps what was typed.
+    expect(setClause("cause:bogus", "agent", { kind: "agent", value: "a" })).toBe("cause:bogus agent:a");
+  });
+});
+
+describe("selectRollouts", () => {
+  const rows = [
+    entry(1, { recorded: 0, contract: 1, agent: "b" }),
+    entry(2, { counts: { ambiguous: 1, mismatched: 0, external: 0, none: 1 } }),
+    entry(3, { recorded: 0, contract: 0, counts: { ambiguous: 0, mismatched: 0, external: 2, none: 0 } }),
+    entry(4, { contract: null, error: "no verifier for x", server: "x" }),
+  ];
+  const none = { search: null, kept: null };
+  const lines = (f: string, context: Parameters<typeof selectRollouts>[2] = none) => {
+    const parsed = parseFilter(f);
+    if (!parsed.ok) throw new Error(parsed.error);
+    return selectRollouts(rows, { clauses: parsed.clauses, sort: "line", desc: false }, context).map(
+      (r) => r.line,
+    );
+  };
+  const base = { clauses: [], sort: "line" as const, desc: false };
+
+  it("AND-s the chips' clauses", () => {
+    expect(lines("recorded:0")).toEqual([1, 3]);
+    expect(lines("recorded:0 is:changed")).toEqual([1]);
+    expect(lines("flag:external")).toEqual([3]);
+    expect(lines("is:unverified")).toEqual([4]);
+  });
+
+  it("filters by agent, server and the search's lines for the text clause", () => {
+    expect(lines("agent:b")).toEqual([1]);
+    expect(lines("server:x")).toEqual([4]);
+    expect(lines("text:abc", { search: { text: "abc", lines: new Set([2, 4]) }, kept: null })).toEqual([
+      2, 4,
+    ]);
+  });
+
+  it("keeps a row a clause cannot judge yet until the worker's answer decides it", () => {
+    const pending = [...rows, entry(5, { rewards: "pending", contract: null })];
+    const select = (f: string, kept: ReadonlySet<number> | null) => {
+      const parsed = parseFilter(f);
+      if (!parsed.ok) throw new Error(parsed.error);
+      return selectRollouts(
+        pending,
+        { clauses: parsed.clauses, sort: "line", desc: false },
+        { search: null, kept },
+      ).map((r) => r.line);
+    };
+    // A pending reward is not unverified; a cause is not known before the run view.
+    expect(select("is:unverified", null)).toEqual([4, 5]);
+    expect(select("cause:identity", null)).toEqual([1, 2, 3, 4, 5]);
+    expect(select("cause:identity", new Set([3]))).toEqual([3]);
+  });
+
+  it("sorts with nulls last and ties by line", () => {
+    expect(selectRollouts(rows, { ...base, sort: "contract" }, none).map((r) => r.line)).toEqual([
+      3, 1, 2, 4,
+    ]);
+    expect(selectRollouts(rows, { ...base, sort: "contract", desc: true }, none).map((r) => r.line)).toEqual([
+      1, 2, 3, 4,
+    ]);
+  });
+
+  it("never counts a row whose rewards are pending as unverified", () => {
+    const counts = statusCounts([...rows, entry(5, { rewards: "pending", contract: null, legacy: null })]);
+    expect(counts.unverified).toBe(1);
+    expect(counts.pending).toBe(1);
+  });
+
+  it("counts statuses over the rows given", () => {
+    expect(statusCounts(rows)).toEqual({
+      rollouts: 4,
+      calls: 8,
+      ambiguous: 1,
+      mismatched: 0,
+      external: 2,
+      changed: 1,
+      zero: 2,
+      unverified: 1,
+      pending: 0,
+      rollouts_with: { ambiguous: 1, mismatched: 0, external: 1 },
+    });
+    expect(rewardChanged(rows[3]!)).toBe(false);
+  });
+});

@@ -1,0 +1,132 @@
+/**
+ * The inspector's view state (sample, rollout, call, filter) and its URL form. Pure functions: the
+ * URL is the single place the state lives, so a link reopens the same view.
+ *
+ * The list has one filter, lib/run's structured filter in `?f=`: the chips, the tiles, the cause buttons, the
+ * agent and server selects and the search box each edit one clause of it (features/run/list.ts), so the list,
+ * the tiles, the metrics, the breakdown and the export all follow the same filter. Links from before that
+ * (`?filter=zero,changed&agent=a&env=s&q=text`) are read into clauses.
+ */
+import { addClauses, flagClause, isFilterFlag, isSortKey, type SortKey } from "@/features/run/list";
+import { formatHarnessChoice, parseHarnessChoice } from "@/lib/harness";
+import { DEFAULT_REWARD, isRewardSource, type RewardSource } from "@/lib/metrics";
+import type { FilterClause } from "@/lib/run";
+
+export interface ViewState {
+  /** A bundled sample's file name (public/samples). */
+  readonly sample: string | null;
+  /** The rollouts file shown, by dataset id (or name), when several are loaded. */
+  readonly file: string | null;
+  /** The shown file's name, so a link opened where the file is not loaded can say which file to open. */
+  readonly name: string | null;
+  readonly line: number | null;
+  readonly call: string | null;
+  /** The one filter (lib/run syntax: recorded:0 agent:a server:s is:changed text:"x" field:a.b=x flag:f cause:c). */
+  readonly f: string;
+  /** The reward pass@k and "passed" read in the run metrics (lib/metrics; the run's recorded one by default). */
+  readonly reward: RewardSource;
+  readonly sort: SortKey;
+  readonly desc: boolean;
+  /** Verifying server chosen for the open rollout; null: its default. */
+  readonly server: string | null;
+  /** The harness per agent (lib/harness choice text: "claude-code,hermes_agent=hermes-legacy"; "" for none). */
+  readonly harness: string;
+}
+
+export const DEFAULT_VIEW: ViewState = {
+  sample: null,
+  file: null,
+  name: null,
+  line: null,
+  call: null,
+  f: "",
+  reward: DEFAULT_REWARD,
+  sort: "line",
+  desc: false,
+  server: null,
+  harness: "",
+};
+
+/** A harness choice in its canonical text form, or "" when it does not parse (a link is never guessed at). */
+function readHarnessChoice(text: string): string {
+  const parsed = parseHarnessChoice(text);
+  return parsed.ok ? formatHarnessChoice(parsed.choice) : "";
+}
+
+function positiveInt(value: string | null): number | null {
+  if (value === null || !/^[1-9][0-9]{0,9}$/.test(value)) return null;
+  return Number(value);
+}
+
+/** What a link shows besides its file: a rollout, a call or a filter (applied once the file is opened). */
+export function linkTarget(state: ViewState): boolean {
+  return state.line !== null || state.call !== null || state.f !== "";
+}
+
+/**
+ * The view kept when files are opened from a link that named what to show (a fresh tab without the file):
+ * its rollout, call, filter and settings apply to the opened file; only the sample is dropped.
+ */
+export function keptForOpenedFiles(state: ViewState): ViewState {
+  return linkTarget(state) ? { ...state, sample: null, file: null } : { ...DEFAULT_VIEW };
+}
+
+/**
+ * The view when files are opened: a link's rollout, call and filter are for the file opened next while none is
+ * shown; opened over a shown file, they belong to that file, so the new files start from the default view.
+ */
+export function viewForOpenedFiles(state: ViewState, showing: boolean): ViewState {
+  return showing ? { ...DEFAULT_VIEW } : keptForOpenedFiles(state);
+}
+
+/** URL parameters of the filters before there was one filter: still read from links, never written. */
+export const LEGACY_FILTER_PARAMS = ["filter", "agent", "env", "q"] as const;
+
+/** The clauses an old link's `filter`, `agent`, `env` and `q` parameters stand for. */
+function legacyClauses(params: URLSearchParams): FilterClause[] {
+  const out: FilterClause[] = (params.get("filter") ?? "").split(",").filter(isFilterFlag).map(flagClause);
+  const agent = params.get("agent");
+  if (agent) out.push({ kind: "agent", value: agent });
+  const env = params.get("env");
+  if (env) out.push({ kind: "server", value: env });
+  const q = params.get("q")?.trim();
+  if (q) out.push({ kind: "text", value: q });
+  return out;
+}
+
+export function parseViewState(params: URLSearchParams): ViewState {
+  const sortParam = params.get("sort") ?? "";
+  const desc = sortParam.startsWith("-");
+  const sortKey = desc ? sortParam.slice(1) : sortParam;
+  const harness = params.get("harness");
+  const reward = params.get("reward") ?? "";
+  return {
+    sample: params.get("sample") || null,
+    file: params.get("file") || null,
+    name: params.get("name") || null,
+    line: positiveInt(params.get("line")),
+    call: params.get("call") || null,
+    f: addClauses(params.get("f") ?? "", legacyClauses(params)),
+    reward: isRewardSource(reward) ? reward : DEFAULT_REWARD,
+    sort: isSortKey(sortKey) ? sortKey : DEFAULT_VIEW.sort,
+    desc: isSortKey(sortKey) && desc,
+    server: params.get("server") || null,
+    harness: readHarnessChoice(harness ?? ""),
+  };
+}
+
+export function serializeViewState(state: ViewState): URLSearchParams {
+  const params = new URLSearchParams();
+  if (state.sample) params.set("sample", state.sample);
+  if (state.file) params.set("file", state.file);
+  if (state.name) params.set("name", state.name);
+  if (state.line !== null) params.set("line", String(state.line));
+  if (state.call) params.set("call", state.call);
+  if (state.f) params.set("f", state.f);
+  if (state.reward !== DEFAULT_REWARD) params.set("reward", state.reward);
+  if (state.sort !== DEFAULT_VIEW.sort || state.desc)
+    params.set("sort", `${state.desc ? "-" : ""}${state.sort}`);
+  if (state.server) params.set("server", state.server);
+  if (state.harness) params.set("harness", state.harness);
+  return params;
+}

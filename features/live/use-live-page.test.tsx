@@ -1,0 +1,75 @@
+import { act, renderHook } from "@testing-library/react";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { useLivePage } from "./use-live-page";
+
+// The page's data hooks and its URL, faked at their boundary.
+const fake = vi.hoisted(() => ({
+  params: new URLSearchParams(),
+  linked: { data: undefined as { file: File; path: string } | null | undefined, isSuccess: false },
+  rollouts: [
+    { line: 3, value: {}, environment: null, calls: 1 },
+    { line: 8, value: {}, environment: null, calls: 2 },
+  ],
+  mutate: vi.fn(),
+  start: vi.fn(async () => undefined),
+}));
+vi.mock("next/navigation", () => ({ useSearchParams: () => fake.params }));
+vi.mock("@/hooks/data", () => ({ useDatasetFile: () => fake.linked }));
+vi.mock("./data", () => ({
+  liveTarget: (url: string, timeoutMs: number) => ({ ok: true, target: { baseUrl: url, timeoutMs } }),
+  useLiveConnect: () => ({ data: undefined, isPending: false, error: null, mutate: vi.fn() }),
+  useLiveRollouts: () => ({
+    data: { name: "run.jsonl", rollouts: fake.rollouts, errors: [], truncated: false },
+    mutate: fake.mutate,
+  }),
+  useLiveRun: () => ({ state: { running: false, checks: [] }, start: fake.start, cancel: vi.fn() }),
+}));
+
+const LINKED = new File(["{}\n"], "run.jsonl");
+
+beforeEach(() => {
+  fake.params = new URLSearchParams();
+  fake.linked = { data: undefined, isSuccess: false };
+  fake.mutate.mockClear();
+  fake.start.mockClear();
+});
+
+describe("useLivePage", () => {
+  it("a link from the inspector opens its file once, on the line it names", () => {
+    fake.params = new URLSearchParams("dataset=d1&line=8");
+    const { result, rerender } = renderHook(() => useLivePage());
+    expect(fake.mutate).not.toHaveBeenCalled();
+    fake.linked = { data: { file: LINKED, path: "runs/run.jsonl" }, isSuccess: true };
+    rerender();
+    expect(fake.mutate).toHaveBeenCalledExactlyOnceWith(LINKED);
+    expect(result.current.current?.line).toBe(8);
+    rerender();
+    expect(fake.mutate).toHaveBeenCalledTimes(1);
+  });
+
+  it("replays the chosen rollout under the chosen policies, or every rollout", () => {
+    const { result } = renderHook(() => useLivePage());
+    expect(result.current.current?.line).toBe(3);
+    act(() => result.current.setPolicy("legacy"));
+    act(() => result.current.start("one"));
+    expect(fake.start).toHaveBeenLastCalledWith(expect.anything(), [fake.rollouts[0]], ["legacy"]);
+    act(() => result.current.setPolicy("both"));
+    act(() => result.current.start("all"));
+    expect(fake.start).toHaveBeenLastCalledWith(expect.anything(), fake.rollouts, ["contract", "legacy"]);
+  });
+
+  it("a file picked here starts from its first rollout", () => {
+    const { result } = renderHook(() => useLivePage());
+    act(() => result.current.setLine(8));
+    expect(result.current.current?.line).toBe(8);
+    act(() => result.current.pickFile(LINKED));
+    expect(fake.mutate).toHaveBeenCalledWith(LINKED);
+    expect(result.current.current?.line).toBe(3);
+  });
+
+  it("the deadline typed in reaches the target", () => {
+    const { result } = renderHook(() => useLivePage());
+    act(() => result.current.setTimeoutMs("2500"));
+    expect(result.current.target).toMatchObject({ ok: true, target: { timeoutMs: 2500 } });
+  });
+});

@@ -1,0 +1,70 @@
+"use client";
+import { useSearchParams } from "next/navigation";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { useDatasetFile } from "@/hooks/data";
+import type { Policy } from "@/lib/identity/types";
+import { DEFAULT_TIMEOUT_MS } from "@/lib/live";
+import { liveTarget, useLiveConnect, useLiveRollouts, useLiveRun } from "./data";
+import {
+  currentRollout,
+  linkedLine,
+  POLICIES,
+  type PolicyChoice,
+  readTimeout,
+  shownCheck,
+} from "./live-state";
+
+/** The port gym_server.sh is usually started on in the README. */
+const DEFAULT_URL = "http://127.0.0.1:8765";
+
+/**
+ * The /live page's controller: the server and deadline typed in, the file and rollout chosen (a link from
+ * the inspector names both), the policies a run checks, and the check shown.
+ */
+export function useLivePage() {
+  const [url, setUrl] = useState(DEFAULT_URL);
+  const [timeoutMs, setTimeoutMs] = useState(String(DEFAULT_TIMEOUT_MS));
+  const [policy, setPolicy] = useState<PolicyChoice>("both");
+  const [line, setLine] = useState<number | null>(null);
+  const [selected, setSelected] = useState<{ line: number; policy: Policy } | null>(null);
+  const connect = useLiveConnect();
+  const file = useLiveRollouts();
+  const run = useLiveRun();
+
+  // A link from the inspector (an unverified line: no verifier here for its server) names the file and
+  // line: the file is taken from the data worker, already chosen.
+  const params = useSearchParams();
+  const linkedDataset = params.get("dataset");
+  const linked = useDatasetFile(linkedDataset);
+  const lineParam = params.get("line");
+  const taken = useRef(false);
+  const { mutate: pick } = file;
+  useEffect(() => {
+    if (taken.current || !linked.data) return;
+    taken.current = true;
+    const named = linkedLine(lineParam);
+    if (named !== null) setLine(named);
+    pick(linked.data.file);
+  }, [linked.data, lineParam, pick]);
+
+  const timeout = readTimeout(timeoutMs);
+  const target = useMemo(() => liveTarget(url, timeout), [url, timeout]);
+  const rollouts = file.data?.rollouts ?? [];
+  const current = currentRollout(rollouts, line);
+  const shown = shownCheck(run.state.checks, selected);
+
+  const start = (which: "one" | "all") => {
+    if (!target.ok) return;
+    const list = which === "all" ? rollouts : current ? [current] : [];
+    setSelected(null);
+    void run.start(target.target, list, POLICIES[policy]);
+  };
+  /** A file picked here replaces the linked one, from its first rollout. */
+  const pickFile = (picked: File) => {
+    setLine(null);
+    file.mutate(picked);
+  };
+
+  const form = { url, setUrl, timeoutMs, setTimeoutMs, policy, setPolicy, setLine, setSelected, pickFile };
+  return { ...form, connect, file, run, linkedDataset, linked, target, rollouts, current, shown, start };
+}

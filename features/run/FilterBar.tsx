@@ -1,0 +1,135 @@
+import { useMemo } from "react";
+import chips from "@/components/chips.module.css";
+import { cx } from "@/components/cx";
+import { nameLabel } from "@/components/Name";
+import { useDraft } from "@/hooks/use-draft";
+import { KnownNames } from "@/lib/names";
+import styles from "./FilterBar.module.css";
+import {
+  clauseValue,
+  FILTER_FLAGS,
+  type FilterFlag,
+  flagClause,
+  hasClause,
+  type SortKey,
+  setClause,
+  toggleClause,
+} from "./list";
+
+const FLAG_LABEL: Record<FilterFlag, string> = {
+  zero: "recorded 0",
+  changed: "reward changed",
+  ambiguous: "ambiguous",
+  mismatched: "mismatched",
+  external: "external",
+  unverified: "unverified",
+};
+
+interface Props {
+  /** The one filter (lib/run syntax): every control here edits one clause of it. */
+  filter: string;
+  onFilter(filter: string): void;
+  agents: readonly string[];
+  servers: readonly string[];
+  shown: number;
+  total: number;
+  searching: boolean;
+  searchRef?: React.Ref<HTMLInputElement>;
+}
+
+export function FilterBar(props: Props) {
+  const { filter, onFilter } = props;
+  const [query, setQuery] = useDraft(clauseValue(filter, "text") ?? "", (text) =>
+    onFilter(setClause(filter, "text", text.trim() === "" ? null : { kind: "text", value: text })),
+  );
+  const agent = clauseValue(filter, "agent");
+  const server = clauseValue(filter, "server");
+  // Two options that look alike ("workplace_assistant" and one with a Latin alpha) are told apart.
+  const serverNames = useMemo(() => new KnownNames(props.servers), [props.servers]);
+  return (
+    <div className={styles.filterbar}>
+      <input
+        ref={props.searchRef}
+        type="search"
+        className={styles.search}
+        placeholder="Search every field…  ( / )"
+        aria-label="Search rollouts"
+        value={query}
+        onChange={(event) => setQuery(event.target.value)}
+      />
+      <div className={styles.filterFlags}>
+        {FILTER_FLAGS.map((flag) => {
+          const on = hasClause(filter, flagClause(flag));
+          return (
+            <button
+              type="button"
+              key={flag}
+              className={cx(chips.chip, chips[`tone_${flag}`], on && chips.chipOn)}
+              aria-pressed={on}
+              data-filter={flag}
+              onClick={() => onFilter(toggleClause(filter, flagClause(flag)))}
+            >
+              {FLAG_LABEL[flag]}
+            </button>
+          );
+        })}
+      </div>
+      <div className={styles.filterSelects}>
+        <select
+          aria-label="Agent"
+          value={agent ?? ""}
+          onChange={(event) =>
+            onFilter(
+              setClause(
+                filter,
+                "agent",
+                event.target.value ? { kind: "agent", value: event.target.value } : null,
+              ),
+            )
+          }
+        >
+          <option value="">all agents</option>
+          {agent !== null && !props.agents.includes(agent) && <option value={agent}>{agent}</option>}
+          {props.agents.map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </select>
+        <select
+          aria-label="Server"
+          value={server ?? ""}
+          onChange={(event) =>
+            onFilter(
+              setClause(
+                filter,
+                "server",
+                event.target.value ? { kind: "server", value: event.target.value } : null,
+              ),
+            )
+          }
+        >
+          <option value="">all servers</option>
+          {server !== null && !props.servers.includes(server) && (
+            <option value={server}>{nameLabel(server, serverNames)}</option>
+          )}
+          {props.servers.map((name) => (
+            <option key={name} value={name}>
+              {nameLabel(name, serverNames)}
+            </option>
+          ))}
+        </select>
+        <span className={styles.shown} data-testid="shown-count" data-shown={props.shown}>
+          {props.searching ? "searching…" : `${props.shown} / ${props.total}`}
+        </span>
+        {filter.trim() !== "" && (
+          <button type="button" className="link-button" onClick={() => onFilter("")}>
+            clear
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}
+
+export type { SortKey };

@@ -1,0 +1,164 @@
+"use client";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useEffect, useRef } from "react";
+import { CountChip, formatReward } from "@/components/badges";
+import { cx } from "@/components/cx";
+import { afterLayout } from "@/components/virtual";
+import { type RolloutIndexEntry, UNVERIFIED_LABEL } from "@/hooks/types";
+import { rewardChanged, type SortKey } from "./list";
+import styles from "./RolloutTable.module.css";
+
+/** Row height in px; fixed so the virtualizer never measures. */
+export const ROW_HEIGHT = 30;
+/** The list's height assumed until the browser has laid it out (a tall window's worth of rows). */
+const INITIAL_LIST_PX = 900;
+
+const COLUMNS: readonly { key: SortKey; label: string; title: string; className: string | undefined }[] = [
+  { key: "line", label: "line", title: "line in the file", className: styles.cLine },
+  { key: "task", label: "task", title: "_ng_task_index / _ng_rollout_index", className: styles.cTask },
+  { key: "agent", label: "agent", title: "agent_ref.name", className: styles.cAgent },
+  { key: "recorded", label: "rec.", title: "recorded reward", className: styles.cNum },
+  { key: "contract", label: "contract", title: "recomputed reward, policy contract", className: styles.cNum },
+  { key: "legacy", label: "legacy", title: "recomputed reward, policy legacy", className: styles.cNum },
+  { key: "ambiguous", label: "A", title: "ambiguous calls", className: styles.cCount },
+  { key: "mismatched", label: "M", title: "mismatched calls", className: styles.cCount },
+  { key: "external", label: "E", title: "external calls", className: styles.cCount },
+];
+
+interface Props {
+  rows: readonly RolloutIndexEntry[];
+  selected: number | null;
+  onSelect(line: number): void;
+  sort: SortKey;
+  desc: boolean;
+  onSort(key: SortKey): void;
+  /** The lines on screen, whenever they change (their rewards are computed first). */
+  onVisible?(lines: readonly number[]): void;
+}
+
+function task(entry: RolloutIndexEntry): string {
+  if (entry.task_index !== null) return `${entry.task_index}/${entry.rollout_index ?? "?"}`;
+  return entry.task_id ?? "—";
+}
+
+export function RolloutTable({ rows, selected, onSelect, sort, desc, onSort, onVisible }: Props) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 16,
+    ...afterLayout<HTMLDivElement>(INITIAL_LIST_PX),
+  });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items[items.length - 1]?.index ?? -1;
+  useEffect(() => {
+    if (!onVisible || last < first) return;
+    const lines: number[] = [];
+    for (let i = first; i <= last; i++) {
+      const row = rows[i];
+      if (row && row.rewards === "pending") lines.push(row.line);
+    }
+    if (lines.length > 0) onVisible(lines);
+  }, [first, last, rows, onVisible]);
+  const selectedIndex = selected === null ? -1 : rows.findIndex((row) => row.line === selected);
+  useEffect(() => {
+    if (selectedIndex < 0) return;
+    // A row already on screen stays put without asking the browser: scrollToIndex reads the scroller's
+    // extent, a forced layout of the page (most of a 45 ms task when the first rollout opens on 300 MB).
+    const row = virtualizer.measurementsCache[selectedIndex];
+    const top = virtualizer.scrollOffset ?? 0;
+    const height = virtualizer.scrollRect?.height ?? 0;
+    if (row && row.start >= top && row.end <= top + height) return;
+    virtualizer.scrollToIndex(selectedIndex, { align: "auto" });
+  }, [selectedIndex, virtualizer]);
+
+  return (
+    <div className={styles.rtable} data-testid="rollout-table" data-rows={rows.length}>
+      <div className={cx(styles.rrow, styles.rhead)}>
+        {COLUMNS.map((column) => (
+          <button
+            type="button"
+            key={column.key}
+            className={cx(styles.cell, column.className, sort === column.key && styles.sorted)}
+            title={`${column.title} — sort`}
+            aria-pressed={sort === column.key}
+            data-sort={column.key}
+            onClick={() => onSort(column.key)}
+          >
+            {column.label}
+            {sort === column.key ? (desc ? " ↓" : " ↑") : ""}
+          </button>
+        ))}
+      </div>
+      <div className={styles.rbody} ref={scroller} data-testid="rollout-scroller">
+        {rows.length === 0 && <div className={styles.emptyRows}>No rollout matches these filters.</div>}
+        <div className={styles.rspace} style={{ height: virtualizer.getTotalSize() }}>
+          {items.map((item) => {
+            const entry = rows[item.index];
+            if (!entry) return null;
+            const isSelected = entry.line === selected;
+            const changed = rewardChanged(entry);
+            return (
+              <button
+                type="button"
+                key={entry.line}
+                aria-current={isSelected}
+                className={cx(styles.rrow, isSelected && styles.selected)}
+                style={{ transform: `translateY(${item.start}px)` }}
+                data-line={entry.line}
+                data-reward={entry.contract ?? undefined}
+                data-unverified-reason={entry.unverified ?? undefined}
+                data-server={entry.server ?? undefined}
+                data-server-source={entry.server_source}
+                // One tab stop for the list: rows are reached with j/k.
+                tabIndex={isSelected ? 0 : -1}
+                onClick={() => onSelect(entry.line)}
+              >
+                <span className={cx(styles.cell, styles.cLine)}>{entry.line}</span>
+                <span className={cx(styles.cell, styles.cTask)}>{task(entry)}</span>
+                <span className={cx(styles.cell, styles.cAgent)} title={entry.agent ?? undefined}>
+                  {entry.agent ?? "—"}
+                </span>
+                <span className={cx(styles.cell, styles.cNum)}>{formatReward(entry.recorded)}</span>
+                <span
+                  className={cx(
+                    styles.cell,
+                    styles.cNum,
+                    changed && styles.rewardChanged,
+                    entry.unverified && styles.unverified,
+                  )}
+                  title={
+                    entry.rewards === "pending"
+                      ? "computing…"
+                      : (entry.error ?? (changed ? "differs from the recorded reward" : undefined))
+                  }
+                  data-rewards={entry.rewards}
+                >
+                  {entry.rewards === "pending"
+                    ? "…"
+                    : entry.unverified
+                      ? UNVERIFIED_LABEL[entry.unverified]
+                      : formatReward(entry.contract)}
+                </span>
+                <span className={cx(styles.cell, styles.cNum)} data-col="legacy">
+                  {entry.rewards === "pending" ? "…" : formatReward(entry.legacy)}
+                </span>
+                <span className={cx(styles.cell, styles.cCount)}>
+                  <CountChip highlight="ambiguous" count={entry.counts.ambiguous} />
+                </span>
+                <span className={cx(styles.cell, styles.cCount)}>
+                  <CountChip highlight="mismatched" count={entry.counts.mismatched} />
+                </span>
+                <span className={cx(styles.cell, styles.cCount)}>
+                  <CountChip highlight="external" count={entry.counts.external} />
+                </span>
+              </button>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,184 @@
+import { cx } from "@/components/cx";
+import { useDraft } from "@/hooks/use-draft";
+import { type AgentInference, chooseFor, type HarnessChoice, harnessFor } from "@/lib/harness";
+import type { HarnessId } from "@/lib/harness/types";
+import { HARNESS_IDS } from "./list";
+import styles from "./RunFilter.module.css";
+
+interface Props {
+  filter: string;
+  onFilter(filter: string): void;
+  /** Why the filter text could not be read. */
+  error: string | null;
+  /** Rows the filter keeps (null: no filter). */
+  kept: number | null;
+  fileName: string;
+  onExport(format: "csv" | "jsonl"): void;
+  /** Downloads the report to share (the filter and the marked rollouts). */
+  onReport(): void;
+  /** Rollouts marked for the report. */
+  marked: number;
+  exportError: string | null;
+  /** The harness inferred per agent (offered for that agent only, never applied on its own). */
+  inferred: readonly AgentInference[];
+  /** The run's agents (agent_ref.name). */
+  agents: readonly string[];
+  harness: HarnessChoice;
+  onHarness(harness: HarnessChoice): void;
+}
+
+function HarnessSelect({
+  label,
+  value,
+  none,
+  onChange,
+}: {
+  label: string;
+  value: HarnessId | null;
+  none: string;
+  onChange(harness: HarnessId | null): void;
+}) {
+  return (
+    <select
+      aria-label={label}
+      value={value ?? ""}
+      onChange={(event) => onChange(HARNESS_IDS.find((id) => id === event.target.value) ?? null)}
+    >
+      <option value="">{none}</option>
+      {HARNESS_IDS.map((id) => (
+        <option key={id} value={id}>
+          {id}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+const EXAMPLES =
+  "recorded:0  contract:0.5..1  field:agent_ref.name=hermes_agent  field:response.model~gpt  flag:alias_guess  cause:identity";
+
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The structured filter (lib/run syntax), the export of what it keeps, and the inferred harness offer. */
+export function RunFilter(props: Props) {
+  const [draft, setDraft] = useDraft(props.filter, props.onFilter);
+  const cli = `npm run --silent cli -- triage ${shellQuote(props.fileName)} --format csv${
+    props.filter.trim() === "" ? "" : ` --filter ${shellQuote(props.filter.trim())}`
+  }`;
+  return (
+    <div className={styles.runFilter}>
+      <div className={styles.runFilterRow}>
+        <input
+          type="text"
+          className={cx(styles.filterInput, props.error && styles.filterInputBad)}
+          placeholder="Filter: recorded:0  field:path=text  flag:alias_guess  cause:identity"
+          aria-label="Structured filter"
+          aria-invalid={props.error !== null}
+          title={EXAMPLES}
+          spellCheck={false}
+          value={draft}
+          onChange={(event) => setDraft(event.target.value)}
+          data-testid="structured-filter"
+        />
+        <button
+          type="button"
+          className="button-small"
+          onClick={() => props.onExport("csv")}
+          data-testid="export-csv"
+        >
+          CSV
+        </button>
+        <button
+          type="button"
+          className="button-small"
+          onClick={() => props.onExport("jsonl")}
+          data-testid="export-jsonl"
+        >
+          JSONL
+        </button>
+        <button
+          type="button"
+          className="button-small"
+          onClick={props.onReport}
+          data-testid="export-report"
+          title="One self-contained HTML file to share: the breakdown, the metrics and the marked rollouts (none marked: the first 20 the filter keeps)"
+        >
+          Report{props.marked > 0 ? ` (${props.marked} marked)` : ""}
+        </button>
+      </div>
+      {props.error && (
+        <div className={styles.filterError} role="alert" data-testid="filter-error">
+          {props.error}
+        </div>
+      )}
+      {props.exportError && (
+        <div className={styles.filterError} role="alert">
+          {props.exportError}
+        </div>
+      )}
+      <div className={cx(styles.runFilterHint, "muted")}>
+        Export{props.kept === null ? "s every rollout" : `s the ${props.kept} rollouts the filter keeps`}, as{" "}
+        <code className={styles.cliLine} data-testid="export-cli">
+          {cli}
+        </code>
+      </div>
+      <div className={cx(styles.runFilterRow, styles.runSettings)}>
+        <span className="harness-choice">
+          harness, every agent{" "}
+          <HarnessSelect
+            label="Harness for every agent"
+            value={props.harness.all}
+            none="unknown"
+            onChange={(all) => props.onHarness({ ...props.harness, all })}
+          />
+        </span>
+        <span className="muted">
+          alias diagnostics (flags); an agent's own choice below wins for its rows only
+        </span>
+      </div>
+      {props.agents.length > 0 && (
+        <div className="harness-agents" data-testid="harness-agents">
+          {props.agents.map((agent) => {
+            const own = Object.hasOwn(props.harness.agents, agent)
+              ? (props.harness.agents[agent] ?? null)
+              : null;
+            const offer = props.inferred.find((i) => i.agent === agent)?.inference;
+            const applied = harnessFor(props.harness, agent);
+            return (
+              <div key={agent} className="harness-agent" data-agent={agent} data-harness={applied ?? ""}>
+                <span className="harness-choice">
+                  {agent}{" "}
+                  <HarnessSelect
+                    label={`Harness for ${agent}`}
+                    value={own}
+                    none={props.harness.all === null ? "unknown" : `as every agent (${props.harness.all})`}
+                    onChange={(harness) => props.onHarness(chooseFor(props.harness, agent, harness))}
+                  />
+                </span>
+                {offer && offer.harnesses.length > 0 && !offer.harnesses.some((h) => h === applied) && (
+                  <span className={styles.harnessOffer} data-testid="harness-offer">
+                    <em>inferred</em> for {agent} ({offer.explained} of {offer.aliased} names):{" "}
+                    {offer.harnesses.map((harness) => (
+                      <button
+                        type="button"
+                        key={harness}
+                        className="button-small"
+                        onClick={() => props.onHarness(chooseFor(props.harness, agent, harness))}
+                        data-harness={harness}
+                      >
+                        use {harness}
+                      </button>
+                    ))}
+                    <span className="muted"> — not applied until you choose it.</span>
+                  </span>
+                )}
+              </div>
+            );
+          })}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,226 @@
+/**
+ * The why-zero panel on the generated triage run, through the worker's run view as the page gets it: the
+ * headline counts the view's zeros over the rollouts (unreadable lines named apart), one button per cause
+ * with its count and share filters the list, drift is counted apart, the view switch, the scope of a
+ * filtered breakdown, which policy reproduces the recorded reward. Expected numbers come from the run's
+ * plan (scripts/gen-triage-run), never from the component.
+ */
+import { render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { NO_HARNESS } from "@/lib/harness";
+import { asRollout } from "@/lib/schemas/test-helpers";
+import {
+  REPRODUCTION_TEXT,
+  summarizeTriage,
+  type TriagedLine,
+  ZERO_CAUSE_LABELS,
+  ZERO_CAUSES,
+  type ZeroCause,
+  type ZeroView,
+} from "@/lib/triage";
+import { buildTriageRun } from "@/scripts/gen-triage-run";
+import { type RunView, runView } from "./run-view";
+import { TriagePanel } from "./TriagePanel";
+import styles from "./TriagePanel.module.css";
+
+const run = buildTriageRun();
+const values: unknown[] = run.text
+  .trim()
+  .split("\n")
+  .map((text) => JSON.parse(text));
+
+/** The run view of the generated run, as the worker answers the page. */
+function view(filter = ""): Promise<RunView> {
+  return runView(
+    {
+      key: `triage-${filter}`,
+      harness: NO_HARNESS,
+      unreadable: run.unreadable.length,
+      *rollouts() {
+        for (const intent of run.intents)
+          yield { line: intent.line, value: asRollout(values[intent.line - 1]), options: {} };
+      },
+    },
+    filter,
+  );
+}
+
+let whole: RunView;
+beforeAll(async () => {
+  whole = await view();
+});
+
+type Props = Parameters<typeof TriagePanel>[0];
+
+function renderPanel(props: Partial<Props> = {}) {
+  const onCause = vi.fn<(cause: ZeroCause | null) => void>();
+  const onView = vi.fn<(view: ZeroView) => void>();
+  const all: Props = {
+    triage: whole.triage,
+    view: "recorded",
+    onView,
+    counts: whole.counts,
+    active: null,
+    scope: null,
+    onCause,
+    ...props,
+  };
+  const { rerender } = render(<TriagePanel {...all} />);
+  return {
+    onCause,
+    onView,
+    rerender: (next: Partial<Props>) => rerender(<TriagePanel {...all} {...next} />),
+  };
+}
+
+const causeButton = (cause: ZeroCause) => {
+  const button = document.querySelector<HTMLButtonElement>(`button[data-cause="${cause}"]`);
+  if (button === null) throw new Error(`no ${cause} button`);
+  return button;
+};
+
+/** The rollouts of the plan recorded 0 with this cause. */
+const plannedZeros = (cause?: string) =>
+  run.intents.filter((i) => i.recorded === 0 && (cause === undefined || i.cause === cause)).length;
+
+describe("TriagePanel", () => {
+  it("the headline counts the recorded zeros over the rollouts, the unreadable line apart", () => {
+    renderPanel();
+    const zeros = plannedZeros();
+    const rollouts = run.intents.length;
+    expect(screen.getByTestId("triage-headline")).toHaveTextContent(
+      `${zeros} of ${rollouts} rollouts recorded 0 (${((100 * zeros) / rollouts).toFixed(1)}%) · 1 unreadable line, not counted`,
+    );
+  });
+
+  it("one button per cause with its count and share of the rollouts", () => {
+    renderPanel();
+    const rollouts = run.intents.length;
+    for (const cause of ZERO_CAUSES) {
+      const button = causeButton(cause);
+      const count = plannedZeros(cause);
+      expect(within(button).getByText(ZERO_CAUSE_LABELS[cause])).toBeInTheDocument();
+      expect(button.querySelector(`.${styles.causeCount}`)).toHaveTextContent(String(count));
+      expect(button.querySelector(`.${styles.causeShare}`)).toHaveTextContent(
+        `${((100 * count) / rollouts).toFixed(1)}%`,
+      );
+      // A cause no rollout has cannot be chosen.
+      if (count === 0) expect(button).toBeDisabled();
+      else expect(button).toBeEnabled();
+    }
+  });
+
+  it("drift is counted apart from the agent's causes", () => {
+    renderPanel();
+    expect(plannedZeros("drift")).toBeGreaterThan(0);
+    const apart = screen.getByTestId("triage-drift");
+    expect(within(apart).getByRole("button")).toBe(causeButton("drift"));
+    const grid = document.querySelector(`.${styles.triageCauses}`)!;
+    expect(grid.querySelector('[data-cause="drift"]')).toBeNull();
+    expect(grid.querySelectorAll("button[data-cause]")).toHaveLength(ZERO_CAUSES.length - 1);
+  });
+
+  it("a cause button filters the list to it; pressed again it clears", async () => {
+    const { onCause, rerender } = renderPanel();
+    await userEvent.click(causeButton("tool_failed"));
+    expect(onCause).toHaveBeenLastCalledWith("tool_failed");
+    rerender({ active: "tool_failed" });
+    expect(causeButton("tool_failed")).toHaveAttribute("aria-pressed", "true");
+    expect(causeButton("identity")).toHaveAttribute("aria-pressed", "false");
+    await userEvent.click(causeButton("tool_failed"));
+    expect(onCause).toHaveBeenLastCalledWith(null);
+  });
+
+  it("the chosen cause stays clickable in a view where it has no rollout", async () => {
+    // Switched to a policy's zeros, a cause chosen in the recorded view can count none.
+    const contract = whole.triage.contract;
+    const empty = ZERO_CAUSES.find(
+      (cause) => contract.counts[cause] === 0 && whole.triage.recorded.counts[cause] > 0,
+    );
+    if (empty === undefined) throw new Error("no cause is empty under contract only: the run changed");
+    const { onCause, rerender } = renderPanel({ view: "contract" });
+    expect(causeButton(empty)).toBeDisabled();
+    rerender({ active: empty });
+    expect(causeButton(empty)).toBeEnabled();
+    await userEvent.click(causeButton(empty));
+    expect(onCause).toHaveBeenLastCalledWith(null);
+  });
+
+  it("switches between the recorded zeros and each policy's", async () => {
+    const { onView, rerender } = renderPanel();
+    const views = within(screen.getByRole("group", { name: "Which reward's zeros" }));
+    expect(views.getByRole("button", { name: "recorded" })).toHaveAttribute("aria-pressed", "true");
+    await userEvent.click(views.getByRole("button", { name: "recomputed · contract" }));
+    expect(onView).toHaveBeenLastCalledWith("contract");
+
+    rerender({ view: "contract" });
+    expect(views.getByRole("button", { name: "recomputed · contract" })).toHaveAttribute(
+      "aria-pressed",
+      "true",
+    );
+    const contract = whole.triage.contract;
+    expect(screen.getByTestId("triage-headline")).toHaveTextContent(
+      `${contract.zero} of ${run.intents.length} rollouts recompute to 0 under contract`,
+    );
+    expect(causeButton("drift").querySelector(`.${styles.causeCount}`)).toHaveTextContent(
+      String(contract.counts.drift),
+    );
+  });
+
+  it("names what a filtered breakdown covers", async () => {
+    const filtered = await view("agent:hermes_agent");
+    const covered = filtered.breakdown_rollouts;
+    expect(covered).toBe(run.intents.filter((i) => i.agent === "hermes_agent").length);
+    // The page's wording (app/_inspector breakdownScope); the panel shows it as given.
+    const scope = `Breakdown of ${covered} of ${run.intents.length} rollouts (filter: agent:hermes_agent)`;
+    renderPanel({
+      triage: filtered.triage,
+      counts: { rollouts: filtered.breakdown_rollouts, unreadable: filtered.counts.unreadable },
+      scope,
+    });
+    expect(screen.getByTestId("triage-scope")).toHaveTextContent(scope);
+    expect(screen.getByTestId("triage-headline")).toHaveTextContent(
+      `of ${filtered.breakdown_rollouts} rollouts`,
+    );
+  });
+
+  it("shows no scope line for the whole run", () => {
+    renderPanel();
+    expect(screen.queryByTestId("triage-scope")).toBeNull();
+  });
+
+  it("says which policy reproduces the recorded reward, and when legacy mostly does", () => {
+    const line = (n: number, recorded: number, contract: number, legacy: number): TriagedLine => ({
+      line: n,
+      cause: null,
+      recorded,
+      contract,
+      legacy,
+    });
+    const mostlyLegacy = summarizeTriage([
+      line(1, 1, 0, 1),
+      line(2, 1, 0, 1),
+      line(3, 1, 1, 1),
+      line(4, 0, 1, 1),
+    ]);
+    renderPanel({
+      triage: { recorded: mostlyLegacy, contract: mostlyLegacy, legacy: mostlyLegacy },
+      counts: { rollouts: 4, unreadable: 0 },
+    });
+    expect(screen.getByTestId("triage-reproduced")).toHaveTextContent(
+      `Recorded reward reproduced by both policies 1, contract only 0, legacy only 2, neither 1. Mostly legacy: ${REPRODUCTION_TEXT.legacy}.`,
+    );
+  });
+
+  it("an empty run: no zeros, nothing to choose", () => {
+    const empty = summarizeTriage([]);
+    renderPanel({
+      triage: { recorded: empty, contract: empty, legacy: empty },
+      counts: { rollouts: 0, unreadable: 0 },
+    });
+    expect(screen.getByTestId("triage-headline")).toHaveTextContent("0 of 0 rollouts recorded 0 (0.0%)");
+    for (const cause of ZERO_CAUSES) expect(causeButton(cause)).toBeDisabled();
+    expect(screen.getByTestId("triage-reproduced")).not.toHaveTextContent("Mostly legacy");
+  });
+});

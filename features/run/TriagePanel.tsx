@@ -1,0 +1,151 @@
+import { cx } from "@/components/cx";
+import { type LineCounts, zeroShareText } from "@/lib/run";
+import {
+  REPRODUCTION_TEXT,
+  type RunTriage,
+  ZERO_CAUSE_HINTS,
+  ZERO_CAUSE_LABELS,
+  ZERO_CAUSES,
+  ZERO_VIEWS,
+  type ZeroCause,
+  type ZeroView,
+} from "@/lib/triage";
+import styles from "./TriagePanel.module.css";
+
+interface Props {
+  /** The breakdown per view: the recorded reward's zeros, or a policy's recomputation's. */
+  triage: Readonly<Record<ZeroView, RunTriage>>;
+  /** Which view is shown (the recorded reward unless the researcher switches). */
+  view: ZeroView;
+  onView(view: ZeroView): void;
+  /** The run's rollouts and unreadable lines: the headline says what its denominator holds. */
+  counts: LineCounts;
+  /** The cause the list is filtered to, if any. */
+  active: ZeroCause | null;
+  /** What the breakdown covers when a filter narrows it (null: the whole run). */
+  scope: string | null;
+  onCause(cause: ZeroCause | null): void;
+}
+
+/** Bar width of the stacked chart, in viewBox units (it scales to the panel). */
+const BAR_WIDTH = 100;
+
+const VIEW_LABEL: Readonly<Record<ZeroView, string>> = {
+  recorded: "recorded",
+  contract: "recomputed · contract",
+  legacy: "recomputed · legacy",
+};
+
+/** The causes in the bar and the grid; drift is counted apart (its zero is the recording's, not the agent's). */
+const AGENT_CAUSES = ZERO_CAUSES.filter((cause) => cause !== "drift");
+
+function percent(n: number, total: number): string {
+  return total === 0 ? "0.0%" : `${((100 * n) / total).toFixed(1)}%`;
+}
+
+function CauseButton({
+  cause,
+  triage,
+  active,
+  onCause,
+}: {
+  cause: ZeroCause;
+  triage: RunTriage;
+  active: ZeroCause | null;
+  onCause(cause: ZeroCause | null): void;
+}) {
+  return (
+    <button
+      type="button"
+      className={cx(styles.cause, active === cause && styles.causeOn)}
+      aria-pressed={active === cause}
+      title={ZERO_CAUSE_HINTS[cause]}
+      data-cause={cause}
+      data-count={triage.counts[cause]}
+      disabled={triage.counts[cause] === 0 && active !== cause}
+      onClick={() => onCause(active === cause ? null : cause)}
+    >
+      <span className={cx(styles.causeSwatch, styles[`fill_${cause}`])} aria-hidden="true" />
+      <span className={styles.causeLabel}>{ZERO_CAUSE_LABELS[cause]}</span>
+      <span className={styles.causeCount}>{triage.counts[cause]}</span>
+      <span className={cx(styles.causeShare, "muted")}>{percent(triage.counts[cause], triage.total)}</span>
+    </button>
+  );
+}
+
+/**
+ * Why-zero triage of the whole run: by default the run's own zeros (the recorded reward), or, switched, a
+ * policy's recomputed zeros. One stacked bar (the share of each cause among the rollouts), one button per
+ * cause that filters the list to it, drift counted apart, and which policy reproduces the recorded reward.
+ * An SVG bar like the reward chart's: no chart library needed for one row of rectangles.
+ */
+export function TriagePanel({ triage: views, view, onView, counts, active, scope, onCause }: Props) {
+  const triage = views[view];
+  const reproduced = triage.reproduced;
+  let x = 0;
+  return (
+    <section
+      className={styles.triage}
+      aria-label="Why zero"
+      data-testid="triage"
+      data-zero={triage.zero}
+      data-view={view}
+    >
+      <div className={styles.triageHead}>
+        <h3>Why zero</h3>
+        <span className="muted" data-testid="triage-headline">
+          {zeroShareText(triage.zero, counts, view)}
+        </span>
+        <fieldset className={styles.triageViews} aria-label="Which reward's zeros">
+          {ZERO_VIEWS.map((candidate) => (
+            <button
+              type="button"
+              key={candidate}
+              aria-pressed={candidate === view}
+              data-zero-view={candidate}
+              onClick={() => onView(candidate)}
+            >
+              {VIEW_LABEL[candidate]}
+            </button>
+          ))}
+        </fieldset>
+      </div>
+      {scope !== null && (
+        <div className="muted triage-scope" data-testid="triage-scope" data-rollouts={triage.total}>
+          {scope}
+        </div>
+      )}
+      <svg
+        className={styles.triageBar}
+        viewBox={`0 0 ${BAR_WIDTH} 4`}
+        preserveAspectRatio="none"
+        aria-hidden="true"
+      >
+        {ZERO_CAUSES.map((cause) => {
+          const width = triage.total === 0 ? 0 : (BAR_WIDTH * triage.counts[cause]) / triage.total;
+          const rect = (
+            <rect key={cause} x={x} y={0} width={width} height={4} className={styles[`fill_${cause}`]} />
+          );
+          x += width;
+          return rect;
+        })}
+      </svg>
+      <div className={styles.triageCauses} data-testid="triage-causes">
+        {AGENT_CAUSES.map((cause) => (
+          <CauseButton key={cause} cause={cause} triage={triage} active={active} onCause={onCause} />
+        ))}
+      </div>
+      <div className={styles.triageApart} data-testid="triage-drift" data-count={triage.counts.drift}>
+        <span className="muted">
+          Counted apart: the recorded reward matches neither policy's recomputation
+        </span>
+        <CauseButton cause="drift" triage={triage} active={active} onCause={onCause} />
+      </div>
+      <p className={cx("muted", styles.triageFinding)} data-testid="triage-reproduced">
+        Recorded reward reproduced by both policies {reproduced.both}, contract only {reproduced.contract},
+        legacy only {reproduced.legacy}, neither {reproduced.neither}.
+        {reproduced.legacy > reproduced.contract ? ` Mostly legacy: ${REPRODUCTION_TEXT.legacy}.` : ""}
+      </p>
+    </section>
+  );
+}

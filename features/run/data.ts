@@ -1,0 +1,84 @@
+"use client";
+/** The run view's TanStack Query hooks over the data worker (./protocol.ts): the view, its export and its report. */
+import { useQuery } from "@tanstack/react-query";
+import { useCallback } from "react";
+import { useDataClient } from "@/hooks/data-client";
+import type { RewardSource } from "@/lib/metrics";
+import type { ZeroView } from "@/lib/triage";
+import type { DatasetSummary } from "@/worker/protocol";
+import type { ExportFormat } from "./protocol";
+
+/** Every row is indexed and has its rewards: the run view can be computed (./handlers.ts). */
+export function runViewReady(dataset: DatasetSummary | null): boolean {
+  return (
+    dataset !== null && dataset.kind === "rollouts" && dataset.indexed && dataset.rewarded === dataset.rows
+  );
+}
+
+/**
+ * The run view of a dataset (./run-view.ts): why-zero breakdown, metrics and the lines a structured filter
+ * keeps. Asked for once the dataset's rewards are complete, not at every streaming revision (each answer
+ * re-renders the breakdown and the metrics); while rewards are recomputed the previous view stays. Keyed by
+ * the revision: another server, harness or inputs file recomputes it.
+ */
+export function useRunView(dataset: DatasetSummary | null, filter: string, reward: RewardSource) {
+  const client = useDataClient();
+  return useQuery({
+    queryKey: ["run", dataset?.id ?? null, dataset?.revision ?? 0, filter, reward],
+    enabled: runViewReady(dataset),
+    queryFn: ({ signal }) =>
+      client.request("run", { dataset: dataset?.id ?? "", filter, reward }, { signal }),
+    placeholderData: (previous, query) => (query?.queryKey[1] === dataset?.id ? previous : undefined),
+  });
+}
+
+/** Downloads the rows the filter keeps, as `cli triage --format F --filter EXPR` writes them; an error or null. */
+export function useRunExport() {
+  const client = useDataClient();
+  return useCallback(
+    async (dataset: DatasetSummary, filter: string, format: ExportFormat): Promise<string | null> => {
+      const result = await client.request("runExport", { dataset: dataset.id, filter, format });
+      if ("error" in result) return result.error;
+      const type = format === "csv" ? "text/csv" : "application/x-ndjson";
+      download(result.text, type, `${baseName(dataset)}-rows.${format}`);
+      return null;
+    },
+    [client],
+  );
+}
+
+function baseName(dataset: DatasetSummary): string {
+  return (dataset.name.split("/").pop() ?? dataset.name).replace(/\.jsonl(\.gz)?$/, "");
+}
+
+/** Saves text as a file through a temporary object URL. */
+function download(text: string, type: string, name: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const anchor = document.createElement("a");
+  anchor.href = url;
+  anchor.download = name;
+  anchor.click();
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+/**
+ * Downloads the report to share (lib/report: one self-contained HTML file) of the filter and the marked
+ * rollouts (none marked: the first the filter keeps); resolves to an error, or null once saved.
+ */
+export function useRunReport() {
+  const client = useDataClient();
+  return useCallback(
+    async (
+      dataset: DatasetSummary,
+      filter: string,
+      marked: readonly number[],
+      view: ZeroView,
+    ): Promise<string | null> => {
+      const result = await client.request("runReport", { dataset: dataset.id, filter, marked, view });
+      if ("error" in result) return result.error;
+      download(result.html, "text/html", `${baseName(dataset)}-report.html`);
+      return null;
+    },
+    [client],
+  );
+}

@@ -1,0 +1,262 @@
+/**
+ * The run view's list: its filter chips and sort keys, the clauses the chips, tiles, selects and search box
+ * edit in the one filter (lib/run syntax, `?f=` in the inspector's URL, features/inspector/view-state.ts),
+ * the rows the filter keeps in the chosen order, and the status counts of the tiles.
+ */
+import { HARNESSES } from "@/lib/harness";
+import {
+  evaluateFilter,
+  type FilterClause,
+  type FilterSubject,
+  formatClause,
+  formatFilter,
+  parseFilter,
+} from "@/lib/run";
+import type { HarnessId, RolloutIndexEntry } from "@/worker/protocol";
+
+export const FILTER_FLAGS = ["zero", "changed", "ambiguous", "mismatched", "external", "unverified"] as const;
+export type FilterFlag = (typeof FILTER_FLAGS)[number];
+
+export const SORT_KEYS = [
+  "line",
+  "task",
+  "agent",
+  "recorded",
+  "contract",
+  "legacy",
+  "ambiguous",
+  "mismatched",
+  "external",
+] as const;
+export type SortKey = (typeof SORT_KEYS)[number];
+
+/** The harnesses the UI offers, in display order: the library's list. */
+export const HARNESS_IDS: readonly HarnessId[] = HARNESSES;
+
+export function isFilterFlag(value: string): value is FilterFlag {
+  return (FILTER_FLAGS as readonly string[]).includes(value);
+}
+
+export function isSortKey(value: string): value is SortKey {
+  return (SORT_KEYS as readonly string[]).includes(value);
+}
+
+/** The clause each chip and tile stands for. */
+const FLAG_CLAUSES: Readonly<Record<FilterFlag, FilterClause>> = {
+  zero: { kind: "range", field: "recorded", min: 0, max: 0 },
+  changed: { kind: "is", state: "changed" },
+  ambiguous: { kind: "flag", name: "ambiguous" },
+  mismatched: { kind: "flag", name: "mismatched" },
+  external: { kind: "flag", name: "external" },
+  unverified: { kind: "is", state: "unverified" },
+};
+
+export function flagClause(flag: FilterFlag): FilterClause {
+  return FLAG_CLAUSES[flag];
+}
+
+/** The filter text with `clauses` added: formatted again when it parses, else appended to what was typed. */
+export function addClauses(f: string, clauses: readonly FilterClause[]): string {
+  if (clauses.length === 0) return f;
+  const parsed = parseFilter(f);
+  if (parsed.ok) return formatFilter([...parsed.clauses, ...clauses]);
+  return `${f} ${formatFilter(clauses)}`.trim();
+}
+
+/** A recomputed reward differs from the recorded one (both known). */
+export function rewardChanged(entry: RolloutIndexEntry): boolean {
+  return entry.recorded !== null && entry.contract !== null && entry.contract !== entry.recorded;
+}
+
+const HIGHLIGHTS = ["ambiguous", "mismatched", "external"] as const;
+
+/**
+ * What the filter can read of a list row: its rewards only once they are computed (a pending reward is not
+ * known, so no clause on it is decided yet), its highlights but not its flag names or its cause (those come
+ * with the run view, ./run-view.ts).
+ */
+export function entrySubject(entry: RolloutIndexEntry): FilterSubject {
+  const done = entry.rewards === "done";
+  return {
+    agent: entry.agent,
+    server: entry.server,
+    recorded: entry.recorded,
+    ...(done ? { contract: entry.contract, legacy: entry.legacy } : {}),
+    highlights: HIGHLIGHTS.filter((h) => entry.counts[h] > 0),
+  };
+}
+
+/** The filter's clauses, or none when it does not parse (the page says why, and lists every row). */
+export function filterClauses(f: string): readonly FilterClause[] {
+  const parsed = parseFilter(f);
+  return parsed.ok ? parsed.clauses : [];
+}
+
+/** Whether the filter holds this clause (the chip or tile that stands for it is on). */
+export function hasClause(f: string, clause: FilterClause): boolean {
+  const text = formatClause(clause);
+  return filterClauses(f).some((c) => formatClause(c) === text);
+}
+
+/** The filter with the clause taken out when present, else added (a chip or tile pressed). */
+export function toggleClause(f: string, clause: FilterClause): string {
+  const parsed = parseFilter(f);
+  if (!parsed.ok) return addClauses(f, [clause]);
+  const text = formatClause(clause);
+  const kept = parsed.clauses.filter((c) => formatClause(c) !== text);
+  return formatFilter(kept.length === parsed.clauses.length ? [...kept, clause] : kept);
+}
+
+type SingleKind = "agent" | "server" | "text" | "cause";
+
+/** The filter with every clause of this kind replaced by `clause` (or removed): a select, the search box, a cause. */
+export function setClause(f: string, kind: SingleKind, clause: FilterClause | null): string {
+  const parsed = parseFilter(f);
+  if (!parsed.ok) return clause === null ? f : addClauses(f, [clause]);
+  const kept = parsed.clauses.filter((c) => c.kind !== kind);
+  return formatFilter(clause === null ? kept : [...kept, clause]);
+}
+
+/** The value of the filter's first agent, server or text clause (what its select or box shows). */
+export function clauseValue(f: string, kind: "agent" | "server" | "text"): string | null {
+  for (const clause of filterClauses(f))
+    if (
+      (clause.kind === "agent" || clause.kind === "server" || clause.kind === "text") &&
+      clause.kind === kind
+    )
+      return clause.value;
+  return null;
+}
+
+export interface SelectContext {
+  /** The page's byte search for the filter's text clause: its text and the lines found so far. */
+  readonly search: { readonly text: string; readonly lines: ReadonlySet<number> } | null;
+  /** The lines the worker's run view kept for this very filter (every clause decided); null before it answers. */
+  readonly kept: ReadonlySet<number> | null;
+}
+
+/**
+ * Rows the filter keeps, in the chosen order. Each row is judged by lib's evaluator on what the list knows;
+ * a clause it cannot decide yet (a cause, a flag name, a field, a pending reward) keeps the row until the
+ * worker's answer (`kept`) decides it.
+ */
+export function selectRollouts(
+  entries: readonly RolloutIndexEntry[],
+  state: { readonly clauses: readonly FilterClause[]; readonly sort: SortKey; readonly desc: boolean },
+  context: SelectContext,
+): RolloutIndexEntry[] {
+  const { search, kept } = context;
+  const rows =
+    state.clauses.length === 0
+      ? [...entries]
+      : entries.filter((entry) => {
+          if (kept !== null && !kept.has(entry.line)) return false;
+          const text = (needle: string) =>
+            search?.text === needle ? search.lines.has(entry.line) : undefined;
+          return evaluateFilter(state.clauses, entrySubject(entry), { text }) !== false;
+        });
+  // The index arrives in line order: the default order needs no sort (it runs at every streamed revision).
+  if (state.sort === "line" && !state.desc && inLineOrder(rows)) return rows;
+  const key = sortValue(state.sort);
+  const direction = state.desc ? -1 : 1;
+  return rows.sort((a, b) => {
+    const left = key(a);
+    const right = key(b);
+    // Unknown values (no reward, no task) stay at the bottom whichever way the column is sorted.
+    if (left === null || right === null) {
+      if (left === right) return a.line - b.line;
+      return left === null ? 1 : -1;
+    }
+    const order = compare(left, right);
+    return order !== 0 ? order * direction : a.line - b.line;
+  });
+}
+
+function inLineOrder(rows: readonly RolloutIndexEntry[]): boolean {
+  for (let i = 1; i < rows.length; i++) if ((rows[i - 1]?.line ?? 0) > (rows[i]?.line ?? 0)) return false;
+  return true;
+}
+
+type SortValue = number | string | null;
+
+function sortValue(sort: SortKey): (entry: RolloutIndexEntry) => SortValue {
+  switch (sort) {
+    case "line":
+      return (entry) => entry.line;
+    case "task":
+      return (entry) => entry.task_index ?? entry.task_id;
+    case "agent":
+      return (entry) => entry.agent;
+    case "recorded":
+    case "contract":
+    case "legacy":
+      return (entry) => entry[sort];
+    case "ambiguous":
+    case "mismatched":
+    case "external":
+      return (entry) => entry.counts[sort];
+  }
+}
+
+function compare(a: number | string, b: number | string): number {
+  if (a === b) return 0;
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  return String(a).localeCompare(String(b));
+}
+
+export interface StatusCounts {
+  readonly rollouts: number;
+  readonly calls: number;
+  readonly ambiguous: number;
+  readonly mismatched: number;
+  readonly external: number;
+  readonly changed: number;
+  readonly zero: number;
+  /** Rollouts whose rewards were computed and could not be: never a row whose rewards are still pending. */
+  readonly unverified: number;
+  /** Rollouts whose rewards are not computed yet (loading, or restored and being checked). */
+  readonly pending: number;
+  /** Rollouts with at least one call of each highlight: the unit the tiles filter by. */
+  readonly rollouts_with: {
+    readonly ambiguous: number;
+    readonly mismatched: number;
+    readonly external: number;
+  };
+}
+
+export function statusCounts(entries: readonly RolloutIndexEntry[]): StatusCounts {
+  let calls = 0;
+  let ambiguous = 0;
+  let mismatched = 0;
+  let external = 0;
+  let changed = 0;
+  let zero = 0;
+  let unverified = 0;
+  let pending = 0;
+  const rolloutsWith = { ambiguous: 0, mismatched: 0, external: 0 };
+  for (const entry of entries) {
+    if (entry.counts.ambiguous > 0) rolloutsWith.ambiguous++;
+    if (entry.counts.mismatched > 0) rolloutsWith.mismatched++;
+    if (entry.counts.external > 0) rolloutsWith.external++;
+    calls += entry.calls;
+    ambiguous += entry.counts.ambiguous;
+    mismatched += entry.counts.mismatched;
+    external += entry.counts.external;
+    if (rewardChanged(entry)) changed++;
+    if (entry.recorded === 0) zero++;
+    if (entry.rewards === "pending") pending++;
+    else if (entry.contract === null) unverified++;
+  }
+  return {
+    rollouts: entries.length,
+    calls,
+    ambiguous,
+    mismatched,
+    external,
+    changed,
+    zero,
+    unverified,
+    pending,
+    rollouts_with: rolloutsWith,
+  };
+}

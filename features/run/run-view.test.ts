@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import { rowsCsv, rowsJsonl } from "@/lib/export/csv";
+import { NO_HARNESS } from "@/lib/harness";
+import { matchesFilter, parseFilter, runRow } from "@/lib/run";
+import { asRollout } from "@/lib/schemas/test-helpers";
+import { buildTriageRun } from "@/scripts/gen-triage-run";
+import { type RunSource, runExport, runView } from "./run-view";
+
+const run = buildTriageRun();
+const values: unknown[] = run.text
+  .trim()
+  .split("\n")
+  .map((t) => JSON.parse(t));
+
+// The rollouts narrowed once, as the data service does; the line that is not one is counted as unreadable.
+const rollouts = run.intents.map((i) => ({ line: i.line, value: asRollout(values[i.line - 1]) }));
+
+function source(key: string): RunSource {
+  return {
+    key,
+    harness: NO_HARNESS,
+    unreadable: run.unreadable.length,
+    *rollouts() {
+      for (const { line, value } of rollouts) yield { line, value, options: {} };
+    },
+  };
+}
+
+describe("worker run view", () => {
+  it("counts causes over the whole run and filters lines with lib's filter", async () => {
+    const view = await runView(source("a"), "cause:identity");
+    expect(view.triage.recorded.total).toBe(run.intents.length);
+    expect(view.counts).toEqual({ rollouts: run.intents.length, unreadable: 1 });
+    expect(run.intents.length + run.unreadable.length).toBe(values.length);
+    // The breakdown counts the recorded zeros; the cause clause lists every row with the cause.
+    expect(view.triage.recorded.counts.identity).toBe(
+      run.intents.filter((i) => i.cause === "identity" && i.recorded === 0).length,
+    );
+    expect(view.triage.recorded.zero).toBe(run.intents.filter((i) => i.recorded === 0).length);
+    expect(view.lines).toEqual(run.intents.filter((i) => i.cause === "identity").map((i) => i.line));
+    expect(view.metrics.rollouts).toBe(view.lines?.length);
+    expect(view.filter_error).toBeNull();
+    expect(view.inferred?.harnesses).toEqual(["hermes-legacy"]);
+  });
+
+  it("the breakdown follows every clause but its own cause clause, and says how many it covers", async () => {
+    const http = run.intents.filter((i) => i.agent === "http_agent");
+    const view = await runView(source("c"), "agent:http_agent cause:identity");
+    expect(view.breakdown_rollouts).toBe(http.length);
+    expect(view.triage.recorded.total).toBe(http.length);
+    // Every recorded zero of the http agent's rollouts is in the breakdown, the cause clause notwithstanding.
+    const all = await runView(source("c2"), "");
+    const httpLines = new Set(http.map((i) => i.line));
+    const zerosOfHttp = Object.values(all.triage.recorded.lines)
+      .flat()
+      .filter((line) => httpLines.has(line)).length;
+    expect(view.triage.recorded.zero).toBe(zerosOfHttp);
+    expect(view.lines).toEqual(http.filter((i) => i.cause === "identity").map((i) => i.line));
+    expect(view.metrics.rollouts).toBe(view.lines?.length);
+    expect(view.filter).toBe("agent:http_agent cause:identity");
+  });
+
+  it("pass@k reads the recorded reward by default and the chosen one when asked", async () => {
+    expect((await runView(source("d"), "")).metrics.reward).toBe("recorded");
+    expect((await runView(source("d"), "", { reward: "legacy" })).metrics.reward).toBe("legacy");
+  });
+
+  it("a text clause keeps the lines the source's text search finds, and none without a search", async () => {
+    const lines = new Set([run.intents[0]?.line ?? 0, run.intents[2]?.line ?? 0]);
+    const searched: RunSource = { ...source("e"), textLines: async () => lines };
+    expect((await runView(searched, "text:anything")).lines).toEqual([...lines]);
+    expect((await runView(source("f"), "text:anything")).lines).toEqual([]);
+  });
+
+  it("reports a bad filter without filtering", async () => {
+    const view = await runView(source("a"), "nope");
+    expect(view.filter_error).toMatch(/kind:value/);
+    expect(view.lines).toBeNull();
+  });
+
+  it("exports the same text as lib's writers over the same filtered rows (what cli triage writes)", async () => {
+    const filter = "recorded:0 flag:alias_guess";
+    const parsed = parseFilter(filter);
+    if (!parsed.ok) throw new Error(parsed.error);
+    const rows = rollouts
+      .map(({ line, value }) => ({ row: runRow(line, value), value }))
+      .filter(({ row, value }) => matchesFilter(parsed.clauses, row, value))
+      .map(({ row }) => row);
+    expect(await runExport(source("b"), filter, "csv")).toEqual({ text: rowsCsv(rows), rows: rows.length });
+    expect(await runExport(source("b"), filter, "jsonl")).toEqual({
+      text: rowsJsonl(rows),
+      rows: rows.length,
+    });
+    expect(await runExport(source("b"), "cause:x", "csv")).toMatchObject({
+      error: expect.stringMatching(/cause/),
+    });
+  });
+});

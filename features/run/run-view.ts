@@ -1,0 +1,239 @@
+/**
+ * The run view's data: one lib/run row per rollout of a dataset (rewards under both policies, the why-zero
+ * cause, model and tokens), the breakdown, the metrics and the export, all from lib. Self-contained: it
+ * reads a dataset through two functions (its rollouts, each with its paired input row) so it does not
+ * depend on how the worker stores files.
+ */
+import { csvHeader, csvRow, jsonlRow } from "@/lib/export/csv";
+import {
+  type AgentInference,
+  type EmittedNames,
+  type HarnessChoice,
+  type HarnessInference,
+  inferByAgent,
+  inferHarness,
+} from "@/lib/harness";
+import { type RewardSource, type RunMetrics, runMetrics } from "@/lib/metrics";
+import {
+  evaluateFilter,
+  type FilterClause,
+  type LineCounts,
+  metricsOf,
+  needsRollout,
+  parseFilter,
+  type RunRow,
+  runRow,
+  textsOf,
+  withoutKinds,
+  withTaskWide,
+} from "@/lib/run";
+import type { Rollout } from "@/lib/schemas";
+import { type RunTriage, summarizeTriage, type ZeroView } from "@/lib/triage";
+import { knownTools, type VerifyOptions, verifyBothPolicies } from "@/lib/verify";
+
+export interface RunSource {
+  /** Identifies the rows: the dataset, its server choice and its harness (cached while it is the same). */
+  readonly key: string;
+  readonly harness: HarnessChoice;
+  /**
+   * The run rows already computed elsewhere (the data service's rewards pass), in file order, with the
+   * emitted names per verifying server. Without it the rows are computed from rollouts().
+   */
+  readonly rows?: () => Promise<PrecomputedRows> | PrecomputedRows;
+  /** Every rollout in file order: its line, parsed value and how it is verified (input row, server choice). */
+  rollouts(): Iterable<RunSourceLine> | AsyncIterable<RunSourceLine>;
+  /** Lines that are not rollouts (not JSON, or JSON that is not a rollout): named, never in a total. */
+  readonly unreadable: number;
+  /** The lines whose raw bytes hold a text clause's text (the page's byte search); without it, none do. */
+  textLines?(text: string): Promise<ReadonlySet<number>>;
+}
+
+export interface PrecomputedRows {
+  readonly rows: readonly RunRow[];
+  /** Each rollout's agent, verifying server and emitted call names (the harness inference, per agent). */
+  readonly names: readonly EmittedNames[];
+}
+
+export interface RunSourceLine {
+  readonly line: number;
+  readonly value: Rollout;
+  readonly options: Omit<VerifyOptions, "policy">;
+}
+
+export interface RunView {
+  /** The filter text could not be read: why (no rows are filtered then). */
+  readonly filter_error: string | null;
+  /** The filter this view answers (the page keeps a previous answer while the next one computes). */
+  readonly filter: string;
+  /**
+   * The breakdown per view (the recorded reward's zeros, the default, or a policy's), over the rows the
+   * filter keeps with its cause clause left out (a cause click narrows the list, not the bars).
+   */
+  readonly triage: Readonly<Record<ZeroView, RunTriage>>;
+  /** Rollouts the breakdown covers (the filter without its cause clauses). */
+  readonly breakdown_rollouts: number;
+  /** The run's rollouts and its unreadable lines (lib/run lineCountsText words them). */
+  readonly counts: LineCounts;
+  /** Metrics over the rows the filter keeps (all without a filter); metrics.reward says which reward pass@k reads. */
+  readonly metrics: RunMetrics;
+  /** Lines the filter keeps, in file order; null without a filter. */
+  readonly lines: readonly number[] | null;
+  /** The harness the file's emitted names suggest: offered in the UI, never applied on its own. */
+  readonly inferred: HarnessInference | null;
+  /** The same per agent_ref.name (a run may mix harnesses): each offered for its agent only. */
+  readonly inferred_by_agent: readonly AgentInference[];
+}
+
+interface Computed {
+  readonly key: string;
+  readonly rows: readonly RunRow[];
+  /** Rollouts by line, for field clauses; null when the rows came precomputed (read when needed). */
+  readonly values: ReadonlyMap<number, unknown> | null;
+  readonly inferred: HarnessInference | null;
+  readonly by_agent: readonly AgentInference[];
+}
+
+/** The last computed rows, by key; a request for the same key while it computes shares the work. */
+let cache: { key: string; computed: Promise<Computed> } | null = null;
+
+function compute(source: RunSource): Promise<Computed> {
+  if (cache?.key === source.key) return cache.computed;
+  const computed = computeRows(source);
+  cache = { key: source.key, computed };
+  // A failed computation is not kept.
+  computed.catch(() => {
+    if (cache?.computed === computed) cache = null;
+  });
+  return computed;
+}
+
+async function computeRows(source: RunSource): Promise<Computed> {
+  if (source.rows) {
+    const given = await source.rows();
+    return {
+      key: source.key,
+      rows: withTaskWide(given.rows),
+      values: null,
+      inferred: inferFrom(given.names),
+      by_agent: inferByAgent(given.names, knownTools),
+    };
+  }
+  const rows: RunRow[] = [];
+  const values = new Map<number, unknown>();
+  const names: EmittedNames[] = [];
+  for await (const { line, value, options } of source.rollouts()) {
+    const { contract, legacy } = verifyBothPolicies(value, options);
+    const row = runRow(line, value, { ...options, contract, legacy });
+    rows.push(row);
+    values.set(line, value);
+    names.push({
+      agent: row.agent,
+      server: contract.server,
+      emitted: contract.resolution.calls.map((c) => c.emitted),
+    });
+  }
+  return {
+    key: source.key,
+    rows: withTaskWide(rows),
+    values,
+    inferred: inferFrom(names),
+    by_agent: inferByAgent(names, knownTools),
+  };
+}
+
+function inferFrom(rows: readonly EmittedNames[]): HarnessInference | null {
+  const emitted = new Map<string, Set<string>>();
+  for (const row of rows) {
+    if (row.server === null) continue;
+    const names = emitted.get(row.server) ?? new Set<string>();
+    for (const name of row.emitted) names.add(name);
+    emitted.set(row.server, names);
+  }
+  // The server with the most emitted names decides (a run verifies against one server as a rule).
+  const [server, names] = [...emitted.entries()].sort((a, b) => b[1].size - a[1].size)[0] ?? ["", new Set()];
+  const tools = knownTools(server);
+  return tools === undefined ? null : inferHarness(names, server, tools);
+}
+
+async function filtered(
+  source: RunSource,
+  computed: Computed,
+  clauses: readonly FilterClause[],
+): Promise<RunRow[]> {
+  if (clauses.length === 0) return [...computed.rows];
+  let values = computed.values;
+  if (values === null && needsRollout(clauses)) {
+    // Field clauses read the rollout itself: parsed again for this filter, not kept.
+    const read = new Map<number, unknown>();
+    for await (const { line, value } of source.rollouts()) read.set(line, value);
+    values = read;
+  }
+  const texts = new Map<string, ReadonlySet<number>>();
+  for (const text of textsOf(clauses))
+    if (!texts.has(text)) texts.set(text, (await source.textLines?.(text)) ?? new Set());
+  return computed.rows.filter(
+    (row) =>
+      evaluateFilter(clauses, row, {
+        rollout: values?.get(row.line),
+        text: (needle) => texts.get(needle)?.has(row.line) ?? false,
+      }) === true,
+  );
+}
+
+export interface RunViewOptions {
+  /** The reward pass@k and "passed" read (lib/metrics DEFAULT_REWARD when left out). */
+  readonly reward?: RewardSource;
+}
+
+export async function runView(
+  source: RunSource,
+  filter: string,
+  options: RunViewOptions = {},
+): Promise<RunView> {
+  const computed = await compute(source);
+  const parsed = parseFilter(filter);
+  const clauses = parsed.ok ? parsed.clauses : [];
+  const kept = await filtered(source, computed, clauses);
+  const breakdownClauses = withoutKinds(clauses, ["cause"]);
+  const breakdown =
+    breakdownClauses.length === clauses.length ? kept : await filtered(source, computed, breakdownClauses);
+  return {
+    filter_error: parsed.ok ? null : parsed.error,
+    filter,
+    counts: { rollouts: computed.rows.length, unreadable: source.unreadable },
+    triage: triageViews(breakdown),
+    breakdown_rollouts: breakdown.length,
+    metrics: runMetrics(kept.map(metricsOf), options.reward === undefined ? {} : { reward: options.reward }),
+    lines: clauses.length === 0 ? null : kept.map((row) => row.line),
+    inferred: computed.inferred,
+    inferred_by_agent: computed.by_agent,
+  };
+}
+
+/** The breakdown in each view (lib/triage summarizeTriage). */
+export function triageViews(rows: readonly RunRow[]): Record<ZeroView, RunTriage> {
+  return {
+    recorded: summarizeTriage(rows, "recorded"),
+    contract: summarizeTriage(rows, "contract"),
+    legacy: summarizeTriage(rows, "legacy"),
+  };
+}
+
+export type ExportFormat = "csv" | "jsonl";
+
+/** The rows the filter keeps, exactly as the CLI's `triage FILE --format F --filter EXPR` writes them. */
+export async function runExport(
+  source: RunSource,
+  filter: string,
+  format: ExportFormat,
+): Promise<{ text: string; rows: number } | { error: string }> {
+  const parsed = parseFilter(filter);
+  if (!parsed.ok) return { error: parsed.error };
+  const computed = await compute(source);
+  const rows = await filtered(source, computed, parsed.clauses);
+  const text =
+    format === "csv"
+      ? csvHeader() + rows.map((row) => csvRow(row)).join("")
+      : rows.map((row) => jsonlRow(row)).join("");
+  return { text, rows: rows.length };
+}

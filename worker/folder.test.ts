@@ -1,0 +1,59 @@
+/**
+ * An opened folder (./folder.ts): roles from content unless the user chose one, lib's plan applied to the
+ * datasets read (configs and task rows per rollouts file, a change said once), and the folder as the page
+ * shows it.
+ */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { type FolderFile, planFolder } from "@/lib/folder";
+import { applyPlan, decideRoles, folderSummary } from "./folder";
+import { Dataset } from "./store";
+import { inputsFile, noecho } from "./test-files";
+
+const firstLine = (full: string) => `${readFileSync(full, "utf8").split("\n")[0]}\n`;
+const heads: FolderFile[] = [
+  { path: "run/rollouts.jsonl", head: firstLine(noecho), complete: false },
+  { path: "run/inputs.jsonl", head: firstLine(inputsFile), complete: false },
+  { path: "run/notes.txt", head: "", complete: false },
+];
+
+describe("decideRoles", () => {
+  it("reads each file's role from its content; a role the user chose wins and says so", () => {
+    const decided = decideRoles(heads, new Map());
+    expect(decided.map((d) => [d.path, d.role, d.chosen])).toEqual([
+      ["run/rollouts.jsonl", "rollouts", false],
+      ["run/inputs.jsonl", "inputs", false],
+      ["run/notes.txt", "ignore", false],
+    ]);
+    const chosen = decideRoles(heads, new Map([["run/inputs.jsonl", "ignore"]]));
+    expect(chosen[1]).toMatchObject({ role: "ignore", chosen: true });
+  });
+});
+
+describe("applyPlan and folderSummary", () => {
+  it("gives the rollouts file its task rows, says a change once, and lists every file with its dataset", () => {
+    const decisions = decideRoles(heads, new Map());
+    const plan = planFolder(decisions);
+    const rollouts = new Dataset("d-r", "run/rollouts.jsonl", 0, null);
+    const inputs = new Dataset("d-i", "run/inputs.jsonl", 0, null);
+    inputs.kind = "inputs";
+    const datasets = new Map([
+      ["run/rollouts.jsonl", rollouts],
+      ["run/inputs.jsonl", inputs],
+    ]);
+    expect(applyPlan(plan, decisions, datasets)).toEqual([rollouts]);
+    expect(rollouts.planInputs).toEqual(["d-i"]);
+    // The same plan again changes nothing.
+    expect(applyPlan(plan, decisions, datasets)).toEqual([]);
+
+    const summary = folderSummary({ name: "run", entries: [], heads, overrides: new Map(), plan, datasets });
+    expect(summary.files.map((f) => [f.path, f.role, f.dataset])).toEqual([
+      ["run/rollouts.jsonl", "rollouts", "d-r"],
+      ["run/inputs.jsonl", "inputs", "d-i"],
+      ["run/notes.txt", "ignore", null],
+    ]);
+    expect(summary.runs).toMatchObject([
+      { rollouts: "run/rollouts.jsonl", dataset: "d-r", inputs: ["run/inputs.jsonl"] },
+    ]);
+  });
+});

@@ -1,0 +1,112 @@
+/**
+ * The rewards scheduler (./rewards-scheduler.ts) over a fake pool that holds each job until the test lets
+ * it finish: rows on screen first, then file order; at most REWARDS_IN_FLIGHT_PER_WORKER jobs per worker; a
+ * failed job's rows pending again; a job of an older analysis dropped; `settled` once nothing is left.
+ */
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import type { RewardedLine, RewardJob } from "./jobs";
+import { inProcessPool } from "./pool";
+import {
+  REWARD_BATCH_LINES,
+  REWARDS_IN_FLIGHT_PER_WORKER,
+  RewardsScheduler,
+  resetRewards,
+} from "./rewards-scheduler";
+import type { Dataset } from "./store";
+import { indexedDataset, WA } from "./test-files";
+
+const indexed = () => indexedDataset("d-1", path.join(WA, "wa_rollouts.jsonl"));
+
+/** A pool whose rewards jobs wait until `finish` (the real rewards) or `fail` is called. */
+function heldPool(size: number) {
+  const real = inProcessPool();
+  const held: { job: RewardJob; finish(): void; fail(): void }[] = [];
+  return {
+    held,
+    pool: {
+      size,
+      rewards: (job: RewardJob) =>
+        new Promise<RewardedLine[]>((resolve, reject) => {
+          held.push({
+            job,
+            finish: () => void real.rewards(job).then(resolve, reject),
+            fail: () => reject(new Error("worker died")),
+          });
+        }),
+    },
+  };
+}
+
+function scheduler(dataset: Dataset, size: number) {
+  const { held, pool } = heldPool(size);
+  const done: Dataset[] = [];
+  const rewards = new RewardsScheduler(pool, {
+    datasets: () => [dataset],
+    isOpen: () => true,
+    done: (d) => done.push(d),
+    changed: () => {},
+  });
+  return { held, done, rewards };
+}
+
+const linesOf = (job: RewardJob) => job.lines.map((ref) => ref.line);
+const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/** Lets every job finish, those sent meanwhile included, until no row is pending. */
+async function finishAll(dataset: Dataset, held: ReturnType<typeof heldPool>["held"]): Promise<void> {
+  for (let at = 0; dataset.pendingRewards.size > 0 || at < held.length; at++) {
+    held[at]?.finish();
+    await flush();
+  }
+}
+
+describe("RewardsScheduler", () => {
+  it("sends the rows on screen first, then the rest in file order, a few jobs per worker at a time", async () => {
+    const dataset = await indexed();
+    const { held, rewards } = scheduler(dataset, 2);
+    rewards.prioritize(dataset.id, [40, 41, 3]);
+    expect(held).toHaveLength(2 * REWARDS_IN_FLIGHT_PER_WORKER);
+    const first = held[0];
+    if (!first) throw new Error("no job");
+    expect(linesOf(first.job)).toEqual([40, 41, 3, 1, 2, 4, 5, 6].slice(0, REWARD_BATCH_LINES));
+    expect(linesOf(held[1]?.job ?? first.job)[0]).toBe(7);
+    first.finish();
+    await expect.poll(() => held.length).toBe(2 * REWARDS_IN_FLIGHT_PER_WORKER + 1);
+  });
+
+  it("a failed job leaves its rows pending, and they are sent again", async () => {
+    const dataset = await indexed();
+    const { held, rewards } = scheduler(dataset, 1);
+    rewards.pump();
+    const first = held[0];
+    if (!first) throw new Error("no job");
+    const lines = linesOf(first.job);
+    first.fail();
+    await flush();
+    expect(lines.every((line) => dataset.pendingRewards.has(line))).toBe(true);
+    await finishAll(dataset, held);
+    expect(lines.every((line) => dataset.entries.get(line)?.rewards === "done")).toBe(true);
+  });
+
+  it("drops the rewards of an older analysis, and settles once every row has its rewards", async () => {
+    const dataset = await indexed();
+    const { held, done, rewards } = scheduler(dataset, 4);
+    rewards.pump();
+    const stale = held[0];
+    if (!stale) throw new Error("no job");
+    resetRewards(dataset);
+    stale.finish();
+    await flush();
+    expect(dataset.lines().every((line) => dataset.entries.get(line)?.rewards !== "done")).toBe(true);
+    let settled = false;
+    void rewards.settled().then(() => {
+      settled = true;
+    });
+    await finishAll(dataset, held);
+    await expect.poll(() => settled).toBe(true);
+    expect(dataset.lines().every((line) => dataset.entries.get(line)?.rewards === "done")).toBe(true);
+    expect(done.length).toBeGreaterThan(0);
+    expect(done.every((d) => d === dataset)).toBe(true);
+  });
+});

@@ -1,0 +1,32 @@
+/**
+ * The session's requests (./protocol.ts SessionRequests), answered by the data service. Each feature answers
+ * its own (features/<name>/handlers.ts).
+ */
+import { highlightJson } from "./highlight";
+import type { SessionRequests } from "./protocol";
+import type { Handlers } from "./rpc";
+import type { DataService } from "./service";
+
+export function sessionHandlers(service: DataService): Handlers<SessionRequests> {
+  return {
+    load: ({ sources, fallbackServer }, { signal, progress }) =>
+      service.load(sources, fallbackServer ?? null, signal, progress),
+    loadFolder: ({ name, entries }, { signal, progress }) =>
+      service.loadFolder(name, entries, signal, progress),
+    setRole: ({ path, role }, { signal, progress }) => service.setRole(path, role, signal, progress),
+    fileOf: ({ dataset }) => service.fileOf(dataset),
+    restore: ({ ids }, { signal, progress }) => service.restore(ids, signal, progress),
+    recent: () => service.recent(),
+    session: () => service.session(),
+    reanalyze: ({ dataset, server, harness }) => service.reanalyze(dataset, server, harness),
+    changes: ({ dataset, since }) => service.changes(dataset, since),
+    lineErrors: ({ dataset, start, end }) => service.lineErrors(dataset, start, end),
+    prioritize: ({ dataset, lines }) => {
+      service.prioritize(dataset, lines);
+      return null;
+    },
+    search: ({ dataset, text }, { signal, progress }) => service.search(dataset, text, signal, progress),
+    highlight: ({ code }) => highlightJson(code),
+    servers: () => ({ servers: service.servers() }),
+  };
+}

@@ -1,0 +1,219 @@
+/**
+ * Reading sources into the store (./sources.ts): local files, gzip, fetched samples and served files that
+ * grow, batch by batch, with each bad line's number and kind; a local file picked again, grown.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it, vi } from "vitest";
+import { inProcessPool } from "./pool";
+import { type LoadProgress, type SessionSummary, SUMMARY_ERRORS } from "./protocol";
+import { DataService } from "./service";
+import {
+  entries,
+  expectedNoecho,
+  file,
+  ignore,
+  inputsFile,
+  never,
+  noecho,
+  open,
+  ROOT,
+  WA,
+} from "./test-files";
+import { servedFile } from "./test-served";
+
+describe("reading a source", () => {
+  it("streams rows in batch by batch, with the same index as a single batch", async () => {
+    const events: SessionSummary[] = [];
+    const small = new DataService(inProcessPool(), (session) => events.push(session), null, 64 * 1024);
+    const progress: LoadProgress[] = [];
+    const summary = await small.load(
+      [{ kind: "file", file: file(path.join(WA, "wa_rollouts.jsonl")) }],
+      null,
+      never,
+      (p) => progress.push(p),
+    );
+    await small.settled();
+    const rows = new Set(progress.map((p) => p.rows));
+    expect(rows.size).toBeGreaterThan(5);
+    const whole = new DataService(inProcessPool());
+    const wholeSummary = await open(whole, path.join(WA, "wa_rollouts.jsonl"));
+    expect(entries(small, summary.datasets[0]!.id)).toEqual(entries(whole, wholeSummary.datasets[0]!.id));
+    expect(summary.datasets[0]?.lines).toBe(wholeSummary.datasets[0]?.lines);
+  });
+
+  it("reads a gzip file through the same path, line numbers and bytes included", async () => {
+    const { gzipSync } = await import("node:zlib");
+    const plain = readFileSync(path.join(WA, "wa_rollouts.jsonl"));
+    const service = new DataService(inProcessPool(), () => {}, null, 100 * 1024);
+    const summary = await service.load(
+      [{ kind: "file", file: new File([gzipSync(plain)], "wa.jsonl.gz") }],
+      null,
+      never,
+      ignore,
+    );
+    await service.settled();
+    const id = summary.datasets[0]!.id;
+    const original = plain.toString("utf8").split("\n");
+    expect(summary.datasets[0]?.rows).toBe(original.filter((line) => line.trim() !== "").length);
+    const bytes = await service.raw(id, 7);
+    expect(new TextDecoder().decode(bytes!)).toBe(original[6]);
+  });
+
+  it("a fetched sample (plain or gzip) streams through the same path", async () => {
+    const { gzipSync } = await import("node:zlib");
+    const plain = readFileSync(path.join(WA, "wa_rollouts.jsonl"));
+    for (const body of [plain, gzipSync(plain)]) {
+      vi.stubGlobal("fetch", async () => new Response(new Blob([body]).stream()));
+      const service = new DataService(inProcessPool(), () => {}, null, 100 * 1024);
+      const summary = await service.load(
+        [{ kind: "url", url: "/samples/x", name: "x.jsonl" }],
+        null,
+        never,
+        ignore,
+      );
+      await service.settled();
+      expect(summary.datasets[0]?.rows).toBe(114);
+      expect(new TextDecoder().decode((await service.raw(summary.datasets[0]!.id, 114))!)).toBe(
+        plain.toString("utf8").trimEnd().split("\n")[113],
+      );
+    }
+    vi.unstubAllGlobals();
+  });
+
+  it("reports each bad line with its number and kind and keeps the good rows", async () => {
+    const service = new DataService(inProcessPool());
+    const summary = await open(service, path.join(ROOT, "e2e/fixtures/malformed.jsonl"));
+    const dataset = summary.datasets[0]!;
+    expect(dataset.rows).toBe(4);
+    expect(dataset.errors.map((error) => [error.line, error.kind])).toEqual([
+      [2, "parse"],
+      [4, "schema"],
+      [6, "schema"],
+      [7, "parse"],
+    ]);
+    expect(dataset.errors[0]?.error).toMatch(/invalid JSON/);
+    expect(dataset.errors[3]?.error).toMatch(/UTF-8/);
+    expect(entries(service, dataset.id).map((entry) => entry.line)).toEqual([1, 3, 5, 8]);
+  });
+
+  it("a file of many bad lines: the summary carries the first SUMMARY_ERRORS and the count, the rest come in pages", async () => {
+    const service = new DataService(inProcessPool());
+    const good = readFileSync(noecho, "utf8").split("\n")[0]!;
+    const bad = 1000;
+    const text = `${good}\n${Array.from({ length: bad }, (_, i) => `not json ${i}`).join("\n")}\n`;
+    const summary = await service.load(
+      [{ kind: "file", file: new File([text], "bad.jsonl") }],
+      null,
+      never,
+      ignore,
+    );
+    await service.settled();
+    const dataset = service.session().datasets[0]!;
+    expect(summary.datasets[0]?.error_count).toBe(bad);
+    expect(dataset.error_count).toBe(bad);
+    expect(dataset.errors.map((e) => e.line)).toEqual(
+      Array.from({ length: SUMMARY_ERRORS }, (_, i) => i + 2),
+    );
+    const page = service.lineErrors(dataset.id, SUMMARY_ERRORS, 2 * SUMMARY_ERRORS);
+    expect(page.total).toBe(bad);
+    expect(page.errors.map((e) => e.line)).toEqual(
+      Array.from({ length: SUMMARY_ERRORS }, (_, i) => i + 2 + SUMMARY_ERRORS),
+    );
+    expect(service.lineErrors(dataset.id, bad - 10, bad + 10).errors.map((e) => e.line)).toEqual(
+      Array.from({ length: 10 }, (_, i) => i + bad - 8),
+    );
+  });
+});
+
+describe("a served file that grows (cli view)", () => {
+  async function until(check: () => boolean): Promise<void> {
+    for (let waited = 0; !check(); waited += 50) {
+      if (waited > 10_000) throw new Error("timed out");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  it("appends new complete lines with their rewards; a partial line waits; a shrunk file is said", async () => {
+    const whole = readFileSync(noecho);
+    const lineEnds = [...whole.entries()].flatMap(([at, byte]) => (byte === 0x0a ? [at + 1] : []));
+    const cut = lineEnds[2]! + 20;
+    const served = servedFile(whole.subarray(0, cut));
+    vi.stubGlobal("fetch", served.fetcher);
+    try {
+      const service = new DataService(inProcessPool());
+      const loaded = await service.load(
+        [
+          { kind: "file", file: file(inputsFile) },
+          { kind: "remote", url: "/f", name: "wa.jsonl" },
+        ],
+        null,
+        never,
+        ignore,
+      );
+      await service.settled();
+      const id = loaded.datasets.find((dataset) => dataset.kind === "rollouts")!.id;
+      expect(entries(service, id)).toHaveLength(3);
+      expect(service.get(id)?.summary().follow).toEqual({ following: true, waiting_bytes: 0, problem: null });
+      await until(() => service.get(id)?.summary().follow?.waiting_bytes === 20);
+
+      served.set(whole);
+      await until(() => entries(service, id).length === lineEnds.length);
+      await service.settled();
+      const expected = expectedNoecho();
+      const rows = entries(service, id);
+      expect(rows.map((row) => row.line)).toEqual(lineEnds.map((_, i) => i + 1));
+      expect(rows.map((row) => row.contract)).toEqual(expected.map((row) => row.contract.reward));
+      expect(service.get(id)?.summary().follow?.waiting_bytes).toBe(0);
+
+      served.set(whole.subarray(0, lineEnds[0]!));
+      await until(() => service.get(id)?.summary().follow?.problem != null);
+      expect(service.get(id)?.summary().follow?.problem).toMatch(/shrank/);
+      expect(entries(service, id)).toHaveLength(lineEnds.length);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});
+
+describe("a local file picked again", () => {
+  it("appends the lines a grown file gained to the open file; a changed file opens anew", async () => {
+    const whole = readFileSync(noecho);
+    const lineEnds = [...whole.entries()].flatMap(([at, byte]) => (byte === 0x0a ? [at + 1] : []));
+    const service = new DataService(inProcessPool());
+    await service.load([{ kind: "file", file: file(inputsFile) }], null, never, ignore);
+    const first = await service.load(
+      [{ kind: "file", file: new File([whole.subarray(0, lineEnds[2]!)], "run.jsonl") }],
+      null,
+      never,
+      ignore,
+    );
+    await service.settled();
+    const id = first.datasets.find((dataset) => dataset.kind === "rollouts")!.id;
+    expect(entries(service, id)).toHaveLength(3);
+
+    const grown = await service.load(
+      [{ kind: "file", file: new File([whole], "run.jsonl") }],
+      null,
+      never,
+      ignore,
+    );
+    await service.settled();
+    expect(grown.datasets.filter((dataset) => dataset.kind === "rollouts").map((d) => d.id)).toEqual([id]);
+    const rows = entries(service, id);
+    expect(rows).toHaveLength(lineEnds.length);
+    expect(rows.map((row) => row.contract)).toEqual(expectedNoecho().map((row) => row.contract.reward));
+    expect(new TextDecoder().decode((await service.raw(id, lineEnds.length))!)).toBe(
+      whole.subarray(lineEnds[lineEnds.length - 2]!, lineEnds[lineEnds.length - 1]! - 1).toString(),
+    );
+
+    const changed = Buffer.concat([Buffer.from("{}\n"), whole]);
+    const other = await service.load(
+      [{ kind: "file", file: new File([changed], "run.jsonl") }],
+      null,
+      never,
+      ignore,
+    );
+    expect(other.datasets.some((dataset) => dataset.id === id)).toBe(false);
+  });
+});
