@@ -4,6 +4,7 @@
  * the two FORWARDED_* headers; in Node the real headers work and are used.
  */
 import { z } from "zod";
+import { startDeadline } from "./deadline";
 import { LiveError } from "./errors";
 
 const forwardedCookies = z.array(z.string());
@@ -60,16 +61,18 @@ export async function fetchWithDeadline(
   timeoutMs: number,
   what: string,
 ): Promise<{ response: Response; text: string }> {
-  const signal = AbortSignal.timeout(timeoutMs);
+  const deadline = startDeadline(timeoutMs);
   try {
-    const response = await fetchImpl(url, { ...init, signal, redirect: "manual" });
+    const response = await fetchImpl(url, { ...init, signal: deadline.signal, redirect: "manual" });
     const text = await response.text();
     return { response, text };
   } catch (error) {
     if (error instanceof LiveError) throw error;
-    if (isAbortLike(error) || signal.aborted)
+    if (isAbortLike(error) || deadline.expired())
       throw new LiveError("timeout", `${what}: no answer within ${timeoutMs} ms`);
     throw new LiveError("transport_error", `${what}: ${causeText(error)}`);
+  } finally {
+    deadline.clear();
   }
 }
 

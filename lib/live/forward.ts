@@ -16,6 +16,7 @@
  * Pure Web APIs (Web Crypto for the HMAC), so the same code runs in the Next route handlers and in unit tests.
  */
 import { z } from "zod";
+import { startDeadline } from "./deadline";
 import { LiveError } from "./errors";
 import { type FetchLike, FORWARDED_COOKIE, FORWARDED_SET_COOKIE } from "./fetch";
 
@@ -344,7 +345,8 @@ export async function forwardRequest(request: Request, config: ForwardConfig): P
   if (cookie !== null) headers.set("cookie", cookie);
 
   const timeoutMs = config.timeoutMs ?? FORWARD_TIMEOUT_MS;
-  const signal = AbortSignal.any([AbortSignal.timeout(timeoutMs), request.signal]);
+  // Not cleared on headers: the deadline also bounds the body's stream (the timer alone holds it, briefly).
+  const deadline = startDeadline(timeoutMs, request.signal);
   let upstream: Response;
   try {
     upstream = await (config.fetch ?? fetch)(checked.url, {
@@ -352,10 +354,11 @@ export async function forwardRequest(request: Request, config: ForwardConfig): P
       headers,
       ...(body === null ? {} : { body }),
       redirect: "manual",
-      signal,
+      signal: deadline.signal,
     });
   } catch (error) {
-    if (signal.aborted && !request.signal.aborted)
+    deadline.clear();
+    if (deadline.expired())
       return refusal(504, "timeout", `no answer from ${checked.url.host} within ${timeoutMs} ms`);
     const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
     const message = error instanceof Error ? error.message : String(error);

@@ -10,6 +10,7 @@ import {
   StreamableHTTPError,
 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { startDeadline } from "./deadline";
 import { LiveError } from "./errors";
 import { DEFAULT_TIMEOUT_MS, type FetchLike } from "./fetch";
 import type { DoorOptions } from "./http";
@@ -39,11 +40,6 @@ export interface McpWire {
   deleteOnClose: string | null;
   /** The optional GET stream for server-initiated messages. */
   standaloneStream: string | null;
-}
-
-function withDeadline(signal: AbortSignal | null | undefined, timeoutMs: number): AbortSignal {
-  const deadline = AbortSignal.timeout(timeoutMs);
-  return signal ? AbortSignal.any([signal, deadline]) : deadline;
 }
 
 function isAbortLike(error: unknown): boolean {
@@ -120,10 +116,15 @@ export class McpDoor {
         return new Response(null, { status: 405 });
       }
       // The SDK gives DELETE no deadline of its own; a server that stopped answering would hold close().
-      const response = await base(
-        u,
-        method === "DELETE" ? { ...init, signal: withDeadline(init?.signal, this.timeoutMs) } : init,
-      );
+      let response: Response;
+      if (method === "DELETE") {
+        const deadline = startDeadline(this.timeoutMs, init?.signal);
+        try {
+          response = await base(u, { ...init, signal: deadline.signal });
+        } finally {
+          deadline.clear();
+        }
+      } else response = await base(u, init);
       if (method === "POST" && response.status !== 202) {
         const type = (response.headers.get("content-type") ?? "none").split(";")[0]!.trim();
         replies[type] = (replies[type] ?? 0) + 1;
