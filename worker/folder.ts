@@ -7,6 +7,9 @@
  */
 import {
   chooseRole,
+  compareMetrics,
+  DatasetTally,
+  datasetOf,
   type FileRole,
   type FolderFile,
   type FolderPlan,
@@ -17,9 +20,11 @@ import {
   ROLE_SNIFF_BYTES,
   type RoleDecision,
   readGymMetrics,
+  rowRewards,
+  runMetrics,
 } from "../lib/folder";
-import { gunzipIfGzip, streamChunks } from "../lib/jsonl";
-import type { FolderEntry, FolderSummary, Source } from "./protocol";
+import { gunzipIfGzip, readJsonl, streamChunks } from "../lib/jsonl";
+import type { FolderEntry, FolderSummary, GymMetricsView, Source } from "./protocol";
 import type { Dataset } from "./store";
 
 const decoder = new TextDecoder();
@@ -180,4 +185,31 @@ export function folderSummary(folder: OpenedFolder): FolderSummary {
       }),
     })),
   };
+}
+
+/** Gym's dataset figures recomputed from a task-rows dataset: every row that parses, as `cli verify DIR` reads them. */
+async function tallyOf(dataset: Dataset): Promise<DatasetTally> {
+  const tally = new DatasetTally();
+  for await (const item of readJsonl(dataset.blob().stream(), { gzip: false }))
+    if (item.ok) tally.row(item.value);
+  return tally;
+}
+
+/**
+ * Gym's numbers of a rollouts file's metrics files beside ours, each difference named: lib/folder
+ * compareMetrics, what `cli verify DIR` prints. Ours come from the task rows the plan pairs it with and the
+ * rollouts' recorded and recomputed (contract) rewards, so it is asked for once every reward is in.
+ */
+export async function metricsViews(folder: OpenedFolder, rollouts: Dataset): Promise<GymMetricsView[]> {
+  const run = folder.plan.runs.find((planned) => folder.datasets.get(planned.rollouts) === rollouts);
+  if (run === undefined) return [];
+  const lines = [...rollouts.entries.values()].map(rowRewards);
+  const views: GymMetricsView[] = [];
+  for (const { path, metrics } of runMetrics(folder.plan, run)) {
+    const dataset = datasetOf(metrics, run.inputs);
+    const rows = dataset === null ? undefined : folder.datasets.get(dataset);
+    const tally = rows?.kind === "inputs" ? await tallyOf(rows) : null;
+    views.push({ path, metrics, report: compareMetrics({ metrics, tally, dataset }, lines) });
+  }
+  return views;
 }

@@ -12,7 +12,7 @@
 import type { CompareRequests } from "@/features/compare/protocol";
 import type { InspectorRequests } from "@/features/inspector/protocol";
 import type { RunRequests } from "@/features/run/protocol";
-import type { FileRole, GymMetrics, LineKind } from "../lib/folder";
+import type { FileRole, GymMetrics, LineKind, MetricComparison, MetricsReport } from "../lib/folder";
 import type { HarnessChoice } from "../lib/harness/choice";
 import type { HarnessId } from "../lib/harness/types";
 import type { CallResolution, Highlight, MapState, Policy, RolloutFinding } from "../lib/identity/types";
@@ -31,6 +31,8 @@ export type {
   Highlight,
   LineKind,
   MapState,
+  MetricComparison,
+  MetricsReport,
   Policy,
   RolloutFinding,
   VerifyResult,
@@ -139,6 +141,13 @@ export interface FolderRunView {
   readonly servers: readonly string[];
   /** Gym's own metrics files beside it, read by lib/folder. */
   readonly metrics: readonly { readonly path: string; readonly metrics: GymMetrics }[];
+}
+
+/** One Gym metrics file of a rollouts file: Gym's figures and ours, each difference named (lib/folder). */
+export interface GymMetricsView {
+  readonly path: string;
+  readonly metrics: GymMetrics;
+  readonly report: MetricsReport;
 }
 
 export interface FolderSummary {

@@ -16,12 +16,21 @@ import { type FileRole, isHiddenPath, planFolder } from "../lib/folder";
 import { type HarnessChoice, sameChoice } from "../lib/harness";
 import { type OpenedDetail, servers } from "./core";
 import { readDetail, verifyInPool } from "./detail";
-import { applyPlan, configsOf, decideRoles, entrySource, folderHead, type OpenedFolder } from "./folder";
+import {
+  applyPlan,
+  configsOf,
+  decideRoles,
+  entrySource,
+  folderHead,
+  metricsViews,
+  type OpenedFolder,
+} from "./folder";
 import { countPaired, Pairing } from "./pairing";
 import { Keeper, type KeptFiles } from "./persistence";
 import type { Pool } from "./pool";
 import type {
   FolderEntry,
+  GymMetricsView,
   LineError,
   LoadProgress,
   RecentFile,
@@ -359,6 +368,14 @@ export class DataService {
 
   prioritize(id: string, lines: readonly number[]): void {
     this.rewards.prioritize(id, lines);
+  }
+
+  /** Gym's numbers of an opened folder's rollouts file beside ours (./folder.ts metricsViews); [] otherwise. */
+  gymMetrics(id: string): Promise<GymMetricsView[]> {
+    const folder = this.workspace.folder;
+    const dataset = this.workspace.get(id);
+    if (folder === null || dataset?.kind !== "rollouts") return Promise.resolve([]);
+    return metricsViews(folder, dataset);
   }
 
   /** Unreadable lines [start, end) of a dataset, in line order, and how many there are. */
