@@ -1,7 +1,7 @@
 /**
  * A folder `cli view` serves is opened as a picked folder is (issue #17's folder rules, issue #22): the same
  * roles, the same config routing (server source "config"), the same task-row pairing, the same rewards and
- * Gym's metrics beside them. The folder is served by the real `view` server (cli/view/server.ts) on
+ * Gym's metrics compared with ours. The folder is served by the real `view` server (cli/view/server.ts) on
  * 127.0.0.1; the worker's fetch reaches it as the page's does (same origin, the token as a header here).
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -102,7 +102,12 @@ async function opened(name: string, entries: FolderEntry[]) {
   const service = new DataService(inProcessPool());
   await service.loadFolder(name, entries, never, ignore);
   await service.settled();
-  return shown(service, service.session());
+  const summary = service.session();
+  // Gym's figures beside ours (lib/folder compareMetrics), per rollouts file.
+  const metrics = await Promise.all(
+    summary.datasets.filter((d) => d.kind === "rollouts").map((d) => service.gymMetrics(d.id)),
+  );
+  return { ...shown(service, summary), metrics };
 }
 
 describe("a served folder is opened as a picked folder", () => {
@@ -121,6 +126,7 @@ describe("a served folder is opened as a picked folder", () => {
       expect(row.contract).not.toBeNull();
     }
     expect(viaServer.runs?.[0]?.metrics.map((m) => m.path)).toEqual(["data/example_metrics.json"]);
+    expect(viaServer.metrics[0]?.map((view) => view.path)).toEqual(["data/example_metrics.json"]);
     expect(viaServer.files?.find((f) => f.path === "data/example.jsonl")?.role).toBe("inputs");
   });
 });
