@@ -1,11 +1,12 @@
 /**
- * `report FILE|DIR [--filter EXPR] [--mark LINES] --out report.html`: one self-contained HTML file to share (no
+ * `report FILE|DIR [--filter EXPR] [--mark MARKS] --out report.html`: one self-contained HTML file to share (no
  * network, no script, a strict CSP) with the run's why-zero breakdown, its metrics and the marked rollouts'
- * calls and transcripts. The data is the run view's (features/run/run-view.ts) and the HTML is lib/report's, the same the
+ * calls and transcripts; for a folder, every rollouts file's (marks as FILE:LINE). The data is the run view's (features/run/run-view.ts) and the HTML is lib/report's, the same the
  * page's "Report" download writes, so the same file, filter and rollouts give the same bytes.
  */
 
-import { reportData } from "../../features/run/report";
+import { basename, resolve } from "node:path";
+import { type ReportMark, reportData } from "../../features/run/report";
 import type { RunSource, RunSourceLine } from "../../features/run/run-view";
 import { readLine } from "../../lib/folder";
 import { NO_HARNESS } from "../../lib/harness";
@@ -32,7 +33,9 @@ same bytes (nothing in it comes from the clock).
 options:
   --out OUT       the HTML file to write (required)
   --filter EXPR   the run filter (as in triage and the page): metrics and the default rollouts follow it
-  --mark LINES    the rollouts to show in full, by line: 3,17,42 (default: the first 20 the filter keeps)
+  --mark MARKS    the rollouts to show in full: lines of FILE (3,17,42), or FILE:LINE items for a folder's
+                  files (data/a.jsonl:3,data/b.jsonl:17; a bare LINE when the folder holds one rollouts file);
+                  default: the first 20 the filter keeps
   --view V        which zeros the breakdown counts: recorded (default), contract or legacy
   --server S      the verifying server (default: each rollout's own, see the README)
   --inputs M      materialized inputs JSONL, paired as verify pairs it
@@ -40,15 +43,16 @@ options:
   --role PATH=ROLE  a folder file's role (repeatable; see below)
   -h, --help      this help
 
-${FOLDER_HELP}A folder must hold exactly one rollouts file (give that file's path otherwise).
-Exit 2 for unusable arguments.
+${FOLDER_HELP}A folder's report covers every rollouts file in it: each file's breakdown and metrics under its
+path, and each shown rollout labelled with its file (the page's Report button on a folder's file writes the
+same bytes). Exit 2 for unusable arguments.
 `;
 
 interface ReportArgs {
   readonly file: string;
   readonly out: string;
   readonly filter: string;
-  readonly marked: readonly number[] | null;
+  readonly marked: readonly ReportMark[] | null;
   readonly view: ZeroView;
   readonly roles: readonly RoleOverride[];
   readonly server?: string;
@@ -79,19 +83,21 @@ export function parseReportArgs(argv: readonly string[]): Parsed {
   const parsedFilter = parseFilter(filter);
   if (!parsedFilter.ok) return { ok: false, error: `--filter: ${parsedFilter.error}` };
   const mark = values.get("--mark");
-  let marked: number[] | null = null;
+  let marked: ReportMark[] | null = null;
   if (mark !== undefined) {
+    // LINE, or FILE:LINE for a folder's file (FILE relative to the folder; the last colon ends it).
     const parts = mark
       .split(",")
       .map((p) => p.trim())
-      .filter((p) => p !== "");
-    if (parts.length === 0 || parts.some((p) => !/^[1-9]\d{0,9}$/.test(p))) {
+      .filter((p) => p !== "")
+      .map((p) => /^(?:(.+):)?([1-9]\d{0,9})$/.exec(p));
+    if (parts.length === 0 || parts.some((p) => p === null)) {
       return {
         ok: false,
-        error: `--mark must be line numbers separated by commas, not ${JSON.stringify(mark)}`,
+        error: `--mark must be LINE or FILE:LINE items separated by commas, not ${JSON.stringify(mark)}`,
       };
     }
-    marked = parts.map(Number);
+    marked = parts.flatMap((p) => (p === null ? [] : [{ file: p[1] ?? null, line: Number(p[2]) }]));
   }
   const view = ZERO_VIEWS.find((v) => v === (values.get("--view") ?? "recorded"));
   if (view === undefined) return { ok: false, error: `--view must be one of ${ZERO_VIEWS.join(", ")}` };
@@ -154,61 +160,102 @@ function readSource(source: Source, args: ReportArgs, io: CommandIo) {
   return { read, unreadable: () => unreadable };
 }
 
+/** Marks as the report takes them: a bare line means the only rollouts file; FILE must be one of them. */
+function resolveMarks(
+  marks: readonly ReportMark[] | null,
+  sources: readonly Source[],
+  given: string,
+): ReportMark[] | null {
+  if (marks === null) return null;
+  const files = sources.flatMap((source) => (source.file === null ? [] : [source.file]));
+  const listed = files.join(", ");
+  return marks.map((mark) => {
+    if (files.length === 0) {
+      if (mark.file === null) return mark;
+      throw new CliError(
+        "usage",
+        `--mark ${mark.file}:${mark.line}: ${given} is one file; mark its lines alone`,
+      );
+    }
+    if (mark.file === null) {
+      const [only] = files;
+      if (files.length === 1 && only !== undefined) return { file: only, line: mark.line };
+      throw new CliError(
+        "usage",
+        `--mark ${mark.line}: ${given} holds ${files.length} rollouts files (${listed}): mark FILE:LINE`,
+      );
+    }
+    if (!files.includes(mark.file))
+      throw new CliError("usage", `--mark: ${mark.file} is not a rollouts file of ${given} (${listed})`);
+    return mark;
+  });
+}
+
+/** One rollouts file read for the report: its rows computed once, its rollouts read again when shown. */
+async function reportSource(source: Source, args: ReportArgs, io: CommandIo) {
+  const reader = readSource(source, args, io);
+  // Rows only are kept (as triage keeps them); rollouts are read again for a field filter and the shown ones.
+  const rows: RunRow[] = [];
+  for await (const item of reader.read(null, true)) rows.push(runRow(item.line, item.value, item.options));
+  const runSource: RunSource = {
+    key: `report:${source.path}`,
+    harness: args.harness === undefined ? NO_HARNESS : { all: args.harness, agents: {} },
+    rows: () => ({ rows, names: [] }),
+    rollouts: () => reader.read(null, false),
+    unreadable: reader.unreadable(),
+  };
+  return {
+    file: source.file,
+    source: runSource,
+    read: (lines: readonly number[]) => reader.read(new Set(lines), false),
+  };
+}
+
 export async function run(argv: string[], io: CommandIo): Promise<number> {
   const parsed = parseReportArgs(argv);
   if (!parsed.ok || parsed.help) return answerUsage(parsed, HELP, io);
   const args = parsed.args;
   try {
     const sources = await sourcesOf(args.file, { roles: args.roles, inputs: args.inputs ?? null }, io);
-    const [source] = sources;
-    if (source === undefined) throw new CliError("usage", `${args.file} holds no rollouts file`);
-    if (sources.length > 1) {
-      throw new CliError(
-        "usage",
-        `${args.file} holds ${sources.length} rollouts files (${sources.map((s) => s.file).join(", ")}): give one of them`,
-      );
-    }
-    const reader = readSource(source, args, io);
-    // Rows only are kept (as triage keeps them); rollouts are read again for a field filter and the shown ones.
-    const rows: RunRow[] = [];
-    for await (const item of reader.read(null, true)) rows.push(runRow(item.line, item.value, item.options));
-    const runSource: RunSource = {
-      key: `report:${source.path}`,
-      harness: args.harness === undefined ? NO_HARNESS : { all: args.harness, agents: {} },
-      rows: () => ({ rows, names: [] }),
-      rollouts: () => reader.read(null, false),
-      unreadable: reader.unreadable(),
-    };
-    const data = await reportData(
-      runSource,
-      {
-        title: source.file ?? source.path.split(/[\\/]/).pop() ?? source.path,
-        filter: args.filter,
-        marked: args.marked,
-        file: source.file,
-        view: args.view,
-      },
-      (lines) => reader.read(new Set(lines), false),
-    );
+    const [first] = sources;
+    if (first === undefined) throw new CliError("usage", `${args.file} holds no rollouts file`);
+    const marked = resolveMarks(args.marked, sources, args.file);
+    const read = [];
+    for (const source of sources) read.push(await reportSource(source, args, io));
+    const folder = first.file !== null;
+    const data = await reportData(read, {
+      // A folder's report is titled by the folder (as the page titles an opened folder), a file's by its name.
+      title: basename(folder ? resolve(args.file) : first.path),
+      filter: args.filter,
+      marked,
+      view: args.view,
+    });
     if ("error" in data) throw new CliError("usage", `--filter: ${data.error}`);
-    const missing = (args.marked ?? []).filter((line) => !data.rollouts.some((r) => r.line === line));
+    const shown = data.runs.flatMap((run) => run.rollouts);
+    const missing = (marked ?? []).filter(
+      (mark) => !shown.some((r) => r.line === mark.line && r.file === mark.file),
+    );
     if (missing.length > 0) {
+      const named = missing.map((mark) =>
+        mark.file === null ? `${mark.line}` : `${mark.file}:${mark.line}`,
+      );
       await io.stderr.write(
-        `--mark: line${missing.length === 1 ? "" : "s"} ${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} not a rollout (left out)\n`,
+        `--mark: ${missing.length === 1 ? "line" : "lines"} ${named.join(", ")} ${missing.length === 1 ? "is" : "are"} not a rollout (left out)\n`,
       );
     }
     const html = new TextEncoder().encode(renderReport(data));
     await writeOutput(
       args.out,
-      [source.path, ...(args.inputs === undefined ? [] : [args.inputs])],
+      [...sources.map((source) => source.path), ...(args.inputs === undefined ? [] : [args.inputs])],
       io,
       null,
       async (output) => {
         await output.write(html);
       },
     );
+    const inRun = data.runs.reduce((n, run) => n + run.counts.rollouts, 0);
     await io.stderr.write(
-      `report: ${data.rollouts.length} rollouts shown, ${data.counts.rollouts} in the run\n`,
+      `report: ${shown.length} rollouts shown, ${inRun} in the ${folder ? `${data.runs.length} rollouts files` : "run"}\n`,
     );
     return 0;
   } catch (error) {

@@ -1,6 +1,6 @@
 "use client";
 import Link from "next/link";
-import { useRef, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import { cx } from "@/components/cx";
 import { DropTarget, LoadProgressBar, OpenFilesButton, OpenFolderButton, Welcome } from "@/components/Loader";
 import { Name } from "@/components/Name";
@@ -11,6 +11,7 @@ import type { SortKey } from "@/features/run/list";
 import { RolloutTable } from "@/features/run/RolloutTable";
 import { RunFilter } from "@/features/run/RunFilter";
 import { RunMetricsPanel } from "@/features/run/RunMetricsPanel";
+import { type MarkedRollout, marksIn, reportScope } from "@/features/run/report-scope";
 import { SummaryBand } from "@/features/run/SummaryBand";
 import { TriagePanel } from "@/features/run/TriagePanel";
 import { useLineErrors, useLoad, usePrioritize, useRecentFiles, useSamples, useSession } from "@/hooks/data";
@@ -92,12 +93,13 @@ export function Inspector() {
   const [zeroView, setZeroView] = useState<ZeroView>("recorded");
   const runExport = useRunExport();
   const runReport = useRunReport();
-  // Rollouts marked for the report, for the file they were marked in.
-  const [marks, setMarks] = useState<{ dataset: string | null; lines: readonly number[] }>({
-    dataset: null,
-    lines: [],
-  });
-  const marked = marks.dataset !== null && marks.dataset === dataset?.id ? marks.lines : NO_LINES;
+  // Rollouts marked for the report, each with its file: a folder's report shows the marks of all its files.
+  const [marks, setMarks] = useState<readonly MarkedRollout[]>([]);
+  const marked = useMemo(
+    () => (dataset ? marks.filter((m) => m.dataset === dataset.id).map((m) => m.line) : NO_LINES),
+    [marks, dataset],
+  );
+  const reportMarks = dataset ? marksIn(reportScope(folder, dataset.id), marks).length : 0;
   const [exportError, setExportError] = useState<string | null>(null);
 
   // A bundled sample's open rollout has a what-if of its own; a local file cannot travel in a URL.
@@ -289,10 +291,10 @@ export function Inspector() {
                   void runExport(dataset, view.f, format).then(setExportError);
                 }}
                 exportError={exportError}
-                marked={marked.length}
+                marked={reportMarks}
                 onReport={() => {
                   setExportError(null);
-                  void runReport(dataset, view.f, marked, zeroView).then(setExportError);
+                  void runReport(dataset, view.f, marks, zeroView).then(setExportError);
                 }}
                 inferred={run.data?.inferred_by_agent ?? []}
                 agents={agents}
@@ -377,14 +379,11 @@ export function Inspector() {
                   harness={harnessChoice}
                   onView={setView}
                   marked={marked.includes(selectedEntry.line)}
-                  onMark={(on) =>
-                    setMarks({
-                      dataset: dataset.id,
-                      lines: on
-                        ? [...marked, selectedEntry.line]
-                        : marked.filter((line) => line !== selectedEntry.line),
-                    })
-                  }
+                  onMark={(on) => {
+                    const mark = { dataset: dataset.id, line: selectedEntry.line };
+                    const others = marks.filter((m) => m.dataset !== mark.dataset || m.line !== mark.line);
+                    setMarks(on ? [...others, mark] : others);
+                  }}
                 />
               ) : (
                 <div className={styles.placeholder}>

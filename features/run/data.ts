@@ -7,6 +7,7 @@ import type { RewardSource } from "@/lib/metrics";
 import type { ZeroView } from "@/lib/triage";
 import type { DatasetSummary } from "@/worker/protocol";
 import type { ExportFormat } from "./protocol";
+import type { MarkedRollout } from "./report-scope";
 
 /** Every row is indexed and has its rewards: the run view can be computed (./handlers.ts). */
 export function runViewReady(dataset: DatasetSummary | null): boolean {
@@ -71,7 +72,7 @@ export function useRunReport() {
     async (
       dataset: DatasetSummary,
       filter: string,
-      marked: readonly number[],
+      marked: readonly MarkedRollout[],
       view: ZeroView,
     ): Promise<string | null> => {
       const result = await client.request("runReport", { dataset: dataset.id, filter, marked, view });

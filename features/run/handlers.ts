@@ -17,6 +17,7 @@ import type { DataService } from "@/worker/service";
 import type { Dataset } from "@/worker/store";
 import type { RunRequests } from "./protocol";
 import { reportData } from "./report";
+import { marksIn, reportScope } from "./report-scope";
 import { type PrecomputedRows, type RunSource, type RunSourceLine, runExport, runView } from "./run-view";
 
 const decoder = new TextDecoder();
@@ -104,15 +105,25 @@ export function runHandlers(service: DataService): Handlers<RunRequests> {
       return source === null ? null : runView(source, filter, { reward });
     },
     runReport: async ({ dataset, filter, marked, view }) => {
-      const source = runSource(service, dataset);
       const opened = service.get(dataset);
-      if (source === null || opened === undefined) return { error: "no such dataset" };
-      const data = await reportData(
-        source,
-        { title: opened.name, filter, marked: marked.length === 0 ? null : marked, file: null, view },
-        (lines) => rollouts(opened, lines),
-      );
-      return "error" in data ? data : { html: renderReport(data), rollouts: data.rollouts.length };
+      if (opened?.kind !== "rollouts") return { error: "no such dataset" };
+      const scope = reportScope(service.session().folder, dataset);
+      const sources = scope.files.flatMap(({ dataset: id, file }) => {
+        const source = runSource(service, id);
+        const read = service.get(id);
+        return source === null || read === undefined
+          ? []
+          : [{ file, source, read: (lines: readonly number[]) => rollouts(read, lines) }];
+      });
+      const marks = marksIn(scope, marked);
+      const data = await reportData(sources, {
+        title: scope.folder ?? opened.name,
+        filter,
+        marked: marks.length === 0 ? null : marks,
+        view,
+      });
+      if ("error" in data) return data;
+      return { html: renderReport(data), rollouts: data.runs.reduce((n, run) => n + run.rollouts.length, 0) };
     },
     runExport: ({ dataset, filter, format }) => {
       const source = runSource(service, dataset);

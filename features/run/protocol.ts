@@ -3,6 +3,7 @@
  * DataRequests).
  */
 import type { ZeroView } from "@/lib/triage";
+import type { MarkedRollout } from "./report-scope";
 import type { ExportFormat, RunView } from "./run-view";
 
 export type { ExportFormat, RunView };
@@ -16,10 +17,12 @@ export interface RunRequests {
   /** The filtered rows as CSV or JSONL, the same bytes as `cli triage --format F --filter EXPR`. */
   /**
    * The report to share (lib/report): the breakdown in `view`, the metrics under the filter, and the marked
-   * rollouts (none marked: the first the filter keeps), the same bytes as `cli report FILE --filter EXPR --mark L`.
+   * rollouts (none marked: the first the filter keeps), the same bytes as `cli report FILE --filter EXPR --mark L`;
+   * for a file of an opened folder, every rollouts file of the folder (./report-scope.ts), as
+   * `cli report DIR --mark FILE:LINE`. Marks of files outside the report are left out.
    */
   runReport: {
-    params: { dataset: string; filter: string; marked: readonly number[]; view: ZeroView };
+    params: { dataset: string; filter: string; marked: readonly MarkedRollout[]; view: ZeroView };
     result: { html: string; rollouts: number } | { error: string };
   };
   runExport: {

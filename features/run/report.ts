@@ -1,6 +1,6 @@
 /**
  * The report's data (lib/report renders it): the run view's breakdown and metrics for a filter, and the
- * chosen rollouts' calls and transcripts. Shared by the page's download (./handlers.ts) and
+ * chosen rollouts' calls and transcripts, for one file or for every rollouts file of a folder. Shared by the page's download (./handlers.ts) and
  * `cli report`, so both write the same bytes for the same file, filter and rollouts.
  */
 import {
@@ -9,6 +9,7 @@ import {
   type ReportData,
   type ReportItem,
   type ReportRollout,
+  type ReportRun,
 } from "@/lib/report";
 import { rowTask, runRow } from "@/lib/run";
 import type { ZeroView } from "@/lib/triage";
@@ -16,7 +17,7 @@ import { readCallOutcomes } from "@/lib/triage";
 import { verifyBothPolicies } from "@/lib/verify";
 import { inputMessages, transcript } from "@/worker/core";
 import type { TranscriptItem } from "@/worker/protocol";
-import { type RunSource, type RunSourceLine, runView } from "./run-view";
+import { type RunSource, type RunSourceLine, type RunView, runView } from "./run-view";
 
 /** Rollouts shown in full when none are marked (`cli report` without --mark): the first this many the filter keeps. */
 export const REPORT_DEFAULT_ROLLOUTS = 20;
@@ -84,52 +85,91 @@ export function reportRollout({ line, value, options }: RunSourceLine, file: str
   };
 }
 
+/** One rollouts file of a report: its run view's source, how its chosen rollouts are read, its label. */
+export interface ReportSource {
+  /** Relative to the folder; null for the report of a single file. */
+  readonly file: string | null;
+  readonly source: RunSource;
+  read(lines: readonly number[]): Iterable<RunSourceLine> | AsyncIterable<RunSourceLine>;
+}
+
+/** A rollout the user marked: its file (relative to the folder; null for a single file) and line. */
+export interface ReportMark {
+  readonly file: string | null;
+  readonly line: number;
+}
+
 export interface ReportRequest {
   readonly title: string;
   readonly filter: string;
-  /** The rollouts the user marked (lines), or null: the first REPORT_DEFAULT_ROLLOUTS the filter keeps. */
-  readonly marked: readonly number[] | null;
-  /** The file of every rollout, when the report covers a folder's file (null for a single file). */
-  readonly file: string | null;
+  /** The rollouts the user marked, or null: the first REPORT_DEFAULT_ROLLOUTS the filter keeps. */
+  readonly marked: readonly ReportMark[] | null;
   /** Which zeros the breakdown counts (the page's why-zero view). */
   readonly view: ZeroView;
 }
 
-/** The report of a run: its breakdown, its metrics under the filter, and the chosen rollouts in file order. */
+const byFile = (a: ReportSource, b: ReportSource) =>
+  (a.file ?? "") < (b.file ?? "") ? -1 : (a.file ?? "") > (b.file ?? "") ? 1 : 0;
+
+/**
+ * The report of a file or of every rollouts file of a folder (in path order): each file's breakdown and
+ * metrics under the filter, and the chosen rollouts, each labelled with its file.
+ */
 export async function reportData(
-  source: RunSource,
+  sources: readonly ReportSource[],
   request: ReportRequest,
-  read: (lines: readonly number[]) => Iterable<RunSourceLine> | AsyncIterable<RunSourceLine>,
 ): Promise<ReportData | { error: string }> {
-  const view = await runView(source, request.filter);
-  if (view.filter_error !== null) return { error: view.filter_error };
-  const kept = view.lines ?? null;
-  let lines: number[];
+  const ordered = [...sources].sort(byFile);
+  const views: { source: ReportSource; view: RunView }[] = [];
+  for (const source of ordered) {
+    const view = await runView(source.source, request.filter);
+    if (view.filter_error !== null) return { error: view.filter_error };
+    views.push({ source, view });
+  }
+  const chosenLines = new Map<ReportSource, number[]>();
   let chosen: string;
   if (request.marked !== null) {
-    lines = [...new Set(request.marked)].sort((a, b) => a - b);
-    chosen = `${lines.length} rollout${lines.length === 1 ? "" : "s"} marked.`;
+    const marks = new Set(request.marked.map((mark) => `${mark.file ?? ""}\n${mark.line}`));
+    for (const { source } of views) {
+      const lines = request.marked.filter((mark) => mark.file === source.file).map((mark) => mark.line);
+      chosenLines.set(
+        source,
+        [...new Set(lines)].sort((a, b) => a - b),
+      );
+    }
+    chosen = `${marks.size} rollout${marks.size === 1 ? "" : "s"} marked.`;
   } else {
-    const all = kept ?? (await allLines(source));
-    lines = all.slice(0, REPORT_DEFAULT_ROLLOUTS);
+    let total = 0;
+    let left = REPORT_DEFAULT_ROLLOUTS;
+    for (const { source, view } of views) {
+      const all = view.lines ?? (await allLines(source.source));
+      total += all.length;
+      const lines = all.slice(0, left);
+      left -= lines.length;
+      chosenLines.set(source, lines);
+    }
+    const shown = REPORT_DEFAULT_ROLLOUTS - left;
     const of = request.filter === "" ? "in the run" : "the filter keeps";
     chosen =
-      lines.length === all.length
-        ? `All ${all.length} rollouts ${of}.`
-        : `The first ${lines.length} of ${all.length} rollouts ${of} (mark rollouts to choose others).`;
+      shown === total
+        ? `All ${total} rollouts ${of}.`
+        : `The first ${shown} of ${total} rollouts ${of} (mark rollouts to choose others).`;
   }
-  const rollouts: ReportRollout[] = [];
-  for await (const item of read(lines)) rollouts.push(reportRollout(item, request.file));
-  rollouts.sort((a, b) => a.line - b.line);
-  return {
-    title: request.title,
-    filter: request.filter,
-    counts: view.counts,
-    triage: view.triage[request.view],
-    metrics: view.metrics,
-    rollouts,
-    chosen,
-  };
+  const runs: ReportRun[] = [];
+  for (const { source, view } of views) {
+    const rollouts: ReportRollout[] = [];
+    for await (const item of source.read(chosenLines.get(source) ?? []))
+      rollouts.push(reportRollout(item, source.file));
+    rollouts.sort((a, b) => a.line - b.line);
+    runs.push({
+      file: source.file,
+      counts: view.counts,
+      triage: view.triage[request.view],
+      metrics: view.metrics,
+      rollouts,
+    });
+  }
+  return { title: request.title, filter: request.filter, runs, chosen };
 }
 
 async function allLines(source: RunSource): Promise<number[]> {

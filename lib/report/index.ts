@@ -7,5 +7,6 @@ export {
   type ReportData,
   type ReportItem,
   type ReportRollout,
+  type ReportRun,
   renderReport,
 } from "./report";

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { runMetrics } from "../metrics";
 import { summarizeTriage } from "../triage";
-import { escapeHtml, REPORT_CSP, type ReportData, renderReport } from "./report";
+import {
+  escapeHtml,
+  REPORT_CSP,
+  type ReportData,
+  type ReportRollout,
+  type ReportRun,
+  renderReport,
+} from "./report";
 
 /** Every tag of the document (text from the data is escaped, so it holds no "<"). */
 function tags(html: string): string[] {
@@ -14,40 +21,49 @@ function data(): ReportData {
   return {
     title: `run ${HOSTILE}`,
     filter: `field:agent_ref.name="${HOSTILE}"`,
+    chosen: "1 rollout marked.",
+    runs: [run(null, [rollout(7, null)])],
+  };
+}
+
+function run(file: string | null, rollouts: ReportRollout[]): ReportRun {
+  return {
+    file,
     counts: { rollouts: 2, unreadable: 1 },
     triage: summarizeTriage([], "recorded"),
     metrics: runMetrics([]),
-    chosen: "1 rollout marked.",
-    rollouts: [
+    rollouts,
+  };
+}
+
+function rollout(line: number, file: string | null): ReportRollout {
+  return {
+    line,
+    file,
+    task: "3",
+    agent: HOSTILE,
+    server: "workplace_assistant",
+    recorded: 0,
+    contract: 1,
+    legacy: 0,
+    cause: null,
+    unverified: null,
+    input: [{ role: "user", text: HOSTILE }],
+    calls: [
       {
-        line: 7,
-        file: null,
-        task: "3",
-        agent: HOSTILE,
-        server: "workplace_assistant",
-        recorded: 0,
-        contract: 1,
-        legacy: 0,
-        cause: null,
-        unverified: null,
-        input: [{ role: "user", text: HOSTILE }],
-        calls: [
-          {
-            index: 0,
-            emitted: `mcp_${HOSTILE}`,
-            provenance: "workplace_assistant / email_send",
-            verifier_name: "email_send",
-            status: "provenance",
-            outcome: `output: ${HOSTILE}`,
-          },
-        ],
-        transcript: [
-          { kind: "message", role: "assistant", text: `**bold** ${HOSTILE}` },
-          { kind: "call", name: "email_send", arguments: `{"to":"${HOSTILE}"}`, output: HOSTILE },
-        ],
-        omitted: { calls: 0, items: 0 },
+        index: 0,
+        emitted: `mcp_${HOSTILE}`,
+        provenance: "workplace_assistant / email_send",
+        verifier_name: "email_send",
+        status: "provenance",
+        outcome: `output: ${HOSTILE}`,
       },
     ],
+    transcript: [
+      { kind: "message", role: "assistant", text: `**bold** ${HOSTILE}` },
+      { kind: "call", name: "email_send", arguments: `{"to":"${HOSTILE}"}`, output: HOSTILE },
+    ],
+    omitted: { calls: 0, items: 0 },
   };
 }
 
@@ -80,6 +96,22 @@ describe("renderReport", () => {
     expect(html).toContain('data-testid="report-rollout" data-line="7"');
     expect(html).toContain("workplace_assistant / email_send");
     expect(html).toContain("<code>email_send</code>");
+  });
+
+  it("a folder's report: one section per rollouts file, each rollout labelled with its file", () => {
+    const html = renderReport({
+      ...data(),
+      runs: [run("a/rollouts.jsonl", [rollout(2, "a/rollouts.jsonl")]), run(`b/${HOSTILE}.jsonl`, [])],
+    });
+    expect(html).toContain('data-testid="report-files"');
+    expect(html.match(/data-testid="report-run"/g)).toHaveLength(2);
+    expect(html.match(/data-testid="report-breakdown"/g)).toHaveLength(2);
+    expect(html).toContain('<section data-testid="report-run" data-file="a/rollouts.jsonl">');
+    expect(html).toContain('data-testid="report-rollout" data-file="a/rollouts.jsonl" data-line="2"');
+    expect(html).toContain("<h3>a/rollouts.jsonl line 2</h3>");
+    // Both files' lines counted in the header.
+    expect(html).toContain("4 rollouts");
+    expect(html).not.toContain("<script");
   });
 
   it("escapeHtml leaves plain text alone", () => {

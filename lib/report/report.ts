@@ -55,15 +55,24 @@ export interface ReportRollout {
   readonly omitted: { readonly calls: number; readonly items: number };
 }
 
+/** One rollouts file of the report: its counts, breakdown and metrics, and its rollouts shown in full. */
+export interface ReportRun {
+  /** The file, relative to the folder; null for the report of a single file. */
+  readonly file: string | null;
+  readonly counts: LineCounts;
+  readonly triage: RunTriage;
+  readonly metrics: RunMetrics;
+  /** In line order, each labelled with `file`. */
+  readonly rollouts: readonly ReportRollout[];
+}
+
 export interface ReportData {
   /** What the report is of: the file or folder name. */
   readonly title: string;
   /** The filter the metrics and the marked rollouts were chosen with ("" for none). */
   readonly filter: string;
-  readonly counts: LineCounts;
-  readonly triage: RunTriage;
-  readonly metrics: RunMetrics;
-  readonly rollouts: readonly ReportRollout[];
+  /** One file's run, or every rollouts file of a folder in path order (each its own breakdown and metrics). */
+  readonly runs: readonly ReportRun[];
   /** One sentence on how the rollouts were chosen (e.g. "the first 20 of 31 the filter keeps"). */
   readonly chosen: string;
 }
@@ -113,8 +122,13 @@ function table(head: readonly string[], rows: readonly string[][], testid?: stri
   return `<table${testid ? ` data-testid="${testid}"` : ""}><thead><tr>${th}</tr></thead><tbody>\n${body}\n</tbody></table>`;
 }
 
-function breakdown(data: ReportData): string {
-  const { triage, counts } = data;
+/** A heading at `level` (a folder's runs sit one level deeper, under their file's heading). */
+function heading(level: number, text: string): string {
+  return `<h${level}>${text}</h${level}>`;
+}
+
+function breakdown(run: ReportRun, level: number): string {
+  const { triage, counts } = run;
   const rows = ZERO_CAUSES.filter((cause) => triage.counts[cause] > 0).map((cause) => {
     const n = triage.counts[cause];
     const pct = share(n, counts.rollouts);
@@ -127,7 +141,7 @@ function breakdown(data: ReportData): string {
       cell(`<span class="bar" style="width:${pct.toFixed(1)}%"></span>`, "barcell"),
     ];
   });
-  return `<section data-testid="report-breakdown"><h2>Why zero</h2>
+  return `<section data-testid="report-breakdown">${heading(level, "Why zero")}
 <p data-testid="report-zero">${escapeHtml(zeroShareText(triage.zero, counts, triage.view))}</p>
 ${rows.length === 0 ? "<p>No rollout scored 0.</p>" : table(["cause", "rollouts", "share", ""], rows, "report-causes")}
 </section>`;
@@ -135,8 +149,8 @@ ${rows.length === 0 ? "<p>No rollout scored 0.</p>" : table(["cause", "rollouts"
 
 const SOURCES: readonly RewardSource[] = ["recorded", "contract", "legacy"];
 
-function metrics(data: ReportData): string {
-  const m = data.metrics;
+function metrics(run: ReportRun, filter: string, level: number): string {
+  const m = run.metrics;
   const means = table(
     ["", ...SOURCES],
     [[cell("mean reward"), ...SOURCES.map((s) => cell(reward(m.mean[s]), "num"))]],
@@ -153,7 +167,7 @@ function metrics(data: ReportData): string {
   const groups = (title: string, stats: RunMetrics["by_agent"]) =>
     stats.length === 0
       ? ""
-      : `<h3>By ${title}</h3>${table(
+      : `${heading(level + 1, `By ${title}`)}${table(
           [title, "rollouts", ...SOURCES.map((s) => `mean ${s}`), "recorded = recomputed", "differ"],
           stats.map((g) => [
             cell(g.key === null ? '<span class="muted">none</span>' : name(g.key)),
@@ -165,16 +179,58 @@ function metrics(data: ReportData): string {
         )}`;
   const change = m.policy_change;
   const usage = m.usage;
-  return `<section data-testid="report-metrics"><h2>Metrics</h2>
-<p>${escapeHtml(`${m.rollouts.toLocaleString("en-US")} rollouts${data.filter === "" ? "" : " kept by the filter"}`)}</p>
+  return `<section data-testid="report-metrics">${heading(level, "Metrics")}
+<p>${escapeHtml(`${m.rollouts.toLocaleString("en-US")} rollouts${filter === "" ? "" : " kept by the filter"}`)}</p>
 ${means}
-<h3>pass@k</h3>${passK}
-<h3>Contract vs legacy</h3>
+${heading(level + 1, "pass@k")}${passK}
+${heading(level + 1, "Contract vs legacy")}
 <p>${change.gained.length} gained under contract, ${change.lost.length} lost, ${change.same} the same, ${change.incomparable} not comparable; mean change ${reward(change.mean_delta)}.</p>
 ${groups("agent", m.by_agent)}${groups("server", m.by_server)}
-<h3>Tokens</h3>
+${heading(level + 1, "Tokens")}
 <p>${escapeHtml(JSON.stringify(usage))}</p>
 </section>`;
+}
+
+/** Every run's counts added up (the header's line). */
+function totalCounts(runs: readonly ReportRun[]): LineCounts {
+  return runs.reduce(
+    (sum, run) => ({
+      rollouts: sum.rollouts + run.counts.rollouts,
+      unreadable: sum.unreadable + run.counts.unreadable,
+    }),
+    { rollouts: 0, unreadable: 0 },
+  );
+}
+
+/**
+ * The runs: a single file's breakdown and metrics as the report's own sections; a folder's, one section per
+ * rollouts file under its path, after a table of the files.
+ */
+function runs(data: ReportData): string {
+  const [only] = data.runs;
+  if (data.runs.length === 1 && only !== undefined && only.file === null)
+    return `${breakdown(only, 2)}\n${metrics(only, data.filter, 2)}`;
+  const files = table(
+    ["rollouts file", "rollouts", "unreadable lines", "zeros"],
+    data.runs.map((run) => [
+      cell(`<code>${name(run.file ?? "")}</code>`),
+      cell(String(run.counts.rollouts), "num"),
+      cell(String(run.counts.unreadable), "num"),
+      cell(String(run.triage.zero), "num"),
+    ]),
+    "report-files",
+  );
+  const each = data.runs.map(
+    (run) =>
+      `<section data-testid="report-run" data-file="${escapeHtml(run.file ?? "")}"><h2><code>${name(run.file ?? "")}</code></h2>
+${breakdown(run, 3)}
+${metrics(run, data.filter, 3)}
+</section>`,
+  );
+  return `<section data-testid="report-folder"><h2>Rollouts files</h2>
+${files}
+</section>
+${each.join("\n")}`;
 }
 
 function rolloutSection(r: ReportRollout): string {
@@ -237,7 +293,8 @@ function rolloutSection(r: ReportRollout): string {
     r.omitted.calls + r.omitted.items === 0
       ? ""
       : `<p class="muted">${r.omitted.calls} more calls and ${r.omitted.items} more transcript items are not in this report (at most ${REPORT_MAX_ITEMS} of each).</p>`;
-  return `<article data-testid="report-rollout" data-line="${r.line}"><h3>${escapeHtml(title)}</h3>
+  const file = r.file === null ? "" : ` data-file="${escapeHtml(r.file)}"`;
+  return `<article data-testid="report-rollout"${file} data-line="${r.line}"><h3>${escapeHtml(title)}</h3>
 <dl>${facts}</dl>
 <h4>Calls</h4>
 ${calls}
@@ -273,14 +330,13 @@ export function renderReport(data: ReportData): string {
 </head>
 <body>
 <header><h1>Rollout report</h1>
-<p><strong>${escapeHtml(data.title)}</strong> · ${escapeHtml(lineCountsText(data.counts))} · filter: ${filter}</p>
+<p><strong>${escapeHtml(data.title)}</strong> · ${escapeHtml(lineCountsText(totalCounts(data.runs)))} · filter: ${filter}</p>
 <p class="muted">Made by Rollout Inspector: rewards recomputed with its ports of Gym's verifiers under the contract policy (follow provenance) and the legacy one.</p>
 </header>
-${breakdown(data)}
-${metrics(data)}
+${runs(data)}
 <section data-testid="report-rollouts"><h2>Marked rollouts</h2>
 <p>${escapeHtml(data.chosen)}</p>
-${data.rollouts.map(rolloutSection).join("\n")}
+${data.runs.flatMap((run) => run.rollouts.map(rolloutSection)).join("\n")}
 </section>
 </body>
 </html>

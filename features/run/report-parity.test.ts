@@ -1,0 +1,112 @@
+/**
+ * A folder's report (issue #22): `cli report DIR` covers every rollouts file of the folder, each rollout
+ * labelled with its file, marks as FILE:LINE; the page's Report button on any rollouts file of the opened
+ * folder writes the same bytes.
+ */
+import { cpSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { run } from "@/cli/commands/report";
+import { memoryIo } from "@/cli/io";
+import { inProcessPool } from "@/worker/pool";
+import type { FolderEntry } from "@/worker/protocol";
+import { DataService } from "@/worker/service";
+import { runHandlers } from "./handlers";
+
+const EXAMPLES = path.resolve(__dirname, "../../fixtures/gym-examples/resources_servers");
+const SERVERS = ["example_multi_step", "example_tool_call_multireward"];
+const A = "example_multi_step/data/example_rollouts.jsonl";
+const B = "example_tool_call_multireward/data/example_rollouts.jsonl";
+const never = new AbortController().signal;
+const context = { signal: never, progress: () => {}, transfer: () => {} };
+
+let base: string;
+let dir: string;
+
+beforeAll(async () => {
+  base = await mkdtemp(path.join(tmpdir(), "report-folder-"));
+  dir = path.join(base, "two-runs");
+  for (const server of SERVERS)
+    cpSync(path.join(EXAMPLES, server), path.join(dir, server), { recursive: true });
+});
+
+afterAll(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+function entries(): FolderEntry[] {
+  const out: FolderEntry[] = [];
+  const visit = (at: string) => {
+    for (const name of readdirSync(at).sort()) {
+      const full = path.join(at, name);
+      if (statSync(full).isDirectory()) visit(full);
+      else
+        out.push({
+          path: path.relative(dir, full).split(path.sep).join("/"),
+          file: new File([readFileSync(full)], name),
+        });
+    }
+  };
+  visit(dir);
+  return out;
+}
+
+async function cliReport(args: string[]): Promise<{ code: number; html: string | null; err: string }> {
+  const out = path.join(base, `r-${Math.random().toString(36).slice(2)}.html`);
+  const io = memoryIo();
+  const code = await run([dir, ...args, "--out", out], io);
+  const html = code === 0 ? await readFile(out, "utf8") : null;
+  return { code, html, err: io.err() };
+}
+
+describe("the report of a folder", () => {
+  it("covers every rollouts file, each rollout labelled with its file; the same bytes each time", async () => {
+    const first = await cliReport(["--mark", `${B}:1,${A}:2`]);
+    expect(first.code).toBe(0);
+    const html = first.html ?? "";
+    expect(html.match(/data-testid="report-run"/g)).toHaveLength(2);
+    expect(html).toContain(`data-testid="report-rollout" data-file="${A}" data-line="2"`);
+    expect(html).toContain(`data-testid="report-rollout" data-file="${B}" data-line="1"`);
+    expect(html.match(/data-testid="report-rollout"/g)).toHaveLength(2);
+    expect(html).toContain("<title>Rollout report: two-runs</title>");
+    // Marks in another order: the same bytes.
+    expect((await cliReport(["--mark", `${A}:2,${B}:1`])).html).toBe(html);
+  });
+
+  it("refuses a bare line when the folder holds several rollouts files, and a file that is not one of them", async () => {
+    const bare = await cliReport(["--mark", "2"]);
+    expect(bare.code).toBe(2);
+    expect(bare.err).toContain("holds 2 rollouts files");
+    const other = await cliReport(["--mark", "nope.jsonl:2"]);
+    expect(other.code).toBe(2);
+    expect(other.err).toContain("nope.jsonl is not a rollouts file");
+  });
+
+  it("the page's Report button on either file of the opened folder writes the CLI's bytes", async () => {
+    const service = new DataService(inProcessPool());
+    const summary = await service.loadFolder("two-runs", entries(), never, () => {});
+    await service.settled();
+    const id = (file: string) => summary.folder?.runs.find((r) => r.rollouts === file)?.dataset ?? "";
+    const handlers = runHandlers(service);
+    for (const [args, marked, filter] of [
+      [
+        ["--mark", `${A}:2,${B}:1`],
+        [
+          { dataset: id(A), line: 2 },
+          { dataset: id(B), line: 1 },
+        ],
+        "",
+      ],
+      [["--filter", "recorded:1"], [], "recorded:1"],
+    ] as const) {
+      const cli = await cliReport([...args]);
+      for (const dataset of [id(A), id(B)]) {
+        const page = await handlers.runReport({ dataset, filter, marked, view: "recorded" }, context);
+        if ("error" in page) throw new Error(page.error);
+        expect(page.html).toBe(cli.html);
+      }
+    }
+  });
+});
