@@ -18,6 +18,7 @@ import {
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { gzipSync } from "node:zlib";
 import { expect, test } from "@playwright/test";
 import { folderRows, GOLDEN_WA, openFolder, ROOT, readJsonlFile, waitReady } from "./helpers";
 
@@ -218,4 +219,15 @@ test("a served Gym folder is opened as the folder picker opens it: roles, config
     expect(row.reward, `line ${row.line}`).toBe(recorded[row.line - 1]);
   }
   await expect(page.getByTestId("gym-metrics")).toContainText("example_metrics.json");
+});
+
+test("a served gzip file is read once, and the page says it is not followed", async ({ page }) => {
+  const gz = path.join(base, "gz-run");
+  mkdirSync(gz);
+  writeFileSync(path.join(gz, "rollouts.jsonl.gz"), gzipSync(`${rolloutLines.slice(0, 3).join("\n")}\n`));
+  await page.goto((await startView(gz)).toString());
+  await waitReady(page);
+  await expect(page.locator("[data-testid=rollout-scroller] [data-line]")).toHaveCount(3);
+  await expect(page.getByTestId("follow-none")).toContainText("gzip file was read once and is not followed");
+  await expect(page.getByTestId("follow-state")).toHaveCount(0);
 });

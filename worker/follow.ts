@@ -37,10 +37,30 @@ export interface FollowSummary {
   readonly following: boolean;
   readonly waiting_bytes: number;
   readonly problem: string | null;
+  /** Why a served file is read once and not followed (a gzip file), or null. */
+  readonly not_followed: string | null;
 }
 
 export function followSummary(state: FollowState): FollowSummary {
-  return { following: state.problem === null, waiting_bytes: state.waiting, problem: state.problem };
+  return {
+    following: state.problem === null,
+    waiting_bytes: state.waiting,
+    problem: state.problem,
+    not_followed: null,
+  };
+}
+
+/**
+ * A gzip file `view` serves is read once, not followed (a choice, issue #22): its compressed bytes cannot be
+ * read on from where a poll stopped (no line offsets in a deflate stream), so following it would mean fetching
+ * and decompressing the whole file on every poll; Gym writes its rollouts as plain JSONL while a run is going,
+ * and a .gz is a finished copy. The page says so rather than look followed.
+ */
+export const GZIP_NOT_FOLLOWED =
+  "This gzip file was read once and is not followed: lines written to it after it was opened do not appear here (reload the page to read it again). Plain .jsonl files are followed.";
+
+export function notFollowedSummary(reason: string): FollowSummary {
+  return { following: false, waiting_bytes: 0, problem: null, not_followed: reason };
 }
 
 /** What one poll found. */

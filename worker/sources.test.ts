@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
+import { GZIP_NOT_FOLLOWED } from "./follow";
 import { inProcessPool } from "./pool";
 import { type LoadProgress, type SessionSummary, SUMMARY_ERRORS } from "./protocol";
 import { DataService } from "./service";
@@ -154,7 +155,12 @@ describe("a served file that grows (cli view)", () => {
       await service.settled();
       const id = loaded.datasets.find((dataset) => dataset.kind === "rollouts")!.id;
       expect(entries(service, id)).toHaveLength(3);
-      expect(service.get(id)?.summary().follow).toEqual({ following: true, waiting_bytes: 0, problem: null });
+      expect(service.get(id)?.summary().follow).toEqual({
+        following: true,
+        waiting_bytes: 0,
+        problem: null,
+        not_followed: null,
+      });
       await until(() => service.get(id)?.summary().follow?.waiting_bytes === 20);
 
       served.set(whole);
@@ -170,6 +176,37 @@ describe("a served file that grows (cli view)", () => {
       await until(() => service.get(id)?.summary().follow?.problem != null);
       expect(service.get(id)?.summary().follow?.problem).toMatch(/shrank/);
       expect(entries(service, id)).toHaveLength(lineEnds.length);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});
+
+describe("a served gzip file (cli view)", () => {
+  it("is read once, not followed, and its summary says so", async () => {
+    const { gzipSync } = await import("node:zlib");
+    const whole = readFileSync(noecho);
+    const served = servedFile(gzipSync(whole));
+    const fetcher = vi.fn(served.fetcher);
+    vi.stubGlobal("fetch", fetcher);
+    try {
+      const service = new DataService(inProcessPool());
+      const loaded = await service.load(
+        [{ kind: "remote", url: "/f.gz", name: "wa.jsonl.gz" }],
+        null,
+        never,
+        ignore,
+      );
+      const dataset = loaded.datasets.find((d) => d.kind === "rollouts");
+      expect(dataset?.rows).toBe(expectedNoecho().length);
+      expect(dataset?.follow).toEqual({
+        following: false,
+        waiting_bytes: 0,
+        problem: null,
+        not_followed: GZIP_NOT_FOLLOWED,
+      });
+      // No poll is scheduled: the follow state stays unset (a followed file has one from its first poll on).
+      expect(service.get(dataset?.id ?? "")?.follow).toBeNull();
     } finally {
       vi.unstubAllGlobals();
     }

@@ -10,6 +10,7 @@ import {
   FOLLOW_POLL_MS,
   type FollowState,
   followState,
+  GZIP_NOT_FOLLOWED,
   pollOnce,
   rangeTotal,
   sameBytes,
@@ -162,7 +163,11 @@ export class Sources {
       throw error;
     }
     await options.afterRead?.(dataset);
-    if (followed !== null && dataset.kind === "rollouts") await this.follow(dataset, followed);
+    if (dataset.kind === "rollouts" && source.kind === "remote") {
+      // A served file is followed, unless it is gzip (openSource: then it is read once, and the page says so).
+      if (followed !== null) await this.follow(dataset, followed);
+      else dataset.notFollowed = GZIP_NOT_FOLLOWED;
+    }
     // A plain local file read whole: what a later pick of the same file, grown, is compared with.
     if (source.kind === "file" && dataset.kind === "rollouts" && dataset.bytes === source.file.size) {
       dataset.readCheck = await readCheck(dataset.blob(), dataset.bytes);

@@ -15,7 +15,7 @@ import { formatHarnessChoice, type HarnessChoice, NO_HARNESS } from "../lib/harn
 import { GzipError, gunzipIfGzip, streamChunks } from "../lib/jsonl";
 import type { RunRow } from "../lib/run";
 import type { AnalyzedRollout } from "./core";
-import { type FollowState, followSummary } from "./follow";
+import { type FollowState, followSummary, notFollowedSummary } from "./follow";
 import type { AnalysisOptions, IndexedBatch, IndexedLine, IndexJob } from "./jobs";
 import {
   type DatasetKind,
@@ -127,6 +127,8 @@ export class Dataset {
   analysisGeneration = 0;
   /** A followed file (one `view` serves): what has been read of it and whether it still is (./follow.ts). */
   follow: FollowState | null = null;
+  /** A served file read once and not followed (a gzip file): why, said on the page (./follow.ts). */
+  notFollowed: string | null = null;
   /** A local file read whole to a line break: its first and last bytes, to recognise it picked again, grown. */
   readCheck: FollowState | null = null;
   private sortedLines: number[] | null = null;
@@ -252,7 +254,12 @@ export class Dataset {
       problem: this.problem,
       folder_path: this.folderPath,
       config_files: this.configFiles,
-      follow: this.follow === null ? null : followSummary(this.follow),
+      follow:
+        this.follow !== null
+          ? followSummary(this.follow)
+          : this.notFollowed === null
+            ? null
+            : notFollowedSummary(this.notFollowed),
     };
   }
 

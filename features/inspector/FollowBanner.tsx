@@ -1,7 +1,17 @@
 import type { FollowSummary } from "@/hooks/types";
 
-/** A followed file's state (a folder `cli view` serves): following, a line still being written, or why it stopped. */
+/**
+ * A served file's state (a folder `cli view` serves): following, a line still being written, why it stopped,
+ * or why it is read once and not followed (a gzip file).
+ */
 export function FollowBanner({ follow }: { follow: FollowSummary }) {
+  if (follow.not_followed !== null) {
+    return (
+      <div className="banner" data-testid="follow-none">
+        {follow.not_followed}
+      </div>
+    );
+  }
   if (follow.problem !== null) {
     return (
       <div className="banner banner-error" role="alert" data-testid="follow-problem">
