@@ -72,6 +72,8 @@ export class DataService {
     files: KeptFiles | null = null,
     batchBytes?: number,
     results: ResultsStore | null = null,
+    /** How often served files are polled (worker/follow.ts FOLLOW_POLL_MS unless a benchmark says). */
+    followPollMs?: number,
   ) {
     const workspace = new Workspace(emit);
     this.workspace = workspace;
@@ -93,6 +95,7 @@ export class DataService {
         appended: () => this.rewards.pump(),
       },
       batchBytes,
+      followPollMs,
     );
     this.pairing = new Pairing(pool, (id) => workspace.get(id));
   }

@@ -124,6 +124,8 @@ export class Sources {
     private readonly hooks: SourceHooks,
     /** Bytes per index batch (tests use small ones), else the store's default. */
     private readonly batchBytes?: number,
+    /** How often a served file is asked whether it grew (bench/follow.ts tries others). */
+    private readonly pollMs: number = FOLLOW_POLL_MS,
   ) {}
 
   /** Reads one source into the store as a new dataset. */
@@ -255,8 +257,8 @@ export class Sources {
         dataset.revision++;
         this.hooks.changed();
       }
-      setTimeout(() => void tick().catch(() => {}), FOLLOW_POLL_MS);
+      setTimeout(() => void tick().catch(() => {}), this.pollMs);
     };
-    setTimeout(() => void tick().catch(() => {}), FOLLOW_POLL_MS);
+    setTimeout(() => void tick().catch(() => {}), this.pollMs);
   }
 }
