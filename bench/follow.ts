@@ -1,6 +1,7 @@
 /**
  * `npm run bench:follow`: what following a served file costs and how soon an appended line is seen, at a few
- * poll intervals around FOLLOW_POLL_MS (worker/follow.ts); writes bench/follow.md and bench/follow.json.
+ * poll intervals around FOLLOW_POLL_MS (worker/follow.ts); writes bench/follow.md (each interval's figures
+ * are printed as JSON lines too).
  *
  * The folder is served by `view`'s own server (cli/view/server.ts: the guard, the listing, range requests) in
  * a child process; this process plays the page's data worker (worker/service.ts with an in-process pool),
@@ -46,7 +47,6 @@ const TOKEN = "b".repeat(48);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const GOLDEN = path.join(ROOT, "fixtures/golden/workplace-rollouts");
 const OUT_MD = path.join(ROOT, "bench/follow.md");
-const OUT_JSON = path.join(ROOT, "bench/follow.json");
 const never = new AbortController().signal;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -312,12 +312,11 @@ async function main(): Promise<void> {
     server.stop();
     rmSync(base, { recursive: true, force: true });
   }
-  writeFileSync(OUT_JSON, `${JSON.stringify({ load, cores: cpus().length, results }, null, 2)}\n`);
   // The reading written under the figures (why the constant is what it is) is kept across runs.
   const previous = existsSync(OUT_MD) ? readFileSync(OUT_MD, "utf8") : "";
   const reading = previous.indexOf(READING_HEADING);
   writeFileSync(OUT_MD, `${markdown(results, load)}${reading < 0 ? "" : `\n${previous.slice(reading)}`}`);
-  console.log(`wrote ${path.relative(ROOT, OUT_MD)} and ${path.relative(ROOT, OUT_JSON)}`);
+  console.log(`wrote ${path.relative(ROOT, OUT_MD)}`);
   process.exit(0);
 }
 
