@@ -111,11 +111,14 @@ export interface DatasetSummary {
   readonly follow: FollowSummary | null;
 }
 
-/** One file of an opened folder: its path there and the File (webkitRelativePath or a dropped entry's path). */
-export interface FolderEntry {
-  readonly path: string;
-  readonly file: File;
-}
+/**
+ * One file of an opened folder: its path there and where its bytes are: the File of a picked or dropped
+ * folder (webkitRelativePath or a dropped entry's path), or the URL `cli view` serves it at, with its size
+ * from the server's listing (read with range requests, and followed while it grows).
+ */
+export type FolderEntry =
+  | { readonly path: string; readonly file: File }
+  | { readonly path: string; readonly url: string; readonly bytes: number };
 
 /** One file of the opened folder as the page lists it: its role and the reason (lib/folder). */
 export interface FolderFileView {
