@@ -38,6 +38,7 @@ export {
   type WorkplaceVerifierDetails,
 } from "./details";
 export {
+  CLOSEST_ROWS_COMPARED,
   InputIndex,
   indexInputs,
   isInputRow,
