@@ -7,6 +7,7 @@ import {
   sortChange,
   stepCall,
   stepRollout,
+  switchReward,
   withCause,
   workspaceReadiness,
 } from "./inspector-state";
@@ -98,6 +99,26 @@ describe("the breakdown's cause", () => {
     expect(withCause(f, "no_tool_call", "contract")).toBe("agent:a contract:0 cause:no_tool_call");
     expect(withCause(f, null, "recorded")).toBe("agent:a");
     expect(activeCause("agent:a")).toBeNull();
+  });
+});
+
+describe("the reward switch", () => {
+  it("sets the one setting and moves the zeros of a chosen chip, tile or cause with it", () => {
+    const f = withCause("agent:a", "tool_failed", "recorded");
+    expect(switchReward({ f, reward: "recorded" }, "legacy")).toEqual({
+      f: "agent:a legacy:0 cause:tool_failed",
+      reward: "legacy",
+    });
+    // Without a zero clause the filter is kept as typed.
+    expect(switchReward({ f: "agent:a  text:x", reward: "recorded" }, "contract")).toEqual({
+      f: "agent:a  text:x",
+      reward: "contract",
+    });
+    // A filter that does not parse is not rewritten.
+    expect(switchReward({ f: 'text:"open', reward: "contract" }, "recorded")).toEqual({
+      f: 'text:"open',
+      reward: "recorded",
+    });
   });
 });
 
