@@ -201,10 +201,10 @@ export interface RewardJob extends AnalysisOptions {
   readonly inputs: string | null;
 }
 
-/** The rows of an inputs file, by where they are. */
+/** The rows of an inputs file (or of a folder's several), by where they are and how sentences name their file. */
 export interface InputsJob {
   readonly id: string;
-  readonly lines: readonly LineRef[];
+  readonly files: readonly { readonly name: string; readonly lines: readonly LineRef[] }[];
 }
 
 /** Inputs files indexed for pairing (lib/verify InputIndex), by dataset id; ids are never reused. */
@@ -214,15 +214,17 @@ async function buildInputIndex(job: InputsJob): Promise<InputIndex<LineRef>> {
   const index = new InputIndex<LineRef>();
   // Each Blob part is read once: an inputs file's rows sit side by side.
   const parts = new Map<Blob, Promise<Uint8Array>>();
-  for (const ref of job.lines) {
-    let bytes = parts.get(ref.blob);
-    if (!bytes) {
-      bytes = ref.blob.arrayBuffer().then((buffer) => new Uint8Array(buffer));
-      parts.set(ref.blob, bytes);
+  for (const { name, lines } of job.files) {
+    for (const ref of lines) {
+      let bytes = parts.get(ref.blob);
+      if (!bytes) {
+        bytes = ref.blob.arrayBuffer().then((buffer) => new Uint8Array(buffer));
+        parts.set(ref.blob, bytes);
+      }
+      const line = (await bytes).subarray(ref.offset, ref.offset + ref.length);
+      const parsed = parseJsonLine(decoder.decode(line));
+      if (parsed.ok && isInputRow(parsed.value)) index.add(parsed.value, ref, { file: name, line: ref.line });
     }
-    const line = (await bytes).subarray(ref.offset, ref.offset + ref.length);
-    const parsed = parseJsonLine(decoder.decode(line));
-    if (parsed.ok && isInputRow(parsed.value)) index.add(parsed.value, ref);
   }
   return index;
 }

@@ -5,7 +5,7 @@
  * download from the UI equals this command's output for the same filter.
  */
 import { csvHeader, csvRow, jsonlRow } from "../../lib/export/csv";
-import { readLine, unparsedLine } from "../../lib/folder";
+import { readLine, rowRewards, unparsedLine } from "../../lib/folder";
 import { agentOf, type HarnessChoice, harnessFor, parseHarnessChoice } from "../../lib/harness";
 import type { JsonlItem } from "../../lib/jsonl";
 import {
@@ -38,7 +38,14 @@ import {
 } from "../../lib/triage";
 import { emptyValue, onlyFile, scanOptions } from "../args";
 import { reportError } from "../errors";
-import { FOLDER_HELP, type RoleOverride, readRoleOverrides, type Source, sourcesOf } from "../folder";
+import {
+  FOLDER_HELP,
+  metricsLines,
+  type RoleOverride,
+  readRoleOverrides,
+  type Source,
+  sourcesOf,
+} from "../folder";
 import { type CommandIo, silentIo } from "../io";
 import { namingFile, sayNotRollouts } from "../open";
 import { writeOutput } from "../output";
@@ -338,6 +345,8 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
         }
         // One sentence for a single FILE without one rollout (an empty one included).
         if (source.file === null && rows.length === 0) await sayNotRollouts(source.path, io);
+        // Gym's own numbers beside ours, as `cli verify` prints them (recomputed: the contract policy's).
+        for (const line of metricsLines(source, rows.map(rowRewards))) await io.stderr.write(line);
         // Each file is a run of its own: its tasks' rollouts are compared among themselves.
         const file = source.file ?? undefined;
         for (const row of withTaskWide(rows)) {

@@ -19,6 +19,7 @@ import { bundledSample } from "@/hooks/samples";
 import { formatHarnessChoice } from "@/lib/harness";
 import { lineCountsText } from "@/lib/run";
 import type { ZeroView } from "@/lib/triage";
+import { useGymMetrics } from "./data";
 import { FolderPanel, GymMetricsPanel } from "./FolderPanel";
 import { FollowBanner } from "./FollowBanner";
 import styles from "./Inspector.module.css";
@@ -71,6 +72,7 @@ export function Inspector() {
   const inputs = session?.datasets.filter((candidate) => candidate.kind === "inputs") ?? [];
   const folder = session?.folder ?? null;
   const folderRun = folder?.runs.find((run) => run.dataset === dataset?.id) ?? null;
+  const gymMetrics = useGymMetrics(dataset, (folderRun?.metrics.length ?? 0) > 0);
 
   const reanalyzer = useReanalysis({
     dataset,
@@ -297,7 +299,7 @@ export function Inspector() {
                 harness={harnessChoice}
                 onHarness={(choice) => setView({ harness: formatHarnessChoice(choice) })}
               />
-              {folderRun && <GymMetricsPanel run={folderRun} />}
+              {folderRun && <GymMetricsPanel run={folderRun} views={gymMetrics} />}
               {run.data && (
                 <RunMetricsPanel
                   metrics={run.data.metrics}

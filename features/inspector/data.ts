@@ -6,6 +6,7 @@
  */
 import { useQueries, useQuery } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
+import { runViewReady } from "@/features/run/data";
 import { useDataClient } from "@/hooks/data-client";
 import type { HarnessChoice } from "@/lib/harness";
 import type { CallView, DataRequests, DatasetSummary, DetailParams, TranscriptItem } from "@/worker/protocol";
@@ -174,4 +175,19 @@ export function useRawLine() {
     },
     [client],
   );
+}
+
+/**
+ * Gym's numbers of an opened folder's rollouts file beside ours (lib/folder compareMetrics, what `cli verify
+ * DIR` prints), asked for once every reward is in and again at each revision; undefined meanwhile.
+ */
+export function useGymMetrics(dataset: DatasetSummary | null, hasMetrics: boolean) {
+  const client = useDataClient();
+  const query = useQuery({
+    queryKey: ["gymMetrics", dataset?.id ?? null, dataset?.revision ?? 0],
+    enabled: hasMetrics && runViewReady(dataset),
+    queryFn: ({ signal }) => client.request("gymMetrics", { dataset: dataset?.id ?? "" }, { signal }),
+    placeholderData: (previous, query) => (query?.queryKey[1] === dataset?.id ? previous : undefined),
+  });
+  return query.data;
 }

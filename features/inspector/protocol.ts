@@ -3,7 +3,14 @@
  * (answered by ./handlers.ts; worker/protocol.ts composes them into DataRequests). The views they return are
  * shared types of worker/protocol.ts: the worker's runtime computes them.
  */
-import type { CallView, DetailParams, DetailView, TranscriptItem, VerificationView } from "@/worker/protocol";
+import type {
+  CallView,
+  DetailParams,
+  DetailView,
+  GymMetricsView,
+  TranscriptItem,
+  VerificationView,
+} from "@/worker/protocol";
 
 export interface InspectorRequests {
   /** One rollout's detail summary; `analysis` is the dataset's analysis revision the page keys it by. */
@@ -15,4 +22,6 @@ export interface InspectorRequests {
   /** Transcript items [start, end) of the rollout opened by `detail` with the same params. */
   detailItems: { params: DetailParams & { start: number; end: number }; result: TranscriptItem[] | null };
   raw: { params: { dataset: string; line: number }; result: { bytes: Uint8Array } | null };
+  /** An opened folder's Gym metrics files of this rollouts file, Gym's figures beside ours (none: []). */
+  gymMetrics: { params: { dataset: string }; result: GymMetricsView[] };
 }
