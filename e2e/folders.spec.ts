@@ -75,7 +75,8 @@ for (const [server, want] of Object.entries(EXPECTED)) {
       const detail = page.locator("article[data-detail-line]");
       await expect(detail).toHaveAttribute("data-verified", "true");
       await expect(detail).toContainText("did not pair with the open inputs");
-      await expect(detail).toContainText("The closest is input row");
+      // The closest row is named as the CLI names it (lib/verify rowLabel): its file and line.
+      await expect(detail).toContainText("The closest is data/example.jsonl line");
       await expect(detail).not.toContainText("open the materialized inputs file");
     }
     // The verifying server's source reads as the folder's config.

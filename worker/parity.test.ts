@@ -152,6 +152,7 @@ interface LineAnswer {
   reward: number | null;
   unverified: string | null;
   kind: string | null;
+  /** The line's sentence: its kind's, or why it has no reward (the contract policy's). */
   message: string | null;
 }
 
@@ -201,7 +202,9 @@ async function cliAnswers(dir: string, roles: readonly string[] = []): Promise<L
       reward: r.kind === undefined ? (r.reward ?? null) : null,
       unverified: r.unverified ?? null,
       kind: r.kind ?? null,
-      message: r.kind === undefined ? null : (r.error ?? null),
+      // The CLI names the folder's files from the working directory (for ng_run and cli live), the page
+      // from the folder: the same sentence once the folder's own path is taken off.
+      message: r.error?.replaceAll(`${dir}/`, "") ?? null,
     }))
     .sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1));
 }
@@ -221,7 +224,7 @@ function browserAnswers(service: DataService, summary: SessionSummary): LineAnsw
         reward: e.contract,
         unverified: e.unverified,
         kind: null,
-        message: null,
+        message: e.error,
       });
     }
     for (const error of dataset.errors) {

@@ -16,8 +16,8 @@ import { ZERO_CAUSES } from "../lib/triage";
 import { SERVER_SOURCES, UNVERIFIED_CODES } from "../lib/verify";
 import type { AnalyzedRollout } from "./core";
 
-/** Bumped when the kept form changes. */
-export const RESULTS_CACHE_FORMAT = 2;
+/** Bumped when the kept form (or the content hash) changes. */
+export const RESULTS_CACHE_FORMAT = 3;
 /** The project's version and build: results computed by other code are never trusted. */
 export const BUILD_STAMP = `${process.env.NEXT_PUBLIC_PROJECT_VERSION ?? "dev"}+${process.env.NEXT_PUBLIC_BUILD_STAMP ?? "dev"}`;
 /** Bytes hashed at a time (a slice of the Blob is read, hashed and dropped). */
@@ -89,12 +89,26 @@ type Kept = z.infer<typeof KeptSchema>["rows"][number];
 const runRowsMatch: Same<Kept["run"], AnalyzedRollout["run"]> = true;
 void runRowsMatch;
 
-/** The SHA-256 of a Blob's bytes, read a slice at a time. */
+/** SHA-256 of some bytes: the platform's (native, ~10x faster) where there is one, else @noble/hashes. */
+async function digest(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
+  const subtle = globalThis.crypto?.subtle;
+  return subtle ? new Uint8Array(await subtle.digest("SHA-256", bytes)) : sha256(bytes);
+}
+
+/**
+ * A Blob's content hash, read a slice at a time: the SHA-256 of its bytes when it is one slice, else the
+ * SHA-256 of its slices' SHA-256 digests (WebCrypto hashes only whole buffers; in JavaScript, hashing a 1 GB
+ * file took the data worker 5 s after its rewards).
+ */
 export async function contentHash(blob: Blob): Promise<string> {
-  const hash = sha256.create();
-  for (let at = 0; at < blob.size; at += HASH_CHUNK_BYTES)
-    hash.update(new Uint8Array(await blob.slice(at, at + HASH_CHUNK_BYTES).arrayBuffer()));
-  return bytesToHex(hash.digest());
+  if (blob.size <= HASH_CHUNK_BYTES)
+    return bytesToHex(await digest(new Uint8Array(await blob.arrayBuffer())));
+  const digests = new Uint8Array(Math.ceil(blob.size / HASH_CHUNK_BYTES) * 32);
+  for (let at = 0; at < blob.size; at += HASH_CHUNK_BYTES) {
+    const bytes = new Uint8Array(await blob.slice(at, at + HASH_CHUNK_BYTES).arrayBuffer());
+    digests.set(await digest(bytes), (at / HASH_CHUNK_BYTES) * 32);
+  }
+  return bytesToHex(await digest(digests));
 }
 
 /** What the kept results are valid for: the content, how rows that name no server are verified, the build. */
