@@ -7,9 +7,11 @@
  * files, never from the app.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
+import { generate } from "../scripts/gen-big-rollouts";
 import { TRIAGE_RUN_PATH } from "../scripts/gen-triage-run";
 import { loadFiles, openLine, ROOT, waitReady } from "./helpers";
 
@@ -176,4 +178,43 @@ test.describe("why zero on the bundled samples", () => {
         await checkDecisive(page, row);
     });
   }
+});
+
+test.describe("why zero on the issue's 909-rollout run", () => {
+  test("the generated 50 MB slice (seed 1) opens with the CLI's headline, causes and drift", async ({
+    page,
+  }) => {
+    // The whole slice (909 rollouts, 50 MB) as the issue tried it; features/run/triage-parity-slice.test.ts
+    // holds its rows to the CLI's byte for byte in Node.
+    test.setTimeout(300_000);
+    const dir = mkdtempSync(path.join(tmpdir(), "slice-"));
+    const file = path.join(dir, "slice50.jsonl");
+    try {
+      expect((await generate(file, 5e7, 1)).lines).toBe(909);
+      const summary = execFileSync(
+        process.execPath,
+        ["--import", "tsx", path.join(ROOT, "cli/main.ts"), "triage", file],
+        { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] },
+      ).split("\n");
+      const headline = summary[0] ?? "";
+      expect(headline).toBe("464 of 909 rollouts recorded 0 (51.0%)");
+      await page.goto("/");
+      await page.getByTestId("file-input").first().setInputFiles(file);
+      const main = page.locator("main[data-ready]");
+      await expect(main).toHaveAttribute("data-rewarded", "true", { timeout: 240_000 });
+      await expect(page.getByTestId("triage-headline")).toHaveText(headline, { timeout: 60_000 });
+      // Every cause's count and drift, as the CLI's summary lines give them ("  cause  count  share  label").
+      for (const line of summary.slice(1)) {
+        const match = /^ {2}([a-z_]+) +(\d+) /.exec(line);
+        if (match === null) continue;
+        await expect(page.locator(`[data-cause='${match[1]}']`)).toHaveAttribute(
+          "data-count",
+          match[2] ?? "",
+        );
+      }
+      await expect(page.getByTestId("triage-drift")).toHaveAttribute("data-count", "297");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
