@@ -37,7 +37,7 @@ import type {
   RolloutIndexEntry,
   SessionSummary,
   Source,
-  VerificationView,
+  VerifiedDetail,
 } from "./protocol";
 import type { ResultsStore } from "./results-cache";
 import { RewardsScheduler, resetRewards } from "./rewards-scheduler";
@@ -414,7 +414,7 @@ export class DataService {
     line: number,
     server: string | null,
     harness: HarnessChoice | null,
-  ): Promise<VerificationView | null> {
+  ): Promise<VerifiedDetail | null> {
     const dataset = this.workspace.get(id);
     return dataset ? verifyInPool(this.pool, dataset, line, server, harness) : Promise.resolve(null);
   }

@@ -149,6 +149,24 @@ export function stepCall(calls: number, current: string | null, delta: number): 
   return String(next);
 }
 
+/**
+ * The calls among transcript items [start, end): `callItems` gives each call's item (ascending), so the
+ * calls are a range [first, last) found by two binary searches.
+ */
+export function callsInItems(callItems: ArrayLike<number>, start: number, end: number): [number, number] {
+  const firstAtOrAfter = (item: number) => {
+    let lo = 0;
+    let hi = callItems.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((callItems[mid] ?? 0) < item) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  return [firstAtOrAfter(start), firstAtOrAfter(end)];
+}
+
 /** A header click on `key`: the same column flips its direction; another starts descending unless it reads A→Z. */
 export function sortChange(
   current: { readonly sort: SortKey; readonly desc: boolean },
