@@ -37,14 +37,14 @@ import type {
   RolloutIndexEntry,
   SessionSummary,
   Source,
-  VerificationView,
+  VerifiedDetail,
 } from "./protocol";
 import type { ResultsStore } from "./results-cache";
 import { RewardsScheduler, resetRewards } from "./rewards-scheduler";
 import { defaultSearchLimits, type SearchLimits, searchDataset } from "./search-scheduler";
 import { Sources } from "./sources";
 import { cancelled, type Dataset, newDatasetId } from "./store";
-import { openAfterLoad, Workspace } from "./workspace";
+import { openAfterLoad, PROGRESS_EVENT_MS, SESSION_EVENT_MS, Workspace } from "./workspace";
 
 type Progress = (progress: LoadProgress) => void;
 
@@ -83,13 +83,13 @@ export class DataService {
         dataset.pairedRows = countPaired(dataset);
         this.keeper.keepResults(dataset);
       },
-      changed: () => workspace.changed(),
+      changed: (finished) => workspace.changed(finished ? SESSION_EVENT_MS : PROGRESS_EVENT_MS),
     });
     this.sources = new Sources(
       pool,
       {
         store: workspace.store,
-        changed: () => workspace.changed(),
+        changed: (more) => workspace.changed(more ? PROGRESS_EVENT_MS : SESSION_EVENT_MS),
         appended: () => this.rewards.pump(),
       },
       batchBytes,
@@ -421,7 +421,7 @@ export class DataService {
     line: number,
     server: string | null,
     harness: HarnessChoice | null,
-  ): Promise<VerificationView | null> {
+  ): Promise<VerifiedDetail | null> {
     const dataset = this.workspace.get(id);
     return dataset ? verifyInPool(this.pool, dataset, line, server, harness) : Promise.resolve(null);
   }
