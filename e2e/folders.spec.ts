@@ -6,44 +6,15 @@
  */
 import { spawnSync } from "node:child_process";
 import path from "node:path";
-import { expect, type Page, test } from "@playwright/test";
-import { ROOT, readJsonlFile, waitReady } from "./helpers";
+import { expect, test } from "@playwright/test";
+import { openFolder, ROOT, readJsonlFile, folderRows as rows, waitReady } from "./helpers";
 
 const SERVERS = path.join(ROOT, "fixtures/gym-examples/resources_servers");
-
-async function openFolder(page: Page, dir: string): Promise<void> {
-  const input = page.getByTestId("folder-input").first();
-  // The picker becomes a directory picker once the page is hydrated (components/Loader.tsx sets webkitdirectory
-  // in an effect); before that Playwright refuses a directory.
-  await expect(input).toHaveJSProperty("webkitdirectory", true);
-  await input.setInputFiles(dir);
-  await waitReady(page);
-}
 
 const RecordedSchema = (value: unknown): number | null => {
   if (typeof value !== "object" || value === null || !("reward" in value)) return null;
   return typeof value.reward === "number" ? value.reward : null;
 };
-
-interface Row {
-  line: number;
-  reward: string | null;
-  reason: string | null;
-  server: string | null;
-  source: string | null;
-}
-
-async function rows(page: Page): Promise<Row[]> {
-  return page.locator("[data-testid=rollout-scroller] [data-line]").evaluateAll((elements) =>
-    elements.map((row) => ({
-      line: Number(row.getAttribute("data-line")),
-      reward: row.getAttribute("data-reward"),
-      reason: row.getAttribute("data-unverified-reason"),
-      server: row.getAttribute("data-server"),
-      source: row.getAttribute("data-server-source"),
-    })),
-  );
-}
 
 /** What Done-when asks of each of the six ported servers' folders. */
 const EXPECTED: Record<string, "recorded" | "one" | "missing_field"> = {

@@ -1,8 +1,9 @@
 /**
  * An opened folder in the browser: each file read for its role (lib/folder says how much of each file to
- * read, headToRead, and decides the role; this reads those bytes from the File: the first ROLE_SNIFF_BYTES
- * of JSONL, decompressed, or the whole YAML/JSON text, as cli/folder.ts does from disk), the user's roles,
- * lib's plan applied to the datasets read, and the folder as the page shows it.
+ * read, headToRead, and decides the role; this reads those bytes from the File, or from the server for a
+ * folder `cli view` serves: the first ROLE_SNIFF_BYTES of JSONL, decompressed, or the whole YAML/JSON text,
+ * as cli/folder.ts does from disk), the user's roles, lib's plan applied to the datasets read, and the
+ * folder as the page shows it. A picked, a dropped and a served folder take this one path.
  */
 import {
   chooseRole,
@@ -23,17 +24,45 @@ import {
   runMetrics,
 } from "../lib/folder";
 import { gunzipIfGzip, readJsonl, streamChunks } from "../lib/jsonl";
-import type { FolderEntry, FolderSummary, GymMetricsView } from "./protocol";
+import type { FolderEntry, FolderSummary, GymMetricsView, Source } from "./protocol";
 import type { Dataset } from "./store";
 
 const decoder = new TextDecoder();
 
-async function readStart(file: Blob): Promise<{ text: string; complete: boolean }> {
+/** Where a folder file is read from, as a source (a served file is one the worker follows as it grows). */
+export function entrySource(entry: FolderEntry): Source {
+  return "file" in entry
+    ? { kind: "file", file: entry.file }
+    : { kind: "remote", url: entry.url, name: entry.path };
+}
+
+async function served(url: string, init: RequestInit = {}): Promise<Response> {
+  const response = await fetch(url, init);
+  if (response.status === 416) return new Response(new Uint8Array());
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new Error(`${url}: HTTP ${response.status}`);
+  }
+  return response;
+}
+
+/** The file's bytes from its start (a served file: one range request, cancelled once enough is read). */
+async function entryStream(entry: FolderEntry): Promise<ReadableStream<Uint8Array>> {
+  if ("file" in entry) return entry.file.stream();
+  const response = await served(entry.url, { headers: { Range: "bytes=0-" } });
+  return response.body ?? new Blob([]).stream();
+}
+
+async function entryText(entry: FolderEntry): Promise<string> {
+  return "file" in entry ? entry.file.text() : (await served(entry.url)).text();
+}
+
+async function readStart(entry: FolderEntry): Promise<{ text: string; complete: boolean }> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   let complete = true;
   try {
-    for await (const chunk of gunzipIfGzip(streamChunks(file.stream()))) {
+    for await (const chunk of gunzipIfGzip(streamChunks(await entryStream(entry)))) {
       chunks.push(chunk);
       size += chunk.length;
       if (size >= ROLE_SNIFF_BYTES) {
@@ -57,16 +86,18 @@ async function readStart(file: Blob): Promise<{ text: string; complete: boolean 
 }
 
 /** One folder file as lib/folder reads it for its role; null head when it cannot be read as text. */
-export async function folderHead({ path, file }: FolderEntry): Promise<FolderFile> {
+export async function folderHead(entry: FolderEntry): Promise<FolderFile> {
+  const { path } = entry;
   const how = headToRead(path);
   try {
     if (how === "start") {
-      const { text, complete } = await readStart(file);
+      const { text, complete } = await readStart(entry);
       return { path, head: text, complete };
     }
     if (how === "whole") {
-      if (file.size > MAX_WHOLE_FILE_BYTES) return { path, head: null, complete: false };
-      return { path, head: await file.text(), complete: true };
+      const size = "file" in entry ? entry.file.size : entry.bytes;
+      if (size > MAX_WHOLE_FILE_BYTES) return { path, head: null, complete: false };
+      return { path, head: await entryText(entry), complete: true };
     }
     return { path, head: "", complete: false };
   } catch {

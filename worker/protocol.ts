@@ -24,7 +24,7 @@ import type { HarnessChoice } from "../lib/harness/choice";
 import type { HarnessId } from "../lib/harness/types";
 import type { CallResolution, Highlight, MapState, Policy, RolloutFinding } from "../lib/identity/types";
 import type { RolloutRow } from "../lib/run";
-import type { PackedBadges, RolloutTriage } from "../lib/triage";
+import type { DecisiveCall, PackedBadges, RolloutTriage } from "../lib/triage";
 import type { VerifierDetailsView } from "../lib/verify/details";
 import type { VerifyResult } from "../lib/verify/types";
 import type { FollowSummary } from "./follow";
@@ -118,11 +118,14 @@ export interface DatasetSummary {
   readonly follow: FollowSummary | null;
 }
 
-/** One file of an opened folder: its path there and the File (webkitRelativePath or a dropped entry's path). */
-export interface FolderEntry {
-  readonly path: string;
-  readonly file: File;
-}
+/**
+ * One file of an opened folder: its path there and where its bytes are: the File of a picked or dropped
+ * folder (webkitRelativePath or a dropped entry's path), or the URL `cli view` serves it at, with its size
+ * from the server's listing (read with range requests, and followed while it grows).
+ */
+export type FolderEntry =
+  | { readonly path: string; readonly file: File }
+  | { readonly path: string; readonly url: string; readonly bytes: number };
 
 /** One file of the opened folder as the page lists it: its role and the reason (lib/folder). */
 export interface FolderFileView {
@@ -251,6 +254,18 @@ export interface VerificationView {
   readonly triage: DetailTriage | null;
   /** What each call did in the verifier's replay (lib/triage callBadges), packed (badgeAt reads one). */
   readonly badges: PackedBadges;
+}
+
+/**
+ * Both verifications as the pool answers the data worker: the page's bounded view, and what the page asks
+ * for a page at a time beyond it (the data worker keeps it with the opened rollout).
+ */
+export interface VerifiedDetail {
+  readonly view: VerificationView;
+  /** Every call's badge, packed (the page asks for the calls it shows: detailBadges). */
+  readonly badges: PackedBadges;
+  /** Every decisive call, in call order (the view lists the first LISTED_DECISIVE: detailDecisive has the rest). */
+  readonly decisive: readonly DecisiveCall[];
 }
 
 /**

@@ -16,7 +16,15 @@ import { type FileRole, type GymConfig, isHiddenPath, planFolder } from "../lib/
 import { type HarnessChoice, sameChoice } from "../lib/harness";
 import { type OpenedDetail, servers } from "./core";
 import { readDetail, verifyInPool } from "./detail";
-import { applyPlan, configsOf, decideRoles, folderHead, metricsViews, type OpenedFolder } from "./folder";
+import {
+  applyPlan,
+  configsOf,
+  decideRoles,
+  entrySource,
+  folderHead,
+  metricsViews,
+  type OpenedFolder,
+} from "./folder";
 import { countPaired, Pairing } from "./pairing";
 import { Keeper, type KeptFiles } from "./persistence";
 import type { Pool } from "./pool";
@@ -29,14 +37,14 @@ import type {
   RolloutIndexEntry,
   SessionSummary,
   Source,
-  VerificationView,
+  VerifiedDetail,
 } from "./protocol";
 import type { ResultsStore } from "./results-cache";
 import { RewardsScheduler, resetRewards } from "./rewards-scheduler";
 import { defaultSearchLimits, type SearchLimits, searchDataset } from "./search-scheduler";
 import { Sources } from "./sources";
 import { cancelled, type Dataset, newDatasetId } from "./store";
-import { openAfterLoad, Workspace } from "./workspace";
+import { openAfterLoad, PROGRESS_EVENT_MS, SESSION_EVENT_MS, Workspace } from "./workspace";
 
 type Progress = (progress: LoadProgress) => void;
 
@@ -75,13 +83,13 @@ export class DataService {
         dataset.pairedRows = countPaired(dataset);
         this.keeper.keepResults(dataset);
       },
-      changed: () => workspace.changed(),
+      changed: (finished) => workspace.changed(finished ? SESSION_EVENT_MS : PROGRESS_EVENT_MS),
     });
     this.sources = new Sources(
       pool,
       {
         store: workspace.store,
-        changed: () => workspace.changed(),
+        changed: (more) => workspace.changed(more ? PROGRESS_EVENT_MS : SESSION_EVENT_MS),
         appended: () => this.rewards.pump(),
       },
       batchBytes,
@@ -205,7 +213,7 @@ export class DataService {
   ): Promise<SessionSummary> {
     const decisions = decideRoles(folder.heads, folder.overrides);
     const plan = planFolder(decisions);
-    const byPath = new Map(folder.entries.map((entry) => [entry.path, entry.file]));
+    const byPath = new Map(folder.entries.map((entry) => [entry.path, entry]));
     const datasets = new Map<string, Dataset>();
     this.workspace.beginLoad();
     try {
@@ -216,8 +224,8 @@ export class DataService {
           datasets.set(decision.path, kept);
           continue;
         }
-        const file = byPath.get(decision.path);
-        if (file === undefined) continue;
+        const entry = byPath.get(decision.path);
+        if (entry === undefined) continue;
         const planned = plan.runs.find((r) => r.rollouts === decision.path);
         const options = {
           id: newDatasetId(),
@@ -231,10 +239,7 @@ export class DataService {
             this.workspace.loadOpened(added);
           },
         };
-        datasets.set(
-          decision.path,
-          await this.sources.read({ kind: "file", file }, options, signal, progress),
-        );
+        datasets.set(decision.path, await this.sources.read(entrySource(entry), options, signal, progress));
       }
     } catch (error) {
       for (const [path, dataset] of datasets)
@@ -416,7 +421,7 @@ export class DataService {
     line: number,
     server: string | null,
     harness: HarnessChoice | null,
-  ): Promise<VerificationView | null> {
+  ): Promise<VerifiedDetail | null> {
     const dataset = this.workspace.get(id);
     return dataset ? verifyInPool(this.pool, dataset, line, server, harness) : Promise.resolve(null);
   }
