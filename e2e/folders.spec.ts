@@ -75,7 +75,8 @@ for (const [server, want] of Object.entries(EXPECTED)) {
       const detail = page.locator("article[data-detail-line]");
       await expect(detail).toHaveAttribute("data-verified", "true");
       await expect(detail).toContainText("did not pair with the open inputs");
-      await expect(detail).toContainText("The closest is input row");
+      // The closest row is named as the CLI names it (lib/verify rowLabel): its file and line.
+      await expect(detail).toContainText("The closest is data/example.jsonl line");
       await expect(detail).not.toContainText("open the materialized inputs file");
     }
     // The verifying server's source reads as the folder's config.
@@ -181,4 +182,38 @@ test("Gym's own numbers beside ours: each figure, Gym's value, ours and the diff
   await openFolder(page, path.join(SERVERS, "example_multi_step"));
   await expect(page.getByTestId("gym-metrics")).toContainText(": no difference");
   await expect(page.getByTestId("gym-metrics")).toHaveJSProperty("open", false);
+});
+
+test("a folder dropped onto the page is read recursively, as the picker reads it", async ({ page }) => {
+  const dir = path.join(SERVERS, "example_tool_call_multireward");
+  await page.goto("/");
+  await expect(page.getByTestId("folder-input").first()).toHaveJSProperty("webkitdirectory", true);
+  // A real drop of a directory from the operating system, through Chromium's input domain: the page gets
+  // DataTransfer items whose entries (webkitGetAsEntry) are the directory's, as when a person drops it.
+  const cdp = await page.context().newCDPSession(page);
+  const box = await page.getByTestId("drop-target").boundingBox();
+  if (box === null) throw new Error("no drop target");
+  const at = { x: box.x + box.width / 2, y: box.y + Math.min(box.height / 2, 200) };
+  const data = { items: [], files: [dir], dragOperationsMask: 1 };
+  for (const type of ["dragEnter", "dragOver", "drop"] as const)
+    await cdp.send("Input.dispatchDragEvent", { type, ...at, data });
+  await waitReady(page);
+
+  const panel = page.getByTestId("folder-panel");
+  await expect(panel).toContainText("Folder example_tool_call_multireward");
+  await expect(panel.locator("[data-folder-file='data/example_rollouts.jsonl']")).toHaveAttribute(
+    "data-role",
+    "rollouts",
+  );
+  await expect(panel.locator("[data-folder-file='data/example.jsonl']")).toHaveAttribute(
+    "data-role",
+    "inputs",
+  );
+  const configs = panel.locator("[data-folder-file^='configs/']");
+  expect(await configs.count()).toBeGreaterThan(0);
+  // Routed by the folder's config and paired: the recorded rewards, nothing chosen.
+  const recorded = readJsonlFile(path.join(dir, "data/example_rollouts.jsonl")).map(RecordedSchema);
+  await expect
+    .poll(async () => (await rows(page)).map((r) => `${r.source} ${r.reward}`))
+    .toEqual(recorded.map((reward) => `config ${reward}`));
 });

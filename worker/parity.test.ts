@@ -152,6 +152,7 @@ interface LineAnswer {
   reward: number | null;
   unverified: string | null;
   kind: string | null;
+  /** The line's sentence: its kind's, or why it has no reward (the contract policy's). */
   message: string | null;
 }
 
@@ -201,7 +202,9 @@ async function cliAnswers(dir: string, roles: readonly string[] = []): Promise<L
       reward: r.kind === undefined ? (r.reward ?? null) : null,
       unverified: r.unverified ?? null,
       kind: r.kind ?? null,
-      message: r.kind === undefined ? null : (r.error ?? null),
+      // The CLI names the folder's files from the working directory (for ng_run and cli live), the page
+      // from the folder: the same sentence once the folder's own path is taken off.
+      message: r.error?.replaceAll(`${dir}/`, "") ?? null,
     }))
     .sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1));
 }
@@ -221,7 +224,7 @@ function browserAnswers(service: DataService, summary: SessionSummary): LineAnsw
         reward: e.contract,
         unverified: e.unverified,
         kind: null,
-        message: null,
+        message: e.error,
       });
     }
     for (const error of dataset.errors) {
@@ -309,6 +312,35 @@ describe("cli verify DIR and the browser's opened folder answer every line alike
         "mean/reward (recomputed) (agent example_tool_call_multireward_simple_agent): Gym 1.5, recomputed 2 from the rewards recomputed here: differs by 0.5.",
       );
       expect(aggregate).toContain("(1 figures not recomputed here)");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("task rows inside a rollouts file pair on the page as in the CLI", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "own-rows-"));
+    try {
+      cpSync(path.join(EXAMPLES, "resources_servers/example_multi_step"), dir, { recursive: true });
+      const data = path.join(dir, "data");
+      const lines = (name: string) =>
+        readFileSync(path.join(data, name), "utf8")
+          .split("\n")
+          .filter((l) => l.trim() !== "");
+      // The task rows moved into the rollouts file, one rollout made to pair none (its closest row is named).
+      const rollouts = lines("example_rollouts.jsonl");
+      const first = JSON.parse(rollouts[0] ?? "{}");
+      first.responses_create_params.input.push({ role: "user", content: "one more turn" });
+      const tasks = lines("example.jsonl");
+      rmSync(path.join(data, "example.jsonl"));
+      writeFileSync(
+        path.join(data, "example_rollouts.jsonl"),
+        `${[JSON.stringify(first), ...rollouts.slice(1), ...tasks].join("\n")}\n`,
+      );
+      const cli = await cliAnswers(dir);
+      expect(cli.slice(1, 5).every((a) => a.paired_by === "input")).toBe(true);
+      expect(cli.slice(5).map((a) => a.kind)).toEqual(Array(5).fill("task_row"));
+      const { service, summary } = await openInBrowser(dir);
+      expect(browserAnswers(service, summary)).toEqual(cli);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

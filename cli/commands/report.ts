@@ -13,9 +13,16 @@ import { NO_HARNESS } from "../../lib/harness";
 import type { HarnessId } from "../../lib/harness/types";
 import { readJsonl } from "../../lib/jsonl";
 import { renderReport } from "../../lib/report";
-import { parseFilter, type RunRow, runRow } from "../../lib/run";
-import { ZERO_VIEWS, type ZeroView } from "../../lib/triage";
-import { answerUsage, emptyValue, onlyFile, readHarness, scanOptions } from "../args";
+import { parseFilter, type Reward, type RunRow, runRow } from "../../lib/run";
+import {
+  answerUsage,
+  emptyValue,
+  onlyFile,
+  REWARD_HELP,
+  readHarness,
+  readReward,
+  scanOptions,
+} from "../args";
 import { CliError, reportError } from "../errors";
 import { FOLDER_HELP, type RoleOverride, readRoleOverrides, type Source, sourcesOf } from "../folder";
 import type { CommandIo } from "../io";
@@ -36,7 +43,7 @@ options:
   --mark MARKS    the rollouts to show in full: lines of FILE (3,17,42), or FILE:LINE items for a folder's
                   files (data/a.jsonl:3,data/b.jsonl:17; a bare LINE when the folder holds one rollouts file);
                   default: the first 20 the filter keeps
-  --view V        which zeros the breakdown counts: recorded (default), contract or legacy
+${REWARD_HELP}
   --server S      the verifying server (default: each rollout's own, see the README)
   --inputs M      materialized inputs JSONL, paired as verify pairs it
   --harness H     the harness that produced the file (alias diagnostics only)
@@ -53,7 +60,8 @@ interface ReportArgs {
   readonly out: string;
   readonly filter: string;
   readonly marked: readonly ReportMark[] | null;
-  readonly view: ZeroView;
+  /** The one reward setting (lib/run reward.ts): the breakdown's zeros and pass@k read it. */
+  readonly reward: Reward;
   readonly roles: readonly RoleOverride[];
   readonly server?: string;
   readonly inputs?: string;
@@ -68,7 +76,7 @@ type Parsed =
 export function parseReportArgs(argv: readonly string[]): Parsed {
   const scanned = scanOptions(
     argv,
-    ["--out", "--filter", "--mark", "--view", "--server", "--inputs", "--harness", "--role"],
+    ["--out", "--filter", "--mark", "--reward", "--view", "--server", "--inputs", "--harness", "--role"],
     ["--role"],
   );
   if (!scanned.ok || scanned.help) return scanned.ok ? { ok: true, help: true } : scanned;
@@ -99,8 +107,8 @@ export function parseReportArgs(argv: readonly string[]): Parsed {
     }
     marked = parts.flatMap((p) => (p === null ? [] : [{ file: p[1] ?? null, line: Number(p[2]) }]));
   }
-  const view = ZERO_VIEWS.find((v) => v === (values.get("--view") ?? "recorded"));
-  if (view === undefined) return { ok: false, error: `--view must be one of ${ZERO_VIEWS.join(", ")}` };
+  const reward = readReward(values);
+  if (!reward.ok) return reward;
   const roles = readRoleOverrides(lists.get("--role") ?? []);
   if (!roles.ok) return roles;
   const harness = readHarness(values.get("--harness"));
@@ -115,7 +123,7 @@ export function parseReportArgs(argv: readonly string[]): Parsed {
       out,
       filter,
       marked,
-      view,
+      reward: reward.reward,
       roles: roles.overrides,
       ...(server === undefined ? {} : { server }),
       ...(inputs === undefined ? {} : { inputs }),
@@ -228,7 +236,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
       title: basename(folder ? resolve(args.file) : first.path),
       filter: args.filter,
       marked,
-      view: args.view,
+      reward: args.reward,
     });
     if ("error" in data) throw new CliError("usage", `--filter: ${data.error}`);
     const shown = data.runs.flatMap((run) => run.rollouts);

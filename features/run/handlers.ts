@@ -104,7 +104,7 @@ export function runHandlers(service: DataService): Handlers<RunRequests> {
       const source = runSource(service, dataset);
       return source === null ? null : runView(source, filter, { reward });
     },
-    runReport: async ({ dataset, filter, marked, view }) => {
+    runReport: async ({ dataset, filter, marked, reward }) => {
       const opened = service.get(dataset);
       if (opened?.kind !== "rollouts") return { error: "no such dataset" };
       const scope = reportScope(service.session().folder, dataset);
@@ -120,7 +120,7 @@ export function runHandlers(service: DataService): Handlers<RunRequests> {
         title: scope.folder ?? opened.name,
         filter,
         marked: marks.length === 0 ? null : marks,
-        view,
+        reward,
       });
       if ("error" in data) return data;
       return { html: renderReport(data), rollouts: data.runs.reduce((n, run) => n + run.rollouts.length, 0) };

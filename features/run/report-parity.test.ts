@@ -103,7 +103,7 @@ describe("the report of a folder", () => {
     ] as const) {
       const cli = await cliReport([...args]);
       for (const dataset of [id(A), id(B)]) {
-        const page = await handlers.runReport({ dataset, filter, marked, view: "recorded" }, context);
+        const page = await handlers.runReport({ dataset, filter, marked, reward: "recorded" }, context);
         if ("error" in page) throw new Error(page.error);
         expect(page.html).toBe(cli.html);
       }

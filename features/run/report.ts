@@ -11,8 +11,7 @@ import {
   type ReportRollout,
   type ReportRun,
 } from "@/lib/report";
-import { rowTask, runRow } from "@/lib/run";
-import type { ZeroView } from "@/lib/triage";
+import { type Reward, rowTask, runRow } from "@/lib/run";
 import { readCallOutcomes } from "@/lib/triage";
 import { verifyBothPolicies } from "@/lib/verify";
 import { inputMessages, transcript } from "@/worker/core";
@@ -104,8 +103,8 @@ export interface ReportRequest {
   readonly filter: string;
   /** The rollouts the user marked, or null: the first REPORT_DEFAULT_ROLLOUTS the filter keeps. */
   readonly marked: readonly ReportMark[] | null;
-  /** Which zeros the breakdown counts (the page's why-zero view). */
-  readonly view: ZeroView;
+  /** The run view's reward setting (lib/run reward.ts): the breakdown's zeros and pass@k's reward. */
+  readonly reward: Reward;
 }
 
 const byFile = (a: ReportSource, b: ReportSource) =>
@@ -122,7 +121,7 @@ export async function reportData(
   const ordered = [...sources].sort(byFile);
   const views: { source: ReportSource; view: RunView }[] = [];
   for (const source of ordered) {
-    const view = await runView(source.source, request.filter);
+    const view = await runView(source.source, request.filter, { reward: request.reward });
     if (view.filter_error !== null) return { error: view.filter_error };
     views.push({ source, view });
   }
@@ -164,7 +163,7 @@ export async function reportData(
     runs.push({
       file: source.file,
       counts: view.counts,
-      triage: view.triage[request.view],
+      triage: view.triage[request.reward],
       metrics: view.metrics,
       rollouts,
     });
