@@ -535,6 +535,8 @@ function report(
   lines.push(
     "",
     "What scaled with the realistic shape (issue 23: 25-36 s to open, tasks of 311-427 ms, ~2 GB): the workplace replay rescanned the emails table for every reply's new id (objectMax over the table a replay owns) and every lookup (firstRecord), so replies were quadratic; the detail resolved and explained all 100k calls under both policies and built every transcript item before showing one; both verifications ran before the calls were shown, on the same 2 cores as the open; and the page received 100k call records, 33k extra table rows and sentences listing 33k call numbers each (the 'aliases' part: every Hermes alias is an unknown name under policy legacy). Provenance entries and ground truth themselves cost a linear pass (one map reading per rollout).",
+    "",
+    "The last long tasks of the open (issue 23: two over 50 ms, the longest 86 ms, with distinct arguments while the file loads), found with BENCH_TRACE=DIR (a Chromium trace of each open, bench/trace-tasks.ts) and long-animation-frame script attribution: TanStack Virtual recomputing the start of every one of the transcript's 200,001 items (and the call list's 100k) after each measured row, each new scroll margin and each count change, 5-40 ms per pass, several per task, in ResizeObserver callbacks and React renders. The detail pane's lists now keep row offsets in a Fenwick tree (components/row-offsets.ts, useLongList): O(log n) per measured row or scroll. The verification's render when it arrives (why-zero sentences, tables, badges) is deferred and interruptible.",
   );
   if (bad) {
     lines.push(
