@@ -1,6 +1,6 @@
 "use client";
 import { elementScroll, type Rect, type Virtualizer, type VirtualizerOptions } from "@tanstack/react-virtual";
-import { type RefObject, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { type RefObject, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { flushSync } from "react-dom";
 import { RowOffsets } from "./row-offsets";
 
@@ -207,8 +207,12 @@ export function useLongList({
   const [height, setHeight] = useState(initialHeight);
   const top = useRef(0);
   const shown = useRef({ first: -1, last: -1 });
+  // What the scroll, resize and scroll-to callbacks read: the committed render's (a render React discards,
+  // such as an interrupted deferred one, must not leave its offsets to be measured into).
   const live = useRef({ offsets, scroller, margin, height });
-  live.current = { offsets, scroller, margin, height };
+  useLayoutEffect(() => {
+    live.current = { offsets, scroller, margin, height };
+  });
 
   const range = useCallback(
     (at: number, list: RowOffsets, view: number, from: number) => {
