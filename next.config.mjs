@@ -11,6 +11,8 @@ const nextConfig = {
     NEXT_PUBLIC_BUILD_STAMP: process.env.BUILD_STAMP ?? new Date().toISOString(),
   },
   reactStrictMode: true,
+  // Only for profiling (bench/profile-rewards.ts): a CPU profile of the workers is read by function name.
+  productionBrowserSourceMaps: process.env.SOURCE_MAPS === "1",
   poweredByHeader: false,
   // lib/ is plain TypeScript shared with the CLI and the worker; nothing here needs server-side data.
   // The bundled samples are data, fetched by the worker: opened directly they must never be sniffed into

@@ -19,7 +19,8 @@
  * It needs a production build (`npx next build`); it starts `next start` on BENCH_PORT (default 3190) unless
  * BASE_URL names a running app. Files are generated once into BENCH_DIR (default $TMPDIR/rollout-inspector-bench)
  * with scripts/gen-big-rollouts.ts. Sizes: `--sizes 3e8,1e9` (default). Writes bench/browser.json and
- * bench/browser.md (`--out PREFIX`: PREFIX.json and PREFIX.md instead). Heavy: run it alone
+ * bench/browser.md (`--out PREFIX`: PREFIX.json and PREFIX.md instead). `--throttle 2` slows the page's main
+ * thread 2x from before the drop (CDP Emulation.setCPUThrottlingRate on the page). Heavy: run it alone
  * (`flock /tmp/heavy.lock npm run bench:browser`).
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -71,6 +72,8 @@ function arg(name: string): string | undefined {
 }
 
 const sizes = (arg("--sizes") ?? "3e8,1e9").split(",").map(Number);
+/** `--throttle 2`: the page's main thread slowed 2x (CDP Emulation.setCPUThrottlingRate) from the drop on. */
+const THROTTLE = Number(arg("--throttle") ?? 1);
 /** Where the report goes: PREFIX.json and PREFIX.md (default bench/browser). */
 const OUT = arg("--out") ?? "bench/browser";
 
@@ -293,6 +296,10 @@ async function measure(base: string, file: string, bytes: number) {
     await page.goto(base);
     await page.getByTestId("file-input").first().waitFor({ state: "attached" });
     await page.waitForTimeout(1_000);
+    if (THROTTLE > 1) {
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send("Emulation.setCPUThrottlingRate", { rate: THROTTLE });
+    }
     const rendererBefore = rssOf(browserPid, isRenderer);
     const browserBefore = rssOf(browserPid, (cmd) => !cmd.includes("--type="));
     await page.evaluate(() => {
@@ -511,6 +518,8 @@ interface Machine {
   readonly chromium: string;
   readonly load_before: number;
   readonly load_after: number;
+  /** The main thread's CPU throttling rate (1: none); absent from runs before it was an option. */
+  readonly throttle: number;
 }
 
 /** bench/browser.md from one run's figures (also `--report-only`: again from bench/browser.json). */
@@ -518,7 +527,7 @@ function writeReport(run: { date: string; machine: Machine; results: readonly Re
   const { machine } = run;
   const report = `# Browser benchmark (\`npm run bench:browser\`)
 
-${run.date.slice(0, 10)}, ${machine.cpus} cores (${machine.cpu}), ${machine.chromium}; 1-minute load average ${machine.load_before.toFixed(1)} before the run, ${machine.load_after.toFixed(1)} after (other work on the machine inflates every wall-clock figure, the longest task most).
+${run.date.slice(0, 10)}, ${machine.cpus} cores (${machine.cpu}), ${machine.chromium}${machine.throttle > 1 ? `, the page's main thread throttled ${machine.throttle}x (CDP Emulation.setCPUThrottlingRate)` : ""}; 1-minute load average ${machine.load_before.toFixed(1)} before the run, ${machine.load_after.toFixed(1)} after (other work on the machine inflates every wall-clock figure, the longest task most).
 
 ${table(run.results)}${ratioTable(run.results)}
 
@@ -547,7 +556,7 @@ How to read it:
 async function main(): Promise<void> {
   if (process.argv.includes("--report-only")) {
     const run = JSON.parse(readFileSync(path.join(ROOT, `${OUT}.json`), "utf8"));
-    writeReport(run);
+    writeReport({ ...run, machine: { throttle: 1, ...run.machine } });
     return;
   }
   const files = sizes.map((bytes) => ({ bytes, file: ensureFile(bytes) }));
@@ -571,6 +580,7 @@ async function main(): Promise<void> {
       // Other work on the machine skews every figure: the 1-minute load average before and after the run.
       load_before: loadBefore,
       load_after: loadavg()[0] ?? 0,
+      throttle: THROTTLE,
     };
     writeFileSync(
       path.join(ROOT, `${OUT}.json`),

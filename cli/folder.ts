@@ -11,8 +11,7 @@ import { createGunzip } from "node:zlib";
 import {
   type AgentRewards,
   chooseRole,
-  compareAggregate,
-  compareDataset,
+  compareMetrics,
   DatasetTally,
   datasetOf,
   FILE_ROLE_LABEL,
@@ -21,9 +20,10 @@ import {
   type FolderFile,
   type FolderPlan,
   fileRole,
-  type GymMetrics,
   headToRead,
   MAX_WHOLE_FILE_BYTES,
+  type MetricsSource,
+  metricsSummaryLine,
   planFolder,
   ROLE_SNIFF_BYTES,
   type RoleDecision,
@@ -192,26 +192,14 @@ export interface Source {
   readonly metrics: readonly SourceMetrics[];
 }
 
-export interface SourceMetrics {
+export interface SourceMetrics extends MetricsSource {
   /** Relative to the folder. */
   readonly path: string;
-  readonly metrics: GymMetrics;
-  /** The recomputed dataset figures (dataset metrics whose task rows are open), else null. */
-  readonly tally: DatasetTally | null;
-  /** The task-row file the tally was read from. */
-  readonly dataset: string | null;
 }
 
 /** Gym's numbers beside ours for one source, one line each (`lines`: its agents' recorded and recomputed rewards). */
 export function metricsLines(source: Source, lines: readonly AgentRewards[]): string[] {
-  return source.metrics.map((m) => {
-    const report =
-      m.metrics.kind === "dataset"
-        ? compareDataset(m.metrics, m.tally, m.dataset ?? "the open task rows")
-        : compareAggregate(m.metrics, lines);
-    const skipped = report.not_recomputed.length;
-    return `${terminalText(m.path)}: ${terminalText(report.summary)}${skipped > 0 ? ` (${skipped} figures not recomputed here)` : ""}\n`;
-  });
+  return source.metrics.map((m) => `${terminalText(metricsSummaryLine(m.path, compareMetrics(m, lines)))}\n`);
 }
 
 /** The `file`/`line` position fields of a JSON line from `source`. */

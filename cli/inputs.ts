@@ -32,7 +32,7 @@ export async function loadInputIndex(
       continue;
     }
     onRow?.(item.value);
-    if (!index.add(item.value, item.value, `${name} line ${item.line}`)) {
+    if (!index.add(item.value, item.value, { file: name, line: item.line })) {
       await warn(
         `line ${item.line}: neither (_ng_task_index, _ng_rollout_index) nor responses_create_params.input; it cannot be paired`,
       );

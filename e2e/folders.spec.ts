@@ -4,45 +4,17 @@
  * line has a reward, a reason code or a per-line kind; the rewards Gym recorded are reproduced where the
  * folder holds what its verifier reads; a changed role plans the folder again.
  */
+import { spawnSync } from "node:child_process";
 import path from "node:path";
-import { expect, type Page, test } from "@playwright/test";
-import { ROOT, readJsonlFile, waitReady } from "./helpers";
+import { expect, test } from "@playwright/test";
+import { openFolder, ROOT, readJsonlFile, folderRows as rows, waitReady } from "./helpers";
 
 const SERVERS = path.join(ROOT, "fixtures/gym-examples/resources_servers");
-
-async function openFolder(page: Page, dir: string): Promise<void> {
-  const input = page.getByTestId("folder-input").first();
-  // The picker becomes a directory picker once the page is hydrated (components/Loader.tsx sets webkitdirectory
-  // in an effect); before that Playwright refuses a directory.
-  await expect(input).toHaveJSProperty("webkitdirectory", true);
-  await input.setInputFiles(dir);
-  await waitReady(page);
-}
 
 const RecordedSchema = (value: unknown): number | null => {
   if (typeof value !== "object" || value === null || !("reward" in value)) return null;
   return typeof value.reward === "number" ? value.reward : null;
 };
-
-interface Row {
-  line: number;
-  reward: string | null;
-  reason: string | null;
-  server: string | null;
-  source: string | null;
-}
-
-async function rows(page: Page): Promise<Row[]> {
-  return page.locator("[data-testid=rollout-scroller] [data-line]").evaluateAll((elements) =>
-    elements.map((row) => ({
-      line: Number(row.getAttribute("data-line")),
-      reward: row.getAttribute("data-reward"),
-      reason: row.getAttribute("data-unverified-reason"),
-      server: row.getAttribute("data-server"),
-      source: row.getAttribute("data-server-source"),
-    })),
-  );
-}
 
 /** What Done-when asks of each of the six ported servers' folders. */
 const EXPECTED: Record<string, "recorded" | "one" | "missing_field"> = {
@@ -103,7 +75,8 @@ for (const [server, want] of Object.entries(EXPECTED)) {
       const detail = page.locator("article[data-detail-line]");
       await expect(detail).toHaveAttribute("data-verified", "true");
       await expect(detail).toContainText("did not pair with the open inputs");
-      await expect(detail).toContainText("The closest is input row");
+      // The closest row is named as the CLI names it (lib/verify rowLabel): its file and line.
+      await expect(detail).toContainText("The closest is data/example.jsonl line");
       await expect(detail).not.toContainText("open the materialized inputs file");
     }
     // The verifying server's source reads as the folder's config.
@@ -159,4 +132,54 @@ test("changing a file's role plans the folder again: pairing and routing follow"
   await expect
     .poll(async () => (await rows(page)).map((r) => `${r.source} ${r.reward}`))
     .toEqual(Array(5).fill("config 1"));
+});
+
+/** The comparison lines `cli verify DIR` prints on stderr for Gym's metrics files. */
+function cliMetricsLines(dir: string): string[] {
+  const run = spawnSync(
+    process.execPath,
+    ["--import", "tsx", path.join(ROOT, "cli/main.ts"), "verify", dir],
+    {
+      cwd: ROOT,
+      encoding: "utf8",
+    },
+  );
+  expect(run.status).toBe(0);
+  return run.stderr
+    .split("\n")
+    .filter((line) => /^[^:]+: Gym's (dataset|aggregate) metrics (of |\()/.test(line));
+}
+
+test("Gym's own numbers beside ours: each figure, Gym's value, ours and the difference, as `cli verify DIR` says", async ({
+  page,
+}) => {
+  // iheval's example_metrics.json was computed over other task rows than the example.jsonl it ships.
+  const dir = path.join(SERVERS, "iheval");
+  await page.goto("/");
+  await openFolder(page, dir);
+  const panel = page.getByTestId("gym-metrics");
+  await expect(panel).toContainText("difference");
+  await expect(panel).toHaveJSProperty("open", true);
+  const row = panel.locator("tbody tr[data-metric='Number of tools Average']");
+  await expect(row.locator("td")).toHaveText([
+    "Number of tools Average",
+    "resources_servers/iheval/data/example.jsonl",
+    "1",
+    "0.2",
+    "differs by -0.8 (data/example.jsonl)",
+  ]);
+  await expect(panel.locator("tbody tr[data-metric='Number of examples'] td").nth(4)).toHaveText(
+    "the same (data/example.jsonl)",
+  );
+  // The page's sentence is the CLI's, word for word.
+  const summary = await panel.getByTestId("metrics-summary").textContent();
+  expect(cliMetricsLines(dir)).toEqual([
+    `data/example_metrics.json: ${summary} (2 figures not recomputed here)`,
+  ]);
+
+  // A folder whose figures all agree says so, closed.
+  await page.goto("/");
+  await openFolder(page, path.join(SERVERS, "example_multi_step"));
+  await expect(page.getByTestId("gym-metrics")).toContainText(": no difference");
+  await expect(page.getByTestId("gym-metrics")).toHaveJSProperty("open", false);
 });

@@ -49,3 +49,34 @@ export async function openLine(page: Page, line: number): Promise<void> {
 export function screenshotPath(name: string): string {
   return process.env.UPDATE_SCREENSHOTS ? `e2e/screenshots/${name}` : `test-results/screenshots/${name}`;
 }
+
+/** Opens a folder through the folder picker (`folder-input`, webkitdirectory), as a new user would. */
+export async function openFolder(page: Page, dir: string): Promise<void> {
+  const input = page.getByTestId("folder-input").first();
+  // The picker becomes a directory picker once the page is hydrated (components/Loader.tsx sets webkitdirectory
+  // in an effect); before that Playwright refuses a directory.
+  await expect(input).toHaveJSProperty("webkitdirectory", true);
+  await input.setInputFiles(dir);
+  await waitReady(page);
+}
+
+/** One listed rollout as the list shows it: its reward or reason, its verifying server and that server's source. */
+export interface ListedRow {
+  line: number;
+  reward: string | null;
+  reason: string | null;
+  server: string | null;
+  source: string | null;
+}
+
+export async function folderRows(page: Page): Promise<ListedRow[]> {
+  return page.locator("[data-testid=rollout-scroller] [data-line]").evaluateAll((elements) =>
+    elements.map((row) => ({
+      line: Number(row.getAttribute("data-line")),
+      reward: row.getAttribute("data-reward"),
+      reason: row.getAttribute("data-unverified-reason"),
+      server: row.getAttribute("data-server"),
+      source: row.getAttribute("data-server-source"),
+    })),
+  );
+}

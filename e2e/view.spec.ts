@@ -6,6 +6,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import {
   appendFileSync,
+  cpSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -18,7 +19,7 @@ import { request } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { GOLDEN_WA, ROOT, readJsonlFile, waitReady } from "./helpers";
+import { folderRows, GOLDEN_WA, openFolder, ROOT, readJsonlFile, waitReady } from "./helpers";
 
 /** The product requirement: an appended line shows with its reward within this long (issue #22). */
 const FOLLOW_TARGET_MS = 2000;
@@ -28,7 +29,8 @@ const FOLLOW_TARGET_MS = 2000;
  */
 const FOLLOW_FAIL_MS = 3 * FOLLOW_TARGET_MS;
 
-let server: ChildProcess;
+/** Every `view` process started here (stopped after the tests). */
+const views: ChildProcess[] = [];
 let url: URL;
 let port: number;
 let token: string;
@@ -49,16 +51,24 @@ test.beforeAll(async () => {
   writeFileSync(path.join(dir, "inputs.jsonl"), readFileSync(path.join(GOLDEN_WA, "wa_inputs.jsonl")));
   writeFileSync(path.join(base, "secret.txt"), "not to be served\n");
   symlinkSync(path.join(base, "secret.txt"), path.join(dir, "escape.jsonl"));
+  url = await startView(dir);
+  port = Number(url.port);
+  token = url.searchParams.get("token") ?? "";
+});
+
+/** Starts `cli view DIR --port 0`; resolves with the URL it printed. */
+async function startView(folder: string): Promise<URL> {
   // Its own process group, so the whole tree (npx, tsx, node) is stopped after the tests.
-  server = spawn("npx", ["tsx", "cli/main.ts", "view", dir, "--port", "0"], {
+  const child = spawn("npx", ["tsx", "cli/main.ts", "view", folder, "--port", "0"], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
+  views.push(child);
   const printed = await new Promise<string>((resolve, reject) => {
     let out = "";
     const timer = setTimeout(() => reject(new Error(`view printed no URL:\n${out}`)), 90_000);
-    server.stdout?.on("data", (chunk: Buffer) => {
+    child.stdout?.on("data", (chunk: Buffer) => {
       out += chunk.toString();
       const match = /http:\/\/127\.0\.0\.1:\d+\/\?\S+/.exec(out);
       if (match) {
@@ -66,15 +76,14 @@ test.beforeAll(async () => {
         resolve(match[0]);
       }
     });
-    server.on("exit", (code) => reject(new Error(`view exited ${code}:\n${out}`)));
+    child.on("exit", (code) => reject(new Error(`view exited ${code}:\n${out}`)));
   });
-  url = new URL(printed);
-  port = Number(url.port);
-  token = url.searchParams.get("token") ?? "";
-});
+  return new URL(printed);
+}
 
 test.afterAll(() => {
-  if (server?.pid !== undefined) process.kill(-server.pid, "SIGINT");
+  for (const view of views)
+    if (view.pid !== undefined && view.exitCode === null) process.kill(-view.pid, "SIGINT");
   rmSync(base, { recursive: true, force: true });
 });
 
@@ -166,4 +175,47 @@ test("the printed URL opens the folder; an appended line shows with its reward",
   writeFileSync(path.join(dir, "rollouts.jsonl"), `${rolloutLines[0]}\n`);
   await expect(page.getByTestId("follow-problem")).toContainText("shrank");
   await expect(page.locator("[data-testid=rollout-scroller] [data-line]")).toHaveCount(4);
+});
+
+test("a served Gym folder is opened as the folder picker opens it: roles, config routing, pairing, metrics", async ({
+  page,
+}) => {
+  const example = path.join(ROOT, "fixtures/gym-examples/resources_servers/example_multi_step");
+  const copy = path.join(base, "example_multi_step");
+  cpSync(example, copy, { recursive: true });
+  const recorded = readJsonlFile(path.join(copy, "data/example_rollouts.jsonl")).map((row) =>
+    typeof row === "object" && row !== null && "reward" in row ? String(row.reward) : null,
+  );
+
+  // The folder picker's answer on the app the tests build.
+  await page.goto("/");
+  await openFolder(page, copy);
+  const picked = await folderRows(page);
+
+  // The same folder served.
+  await page.goto((await startView(copy)).toString());
+  await waitReady(page);
+  const panel = page.getByTestId("folder-panel");
+  await expect(panel.locator("[data-folder-file='data/example_rollouts.jsonl']")).toHaveAttribute(
+    "data-role",
+    "rollouts",
+  );
+  await expect(panel.locator("[data-folder-file='data/example.jsonl']")).toHaveAttribute(
+    "data-role",
+    "inputs",
+  );
+  await expect(panel.locator("[data-folder-file='configs/example_multi_step.yaml']")).toHaveAttribute(
+    "data-role",
+    "config",
+  );
+  const served = await folderRows(page);
+  expect(served).toEqual(picked);
+  expect(served.length).toBe(recorded.length);
+  for (const row of served) {
+    expect(row.server).toBe("example_multi_step");
+    expect(row.source).toBe("config");
+    // Paired with the folder's task rows as Gym's request model reads them: the rewards Gym recorded.
+    expect(row.reward, `line ${row.line}`).toBe(recorded[row.line - 1]);
+  }
+  await expect(page.getByTestId("gym-metrics")).toContainText("example_metrics.json");
 });

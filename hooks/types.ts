@@ -1,7 +1,7 @@
 /** Types the presentational components share with the data hooks. */
 
 /** Folder file roles and their labels (lib/folder). */
-export { FILE_ROLE_LABEL, FILE_ROLES } from "@/lib/folder";
+export { FILE_ROLE_LABEL, FILE_ROLES, formatFigure } from "@/lib/folder";
 export type {
   ListedTableDiff,
   ListedWorkplaceDetails,
@@ -28,6 +28,7 @@ export type {
   FolderSummary,
   FollowSummary,
   GymMetrics,
+  GymMetricsView,
   HarnessId,
   Highlight,
   HighlightResult,
@@ -36,6 +37,7 @@ export type {
   LineKind,
   LoadProgress,
   MapState,
+  MetricComparison,
   Policy,
   RecentFile,
   RolloutFinding,

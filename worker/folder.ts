@@ -1,11 +1,15 @@
 /**
  * An opened folder in the browser: each file read for its role (lib/folder says how much of each file to
- * read, headToRead, and decides the role; this reads those bytes from the File: the first ROLE_SNIFF_BYTES
- * of JSONL, decompressed, or the whole YAML/JSON text, as cli/folder.ts does from disk), the user's roles,
- * lib's plan applied to the datasets read, and the folder as the page shows it.
+ * read, headToRead, and decides the role; this reads those bytes from the File, or from the server for a
+ * folder `cli view` serves: the first ROLE_SNIFF_BYTES of JSONL, decompressed, or the whole YAML/JSON text,
+ * as cli/folder.ts does from disk), the user's roles, lib's plan applied to the datasets read, and the
+ * folder as the page shows it. A picked, a dropped and a served folder take this one path.
  */
 import {
   chooseRole,
+  compareMetrics,
+  DatasetTally,
+  datasetOf,
   type FileRole,
   type FolderFile,
   type FolderPlan,
@@ -16,19 +20,49 @@ import {
   ROLE_SNIFF_BYTES,
   type RoleDecision,
   readGymMetrics,
+  rowRewards,
+  runMetrics,
 } from "../lib/folder";
-import { gunzipIfGzip, streamChunks } from "../lib/jsonl";
-import type { FolderEntry, FolderSummary } from "./protocol";
+import { gunzipIfGzip, readJsonl, streamChunks } from "../lib/jsonl";
+import type { FolderEntry, FolderSummary, GymMetricsView, Source } from "./protocol";
 import type { Dataset } from "./store";
 
 const decoder = new TextDecoder();
 
-async function readStart(file: Blob): Promise<{ text: string; complete: boolean }> {
+/** Where a folder file is read from, as a source (a served file is one the worker follows as it grows). */
+export function entrySource(entry: FolderEntry): Source {
+  return "file" in entry
+    ? { kind: "file", file: entry.file }
+    : { kind: "remote", url: entry.url, name: entry.path };
+}
+
+async function served(url: string, init: RequestInit = {}): Promise<Response> {
+  const response = await fetch(url, init);
+  if (response.status === 416) return new Response(new Uint8Array());
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new Error(`${url}: HTTP ${response.status}`);
+  }
+  return response;
+}
+
+/** The file's bytes from its start (a served file: one range request, cancelled once enough is read). */
+async function entryStream(entry: FolderEntry): Promise<ReadableStream<Uint8Array>> {
+  if ("file" in entry) return entry.file.stream();
+  const response = await served(entry.url, { headers: { Range: "bytes=0-" } });
+  return response.body ?? new Blob([]).stream();
+}
+
+async function entryText(entry: FolderEntry): Promise<string> {
+  return "file" in entry ? entry.file.text() : (await served(entry.url)).text();
+}
+
+async function readStart(entry: FolderEntry): Promise<{ text: string; complete: boolean }> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   let complete = true;
   try {
-    for await (const chunk of gunzipIfGzip(streamChunks(file.stream()))) {
+    for await (const chunk of gunzipIfGzip(streamChunks(await entryStream(entry)))) {
       chunks.push(chunk);
       size += chunk.length;
       if (size >= ROLE_SNIFF_BYTES) {
@@ -52,16 +86,18 @@ async function readStart(file: Blob): Promise<{ text: string; complete: boolean 
 }
 
 /** One folder file as lib/folder reads it for its role; null head when it cannot be read as text. */
-export async function folderHead({ path, file }: FolderEntry): Promise<FolderFile> {
+export async function folderHead(entry: FolderEntry): Promise<FolderFile> {
+  const { path } = entry;
   const how = headToRead(path);
   try {
     if (how === "start") {
-      const { text, complete } = await readStart(file);
+      const { text, complete } = await readStart(entry);
       return { path, head: text, complete };
     }
     if (how === "whole") {
-      if (file.size > MAX_WHOLE_FILE_BYTES) return { path, head: null, complete: false };
-      return { path, head: await file.text(), complete: true };
+      const size = "file" in entry ? entry.file.size : entry.bytes;
+      if (size > MAX_WHOLE_FILE_BYTES) return { path, head: null, complete: false };
+      return { path, head: await entryText(entry), complete: true };
     }
     return { path, head: "", complete: false };
   } catch {
@@ -149,4 +185,31 @@ export function folderSummary(folder: OpenedFolder): FolderSummary {
       }),
     })),
   };
+}
+
+/** Gym's dataset figures recomputed from a task-rows dataset: every row that parses, as `cli verify DIR` reads them. */
+async function tallyOf(dataset: Dataset): Promise<DatasetTally> {
+  const tally = new DatasetTally();
+  for await (const item of readJsonl(dataset.blob().stream(), { gzip: false }))
+    if (item.ok) tally.row(item.value);
+  return tally;
+}
+
+/**
+ * Gym's numbers of a rollouts file's metrics files beside ours, each difference named: lib/folder
+ * compareMetrics, what `cli verify DIR` prints. Ours come from the task rows the plan pairs it with and the
+ * rollouts' recorded and recomputed (contract) rewards, so it is asked for once every reward is in.
+ */
+export async function metricsViews(folder: OpenedFolder, rollouts: Dataset): Promise<GymMetricsView[]> {
+  const run = folder.plan.runs.find((planned) => folder.datasets.get(planned.rollouts) === rollouts);
+  if (run === undefined) return [];
+  const lines = [...rollouts.entries.values()].map(rowRewards);
+  const views: GymMetricsView[] = [];
+  for (const { path, metrics } of runMetrics(folder.plan, run)) {
+    const dataset = datasetOf(metrics, run.inputs);
+    const rows = dataset === null ? undefined : folder.datasets.get(dataset);
+    const tally = rows?.kind === "inputs" ? await tallyOf(rows) : null;
+    views.push({ path, metrics, report: compareMetrics({ metrics, tally, dataset }, lines) });
+  }
+  return views;
 }

@@ -14,12 +14,12 @@ import { type ConfigRouter, chooseServer, InputIndex, type LineSource, pairingKe
 import {
   type AnalyzedRollout,
   analyzeRolloutRun,
-  detailVerification,
   highlightCounts,
   isInputRow,
   type RowContext,
+  verifiedDetail,
 } from "./core";
-import type { RolloutIndexEntry, VerificationView } from "./protocol";
+import type { RolloutIndexEntry, VerifiedDetail } from "./protocol";
 import { findInLines, lineFilter } from "./search";
 
 /** What one non-blank line turned out to be when its batch was indexed. */
@@ -201,10 +201,10 @@ export interface RewardJob extends AnalysisOptions {
   readonly inputs: string | null;
 }
 
-/** The rows of an inputs file, by where they are. */
+/** The rows of an inputs file (or of a folder's several), by where they are and how sentences name their file. */
 export interface InputsJob {
   readonly id: string;
-  readonly lines: readonly LineRef[];
+  readonly files: readonly { readonly name: string; readonly lines: readonly LineRef[] }[];
 }
 
 /** Inputs files indexed for pairing (lib/verify InputIndex), by dataset id; ids are never reused. */
@@ -214,15 +214,17 @@ async function buildInputIndex(job: InputsJob): Promise<InputIndex<LineRef>> {
   const index = new InputIndex<LineRef>();
   // Each Blob part is read once: an inputs file's rows sit side by side.
   const parts = new Map<Blob, Promise<Uint8Array>>();
-  for (const ref of job.lines) {
-    let bytes = parts.get(ref.blob);
-    if (!bytes) {
-      bytes = ref.blob.arrayBuffer().then((buffer) => new Uint8Array(buffer));
-      parts.set(ref.blob, bytes);
+  for (const { name, lines } of job.files) {
+    for (const ref of lines) {
+      let bytes = parts.get(ref.blob);
+      if (!bytes) {
+        bytes = ref.blob.arrayBuffer().then((buffer) => new Uint8Array(buffer));
+        parts.set(ref.blob, bytes);
+      }
+      const line = (await bytes).subarray(ref.offset, ref.offset + ref.length);
+      const parsed = parseJsonLine(decoder.decode(line));
+      if (parsed.ok && isInputRow(parsed.value)) index.add(parsed.value, ref, { file: name, line: ref.line });
     }
-    const line = (await bytes).subarray(ref.offset, ref.offset + ref.length);
-    const parsed = parseJsonLine(decoder.decode(line));
-    if (parsed.ok && isInputRow(parsed.value)) index.add(parsed.value, ref);
   }
   return index;
 }
@@ -276,14 +278,54 @@ export async function rowContext(
   };
 }
 
+/** Most bytes between two lines read in one Blob read (a job's lines are mostly side by side). */
+export const READ_GAP_BYTES = 64 * 1024;
+
+/**
+ * Each line's bytes, in the order given. Lines side by side in one Blob are read with one read: a Blob read
+ * costs far more than its bytes (a round trip to the browser's blob store), and one read per line was a
+ * quarter of a pool worker's time in the rewards pass (bench/profile-rewards.md).
+ */
+export async function readLines(refs: readonly LineRef[]): Promise<Uint8Array[]> {
+  // By Blob (in order of first appearance), then by offset.
+  const blobs = new Map<Blob, number>();
+  for (const ref of refs) if (!blobs.has(ref.blob)) blobs.set(ref.blob, blobs.size);
+  const order = refs.map((_, i) => i);
+  order.sort((a, b) => {
+    const x = refs[a]!;
+    const y = refs[b]!;
+    return blobs.get(x.blob)! - blobs.get(y.blob)! || x.offset - y.offset;
+  });
+  const out: Uint8Array[] = new Array(refs.length);
+  let at = 0;
+  while (at < order.length) {
+    const first = refs[order[at]!]!;
+    let end = first.offset + first.length;
+    let last = at + 1;
+    for (; last < order.length; last++) {
+      const next = refs[order[last]!]!;
+      if (next.blob !== first.blob || next.offset < end || next.offset - end > READ_GAP_BYTES) break;
+      end = next.offset + next.length;
+    }
+    const run = await readLine({ blob: first.blob, offset: first.offset, length: end - first.offset });
+    for (let i = at; i < last; i++) {
+      const ref = refs[order[i]!]!;
+      out[order[i]!] = run.subarray(ref.offset - first.offset, ref.offset - first.offset + ref.length);
+    }
+    at = last;
+  }
+  return out;
+}
+
 /**
  * The full index entry and run row of each line (both policies verified once, with the paired input row
  * when there is one), and its search filter, built from the bytes read for it.
  */
 export async function rewardBatch(job: RewardJob): Promise<RewardedLine[]> {
   const out: RewardedLine[] = [];
-  for (const ref of job.lines) {
-    const bytes = await readLine(ref);
+  const lines = await readLines(job.lines);
+  for (const [i, ref] of job.lines.entries()) {
+    const bytes = lines[i]!;
     const parsed = parseJsonLine(decoder.decode(bytes));
     const rollout = rolloutOf(parsed.ok ? parsed.value : undefined);
     if (rollout === null) continue;
@@ -303,11 +345,11 @@ export interface VerifyDetailJob extends AnalysisOptions {
  * Both verifications of one rollout as the detail pane shows them. A pool job, so the data worker keeps
  * answering page requests (scrolling, n/p) while a long rollout is replayed.
  */
-export async function verifyDetail(job: VerifyDetailJob): Promise<VerificationView | null> {
+export async function verifyDetail(job: VerifyDetailJob): Promise<VerifiedDetail | null> {
   const parsed = parseJsonLine(decoder.decode(await readLine(job.ref)));
   const rollout = rolloutOf(parsed.ok ? parsed.value : undefined);
   if (rollout === null) return null;
-  return detailVerification(rollout, await rowContext(rollout, job.inputs, job));
+  return verifiedDetail(rollout, await rowContext(rollout, job.inputs, job));
 }
 
 /** A rollout's rewards pass: its entry, run row and emitted names, and its search filter (./search.ts). */

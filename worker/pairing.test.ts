@@ -64,13 +64,14 @@ describe("Pairing", () => {
     const rollouts = await indexedDataset("d-rollouts", noecho);
     expect(inputs.kind).toBe("inputs");
     // Every task row is indexed (none is unreadable).
-    expect(inputsJob(inputs).lines).toHaveLength(inputs.lineCount);
+    const job = inputsJob(inputs);
+    expect(job.files.map((f) => [f.name, f.lines.length])).toEqual([[inputs.name, inputs.lineCount]]);
     const prepared: string[] = [];
     const pairing = new Pairing(
       {
         prepareInputs: async (job) => {
           prepared.push(job.id);
-          return job.lines.length;
+          return job.files.reduce((n, f) => n + f.lines.length, 0);
         },
       },
       (id) => [inputs, rollouts].find((dataset) => dataset.id === id),

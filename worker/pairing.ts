@@ -31,14 +31,17 @@ export function countPaired(dataset: Dataset): number {
   return paired;
 }
 
-/** Where every row of an inputs file is, for the pairing index (lib/verify InputIndex). */
+/**
+ * Where every row of an inputs file is, for the pairing index (lib/verify InputIndex); its rows are named by
+ * the file's path in an opened folder, else its name, as the CLI names them.
+ */
 export function inputsJob(inputs: Dataset): InputsJob {
   const lines: LineRef[] = [];
   for (let line = 1; line <= inputs.lineCount; line++) {
     const ref = inputs.lineRef(line);
     if (ref && !inputs.parseErrors.has(line)) lines.push(ref);
   }
-  return { id: inputs.id, lines };
+  return { id: inputs.id, files: [{ name: inputs.folderPath ?? inputs.name, lines }] };
 }
 
 export class Pairing {
@@ -86,7 +89,7 @@ export class Pairing {
     else if (inputs.length > 1) {
       const union = `folder:${inputs.map((d) => d.id).join("+")}`;
       pairedInputs = union;
-      await this.prepare(union, () => ({ id: union, lines: inputs.flatMap((d) => inputsJob(d).lines) }));
+      await this.prepare(union, () => ({ id: union, files: inputs.flatMap((d) => inputsJob(d).files) }));
     }
     const matches = pairedInputs === null ? 0 : await indexMatches(dataset, pairedInputs);
     this.setPairing(dataset, pairedInputs, matches);

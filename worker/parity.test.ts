@@ -3,12 +3,15 @@
  * server, with the same source, pair the same way and reach the same outcome on every line of every
  * fixture file (Gym's example rollouts with and without their example.jsonl, and the golden files).
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { run as triage } from "@/cli/commands/triage";
 import { run } from "@/cli/commands/verify";
 import { memoryIo } from "@/cli/io";
+import { metricsSummaryLine } from "@/lib/folder";
 import { inProcessPool } from "@/worker/pool";
 import type { FolderEntry, LoadProgress, SessionSummary, Source } from "@/worker/protocol";
 import { DataService } from "@/worker/service";
@@ -149,12 +152,42 @@ interface LineAnswer {
   reward: number | null;
   unverified: string | null;
   kind: string | null;
+  /** The line's sentence: its kind's, or why it has no reward (the contract policy's). */
   message: string | null;
 }
+
+/** The comparison lines of Gym's metrics files on a command's stderr (cli/folder.ts metricsLines). */
+function metricsLinesOf(stderr: string): string[] {
+  return stderr
+    .split("\n")
+    .filter((line) => /^[^:]+: Gym's (dataset metrics of |aggregate metrics \()/.test(line))
+    .sort();
+}
+
+/** Gym's numbers beside ours as the page gets them, one line each as the CLI prints them. */
+async function browserMetricsLines(service: DataService, summary: SessionSummary): Promise<string[]> {
+  const lines: string[] = [];
+  for (const dataset of summary.datasets) {
+    if (dataset.kind !== "rollouts") continue;
+    for (const view of await service.gymMetrics(dataset.id))
+      lines.push(metricsSummaryLine(view.path, view.report));
+  }
+  return lines.sort();
+}
+
+/** What `cli triage DIR` prints about Gym's metrics (stderr). */
+async function triageMetricsLines(dir: string): Promise<string[]> {
+  const io = memoryIo();
+  expect(await triage([dir, "--format", "jsonl"], io)).toBe(0);
+  return metricsLinesOf(io.err());
+}
+
+let lastCliMetrics: string[] = [];
 
 async function cliAnswers(dir: string, roles: readonly string[] = []): Promise<LineAnswer[]> {
   const io = memoryIo();
   expect(await run([dir, ...roles.flatMap((r) => ["--role", r])], io)).toBe(0);
+  lastCliMetrics = metricsLinesOf(io.err());
   return io
     .out()
     .split("\n")
@@ -169,7 +202,9 @@ async function cliAnswers(dir: string, roles: readonly string[] = []): Promise<L
       reward: r.kind === undefined ? (r.reward ?? null) : null,
       unverified: r.unverified ?? null,
       kind: r.kind ?? null,
-      message: r.kind === undefined ? null : (r.error ?? null),
+      // The CLI names the folder's files from the working directory (for ng_run and cli live), the page
+      // from the folder: the same sentence once the folder's own path is taken off.
+      message: r.error?.replaceAll(`${dir}/`, "") ?? null,
     }))
     .sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1));
 }
@@ -189,7 +224,7 @@ function browserAnswers(service: DataService, summary: SessionSummary): LineAnsw
         reward: e.contract,
         unverified: e.unverified,
         kind: null,
-        message: null,
+        message: e.error,
       });
     }
     for (const error of dataset.errors) {
@@ -229,6 +264,10 @@ describe("cli verify DIR and the browser's opened folder answer every line alike
       // Every line has a reward, a reason code or a kind.
       for (const row of browser)
         expect(row.reward !== null || row.unverified !== null || row.kind !== null).toBe(true);
+      // Gym's numbers beside ours: the page's comparison is the one `cli verify DIR` and `cli triage DIR` print.
+      const metrics = lastCliMetrics;
+      expect(await browserMetricsLines(service, summary)).toEqual(metrics);
+      expect(await triageMetricsLines(dir)).toEqual(metrics);
     },
   );
 
@@ -239,6 +278,43 @@ describe("cli verify DIR and the browser's opened folder answer every line alike
     expect(cli.length).toBeGreaterThan(300);
     expect(browserAnswers(service, summary)).toEqual(cli);
     expect(summary.folder?.runs.length).toBeGreaterThan(50);
+    expect(lastCliMetrics.length).toBeGreaterThan(50);
+    expect(await browserMetricsLines(service, summary)).toEqual(lastCliMetrics);
+  });
+
+  it("Gym's aggregate metrics: each agent's mean reward beside its lines', on the page as in the CLI", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "aggregate-"));
+    try {
+      cpSync(path.join(EXAMPLES, "resources_servers/example_tool_call_multireward"), dir, {
+        recursive: true,
+      });
+      writeFileSync(
+        path.join(dir, "data/run_aggregate_metrics.json"),
+        JSON.stringify([
+          {
+            agent_ref: { name: "example_tool_call_multireward_simple_agent" },
+            agent_metrics: { "mean/reward": 1.5 },
+          },
+          { agent_ref: { name: "absent_agent" }, agent_metrics: { avg_reward: 1, pass_rate: 1 } },
+        ]),
+      );
+      await cliAnswers(dir);
+      const { service, summary } = await openInBrowser(dir);
+      const lines = await browserMetricsLines(service, summary);
+      expect(lines).toEqual(lastCliMetrics);
+      expect(await triageMetricsLines(dir)).toEqual(lastCliMetrics);
+      const aggregate = lines.find((l) => l.startsWith("data/run_aggregate_metrics.json: "));
+      // The five lines recorded 2.0 and are recomputed 2.0: Gym's 1.5 differs from both, named.
+      expect(aggregate).toContain(
+        "mean/reward (recorded) (agent example_tool_call_multireward_simple_agent): Gym 1.5, recomputed 2 from the recorded rewards of its 5 lines: differs by 0.5.",
+      );
+      expect(aggregate).toContain(
+        "mean/reward (recomputed) (agent example_tool_call_multireward_simple_agent): Gym 1.5, recomputed 2 from the rewards recomputed here: differs by 0.5.",
+      );
+      expect(aggregate).toContain("(1 figures not recomputed here)");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("a role changed on the page is the CLI's --role", async () => {

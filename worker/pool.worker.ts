@@ -15,7 +15,12 @@ self.addEventListener("message", (event: MessageEvent<{ type: "port"; port: Mess
   port.start();
   serve<PoolRequests>(port, {
     index: (job) => indexBatch(job),
-    rewards: (job) => rewardBatch(job),
+    rewards: async (job, context) => {
+      const rows = await rewardBatch(job);
+      // Each filter has a buffer of its own: moved to the data worker, not copied.
+      context.transfer(...rows.map((row) => row.filter.buffer));
+      return rows;
+    },
     search: (job) => searchRange(job),
     prepareInputs: (job) => prepareInputs(job),
     verifyDetail: (job) => verifyDetail(job),

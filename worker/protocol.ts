@@ -12,12 +12,12 @@
 import type { CompareRequests } from "@/features/compare/protocol";
 import type { InspectorRequests } from "@/features/inspector/protocol";
 import type { RunRequests } from "@/features/run/protocol";
-import type { FileRole, GymMetrics, LineKind } from "../lib/folder";
+import type { FileRole, GymMetrics, LineKind, MetricComparison, MetricsReport } from "../lib/folder";
 import type { HarnessChoice } from "../lib/harness/choice";
 import type { HarnessId } from "../lib/harness/types";
 import type { CallResolution, Highlight, MapState, Policy, RolloutFinding } from "../lib/identity/types";
 import type { RolloutRow } from "../lib/run";
-import type { PackedBadges, RolloutTriage } from "../lib/triage";
+import type { DecisiveCall, PackedBadges, RolloutTriage } from "../lib/triage";
 import type { VerifierDetailsView } from "../lib/verify/details";
 import type { VerifyResult } from "../lib/verify/types";
 import type { FollowSummary } from "./follow";
@@ -31,6 +31,8 @@ export type {
   Highlight,
   LineKind,
   MapState,
+  MetricComparison,
+  MetricsReport,
   Policy,
   RolloutFinding,
   VerifyResult,
@@ -109,11 +111,14 @@ export interface DatasetSummary {
   readonly follow: FollowSummary | null;
 }
 
-/** One file of an opened folder: its path there and the File (webkitRelativePath or a dropped entry's path). */
-export interface FolderEntry {
-  readonly path: string;
-  readonly file: File;
-}
+/**
+ * One file of an opened folder: its path there and where its bytes are: the File of a picked or dropped
+ * folder (webkitRelativePath or a dropped entry's path), or the URL `cli view` serves it at, with its size
+ * from the server's listing (read with range requests, and followed while it grows).
+ */
+export type FolderEntry =
+  | { readonly path: string; readonly file: File }
+  | { readonly path: string; readonly url: string; readonly bytes: number };
 
 /** One file of the opened folder as the page lists it: its role and the reason (lib/folder). */
 export interface FolderFileView {
@@ -136,6 +141,13 @@ export interface FolderRunView {
   readonly servers: readonly string[];
   /** Gym's own metrics files beside it, read by lib/folder. */
   readonly metrics: readonly { readonly path: string; readonly metrics: GymMetrics }[];
+}
+
+/** One Gym metrics file of a rollouts file: Gym's figures and ours, each difference named (lib/folder). */
+export interface GymMetricsView {
+  readonly path: string;
+  readonly metrics: GymMetrics;
+  readonly report: MetricsReport;
 }
 
 export interface FolderSummary {
@@ -235,6 +247,18 @@ export interface VerificationView {
   readonly triage: DetailTriage | null;
   /** What each call did in the verifier's replay (lib/triage callBadges), packed (badgeAt reads one). */
   readonly badges: PackedBadges;
+}
+
+/**
+ * Both verifications as the pool answers the data worker: the page's bounded view, and what the page asks
+ * for a page at a time beyond it (the data worker keeps it with the opened rollout).
+ */
+export interface VerifiedDetail {
+  readonly view: VerificationView;
+  /** Every call's badge, packed (the page asks for the calls it shows: detailBadges). */
+  readonly badges: PackedBadges;
+  /** Every decisive call, in call order (the view lists the first LISTED_DECISIVE: detailDecisive has the rest). */
+  readonly decisive: readonly DecisiveCall[];
 }
 
 /**

@@ -3,13 +3,14 @@
  * computed again, only for the same content, project version and build, and never from a cache that does
  * not validate.
  */
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildTriageRun } from "../scripts/gen-triage-run";
 import { inProcessPool, type Pool } from "./pool";
 import type { LoadProgress } from "./protocol";
-import { contentHash, type ResultsStore, readResults, resultsKey } from "./results-cache";
+import { contentHash, HASH_CHUNK_BYTES, type ResultsStore, readResults, resultsKey } from "./results-cache";
 import { DataService } from "./service";
 
 const run = buildTriageRun();
@@ -108,5 +109,19 @@ describe("kept results", () => {
     expect(await contentHash(new Blob(["abc"]))).toBe(
       "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
     );
+  });
+
+  it("hashes a file of several slices as the SHA-256 of its slices' digests: a change in any slice changes it", async () => {
+    const big = new Uint8Array(HASH_CHUNK_BYTES * 2 + 10).fill(0x61);
+    const slices = [
+      big.subarray(0, HASH_CHUNK_BYTES),
+      big.subarray(HASH_CHUNK_BYTES, HASH_CHUNK_BYTES * 2),
+      big.subarray(HASH_CHUNK_BYTES * 2),
+    ];
+    const digests = Buffer.concat(slices.map((slice) => createHash("sha256").update(slice).digest()));
+    expect(await contentHash(new Blob([big]))).toBe(createHash("sha256").update(digests).digest("hex"));
+    const changed = big.slice();
+    changed[HASH_CHUNK_BYTES + 5] = 0x62;
+    expect(await contentHash(new Blob([changed]))).not.toBe(await contentHash(new Blob([big])));
   });
 });

@@ -16,15 +16,17 @@ import { ZERO_CAUSES } from "../lib/triage";
 import { SERVER_SOURCES, UNVERIFIED_CODES } from "../lib/verify";
 import type { AnalyzedRollout } from "./core";
 
-/** Bumped when the kept form changes. */
-export const RESULTS_CACHE_FORMAT = 2;
+/** Bumped when the kept form (or the content hash) changes. */
+export const RESULTS_CACHE_FORMAT = 3;
 /** The project's version and build: results computed by other code are never trusted. */
 export const BUILD_STAMP = `${process.env.NEXT_PUBLIC_PROJECT_VERSION ?? "dev"}+${process.env.NEXT_PUBLIC_BUILD_STAMP ?? "dev"}`;
 /** Bytes hashed at a time (a slice of the Blob is read, hashed and dropped). */
 export const HASH_CHUNK_BYTES = 4 * 1024 * 1024;
 /**
- * Rows kept at most per file: the kept results are one JSON document (about 1 KB a row), so a file with more
- * rollouts than this is recomputed after a reload instead (not benchmarked: a bound on the document's size).
+ * Rows kept at most per file: the kept results are one JSON document (about 1.9 KB a row), so a file with
+ * more rollouts than this is recomputed after a reload instead. At this bound the document is ~184 MiB, half
+ * of V8's longest string, and reads back in seconds against minutes of recomputation
+ * (bench/results-cache.md).
  */
 export const MAX_CACHED_ROWS = 100_000;
 
@@ -89,12 +91,26 @@ type Kept = z.infer<typeof KeptSchema>["rows"][number];
 const runRowsMatch: Same<Kept["run"], AnalyzedRollout["run"]> = true;
 void runRowsMatch;
 
-/** The SHA-256 of a Blob's bytes, read a slice at a time. */
+/** SHA-256 of some bytes: the platform's (native, ~10x faster) where there is one, else @noble/hashes. */
+async function digest(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
+  const subtle = globalThis.crypto?.subtle;
+  return subtle ? new Uint8Array(await subtle.digest("SHA-256", bytes)) : sha256(bytes);
+}
+
+/**
+ * A Blob's content hash, read a slice at a time: the SHA-256 of its bytes when it is one slice, else the
+ * SHA-256 of its slices' SHA-256 digests (WebCrypto hashes only whole buffers; in JavaScript, hashing a 1 GB
+ * file took the data worker 5 s after its rewards).
+ */
 export async function contentHash(blob: Blob): Promise<string> {
-  const hash = sha256.create();
-  for (let at = 0; at < blob.size; at += HASH_CHUNK_BYTES)
-    hash.update(new Uint8Array(await blob.slice(at, at + HASH_CHUNK_BYTES).arrayBuffer()));
-  return bytesToHex(hash.digest());
+  if (blob.size <= HASH_CHUNK_BYTES)
+    return bytesToHex(await digest(new Uint8Array(await blob.arrayBuffer())));
+  const digests = new Uint8Array(Math.ceil(blob.size / HASH_CHUNK_BYTES) * 32);
+  for (let at = 0; at < blob.size; at += HASH_CHUNK_BYTES) {
+    const bytes = new Uint8Array(await blob.slice(at, at + HASH_CHUNK_BYTES).arrayBuffer());
+    digests.set(await digest(bytes), (at / HASH_CHUNK_BYTES) * 32);
+  }
+  return bytesToHex(await digest(digests));
 }
 
 /** What the kept results are valid for: the content, how rows that name no server are verified, the build. */
@@ -115,7 +131,11 @@ function fileName(key: string): string {
 /** The kept results for this key, validated; null when none are kept or they do not validate. */
 export async function readResults(store: ResultsStore, key: string): Promise<AnalyzedRollout[] | null> {
   const text = await store.read(fileName(key)).catch(() => null);
-  if (text === null) return null;
+  return text === null ? null : parseResults(text, key);
+}
+
+/** The rows of a kept document, validated; null when it does not parse or validate, or is another key's. */
+export function parseResults(text: string, key: string): AnalyzedRollout[] | null {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -137,8 +157,13 @@ export async function writeResults(
   rows: readonly AnalyzedRollout[],
 ): Promise<void> {
   if (rows.length > MAX_CACHED_ROWS) return;
+  await store.write(fileName(key), resultsDocument(key, rows));
+}
+
+/** The document kept for these rows (bench/results-cache.bench.ts measures it past MAX_CACHED_ROWS too). */
+export function resultsDocument(key: string, rows: readonly AnalyzedRollout[]): string {
   const kept = rows.map(({ entry, run, emitted }) => ({ run, counts: entry.counts, emitted }));
-  await store.write(fileName(key), JSON.stringify({ format: RESULTS_CACHE_FORMAT, key, rows: kept }));
+  return JSON.stringify({ format: RESULTS_CACHE_FORMAT, key, rows: kept });
 }
 
 /** The browser's store (OPFS), or null where there is none. */

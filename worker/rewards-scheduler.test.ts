@@ -7,14 +7,12 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { RewardedLine, RewardJob } from "./jobs";
 import { inProcessPool } from "./pool";
-import {
-  REWARD_BATCH_LINES,
-  REWARDS_IN_FLIGHT_PER_WORKER,
-  RewardsScheduler,
-  resetRewards,
-} from "./rewards-scheduler";
+import { REWARDS_IN_FLIGHT_PER_WORKER, RewardsScheduler, resetRewards } from "./rewards-scheduler";
 import type { Dataset } from "./store";
 import { indexedDataset, WA } from "./test-files";
+
+/** Small jobs, so a fixture makes several. */
+const BATCH_LINES = 8;
 
 const indexed = () => indexedDataset("d-1", path.join(WA, "wa_rollouts.jsonl"));
 
@@ -41,12 +39,16 @@ function heldPool(size: number) {
 function scheduler(dataset: Dataset, size: number) {
   const { held, pool } = heldPool(size);
   const done: Dataset[] = [];
-  const rewards = new RewardsScheduler(pool, {
-    datasets: () => [dataset],
-    isOpen: () => true,
-    done: (d) => done.push(d),
-    changed: () => {},
-  });
+  const rewards = new RewardsScheduler(
+    pool,
+    {
+      datasets: () => [dataset],
+      isOpen: () => true,
+      done: (d) => done.push(d),
+      changed: () => {},
+    },
+    { bytes: Number.POSITIVE_INFINITY, lines: BATCH_LINES },
+  );
   return { held, done, rewards };
 }
 
@@ -69,7 +71,7 @@ describe("RewardsScheduler", () => {
     expect(held).toHaveLength(2 * REWARDS_IN_FLIGHT_PER_WORKER);
     const first = held[0];
     if (!first) throw new Error("no job");
-    expect(linesOf(first.job)).toEqual([40, 41, 3, 1, 2, 4, 5, 6].slice(0, REWARD_BATCH_LINES));
+    expect(linesOf(first.job)).toEqual([40, 41, 3, 1, 2, 4, 5, 6]);
     expect(linesOf(held[1]?.job ?? first.job)[0]).toBe(7);
     first.finish();
     await expect.poll(() => held.length).toBe(2 * REWARDS_IN_FLIGHT_PER_WORKER + 1);
@@ -106,7 +108,27 @@ describe("RewardsScheduler", () => {
     await finishAll(dataset, held);
     await expect.poll(() => settled).toBe(true);
     expect(dataset.lines().every((line) => dataset.entries.get(line)?.rewards === "done")).toBe(true);
-    expect(done.length).toBeGreaterThan(0);
-    expect(done.every((d) => d === dataset)).toBe(true);
+    // Said once, when the last job of the current analysis landed (nothing pending, nothing in flight).
+    expect(done).toEqual([dataset]);
   });
 });
+
+describe("a rewards job's size", () => {
+  it("takes lines until their bytes reach the bound (at least one line)", async () => {
+    const dataset = await indexed();
+    const [a, b, c] = dataset.lines();
+    if (a === undefined || b === undefined || c === undefined) throw new Error("too few lines");
+    const length = (line: number) => dataset.position(line)?.length ?? 0;
+    const bound = length(a) + length(b) + 1;
+    const { pool, held } = heldPool(1);
+    new RewardsScheduler(pool, hooksOf(dataset), { bytes: bound, lines: 100 }).pump();
+    expect(held[0] && linesOf(held[0].job)).toEqual([a, b, c]);
+    const tiny = heldPool(1);
+    new RewardsScheduler(tiny.pool, hooksOf(await indexed()), { bytes: 1, lines: 100 }).pump();
+    expect(tiny.held.map((job) => linesOf(job.job))).toEqual([[a], [b]]);
+  });
+});
+
+function hooksOf(dataset: Dataset) {
+  return { datasets: () => [dataset], isOpen: () => true, done: () => {}, changed: () => {} };
+}

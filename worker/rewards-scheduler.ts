@@ -5,8 +5,14 @@
 import type { Pool } from "./pool";
 import type { Dataset } from "./store";
 
-/** Rollouts per rewards job: small, so the rows on screen jump the queue quickly. */
-export const REWARD_BATCH_LINES = 8;
+/**
+ * How much one rewards job takes: lines up to about this many bytes (at least one line), so a job is tens of
+ * milliseconds of work: short enough that the rows on screen jump the queue quickly, long enough that its
+ * one Blob read and its messages stay a small share of it (bench/profile-rewards.md).
+ */
+export const REWARD_BATCH_BYTES = 1024 * 1024;
+/** And at most this many lines (a file of small rollouts). */
+export const REWARD_BATCH_LINES = 128;
 /** Rewards jobs in flight per pool worker. */
 export const REWARDS_IN_FLIGHT_PER_WORKER = 2;
 
@@ -25,20 +31,27 @@ export interface RewardsHooks {
   datasets(): Dataset[];
   /** Whether a dataset is still in the store (a job for one that is gone is dropped). */
   isOpen(dataset: Dataset): boolean;
-  /** No row of a dataset is pending any more (said again as jobs still in flight land). */
+  /** Every row of a dataset has its rewards: none pending, no job in flight. */
   done(dataset: Dataset): void;
-  /** Rows changed. */
-  changed(): void;
+  /** Rows changed; `finished` when they were a dataset's last (what the page must see at once). */
+  changed(finished: boolean): void;
 }
 
 export class RewardsScheduler {
   private inFlight = 0;
+  /** Jobs in flight per dataset: a dataset is done once none is pending and none is in flight. */
+  private readonly inFlightOf = new Map<Dataset, number>();
   private readonly priority = new Map<string, number[]>();
   private settledWaiters: (() => void)[] = [];
 
   constructor(
     private readonly pool: Pick<Pool, "size" | "rewards">,
     private readonly hooks: RewardsHooks,
+    /** A job's bounds (tests use small ones). */
+    private readonly batch: { readonly bytes: number; readonly lines: number } = {
+      bytes: REWARD_BATCH_BYTES,
+      lines: REWARD_BATCH_LINES,
+    },
   ) {}
 
   /** Resolves once every wanted row has its rewards (nothing pending, nothing in flight). */
@@ -62,23 +75,34 @@ export class RewardsScheduler {
       const { dataset, lines, generation } = next;
       const refs = lines.flatMap((line) => dataset.lineRef(line) ?? []);
       this.inFlight++;
+      this.inFlightOf.set(dataset, (this.inFlightOf.get(dataset) ?? 0) + 1);
+      const landed = () => {
+        const left = (this.inFlightOf.get(dataset) ?? 1) - 1;
+        if (left > 0) this.inFlightOf.set(dataset, left);
+        else this.inFlightOf.delete(dataset);
+        return left === 0 && dataset.pendingRewards.size === 0;
+      };
       this.pool
         .rewards({ lines: refs, inputs: dataset.pairedInputs, ...dataset.analysisOptions() })
-        .then((analyzed) => {
-          if (dataset.analysisGeneration !== generation || !this.hooks.isOpen(dataset)) return;
-          dataset.revision++;
-          for (const row of analyzed) {
-            dataset.setAnalyzed(row);
-            dataset.searchFilters.set(row.entry.line, row.filter);
-          }
-          if (dataset.pendingRewards.size === 0) this.hooks.done(dataset);
-          this.hooks.changed();
-        })
-        .catch(() => {
-          // A failed job leaves its rows pending; they are retried with the next change.
-          if (dataset.analysisGeneration === generation)
-            for (const line of lines) dataset.pendingRewards.add(line);
-        })
+        .then(
+          (analyzed) => {
+            const finished = landed();
+            if (dataset.analysisGeneration !== generation || !this.hooks.isOpen(dataset)) return;
+            dataset.revision++;
+            for (const row of analyzed) {
+              dataset.setAnalyzed(row);
+              dataset.searchFilters.set(row.entry.line, row.filter);
+            }
+            if (finished) this.hooks.done(dataset);
+            this.hooks.changed(finished);
+          },
+          () => {
+            landed();
+            // A failed job leaves its rows pending; they are retried with the next change.
+            if (dataset.analysisGeneration === generation)
+              for (const line of lines) dataset.pendingRewards.add(line);
+          },
+        )
         .finally(() => {
           this.inFlight--;
           this.pump();
@@ -102,14 +126,20 @@ export class RewardsScheduler {
     for (const dataset of this.hooks.datasets()) {
       if (dataset.kind !== "rollouts" || !dataset.indexed || dataset.pendingRewards.size === 0) continue;
       const lines: number[] = [];
+      let bytes = 0;
+      const full = () => lines.length >= this.batch.lines || bytes >= this.batch.bytes;
+      const take = (line: number) => {
+        lines.push(line);
+        bytes += dataset.position(line)?.length ?? 0;
+      };
       for (const line of this.priority.get(dataset.id) ?? []) {
-        if (lines.length >= REWARD_BATCH_LINES) break;
-        if (dataset.pendingRewards.delete(line)) lines.push(line);
+        if (full()) break;
+        if (dataset.pendingRewards.delete(line)) take(line);
       }
       for (const line of dataset.pendingRewards) {
-        if (lines.length >= REWARD_BATCH_LINES) break;
+        if (full()) break;
         dataset.pendingRewards.delete(line);
-        lines.push(line);
+        take(line);
       }
       if (lines.length > 0) return { dataset, lines, generation: dataset.analysisGeneration };
     }

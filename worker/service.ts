@@ -16,26 +16,35 @@ import { type FileRole, isHiddenPath, planFolder } from "../lib/folder";
 import { type HarnessChoice, sameChoice } from "../lib/harness";
 import { type OpenedDetail, servers } from "./core";
 import { readDetail, verifyInPool } from "./detail";
-import { applyPlan, configsOf, decideRoles, folderHead, type OpenedFolder } from "./folder";
+import {
+  applyPlan,
+  configsOf,
+  decideRoles,
+  entrySource,
+  folderHead,
+  metricsViews,
+  type OpenedFolder,
+} from "./folder";
 import { countPaired, Pairing } from "./pairing";
 import { Keeper, type KeptFiles } from "./persistence";
 import type { Pool } from "./pool";
 import type {
   FolderEntry,
+  GymMetricsView,
   LineError,
   LoadProgress,
   RecentFile,
   RolloutIndexEntry,
   SessionSummary,
   Source,
-  VerificationView,
+  VerifiedDetail,
 } from "./protocol";
 import type { ResultsStore } from "./results-cache";
 import { RewardsScheduler, resetRewards } from "./rewards-scheduler";
 import { defaultSearchLimits, type SearchLimits, searchDataset } from "./search-scheduler";
 import { Sources } from "./sources";
 import { cancelled, type Dataset, newDatasetId } from "./store";
-import { openAfterLoad, Workspace } from "./workspace";
+import { openAfterLoad, PROGRESS_EVENT_MS, SESSION_EVENT_MS, Workspace } from "./workspace";
 
 type Progress = (progress: LoadProgress) => void;
 
@@ -74,13 +83,13 @@ export class DataService {
         dataset.pairedRows = countPaired(dataset);
         this.keeper.keepResults(dataset);
       },
-      changed: () => workspace.changed(),
+      changed: (finished) => workspace.changed(finished ? SESSION_EVENT_MS : PROGRESS_EVENT_MS),
     });
     this.sources = new Sources(
       pool,
       {
         store: workspace.store,
-        changed: () => workspace.changed(),
+        changed: (more) => workspace.changed(more ? PROGRESS_EVENT_MS : SESSION_EVENT_MS),
         appended: () => this.rewards.pump(),
       },
       batchBytes,
@@ -204,7 +213,7 @@ export class DataService {
   ): Promise<SessionSummary> {
     const decisions = decideRoles(folder.heads, folder.overrides);
     const plan = planFolder(decisions);
-    const byPath = new Map(folder.entries.map((entry) => [entry.path, entry.file]));
+    const byPath = new Map(folder.entries.map((entry) => [entry.path, entry]));
     const datasets = new Map<string, Dataset>();
     this.workspace.beginLoad();
     try {
@@ -215,8 +224,8 @@ export class DataService {
           datasets.set(decision.path, kept);
           continue;
         }
-        const file = byPath.get(decision.path);
-        if (file === undefined) continue;
+        const entry = byPath.get(decision.path);
+        if (entry === undefined) continue;
         const planned = plan.runs.find((r) => r.rollouts === decision.path);
         const options = {
           id: newDatasetId(),
@@ -230,10 +239,7 @@ export class DataService {
             this.workspace.loadOpened(added);
           },
         };
-        datasets.set(
-          decision.path,
-          await this.sources.read({ kind: "file", file }, options, signal, progress),
-        );
+        datasets.set(decision.path, await this.sources.read(entrySource(entry), options, signal, progress));
       }
     } catch (error) {
       for (const [path, dataset] of datasets)
@@ -364,6 +370,14 @@ export class DataService {
     this.rewards.prioritize(id, lines);
   }
 
+  /** Gym's numbers of an opened folder's rollouts file beside ours (./folder.ts metricsViews); [] otherwise. */
+  gymMetrics(id: string): Promise<GymMetricsView[]> {
+    const folder = this.workspace.folder;
+    const dataset = this.workspace.get(id);
+    if (folder === null || dataset?.kind !== "rollouts") return Promise.resolve([]);
+    return metricsViews(folder, dataset);
+  }
+
   /** Unreadable lines [start, end) of a dataset, in line order, and how many there are. */
   lineErrors(id: string, start: number, end: number): { errors: LineError[]; total: number } {
     const errors = this.workspace.get(id)?.errors() ?? [];
@@ -400,7 +414,7 @@ export class DataService {
     line: number,
     server: string | null,
     harness: HarnessChoice | null,
-  ): Promise<VerificationView | null> {
+  ): Promise<VerifiedDetail | null> {
     const dataset = this.workspace.get(id);
     return dataset ? verifyInPool(this.pool, dataset, line, server, harness) : Promise.resolve(null);
   }

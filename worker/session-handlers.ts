@@ -6,16 +6,20 @@ import { highlightJson } from "./highlight";
 import type { SessionRequests } from "./protocol";
 import type { Handlers } from "./rpc";
 import type { DataService } from "./service";
+import { progressAtMostEvery, SESSION_EVENT_MS } from "./workspace";
+
+/** A load's progress as the page gets it: at most once per session event's interval. */
+const paced = <T>(progress: (value: T) => void) => progressAtMostEvery(SESSION_EVENT_MS, progress);
 
 export function sessionHandlers(service: DataService): Handlers<SessionRequests> {
   return {
     load: ({ sources, fallbackServer }, { signal, progress }) =>
-      service.load(sources, fallbackServer ?? null, signal, progress),
+      service.load(sources, fallbackServer ?? null, signal, paced(progress)),
     loadFolder: ({ name, entries }, { signal, progress }) =>
-      service.loadFolder(name, entries, signal, progress),
-    setRole: ({ path, role }, { signal, progress }) => service.setRole(path, role, signal, progress),
+      service.loadFolder(name, entries, signal, paced(progress)),
+    setRole: ({ path, role }, { signal, progress }) => service.setRole(path, role, signal, paced(progress)),
     fileOf: ({ dataset }) => service.fileOf(dataset),
-    restore: ({ ids }, { signal, progress }) => service.restore(ids, signal, progress),
+    restore: ({ ids }, { signal, progress }) => service.restore(ids, signal, paced(progress)),
     recent: () => service.recent(),
     session: () => service.session(),
     reanalyze: ({ dataset, server, harness }) => service.reanalyze(dataset, server, harness),

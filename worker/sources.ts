@@ -98,8 +98,8 @@ async function readCheck(blob: Blob, from: number): Promise<FollowState | null> 
 export interface SourceHooks {
   /** The store the dataset is read into (and removed from when the read fails). */
   readonly store: Map<string, Dataset>;
-  /** Rows were read or changed (a session event is due). */
-  changed(): void;
+  /** Rows were read or changed (a session event is due); `more` when the page already shows some of them. */
+  changed(more?: boolean): void;
   /** Rows were appended: their rewards are pending. */
   appended(): void;
 }
@@ -138,6 +138,8 @@ export class Sources {
     const dataset = new Dataset(options.id, name, total, options.fallbackServer);
     this.hooks.store.set(dataset.id, dataset);
     options.added?.(dataset);
+    // The first rows are said at once; later batches only add rows below them, said less often.
+    let shown = false;
     const report = () => {
       progress({
         phase: "reading",
@@ -146,7 +148,8 @@ export class Sources {
         total: data.kind === "blob" ? data.blob.size : total,
         rows: dataset.entries.size,
       });
-      this.hooks.changed();
+      this.hooks.changed(shown);
+      shown ||= dataset.entries.size > 0;
     };
     try {
       await ingest(dataset, data, this.pool, {

@@ -9,7 +9,13 @@ import type { SessionSummary } from "./protocol";
 import { DataService } from "./service";
 import { Dataset } from "./store";
 import { file, ignore, indexedDataset, noecho, open, ROOT, WA } from "./test-files";
-import { openAfterLoad, SESSION_EVENT_MS, Workspace } from "./workspace";
+import {
+  openAfterLoad,
+  PROGRESS_EVENT_MS,
+  progressAtMostEvery,
+  SESSION_EVENT_MS,
+  Workspace,
+} from "./workspace";
 
 describe("the workspace over loads", () => {
   it("another rollouts file replaces the workspace but stays in the store", async () => {
@@ -99,6 +105,46 @@ describe("Workspace", () => {
       expect(events).toHaveLength(2);
       vi.advanceTimersByTime(SESSION_EVENT_MS);
       expect(events).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("says rewards progress at most once per PROGRESS_EVENT_MS, and sooner when a change must be seen sooner", () => {
+    vi.useFakeTimers();
+    try {
+      const events: SessionSummary[] = [];
+      const workspace = new Workspace((session) => events.push(session));
+      workspace.changed(PROGRESS_EVENT_MS);
+      vi.advanceTimersByTime(SESSION_EVENT_MS);
+      workspace.changed(PROGRESS_EVENT_MS);
+      expect(events).toHaveLength(0);
+      vi.advanceTimersByTime(PROGRESS_EVENT_MS - SESSION_EVENT_MS);
+      expect(events).toHaveLength(1);
+      // A dataset's last rewards (or any other change) are said within SESSION_EVENT_MS, once.
+      workspace.changed(PROGRESS_EVENT_MS);
+      workspace.changed();
+      vi.advanceTimersByTime(SESSION_EVENT_MS);
+      expect(events).toHaveLength(2);
+      vi.advanceTimersByTime(PROGRESS_EVENT_MS);
+      expect(events).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("passes a load's progress on at most once per interval", () => {
+    vi.useFakeTimers();
+    try {
+      const sent: number[] = [];
+      const progress = progressAtMostEvery(SESSION_EVENT_MS, (value: number) => sent.push(value));
+      progress(1);
+      progress(2);
+      vi.advanceTimersByTime(SESSION_EVENT_MS - 1);
+      progress(3);
+      vi.advanceTimersByTime(1);
+      progress(4);
+      expect(sent).toEqual([1, 4]);
     } finally {
       vi.useRealTimers();
     }

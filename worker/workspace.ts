@@ -9,6 +9,26 @@ import type { Dataset } from "./store";
 
 /** Session events are coalesced to at most one per this many ms: the page merges rows and re-renders at most that often (bench/browser.md: each update costs the main thread tens of ms on 2 cores). */
 export const SESSION_EVENT_MS = 200;
+/**
+ * Rewards landing, and index batches after a file's first rows, are said at most this often (a dataset's
+ * last rewards and its complete index at once): each event re-renders the page, and at 200 ms those renders
+ * took half a core from the pool on 2 cores (bench/profile-rewards.md).
+ */
+export const PROGRESS_EVENT_MS = 1000;
+
+/**
+ * A load's progress, passed on at most once per SESSION_EVENT_MS (the rest dropped): each report re-renders
+ * the page, and the pool reports every batch it indexes (tens a second on a large file, bench/profile-rewards.md).
+ */
+export function progressAtMostEvery<T>(ms: number, send: (value: T) => void): (value: T) => void {
+  let last = Number.NEGATIVE_INFINITY;
+  return (value) => {
+    const now = Date.now();
+    if (now - last < ms) return;
+    last = now;
+    send(value);
+  };
+}
 
 /**
  * The files open after a load: a load made only of inputs files joins the workspace's rollouts; rollouts
@@ -33,6 +53,8 @@ export class Workspace {
   /** The open files' folder, when they were opened as one. */
   folder: OpenedFolder | null = null;
   private emitTimer: ReturnType<typeof setTimeout> | null = null;
+  /** When the pending session event fires (Date.now()). */
+  private emitDue = 0;
 
   constructor(private readonly emit: (session: SessionSummary) => void) {}
 
@@ -90,13 +112,18 @@ export class Workspace {
     };
   }
 
-  /** Coalesces change notifications into one session event per SESSION_EVENT_MS. */
-  changed(): void {
-    if (this.emitTimer !== null) return;
+  /** Coalesces change notifications into one session event, sent at most `within` ms from now. */
+  changed(within = SESSION_EVENT_MS): void {
+    const due = Date.now() + within;
+    if (this.emitTimer !== null) {
+      if (this.emitDue <= due) return;
+      clearTimeout(this.emitTimer);
+    }
+    this.emitDue = due;
     this.emitTimer = setTimeout(() => {
       this.emitTimer = null;
       this.emit(this.session());
-    }, SESSION_EVENT_MS);
+    }, within);
   }
 
   /** Sends the session now (a request's answer and its event agree). */

@@ -7,7 +7,9 @@ import {
   type FileRole,
   type FolderRunView,
   type FolderSummary,
+  formatFigure,
   type GymMetrics,
+  type GymMetricsView,
 } from "@/hooks/types";
 import styles from "./FolderPanel.module.css";
 
@@ -145,18 +147,85 @@ export function FolderPanel({
   );
 }
 
-/** Gym's own numbers for the run on screen (its metrics files), beside the recomputed figures. */
-export function GymMetricsPanel({ run }: { run: FolderRunView }) {
-  if (run.metrics.length === 0) return null;
+/** One metrics file's figures: Gym's, ours and the difference named, one row each (lib/folder compareMetrics). */
+function Comparisons({ view }: { view: GymMetricsView }) {
+  const { report } = view;
   return (
-    <details className={styles.gymMetrics} data-testid="gym-metrics">
-      <summary>Gym&apos;s own numbers ({run.metrics.map((m) => m.path).join(", ")})</summary>
-      {run.metrics.map((m) => (
-        <div key={m.path} data-metrics-file={m.path}>
-          <p className="muted">{m.metrics.description}</p>
-          <GymNumbers metrics={m.metrics} />
-        </div>
-      ))}
+    <>
+      <table className={styles.folderFiles} data-testid="metrics-comparisons">
+        <thead>
+          <tr>
+            <th>figure</th>
+            <th>of</th>
+            <th>Gym</th>
+            <th>ours</th>
+            <th>difference</th>
+          </tr>
+        </thead>
+        <tbody>
+          {report.comparisons.map((c) => (
+            <tr
+              key={`${c.scope}\u0000${c.metric}`}
+              data-metric={c.metric}
+              data-same={c.same ? "true" : "false"}
+              title={c.sentence}
+            >
+              <td>{c.metric}</td>
+              <td className="mono">{c.scope}</td>
+              <td className="mono">{formatFigure(c.gym)}</td>
+              <td className="mono">{c.ours === null ? "–" : formatFigure(c.ours)}</td>
+              <td>
+                {c.ours !== null && !c.same ? (
+                  <span className={cx(badges.badge, badges.tone_mismatched)}>{c.verdict}</span>
+                ) : (
+                  c.verdict
+                )}{" "}
+                <span className="muted">({c.source})</span>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p data-testid="metrics-summary">{report.summary}</p>
+      {report.not_recomputed.length > 0 && (
+        <p className="muted">Not recomputed here: {report.not_recomputed.join(", ")}.</p>
+      )}
+    </>
+  );
+}
+
+/**
+ * Gym's own numbers for the run on screen (its metrics files) beside the recomputed figures, each difference
+ * named. `views` (the worker's comparison) is undefined until every reward is in: Gym's figures show alone.
+ */
+export function GymMetricsPanel({
+  run,
+  views,
+}: {
+  run: FolderRunView;
+  views: readonly GymMetricsView[] | undefined;
+}) {
+  if (run.metrics.length === 0) return null;
+  const differ = (views ?? []).flatMap((v) => v.report.comparisons).filter((c) => c.ours !== null && !c.same);
+  return (
+    <details className={styles.gymMetrics} data-testid="gym-metrics" open={differ.length > 0}>
+      <summary>
+        Gym&apos;s own numbers beside ours ({run.metrics.map((m) => m.path).join(", ")})
+        {views === undefined
+          ? ": recomputing…"
+          : differ.length === 0
+            ? ": no difference"
+            : `: ${differ.length} difference${differ.length === 1 ? "" : "s"}`}
+      </summary>
+      {run.metrics.map((m) => {
+        const view = views?.find((v) => v.path === m.path);
+        return (
+          <div key={m.path} data-metrics-file={m.path}>
+            <p className="muted">{m.metrics.description}</p>
+            {view === undefined ? <GymNumbers metrics={m.metrics} /> : <Comparisons view={view} />}
+          </div>
+        );
+      })}
     </details>
   );
 }

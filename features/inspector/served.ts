@@ -1,12 +1,12 @@
 "use client";
 /**
  * A folder served by `cli view` (cli/view/): the page was opened at `/?served=1` (the token already swapped
- * for a cookie), so it reads the folder's listing and opens its rollouts and task-row files from the server,
- * which the worker then follows as they grow. Kept for the tab (sessionStorage): a reload reads the folder
- * again instead of the tab's kept copies.
+ * for a cookie), so it reads the folder's listing and opens the folder from the server as a picked folder is
+ * opened (worker/folder.ts); the worker follows its rollouts files as they grow. Kept for the tab
+ * (sessionStorage): a reload reads the folder again instead of the tab's kept copies.
  */
 import { z } from "zod";
-import type { Source } from "@/worker/protocol";
+import type { FolderEntry } from "@/worker/protocol";
 
 /** The server's routes (cli/view/server.ts). */
 export const SERVED_FILES_ROUTE = "/view-api/files";
@@ -16,9 +16,9 @@ const SERVED_KEY = "rollout-inspector:served";
 
 const ListingSchema = z.object({
   name: z.string(),
-  files: z.array(z.object({ path: z.string(), bytes: z.number(), role: z.string(), reason: z.string() })),
+  // Each file's role is in the listing too, for scripts; the worker decides the roles the page shows.
+  files: z.array(z.object({ path: z.string(), bytes: z.number() })),
 });
-export type ServedListing = z.infer<typeof ListingSchema>;
 
 /** True when this tab shows a folder `cli view` serves. */
 export function servedFolder(): boolean {
@@ -30,20 +30,19 @@ export function servedFolder(): boolean {
   return window.sessionStorage.getItem(SERVED_KEY) === "1";
 }
 
-/** The roles whose files the page opens (the others, configs and metrics, are listed by the server only). */
-const OPENED_ROLES = new Set(["rollouts", "inputs"]);
-
-/** The served folder's files to open, read from the server's listing. */
-export async function servedSources(): Promise<{ listing: ServedListing; sources: Source[] }> {
+/**
+ * The served folder's files, read from the server's listing, as the worker opens a folder: every file (the
+ * worker reads each for its role, plans the folder and reads its rollouts and task rows, as for a picked
+ * folder).
+ */
+export async function servedEntries(): Promise<{ name: string; entries: FolderEntry[] }> {
   const response = await fetch(SERVED_FILES_ROUTE, { cache: "no-store" });
   if (!response.ok) throw new Error(`the served folder's listing: HTTP ${response.status}`);
   const listing = ListingSchema.parse(await response.json());
-  const sources: Source[] = listing.files
-    .filter((file) => OPENED_ROLES.has(file.role))
-    .map((file) => ({
-      kind: "remote",
-      url: `${SERVED_FILE_ROUTE}?path=${encodeURIComponent(file.path)}`,
-      name: file.path,
-    }));
-  return { listing, sources };
+  const entries = listing.files.map((file) => ({
+    path: file.path,
+    url: `${SERVED_FILE_ROUTE}?path=${encodeURIComponent(file.path)}`,
+    bytes: file.bytes,
+  }));
+  return { name: listing.name, entries };
 }

@@ -12,7 +12,7 @@ vi.mock("@/hooks/data", () => ({
 }));
 
 function fakeLoader() {
-  return { load: vi.fn(async () => null), restore: vi.fn(async () => null) };
+  return { loadFolder: vi.fn(async () => null), restore: vi.fn(async () => null) };
 }
 
 const SESSION: SessionSummary = { datasets: [], files: [], folder: null };
@@ -34,7 +34,7 @@ describe("useRestoreWorkspace", () => {
       initialProps: { session: null as SessionSummary | null },
     });
     expect(loader.restore).toHaveBeenCalledExactlyOnceWith(["kept-1", "kept-2"]);
-    expect(loader.load).not.toHaveBeenCalled();
+    expect(loader.loadFolder).not.toHaveBeenCalled();
     expect(result.current.restoring).toBe(true);
     rerender({ session: SESSION });
     expect(loader.restore).toHaveBeenCalledTimes(1);
@@ -55,14 +55,14 @@ describe("useRestoreWorkspace", () => {
     expect(loader.restore).not.toHaveBeenCalled();
   });
 
-  it("reads a served folder's rollouts and inputs from the server instead of the tab's kept files", async () => {
+  it("opens a served folder as a folder (every file, read from the server) instead of the tab's kept files", async () => {
     window.history.replaceState(null, "", "/?served=1");
     const listing = {
       name: "run",
       files: [
         { path: "rollouts.jsonl", bytes: 10, role: "rollouts", reason: "" },
-        { path: "inputs.jsonl", bytes: 10, role: "inputs", reason: "" },
-        { path: "env.yaml", bytes: 10, role: "config", reason: "" },
+        { path: "data/inputs.jsonl", bytes: 11, role: "inputs", reason: "" },
+        { path: "configs/env.yaml", bytes: 12, role: "config", reason: "" },
       ],
     };
     vi.stubGlobal(
@@ -71,11 +71,13 @@ describe("useRestoreWorkspace", () => {
     );
     const loader = fakeLoader();
     renderHook(() => useRestoreWorkspace(null, null, loader));
-    await waitFor(() => expect(loader.load).toHaveBeenCalledTimes(1));
-    expect(loader.load.mock.calls[0]).toEqual([
+    await waitFor(() => expect(loader.loadFolder).toHaveBeenCalledTimes(1));
+    expect(loader.loadFolder.mock.calls[0]).toEqual([
+      "run",
       [
-        { kind: "remote", url: `${SERVED_FILE_ROUTE}?path=rollouts.jsonl`, name: "rollouts.jsonl" },
-        { kind: "remote", url: `${SERVED_FILE_ROUTE}?path=inputs.jsonl`, name: "inputs.jsonl" },
+        { path: "rollouts.jsonl", url: `${SERVED_FILE_ROUTE}?path=rollouts.jsonl`, bytes: 10 },
+        { path: "data/inputs.jsonl", url: `${SERVED_FILE_ROUTE}?path=data%2Finputs.jsonl`, bytes: 11 },
+        { path: "configs/env.yaml", url: `${SERVED_FILE_ROUTE}?path=configs%2Fenv.yaml`, bytes: 12 },
       ],
     ]);
     expect(loader.restore).not.toHaveBeenCalled();
@@ -90,6 +92,6 @@ describe("useRestoreWorkspace", () => {
     const loader = fakeLoader();
     const { result } = renderHook(() => useRestoreWorkspace(null, null, loader));
     await waitFor(() => expect(result.current.servedError).toContain("HTTP 503"));
-    expect(loader.load).not.toHaveBeenCalled();
+    expect(loader.loadFolder).not.toHaveBeenCalled();
   });
 });

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { type LoadState, storedWorkspace, useRememberWorkspace } from "@/hooks/data";
 import type { SessionSummary } from "@/hooks/types";
 import { restorePlan } from "./inspector-state";
-import { servedFolder, servedSources } from "./served";
+import { servedEntries, servedFolder } from "./served";
 
 export interface RestoredWorkspace {
   /** Rows of a reopened file whose results are being checked say so ("restoring"), never "unverified". */
@@ -21,28 +21,28 @@ export interface RestoredWorkspace {
 export function useRestoreWorkspace(
   session: SessionSummary | null,
   sample: string | null,
-  loader: Pick<LoadState, "load" | "restore">,
+  loader: Pick<LoadState, "loadFolder" | "restore">,
 ): RestoredWorkspace {
   useRememberWorkspace(session);
   const restored = useRef(false);
   const [restoring, setRestoring] = useState(false);
   const [servedError, setServedError] = useState<string | null>(null);
-  const { load, restore } = loader;
+  const { loadFolder, restore } = loader;
   useEffect(() => {
     if (restored.current) return;
     restored.current = true;
     const stored = storedWorkspace();
     const plan = restorePlan({ served: servedFolder(), hasSession: session !== null, sample, stored });
     if (plan.kind === "served") {
-      void servedSources().then(
-        ({ sources }) => load(sources),
+      void servedEntries().then(
+        ({ name, entries }) => loadFolder(name, entries),
         (error: unknown) => setServedError(error instanceof Error ? error.message : String(error)),
       );
     } else if (plan.kind === "restore") {
       setRestoring(true);
       void restore(plan.ids);
     }
-  }, [session, sample, restore, load]);
+  }, [session, sample, restore, loadFolder]);
   const endRestoring = useCallback(() => setRestoring(false), []);
   return { restoring, servedError, endRestoring };
 }

@@ -32,6 +32,10 @@ export interface MetricComparison {
   /** Our figure; null when it cannot be recomputed from what is open. */
   readonly ours: number | null;
   readonly same: boolean;
+  /** The difference named: `the same`, `differs by 0.2` (ours minus Gym's), or `not recomputed`. */
+  readonly verdict: string;
+  /** Where our figure comes from (or why there is none). */
+  readonly source: string;
   /** One sentence naming both figures and where ours comes from. */
   readonly sentence: string;
 }
@@ -107,7 +111,9 @@ export class DatasetTally {
   }
 }
 
-const fmt = (x: number) => String(Math.round(x * 1000) / 1000);
+/** A figure as the comparisons write it (three decimals at most). */
+export const formatFigure = (x: number): string => String(Math.round(x * 1000) / 1000);
+const fmt = formatFigure;
 
 function comparison(
   metric: string,
@@ -117,13 +123,12 @@ function comparison(
   source: string,
 ): MetricComparison {
   const same = ours !== null && Math.abs(gym - ours) <= METRIC_TOLERANCE;
+  const verdict = ours === null ? "not recomputed" : same ? "the same" : `differs by ${fmt(ours - gym)}`;
   const sentence =
     ours === null
       ? `${metric} (${scope}): Gym ${fmt(gym)}; ${source}.`
-      : same
-        ? `${metric} (${scope}): Gym ${fmt(gym)}, recomputed ${fmt(ours)} from ${source}: the same.`
-        : `${metric} (${scope}): Gym ${fmt(gym)}, recomputed ${fmt(ours)} from ${source}: differs by ${fmt(ours - gym)}.`;
-  return { metric, scope, gym, ours, same, sentence };
+      : `${metric} (${scope}): Gym ${fmt(gym)}, recomputed ${fmt(ours)} from ${source}: ${verdict}.`;
+  return { metric, scope, gym, ours, same, verdict, source, sentence };
 }
 
 function report(comparisons: MetricComparison[], notRecomputed: string[], what: string): MetricsReport {
@@ -185,6 +190,18 @@ export interface AgentRewards {
   readonly recomputed: number | null;
 }
 
+/**
+ * A verified row's rewards as Gym's aggregate metrics are compared with them: recomputed is the contract
+ * policy's (`cli verify`'s default), for the page and `cli triage`, which verify under both.
+ */
+export function rowRewards(row: {
+  readonly agent: string | null;
+  readonly recorded: number | null;
+  readonly contract: number | null;
+}): AgentRewards {
+  return { agent: row.agent, recorded: row.recorded, recomputed: row.contract };
+}
+
 /** Gym's aggregate metrics against the mean rewards of each agent's lines. */
 export function compareAggregate(
   gym: Extract<GymMetrics, { kind: "aggregate" }>,
@@ -229,4 +246,29 @@ export function compareAggregate(
     }
   }
   return report(out, skipped, `Gym's aggregate metrics (${gym.agents.length} agents)`);
+}
+
+/** One metrics file of a run, with what its figures are recomputed from. */
+export interface MetricsSource {
+  readonly metrics: GymMetrics;
+  /** The recomputed dataset figures (dataset metrics whose task rows are open), else null. */
+  readonly tally: DatasetTally | null;
+  /** The task-row file the tally was read from (how sentences name it), else null. */
+  readonly dataset: string | null;
+}
+
+/**
+ * Gym's figures of one metrics file beside ours, each difference named: the one comparison `cli verify`,
+ * `cli triage` and the page show. `lines`: every rollout of the run with its agent and rewards.
+ */
+export function compareMetrics(source: MetricsSource, lines: readonly AgentRewards[]): MetricsReport {
+  return source.metrics.kind === "dataset"
+    ? compareDataset(source.metrics, source.tally, source.dataset ?? "the open task rows")
+    : compareAggregate(source.metrics, lines);
+}
+
+/** How a metrics file's comparison reads on one line (stderr of `cli verify DIR` and `cli triage DIR`). */
+export function metricsSummaryLine(path: string, report: MetricsReport): string {
+  const skipped = report.not_recomputed.length;
+  return `${path}: ${report.summary}${skipped > 0 ? ` (${skipped} figures not recomputed here)` : ""}`;
 }

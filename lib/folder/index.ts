@@ -2,11 +2,16 @@ export {
   type AgentRewards,
   compareAggregate,
   compareDataset,
+  compareMetrics,
   DatasetTally,
+  formatFigure,
   MEAN_REWARD_METRICS,
   METRIC_TOLERANCE,
   type MetricComparison,
   type MetricsReport,
+  type MetricsSource,
+  metricsSummaryLine,
+  rowRewards,
 } from "./compare-metrics";
 export {
   type ConfigMiss,

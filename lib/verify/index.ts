@@ -46,6 +46,8 @@ export {
   type Pairing,
   pairInputs,
   pairingKey,
+  type RowPlace,
+  rowLabel,
   taskInputKey,
 } from "./pairing";
 export {

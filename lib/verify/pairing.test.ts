@@ -96,8 +96,11 @@ describe("InputIndex", () => {
         ],
       },
     });
-    index.add({ responses_create_params: { input: [{ role: "system", content: "other" }] } }, 1, "row one");
-    index.add(rows("Reply to carlos"), 2, "data/example.jsonl line 2");
+    index.add({ responses_create_params: { input: [{ role: "system", content: "other" }] } }, 1, {
+      file: "data/example.jsonl",
+      line: 1,
+    });
+    index.add(rows("Reply to carlos"), 2, { file: "data/example.jsonl", line: 2 });
     const none = index.pair(rows("Create a bar chart"));
     expect(none.paired_by).toBe("none");
     expect(none.reason).toContain(
@@ -108,8 +111,8 @@ describe("InputIndex", () => {
 
   it("rejects rows it cannot pair and counts the rest", () => {
     const index = new InputIndex<number>();
-    expect(index.add({ x: 1 }, 1)).toBe(false);
-    expect(index.add(task("a"), 2)).toBe(true);
+    expect(index.add({ x: 1 }, 1, { file: "in.jsonl", line: 1 })).toBe(false);
+    expect(index.add(task("a"), 2, { file: "in.jsonl", line: 2 })).toBe(true);
     expect(index.size).toBe(1);
   });
 

@@ -91,6 +91,17 @@ export function isInputRow(value: unknown): boolean {
 
 export type PairedBy = "index" | "input" | "none";
 
+/** Where an input row is: its file (as the user gave it, or its path in an opened folder) and its line. */
+export interface RowPlace {
+  readonly file: string;
+  readonly line: number;
+}
+
+/** How every sentence names an input row (`data/example.jsonl line 3`): one wording, the CLI's and the page's. */
+export function rowLabel(place: RowPlace): string {
+  return `${place.file} line ${place.line}`;
+}
+
 /** How each PairedBy reads in the UI and the CLI. */
 export const PAIRED_BY_LABEL: Readonly<Record<PairedBy, string>> = {
   index: "paired by (_ng_task_index, _ng_rollout_index)",
@@ -205,16 +216,16 @@ export class InputIndex<R> {
   private keyed = 0;
 
   /**
-   * Adds one input row; false when it carries neither Gym's indices nor a task input (unpairable). `label`
-   * names the row in sentences (e.g. `data/example.jsonl line 3`).
+   * Adds one input row; false when it carries neither Gym's indices nor a task input (unpairable). `place`
+   * names the row in sentences (rowLabel).
    */
-  add(row: unknown, ref: R, label?: string): boolean {
+  add(row: unknown, ref: R, place: RowPlace): boolean {
     const key = pairingKey(row);
     const input = taskInput(row);
     const inputKey = input === undefined ? null : canonicalJson(input);
     if (key === null && inputKey === null) return false;
     this.rows++;
-    const entry: Row<R> = { ref, label: label ?? `input row ${this.rows}`, input, inputKey };
+    const entry: Row<R> = { ref, label: rowLabel(place), input, inputKey };
     // A repeated key keeps the last row, as Gym's dict built in file order does.
     if (key !== null) {
       this.keyed++;
@@ -313,9 +324,10 @@ export class InputIndex<R> {
   }
 }
 
-/** An InputIndex over parsed rows (the reference is the row itself). */
-export function indexInputs(rows: Iterable<unknown>): InputIndex<unknown> {
+/** An InputIndex over parsed rows of `file`, in file order (the reference is the row itself). */
+export function indexInputs(rows: Iterable<unknown>, file = "the inputs"): InputIndex<unknown> {
   const index = new InputIndex<unknown>();
-  for (const row of rows) index.add(row, row);
+  let line = 0;
+  for (const row of rows) index.add(row, row, { file, line: ++line });
   return index;
 }

@@ -1,0 +1,170 @@
+/**
+ * `npx tsx bench/profile-rewards.ts [--file F | --size 1e8] [--throttle N] [--dir D] [--out bench/profile-rewards]`:
+ * CPU profiles of one drop, from the drop to every reward: the page's main thread, the data worker and each
+ * pool worker (the DevTools Profiler in each, over the page's CDP session), summarised by function (self time)
+ * with the bundles mapped back to the sources. Writes the raw profiles into D (default
+ * $TMPDIR/rollout-inspector-profile) and the summary to OUT.md / OUT.json.
+ *
+ * It needs a production build with browser source maps (`SOURCE_MAPS=1 npx next build`, next.config.mjs);
+ * without them the functions are the bundle's minified names. Heavy: `flock /tmp/heavy.lock npx tsx ...`.
+ * `--throttle 2` slows the page's main thread 2x (CDP Emulation.setCPUThrottlingRate).
+ */
+import { mkdirSync, statSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import path from "node:path";
+import { chromium } from "@playwright/test";
+import { z } from "zod";
+import { ensureFile } from "./big-files";
+import { CHROMIUM, CHROMIUM_ARGS, ROOT, serveApp } from "./browser-app";
+import { CpuProfile, SourceMaps, type Summary, summarize, summaryMarkdown } from "./cpuprofile";
+
+function arg(name: string): string | undefined {
+  const at = process.argv.indexOf(name);
+  return at === -1 ? undefined : process.argv[at + 1];
+}
+
+const PORT = Number(process.env.BENCH_PORT ?? 3191);
+const FILE = arg("--file") ?? ensureFile(Number(arg("--size") ?? 1e8));
+const THROTTLE = Number(arg("--throttle") ?? 1);
+const DIR = arg("--dir") ?? path.join(tmpdir(), "rollout-inspector-profile");
+const OUT = arg("--out") ?? "bench/profile-rewards";
+/** Sampling interval: 200 µs keeps short functions visible without swamping the workers. */
+const SAMPLE_US = 200;
+
+const Attached = z.object({
+  sessionId: z.string(),
+  targetInfo: z.object({ title: z.string(), type: z.string() }),
+});
+const Message = z.object({ sessionId: z.string(), message: z.string() });
+const Reply = z.object({ id: z.number(), result: z.unknown().optional(), error: z.unknown().optional() });
+
+async function main(): Promise<void> {
+  mkdirSync(DIR, { recursive: true });
+  const { base, stop } = await serveApp(PORT);
+  const server = await chromium.launchServer({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await chromium.connect(server.wsEndpoint());
+  const loadBefore = loadavg()[0] ?? 0;
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.addInitScript("globalThis.__name = (target) => target");
+    const cdp = await page.context().newCDPSession(page);
+    // Workers, by title (data, pool-0, ...), and their replies by message id.
+    const workers = new Map<string, string>();
+    const waiting = new Map<number, (result: unknown) => void>();
+    let nextId = 1;
+    cdp.on("Target.attachedToTarget", (event) => {
+      const parsed = Attached.safeParse(event);
+      if (parsed.success && parsed.data.targetInfo.type === "worker")
+        workers.set(parsed.data.targetInfo.title, parsed.data.sessionId);
+    });
+    cdp.on("Target.receivedMessageFromTarget", (event) => {
+      const message = Message.safeParse(event);
+      if (!message.success) return;
+      const reply = Reply.safeParse(JSON.parse(message.data.message));
+      if (reply.success) waiting.get(reply.data.id)?.(reply.data.result ?? reply.data.error ?? null);
+    });
+    const toWorker = (sessionId: string, method: string, params: object = {}) =>
+      new Promise<unknown>((resolve) => {
+        const id = nextId++;
+        waiting.set(id, resolve);
+        void cdp.send("Target.sendMessageToTarget", {
+          sessionId,
+          message: JSON.stringify({ id, method, params }),
+        });
+      });
+    await cdp.send("Target.setAutoAttach", {
+      autoAttach: true,
+      waitForDebuggerOnStart: false,
+      flatten: false,
+    });
+    await page.goto(base);
+    await page.getByTestId("file-input").first().waitFor({ state: "attached" });
+    for (let i = 0; i < 100 && !workers.has("data"); i++) await page.waitForTimeout(100);
+    await page.waitForTimeout(1_000);
+    if (THROTTLE > 1) await cdp.send("Emulation.setCPUThrottlingRate", { rate: THROTTLE });
+    await cdp.send("Profiler.enable");
+    await cdp.send("Profiler.setSamplingInterval", { interval: SAMPLE_US });
+    await cdp.send("Profiler.start");
+    for (const sessionId of workers.values()) {
+      await toWorker(sessionId, "Profiler.enable");
+      await toWorker(sessionId, "Profiler.setSamplingInterval", { interval: SAMPLE_US });
+      await toWorker(sessionId, "Profiler.start");
+    }
+    await page.evaluate(() => {
+      const marks = { drop: 0, ready: 0, rewarded: 0, tasks: [] as { start: number; ms: number }[] };
+      Reflect.set(window, "__marks", marks);
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries())
+          marks.tasks.push({ start: entry.startTime, ms: entry.duration });
+      }).observe({ type: "longtask", buffered: false });
+      document.addEventListener(
+        "change",
+        () => {
+          marks.drop ||= performance.now();
+        },
+        true,
+      );
+      new MutationObserver(() => {
+        if (!marks.ready && document.querySelector("main[data-ready='true']"))
+          marks.ready = performance.now();
+        if (!marks.rewarded && document.querySelector("main[data-ready][data-rewarded='true']"))
+          marks.rewarded = performance.now();
+      }).observe(document.body, { subtree: true, childList: true, attributes: true });
+    });
+    await page.getByTestId("file-input").first().setInputFiles(FILE);
+    await page.locator("main[data-ready][data-rewarded='true']").waitFor({ timeout: 30 * 60_000 });
+    const marks = z
+      .object({
+        drop: z.number(),
+        ready: z.number(),
+        rewarded: z.number(),
+        tasks: z.array(z.object({ start: z.number(), ms: z.number() })),
+      })
+      .parse(await page.evaluate(() => Reflect.get(window, "__marks")));
+    const profiles = new Map<string, CpuProfile>();
+    const main = z.object({ profile: CpuProfile }).parse(await cdp.send("Profiler.stop"));
+    profiles.set("main", main.profile);
+    for (const [title, sessionId] of workers) {
+      const stopped = z.object({ profile: CpuProfile }).safeParse(await toWorker(sessionId, "Profiler.stop"));
+      if (stopped.success) profiles.set(title, stopped.data.profile);
+    }
+    const maps = new SourceMaps(ROOT);
+    const summaries: Record<string, Summary> = {};
+    for (const [title, profile] of profiles) {
+      writeFileSync(path.join(DIR, `${title}.cpuprofile`), JSON.stringify(profile));
+      summaries[title] = summarize(profile, maps);
+    }
+    const since = (at: number) => Math.round(at - marks.drop);
+    const run = {
+      date: new Date().toISOString(),
+      file: path.basename(FILE),
+      bytes: statSync(FILE).size,
+      throttle: THROTTLE,
+      cpus: cpus().length,
+      load_before: loadBefore,
+      load_after: loadavg()[0] ?? 0,
+      ready_ms: since(marks.ready),
+      rewarded_ms: since(marks.rewarded),
+      long_tasks: marks.tasks
+        .filter((task) => task.start >= marks.drop)
+        .map((task) => ({ at_ms: since(task.start), ms: Math.round(task.ms) })),
+      summaries,
+    };
+    writeFileSync(path.resolve(ROOT, `${OUT}.json`), `${JSON.stringify(run, null, 2)}\n`);
+    const md = [
+      `# CPU profile of one drop (\`bench/profile-rewards.ts\`)`,
+      "",
+      `${run.date.slice(0, 16)}Z, ${run.file} (${run.bytes} bytes), ${run.cpus} cores, main thread throttled ${THROTTLE}x, load ${loadBefore.toFixed(1)} before / ${run.load_after.toFixed(1)} after. Complete index at ${run.ready_ms} ms, every reward at ${run.rewarded_ms} ms from the drop. Main-thread tasks ≥ 50 ms: ${run.long_tasks.map((t) => `${t.ms} ms at ${t.at_ms}`).join(", ") || "none"}.`,
+      "",
+      ...[...profiles.keys()].map((title) => summaryMarkdown(title, summaries[title]!)),
+    ].join("\n\n");
+    writeFileSync(path.resolve(ROOT, `${OUT}.md`), `${md}\n`);
+    console.log(md);
+  } finally {
+    await browser.close();
+    await server.close();
+    stop();
+  }
+}
+
+await main();

@@ -1,0 +1,130 @@
+/**
+ * Gym's own numbers beside ours in the run view: each figure with Gym's value, ours and the difference
+ * named, from lib/folder's compareMetrics on Gym's example folders (the comparison `cli verify DIR` prints;
+ * worker/parity.test.ts holds the page's to the CLI's). Expected figures are read from the files.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { render, screen, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { compareMetrics, DatasetTally, type GymMetrics, readGymMetrics, rowRewards } from "@/lib/folder";
+import type { FolderRunView, GymMetricsView } from "@/worker/protocol";
+import { GymMetricsPanel } from "./FolderPanel";
+
+const SERVERS = join(import.meta.dirname, "../../fixtures/gym-examples/resources_servers");
+const METRICS = "data/example_metrics.json";
+
+function metricsOf(text: string): GymMetrics {
+  const read = readGymMetrics(text);
+  if (!read.ok) throw new Error(read.message);
+  return read.metrics;
+}
+
+/** One example folder's dataset metrics, compared with its example.jsonl as the worker compares them. */
+function datasetView(server: string): { run: FolderRunView; view: GymMetricsView } {
+  const metrics = metricsOf(readFileSync(join(SERVERS, server, METRICS), "utf8"));
+  const tally = new DatasetTally();
+  for (const line of readFileSync(join(SERVERS, server, "data/example.jsonl"), "utf8").split("\n"))
+    if (line.trim() !== "") tally.row(JSON.parse(line));
+  const report = compareMetrics({ metrics, tally, dataset: "data/example.jsonl" }, []);
+  return { run: runWith(METRICS, metrics), view: { path: METRICS, metrics, report } };
+}
+
+function runWith(path: string, metrics: GymMetrics): FolderRunView {
+  return {
+    rollouts: "data/example_rollouts.jsonl",
+    dataset: "d-1",
+    configs: [],
+    inputs: ["data/example.jsonl"],
+    servers: [],
+    metrics: [{ path, metrics }],
+  };
+}
+
+const rowOf = (metric: string) => {
+  const row = screen
+    .getAllByRole("row")
+    .find((r) => r.getAttribute("data-metric") === metric && r.closest("tbody") !== null);
+  if (row === undefined) throw new Error(`no row ${metric}`);
+  return within(row)
+    .getAllByRole("cell")
+    .map((cell) => cell.textContent);
+};
+
+describe("GymMetricsPanel", () => {
+  it("sets Gym's figure, ours and the named difference side by side, open when one differs", () => {
+    const { run, view } = datasetView("iheval");
+    render(<GymMetricsPanel run={run} views={[view]} />);
+    const panel = screen.getByTestId("gym-metrics");
+    expect(panel).toHaveProperty("open", true);
+    const differ = view.report.comparisons.filter((c) => c.ours !== null && !c.same);
+    expect(differ.length).toBeGreaterThan(0);
+    expect(within(panel).getByText(/Gym's own numbers beside ours/).textContent).toContain(
+      `: ${differ.length} difference`,
+    );
+    // iheval's metrics were computed over other rows than its example.jsonl: one tool on average, 0.2 here.
+    expect(rowOf("Number of tools Average")).toEqual([
+      "Number of tools Average",
+      "resources_servers/iheval/data/example.jsonl",
+      "1",
+      "0.2",
+      "differs by -0.8 (data/example.jsonl)",
+    ]);
+    expect(rowOf("Number of examples")).toEqual([
+      "Number of examples",
+      "resources_servers/iheval/data/example.jsonl",
+      "5",
+      "5",
+      "the same (data/example.jsonl)",
+    ]);
+    // Every figure has its row; the summary is lib's sentence, the one the CLI prints.
+    expect(screen.getAllByRole("row")).toHaveLength(view.report.comparisons.length + 1);
+    expect(screen.getByTestId("metrics-summary").textContent).toBe(view.report.summary);
+    expect(screen.getByText(/^Not recomputed here:/).textContent).toContain(
+      view.report.not_recomputed[0] ?? "",
+    );
+  });
+
+  it("stays closed when every recomputed figure agrees", () => {
+    const { run, view } = datasetView("example_multi_step");
+    render(<GymMetricsPanel run={run} views={[view]} />);
+    const panel = screen.getByTestId("gym-metrics");
+    expect(panel).toHaveProperty("open", false);
+    expect(within(panel).getByText(/Gym's own numbers beside ours/).textContent).toContain(": no difference");
+    for (const row of panel.querySelectorAll("tbody tr[data-metric]"))
+      expect(row.getAttribute("data-same")).toBe("true");
+  });
+
+  it("shows Gym's figures alone while ours are recomputed", () => {
+    const { run } = datasetView("iheval");
+    render(<GymMetricsPanel run={run} views={undefined} />);
+    expect(screen.getByText(/Gym's own numbers beside ours/).textContent).toContain(": recomputing…");
+    expect(screen.queryByTestId("metrics-comparisons")).toBeNull();
+    expect(screen.getByText(/Number of examples:/).textContent).toBe("Number of examples: 5");
+  });
+
+  it("sets an agent's mean reward beside the mean of its recorded and recomputed rewards", () => {
+    const path = "run_aggregate_metrics.json";
+    const metrics = metricsOf(
+      JSON.stringify([{ agent_ref: { name: "calc_agent" }, agent_metrics: { "mean/reward": 0.75 } }]),
+    );
+    const rows = [
+      { agent: "calc_agent", recorded: 1, contract: 1 },
+      { agent: "calc_agent", recorded: 0.5, contract: 0 },
+    ];
+    const report = compareMetrics({ metrics, tally: null, dataset: null }, rows.map(rowRewards));
+    render(<GymMetricsPanel run={runWith(path, metrics)} views={[{ path, metrics, report }]} />);
+    expect(rowOf("mean/reward (recorded)").slice(1, 5)).toEqual([
+      "agent calc_agent",
+      "0.75",
+      "0.75",
+      "the same (the recorded rewards of its 2 lines)",
+    ]);
+    expect(rowOf("mean/reward (recomputed)").slice(1, 5)).toEqual([
+      "agent calc_agent",
+      "0.75",
+      "0.5",
+      "differs by -0.25 (the rewards recomputed here)",
+    ]);
+  });
+});

@@ -1,0 +1,132 @@
+/**
+ * A folder `cli view` serves is opened as a picked folder is (issue #17's folder rules, issue #22): the same
+ * roles, the same config routing (server source "config"), the same task-row pairing, the same rewards and
+ * Gym's metrics compared with ours. The folder is served by the real `view` server (cli/view/server.ts) on
+ * 127.0.0.1; the worker's fetch reaches it as the page's does (same origin, the token as a header here).
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import type { Server } from "node:http";
+import path from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { listFolder } from "@/cli/view/files";
+import { FILE_ROUTE, FILES_ROUTE, listenView } from "@/cli/view/server";
+import { inProcessPool } from "./pool";
+import type { FolderEntry, SessionSummary } from "./protocol";
+import { DataService } from "./service";
+
+const EXAMPLES = path.resolve(__dirname, "../fixtures/gym-examples/resources_servers");
+const TOKEN = "t".repeat(48);
+const never = new AbortController().signal;
+const ignore = () => {};
+
+/** Every file under `dir` as a folder picker gives them. */
+function pickedEntries(dir: string): FolderEntry[] {
+  const out: FolderEntry[] = [];
+  const visit = (at: string) => {
+    for (const name of readdirSync(at).sort()) {
+      const full = path.join(at, name);
+      if (statSync(full).isDirectory()) visit(full);
+      else
+        out.push({
+          path: path.relative(dir, full).split(path.sep).join("/"),
+          file: new File([readFileSync(full)], name),
+        });
+    }
+  };
+  visit(dir);
+  return out;
+}
+
+let servers: Server[] = [];
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  for (const server of servers) server.close();
+  servers = [];
+});
+
+/** Serves `dir` with `cli view`'s server; the worker's relative URLs go to it. Returns the page's entries. */
+async function serve(dir: string): Promise<{ name: string; entries: FolderEntry[] }> {
+  const { server, port } = await listenView(
+    { root: dir, token: TOKEN, list: () => listFolder(dir), app: (_req, res) => void res.end() },
+    0,
+  );
+  servers.push(server);
+  const real = globalThis.fetch;
+  const base = `http://127.0.0.1:${port}`;
+  vi.stubGlobal("fetch", (input: string, init: RequestInit = {}) =>
+    real(new URL(input, base), {
+      ...init,
+      headers: { ...Object.fromEntries(new Headers(init.headers)), "x-view-token": TOKEN },
+    }),
+  );
+  const listing = (await (await fetch(FILES_ROUTE)).json()) as {
+    name: string;
+    files: { path: string; bytes: number }[];
+  };
+  return {
+    name: listing.name,
+    entries: listing.files.map((file) => ({
+      path: file.path,
+      url: `${FILE_ROUTE}?path=${encodeURIComponent(file.path)}`,
+      bytes: file.bytes,
+    })),
+  };
+}
+
+/** What the page shows of an opened folder, without the dataset ids (each open makes new ones). */
+function shown(service: DataService, summary: SessionSummary) {
+  const folder = summary.folder;
+  return {
+    files: folder?.files.map(({ dataset: _, ...file }) => file).sort((a, b) => (a.path < b.path ? -1 : 1)),
+    runs: folder?.runs.map(({ dataset: _, ...run }) => run),
+    rows: summary.datasets
+      .filter((dataset) => dataset.kind === "rollouts")
+      .map((dataset) => ({
+        file: dataset.folder_path,
+        configs: dataset.config_files,
+        errors: dataset.errors.map((e) => [e.line, e.line_kind]),
+        rows: service.changes(dataset.id, 0).entries.map((e) => ({
+          line: e.line,
+          server: e.server,
+          source: e.server_source,
+          paired_by: e.paired_by,
+          contract: e.contract,
+          unverified: e.unverified,
+        })),
+      })),
+  };
+}
+
+async function opened(name: string, entries: FolderEntry[]) {
+  const service = new DataService(inProcessPool());
+  await service.loadFolder(name, entries, never, ignore);
+  await service.settled();
+  const summary = service.session();
+  // Gym's figures beside ours (lib/folder compareMetrics), per rollouts file.
+  const metrics = await Promise.all(
+    summary.datasets.filter((d) => d.kind === "rollouts").map((d) => service.gymMetrics(d.id)),
+  );
+  return { ...shown(service, summary), metrics };
+}
+
+describe("a served folder is opened as a picked folder", () => {
+  it.each(["example_multi_step", "example_tool_call_multireward"])("%s", async (server) => {
+    const dir = path.join(EXAMPLES, server);
+    const picked = await opened(server, pickedEntries(dir));
+    const served = await serve(dir);
+    const viaServer = await opened(served.name, served.entries);
+    expect(viaServer).toEqual(picked);
+    // What that means here: the folder's config routes every line, its task rows pair, Gym's metrics are read.
+    const run = viaServer.rows[0];
+    expect(run?.configs).toEqual([`configs/${server}.yaml`]);
+    expect(run?.rows.length).toBeGreaterThan(0);
+    for (const row of run?.rows ?? []) {
+      expect(row).toMatchObject({ server, source: "config" });
+      expect(row.contract).not.toBeNull();
+    }
+    expect(viaServer.runs?.[0]?.metrics.map((m) => m.path)).toEqual(["data/example_metrics.json"]);
+    expect(viaServer.metrics[0]?.map((view) => view.path)).toEqual(["data/example_metrics.json"]);
+    expect(viaServer.files?.find((f) => f.path === "data/example.jsonl")?.role).toBe("inputs");
+  });
+});
