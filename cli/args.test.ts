@@ -1,7 +1,31 @@
 import { describe, expect, it } from "vitest";
-import { emptyValue, onlyFile, scanOptions, splitTools } from "./args";
+import { emptyValue, onlyFile, readReward, scanOptions, splitTools } from "./args";
 
 describe("CLI argument helpers", () => {
+  it("readReward: --reward, or its alias --view, one setting; both must agree; recorded by default", () => {
+    expect(readReward(new Map())).toEqual({ ok: true, reward: "recorded" });
+    expect(readReward(new Map([["--reward", "contract"]]))).toEqual({ ok: true, reward: "contract" });
+    expect(readReward(new Map([["--view", "legacy"]]))).toEqual({ ok: true, reward: "legacy" });
+    expect(
+      readReward(
+        new Map([
+          ["--view", "legacy"],
+          ["--reward", "legacy"],
+        ]),
+      ),
+    ).toEqual({ ok: true, reward: "legacy" });
+    expect(
+      readReward(
+        new Map([
+          ["--view", "legacy"],
+          ["--reward", "contract"],
+        ]),
+      ).ok,
+    ).toBe(false);
+    const bad = readReward(new Map([["--view", "zero"]]));
+    expect(bad).toEqual({ ok: false, error: expect.stringContaining("--view: the reward is one of") });
+  });
+
   it("splitTools trims names and drops empty ones", () => {
     expect(splitTools("a, b ,,c,")).toEqual(["a", "b", "c"]);
     expect(splitTools(" , ")).toEqual([]);

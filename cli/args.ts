@@ -4,6 +4,7 @@
  */
 import { HARNESSES, type HarnessId, isHarnessId } from "../lib/harness";
 import type { Policy } from "../lib/identity/types";
+import { parseReward, type Reward } from "../lib/run";
 import type { CommandIo } from "./io";
 
 export type Scanned<Name extends string> =
@@ -65,6 +66,30 @@ export function readPolicy(
   const policy = value ?? "contract";
   if (policy === "contract" || policy === "legacy") return { ok: true, policy };
   return { ok: false, error: `--policy must be contract or legacy, not ${JSON.stringify(policy)}` };
+}
+
+/** The help line of `--reward` and its alias `--view`, the same in every command that takes them. */
+export const REWARD_HELP = `  --reward R      the run view's one reward setting (the page's ?reward=): recorded (default: the
+                  run's own), contract or legacy (a policy's recomputation). The breakdown counts zeros
+                  in it; pass@k, "passed" and the distribution read it
+  --view R        the same as --reward (its name when it chose the breakdown's zeros only)`;
+
+/**
+ * `--reward`, or its alias `--view` (lib/run parseReward: one setting for the breakdown's zeros and
+ * pass@k); both given must agree. Default: the recorded reward.
+ */
+export function readReward(
+  values: ReadonlyMap<string, string>,
+): { ok: true; reward: Reward } | { ok: false; error: string } {
+  const given = (["--reward", "--view"] as const).flatMap((name) => {
+    const value = values.get(name);
+    return value === undefined ? [] : [{ name, value }];
+  });
+  const [first, second] = given;
+  if (first !== undefined && second !== undefined && first.value !== second.value)
+    return { ok: false, error: "--view is another name for --reward: give one, or the same value" };
+  const parsed = parseReward(first?.value);
+  return parsed.ok ? parsed : { ok: false, error: `${first?.name ?? "--reward"}: ${parsed.error}` };
 }
 
 /** `--harness`: one of HARNESSES, or null when not given. */

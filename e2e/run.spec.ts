@@ -78,7 +78,7 @@ test.describe("run view on the generated triage run", () => {
       .trim()
       .split("\n")
       .map((t) => JSON.parse(t) as { contract: number | null; cause: string | null });
-    await page.locator("[data-zero-view='contract']").click();
+    await page.locator("[data-reward-choice='contract']").click();
     await expect(page.getByTestId("triage")).toHaveAttribute("data-view", "contract");
     const zero = rows.filter((r) => r.contract === 0).length;
     await expect(page.getByTestId("triage")).toHaveAttribute("data-zero", String(zero));
@@ -218,31 +218,62 @@ test.describe("run view on the generated triage run", () => {
     );
   });
 
-  test("pass@k says which reward it reads, recorded by default, and the switch is kept in the URL", async ({
+  test("one reward switch, kept in the URL: headline, breakdown, zero tile, list, pass@k and the report's scope follow it", async ({
     page,
   }) => {
+    const rows = cli(["triage", FILE, "--format", "jsonl"])
+      .trim()
+      .split("\n")
+      .map((t) => JSON.parse(t) as { recorded: number | null; contract: number | null });
+    const total = run.intents.length;
+    const recordedZero = rows.filter((r) => r.recorded === 0).length;
+    const contractZero = rows.filter((r) => r.contract === 0).length;
+    expect(contractZero).not.toBe(recordedZero);
     await page.getByTestId("run-metrics").locator("summary").click();
     await expect(page.getByTestId("pass-at-k-label")).toHaveAttribute("data-reward", "recorded");
     await expect(page.getByTestId("metrics-scope")).toContainText("pass@k on the recorded reward");
-    await page.getByTestId("reward-switch").selectOption("contract");
+    await page.locator("[data-reward-choice='contract']").click();
+    await expect.poll(() => new URL(page.url()).searchParams.get("reward")).toBe("contract");
+    await expect(page.getByTestId("reward-switch")).toHaveAttribute("data-reward", "contract");
+    await expect(page.getByTestId("triage-headline")).toContainText(
+      `${contractZero} of ${total} rollouts recompute to 0 under contract`,
+    );
     await expect(page.getByTestId("pass-at-k-label")).toHaveAttribute("data-reward", "contract");
-    expect(new URL(page.url()).searchParams.get("reward")).toBe("contract");
+    await expect(page.getByTestId("metrics-scope")).toContainText("pass@k on the contract reward");
+    await expect(page.locator("[data-summary='zero']")).toHaveAttribute("data-value", String(contractZero));
+    await expect(page.locator("[data-summary='zero']")).toContainText("contract 0");
+    await expect(page.getByTestId("export-reward")).toHaveAttribute("data-reward", "contract");
+    // The zero tile filters the contract zeros; switching back moves that clause to the recorded reward.
+    await page.locator("[data-summary='zero']").click();
+    await expect.poll(() => new URL(page.url()).searchParams.get("f")).toBe("contract:0");
+    await expect(page.getByTestId("shown-count")).toHaveAttribute("data-shown", String(contractZero));
+    await page.locator("[data-reward-choice='recorded']").click();
+    await expect.poll(() => new URL(page.url()).searchParams.get("reward")).toBeNull();
+    expect(new URL(page.url()).searchParams.get("f")).toBe("recorded:0");
+    await expect(page.getByTestId("shown-count")).toHaveAttribute("data-shown", String(recordedZero));
+    await expect(page.getByTestId("triage-headline")).toContainText(
+      `${recordedZero} of ${recordedZero} rollouts recorded 0`,
+    );
+    await expect(page.getByTestId("pass-at-k-label")).toHaveAttribute("data-reward", "recorded");
   });
 
-  test("an old link's chip, agent and search parameters become clauses of the one filter", async ({
-    context,
-  }) => {
-    // A fresh tab: this tab's own workspace would be restored and shown first, and a file opened over a
-    // shown one starts a fresh view (the link's filter is for the file opened next, not for any file).
+  test("a link with ?reward= opens the file with the switch applied", async ({ context }) => {
     const page = await context.newPage();
-    await page.goto(`/?filter=zero&agent=http_agent`);
+    await page.goto(`/?reward=legacy`);
     await loadFiles(page, [FILE]);
-    const kept = run.intents.filter((i) => i.recorded === 0 && i.agent === "http_agent");
-    await expect(page.getByTestId("shown-count")).toHaveAttribute("data-shown", String(kept.length));
-    await expect.poll(() => new URL(page.url()).searchParams.get("f")).toBe("recorded:0 agent:http_agent");
-    const params = new URL(page.url()).searchParams;
-    expect(params.get("filter")).toBeNull();
-    expect(params.get("agent")).toBeNull();
+    const rows = cli(["triage", FILE, "--format", "jsonl"])
+      .trim()
+      .split("\n")
+      .map((t) => JSON.parse(t) as { legacy: number | null });
+    const legacyZero = rows.filter((r) => r.legacy === 0).length;
+    await expect(page.getByTestId("reward-switch")).toHaveAttribute("data-reward", "legacy");
+    await expect(page.getByTestId("triage")).toHaveAttribute("data-view", "legacy");
+    await expect(page.getByTestId("triage-headline")).toContainText(
+      `${legacyZero} of ${run.intents.length} rollouts recompute to 0 under legacy`,
+    );
+    await expect(page.getByTestId("pass-at-k-label")).toHaveAttribute("data-reward", "legacy");
+    await expect(page.locator("[data-summary='zero']")).toHaveAttribute("data-value", String(legacyZero));
+    expect(new URL(page.url()).searchParams.get("reward")).toBe("legacy");
   });
 
   test("a bad filter says why, and the list stays unfiltered", async ({ page }) => {

@@ -7,10 +7,16 @@
  * files, never from the app.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
+import { readRollout } from "../lib/schemas";
+import { badgeAt } from "../lib/triage";
+import { generate } from "../scripts/gen-big-rollouts";
+import { realisticLongRollout } from "../scripts/gen-hostile";
 import { TRIAGE_RUN_PATH } from "../scripts/gen-triage-run";
+import { verifiedDetail } from "../worker/core";
 import { loadFiles, openLine, ROOT, waitReady } from "./helpers";
 
 const FILE = path.join(ROOT, TRIAGE_RUN_PATH);
@@ -175,5 +181,97 @@ test.describe("why zero on the bundled samples", () => {
       for (const row of rows.filter((r) => r.cause === "tool_failed" || r.cause === "wrong_end_state"))
         await checkDecisive(page, row);
     });
+  }
+});
+
+test.describe("why zero on the issue's 909-rollout run", () => {
+  test("the generated 50 MB slice (seed 1) opens with the CLI's headline, causes and drift", async ({
+    page,
+  }) => {
+    // The whole slice (909 rollouts, 50 MB) as the issue tried it; features/run/triage-parity-slice.test.ts
+    // holds its rows to the CLI's byte for byte in Node.
+    test.setTimeout(300_000);
+    const dir = mkdtempSync(path.join(tmpdir(), "slice-"));
+    const file = path.join(dir, "slice50.jsonl");
+    try {
+      expect((await generate(file, 5e7, 1)).lines).toBe(909);
+      const summary = execFileSync(
+        process.execPath,
+        ["--import", "tsx", path.join(ROOT, "cli/main.ts"), "triage", file],
+        { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] },
+      ).split("\n");
+      const headline = summary[0] ?? "";
+      expect(headline).toBe("464 of 909 rollouts recorded 0 (51.0%)");
+      await page.goto("/");
+      await page.getByTestId("file-input").first().setInputFiles(file);
+      const main = page.locator("main[data-ready]");
+      await expect(main).toHaveAttribute("data-rewarded", "true", { timeout: 240_000 });
+      await expect(page.getByTestId("triage-headline")).toHaveText(headline, { timeout: 60_000 });
+      // Every cause's count and drift, as the CLI's summary lines give them ("  cause  count  share  label").
+      for (const line of summary.slice(1)) {
+        const match = /^ {2}([a-z_]+) +(\d+) /.exec(line);
+        if (match === null) continue;
+        await expect(page.locator(`[data-cause='${match[1]}']`)).toHaveAttribute(
+          "data-count",
+          match[2] ?? "",
+        );
+      }
+      await expect(page.getByTestId("triage-drift")).toHaveAttribute("data-count", "297");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+test("a 3,000-call rollout: every call's outcome badge as it scrolls into view, every decisive call reachable", async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  const long = realisticLongRollout(3_000, {
+    harness: "claude-code",
+    distinctArguments: true,
+    reasoning: false,
+  });
+  const read = readRollout(JSON.parse(JSON.stringify(long)));
+  if (!read.ok) throw new Error("the generator's rollout does not read");
+  // The worker's own verification of it, for what the page must show.
+  const expected = verifiedDetail(read.rollout, {
+    input: undefined,
+    override: null,
+    sample: null,
+    harness: null,
+  });
+  const decisive = expected.decisive.map((call) => call.index);
+  expect(decisive.length).toBeGreaterThan(100);
+  const dir = mkdtempSync(path.join(tmpdir(), "long-badges-"));
+  const file = path.join(dir, "long.jsonl");
+  writeFileSync(file, `${JSON.stringify(long)}\n`);
+  try {
+    await page.goto("/");
+    await loadFiles(page, [file]);
+    await openLine(page, 1);
+    const why = page.getByTestId("why-zero");
+    await expect(why).toHaveAttribute("data-decisive-total", String(decisive.length));
+    // Decisive calls past the first 50, a page at a time, each a link that selects its call.
+    await page.getByTestId("decisive-more").click();
+    await expect(page.locator("[data-decisive-call]")).toHaveCount(100);
+    const k = decisive[99] ?? -1;
+    await page.locator(`[data-decisive-call='${k}'] [data-call-link]`).click();
+    const row = (index: number) => page.locator(`li[data-call-index='${index}']`);
+    await expect(row(k)).toHaveAttribute("aria-current", "true");
+    // Calls past the first 2,000 carry their badge once on screen: the last one, selected by its link.
+    for (const index of [2_500, 2_999]) {
+      await page.evaluate((call) => {
+        const url = new URL(window.location.href);
+        url.searchParams.set("call", String(call));
+        window.history.pushState(null, "", url);
+      }, index);
+      const kind = badgeAt(expected.badges, index)?.kind;
+      expect(kind).toBeDefined();
+      await expect(row(index)).toHaveAttribute("aria-current", "true");
+      await expect(row(index)).toHaveAttribute("data-outcome", kind ?? "");
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });

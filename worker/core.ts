@@ -32,6 +32,7 @@ import type {
   RolloutIndexEntry,
   TranscriptItem,
   VerificationView,
+  VerifiedDetail,
   VerifyResultView,
 } from "./protocol";
 
@@ -420,8 +421,9 @@ export function openDetail(
 /** Most decisive calls the detail pane lists at once (a 100k-call aliased rollout has 100k). */
 export const LISTED_DECISIVE = 50;
 /**
- * Calls whose outcome badge travels with the verification (the decisive ones beyond too), so it stays
- * bounded on a 100k-call rollout (features/inspector/detail-pages.test.ts); later calls show no badge.
+ * Calls whose outcome badge travels with the verification (the listed decisive ones beyond too), so it stays
+ * bounded on a 100k-call rollout (features/inspector/detail-pages.test.ts); later calls' badges are asked
+ * for a page at a time as they come on screen (detailBadges).
  */
 export const BADGED_CALLS = 2_000;
 
@@ -474,6 +476,14 @@ function lookalikesOf(
  * recomputation the cause reads.
  */
 export function detailVerification(rollout: Rollout, context: RowContext): VerificationView {
+  return verifiedDetail(rollout, context).view;
+}
+
+/**
+ * detailVerification's view, with every call's badge and every decisive call beside it: the pool's answer to
+ * the data worker, which pages them to the detail pane (features/inspector/detail-pages.ts).
+ */
+export function verifiedDetail(rollout: Rollout, context: RowContext): VerifiedDetail {
   const result = verifyBothPolicies(rollout, verifyOptions(context));
   const triage = triageRollout(rollout, {
     ...(result.contract.server === null ? {} : { server: result.contract.server }),
@@ -484,8 +494,9 @@ export function detailVerification(rollout: Rollout, context: RowContext): Verif
   });
   const calls = result.contract.resolution.calls.length;
   const badges = callBadges(evidenceOf(result.contract, result.legacy), calls);
-  const listed = triage?.decisive.slice(0, LISTED_DECISIVE) ?? [];
-  return {
+  const decisive = triage?.decisive ?? [];
+  const listed = decisive.slice(0, LISTED_DECISIVE);
+  const view: VerificationView = {
     server: result.contract.server,
     harness: context.harness,
     contract: resultView(result.contract),
@@ -504,4 +515,5 @@ export function detailVerification(rollout: Rollout, context: RowContext): Verif
       listed.map((call) => call.index),
     ),
   };
+  return { view, badges: packBadges(badges, calls), decisive };
 }

@@ -29,7 +29,7 @@ describe("detail", () => {
         expect(call.contract?.emitted).toBe(call.name);
         expect(items[view.call_items[call.call_index]!]).toEqual(call);
       }
-      const verification = await service.detailVerification(id, entry.line, null, null);
+      const verification = (await service.detailVerification(id, entry.line, null, null))?.view ?? null;
       expect(verification?.contract.reward).toBe(entry.contract);
       expect(verification?.legacy.reward).toBe(entry.legacy);
       // The verification never carries the calls: they reach the page a range at a time.

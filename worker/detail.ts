@@ -8,7 +8,7 @@ import { parseJsonLine } from "../lib/jsonl";
 import { type OpenedDetail, openDetail } from "./core";
 import { type AnalysisOptions, rolloutOf, rowContext } from "./jobs";
 import type { Pool } from "./pool";
-import type { VerificationView } from "./protocol";
+import type { VerifiedDetail } from "./protocol";
 import type { Dataset } from "./store";
 
 const decoder = new TextDecoder();
@@ -55,7 +55,7 @@ export function verifyInPool(
   line: number,
   server: string | null,
   harness: HarnessChoice | null,
-): Promise<VerificationView | null> {
+): Promise<VerifiedDetail | null> {
   const ref = dataset.lineRef(line);
   if (!ref || !dataset.entries.has(line)) return Promise.resolve(null);
   return pool.verifyDetail({

@@ -14,12 +14,12 @@ import { type ConfigRouter, chooseServer, InputIndex, type LineSource, pairingKe
 import {
   type AnalyzedRollout,
   analyzeRolloutRun,
-  detailVerification,
   highlightCounts,
   isInputRow,
   type RowContext,
+  verifiedDetail,
 } from "./core";
-import type { RolloutIndexEntry, VerificationView } from "./protocol";
+import type { RolloutIndexEntry, VerifiedDetail } from "./protocol";
 import { findInLines, lineFilter } from "./search";
 
 /** What one non-blank line turned out to be when its batch was indexed. */
@@ -345,11 +345,11 @@ export interface VerifyDetailJob extends AnalysisOptions {
  * Both verifications of one rollout as the detail pane shows them. A pool job, so the data worker keeps
  * answering page requests (scrolling, n/p) while a long rollout is replayed.
  */
-export async function verifyDetail(job: VerifyDetailJob): Promise<VerificationView | null> {
+export async function verifyDetail(job: VerifyDetailJob): Promise<VerifiedDetail | null> {
   const parsed = parseJsonLine(decoder.decode(await readLine(job.ref)));
   const rollout = rolloutOf(parsed.ok ? parsed.value : undefined);
   if (rollout === null) return null;
-  return detailVerification(rollout, await rowContext(rollout, job.inputs, job));
+  return verifiedDetail(rollout, await rowContext(rollout, job.inputs, job));
 }
 
 /** A rollout's rewards pass: its entry, run row and emitted names, and its search filter (./search.ts). */

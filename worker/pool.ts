@@ -18,7 +18,7 @@ import {
   type VerifyDetailJob,
   verifyDetail,
 } from "./jobs";
-import type { VerificationView } from "./protocol";
+import type { VerifiedDetail } from "./protocol";
 import { type Endpoint, RpcClient } from "./rpc";
 import type { IndexRunner } from "./store";
 
@@ -29,7 +29,7 @@ export interface Pool extends IndexRunner {
   /** Indexes an inputs file for pairing in every pool member, before rewards jobs name it. */
   prepareInputs(job: InputsJob): Promise<number>;
   /** Both verifications of one opened rollout, off the data worker's thread. */
-  verifyDetail(job: VerifyDetailJob): Promise<VerificationView | null>;
+  verifyDetail(job: VerifyDetailJob): Promise<VerifiedDetail | null>;
 }
 
 /** The pool's functions run on this thread: for tests, and where workers cannot be made. */
@@ -49,7 +49,7 @@ export interface PoolRequests {
   rewards: { params: RewardJob; result: RewardedLine[] };
   search: { params: SearchJob; result: number[] };
   prepareInputs: { params: InputsJob; result: number };
-  verifyDetail: { params: VerifyDetailJob; result: VerificationView | null };
+  verifyDetail: { params: VerifyDetailJob; result: VerifiedDetail | null };
 }
 
 /** Upper bound on pool workers, whatever the machine reports: each holds its own copy of the verifiers. */
@@ -112,7 +112,7 @@ export class PortPool implements Pool {
     return this.send("search", job);
   }
 
-  verifyDetail(job: VerifyDetailJob): Promise<VerificationView | null> {
+  verifyDetail(job: VerifyDetailJob): Promise<VerifiedDetail | null> {
     return this.send("verifyDetail", job);
   }
 

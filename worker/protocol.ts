@@ -12,12 +12,19 @@
 import type { CompareRequests } from "@/features/compare/protocol";
 import type { InspectorRequests } from "@/features/inspector/protocol";
 import type { RunRequests } from "@/features/run/protocol";
-import type { FileRole, GymMetrics, LineKind, MetricComparison, MetricsReport } from "../lib/folder";
+import type {
+  FileRole,
+  GymConfig,
+  GymMetrics,
+  LineKind,
+  MetricComparison,
+  MetricsReport,
+} from "../lib/folder";
 import type { HarnessChoice } from "../lib/harness/choice";
 import type { HarnessId } from "../lib/harness/types";
 import type { CallResolution, Highlight, MapState, Policy, RolloutFinding } from "../lib/identity/types";
 import type { RolloutRow } from "../lib/run";
-import type { PackedBadges, RolloutTriage } from "../lib/triage";
+import type { DecisiveCall, PackedBadges, RolloutTriage } from "../lib/triage";
 import type { VerifierDetailsView } from "../lib/verify/details";
 import type { VerifyResult } from "../lib/verify/types";
 import type { FollowSummary } from "./follow";
@@ -250,6 +257,18 @@ export interface VerificationView {
 }
 
 /**
+ * Both verifications as the pool answers the data worker: the page's bounded view, and what the page asks
+ * for a page at a time beyond it (the data worker keeps it with the opened rollout).
+ */
+export interface VerifiedDetail {
+  readonly view: VerificationView;
+  /** Every call's badge, packed (the page asks for the calls it shows: detailBadges). */
+  readonly badges: PackedBadges;
+  /** Every decisive call, in call order (the view lists the first LISTED_DECISIVE: detailDecisive has the rest). */
+  readonly decisive: readonly DecisiveCall[];
+}
+
+/**
  * A rollout's triage as the detail pane gets it: at most LISTED_DECISIVE decisive calls, no cell traces and
  * no list of every failed call (both grow with the rollout).
  */
@@ -348,7 +367,13 @@ export interface SessionRequests {
   /** A dataset's (decompressed) bytes as a File, for /live's replay. */
   fileOf: {
     params: { dataset: string };
-    result: { name: string; file: Blob; configs: readonly string[] } | null;
+    /** configs: the folder's config files that route it; gymConfigs: what they declare (lib/folder). */
+    result: {
+      name: string;
+      file: Blob;
+      configs: readonly string[];
+      gymConfigs: readonly GymConfig[];
+    } | null;
   };
   /** Opens files kept from an earlier visit (origin-private file system) as the workspace. */
   restore: { params: { ids: readonly string[] }; result: SessionSummary; progress: LoadProgress };

@@ -23,8 +23,10 @@ export const BUILD_STAMP = `${process.env.NEXT_PUBLIC_PROJECT_VERSION ?? "dev"}+
 /** Bytes hashed at a time (a slice of the Blob is read, hashed and dropped). */
 export const HASH_CHUNK_BYTES = 4 * 1024 * 1024;
 /**
- * Rows kept at most per file: the kept results are one JSON document (about 1 KB a row), so a file with more
- * rollouts than this is recomputed after a reload instead (not benchmarked: a bound on the document's size).
+ * Rows kept at most per file: the kept results are one JSON document (about 1.9 KB a row), so a file with
+ * more rollouts than this is recomputed after a reload instead. At this bound the document is ~184 MiB, half
+ * of V8's longest string, and reads back in seconds against minutes of recomputation
+ * (bench/results-cache.md).
  */
 export const MAX_CACHED_ROWS = 100_000;
 
@@ -129,7 +131,11 @@ function fileName(key: string): string {
 /** The kept results for this key, validated; null when none are kept or they do not validate. */
 export async function readResults(store: ResultsStore, key: string): Promise<AnalyzedRollout[] | null> {
   const text = await store.read(fileName(key)).catch(() => null);
-  if (text === null) return null;
+  return text === null ? null : parseResults(text, key);
+}
+
+/** The rows of a kept document, validated; null when it does not parse or validate, or is another key's. */
+export function parseResults(text: string, key: string): AnalyzedRollout[] | null {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -151,8 +157,13 @@ export async function writeResults(
   rows: readonly AnalyzedRollout[],
 ): Promise<void> {
   if (rows.length > MAX_CACHED_ROWS) return;
+  await store.write(fileName(key), resultsDocument(key, rows));
+}
+
+/** The document kept for these rows (bench/results-cache.bench.ts measures it past MAX_CACHED_ROWS too). */
+export function resultsDocument(key: string, rows: readonly AnalyzedRollout[]): string {
   const kept = rows.map(({ entry, run, emitted }) => ({ run, counts: entry.counts, emitted }));
-  await store.write(fileName(key), JSON.stringify({ format: RESULTS_CACHE_FORMAT, key, rows: kept }));
+  return JSON.stringify({ format: RESULTS_CACHE_FORMAT, key, rows: kept });
 }
 
 /** The browser's store (OPFS), or null where there is none. */

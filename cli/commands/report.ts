@@ -12,9 +12,16 @@ import { NO_HARNESS } from "../../lib/harness";
 import type { HarnessId } from "../../lib/harness/types";
 import { readJsonl } from "../../lib/jsonl";
 import { renderReport } from "../../lib/report";
-import { parseFilter, type RunRow, runRow } from "../../lib/run";
-import { ZERO_VIEWS, type ZeroView } from "../../lib/triage";
-import { answerUsage, emptyValue, onlyFile, readHarness, scanOptions } from "../args";
+import { parseFilter, type Reward, type RunRow, runRow } from "../../lib/run";
+import {
+  answerUsage,
+  emptyValue,
+  onlyFile,
+  REWARD_HELP,
+  readHarness,
+  readReward,
+  scanOptions,
+} from "../args";
 import { CliError, reportError } from "../errors";
 import { FOLDER_HELP, type RoleOverride, readRoleOverrides, type Source, sourcesOf } from "../folder";
 import type { CommandIo } from "../io";
@@ -33,7 +40,7 @@ options:
   --out OUT       the HTML file to write (required)
   --filter EXPR   the run filter (as in triage and the page): metrics and the default rollouts follow it
   --mark LINES    the rollouts to show in full, by line: 3,17,42 (default: the first 20 the filter keeps)
-  --view V        which zeros the breakdown counts: recorded (default), contract or legacy
+${REWARD_HELP}
   --server S      the verifying server (default: each rollout's own, see the README)
   --inputs M      materialized inputs JSONL, paired as verify pairs it
   --harness H     the harness that produced the file (alias diagnostics only)
@@ -49,7 +56,8 @@ interface ReportArgs {
   readonly out: string;
   readonly filter: string;
   readonly marked: readonly number[] | null;
-  readonly view: ZeroView;
+  /** The one reward setting (lib/run reward.ts): the breakdown's zeros and pass@k read it. */
+  readonly reward: Reward;
   readonly roles: readonly RoleOverride[];
   readonly server?: string;
   readonly inputs?: string;
@@ -64,7 +72,7 @@ type Parsed =
 export function parseReportArgs(argv: readonly string[]): Parsed {
   const scanned = scanOptions(
     argv,
-    ["--out", "--filter", "--mark", "--view", "--server", "--inputs", "--harness", "--role"],
+    ["--out", "--filter", "--mark", "--reward", "--view", "--server", "--inputs", "--harness", "--role"],
     ["--role"],
   );
   if (!scanned.ok || scanned.help) return scanned.ok ? { ok: true, help: true } : scanned;
@@ -93,8 +101,8 @@ export function parseReportArgs(argv: readonly string[]): Parsed {
     }
     marked = parts.map(Number);
   }
-  const view = ZERO_VIEWS.find((v) => v === (values.get("--view") ?? "recorded"));
-  if (view === undefined) return { ok: false, error: `--view must be one of ${ZERO_VIEWS.join(", ")}` };
+  const reward = readReward(values);
+  if (!reward.ok) return reward;
   const roles = readRoleOverrides(lists.get("--role") ?? []);
   if (!roles.ok) return roles;
   const harness = readHarness(values.get("--harness"));
@@ -109,7 +117,7 @@ export function parseReportArgs(argv: readonly string[]): Parsed {
       out,
       filter,
       marked,
-      view,
+      reward: reward.reward,
       roles: roles.overrides,
       ...(server === undefined ? {} : { server }),
       ...(inputs === undefined ? {} : { inputs }),
@@ -186,7 +194,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
         filter: args.filter,
         marked: args.marked,
         file: source.file,
-        view: args.view,
+        reward: args.reward,
       },
       (lines) => reader.read(new Set(lines), false),
     );

@@ -41,9 +41,13 @@ describe("cli triage", () => {
     expect(out).toMatch(new RegExp(`legacy only ${legacyOnly}, neither \\d+`));
   });
 
-  it("--view counts a policy's recomputed zeros instead of the recorded ones", async () => {
+  it("--reward (alias --view) counts a policy's recomputed zeros and reads pass@k in it: one setting", async () => {
     const io = memoryIo();
-    expect(await run([FILE, "--view", "contract"], io)).toBe(0);
+    expect(await run([FILE, "--reward", "contract"], io)).toBe(0);
+    const alias = memoryIo();
+    expect(await run([FILE, "--view", "contract"], alias)).toBe(0);
+    expect(alias.out()).toBe(io.out());
+    expect(io.out()).toContain("pass@k (contract, over tasks)");
     const values: unknown[] = generated.text
       .trim()
       .split("\n")
@@ -53,7 +57,10 @@ describe("cli triage", () => {
     expect(io.out()).toMatch(new RegExp(`^${zero} of ${rows.length} rollouts recompute to 0 under contract`));
     const bad = memoryIo();
     expect(await run([FILE, "--view", "both"], bad)).toBe(2);
-    expect(bad.err()).toMatch(/--view must be one of recorded, contract, legacy/);
+    expect(bad.err()).toMatch(/--view: the reward is one of recorded, contract, legacy/);
+    const both = memoryIo();
+    expect(await run([FILE, "--view", "legacy", "--reward", "contract"], both)).toBe(2);
+    expect(both.err()).toMatch(/another name for --reward/);
   });
 
   it("--format jsonl adds the decisive calls (function_call indexes) and the drift explanation", async () => {
@@ -128,7 +135,9 @@ describe("cli triage", () => {
 
   it("the summary's breakdown leaves out the cause clause, and pass@k names its reward", async () => {
     const plain = memoryIo();
-    expect(await run([FILE, "--filter", "agent:http_agent"], plain)).toBe(0);
+    expect(await run([FILE, "--filter", "agent:http_agent", "--reward", "legacy"], plain)).toBe(0);
+    const recorded = memoryIo();
+    expect(await run([FILE, "--filter", "agent:http_agent"], recorded)).toBe(0);
     const io = memoryIo();
     expect(await run([FILE, "--filter", "agent:http_agent cause:identity", "--reward", "legacy"], io)).toBe(
       0,
@@ -140,7 +149,7 @@ describe("cli triage", () => {
     expect(breakdown(io.out())).toEqual(breakdown(plain.out()));
     expect(io.out()).toMatch(new RegExp(` of ${http} rollouts`));
     expect(io.out()).toContain("pass@k (legacy, over tasks)");
-    expect(plain.out()).toContain("pass@k (recorded, over tasks)");
+    expect(recorded.out()).toContain("pass@k (recorded, over tasks)");
     const bad = memoryIo();
     expect(await run([FILE, "--reward", "best"], bad)).toBe(2);
   });

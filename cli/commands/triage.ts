@@ -8,19 +8,14 @@ import { csvHeader, csvRow, jsonlRow } from "../../lib/export/csv";
 import { readLine, rowRewards, unparsedLine } from "../../lib/folder";
 import { agentOf, type HarnessChoice, harnessFor, parseHarnessChoice } from "../../lib/harness";
 import type { JsonlItem } from "../../lib/jsonl";
-import {
-  DEFAULT_REWARD,
-  isRewardSource,
-  REWARD_SOURCES,
-  type RewardSource,
-  runMetrics,
-} from "../../lib/metrics";
+import { runMetrics } from "../../lib/metrics";
 import {
   type FilterClause,
   matchesFilter,
   metricsOf,
   needsRollout,
   parseFilter,
+  type Reward,
   type RunRow,
   runRow,
   textsOf,
@@ -28,15 +23,8 @@ import {
   withTaskWide,
   zeroShareText,
 } from "../../lib/run";
-import {
-  REPRODUCTION_TEXT,
-  summarizeTriage,
-  ZERO_CAUSE_LABELS,
-  ZERO_CAUSES,
-  ZERO_VIEWS,
-  type ZeroView,
-} from "../../lib/triage";
-import { emptyValue, onlyFile, scanOptions } from "../args";
+import { REPRODUCTION_TEXT, summarizeTriage, ZERO_CAUSE_LABELS, ZERO_CAUSES } from "../../lib/triage";
+import { emptyValue, onlyFile, REWARD_HELP, readReward, scanOptions } from "../args";
 import { reportError } from "../errors";
 import {
   FOLDER_HELP,
@@ -61,18 +49,16 @@ failed the same way), no_tool_call, tool_failed (calls the tool rejected), wrong
 
 ${FOLDER_HELP}
 options:
-  --format F      summary (default): the zeros per cause, counted in the --view's reward, then run metrics
+  --format F      summary (default): the zeros per cause, counted in the --reward, then run metrics
                   csv | jsonl: one row per rollout (line, task, agent, server, model, the recorded and both
                   recomputed rewards, cause, which policy reproduces the recorded reward, drift, the
                   decisive calls as 0-based function_call indexes, flags, tokens, error)
-  --view V        which reward's zeros the summary counts: recorded (default: the run's own), contract,
-                  legacy (a policy's recomputation)
   --filter EXPR   only rollouts matching every clause: recorded:0..0  contract:0.5..  legacy:..1
                   field:agent_ref.name=hermes_agent  field:response.model~gpt  flag:alias_guess
                   cause:identity  agent:hermes_agent  server:workplace_assistant  is:changed
                   is:unverified  text:"customer id"  (the page's ?f= filter; a value with spaces as a
                   JSON string: field:category="a b")
-  --reward R      recorded (default) | contract | legacy: the reward pass@k reads in the summary
+${REWARD_HELP}
   --server S      the verifying server (default: each rollout's environment_name)
   --inputs M      materialized inputs JSONL, paired by (_ng_task_index, _ng_rollout_index)
   --harness H     the harness that produced the rollouts (alias diagnostics only): H for every rollout,
@@ -98,9 +84,9 @@ interface TriageArgs {
   readonly file: string;
   readonly roles: readonly RoleOverride[];
   readonly format: Format;
-  readonly view: ZeroView;
   readonly filter: readonly FilterClause[];
-  readonly reward: RewardSource;
+  /** The one reward setting (lib/run reward.ts): the summary's zeros and pass@k read it. */
+  readonly reward: Reward;
   readonly server?: string;
   readonly inputs?: string;
   readonly harness?: HarnessChoice;
@@ -138,13 +124,10 @@ export function parseTriageArgs(argv: readonly string[]): Parsed {
   if (!roles.ok) return roles;
   const format = values.get("--format") ?? "summary";
   if (!isFormat(format)) return { ok: false, error: `--format must be one of ${FORMATS.join(", ")}` };
-  const view = ZERO_VIEWS.find((v) => v === (values.get("--view") ?? "recorded"));
-  if (view === undefined) return { ok: false, error: `--view must be one of ${ZERO_VIEWS.join(", ")}` };
   const filter = parseFilter(values.get("--filter") ?? "");
   if (!filter.ok) return { ok: false, error: `--filter: ${filter.error}` };
-  const reward = values.get("--reward") ?? DEFAULT_REWARD;
-  if (!isRewardSource(reward))
-    return { ok: false, error: `--reward must be one of ${REWARD_SOURCES.join(", ")}` };
+  const reward = readReward(values);
+  if (!reward.ok) return reward;
   const harness = parseHarnessChoice(values.get("--harness") ?? "");
   if (!harness.ok) return { ok: false, error: `--harness: ${harness.error}` };
   const empty = emptyValue(values, ["--server", "--inputs", "--out"]);
@@ -161,9 +144,8 @@ export function parseTriageArgs(argv: readonly string[]): Parsed {
       file: only.file,
       roles: roles.overrides,
       format,
-      view,
       filter: filter.clauses,
-      reward,
+      reward: reward.reward,
       ...(server === undefined ? {} : { server }),
       ...(inputs === undefined ? {} : { inputs }),
       ...(values.get("--harness") === undefined ? {} : { harness: harness.choice }),
@@ -181,7 +163,7 @@ function fixed(value: number | null, decimals: number): string {
 }
 
 /**
- * The text summary: the zeros of the view's reward per cause with count and share of the rollouts (drift
+ * The text summary: the zeros of the reward setting per cause with count and share of the rollouts (drift
  * counted apart), which policy reproduces the recorded reward, then the run's headline metrics. `kept` are
  * the rows the filter keeps, with the run-level cause applied (withTaskWide); the breakdown counts
  * `options.breakdown` (the rows kept without the filter's cause clauses, as the page's breakdown) when given.
@@ -189,15 +171,14 @@ function fixed(value: number | null, decimals: number): string {
 export function formatSummary(
   kept: readonly RunRow[],
   unreadable: number,
-  view: ZeroView = "recorded",
-  options: { readonly breakdown?: readonly RunRow[]; readonly reward?: RewardSource } = {},
+  reward: Reward = "recorded",
+  options: { readonly breakdown?: readonly RunRow[] } = {},
 ): string {
   const out: string[] = [];
   const rows = options.breakdown ?? kept;
-  const reward = options.reward ?? DEFAULT_REWARD;
-  const triage = summarizeTriage(rows, view);
+  const triage = summarizeTriage(rows, reward);
   // The same headline as the run view's (lib/run): unreadable lines are named and in no total.
-  out.push(zeroShareText(triage.zero, { rollouts: rows.length, unreadable }, view));
+  out.push(zeroShareText(triage.zero, { rollouts: rows.length, unreadable }, reward));
   const line = (cause: (typeof ZERO_CAUSES)[number]) => {
     const n = triage.counts[cause];
     const share = rows.length === 0 ? 0 : (100 * n) / rows.length;
@@ -359,9 +340,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
         }
       }
       if (args.format === "summary")
-        await output.write(
-          encoder.encode(formatSummary(kept, unreadable, args.view, { breakdown, reward: args.reward })),
-        );
+        await output.write(encoder.encode(formatSummary(kept, unreadable, args.reward, { breakdown })));
     });
     return 0;
   } catch (error) {

@@ -18,7 +18,6 @@ import { fileLabels } from "@/hooks/file-labels";
 import { bundledSample } from "@/hooks/samples";
 import { formatHarnessChoice } from "@/lib/harness";
 import { lineCountsText } from "@/lib/run";
-import type { ZeroView } from "@/lib/triage";
 import { useGymMetrics } from "./data";
 import { FolderPanel, GymMetricsPanel } from "./FolderPanel";
 import { FollowBanner } from "./FollowBanner";
@@ -29,6 +28,7 @@ import {
   linkParts,
   shownDataset,
   sortChange,
+  switchReward,
   withCause,
 } from "./inspector-state";
 import { LineErrors } from "./LineErrors";
@@ -88,8 +88,6 @@ export function Inspector() {
   const list = useInspectorFilter(dataset, view, busy);
   const { entries, rows, counts, agents, servers, query, search, searchDone, run, runLines } = list;
   const { firstLine, selectedLine, selectedEntry, ready, rewarded } = list;
-  // The breakdown counts the run's own (recorded) zeros unless switched to a policy's recomputed ones.
-  const [zeroView, setZeroView] = useState<ZeroView>("recorded");
   const runExport = useRunExport();
   const runReport = useRunReport();
   // Rollouts marked for the report, for the file they were marked in.
@@ -264,17 +262,12 @@ export function Inspector() {
                     run.data.breakdown_rollouts,
                     run.data.counts.rollouts,
                   )}
-                  view={zeroView}
-                  onView={(next) => {
-                    setZeroView(next);
-                    // A cause chosen in another view keeps its cause, counted in the new view.
-                    const cause = activeCause(view.f);
-                    if (cause !== null)
-                      setView({ f: withCause(view.f, cause, next), line: null, call: null });
-                  }}
+                  reward={view.reward}
+                  // One setting (?reward=): the zeros of a chip, tile or cause chosen before follow it.
+                  onReward={(next) => setView((state) => switchReward(state, next))}
                   active={activeCause(view.f)}
                   onCause={(cause) =>
-                    setView({ f: withCause(view.f, cause, zeroView), line: null, call: null })
+                    setView({ f: withCause(view.f, cause, view.reward), line: null, call: null })
                   }
                 />
               )}
@@ -284,6 +277,7 @@ export function Inspector() {
                 error={run.data?.filter_error ?? null}
                 kept={runLines === null ? null : runLines.length}
                 fileName={dataset.name}
+                reward={view.reward}
                 onExport={(format) => {
                   setExportError(null);
                   void runExport(dataset, view.f, format).then(setExportError);
@@ -292,7 +286,7 @@ export function Inspector() {
                 marked={marked.length}
                 onReport={() => {
                   setExportError(null);
-                  void runReport(dataset, view.f, marked, zeroView).then(setExportError);
+                  void runReport(dataset, view.f, marked, view.reward).then(setExportError);
                 }}
                 inferred={run.data?.inferred_by_agent ?? []}
                 agents={agents}
@@ -306,7 +300,6 @@ export function Inspector() {
                   unreadable={run.data.counts.unreadable}
                   filter={run.data.filter}
                   total={run.data.counts.rollouts}
-                  onReward={(reward) => setView({ reward })}
                   onTask={(task) => setView({ f: `field:_ng_task_index=${task}`, line: null, call: null })}
                 />
               )}
@@ -317,6 +310,7 @@ export function Inspector() {
                 errorLines={dataset.error_count}
                 filter={view.f}
                 onFilter={(f) => setView({ f, line: null, call: null })}
+                reward={view.reward}
                 pendingLabel={restoring ? "restoring (results being checked)" : "rewards pending"}
               />
               {dataset.problem ? (
@@ -334,6 +328,7 @@ export function Inspector() {
               <FilterBar
                 filter={view.f}
                 onFilter={(f) => setView({ f })}
+                reward={view.reward}
                 agents={agents}
                 servers={servers}
                 shown={rows.length}

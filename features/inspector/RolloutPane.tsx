@@ -5,10 +5,19 @@ import { LookalikeNames } from "@/components/Name";
 import { useServers } from "@/hooks/data";
 import type { DatasetSummary, RolloutIndexEntry } from "@/hooks/types";
 import { type HarnessChoice, harnessFor } from "@/lib/harness";
-import { badgeAt } from "@/lib/triage";
+import { badgeAt, packHolds } from "@/lib/triage";
 import { CallTable } from "./CallTable";
-import { useDetail, useDetailCalls, useDetailItems, useDetailVerification, useRawLine } from "./data";
+import {
+  useDecisivePage,
+  useDetail,
+  useDetailBadges,
+  useDetailCalls,
+  useDetailItems,
+  useDetailVerification,
+  useRawLine,
+} from "./data";
 import inspector from "./Inspector.module.css";
+import { callsInItems } from "./inspector-state";
 import { RawLine } from "./RawLine";
 import { RolloutHeader, TaskFields } from "./RolloutHeader";
 import styles from "./RolloutPane.module.css";
@@ -43,6 +52,31 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView, mar
   );
   const calls = useDetailCalls(dataset, entry.line, server, harness);
   const items = useDetailItems(dataset, entry.line, server, harness);
+  // Badges past those the verification carries come a page at a time for the calls on screen.
+  const badges = useDetailBadges(
+    dataset,
+    entry.line,
+    server,
+    harness,
+    verification.isSuccess && verification.data?.badges !== undefined,
+  );
+  const loadDecisive = useDecisivePage(dataset, entry.line, server, harness);
+  const { onTableCalls, onTranscriptCalls } = badges;
+  const onCallRange = useCallback(
+    (start: number, end: number) => {
+      calls.onRange(start, end);
+      onTableCalls(start, end);
+    },
+    [calls.onRange, onTableCalls],
+  );
+  const callItems = detail.data?.call_items;
+  const onItemRange = useCallback(
+    (start: number, end: number) => {
+      items.onRange(start, end);
+      if (callItems !== undefined) onTranscriptCalls(...callsInItems(callItems, start, end));
+    },
+    [items.onRange, onTranscriptCalls, callItems],
+  );
   const servers = useServers();
   const fetchRaw = useRawLine();
   // Stable, so the transcript's memoized items do not re-render when only the selection moves (n/p).
@@ -59,7 +93,10 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView, mar
   const checked = verification.data;
   const decisive = new Set(checked?.triage?.decisive.map((d) => d.index) ?? []);
   const outcomeOf = (index: number) => ({
-    badge: badgeAt(checked?.badges, index),
+    badge:
+      checked === undefined || checked === null || packHolds(checked.badges, index)
+        ? badgeAt(checked?.badges, index)
+        : (badges.badgeAt(index) ?? null),
     decisive: decisive.has(index),
   });
   return (
@@ -87,7 +124,12 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView, mar
           mark for the report
         </label>
         <RolloutHeader view={view} fileName={dataset.name} />
-        <WhyZero triage={checked?.triage ?? null} onCall={select} />
+        <WhyZero
+          key={entry.line}
+          triage={checked?.triage ?? null}
+          onCall={select}
+          loadDecisive={loadDecisive}
+        />
         <VerificationPanel
           view={verification.data}
           loading={verification.isFetching || verification.isPending}
@@ -114,7 +156,7 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView, mar
             key={entry.line}
             count={view.call_count}
             callAt={calls.rowAt}
-            onRange={calls.onRange}
+            onRange={onCallRange}
             selected={call}
             onSelect={select}
             outcomeOf={outcomeOf}
@@ -127,7 +169,7 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView, mar
             input={view.input}
             count={view.item_count}
             itemAt={items.rowAt}
-            onRange={items.onRange}
+            onRange={onItemRange}
             selected={call}
             selectedItem={call === null ? null : (view.call_items[call] ?? null)}
             onSelect={select}

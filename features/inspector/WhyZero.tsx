@@ -1,9 +1,12 @@
-import { Fragment } from "react";
+import { Fragment, useState } from "react";
 import { cx } from "@/components/cx";
 import triageStyles from "@/features/run/TriagePanel.module.css";
 import type { DetailTriage } from "@/hooks/types";
-import { REPRODUCTION_TEXT, ZERO_CAUSE_HINTS, ZERO_CAUSE_LABELS } from "@/lib/triage";
+import { type DecisiveCall, REPRODUCTION_TEXT, ZERO_CAUSE_HINTS, ZERO_CAUSE_LABELS } from "@/lib/triage";
 import styles from "./WhyZero.module.css";
+
+/** Decisive calls fetched per "show more" (as many as the verification lists at first). */
+export const DECISIVE_PAGE = 50;
 
 /** "call #k" in a sentence (lib/triage's wording): k is the 0-based call number. */
 const CALL_REF = /(call #\d+)/;
@@ -41,10 +44,33 @@ export function CallText({ text, onCall }: { text: string; onCall(index: number)
 
 /**
  * Why this rollout scored 0: its cause, the sentence (each "call #k" a link to the call), the decisive calls
- * with why, drift's explanation and which policy reproduces the recorded reward.
+ * with why, drift's explanation and which policy reproduces the recorded reward. A long rollout's decisive
+ * calls beyond the listed ones come `DECISIVE_PAGE` at a time from `loadDecisive` ("show more"), so each
+ * is reachable.
  */
-export function WhyZero({ triage, onCall }: { triage: DetailTriage | null; onCall(index: number): void }) {
+export function WhyZero({
+  triage,
+  onCall,
+  loadDecisive,
+}: {
+  triage: DetailTriage | null;
+  onCall(index: number): void;
+  /** Decisive calls [start, end) in call order (the worker keeps them all). */
+  loadDecisive?(start: number, end: number): Promise<readonly DecisiveCall[] | null>;
+}) {
+  // Decisive calls loaded beyond the listed ones (the component is keyed by rollout).
+  const [more, setMore] = useState<readonly DecisiveCall[]>([]);
+  const [loading, setLoading] = useState(false);
   if (triage === null) return null;
+  const shown = [...triage.decisive, ...more];
+  const left = triage.decisive_total - shown.length;
+  const showMore = () => {
+    if (loadDecisive === undefined) return;
+    setLoading(true);
+    void loadDecisive(shown.length, shown.length + DECISIVE_PAGE)
+      .then((calls) => setMore((previous) => [...previous, ...(calls ?? [])]))
+      .finally(() => setLoading(false));
+  };
   return (
     <section
       className={styles.whyZero}
@@ -52,6 +78,7 @@ export function WhyZero({ triage, onCall }: { triage: DetailTriage | null; onCal
       data-testid="why-zero"
       data-why-cause={triage.cause}
       data-decisive={triage.decisive.map((call) => call.index).join(" ")}
+      data-decisive-total={triage.decisive_total}
     >
       <div>
         <span
@@ -75,15 +102,28 @@ export function WhyZero({ triage, onCall }: { triage: DetailTriage | null; onCal
           <b>Drift:</b> <CallText text={triage.drift} onCall={onCall} />
         </p>
       )}
-      {triage.decisive.length > 0 && (
+      {shown.length > 0 && (
         <ul className={styles.decisiveList} data-testid="decisive-calls">
-          {triage.decisive.map((call) => (
+          {shown.map((call) => (
             <li key={call.index} data-decisive-call={call.index}>
               <CallText text={`call #${call.index}`} onCall={onCall} /> {call.why}
             </li>
           ))}
-          {triage.decisive_total > triage.decisive.length && (
-            <li className="muted">and {triage.decisive_total - triage.decisive.length} more</li>
+          {left > 0 && (
+            <li className="muted">
+              and {left.toLocaleString("en-US")} more{" "}
+              {loadDecisive && (
+                <button
+                  type="button"
+                  className="link-button"
+                  data-testid="decisive-more"
+                  disabled={loading}
+                  onClick={showMore}
+                >
+                  show {Math.min(left, DECISIVE_PAGE)} more
+                </button>
+              )}
+            </li>
           )}
         </ul>
       )}

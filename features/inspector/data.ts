@@ -9,6 +9,7 @@ import { useCallback, useState } from "react";
 import { runViewReady } from "@/features/run/data";
 import { useDataClient } from "@/hooks/data-client";
 import type { HarnessChoice } from "@/lib/harness";
+import { badgeAt, type CallBadge, type DecisiveCall } from "@/lib/triage";
 import type { CallView, DataRequests, DatasetSummary, DetailParams, TranscriptItem } from "@/worker/protocol";
 
 function detailParams(
@@ -84,7 +85,7 @@ export interface DetailRows<T> {
 }
 
 function useDetailRows<T>(
-  part: "calls" | "items",
+  part: "calls" | "items" | "badges",
   params: DetailParams,
   enabled: boolean,
   fetchRows: (start: number, end: number, signal: AbortSignal) => Promise<T[] | null>,
@@ -162,6 +163,60 @@ export function useDetailItems(
   const params = detailParams(dataset, line, server, harness);
   return useDetailRows("items", params, dataset !== null && line !== null, (start, end, signal) =>
     client.request("detailItems", { ...params, start, end }, { signal }),
+  );
+}
+
+/**
+ * The outcome badges of the calls on screen, a page at a time, asked for once the rollout is `verified` (the
+ * verification itself carries the first BADGED_CALLS): the call list and the transcript each say which
+ * calls they show, and share the pages. `badgeAt` is undefined while a call's page is on its way.
+ */
+export function useDetailBadges(
+  dataset: DatasetSummary | null,
+  line: number | null,
+  server: string | null,
+  harness: HarnessChoice | null,
+  verified: boolean,
+) {
+  const client = useDataClient();
+  const params = detailParams(dataset, line, server, harness);
+  const enabled = verified && dataset !== null && line !== null;
+  const fetchPage = async (start: number, end: number, signal: AbortSignal) => {
+    const packed = await client.request("detailBadges", { ...params, start, end }, { signal });
+    if (packed === null) return null;
+    const badges: (CallBadge | null)[] = [];
+    for (let i = 0; i < packed.kinds.length; i++) badges.push(badgeAt(packed, packed.start + i));
+    return badges;
+  };
+  const table = useDetailRows("badges", params, enabled, fetchPage);
+  const transcript = useDetailRows("badges", params, enabled, fetchPage);
+  return {
+    badgeAt: (index: number): CallBadge | null | undefined => {
+      const shown = table.rowAt(index);
+      return shown !== undefined ? shown : transcript.rowAt(index);
+    },
+    /** Calls [start, end) are on screen in the call list. */
+    onTableCalls: table.onRange,
+    /** Calls [start, end) are on screen in the transcript. */
+    onTranscriptCalls: transcript.onRange,
+  };
+}
+
+/** Decisive calls [start, end) of the verified rollout (the view lists the first ones), asked for on demand. */
+export function useDecisivePage(
+  dataset: DatasetSummary | null,
+  line: number | null,
+  server: string | null,
+  harness: HarnessChoice | null,
+) {
+  const client = useDataClient();
+  const params = detailParams(dataset, line, server, harness);
+  const key = JSON.stringify(params);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: params is rebuilt each render; key is its value.
+  return useCallback(
+    (start: number, end: number): Promise<DecisiveCall[] | null> =>
+      client.request("detailDecisive", { ...params, start, end }),
+    [client, key],
   );
 }
 

@@ -4,10 +4,11 @@
  * and a failed open is retried. The last test opens a 100k-call rollout through the data service.
  */
 import { describe, expect, it, vi } from "vitest";
+import { badgeAt } from "@/lib/triage";
 import { longRolloutLine, realisticLongRollout } from "@/scripts/gen-hostile";
-import type { OpenedDetail } from "@/worker/core";
+import { BADGED_CALLS, LISTED_DECISIVE, type OpenedDetail } from "@/worker/core";
 import { inProcessPool } from "@/worker/pool";
-import type { CallView, DetailParams, DetailView, TranscriptItem, VerificationView } from "@/worker/protocol";
+import type { CallView, DetailParams, DetailView, TranscriptItem, VerifiedDetail } from "@/worker/protocol";
 import { DataService } from "@/worker/service";
 import { DETAIL_CACHE_SIZE, DetailPages, MAX_DETAIL_RANGE } from "./detail-pages";
 
@@ -55,7 +56,7 @@ async function openedFile(text: string) {
   };
 }
 
-const noVerification = async (): Promise<VerificationView | null> => null;
+const noVerification = async (): Promise<VerifiedDetail | null> => null;
 
 const tags = (rows: readonly unknown[] | null) => rows?.map((row) => (row as { tag: string }).tag) ?? null;
 
@@ -160,5 +161,27 @@ describe("DetailPages", () => {
     // What crosses to the page at once stays small, both the summary and the verification.
     expect(JSON.stringify({ ...view, call_items: [] }).length).toBeLessThan(100_000);
     expect(JSON.stringify(verification).length).toBeLessThan(200_000);
+    // Every call's outcome badge is there a page at a time, the last ones too, each page bounded.
+    const first = verification?.badges;
+    expect(first?.kinds.length).toBe(BADGED_CALLS);
+    const tail = await pages.badges(p, 99_900, 100_000);
+    expect(tail?.start).toBe(99_900);
+    expect(tail?.kinds.length).toBe(100);
+    for (let index = 99_900; index < 100_000; index++)
+      expect(badgeAt(tail ?? undefined, index)?.kind, `call ${index}`).toBeDefined();
+    expect((await pages.badges(p, 0, 100_000))?.kinds.length).toBe(MAX_DETAIL_RANGE);
+    expect(JSON.stringify(await pages.badges(p, 50_000, 51_000)).length).toBeLessThan(200_000);
+    // Every decisive call is reachable: the view lists the first ones, the rest come a page at a time.
+    const triage = verification?.triage;
+    const total = triage?.decisive_total ?? 0;
+    expect(triage?.decisive).toHaveLength(Math.min(total, LISTED_DECISIVE));
+    if (total > LISTED_DECISIVE) {
+      const last = await pages.decisive(p, total - 10, total);
+      expect(last).toHaveLength(10);
+      expect(last?.[9]?.index).toBeLessThan(100_000);
+      expect((await pages.decisive(p, LISTED_DECISIVE, LISTED_DECISIVE + 1))?.[0]?.index).toBeGreaterThan(
+        triage?.decisive.at(-1)?.index ?? -1,
+      );
+    }
   }, 300_000);
 });

@@ -5,13 +5,21 @@
  * is built when it is asked for (worker/core openDetail). Both verifications are asked for apart, so the
  * calls are on screen while a long rollout is still being replayed.
  */
-import type { OpenedDetail } from "@/worker/core";
-import type { CallView, DetailParams, DetailView, TranscriptItem, VerificationView } from "@/worker/protocol";
+import { badgePage, type DecisiveCall, type PackedBadges } from "@/lib/triage";
+import { MAX_DETAIL_RANGE, type OpenedDetail } from "@/worker/core";
+import type {
+  CallView,
+  DetailParams,
+  DetailView,
+  TranscriptItem,
+  VerificationView,
+  VerifiedDetail,
+} from "@/worker/protocol";
 
 /** Opened rollouts kept: the one on screen and the one before it (Back, j/k). */
 export const DETAIL_CACHE_SIZE = 2;
 
-export { MAX_DETAIL_RANGE } from "@/worker/core";
+export { MAX_DETAIL_RANGE };
 
 function keyOf(params: DetailParams): string {
   return JSON.stringify([params.dataset, params.line, params.server, params.harness, params.analysis]);
@@ -43,7 +51,7 @@ class Recent<V> {
 
 export class DetailPages {
   private readonly opened = new Recent<OpenedDetail | null>();
-  private readonly verified = new Recent<VerificationView | null>();
+  private readonly verified = new Recent<VerifiedDetail | null>();
 
   /**
    * `open` opens a rollout's detail (one parse, both policies' resolvers); `verify` computes both its
@@ -51,7 +59,7 @@ export class DetailPages {
    */
   constructor(
     private readonly open: (params: DetailParams) => Promise<OpenedDetail | null>,
-    private readonly verify: (params: DetailParams) => Promise<VerificationView | null>,
+    private readonly verify: (params: DetailParams) => Promise<VerifiedDetail | null>,
   ) {}
 
   private get(params: DetailParams): Promise<OpenedDetail | null> {
@@ -62,8 +70,27 @@ export class DetailPages {
     return (await this.get(params))?.view ?? null;
   }
 
-  verification(params: DetailParams): Promise<VerificationView | null> {
+  private checked(params: DetailParams): Promise<VerifiedDetail | null> {
     return this.verified.get(keyOf(params), () => this.verify(params));
+  }
+
+  async verification(params: DetailParams): Promise<VerificationView | null> {
+    return (await this.checked(params))?.view ?? null;
+  }
+
+  /** Calls [start, end)'s outcome badges (at most MAX_DETAIL_RANGE), once the verification is done. */
+  async badges(params: DetailParams, start: number, end: number): Promise<PackedBadges | null> {
+    const checked = await this.checked(params);
+    if (checked === null) return null;
+    return badgePage(checked.badges, start, Math.min(end, start + MAX_DETAIL_RANGE));
+  }
+
+  /** Decisive calls [start, end) in call order (at most MAX_DETAIL_RANGE), beyond those the view lists. */
+  async decisive(params: DetailParams, start: number, end: number): Promise<DecisiveCall[] | null> {
+    const checked = await this.checked(params);
+    if (checked === null) return null;
+    const from = Math.max(0, start);
+    return checked.decisive.slice(from, Math.min(end, from + MAX_DETAIL_RANGE));
   }
 
   async calls(params: DetailParams, start: number, end: number): Promise<CallView[] | null> {

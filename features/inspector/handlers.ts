@@ -18,6 +18,8 @@ export function inspectorHandlers(service: DataService): Handlers<InspectorReque
     detailVerification: (params) => details.verification(params),
     detailCalls: ({ start, end, ...params }) => details.calls(params, start, end),
     detailItems: ({ start, end, ...params }) => details.items(params, start, end),
+    detailBadges: ({ start, end, ...params }) => details.badges(params, start, end),
+    detailDecisive: ({ start, end, ...params }) => details.decisive(params, start, end),
     gymMetrics: ({ dataset }) => service.gymMetrics(dataset),
     raw: async ({ dataset, line }, { transfer }) => {
       const bytes = await service.raw(dataset, line);

@@ -1,12 +1,14 @@
 import { describe, expect, it } from "vitest";
 import {
   activeCause,
+  callsInItems,
   needsReanalysis,
   restorePlan,
   shownDataset,
   sortChange,
   stepCall,
   stepRollout,
+  switchReward,
   withCause,
   workspaceReadiness,
 } from "./inspector-state";
@@ -98,6 +100,38 @@ describe("the breakdown's cause", () => {
     expect(withCause(f, "no_tool_call", "contract")).toBe("agent:a contract:0 cause:no_tool_call");
     expect(withCause(f, null, "recorded")).toBe("agent:a");
     expect(activeCause("agent:a")).toBeNull();
+  });
+});
+
+describe("the calls a transcript range shows", () => {
+  it("are the calls whose items are in [start, end)", () => {
+    // Calls at items 1, 3, 4 and 8 (a reasoning item or message between some).
+    const items = Int32Array.from([1, 3, 4, 8]);
+    expect(callsInItems(items, 0, 2)).toEqual([0, 1]);
+    expect(callsInItems(items, 2, 5)).toEqual([1, 3]);
+    expect(callsInItems(items, 5, 8)).toEqual([3, 3]);
+    expect(callsInItems(items, 0, 100)).toEqual([0, 4]);
+    expect(callsInItems(new Int32Array(), 0, 10)).toEqual([0, 0]);
+  });
+});
+
+describe("the reward switch", () => {
+  it("sets the one setting and moves the zeros of a chosen chip, tile or cause with it", () => {
+    const f = withCause("agent:a", "tool_failed", "recorded");
+    expect(switchReward({ f, reward: "recorded" }, "legacy")).toEqual({
+      f: "agent:a legacy:0 cause:tool_failed",
+      reward: "legacy",
+    });
+    // Without a zero clause the filter is kept as typed.
+    expect(switchReward({ f: "agent:a  text:x", reward: "recorded" }, "contract")).toEqual({
+      f: "agent:a  text:x",
+      reward: "contract",
+    });
+    // A filter that does not parse is not rewritten.
+    expect(switchReward({ f: 'text:"open', reward: "contract" }, "recorded")).toEqual({
+      f: 'text:"open',
+      reward: "recorded",
+    });
   });
 });
 

@@ -6,29 +6,45 @@
 import { filterClauses, type SortKey } from "@/features/run/list";
 import { pairedInputsSample } from "@/hooks/samples";
 import type { DatasetSummary, RolloutIndexEntry, Sample, Source } from "@/hooks/types";
-import { type FilterClause, formatFilter, parseFilter } from "@/lib/run";
-import type { ZeroCause, ZeroView } from "@/lib/triage";
-
-/** A zero in a view: its reward in that view is exactly 0. */
-function zeroClause(view: ZeroView): FilterClause {
-  return { kind: "range", field: view, min: 0, max: 0 };
-}
-
-function isZeroClause(clause: FilterClause): boolean {
-  return clause.kind === "range" && clause.min === 0 && clause.max === 0;
-}
+import {
+  type FilterClause,
+  formatFilter,
+  isZeroClause,
+  moveZeros,
+  parseFilter,
+  type Reward,
+  zeroClause,
+} from "@/lib/run";
+import type { ZeroCause } from "@/lib/triage";
 
 /**
  * The filter with its cause clause replaced (or removed when cause is null), together with the zero clause
- * of the breakdown's view, so the list holds exactly the rollouts the cause's count counts; other clauses
+ * of the reward setting, so the list holds exactly the rollouts the cause's count counts; other clauses
  * are kept.
  */
-export function withCause(filter: string, cause: ZeroCause | null, view: ZeroView): string {
+export function withCause(filter: string, cause: ZeroCause | null, reward: Reward): string {
   const parsed = parseFilter(filter);
   const kept: FilterClause[] = parsed.ok
     ? parsed.clauses.filter((c) => c.kind !== "cause" && !isZeroClause(c))
     : [];
-  return formatFilter(cause === null ? kept : [...kept, zeroClause(view), { kind: "cause", cause }]);
+  return formatFilter(cause === null ? kept : [...kept, zeroClause(reward), { kind: "cause", cause }]);
+}
+
+/**
+ * The view after the reward switch: the setting, and the filter's zero clause of the old reward moved to the
+ * new one (lib/run moveZeros), so a zero chip, tile or cause chosen before keeps meaning "the zeros". The
+ * open rollout stays open. A filter that does not parse is left as typed.
+ */
+export function switchReward(
+  view: { readonly f: string; readonly reward: Reward },
+  reward: Reward,
+): { f: string; reward: Reward } {
+  const parsed = parseFilter(view.f);
+  if (!parsed.ok) return { f: view.f, reward };
+  const moved = moveZeros(parsed.clauses, view.reward, reward);
+  const f = formatFilter(moved);
+  // Unchanged clauses keep the text as typed.
+  return { f: f === formatFilter(parsed.clauses) ? view.f : f, reward };
 }
 
 export function activeCause(filter: string): ZeroCause | null {
@@ -131,6 +147,24 @@ export function stepCall(calls: number, current: string | null, delta: number): 
   const at = current === null ? -1 : Number(current);
   const next = at === -1 && delta < 0 ? calls - 1 : Math.min(calls - 1, Math.max(0, at + delta));
   return String(next);
+}
+
+/**
+ * The calls among transcript items [start, end): `callItems` gives each call's item (ascending), so the
+ * calls are a range [first, last) found by two binary searches.
+ */
+export function callsInItems(callItems: ArrayLike<number>, start: number, end: number): [number, number] {
+  const firstAtOrAfter = (item: number) => {
+    let lo = 0;
+    let hi = callItems.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((callItems[mid] ?? 0) < item) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  return [firstAtOrAfter(start), firstAtOrAfter(end)];
 }
 
 /** A header click on `key`: the same column flips its direction; another starts descending unless it reads A→Z. */

@@ -3,6 +3,7 @@
  * (answered by ./handlers.ts; worker/protocol.ts composes them into DataRequests). The views they return are
  * shared types of worker/protocol.ts: the worker's runtime computes them.
  */
+import type { DecisiveCall, PackedBadges } from "@/lib/triage";
 import type {
   CallView,
   DetailParams,
@@ -21,6 +22,10 @@ export interface InspectorRequests {
   detailCalls: { params: DetailParams & { start: number; end: number }; result: CallView[] | null };
   /** Transcript items [start, end) of the rollout opened by `detail` with the same params. */
   detailItems: { params: DetailParams & { start: number; end: number }; result: TranscriptItem[] | null };
+  /** Outcome badges of calls [start, end) of the rollout `detailVerification` verified (same params). */
+  detailBadges: { params: DetailParams & { start: number; end: number }; result: PackedBadges | null };
+  /** Decisive calls [start, end) (in call order) of the rollout `detailVerification` verified. */
+  detailDecisive: { params: DetailParams & { start: number; end: number }; result: DecisiveCall[] | null };
   raw: { params: { dataset: string; line: number }; result: { bytes: Uint8Array } | null };
   /** An opened folder's Gym metrics files of this rollouts file, Gym's figures beside ours (none: []). */
   gymMetrics: { params: { dataset: string }; result: GymMetricsView[] };

@@ -19,7 +19,13 @@ vi.mock("@/hooks/data", () => ({
   useRolloutIndex: () => worker.index,
   useSearch: () => worker.search,
 }));
-vi.mock("@/features/run/data", () => ({ useRunView: () => worker.run }));
+const runViewCalls = vi.hoisted(() => [] as unknown[][]);
+vi.mock("@/features/run/data", () => ({
+  useRunView: (...args: unknown[]) => {
+    runViewCalls.push(args);
+    return worker.run;
+  },
+}));
 
 const ROWS: RolloutIndexEntry[] = [
   entry(1, { agent: "a", recorded: 0 }),
@@ -70,6 +76,26 @@ describe("the one filter's list", () => {
     expect(list.searchDone).toBe(true);
     worker.search = { ...worker.search, isFetching: true };
     expect(renderList({ f: "text:needle" }).searchDone).toBe(false);
+  });
+
+  it("one reward setting: the zero tile counts zeros in it, and the run view (breakdown, pass@k) is asked in it", () => {
+    worker.index = {
+      data: [
+        entry(1, { recorded: 0, contract: 1 }),
+        entry(2, { recorded: 0, contract: 0 }),
+        entry(3, { recorded: 1, contract: 0 }),
+        // A recomputation still pending is not yet a zero.
+        entry(4, { recorded: 1, contract: 0, rewards: "pending" }),
+      ],
+      isSuccess: true,
+      isPlaceholderData: false,
+    };
+    expect(renderList().counts.zero).toBe(2);
+    expect(runViewCalls.at(-1)?.[2]).toBe("recorded");
+    expect(renderList({ reward: "contract" }).counts.zero).toBe(2);
+    expect(renderList({ reward: "contract" }).rows).toHaveLength(4);
+    expect(runViewCalls.at(-1)?.[2]).toBe("contract");
+    expect(renderList({ reward: "legacy" }).counts.zero).toBe(0);
   });
 
   it("the URL's line stays open when the filter leaves it out of the list", () => {

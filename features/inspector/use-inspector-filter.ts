@@ -45,8 +45,9 @@ export function useInspectorFilter(
       ),
     [entries, clauses, sort, desc, searchLines, query, kept],
   );
-  // The tiles count the rows the filter keeps, as the list, the metrics and the export do.
-  const counts = useMemo(() => statusCounts(rows), [rows]);
+  // The tiles count the rows the filter keeps, as the list, the metrics and the export do; the zero tile
+  // counts zeros in the reward setting, as the headline does.
+  const counts = useMemo(() => statusCounts(rows, view.reward), [rows, view.reward]);
   const agents = useMemo(
     () => [...new Set(entries.flatMap((e) => (e.agent ? [e.agent] : [])))].sort(),
     [entries],

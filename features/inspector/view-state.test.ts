@@ -84,12 +84,21 @@ describe("a link opened where its file is not loaded", () => {
       reward: "legacy",
     });
     expect(keptForOpenedFiles(parseViewState(new URLSearchParams("sample=x.jsonl")))).toEqual(DEFAULT_VIEW);
+    // The reward setting alone is kept too: a ?reward= link opens the file with it applied.
+    expect(keptForOpenedFiles(parseViewState(new URLSearchParams("reward=contract")))).toEqual({
+      ...DEFAULT_VIEW,
+      reward: "contract",
+    });
   });
 
   it("keeps them only while no file is shown: files opened over a shown one start from the default view", () => {
     const link = parseViewState(new URLSearchParams("name=run.jsonl&line=6&call=1&f=agent:a"));
     expect(viewForOpenedFiles(link, false)).toMatchObject({ line: 6, call: "1", f: "agent:a" });
     expect(viewForOpenedFiles(link, true)).toEqual(DEFAULT_VIEW);
+    expect(viewForOpenedFiles({ ...link, reward: "legacy" }, true)).toEqual({
+      ...DEFAULT_VIEW,
+      reward: "legacy",
+    });
   });
 });
 

@@ -9,8 +9,7 @@
  */
 import { addClauses, flagClause, isFilterFlag, isSortKey, type SortKey } from "@/features/run/list";
 import { formatHarnessChoice, parseHarnessChoice } from "@/lib/harness";
-import { DEFAULT_REWARD, isRewardSource, type RewardSource } from "@/lib/metrics";
-import type { FilterClause } from "@/lib/run";
+import { DEFAULT_REWARD, type FilterClause, REWARD_PARAM, type Reward, rewardOfParams } from "@/lib/run";
 
 export interface ViewState {
   /** A bundled sample's file name (public/samples). */
@@ -23,8 +22,11 @@ export interface ViewState {
   readonly call: string | null;
   /** The one filter (lib/run syntax: recorded:0 agent:a server:s is:changed text:"x" field:a.b=x flag:f cause:c). */
   readonly f: string;
-  /** The reward pass@k and "passed" read in the run metrics (lib/metrics; the run's recorded one by default). */
-  readonly reward: RewardSource;
+  /**
+   * The run view's one reward setting (lib/run reward.ts): the zeros the headline, breakdown, zero tile and
+   * chip count, and the reward pass@k, "passed" and the distribution read; the run's recorded one by default.
+   */
+  readonly reward: Reward;
   readonly sort: SortKey;
   readonly desc: boolean;
   /** Verifying server chosen for the open rollout; null: its default. */
@@ -63,20 +65,27 @@ export function linkTarget(state: ViewState): boolean {
   return state.line !== null || state.call !== null || state.f !== "";
 }
 
+/** A fresh view that keeps the reward setting: it is the researcher's choice of reward, not a file's. */
+function freshView(state: ViewState): ViewState {
+  return { ...DEFAULT_VIEW, reward: state.reward };
+}
+
 /**
  * The view kept when files are opened from a link that named what to show (a fresh tab without the file):
- * its rollout, call, filter and settings apply to the opened file; only the sample is dropped.
+ * its rollout, call, filter and settings apply to the opened file; only the sample is dropped. The reward
+ * setting is kept either way (a `?reward=` link opens with it applied).
  */
 export function keptForOpenedFiles(state: ViewState): ViewState {
-  return linkTarget(state) ? { ...state, sample: null, file: null } : { ...DEFAULT_VIEW };
+  return linkTarget(state) ? { ...state, sample: null, file: null } : freshView(state);
 }
 
 /**
  * The view when files are opened: a link's rollout, call and filter are for the file opened next while none is
- * shown; opened over a shown file, they belong to that file, so the new files start from the default view.
+ * shown; opened over a shown file, they belong to that file, so the new files start from the default view
+ * (with the reward setting kept).
  */
 export function viewForOpenedFiles(state: ViewState, showing: boolean): ViewState {
-  return showing ? { ...DEFAULT_VIEW } : keptForOpenedFiles(state);
+  return showing ? freshView(state) : keptForOpenedFiles(state);
 }
 
 /** URL parameters of the filters before there was one filter: still read from links, never written. */
@@ -84,7 +93,10 @@ export const LEGACY_FILTER_PARAMS = ["filter", "agent", "env", "q"] as const;
 
 /** The clauses an old link's `filter`, `agent`, `env` and `q` parameters stand for. */
 function legacyClauses(params: URLSearchParams): FilterClause[] {
-  const out: FilterClause[] = (params.get("filter") ?? "").split(",").filter(isFilterFlag).map(flagClause);
+  const out: FilterClause[] = (params.get("filter") ?? "")
+    .split(",")
+    .filter(isFilterFlag)
+    .map((flag) => flagClause(flag));
   const agent = params.get("agent");
   if (agent) out.push({ kind: "agent", value: agent });
   const env = params.get("env");
@@ -99,7 +111,6 @@ export function parseViewState(params: URLSearchParams): ViewState {
   const desc = sortParam.startsWith("-");
   const sortKey = desc ? sortParam.slice(1) : sortParam;
   const harness = params.get("harness");
-  const reward = params.get("reward") ?? "";
   return {
     sample: params.get("sample") || null,
     file: params.get("file") || null,
@@ -107,7 +118,7 @@ export function parseViewState(params: URLSearchParams): ViewState {
     line: positiveInt(params.get("line")),
     call: params.get("call") || null,
     f: addClauses(params.get("f") ?? "", legacyClauses(params)),
-    reward: isRewardSource(reward) ? reward : DEFAULT_REWARD,
+    reward: rewardOfParams(params),
     sort: isSortKey(sortKey) ? sortKey : DEFAULT_VIEW.sort,
     desc: isSortKey(sortKey) && desc,
     server: params.get("server") || null,
@@ -123,7 +134,7 @@ export function serializeViewState(state: ViewState): URLSearchParams {
   if (state.line !== null) params.set("line", String(state.line));
   if (state.call) params.set("call", state.call);
   if (state.f) params.set("f", state.f);
-  if (state.reward !== DEFAULT_REWARD) params.set("reward", state.reward);
+  if (state.reward !== DEFAULT_REWARD) params.set(REWARD_PARAM, state.reward);
   if (state.sort !== DEFAULT_VIEW.sort || state.desc)
     params.set("sort", `${state.desc ? "-" : ""}${state.sort}`);
   if (state.server) params.set("server", state.server);

@@ -18,6 +18,7 @@ function renderBar(filter: string, props: Partial<Props> = {}) {
   const all: Props = {
     filter,
     onFilter,
+    reward: "recorded",
     agents: ["alpha", "beta"],
     servers: ["workplace_assistant"],
     shown: 3,
@@ -50,6 +51,15 @@ describe("FilterBar", () => {
     expect(onFilter).toHaveBeenLastCalledWith("");
     await userEvent.click(zero);
     expect(onFilter).toHaveBeenLastCalledWith(formatFilter([flagClause("changed"), flagClause("zero")]));
+  });
+
+  it("the zero chip counts zeros in the run view's reward setting: named so, and toggling that reward's clause", async () => {
+    const { onFilter } = renderBar("recorded:0", { reward: "contract" });
+    const zero = screen.getByRole("button", { name: "contract 0" });
+    // A recorded zero clause is not the contract chip's.
+    expect(zero).toHaveAttribute("aria-pressed", "false");
+    await userEvent.click(zero);
+    expect(onFilter).toHaveBeenLastCalledWith("recorded:0 contract:0");
   });
 
   it("has one chip per flag, each pressed exactly when its clause is in the filter", () => {

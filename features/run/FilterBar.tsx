@@ -4,31 +4,25 @@ import { cx } from "@/components/cx";
 import { nameLabel } from "@/components/Name";
 import { useDraft } from "@/hooks/use-draft";
 import { KnownNames } from "@/lib/names";
+import type { Reward } from "@/lib/run";
 import styles from "./FilterBar.module.css";
 import {
   clauseValue,
   FILTER_FLAGS,
-  type FilterFlag,
   flagClause,
+  flagLabel,
   hasClause,
   type SortKey,
   setClause,
   toggleClause,
 } from "./list";
 
-const FLAG_LABEL: Record<FilterFlag, string> = {
-  zero: "recorded 0",
-  changed: "reward changed",
-  ambiguous: "ambiguous",
-  mismatched: "mismatched",
-  external: "external",
-  unverified: "unverified",
-};
-
 interface Props {
   /** The one filter (lib/run syntax): every control here edits one clause of it. */
   filter: string;
   onFilter(filter: string): void;
+  /** The run view's reward setting: the zero chip counts zeros in it. */
+  reward: Reward;
   agents: readonly string[];
   servers: readonly string[];
   shown: number;
@@ -59,7 +53,8 @@ export function FilterBar(props: Props) {
       />
       <div className={styles.filterFlags}>
         {FILTER_FLAGS.map((flag) => {
-          const on = hasClause(filter, flagClause(flag));
+          const clause = flagClause(flag, props.reward);
+          const on = hasClause(filter, clause);
           return (
             <button
               type="button"
@@ -67,9 +62,9 @@ export function FilterBar(props: Props) {
               className={cx(chips.chip, chips[`tone_${flag}`], on && chips.chipOn)}
               aria-pressed={on}
               data-filter={flag}
-              onClick={() => onFilter(toggleClause(filter, flagClause(flag)))}
+              onClick={() => onFilter(toggleClause(filter, clause))}
             >
-              {FLAG_LABEL[flag]}
+              {flagLabel(flag, props.reward)}
             </button>
           );
         })}

@@ -2,6 +2,7 @@ import { cx } from "@/components/cx";
 import { useDraft } from "@/hooks/use-draft";
 import { type AgentInference, chooseFor, type HarnessChoice, harnessFor } from "@/lib/harness";
 import type { HarnessId } from "@/lib/harness/types";
+import { DEFAULT_REWARD, type Reward, rewardName } from "@/lib/run";
 import { HARNESS_IDS } from "./list";
 import styles from "./RunFilter.module.css";
 
@@ -13,6 +14,8 @@ interface Props {
   /** Rows the filter keeps (null: no filter). */
   kept: number | null;
   fileName: string;
+  /** The run view's reward setting: the report counts zeros and reads pass@k in it. */
+  reward: Reward;
   onExport(format: "csv" | "jsonl"): void;
   /** Downloads the report to share (the filter and the marked rollouts). */
   onReport(): void;
@@ -123,6 +126,11 @@ export function RunFilter(props: Props) {
         <code className={styles.cliLine} data-testid="export-cli">
           {cli}
         </code>
+        ; the report counts zeros and reads pass@k in{" "}
+        <span data-testid="export-reward" data-reward={props.reward}>
+          {rewardName(props.reward)}
+        </span>{" "}
+        (<code>cli report{props.reward === DEFAULT_REWARD ? "" : ` --reward ${props.reward}`}</code>)
       </div>
       <div className={cx(styles.runFilterRow, styles.runSettings)}>
         <span className="harness-choice">

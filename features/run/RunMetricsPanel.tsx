@@ -1,7 +1,7 @@
-import { useState } from "react";
+import { Fragment, useState } from "react";
 import { formatReward } from "@/components/badges";
-import { type GroupStats, REWARD_SOURCES, type RewardSource, type RunMetrics } from "@/lib/metrics";
-import { lineCountsText } from "@/lib/run";
+import type { GroupStats, RewardSource, RunMetrics } from "@/lib/metrics";
+import { lineCountsText, REWARDS } from "@/lib/run";
 import styles from "./RunMetricsPanel.module.css";
 
 interface Props {
@@ -9,8 +9,6 @@ interface Props {
   /** The filter narrowing the rows the metrics cover ("" for none), and the run's rollouts. */
   filter: string;
   total: number;
-  /** Choose the reward pass@k, "passed" and the distribution read. */
-  onReward(reward: RewardSource): void;
   /** Lines of the file that are not rollouts (named beside the count, never in it). */
   unreadable: number;
   /** Filter the list to one task (group by task). */
@@ -70,7 +68,7 @@ const REWARD_HINT: Record<RewardSource, string> = {
   legacy: "recomputed here under the legacy policy (Gym before provenance)",
 };
 
-export function RunMetricsPanel({ metrics, filter, total, unreadable, onReward, onTask }: Props) {
+export function RunMetricsPanel({ metrics, filter, total, unreadable, onTask }: Props) {
   const reward = metrics.reward;
   const distribution = metrics.distribution[reward];
   const max = Math.max(1, ...distribution.bins.map((b) => b.count));
@@ -99,31 +97,29 @@ export function RunMetricsPanel({ metrics, filter, total, unreadable, onReward, 
       <div className={styles.metricsGrid}>
         <div className={styles.metric}>
           <span className={styles.metricLabel}>reward</span>
-          <span className="reward-switch">
-            <select
-              aria-label="Reward for pass@k"
-              value={reward}
-              data-testid="reward-switch"
-              onChange={(event) => {
-                const next = REWARD_SOURCES.find((source) => source === event.target.value);
-                if (next !== undefined) onReward(next);
-              }}
-            >
-              {REWARD_SOURCES.map((source) => (
-                <option key={source} value={source}>
-                  {source}
-                </option>
-              ))}
-            </select>
-            <span className="muted"> pass@k, passed and the distribution read {REWARD_HINT[reward]}</span>
+          <span data-testid="metrics-reward" data-reward={reward}>
+            {reward}
+            <span className="muted">
+              {" "}
+              pass@k, passed and the distribution read {REWARD_HINT[reward]} (the reward switch of the
+              why-zero breakdown)
+            </span>
           </span>
         </div>
         <div className={styles.metric}>
           <span className={styles.metricLabel}>mean reward</span>
           <span>
-            recorded <Value name="mean-recorded" value={metrics.mean.recorded} /> · contract{" "}
-            <Value name="mean-contract" value={metrics.mean.contract} /> · legacy{" "}
-            <Value name="mean-legacy" value={metrics.mean.legacy} />
+            {REWARDS.map((source, i) => (
+              <Fragment key={source}>
+                {i > 0 ? " · " : ""}
+                <span
+                  data-chosen={source === reward}
+                  className={source === reward ? styles.chosen : undefined}
+                >
+                  {source} <Value name={`mean-${source}`} value={metrics.mean[source]} />
+                </span>
+              </Fragment>
+            ))}
           </span>
         </div>
         <div className={styles.metric}>

@@ -1,6 +1,7 @@
 import { cx } from "@/components/cx";
 import type { RolloutIndexEntry } from "@/hooks/types";
-import { type FilterFlag, flagClause, hasClause, type StatusCounts, toggleClause } from "./list";
+import { type Reward, rewardName } from "@/lib/run";
+import { type FilterFlag, flagClause, flagLabel, hasClause, type StatusCounts, toggleClause } from "./list";
 import { RewardChart } from "./RewardChart";
 import styles from "./SummaryBand.module.css";
 
@@ -14,6 +15,8 @@ interface Props {
   /** The one filter (lib/run syntax); a tile toggles its clause. */
   filter: string;
   onFilter(filter: string): void;
+  /** The run view's reward setting: the zero tile counts and filters zeros in it. */
+  reward: Reward;
   /** What the rows whose rewards are pending are doing: "restoring" after a reload, else "pending". */
   pendingLabel: string;
 }
@@ -35,56 +38,56 @@ function tileHint(counts: StatusCounts, key: Counted, hint: string): string {
 
 const TILES: readonly {
   flag: FilterFlag;
-  label: string;
   key: Counted;
   tone: string;
   hint: string;
 }[] = [
   {
     flag: "unverified",
-    label: "unverified",
     key: "unverified",
     tone: "unverified",
     hint: "rollouts without a recomputed reward (contract): each row says why (no server, missing task data, Gym refuses, ...)",
   },
   {
     flag: "changed",
-    label: "reward changed",
     key: "changed",
     tone: "changed",
     hint: "rollouts whose recomputed reward (contract) differs from the recorded one",
   },
   {
     flag: "zero",
-    label: "recorded 0",
     key: "zero",
     tone: "neutral",
-    hint: "rollouts recorded with reward 0",
+    hint: "rollouts whose reward is 0",
   },
   {
     flag: "ambiguous",
-    label: "ambiguous",
     key: "ambiguous",
     tone: "ambiguous",
     hint: "rollouts with an ambiguous call: duplicate or missing call_ids, alias guesses and collisions",
   },
   {
     flag: "mismatched",
-    label: "mismatched",
     key: "mismatched",
     tone: "mismatched",
     hint: "rollouts with a mismatched call: malformed entries, near-miss servers, unknown tools, disagreeing aliases",
   },
   {
     flag: "external",
-    label: "external",
     key: "external",
     tone: "external",
     hint: "rollouts with a call that provenance attributes to another server",
   },
 ];
 
-export function SummaryBand({ counts, entries, total, errorLines, filter, onFilter, pendingLabel }: Props) {
+function hintOf(tile: (typeof TILES)[number], reward: Reward): string {
+  return tile.flag === "zero"
+    ? `rollouts whose reward is 0 in ${rewardName(reward)} (the reward switch)`
+    : tile.hint;
+}
+
+export function SummaryBand(props: Props) {
+  const { counts, entries, total, errorLines, filter, onFilter, pendingLabel, reward } = props;
   const filtered = filter.trim() !== "";
   return (
     <section className={styles.summary} aria-label="Summary">
@@ -120,29 +123,32 @@ export function SummaryBand({ counts, entries, total, errorLines, filter, onFilt
         )}
       </div>
       <div className={styles.summaryTiles}>
-        {TILES.map((tile) => (
-          <button
-            type="button"
-            key={tile.flag}
-            className={cx(
-              styles.tile,
-              styles[`tone_${tile.tone}`],
-              hasClause(filter, flagClause(tile.flag)) && styles.tileActive,
-            )}
-            aria-pressed={hasClause(filter, flagClause(tile.flag))}
-            title={tileHint(counts, tile.key, tile.hint)}
-            data-summary={tile.flag}
-            data-value={tileValue(counts, tile.key)}
-            {...(tile.flag === "unverified" ? { "data-unverified-count": counts.unverified } : {})}
-            onClick={() => onFilter(toggleClause(filter, flagClause(tile.flag)))}
-          >
-            <span className={styles.tileValue}>{tileValue(counts, tile.key)}</span>
-            <span className={styles.tileLabel}>
-              {tile.label}
-              {perRollout(tile.key) ? "" : " rollouts"}
-            </span>
-          </button>
-        ))}
+        {TILES.map((tile) => {
+          const clause = flagClause(tile.flag, reward);
+          return (
+            <button
+              type="button"
+              key={tile.flag}
+              className={cx(
+                styles.tile,
+                styles[`tone_${tile.tone}`],
+                hasClause(filter, clause) && styles.tileActive,
+              )}
+              aria-pressed={hasClause(filter, clause)}
+              title={tileHint(counts, tile.key, hintOf(tile, reward))}
+              data-summary={tile.flag}
+              data-value={tileValue(counts, tile.key)}
+              {...(tile.flag === "unverified" ? { "data-unverified-count": counts.unverified } : {})}
+              onClick={() => onFilter(toggleClause(filter, clause))}
+            >
+              <span className={styles.tileValue}>{tileValue(counts, tile.key)}</span>
+              <span className={styles.tileLabel}>
+                {flagLabel(tile.flag, reward)}
+                {perRollout(tile.key) ? "" : " rollouts"}
+              </span>
+            </button>
+          );
+        })}
       </div>
       <RewardChart entries={entries} />
     </section>

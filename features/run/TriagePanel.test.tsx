@@ -9,6 +9,7 @@ import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { NO_HARNESS } from "@/lib/harness";
+import type { Reward } from "@/lib/run";
 import { asRollout } from "@/lib/schemas/test-helpers";
 import {
   REPRODUCTION_TEXT,
@@ -17,7 +18,6 @@ import {
   ZERO_CAUSE_LABELS,
   ZERO_CAUSES,
   type ZeroCause,
-  type ZeroView,
 } from "@/lib/triage";
 import { buildTriageRun } from "@/scripts/gen-triage-run";
 import { type RunView, runView } from "./run-view";
@@ -55,11 +55,11 @@ type Props = Parameters<typeof TriagePanel>[0];
 
 function renderPanel(props: Partial<Props> = {}) {
   const onCause = vi.fn<(cause: ZeroCause | null) => void>();
-  const onView = vi.fn<(view: ZeroView) => void>();
+  const onReward = vi.fn<(reward: Reward) => void>();
   const all: Props = {
     triage: whole.triage,
-    view: "recorded",
-    onView,
+    reward: "recorded",
+    onReward,
     counts: whole.counts,
     active: null,
     scope: null,
@@ -69,7 +69,7 @@ function renderPanel(props: Partial<Props> = {}) {
   const { rerender } = render(<TriagePanel {...all} />);
   return {
     onCause,
-    onView,
+    onReward,
     rerender: (next: Partial<Props>) => rerender(<TriagePanel {...all} {...next} />),
   };
 }
@@ -139,7 +139,7 @@ describe("TriagePanel", () => {
       (cause) => contract.counts[cause] === 0 && whole.triage.recorded.counts[cause] > 0,
     );
     if (empty === undefined) throw new Error("no cause is empty under contract only: the run changed");
-    const { onCause, rerender } = renderPanel({ view: "contract" });
+    const { onCause, rerender } = renderPanel({ reward: "contract" });
     expect(causeButton(empty)).toBeDisabled();
     rerender({ active: empty });
     expect(causeButton(empty)).toBeEnabled();
@@ -148,13 +148,13 @@ describe("TriagePanel", () => {
   });
 
   it("switches between the recorded zeros and each policy's", async () => {
-    const { onView, rerender } = renderPanel();
-    const views = within(screen.getByRole("group", { name: "Which reward's zeros" }));
+    const { onReward, rerender } = renderPanel();
+    const views = within(screen.getByRole("group", { name: "Which reward the run view reads" }));
     expect(views.getByRole("button", { name: "recorded" })).toHaveAttribute("aria-pressed", "true");
     await userEvent.click(views.getByRole("button", { name: "recomputed · contract" }));
-    expect(onView).toHaveBeenLastCalledWith("contract");
+    expect(onReward).toHaveBeenLastCalledWith("contract");
 
-    rerender({ view: "contract" });
+    rerender({ reward: "contract" });
     expect(views.getByRole("button", { name: "recomputed · contract" })).toHaveAttribute(
       "aria-pressed",
       "true",

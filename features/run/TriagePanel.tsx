@@ -1,23 +1,22 @@
 import { cx } from "@/components/cx";
-import { type LineCounts, zeroShareText } from "@/lib/run";
+import { type LineCounts, type Reward, zeroShareText } from "@/lib/run";
 import {
   REPRODUCTION_TEXT,
   type RunTriage,
   ZERO_CAUSE_HINTS,
   ZERO_CAUSE_LABELS,
   ZERO_CAUSES,
-  ZERO_VIEWS,
   type ZeroCause,
-  type ZeroView,
 } from "@/lib/triage";
+import { RewardSwitch } from "./RewardSwitch";
 import styles from "./TriagePanel.module.css";
 
 interface Props {
-  /** The breakdown per view: the recorded reward's zeros, or a policy's recomputation's. */
-  triage: Readonly<Record<ZeroView, RunTriage>>;
-  /** Which view is shown (the recorded reward unless the researcher switches). */
-  view: ZeroView;
-  onView(view: ZeroView): void;
+  /** The breakdown per reward: the recorded reward's zeros, or a policy's recomputation's. */
+  triage: Readonly<Record<Reward, RunTriage>>;
+  /** The run view's reward setting (lib/run reward.ts; the recorded reward unless switched). */
+  reward: Reward;
+  onReward(reward: Reward): void;
   /** The run's rollouts and unreadable lines: the headline says what its denominator holds. */
   counts: LineCounts;
   /** The cause the list is filtered to, if any. */
@@ -29,12 +28,6 @@ interface Props {
 
 /** Bar width of the stacked chart, in viewBox units (it scales to the panel). */
 const BAR_WIDTH = 100;
-
-const VIEW_LABEL: Readonly<Record<ZeroView, string>> = {
-  recorded: "recorded",
-  contract: "recomputed · contract",
-  legacy: "recomputed · legacy",
-};
 
 /** The causes in the bar and the grid; drift is counted apart (its zero is the recording's, not the agent's). */
 const AGENT_CAUSES = ZERO_CAUSES.filter((cause) => cause !== "drift");
@@ -79,8 +72,8 @@ function CauseButton({
  * cause that filters the list to it, drift counted apart, and which policy reproduces the recorded reward.
  * An SVG bar like the reward chart's: no chart library needed for one row of rectangles.
  */
-export function TriagePanel({ triage: views, view, onView, counts, active, scope, onCause }: Props) {
-  const triage = views[view];
+export function TriagePanel({ triage: views, reward, onReward, counts, active, scope, onCause }: Props) {
+  const triage = views[reward];
   const reproduced = triage.reproduced;
   let x = 0;
   return (
@@ -89,26 +82,14 @@ export function TriagePanel({ triage: views, view, onView, counts, active, scope
       aria-label="Why zero"
       data-testid="triage"
       data-zero={triage.zero}
-      data-view={view}
+      data-view={reward}
     >
       <div className={styles.triageHead}>
         <h3>Why zero</h3>
         <span className="muted" data-testid="triage-headline">
-          {zeroShareText(triage.zero, counts, view)}
+          {zeroShareText(triage.zero, counts, reward)}
         </span>
-        <fieldset className={styles.triageViews} aria-label="Which reward's zeros">
-          {ZERO_VIEWS.map((candidate) => (
-            <button
-              type="button"
-              key={candidate}
-              aria-pressed={candidate === view}
-              data-zero-view={candidate}
-              onClick={() => onView(candidate)}
-            >
-              {VIEW_LABEL[candidate]}
-            </button>
-          ))}
-        </fieldset>
+        <RewardSwitch reward={reward} onReward={onReward} />
       </div>
       {scope !== null && (
         <div className="muted triage-scope" data-testid="triage-scope" data-rollouts={triage.total}>

@@ -3,8 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { useDataClient } from "@/hooks/data-client";
-import type { RewardSource } from "@/lib/metrics";
-import type { ZeroView } from "@/lib/triage";
+import type { Reward } from "@/lib/run";
 import type { DatasetSummary } from "@/worker/protocol";
 import type { ExportFormat } from "./protocol";
 
@@ -21,7 +20,7 @@ export function runViewReady(dataset: DatasetSummary | null): boolean {
  * re-renders the breakdown and the metrics); while rewards are recomputed the previous view stays. Keyed by
  * the revision: another server, harness or inputs file recomputes it.
  */
-export function useRunView(dataset: DatasetSummary | null, filter: string, reward: RewardSource) {
+export function useRunView(dataset: DatasetSummary | null, filter: string, reward: Reward) {
   const client = useDataClient();
   return useQuery({
     queryKey: ["run", dataset?.id ?? null, dataset?.revision ?? 0, filter, reward],
@@ -72,9 +71,9 @@ export function useRunReport() {
       dataset: DatasetSummary,
       filter: string,
       marked: readonly number[],
-      view: ZeroView,
+      reward: Reward,
     ): Promise<string | null> => {
-      const result = await client.request("runReport", { dataset: dataset.id, filter, marked, view });
+      const result = await client.request("runReport", { dataset: dataset.id, filter, marked, reward });
       if ("error" in result) return result.error;
       download(result.html, "text/html", `${baseName(dataset)}-report.html`);
       return null;

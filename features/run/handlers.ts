@@ -103,13 +103,13 @@ export function runHandlers(service: DataService): Handlers<RunRequests> {
       const source = runSource(service, dataset);
       return source === null ? null : runView(source, filter, { reward });
     },
-    runReport: async ({ dataset, filter, marked, view }) => {
+    runReport: async ({ dataset, filter, marked, reward }) => {
       const source = runSource(service, dataset);
       const opened = service.get(dataset);
       if (source === null || opened === undefined) return { error: "no such dataset" };
       const data = await reportData(
         source,
-        { title: opened.name, filter, marked: marked.length === 0 ? null : marked, file: null, view },
+        { title: opened.name, filter, marked: marked.length === 0 ? null : marked, file: null, reward },
         (lines) => rollouts(opened, lines),
       );
       return "error" in data ? data : { html: renderReport(data), rollouts: data.rollouts.length };

@@ -11,6 +11,8 @@ import {
   formatClause,
   formatFilter,
   parseFilter,
+  type Reward,
+  zeroClause,
 } from "@/lib/run";
 import type { HarnessId, RolloutIndexEntry } from "@/worker/protocol";
 
@@ -41,9 +43,8 @@ export function isSortKey(value: string): value is SortKey {
   return (SORT_KEYS as readonly string[]).includes(value);
 }
 
-/** The clause each chip and tile stands for. */
-const FLAG_CLAUSES: Readonly<Record<FilterFlag, FilterClause>> = {
-  zero: { kind: "range", field: "recorded", min: 0, max: 0 },
+/** The clause each chip and tile stands for (zero: see flagClause). */
+const FLAG_CLAUSES: Readonly<Record<Exclude<FilterFlag, "zero">, FilterClause>> = {
   changed: { kind: "is", state: "changed" },
   ambiguous: { kind: "flag", name: "ambiguous" },
   mismatched: { kind: "flag", name: "mismatched" },
@@ -51,9 +52,23 @@ const FLAG_CLAUSES: Readonly<Record<FilterFlag, FilterClause>> = {
   unverified: { kind: "is", state: "unverified" },
 };
 
-export function flagClause(flag: FilterFlag): FilterClause {
-  return FLAG_CLAUSES[flag];
+/** The clause a chip or tile stands for; the zero one counts zeros in the run view's reward setting. */
+export function flagClause(flag: FilterFlag, reward: Reward = "recorded"): FilterClause {
+  return flag === "zero" ? zeroClause(reward) : FLAG_CLAUSES[flag];
 }
+
+/** A chip's or tile's label: the zero one names the reward it counts in ("recorded 0", "contract 0"). */
+export function flagLabel(flag: FilterFlag, reward: Reward): string {
+  return flag === "zero" ? `${reward} 0` : FLAG_LABEL[flag];
+}
+
+const FLAG_LABEL: Readonly<Record<Exclude<FilterFlag, "zero">, string>> = {
+  changed: "reward changed",
+  ambiguous: "ambiguous",
+  mismatched: "mismatched",
+  external: "external",
+  unverified: "unverified",
+};
 
 /** The filter text with `clauses` added: formatted again when it parses, else appended to what was typed. */
 export function addClauses(f: string, clauses: readonly FilterClause[]): string {
@@ -211,6 +226,7 @@ export interface StatusCounts {
   readonly mismatched: number;
   readonly external: number;
   readonly changed: number;
+  /** Rollouts whose reward in the run view's setting is 0 (a pending recomputation is not yet a zero). */
   readonly zero: number;
   /** Rollouts whose rewards were computed and could not be: never a row whose rewards are still pending. */
   readonly unverified: number;
@@ -224,7 +240,11 @@ export interface StatusCounts {
   };
 }
 
-export function statusCounts(entries: readonly RolloutIndexEntry[]): StatusCounts {
+/** The tiles' counts; `zero` counts the rollouts whose `reward` (the run view's setting) is 0. */
+export function statusCounts(
+  entries: readonly RolloutIndexEntry[],
+  reward: Reward = "recorded",
+): StatusCounts {
   let calls = 0;
   let ambiguous = 0;
   let mismatched = 0;
@@ -243,7 +263,7 @@ export function statusCounts(entries: readonly RolloutIndexEntry[]): StatusCount
     mismatched += entry.counts.mismatched;
     external += entry.counts.external;
     if (rewardChanged(entry)) changed++;
-    if (entry.recorded === 0) zero++;
+    if (entry[reward] === 0 && (reward === "recorded" || entry.rewards === "done")) zero++;
     if (entry.rewards === "pending") pending++;
     else if (entry.contract === null) unverified++;
   }

@@ -10,8 +10,7 @@ import {
   type ReportItem,
   type ReportRollout,
 } from "@/lib/report";
-import { rowTask, runRow } from "@/lib/run";
-import type { ZeroView } from "@/lib/triage";
+import { type Reward, rowTask, runRow } from "@/lib/run";
 import { readCallOutcomes } from "@/lib/triage";
 import { verifyBothPolicies } from "@/lib/verify";
 import { inputMessages, transcript } from "@/worker/core";
@@ -91,8 +90,8 @@ export interface ReportRequest {
   readonly marked: readonly number[] | null;
   /** The file of every rollout, when the report covers a folder's file (null for a single file). */
   readonly file: string | null;
-  /** Which zeros the breakdown counts (the page's why-zero view). */
-  readonly view: ZeroView;
+  /** The run view's reward setting (lib/run reward.ts): the breakdown's zeros and pass@k's reward. */
+  readonly reward: Reward;
 }
 
 /** The report of a run: its breakdown, its metrics under the filter, and the chosen rollouts in file order. */
@@ -101,7 +100,7 @@ export async function reportData(
   request: ReportRequest,
   read: (lines: readonly number[]) => Iterable<RunSourceLine> | AsyncIterable<RunSourceLine>,
 ): Promise<ReportData | { error: string }> {
-  const view = await runView(source, request.filter);
+  const view = await runView(source, request.filter, { reward: request.reward });
   if (view.filter_error !== null) return { error: view.filter_error };
   const kept = view.lines ?? null;
   let lines: number[];
@@ -125,7 +124,7 @@ export async function reportData(
     title: request.title,
     filter: request.filter,
     counts: view.counts,
-    triage: view.triage[request.view],
+    triage: view.triage[request.reward],
     metrics: view.metrics,
     rollouts,
     chosen,

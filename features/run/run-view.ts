@@ -13,7 +13,7 @@ import {
   inferByAgent,
   inferHarness,
 } from "@/lib/harness";
-import { type RewardSource, type RunMetrics, runMetrics } from "@/lib/metrics";
+import { type RunMetrics, runMetrics } from "@/lib/metrics";
 import {
   evaluateFilter,
   type FilterClause,
@@ -21,6 +21,7 @@ import {
   metricsOf,
   needsRollout,
   parseFilter,
+  type Reward,
   type RunRow,
   runRow,
   textsOf,
@@ -28,7 +29,7 @@ import {
   withTaskWide,
 } from "@/lib/run";
 import type { Rollout } from "@/lib/schemas";
-import { type RunTriage, summarizeTriage, type ZeroView } from "@/lib/triage";
+import { type RunTriage, summarizeTriage } from "@/lib/triage";
 import { knownTools, type VerifyOptions, verifyBothPolicies } from "@/lib/verify";
 
 export interface RunSource {
@@ -69,7 +70,7 @@ export interface RunView {
    * The breakdown per view (the recorded reward's zeros, the default, or a policy's), over the rows the
    * filter keeps with its cause clause left out (a cause click narrows the list, not the bars).
    */
-  readonly triage: Readonly<Record<ZeroView, RunTriage>>;
+  readonly triage: Readonly<Record<Reward, RunTriage>>;
   /** Rollouts the breakdown covers (the filter without its cause clauses). */
   readonly breakdown_rollouts: number;
   /** The run's rollouts and its unreadable lines (lib/run lineCountsText words them). */
@@ -181,8 +182,8 @@ async function filtered(
 }
 
 export interface RunViewOptions {
-  /** The reward pass@k and "passed" read (lib/metrics DEFAULT_REWARD when left out). */
-  readonly reward?: RewardSource;
+  /** The run view's reward setting (lib/run reward.ts): the reward pass@k and "passed" read (default recorded). */
+  readonly reward?: Reward;
 }
 
 export async function runView(
@@ -211,7 +212,7 @@ export async function runView(
 }
 
 /** The breakdown in each view (lib/triage summarizeTriage). */
-export function triageViews(rows: readonly RunRow[]): Record<ZeroView, RunTriage> {
+export function triageViews(rows: readonly RunRow[]): Record<Reward, RunTriage> {
   return {
     recorded: summarizeTriage(rows, "recorded"),
     contract: summarizeTriage(rows, "contract"),

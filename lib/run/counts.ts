@@ -4,6 +4,7 @@
  * rollout); unreadable lines are listed with their reasons and are in no rollout total (no mean, no
  * share, no triage cause). Every front end (the file chip, the run view, `cli triage`) says it this way.
  */
+import type { Reward } from "./reward";
 
 export interface LineCounts {
   readonly rollouts: number;
@@ -26,10 +27,7 @@ function percent(n: number, total: number): string {
   return total === 0 ? "0.0%" : `${((100 * n) / total).toFixed(1)}%`;
 }
 
-/** Which reward the headline counts: the run's own (recorded) or a policy's recomputation. */
-export type ZeroBasis = "recorded" | "contract" | "legacy";
-
-const BASIS_TEXT: Readonly<Record<ZeroBasis, string>> = {
+const BASIS_TEXT: Readonly<Record<Reward, string>> = {
   recorded: "recorded 0",
   contract: "recompute to 0 under contract",
   legacy: "recompute to 0 under legacy",
@@ -40,7 +38,7 @@ const BASIS_TEXT: Readonly<Record<ZeroBasis, string>> = {
  * (25.0%)" (or "recompute to 0 under contract"), plus "· 1 unreadable line, not counted" when some lines
  * are not rollouts.
  */
-export function zeroShareText(zero: number, counts: LineCounts, basis: ZeroBasis = "recorded"): string {
+export function zeroShareText(zero: number, counts: LineCounts, basis: Reward = "recorded"): string {
   const head = `${zero.toLocaleString("en-US")} of ${count(counts.rollouts, "rollout", "rollouts")} ${BASIS_TEXT[basis]} (${percent(zero, counts.rollouts)})`;
   return counts.unreadable === 0
     ? head

@@ -1,4 +1,4 @@
-export { type LineCounts, lineCountsText, type ZeroBasis, zeroShareText } from "./counts";
+export { type LineCounts, lineCountsText, zeroShareText } from "./counts";
 export {
   evaluateFilter,
   type FilterClause,
@@ -17,6 +17,20 @@ export {
   textsOf,
   withoutKinds,
 } from "./filter";
+export {
+  DEFAULT_REWARD,
+  isReward,
+  isZeroClause,
+  moveZeros,
+  type ParsedReward,
+  parseReward,
+  REWARD_PARAM,
+  REWARDS,
+  type Reward,
+  rewardName,
+  rewardOfParams,
+  zeroClause,
+} from "./reward";
 export {
   metricsOf,
   type RolloutFields,

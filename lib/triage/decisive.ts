@@ -227,11 +227,14 @@ export function groundTruthNames(result: VerifyResult): string[] {
 const BADGE_KINDS: readonly CallBadgeKind[] = ["ok", "refused", "skipped", "wrote", "not_called", "judged"];
 
 /**
- * Every call's badge, packed for a long rollout (100k calls): one kind byte per call (0: no badge) and one
+ * Calls' badges, packed for a long rollout (100k calls): one kind byte per call (0: no badge) and one
  * index per call into the distinct texts, so aliased calls that all fail alike cost a byte and an int each.
+ * A pack holds calls [start, start + kinds.length): every call, the first ones, or one page of them.
  */
 export interface PackedBadges {
-  /** The first `kinds.length` calls' badges (at most the `limit` given to packBadges). */
+  /** The first call packed. */
+  readonly start: number;
+  /** The badges of calls start .. start + kinds.length - 1. */
   readonly kinds: Uint8Array;
   readonly texts: Int32Array;
   readonly strings: readonly string[];
@@ -245,7 +248,24 @@ export function packBadges(
   limit: number,
   also: readonly number[] = [],
 ): PackedBadges {
-  const shown = badges.slice(0, limit);
+  const beyond = also.flatMap((index) => {
+    const badge = index >= limit ? badges[index] : undefined;
+    return badge ? [{ index, badge }] : [];
+  });
+  return { ...packRange(badges.slice(0, limit), 0), beyond };
+}
+
+/** Calls [start, end) of packed badges, packed on their own (a page the detail pane asks for). */
+export function badgePage(packed: PackedBadges, start: number, end: number): PackedBadges {
+  const from = Math.max(start, packed.start);
+  const to = Math.min(end, packed.start + packed.kinds.length);
+  const badges: (CallBadge | null)[] = [];
+  for (let i = from; i < to; i++) badges.push(badgeAt(packed, i));
+  return { ...packRange(badges, Math.max(0, from)), beyond: [] };
+}
+
+/** `shown` are the badges of calls start, start + 1, ...: packed with their distinct texts. */
+function packRange(shown: readonly (CallBadge | null)[], start: number): Omit<PackedBadges, "beyond"> {
   const kinds = new Uint8Array(shown.length);
   const texts = new Int32Array(shown.length);
   const strings: string[] = [];
@@ -261,18 +281,23 @@ export function packBadges(
     }
     texts[i] = id;
   });
-  const beyond = also.flatMap((index) => {
-    const badge = index >= limit ? badges[index] : undefined;
-    return badge ? [{ index, badge }] : [];
-  });
-  return { kinds, texts, strings, beyond };
+  return { start, kinds, texts, strings };
 }
 
-/** The badge of call `index` in packed badges (null: none, no such call, or beyond the packed ones). */
+/** Whether the pack holds call `index`'s badge (or that it has none): its range, or its `beyond` calls. */
+export function packHolds(packed: PackedBadges, index: number): boolean {
+  return (
+    (index >= packed.start && index < packed.start + packed.kinds.length) ||
+    packed.beyond.some((b) => b.index === index)
+  );
+}
+
+/** The badge of call `index` in packed badges (null: none, no such call, or not in this pack). */
 export function badgeAt(packed: PackedBadges | undefined, index: number): CallBadge | null {
   if (packed === undefined) return null;
-  if (index >= packed.kinds.length) return packed.beyond.find((b) => b.index === index)?.badge ?? null;
-  const kind = BADGE_KINDS[(packed.kinds[index] ?? 0) - 1];
+  const at = index - packed.start;
+  if (at < 0 || at >= packed.kinds.length) return packed.beyond.find((b) => b.index === index)?.badge ?? null;
+  const kind = BADGE_KINDS[(packed.kinds[at] ?? 0) - 1];
   if (kind === undefined) return null;
-  return { kind, text: packed.strings[packed.texts[index] ?? 0] ?? "" };
+  return { kind, text: packed.strings[packed.texts[at] ?? 0] ?? "" };
 }

@@ -1,5 +1,6 @@
 export {
   badgeAt,
+  badgePage,
   type CallBadge,
   type CallBadgeKind,
   type CellTrace,
@@ -8,6 +9,7 @@ export {
   judgedCalls,
   type PackedBadges,
   packBadges,
+  packHolds,
 } from "./decisive";
 export { type CallOutcome, readCallOutcomes, readTableDiffs, type TableState } from "./details";
 export { explainDrift, REPRODUCTION_TEXT, type Reproduction, reproducedBy } from "./drift";
