@@ -13,6 +13,7 @@ import { planFolder } from "../lib/folder";
 import { decideFolder, GYM_EXAMPLE_FOLDERS, GYM_EXAMPLES } from "../lib/folder/test-helpers";
 import { parseJsonLine } from "../lib/jsonl";
 import { agentRefName, isInputRow } from "../lib/verify";
+import { run as exportRun } from "./commands/export";
 import { run as resolve } from "./commands/resolve";
 import { run as verify } from "./commands/verify";
 import { memoryIo } from "./io";
@@ -203,5 +204,59 @@ describe("a Gym folder the tests have never seen", () => {
     expect(await verify([dir, "--role", "nope.jsonl=inputs"], io)).toBe(2);
     expect(io.err()).toContain("--role names nope.jsonl, which is not a file in");
     expect(await verify([dir, "--role", "notes.txt=weird"], memoryIo())).toBe(2);
+  });
+});
+
+describe("task rows inside a folder's rollouts file", () => {
+  let dir: string;
+  beforeAll(() => {
+    // Gym's example_multi_step with its task rows appended to the rollouts file and no task-row file.
+    dir = mkdtempSync(join(tmpdir(), "own-task-rows-"));
+    mkdirSync(join(dir, "configs"));
+    mkdirSync(join(dir, "data"));
+    const example = join(EXAMPLES, "resources_servers", "example_multi_step");
+    writeFileSync(
+      join(dir, "configs", "example_multi_step.yaml"),
+      readFileSync(join(example, "configs", "example_multi_step.yaml")),
+    );
+    const rollouts = nonBlank(join(example, "data", "example_rollouts.jsonl"));
+    const tasks = nonBlank(join(example, "data", "example.jsonl"));
+    writeFileSync(join(dir, "data", "run.jsonl"), `${[...rollouts, ...tasks].join("\n")}\n`);
+  });
+
+  it("are offered for pairing: every rollout pairs with its row there and reproduces its recorded reward", async () => {
+    const { code, lines } = await verifyFolder(dir);
+    expect(code).toBe(0);
+    expect(lines.slice(0, 5).map((l) => [l.paired_by, l.reward === l.recorded_reward])).toEqual(
+      Array(5).fill(["input", true]),
+    );
+    expect(lines.slice(5).map((l) => l.kind)).toEqual(Array(5).fill("task_row"));
+  });
+
+  it("are named by the rollouts file and line when nothing pairs (export reads them alike)", async () => {
+    const io = memoryIo();
+    // Drop the first rollout's input: it pairs no row, and the closest is one of the file's own task rows.
+    const first = JSON.parse(nonBlank(join(dir, "data", "run.jsonl"))[0] ?? "{}");
+    first.responses_create_params.input = [
+      ...first.responses_create_params.input,
+      { role: "user", content: "x" },
+    ];
+    const other = mkdtempSync(join(tmpdir(), "own-task-rows-unpaired-"));
+    mkdirSync(join(other, "data"));
+    const lines = nonBlank(join(dir, "data", "run.jsonl"));
+    writeFileSync(
+      join(other, "data", "run.jsonl"),
+      `${[JSON.stringify(first), ...lines.slice(1)].join("\n")}\n`,
+    );
+    expect(await verify([other], io)).toBe(0);
+    expect(io.out()).toMatch(/The closest is data\/run\.jsonl line (6|7|8|9|10): /);
+    const exported = memoryIo();
+    expect(await exportRun([dir, "--what", "report"], exported)).toBe(0);
+    const rewards = exported
+      .out()
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => JSON.parse(l).contract?.reward ?? null);
+    expect(rewards.slice(0, 5)).toEqual(Array(5).fill(1));
   });
 });

@@ -31,7 +31,7 @@ import {
 } from "../lib/folder";
 import { type ConfigRouter, InputIndex } from "../lib/verify";
 import { CliError, reasonOf } from "./errors";
-import { loadInputIndex } from "./inputs";
+import { addOwnTaskRows, loadInputIndex } from "./inputs";
 import type { CommandIo } from "./io";
 import { terminalText } from "./terminal";
 
@@ -241,11 +241,12 @@ export async function sourcesOf(
         for (const t of tallies) t.row(row);
       });
     }
-    const paths = named.map(([path]) => path);
+    // Task rows inside the rollouts file pair too, after the task-row files.
+    const own = await addOwnTaskRows(folder.absolute(run.rollouts), run.rollouts, index);
     sources.push({
       path: folder.absolute(run.rollouts),
       file: run.rollouts,
-      inputRows: paths.length > 0 ? index : null,
+      inputRows: named.length > 0 || own > 0 ? index : null,
       // Always the folder's routes: with no config beside the file, the line says so.
       config: run.routes,
       configs: run.configs.map(folder.absolute),

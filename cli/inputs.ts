@@ -2,6 +2,7 @@
  * Loading a run's materialized inputs (or a raw dataset such as Gym's example.jsonl) for `verify` and
  * `export`: every row goes into one lib InputIndex, so the CLI pairs exactly as the browser does.
  */
+import { isTaskRowLine } from "../lib/folder";
 import { readJsonl } from "../lib/jsonl";
 import { InputIndex } from "../lib/verify";
 import type { CommandIo } from "./io";
@@ -42,4 +43,29 @@ export async function loadInputIndex(
     await io.stderr.write(`warning: ${path}: ${problems - MAX_INPUT_WARNINGS} more rows cannot be paired\n`);
   }
   return index;
+}
+
+/**
+ * Adds the task rows of a folder's rollouts file to its pairing index (after its task-row files, as the
+ * page adds them); returns how many. Unreadable lines are left to the pass that reads the file.
+ */
+export async function addOwnTaskRows(
+  path: string,
+  name: string,
+  index: InputIndex<unknown>,
+): Promise<number> {
+  let added = 0;
+  try {
+    for await (const item of readJsonl(await openFileStream(path))) {
+      if (
+        item.ok &&
+        isTaskRowLine(item.value) &&
+        index.add(item.value, item.value, { file: name, line: item.line })
+      )
+        added++;
+    }
+  } catch {
+    // A damaged file stops here; reading it for the command reports the damage.
+  }
+  return added;
 }

@@ -183,3 +183,37 @@ test("Gym's own numbers beside ours: each figure, Gym's value, ours and the diff
   await expect(page.getByTestId("gym-metrics")).toContainText(": no difference");
   await expect(page.getByTestId("gym-metrics")).toHaveJSProperty("open", false);
 });
+
+test("a folder dropped onto the page is read recursively, as the picker reads it", async ({ page }) => {
+  const dir = path.join(SERVERS, "example_tool_call_multireward");
+  await page.goto("/");
+  await expect(page.getByTestId("folder-input").first()).toHaveJSProperty("webkitdirectory", true);
+  // A real drop of a directory from the operating system, through Chromium's input domain: the page gets
+  // DataTransfer items whose entries (webkitGetAsEntry) are the directory's, as when a person drops it.
+  const cdp = await page.context().newCDPSession(page);
+  const box = await page.getByTestId("drop-target").boundingBox();
+  if (box === null) throw new Error("no drop target");
+  const at = { x: box.x + box.width / 2, y: box.y + Math.min(box.height / 2, 200) };
+  const data = { items: [], files: [dir], dragOperationsMask: 1 };
+  for (const type of ["dragEnter", "dragOver", "drop"] as const)
+    await cdp.send("Input.dispatchDragEvent", { type, ...at, data });
+  await waitReady(page);
+
+  const panel = page.getByTestId("folder-panel");
+  await expect(panel).toContainText("Folder example_tool_call_multireward");
+  await expect(panel.locator("[data-folder-file='data/example_rollouts.jsonl']")).toHaveAttribute(
+    "data-role",
+    "rollouts",
+  );
+  await expect(panel.locator("[data-folder-file='data/example.jsonl']")).toHaveAttribute(
+    "data-role",
+    "inputs",
+  );
+  const configs = panel.locator("[data-folder-file^='configs/']");
+  expect(await configs.count()).toBeGreaterThan(0);
+  // Routed by the folder's config and paired: the recorded rewards, nothing chosen.
+  const recorded = readJsonlFile(path.join(dir, "data/example_rollouts.jsonl")).map(RecordedSchema);
+  await expect
+    .poll(async () => (await rows(page)).map((r) => `${r.source} ${r.reward}`))
+    .toEqual(recorded.map((reward) => `config ${reward}`));
+});

@@ -410,7 +410,12 @@ export function useDatasetFile(dataset: string | null) {
       const found = await client.request("fileOf", { dataset }, { signal });
       if (found === null) return null;
       const name = found.name.slice(found.name.lastIndexOf("/") + 1);
-      return { file: new File([found.file], name), path: found.name, configs: found.configs };
+      return {
+        file: new File([found.file], name),
+        path: found.name,
+        configs: found.configs,
+        gymConfigs: found.gymConfigs,
+      };
     },
   });
 }

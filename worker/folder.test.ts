@@ -3,10 +3,16 @@
  * datasets read (configs and task rows per rollouts file, a change said once), and the folder as the page
  * shows it.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type FolderFile, planFolder } from "@/lib/folder";
+import { configRoutes, type FolderFile, planFolder } from "@/lib/folder";
+import { startServerHint } from "@/lib/live";
+import { lineConfigs, ngRunCommand } from "@/lib/verify";
 import { applyPlan, decideRoles, folderSummary } from "./folder";
+import { inProcessPool } from "./pool";
+import type { FolderEntry } from "./protocol";
+import { DataService } from "./service";
 import { Dataset } from "./store";
 import { inputsFile, noecho } from "./test-files";
 
@@ -55,5 +61,32 @@ describe("applyPlan and folderSummary", () => {
     expect(summary.runs).toMatchObject([
       { rollouts: "run/rollouts.jsonl", dataset: "d-r", inputs: ["run/inputs.jsonl"] },
     ]);
+  });
+});
+
+describe("/live's ng_run for a folder's line", () => {
+  it("names the folder's configs that route the line, as its no_verifier sentence does", async () => {
+    const dir = join(import.meta.dirname, "../fixtures/gym-examples/resources_servers/iheval");
+    const entries: FolderEntry[] = [];
+    for (const sub of ["configs", "data"])
+      for (const name of readdirSync(join(dir, sub)).sort())
+        entries.push({ path: `${sub}/${name}`, file: new File([readFileSync(join(dir, sub, name))], name) });
+    const service = new DataService(inProcessPool());
+    const summary = await service.loadFolder("iheval", entries, new AbortController().signal, () => {});
+    await service.settled();
+    const rollouts = summary.datasets.find((d) => d.kind === "rollouts");
+    const opened = service.fileOf(rollouts?.id ?? "");
+    if (opened === null) throw new Error("no rollouts file");
+    // Two configs in the folder; the line is routed by one of them.
+    expect(opened.configs).toEqual(["configs/iheval.yaml", "configs/iheval_serve.yaml"]);
+    const entry = service.changes(rollouts?.id ?? "", 0).entries[0];
+    const line = JSON.parse(
+      await opened.file.text().then((t) => t.split("\n")[(entry?.line ?? 1) - 1] ?? ""),
+    );
+    const configs = lineConfigs(opened.configs, configRoutes(opened.gymConfigs), line);
+    expect(configs).toEqual(["configs/iheval.yaml"]);
+    expect(entry?.unverified).toBe("no_verifier");
+    expect(entry?.error).toContain(`start it with ${ngRunCommand(configs)}`);
+    expect(startServerHint(configs)).toContain(ngRunCommand(configs));
   });
 });

@@ -44,6 +44,19 @@ export function inputsJob(inputs: Dataset): InputsJob {
   return { id: inputs.id, files: [{ name: inputs.folderPath ?? inputs.name, lines }] };
 }
 
+/** The task rows inside a folder's rollouts file (lines of kind task_row), named by its path; null: none. */
+function ownTaskRows(dataset: Dataset): InputsJob["files"][number] | null {
+  const lines: LineRef[] = [];
+  for (const error of dataset.schemaErrors.values()) {
+    if (error.line_kind !== "task_row") continue;
+    const ref = dataset.lineRef(error.line);
+    if (ref !== null) lines.push(ref);
+  }
+  if (lines.length === 0) return null;
+  lines.sort((a, b) => a.line - b.line);
+  return { name: dataset.folderPath ?? dataset.name, lines };
+}
+
 export class Pairing {
   /** Inputs files (or folder unions of them) whose pairing index is ready, here and in every pool worker. */
   private readonly prepared = new Map<string, Promise<void>>();
@@ -79,17 +92,22 @@ export class Pairing {
   }
 
   /**
-   * A folder's rollouts file pairs with the task rows its plan gives it (all of them, as one index, as
-   * `cli verify DIR` loads them), and with nothing else in the workspace.
+   * A folder's rollouts file pairs with the task rows its plan gives it and the task rows inside it (all of
+   * them, as one index, in that order, as `cli verify DIR` loads them), and with nothing else in the
+   * workspace.
    */
   private async pairPlanned(dataset: Dataset, ids: readonly string[]): Promise<void> {
     const inputs = ids.flatMap((id) => this.lookup(id) ?? []).filter((d) => d.kind === "inputs");
+    const own = ownTaskRows(dataset);
     let pairedInputs: string | null = null;
-    if (inputs.length === 1 && inputs[0]) pairedInputs = inputs[0].id;
-    else if (inputs.length > 1) {
-      const union = `folder:${inputs.map((d) => d.id).join("+")}`;
+    if (inputs.length === 1 && inputs[0] && own === null) pairedInputs = inputs[0].id;
+    else if (inputs.length > 0 || own !== null) {
+      const union = `folder:${[...inputs.map((d) => d.id), ...(own === null ? [] : [`own:${dataset.id}`])].join("+")}`;
       pairedInputs = union;
-      await this.prepare(union, () => ({ id: union, files: inputs.flatMap((d) => inputsJob(d).files) }));
+      await this.prepare(union, () => ({
+        id: union,
+        files: [...inputs.flatMap((d) => inputsJob(d).files), ...(own === null ? [] : [own])],
+      }));
     }
     const matches = pairedInputs === null ? 0 : await indexMatches(dataset, pairedInputs);
     this.setPairing(dataset, pairedInputs, matches);

@@ -317,6 +317,35 @@ describe("cli verify DIR and the browser's opened folder answer every line alike
     }
   });
 
+  it("task rows inside a rollouts file pair on the page as in the CLI", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "own-rows-"));
+    try {
+      cpSync(path.join(EXAMPLES, "resources_servers/example_multi_step"), dir, { recursive: true });
+      const data = path.join(dir, "data");
+      const lines = (name: string) =>
+        readFileSync(path.join(data, name), "utf8")
+          .split("\n")
+          .filter((l) => l.trim() !== "");
+      // The task rows moved into the rollouts file, one rollout made to pair none (its closest row is named).
+      const rollouts = lines("example_rollouts.jsonl");
+      const first = JSON.parse(rollouts[0] ?? "{}");
+      first.responses_create_params.input.push({ role: "user", content: "one more turn" });
+      const tasks = lines("example.jsonl");
+      rmSync(path.join(data, "example.jsonl"));
+      writeFileSync(
+        path.join(data, "example_rollouts.jsonl"),
+        `${[JSON.stringify(first), ...rollouts.slice(1), ...tasks].join("\n")}\n`,
+      );
+      const cli = await cliAnswers(dir);
+      expect(cli.slice(1, 5).every((a) => a.paired_by === "input")).toBe(true);
+      expect(cli.slice(5).map((a) => a.kind)).toEqual(Array(5).fill("task_row"));
+      const { service, summary } = await openInBrowser(dir);
+      expect(browserAnswers(service, summary)).toEqual(cli);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("a role changed on the page is the CLI's --role", async () => {
     const dir = path.join(EXAMPLES, "resources_servers/example_multi_step");
     const role = "data/example.jsonl=ignore";

@@ -12,7 +12,14 @@
 import type { CompareRequests } from "@/features/compare/protocol";
 import type { InspectorRequests } from "@/features/inspector/protocol";
 import type { RunRequests } from "@/features/run/protocol";
-import type { FileRole, GymMetrics, LineKind, MetricComparison, MetricsReport } from "../lib/folder";
+import type {
+  FileRole,
+  GymConfig,
+  GymMetrics,
+  LineKind,
+  MetricComparison,
+  MetricsReport,
+} from "../lib/folder";
 import type { HarnessChoice } from "../lib/harness/choice";
 import type { HarnessId } from "../lib/harness/types";
 import type { CallResolution, Highlight, MapState, Policy, RolloutFinding } from "../lib/identity/types";
@@ -360,7 +367,13 @@ export interface SessionRequests {
   /** A dataset's (decompressed) bytes as a File, for /live's replay. */
   fileOf: {
     params: { dataset: string };
-    result: { name: string; file: Blob; configs: readonly string[] } | null;
+    /** configs: the folder's config files that route it; gymConfigs: what they declare (lib/folder). */
+    result: {
+      name: string;
+      file: Blob;
+      configs: readonly string[];
+      gymConfigs: readonly GymConfig[];
+    } | null;
   };
   /** Opens files kept from an earlier visit (origin-private file system) as the workspace. */
   restore: { params: { ids: readonly string[] }; result: SessionSummary; progress: LoadProgress };

@@ -12,7 +12,7 @@
  * Node tests with an in-process pool.
  */
 
-import { type FileRole, isHiddenPath, planFolder } from "../lib/folder";
+import { type FileRole, type GymConfig, isHiddenPath, planFolder } from "../lib/folder";
 import { type HarnessChoice, sameChoice } from "../lib/harness";
 import { type OpenedDetail, servers } from "./core";
 import { readDetail, verifyInPool } from "./detail";
@@ -349,10 +349,17 @@ export class DataService {
   }
 
   /** A dataset's (decompressed) bytes, its name and its config files: what /live replays. */
-  fileOf(id: string): { name: string; file: Blob; configs: readonly string[] } | null {
+  fileOf(
+    id: string,
+  ): { name: string; file: Blob; configs: readonly string[]; gymConfigs: readonly GymConfig[] } | null {
     const dataset = this.workspace.get(id);
     if (!dataset) return null;
-    return { name: dataset.folderPath ?? dataset.name, file: dataset.blob(), configs: dataset.configFiles };
+    return {
+      name: dataset.folderPath ?? dataset.name,
+      file: dataset.blob(),
+      configs: dataset.configFiles,
+      gymConfigs: dataset.configs ?? [],
+    };
   }
 
   reanalyze(id: string, server: string | null, harness: HarnessChoice): SessionSummary {

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { GOLDEN_DIR, golden } from "../../lib/compare/test-helpers";
 import { memoryIo } from "../io";
 import { parseExportArgs, run } from "./export";
+import { run as runVerify } from "./verify";
 
 const Verified = z.looseObject({
   rollout_inspector_verify: z.looseObject({ reward: z.number().nullable(), policy: z.string() }),
@@ -132,5 +133,102 @@ describe("cli export", () => {
     const missing = memoryIo();
     expect(await run(["/no/such.jsonl", "--what", "report"], missing)).toBe(2);
     expect(missing.err()).toMatch(/cannot read \/no\/such.jsonl/);
+  });
+});
+
+const EXAMPLES = join(import.meta.dirname, "../../fixtures/gym-examples/resources_servers");
+
+/** What `verify DIR` says of each line: its kind, or its server and outcome. */
+async function verifyAnswers(dir: string): Promise<string[]> {
+  const io = memoryIo();
+  expect(await runVerify([dir], io)).toBe(0);
+  return jsonLines(io.out()).map((value) => {
+    const r = VerifyAnswer.parse(value);
+    return r.kind !== undefined
+      ? `${r.file}:${r.line} ${r.kind} ${r.error}`
+      : `${r.file}:${r.line} ${r.server} ${r.server_source} ${r.paired_by} ${r.reward} ${r.unverified ?? "-"} ${r.error}`;
+  });
+}
+
+const VerifyAnswer = z.looseObject({
+  file: z.string(),
+  line: z.number(),
+  kind: z.string().optional(),
+  error: z.string().nullable().optional(),
+  server: z.string().nullable().optional(),
+  server_source: z.string().optional(),
+  paired_by: z.string().optional(),
+  reward: z.number().nullable().optional(),
+  unverified: z.string().optional(),
+});
+
+const FolderReportRow = z.looseObject({
+  file: z.string(),
+  line: z.number(),
+  kind: z.string().optional(),
+  error: z.string().optional(),
+  read_as: z.string().optional(),
+  server: z.string().nullable().optional(),
+  server_source: z.string().optional(),
+  contract: z
+    .looseObject({
+      reward: z.number().nullable(),
+      unverified: z.string().optional(),
+      error: z.string().optional(),
+    })
+    .optional(),
+});
+
+/** `export DIR --what report`, one row per line in verify's shape (report rows carry no paired_by). */
+async function reportAnswers(
+  dir: string,
+): Promise<{ rows: z.infer<typeof FolderReportRow>[]; said: string[] }> {
+  const io = memoryIo();
+  expect(await run([dir, "--what", "report"], io)).toBe(0);
+  const rows = jsonLines(io.out()).map((value) => FolderReportRow.parse(value));
+  return {
+    rows,
+    said: rows.map((r) =>
+      r.kind !== undefined
+        ? `${r.file}:${r.line} ${r.kind} ${r.error}`
+        : `${r.file}:${r.line} ${r.server} ${r.server_source} ${r.contract?.reward ?? null} ${r.contract?.unverified ?? "-"} ${r.contract?.error ?? null}`,
+    ),
+  };
+}
+
+/** verify's answers without paired_by (a report row does not carry it). */
+const withoutPairedBy = (lines: string[]) =>
+  lines.map((l) => l.replace(/^(\S+ \S+ \S+) (?:index|input|none) /, "$1 "));
+
+describe("cli export DIR reads each line as verify DIR does", () => {
+  it.each(["aviary", "tavily_search", "example_multi_step", "workplace_assistant"])(
+    "%s: aviary's transitions read, per-line kinds named, the same answers",
+    async (name) => {
+      const dir = join(EXAMPLES, name);
+      const { rows, said } = await reportAnswers(dir);
+      expect(said).toEqual(withoutPairedBy(await verifyAnswers(dir)));
+      if (name === "aviary") {
+        // Every aviary line is read through its last transition and routed to aviary by the folder's config.
+        expect(rows.length).toBeGreaterThan(0);
+        for (const row of rows) {
+          expect(row.read_as).toMatch(/^Read as Gym's aviary agent writes it/);
+          expect(row).toMatchObject({ server: "aviary", server_source: "config" });
+        }
+      }
+      if (name === "tavily_search") expect(rows.map((r) => r.kind)).toContain("placeholder");
+    },
+  );
+
+  it("--what verify records aviary's reading and names each line that is not a rollout by its kind", async () => {
+    const aviary = memoryIo();
+    expect(await run([join(EXAMPLES, "aviary"), "--what", "verify"], aviary)).toBe(0);
+    const records = jsonLines(aviary.out()).map((value) =>
+      z.looseObject({ rollout_inspector_verify: z.looseObject({ read_as: z.string() }) }).parse(value),
+    );
+    expect(records.length).toBeGreaterThan(0);
+    const tavily = memoryIo();
+    expect(await run([join(EXAMPLES, "tavily_search"), "--what", "verify"], tavily)).toBe(0);
+    expect(tavily.err()).toMatch(/line \d+: A placeholder row \(<[^>]+>\)/);
+    expect(tavily.err()).not.toContain("invalid JSON");
   });
 });

@@ -73,7 +73,7 @@ export function LivePage() {
           {connect.error && <ErrorLine kind="transport_error" message={connect.error.message} />}
           {(connect.error || (report && !report.seed.ok && report.seed.kind !== "protocol_error")) && (
             <p className="muted" data-testid="live-start-hint">
-              {startServerHint()}
+              {startServerHint(live.startConfigs)}
             </p>
           )}
           {report && (

@@ -1,14 +1,23 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { act, renderHook } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
+import { type GymConfig, readGymConfig } from "@/lib/folder";
 import { useLivePage } from "./use-live-page";
 
 // The page's data hooks and its URL, faked at their boundary.
 const fake = vi.hoisted(() => ({
   params: new URLSearchParams(),
-  linked: { data: undefined as { file: File; path: string } | null | undefined, isSuccess: false },
+  linked: {
+    data: undefined as
+      | { file: File; path: string; configs: readonly string[]; gymConfigs: readonly GymConfig[] }
+      | null
+      | undefined,
+    isSuccess: false,
+  },
   rollouts: [
-    { line: 3, value: {}, environment: null, calls: 1 },
-    { line: 8, value: {}, environment: null, calls: 2 },
+    { line: 3, value: { agent_ref: { name: "undeclared_agent" } }, environment: null, calls: 1 },
+    { line: 8, value: { agent_ref: { name: "iheval_simple_agent" } }, environment: null, calls: 2 },
   ],
   mutate: vi.fn(),
   start: vi.fn(async () => undefined),
@@ -39,7 +48,10 @@ describe("useLivePage", () => {
     fake.params = new URLSearchParams("dataset=d1&line=8");
     const { result, rerender } = renderHook(() => useLivePage());
     expect(fake.mutate).not.toHaveBeenCalled();
-    fake.linked = { data: { file: LINKED, path: "runs/run.jsonl" }, isSuccess: true };
+    fake.linked = {
+      data: { file: LINKED, path: "runs/run.jsonl", configs: [], gymConfigs: [] },
+      isSuccess: true,
+    };
     rerender();
     expect(fake.mutate).toHaveBeenCalledExactlyOnceWith(LINKED);
     expect(result.current.current?.line).toBe(8);
@@ -71,5 +83,26 @@ describe("useLivePage", () => {
     const { result } = renderHook(() => useLivePage());
     act(() => result.current.setTimeoutMs("2500"));
     expect(result.current.target).toMatchObject({ ok: true, target: { timeoutMs: 2500 } });
+  });
+
+  it("ng_run names the folder's configs that route the chosen line, and none for a file picked here", () => {
+    // iheval's folder: two configs, its agent declared by one of them.
+    const dir = join(import.meta.dirname, "../../fixtures/gym-examples/resources_servers/iheval/configs");
+    const configs = ["configs/iheval.yaml", "configs/iheval_serve.yaml"];
+    const gymConfigs = configs.flatMap((path) => {
+      const read = readGymConfig(path, readFileSync(join(dir, path.slice("configs/".length)), "utf8"));
+      return read.ok ? [read.config] : [];
+    });
+    expect(gymConfigs).toHaveLength(2);
+    fake.params = new URLSearchParams("dataset=d1&line=8");
+    fake.linked = { data: { file: LINKED, path: "data/run.jsonl", configs, gymConfigs }, isSuccess: true };
+    const { result } = renderHook(() => useLivePage());
+    expect(result.current.current?.line).toBe(8);
+    expect(result.current.startConfigs).toEqual(["configs/iheval.yaml"]);
+    // A line the configs do not route (an agent they do not declare): every config of the folder.
+    act(() => result.current.setLine(3));
+    expect(result.current.startConfigs).toEqual(configs);
+    act(() => result.current.pickFile(new File(["{}\n"], "other.jsonl")));
+    expect(result.current.startConfigs).toEqual([]);
   });
 });

@@ -2,8 +2,10 @@
 import { useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useDatasetFile } from "@/hooks/data";
+import { configRoutes } from "@/lib/folder";
 import type { Policy } from "@/lib/identity/types";
 import { DEFAULT_TIMEOUT_MS } from "@/lib/live";
+import { lineConfigs } from "@/lib/verify";
 import { liveTarget, useLiveConnect, useLiveRollouts, useLiveRun } from "./data";
 import {
   currentRollout,
@@ -38,12 +40,15 @@ export function useLivePage() {
   const linked = useDatasetFile(linkedDataset);
   const lineParam = params.get("line");
   const taken = useRef(false);
+  // Whether the file shown is the linked one (a file picked here has no folder configs).
+  const [showsLinked, setShowsLinked] = useState(false);
   const { mutate: pick } = file;
   useEffect(() => {
     if (taken.current || !linked.data) return;
     taken.current = true;
     const named = linkedLine(lineParam);
     if (named !== null) setLine(named);
+    setShowsLinked(true);
     pick(linked.data.file);
   }, [linked.data, lineParam, pick]);
 
@@ -52,6 +57,15 @@ export function useLivePage() {
   const rollouts = file.data?.rollouts ?? [];
   const current = currentRollout(rollouts, line);
   const shown = shownCheck(run.state.checks, selected);
+  const linkedFile = showsLinked ? (linked.data ?? null) : null;
+  const routes = useMemo(
+    () => (linkedFile === null ? null : configRoutes(linkedFile.gymConfigs)),
+    [linkedFile],
+  );
+  // `ng_run`'s configs when no server answers: the folder's configs that route the chosen line, as the
+  // line's no_verifier sentence names them (lib/verify lineConfigs); none for a file without a folder.
+  const startConfigs =
+    linkedFile === null || current === null ? [] : lineConfigs(linkedFile.configs, routes, current.value);
 
   const start = (which: "one" | "all") => {
     if (!target.ok) return;
@@ -62,9 +76,23 @@ export function useLivePage() {
   /** A file picked here replaces the linked one, from its first rollout. */
   const pickFile = (picked: File) => {
     setLine(null);
+    setShowsLinked(false);
     file.mutate(picked);
   };
 
   const form = { url, setUrl, timeoutMs, setTimeoutMs, policy, setPolicy, setLine, setSelected, pickFile };
-  return { ...form, connect, file, run, linkedDataset, linked, target, rollouts, current, shown, start };
+  return {
+    ...form,
+    connect,
+    file,
+    run,
+    linkedDataset,
+    linked,
+    target,
+    rollouts,
+    current,
+    shown,
+    start,
+    startConfigs,
+  };
 }

@@ -149,7 +149,9 @@ describe("verify export of odd lines", () => {
     const summary = emptyVerifySummary();
     const [w] = await collect(verifyJsonl(splitSourceLines(enc.encode("[1, 2.0]\n")), {}, summary));
     expect(dec.decode(w!.bytes)).toBe("[1, 2.0]\n");
-    expect(summary.errors).toEqual([{ line: 1, error: expect.stringMatching(/^not a rollout/) }]);
+    expect(summary.errors).toEqual([
+      { line: 1, error: expect.stringMatching(/^not a rollout/), kind: "not_a_rollout" },
+    ]);
     expect(summary.verified).toBe(0);
   });
 });

@@ -9,12 +9,15 @@
  * Report: one new JSON object per line (bad lines included, with their error), comparing the two
  * policies so a reader sees what provenance changes.
  */
+import { type LineKind, type LineKindAnswer, readLine, unparsedLine } from "../folder";
 import type { Policy } from "../identity/types";
+import { SHORT_LINE_CHARS } from "../jsonl";
 import { readRolloutFields } from "../run/row";
-import { type Rollout, readRollout } from "../schemas";
+import type { Rollout } from "../schemas";
 import {
   type ConfigRouter,
   type InputIndex,
+  type LineSource,
   type VerifyOptions,
   type VerifyResult,
   verifyBothPolicies,
@@ -41,6 +44,8 @@ export interface VerifyExportOptions {
   readonly config?: ConfigRouter | null;
   /** The rollouts file's path relative to an opened folder: records and report rows then carry `file`. */
   readonly file?: string;
+  /** The rollouts file and its config files, for the next steps an unverified line names (as `verify`'s). */
+  readonly source?: LineSource;
 }
 
 export interface VerifyExportSummary {
@@ -48,9 +53,13 @@ export interface VerifyExportSummary {
   verified: number;
   /** Rollouts whose recomputed reward differs from the recorded one. */
   changed_reward: number;
-  /** Rollouts for which no reward could be computed (no verifier, no paired input, unreadable). */
-  errors: { line: number; error: string }[];
-  bad: { line: number; error: string }[];
+  /**
+   * Lines without a reward: rollouts that could not be verified (no verifier, no paired input), and lines
+   * that are not rollouts, with their kind (lib/folder readLine).
+   */
+  errors: { line: number; error: string; kind?: LineKind }[];
+  /** Lines that are not JSON, with their kind (a placeholder row, or not_json). */
+  bad: { line: number; error: string; kind: LineKind }[];
 }
 
 export function emptyVerifySummary(): VerifyExportSummary {
@@ -62,10 +71,19 @@ function lineOptions(value: Rollout, options: VerifyExportOptions): Omit<VerifyO
   const pairing = options.inputs?.pair(value);
   return {
     config: options.config ?? null,
+    ...(options.source === undefined ? {} : { source: options.source }),
     ...(options.server === undefined ? {} : { server: options.server }),
     ...(pairing === undefined ? {} : { pairing }),
     ...(pairing?.ref === null || pairing === undefined ? {} : { input: pairing.ref }),
   };
+}
+
+const textDecoder = new TextDecoder();
+
+/** What a line that is not JSON is (lib/folder unparsedLine: a placeholder row, or not JSON). */
+function unparsed(src: SourceLine, error: string): LineKindAnswer {
+  const short = src.bytes.length <= SHORT_LINE_CHARS ? textDecoder.decode(src.bytes) : null;
+  return unparsedLine(error, short);
 }
 
 /** Runs verification for one parsed line; never throws for bad data. */
@@ -111,11 +129,15 @@ export async function* verifyJsonl(
 ): AsyncGenerator<WrittenLine> {
   for await (const src of lines) {
     summary.lines++;
-    if (src.parsed !== null && !src.parsed.ok) summary.bad.push({ line: src.line, error: src.parsed.error });
+    if (src.parsed !== null && !src.parsed.ok) {
+      const answer = unparsed(src, src.parsed.error);
+      summary.bad.push({ line: src.line, error: answer.message, kind: answer.kind });
+    }
     const written = writeLine(src, (value, line, raw) => {
-      const read = readRollout(value);
+      // Parse once at the edge, as every command does: aviary's transitions read, other lines named by kind.
+      const read = readLine(value);
       if (!read.ok) {
-        summary.errors.push({ line, error: `${read.message} (written unchanged)` });
+        summary.errors.push({ line, error: `${read.message} (written unchanged)`, kind: read.kind });
         return null;
       }
       const result = verifyLine(read.rollout, options);
@@ -126,14 +148,18 @@ export async function* verifyJsonl(
       if (options.setReward && result.reward !== null) {
         edits.push({ key: "reward", raw: formatNumberLike(rawValueOf(raw, "reward"), result.reward) });
       }
-      const record = verifyRecord(result);
+      const record = {
+        ...verifyRecord(result),
+        ...(read.note === undefined ? {} : { read_as: read.note }),
+      };
       edits.push({
         key: VERIFY_KEY,
         value: options.file === undefined ? record : { file: options.file, line, ...record },
       });
       return edits;
     });
-    if (written.error !== undefined) summary.bad.push({ line: src.line, error: written.error });
+    if (written.error !== undefined)
+      summary.bad.push({ line: src.line, error: written.error, kind: "not_json" });
     yield written;
   }
 }
@@ -145,7 +171,11 @@ export interface ReportRow {
   readonly task_index?: number;
   readonly rollout_index?: number;
   readonly id?: unknown;
+  /** What a line that is not a rollout is instead (lib/folder LineKind), with `error` its sentence. */
+  readonly kind?: LineKind;
   readonly error?: string;
+  /** Set when the line was read through a documented shape (aviary's transitions): says how. */
+  readonly read_as?: string;
   readonly recorded_reward?: number | null;
   readonly server?: string | null;
   readonly server_source?: string;
@@ -190,9 +220,12 @@ function policyReport(result: VerifyResult): PolicyReport {
 export function reportLine(src: SourceLine, options: VerifyExportOptions): ReportRow | null {
   if (src.parsed === null) return null;
   const at = options.file === undefined ? { line: src.line } : { file: options.file, line: src.line };
-  if (!src.parsed.ok) return { ...at, error: src.parsed.error };
-  const read = readRollout(src.parsed.value);
-  if (!read.ok) return { ...at, error: read.message };
+  if (!src.parsed.ok) {
+    const answer = unparsed(src, src.parsed.error);
+    return { ...at, kind: answer.kind, error: answer.message };
+  }
+  const read = readLine(src.parsed.value);
+  if (!read.ok) return { ...at, kind: read.kind, error: read.message };
   const value = read.rollout;
   const { contract, legacy } = verifyBothPolicies(value, lineOptions(value, options));
   const head: { file?: string; line: number; task_index?: number; rollout_index?: number; id?: unknown } = at;
@@ -214,6 +247,7 @@ export function reportLine(src: SourceLine, options: VerifyExportOptions): Repor
     legacy: l,
     policies_differ: c.reward !== l.reward,
     findings: contract.resolution.findings.map((f) => f.message),
+    ...(read.note === undefined ? {} : { read_as: read.note }),
   };
 }
 

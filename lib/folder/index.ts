@@ -25,6 +25,7 @@ export {
   readGymConfig,
 } from "./config";
 export {
+  isTaskRowLine,
   LINE_KINDS,
   type LineKind,
   type LineKindAnswer,

@@ -100,3 +100,13 @@ export function readLine(value: unknown): LineReading {
   if (transitions !== null) return transitions;
   return { ok: false, kind: "not_a_rollout", message: read.message };
 }
+
+/**
+ * True for a task row (readLine's `task_row`): what a folder's rollouts file offers for pairing besides
+ * its task-row files. A line with its own `response` is never one, so most rollouts are not read further.
+ */
+export function isTaskRowLine(value: unknown): boolean {
+  if (!isJsonObject(value) || Object.hasOwn(value, "response")) return false;
+  const read = readLine(value);
+  return !read.ok && read.kind === "task_row";
+}

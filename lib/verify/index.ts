@@ -11,7 +11,7 @@ import { isJsonObject, type Rollout } from "../schemas";
 import type { Pairing } from "./pairing";
 import { defaultRegistry, type VerifierRegistry } from "./registry";
 import { defaultedFields, missingFields } from "./request-models";
-import { type ConfigRouter, chooseServer } from "./server";
+import { agentRefName, type ConfigRouter, chooseServer } from "./server";
 import type { GymAlone, Verifier, VerifierOutput, VerifyResult } from "./types";
 import {
   ambiguousInput,
@@ -38,6 +38,7 @@ export {
   type WorkplaceVerifierDetails,
 } from "./details";
 export {
+  CLOSEST_ROWS_COMPARED,
   InputIndex,
   indexInputs,
   isInputRow,
@@ -271,11 +272,36 @@ export function verifyBothPolicies(
   };
 }
 
+/**
+ * The config files `ng_run` needs for a line: those of `configs` (as the caller names them) that declared
+ * its route (`files`, folder-relative), else all of them.
+ */
+export function routedConfigs(
+  configs: readonly string[],
+  files: readonly string[] | undefined,
+): readonly string[] {
+  if (files === undefined) return configs;
+  const routed = configs.filter((c) => files.some((f) => c === f || c.endsWith(`/${f}`)));
+  return routed.length > 0 ? routed : configs;
+}
+
+/**
+ * The config files that start the server a line is routed to (what `no_verifier`'s and /live's `ng_run`
+ * name): the folder's configs that declared the line's route, else all of them.
+ */
+export function lineConfigs(
+  configs: readonly string[],
+  config: ConfigRouter | null,
+  rollout: unknown,
+): readonly string[] {
+  const routed = config?.route(agentRefName(rollout));
+  return routedConfigs(configs, routed?.server == null ? undefined : routed.files);
+}
+
 /** The line's source with only the config files that routed it (matched by their folder-relative path). */
 function routedSource(source: LineSource | undefined, files: readonly string[] | undefined): LineSource {
-  if (source === undefined || files === undefined || source.configs === undefined) return source ?? {};
-  const routed = source.configs.filter((c) => files.some((f) => c === f || c.endsWith(`/${f}`)));
-  return { ...source, configs: routed.length > 0 ? routed : source.configs };
+  if (source === undefined || source.configs === undefined) return source ?? {};
+  return { ...source, configs: routedConfigs(source.configs, files) };
 }
 
 /** What Gym's /verify returns for an unpaired line alone, its defaults filled (see VerifyResult.gym_alone). */

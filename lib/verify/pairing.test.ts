@@ -109,6 +109,23 @@ describe("InputIndex", () => {
     expect(none.reason).not.toMatch(/open the/);
   });
 
+  it("names the row with the longest equal start, then the most equal items, among the rows it compares", () => {
+    const msg = (content: string) => ({ role: "user", content });
+    const row = (...items: string[]) => ({ responses_create_params: { input: items.map(msg) } });
+    const at = (line: number) => ({ file: "t.jsonl", line });
+    const index = new InputIndex<number>(3);
+    index.add(row("x", "b", "c", "d"), 1, at(1)); // 3 equal items, no equal start
+    index.add(row("a", "z", "z", "z"), 2, at(2)); // equal start of 1
+    index.add(row("a", "z", "c", "d"), 3, at(3)); // equal start of 1 and 3 equal items: the closest
+    index.add(row("a", "b", "c", "x"), 4, at(4)); // closer still, but past the 3 rows compared
+    const reason = index.pair(row("a", "b", "c", "d")).reason;
+    expect(reason).toContain('The closest is t.jsonl line 3: at input[1] the line has the user message "b"');
+    // A text input shares nothing item by item: the first row compared is named.
+    expect(index.pair({ responses_create_params: { input: "a" } }).reason).toContain(
+      "The closest is t.jsonl line 1:",
+    );
+  });
+
   it("rejects rows it cannot pair and counts the rest", () => {
     const index = new InputIndex<number>();
     expect(index.add({ x: 1 }, 1, { file: "in.jsonl", line: 1 })).toBe(false);

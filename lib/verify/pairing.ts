@@ -133,6 +133,26 @@ interface Row<R> {
   readonly inputKey: string | null;
 }
 
+/**
+ * A row an unpaired line is compared with: its input items as ids (equal ids, equal canonical JSON), null
+ * when its input is not a list. Comparing ids keeps the search a few integer compares per row.
+ */
+interface SampleRow<R> {
+  readonly row: Row<R>;
+  readonly items: Int32Array | null;
+}
+
+/** Leading equal items and equal items at equal positions of two inputs' item ids (difference's counts). */
+function overlap(line: Int32Array | null, row: Int32Array | null): { prefix: number; same: number } {
+  if (line === null || row === null) return { prefix: 0, same: 0 };
+  const n = Math.min(line.length, row.length);
+  let prefix = 0;
+  while (prefix < n && line[prefix] === row[prefix]) prefix++;
+  let same = prefix;
+  for (let i = prefix; i < n; i++) if (line[i] === row[i]) same++;
+  return { prefix, same };
+}
+
 function quote(text: string): string {
   const flat = text.replace(/\s+/g, " ").trim();
   return JSON.stringify(flat.length > QUOTE_CHARS ? `${flat.slice(0, QUOTE_CHARS)}…` : flat);
@@ -211,9 +231,14 @@ export class InputIndex<R> {
   private readonly byKey = new Map<string, Row<R>>();
   private readonly byInput = new Map<string, Candidate<R>[]>();
   /** The first rows with distinct inputs, for naming the closest row (CLOSEST_ROWS_COMPARED). */
-  private readonly sample: Row<R>[] = [];
+  private readonly sample: SampleRow<R>[] = [];
+  /** Ids of the sample rows' input items, by canonical JSON. */
+  private readonly itemIds = new Map<string, number>();
   private rows = 0;
   private keyed = 0;
+
+  /** `closestRows`: how many distinct inputs an unpaired line is compared with (bench/closest-rows.ts varies it). */
+  constructor(private readonly closestRows: number = CLOSEST_ROWS_COMPARED) {}
 
   /**
    * Adds one input row; false when it carries neither Gym's indices nor a task input (unpairable). `place`
@@ -236,7 +261,8 @@ export class InputIndex<R> {
       const content = taskContentKey(row);
       if (list === undefined) {
         this.byInput.set(inputKey, [{ ref, content }]);
-        if (this.sample.length < CLOSEST_ROWS_COMPARED) this.sample.push(entry);
+        if (this.sample.length < this.closestRows)
+          this.sample.push({ row: entry, items: this.itemsOf(input, true) });
       } else if (!list.some((c) => c.content === content)) list.push({ ref, content });
     }
     return true;
@@ -246,20 +272,36 @@ export class InputIndex<R> {
     return this.rows;
   }
 
-  /** The row among the first CLOSEST_ROWS_COMPARED whose input shares the most with `input`, and where it differs. */
+  /** An input's items as ids; `add` gives new items ids, a line's unknown items get -1 (equal to none). */
+  private itemsOf(input: unknown, add: boolean): Int32Array | null {
+    if (!Array.isArray(input)) return null;
+    const ids = new Int32Array(input.length);
+    input.forEach((item, at) => {
+      const key = canonicalJson(item);
+      let id = this.itemIds.get(key);
+      if (id === undefined && add) {
+        id = this.itemIds.size;
+        this.itemIds.set(key, id);
+      }
+      ids[at] = id ?? -1;
+    });
+    return ids;
+  }
+
+  /**
+   * The row among the first CLOSEST_ROWS_COMPARED whose input shares the most with `input` (the longest
+   * equal start, then the most equal items; the first such row), and where it differs.
+   */
   private closest(input: unknown): string {
-    let best: { row: Row<R>; diff: Difference } | null = null;
-    for (const row of this.sample) {
-      const diff = difference(input, row.input);
-      if (
-        best === null ||
-        diff.prefix > best.diff.prefix ||
-        (diff.prefix === best.diff.prefix && diff.same > best.diff.same)
-      )
-        best = { row, diff };
+    const items = this.itemsOf(input, false);
+    let best: { row: Row<R>; prefix: number; same: number } | null = null;
+    for (const { row, items: rowItems } of this.sample) {
+      const { prefix, same } = overlap(items, rowItems);
+      if (best === null || prefix > best.prefix || (prefix === best.prefix && same > best.same))
+        best = { row, prefix, same };
     }
     if (best === null) return "";
-    return ` The closest is ${best.row.label}: ${best.diff.sentence}.`;
+    return ` The closest is ${best.row.label}: ${difference(input, best.row.input).sentence}.`;
   }
 
   /** The row for `rollout`: by Gym's indices, else by an equal task input when that is unambiguous. */
