@@ -15,6 +15,7 @@ export default defineConfig({
           include: [
             "lib/**/*.test.ts",
             "cli/**/*.test.ts",
+            "components/**/*.test.ts",
             "hooks/**/*.test.ts",
             "features/**/*.test.ts",
             "worker/**/*.test.ts",

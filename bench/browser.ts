@@ -541,7 +541,8 @@ How to read it:
 - Memory is the data worker's V8 heap (allocated) plus ArrayBuffers, from \`Runtime.getHeapUsage\`: the line
   table, the index rows, the run rows and the search filters (about 1/16 of a byte per file byte).
 - The longest main-thread task is the Long Tasks API's (tasks of 50 ms or more) from the drop to the end of
-  the searches; \`longest_tasks\` in browser.json gives each one's start and phase.
+  the searches; \`longest_tasks\` in browser.json gives each one's start and phase. What runs in them, and
+  where each thread's time goes in the rewards pass: bench/profile-rewards.md (\`bench/profile-rewards.ts\`).
 - The task when the first rollout's detail opens (~200 ms after the first rows) was 83 / 94 ms while its
   virtualized lists read layout inside React's commit (the scroller's size, each new row's offsetHeight, the
   attach-time scrollTo, the transcript's offset, the rollout list's scrollToIndex of an on-screen row; a

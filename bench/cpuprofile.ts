@@ -169,6 +169,81 @@ export function summaryMarkdown(title: string, summary: Summary, rows = 25): str
   return lines.join("\n");
 }
 
+/** A stretch of back-to-back samples in JavaScript or the renderer's own work (no idle sample between). */
+export interface BusySpan {
+  /** From the profile's start. */
+  readonly at_ms: number;
+  readonly ms: number;
+  /** The project's functions (and the browser's named natives) on its stacks, by time, React's internals aside. */
+  readonly top: readonly { readonly where: string; readonly ms: number }[];
+}
+
+/**
+ * The main thread's busy stretches of `minMs` or more: where its long tasks are (a stretch can hold a few
+ * tasks back to back). Each with the functions most on its stacks.
+ */
+export function busySpans(profile: CpuProfile, maps: SourceMaps | null, minMs = 50, top = 8): BusySpan[] {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const idle = (id: number) => byId.get(id)?.functionName === "(idle)";
+  const where = (frame: Frame) =>
+    frame.url === ""
+      ? frame.functionName
+      : maps
+        ? maps.place(frame).where
+        : `${frame.url} ${frame.functionName}`;
+  let clock = profile.startTime;
+  const times = profile.samples.map((_, i) => {
+    clock += profile.timeDeltas[i] ?? 0;
+    return clock;
+  });
+  const spans: BusySpan[] = [];
+  for (let i = 0; i < profile.samples.length; ) {
+    if (idle(profile.samples[i]!)) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j + 1 < profile.samples.length && !idle(profile.samples[j + 1]!)) j++;
+    const ms = (times[j]! - times[i]!) / 1000;
+    if (ms >= minMs) {
+      const inclusive = new Map<string, number>();
+      for (let k = i; k <= j; k++) {
+        const seen = new Set<string>();
+        for (let at: number | undefined = profile.samples[k]; at !== undefined; at = parent.get(at)) {
+          const frame = byId.get(at);
+          if (!frame) continue;
+          const name = where(frame);
+          if (seen.has(name) || name === "(root)" || /react-dom|scheduler\.production/.test(name)) continue;
+          seen.add(name);
+          inclusive.set(name, (inclusive.get(name) ?? 0) + (profile.timeDeltas[k] ?? 0) / 1000);
+        }
+      }
+      spans.push({
+        at_ms: Math.round((times[i]! - profile.startTime) / 1000),
+        ms: Math.round(ms),
+        top: [...inclusive]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, top)
+          .map(([name, t]) => ({ where: name, ms: Math.round(t) })),
+      });
+    }
+    i = j + 1;
+  }
+  return spans;
+}
+
+export function spansMarkdown(spans: readonly BusySpan[]): string {
+  if (spans.length === 0) return "No busy stretch of 50 ms or more.";
+  return spans
+    .map(
+      (span) =>
+        `- ${span.ms} ms at ${span.at_ms} ms: ${span.top.map((t) => `\`${t.where}\` ${t.ms}`).join(", ")}`,
+    )
+    .join("\n");
+}
+
 /** `tsx bench/cpuprofile.ts FILE.cpuprofile [ROWS]`: a profile's summary (e.g. one of `node --cpu-prof`). */
 if (process.argv[1]?.endsWith("cpuprofile.ts")) {
   const [file, rows] = process.argv.slice(2);

@@ -1,9 +1,10 @@
 /**
- * `npx tsx bench/profile-rewards.ts [--file F | --size 1e8] [--throttle N] [--dir D] [--out bench/profile-rewards]`:
+ * `npx tsx bench/profile-rewards.ts [--file F | --size 1e8] [--throttle N] [--dir D] [--out PREFIX]`:
  * CPU profiles of one drop, from the drop to every reward: the page's main thread, the data worker and each
  * pool worker (the DevTools Profiler in each, over the page's CDP session), summarised by function (self time)
  * with the bundles mapped back to the sources. Writes the raw profiles into D (default
- * $TMPDIR/rollout-inspector-profile) and the summary to OUT.md / OUT.json.
+ * $TMPDIR/rollout-inspector-profile) and the summary to OUT.md / OUT.json (default bench/profile-rewards-run;
+ * the analysis in bench/profile-rewards.md reads them).
  *
  * It needs a production build with browser source maps (`SOURCE_MAPS=1 npx next build`, next.config.mjs);
  * without them the functions are the bundle's minified names. Heavy: `flock /tmp/heavy.lock npx tsx ...`.
@@ -16,7 +17,15 @@ import { chromium } from "@playwright/test";
 import { z } from "zod";
 import { ensureFile } from "./big-files";
 import { CHROMIUM, CHROMIUM_ARGS, ROOT, serveApp } from "./browser-app";
-import { CpuProfile, SourceMaps, type Summary, summarize, summaryMarkdown } from "./cpuprofile";
+import {
+  busySpans,
+  CpuProfile,
+  SourceMaps,
+  type Summary,
+  spansMarkdown,
+  summarize,
+  summaryMarkdown,
+} from "./cpuprofile";
 
 function arg(name: string): string | undefined {
   const at = process.argv.indexOf(name);
@@ -27,7 +36,7 @@ const PORT = Number(process.env.BENCH_PORT ?? 3191);
 const FILE = arg("--file") ?? ensureFile(Number(arg("--size") ?? 1e8));
 const THROTTLE = Number(arg("--throttle") ?? 1);
 const DIR = arg("--dir") ?? path.join(tmpdir(), "rollout-inspector-profile");
-const OUT = arg("--out") ?? "bench/profile-rewards";
+const OUT = arg("--out") ?? "bench/profile-rewards-run";
 /** Sampling interval: 200 µs keeps short functions visible without swamping the workers. */
 const SAMPLE_US = 200;
 
@@ -149,6 +158,7 @@ async function main(): Promise<void> {
         .filter((task) => task.start >= marks.drop)
         .map((task) => ({ at_ms: since(task.start), ms: Math.round(task.ms) })),
       summaries,
+      main_busy_spans: busySpans(main.profile, maps),
     };
     writeFileSync(path.resolve(ROOT, `${OUT}.json`), `${JSON.stringify(run, null, 2)}\n`);
     const md = [
@@ -156,6 +166,9 @@ async function main(): Promise<void> {
       "",
       `${run.date.slice(0, 16)}Z, ${run.file} (${run.bytes} bytes), ${run.cpus} cores, main thread throttled ${THROTTLE}x, load ${loadBefore.toFixed(1)} before / ${run.load_after.toFixed(1)} after. Complete index at ${run.ready_ms} ms, every reward at ${run.rewarded_ms} ms from the drop. Main-thread tasks ≥ 50 ms: ${run.long_tasks.map((t) => `${t.ms} ms at ${t.at_ms}`).join(", ") || "none"}.`,
       "",
+      "### The main thread's busy stretches of 50 ms or more (profile time; the drop is a second or so in)",
+      "",
+      spansMarkdown(run.main_busy_spans),
       ...[...profiles.keys()].map((title) => summaryMarkdown(title, summaries[title]!)),
     ].join("\n\n");
     writeFileSync(path.resolve(ROOT, `${OUT}.md`), `${md}\n`);

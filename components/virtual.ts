@@ -1,6 +1,8 @@
 "use client";
 import { elementScroll, type Rect, type Virtualizer, type VirtualizerOptions } from "@tanstack/react-virtual";
-import { type RefObject, useEffect } from "react";
+import { type RefObject, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { flushSync } from "react-dom";
+import { RowOffsets } from "./row-offsets";
 
 /**
  * A virtualized list's scroller size, from a ResizeObserver only. The library's default also reads it when
@@ -21,25 +23,6 @@ export function observeRectAfterLayout<S extends Element>(
   });
   observer.observe(element);
   return () => observer.disconnect();
-}
-
-/**
- * A row's height from the virtualizer's ResizeObserver only. The library's default reads `offsetHeight` when
- * a row's ref attaches, once per new row, each a forced layout inside React's commit (with the rect read
- * above, most of the 80-90 ms task when a rollout's detail opens). Until the observer reports (after the
- * browser's layout, before paint) a row keeps its last measured size or the estimate.
- */
-export function measureAfterLayout<S extends Element>(
-  element: Element,
-  entry: ResizeObserverEntry | undefined,
-  instance: Virtualizer<S, Element>,
-): number {
-  const box = entry?.borderBoxSize?.[0];
-  if (box) return Math.round(box.blockSize);
-  const index = instance.indexFromElement(element);
-  return (
-    instance.itemSizeCache.get(instance.options.getItemKey(index)) ?? instance.options.estimateSize(index)
-  );
 }
 
 const attachedTo = new WeakMap<object, Element>();
@@ -92,15 +75,16 @@ const STILL_FRAMES = 5;
  * The virtualizer scrolls by estimated heights; once the row is rendered its real position is known, and
  * it is corrected frame after frame until the rows measured around it stop moving it.
  */
-export function useReveal<S extends Element>(
-  virtualizer: Virtualizer<S, Element>,
+export function useReveal(
+  list: Pick<LongList, "count" | "scrollToIndex">,
   scroller: HTMLElement | null,
   rows: RefObject<HTMLElement | null>,
   index: number | null,
 ): void {
+  const { count, scrollToIndex } = list;
   useEffect(() => {
-    if (index === null || scroller === null || index >= virtualizer.options.count) return;
-    virtualizer.scrollToIndex(index, { align: "auto" });
+    if (index === null || scroller === null || index >= count) return;
+    scrollToIndex(index);
     const deadline = performance.now() + REVEAL_MS;
     let still = 0;
     let handle = 0;
@@ -124,13 +108,12 @@ export function useReveal<S extends Element>(
     };
     handle = requestAnimationFrame(settle);
     return () => cancelAnimationFrame(handle);
-  }, [index, scroller, rows, virtualizer]);
+  }, [index, scroller, rows, count, scrollToIndex]);
 }
 
 /**
- * The options that keep a list's layout reads out of React's commit (the three functions above), for a list
- * whose scroller is assumed `initialHeight` tall until its ResizeObserver reports. Lists whose rows vary in
- * height add `measureElement: measureAfterLayout`.
+ * The options that keep a list's layout reads out of React's commit (the two functions above), for a list
+ * whose scroller is assumed `initialHeight` tall until its ResizeObserver reports.
  */
 export function afterLayout<S extends Element>(
   initialHeight: number,
@@ -143,11 +126,10 @@ export function afterLayout<S extends Element>(
 }
 
 /** Reports the range of rows on screen (end exclusive) whenever it changes, so their pages are fetched. */
-export function useVisibleRange<S extends Element>(
-  virtualizer: Virtualizer<S, Element>,
+export function useVisibleRange(
+  rows: readonly LongListRow[],
   onRange: (start: number, end: number) => void,
 ): void {
-  const rows = virtualizer.getVirtualItems();
   const first = rows[0]?.index ?? 0;
   const last = rows[rows.length - 1]?.index ?? -1;
   useEffect(() => {
@@ -169,4 +151,185 @@ export const MAX_LIST_PX = 15_000_000;
 export function estimateWithin(count: number, preferred: number, gap = 0): number {
   if (count <= 0) return preferred;
   return Math.max(1, Math.min(preferred, Math.floor(MAX_LIST_PX / count) - gap));
+}
+
+/** One row of a long list to render: its index and its top, in px from the list's top. */
+export interface LongListRow {
+  readonly index: number;
+  readonly start: number;
+}
+
+export interface LongList {
+  readonly count: number;
+  /** The rows on screen and `overscan` more on each side, in order. */
+  readonly rows: readonly LongListRow[];
+  /** The list's height (every row, measured or estimated, and the gaps). */
+  readonly total: number;
+  /** Ref for each rendered row (it carries `data-index`): its size is measured by a ResizeObserver. */
+  readonly measure: (element: HTMLElement | null) => (() => void) | undefined;
+  /** Scrolls the scroller the least that shows row `index` (by the sizes known so far). */
+  scrollToIndex(index: number): void;
+}
+
+export interface LongListOptions {
+  count: number;
+  /** A row's height before it is measured. */
+  estimate: number;
+  /** Space between rows, in px (the list's CSS gap). */
+  gap?: number;
+  overscan: number;
+  /** The element that scrolls (the list's own box or an ancestor); null until it is known. */
+  scroller: HTMLElement | null;
+  /** Where the list starts inside the scroller's content, in px (0 when the list is the scroller's content). */
+  margin?: number;
+  /** The scroller's height until its ResizeObserver reports. */
+  initialHeight: number;
+}
+
+/**
+ * A virtualized list for rollouts of 100k calls and 200k transcript items (components/row-offsets.ts): a
+ * measured row, a scroll or a changed margin costs O(log n) plus the rows on screen, never a pass over every
+ * row. Layout is read only in ResizeObserver callbacks and scroll events (after the browser's own layout),
+ * never while React commits. When a row above the top of the view changes size the scroller moves by as
+ * much, so what is on screen stays in place.
+ */
+export function useLongList({
+  count,
+  estimate,
+  gap = 0,
+  overscan,
+  scroller,
+  margin = 0,
+  initialHeight,
+}: LongListOptions): LongList {
+  const offsets = useMemo(() => new RowOffsets(count, estimate, gap), [count, estimate, gap]);
+  const [, setVersion] = useState(0);
+  const [height, setHeight] = useState(initialHeight);
+  const top = useRef(0);
+  const shown = useRef({ first: -1, last: -1 });
+  // What the scroll, resize and scroll-to callbacks read: the committed render's (a render React discards,
+  // such as an interrupted deferred one, must not leave its offsets to be measured into).
+  const live = useRef({ offsets, scroller, margin, height });
+  useLayoutEffect(() => {
+    live.current = { offsets, scroller, margin, height };
+  });
+
+  const range = useCallback(
+    (at: number, list: RowOffsets, view: number, from: number) => {
+      if (list.count === 0) return { first: 0, last: -1 };
+      const offset = at - from;
+      return {
+        first: Math.max(0, list.indexAt(Math.max(0, offset)) - overscan),
+        last: Math.min(list.count - 1, list.indexAt(offset + view) + overscan),
+      };
+    },
+    [overscan],
+  );
+
+  // The scroller: its height from a ResizeObserver, its offset from scroll events (a render only when the
+  // rows to show change).
+  useEffect(() => {
+    if (scroller === null) return;
+    const onScroll = () => {
+      top.current = scroller.scrollTop;
+      const { offsets: list, margin: from, height: view } = live.current;
+      const next = range(top.current, list, view, from);
+      // At once, as the scroll happens (as TanStack Virtual does): a render left to React's scheduler came a
+      // frame or more later, and n/p (which scroll to the selected call) waited for it.
+      if (next.first !== shown.current.first || next.last !== shown.current.last)
+        flushSync(() => setVersion((v) => v + 1));
+    };
+    scroller.addEventListener("scroll", onScroll, { passive: true });
+    let observer: ResizeObserver | null = null;
+    if (typeof ResizeObserver !== "undefined") {
+      observer = new ResizeObserver((entries) => {
+        const box = entries[0]?.borderBoxSize?.[0];
+        top.current = scroller.scrollTop;
+        setHeight(Math.round(box ? box.blockSize : scroller.clientHeight));
+        setVersion((v) => v + 1);
+      });
+      observer.observe(scroller);
+    }
+    return () => {
+      scroller.removeEventListener("scroll", onScroll);
+      observer?.disconnect();
+    };
+  }, [scroller, range]);
+
+  // The rows: one ResizeObserver for every rendered row of this list.
+  const rowObserver = useRef<ResizeObserver | null>(null);
+  const observed = useRef(new Set<Element>());
+  const rowsObserver = useCallback(() => {
+    if (rowObserver.current !== null || typeof ResizeObserver === "undefined") return rowObserver.current;
+    rowObserver.current = new ResizeObserver((entries) => {
+      const { offsets: list, scroller: element, margin: from } = live.current;
+      const viewTop = element === null ? 0 : element.scrollTop - from;
+      let changed = false;
+      let shift = 0;
+      for (const entry of entries) {
+        const index = Number(entry.target.getAttribute("data-index"));
+        if (!entry.target.isConnected || !Number.isInteger(index) || index >= list.count) continue;
+        const box = entry.borderBoxSize?.[0];
+        const size = box ? box.blockSize : entry.contentRect.height;
+        const start = list.start(index);
+        const before = list.size(index);
+        const first = !list.isMeasured(index);
+        const delta = list.set(index, size);
+        if (delta === 0) continue;
+        changed = true;
+        // A row above the view's top: keep what is on screen in place. A row already measured that spans
+        // the top grows below it (a folded text opened): nothing on screen moves, so neither does the view.
+        if (first ? start < viewTop : start + before <= viewTop) shift += delta;
+      }
+      if (shift !== 0 && element !== null) element.scrollTop += shift;
+      if (changed) setVersion((v) => v + 1);
+    });
+    return rowObserver.current;
+  }, []);
+  useEffect(
+    () => () => {
+      rowObserver.current?.disconnect();
+      rowObserver.current = null;
+      observed.current.clear();
+    },
+    [],
+  );
+  // New offsets (another count): the rows on screen report their sizes again.
+  useEffect(() => {
+    const observer = rowObserver.current;
+    if (observer === null || offsets.count === 0) return;
+    for (const element of observed.current) {
+      observer.unobserve(element);
+      observer.observe(element);
+    }
+  }, [offsets]);
+  const measure = useCallback(
+    (element: HTMLElement | null) => {
+      const observer = rowsObserver();
+      if (element === null || observer === null) return undefined;
+      observer.observe(element);
+      observed.current.add(element);
+      return () => {
+        observer.unobserve(element);
+        observed.current.delete(element);
+      };
+    },
+    [rowsObserver],
+  );
+
+  const scrollToIndex = useCallback((index: number) => {
+    const { offsets: list, scroller: element, margin: from, height: view } = live.current;
+    if (element === null || index < 0 || index >= list.count) return;
+    const start = from + list.start(index);
+    const end = start + list.size(index);
+    const at = element.scrollTop;
+    if (start < at) element.scrollTop = start;
+    else if (end > at + view) element.scrollTop = Math.min(start, end - view);
+  }, []);
+
+  const { first, last } = range(top.current, offsets, height, margin);
+  shown.current = { first, last };
+  const rows: LongListRow[] = [];
+  for (let index = first; index <= last; index++) rows.push({ index, start: offsets.start(index) });
+  return { count: offsets.count, rows, total: offsets.total(), measure, scrollToIndex };
 }

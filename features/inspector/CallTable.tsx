@@ -1,16 +1,9 @@
 "use client";
-import { useVirtualizer } from "@tanstack/react-virtual";
 import { useRef, useState } from "react";
 import { type CallOutcome, FlagChip, NO_OUTCOME, OutcomeBadge, StatusBadge } from "@/components/badges";
 import { cx } from "@/components/cx";
 import { Name } from "@/components/Name";
-import {
-  afterLayout,
-  estimateWithin,
-  measureAfterLayout,
-  useReveal,
-  useVisibleRange,
-} from "@/components/virtual";
+import { estimateWithin, useLongList, useReveal, useVisibleRange } from "@/components/virtual";
 import type { CallView } from "@/hooks/types";
 import styles from "./CallTable.module.css";
 
@@ -83,49 +76,40 @@ function IdentityGrid({
  * Virtualized in its own scroll box: only the calls on screen are in the DOM, whatever the rollout's size.
  */
 export function CallTable({ count, callAt, onRange, selected, onSelect, outcomeOf }: Props) {
-  const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
-    count,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => estimateWithin(count, CALL_ROW_ESTIMATE),
-    overscan: CALL_OVERSCAN,
-    // No layout reads while the rows commit: sizes come from ResizeObservers (components/virtual.ts).
-    ...afterLayout<HTMLDivElement>(CALLS_MAX_PX),
-    measureElement: measureAfterLayout,
-  });
-  const rows = virtualizer.getVirtualItems();
-  useVisibleRange(virtualizer, onRange);
-  const shown = useRef<HTMLOListElement>(null);
   const [box, setBox] = useState<HTMLDivElement | null>(null);
-  useReveal(virtualizer, box, shown, selected);
+  // No layout reads while the rows commit: sizes come from ResizeObservers (components/virtual.ts).
+  const list = useLongList({
+    count,
+    estimate: estimateWithin(count, CALL_ROW_ESTIMATE),
+    overscan: CALL_OVERSCAN,
+    scroller: box,
+    initialHeight: CALLS_MAX_PX,
+  });
+  const { rows } = list;
+  useVisibleRange(rows, onRange);
+  const shown = useRef<HTMLOListElement>(null);
+  useReveal(list, box, shown, selected);
 
   if (count === 0) return <p className="muted">This rollout makes no function calls.</p>;
   return (
-    <div
-      className={styles.calls}
-      ref={(element) => {
-        scroller.current = element;
-        setBox(element);
-      }}
-      data-calls={count}
-    >
-      <div className={styles.callsSpace} style={{ height: virtualizer.getTotalSize() }}>
+    <div className={styles.calls} ref={setBox} data-calls={count}>
+      <div className={styles.callsSpace} style={{ height: list.total }}>
         <ol
           ref={shown}
           className={styles.callsWindow}
           aria-label="Call identities"
           style={{ transform: `translateY(${rows[0]?.start ?? 0}px)` }}
         >
-          {rows.map(({ index, key }) => {
+          {rows.map(({ index }) => {
             const view = callAt(index);
             if (!view) {
               return (
                 <li
-                  key={key}
+                  key={index}
                   className={cx(styles.callRowPending, "muted")}
                   data-pending
                   data-index={index}
-                  ref={virtualizer.measureElement}
+                  ref={list.measure}
                 >
                   call {index}…
                 </li>
@@ -135,8 +119,8 @@ export function CallTable({ count, callAt, onRange, selected, onSelect, outcomeO
             const outcome = outcomeOf?.(call.index) ?? NO_OUTCOME;
             return (
               <li
-                key={key}
-                ref={virtualizer.measureElement}
+                key={index}
+                ref={list.measure}
                 data-index={index}
                 className={cx(
                   styles.callRow,

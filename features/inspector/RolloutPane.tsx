@@ -85,12 +85,14 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView, mar
   // A newly opened rollout renders in a background (interruptible) render, in slices: with the first rows
   // it landed in one task of 80-90 ms on 300 MB (bench/browser.md).
   const view = useDeferredValue(detail.data);
+  // The verification too: with a long rollout's why-zero sentences, tables and every shown row's badge it
+  // was one task of 60-70 ms when it arrived (bench/hostile-browser.md).
+  const checked = useDeferredValue(verification.data);
   if (detail.isError) return <div className="banner banner-error">Could not open line {entry.line}.</div>;
   if (!view || view.line !== entry.line) {
     return <div className={cx(inspector.placeholder, "muted")}>Opening line {entry.line}…</div>;
   }
   // Badges and decisive calls come with the verification (the calls are on screen before it).
-  const checked = verification.data;
   const decisive = new Set(checked?.triage?.decisive.map((d) => d.index) ?? []);
   const outcomeOf = (index: number) => ({
     badge:
@@ -110,7 +112,8 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView, mar
         view === detail.data &&
         verification.isSuccess &&
         !verification.isPlaceholderData &&
-        !verification.isFetching
+        !verification.isFetching &&
+        checked === verification.data
       }
     >
       <LookalikeNames pairs={view.lookalikes}>
@@ -131,8 +134,8 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView, mar
           loadDecisive={loadDecisive}
         />
         <VerificationPanel
-          view={verification.data}
-          loading={verification.isFetching || verification.isPending}
+          view={checked}
+          loading={verification.isFetching || verification.isPending || checked !== verification.data}
           servers={servers.data ?? []}
           server={server}
           defaultServer={entry.server}

@@ -1,19 +1,11 @@
 "use client";
-import { useVirtualizer } from "@tanstack/react-virtual";
 import { memo, type RefObject, useLayoutEffect, useRef, useState } from "react";
 import { type CallOutcome, NO_OUTCOME, OutcomeBadge, StatusBadge } from "@/components/badges";
 import { CodeBlock } from "@/components/CodeBlock";
 import { cx } from "@/components/cx";
 import { Markdown } from "@/components/Markdown";
 import { Name } from "@/components/Name";
-import {
-  afterLayout,
-  estimateWithin,
-  measureAfterLayout,
-  scrollParent,
-  useReveal,
-  useVisibleRange,
-} from "@/components/virtual";
+import { estimateWithin, scrollParent, useLongList, useReveal, useVisibleRange } from "@/components/virtual";
 import type { InputMessage, TranscriptItem } from "@/hooks/types";
 import callStyles from "./CallTable.module.css";
 import styles from "./Transcript.module.css";
@@ -46,7 +38,7 @@ export const ITEM_ESTIMATE = 160;
 export const ITEM_OVERSCAN = 4;
 /** The detail pane's height until the browser has laid it out (a tall window's). */
 const INITIAL_PANE_PX = 900;
-/** Space between items, in px (the virtualizer places them, so CSS gap cannot). */
+/** Space between items, in px: the window's CSS gap (Transcript.module.css), which the item offsets count. */
 const ITEM_GAP = 8;
 
 interface Props {
@@ -230,24 +222,23 @@ export function Transcript({
   const [showPrompt, setShowPrompt] = useState(false);
   const list = useRef<HTMLDivElement>(null);
   const { scroller, margin } = useScrollMargin(list);
-  const virtualizer = useVirtualizer({
+  const virtual = useLongList({
     // No items until the pane is laid out (its scroller is found after the browser's first layout): the
     // transcript sits below the header, verification and calls, and its code blocks are the costliest part
     // of the pane to lay out and paint, so a newly opened rollout's first frame leaves them to the next.
     count: scroller === null ? 0 : count,
-    getScrollElement: () => scroller,
-    estimateSize: () => estimateWithin(count, ITEM_ESTIMATE, ITEM_GAP),
-    overscan: ITEM_OVERSCAN,
+    estimate: estimateWithin(count, ITEM_ESTIMATE, ITEM_GAP),
     gap: ITEM_GAP,
-    scrollMargin: margin,
+    overscan: ITEM_OVERSCAN,
+    scroller,
+    margin,
     // No layout reads while the items commit: sizes come from ResizeObservers (components/virtual.ts).
-    ...afterLayout<HTMLElement>(INITIAL_PANE_PX),
-    measureElement: measureAfterLayout,
+    initialHeight: INITIAL_PANE_PX,
   });
-  const rows = virtualizer.getVirtualItems();
-  useVisibleRange(virtualizer, onRange);
+  const { rows } = virtual;
+  useVisibleRange(rows, onRange);
   const shown = useRef<HTMLDivElement>(null);
-  useReveal(virtualizer, scroller, shown, selectedItem);
+  useReveal(virtual, scroller, shown, selectedItem);
   return (
     <div className={styles.transcript}>
       {input.length > 0 && (
@@ -269,7 +260,7 @@ export function Transcript({
         ref={list}
         className={styles.transcriptSpace}
         data-testid="transcript-space"
-        style={{ height: virtualizer.getTotalSize() }}
+        style={{ height: virtual.total }}
         data-items={count}
         data-scroll-margin={Math.round(margin)}
       >
@@ -277,18 +268,18 @@ export function Transcript({
           ref={shown}
           className={styles.transcriptWindow}
           data-testid="transcript-window"
-          style={{ transform: `translateY(${(rows[0]?.start ?? margin) - margin}px)` }}
+          style={{ transform: `translateY(${rows[0]?.start ?? 0}px)` }}
         >
-          {rows.map(({ index, key }) => {
+          {rows.map(({ index }) => {
             const item = itemAt(index);
             if (!item) {
               return (
                 <div
-                  key={key}
+                  key={index}
                   className={cx(styles.item, "muted")}
                   data-pending
                   data-index={index}
-                  ref={virtualizer.measureElement}
+                  ref={virtual.measure}
                 >
                   item {index}…
                 </div>
@@ -297,8 +288,8 @@ export function Transcript({
             const outcome = item.kind === "call" && outcomeOf ? outcomeOf(item.call_index) : NO_OUTCOME;
             return (
               <div
-                key={key}
-                ref={virtualizer.measureElement}
+                key={index}
+                ref={virtual.measure}
                 data-index={index}
                 className={itemClass(item, selected)}
                 {...(item.kind === "call"

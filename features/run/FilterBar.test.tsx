@@ -105,6 +105,24 @@ describe("FilterBar", () => {
     ]);
   });
 
+  it("agent names that look alike are told apart in their labels, as servers are", () => {
+    // A Cyrillic о, a Latin script ɡ, a trailing space: each reads as the plain name beside it.
+    const agents = ["hermes_agent", "herm\u0435s_agent", "hermes_a\u0261ent", "hermes_agent "];
+    renderBar(formatFilter([agent("claude_agent")]), { agents });
+    expect(optionLabels("Agent")).toEqual([
+      "all agents",
+      "claude_agent",
+      "hermes_agent",
+      "herm⟨U+0435⟩s_agent (mixed scripts, confusable)",
+      "hermes_a⟨U+0261⟩ent (confusable)",
+      "hermes_agent⟨U+0020⟩ (odd spaces)",
+    ]);
+    // The option's value is the name itself: choosing it filters on the real name.
+    expect(within(screen.getByRole("combobox", { name: "Agent" })).getAllByRole("option")[3]).toHaveValue(
+      "herm\u0435s_agent",
+    );
+  });
+
   describe("the search box", () => {
     // Fake time: the draft's commit waits DRAFT_COMMIT_MS after the last keystroke, however slow the machine.
     // Keystrokes are change events (user-event's async steps wait on real timers under RTL).

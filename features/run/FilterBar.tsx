@@ -38,8 +38,9 @@ export function FilterBar(props: Props) {
   );
   const agent = clauseValue(filter, "agent");
   const server = clauseValue(filter, "server");
-  // Two options that look alike ("workplace_assistant" and one with a Latin alpha) are told apart.
+  // Two options that look alike ("workplace_assistant" and one with a Latin alpha) are told apart; agents too.
   const serverNames = useMemo(() => new KnownNames(props.servers), [props.servers]);
+  const agentNames = useMemo(() => new KnownNames(props.agents), [props.agents]);
   return (
     <div className={styles.filterbar}>
       <input
@@ -84,10 +85,12 @@ export function FilterBar(props: Props) {
           }
         >
           <option value="">all agents</option>
-          {agent !== null && !props.agents.includes(agent) && <option value={agent}>{agent}</option>}
+          {agent !== null && !props.agents.includes(agent) && (
+            <option value={agent}>{nameLabel(agent, agentNames)}</option>
+          )}
           {props.agents.map((name) => (
             <option key={name} value={name}>
-              {name}
+              {nameLabel(name, agentNames)}
             </option>
           ))}
         </select>
