@@ -7,7 +7,7 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { openFolder, ROOT, readJsonlFile, folderRows as rows, waitReady } from "./helpers";
+import { expectRoles, openFolder, ROOT, readJsonlFile, folderRows as rows, waitReady } from "./helpers";
 
 const SERVERS = path.join(ROOT, "fixtures/gym-examples/resources_servers");
 
@@ -34,18 +34,11 @@ for (const [server, want] of Object.entries(EXPECTED)) {
 
     // Every file is listed with its role and why.
     const panel = page.getByTestId("folder-panel");
-    await expect(panel.locator("[data-folder-file='data/example_rollouts.jsonl']")).toHaveAttribute(
-      "data-role",
-      "rollouts",
-    );
-    await expect(panel.locator("[data-folder-file='data/example.jsonl']")).toHaveAttribute(
-      "data-role",
-      "inputs",
-    );
-    await expect(panel.locator("[data-folder-file='data/example_metrics.json']")).toHaveAttribute(
-      "data-role",
-      "metrics",
-    );
+    await expectRoles(page, {
+      "data/example_rollouts.jsonl": "rollouts",
+      "data/example.jsonl": "inputs",
+      "data/example_metrics.json": "metrics",
+    });
     const configs = panel.locator("[data-folder-file^='configs/']");
     expect(await configs.count()).toBeGreaterThan(0);
     for (const role of await configs.evaluateAll((els) => els.map((el) => el.getAttribute("data-role"))))
@@ -106,10 +99,9 @@ test("changing a file's role plans the folder again: pairing and routing follow"
   await panel
     .locator("[data-folder-file='configs/example_mcp_weather.yaml'] [data-testid='role-select']")
     .selectOption("ignore");
-  await expect(panel.locator("[data-folder-file='configs/example_mcp_weather.yaml']")).toHaveAttribute(
-    "data-role",
-    "ignore",
-  );
+  await expectRoles(page, {
+    "configs/example_mcp_weather.yaml": "ignore",
+  });
   await waitReady(page);
   await expect.poll(async () => (await rows(page)).map((r) => r.source)).not.toContain("config");
 
@@ -201,14 +193,10 @@ test("a folder dropped onto the page is read recursively, as the picker reads it
 
   const panel = page.getByTestId("folder-panel");
   await expect(panel).toContainText("Folder example_tool_call_multireward");
-  await expect(panel.locator("[data-folder-file='data/example_rollouts.jsonl']")).toHaveAttribute(
-    "data-role",
-    "rollouts",
-  );
-  await expect(panel.locator("[data-folder-file='data/example.jsonl']")).toHaveAttribute(
-    "data-role",
-    "inputs",
-  );
+  await expectRoles(page, {
+    "data/example_rollouts.jsonl": "rollouts",
+    "data/example.jsonl": "inputs",
+  });
   const configs = panel.locator("[data-folder-file^='configs/']");
   expect(await configs.count()).toBeGreaterThan(0);
   // Routed by the folder's config and paired: the recorded rewards, nothing chosen.

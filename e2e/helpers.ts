@@ -80,3 +80,10 @@ export async function folderRows(page: Page): Promise<ListedRow[]> {
     })),
   );
 }
+
+/** Asserts that the folder panel lists each file (path relative to the folder) with the given role. */
+export async function expectRoles(page: Page, roles: Readonly<Record<string, string>>): Promise<void> {
+  const panel = page.getByTestId("folder-panel");
+  for (const [file, role] of Object.entries(roles))
+    await expect(panel.locator(`[data-folder-file='${file}']`)).toHaveAttribute("data-role", role);
+}

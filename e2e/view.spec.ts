@@ -20,7 +20,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { expect, test } from "@playwright/test";
-import { folderRows, GOLDEN_WA, openFolder, ROOT, readJsonlFile, waitReady } from "./helpers";
+import { expectRoles, folderRows, GOLDEN_WA, openFolder, ROOT, readJsonlFile, waitReady } from "./helpers";
 
 /** The product requirement: an appended line shows with its reward within this long (issue #22). */
 const FOLLOW_TARGET_MS = 2000;
@@ -196,19 +196,11 @@ test("a served Gym folder is opened as the folder picker opens it: roles, config
   // The same folder served.
   await page.goto((await startView(copy)).toString());
   await waitReady(page);
-  const panel = page.getByTestId("folder-panel");
-  await expect(panel.locator("[data-folder-file='data/example_rollouts.jsonl']")).toHaveAttribute(
-    "data-role",
-    "rollouts",
-  );
-  await expect(panel.locator("[data-folder-file='data/example.jsonl']")).toHaveAttribute(
-    "data-role",
-    "inputs",
-  );
-  await expect(panel.locator("[data-folder-file='configs/example_multi_step.yaml']")).toHaveAttribute(
-    "data-role",
-    "config",
-  );
+  await expectRoles(page, {
+    "data/example_rollouts.jsonl": "rollouts",
+    "data/example.jsonl": "inputs",
+    "configs/example_multi_step.yaml": "config",
+  });
   const served = await folderRows(page);
   expect(served).toEqual(picked);
   expect(served.length).toBe(recorded.length);
