@@ -13,8 +13,9 @@ import { run } from "@/cli/commands/verify";
 import { memoryIo } from "@/cli/io";
 import { metricsSummaryLine } from "@/lib/folder";
 import { inProcessPool } from "@/worker/pool";
-import type { FolderEntry, LoadProgress, SessionSummary, Source } from "@/worker/protocol";
+import type { LoadProgress, SessionSummary, Source } from "@/worker/protocol";
 import { DataService } from "@/worker/service";
+import { folderEntriesFromDisk } from "@/worker/test-helpers";
 
 const ROOT = path.resolve(__dirname, "..");
 const GYM = path.join(ROOT, "fixtures/nemo-gym/resources_servers");
@@ -99,23 +100,6 @@ describe("cli verify and the browser worker choose and verify alike", () => {
 });
 
 const EXAMPLES = path.join(ROOT, "fixtures/gym-examples");
-
-/** Every file under `dir`, as the page gets them from a folder picker (path relative to `dir`). */
-function folderEntries(dir: string): FolderEntry[] {
-  const out: FolderEntry[] = [];
-  const visit = (at: string) => {
-    for (const name of readdirSync(at).sort()) {
-      const full = path.join(at, name);
-      if (statSync(full).isDirectory()) visit(full);
-      else {
-        const rel = path.relative(dir, full).split(path.sep).join("/");
-        out.push({ path: rel, file: new File([readFileSync(full)], name) });
-      }
-    }
-  };
-  visit(dir);
-  return out;
-}
 
 /** Gym's example folders: every directory that holds a data/ folder. */
 function exampleFolders(): string[] {
@@ -246,7 +230,7 @@ function browserAnswers(service: DataService, summary: SessionSummary): LineAnsw
 
 async function openInBrowser(dir: string): Promise<{ service: DataService; summary: SessionSummary }> {
   const service = new DataService(inProcessPool());
-  await service.loadFolder(path.basename(dir), folderEntries(dir), never, ignore);
+  await service.loadFolder(path.basename(dir), folderEntriesFromDisk(dir), never, ignore);
   await service.settled();
   return { service, summary: service.session() };
 }

@@ -4,7 +4,6 @@
  * Gym's metrics compared with ours. The folder is served by the real `view` server (cli/view/server.ts) on
  * 127.0.0.1; the worker's fetch reaches it as the page's does (same origin, the token as a header here).
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
 import type { Server } from "node:http";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -13,29 +12,12 @@ import { FILE_ROUTE, FILES_ROUTE, listenView } from "@/cli/view/server";
 import { inProcessPool } from "./pool";
 import type { FolderEntry, SessionSummary } from "./protocol";
 import { DataService } from "./service";
+import { folderEntriesFromDisk } from "./test-helpers";
 
 const EXAMPLES = path.resolve(__dirname, "../fixtures/gym-examples/resources_servers");
 const TOKEN = "t".repeat(48);
 const never = new AbortController().signal;
 const ignore = () => {};
-
-/** Every file under `dir` as a folder picker gives them. */
-function pickedEntries(dir: string): FolderEntry[] {
-  const out: FolderEntry[] = [];
-  const visit = (at: string) => {
-    for (const name of readdirSync(at).sort()) {
-      const full = path.join(at, name);
-      if (statSync(full).isDirectory()) visit(full);
-      else
-        out.push({
-          path: path.relative(dir, full).split(path.sep).join("/"),
-          file: new File([readFileSync(full)], name),
-        });
-    }
-  };
-  visit(dir);
-  return out;
-}
 
 let servers: Server[] = [];
 
@@ -113,7 +95,7 @@ async function opened(name: string, entries: FolderEntry[]) {
 describe("a served folder is opened as a picked folder", () => {
   it.each(["example_multi_step", "example_tool_call_multireward"])("%s", async (server) => {
     const dir = path.join(EXAMPLES, server);
-    const picked = await opened(server, pickedEntries(dir));
+    const picked = await opened(server, folderEntriesFromDisk(dir));
     const served = await serve(dir);
     const viaServer = await opened(served.name, served.entries);
     expect(viaServer).toEqual(picked);

@@ -3,7 +3,7 @@
  * labelled with its file, marks as FILE:LINE; the page's Report button on any rollouts file of the opened
  * folder writes the same bytes.
  */
-import { cpSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { cpSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "@/cli/commands/report";
 import { memoryIo } from "@/cli/io";
 import { inProcessPool } from "@/worker/pool";
-import type { FolderEntry } from "@/worker/protocol";
 import { DataService } from "@/worker/service";
+import { folderEntriesFromDisk } from "@/worker/test-helpers";
 import { runHandlers } from "./handlers";
 
 const EXAMPLES = path.resolve(__dirname, "../../fixtures/gym-examples/resources_servers");
@@ -35,23 +35,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(base, { recursive: true, force: true });
 });
-
-function entries(): FolderEntry[] {
-  const out: FolderEntry[] = [];
-  const visit = (at: string) => {
-    for (const name of readdirSync(at).sort()) {
-      const full = path.join(at, name);
-      if (statSync(full).isDirectory()) visit(full);
-      else
-        out.push({
-          path: path.relative(dir, full).split(path.sep).join("/"),
-          file: new File([readFileSync(full)], name),
-        });
-    }
-  };
-  visit(dir);
-  return out;
-}
 
 async function cliReport(args: string[]): Promise<{ code: number; html: string | null; err: string }> {
   const out = path.join(base, `r-${Math.random().toString(36).slice(2)}.html`);
@@ -86,7 +69,7 @@ describe("the report of a folder", () => {
 
   it("the page's Report button on either file of the opened folder writes the CLI's bytes", async () => {
     const service = new DataService(inProcessPool());
-    const summary = await service.loadFolder("two-runs", entries(), never, () => {});
+    const summary = await service.loadFolder("two-runs", folderEntriesFromDisk(dir), never, () => {});
     await service.settled();
     const id = (file: string) => summary.folder?.runs.find((r) => r.rollouts === file)?.dataset ?? "";
     const handlers = runHandlers(service);
