@@ -22,7 +22,8 @@
  *   the pair's verdict, then to the aligned steps on screen once the pair is opened.
  *
  * It needs a production build (`npx next build`) and starts `next start` on BENCH_PORT (default 3191)
- * unless BASE_URL names a running app. Writes bench/hostile-browser.json and bench/hostile-browser.md.
+ * unless BASE_URL names a running app. Writes bench/hostile-browser.json and bench/hostile-browser.md (all shapes'
+ * results, whatever BENCH_SHAPES ran: set BENCH_OUT=NAME for bench/NAME.json and .md instead).
  * Heavy: run it alone (`flock /tmp/heavy.lock npm run bench:hostile`).
  */
 import { spawnSync } from "node:child_process";
@@ -47,6 +48,8 @@ const DIR = process.env.BENCH_DIR ?? path.join(tmpdir(), "rollout-inspector-host
 const TIMEOUT_MS = 300_000;
 /** BENCH_TRACE=DIR: a Chromium trace of each open, its long main-thread tasks explained in DIR (bench/trace-tasks.ts). */
 const TRACE_DIR = process.env.BENCH_TRACE;
+/** BENCH_OUT=NAME writes bench/NAME.json and .md: a run of some shapes would otherwise replace every shape's results. */
+const OUT = process.env.BENCH_OUT ?? "hostile-browser";
 
 /** Issues 10 and 23's targets. */
 export const GOALS = {
@@ -302,19 +305,8 @@ async function openLong(base: string, shape: Shape, file: string, settled: boole
     await page.locator(`${DETAIL} [data-transcript-call]`).first().waitFor();
     await page.waitForTimeout(1_000);
     const opened = await state(page);
-    if (TRACE_DIR) {
-      const raw = await browser.stopTracing();
-      const trace: unknown = JSON.parse(raw.toString("utf8"));
-      const name = `trace-${shape}-${settled ? "settled" : "loading"}.json`;
-      mkdirSync(TRACE_DIR, { recursive: true });
-      // The whole trace too, for Chromium's performance panel or a closer look.
-      writeFileSync(path.join(TRACE_DIR, `raw-${name}`), raw);
-      writeFileSync(
-        path.join(TRACE_DIR, name),
-        JSON.stringify(longTasks(trace, GOALS.longest_task_ms), null, 2),
-      );
-      console.error(`long tasks of the open: ${path.join(TRACE_DIR, name)}`);
-    }
+    if (TRACE_DIR)
+      saveTrace(await browser.stopTracing(), `trace-${shape}-${settled ? "settled" : "loading"}.json`);
     const click = opened.click ?? 0;
     const visible = Math.max(opened.seen.call ?? Number.NaN, opened.seen.item ?? Number.NaN);
     const dom = await page.evaluate(() => ({
@@ -395,6 +387,16 @@ async function openLong(base: string, shape: Shape, file: string, settled: boole
   }
 }
 
+/** BENCH_TRACE: the long tasks of a trace in TRACE_DIR/name, the whole trace beside it (Chromium's performance panel). */
+function saveTrace(raw: Buffer, name: string) {
+  if (!TRACE_DIR) return;
+  const trace: unknown = JSON.parse(raw.toString("utf8"));
+  mkdirSync(TRACE_DIR, { recursive: true });
+  writeFileSync(path.join(TRACE_DIR, `raw-${name}`), raw);
+  writeFileSync(path.join(TRACE_DIR, name), JSON.stringify(longTasks(trace, GOALS.longest_task_ms), null, 2));
+  console.error(`long tasks: ${path.join(TRACE_DIR, name)}`);
+}
+
 /**
  * A file of many bad lines (issue 23: one main-thread task of 1.4-1.7 s before the summary carried only the
  * first errors): from the drop to the file settled, its errors panel opened and "show more" clicked once.
@@ -407,6 +409,7 @@ async function badLines(base: string, file: string) {
     await page.goto(base);
     await page.getByTestId("file-input").first().waitFor({ state: "attached" });
     await observe(page, { errors: "[data-testid=line-errors]" });
+    if (TRACE_DIR) await browser.startTracing(page, { categories: TRACE_CATEGORIES });
     const dropped = await page.evaluate(() => performance.now());
     await page.getByTestId("file-input").first().setInputFiles(file);
     await page.locator("main[data-ready='true'][data-rewarded='true']").waitFor({ timeout: TIMEOUT_MS });
@@ -424,6 +427,7 @@ async function badLines(base: string, file: string) {
       },
     );
     await page.waitForTimeout(1_000);
+    if (TRACE_DIR) saveTrace(await browser.stopTracing(), "trace-bad.json");
     const shown = await page.locator("[data-error-line]").count();
     const bench = await state(page);
     return {
@@ -606,12 +610,12 @@ async function main() {
       bad_lines: bads,
       compared,
     };
-    const json = path.join(ROOT, "bench/hostile-browser.json");
+    const json = path.join(ROOT, `bench/${OUT}.json`);
     writeFileSync(json, `${JSON.stringify(results, null, 2)}\n`);
     // As the repository's formatter has it, so `npm run lint` passes on the committed results.
     spawnSync(path.join(ROOT, "node_modules/.bin/biome"), ["format", "--write", json], { stdio: "ignore" });
     const text = report(opened, bads, compared, machine);
-    writeFileSync(path.join(ROOT, "bench/hostile-browser.md"), text);
+    writeFileSync(path.join(ROOT, `bench/${OUT}.md`), text);
     console.log(text);
   } finally {
     stop();

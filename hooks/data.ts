@@ -5,7 +5,7 @@
  * new rewards and a newly paired inputs file reach every view without manual invalidation.
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { z } from "zod";
 import type { HarnessChoice } from "@/lib/harness";
 import type {
@@ -265,6 +265,8 @@ export function useRolloutIndex(dataset: DatasetSummary | null) {
  * A dataset's unreadable lines: the summary's first SUMMARY_ERRORS, then SUMMARY_ERRORS more from the
  * worker each time `more` is called (a file of many bad lines never sends them all to the page).
  */
+const NO_LINE_ERRORS: readonly LineError[] = [];
+
 export function useLineErrors(dataset: DatasetSummary | null): {
   errors: readonly LineError[];
   total: number;
@@ -282,8 +284,10 @@ export function useLineErrors(dataset: DatasetSummary | null): {
       client.request("lineErrors", { dataset: id ?? "", start: SUMMARY_ERRORS, end }, { signal }),
   });
   const more = useCallback(() => setShown({ id, end: end + SUMMARY_ERRORS }), [id, end]);
-  const first = dataset?.errors ?? [];
-  const errors = end > SUMMARY_ERRORS && rest.data ? [...first, ...rest.data.errors] : first;
+  const first = dataset?.errors ?? NO_LINE_ERRORS;
+  const later = end > SUMMARY_ERRORS ? rest.data?.errors : undefined;
+  // The same array while nothing changed: the errors list (LineErrors) skips its rows' render then.
+  const errors = useMemo(() => (later ? [...first, ...later] : first), [first, later]);
   return { errors, total: dataset?.error_count ?? 0, more };
 }
 

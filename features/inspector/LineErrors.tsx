@@ -1,3 +1,4 @@
+import { memo, useDeferredValue } from "react";
 import type { LineError, LineKind } from "@/hooks/types";
 import styles from "./LineErrors.module.css";
 
@@ -25,6 +26,9 @@ export function LineErrors({
   fileName: string;
   onMore: () => void;
 }) {
+  // The list renders apart, interruptibly, after the rest of the page: the first page of errors arrives with
+  // the dataset's summary, and mounting its rows in the same task made one long task of the whole inspector.
+  const shown = useDeferredValue(errors, NO_ERRORS);
   if (total === 0) return null;
   return (
     <details className={styles.lineErrors} data-testid="line-errors" open={total <= 5}>
@@ -32,13 +36,7 @@ export function LineErrors({
         {total} line{total === 1 ? "" : "s"} of {fileName} {total === 1 ? "is" : "are"} not a rollout
         {errors.length === total ? `: ${kindCounts(errors)}` : ""}
       </summary>
-      <ul>
-        {errors.map((error) => (
-          <li key={error.line} data-error-line={error.line} data-kind={error.line_kind}>
-            <span className="mono">line {error.line}</span> · {KIND_LABEL[error.line_kind]}: {error.error}
-          </li>
-        ))}
-      </ul>
+      <ErrorList errors={shown} />
       {total > errors.length && (
         <p className="muted">
           and {total - errors.length} more{" "}
@@ -50,6 +48,21 @@ export function LineErrors({
     </details>
   );
 }
+
+const NO_ERRORS: readonly LineError[] = [];
+
+/** Memoized: a render of the page that leaves the errors as they were does not walk every row again. */
+const ErrorList = memo(function ErrorList({ errors }: { errors: readonly LineError[] }) {
+  return (
+    <ul>
+      {errors.map((error) => (
+        <li key={error.line} data-error-line={error.line} data-kind={error.line_kind}>
+          <span className="mono">line {error.line}</span> · {KIND_LABEL[error.line_kind]}: {error.error}
+        </li>
+      ))}
+    </ul>
+  );
+});
 
 function kindCounts(errors: readonly LineError[]): string {
   const counts = new Map<LineKind, number>();
