@@ -261,26 +261,28 @@ test("a 3,000-call rollout: every call's outcome badge as it scrolls into view, 
     // Calls past the first 2,000 carry their badge once on screen: the call list scrolled to its end.
     const calls = page.locator("article[data-detail-line] [data-calls]");
     const row = (index: number) => page.locator(`li[data-call-index='${index}']`);
-    const kind = badgeAt(expected.badges, 2_999)?.kind;
-    expect(kind).toBeDefined();
+    // Rows near the end grow as their badges arrive, which moves the end down: each check scrolls to the end again
+    // and reads the last rows together, so a row pushed off screen by its neighbours' badges is read once back.
+    const last = [2_990, 2_995, 2_998, 2_999];
+    const kinds = last.map((index) => badgeAt(expected.badges, index)?.kind ?? null);
+    for (const kind of kinds) expect(kind).not.toBeNull();
     await expect
       .poll(
         async () => {
           await calls.evaluate((element) => {
             element.scrollTop = element.scrollHeight;
           });
-          return row(2_999)
-            .getAttribute("data-outcome", { timeout: 1_000 })
-            .catch(() => null);
+          return Promise.all(
+            last.map((index) =>
+              row(index)
+                .getAttribute("data-outcome", { timeout: 1_000 })
+                .catch(() => null),
+            ),
+          );
         },
         { timeout: 90_000 },
       )
-      .toBe(kind);
-    for (const index of [2_990, 2_995, 2_998]) {
-      const expectedKind = badgeAt(expected.badges, index)?.kind;
-      expect(expectedKind).toBeDefined();
-      await expect(row(index)).toHaveAttribute("data-outcome", expectedKind ?? "");
-    }
+      .toEqual(kinds);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
