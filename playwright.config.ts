@@ -32,7 +32,9 @@ export default defineConfig({
     command: `npx next build && npx next start -p ${PORT} -H 127.0.0.1`,
     url: `http://127.0.0.1:${PORT}`,
     timeout: 300_000,
-    reuseExistingServer: !process.env.CI,
+    // Never reuse: a server left on the port (another checkout's, or one whose build was deleted) would be tested
+    // instead of this build; a busy port fails fast with Playwright's own message instead.
+    reuseExistingServer: false,
     stdout: "ignore",
     stderr: "pipe",
   },
