@@ -8,17 +8,29 @@ import topbar from "@/components/topbar.module.css";
 import { runViewReady, useRunExport, useRunReport } from "@/features/run/data";
 import { FilterBar } from "@/features/run/FilterBar";
 import type { SortKey } from "@/features/run/list";
+import type { ExportFormat } from "@/features/run/protocol";
 import { RolloutTable } from "@/features/run/RolloutTable";
 import { RunFilter } from "@/features/run/RunFilter";
 import { RunMetricsPanel } from "@/features/run/RunMetricsPanel";
 import { type MarkedRollout, marksIn, reportScope } from "@/features/run/report-scope";
 import { SummaryBand } from "@/features/run/SummaryBand";
 import { TriagePanel } from "@/features/run/TriagePanel";
-import { useLineErrors, useLoad, usePrioritize, useRecentFiles, useSamples, useSession } from "@/hooks/data";
+import {
+  type ProgressStore,
+  useLineErrors,
+  useLoad,
+  useLoadProgress,
+  usePrioritize,
+  useRecentFiles,
+  useSamples,
+  useSession,
+} from "@/hooks/data";
 import { fileLabels } from "@/hooks/file-labels";
 import { bundledSample } from "@/hooks/samples";
-import { formatHarnessChoice } from "@/lib/harness";
-import { lineCountsText } from "@/lib/run";
+import { useStable, useStableCallback } from "@/hooks/use-stable";
+import { type AgentInference, formatHarnessChoice, type HarnessChoice } from "@/lib/harness";
+import { lineCountsText, type Reward } from "@/lib/run";
+import type { ZeroCause } from "@/lib/triage";
 import { useGymMetrics } from "./data";
 import { FolderPanel, GymMetricsPanel } from "./FolderPanel";
 import { FollowBanner } from "./FollowBanner";
@@ -27,6 +39,7 @@ import {
   activeCause,
   breakdownScope,
   linkParts,
+  sameDetailSource,
   shownDataset,
   sortChange,
   switchReward,
@@ -43,6 +56,12 @@ import { useViewState } from "./use-view-state";
 import { linkTarget } from "./view-state";
 
 const NO_LINES: readonly number[] = [];
+const NO_INFERENCES: readonly AgentInference[] = [];
+
+/** The load's progress bar: the only part of the page a progress report re-renders. */
+function LiveProgressBar({ progress, onCancel }: { progress: ProgressStore; onCancel(): void }) {
+  return <LoadProgressBar progress={useLoadProgress(progress)} onCancel={onCancel} />;
+}
 
 export function Inspector() {
   const [view, setView] = useViewState();
@@ -87,7 +106,7 @@ export function Inspector() {
   const lineErrors = useLineErrors(dataset);
   const prioritize = usePrioritize(dataset?.id ?? null);
   const list = useInspectorFilter(dataset, view, busy);
-  const { entries, rows, counts, agents, servers, query, search, searchDone, run, runLines } = list;
+  const { entries, rows, counts, agents, servers, query, search, searchDone, runView, runLines } = list;
   const { firstLine, selectedLine, selectedEntry, ready, rewarded } = list;
   const runExport = useRunExport();
   const runReport = useRunReport();
@@ -106,8 +125,48 @@ export function Inspector() {
       ? `/compare?tab=whatif&sample=${encodeURIComponent(view.sample)}&line=${selectedEntry.line}`
       : "/compare";
 
-  const onSort = (key: SortKey) => setView((state) => sortChange(state, key));
-  const selectLine = (line: number) => setView({ line, call: null }, { push: true });
+  // Handlers of stable identity and the detail pane's file kept while only its rows or rewards change: the
+  // memoized panes below render again for what concerns them, not for every session event.
+  const onSort = useStableCallback((key: SortKey) => setView((state) => sortChange(state, key)));
+  const selectLine = useStableCallback((line: number) => setView({ line, call: null }, { push: true }));
+  const setFilter = useStableCallback((f: string) => setView({ f }));
+  const setFilterFromTop = useStableCallback((f: string) => setView({ f, line: null, call: null }));
+  const onReward = useStableCallback((next: Reward) => setView((state) => switchReward(state, next)));
+  const onCause = useStableCallback((cause: ZeroCause | null) =>
+    setView({ f: withCause(view.f, cause, view.reward), line: null, call: null }),
+  );
+  const onExport = useStableCallback((format: ExportFormat) => {
+    if (!dataset) return;
+    setExportError(null);
+    void runExport(dataset, view.f, format).then(setExportError);
+  });
+  const onReport = useStableCallback(() => {
+    if (!dataset) return;
+    setExportError(null);
+    void runReport(dataset, view.f, marks, view.reward).then(setExportError);
+  });
+  const onHarness = useStableCallback((choice: HarnessChoice) =>
+    setView({ harness: formatHarnessChoice(choice) }),
+  );
+  const onTask = useStableCallback((task: string) =>
+    setView({ f: `field:_ng_task_index=${task}`, line: null, call: null }),
+  );
+  const onMark = useStableCallback((on: boolean) => {
+    if (!dataset || !selectedEntry) return;
+    const mark = { dataset: dataset.id, line: selectedEntry.line };
+    const others = marks.filter((m) => m.dataset !== mark.dataset || m.line !== mark.line);
+    setMarks(on ? [...others, mark] : others);
+  });
+  const detailSource = useStable(dataset, sameDetailSource);
+  const triageCounts = useMemo(
+    () =>
+      !runView
+        ? null
+        : runView.filter.trim() === ""
+          ? runView.counts
+          : { rollouts: runView.breakdown_rollouts, unreadable: runView.counts.unreadable },
+    [runView],
+  );
   useListKeyboard({ rows, entries, firstLine, setView, searchInput });
 
   return (
@@ -155,7 +214,7 @@ export function Inspector() {
             ))}
           </div>
           <div className={topbar.topbarActions}>
-            {busy && <LoadProgressBar progress={loader.progress} onCancel={loader.cancel} />}
+            {busy && <LiveProgressBar progress={loader.progress} onCancel={loader.cancel} />}
             <Link className="button" href={compareHref} data-testid="compare-link">
               Compare · what-if · repair
             </Link>
@@ -245,64 +304,48 @@ export function Inspector() {
                   onRole={(path, role) => void loader.setRole(path, role)}
                 />
               )}
-              {!run.data && !runViewReady(dataset) && (
+              {!runView && !runViewReady(dataset) && (
                 <p className={cx("muted", styles.runPending)} data-testid="run-pending">
                   Why-zero breakdown and run metrics once every reward is in ({dataset.rewarded} of{" "}
                   {dataset.rows}).
                 </p>
               )}
-              {run.data && (
+              {runView && triageCounts && (
                 <TriagePanel
-                  triage={run.data.triage}
-                  counts={
-                    run.data.filter.trim() === ""
-                      ? run.data.counts
-                      : { rollouts: run.data.breakdown_rollouts, unreadable: run.data.counts.unreadable }
-                  }
-                  scope={breakdownScope(
-                    run.data.filter,
-                    run.data.breakdown_rollouts,
-                    run.data.counts.rollouts,
-                  )}
+                  triage={runView.triage}
+                  counts={triageCounts}
+                  scope={breakdownScope(runView.filter, runView.breakdown_rollouts, runView.counts.rollouts)}
                   reward={view.reward}
                   // One setting (?reward=): the zeros of a chip, tile or cause chosen before follow it.
-                  onReward={(next) => setView((state) => switchReward(state, next))}
+                  onReward={onReward}
                   active={activeCause(view.f)}
-                  onCause={(cause) =>
-                    setView({ f: withCause(view.f, cause, view.reward), line: null, call: null })
-                  }
+                  onCause={onCause}
                 />
               )}
               <RunFilter
                 filter={view.f}
-                onFilter={(f) => setView({ f })}
-                error={run.data?.filter_error ?? null}
+                onFilter={setFilter}
+                error={runView?.filter_error ?? null}
                 kept={runLines === null ? null : runLines.length}
                 fileName={dataset.name}
                 reward={view.reward}
-                onExport={(format) => {
-                  setExportError(null);
-                  void runExport(dataset, view.f, format).then(setExportError);
-                }}
+                onExport={onExport}
                 exportError={exportError}
                 marked={reportMarks}
-                onReport={() => {
-                  setExportError(null);
-                  void runReport(dataset, view.f, marks, view.reward).then(setExportError);
-                }}
-                inferred={run.data?.inferred_by_agent ?? []}
+                onReport={onReport}
+                inferred={runView?.inferred_by_agent ?? NO_INFERENCES}
                 agents={agents}
                 harness={harnessChoice}
-                onHarness={(choice) => setView({ harness: formatHarnessChoice(choice) })}
+                onHarness={onHarness}
               />
               {folderRun && <GymMetricsPanel run={folderRun} views={gymMetrics} />}
-              {run.data && (
+              {runView && (
                 <RunMetricsPanel
-                  metrics={run.data.metrics}
-                  unreadable={run.data.counts.unreadable}
-                  filter={run.data.filter}
-                  total={run.data.counts.rollouts}
-                  onTask={(task) => setView({ f: `field:_ng_task_index=${task}`, line: null, call: null })}
+                  metrics={runView.metrics}
+                  unreadable={runView.counts.unreadable}
+                  filter={runView.filter}
+                  total={runView.counts.rollouts}
+                  onTask={onTask}
                 />
               )}
               <SummaryBand
@@ -311,7 +354,7 @@ export function Inspector() {
                 total={entries.length}
                 errorLines={dataset.error_count}
                 filter={view.f}
-                onFilter={(f) => setView({ f, line: null, call: null })}
+                onFilter={setFilterFromTop}
                 reward={view.reward}
                 pendingLabel={restoring ? "restoring (results being checked)" : "rewards pending"}
               />
@@ -329,7 +372,7 @@ export function Inspector() {
               )}
               <FilterBar
                 filter={view.f}
-                onFilter={(f) => setView({ f })}
+                onFilter={setFilter}
                 reward={view.reward}
                 agents={agents}
                 servers={servers}
@@ -367,18 +410,14 @@ export function Inspector() {
             <section className={styles.detailPane} data-testid="detail-pane">
               {selectedEntry ? (
                 <RolloutPane
-                  dataset={dataset}
+                  dataset={detailSource ?? dataset}
                   entry={selectedEntry}
                   call={view.call === null ? null : Number(view.call)}
                   server={view.server}
                   harness={harnessChoice}
                   onView={setView}
                   marked={marked.includes(selectedEntry.line)}
-                  onMark={(on) => {
-                    const mark = { dataset: dataset.id, line: selectedEntry.line };
-                    const others = marks.filter((m) => m.dataset !== mark.dataset || m.line !== mark.line);
-                    setMarks(on ? [...others, mark] : others);
-                  }}
+                  onMark={onMark}
                 />
               ) : (
                 <div className={styles.placeholder}>

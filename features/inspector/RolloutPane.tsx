@@ -1,13 +1,14 @@
 "use client";
-import { useCallback, useDeferredValue } from "react";
+import { memo, useCallback, useDeferredValue } from "react";
 import { cx } from "@/components/cx";
 import { LookalikeNames } from "@/components/Name";
 import { useServers } from "@/hooks/data";
-import type { DatasetSummary, RolloutIndexEntry } from "@/hooks/types";
+import type { RolloutIndexEntry } from "@/hooks/types";
 import { type HarnessChoice, harnessFor } from "@/lib/harness";
 import { badgeAt, packHolds } from "@/lib/triage";
 import { CallTable } from "./CallTable";
 import {
+  type DetailSource,
   useDecisivePage,
   useDetail,
   useDetailBadges,
@@ -27,7 +28,8 @@ import { VerificationPanel } from "./VerificationPanel";
 import { WhyZero } from "./WhyZero";
 
 interface Props {
-  dataset: DatasetSummary;
+  /** The file, as the pane reads it: memoized, the pane renders again when these or the props below change. */
+  dataset: DetailSource;
   entry: RolloutIndexEntry;
   call: number | null;
   server: string | null;
@@ -39,7 +41,16 @@ interface Props {
   onMark(marked: boolean): void;
 }
 
-export function RolloutPane({ dataset, entry, call, server, harness, onView, marked, onMark }: Props) {
+export const RolloutPane = memo(function RolloutPane({
+  dataset,
+  entry,
+  call,
+  server,
+  harness,
+  onView,
+  marked,
+  onMark,
+}: Props) {
   // One parse in the worker: the summary at once, the calls and transcript items a page at a time as they
   // come on screen (from the same opened rollout), both verifications from the pool when they are done.
   const detail = useDetail(dataset, entry.line, server, harness);
@@ -189,4 +200,4 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView, mar
       </LookalikeNames>
     </article>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { Fragment, useState } from "react";
+import { Fragment, memo, useState } from "react";
 import { formatReward } from "@/components/badges";
 import type { GroupStats, RewardSource, RunMetrics } from "@/lib/metrics";
 import { lineCountsText, REWARDS } from "@/lib/run";
@@ -68,7 +68,13 @@ const REWARD_HINT: Record<RewardSource, string> = {
   legacy: "recomputed here under the legacy policy (Gym before provenance)",
 };
 
-export function RunMetricsPanel({ metrics, filter, total, unreadable, onTask }: Props) {
+export const RunMetricsPanel = memo(function RunMetricsPanel({
+  metrics,
+  filter,
+  total,
+  unreadable,
+  onTask,
+}: Props) {
   const reward = metrics.reward;
   const distribution = metrics.distribution[reward];
   const max = Math.max(1, ...distribution.bins.map((b) => b.count));
@@ -241,4 +247,4 @@ export function RunMetricsPanel({ metrics, filter, total, unreadable, onTask }: 
       )}
     </details>
   );
-}
+});
