@@ -28,6 +28,7 @@ import {
 import { fileLabels } from "@/hooks/file-labels";
 import { bundledSample } from "@/hooks/samples";
 import { useStable, useStableCallback } from "@/hooks/use-stable";
+import { useStages } from "@/hooks/use-stages";
 import { type AgentInference, formatHarnessChoice, type HarnessChoice } from "@/lib/harness";
 import { lineCountsText, type Reward } from "@/lib/run";
 import type { ZeroCause } from "@/lib/triage";
@@ -158,6 +159,8 @@ export function Inspector() {
     setMarks(on ? [...others, mark] : others);
   });
   const detailSource = useStable(dataset, sameDetailSource);
+  // The workspace's first mount in three tasks: the list, then the panels around it, then the open rollout.
+  const stage = useStages(!landing && dataset ? "workspace" : null, 3);
   const triageCounts = useMemo(
     () =>
       !runView
@@ -297,56 +300,64 @@ export function Inspector() {
             data-search-first-ms={searchDone ? (search.data?.firstMs ?? undefined) : undefined}
           >
             <section className={styles.listPane}>
-              {folder && (
-                <FolderPanel
-                  folder={folder}
-                  busy={busy}
-                  onRole={(path, role) => void loader.setRole(path, role)}
-                />
-              )}
-              {!runView && !runViewReady(dataset) && (
-                <p className={cx("muted", styles.runPending)} data-testid="run-pending">
-                  Why-zero breakdown and run metrics once every reward is in ({dataset.rewarded} of{" "}
-                  {dataset.rows}).
-                </p>
-              )}
-              {runView && triageCounts && (
-                <TriagePanel
-                  triage={runView.triage}
-                  counts={triageCounts}
-                  scope={breakdownScope(runView.filter, runView.breakdown_rollouts, runView.counts.rollouts)}
-                  reward={view.reward}
-                  // One setting (?reward=): the zeros of a chip, tile or cause chosen before follow it.
-                  onReward={onReward}
-                  active={activeCause(view.f)}
-                  onCause={onCause}
-                />
-              )}
-              <RunFilter
-                filter={view.f}
-                onFilter={setFilter}
-                error={runView?.filter_error ?? null}
-                kept={runLines === null ? null : runLines.length}
-                fileName={dataset.name}
-                reward={view.reward}
-                onExport={onExport}
-                exportError={exportError}
-                marked={reportMarks}
-                onReport={onReport}
-                inferred={runView?.inferred_by_agent ?? NO_INFERENCES}
-                agents={agents}
-                harness={harnessChoice}
-                onHarness={onHarness}
-              />
-              {folderRun && <GymMetricsPanel run={folderRun} views={gymMetrics} />}
-              {runView && (
-                <RunMetricsPanel
-                  metrics={runView.metrics}
-                  unreadable={runView.counts.unreadable}
-                  filter={runView.filter}
-                  total={runView.counts.rollouts}
-                  onTask={onTask}
-                />
+              {stage >= 2 && (
+                <>
+                  {folder && (
+                    <FolderPanel
+                      folder={folder}
+                      busy={busy}
+                      onRole={(path, role) => void loader.setRole(path, role)}
+                    />
+                  )}
+                  {!runView && !runViewReady(dataset) && (
+                    <p className={cx("muted", styles.runPending)} data-testid="run-pending">
+                      Why-zero breakdown and run metrics once every reward is in ({dataset.rewarded} of{" "}
+                      {dataset.rows}).
+                    </p>
+                  )}
+                  {runView && triageCounts && (
+                    <TriagePanel
+                      triage={runView.triage}
+                      counts={triageCounts}
+                      scope={breakdownScope(
+                        runView.filter,
+                        runView.breakdown_rollouts,
+                        runView.counts.rollouts,
+                      )}
+                      reward={view.reward}
+                      // One setting (?reward=): the zeros of a chip, tile or cause chosen before follow it.
+                      onReward={onReward}
+                      active={activeCause(view.f)}
+                      onCause={onCause}
+                    />
+                  )}
+                  <RunFilter
+                    filter={view.f}
+                    onFilter={setFilter}
+                    error={runView?.filter_error ?? null}
+                    kept={runLines === null ? null : runLines.length}
+                    fileName={dataset.name}
+                    reward={view.reward}
+                    onExport={onExport}
+                    exportError={exportError}
+                    marked={reportMarks}
+                    onReport={onReport}
+                    inferred={runView?.inferred_by_agent ?? NO_INFERENCES}
+                    agents={agents}
+                    harness={harnessChoice}
+                    onHarness={onHarness}
+                  />
+                  {folderRun && <GymMetricsPanel run={folderRun} views={gymMetrics} />}
+                  {runView && (
+                    <RunMetricsPanel
+                      metrics={runView.metrics}
+                      unreadable={runView.counts.unreadable}
+                      filter={runView.filter}
+                      total={runView.counts.rollouts}
+                      onTask={onTask}
+                    />
+                  )}
+                </>
               )}
               <SummaryBand
                 counts={counts}
@@ -358,18 +369,19 @@ export function Inspector() {
                 reward={view.reward}
                 pendingLabel={restoring ? "restoring (results being checked)" : "rewards pending"}
               />
-              {dataset.problem ? (
-                <div className="banner banner-error" role="alert" data-testid="file-problem">
-                  {dataset.name}: {dataset.problem}
-                </div>
-              ) : (
-                <LineErrors
-                  errors={lineErrors.errors}
-                  total={lineErrors.total}
-                  fileName={dataset.name}
-                  onMore={lineErrors.more}
-                />
-              )}
+              {stage >= 2 &&
+                (dataset.problem ? (
+                  <div className="banner banner-error" role="alert" data-testid="file-problem">
+                    {dataset.name}: {dataset.problem}
+                  </div>
+                ) : (
+                  <LineErrors
+                    errors={lineErrors.errors}
+                    total={lineErrors.total}
+                    fileName={dataset.name}
+                    onMore={lineErrors.more}
+                  />
+                ))}
               <FilterBar
                 filter={view.f}
                 onFilter={setFilter}
@@ -390,35 +402,39 @@ export function Inspector() {
                 onSort={onSort}
                 onVisible={prioritize}
               />
-              <footer className={styles.listFooter}>
-                <span>
-                  <kbd>j</kbd>/<kbd>k</kbd> rollout
-                </span>
-                <span>
-                  <kbd>n</kbd>/<kbd>p</kbd> call
-                </span>
-                <span>
-                  <kbd>/</kbd> search
-                </span>
-                <span className={cx("muted", styles.listFooterFile)}>
-                  {dataset.lines.toLocaleString("en-US")} lines · {(dataset.bytes / 1024 / 1024).toFixed(1)}{" "}
-                  MiB
-                  {dataset.paired_inputs ? ` · ${dataset.paired_rows} paired with inputs` : ""}
-                </span>
-              </footer>
+              {stage >= 2 && (
+                <footer className={styles.listFooter}>
+                  <span>
+                    <kbd>j</kbd>/<kbd>k</kbd> rollout
+                  </span>
+                  <span>
+                    <kbd>n</kbd>/<kbd>p</kbd> call
+                  </span>
+                  <span>
+                    <kbd>/</kbd> search
+                  </span>
+                  <span className={cx("muted", styles.listFooterFile)}>
+                    {dataset.lines.toLocaleString("en-US")} lines · {(dataset.bytes / 1024 / 1024).toFixed(1)}{" "}
+                    MiB
+                    {dataset.paired_inputs ? ` · ${dataset.paired_rows} paired with inputs` : ""}
+                  </span>
+                </footer>
+              )}
             </section>
             <section className={styles.detailPane} data-testid="detail-pane">
               {selectedEntry ? (
-                <RolloutPane
-                  dataset={detailSource ?? dataset}
-                  entry={selectedEntry}
-                  call={view.call === null ? null : Number(view.call)}
-                  server={view.server}
-                  harness={harnessChoice}
-                  onView={setView}
-                  marked={marked.includes(selectedEntry.line)}
-                  onMark={onMark}
-                />
+                stage >= 3 && (
+                  <RolloutPane
+                    dataset={detailSource ?? dataset}
+                    entry={selectedEntry}
+                    call={view.call === null ? null : Number(view.call)}
+                    server={view.server}
+                    harness={harnessChoice}
+                    onView={setView}
+                    marked={marked.includes(selectedEntry.line)}
+                    onMark={onMark}
+                  />
+                )
               ) : (
                 <div className={styles.placeholder}>
                   <p>
