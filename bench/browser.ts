@@ -362,7 +362,10 @@ async function measure(base: string, file: string, bytes: number) {
       const raw = await browser.stopTracing();
       mkdirSync(TRACE_DIR, { recursive: true });
       const name = path.join(TRACE_DIR, `trace-${label(bytes).replaceAll(" ", "")}.json`);
-      writeFileSync(name, JSON.stringify(longTasks(JSON.parse(raw.toString("utf8")), GOALS.longest_task_ms), null, 2));
+      writeFileSync(
+        name,
+        JSON.stringify(longTasks(JSON.parse(raw.toString("utf8")), GOALS.longest_task_ms), null, 2),
+      );
       console.error(`long tasks: ${name}`);
     }
     const rendererAfterLoad = rssOf(browserPid, isRenderer);

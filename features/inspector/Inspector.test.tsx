@@ -100,7 +100,11 @@ vi.mock("./data", () => {
     useDetailVerification: () => ({ isSuccess: false, data: undefined }),
     useDetailCalls: () => rows,
     useDetailItems: () => rows,
-    useDetailBadges: () => ({ badgeAt: () => undefined, onTableCalls: () => {}, onTranscriptCalls: () => {} }),
+    useDetailBadges: () => ({
+      badgeAt: () => undefined,
+      onTableCalls: () => {},
+      onTranscriptCalls: () => {},
+    }),
     useDecisivePage: () => async () => null,
     useRawLine: () => async () => null,
   };
@@ -152,9 +156,7 @@ describe("the inspector renders what an event concerns", () => {
     render(<Inspector />);
     await screen.findByText("Opening line 1…");
     const renders = page.inspectorRenders;
-    act(() =>
-      page.progress.report({ phase: "reading", file: "run.jsonl", done: 500, total: 1000, rows: 2 }),
-    );
+    act(() => page.progress.report({ phase: "reading", file: "run.jsonl", done: 500, total: 1000, rows: 2 }));
     expect(screen.getByText(/reading run\.jsonl/)).toBeTruthy();
     expect(page.inspectorRenders).toBe(renders);
   });
