@@ -4,6 +4,7 @@ import { cx } from "@/components/cx";
 import { LookalikeNames } from "@/components/Name";
 import { useServers } from "@/hooks/data";
 import type { RolloutIndexEntry } from "@/hooks/types";
+import { useStages } from "@/hooks/use-stages";
 import { type HarnessChoice, harnessFor } from "@/lib/harness";
 import { badgeAt, packHolds } from "@/lib/triage";
 import { CallTable } from "./CallTable";
@@ -99,6 +100,9 @@ export const RolloutPane = memo(function RolloutPane({
   // The verification too: with a long rollout's why-zero sentences, tables and every shown row's badge it
   // was one task of 60-70 ms when it arrived (bench/hostile-browser.md).
   const checked = useDeferredValue(verification.data);
+  // An opened rollout mounts in three tasks: its header and verdicts, then its calls, then its transcript,
+  // task fields and raw line (each a commit, a style and a layout of its own: bench/main-thread.md).
+  const stage = useStages(view?.line === entry.line ? `${dataset.id}:${entry.line}` : null, 3);
   if (detail.isError) return <div className="banner banner-error">Could not open line {entry.line}.</div>;
   if (!view || view.line !== entry.line) {
     return <div className={cx(inspector.placeholder, "muted")}>Opening line {entry.line}…</div>;
@@ -162,41 +166,47 @@ export const RolloutPane = memo(function RolloutPane({
           }
           liveHref={`/live?dataset=${encodeURIComponent(dataset.id)}&line=${entry.line}`}
         />
-        <section className="identity" aria-label="Call identities">
-          <h3>
-            Calls <span className="muted">({view.call_count.toLocaleString("en-US")})</span>
-          </h3>
-          <CallTable
-            key={entry.line}
-            count={view.call_count}
-            callAt={calls.rowAt}
-            onRange={onCallRange}
-            selected={call}
-            onSelect={select}
-            outcomeOf={outcomeOf}
-          />
-        </section>
-        <section className="transcript-section" aria-label="Transcript">
-          <h3>Transcript</h3>
-          <Transcript
-            key={entry.line}
-            input={view.input}
-            count={view.item_count}
-            itemAt={items.rowAt}
-            onRange={onItemRange}
-            selected={call}
-            selectedItem={call === null ? null : (view.call_items[call] ?? null)}
-            onSelect={select}
-            outcomeOf={outcomeOf}
-          />
-        </section>
-        <TaskFields fields={view.extra_fields} />
-        <RawLine
-          byteLength={view.byte_length}
-          fileName={dataset.name}
-          line={entry.line}
-          fetchBytes={() => fetchRaw(dataset.id, entry.line)}
-        />
+        {stage >= 2 && (
+          <section className="identity" aria-label="Call identities">
+            <h3>
+              Calls <span className="muted">({view.call_count.toLocaleString("en-US")})</span>
+            </h3>
+            <CallTable
+              key={entry.line}
+              count={view.call_count}
+              callAt={calls.rowAt}
+              onRange={onCallRange}
+              selected={call}
+              onSelect={select}
+              outcomeOf={outcomeOf}
+            />
+          </section>
+        )}
+        {stage >= 3 && (
+          <>
+            <section className="transcript-section" aria-label="Transcript">
+              <h3>Transcript</h3>
+              <Transcript
+                key={entry.line}
+                input={view.input}
+                count={view.item_count}
+                itemAt={items.rowAt}
+                onRange={onItemRange}
+                selected={call}
+                selectedItem={call === null ? null : (view.call_items[call] ?? null)}
+                onSelect={select}
+                outcomeOf={outcomeOf}
+              />
+            </section>
+            <TaskFields fields={view.extra_fields} />
+            <RawLine
+              byteLength={view.byte_length}
+              fileName={dataset.name}
+              line={entry.line}
+              fetchBytes={() => fetchRaw(dataset.id, entry.line)}
+            />
+          </>
+        )}
       </LookalikeNames>
     </article>
   );
