@@ -30,7 +30,7 @@ import { bundledSample } from "@/hooks/samples";
 import { useStable, useStableCallback } from "@/hooks/use-stable";
 import { useStages } from "@/hooks/use-stages";
 import { type AgentInference, formatHarnessChoice, type HarnessChoice } from "@/lib/harness";
-import { lineCountsText, type Reward } from "@/lib/run";
+import { formatCount, lineCountsText, type Reward } from "@/lib/run";
 import type { ZeroCause } from "@/lib/triage";
 import { useGymMetrics } from "./data";
 import { FolderPanel, GymMetricsPanel } from "./FolderPanel";
@@ -414,8 +414,7 @@ export function Inspector() {
                     <kbd>/</kbd> search
                   </span>
                   <span className={cx("muted", styles.listFooterFile)}>
-                    {dataset.lines.toLocaleString("en-US")} lines · {(dataset.bytes / 1024 / 1024).toFixed(1)}{" "}
-                    MiB
+                    {formatCount(dataset.lines)} lines · {(dataset.bytes / 1024 / 1024).toFixed(1)} MiB
                     {dataset.paired_inputs ? ` · ${dataset.paired_rows} paired with inputs` : ""}
                   </span>
                 </footer>

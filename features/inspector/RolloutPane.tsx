@@ -6,6 +6,7 @@ import { useServers } from "@/hooks/data";
 import type { RolloutIndexEntry } from "@/hooks/types";
 import { useStages } from "@/hooks/use-stages";
 import { type HarnessChoice, harnessFor } from "@/lib/harness";
+import { formatCount } from "@/lib/run";
 import { badgeAt, packHolds } from "@/lib/triage";
 import { CallTable } from "./CallTable";
 import {
@@ -169,7 +170,7 @@ export const RolloutPane = memo(function RolloutPane({
         {stage >= 2 && (
           <section className="identity" aria-label="Call identities">
             <h3>
-              Calls <span className="muted">({view.call_count.toLocaleString("en-US")})</span>
+              Calls <span className="muted">({formatCount(view.call_count)})</span>
             </h3>
             <CallTable
               key={entry.line}

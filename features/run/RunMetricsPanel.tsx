@@ -1,7 +1,7 @@
 import { Fragment, memo, useState } from "react";
 import { formatReward } from "@/components/badges";
 import type { GroupStats, RewardSource, RunMetrics } from "@/lib/metrics";
-import { lineCountsText, REWARDS } from "@/lib/run";
+import { formatCount, lineCountsText, REWARDS } from "@/lib/run";
 import styles from "./RunMetricsPanel.module.css";
 
 interface Props {
@@ -168,10 +168,10 @@ export const RunMetricsPanel = memo(function RunMetricsPanel({
             <Value
               name="tokens-total"
               value={metrics.usage.total_tokens}
-              text={metrics.usage.total_tokens.toLocaleString("en-US")}
+              text={formatCount(metrics.usage.total_tokens)}
             />{" "}
-            total ({metrics.usage.input_tokens.toLocaleString("en-US")} in ·{" "}
-            {metrics.usage.output_tokens.toLocaleString("en-US")} out) over {metrics.usage.rollouts} rollouts
+            total ({formatCount(metrics.usage.input_tokens)} in · {formatCount(metrics.usage.output_tokens)}{" "}
+            out) over {metrics.usage.rollouts} rollouts
           </span>
         </div>
         <div className={styles.metric}>
@@ -184,7 +184,7 @@ export const RunMetricsPanel = memo(function RunMetricsPanel({
                 data-model={m.model ?? ""}
                 data-tokens={m.total_tokens}
               >
-                {m.model ?? "(none)"} ×{m.n} · {m.total_tokens.toLocaleString("en-US")} tok
+                {m.model ?? "(none)"} ×{m.n} · {formatCount(m.total_tokens)} tok
               </span>
             ))}
           </span>
