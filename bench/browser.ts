@@ -31,6 +31,7 @@ import { z } from "zod";
 import { ensureFile, label } from "./big-files";
 import { CHROMIUM, CHROMIUM_ARGS, ROOT, serveApp } from "./browser-app";
 import { compareTriage, type TriageComparison } from "./cli-triage";
+import { readPageMarks, watchPageMarks } from "./page-marks";
 import { longTasks, TRACE_CATEGORIES } from "./trace-tasks";
 
 const PORT = Number(process.env.BENCH_PORT ?? 3190);
@@ -255,14 +256,6 @@ async function rawReader(page: Page, file: string) {
   });
 }
 
-interface Marks {
-  drop: number | null;
-  first_rows: number | null;
-  ready: number | null;
-  rewarded: number | null;
-  tasks: { start: number; ms: number }[];
-}
-
 /** Rows the list shows for a search, and the worker's time to its first and to its last matches. */
 interface SearchTiming {
   readonly first_ms: number | null;
@@ -310,37 +303,7 @@ async function measure(base: string, file: string, bytes: number) {
     }
     const rendererBefore = rssOf(browserPid, isRenderer);
     const browserBefore = rssOf(browserPid, (cmd) => !cmd.includes("--type="));
-    await page.evaluate(() => {
-      const marks: Marks = { drop: null, first_rows: null, ready: null, rewarded: null, tasks: [] };
-      Reflect.set(window, "__marks", marks);
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries())
-          marks.tasks.push({ start: entry.startTime, ms: entry.duration });
-      }).observe({ type: "longtask", buffered: false });
-      document.addEventListener(
-        "change",
-        (event) => {
-          if (event.target instanceof HTMLElement && event.target.dataset.testid === "file-input") {
-            marks.drop ??= performance.now();
-          }
-        },
-        true,
-      );
-      const check = () => {
-        const now = performance.now();
-        if (marks.first_rows === null && document.querySelector("[data-testid=rollout-scroller] [data-line]"))
-          marks.first_rows = now;
-        if (marks.ready === null && document.querySelector("main[data-ready='true']")) marks.ready = now;
-        if (marks.rewarded === null && document.querySelector("main[data-ready][data-rewarded='true']")) {
-          marks.rewarded = now;
-        }
-      };
-      new MutationObserver(check).observe(document.body, {
-        subtree: true,
-        childList: true,
-        attributes: true,
-      });
-    });
+    await watchPageMarks(page);
     let rendererPeak = rendererBefore;
     let browserPeak = browserBefore;
     const heaps = await WorkerHeaps.attach(page);
@@ -373,7 +336,7 @@ async function measure(base: string, file: string, bytes: number) {
     const rare = await search(page, RARE_TERM);
     const common = await search(page, COMMON_TERM);
     clearInterval(sampler);
-    const marks: Marks = await page.evaluate(() => Reflect.get(window, "__marks"));
+    const marks = await readPageMarks(page);
     const drop = marks.drop ?? 0;
     const since = (at: number | null) => (at === null ? null : Math.round(at - drop));
     const rows = Number(await page.getByTestId("rollout-count").textContent());

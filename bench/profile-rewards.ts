@@ -26,6 +26,7 @@ import {
   summarize,
   summaryMarkdown,
 } from "./cpuprofile";
+import { readPageMarks, watchPageMarks } from "./page-marks";
 
 function arg(name: string): string | undefined {
   const at = process.argv.indexOf(name);
@@ -99,37 +100,11 @@ async function main(): Promise<void> {
       await toWorker(sessionId, "Profiler.setSamplingInterval", { interval: SAMPLE_US });
       await toWorker(sessionId, "Profiler.start");
     }
-    await page.evaluate(() => {
-      const marks = { drop: 0, ready: 0, rewarded: 0, tasks: [] as { start: number; ms: number }[] };
-      Reflect.set(window, "__marks", marks);
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries())
-          marks.tasks.push({ start: entry.startTime, ms: entry.duration });
-      }).observe({ type: "longtask", buffered: false });
-      document.addEventListener(
-        "change",
-        () => {
-          marks.drop ||= performance.now();
-        },
-        true,
-      );
-      new MutationObserver(() => {
-        if (!marks.ready && document.querySelector("main[data-ready='true']"))
-          marks.ready = performance.now();
-        if (!marks.rewarded && document.querySelector("main[data-ready][data-rewarded='true']"))
-          marks.rewarded = performance.now();
-      }).observe(document.body, { subtree: true, childList: true, attributes: true });
-    });
+    await watchPageMarks(page);
     await page.getByTestId("file-input").first().setInputFiles(FILE);
     await page.locator("main[data-ready][data-rewarded='true']").waitFor({ timeout: 30 * 60_000 });
-    const marks = z
-      .object({
-        drop: z.number(),
-        ready: z.number(),
-        rewarded: z.number(),
-        tasks: z.array(z.object({ start: z.number(), ms: z.number() })),
-      })
-      .parse(await page.evaluate(() => Reflect.get(window, "__marks")));
+    const marks = await readPageMarks(page);
+    const drop = marks.drop ?? 0;
     const profiles = new Map<string, CpuProfile>();
     const main = z.object({ profile: CpuProfile }).parse(await cdp.send("Profiler.stop"));
     profiles.set("main", main.profile);
@@ -143,7 +118,7 @@ async function main(): Promise<void> {
       writeFileSync(path.join(DIR, `${title}.cpuprofile`), JSON.stringify(profile));
       summaries[title] = summarize(profile, maps);
     }
-    const since = (at: number) => Math.round(at - marks.drop);
+    const since = (at: number | null) => (at === null ? null : Math.round(at - drop));
     const run = {
       date: new Date().toISOString(),
       file: path.basename(FILE),
@@ -155,7 +130,7 @@ async function main(): Promise<void> {
       ready_ms: since(marks.ready),
       rewarded_ms: since(marks.rewarded),
       long_tasks: marks.tasks
-        .filter((task) => task.start >= marks.drop)
+        .filter((task) => task.start >= drop)
         .map((task) => ({ at_ms: since(task.start), ms: Math.round(task.ms) })),
       summaries,
       main_busy_spans: busySpans(main.profile, maps),
