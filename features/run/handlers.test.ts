@@ -105,6 +105,23 @@ describe("run handlers over the data service", () => {
     expect(after).toBe(`${id}#${service.get(id)?.revision}`);
   });
 
+  it("a text clause's search stops with the view's request; the list's search of the same text goes on", async () => {
+    const { service, id } = await loaded();
+    const text = "workplace";
+    const request = new AbortController();
+    const list = service.search(id, text, never, () => {});
+    const view = runHandlers(service).run(
+      { dataset: id, filter: `text:${text}`, reward: "recorded" },
+      {
+        ...context,
+        signal: request.signal,
+      },
+    );
+    request.abort();
+    await expect(view).rejects.toMatchObject({ name: "AbortError" });
+    expect((await list).lines).toEqual([...((await plain("p").textLines?.(text)) ?? [])]);
+  });
+
   it("answers null (view) and an error (export) for a dataset it does not hold", async () => {
     const { service } = await loaded();
     const handlers = runHandlers(service);

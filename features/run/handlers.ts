@@ -25,8 +25,15 @@ const decoder = new TextDecoder();
 /** Bytes read at once when rollouts are parsed again (a field filter): consecutive lines, one slice. */
 export const RUN_READ_BYTES = 4 * 1024 * 1024;
 
-/** A rollouts dataset as the run view reads it; null for an unknown id or an inputs file. */
-export function runSource(service: DataService, id: string): RunSource | null {
+/**
+ * A rollouts dataset as the run view reads it; null for an unknown id or an inputs file. `signal`: the
+ * request's, so a text clause's search stops with it (the list's search of the same text goes on).
+ */
+export function runSource(
+  service: DataService,
+  id: string,
+  signal: AbortSignal = new AbortController().signal,
+): RunSource | null {
   const dataset = service.get(id);
   if (dataset?.kind !== "rollouts") return null;
   return {
@@ -36,8 +43,7 @@ export function runSource(service: DataService, id: string): RunSource | null {
     rollouts: () => rollouts(dataset, dataset.lines()),
     unreadable: dataset.errors().length,
     // Text clauses are answered by the page's own byte search, so the list and the export keep the same lines.
-    textLines: async (text) =>
-      new Set((await service.search(id, text, new AbortController().signal, () => {})).lines),
+    textLines: async (text) => new Set((await service.search(id, text, signal, () => {})).lines),
   };
 }
 
@@ -100,8 +106,8 @@ async function* rollouts(dataset: Dataset, lines: readonly number[]): AsyncGener
 
 export function runHandlers(service: DataService): Handlers<RunRequests> {
   return {
-    run: ({ dataset, filter, reward }) => {
-      const source = runSource(service, dataset);
+    run: ({ dataset, filter, reward }, { signal }) => {
+      const source = runSource(service, dataset, signal);
       return source === null ? null : runView(source, filter, { reward });
     },
     runReport: async ({ dataset, filter, marked, reward }) => {
