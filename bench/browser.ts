@@ -31,6 +31,7 @@ import { z } from "zod";
 import { ensureFile, label } from "./big-files";
 import { CHROMIUM, CHROMIUM_ARGS, ROOT, serveApp } from "./browser-app";
 import { compareTriage, type TriageComparison } from "./cli-triage";
+import { readPageMarks, watchPageMarks } from "./page-marks";
 
 const PORT = Number(process.env.BENCH_PORT ?? 3190);
 /** A term in one rollout's call ids, and one in every rollout's tool descriptions. */
@@ -247,14 +248,6 @@ async function rawReader(page: Page, file: string) {
   });
 }
 
-interface Marks {
-  drop: number | null;
-  first_rows: number | null;
-  ready: number | null;
-  rewarded: number | null;
-  tasks: { start: number; ms: number }[];
-}
-
 /** Rows the list shows for a search, and the worker's time to its first and to its last matches. */
 interface SearchTiming {
   readonly first_ms: number | null;
@@ -302,37 +295,7 @@ async function measure(base: string, file: string, bytes: number) {
     }
     const rendererBefore = rssOf(browserPid, isRenderer);
     const browserBefore = rssOf(browserPid, (cmd) => !cmd.includes("--type="));
-    await page.evaluate(() => {
-      const marks: Marks = { drop: null, first_rows: null, ready: null, rewarded: null, tasks: [] };
-      Reflect.set(window, "__marks", marks);
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries())
-          marks.tasks.push({ start: entry.startTime, ms: entry.duration });
-      }).observe({ type: "longtask", buffered: false });
-      document.addEventListener(
-        "change",
-        (event) => {
-          if (event.target instanceof HTMLElement && event.target.dataset.testid === "file-input") {
-            marks.drop ??= performance.now();
-          }
-        },
-        true,
-      );
-      const check = () => {
-        const now = performance.now();
-        if (marks.first_rows === null && document.querySelector("[data-testid=rollout-scroller] [data-line]"))
-          marks.first_rows = now;
-        if (marks.ready === null && document.querySelector("main[data-ready='true']")) marks.ready = now;
-        if (marks.rewarded === null && document.querySelector("main[data-ready][data-rewarded='true']")) {
-          marks.rewarded = now;
-        }
-      };
-      new MutationObserver(check).observe(document.body, {
-        subtree: true,
-        childList: true,
-        attributes: true,
-      });
-    });
+    await watchPageMarks(page);
     let rendererPeak = rendererBefore;
     let browserPeak = browserBefore;
     const heaps = await WorkerHeaps.attach(page);
@@ -354,7 +317,7 @@ async function measure(base: string, file: string, bytes: number) {
     const rare = await search(page, RARE_TERM);
     const common = await search(page, COMMON_TERM);
     clearInterval(sampler);
-    const marks: Marks = await page.evaluate(() => Reflect.get(window, "__marks"));
+    const marks = await readPageMarks(page);
     const drop = marks.drop ?? 0;
     const since = (at: number | null) => (at === null ? null : Math.round(at - drop));
     const rows = Number(await page.getByTestId("rollout-count").textContent());
@@ -550,13 +513,13 @@ How to read it:
   next frame (components/virtual.ts); what is left near 50 ms is the browser's own first layout and paint
   of the pane.
 `;
-  writeFileSync(path.join(ROOT, `${OUT}.md`), report);
+  writeFileSync(path.resolve(ROOT, `${OUT}.md`), report);
   console.log(report);
 }
 
 async function main(): Promise<void> {
   if (process.argv.includes("--report-only")) {
-    const run = JSON.parse(readFileSync(path.join(ROOT, `${OUT}.json`), "utf8"));
+    const run = JSON.parse(readFileSync(path.resolve(ROOT, `${OUT}.json`), "utf8"));
     writeReport({ ...run, machine: { throttle: 1, ...run.machine } });
     return;
   }
@@ -584,7 +547,7 @@ async function main(): Promise<void> {
       throttle: THROTTLE,
     };
     writeFileSync(
-      path.join(ROOT, `${OUT}.json`),
+      path.resolve(ROOT, `${OUT}.json`),
       `${JSON.stringify({ date: new Date().toISOString(), machine, goals: GOALS, ratio_goals: RATIO_GOALS, results }, null, 2)}\n`,
     );
     writeReport({ date: new Date().toISOString(), machine, results });
