@@ -19,11 +19,11 @@
  * It needs a production build (`npx next build`); it starts `next start` on BENCH_PORT (default 3190) unless
  * BASE_URL names a running app. Files are generated once into BENCH_DIR (default $TMPDIR/rollout-inspector-bench)
  * with scripts/gen-big-rollouts.ts. Sizes: `--sizes 3e8,1e9` (default). Writes bench/browser.json and
- * bench/browser.md (`--out PREFIX`: PREFIX.json and PREFIX.md instead). `--throttle 2` slows the page's main
+ * bench/browser.md (`--out PREFIX`: PREFIX.json and PREFIX.md instead; `--no-cli`: no `cli triage`). `--throttle 2` slows the page's main
  * thread 2x from before the drop (CDP Emulation.setCPUThrottlingRate on the page). Heavy: run it alone
  * (`flock /tmp/heavy.lock npm run bench:browser`).
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
@@ -32,6 +32,7 @@ import { ensureFile, label } from "./big-files";
 import { CHROMIUM, CHROMIUM_ARGS, ROOT, serveApp } from "./browser-app";
 import { compareTriage, type TriageComparison } from "./cli-triage";
 import { readPageMarks, watchPageMarks } from "./page-marks";
+import { longTasks, TRACE_CATEGORIES } from "./trace-tasks";
 
 const PORT = Number(process.env.BENCH_PORT ?? 3190);
 /** A term in one rollout's call ids, and one in every rollout's tool descriptions. */
@@ -77,6 +78,13 @@ const sizes = (arg("--sizes") ?? "3e8,1e9").split(",").map(Number);
 const THROTTLE = Number(arg("--throttle") ?? 1);
 /** Where the report goes: PREFIX.json and PREFIX.md (default bench/browser). */
 const OUT = arg("--out") ?? "bench/browser";
+/** `--no-cli`: the browser's figures only (no `cli triage` and no ratios), for page-side A/B runs. */
+const NO_CLI = process.argv.includes("--no-cli");
+/**
+ * BENCH_TRACE=DIR: a Chromium trace from the drop to every reward, its long main-thread tasks explained in
+ * DIR/trace-SIZE.json (bench/trace-tasks.ts). Tracing slows the page: its runs say what, not how long.
+ */
+const TRACE_DIR = process.env.BENCH_TRACE;
 
 /** Resident memory (KiB) of every process under `root` whose command line matches. */
 function rssOf(root: number, match: (cmdline: string) => boolean): number {
@@ -309,9 +317,20 @@ async function measure(base: string, file: string, bytes: number) {
         rssOf(browserPid, (cmd) => !cmd.includes("--type=")),
       );
     }, SAMPLE_MS);
+    if (TRACE_DIR) await browser.startTracing(page, { categories: TRACE_CATEGORIES });
     await page.getByTestId("file-input").first().setInputFiles(file);
     await page.locator("main[data-ready='true']").waitFor({ timeout: LOAD_TIMEOUT_MS });
     await page.locator("main[data-ready][data-rewarded='true']").waitFor({ timeout: LOAD_TIMEOUT_MS });
+    if (TRACE_DIR) {
+      const raw = await browser.stopTracing();
+      mkdirSync(TRACE_DIR, { recursive: true });
+      const name = path.join(TRACE_DIR, `trace-${label(bytes).replaceAll(" ", "")}.json`);
+      writeFileSync(
+        name,
+        JSON.stringify(longTasks(JSON.parse(raw.toString("utf8")), GOALS.longest_task_ms), null, 2),
+      );
+      console.error(`long tasks: ${name}`);
+    }
     const rendererAfterLoad = rssOf(browserPid, isRenderer);
     const heapsAfterLoad = await heaps.sample();
     const rare = await search(page, RARE_TERM);
@@ -531,6 +550,11 @@ async function main(): Promise<void> {
     for (const { bytes, file } of files) {
       console.error(`measuring ${label(bytes)} (${statSync(file).size} bytes)…`);
       const browser = await measure(base, file, statSync(file).size);
+      if (NO_CLI) {
+        console.error(JSON.stringify(browser));
+        results.push(browser);
+        continue;
+      }
       console.error(`cli triage on ${label(bytes)}: one thread, then one per core…`);
       const cli = await compareTriage(file);
       const result = { ...browser, cli_triage: cli, ratios: ratiosOf(browser, cli) };

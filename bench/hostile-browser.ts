@@ -15,8 +15,8 @@
  *   scrolled to its last call, that call is clicked, and the transcript must show it (scroll-to-call).
  *   Each is opened twice: once the file is settled (rewards and run view done), and once while the file
  *   still loads (the row clicked as soon as it appears, the worker busy with rewards and the run view).
- *   BENCH_SHAPES=plain,realistic,distinct,bad,compare picks what runs (the long rollouts alone:
- *   BENCH_SHAPES=realistic,distinct), BENCH_SCENARIOS=settled,loading the openings.
+ *   BENCH_SHAPES=plain,realistic,distinct,bad,compare picks shapes (and /compare), BENCH_SCENARIOS=settled,loading
+ *   the openings.
  * - a file of many bad lines (a good rollout, then 8 MiB of lines that are not JSON): the longest main-thread
  *   task from the drop to the file settled, with its errors panel opened and "show more" clicked once.
  * - two 16k-call rollouts that differ throughout compare in under 5 s on /compare: from picking run B to
@@ -563,17 +563,17 @@ function report(
       `Goal: ${verdict(bad.longest_task_ms < GOALS.longest_task_ms)}.`,
     );
   }
-  if (compared)
-    lines.push(
-      "",
-      `## Two ${COMPARE_CALLS / 1000}k-call rollouts compare on /compare (goal: under ${GOALS.compare_16k_ms / 1000} s)`,
-      "",
-      "| run B picked → verdict | → aligned steps on screen | verdict | steps (in the DOM) | longest main-thread task | note |",
-      "|---|---|---|---|---|---|",
-      `| ${compared.compare_ms} ms | ${compared.alignment_shown_ms} ms | ${compared.verdict} | ${compared.steps} (${compared.steps_in_dom}) | ${compared.longest_task_ms} ms | ${compared.alignment_note ?? ""} |`,
-      "",
-      `Goal: ${verdict(compared.alignment_shown_ms < GOALS.compare_16k_ms)}.`,
-    );
+  if (compared === null) return `${lines.join("\n")}\n`;
+  lines.push(
+    "",
+    `## Two ${COMPARE_CALLS / 1000}k-call rollouts compare on /compare (goal: under ${GOALS.compare_16k_ms / 1000} s)`,
+    "",
+    "| run B picked → verdict | → aligned steps on screen | verdict | steps (in the DOM) | longest main-thread task | note |",
+    "|---|---|---|---|---|---|",
+    `| ${compared.compare_ms} ms | ${compared.alignment_shown_ms} ms | ${compared.verdict} | ${compared.steps} (${compared.steps_in_dom}) | ${compared.longest_task_ms} ms | ${compared.alignment_note ?? ""} |`,
+    "",
+    `Goal: ${verdict(compared.alignment_shown_ms < GOALS.compare_16k_ms)}.`,
+  );
   return `${lines.join("\n")}\n`;
 }
 
@@ -606,6 +606,7 @@ async function main() {
       bads = await badLines(base, bad);
       console.error(JSON.stringify(bads));
     }
+    // BENCH_SHAPES without "compare" (BENCH_SHAPES=bad: the many-bad-lines case alone) skips /compare.
     let compared: Compared | null = null;
     if (!only || only.includes("compare")) {
       console.error("comparing two 16k-call rollouts…");
