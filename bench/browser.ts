@@ -19,11 +19,11 @@
  * It needs a production build (`npx next build`); it starts `next start` on BENCH_PORT (default 3190) unless
  * BASE_URL names a running app. Files are generated once into BENCH_DIR (default $TMPDIR/rollout-inspector-bench)
  * with scripts/gen-big-rollouts.ts. Sizes: `--sizes 3e8,1e9` (default). Writes bench/browser.json and
- * bench/browser.md (`--out PREFIX`: PREFIX.json and PREFIX.md instead). `--throttle 2` slows the page's main
+ * bench/browser.md (`--out PREFIX`: PREFIX.json and PREFIX.md instead; `--no-cli`: no `cli triage`). `--throttle 2` slows the page's main
  * thread 2x from before the drop (CDP Emulation.setCPUThrottlingRate on the page). Heavy: run it alone
  * (`flock /tmp/heavy.lock npm run bench:browser`).
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
@@ -31,6 +31,8 @@ import { z } from "zod";
 import { ensureFile, label } from "./big-files";
 import { CHROMIUM, CHROMIUM_ARGS, ROOT, serveApp } from "./browser-app";
 import { compareTriage, type TriageComparison } from "./cli-triage";
+import { readPageMarks, watchPageMarks } from "./page-marks";
+import { longTasks, TRACE_CATEGORIES } from "./trace-tasks";
 
 const PORT = Number(process.env.BENCH_PORT ?? 3190);
 /** A term in one rollout's call ids, and one in every rollout's tool descriptions. */
@@ -76,6 +78,13 @@ const sizes = (arg("--sizes") ?? "3e8,1e9").split(",").map(Number);
 const THROTTLE = Number(arg("--throttle") ?? 1);
 /** Where the report goes: PREFIX.json and PREFIX.md (default bench/browser). */
 const OUT = arg("--out") ?? "bench/browser";
+/** `--no-cli`: the browser's figures only (no `cli triage` and no ratios), for page-side A/B runs. */
+const NO_CLI = process.argv.includes("--no-cli");
+/**
+ * BENCH_TRACE=DIR: a Chromium trace from the drop to every reward, its long main-thread tasks explained in
+ * DIR/trace-SIZE.json (bench/trace-tasks.ts). Tracing slows the page: its runs say what, not how long.
+ */
+const TRACE_DIR = process.env.BENCH_TRACE;
 
 /** Resident memory (KiB) of every process under `root` whose command line matches. */
 function rssOf(root: number, match: (cmdline: string) => boolean): number {
@@ -247,14 +256,6 @@ async function rawReader(page: Page, file: string) {
   });
 }
 
-interface Marks {
-  drop: number | null;
-  first_rows: number | null;
-  ready: number | null;
-  rewarded: number | null;
-  tasks: { start: number; ms: number }[];
-}
-
 /** Rows the list shows for a search, and the worker's time to its first and to its last matches. */
 interface SearchTiming {
   readonly first_ms: number | null;
@@ -302,37 +303,7 @@ async function measure(base: string, file: string, bytes: number) {
     }
     const rendererBefore = rssOf(browserPid, isRenderer);
     const browserBefore = rssOf(browserPid, (cmd) => !cmd.includes("--type="));
-    await page.evaluate(() => {
-      const marks: Marks = { drop: null, first_rows: null, ready: null, rewarded: null, tasks: [] };
-      Reflect.set(window, "__marks", marks);
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries())
-          marks.tasks.push({ start: entry.startTime, ms: entry.duration });
-      }).observe({ type: "longtask", buffered: false });
-      document.addEventListener(
-        "change",
-        (event) => {
-          if (event.target instanceof HTMLElement && event.target.dataset.testid === "file-input") {
-            marks.drop ??= performance.now();
-          }
-        },
-        true,
-      );
-      const check = () => {
-        const now = performance.now();
-        if (marks.first_rows === null && document.querySelector("[data-testid=rollout-scroller] [data-line]"))
-          marks.first_rows = now;
-        if (marks.ready === null && document.querySelector("main[data-ready='true']")) marks.ready = now;
-        if (marks.rewarded === null && document.querySelector("main[data-ready][data-rewarded='true']")) {
-          marks.rewarded = now;
-        }
-      };
-      new MutationObserver(check).observe(document.body, {
-        subtree: true,
-        childList: true,
-        attributes: true,
-      });
-    });
+    await watchPageMarks(page);
     let rendererPeak = rendererBefore;
     let browserPeak = browserBefore;
     const heaps = await WorkerHeaps.attach(page);
@@ -346,15 +317,26 @@ async function measure(base: string, file: string, bytes: number) {
         rssOf(browserPid, (cmd) => !cmd.includes("--type=")),
       );
     }, SAMPLE_MS);
+    if (TRACE_DIR) await browser.startTracing(page, { categories: TRACE_CATEGORIES });
     await page.getByTestId("file-input").first().setInputFiles(file);
     await page.locator("main[data-ready='true']").waitFor({ timeout: LOAD_TIMEOUT_MS });
     await page.locator("main[data-ready][data-rewarded='true']").waitFor({ timeout: LOAD_TIMEOUT_MS });
+    if (TRACE_DIR) {
+      const raw = await browser.stopTracing();
+      mkdirSync(TRACE_DIR, { recursive: true });
+      const name = path.join(TRACE_DIR, `trace-${label(bytes).replaceAll(" ", "")}.json`);
+      writeFileSync(
+        name,
+        JSON.stringify(longTasks(JSON.parse(raw.toString("utf8")), GOALS.longest_task_ms), null, 2),
+      );
+      console.error(`long tasks: ${name}`);
+    }
     const rendererAfterLoad = rssOf(browserPid, isRenderer);
     const heapsAfterLoad = await heaps.sample();
     const rare = await search(page, RARE_TERM);
     const common = await search(page, COMMON_TERM);
     clearInterval(sampler);
-    const marks: Marks = await page.evaluate(() => Reflect.get(window, "__marks"));
+    const marks = await readPageMarks(page);
     const drop = marks.drop ?? 0;
     const since = (at: number | null) => (at === null ? null : Math.round(at - drop));
     const rows = Number(await page.getByTestId("rollout-count").textContent());
@@ -550,13 +532,13 @@ How to read it:
   next frame (components/virtual.ts); what is left near 50 ms is the browser's own first layout and paint
   of the pane.
 `;
-  writeFileSync(path.join(ROOT, `${OUT}.md`), report);
+  writeFileSync(path.resolve(ROOT, `${OUT}.md`), report);
   console.log(report);
 }
 
 async function main(): Promise<void> {
   if (process.argv.includes("--report-only")) {
-    const run = JSON.parse(readFileSync(path.join(ROOT, `${OUT}.json`), "utf8"));
+    const run = JSON.parse(readFileSync(path.resolve(ROOT, `${OUT}.json`), "utf8"));
     writeReport({ ...run, machine: { throttle: 1, ...run.machine } });
     return;
   }
@@ -568,6 +550,11 @@ async function main(): Promise<void> {
     for (const { bytes, file } of files) {
       console.error(`measuring ${label(bytes)} (${statSync(file).size} bytes)…`);
       const browser = await measure(base, file, statSync(file).size);
+      if (NO_CLI) {
+        console.error(JSON.stringify(browser));
+        results.push(browser);
+        continue;
+      }
       console.error(`cli triage on ${label(bytes)}: one thread, then one per core…`);
       const cli = await compareTriage(file);
       const result = { ...browser, cli_triage: cli, ratios: ratiosOf(browser, cli) };
@@ -584,7 +571,7 @@ async function main(): Promise<void> {
       throttle: THROTTLE,
     };
     writeFileSync(
-      path.join(ROOT, `${OUT}.json`),
+      path.resolve(ROOT, `${OUT}.json`),
       `${JSON.stringify({ date: new Date().toISOString(), machine, goals: GOALS, ratio_goals: RATIO_GOALS, results }, null, 2)}\n`,
     );
     writeReport({ date: new Date().toISOString(), machine, results });

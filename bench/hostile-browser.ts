@@ -15,7 +15,8 @@
  *   scrolled to its last call, that call is clicked, and the transcript must show it (scroll-to-call).
  *   Each is opened twice: once the file is settled (rewards and run view done), and once while the file
  *   still loads (the row clicked as soon as it appears, the worker busy with rewards and the run view).
- *   BENCH_SHAPES=plain,realistic,distinct,bad picks shapes, BENCH_SCENARIOS=settled,loading the openings.
+ *   BENCH_SHAPES=plain,realistic,distinct,bad,compare picks shapes (and /compare), BENCH_SCENARIOS=settled,loading
+ *   the openings.
  * - a file of many bad lines (a good rollout, then 8 MiB of lines that are not JSON): the longest main-thread
  *   task from the drop to the file settled, with its errors panel opened and "show more" clicked once.
  * - two 16k-call rollouts that differ throughout compare in under 5 s on /compare: from picking run B to
@@ -508,7 +509,7 @@ function verdict(ok: boolean): string {
 function report(
   opened: readonly Opened[],
   bad: Bad | null,
-  compared: Compared,
+  compared: Compared | null,
   machine: Record<string, unknown>,
 ): string {
   const lines = [
@@ -557,6 +558,7 @@ function report(
       `Goal: ${verdict(bad.longest_task_ms < GOALS.longest_task_ms)}.`,
     );
   }
+  if (compared === null) return `${lines.join("\n")}\n`;
   lines.push(
     "",
     `## Two ${COMPARE_CALLS / 1000}k-call rollouts compare on /compare (goal: under ${GOALS.compare_16k_ms / 1000} s)`,
@@ -599,9 +601,13 @@ async function main() {
       bads = await badLines(base, bad);
       console.error(JSON.stringify(bads));
     }
-    console.error("comparing two 16k-call rollouts…");
-    const compared = await compare16k(base, a, b);
-    console.error(JSON.stringify(compared));
+    // BENCH_SHAPES without "compare" (BENCH_SHAPES=bad: the many-bad-lines case alone) skips /compare.
+    let compared: Compared | null = null;
+    if (!only || only.includes("compare")) {
+      console.error("comparing two 16k-call rollouts…");
+      compared = await compare16k(base, a, b);
+      console.error(JSON.stringify(compared));
+    }
     const results = {
       date: new Date().toISOString(),
       machine,

@@ -1,6 +1,6 @@
 /**
- * `npx tsx bench/profile-rewards.ts [--file F | --size 1e8] [--throttle N] [--dir D] [--out PREFIX]`:
- * CPU profiles of one drop, from the drop to every reward: the page's main thread, the data worker and each
+ * `npx tsx bench/profile-rewards.ts [--file F | --size 1e8] [--throttle N] [--until ready] [--dir D] [--out PREFIX]`:
+ * CPU profiles of one drop, from the drop to every reward (`--until ready`: to the complete index): the page's main thread, the data worker and each
  * pool worker (the DevTools Profiler in each, over the page's CDP session), summarised by function (self time)
  * with the bundles mapped back to the sources. Writes the raw profiles into D (default
  * $TMPDIR/rollout-inspector-profile) and the summary to OUT.md / OUT.json (default bench/profile-rewards-run;
@@ -27,6 +27,7 @@ import {
   summarize,
   summaryMarkdown,
 } from "./cpuprofile";
+import { readPageMarks, watchPageMarks } from "./page-marks";
 
 function arg(name: string): string | undefined {
   const at = process.argv.indexOf(name);
@@ -38,6 +39,8 @@ const FILE = arg("--file") ?? ensureFile(Number(arg("--size") ?? 1e8));
 const THROTTLE = Number(arg("--throttle") ?? 1);
 const DIR = arg("--dir") ?? path.join(tmpdir(), "rollout-inspector-profile");
 const OUT = arg("--out") ?? "bench/profile-rewards-run";
+/** `--until ready`: the profiles end at the complete index (the index pass alone), not at every reward. */
+const UNTIL = arg("--until") === "ready" ? "ready" : "rewarded";
 /** Sampling interval: 200 µs keeps short functions visible without swamping the workers. */
 const SAMPLE_US = 200;
 
@@ -77,37 +80,13 @@ async function main(): Promise<void> {
       await toWorker(sessionId, "Profiler.setSamplingInterval", { interval: SAMPLE_US });
       await toWorker(sessionId, "Profiler.start");
     }
-    await page.evaluate(() => {
-      const marks = { drop: 0, ready: 0, rewarded: 0, tasks: [] as { start: number; ms: number }[] };
-      Reflect.set(window, "__marks", marks);
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries())
-          marks.tasks.push({ start: entry.startTime, ms: entry.duration });
-      }).observe({ type: "longtask", buffered: false });
-      document.addEventListener(
-        "change",
-        () => {
-          marks.drop ||= performance.now();
-        },
-        true,
-      );
-      new MutationObserver(() => {
-        if (!marks.ready && document.querySelector("main[data-ready='true']"))
-          marks.ready = performance.now();
-        if (!marks.rewarded && document.querySelector("main[data-ready][data-rewarded='true']"))
-          marks.rewarded = performance.now();
-      }).observe(document.body, { subtree: true, childList: true, attributes: true });
-    });
+    await watchPageMarks(page);
     await page.getByTestId("file-input").first().setInputFiles(FILE);
-    await page.locator("main[data-ready][data-rewarded='true']").waitFor({ timeout: 30 * 60_000 });
-    const marks = z
-      .object({
-        drop: z.number(),
-        ready: z.number(),
-        rewarded: z.number(),
-        tasks: z.array(z.object({ start: z.number(), ms: z.number() })),
-      })
-      .parse(await page.evaluate(() => Reflect.get(window, "__marks")));
+    await page
+      .locator(UNTIL === "ready" ? "main[data-ready='true']" : "main[data-ready][data-rewarded='true']")
+      .waitFor({ timeout: 30 * 60_000 });
+    const marks = await readPageMarks(page);
+    const drop = marks.drop ?? 0;
     const profiles = new Map<string, CpuProfile>();
     const main = z.object({ profile: CpuProfile }).parse(await cdp.send("Profiler.stop"));
     profiles.set("main", main.profile);
@@ -121,7 +100,7 @@ async function main(): Promise<void> {
       writeFileSync(path.join(DIR, `${title}.cpuprofile`), JSON.stringify(profile));
       summaries[title] = summarize(profile, maps);
     }
-    const since = (at: number) => Math.round(at - marks.drop);
+    const since = (at: number | null) => (at === null ? null : Math.round(at - drop));
     const run = {
       date: new Date().toISOString(),
       file: path.basename(FILE),
@@ -131,9 +110,9 @@ async function main(): Promise<void> {
       load_before: loadBefore,
       load_after: loadavg()[0] ?? 0,
       ready_ms: since(marks.ready),
-      rewarded_ms: since(marks.rewarded),
+      rewarded_ms: UNTIL === "ready" ? null : since(marks.rewarded),
       long_tasks: marks.tasks
-        .filter((task) => task.start >= marks.drop)
+        .filter((task) => task.start >= drop)
         .map((task) => ({ at_ms: since(task.start), ms: Math.round(task.ms) })),
       summaries,
       main_busy_spans: busySpans(main.profile, maps),
@@ -142,7 +121,7 @@ async function main(): Promise<void> {
     const md = [
       `# CPU profile of one drop (\`bench/profile-rewards.ts\`)`,
       "",
-      `${run.date.slice(0, 16)}Z, ${run.file} (${run.bytes} bytes), ${run.cpus} cores, main thread throttled ${THROTTLE}x, load ${loadBefore.toFixed(1)} before / ${run.load_after.toFixed(1)} after. Complete index at ${run.ready_ms} ms, every reward at ${run.rewarded_ms} ms from the drop. Main-thread tasks ≥ 50 ms: ${run.long_tasks.map((t) => `${t.ms} ms at ${t.at_ms}`).join(", ") || "none"}.`,
+      `${run.date.slice(0, 16)}Z, ${run.file} (${run.bytes} bytes), ${run.cpus} cores, main thread throttled ${THROTTLE}x, load ${loadBefore.toFixed(1)} before / ${run.load_after.toFixed(1)} after. Complete index at ${run.ready_ms} ms${run.rewarded_ms === null ? " (the profiles end there)" : `, every reward at ${run.rewarded_ms} ms`} from the drop. Main-thread tasks ≥ 50 ms: ${run.long_tasks.map((t) => `${t.ms} ms at ${t.at_ms}`).join(", ") || "none"}.`,
       "",
       "### The main thread's busy stretches of 50 ms or more (profile time; the drop is a second or so in)",
       "",

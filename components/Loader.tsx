@@ -2,6 +2,7 @@
 import { type DragEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { folderFromDrop, folderFromInput, type PickedFolder } from "@/hooks/folder-files";
 import type { LoadProgress, RecentFile, Sample } from "@/hooks/types";
+import { formatCount } from "@/lib/run";
 import badges from "./badges.module.css";
 import { cx } from "./cx";
 import styles from "./Loader.module.css";
@@ -144,8 +145,8 @@ export function LoadProgressBar({ progress, onCancel }: { progress: LoadProgress
   const text = !progress
     ? "starting…"
     : progress.phase === "reading"
-      ? `reading ${progress.file}: ${formatBytes(progress.done)}${progress.total ? ` of ${formatBytes(progress.total)}` : ""}, ${progress.rows.toLocaleString("en-US")} lines`
-      : `checking ${progress.file}: ${progress.done.toLocaleString("en-US")} of ${(progress.total ?? 0).toLocaleString("en-US")} rollouts`;
+      ? `reading ${progress.file}: ${formatBytes(progress.done)}${progress.total ? ` of ${formatBytes(progress.total)}` : ""}, ${formatCount(progress.rows)} lines`
+      : `checking ${progress.file}: ${formatCount(progress.done)} of ${formatCount(progress.total ?? 0)} rollouts`;
   return (
     <div className={styles.progress} role="status" data-testid="load-progress">
       <progress max={1} value={fraction ?? undefined} aria-label="Loading" />

@@ -5,7 +5,7 @@
  * new rewards and a newly paired inputs file reach every view without manual invalidation.
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { z } from "zod";
 import type { HarnessChoice } from "@/lib/harness";
 import type {
@@ -44,9 +44,40 @@ export interface LoadState {
   /** Reopens files kept from an earlier visit (a reload, or the landing page's recent files). */
   restore(ids: readonly string[]): Promise<SessionSummary | null>;
   cancel(): void;
-  progress: LoadProgress | null;
+  /** The running load's progress, read with useLoadProgress by what shows it (not by the whole page). */
+  progress: ProgressStore;
   loading: boolean;
   error: string | null;
+}
+
+/**
+ * A load's latest progress, outside React state: a report (every SESSION_EVENT_MS while a file streams in)
+ * re-renders the progress bar that reads it, not the page that holds the loader (bench/main-thread.md).
+ */
+export interface ProgressStore {
+  subscribe(listener: () => void): () => void;
+  get(): LoadProgress | null;
+}
+
+function createProgressStore(): ProgressStore & { set(progress: LoadProgress | null): void } {
+  let current: LoadProgress | null = null;
+  const listeners = new Set<() => void>();
+  return {
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    get: () => current,
+    set(progress) {
+      current = progress;
+      for (const listener of listeners) listener();
+    },
+  };
+}
+
+/** The progress of the load `store` belongs to (useLoad), re-rendering the caller at each report. */
+export function useLoadProgress(store: ProgressStore): LoadProgress | null {
+  return useSyncExternalStore(store.subscribe, store.get, () => null);
 }
 
 type LoadRequest =
@@ -58,7 +89,8 @@ type LoadRequest =
 export function useLoad(): LoadState {
   const client = useDataClient();
   const queryClient = useQueryClient();
-  const [progress, setProgress] = useState<LoadProgress | null>(null);
+  const [progress] = useState(createProgressStore);
+  const setProgress = progress.set;
   const controller = useRef<AbortController | null>(null);
   const mutation = useMutation({
     mutationFn: async (request: LoadRequest) => {

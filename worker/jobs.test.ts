@@ -3,7 +3,8 @@
  * by side in one Blob read together.
  */
 import { describe, expect, it, vi } from "vitest";
-import { type LineRef, READ_GAP_BYTES, readLines } from "./jobs";
+import { NO_HARNESS } from "../lib/harness";
+import { indexBatch, type LineRef, READ_GAP_BYTES, readLines } from "./jobs";
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
@@ -38,5 +39,37 @@ describe("readLines", () => {
     expect(lines.map(text)).toEqual(["y", "z", "x"]);
     expect(far.reads()).toBe(2);
     expect(other.reads()).toBe(1);
+  });
+});
+
+describe("indexBatch", () => {
+  it("counts the batch's lines, blank ones included, however it ends", async () => {
+    const row = JSON.stringify({ response: { output: [] } });
+    const cases = [
+      `${row}\n`,
+      `${row}\n\n  \n\n`,
+      `${row}\r\n${row}`,
+      `\ufeff${row}\n\n`,
+      `\n\n${row}\nnot json\n\n`,
+      "\n \n\n",
+      "",
+      `${row}\n${"x".repeat(10)}`,
+    ];
+    for (const text of cases) {
+      const bytes = new TextEncoder().encode(text);
+      const breaks = bytes.filter((byte) => byte === 0x0a).length;
+      const expected = breaks + (bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a ? 1 : 0);
+      const batch = await indexBatch({
+        blob: new Blob([bytes]),
+        start: 0,
+        end: bytes.length,
+        serverOverride: null,
+        fallbackServer: null,
+        harness: NO_HARNESS,
+        configs: null,
+        source: null,
+      });
+      expect(batch.lineCount, JSON.stringify(text)).toBe(expected);
+    }
   });
 });

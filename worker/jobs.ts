@@ -7,7 +7,7 @@
 import { configRoutes, type GymConfig, type LineKind, readLine as readRolloutLine } from "../lib/folder";
 import { agentOf, type HarnessChoice, harnessFor } from "../lib/harness";
 import { resolveRollout } from "../lib/identity";
-import { parseJsonLine, readJsonl } from "../lib/jsonl";
+import { jsonlItemsOf, parseJsonLine } from "../lib/jsonl";
 import { readRolloutFields } from "../lib/run";
 import type { Rollout } from "../lib/schemas";
 import { type ConfigRouter, chooseServer, InputIndex, type LineSource, pairingKey } from "../lib/verify";
@@ -101,15 +101,12 @@ function countLines(bytes: Uint8Array): number {
 export async function indexBatch(job: IndexJob): Promise<IndexedBatch> {
   const out: IndexedLine[] = [];
   const bytes = new Uint8Array(await job.blob.slice(job.start, job.end).arrayBuffer());
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(bytes);
-      controller.close();
-    },
-  });
   const router = configRouter(job);
-  for await (const item of readJsonl(stream, { gzip: false })) {
+  // The last non-blank line's number and start: the batch's line count is read from there on only.
+  let last = { line: 1, offset: 0 };
+  for (const item of jsonlItemsOf(bytes)) {
     const { line, offset } = item;
+    last = { line, offset };
     if (!item.ok) {
       out.push({
         line,
@@ -145,7 +142,9 @@ export async function indexBatch(job: IndexJob): Promise<IndexedBatch> {
       kind: null,
     });
   }
-  return { lines: out, lineCount: countLines(bytes) };
+  // Line `last.line` starts after line break `last.line - 1`: only the bytes from there on are counted (a
+  // second scan of the whole batch for its line breaks was ~8% of a pool worker's index time).
+  return { lines: out, lineCount: last.line - 1 + countLines(bytes.subarray(last.offset)) };
 }
 
 function identityEntry(
@@ -364,6 +363,11 @@ export interface SearchJob {
   /** Absolute offset of `start` in the file. */
   readonly base: number;
   readonly text: string;
+  /**
+   * The lines to search, each as [start, end) relative to `start`, in order (default: every line of the
+   * range): a match ends the scan of its line, and bytes between the lines given are never scanned.
+   */
+  readonly lines?: readonly number[];
 }
 
 /**
@@ -372,5 +376,5 @@ export interface SearchJob {
  */
 export async function searchRange(job: SearchJob): Promise<number[]> {
   const bytes = new Uint8Array(await job.blob.slice(job.start, job.end).arrayBuffer());
-  return findInLines(bytes, job.text).map((at) => job.base + at);
+  return findInLines(bytes, job.text, job.lines).map((at) => job.base + at);
 }

@@ -124,4 +124,23 @@ describe("kept results", () => {
     changed[HASH_CHUNK_BYTES + 5] = 0x62;
     expect(await contentHash(new Blob([changed]))).not.toBe(await contentHash(new Blob([big])));
   });
+
+  it("hashes the same, whatever the Blob's parts, and where its stream cannot fill a given buffer", async () => {
+    const bytes = new Uint8Array(HASH_CHUNK_BYTES * 3 + 12345);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 2654435761) >>> 24;
+    const slices = [0, 1, 2, 3].map((i) => bytes.subarray(i * HASH_CHUNK_BYTES, (i + 1) * HASH_CHUNK_BYTES));
+    const expected = createHash("sha256")
+      .update(Buffer.concat(slices.map((slice) => createHash("sha256").update(slice).digest())))
+      .digest("hex");
+    const parts = [
+      bytes.subarray(0, 1000),
+      bytes.subarray(1000, HASH_CHUNK_BYTES + 7),
+      bytes.subarray(HASH_CHUNK_BYTES + 7),
+    ];
+    expect(await contentHash(new Blob(parts))).toBe(expected);
+    // A stream of plain chunks (no BYOB reader): the Blob is read a slice at a time instead.
+    const plain = new Blob(parts);
+    plain.stream = () => new ReadableStream({ start: (controller) => controller.close() });
+    expect(await contentHash(plain)).toBe(expected);
+  });
 });

@@ -106,10 +106,49 @@ describe("searching in ranges", () => {
     expect(total).toBeGreaterThan(10);
     jobs = 0;
     const abort = new AbortController();
-    const search = service.search(id, "common", abort.signal, () => abort.abort());
+    // Another text than the answer kept for "common": this one is searched anew.
+    const search = service.search(id, "row", abort.signal, () => abort.abort());
     await expect(search).rejects.toMatchObject({ name: "AbortError" });
     // The lanes in flight when the first result came finish their range; nothing after that is sent.
     expect(jobs).toBeLessThanOrEqual(2);
+  });
+
+  it("one pool search answers every caller asking the same text at once; one cancelling leaves the others theirs", async () => {
+    const base = inProcessPool();
+    let jobs = 0;
+    const counting: Pool = {
+      ...base,
+      size: 1,
+      search: (job) => {
+        jobs++;
+        return base.search(job);
+      },
+    };
+    const { service, id } = await loaded(counting);
+    await service.settled();
+    const alone = await service.search(id, "common", new AbortController().signal, () => {});
+    const once = jobs;
+    expect(once).toBeGreaterThan(10);
+    // The answer is kept: asked again, no range is read.
+    expect(await service.search(id, "common", new AbortController().signal, () => {})).toEqual(alone);
+    expect(jobs).toBe(once);
+
+    jobs = 0;
+    const leaving = new AbortController();
+    const partial: number[][] = [];
+    const first = service.search(id, "row", new AbortController().signal, (p) => partial.push(p.lines));
+    const cancelled = service.search(id, "row", leaving.signal, () => leaving.abort());
+    const second = service.search(id, "row", new AbortController().signal, () => {});
+    await expect(cancelled).rejects.toMatchObject({ name: "AbortError" });
+    const [a, b] = await Promise.all([first, second]);
+    expect(a.lines).toHaveLength(lines.length);
+    expect(b).toEqual(a);
+    expect(partial.length).toBeGreaterThan(0);
+    // One search's ranges, not three: as many as one caller's search of the same lines.
+    const shared = jobs;
+    jobs = 0;
+    expect(await service.search(id, "ROW", new AbortController().signal, () => {})).toEqual(a);
+    expect(shared).toBe(jobs);
   });
 });
 

@@ -3,7 +3,7 @@
  * few at a time per worker, matches reported as they come. The scanning itself is ./search.ts's, in the pool.
  */
 import type { Pool } from "./pool";
-import { filterProbe, type LineSpan, lineAt, mayContain, splitRanges } from "./search";
+import { filterProbe, type LineSpan, lineAt, linesWithin, mayContain, splitRanges } from "./search";
 import { type BlobPart, cancelled, type Dataset } from "./store";
 
 /**
@@ -66,6 +66,7 @@ export async function searchDataset(
     { count: pool.size, maxBytes: Math.min(SEARCH_FIRST_CHUNK_BYTES, limits.chunkBytes) },
   );
   const found = new Set<number>();
+
   let sent = 0;
   let lastSent = Number.NEGATIVE_INFINITY;
   let next = 0;
@@ -79,6 +80,8 @@ export async function searchDataset(
         end: end - part.start,
         base: start,
         text,
+        // Only the candidate lines are scanned, each up to its first match.
+        lines: linesWithin(spans, range),
       });
       if (signal.aborted) throw cancelled();
       for (const hit of hits) {
@@ -97,4 +100,111 @@ export async function searchDataset(
   await Promise.all(Array.from({ length: lanes }, lane));
   if (signal.aborted) throw cancelled();
   return { lines: [...found].sort((a, b) => a - b) };
+}
+
+/** Answers kept for a text searched again (the run view asks for the text the list has just searched). */
+export const SEARCH_ANSWERS_KEPT = 8;
+
+type Progress = (partial: { lines: number[] }) => void;
+
+interface SharedRun {
+  readonly controller: AbortController;
+  readonly listeners: Set<Progress>;
+  latest: { lines: number[] } | null;
+  answer: Promise<{ lines: number[] }>;
+  done: boolean;
+}
+
+/**
+ * One pool search per text and dataset, whoever asks: the list's search box and the run view's text clause
+ * ask for the same text at once, and two searches of a file share its reads and its two cores (each took
+ * twice as long). A caller that joins a running search gets its matches so far, then the rest; the search
+ * stops only when every caller has cancelled. The last few answers are kept: the lines of a file do not
+ * change unless it grows, which is part of the key.
+ */
+export class SharedSearches {
+  private readonly runs = new Map<string, SharedRun>();
+
+  constructor(
+    private readonly run: (
+      dataset: Dataset,
+      text: string,
+      signal: AbortSignal,
+      progress: Progress,
+    ) => Promise<{ lines: number[] }>,
+  ) {}
+
+  search(
+    dataset: Dataset,
+    text: string,
+    signal: AbortSignal,
+    progress: Progress,
+  ): Promise<{ lines: number[] }> {
+    if (signal.aborted) return Promise.reject(cancelled());
+    const key = JSON.stringify([dataset.id, dataset.lineCount, dataset.entries.size, text]);
+    let shared = this.runs.get(key);
+    if (shared?.done) {
+      // Most recently used last: the oldest answers are dropped first.
+      this.runs.delete(key);
+      this.runs.set(key, shared);
+      return shared.answer;
+    }
+    if (!shared) shared = this.start(key, dataset, text);
+    const run = shared;
+    const listener: Progress = (partial) => progress(partial);
+    run.listeners.add(listener);
+    if (run.latest !== null) progress(run.latest);
+    return new Promise((resolve, reject) => {
+      const leave = () => {
+        signal.removeEventListener("abort", onAbort);
+        run.listeners.delete(listener);
+      };
+      const onAbort = () => {
+        leave();
+        if (run.listeners.size === 0 && !run.done) {
+          run.controller.abort();
+          if (this.runs.get(key) === run) this.runs.delete(key);
+        }
+        reject(cancelled());
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      run.answer.then(
+        (answer) => {
+          leave();
+          resolve(answer);
+        },
+        (error: unknown) => {
+          leave();
+          reject(error);
+        },
+      );
+    });
+  }
+
+  private start(key: string, dataset: Dataset, text: string): SharedRun {
+    const run: SharedRun = {
+      controller: new AbortController(),
+      listeners: new Set(),
+      latest: null,
+      answer: Promise.resolve({ lines: [] }),
+      done: false,
+    };
+    run.answer = this.run(dataset, text, run.controller.signal, (partial) => {
+      run.latest = partial;
+      for (const listener of run.listeners) listener(partial);
+    });
+    this.runs.set(key, run);
+    run.answer.then(
+      () => {
+        run.done = true;
+        const done = [...this.runs].filter(([, other]) => other.done);
+        for (const [old] of done.slice(0, Math.max(0, done.length - SEARCH_ANSWERS_KEPT)))
+          this.runs.delete(old);
+      },
+      () => {
+        if (this.runs.get(key) === run) this.runs.delete(key);
+      },
+    );
+    return run;
+  }
 }

@@ -7,12 +7,15 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { searchRange } from "@/worker/jobs";
 import {
+  bytesAnswerFor,
   FILTER_MIN_BITS,
   filterProbe,
   findInLines,
   type LineSpan,
   lineAt,
   lineFilter,
+  linesOf,
+  linesWithin,
   mayContain,
   splitRanges,
 } from "@/worker/search";
@@ -110,12 +113,12 @@ describe("findInLines", () => {
   });
 
   it("agrees with the regex on arbitrary lines and texts, ASCII and not", () => {
-    const alphabet = fc.constantFrom(...'aAbB_1\n {}"é€ß𝒳İı'.split(""));
+    const alphabet = fc.constantFrom(...[...'aAbB_1\n {}"\\éÉ€ßµμ中İı'.split(""), "𝒳", "🚀"]);
     fc.assert(
       fc.property(
         fc.array(alphabet, { maxLength: 200 }).map((chars) => chars.join("")),
         fc
-          .array(fc.constantFrom(..."aAbB_1 é€ß".split("")), { minLength: 1, maxLength: 4 })
+          .array(fc.constantFrom(...[..."aAbB_1 \\éÉ€ßµμ中".split(""), "🚀"]), { minLength: 1, maxLength: 4 })
           .map((c) => c.join("")),
         (text, needle) => {
           expect(findInLines(encoder.encode(text), needle)).toEqual(reference(text, needle));
@@ -123,6 +126,128 @@ describe("findInLines", () => {
       ),
       { numRuns: 500 },
     );
+  });
+
+  it("scans only the lines it is given, each up to its end", () => {
+    const lines = ["token one", "skipped token", "token three", "split tok", "en"];
+    const bytes = encoder.encode(lines.join("\n"));
+    const all = linesOf(bytes);
+    expect(findInLines(bytes, "token", all)).toEqual(reference(lines.join("\n"), "token"));
+    // Lines 1, 3 and 4 only: line 2's match is not reported, nor one that would run past line 4's end.
+    const some = [all[0], all[1], all[4], all[5], all[6], all[7]].map((at) => at ?? 0);
+    expect(findInLines(bytes, "token", some).map((at) => lineAt(spansOf(lines), at))).toEqual([1, 3]);
+    expect(findInLines(bytes, "tok\nen", all)).toEqual([]);
+  });
+
+  it("answers as the regex does for JSON-escaped text, and for non-ASCII text searched as UTF-8 bytes", () => {
+    const lines = [
+      JSON.stringify({ arguments: JSON.stringify({ city: "Zürich", note: "中文 ok" }) }),
+      // Python's json.dumps escapes non-ASCII: the raw line holds \u00fc, not ü (raw text is what is searched).
+      '{"arguments": "{\\"city\\": \\"Z\\u00fcrich\\", \\"note\\": \\"\\u4e2d\\u6587 ok\\"}"}',
+      '{"emoji": "launch 🚀 now", "micro": "5µs", "greek": "5μs", "kelvin": "300K"}',
+    ];
+    const text = lines.join("\n");
+    // The raw text is searched: a key's quotes inside an escaped string are \", and \u00fc is not ü.
+    const expected: Record<string, number[]> = {
+      '"city"': [],
+      'city\\"': [1, 2],
+      zürich: [1],
+      ZÜRICH: [1],
+      "\\u00fc": [2],
+      中文: [1],
+      "中文 OK": [1],
+      "\\u4e2d": [2],
+      "🚀": [3],
+      µs: [3],
+      μs: [3],
+      "300k": [3],
+    };
+    const spans = spansOf(lines);
+    for (const [term, lines] of Object.entries(expected)) {
+      const hits = findInLines(encoder.encode(text), term);
+      expect(hits, term).toEqual(reference(text, term));
+      expect(
+        hits.map((at) => lineAt(spans, at)),
+        term,
+      ).toEqual(lines);
+    }
+    // Which terms the bytes answer: no case beyond ASCII (中, 🚀), unlike ü, µ/μ (one folds to the other).
+    expect(
+      ["中文 OK", "🚀", "city", "zürich", "µs", "μs", "\u212a", "\ud83d", "\ufffd"].map(bytesAnswerFor),
+    ).toEqual([true, true, true, false, false, false, false, false, false]);
+  });
+
+  it("a code unit the bytes answer for is matched by the regex only by itself (every UTF-16 code unit)", () => {
+    // The regex's case folding without the u flag (ECMA-262 Canonicalize): the character's upper case when
+    // that is one code unit, unless it would map a non-ASCII character to an ASCII one.
+    const canonical = (code: number): number => {
+      const up = String.fromCharCode(code).toUpperCase();
+      if (up.length !== 1) return code;
+      const folded = up.charCodeAt(0);
+      return code >= 0x80 && folded < 0x80 ? code : folded;
+    };
+    const folds = new Map<number, number>();
+    for (let code = 0; code <= 0xffff; code++)
+      folds.set(canonical(code), (folds.get(canonical(code)) ?? 0) + 1);
+    const answered: string[] = [];
+    const foldedWithOthers: string[] = [];
+    for (let code = 0x80; code <= 0xffff; code++) {
+      const char = String.fromCharCode(code);
+      if (!bytesAnswerFor(char)) continue;
+      answered.push(char);
+      if (canonical(code) !== code || folds.get(code) !== 1) foldedWithOthers.push(char);
+    }
+    expect(foldedWithOthers).toEqual([]);
+    expect(answered.length).toBeGreaterThan(40_000);
+    // The engine's own regex agrees: a class of every such character, case-insensitive, matches nothing else
+    // among the non-surrogate code units.
+    const others = Array.from({ length: 0xffff - 0x80 + 1 }, (_, i) => i + 0x80)
+      .filter((code) => code < 0xd800 || code > 0xdfff)
+      .map((code) => String.fromCharCode(code))
+      .join("");
+    const escaped = answered.map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`).join("");
+    const matched = others.match(new RegExp(`[${escaped}]`, "gi")) ?? [];
+    expect(matched.join("")).toBe(answered.join(""));
+  });
+
+  it("agrees with the regex on bytes that are not UTF-8 (lines matched, by the bytes or decoded)", () => {
+    const pieces = ["a", "B", "\n", "中", "é", "É", "🚀", "\\", '"'].map((piece) => [
+      ...encoder.encode(piece),
+    ]);
+    const byte = fc.oneof(
+      fc.constantFrom(...pieces),
+      fc.constantFrom([0xff], [0xc3], [0xe4, 0xb8], [0x80], [0xed, 0xa0, 0x80]),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(byte, { maxLength: 60 }).map((parts) => new Uint8Array(parts.flat())),
+        fc.constantFrom("a", "ab", "中", "中a", "é", "🚀", "\ufffd", '\\"'),
+        (bytes, needle) => {
+          const decoder = new TextDecoder();
+          const escaped = needle.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+          const expected: number[] = [];
+          const all = linesOf(bytes);
+          for (let i = 0; i < all.length; i += 2) {
+            const line = decoder.decode(bytes.subarray(all[i], all[i + 1]));
+            if (new RegExp(escaped, "i").test(line)) expected.push(i / 2);
+          }
+          const lineOf = (at: number) => {
+            let line = 0;
+            for (let i = 0; i < all.length; i += 2) if (at >= (all[i] ?? 0)) line = i / 2;
+            return line;
+          };
+          expect(findInLines(bytes, needle).map(lineOf)).toEqual(expected);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("a range's lines as a job scans them: the candidates within it, relative to its start", () => {
+    const spans = spansOf(["aa", "bbbb", "c", "dd"]);
+    const kept = [spans[0], spans[2], spans[3]].flatMap((span) => (span ? [span] : []));
+    expect(linesWithin(kept, { part: "p", start: 0, end: 11 })).toEqual([0, 2, 8, 9]);
+    expect(linesWithin(kept, { part: "p", start: 8, end: 12 })).toEqual([0, 1, 2, 4]);
   });
 
   it("pool job: offsets are absolute in the file, for a range that starts mid-file", async () => {

@@ -1,10 +1,11 @@
 /**
  * Text search over a file's raw bytes, as the pool runs it: the file's rollout lines are cut into byte
- * ranges at line boundaries (so no match can straddle two jobs), and each range is scanned without
- * decoding it to a string when the text is ASCII: an anchor byte of the text, the rarest in a sample of
- * the range, is found with the engine's native `indexOf`, and only there is the whole text compared.
- * Case-insensitive like the regex it replaces (`/text/i` without the u flag folds ASCII letters only, and
- * never maps a non-ASCII character to an ASCII one), so both find the same lines.
+ * ranges at line boundaries (so no match can straddle two jobs), and each job scans only its candidate lines,
+ * each up to its first match, without decoding them when the text's case folds only in ASCII letters: an
+ * anchor byte of the text (UTF-8), the rarest in a sample of the range, is found with the engine's native
+ * `indexOf`, and only there is the whole text compared. Case-insensitive like the regex it replaces (`/text/i`
+ * without the u flag folds ASCII letters alike and never maps a non-ASCII character to an ASCII one); text
+ * with a case beyond ASCII (é, µ) is matched by that regex over each decoded line. Both find the same lines.
  */
 
 const LF = 0x0a;
@@ -72,6 +73,27 @@ export function lineAt(spans: readonly LineSpan<unknown>[], at: number): number 
   return null;
 }
 
+/**
+ * The lines of `spans` (in file order) that lie within `range`, as [start, end) pairs relative to the range's
+ * start: what a search job scans (findInLines), leaving out the bytes of lines a filter ruled out.
+ */
+export function linesWithin(spans: readonly LineSpan<unknown>[], range: SearchRange<unknown>): number[] {
+  let low = 0;
+  let high = spans.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if ((spans[mid]?.start ?? 0) < range.start) low = mid + 1;
+    else high = mid;
+  }
+  const out: number[] = [];
+  for (let i = low; i < spans.length; i++) {
+    const span = spans[i];
+    if (!span || span.end > range.end) break;
+    if (span.part === range.part) out.push(span.start - range.start, span.end - range.start);
+  }
+  return out;
+}
+
 function isAscii(text: string): boolean {
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
   return true;
@@ -105,78 +127,129 @@ function anchorOf(needle: Uint8Array, sample: Uint8Array): number {
 }
 
 /**
- * Offsets (relative to `bytes`) of the first match in each line of `bytes` that holds `text`,
- * case-insensitively. `bytes` holds whole lines.
+ * True when a case-insensitive regex (`/text/i`, no u flag) matches `text` only where its UTF-8 bytes are,
+ * ASCII letters of either case aside: then the bytes can be searched without decoding. Every ASCII code unit
+ * qualifies (such a regex never matches a non-ASCII character to an ASCII one); a non-ASCII one must have no
+ * case (it is its own upper and lower case, so no other character folds to it: search.test.ts checks this
+ * over every UTF-16 code unit), be no half of a surrogate pair left alone (the regex could match half of a
+ * character) and not U+FFFD (which a decoder writes for bytes that are not UTF-8).
  */
-export function findInLines(bytes: Uint8Array, text: string): number[] {
-  if (text === "") return [];
-  return isAscii(text) ? findAscii(bytes, text) : findDecoded(bytes, text);
+export function bytesAnswerFor(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code <= 0x7f) continue;
+    if (code === 0xfffd) return false;
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (!(next >= 0xdc00 && next <= 0xdfff)) return false;
+      i++;
+      continue;
+    }
+    if (code >= 0xdc00 && code <= 0xdfff) return false;
+    const char = text[i] ?? "";
+    if (char.toUpperCase() !== char || char.toLowerCase() !== char) return false;
+  }
+  return true;
 }
 
-function findAscii(bytes: Uint8Array, text: string): number[] {
-  const needle = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) needle[i] = lower(text.charCodeAt(i));
+/** [start, end) of each line of `bytes` (split at line breaks): the lines of a range read whole. */
+export function linesOf(bytes: Uint8Array): number[] {
+  const out: number[] = [];
+  let start = 0;
+  for (let at = bytes.indexOf(LF); at !== -1; at = bytes.indexOf(LF, start)) {
+    out.push(start, at);
+    start = at + 1;
+  }
+  out.push(start, bytes.length);
+  return out;
+}
+
+/**
+ * Offsets (relative to `bytes`) of the first match of `text` in each line, case-insensitively. `lines` holds
+ * each line's [start, end) within `bytes`, in order (default: every line of `bytes`): the scan jumps from a
+ * match to the next line's start, and never reads the bytes between lines (lines a search filter ruled out).
+ */
+export function findInLines(
+  bytes: Uint8Array,
+  text: string,
+  lines: ArrayLike<number> = linesOf(bytes),
+): number[] {
+  if (text === "") return [];
+  return bytesAnswerFor(text)
+    ? findBytes(bytes, new TextEncoder().encode(text), lines)
+    : findDecoded(bytes, text, lines);
+}
+
+/** The first `byte` in bytes[from, to), or -1 (indexOf on a view: it never reads past `to`). */
+function indexWithin(bytes: Uint8Array, byte: number, from: number, to: number): number {
+  if (from >= to) return -1;
+  const at = bytes.subarray(from, to).indexOf(byte);
+  return at === -1 ? -1 : from + at;
+}
+
+function findBytes(bytes: Uint8Array, encoded: Uint8Array, lines: ArrayLike<number>): number[] {
+  // ASCII letters fold to lower case; bytes of other characters (all >= 0x80) compare as they are.
+  const needle = encoded.map(lower);
   const length = needle.length;
-  const anchor = anchorOf(needle, bytes.subarray(0, ANCHOR_SAMPLE_BYTES));
+  const anchor = anchorOf(needle, bytes.subarray(lines[0] ?? 0, (lines[0] ?? 0) + ANCHOR_SAMPLE_BYTES));
   const variants = [...new Set([lower(needle[anchor] ?? 0), upper(needle[anchor] ?? 0)])];
   const matchesAt = (start: number): boolean => {
-    if (start < 0 || start + length > bytes.length) return false;
     for (let i = 0; i < length; i++) if (lower(bytes[start + i] ?? 0) !== needle[i]) return false;
     return true;
   };
   const hits: number[] = [];
-  // The next occurrence of each case of the anchor byte; the smaller one is tried first.
-  const next = variants.map((byte) => bytes.indexOf(byte, anchor));
-  for (;;) {
-    let which = -1;
-    for (let v = 0; v < next.length; v++) {
-      const at = next[v] ?? -1;
-      if (at !== -1 && (which === -1 || at < (next[which] ?? 0))) which = v;
-    }
-    if (which === -1) break;
-    const at = next[which] ?? 0;
-    const start = at - anchor;
-    if (matchesAt(start)) {
-      hits.push(start);
-      // One hit per line: go on after the line's end.
-      const newline = bytes.indexOf(LF, start + length);
-      if (newline === -1) break;
-      // A variant already found past the line (or found nowhere further) keeps its position: searching
-      // again from each line would rescan the rest of the range once per hit.
-      const from = newline + 1 + anchor;
-      for (let v = 0; v < next.length; v++) {
-        const at = next[v] ?? -1;
-        if (at !== -1 && at < from) next[v] = bytes.indexOf(variants[v] ?? 0, from);
+  for (let i = 0; i + 1 < lines.length; i += 2) {
+    const start = lines[i] ?? 0;
+    // Anchor positions a match within the line can have: [from, to).
+    const to = (lines[i + 1] ?? 0) - length + anchor + 1;
+    for (let from = start + anchor; from < to; ) {
+      // The first anchor byte of either case: the second case is looked for only before the first's, so a
+      // line is read up to its first match (a term in every rollout costs a few bytes of each line).
+      let at = -1;
+      for (const variant of variants) {
+        const found = indexWithin(bytes, variant, from, at === -1 ? to : at);
+        if (found !== -1) at = found;
       }
-    } else {
-      next[which] = bytes.indexOf(variants[which] ?? 0, at + 1);
+      if (at === -1) break;
+      if (matchesAt(at - anchor)) {
+        hits.push(at - anchor);
+        break;
+      }
+      from = at + 1;
     }
   }
   return hits;
 }
 
 const decoder = new TextDecoder();
+const strictDecoder = new TextDecoder("utf-8", { fatal: true });
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** Non-ASCII text: the bytes are decoded and searched with a case-insensitive regex. */
-function findDecoded(bytes: Uint8Array, text: string): number[] {
-  const decoded = decoder.decode(bytes);
-  const pattern = new RegExp(escapeRegExp(text), "gi");
-  const hits: number[] = [];
-  // Offsets come back in bytes: the encoder measures the UTF-8 length of the text before each hit.
+/**
+ * Text whose case folds beyond ASCII: each line is decoded and searched with a case-insensitive regex. The
+ * offset is the match's when the line is UTF-8 (the text before it, encoded again, is its bytes), else the
+ * line's start (bytes that are not UTF-8 decode to U+FFFD, which encodes to three bytes).
+ */
+function findDecoded(bytes: Uint8Array, text: string, lines: ArrayLike<number>): number[] {
+  const pattern = new RegExp(escapeRegExp(text), "i");
   const encoder = new TextEncoder();
-  let charsSeen = 0;
-  let bytesSeen = 0;
-  for (let match = pattern.exec(decoded); match !== null; match = pattern.exec(decoded)) {
-    bytesSeen += encoder.encode(decoded.slice(charsSeen, match.index)).length;
-    charsSeen = match.index;
-    hits.push(bytesSeen);
-    const newline = decoded.indexOf("\n", match.index);
-    if (newline === -1) break;
-    pattern.lastIndex = newline + 1;
+  const hits: number[] = [];
+  for (let i = 0; i + 1 < lines.length; i += 2) {
+    const start = lines[i] ?? 0;
+    const raw = bytes.subarray(start, lines[i + 1] ?? 0);
+    let line: string;
+    let utf8 = true;
+    try {
+      line = strictDecoder.decode(raw);
+    } catch {
+      line = decoder.decode(raw);
+      utf8 = false;
+    }
+    const match = pattern.exec(line);
+    if (match) hits.push(start + (utf8 ? encoder.encode(line.slice(0, match.index)).length : 0));
   }
   return hits;
 }

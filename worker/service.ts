@@ -41,7 +41,7 @@ import type {
 } from "./protocol";
 import type { ResultsStore } from "./results-cache";
 import { RewardsScheduler, resetRewards } from "./rewards-scheduler";
-import { defaultSearchLimits, type SearchLimits, searchDataset } from "./search-scheduler";
+import { defaultSearchLimits, type SearchLimits, SharedSearches, searchDataset } from "./search-scheduler";
 import { Sources } from "./sources";
 import { cancelled, type Dataset, newDatasetId } from "./store";
 import { openAfterLoad, PROGRESS_EVENT_MS, SESSION_EVENT_MS, Workspace } from "./workspace";
@@ -64,6 +64,9 @@ export class DataService {
   private readonly rewards: RewardsScheduler;
   /** Bytes per search job, and most bytes read between two candidate lines (tests use small ones). */
   readonly searchLimits: SearchLimits = defaultSearchLimits();
+  private readonly searches = new SharedSearches((dataset, text, signal, progress) =>
+    searchDataset(dataset, text, this.pool, this.searchLimits, signal, progress),
+  );
   private readonly reopening = new Map<string, Promise<Dataset | undefined>>();
 
   constructor(
@@ -442,7 +445,8 @@ export class DataService {
   ): Promise<{ lines: number[] }> {
     const dataset = this.workspace.get(id);
     if (!dataset) return { lines: [] };
-    return searchDataset(dataset, text, this.pool, this.searchLimits, signal, progress);
+    // The list and the run view ask for the same text at once: one pool search answers both.
+    return this.searches.search(dataset, text, signal, progress);
   }
 
   servers(): string[] {

@@ -8,17 +8,30 @@ import topbar from "@/components/topbar.module.css";
 import { runViewReady, useRunExport, useRunReport } from "@/features/run/data";
 import { FilterBar } from "@/features/run/FilterBar";
 import type { SortKey } from "@/features/run/list";
+import type { ExportFormat } from "@/features/run/protocol";
 import { RolloutTable } from "@/features/run/RolloutTable";
 import { RunFilter } from "@/features/run/RunFilter";
 import { RunMetricsPanel } from "@/features/run/RunMetricsPanel";
 import { type MarkedRollout, marksIn, reportScope } from "@/features/run/report-scope";
 import { SummaryBand } from "@/features/run/SummaryBand";
 import { TriagePanel } from "@/features/run/TriagePanel";
-import { useLineErrors, useLoad, usePrioritize, useRecentFiles, useSamples, useSession } from "@/hooks/data";
+import {
+  type ProgressStore,
+  useLineErrors,
+  useLoad,
+  useLoadProgress,
+  usePrioritize,
+  useRecentFiles,
+  useSamples,
+  useSession,
+} from "@/hooks/data";
 import { fileLabels } from "@/hooks/file-labels";
 import { bundledSample } from "@/hooks/samples";
-import { formatHarnessChoice } from "@/lib/harness";
-import { lineCountsText } from "@/lib/run";
+import { useStable, useStableCallback } from "@/hooks/use-stable";
+import { useStages } from "@/hooks/use-stages";
+import { type AgentInference, formatHarnessChoice, type HarnessChoice } from "@/lib/harness";
+import { formatCount, lineCountsText, type Reward } from "@/lib/run";
+import type { ZeroCause } from "@/lib/triage";
 import { useGymMetrics } from "./data";
 import { FolderPanel, GymMetricsPanel } from "./FolderPanel";
 import { FollowBanner } from "./FollowBanner";
@@ -27,6 +40,7 @@ import {
   activeCause,
   breakdownScope,
   linkParts,
+  sameDetailSource,
   shownDataset,
   sortChange,
   switchReward,
@@ -43,6 +57,12 @@ import { useViewState } from "./use-view-state";
 import { linkTarget } from "./view-state";
 
 const NO_LINES: readonly number[] = [];
+const NO_INFERENCES: readonly AgentInference[] = [];
+
+/** The load's progress bar: the only part of the page a progress report re-renders. */
+function LiveProgressBar({ progress, onCancel }: { progress: ProgressStore; onCancel(): void }) {
+  return <LoadProgressBar progress={useLoadProgress(progress)} onCancel={onCancel} />;
+}
 
 export function Inspector() {
   const [view, setView] = useViewState();
@@ -87,7 +107,7 @@ export function Inspector() {
   const lineErrors = useLineErrors(dataset);
   const prioritize = usePrioritize(dataset?.id ?? null);
   const list = useInspectorFilter(dataset, view, busy);
-  const { entries, rows, counts, agents, servers, query, search, searchDone, run, runLines } = list;
+  const { entries, rows, counts, agents, servers, query, search, searchDone, runView, runLines } = list;
   const { firstLine, selectedLine, selectedEntry, ready, rewarded } = list;
   const runExport = useRunExport();
   const runReport = useRunReport();
@@ -106,8 +126,50 @@ export function Inspector() {
       ? `/compare?tab=whatif&sample=${encodeURIComponent(view.sample)}&line=${selectedEntry.line}`
       : "/compare";
 
-  const onSort = (key: SortKey) => setView((state) => sortChange(state, key));
-  const selectLine = (line: number) => setView({ line, call: null }, { push: true });
+  // Handlers of stable identity and the detail pane's file kept while only its rows or rewards change: the
+  // memoized panes below render again for what concerns them, not for every session event.
+  const onSort = useStableCallback((key: SortKey) => setView((state) => sortChange(state, key)));
+  const selectLine = useStableCallback((line: number) => setView({ line, call: null }, { push: true }));
+  const setFilter = useStableCallback((f: string) => setView({ f }));
+  const setFilterFromTop = useStableCallback((f: string) => setView({ f, line: null, call: null }));
+  const onReward = useStableCallback((next: Reward) => setView((state) => switchReward(state, next)));
+  const onCause = useStableCallback((cause: ZeroCause | null) =>
+    setView({ f: withCause(view.f, cause, view.reward), line: null, call: null }),
+  );
+  const onExport = useStableCallback((format: ExportFormat) => {
+    if (!dataset) return;
+    setExportError(null);
+    void runExport(dataset, view.f, format).then(setExportError);
+  });
+  const onReport = useStableCallback(() => {
+    if (!dataset) return;
+    setExportError(null);
+    void runReport(dataset, view.f, marks, view.reward).then(setExportError);
+  });
+  const onHarness = useStableCallback((choice: HarnessChoice) =>
+    setView({ harness: formatHarnessChoice(choice) }),
+  );
+  const onTask = useStableCallback((task: string) =>
+    setView({ f: `field:_ng_task_index=${task}`, line: null, call: null }),
+  );
+  const onMark = useStableCallback((on: boolean) => {
+    if (!dataset || !selectedEntry) return;
+    const mark = { dataset: dataset.id, line: selectedEntry.line };
+    const others = marks.filter((m) => m.dataset !== mark.dataset || m.line !== mark.line);
+    setMarks(on ? [...others, mark] : others);
+  });
+  const detailSource = useStable(dataset, sameDetailSource);
+  // The workspace's first mount in three tasks: the list, then the panels around it, then the open rollout.
+  const stage = useStages(!landing && dataset ? "workspace" : null, 3);
+  const triageCounts = useMemo(
+    () =>
+      !runView
+        ? null
+        : runView.filter.trim() === ""
+          ? runView.counts
+          : { rollouts: runView.breakdown_rollouts, unreadable: runView.counts.unreadable },
+    [runView],
+  );
   useListKeyboard({ rows, entries, firstLine, setView, searchInput });
 
   return (
@@ -155,7 +217,7 @@ export function Inspector() {
             ))}
           </div>
           <div className={topbar.topbarActions}>
-            {busy && <LoadProgressBar progress={loader.progress} onCancel={loader.cancel} />}
+            {busy && <LiveProgressBar progress={loader.progress} onCancel={loader.cancel} />}
             <Link className="button" href={compareHref} data-testid="compare-link">
               Compare · what-if · repair
             </Link>
@@ -238,72 +300,64 @@ export function Inspector() {
             data-search-first-ms={searchDone ? (search.data?.firstMs ?? undefined) : undefined}
           >
             <section className={styles.listPane}>
-              {folder && (
-                <FolderPanel
-                  folder={folder}
-                  busy={busy}
-                  onRole={(path, role) => void loader.setRole(path, role)}
-                />
-              )}
-              {!run.data && !runViewReady(dataset) && (
-                <p className={cx("muted", styles.runPending)} data-testid="run-pending">
-                  Why-zero breakdown and run metrics once every reward is in ({dataset.rewarded} of{" "}
-                  {dataset.rows}).
-                </p>
-              )}
-              {run.data && (
-                <TriagePanel
-                  triage={run.data.triage}
-                  counts={
-                    run.data.filter.trim() === ""
-                      ? run.data.counts
-                      : { rollouts: run.data.breakdown_rollouts, unreadable: run.data.counts.unreadable }
-                  }
-                  scope={breakdownScope(
-                    run.data.filter,
-                    run.data.breakdown_rollouts,
-                    run.data.counts.rollouts,
+              {stage >= 2 && (
+                <>
+                  {folder && (
+                    <FolderPanel
+                      folder={folder}
+                      busy={busy}
+                      onRole={(path, role) => void loader.setRole(path, role)}
+                    />
                   )}
-                  reward={view.reward}
-                  // One setting (?reward=): the zeros of a chip, tile or cause chosen before follow it.
-                  onReward={(next) => setView((state) => switchReward(state, next))}
-                  active={activeCause(view.f)}
-                  onCause={(cause) =>
-                    setView({ f: withCause(view.f, cause, view.reward), line: null, call: null })
-                  }
-                />
-              )}
-              <RunFilter
-                filter={view.f}
-                onFilter={(f) => setView({ f })}
-                error={run.data?.filter_error ?? null}
-                kept={runLines === null ? null : runLines.length}
-                fileName={dataset.name}
-                reward={view.reward}
-                onExport={(format) => {
-                  setExportError(null);
-                  void runExport(dataset, view.f, format).then(setExportError);
-                }}
-                exportError={exportError}
-                marked={reportMarks}
-                onReport={() => {
-                  setExportError(null);
-                  void runReport(dataset, view.f, marks, view.reward).then(setExportError);
-                }}
-                inferred={run.data?.inferred_by_agent ?? []}
-                agents={agents}
-                harness={harnessChoice}
-                onHarness={(choice) => setView({ harness: formatHarnessChoice(choice) })}
-              />
-              {folderRun && <GymMetricsPanel run={folderRun} views={gymMetrics} />}
-              {run.data && (
-                <RunMetricsPanel
-                  metrics={run.data.metrics}
-                  unreadable={run.data.counts.unreadable}
-                  filter={run.data.filter}
-                  total={run.data.counts.rollouts}
-                  onTask={(task) => setView({ f: `field:_ng_task_index=${task}`, line: null, call: null })}
-                />
+                  {!runView && !runViewReady(dataset) && (
+                    <p className={cx("muted", styles.runPending)} data-testid="run-pending">
+                      Why-zero breakdown and run metrics once every reward is in ({dataset.rewarded} of{" "}
+                      {dataset.rows}).
+                    </p>
+                  )}
+                  {runView && triageCounts && (
+                    <TriagePanel
+                      triage={runView.triage}
+                      counts={triageCounts}
+                      scope={breakdownScope(
+                        runView.filter,
+                        runView.breakdown_rollouts,
+                        runView.counts.rollouts,
+                      )}
+                      reward={view.reward}
+                      // One setting (?reward=): the zeros of a chip, tile or cause chosen before follow it.
+                      onReward={onReward}
+                      active={activeCause(view.f)}
+                      onCause={onCause}
+                    />
+                  )}
+                  <RunFilter
+                    filter={view.f}
+                    onFilter={setFilter}
+                    error={runView?.filter_error ?? null}
+                    kept={runLines === null ? null : runLines.length}
+                    fileName={dataset.name}
+                    reward={view.reward}
+                    onExport={onExport}
+                    exportError={exportError}
+                    marked={reportMarks}
+                    onReport={onReport}
+                    inferred={runView?.inferred_by_agent ?? NO_INFERENCES}
+                    agents={agents}
+                    harness={harnessChoice}
+                    onHarness={onHarness}
+                  />
+                  {folderRun && <GymMetricsPanel run={folderRun} views={gymMetrics} />}
+                  {runView && (
+                    <RunMetricsPanel
+                      metrics={runView.metrics}
+                      unreadable={runView.counts.unreadable}
+                      filter={runView.filter}
+                      total={runView.counts.rollouts}
+                      onTask={onTask}
+                    />
+                  )}
+                </>
               )}
               <SummaryBand
                 counts={counts}
@@ -311,25 +365,26 @@ export function Inspector() {
                 total={entries.length}
                 errorLines={dataset.error_count}
                 filter={view.f}
-                onFilter={(f) => setView({ f, line: null, call: null })}
+                onFilter={setFilterFromTop}
                 reward={view.reward}
                 pendingLabel={restoring ? "restoring (results being checked)" : "rewards pending"}
               />
-              {dataset.problem ? (
-                <div className="banner banner-error" role="alert" data-testid="file-problem">
-                  {dataset.name}: {dataset.problem}
-                </div>
-              ) : (
-                <LineErrors
-                  errors={lineErrors.errors}
-                  total={lineErrors.total}
-                  fileName={dataset.name}
-                  onMore={lineErrors.more}
-                />
-              )}
+              {stage >= 2 &&
+                (dataset.problem ? (
+                  <div className="banner banner-error" role="alert" data-testid="file-problem">
+                    {dataset.name}: {dataset.problem}
+                  </div>
+                ) : (
+                  <LineErrors
+                    errors={lineErrors.errors}
+                    total={lineErrors.total}
+                    fileName={dataset.name}
+                    onMore={lineErrors.more}
+                  />
+                ))}
               <FilterBar
                 filter={view.f}
-                onFilter={(f) => setView({ f })}
+                onFilter={setFilter}
                 reward={view.reward}
                 agents={agents}
                 servers={servers}
@@ -347,39 +402,38 @@ export function Inspector() {
                 onSort={onSort}
                 onVisible={prioritize}
               />
-              <footer className={styles.listFooter}>
-                <span>
-                  <kbd>j</kbd>/<kbd>k</kbd> rollout
-                </span>
-                <span>
-                  <kbd>n</kbd>/<kbd>p</kbd> call
-                </span>
-                <span>
-                  <kbd>/</kbd> search
-                </span>
-                <span className={cx("muted", styles.listFooterFile)}>
-                  {dataset.lines.toLocaleString("en-US")} lines · {(dataset.bytes / 1024 / 1024).toFixed(1)}{" "}
-                  MiB
-                  {dataset.paired_inputs ? ` · ${dataset.paired_rows} paired with inputs` : ""}
-                </span>
-              </footer>
+              {stage >= 2 && (
+                <footer className={styles.listFooter}>
+                  <span>
+                    <kbd>j</kbd>/<kbd>k</kbd> rollout
+                  </span>
+                  <span>
+                    <kbd>n</kbd>/<kbd>p</kbd> call
+                  </span>
+                  <span>
+                    <kbd>/</kbd> search
+                  </span>
+                  <span className={cx("muted", styles.listFooterFile)}>
+                    {formatCount(dataset.lines)} lines · {(dataset.bytes / 1024 / 1024).toFixed(1)} MiB
+                    {dataset.paired_inputs ? ` · ${dataset.paired_rows} paired with inputs` : ""}
+                  </span>
+                </footer>
+              )}
             </section>
             <section className={styles.detailPane} data-testid="detail-pane">
               {selectedEntry ? (
-                <RolloutPane
-                  dataset={dataset}
-                  entry={selectedEntry}
-                  call={view.call === null ? null : Number(view.call)}
-                  server={view.server}
-                  harness={harnessChoice}
-                  onView={setView}
-                  marked={marked.includes(selectedEntry.line)}
-                  onMark={(on) => {
-                    const mark = { dataset: dataset.id, line: selectedEntry.line };
-                    const others = marks.filter((m) => m.dataset !== mark.dataset || m.line !== mark.line);
-                    setMarks(on ? [...others, mark] : others);
-                  }}
-                />
+                stage >= 3 && (
+                  <RolloutPane
+                    dataset={detailSource ?? dataset}
+                    entry={selectedEntry}
+                    call={view.call === null ? null : Number(view.call)}
+                    server={view.server}
+                    harness={harnessChoice}
+                    onView={setView}
+                    marked={marked.includes(selectedEntry.line)}
+                    onMark={onMark}
+                  />
+                )
               ) : (
                 <div className={styles.placeholder}>
                   <p>

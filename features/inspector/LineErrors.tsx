@@ -15,7 +15,7 @@ const KIND_LABEL: Readonly<Record<LineKind, string>> = {
  * A file's unreadable lines. `errors` are the ones fetched so far (the first page comes with the dataset's
  * summary), `total` how many there are; `onMore` asks for the next page.
  */
-export function LineErrors({
+export const LineErrors = memo(function LineErrors({
   errors,
   total,
   fileName,
@@ -47,7 +47,7 @@ export function LineErrors({
       )}
     </details>
   );
-}
+});
 
 const NO_ERRORS: readonly LineError[] = [];
 

@@ -2,6 +2,7 @@
 import { useState } from "react";
 import code from "@/components/CodeBlock.module.css";
 import { cx } from "@/components/cx";
+import { formatCount } from "@/lib/run";
 import styles from "./RawLine.module.css";
 
 /** Largest raw line shown inline; bigger lines can still be copied or downloaded. */
@@ -62,7 +63,7 @@ export function RawLine({ byteLength, fileName, line, fetchBytes }: Props) {
         <button type="button" className="button-small" onClick={download} data-testid="download-line">
           download
         </button>
-        <span className="muted">{byteLength.toLocaleString("en-US")} bytes</span>
+        <span className="muted">{formatCount(byteLength)} bytes</span>
         {note && <span className="muted">{note}</span>}
       </div>
       {text !== null && (

@@ -1,13 +1,16 @@
 "use client";
-import { useCallback, useDeferredValue } from "react";
+import { memo, useCallback, useDeferredValue } from "react";
 import { cx } from "@/components/cx";
 import { LookalikeNames } from "@/components/Name";
 import { useServers } from "@/hooks/data";
-import type { DatasetSummary, RolloutIndexEntry } from "@/hooks/types";
+import type { RolloutIndexEntry } from "@/hooks/types";
+import { useStages } from "@/hooks/use-stages";
 import { type HarnessChoice, harnessFor } from "@/lib/harness";
+import { formatCount } from "@/lib/run";
 import { badgeAt, packHolds } from "@/lib/triage";
 import { CallTable } from "./CallTable";
 import {
+  type DetailSource,
   useDecisivePage,
   useDetail,
   useDetailBadges,
@@ -27,7 +30,8 @@ import { VerificationPanel } from "./VerificationPanel";
 import { WhyZero } from "./WhyZero";
 
 interface Props {
-  dataset: DatasetSummary;
+  /** The file, as the pane reads it: memoized, the pane renders again when these or the props below change. */
+  dataset: DetailSource;
   entry: RolloutIndexEntry;
   call: number | null;
   server: string | null;
@@ -39,7 +43,16 @@ interface Props {
   onMark(marked: boolean): void;
 }
 
-export function RolloutPane({ dataset, entry, call, server, harness, onView, marked, onMark }: Props) {
+export const RolloutPane = memo(function RolloutPane({
+  dataset,
+  entry,
+  call,
+  server,
+  harness,
+  onView,
+  marked,
+  onMark,
+}: Props) {
   // One parse in the worker: the summary at once, the calls and transcript items a page at a time as they
   // come on screen (from the same opened rollout), both verifications from the pool when they are done.
   const detail = useDetail(dataset, entry.line, server, harness);
@@ -88,6 +101,9 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView, mar
   // The verification too: with a long rollout's why-zero sentences, tables and every shown row's badge it
   // was one task of 60-70 ms when it arrived (bench/hostile-browser.md).
   const checked = useDeferredValue(verification.data);
+  // An opened rollout mounts in three tasks: its header and verdicts, then its calls, then its transcript,
+  // task fields and raw line (each a commit, a style and a layout of its own: bench/main-thread.md).
+  const stage = useStages(view?.line === entry.line ? `${dataset.id}:${entry.line}` : null, 3);
   if (detail.isError) return <div className="banner banner-error">Could not open line {entry.line}.</div>;
   if (!view || view.line !== entry.line) {
     return <div className={cx(inspector.placeholder, "muted")}>Opening line {entry.line}…</div>;
@@ -151,42 +167,48 @@ export function RolloutPane({ dataset, entry, call, server, harness, onView, mar
           }
           liveHref={`/live?dataset=${encodeURIComponent(dataset.id)}&line=${entry.line}`}
         />
-        <section className="identity" aria-label="Call identities">
-          <h3>
-            Calls <span className="muted">({view.call_count.toLocaleString("en-US")})</span>
-          </h3>
-          <CallTable
-            key={entry.line}
-            count={view.call_count}
-            callAt={calls.rowAt}
-            onRange={onCallRange}
-            selected={call}
-            onSelect={select}
-            outcomeOf={outcomeOf}
-          />
-        </section>
-        <section className="transcript-section" aria-label="Transcript">
-          <h3>Transcript</h3>
-          <Transcript
-            key={entry.line}
-            input={view.input}
-            count={view.item_count}
-            itemAt={items.rowAt}
-            onRange={onItemRange}
-            selected={call}
-            selectedItem={call === null ? null : (view.call_items[call] ?? null)}
-            onSelect={select}
-            outcomeOf={outcomeOf}
-          />
-        </section>
-        <TaskFields fields={view.extra_fields} />
-        <RawLine
-          byteLength={view.byte_length}
-          fileName={dataset.name}
-          line={entry.line}
-          fetchBytes={() => fetchRaw(dataset.id, entry.line)}
-        />
+        {stage >= 2 && (
+          <section className="identity" aria-label="Call identities">
+            <h3>
+              Calls <span className="muted">({formatCount(view.call_count)})</span>
+            </h3>
+            <CallTable
+              key={entry.line}
+              count={view.call_count}
+              callAt={calls.rowAt}
+              onRange={onCallRange}
+              selected={call}
+              onSelect={select}
+              outcomeOf={outcomeOf}
+            />
+          </section>
+        )}
+        {stage >= 3 && (
+          <>
+            <section className="transcript-section" aria-label="Transcript">
+              <h3>Transcript</h3>
+              <Transcript
+                key={entry.line}
+                input={view.input}
+                count={view.item_count}
+                itemAt={items.rowAt}
+                onRange={onItemRange}
+                selected={call}
+                selectedItem={call === null ? null : (view.call_items[call] ?? null)}
+                onSelect={select}
+                outcomeOf={outcomeOf}
+              />
+            </section>
+            <TaskFields fields={view.extra_fields} />
+            <RawLine
+              byteLength={view.byte_length}
+              fileName={dataset.name}
+              line={entry.line}
+              fetchBytes={() => fetchRaw(dataset.id, entry.line)}
+            />
+          </>
+        )}
       </LookalikeNames>
     </article>
   );
-}
+});

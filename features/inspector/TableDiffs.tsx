@@ -1,5 +1,6 @@
 import { cx } from "@/components/cx";
 import type { ListedTableDiff, ListedWorkplaceDetails } from "@/hooks/types";
+import { formatCount } from "@/lib/run";
 import styles from "./TableDiffs.module.css";
 
 type RowView = ListedTableDiff["onlyPredicted"][number];
@@ -29,7 +30,7 @@ function RowList({
     <div className="diff-rows" data-side={side}>
       <p>
         <span className={SIDE_CLASS[side]}>
-          {total.toLocaleString("en-US")} row{total === 1 ? "" : "s"} only in the {side} state
+          {formatCount(total)} row{total === 1 ? "" : "s"} only in the {side} state
         </span>
       </p>
       <div className={styles.diffRowsScroll}>
@@ -56,9 +57,7 @@ function RowList({
           </tbody>
         </table>
       </div>
-      {total > rows.length && (
-        <p className="muted">and {(total - rows.length).toLocaleString("en-US")} more rows</p>
-      )}
+      {total > rows.length && <p className="muted">and {formatCount(total - rows.length)} more rows</p>}
     </div>
   );
 }
@@ -99,8 +98,8 @@ export function TableDiffs({ details }: { details: ListedWorkplaceDetails }) {
             )}
             {table.totals.differingCells > table.differingCells.length && (
               <p className="muted">
-                and {(table.totals.differingCells - table.differingCells.length).toLocaleString("en-US")} more
-                differing cells
+                and {formatCount(table.totals.differingCells - table.differingCells.length)} more differing
+                cells
               </p>
             )}
             {table.totals.onlyPredicted > 0 && (
@@ -129,9 +128,8 @@ export function TableDiffs({ details }: { details: ListedWorkplaceDetails }) {
       )}
       {details.skippedTotal > skipped.length && (
         <p className="muted" data-testid="skipped-more">
-          and {(details.skippedTotal - skipped.length).toLocaleString("en-US")} more of the{" "}
-          {details.callsTotal.toLocaleString("en-US")} calls did not apply (cli export --what verify lists
-          them all)
+          and {formatCount(details.skippedTotal - skipped.length)} more of the{" "}
+          {formatCount(details.callsTotal)} calls did not apply (cli export --what verify lists them all)
         </p>
       )}
     </div>

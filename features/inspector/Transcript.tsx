@@ -7,6 +7,7 @@ import { Markdown } from "@/components/Markdown";
 import { Name } from "@/components/Name";
 import { estimateWithin, scrollParent, useLongList, useReveal, useVisibleRange } from "@/components/virtual";
 import type { InputMessage, TranscriptItem } from "@/hooks/types";
+import { formatCount } from "@/lib/run";
 import callStyles from "./CallTable.module.css";
 import styles from "./Transcript.module.css";
 
@@ -26,7 +27,7 @@ function FoldedText({ text, markdown = false }: { text: string; markdown?: boole
     <div className={styles.msgText} data-testid="msg-text">
       {open ? body(text) : body(`${text.slice(0, FOLD_TEXT_CHARS)}…`)}
       <button type="button" className="link-button" onClick={() => setOpen(!open)}>
-        {open ? "show less" : `show all ${text.length.toLocaleString("en-US")} characters`}
+        {open ? "show less" : `show all ${formatCount(text.length)} characters`}
       </button>
     </div>
   );

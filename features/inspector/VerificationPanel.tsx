@@ -14,6 +14,7 @@ import {
   type VerifierDetailsView,
   type VerifyResultView,
 } from "@/hooks/types";
+import { formatCount } from "@/lib/run";
 import { TableDiffs } from "./TableDiffs";
 import styles from "./VerificationPanel.module.css";
 
@@ -63,13 +64,13 @@ function Explanation({ result }: { result: VerifyResultView }) {
       )}
       {open && result.explanation_total > result.explanation.length && (
         <p className="muted" data-testid="explanation-more">
-          and {(result.explanation_total - result.explanation.length).toLocaleString("en-US")} more sentences
-          (cli verify and export list them all)
+          and {formatCount(result.explanation_total - result.explanation.length)} more sentences (cli verify
+          and export list them all)
         </p>
       )}
       {result.explanation_total > EXPLANATION_PREVIEW && (
         <button type="button" className="link-button" onClick={() => setOpen(!open)}>
-          {open ? "show fewer" : `show all ${result.explanation_total.toLocaleString("en-US")} sentences`}
+          {open ? "show fewer" : `show all ${formatCount(result.explanation_total)} sentences`}
         </button>
       )}
       {result.details !== undefined && <Details details={result.details} />}

@@ -2,6 +2,7 @@ import { Fragment, useState } from "react";
 import { cx } from "@/components/cx";
 import triageStyles from "@/features/run/TriagePanel.module.css";
 import type { DetailTriage } from "@/hooks/types";
+import { formatCount } from "@/lib/run";
 import { type DecisiveCall, REPRODUCTION_TEXT, ZERO_CAUSE_HINTS, ZERO_CAUSE_LABELS } from "@/lib/triage";
 import styles from "./WhyZero.module.css";
 
@@ -111,7 +112,7 @@ export function WhyZero({
           ))}
           {left > 0 && (
             <li className="muted">
-              and {left.toLocaleString("en-US")} more{" "}
+              and {formatCount(left)} more{" "}
               {loadDecisive && (
                 <button
                   type="button"

@@ -12,8 +12,11 @@ import type { HarnessChoice } from "@/lib/harness";
 import { badgeAt, type CallBadge, type DecisiveCall } from "@/lib/triage";
 import type { CallView, DataRequests, DatasetSummary, DetailParams, TranscriptItem } from "@/worker/protocol";
 
+/** What the detail pane's requests read of a dataset (a session event changing anything else leaves it be). */
+export type DetailSource = Pick<DatasetSummary, "id" | "name" | "analysis">;
+
 function detailParams(
-  dataset: DatasetSummary | null,
+  dataset: DetailSource | null,
   line: number | null,
   server: string | null,
   harness: HarnessChoice | null,
@@ -27,7 +30,7 @@ function detailParams(
  */
 function useDetailRequest<M extends "detail" | "detailVerification">(
   method: M,
-  dataset: DatasetSummary | null,
+  dataset: DetailSource | null,
   line: number | null,
   server: string | null,
   harness: HarnessChoice | null,
@@ -50,7 +53,7 @@ function useDetailRequest<M extends "detail" | "detailVerification">(
  * rollout for the pages.
  */
 export function useDetail(
-  dataset: DatasetSummary | null,
+  dataset: DetailSource | null,
   line: number | null,
   server: string | null,
   harness: HarnessChoice | null,
@@ -64,7 +67,7 @@ export function useDetail(
  * `opened` (the summary is in): on 2 cores a replay started alongside would halve the open's CPU.
  */
 export function useDetailVerification(
-  dataset: DatasetSummary | null,
+  dataset: DetailSource | null,
   line: number | null,
   server: string | null,
   harness: HarnessChoice | null,
@@ -140,7 +143,7 @@ function useDetailRows<T>(
 
 /** The calls of the rollout useDetail opened (same arguments), a page at a time as they come on screen. */
 export function useDetailCalls(
-  dataset: DatasetSummary | null,
+  dataset: DetailSource | null,
   line: number | null,
   server: string | null,
   harness: HarnessChoice | null,
@@ -154,7 +157,7 @@ export function useDetailCalls(
 
 /** The transcript items of the rollout useDetail opened (same arguments), a page at a time. */
 export function useDetailItems(
-  dataset: DatasetSummary | null,
+  dataset: DetailSource | null,
   line: number | null,
   server: string | null,
   harness: HarnessChoice | null,
@@ -172,7 +175,7 @@ export function useDetailItems(
  * calls they show, and share the pages. `badgeAt` is undefined while a call's page is on its way.
  */
 export function useDetailBadges(
-  dataset: DatasetSummary | null,
+  dataset: DetailSource | null,
   line: number | null,
   server: string | null,
   harness: HarnessChoice | null,
@@ -204,7 +207,7 @@ export function useDetailBadges(
 
 /** Decisive calls [start, end) of the verified rollout (the view lists the first ones), asked for on demand. */
 export function useDecisivePage(
-  dataset: DatasetSummary | null,
+  dataset: DetailSource | null,
   line: number | null,
   server: string | null,
   harness: HarnessChoice | null,

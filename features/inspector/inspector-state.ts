@@ -195,3 +195,17 @@ export function workspaceReadiness(state: {
   const ready = dataset?.indexed === true && !state.busy && state.indexSettled && state.current;
   return { ready, rewarded: ready && dataset !== null && dataset.rewarded === dataset.rows };
 }
+
+/**
+ * The same file for the detail pane: its requests are keyed by the id and the analysis revision, and it shows
+ * the name. A session event (new rows, new rewards, progress) changes none of them, so the open rollout's
+ * pane is not rendered again for it.
+ */
+export function sameDetailSource(
+  a: Pick<DatasetSummary, "id" | "name" | "analysis"> | null,
+  b: Pick<DatasetSummary, "id" | "name" | "analysis"> | null,
+): boolean {
+  return (
+    a === b || (a !== null && b !== null && a.id === b.id && a.name === b.name && a.analysis === b.analysis)
+  );
+}

@@ -4,6 +4,7 @@ import { useRunView } from "@/features/run/data";
 import { filterClauses, selectRollouts, statusCounts } from "@/features/run/list";
 import { useRolloutIndex, useSearch } from "@/hooks/data";
 import type { DatasetSummary, RolloutIndexEntry } from "@/hooks/types";
+import { sameStrings, useStable } from "@/hooks/use-stable";
 import { textsOf } from "@/lib/run";
 import { workspaceReadiness } from "./inspector-state";
 import type { ViewState } from "./view-state";
@@ -33,8 +34,11 @@ export function useInspectorFilter(
   const searchLines = useDeferredValue(query.trim() ? (search.data?.lines ?? null) : null);
   const { sort, desc } = view;
   const run = useRunView(dataset, view.f, view.reward);
+  // The run view (breakdown, metrics, the lines a filter keeps) lands in a background render too: on a big
+  // run its first arrival, once every reward is in, re-filters the list and mounts both panels.
+  const runView = useDeferredValue(run.data);
   // The worker's answer for this very filter (a previous filter's answer is kept on screen while it computes).
-  const runLines = run.data && run.data.filter === view.f ? run.data.lines : null;
+  const runLines = runView && runView.filter === view.f ? runView.lines : null;
   const kept = useMemo(() => (runLines === null ? null : new Set(runLines)), [runLines]);
   const rows = useMemo(
     () =>
@@ -48,13 +52,14 @@ export function useInspectorFilter(
   // The tiles count the rows the filter keeps, as the list, the metrics and the export do; the zero tile
   // counts zeros in the reward setting, as the headline does.
   const counts = useMemo(() => statusCounts(rows, view.reward), [rows, view.reward]);
-  const agents = useMemo(
-    () => [...new Set(entries.flatMap((e) => (e.agent ? [e.agent] : [])))].sort(),
-    [entries],
+  // The same lists while new rows bring no new name: the filter bar's options are not rebuilt per revision.
+  const agents = useStable(
+    useMemo(() => [...new Set(entries.flatMap((e) => (e.agent ? [e.agent] : [])))].sort(), [entries]),
+    sameStrings,
   );
-  const servers = useMemo(
-    () => [...new Set(entries.flatMap((e) => (e.server ? [e.server] : [])))].sort(),
-    [entries],
+  const servers = useStable(
+    useMemo(() => [...new Set(entries.flatMap((e) => (e.server ? [e.server] : [])))].sort(), [entries]),
+    sameStrings,
   );
 
   // Without a line in the URL the first listed rollout is open, so a loaded file shows a transcript at once.
@@ -76,5 +81,5 @@ export function useInspectorFilter(
     current: entries === latestEntries,
   });
   const list = { entries, rows, counts, agents, servers, runLines, firstLine, selectedLine, selectedEntry };
-  return { ...list, ...readiness, query, search, searchDone, run };
+  return { ...list, ...readiness, query, search, searchDone, runView };
 }

@@ -1,4 +1,4 @@
-import { useMemo } from "react";
+import { memo, useMemo } from "react";
 import chips from "@/components/chips.module.css";
 import { cx } from "@/components/cx";
 import { nameLabel } from "@/components/Name";
@@ -31,7 +31,7 @@ interface Props {
   searchRef?: React.Ref<HTMLInputElement>;
 }
 
-export function FilterBar(props: Props) {
+export const FilterBar = memo(function FilterBar(props: Props) {
   const { filter, onFilter } = props;
   const [query, setQuery] = useDraft(clauseValue(filter, "text") ?? "", (text) =>
     onFilter(setClause(filter, "text", text.trim() === "" ? null : { kind: "text", value: text })),
@@ -128,6 +128,6 @@ export function FilterBar(props: Props) {
       </div>
     </div>
   );
-}
+});
 
 export type { SortKey };

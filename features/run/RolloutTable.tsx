@@ -1,6 +1,6 @@
 "use client";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useRef } from "react";
+import { memo, useEffect, useRef } from "react";
 import { CountChip, formatReward } from "@/components/badges";
 import { cx } from "@/components/cx";
 import { afterLayout } from "@/components/virtual";
@@ -41,7 +41,15 @@ function task(entry: RolloutIndexEntry): string {
   return entry.task_id ?? "—";
 }
 
-export function RolloutTable({ rows, selected, onSelect, sort, desc, onSort, onVisible }: Props) {
+export const RolloutTable = memo(function RolloutTable({
+  rows,
+  selected,
+  onSelect,
+  sort,
+  desc,
+  onSort,
+  onVisible,
+}: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -161,4 +169,4 @@ export function RolloutTable({ rows, selected, onSelect, sort, desc, onSort, onV
       </div>
     </div>
   );
-}
+});

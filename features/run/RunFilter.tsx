@@ -1,3 +1,4 @@
+import { memo } from "react";
 import { cx } from "@/components/cx";
 import { useDraft } from "@/hooks/use-draft";
 import { type AgentInference, chooseFor, type HarnessChoice, harnessFor } from "@/lib/harness";
@@ -65,7 +66,7 @@ function shellQuote(text: string): string {
 }
 
 /** The structured filter (lib/run syntax), the export of what it keeps, and the inferred harness offer. */
-export function RunFilter(props: Props) {
+export const RunFilter = memo(function RunFilter(props: Props) {
   const [draft, setDraft] = useDraft(props.filter, props.onFilter);
   const cli = `npm run --silent cli -- triage ${shellQuote(props.fileName)} --format csv${
     props.filter.trim() === "" ? "" : ` --filter ${shellQuote(props.filter.trim())}`
@@ -189,4 +190,4 @@ export function RunFilter(props: Props) {
       )}
     </div>
   );
-}
+});

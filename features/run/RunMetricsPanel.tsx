@@ -1,7 +1,7 @@
-import { Fragment, useState } from "react";
+import { Fragment, memo, useState } from "react";
 import { formatReward } from "@/components/badges";
 import type { GroupStats, RewardSource, RunMetrics } from "@/lib/metrics";
-import { lineCountsText, REWARDS } from "@/lib/run";
+import { formatCount, lineCountsText, REWARDS } from "@/lib/run";
 import styles from "./RunMetricsPanel.module.css";
 
 interface Props {
@@ -68,7 +68,13 @@ const REWARD_HINT: Record<RewardSource, string> = {
   legacy: "recomputed here under the legacy policy (Gym before provenance)",
 };
 
-export function RunMetricsPanel({ metrics, filter, total, unreadable, onTask }: Props) {
+export const RunMetricsPanel = memo(function RunMetricsPanel({
+  metrics,
+  filter,
+  total,
+  unreadable,
+  onTask,
+}: Props) {
   const reward = metrics.reward;
   const distribution = metrics.distribution[reward];
   const max = Math.max(1, ...distribution.bins.map((b) => b.count));
@@ -162,10 +168,10 @@ export function RunMetricsPanel({ metrics, filter, total, unreadable, onTask }: 
             <Value
               name="tokens-total"
               value={metrics.usage.total_tokens}
-              text={metrics.usage.total_tokens.toLocaleString("en-US")}
+              text={formatCount(metrics.usage.total_tokens)}
             />{" "}
-            total ({metrics.usage.input_tokens.toLocaleString("en-US")} in ·{" "}
-            {metrics.usage.output_tokens.toLocaleString("en-US")} out) over {metrics.usage.rollouts} rollouts
+            total ({formatCount(metrics.usage.input_tokens)} in · {formatCount(metrics.usage.output_tokens)}{" "}
+            out) over {metrics.usage.rollouts} rollouts
           </span>
         </div>
         <div className={styles.metric}>
@@ -178,7 +184,7 @@ export function RunMetricsPanel({ metrics, filter, total, unreadable, onTask }: 
                 data-model={m.model ?? ""}
                 data-tokens={m.total_tokens}
               >
-                {m.model ?? "(none)"} ×{m.n} · {m.total_tokens.toLocaleString("en-US")} tok
+                {m.model ?? "(none)"} ×{m.n} · {formatCount(m.total_tokens)} tok
               </span>
             ))}
           </span>
@@ -241,4 +247,4 @@ export function RunMetricsPanel({ metrics, filter, total, unreadable, onTask }: 
       )}
     </details>
   );
-}
+});

@@ -1,3 +1,4 @@
+import { memo } from "react";
 import { cx } from "@/components/cx";
 import type { RolloutIndexEntry } from "@/hooks/types";
 import { type Reward, rewardName } from "@/lib/run";
@@ -86,7 +87,7 @@ function hintOf(tile: (typeof TILES)[number], reward: Reward): string {
     : tile.hint;
 }
 
-export function SummaryBand(props: Props) {
+export const SummaryBand = memo(function SummaryBand(props: Props) {
   const { counts, entries, total, errorLines, filter, onFilter, pendingLabel, reward } = props;
   const filtered = filter.trim() !== "";
   return (
@@ -153,4 +154,4 @@ export function SummaryBand(props: Props) {
       <RewardChart entries={entries} />
     </section>
   );
-}
+});

@@ -1,3 +1,4 @@
+import { memo } from "react";
 import { cx } from "@/components/cx";
 import { type LineCounts, type Reward, zeroShareText } from "@/lib/run";
 import {
@@ -72,7 +73,15 @@ function CauseButton({
  * cause that filters the list to it, drift counted apart, and which policy reproduces the recorded reward.
  * An SVG bar like the reward chart's: no chart library needed for one row of rectangles.
  */
-export function TriagePanel({ triage: views, reward, onReward, counts, active, scope, onCause }: Props) {
+export const TriagePanel = memo(function TriagePanel({
+  triage: views,
+  reward,
+  onReward,
+  counts,
+  active,
+  scope,
+  onCause,
+}: Props) {
   const triage = views[reward];
   const reproduced = triage.reproduced;
   let x = 0;
@@ -129,4 +138,4 @@ export function TriagePanel({ triage: views, reward, onReward, counts, active, s
       </p>
     </section>
   );
-}
+});

@@ -15,6 +15,7 @@ export { bareOrJsonString } from "./quoted";
 export {
   firstInvalidUtf8,
   type JsonlItem,
+  jsonlItemsOf,
   lineItem,
   MAX_LINE_BYTES,
   type RawChunk,

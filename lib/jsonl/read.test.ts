@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { firstInvalidUtf8, type JsonlItem, type ReadJsonlOptions, readJsonl } from "./read";
+import { firstInvalidUtf8, type JsonlItem, jsonlItemsOf, type ReadJsonlOptions, readJsonl } from "./read";
 
 const encoder = new TextEncoder();
 
@@ -212,6 +212,46 @@ describe("readJsonl chunking", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("jsonlItemsOf (bytes held whole)", () => {
+  it("gives readJsonl's items, ASCII or not, with a BOM, invalid UTF-8 and lines too long (property)", async () => {
+    const lineArb = fc.oneof(
+      fc.jsonValue().map((v) => JSON.stringify(v)),
+      fc.constantFrom(
+        "",
+        " ",
+        "\t",
+        "\r",
+        " \r",
+        "{bad",
+        '{"n": NaN}',
+        "-Infinity",
+        '{"a":"é"}',
+        "x".repeat(40),
+      ),
+      fc.string({ unit: "grapheme-ascii" }),
+      fc.string({ unit: "grapheme" }),
+    );
+    const fileArb = fc
+      .tuple(fc.array(lineArb, { maxLength: 12 }), fc.boolean(), fc.boolean(), fc.boolean(), fc.boolean())
+      .map(([lines, crlf, bom, invalid, lastBreak]) => {
+        const text = (bom ? "\ufeff" : "") + lines.join(crlf ? "\r\n" : "\n") + (lastBreak ? "\n" : "");
+        const bytes = encoder.encode(text);
+        if (!invalid || bytes.length === 0) return bytes;
+        const broken = bytes.slice();
+        broken[Math.floor(broken.length / 2)] = 0xff;
+        return broken;
+      });
+    await fc.assert(
+      fc.asyncProperty(fileArb, fc.constantFrom(16, 1000), async (bytes, maxLineBytes) => {
+        const streamed = await collect(streamOf([bytes]), { gzip: false, maxLineBytes });
+        expect([...jsonlItemsOf(bytes, maxLineBytes)]).toEqual(streamed);
+      }),
+      { numRuns: 500 },
+    );
+    expect([...jsonlItemsOf(TRICKY_BYTES)]).toEqual(await collect(streamOf([TRICKY_BYTES])));
   });
 });
 

@@ -6,7 +6,7 @@
  */
 import type { RewardSource, RunMetrics } from "../metrics";
 import { displayName } from "../names";
-import { type LineCounts, lineCountsText, zeroShareText } from "../run";
+import { formatCount, type LineCounts, lineCountsText, zeroShareText } from "../run";
 import { type RunTriage, ZERO_CAUSE_HINTS, ZERO_CAUSE_LABELS, ZERO_CAUSES, type ZeroCause } from "../triage";
 
 /** The page's policy: nothing loads, nothing runs; only the inline style sheet and style attributes apply. */
@@ -180,7 +180,7 @@ function metrics(run: ReportRun, filter: string, level: number): string {
   const change = m.policy_change;
   const usage = m.usage;
   return `<section data-testid="report-metrics">${heading(level, "Metrics")}
-<p>${escapeHtml(`${m.rollouts.toLocaleString("en-US")} rollouts${filter === "" ? "" : " kept by the filter"}`)}</p>
+<p>${escapeHtml(`${formatCount(m.rollouts)} rollouts${filter === "" ? "" : " kept by the filter"}`)}</p>
 ${means}
 ${heading(level + 1, "pass@k")}${passK}
 ${heading(level + 1, "Contract vs legacy")}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lineCountsText, zeroShareText } from "./counts";
+import { formatCount, lineCountsText, zeroShareText } from "./counts";
 
 describe("the one wording for a file's counts", () => {
   it("names unreadable lines beside the rollouts, never inside their count", () => {
@@ -20,5 +20,15 @@ describe("the one wording for a file's counts", () => {
     expect(zeroShareText(5, { rollouts: 10, unreadable: 0 }, "legacy")).toBe(
       "5 of 10 rollouts recompute to 0 under legacy (50.0%)",
     );
+  });
+});
+
+describe("formatCount", () => {
+  it("groups an integer's thousands as en-US does", () => {
+    for (const n of [0, 7, 999, 1000, 17975, 1234567, -1234567, Number.MAX_SAFE_INTEGER])
+      expect(formatCount(n)).toBe(n.toLocaleString("en-US"));
+  });
+  it("leaves other numbers to toLocaleString", () => {
+    expect(formatCount(1234.5)).toBe("1,234.5");
   });
 });

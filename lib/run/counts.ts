@@ -11,8 +11,19 @@ export interface LineCounts {
   readonly unreadable: number;
 }
 
+/**
+ * An integer with its thousands grouped as en-US writes them ("17,975"). Not toLocaleString: in the browser
+ * its first calls set up ICU's number formatting, 30-60 ms of a main-thread task while a file loads
+ * (bench/main-thread.md); other numbers go to it unchanged.
+ */
+export function formatCount(n: number): string {
+  if (!Number.isSafeInteger(n)) return n.toLocaleString("en-US");
+  const digits = String(Math.abs(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return n < 0 ? `-${digits}` : digits;
+}
+
 function count(n: number, one: string, many: string): string {
-  return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
 
 /** "24 rollouts", or "24 rollouts · 1 unreadable line" when some lines are not rollouts. */
@@ -39,7 +50,7 @@ const BASIS_TEXT: Readonly<Record<Reward, string>> = {
  * are not rollouts.
  */
 export function zeroShareText(zero: number, counts: LineCounts, basis: Reward = "recorded"): string {
-  const head = `${zero.toLocaleString("en-US")} of ${count(counts.rollouts, "rollout", "rollouts")} ${BASIS_TEXT[basis]} (${percent(zero, counts.rollouts)})`;
+  const head = `${formatCount(zero)} of ${count(counts.rollouts, "rollout", "rollouts")} ${BASIS_TEXT[basis]} (${percent(zero, counts.rollouts)})`;
   return counts.unreadable === 0
     ? head
     : `${head} · ${count(counts.unreadable, "unreadable line", "unreadable lines")}, not counted`;

@@ -1,4 +1,4 @@
-export { type LineCounts, lineCountsText, zeroShareText } from "./counts";
+export { formatCount, type LineCounts, lineCountsText, zeroShareText } from "./counts";
 export {
   evaluateFilter,
   type FilterClause,
