@@ -5,9 +5,8 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { z } from "zod";
-import { lineItem } from "../lib/jsonl";
-import type { AnswerMessage, BatchMessage, LineWork, ThreadedCommand } from "./threads";
-import { unpackBatch } from "./threads";
+import type { AnswerMessage, BatchMessage, LineWork, ReadyMessage, ThreadedCommand } from "./threads";
+import { answerLines, unpackBatch } from "./threads";
 
 const WORK: Record<ThreadedCommand, (argv: readonly string[]) => Promise<LineWork<unknown>>> = {
   verify: async (argv) => (await import("./commands/verify")).threadWork(argv),
@@ -20,16 +19,20 @@ const port = parentPort;
 if (port === null) throw new Error("cli/threads-worker.ts runs as a worker thread only");
 const start = Start.parse(workerData);
 const work = WORK[start.command](start.argv);
+// Batches come once the work is built; a worker that cannot build it says why, and gets none.
+work.then(
+  () => port.postMessage({ ready: true } satisfies ReadyMessage),
+  (error: unknown) => port.postMessage({ ready: false, error: messageOf(error) } satisfies ReadyMessage),
+);
 // Batches are answered one after the other, in the order they came.
 let queue: Promise<void> = Promise.resolve();
 
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 function answer(batch: BatchMessage, line: LineWork<unknown>): AnswerMessage {
-  const answers: unknown[] = [];
-  for (const raw of unpackBatch(batch.bytes, batch.meta)) {
-    const item = lineItem(raw, line.keepBytes);
-    if (item !== null) answers.push(line.line(item, batch.source));
-  }
-  return { seq: batch.seq, answers };
+  return { seq: batch.seq, answers: answerLines(unpackBatch(batch.bytes, batch.meta), batch.source, line) };
 }
 
 // Only cli/threads.ts's LinePool posts here, always a BatchMessage.
@@ -39,7 +42,7 @@ port.on("message", (batch: BatchMessage) => {
     try {
       message = answer(batch, await work);
     } catch (error) {
-      message = { seq: batch.seq, error: error instanceof Error ? error.message : String(error) };
+      message = { seq: batch.seq, error: messageOf(error) };
     }
     port.postMessage(message);
   });

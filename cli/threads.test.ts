@@ -11,10 +11,21 @@ import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { GYM_EXAMPLES } from "../lib/folder/test-helpers";
 import { TRIAGE_RUN_PATH } from "../scripts/gen-triage-run";
-import { run as triage } from "./commands/triage";
-import { run as verify } from "./commands/verify";
-import { memoryIo } from "./io";
-import { BATCH_BYTES, MAX_THREADS, PARALLEL_MIN_BYTES, readThreads, threadCount } from "./threads";
+import { run as triage, threadWork as triageWork } from "./commands/triage";
+import { run as verify, threadWork as verifyWork } from "./commands/verify";
+import { sourcesOf } from "./folder";
+import { memoryIo, silentIo } from "./io";
+import {
+  BATCH_BYTES,
+  LinePool,
+  linesOf,
+  MAX_THREADS,
+  PARALLEL_MIN_BYTES,
+  readThreads,
+  type ThreadedCommand,
+  threadCount,
+  workerExecArgv,
+} from "./threads";
 
 const ROOT = join(import.meta.dirname, "..");
 const SAMPLE = readFileSync(join(ROOT, "public", "samples", "workplace-harnesses.jsonl"));
@@ -150,5 +161,75 @@ describe("--threads", () => {
     expect(readFileSync(TRIAGE_RUN).length).toBeLessThan(PARALLEL_MIN_BYTES);
     expect(await threadCount(null, [TRIAGE_RUN])).toBe(1);
     expect(await threadCount(3, [TRIAGE_RUN])).toBe(3);
+  });
+});
+
+/** Every answer of `lines`, then how they ended: the error's message, or null. */
+async function collect<R>(lines: AsyncIterable<R>): Promise<{ answers: R[]; error: string | null }> {
+  const answers: R[] = [];
+  try {
+    for await (const answer of lines) answers.push(answer);
+  } catch (error) {
+    return { answers, error: String(error) };
+  }
+  return { answers, error: null };
+}
+
+describe("LinePool: this thread and its workers", () => {
+  // The commands above may finish a small file in this thread before a worker is ready; here the workers
+  // are waited for, so batches go to them (and to this thread when they have their fill).
+  it.each<[ThreadedCommand, string, string[]]>([
+    ["triage", TRIAGE_RUN, ["--format", "jsonl"]],
+    ["triage", BAD, ["--filter", "text:hermes"]],
+    ["verify", BAD, []],
+    ["verify", CUT, []],
+    ["triage", FOLDER, []],
+  ])(
+    "%s %s %j: the same answers as one thread, in line order, and the same error",
+    async (command, path, rest) => {
+      const argv = [path, ...rest];
+      const work = await (command === "triage" ? triageWork(argv) : verifyWork(argv));
+      const sources = await sourcesOf(path, { roles: [] }, silentIo);
+      const pool = new LinePool<unknown>(command, argv, 3);
+      try {
+        await pool.ready();
+        for (const [index, source] of sources.entries()) {
+          const one = await collect(linesOf<unknown>(source.path, index, work, null));
+          expect(one.answers.length).toBeGreaterThan(0);
+          expect(await collect(linesOf(source.path, index, work, pool))).toEqual(one);
+        }
+        expect(pool.batches.workers).toBeGreaterThan(0);
+      } finally {
+        await pool.close();
+      }
+    },
+  );
+
+  it("a worker that cannot build its work fails the lines after it, with its reason", async () => {
+    const pool = new LinePool<unknown>("triage", [TRIAGE_RUN, "--format", "nope"], 2);
+    try {
+      await pool.ready();
+      const work = await triageWork([TRIAGE_RUN]);
+      const { error } = await collect(linesOf<unknown>(TRIAGE_RUN, 0, work, pool));
+      expect(error).toMatch(/unusable arguments/);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("workers get the parent's node flags without tsx's loader (the bundle needs none)", () => {
+    expect(
+      workerExecArgv([
+        "--import",
+        "tsx",
+        "--cpu-prof",
+        "--import=tsx/esm",
+        "--require",
+        "/p/node_modules/tsx/dist/preflight.cjs",
+        "--import",
+        "./other.mjs",
+        "--max-old-space-size=100",
+      ]),
+    ).toEqual(["--cpu-prof", "--import", "./other.mjs", "--max-old-space-size=100"]);
   });
 });

@@ -1,25 +1,27 @@
 /**
  * `verify` and `triage` on every core (issue 21, item 2). The main thread reads the file and splits it
- * into lines (lib/jsonl readRawLines, the first half of readJsonl); batches of raw lines go, transferred, to
- * worker threads, which decode and parse each line with lib/jsonl lineItem (readJsonl's second half) and run
- * the command's own LineWork on it, the one function the single-thread path runs; the answers come back
- * tagged with their batch's sequence number and are given out in file order. At most
- * IN_FLIGHT_PER_THREAD batches per worker are out at once, so memory stays flat whatever the file's size.
+ * into lines (lib/jsonl readRawLines, the first half of readJsonl) and cuts them into batches. A batch goes,
+ * transferred, to a worker thread with room, else stays in the main thread; either decodes and parses each
+ * line with lib/jsonl lineItem (readJsonl's second half) and runs the command's own LineWork on it, the one
+ * function the single-thread path runs. The answers are given out in file order. At most
+ * IN_FLIGHT_PER_THREAD batches per worker and AHEAD_IN_THIS_THREAD in the main thread are out at once, so
+ * memory stays flat whatever the file's size.
  *
- * Workers run the same TypeScript sources: a worker cannot start on a .ts file in Node 20 even with the
- * parent's `--import tsx` in its execArgv ("Unknown file extension"), so its entry is a one-line bootstrap
- * that registers tsx's loader in the worker and then imports cli/threads-worker.ts.
+ * Workers run the same TypeScript sources, bundled into one ES module by esbuild at the start (workerScript):
+ * a worker cannot start on a .ts file in Node 20, and one that loads tsx starts a loader thread of its own
+ * and sends every module through it (about a second of CPU per worker).
  */
 import { stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import { type JsonlItem, type RawLine, readJsonl, readRawLines } from "../lib/jsonl";
+import { type JsonlItem, lineItem, type RawLine, readJsonl, readRawLines } from "../lib/jsonl";
 import { onInterrupt } from "./interrupt";
 import { openFileStream } from "./open";
 
 /**
- * Input bytes below which the default stays one thread: starting the workers (each loads the command's
- * modules through tsx and opens the sources) costs about what the second core saves on a file this size
+ * Input bytes below which the default stays one thread: starting the workers (the bundle, then each
+ * worker's modules and sources) costs about what the second core saves on a file this size
  * (bench/cli-threads.md: `npm run bench:cli-threads`).
  */
 export const PARALLEL_MIN_BYTES = 64 * 1024 * 1024;
@@ -30,8 +32,17 @@ export const PARALLEL_MIN_BYTES = 64 * 1024 * 1024;
  */
 export const BATCH_BYTES = 256 * 1024;
 
-/** Batches out per worker: one being worked on, one waiting, so a worker never idles on the main thread. */
-const IN_FLIGHT_PER_THREAD = 2;
+/**
+ * Batches out per worker: one being worked on and some waiting, so a worker never idles while the main
+ * thread works on a batch of its own before it hands out the next.
+ */
+const IN_FLIGHT_PER_THREAD = 4;
+
+/**
+ * Batches this thread may hold besides the workers': it works on them, in any order, while it waits for a
+ * worker's answer, so it keeps busy for as long as the workers' batches ahead of them take.
+ */
+const AHEAD_IN_THIS_THREAD = 16;
 
 /** The most `--threads` takes: more threads than this only add memory. */
 export const MAX_THREADS = 64;
@@ -51,8 +62,8 @@ export interface LineWork<R> {
 export function threadsHelp(column: number): string {
   const indent = " ".repeat(column);
   return [
-    `  ${"--threads N".padEnd(column - 2)}worker threads that read the lines (output identical, in line order);`,
-    `${indent}1 = this thread only. Default: one per core for inputs of`,
+    `  ${"--threads N".padEnd(column - 2)}threads that read the lines: this one and N-1 workers (output identical,`,
+    `${indent}in line order); 1 = this thread only. Default: one per core for inputs of`,
     `${indent}${PARALLEL_MIN_BYTES / 1024 / 1024} MiB or more, else 1`,
   ].join("\n");
 }
@@ -96,6 +107,11 @@ export type AnswerMessage =
   | { readonly seq: number; readonly answers: readonly unknown[] }
   | { readonly seq: number; readonly error: string };
 
+/** Worker -> main thread, once: its LineWork is built (batches may come), or why it could not be. */
+export type ReadyMessage = { readonly ready: true } | { readonly ready: false; readonly error: string };
+
+export type WorkerMessage = AnswerMessage | ReadyMessage;
+
 export const META_FIELDS = 5;
 
 /** The raw lines of a batch, as the main thread's splitter gave them (their bytes views on `bytes`). */
@@ -133,16 +149,75 @@ function packBatch(
   return { bytes, meta, transfer: [bytes, metaBytes] };
 }
 
-/** The worker's entry: tsx's loader registered in the worker, then the TypeScript module imported. */
-function workerBootstrap(): string {
-  const entry = new URL("./threads-worker.ts", import.meta.url).href;
-  // Resolved here, from this file: the worker's own resolution would start from the working directory.
-  const tsx = import.meta.resolve("tsx/esm/api");
-  return `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
+/** The options of node flags that load a module before the program: a loader such as tsx. */
+const PRELOAD_FLAGS = ["--import", "--require", "-r", "--loader", "--experimental-loader"];
+
+/** A module named by a preload flag that is tsx (its package or one of its entries). */
+function isTsx(specifier: string | undefined): boolean {
+  return specifier !== undefined && /(^|[\\/]node_modules[\\/])tsx([\\/]|$)/.test(specifier);
+}
+
+/**
+ * The workers' node flags: the parent's (so --cpu-prof and the like still reach them) without tsx's loader,
+ * which the bundled worker does not need and which would start a loader thread of its own in every worker.
+ */
+export function workerExecArgv(execArgv: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const flag = execArgv[i]!;
+    if (PRELOAD_FLAGS.includes(flag) && isTsx(execArgv[i + 1])) {
+      i++;
+      continue;
+    }
+    const eq = flag.indexOf("=");
+    if (eq > 0 && PRELOAD_FLAGS.includes(flag.slice(0, eq)) && isTsx(flag.slice(eq + 1))) continue;
+    kept.push(flag);
+  }
+  return kept;
+}
+
+let bundled: Promise<URL> | null = null;
+
+/**
+ * The workers' code: cli/threads-worker.ts and all it imports in one ES module, bundled once per process by
+ * esbuild (the compiler tsx itself runs). A worker that loaded the TypeScript sources through tsx spent about
+ * a second of CPU starting (a loader thread of its own, every module through it); the bundle starts in about
+ * a tenth of that (bench/cli-threads.md). Built from the sources at each run, so it is never stale.
+ */
+export function workerScript(): Promise<URL> {
+  bundled ??= (async () => {
+    // Imported here only: the worker bundle leaves esbuild out (external) and never reaches this line.
+    const { build } = await import("esbuild");
+    const entry = fileURLToPath(new URL("./threads-worker.ts", import.meta.url));
+    const result = await build({
+      entryPoints: [entry],
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: `node${process.versions.node}`,
+      write: false,
+      external: ["esbuild"],
+      logLevel: "silent",
+      // Bundled CommonJS dependencies require node's built-in modules; an ES module has no `require`.
+      banner: {
+        js: `import { createRequire } from "node:module"; const require = createRequire(${JSON.stringify(pathToFileURL(entry).href)});`,
+      },
+    });
+    const code = result.outputFiles[0]?.contents;
+    if (code === undefined) throw new Error("esbuild gave no bundle for the worker threads");
+    return new URL(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`);
+  })();
+  // A failed build is not kept: the next pool tries again.
+  bundled.catch(() => {
+    bundled = null;
+  });
+  return bundled;
 }
 
 interface Slot {
   readonly worker: Worker;
+  /** It has built its LineWork: batches go to it from then on. */
+  ready: boolean;
   busy: number;
 }
 
@@ -152,56 +227,107 @@ interface Waiting {
   readonly slot: Slot;
 }
 
+/** One batch of a file's lines, out in a worker or kept for this thread; its answers are given out in turn. */
+interface Batch {
+  /** The lines this thread is to work on itself, until it has (null for a worker's batch). */
+  mine: readonly RawLine[] | null;
+  /** The answers, or why the batch failed, once known. */
+  result: { readonly answers: readonly unknown[] } | { readonly error: unknown } | null;
+  /** A worker's answer (settles `result`); null for this thread's own batches. */
+  answered: Promise<void> | null;
+}
+
+/** Lets the workers' answers in: a message is delivered between two turns of the event loop. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
- * Worker threads that each run a command's LineWork, built in the worker from the same arguments
- * (cli/threads-worker.ts). `close` ends them; an interrupt terminates them before the process exits.
+ * `threads` threads on a command's lines: this one and `threads - 1` workers, each running the command's
+ * LineWork, built in the worker from the same arguments (cli/threads-worker.ts). This thread reads and
+ * splits the file and gives the answers out in order, and works on lines itself whenever the workers have
+ * their fill and the next answer is not in yet: the reading and ordering leave most of a core free, and
+ * one worker fewer saves its start and the copies of its lines and answers. `close` ends the workers; an
+ * interrupt terminates them before the process exits.
  */
 export class LinePool<R> {
-  private readonly slots: Slot[];
+  private readonly slots: Slot[] = [];
+  private readonly workers: number;
+  /** The workers are created (or could not be). */
+  private readonly started: Promise<void>;
+  private readonly readyWaiters: (() => void)[] = [];
+  /** Batches given out so far: worked on in this thread, and in the workers. */
+  readonly batches = { here: 0, workers: 0 };
   private readonly waiting = new Map<number, Waiting>();
   private nextSeq = 0;
   private failure: Error | null = null;
   private readonly forget: () => void;
 
+  /**
+   * `threads` threads (at least 2: this one and a worker) on `command`'s lines, as `argv` asks. The workers
+   * start in the background (the bundle, then each worker's own sources): until one is ready, this thread
+   * works on every batch itself, so their start costs no wall time.
+   */
   constructor(command: ThreadedCommand, argv: readonly string[], threads: number) {
-    const bootstrap = workerBootstrap();
-    this.slots = Array.from({ length: threads }, () => {
-      const worker = new Worker(bootstrap, { eval: true, workerData: { command, argv: [...argv] } });
-      const slot: Slot = { worker, busy: 0 };
-      worker.on("message", (message: AnswerMessage) => this.answer(message));
-      worker.on("error", (error) => this.fail(slot, error));
-      worker.on("exit", (code) => this.fail(slot, new Error(`a worker thread exited (${code})`)));
-      return slot;
-    });
+    this.workers = Math.max(1, threads - 1);
+    this.started = workerScript().then(
+      (script) => {
+        if (this.failure !== null) return;
+        const execArgv = workerExecArgv(process.execArgv);
+        for (let i = 0; i < this.workers; i++) {
+          const worker = new Worker(script, { execArgv, workerData: { command, argv: [...argv] } });
+          const slot: Slot = { worker, ready: false, busy: 0 };
+          worker.on("message", (message: WorkerMessage) => this.answer(slot, message));
+          worker.on("error", (error) => this.fail(slot, error));
+          worker.on("exit", (code) => this.fail(slot, new Error(`a worker thread exited (${code})`)));
+          this.slots.push(slot);
+        }
+      },
+      (error: unknown) => {
+        this.failure ??= new Error(
+          `the worker threads could not start: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        this.wakeReadyWaiters();
+      },
+    );
     this.forget = onInterrupt(() => {
+      this.failure ??= new Error("interrupted");
       for (const { worker } of this.slots) void worker.terminate();
     });
+  }
+
+  /** Resolves once every worker has built its work and takes batches, or the pool failed. */
+  async ready(): Promise<void> {
+    await this.started;
+    if (this.failure !== null || this.slots.every((slot) => slot.ready)) return;
+    await new Promise<void>((resolve) => this.readyWaiters.push(resolve));
+  }
+
+  private wakeReadyWaiters(): void {
+    for (const resolve of this.readyWaiters.splice(0)) resolve();
   }
 
   /** Ends every worker. */
   async close(): Promise<void> {
     this.forget();
     this.failure ??= new Error("the worker threads were closed");
+    await this.started;
     await Promise.all(this.slots.map(({ worker }) => worker.terminate()));
   }
 
   /**
-   * Every line of `path` through the workers, in file order: the answers of the lines read before a read
-   * failure (damaged gzip data, a failing source) come first, then its error is thrown as readJsonl throws it.
+   * Every line of `path` through `work` (this thread's) and the workers' (the same work), in file order: the
+   * answers of the lines read before a read failure (damaged gzip data, a failing source) come first, then
+   * its error is thrown as readJsonl throws it.
    */
-  async *lines(path: string, source: number): AsyncGenerator<R> {
+  async *lines(path: string, source: number, work: LineWork<R>): AsyncGenerator<R> {
     const stream = await openFileStream(path);
     const raw = readRawLines(stream)[Symbol.asyncIterator]();
-    const out: Promise<readonly unknown[]>[] = [];
+    const out: Batch[] = [];
     const reading: { done: boolean; failed: { error: unknown } | null } = { done: false, failed: null };
     let pending: RawLine[] = [];
     let pendingBytes = 0;
     const send = () => {
       if (pending.length === 0) return;
-      const answers = this.send(source, pending, pendingBytes);
-      // Handled when its turn comes; until then a failed batch must not count as an unhandled rejection.
-      answers.catch(() => {});
-      out.push(answers);
+      out.push(this.send(source, pending, pendingBytes));
       pending = [];
       pendingBytes = 0;
     };
@@ -227,14 +353,36 @@ export class LinePool<R> {
       }
       if (reading.done) send();
     };
+    const workOn = (batch: Batch) => {
+      if (batch.mine === null) return;
+      try {
+        batch.result = { answers: answerLines(batch.mine, source, work) };
+      } catch (error) {
+        batch.result = { error };
+      }
+      batch.mine = null;
+    };
     try {
-      const limit = this.slots.length * IN_FLIGHT_PER_THREAD;
+      const limit = this.workers * IN_FLIGHT_PER_THREAD + AHEAD_IN_THIS_THREAD;
       for (;;) {
         while (!reading.done && out.length < limit) await fill();
         const first = out.shift();
         if (first === undefined) break;
-        // Answers come from this pool's workers, which ran this command's LineWork<R> on each line.
-        for (const answer of await first) yield answer as R;
+        // While the next answer is a worker's still out, this thread works on its own batches behind it.
+        for (;;) {
+          if (first.result !== null || first.answered === null) break;
+          const mine = out.find((batch) => batch.mine !== null);
+          if (mine === undefined) break;
+          workOn(mine);
+          await nextTurn();
+        }
+        workOn(first);
+        await first.answered;
+        const result = first.result;
+        if (result === null) throw new Error("a batch of lines was never answered");
+        if ("error" in result) throw result.error;
+        // The answers of this command's LineWork<R>, in this thread or in this pool's workers.
+        for (const answer of result.answers) yield answer as R;
       }
       if (reading.failed !== null) throw reading.failed.error;
     } finally {
@@ -243,20 +391,48 @@ export class LinePool<R> {
     }
   }
 
-  private send(source: number, lines: readonly RawLine[], size: number): Promise<readonly unknown[]> {
-    if (this.failure !== null) return Promise.reject(this.failure);
+  /** A batch out to the least busy ready worker, or kept for this thread when none has room. */
+  private send(source: number, lines: readonly RawLine[], size: number): Batch {
+    const batch: Batch = { mine: null, result: null, answered: null };
+    // A worker that failed fails the next batch, whichever thread it was for: no line is silently dropped.
+    if (this.failure !== null) {
+      batch.result = { error: this.failure };
+      return batch;
+    }
+    const slot = this.slots
+      .filter((s) => s.ready && s.busy < IN_FLIGHT_PER_THREAD)
+      .reduce<Slot | null>((a, b) => (a === null || b.busy < a.busy ? b : a), null);
+    if (slot === null) {
+      batch.mine = lines;
+      this.batches.here++;
+      return batch;
+    }
     const seq = this.nextSeq++;
     const { bytes, meta, transfer } = packBatch(lines, size);
-    const slot = this.slots.reduce((a, b) => (b.busy < a.busy ? b : a));
     slot.busy++;
-    return new Promise((resolve, reject) => {
+    this.batches.workers++;
+    batch.answered = new Promise<readonly unknown[]>((resolve, reject) => {
       this.waiting.set(seq, { resolve, reject, slot });
       const message: BatchMessage = { seq, source, bytes, meta };
       slot.worker.postMessage(message, transfer);
-    });
+    }).then(
+      (answers) => {
+        batch.result = { answers };
+      },
+      (error: unknown) => {
+        batch.result = { error };
+      },
+    );
+    return batch;
   }
 
-  private answer(message: AnswerMessage): void {
+  private answer(slot: Slot, message: WorkerMessage): void {
+    if ("ready" in message) {
+      if (!message.ready) this.fail(slot, new Error(message.error));
+      slot.ready = message.ready;
+      if (this.slots.every((s) => s.ready)) this.wakeReadyWaiters();
+      return;
+    }
     const waiting = this.waiting.get(message.seq);
     if (waiting === undefined) return;
     this.waiting.delete(message.seq);
@@ -268,12 +444,23 @@ export class LinePool<R> {
   /** A worker that failed or ended fails its batches and the pool: no line is ever silently dropped. */
   private fail(slot: Slot, error: Error): void {
     this.failure ??= error;
+    this.wakeReadyWaiters();
     for (const [seq, waiting] of this.waiting) {
       if (waiting.slot !== slot) continue;
       this.waiting.delete(seq);
       waiting.reject(error);
     }
   }
+}
+
+/** A batch's answers: `work` on every line lib/jsonl lineItem reads from it (blank lines have none). */
+export function answerLines<R>(lines: Iterable<RawLine>, source: number, work: LineWork<R>): R[] {
+  const answers: R[] = [];
+  for (const raw of lines) {
+    const item = lineItem(raw, work.keepBytes);
+    if (item !== null) answers.push(work.line(item, source));
+  }
+  return answers;
 }
 
 /**
@@ -287,7 +474,7 @@ export async function* linesOf<R>(
   pool: LinePool<R> | null,
 ): AsyncGenerator<R> {
   if (pool !== null) {
-    yield* pool.lines(path, source);
+    yield* pool.lines(path, source, work);
     return;
   }
   const stream = await openFileStream(path);
