@@ -17,6 +17,7 @@ import { chromium } from "@playwright/test";
 import { z } from "zod";
 import { ensureFile } from "./big-files";
 import { CHROMIUM, CHROMIUM_ARGS, ROOT, serveApp } from "./browser-app";
+import { Attached, workerChannel } from "./cdp-workers";
 import {
   busySpans,
   CpuProfile,
@@ -43,13 +44,6 @@ const UNTIL = arg("--until") === "ready" ? "ready" : "rewarded";
 /** Sampling interval: 200 µs keeps short functions visible without swamping the workers. */
 const SAMPLE_US = 200;
 
-const Attached = z.object({
-  sessionId: z.string(),
-  targetInfo: z.object({ title: z.string(), type: z.string() }),
-});
-const Message = z.object({ sessionId: z.string(), message: z.string() });
-const Reply = z.object({ id: z.number(), result: z.unknown().optional(), error: z.unknown().optional() });
-
 async function main(): Promise<void> {
   mkdirSync(DIR, { recursive: true });
   const { base, stop } = await serveApp(PORT);
@@ -60,30 +54,14 @@ async function main(): Promise<void> {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.addInitScript("globalThis.__name = (target) => target");
     const cdp = await page.context().newCDPSession(page);
-    // Workers, by title (data, pool-0, ...), and their replies by message id.
+    // Workers, by title (data, pool-0, ...).
     const workers = new Map<string, string>();
-    const waiting = new Map<number, (result: unknown) => void>();
-    let nextId = 1;
+    const toWorker = workerChannel(cdp);
     cdp.on("Target.attachedToTarget", (event) => {
       const parsed = Attached.safeParse(event);
       if (parsed.success && parsed.data.targetInfo.type === "worker")
         workers.set(parsed.data.targetInfo.title, parsed.data.sessionId);
     });
-    cdp.on("Target.receivedMessageFromTarget", (event) => {
-      const message = Message.safeParse(event);
-      if (!message.success) return;
-      const reply = Reply.safeParse(JSON.parse(message.data.message));
-      if (reply.success) waiting.get(reply.data.id)?.(reply.data.result ?? reply.data.error ?? null);
-    });
-    const toWorker = (sessionId: string, method: string, params: object = {}) =>
-      new Promise<unknown>((resolve) => {
-        const id = nextId++;
-        waiting.set(id, resolve);
-        void cdp.send("Target.sendMessageToTarget", {
-          sessionId,
-          message: JSON.stringify({ id, method, params }),
-        });
-      });
     await cdp.send("Target.setAutoAttach", {
       autoAttach: true,
       waitForDebuggerOnStart: false,

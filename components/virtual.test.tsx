@@ -69,6 +69,31 @@ function scrollTo(top: number) {
   fireEvent.scroll(scroller);
 }
 
+/**
+ * The scroller as a browser has it: scrollTop clamped to the content's height as last rendered, less the
+ * view's, when it is written and when the content shrinks under it.
+ */
+function clampedScroller() {
+  const scroller = screen.getByTestId("scroller");
+  const space = screen.getByTestId("space");
+  const content = () => Number.parseFloat(space.style.height);
+  const clamp = (value: number) => Math.max(0, Math.min(value, content() - 300));
+  let top = 0;
+  Object.defineProperty(scroller, "scrollTop", {
+    configurable: true,
+    get: () => {
+      top = clamp(top);
+      return top;
+    },
+    set: (value: number) => {
+      top = clamp(value);
+    },
+  });
+  Object.defineProperty(scroller, "clientHeight", { configurable: true, get: () => 300 });
+  Object.defineProperty(scroller, "scrollHeight", { configurable: true, get: content });
+  return { scroller, space };
+}
+
 beforeEach(() => {
   FakeResizeObserver.all = [];
   vi.stubGlobal("ResizeObserver", FakeResizeObserver);
@@ -111,6 +136,40 @@ describe("useLongList", () => {
     scrollTo(60 * 98 + 100);
     FakeResizeObserver.report((row) => (row.getAttribute("data-index") === "98" ? 400 : null));
     expect(scroller.scrollTop).toBe(60 * 98 + 100);
+  });
+
+  it("stays at the end of a list scrolled to its end as the rows there are measured and grow", () => {
+    render(<List count={1_000} />);
+    const { scroller, space } = clampedScroller();
+    const end = 1_000 * 60 - 10 - 300;
+    scrollTo(end);
+    expect(shownRows()).toEqual([992, 993, 994, 995, 996, 997, 998, 999]);
+    // Row 993 (above the view) and row 998 (in it) grow: the last row stays at the bottom of the view.
+    FakeResizeObserver.report((row) => {
+      const index = Number(row.getAttribute("data-index"));
+      return index === 993 ? 250 : index === 998 ? 150 : null;
+    });
+    expect(space.style.height).toBe(`${1_000 * 60 - 10 + 200 + 100}px`);
+    expect(scroller.scrollTop).toBe(end + 200 + 100);
+    // Rows measured smaller, in view and above it: still at the end (not as far again above it).
+    FakeResizeObserver.report((row) => (row.getAttribute("data-index") === "998" ? 40 : null));
+    expect(scroller.scrollTop).toBe(end + 200 - 10);
+    FakeResizeObserver.report((row) => (row.getAttribute("data-index") === "993" ? 150 : null));
+    expect(scroller.scrollTop).toBe(end + 100 - 10);
+    FakeResizeObserver.report((row) => (row.getAttribute("data-index") === "993" ? 250 : null));
+    expect(scroller.scrollTop).toBe(end + 200 - 10);
+    expect(scroller.scrollTop + 300).toBe(Number.parseFloat(space.style.height));
+  });
+
+  it("keeps a row above the view in place when the list grows past where the scroller could reach", () => {
+    render(<List count={1_000} />);
+    const { scroller } = clampedScroller();
+    // 40 px short of the end: a row above the view growing by 200 moves the view 200 px down, beyond the
+    // old end, which the scroller reaches only once the list is rendered taller.
+    const at = 1_000 * 60 - 10 - 300 - 40;
+    scrollTo(at);
+    FakeResizeObserver.report((row) => (row.getAttribute("data-index") === "992" ? 250 : null));
+    expect(scroller.scrollTop).toBe(at + 200);
   });
 
   it("scrolls the least that shows a row", () => {

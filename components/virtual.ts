@@ -263,7 +263,15 @@ export function useLongList({
     if (rowObserver.current !== null || typeof ResizeObserver === "undefined") return rowObserver.current;
     rowObserver.current = new ResizeObserver((entries) => {
       const { offsets: list, scroller: element, margin: from } = live.current;
-      const viewTop = element === null ? 0 : element.scrollTop - from;
+      const scrolled = element === null ? 0 : element.scrollTop;
+      const viewTop = scrolled - from;
+      // The view's bottom at the list's end (scrolled to its last row): it stays there, whichever rows
+      // change (rows on screen growing as their page or badges arrive pushed the last calls off the end
+      // of a 3,000-call list). By the list's own height: the scroller's scrollHeight also counts rows that
+      // overflow the list before they are measured.
+      const view = element === null ? 0 : element.clientHeight;
+      const end = from + list.total();
+      const atEnd = element !== null && end > view && Math.abs(scrolled + view - end) <= 2;
       let changed = false;
       let shift = 0;
       for (const entry of entries) {
@@ -281,8 +289,16 @@ export function useLongList({
         // the top grows below it (a folded text opened): nothing on screen moves, so neither does the view.
         if (first ? start < viewTop : start + before <= viewTop) shift += delta;
       }
-      if (shift !== 0 && element !== null) element.scrollTop += shift;
-      if (changed) setVersion((v) => v + 1);
+      if (!changed) return;
+      if (element === null || (shift === 0 && !atEnd)) {
+        setVersion((v) => v + 1);
+        return;
+      }
+      // The list's new height first, then the scroll, to where it was meant to be (not by a delta): the
+      // browser clamps scrollTop to the content's height, cutting a move past the old end short, and has
+      // already moved it up by itself when the content shrank at the end.
+      flushSync(() => setVersion((v) => v + 1));
+      element.scrollTop = atEnd ? from + list.total() - view : scrolled + shift;
     });
     return rowObserver.current;
   }, []);

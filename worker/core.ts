@@ -217,36 +217,49 @@ export function transcriptIndex(
 ): TranscriptIndex {
   const output = rollout.response.output;
   const calls = functionCalls(rollout);
-  // Outputs are consumed in order per call_id, so duplicated call_ids still pair one-to-one.
-  const outputs = new Map<string, number[]>();
-  output.forEach((raw, output_index) => {
+  // Outputs are consumed in order per call_id, so duplicated call_ids still pair one-to-one. One output per
+  // call_id (the usual case) is kept as its index, a queue only for repeats; the per-item tables are typed
+  // arrays: on a 100k-call rollout maps and sets of boxed indexes were most of this pass and its garbage.
+  const outputs = new Map<string, number | number[]>();
+  for (let output_index = 0; output_index < output.length; output_index++) {
     // parseOutputItem's kind is "function_call_output" only for items of that type: the others are skipped unparsed.
-    if (raw.type !== "function_call_output") return;
-    const item = parseOutputItem(raw);
-    if (item.kind !== "function_call_output") return;
-    const queue = outputs.get(item.item.call_id) ?? [];
-    queue.push(output_index);
-    outputs.set(item.item.call_id, queue);
-  });
-  // A call's output, by the call's output_index; the paired outputs are shown with their call.
-  const outputOf = new Map<number, number>();
-  const paired = new Set<number>();
-  const callAt = new Map<number, number>();
-  for (const call of calls) {
-    callAt.set(call.output_index, call.index);
-    if (typeof call.call.call_id !== "string") continue;
-    const match = outputs.get(call.call.call_id)?.shift();
-    if (match === undefined) continue;
-    outputOf.set(call.output_index, match);
-    paired.add(match);
+    if (output[output_index]?.type !== "function_call_output") continue;
+    const item = parseOutputItem(output[output_index]);
+    if (item.kind !== "function_call_output") continue;
+    const queued = outputs.get(item.item.call_id);
+    if (queued === undefined) outputs.set(item.item.call_id, output_index);
+    else if (typeof queued === "number") outputs.set(item.item.call_id, [queued, output_index]);
+    else queued.push(output_index);
   }
-  const shown = new Int32Array(output.length - paired.size);
+  const nextOutput = (callId: string): number | undefined => {
+    const queued = outputs.get(callId);
+    if (typeof queued === "number") {
+      outputs.delete(callId);
+      return queued;
+    }
+    return queued?.shift();
+  };
+  // By output_index: a call's output (-1: none), whether an output is shown with its call, a call's index.
+  const outputOf = new Int32Array(output.length).fill(-1);
+  const paired = new Uint8Array(output.length);
+  const callAt = new Int32Array(output.length).fill(-1);
+  let pairedCount = 0;
+  for (const call of calls) {
+    callAt[call.output_index] = call.index;
+    if (typeof call.call.call_id !== "string") continue;
+    const match = nextOutput(call.call.call_id);
+    if (match === undefined) continue;
+    outputOf[call.output_index] = match;
+    paired[match] = 1;
+    pairedCount++;
+  }
+  const shown = new Int32Array(output.length - pairedCount);
   const callItems = new Int32Array(calls.length).fill(-1);
   let count = 0;
   for (let output_index = 0; output_index < output.length; output_index++) {
-    if (paired.has(output_index)) continue;
-    const callIndex = callAt.get(output_index);
-    if (callIndex !== undefined) callItems[callIndex] = count;
+    if (paired[output_index] === 1) continue;
+    const callIndex = callAt[output_index] ?? -1;
+    if (callIndex !== -1) callItems[callIndex] = count;
     shown[count++] = output_index;
   }
   const outputText = (at: number | undefined): string | null => {
@@ -273,8 +286,9 @@ export function transcriptIndex(
           text: partsText([...parsed.item.summary, ...(parsed.item.content ?? [])]),
         };
       case "function_call": {
-        const match = outputOf.get(output_index);
-        const callIndex = callAt.get(output_index) ?? -1;
+        const at = outputOf[output_index] ?? -1;
+        const match = at === -1 ? undefined : at;
+        const callIndex = callAt[output_index] ?? -1;
         return {
           kind: "call",
           output_index,
@@ -441,11 +455,13 @@ function lookalikesOf(
   const known = knownNamesOf(rollout, server);
   const pairs: [string, string][] = [];
   const seen = new Set<string>();
+  // The look-alike test first: it is cheap for the plain names most are, and a set of every call_id seen
+  // was a tenth of a 100k-call rollout's open.
   const check = (name: string) => {
-    if (seen.has(name)) return;
-    seen.add(name);
     const other = known.lookalike(name);
-    if (other !== null) pairs.push([name, other]);
+    if (other === null || seen.has(name)) return;
+    seen.add(name);
+    pairs.push([name, other]);
   };
   if (entry.environment !== null) check(entry.environment);
   if (server !== null) check(server);

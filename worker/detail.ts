@@ -4,7 +4,7 @@
  * detail replaces the dataset's own; anything else is verified as the row was.
  */
 import type { HarnessChoice } from "../lib/harness";
-import { parseJsonLine } from "../lib/jsonl";
+import { reparseJsonLine } from "../lib/jsonl";
 import { type OpenedDetail, openDetail } from "./core";
 import { type AnalysisOptions, rolloutOf, rowContext } from "./jobs";
 import type { Pool } from "./pool";
@@ -13,8 +13,9 @@ import type { Dataset } from "./store";
 
 const decoder = new TextDecoder();
 
+/** A line the store indexed: parseJsonLine accepted it then (its nesting is within the limit). */
 function parseBytes(bytes: Uint8Array): unknown {
-  const parsed = parseJsonLine(decoder.decode(bytes));
+  const parsed = reparseJsonLine(decoder.decode(bytes));
   return parsed.ok ? parsed.value : undefined;
 }
 

@@ -4,6 +4,7 @@ import { type CallOutcome, FlagChip, NO_OUTCOME, OutcomeBadge, StatusBadge } fro
 import { cx } from "@/components/cx";
 import { Name } from "@/components/Name";
 import { estimateWithin, useLongList, useReveal, useVisibleRange } from "@/components/virtual";
+import longList from "@/components/virtual.module.css";
 import type { CallView } from "@/hooks/types";
 import styles from "./CallTable.module.css";
 
@@ -93,7 +94,7 @@ export function CallTable({ count, callAt, onRange, selected, onSelect, outcomeO
   if (count === 0) return <p className="muted">This rollout makes no function calls.</p>;
   return (
     <div className={styles.calls} ref={setBox} data-calls={count}>
-      <div className={styles.callsSpace} style={{ height: list.total }}>
+      <div className={longList.space} style={{ height: list.total }}>
         <ol
           ref={shown}
           className={styles.callsWindow}

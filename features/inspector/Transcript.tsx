@@ -6,6 +6,7 @@ import { cx } from "@/components/cx";
 import { Markdown } from "@/components/Markdown";
 import { Name } from "@/components/Name";
 import { estimateWithin, scrollParent, useLongList, useReveal, useVisibleRange } from "@/components/virtual";
+import longList from "@/components/virtual.module.css";
 import type { InputMessage, TranscriptItem } from "@/hooks/types";
 import { formatCount } from "@/lib/run";
 import callStyles from "./CallTable.module.css";
@@ -259,7 +260,7 @@ export function Transcript({
       )}
       <div
         ref={list}
-        className={styles.transcriptSpace}
+        className={longList.space}
         data-testid="transcript-space"
         style={{ height: virtual.total }}
         data-items={count}

@@ -1,10 +1,38 @@
 "use client";
 import { useSearchParams } from "next/navigation";
-import { useCallback, useEffect, useMemo } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { LEGACY_FILTER_PARAMS, parseViewState, serializeViewState, type ViewState } from "./view-state";
 
 export type ViewUpdate = Partial<ViewState> | ((state: ViewState) => Partial<ViewState>);
 export type SetView = (update: ViewUpdate, options?: { push?: boolean }) => void;
+
+/** Writes the router has not shown yet, after the params it showed last (`base`). */
+interface Pending {
+  readonly base: string;
+  readonly writes: readonly string[];
+}
+
+/**
+ * The search params to show: the latest write while the router's params are those it had before the writes
+ * or one of them (it shows History API writes in a transition, one at a time); the router's own once it
+ * has moved anywhere else (a link, back or forward).
+ */
+export function shownSearch(params: string, pending: Pending | null): string {
+  if (pending === null || (params !== pending.base && !pending.writes.includes(params))) return params;
+  return pending.writes.at(-1) ?? params;
+}
+
+/** The pending writes once `written` is written, the router showing `params`. */
+export function afterWrite(pending: Pending | null, params: string, written: string): Pending {
+  const at = pending?.writes.indexOf(params) ?? -1;
+  const kept =
+    pending !== null && at !== -1
+      ? pending.writes.slice(at + 1)
+      : pending !== null && params === pending.base
+        ? pending.writes
+        : [];
+  return { base: params, writes: [...kept, written] };
+}
 
 /**
  * The view state, read from and written to the URL search params. Writes use the History API, which
@@ -13,7 +41,15 @@ export type SetView = (update: ViewUpdate, options?: { push?: boolean }) => void
  */
 export function useViewState(): [ViewState, SetView] {
   const params = useSearchParams();
-  const state = useMemo(() => parseViewState(new URLSearchParams(params.toString())), [params]);
+  const routed = params.toString();
+  // Each write is shown at once, in the event's own render: Next learns of a History API write in a
+  // transition (a render of the whole router, yielding to the browser), and n/p waited for it to select
+  // the next call (bench/hostile-browser.md).
+  const [pending, setPending] = useState<Pending | null>(null);
+  const seen = useRef(routed);
+  seen.current = routed;
+  const search = shownSearch(routed, pending);
+  const state = useMemo(() => parseViewState(new URLSearchParams(search)), [search]);
   const update = useCallback((change: ViewUpdate, options: { push?: boolean } = {}) => {
     const current = parseViewState(new URLSearchParams(window.location.search));
     const patch = typeof change === "function" ? change(current) : change;
@@ -21,6 +57,7 @@ export function useViewState(): [ViewState, SetView] {
     const url = next ? `?${next}` : window.location.pathname;
     if (options.push) window.history.pushState(null, "", url);
     else window.history.replaceState(null, "", url);
+    setPending((before) => afterWrite(before, seen.current, next));
   }, []);
   // An old link's filter parameters are rewritten once as clauses of `f` (parseViewState reads them).
   useEffect(() => {

@@ -11,7 +11,7 @@ export interface AliasFlagContext {
   /** The harness that produced the rollout, when known. */
   readonly harness: HarnessId | null;
   /** Identities named by this rollout's valid provenance entries (empty under policy legacy). */
-  readonly provenanceIdentities: readonly ProvenanceIdentity[];
+  readonly provenanceIdentities: Iterable<ProvenanceIdentity>;
 }
 
 type Candidate = { readonly harness: HarnessId; readonly tool: string };

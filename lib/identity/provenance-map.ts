@@ -53,7 +53,9 @@ export function readProvenance(container: Readonly<Record<string, unknown>>): Pr
   const map = ProvenanceMapSchema.safeParse(value);
   if (!map.success) return { state: "invalid", entries: new Map(), invalid_kind: describeKind(value) };
   const entries = new Map<string, EntryReading>();
-  for (const [callId, entry] of Object.entries(map.data)) entries.set(callId, readEntry(entry));
+  // Keys, not Object.entries: a 100k-entry map's pairs were a tenth of a long rollout's open.
+  const data = map.data;
+  for (const callId of Object.keys(data)) entries.set(callId, readEntry(data[callId]));
   const reading: ProvenanceReading = { state: "authoritative", entries, invalid_kind: null };
   if (typeof value === "object") readings.set(value, reading);
   return reading;

@@ -452,6 +452,14 @@ describe("rollout findings", () => {
     expect(orphan).toMatchObject({ kind: "orphan_provenance", call_ids: ["ghost", ""] });
   });
 
+  it("a call whose call_id is the empty string claims the entry keyed by it (not an orphan)", () => {
+    const r = resolveRollout(
+      rolloutWith([{ name: "a", call_id: "" }], { "": { server_name: S, tool_name: "t" } }),
+      { server: S },
+    );
+    expect(r.findings.find((f) => f.kind === "orphan_provenance")).toBeUndefined();
+  });
+
   it("no orphan finding when every key matches a call", () => {
     const r = resolveRollout(
       rolloutWith([{ name: "a", call_id: "c0" }], { c0: { server_name: S, tool_name: "t" } }),

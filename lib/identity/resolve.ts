@@ -231,6 +231,10 @@ export interface RolloutResolver {
   call(index: number): CallResolution;
 }
 
+function* validIdentities(reading: ProvenanceReading): Iterable<ProvenanceIdentity> {
+  for (const entry of reading.entries.values()) if (entry.valid) yield entry.identity;
+}
+
 export function rolloutResolver(rollout: Rollout, options: ResolveOptions): RolloutResolver {
   const server = options.server;
   const policy = options.policy ?? DEFAULT_POLICY;
@@ -238,10 +242,15 @@ export function rolloutResolver(rollout: Rollout, options: ResolveOptions): Roll
   const calls = functionCalls(rollout);
   const tools = options.tools === undefined ? null : new Set(options.tools);
 
+  // Only a call read against the map needs its call_id's count (and only the contract reads the map): a
+  // 100k-call rollout's legacy resolver built a 100k-key map it never read (bench/hostile-browser.md).
+  const readsMap = policy === "contract" && reading.state !== "unknown";
   const callIdCounts = new Map<string, number>();
-  for (const call of calls) {
-    const id = callIdOf(call);
-    if (id !== null && id !== "") callIdCounts.set(id, (callIdCounts.get(id) ?? 0) + 1);
+  if (readsMap) {
+    for (const call of calls) {
+      const id = callIdOf(call);
+      if (id !== null && id !== "") callIdCounts.set(id, (callIdCounts.get(id) ?? 0) + 1);
+    }
   }
 
   const aliasFlags = aliasFlagger({
@@ -249,10 +258,8 @@ export function rolloutResolver(rollout: Rollout, options: ResolveOptions): Roll
     tools: options.tools ?? null,
     harness: options.harness ?? null,
     // Under policy legacy the map is ignored entirely, so its identities do not count as known.
-    provenanceIdentities:
-      policy === "contract"
-        ? [...reading.entries.values()].flatMap((entry) => (entry.valid ? [entry.identity] : []))
-        : [],
+    // Read only if a call needs the collision index (an array of 100k identities per open was not).
+    provenanceIdentities: policy === "contract" ? validIdentities(reading) : [],
   });
 
   const resolve = (call: IndexedFunctionCall): CallResolution => {
@@ -289,10 +296,11 @@ export function rolloutResolver(rollout: Rollout, options: ResolveOptions): Roll
 
   const findings: RolloutFinding[] = [];
   if (policy === "contract" && reading.state === "authoritative") {
-    const seen = new Set(
-      calls.flatMap((call) => (typeof call.call.call_id === "string" ? [call.call.call_id] : [])),
+    // Every string call_id is counted but "" (a call with it still claims the entry keyed "").
+    const emptyId = calls.some((call) => call.call.call_id === "");
+    const orphans = [...reading.entries.keys()].filter((key) =>
+      key === "" ? !emptyId : !callIdCounts.has(key),
     );
-    const orphans = [...reading.entries.keys()].filter((key) => !seen.has(key));
     if (orphans.length > 0) {
       findings.push({
         kind: "orphan_provenance",

@@ -10,7 +10,13 @@ export {
   streamChunks,
 } from "./gzip";
 export { LineSplitter, type RawLine } from "./lines";
-export { MAX_NESTING_DEPTH, type ParseResult, parseJsonLine, parsePythonJson } from "./parse";
+export {
+  MAX_NESTING_DEPTH,
+  type ParseResult,
+  parseJsonLine,
+  parsePythonJson,
+  reparseJsonLine,
+} from "./parse";
 export { bareOrJsonString } from "./quoted";
 export {
   firstInvalidUtf8,

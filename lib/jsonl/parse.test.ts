@@ -2,7 +2,14 @@ import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { rolloutOrThrow } from "../schemas/rollout";
 import { verifyRollout } from "../verify";
-import { MAX_NESTING_DEPTH, parseJsonLine, parseLenient, parsePythonJson, tooDeepAt } from "./parse";
+import {
+  MAX_NESTING_DEPTH,
+  parseJsonLine,
+  parseLenient,
+  parsePythonJson,
+  reparseJsonLine,
+  tooDeepAt,
+} from "./parse";
 
 describe("parseJsonLine", () => {
   it("parses plain JSON with the native parser's result", () => {
@@ -235,5 +242,19 @@ describe("lenient parser agrees with JSON.parse", () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe("reparseJsonLine", () => {
+  it("reads every line as parseJsonLine does: JSON, Python's tokens and errors alike", () => {
+    for (const text of ['{"a":[1,2,{"b":null}]}', '{"x": NaN, "y": -Infinity}', '{"a": 1', "junk", ""]) {
+      expect(reparseJsonLine(text)).toEqual(parseJsonLine(text));
+    }
+  });
+
+  it("does not scan the nesting again (a line it is given was accepted once)", () => {
+    const deep = `${"[".repeat(MAX_NESTING_DEPTH + 1)}${"]".repeat(MAX_NESTING_DEPTH + 1)}`;
+    expect(parseJsonLine(deep).ok).toBe(false);
+    expect(reparseJsonLine(deep).ok).toBe(true);
   });
 });

@@ -191,6 +191,8 @@ export function nameFlags(name: string, known?: Lookalikes): readonly NameFlag[]
 export class KnownNames implements Lookalikes {
   /** Built on the first question about a name that is not plain ASCII (most rollouts never ask one). */
   private bySkeleton: Map<string, string[]> | null = null;
+  /** Answers for names that are not plain ASCII, by name. */
+  private readonly answers = new Map<string, string | null>();
 
   constructor(private readonly names: Iterable<string>) {}
 
@@ -200,6 +202,15 @@ export class KnownNames implements Lookalikes {
    */
   lookalike(name: string): string | null {
     if (PLAIN.test(name)) return null;
+    // A name asked about again (a 100k-call rollout repeats its names) is not skeletonized again.
+    const known = this.answers.get(name);
+    if (known !== undefined) return known;
+    const answer = this.skeletonMatch(name);
+    this.answers.set(name, answer);
+    return answer;
+  }
+
+  private skeletonMatch(name: string): string | null {
     if (this.bySkeleton === null) {
       this.bySkeleton = new Map();
       for (const known of new Set(this.names)) {
