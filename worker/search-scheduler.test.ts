@@ -89,51 +89,33 @@ describe("searching in ranges", () => {
   });
 
   it("a cancelled search sends no more ranges to the pool and rejects as cancelled", async () => {
-    const base = inProcessPool();
-    let jobs = 0;
-    const counting: Pool = {
-      ...base,
-      size: 1,
-      search: (job) => {
-        jobs++;
-        return base.search(job);
-      },
-    };
-    const { service, id } = await loaded(counting);
+    const counted = countedPool();
+    const { service, id } = await loaded(counted.pool);
     const all = await service.search(id, "common", new AbortController().signal, () => {});
     expect(all.lines.length).toBeGreaterThan(0);
-    const total = jobs;
+    const total = counted.jobs;
     expect(total).toBeGreaterThan(10);
-    jobs = 0;
+    counted.jobs = 0;
     const abort = new AbortController();
     // Another text than the answer kept for "common": this one is searched anew.
     const search = service.search(id, "row", abort.signal, () => abort.abort());
     await expect(search).rejects.toMatchObject({ name: "AbortError" });
     // The lanes in flight when the first result came finish their range; nothing after that is sent.
-    expect(jobs).toBeLessThanOrEqual(2);
+    expect(counted.jobs).toBeLessThanOrEqual(2);
   });
 
   it("one pool search answers every caller asking the same text at once; one cancelling leaves the others theirs", async () => {
-    const base = inProcessPool();
-    let jobs = 0;
-    const counting: Pool = {
-      ...base,
-      size: 1,
-      search: (job) => {
-        jobs++;
-        return base.search(job);
-      },
-    };
-    const { service, id } = await loaded(counting);
+    const counted = countedPool();
+    const { service, id } = await loaded(counted.pool);
     await service.settled();
     const alone = await service.search(id, "common", new AbortController().signal, () => {});
-    const once = jobs;
+    const once = counted.jobs;
     expect(once).toBeGreaterThan(10);
     // The answer is kept: asked again, no range is read.
     expect(await service.search(id, "common", new AbortController().signal, () => {})).toEqual(alone);
-    expect(jobs).toBe(once);
+    expect(counted.jobs).toBe(once);
 
-    jobs = 0;
+    counted.jobs = 0;
     const leaving = new AbortController();
     const partial: number[][] = [];
     const first = service.search(id, "row", new AbortController().signal, (p) => partial.push(p.lines));
@@ -145,12 +127,27 @@ describe("searching in ranges", () => {
     expect(b).toEqual(a);
     expect(partial.length).toBeGreaterThan(0);
     // One search's ranges, not three: as many as one caller's search of the same lines.
-    const shared = jobs;
-    jobs = 0;
+    const shared = counted.jobs;
+    counted.jobs = 0;
     expect(await service.search(id, "ROW", new AbortController().signal, () => {})).toEqual(a);
-    expect(shared).toBe(jobs);
+    expect(shared).toBe(counted.jobs);
   });
 });
+
+/** The in-process pool on one worker, its search jobs counted in `jobs`. */
+function countedPool(): { pool: Pool; jobs: number } {
+  const base = inProcessPool();
+  const counted = { pool: base, jobs: 0 };
+  counted.pool = {
+    ...base,
+    size: 1,
+    search: (job) => {
+      counted.jobs++;
+      return base.search(job);
+    },
+  };
+  return counted;
+}
 
 describe("searchDataset", () => {
   it("an empty text finds nothing and sends no job", async () => {
