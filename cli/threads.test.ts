@@ -217,6 +217,22 @@ describe("LinePool: this thread and its workers", () => {
     }
   });
 
+  it("a node flag Node refuses in workers (--max-old-space-size) still gives workers and the same answers", async () => {
+    // Before, the Worker constructor's throw was an unhandled rejection that ended the process mid-output.
+    process.execArgv.push("--max-old-space-size=4096");
+    const pool = new LinePool<unknown>("triage", [TRIAGE_RUN], 2);
+    try {
+      await pool.ready();
+      const work = await triageWork([TRIAGE_RUN]);
+      const one = await collect(linesOf<unknown>(TRIAGE_RUN, 0, work, null));
+      expect(await collect(linesOf(TRIAGE_RUN, 0, work, pool))).toEqual(one);
+      expect(pool.batches.workers).toBeGreaterThan(0);
+    } finally {
+      process.execArgv.pop();
+      await pool.close();
+    }
+  });
+
   it("workers get the parent's node flags without tsx's loader (the bundle needs none)", () => {
     expect(
       workerExecArgv([

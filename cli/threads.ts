@@ -237,6 +237,11 @@ interface Batch {
   answered: Promise<void> | null;
 }
 
+/** Whether `error` is a Node system error with this `code`. */
+function isErrorCode(error: unknown, code: string): boolean {
+  return error instanceof Error && "code" in error && error.code === code;
+}
+
 /** Lets the workers' answers in: a message is delivered between two turns of the event loop. */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -268,26 +273,39 @@ export class LinePool<R> {
    */
   constructor(command: ThreadedCommand, argv: readonly string[], threads: number) {
     this.workers = Math.max(1, threads - 1);
-    this.started = workerScript().then(
-      (script) => {
+    this.started = workerScript()
+      .then((script) => {
         if (this.failure !== null) return;
-        const execArgv = workerExecArgv(process.execArgv);
+        let execArgv = workerExecArgv(process.execArgv);
         for (let i = 0; i < this.workers; i++) {
-          const worker = new Worker(script, { execArgv, workerData: { command, argv: [...argv] } });
+          const options = { workerData: { command, argv: [...argv] } };
+          let worker: Worker;
+          try {
+            worker = new Worker(script, { ...options, execArgv });
+          } catch (error) {
+            // Node refuses process-wide flags in a worker's execArgv (--max-old-space-size, --expose-gc,
+            // --title): the workers then run with none of the parent's flags, which the bundle does not need.
+            if (!isErrorCode(error, "ERR_WORKER_INVALID_EXEC_ARGV")) throw error;
+            execArgv = [];
+            worker = new Worker(script, { ...options, execArgv });
+          }
           const slot: Slot = { worker, ready: false, busy: 0 };
           worker.on("message", (message: WorkerMessage) => this.answer(slot, message));
           worker.on("error", (error) => this.fail(slot, error));
           worker.on("exit", (code) => this.fail(slot, new Error(`a worker thread exited (${code})`)));
           this.slots.push(slot);
         }
-      },
-      (error: unknown) => {
-        this.failure ??= new Error(
-          `the worker threads could not start: ${error instanceof Error ? error.message : String(error)}`,
-        );
-        this.wakeReadyWaiters();
-      },
-    );
+      })
+      .catch(
+        // The bundle failed, or a worker could not be created: the next batch fails with the reason (never an
+        // unhandled rejection, which would end the process before its output and temporary file are dealt with).
+        (error: unknown) => {
+          this.failure ??= new Error(
+            `the worker threads could not start: ${error instanceof Error ? error.message : String(error)}`,
+          );
+          this.wakeReadyWaiters();
+        },
+      );
     this.forget = onInterrupt(() => {
       this.failure ??= new Error("interrupted");
       for (const { worker } of this.slots) void worker.terminate();
