@@ -11,7 +11,10 @@ vi.mock("next/navigation", () => ({ useSearchParams: () => next.params }));
 
 const { afterWrite, shownSearch, useViewState } = await import("./use-view-state");
 
-afterEach(() => window.history.replaceState(null, "", "/"));
+afterEach(() => {
+  window.history.replaceState(null, "", "/");
+  next.params = new URLSearchParams("line=2");
+});
 
 describe("useViewState", () => {
   it("reads the URL's params until the first write", () => {
@@ -31,6 +34,28 @@ describe("useViewState", () => {
     // Each press reads the state the previous one wrote.
     act(() => result.current[1]((state) => ({ call: String(Number(state.call) + 1) })));
     expect(result.current[0].call).toBe("6");
+  });
+
+  it("once the router has shown a write, its move back (Back) to the params before is shown", () => {
+    window.history.replaceState(null, "", "/?line=2");
+    const { result, rerender } = renderHook(() => useViewState());
+    act(() => result.current[1]({ line: 5 }, { push: true }));
+    expect(result.current[0].line).toBe(5);
+    next.params = new URLSearchParams(window.location.search);
+    rerender();
+    expect(result.current[0].line).toBe(5);
+    next.params = new URLSearchParams("line=2");
+    rerender();
+    expect(result.current[0].line).toBe(2);
+  });
+
+  it("Back or Forward before the router has shown the writes shows the router's params", () => {
+    window.history.replaceState(null, "", "/?line=2");
+    const { result } = renderHook(() => useViewState());
+    act(() => result.current[1]({ line: 5 }, { push: true }));
+    expect(result.current[0].line).toBe(5);
+    act(() => window.dispatchEvent(new PopStateEvent("popstate")));
+    expect(result.current[0].line).toBe(2);
   });
 });
 

@@ -1,6 +1,6 @@
 "use client";
 import { useSearchParams } from "next/navigation";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { LEGACY_FILTER_PARAMS, parseViewState, serializeViewState, type ViewState } from "./view-state";
 
 export type ViewUpdate = Partial<ViewState> | ((state: ViewState) => Partial<ViewState>);
@@ -46,8 +46,19 @@ export function useViewState(): [ViewState, SetView] {
   // transition (a render of the whole router, yielding to the browser), and n/p waited for it to select
   // the next call (bench/hostile-browser.md).
   const [pending, setPending] = useState<Pending | null>(null);
+  // The params the router has committed (not those of a render React may still throw away).
   const seen = useRef(routed);
-  seen.current = routed;
+  useLayoutEffect(() => {
+    seen.current = routed;
+    // Caught up: the writes are the router's now, so a later move back to their base is the router's too.
+    if (pending !== null && routed === pending.writes.at(-1)) setPending(null);
+  }, [routed, pending]);
+  // Back and Forward are the router's to show, even before it has shown the writes they leave.
+  useEffect(() => {
+    const popped = () => setPending(null);
+    window.addEventListener("popstate", popped);
+    return () => window.removeEventListener("popstate", popped);
+  }, []);
   const search = shownSearch(routed, pending);
   const state = useMemo(() => parseViewState(new URLSearchParams(search)), [search]);
   const update = useCallback((change: ViewUpdate, options: { push?: boolean } = {}) => {
