@@ -30,6 +30,16 @@ const Event = z.object({
 });
 type Event = z.infer<typeof Event>;
 
+/** The events of `events` no other of them encloses (a longer event spanning its whole time). */
+function outermost(events: readonly Event[]): Event[] {
+  const encloses = (o: Event, e: Event) =>
+    o !== e &&
+    (o.ts ?? 0) <= (e.ts ?? 0) &&
+    (o.ts ?? 0) + (o.dur ?? 0) >= (e.ts ?? 0) + (e.dur ?? 0) &&
+    (o.dur ?? 0) > (e.dur ?? 0);
+  return events.filter((e) => !events.some((o) => encloses(o, e)));
+}
+
 const ThreadName = z.object({ name: z.string() });
 const ProfileStart = z.object({ data: z.object({ startTime: z.number() }) });
 const ProfileChunk = z.object({
@@ -149,16 +159,7 @@ export function longTasks(trace: unknown, minMs: number, fromUs = 0): LongTaskRe
       (e.ts ?? 0) >= fromUs,
   );
   // Nested RunTask events: keep the outermost.
-  const outer = tasks.filter(
-    (t) =>
-      !tasks.some(
-        (o) =>
-          o !== t &&
-          (o.ts ?? 0) <= (t.ts ?? 0) &&
-          (o.ts ?? 0) + (o.dur ?? 0) >= (t.ts ?? 0) + (t.dur ?? 0) &&
-          (o.dur ?? 0) > (t.dur ?? 0),
-      ),
-  );
+  const outer = outermost(tasks);
   return outer.map((task) => {
     const start = task.ts ?? 0;
     const end = start + (task.dur ?? 0);
@@ -173,16 +174,7 @@ export function longTasks(trace: unknown, minMs: number, fromUs = 0): LongTaskRe
         (e.ts ?? 0) < end,
     );
     // Direct children: not inside another event of `within`.
-    const direct = within.filter(
-      (e) =>
-        !within.some(
-          (o) =>
-            o !== e &&
-            (o.ts ?? 0) <= (e.ts ?? 0) &&
-            (o.ts ?? 0) + (o.dur ?? 0) >= (e.ts ?? 0) + (e.dur ?? 0) &&
-            (o.dur ?? 0) > (e.dur ?? 0),
-        ),
-    );
+    const direct = outermost(within);
     const inside = direct
       .map((e) => ({ name: e.name, ms: Math.round((e.dur ?? 0) / 100) / 10, detail: detailOf(e) }))
       .filter((e) => e.ms >= 1)
