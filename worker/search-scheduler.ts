@@ -66,7 +66,6 @@ export async function searchDataset(
     { count: pool.size, maxBytes: Math.min(SEARCH_FIRST_CHUNK_BYTES, limits.chunkBytes) },
   );
   const found = new Set<number>();
-
   let sent = 0;
   let lastSent = Number.NEGATIVE_INFINITY;
   let next = 0;
