@@ -11,9 +11,10 @@ import { describe, expect, it, vi } from "vitest";
 import { SERVER_SOURCE_LABEL, type VerificationView } from "@/hooks/types";
 import { rolloutWith } from "@/lib/identity/test-helpers";
 import { asRollout } from "@/lib/schemas/test-helpers";
-import { detailVerification, type RowContext } from "@/worker/core";
-import { VerificationPanel } from "./VerificationPanel";
+import { detailVerification, type RowContext, verifiedDetail } from "@/worker/core";
+import { SEE_ABOVE, VerificationPanel } from "./VerificationPanel";
 import styles from "./VerificationPanel.module.css";
+import { WhyZero } from "./WhyZero";
 
 const NO_CONTEXT: RowContext = { input: undefined, override: null, sample: null, harness: null };
 
@@ -121,6 +122,31 @@ describe("VerificationPanel", () => {
     expect(screen.queryByTestId("explanation-more")).toBeNull();
     await userEvent.click(toggle);
     expect(screen.getAllByTestId("explanation-more")[0]).toHaveTextContent(`and ${hidden} more sentences`);
+  });
+
+  it("says once why neither policy has a reward: the why-zero box and the cards stay short", () => {
+    // Gym's code_gen rollout, routed to code_gen by its config: this project has no port of its verifier.
+    const line = readFileSync(
+      "fixtures/gym-examples/resources_servers/code_gen/data/example_rollouts.jsonl",
+      "utf8",
+    ).split("\n")[0];
+    const detail = verifiedDetail(asRollout(JSON.parse(line ?? "")), { ...NO_CONTEXT, override: "code_gen" });
+    const view = detail.view;
+    const reason = view.contract.unverified?.message ?? "";
+    expect(reason).toMatch(/^This project has no port of code_gen's verifier: verify through/);
+    render(<WhyZero triage={view.triage} onCall={() => {}} />);
+    renderPanel(view, { defaultServer: "code_gen", server: "code_gen" });
+    expect(screen.getByTestId("why-zero")).toHaveAttribute("data-why-cause", "no_verifier_port");
+    expect(screen.getByTestId("why-sentence")).toHaveTextContent(
+      "This project has no port of code_gen's verifier: the recorded 0 is shown as Gym wrote it and cannot be re-checked here.",
+    );
+    // The reason, with what to do about it, once in the whole pane; every other place points at it.
+    expect(screen.getAllByText(reason)).toHaveLength(1);
+    expect(screen.getByTestId("unverified-reason")).toHaveTextContent(reason);
+    expect(screen.getByTestId("unverified-reason")).toHaveAttribute("data-unverified-code", "no_verifier");
+    for (const policy of ["contract", "legacy"] as const)
+      expect(within(card(policy).column).getByText(SEE_ABOVE)).toHaveClass(String(styles.verifyError));
+    expect(screen.getByTestId("why-see-above")).toHaveTextContent(SEE_ABOVE);
   });
 
   it("shows why a policy has no reward and what Gym would reject", () => {

@@ -78,7 +78,19 @@ function Explanation({ result }: { result: VerifyResultView }) {
   );
 }
 
-function PolicyCard({ policy, result }: { policy: Policy; result: VerifyResultView }) {
+/** What a policy card or the why block says of a reason shown once above them. */
+export const SEE_ABOVE = "not verified: see above";
+
+function PolicyCard({
+  policy,
+  result,
+  reasonAbove,
+}: {
+  policy: Policy;
+  result: VerifyResultView;
+  /** The unverified reason is shown once above the cards: say so instead of repeating it. */
+  reasonAbove: boolean;
+}) {
   const changed =
     result.reward !== null && result.recorded_reward !== null && result.reward !== result.recorded_reward;
   return (
@@ -117,7 +129,7 @@ function PolicyCard({ policy, result }: { policy: Policy; result: VerifyResultVi
           </table>
         )}
       </div>
-      {result.error && <p className={styles.verifyError}>{result.error}</p>}
+      {result.error && <p className={styles.verifyError}>{reasonAbove ? SEE_ABOVE : result.error}</p>}
       {result.gym_would_reject && result.gym_would_reject.length > 0 && (
         <div className={styles.reject}>
           <strong>Gym would reject this verify request:</strong>
@@ -129,6 +141,35 @@ function PolicyCard({ policy, result }: { policy: Policy; result: VerifyResultVi
         </div>
       )}
     </div>
+  );
+}
+
+/**
+ * The reason neither policy has a reward, when it is the same for both (no verifying server, no port of its
+ * verifier here, missing task data): a fact about the line, not a policy, so the pane says it once.
+ */
+function sharedUnverified(view: VerificationView): NonNullable<VerifyResultView["unverified"]> | null {
+  const a = view.contract.unverified;
+  const b = view.legacy.unverified;
+  return a !== undefined && b !== undefined && a.code === b.code && a.message === b.message ? a : null;
+}
+
+/** The explanation without the reason already shown above it; null when nothing else is left to say. */
+function beyondReason(result: VerifyResultView, reason: string): VerifyResultView | null {
+  const rest = result.explanation.filter((sentence) => sentence !== reason);
+  const left = result.explanation_total - (result.explanation.length - rest.length);
+  return left === 0 ? null : { ...result, explanation: rest, explanation_total: left };
+}
+
+/** The why block of an unverified line: what is left beyond the reason shown above, or a pointer to it. */
+function SharedExplanation({ result, reason }: { result: VerifyResultView; reason: string }) {
+  const rest = beyondReason(result, reason);
+  return rest === null ? (
+    <p className="muted" data-testid="why-see-above">
+      {SEE_ABOVE}
+    </p>
+  ) : (
+    <Explanation result={rest} />
   );
 }
 
@@ -172,6 +213,7 @@ export function VerificationPanel({
 }: Props) {
   // Choosing a server applies it to every row of the file; the empty choice returns to each row's default.
   const options = [...new Set([...servers, ...(server ? [server] : [])])].sort();
+  const shared = view ? sharedUnverified(view) : null;
   return (
     <section className={styles.verification} aria-label="Verification">
       <div className={styles.verificationHead}>
@@ -206,6 +248,15 @@ export function VerificationPanel({
               : `Verifying server ${view.contract.server}, ${SERVER_SOURCE_LABEL[view.contract.server_source]}. `}
             {view.contract.server_reason} Inputs: {PAIRED_BY_LABEL[view.contract.paired_by]}.
           </p>
+          {shared !== null && (
+            <p
+              className={styles.verifyError}
+              data-testid="unverified-reason"
+              data-unverified-code={shared.code}
+            >
+              {shared.message}
+            </p>
+          )}
           {view.contract.unverified?.code === "no_verifier" && view.contract.server !== null && (
             <p className="live-next" data-testid="live-verify-link-line">
               <Link href={liveHref} data-testid="live-verify-link">
@@ -215,13 +266,17 @@ export function VerificationPanel({
             </p>
           )}
           <div className={styles.policies} data-testid="policies" data-server={view.server ?? ""}>
-            <PolicyCard policy="contract" result={view.contract} />
-            <PolicyCard policy="legacy" result={view.legacy} />
+            <PolicyCard policy="contract" result={view.contract} reasonAbove={shared !== null} />
+            <PolicyCard policy="legacy" result={view.legacy} reasonAbove={shared !== null} />
           </div>
           {sameOutcome(view.contract, view.legacy) ? (
             <div className={styles.whyVerdict}>
               <div className={styles.whyTitle}>Why — both policies</div>
-              <Explanation result={view.contract} />
+              {shared === null ? (
+                <Explanation result={view.contract} />
+              ) : (
+                <SharedExplanation result={view.contract} reason={shared.message} />
+              )}
             </div>
           ) : (
             <div className={styles.policies}>

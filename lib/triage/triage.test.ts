@@ -207,7 +207,9 @@ describe("triageRollout", () => {
     const aliasesNoData = row(lineOf("identity_contract"));
     delete aliasesNoData.ground_truth;
     expect(triage(aliasesNoData)?.cause).toBe("missing_task_data");
-    expect(triage(aliasesNoData)?.sentence).toMatch(/materialized inputs|input row/);
+    expect(triage(aliasesNoData)?.sentence).toMatch(
+      /task data workplace_assistant.s verifier needs is missing/,
+    );
   });
 
   it("tells a server without a verifier port here from missing task data and from no server", () => {

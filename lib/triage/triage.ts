@@ -204,23 +204,25 @@ const UNVERIFIED_CAUSE: Readonly<Record<UnverifiedCode, ZeroCause>> = {
 };
 
 /**
- * An unverifiable line's cause and sentence. A server without a port here is no fault of the line: its
- * reward is Gym's as written (what to do about it, verifying through Gym's own /verify, is lib/verify's
- * message, shown with the verification); only missing task data sends the reader to the inputs.
+ * An unverifiable line's cause and what it means for the reward. What to do about it (choose a server,
+ * verify through Gym's own /verify, open or pair the inputs) is lib/verify's message, which every front end
+ * shows with the verification (the pane once, `cli triage`'s `error` column): the sentence does not repeat it.
+ * A server without a port here is no fault of the line: its reward is Gym's as written.
  */
 function unverifiedCause(
   contract: VerifyResult,
   recorded: number | null,
-  why: string,
 ): { cause: ZeroCause; sentence: string } {
   const cause = UNVERIFIED_CAUSE[contract.unverified?.code ?? "missing_field"];
   const reward = recorded === null ? "the reward" : `the recorded ${recorded}`;
-  if (cause === "no_verifier_port" && contract.server !== null)
-    return {
-      cause,
-      sentence: `This project has no port of ${contract.server}'s verifier: ${reward} is shown as Gym wrote it and cannot be re-checked here.`,
-    };
-  return { cause, sentence: `Unverifiable, so ${reward} cannot be checked: ${why}` };
+  const server = contract.server ?? "the server";
+  const sentence: Readonly<Partial<Record<ZeroCause, string>>> = {
+    no_server: `Nothing names the verifying server, so ${reward} cannot be re-checked here.`,
+    no_verifier_port: `This project has no port of ${server}'s verifier: ${reward} is shown as Gym wrote it and cannot be re-checked here.`,
+    missing_task_data: `The task data ${server}'s verifier needs is missing, so ${reward} cannot be re-checked here.`,
+    verifier_error: `This project's ${server} verifier failed on the line (a bug here, not in the data), so ${reward} cannot be re-checked here.`,
+  };
+  return { cause, sentence: sentence[cause] ?? `Unverifiable, so ${reward} cannot be checked.` };
 }
 
 /** The recomputation a zero's cause (and each call's badge) is read from: the policy that scored 0, when one did. */
@@ -303,7 +305,7 @@ export function triageRollout(rollout: Rollout, options: TriageOptions = {}): Ro
   }
 
   // 6. unverifiable: no server, no port of its verifier, missing task data, or the port failed
-  if (contract.reward === null) return { ...base, ...unverifiedCause(contract, recorded, why) };
+  if (contract.reward === null) return { ...base, ...unverifiedCause(contract, recorded) };
 
   // 7. identity: the names changed the outcome
   const rescue =
