@@ -60,7 +60,7 @@ test.describe("run view on the generated triage run", () => {
     const lines = recordedZero.filter((i) => i.cause === "tool_failed").map((i) => i.line);
     await page.locator("[data-cause='tool_failed']").click();
     await expect(page.getByTestId("shown-count")).toHaveAttribute("data-shown", String(lines.length));
-    expect(new URL(page.url()).searchParams.get("f")).toBe("recorded:0 cause:tool_failed");
+    expect(new URL(page.url()).searchParams.get("f")).toBe("recorded:..0 cause:tool_failed");
     const shown = await page
       .locator("[data-testid=rollout-scroller] [data-line]")
       .evaluateAll((rows) => rows.map((r) => Number(r.getAttribute("data-line"))));
@@ -149,10 +149,10 @@ test.describe("run view on the generated triage run", () => {
   test("chips, selects, search and causes are clauses of one filter: list, tiles, breakdown, metrics and export follow it and say their scope", async ({
     page,
   }) => {
-    // The "recorded 0" chip and the agent select: two clauses of ?f=.
+    // The "recorded ≤ 0" chip and the agent select: two clauses of ?f=.
     await page.locator("[data-filter='zero']").click();
     await page.getByLabel("Agent", { exact: true }).selectOption("http_agent");
-    const filter = "recorded:0 agent:http_agent";
+    const filter = "recorded:..0 agent:http_agent";
     await expect.poll(() => new URL(page.url()).searchParams.get("f")).toBe(filter);
     const kept = run.intents.filter((i) => i.recorded === 0 && i.agent === "http_agent");
     const http = run.intents.filter((i) => i.agent === "http_agent");
@@ -193,7 +193,7 @@ test.describe("run view on the generated triage run", () => {
     await page.locator(`[data-cause='${cause}']`).click();
     await expect
       .poll(() => new URL(page.url()).searchParams.get("f"))
-      .toBe(`agent:http_agent recorded:0 cause:${cause}`);
+      .toBe(`agent:http_agent recorded:..0 cause:${cause}`);
     await expect(page.getByTestId("shown-count")).toHaveAttribute("data-shown", String(withCause.length));
     await expect(page.getByTestId("triage-scope")).toContainText("cause clause is left out");
     await expect(page.getByTestId("triage-scope")).toHaveAttribute("data-rollouts", String(httpZero.length));
@@ -212,9 +212,9 @@ test.describe("run view on the generated triage run", () => {
     await page.getByLabel("Search rollouts").fill("model-b");
     await expect
       .poll(() => new URL(page.url()).searchParams.get("f"))
-      .toBe(`agent:http_agent recorded:0 cause:${cause} text:model-b`);
+      .toBe(`agent:http_agent recorded:..0 cause:${cause} text:model-b`);
     await expect(page.getByTestId("structured-filter")).toHaveValue(
-      `agent:http_agent recorded:0 cause:${cause} text:model-b`,
+      `agent:http_agent recorded:..0 cause:${cause} text:model-b`,
     );
   });
 
@@ -241,15 +241,15 @@ test.describe("run view on the generated triage run", () => {
     await expect(page.getByTestId("pass-at-k-label")).toHaveAttribute("data-reward", "contract");
     await expect(page.getByTestId("metrics-scope")).toContainText("pass@k on the contract reward");
     await expect(page.locator("[data-summary='zero']")).toHaveAttribute("data-value", String(contractZero));
-    await expect(page.locator("[data-summary='zero']")).toContainText("contract 0");
+    await expect(page.locator("[data-summary='zero']")).toContainText("contract ≤ 0");
     await expect(page.getByTestId("export-reward")).toHaveAttribute("data-reward", "contract");
     // The zero tile filters the contract zeros; switching back moves that clause to the recorded reward.
     await page.locator("[data-summary='zero']").click();
-    await expect.poll(() => new URL(page.url()).searchParams.get("f")).toBe("contract:0");
+    await expect.poll(() => new URL(page.url()).searchParams.get("f")).toBe("contract:..0");
     await expect(page.getByTestId("shown-count")).toHaveAttribute("data-shown", String(contractZero));
     await page.locator("[data-reward-choice='recorded']").click();
     await expect.poll(() => new URL(page.url()).searchParams.get("reward")).toBeNull();
-    expect(new URL(page.url()).searchParams.get("f")).toBe("recorded:0");
+    expect(new URL(page.url()).searchParams.get("f")).toBe("recorded:..0");
     await expect(page.getByTestId("shown-count")).toHaveAttribute("data-shown", String(recordedZero));
     await expect(page.getByTestId("triage-headline")).toContainText(
       `${recordedZero} of ${recordedZero} rollouts recorded 0`,

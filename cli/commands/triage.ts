@@ -41,7 +41,8 @@ import { LinePool, type LineWork, linesOf, readThreads, threadCount, threadsHelp
 
 export const HELP = `usage: npm run --silent cli -- triage FILE|DIR [options]
 
-Every rollout whose recorded or recomputed reward is 0 gets one cause (in this precedence, lib/triage/README.md):
+Every rollout whose recorded or recomputed reward is 0 or below (a negative reward failed too) gets one
+cause (in this precedence, lib/triage/README.md):
 malformed, drift (the recorded reward matches neither policy's recomputation), model_error, truncated,
 no_output (run health: response.error, response.status / incomplete_details, usage.output_tokens 0),
 no_server, no_verifier_port, missing_task_data, verifier_error (unverifiable: no verifying server, no port
@@ -181,7 +182,7 @@ export function formatSummary(
   const rows = options.breakdown ?? kept;
   const triage = summarizeTriage(rows, reward);
   // The same headline as the run view's (lib/run): unreadable lines are named and in no total.
-  out.push(zeroShareText(triage.zero, { rollouts: rows.length, unreadable }, reward));
+  out.push(zeroShareText(triage.zero, { rollouts: rows.length, unreadable }, reward, triage.negative));
   const line = (cause: (typeof ZERO_CAUSES)[number]) => {
     const n = triage.counts[cause];
     const share = rows.length === 0 ? 0 : (100 * n) / rows.length;

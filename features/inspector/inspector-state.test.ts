@@ -95,9 +95,9 @@ describe("sorting by a column", () => {
 describe("the breakdown's cause", () => {
   it("a cause comes with its view's zero clause and replaces another; other clauses stay", () => {
     const f = withCause("agent:a", "no_tool_call", "recorded");
-    expect(f).toBe("agent:a recorded:0 cause:no_tool_call");
+    expect(f).toBe("agent:a recorded:..0 cause:no_tool_call");
     expect(activeCause(f)).toBe("no_tool_call");
-    expect(withCause(f, "no_tool_call", "contract")).toBe("agent:a contract:0 cause:no_tool_call");
+    expect(withCause(f, "no_tool_call", "contract")).toBe("agent:a contract:..0 cause:no_tool_call");
     expect(withCause(f, null, "recorded")).toBe("agent:a");
     expect(activeCause("agent:a")).toBeNull();
   });
@@ -119,7 +119,7 @@ describe("the reward switch", () => {
   it("sets the one setting and moves the zeros of a chosen chip, tile or cause with it", () => {
     const f = withCause("agent:a", "tool_failed", "recorded");
     expect(switchReward({ f, reward: "recorded" }, "legacy")).toEqual({
-      f: "agent:a legacy:0 cause:tool_failed",
+      f: "agent:a legacy:..0 cause:tool_failed",
       reward: "legacy",
     });
     // Without a zero clause the filter is kept as typed.

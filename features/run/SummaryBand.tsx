@@ -59,7 +59,7 @@ const TILES: readonly {
     flag: "zero",
     key: "zero",
     tone: "neutral",
-    hint: "rollouts whose reward is 0",
+    hint: "rollouts whose reward is 0 or below",
   },
   {
     flag: "ambiguous",
@@ -83,7 +83,7 @@ const TILES: readonly {
 
 function hintOf(tile: (typeof TILES)[number], reward: Reward): string {
   return tile.flag === "zero"
-    ? `rollouts whose reward is 0 in ${rewardName(reward)} (the reward switch)`
+    ? `rollouts whose reward is 0 or below in ${rewardName(reward)} (the reward switch)`
     : tile.hint;
 }
 

@@ -5,6 +5,7 @@
  * filtered breakdown, which policy reproduces the recorded reward. Expected numbers come from the run's
  * plan (scripts/gen-triage-run), never from the component.
  */
+import { readFileSync } from "node:fs";
 import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeAll, describe, expect, it, vi } from "vitest";
@@ -85,6 +86,31 @@ const plannedZeros = (cause?: string) =>
   run.intents.filter((i) => i.recorded === 0 && (cause === undefined || i.cause === cause)).length;
 
 describe("TriagePanel", () => {
+  it("counts a negative reward among the failed rollouts and names the negative ones (blackjack's losses)", async () => {
+    const text = readFileSync(
+      "fixtures/gym-examples/resources_servers/blackjack/data/example_rollouts.jsonl",
+      "utf8",
+    );
+    const lines = text.trim().split("\n");
+    const blackjack = await runView(
+      {
+        key: "blackjack",
+        harness: NO_HARNESS,
+        unreadable: 0,
+        *rollouts() {
+          for (const [i, line] of lines.entries())
+            yield { line: i + 1, value: asRollout(JSON.parse(line)), options: { server: "blackjack" } };
+        },
+      },
+      "",
+    );
+    renderPanel({ triage: blackjack.triage, counts: blackjack.counts });
+    expect(screen.getByTestId("triage-headline")).toHaveTextContent(
+      "2 of 5 rollouts recorded 0 or less (40.0%; 2 negative)",
+    );
+    expect(causeButton("no_verifier_port")).toHaveAttribute("data-count", "2");
+  });
+
   it("the headline counts the recorded zeros over the rollouts, the unreadable line apart", () => {
     renderPanel();
     const zeros = plannedZeros();

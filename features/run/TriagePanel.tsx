@@ -96,7 +96,7 @@ export const TriagePanel = memo(function TriagePanel({
       <div className={styles.triageHead}>
         <h3>Why zero</h3>
         <span className="muted" data-testid="triage-headline">
-          {zeroShareText(triage.zero, counts, reward)}
+          {zeroShareText(triage.zero, counts, reward, triage.negative)}
         </span>
         <RewardSwitch reward={reward} onReward={onReward} />
       </div>

@@ -14,6 +14,7 @@ import {
   type Reward,
   zeroClause,
 } from "@/lib/run";
+import { isZeroOrBelow } from "@/lib/triage";
 import type { HarnessId, RolloutIndexEntry } from "@/worker/protocol";
 
 export const FILTER_FLAGS = ["zero", "changed", "ambiguous", "mismatched", "external", "unverified"] as const;
@@ -57,9 +58,9 @@ export function flagClause(flag: FilterFlag, reward: Reward = "recorded"): Filte
   return flag === "zero" ? zeroClause(reward) : FLAG_CLAUSES[flag];
 }
 
-/** A chip's or tile's label: the zero one names the reward it counts in ("recorded 0", "contract 0"). */
+/** A chip's or tile's label: the zero one names the reward it counts in ("recorded ≤ 0", "contract ≤ 0"). */
 export function flagLabel(flag: FilterFlag, reward: Reward): string {
-  return flag === "zero" ? `${reward} 0` : FLAG_LABEL[flag];
+  return flag === "zero" ? `${reward} ≤ 0` : FLAG_LABEL[flag];
 }
 
 const FLAG_LABEL: Readonly<Record<Exclude<FilterFlag, "zero">, string>> = {
@@ -240,7 +241,7 @@ export interface StatusCounts {
   };
 }
 
-/** The tiles' counts; `zero` counts the rollouts whose `reward` (the run view's setting) is 0. */
+/** The tiles' counts; `zero` counts the rollouts whose `reward` (the run view's setting) is 0 or below. */
 export function statusCounts(
   entries: readonly RolloutIndexEntry[],
   reward: Reward = "recorded",
@@ -263,7 +264,7 @@ export function statusCounts(
     mismatched += entry.counts.mismatched;
     external += entry.counts.external;
     if (rewardChanged(entry)) changed++;
-    if (entry[reward] === 0 && (reward === "recorded" || entry.rewards === "done")) zero++;
+    if (isZeroOrBelow(entry[reward]) && (reward === "recorded" || entry.rewards === "done")) zero++;
     if (entry.rewards === "pending") pending++;
     else if (entry.contract === null) unverified++;
   }

@@ -12,6 +12,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "@/cli/commands/triage";
 import { memoryIo } from "@/cli/io";
+import { zeroShareText } from "@/lib/run";
 import { makeRolloutsBytes } from "@/scripts/gen-big-rollouts";
 import { TRIAGE_RUN_PATH } from "@/scripts/gen-triage-run";
 import { inProcessPool } from "@/worker/pool";
@@ -84,5 +85,30 @@ describe("cli triage and the browser's rows agree row for row", () => {
     expect(browser.text).toBe(io.out());
     // A server without a port here is said to be one, never "no task data" (open the inputs).
     if (name === "gym-code_gen") expect(io.out()).toContain('"cause":"no_verifier_port"');
+  });
+
+  it("the headline over negative rewards: blackjack's losses (-1) are failed rollouts on the page as in the CLI", async () => {
+    const file = path.join(
+      ROOT,
+      "fixtures/gym-examples/resources_servers/blackjack/data/example_rollouts.jsonl",
+    );
+    const io = memoryIo();
+    expect(await run([file, "--server", "blackjack", "--threads", "1"], io)).toBe(0);
+    const service = new DataService(inProcessPool());
+    const summary = await service.load(
+      [{ kind: "file", file: new File([readFileSync(file)], "example_rollouts.jsonl") }],
+      "blackjack",
+      never,
+      ignore,
+    );
+    await service.settled();
+    const id = summary.datasets.find((d) => d.kind === "rollouts")?.id ?? "";
+    const view = await runHandlers(service).run({ dataset: id, filter: "", reward: "recorded" }, context);
+    if (view === null) throw new Error("no run view");
+    const triage = view.triage.recorded;
+    const headline = zeroShareText(triage.zero, view.counts, "recorded", triage.negative);
+    expect(headline).toBe("2 of 5 rollouts recorded 0 or less (40.0%; 2 negative)");
+    expect(io.out().split("\n")[0]).toBe(headline);
+    expect(io.out()).toMatch(/no_verifier_port +2 +40\.0%/);
   });
 });

@@ -21,6 +21,19 @@ describe("the one wording for a file's counts", () => {
       "5 of 10 rollouts recompute to 0 under legacy (50.0%)",
     );
   });
+
+  it("names the negative rewards among the zeros (blackjack records -1 for a loss)", () => {
+    expect(zeroShareText(2, { rollouts: 5, unreadable: 0 }, "recorded", 2)).toBe(
+      "2 of 5 rollouts recorded 0 or less (40.0%; 2 negative)",
+    );
+    expect(zeroShareText(3, { rollouts: 4, unreadable: 1 }, "contract", 1)).toBe(
+      "3 of 4 rollouts recompute to 0 or less under contract (75.0%; 1 negative) · 1 unreadable line, not counted",
+    );
+    // No negative reward: Gym's zeros, worded as they always were.
+    expect(zeroShareText(3, { rollouts: 4, unreadable: 0 }, "recorded", 0)).toBe(
+      "3 of 4 rollouts recorded 0 (75.0%)",
+    );
+  });
 });
 
 describe("formatCount", () => {

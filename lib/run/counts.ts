@@ -39,18 +39,35 @@ function percent(n: number, total: number): string {
 }
 
 const BASIS_TEXT: Readonly<Record<Reward, string>> = {
-  recorded: "recorded 0",
-  contract: "recompute to 0 under contract",
-  legacy: "recompute to 0 under legacy",
+  recorded: "recorded",
+  contract: "recompute to",
+  legacy: "recompute to",
+};
+
+const BASIS_AFTER: Readonly<Record<Reward, string>> = {
+  recorded: "",
+  contract: " under contract",
+  legacy: " under legacy",
 };
 
 /**
  * The why-zero headline, explicit about its denominator and its reward: "6 of 24 rollouts recorded 0
  * (25.0%)" (or "recompute to 0 under contract"), plus "· 1 unreadable line, not counted" when some lines
- * are not rollouts.
+ * are not rollouts. `negative`: how many of the `zero` are below 0 (lib/triage counts them as failed
+ * too); when some are, the headline says "0 or less" and names them: "2 of 5 rollouts recorded 0 or less
+ * (40.0%; 2 negative)".
  */
-export function zeroShareText(zero: number, counts: LineCounts, basis: Reward = "recorded"): string {
-  const head = `${formatCount(zero)} of ${count(counts.rollouts, "rollout", "rollouts")} ${BASIS_TEXT[basis]} (${percent(zero, counts.rollouts)})`;
+export function zeroShareText(
+  zero: number,
+  counts: LineCounts,
+  basis: Reward = "recorded",
+  negative = 0,
+): string {
+  const what = negative > 0 ? "0 or less" : "0";
+  const share = percent(zero, counts.rollouts);
+  const head =
+    `${formatCount(zero)} of ${count(counts.rollouts, "rollout", "rollouts")} ${BASIS_TEXT[basis]} ${what}${BASIS_AFTER[basis]}` +
+    ` (${negative > 0 ? `${share}; ${formatCount(negative)} negative` : share})`;
   return counts.unreadable === 0
     ? head
     : `${head} · ${count(counts.unreadable, "unreadable line", "unreadable lines")}, not counted`;

@@ -48,14 +48,17 @@ export function rewardOfParams(params: URLSearchParams): Reward {
   return parsed.ok ? parsed.reward : DEFAULT_REWARD;
 }
 
-/** A zero in this reward: exactly 0 (the clause the zero tile and a cause click add). */
+/**
+ * A zero in this reward: 0 or below, as lib/triage counts them (a negative reward is a failed rollout too):
+ * the clause the zero tile and a cause click add, `recorded:..0`.
+ */
 export function zeroClause(reward: Reward): FilterClause {
-  return { kind: "range", field: reward, min: 0, max: 0 };
+  return { kind: "range", field: reward, min: null, max: 0 };
 }
 
-/** Whether the clause is the zero clause of some reward. */
+/** Whether the clause is the zero clause of some reward (or `recorded:0`, what links said before negatives counted). */
 export function isZeroClause(clause: FilterClause): clause is FilterClause & { kind: "range" } {
-  return clause.kind === "range" && clause.min === 0 && clause.max === 0;
+  return clause.kind === "range" && clause.max === 0 && (clause.min === null || clause.min === 0);
 }
 
 /**

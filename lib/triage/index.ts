@@ -18,6 +18,7 @@ export { sameFailureTasks, TASK_WIDE_MIN_ROLLOUTS, type TaskFailure } from "./ta
 export {
   evidenceOf,
   type IdentityBasis,
+  isZeroOrBelow,
   isZeroReward,
   type RolloutTriage,
   type RunTriage,

@@ -212,6 +212,36 @@ describe("triageRollout", () => {
     );
   });
 
+  it("explains a negative reward as a failed rollout: blackjack's -1 for a loss gets a cause and is counted", () => {
+    const text = readFileSync(
+      join(ROOT, "fixtures/gym-examples/resources_servers/blackjack/data/example_rollouts.jsonl"),
+      "utf8",
+    );
+    const lines = text
+      .trim()
+      .split("\n")
+      .map((line) => asRollout(JSON.parse(line)));
+    const recorded = lines.map((rollout) => rollout.reward);
+    expect(recorded).toEqual([-1, 1, -1, 1, 1]);
+    const rows = lines.map((rollout, i) => runRow(i + 1, rollout, { server: "blackjack" }));
+    expect(rows.map((r) => r.cause)).toEqual(["no_verifier_port", null, "no_verifier_port", null, null]);
+    expect(rows[0]?.cause_sentence).toBe(
+      "This project has no port of blackjack's verifier: the recorded -1 is shown as Gym wrote it and cannot be re-checked here.",
+    );
+    const summary = summarizeTriage(rows);
+    expect(summary).toMatchObject({ total: 5, scored: 5, zero: 2, negative: 2 });
+    expect(summary.lines.no_verifier_port).toEqual([1, 3]);
+    // Gym's 0 is unchanged: a 0 is a zero and not a negative one.
+    expect(
+      summarizeTriage(rows.map((r) => ({ ...r, recorded: r.recorded === -1 ? 0 : r.recorded }))),
+    ).toMatchObject({
+      zero: 2,
+      negative: 0,
+    });
+    expect(isZeroReward(1, null, 0.5)).toBe(false);
+    expect(isZeroReward(-0.49, null, null)).toBe(true);
+  });
+
   it("tells a server without a verifier port here from missing task data and from no server", () => {
     // Gym's own code_gen rollouts, paired with their task rows: nothing is missing, only the port.
     const dir = join(ROOT, "fixtures/gym-examples/resources_servers/code_gen/data");

@@ -1,6 +1,6 @@
 /**
- * Why-zero triage: every rollout whose recorded reward or either policy's recomputed reward is 0 gets
- * exactly one cause, decided from what the library already computes (the rollout schema, the verify
+ * Why-zero triage: every rollout whose recorded reward or either policy's recomputed reward is 0 or below
+ * (isZeroOrBelow) gets exactly one cause, decided from what the library already computes (the rollout schema, the verify
  * result under both policies, the verifier's details and, when names may be at fault, the harness
  * what-if). Nothing here re-scores anything in a new way; it reads those results in a fixed order.
  * Precedence, evidence per cause and why this order: lib/triage/README.md (ZERO_CAUSES lists them in order).
@@ -138,9 +138,18 @@ export interface TriageOptions {
   readonly whatIf?: boolean;
 }
 
-/** A rollout needs a cause when any of its rewards (recorded, contract, legacy) is exactly 0. */
+/**
+ * A zero in triage's sense: a reward of 0 or below. A negative reward is a failed rollout too (blackjack
+ * records -1 for a loss): the line pass@k draws (lib/metrics passes: above 0), so what fails pass@k is
+ * explained here. A reward of 0 is one as Gym records it.
+ */
+export function isZeroOrBelow(reward: number | null): boolean {
+  return reward !== null && reward <= 0;
+}
+
+/** A rollout needs a cause when any of its rewards (recorded, contract, legacy) is 0 or below. */
 export function isZeroReward(...rewards: readonly (number | null)[]): boolean {
-  return rewards.some((reward) => reward === 0);
+  return rewards.some(isZeroOrBelow);
 }
 
 function plural(n: number, word: string): string {
@@ -227,7 +236,7 @@ function unverifiedCause(
 
 /** The recomputation a zero's cause (and each call's badge) is read from: the policy that scored 0, when one did. */
 export function evidenceOf(contract: VerifyResult, legacy: VerifyResult): VerifyResult {
-  return contract.reward === 0 ? contract : legacy.reward === 0 ? legacy : contract;
+  return isZeroOrBelow(contract.reward) ? contract : isZeroOrBelow(legacy.reward) ? legacy : contract;
 }
 
 /**
@@ -287,8 +296,9 @@ export function triageRollout(rollout: Rollout, options: TriageOptions = {}): Ro
 
   // 2. drift: the recorded reward is reproduced by neither policy
   if (drift !== null) {
-    const decisive =
-      evidence.reward === 0 ? decisiveOf(failed, traces, judgedCalls(evidence)) : ([] as DecisiveCall[]);
+    const decisive = isZeroOrBelow(evidence.reward)
+      ? decisiveOf(failed, traces, judgedCalls(evidence))
+      : ([] as DecisiveCall[]);
     return { ...base, cause: "drift", sentence: drift, decisive, ...(traces.length > 0 ? { traces } : {}) };
   }
 
@@ -309,7 +319,9 @@ export function triageRollout(rollout: Rollout, options: TriageOptions = {}): Ro
 
   // 7. identity: the names changed the outcome
   const rescue =
-    evidence.reward === 0 && options.whatIf !== false ? whatIfRescue(rollout, evidence, options.input) : null;
+    isZeroOrBelow(evidence.reward) && options.whatIf !== false
+      ? whatIfRescue(rollout, evidence, options.input)
+      : null;
   if (namesMatter(contract)) {
     const renamed = calls
       .filter((call) => call.verifier_name !== call.emitted || call.provenance !== null)
@@ -318,7 +330,7 @@ export function triageRollout(rollout: Rollout, options: TriageOptions = {}): Ro
         why: `emitted ${call.emitted}, verified as ${call.verifier_name}`,
       }));
     if (contract.reward !== legacy.reward && legacy.reward !== null) {
-      const lost = contract.reward === 0 ? "contract" : "legacy";
+      const lost = isZeroOrBelow(contract.reward) ? "contract" : "legacy";
       return {
         ...base,
         cause: "identity",
@@ -471,8 +483,10 @@ export interface RunTriage {
   readonly total: number;
   /** Rollouts with a reward in this view (a recorded reward, or a recomputed one under the policy). */
   readonly scored: number;
-  /** Rollouts whose reward in this view is 0 (each has a cause). */
+  /** Rollouts whose reward in this view is 0 or below (each has a cause). */
   readonly zero: number;
+  /** Of those, the rollouts whose reward is below 0 (the headline names them). */
+  readonly negative: number;
   readonly counts: Readonly<Record<ZeroCause, number>>;
   /** Lines per cause, in the order given. */
   readonly lines: Readonly<Record<ZeroCause, readonly number[]>>;
@@ -499,13 +513,14 @@ function emptyRecord<T>(make: () => T): Record<ZeroCause, T> {
   };
 }
 
-/** The breakdown of a run in one view: the rollouts whose reward in that view is 0, per cause. */
+/** The breakdown of a run in one view: the rollouts whose reward in that view is 0 or below, per cause. */
 export function summarizeTriage(items: Iterable<TriagedLine>, view: ZeroView = "recorded"): RunTriage {
   const lines = emptyRecord<number[]>(() => []);
   const reproduced: Record<Reproduction, number> = { both: 0, contract: 0, legacy: 0, neither: 0 };
   let total = 0;
   let scored = 0;
   let zero = 0;
+  let negative = 0;
   for (const item of items) {
     total++;
     const reproduction = reproducedBy(item.recorded, item.contract, item.legacy);
@@ -513,11 +528,12 @@ export function summarizeTriage(items: Iterable<TriagedLine>, view: ZeroView = "
     const reward = item[view];
     if (reward === null) continue;
     scored++;
-    if (reward !== 0 || item.cause === null) continue;
+    if (!isZeroOrBelow(reward) || item.cause === null) continue;
     zero++;
+    if (reward < 0) negative++;
     lines[item.cause].push(item.line);
   }
   const counts = emptyRecord(() => 0);
   for (const cause of ZERO_CAUSES) counts[cause] = lines[cause].length;
-  return { view, total, scored, zero, counts, lines, reproduced };
+  return { view, total, scored, zero, negative, counts, lines, reproduced };
 }
