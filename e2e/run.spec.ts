@@ -314,6 +314,25 @@ test("Back from a sample returns to the landing page, and the title links home",
   await waitReady(page);
 });
 
+test("Back past the first rollout opened closes it (the first-row default does not re-open line 1)", async ({
+  page,
+}) => {
+  await page.goto("/");
+  await page.locator("[data-sample='workplace-harnesses.jsonl']").click();
+  await waitReady(page);
+  // A file just opened shows its first rollout.
+  await expect(page.locator("article[data-detail-line]")).toHaveAttribute("data-detail-line", "1");
+  await page.locator("[data-testid=rollout-scroller] [data-line='3']").click();
+  await expect(page.locator("article[data-detail-line]")).toHaveAttribute("data-detail-line", "3");
+  await page.goBack();
+  await expect.poll(() => new URL(page.url()).searchParams.get("line")).toBeNull();
+  await expect(page.locator("article[data-detail-line]")).toHaveCount(0);
+  await expect(page.locator("[data-testid=rollout-scroller] [data-line][aria-current=true]")).toHaveCount(0);
+  // Forward re-opens it.
+  await page.goForward();
+  await expect(page.locator("article[data-detail-line]")).toHaveAttribute("data-detail-line", "3");
+});
+
 test("assistant markdown with HTML and an image renders text only and loads nothing", async ({ page }) => {
   const dir = mkdtempSync(path.join(tmpdir(), "md-"));
   const file = path.join(dir, "markdown.jsonl");

@@ -1,4 +1,4 @@
-import { renderHook } from "@testing-library/react";
+import { act, renderHook } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { DatasetSummary, RolloutIndexEntry } from "@/hooks/types";
 import { datasetSummary, entry } from "./test-helpers";
@@ -54,6 +54,35 @@ describe("the one filter's list", () => {
     expect(list.rows.map((r) => r.line)).toEqual([1, 2, 3, 4]);
     expect(list.selectedEntry?.line).toBe(1);
     expect(list.agents).toEqual(["a", "b"]);
+  });
+
+  it("Back to a URL without a line closes the rollout instead of re-opening the first row; opening one ends it", () => {
+    window.history.replaceState(null, "", "/?sample=s");
+    let view: Partial<ViewState> = { line: 3 };
+    const { result, rerender } = renderHook(() =>
+      useInspectorFilter(datasetSummary(), { ...DEFAULT_VIEW, ...view }, false),
+    );
+    expect(result.current.selectedLine).toBe(3);
+    // Back: the URL before the first rollout opened has no line.
+    view = { line: null };
+    act(() => window.dispatchEvent(new PopStateEvent("popstate")));
+    rerender();
+    expect(result.current.selectedLine).toBeNull();
+    expect(result.current.selectedEntry).toBeNull();
+    // Opening a rollout again, then a filter that drops the line: the first row is the default again.
+    view = { line: 2 };
+    rerender();
+    expect(result.current.selectedLine).toBe(2);
+    view = { line: null, f: "agent:b" };
+    rerender();
+    expect(result.current.selectedLine).toBe(2);
+    // Forward to a URL with a line is no close.
+    window.history.replaceState(null, "", "/?sample=s&line=4");
+    view = { line: 4 };
+    act(() => window.dispatchEvent(new PopStateEvent("popstate")));
+    rerender();
+    expect(result.current.selectedLine).toBe(4);
+    window.history.replaceState(null, "", "/");
   });
 
   it("narrows by the filter's clauses, and by the run view's answer for this very filter", () => {

@@ -7,6 +7,7 @@ import type { DatasetSummary, RolloutIndexEntry } from "@/hooks/types";
 import { sameStrings, useStable } from "@/hooks/use-stable";
 import { textsOf } from "@/lib/run";
 import { workspaceReadiness } from "./inspector-state";
+import { useClosedByBack } from "./use-view-state";
 import type { ViewState } from "./view-state";
 
 const NO_ENTRIES: readonly RolloutIndexEntry[] = [];
@@ -62,9 +63,11 @@ export function useInspectorFilter(
     sameStrings,
   );
 
-  // Without a line in the URL the first listed rollout is open, so a loaded file shows a transcript at once.
+  // Without a line in the URL the first listed rollout is open, so a loaded file shows a transcript at once;
+  // not after Back (or Forward) to a URL without a line: that closes the rollout.
   const firstLine = rows[0]?.line ?? null;
-  const selectedLine = view.line ?? firstLine;
+  const closedByBack = useClosedByBack(view.line);
+  const selectedLine = view.line ?? (closedByBack ? null : firstLine);
   const selectedEntry = entries.find((entry) => entry.line === selectedLine) ?? null;
 
   const searchDone =

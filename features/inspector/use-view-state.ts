@@ -76,3 +76,21 @@ export function useViewState(): [ViewState, SetView] {
   }, [params, update]);
   return [state, update];
 }
+
+/**
+ * Whether Back or Forward reached a URL without a line, so no rollout is open: the list's first-row default
+ * is for a file just opened or a new filter, never for a Back past the first rollout opened (it would
+ * re-open line 1, and Back would never seem to close anything). Opening a rollout ends it.
+ */
+export function useClosedByBack(line: number | null): boolean {
+  const [closed, setClosed] = useState(false);
+  useEffect(() => {
+    const popped = () => setClosed(!new URLSearchParams(window.location.search).has("line"));
+    window.addEventListener("popstate", popped);
+    return () => window.removeEventListener("popstate", popped);
+  }, []);
+  useEffect(() => {
+    if (line !== null) setClosed(false);
+  }, [line]);
+  return closed && line === null;
+}
