@@ -148,6 +148,29 @@ interface PairTableProps {
 /** Rows rendered before "show all": a table of many thousand pairs would make every update slow. */
 export const PAIR_ROWS_SHOWN = 500;
 
+/**
+ * A verifier name that is not its tool's name. It explains a pair with the same actions and different
+ * rewards (marked as the divergence it is); when the rewards agree it changed nothing, so it reads as a note.
+ */
+export function NameMismatch({ pair }: { pair: PairRow }) {
+  const mismatch = pair.name_mismatch;
+  if (mismatch === null) return null;
+  const harmless = pair.verdict === "same actions, same reward";
+  return (
+    <div
+      className={harmless ? styles.nameMismatchNote : styles.nameMismatch}
+      data-testid="name-mismatch"
+      data-tone={harmless ? "neutral" : "divergent"}
+    >
+      {pair.divergence === null ? "Same actions, but " : ""}
+      {mismatch.side.toUpperCase()}'s verifier saw <code>{mismatch.verifier_name}</code> for{" "}
+      <code>{mismatch.tool}</code>
+      {mismatch.count > 1 ? ` (${mismatch.count} calls)` : ""}
+      {harmless ? ": the rewards agree." : ""}
+    </div>
+  );
+}
+
 export function PairTable({
   view,
   verdicts,
@@ -232,14 +255,7 @@ export function PairTable({
                     (p.name_mismatch ? null : (
                       <span className="muted">none: the action sequences agree.</span>
                     ))}
-                  {p.name_mismatch && (
-                    <div className={styles.nameMismatch}>
-                      {p.divergence === null ? "Same actions, but " : ""}
-                      {p.name_mismatch.side.toUpperCase()}'s verifier saw{" "}
-                      <code>{p.name_mismatch.verifier_name}</code> for <code>{p.name_mismatch.tool}</code>
-                      {p.name_mismatch.count > 1 ? ` (${p.name_mismatch.count} calls)` : ""}
-                    </div>
-                  )}
+                  <NameMismatch pair={p} />
                   {(p.a.error || p.b.error) && (
                     <div className={styles.error}>{[p.a.error, p.b.error].filter(Boolean).join("; ")}</div>
                   )}

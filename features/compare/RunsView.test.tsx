@@ -1,0 +1,58 @@
+/**
+ * A pair's verifier-name note in the /compare table: a divergence (the mismatched tone) only when the names
+ * may have decided the reward; with the same actions and the same reward it is a neutral note.
+ */
+import { render, screen } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { styles } from "./common";
+import { NameMismatch } from "./RunsView";
+import type { PairRow } from "./types";
+
+function pair(verdict: PairRow["verdict"]): PairRow {
+  const side = { line: 1, recorded: 1, reward: 1, error: null, calls: 2 };
+  return {
+    id: 0,
+    key: "0/0",
+    paired_by: "indices",
+    server: "workplace_assistant",
+    a: side,
+    b: side,
+    verdict,
+    reward_basis: "recomputed",
+    divergence: null,
+    divergence_step: null,
+    name_mismatch: {
+      side: "b",
+      tool: "email_send_email",
+      verifier_name: "mcp__wa__email_send_email",
+      count: 2,
+    },
+  };
+}
+
+describe("NameMismatch", () => {
+  it("is a neutral note when the pair has the same actions and the same reward", () => {
+    render(<NameMismatch pair={pair("same actions, same reward")} />);
+    const note = screen.getByTestId("name-mismatch");
+    expect(note).toHaveAttribute("data-tone", "neutral");
+    expect(note).toHaveClass(String(styles.nameMismatchNote));
+    expect(note).not.toHaveClass(String(styles.nameMismatch));
+    expect(note).toHaveTextContent(
+      "Same actions, but B's verifier saw mcp__wa__email_send_email for email_send_email (2 calls): the rewards agree.",
+    );
+  });
+
+  it("marks the names as the divergence when the same actions scored differently", () => {
+    render(<NameMismatch pair={pair("same actions, different reward")} />);
+    const note = screen.getByTestId("name-mismatch");
+    expect(note).toHaveAttribute("data-tone", "divergent");
+    expect(note).toHaveClass(String(styles.nameMismatch));
+  });
+
+  it("says nothing when every verifier name is the tool's", () => {
+    const { container } = render(
+      <NameMismatch pair={{ ...pair("same actions, same reward"), name_mismatch: null }} />,
+    );
+    expect(container).toBeEmptyDOMElement();
+  });
+});
