@@ -172,7 +172,11 @@ export function formatSummary(
   kept: readonly RunRow[],
   unreadable: number,
   reward: Reward = "recorded",
-  options: { readonly breakdown?: readonly RunRow[] } = {},
+  options: {
+    readonly breakdown?: readonly RunRow[];
+    /** The rollouts file of each row, when a folder's runs are summed (lib/run metricsOf). */
+    readonly runs?: ReadonlyMap<RunRow, string>;
+  } = {},
 ): string {
   const out: string[] = [];
   const rows = options.breakdown ?? kept;
@@ -193,7 +197,10 @@ export function formatSummary(
     `recorded reward reproduced by: both policies ${r.both}, contract only ${r.contract}, legacy only ${r.legacy}, neither ${r.neither}` +
       (r.legacy > r.contract ? ` (${REPRODUCTION_TEXT.legacy})` : ""),
   );
-  const m = runMetrics(kept.map(metricsOf), { reward });
+  const m = runMetrics(
+    kept.map((row) => metricsOf(row, options.runs?.get(row))),
+    { reward },
+  );
   out.push(
     `mean reward: recorded ${fixed(m.mean.recorded, MEAN_DECIMALS)}, contract ${fixed(m.mean.contract, MEAN_DECIMALS)}, legacy ${fixed(m.mean.legacy, MEAN_DECIMALS)}`,
   );
@@ -310,6 +317,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
     await writeOutput(args.out, readFiles, io, null, async (output) => {
       const kept: RunRow[] = [];
       const breakdown: RunRow[] = [];
+      const runs = new Map<RunRow, string>();
       let unreadable = 0;
       if (args.format === "csv") await output.write(encoder.encode(csvHeader(folder)));
       for (const [index, source] of sources.entries()) {
@@ -336,11 +344,14 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
           if (!matchesFilter(rowClauses, row)) continue;
           if (args.format === "csv") await output.write(encoder.encode(csvRow(row, file)));
           else if (args.format === "jsonl") await output.write(encoder.encode(jsonlRow(row, file)));
-          else kept.push(row);
+          else {
+            kept.push(row);
+            if (folder && file !== undefined) runs.set(row, file);
+          }
         }
       }
       if (args.format === "summary")
-        await output.write(encoder.encode(formatSummary(kept, unreadable, args.reward, { breakdown })));
+        await output.write(encoder.encode(formatSummary(kept, unreadable, args.reward, { breakdown, runs })));
     });
     return 0;
   } catch (error) {

@@ -36,9 +36,10 @@ interface Props {
   onVisible?(lines: readonly number[]): void;
 }
 
+/** Gym's (task, rollout) indices, else the task the rollout counts toward (lib/run rowTask). */
 function task(entry: RolloutIndexEntry): string {
   if (entry.task_index !== null) return `${entry.task_index}/${entry.rollout_index ?? "?"}`;
-  return entry.task_id ?? "—";
+  return entry.task ?? "—";
 }
 
 export const RolloutTable = memo(function RolloutTable({

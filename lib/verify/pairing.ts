@@ -113,6 +113,8 @@ export interface Pairing<R> {
   readonly paired_by: PairedBy;
   /** The paired row's reference (the row itself, or a line number), null when not paired. */
   readonly ref: R | null;
+  /** How sentences name the paired row (rowLabel: `data/example.jsonl line 3`); absent when not paired. */
+  readonly row?: string;
   /** Input rows that share the line's task input but differ: more than one means ambiguous. */
   readonly ambiguous: number;
   /** One sentence: how, or why not (with the closest row and what differs). */
@@ -124,6 +126,7 @@ export interface Pairing<R> {
 interface Candidate<R> {
   readonly ref: R;
   readonly content: string;
+  readonly label: string;
 }
 
 interface Row<R> {
@@ -260,10 +263,10 @@ export class InputIndex<R> {
       const list = this.byInput.get(inputKey);
       const content = taskContentKey(row);
       if (list === undefined) {
-        this.byInput.set(inputKey, [{ ref, content }]);
+        this.byInput.set(inputKey, [{ ref, content, label: entry.label }]);
         if (this.sample.length < this.closestRows)
           this.sample.push({ row: entry, items: this.itemsOf(input, true) });
-      } else if (!list.some((c) => c.content === content)) list.push({ ref, content });
+      } else if (!list.some((c) => c.content === content)) list.push({ ref, content, label: entry.label });
     }
     return true;
   }
@@ -314,11 +317,19 @@ export class InputIndex<R> {
       if (row !== undefined) {
         if (inputKey !== null && row.inputKey !== null && inputKey !== row.inputKey) {
           const disagreement = `Its (_ng_task_index, _ng_rollout_index) ${key} names ${row.label}, whose responses_create_params.input differs from the line's (${difference(input, row.input).sentence}); paired by the indices, as Gym's reverify pairs.`;
-          return { paired_by: "index", ref: row.ref, ambiguous: 0, reason: disagreement, disagreement };
+          return {
+            paired_by: "index",
+            ref: row.ref,
+            row: row.label,
+            ambiguous: 0,
+            reason: disagreement,
+            disagreement,
+          };
         }
         return {
           paired_by: "index",
           ref: row.ref,
+          row: row.label,
           ambiguous: 0,
           reason: `Paired with ${row.label} by (_ng_task_index, _ng_rollout_index) ${key}.`,
         };
@@ -329,6 +340,7 @@ export class InputIndex<R> {
       return {
         paired_by: "input",
         ref: candidates[0].ref,
+        row: candidates[0].label,
         ambiguous: 0,
         reason:
           "Paired with the input row whose responses_create_params.input equals this line's, read as Gym's request model reads it.",
