@@ -235,9 +235,9 @@ test("pairing and tasks as Gym has them: aviary says why it is not paired, code_
   // structeval: one example_metrics.json beside two rollouts files goes with example_rollouts.jsonl only.
   await page.goto("/");
   await openFolder(page, path.join(SERVERS, "structeval"));
-  await page.locator("[data-dataset='example_rollouts.jsonl']").click();
+  await page.locator("[data-dataset='data/example_rollouts.jsonl']").click();
   await expect(page.getByTestId("gym-metrics")).toContainText("example_metrics.json");
-  await page.locator("[data-dataset='structeval_nonrenderable_example_rollouts.jsonl']").click();
+  await page.locator("[data-dataset='data/structeval_nonrenderable_example_rollouts.jsonl']").click();
   await waitReady(page);
   await expect(page.getByTestId("gym-metrics")).toHaveCount(0);
 });
