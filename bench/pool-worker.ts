@@ -407,6 +407,8 @@ interface TimelineSecond {
   readonly machine_ms: number;
   readonly browser_ms: number;
   readonly workers_ms: readonly number[];
+  /** CPU ms in the second per thread kind (process and thread name, summed over threads of that name). */
+  readonly by_kind_ms: Readonly<Record<string, number>>;
 }
 
 interface DropUsage {
@@ -461,12 +463,19 @@ async function appDrop(file: string, rollouts: number): Promise<DropUsage | null
         .map(([id, thread]) => Math.round(thread.ms - (last.threads.get(id)?.ms ?? 0)))
         .sort((a, b) => b - a);
       let browserMs = 0;
-      for (const [id, thread] of now.threads) browserMs += thread.ms - (last.threads.get(id)?.ms ?? 0);
+      const byKind: Record<string, number> = {};
+      for (const [id, thread] of now.threads) {
+        const ms = thread.ms - (last.threads.get(id)?.ms ?? 0);
+        browserMs += ms;
+        const kind = `${thread.process} ${thread.name}`;
+        if (ms > 0) byKind[kind] = (byKind[kind] ?? 0) + Math.round(ms);
+      }
       timeline.push({
         at_s: Math.round((now.at - started) / 100) / 10,
         machine_ms: Math.round(now.machine - last.machine),
         browser_ms: Math.round(browserMs),
         workers_ms: workers.slice(0, 3),
+        by_kind_ms: byKind,
       });
       last = now;
     }, 1_000);
