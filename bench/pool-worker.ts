@@ -163,11 +163,23 @@ function childChromiums(): number[] {
   });
 }
 
-/** Non-blank lines of a file (a generated file's lines are all rollouts). */
+/** Lines of a file that hold more than white space (a generated file's lines are all rollouts), read as bytes: a 1 GB file is longer than a string may be. */
 function countLines(file: string): number {
-  const text = readFileSync(file, "utf8");
+  const bytes = readFileSync(file);
   let count = 0;
-  for (const line of text.split("\n")) if (line.trim() !== "") count++;
+  let start = 0;
+  while (start < bytes.length) {
+    let end = bytes.indexOf(0x0a, start);
+    if (end === -1) end = bytes.length;
+    for (let at = start; at < end; at++) {
+      const byte = bytes[at];
+      if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0d) {
+        count++;
+        break;
+      }
+    }
+    start = end + 1;
+  }
   return count;
 }
 

@@ -6,19 +6,12 @@
 
 import { configRoutes, type GymConfig, type LineKind, readLine as readRolloutLine } from "../lib/folder";
 import { agentOf, type HarnessChoice, harnessFor } from "../lib/harness";
-import { resolveRollout } from "../lib/identity";
+import { readProvenance } from "../lib/identity";
 import { jsonlItemsOf, parseJsonLine } from "../lib/jsonl";
 import { readRolloutFields } from "../lib/run";
-import type { Rollout } from "../lib/schemas";
+import { functionCalls, type Rollout } from "../lib/schemas";
 import { type ConfigRouter, chooseServer, InputIndex, type LineSource, pairingKey } from "../lib/verify";
-import {
-  type AnalyzedRollout,
-  analyzeRolloutRun,
-  highlightCounts,
-  isInputRow,
-  type RowContext,
-  verifiedDetail,
-} from "./core";
+import { type AnalyzedRollout, analyzeRolloutRun, isInputRow, type RowContext, verifiedDetail } from "./core";
 import type { RolloutIndexEntry, VerifiedDetail } from "./protocol";
 import { findInLines, lineFilter } from "./search";
 
@@ -160,12 +153,6 @@ function identityEntry(
     sample: options.fallbackServer,
     config,
   });
-  const harness = harnessFor(options.harness, agentOf(rollout));
-  const resolution = resolveRollout(rollout, {
-    server: server ?? "",
-    policy: "contract",
-    ...(harness ? { harness } : {}),
-  });
   return {
     line,
     ...readRolloutFields(rollout),
@@ -175,10 +162,11 @@ function identityEntry(
     legacy: null,
     unverified: null,
     legacy_unverified: null,
-    calls: resolution.calls.length,
-    counts: highlightCounts(resolution.calls),
-    map_state: resolution.map_state,
-    gym_would_reject: resolution.findings.some((finding) => finding.kind === "gym_would_reject"),
+    calls: functionCalls(rollout).length,
+    // The calls' highlights and Gym's request checks come with the rewards pass, which resolves every call.
+    counts: null,
+    map_state: readProvenance(rollout).state,
+    gym_would_reject: false,
     error: null,
     paired: false,
     paired_by: "none",
