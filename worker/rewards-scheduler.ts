@@ -51,6 +51,8 @@ export class RewardsScheduler {
   /** Jobs in flight per dataset: a dataset is done once none is pending and none is in flight. */
   private readonly inFlightOf = new Map<Dataset, number>();
   private readonly priority = new Map<string, number[]>();
+  /** Datasets with rewards jobs of this analysis generation whose `done` is not said yet. */
+  private readonly unreported = new Map<Dataset, number>();
   private settledWaiters: (() => void)[] = [];
 
   constructor(
@@ -95,22 +97,21 @@ export class RewardsScheduler {
       const refs = lines.flatMap((line) => dataset.lineRef(line) ?? []);
       this.inFlight++;
       this.inFlightOf.set(dataset, (this.inFlightOf.get(dataset) ?? 0) + 1);
+      this.unreported.set(dataset, generation);
       const landed = () => {
         const left = (this.inFlightOf.get(dataset) ?? 1) - 1;
         if (left > 0) this.inFlightOf.set(dataset, left);
         else this.inFlightOf.delete(dataset);
-        return left === 0 && dataset.pendingRewards.size === 0;
       };
       this.pool
         .rewards({ lines: refs, inputs: dataset.pairedInputs, ...dataset.analysisOptions() })
         .then(
           (analyzed) => {
-            const finished = landed();
+            landed();
             if (dataset.analysisGeneration !== generation || !this.hooks.isOpen(dataset)) return;
             dataset.revision++;
             for (const row of analyzed) dataset.setAnalyzed(row);
-            if (finished) this.hooks.done(dataset);
-            this.hooks.changed(finished);
+            this.hooks.changed(false);
           },
           () => {
             landed();
@@ -124,7 +125,26 @@ export class RewardsScheduler {
           this.pump();
         });
     }
+    this.reportDone();
     this.notifySettled();
+  }
+
+  /**
+   * Says `done` once per analysis of a dataset: once it is wholly indexed (a file whose rewards start early
+   * runs out of pending rows between batches), nothing is pending and no job is in flight.
+   */
+  private reportDone(): void {
+    for (const [dataset, generation] of this.unreported) {
+      if (dataset.analysisGeneration !== generation || !this.hooks.isOpen(dataset)) {
+        this.unreported.delete(dataset);
+        continue;
+      }
+      if (!dataset.indexed || dataset.pendingRewards.size > 0 || this.inFlightOf.has(dataset)) continue;
+      this.unreported.delete(dataset);
+      this.hooks.done(dataset);
+      // A dataset's last rewards are what the page must see at once.
+      this.hooks.changed(true);
+    }
   }
 
   /** Starts one search-filter job; false when no dataset has lines without a filter. */
@@ -178,7 +198,8 @@ export class RewardsScheduler {
 
   private nextJob(): { dataset: Dataset; lines: number[]; generation: number } | null {
     for (const dataset of this.hooks.datasets()) {
-      if (dataset.kind !== "rollouts" || !dataset.indexed || dataset.pendingRewards.size === 0) continue;
+      if (dataset.kind !== "rollouts" || dataset.pendingRewards.size === 0) continue;
+      if (!dataset.indexed && !dataset.earlyRewards) continue;
       const lines: number[] = [];
       let bytes = 0;
       const full = () => lines.length >= this.batch.lines || bytes >= this.batch.bytes;

@@ -91,7 +91,12 @@ export class DataService {
     this.workspace = workspace;
     this.keeper = new Keeper(files, results);
     this.rewards = new RewardsScheduler(pool, {
-      datasets: () => workspace.datasets(),
+      // The open files, and a loading file whose rewards start early.
+      datasets: () => {
+        const open = workspace.datasets();
+        const early = workspace.loadingDatasets().filter((d) => d.earlyRewards && !open.includes(d));
+        return early.length === 0 ? open : [...open, ...early];
+      },
       isOpen: (dataset) => workspace.store.has(dataset.id),
       done: (dataset) => {
         dataset.pairedRows = countPaired(dataset);
@@ -103,7 +108,11 @@ export class DataService {
       pool,
       {
         store: workspace.store,
-        changed: (more) => workspace.changed(more ? PROGRESS_EVENT_MS : SESSION_EVENT_MS),
+        changed: (more) => {
+          workspace.changed(more ? PROGRESS_EVENT_MS : SESSION_EVENT_MS);
+          // Rows just indexed of a file whose rewards start early.
+          this.rewards.pump();
+        },
         appended: () => this.rewards.pump(),
       },
       batchBytes,
@@ -293,6 +302,13 @@ export class DataService {
   ): Promise<Dataset[]> {
     this.workspace.beginLoad();
     const opened: Dataset[] = [];
+    // One fresh file, and no inputs file open that it could pair with: its pairing is already known (none),
+    // so its rewards need not wait for the whole file (a kept file's results are restored instead).
+    const [only] = sources;
+    const early =
+      sources.length === 1 &&
+      only?.restored === false &&
+      !this.workspace.datasets().some((dataset) => dataset.kind === "inputs");
     try {
       for (const { source, id, fallbackServer, restored } of sources) {
         await this.sources.read(
@@ -301,6 +317,7 @@ export class DataService {
             id,
             fallbackServer,
             added: (added) => {
+              added.earlyRewards = early;
               this.workspace.loadOpened(added);
               opened.push(added);
             },
