@@ -163,11 +163,23 @@ function childChromiums(): number[] {
   });
 }
 
-/** Non-blank lines of a file (a generated file's lines are all rollouts). */
+/** Lines of a file that hold more than white space (a generated file's lines are all rollouts), read as bytes: a 1 GB file is longer than a string may be. */
 function countLines(file: string): number {
-  const text = readFileSync(file, "utf8");
+  const bytes = readFileSync(file);
   let count = 0;
-  for (const line of text.split("\n")) if (line.trim() !== "") count++;
+  let start = 0;
+  while (start < bytes.length) {
+    let end = bytes.indexOf(0x0a, start);
+    if (end === -1) end = bytes.length;
+    for (let at = start; at < end; at++) {
+      const byte = bytes[at];
+      if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0d) {
+        count++;
+        break;
+      }
+    }
+    start = end + 1;
+  }
   return count;
 }
 
@@ -407,6 +419,8 @@ interface TimelineSecond {
   readonly machine_ms: number;
   readonly browser_ms: number;
   readonly workers_ms: readonly number[];
+  /** CPU ms in the second per thread kind (process and thread name, summed over threads of that name). */
+  readonly by_kind_ms: Readonly<Record<string, number>>;
 }
 
 interface DropUsage {
@@ -461,12 +475,19 @@ async function appDrop(file: string, rollouts: number): Promise<DropUsage | null
         .map(([id, thread]) => Math.round(thread.ms - (last.threads.get(id)?.ms ?? 0)))
         .sort((a, b) => b - a);
       let browserMs = 0;
-      for (const [id, thread] of now.threads) browserMs += thread.ms - (last.threads.get(id)?.ms ?? 0);
+      const byKind: Record<string, number> = {};
+      for (const [id, thread] of now.threads) {
+        const ms = thread.ms - (last.threads.get(id)?.ms ?? 0);
+        browserMs += ms;
+        const kind = `${thread.process} ${thread.name}`;
+        if (ms > 0) byKind[kind] = (byKind[kind] ?? 0) + Math.round(ms);
+      }
       timeline.push({
         at_s: Math.round((now.at - started) / 100) / 10,
         machine_ms: Math.round(now.machine - last.machine),
         browser_ms: Math.round(browserMs),
         workers_ms: workers.slice(0, 3),
+        by_kind_ms: byKind,
       });
       last = now;
     }, 1_000);

@@ -18,6 +18,8 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const TRIAGE_RUN_PATH = "e2e/fixtures/triage-run.jsonl";
 const TASKS_PATH = "fixtures/nemo-gym/resources_servers/workplace_assistant/data/example.jsonl";
 const SERVER = "workplace_assistant";
+/** A Gym server with no verifier port in this project (Gym ships its example rollouts in fixtures/gym-examples). */
+const UNPORTED_SERVER = "code_gen";
 const BASE_CREATED_AT = 1701388740;
 
 /** What a line was built to show; `cause` is the one expected zero cause, null for a non-zero rollout. */
@@ -30,7 +32,9 @@ export type Scenario =
   | "model_error"
   | "no_output"
   | "task_wide_error"
-  | "no_task_data"
+  | "missing_task_data"
+  | "no_server"
+  | "no_verifier_port"
   | "malformed_no_call_id"
   | "not_a_rollout"
   | "malformed_arguments"
@@ -54,7 +58,11 @@ export const SCENARIO_CAUSE: Readonly<Record<Scenario, string | null>> = {
   no_output: "no_output",
   // Every rollout of its task makes the same rejected call (the line alone is tool_failed).
   task_wide_error: "task_wide",
-  no_task_data: "no_task_data",
+  missing_task_data: "missing_task_data",
+  // No environment_name and nothing else that names a server.
+  no_server: "no_server",
+  // A Gym server this project has no verifier port for: the recorded 0 cannot be re-checked here.
+  no_verifier_port: "no_verifier_port",
   malformed_no_call_id: "malformed",
   // No response.output: not a rollout at all, so an unreadable line beside the run, never triaged.
   not_a_rollout: null,
@@ -76,12 +84,21 @@ export function lineCause(scenario: Scenario): string | null {
 /** The run: per task, its rollouts' scenarios (rollout index = position). */
 export const PLAN: readonly (readonly Scenario[])[] = [
   ["pass", "pass", "identity_contract", "wrong_end_state", "no_tool_call", "tool_failed_error", "truncated"],
-  ["pass", "aliases_no_map", "no_task_data", "malformed_no_call_id", "wrong_end_state", "model_error"],
+  ["pass", "aliases_no_map", "missing_task_data", "malformed_no_call_id", "wrong_end_state", "model_error"],
   ["pass", "pass", "pass", "tool_failed_unknown", "identity_contract", "malformed_arguments", "no_output"],
   ["wrong_end_state", "wrong_end_state_recorded_one", "no_tool_call", "not_a_rollout", "drift_recorded_zero"],
-  ["pass", "tool_failed_refused", "aliases_no_map", "no_task_data", "truncated", "model_error", "no_output"],
+  [
+    "pass",
+    "tool_failed_refused",
+    "aliases_no_map",
+    "missing_task_data",
+    "truncated",
+    "model_error",
+    "no_output",
+  ],
   ["task_wide_error", "task_wide_error", "task_wide_error"],
   ["pass", "drift_recorded_zero", "wrong_end_state_recorded_one"],
+  ["no_verifier_port", "pass", "no_server", "no_verifier_port", "no_server"],
 ];
 
 export interface LineIntent {
@@ -134,7 +151,9 @@ function callsOf(task: Task, scenario: Scenario, prefix: string): Call[] {
   }));
   switch (scenario) {
     case "pass":
-    case "no_task_data":
+    case "missing_task_data":
+    case "no_server":
+    case "no_verifier_port":
     case "not_a_rollout":
     case "drift_recorded_zero":
       return truth;
@@ -239,10 +258,13 @@ function buildLine(task: Task, taskIndex: number, rolloutIndex: number, scenario
           usage: usage(inputTokens, outputTokens),
           ...health(scenario),
         };
+  const fields = { id: task.id, ground_truth: task.ground_truth, category: task.category };
   const taskFields =
-    scenario === "no_task_data"
+    scenario === "missing_task_data"
       ? { environment_name: SERVER }
-      : { id: task.id, ground_truth: task.ground_truth, category: task.category, environment_name: SERVER };
+      : scenario === "no_server"
+        ? fields
+        : { ...fields, environment_name: scenario === "no_verifier_port" ? UNPORTED_SERVER : SERVER };
   const provenance =
     scenario === "identity_contract"
       ? {

@@ -28,6 +28,7 @@ import type { VerifyResult } from "../lib/verify/types";
 import type {
   CallView,
   DetailView,
+  HighlightCounts,
   InputMessage,
   RolloutIndexEntry,
   TranscriptItem,
@@ -104,7 +105,8 @@ function verifyOptions(context: RowContext) {
 
 /** One rollout as the rewards pass leaves it: its list entry, its run-view row and the names it emitted. */
 export interface AnalyzedRollout {
-  readonly entry: RolloutIndexEntry;
+  /** Its calls resolved: the counts are known. */
+  readonly entry: RolloutIndexEntry & { readonly counts: HighlightCounts };
   /** lib/run's row (both policies, why-zero cause, model and tokens): the run view aggregates these. */
   readonly run: RunRow;
   /** Distinct emitted call names under the contract policy (the harness inference reads them). */

@@ -24,6 +24,7 @@ const deferredPool: Pool = {
   },
   index: (job) => pool.index(job),
   rewards: (job) => pool.rewards(job),
+  filters: (job) => pool.filters(job),
   search: (job) => pool.search(job),
   prepareInputs: (job) => pool.prepareInputs(job),
   verifyDetail: (job) => pool.verifyDetail(job),

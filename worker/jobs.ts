@@ -6,19 +6,12 @@
 
 import { configRoutes, type GymConfig, type LineKind, readLine as readRolloutLine } from "../lib/folder";
 import { agentOf, type HarnessChoice, harnessFor } from "../lib/harness";
-import { resolveRollout } from "../lib/identity";
+import { readProvenance } from "../lib/identity";
 import { jsonlItemsOf, parseJsonLine } from "../lib/jsonl";
 import { readRolloutFields } from "../lib/run";
-import type { Rollout } from "../lib/schemas";
+import { functionCalls, type Rollout } from "../lib/schemas";
 import { type ConfigRouter, chooseServer, InputIndex, type LineSource, pairingKey } from "../lib/verify";
-import {
-  type AnalyzedRollout,
-  analyzeRolloutRun,
-  highlightCounts,
-  isInputRow,
-  type RowContext,
-  verifiedDetail,
-} from "./core";
+import { type AnalyzedRollout, analyzeRolloutRun, isInputRow, type RowContext, verifiedDetail } from "./core";
 import type { RolloutIndexEntry, VerifiedDetail } from "./protocol";
 import { findInLines, lineFilter } from "./search";
 
@@ -160,12 +153,6 @@ function identityEntry(
     sample: options.fallbackServer,
     config,
   });
-  const harness = harnessFor(options.harness, agentOf(rollout));
-  const resolution = resolveRollout(rollout, {
-    server: server ?? "",
-    policy: "contract",
-    ...(harness ? { harness } : {}),
-  });
   return {
     line,
     ...readRolloutFields(rollout),
@@ -175,10 +162,11 @@ function identityEntry(
     legacy: null,
     unverified: null,
     legacy_unverified: null,
-    calls: resolution.calls.length,
-    counts: highlightCounts(resolution.calls),
-    map_state: resolution.map_state,
-    gym_would_reject: resolution.findings.some((finding) => finding.kind === "gym_would_reject"),
+    calls: functionCalls(rollout).length,
+    // The calls' highlights and Gym's request checks come with the rewards pass, which resolves every call.
+    counts: null,
+    map_state: readProvenance(rollout).state,
+    gym_would_reject: false,
     error: null,
     paired: false,
     paired_by: "none",
@@ -318,20 +306,32 @@ export async function readLines(refs: readonly LineRef[]): Promise<Uint8Array[]>
 
 /**
  * The full index entry and run row of each line (both policies verified once, with the paired input row
- * when there is one), and its search filter, built from the bytes read for it.
+ * when there is one), from the bytes read for it.
  */
-export async function rewardBatch(job: RewardJob): Promise<RewardedLine[]> {
-  const out: RewardedLine[] = [];
+export async function rewardBatch(job: RewardJob): Promise<AnalyzedRollout[]> {
+  const out: AnalyzedRollout[] = [];
   const lines = await readLines(job.lines);
   for (const [i, ref] of job.lines.entries()) {
-    const bytes = lines[i]!;
-    const parsed = parseJsonLine(decoder.decode(bytes));
+    const parsed = parseJsonLine(decoder.decode(lines[i]!));
     const rollout = rolloutOf(parsed.ok ? parsed.value : undefined);
     if (rollout === null) continue;
     const context = await rowContext(rollout, job.inputs, job);
-    out.push({ ...analyzeRolloutRun(ref.line, rollout, context), filter: lineFilter(bytes) });
+    out.push(analyzeRolloutRun(ref.line, rollout, context));
   }
   return out;
+}
+
+/** Lines whose search filters (./search.ts) to build. */
+export interface FilterJob {
+  readonly lines: readonly LineRef[];
+}
+
+/**
+ * Each line's search filter, in the order given. Built after the rewards, not with them: a filter is ~15%
+ * of a rollout's rewards work, and the whole run's answer should not wait for the search index.
+ */
+export async function filterBatch(job: FilterJob): Promise<Uint8Array[]> {
+  return (await readLines(job.lines)).map((bytes) => lineFilter(bytes));
 }
 
 /** One opened rollout's two verifications, for the detail pane (bounded views). */
@@ -349,11 +349,6 @@ export async function verifyDetail(job: VerifyDetailJob): Promise<VerifiedDetail
   const rollout = rolloutOf(parsed.ok ? parsed.value : undefined);
   if (rollout === null) return null;
   return verifiedDetail(rollout, await rowContext(rollout, job.inputs, job));
-}
-
-/** A rollout's rewards pass: its entry, run row and emitted names, and its search filter (./search.ts). */
-export interface RewardedLine extends AnalyzedRollout {
-  readonly filter: Uint8Array;
 }
 
 export interface SearchJob {

@@ -47,6 +47,34 @@ describe("DataService.restore", () => {
   });
 });
 
+describe("keeping a copy for a reload", () => {
+  it("a small file is kept as soon as it is read, a large one once its rewards are in", async () => {
+    const rewardedAtSave: number[] = [];
+    let service: DataService | null = null;
+    const persistence = {
+      save: async (id: string) => {
+        rewardedAtSave.push(service?.get(id)?.rewarded() ?? -1);
+      },
+      open: async () => null,
+      recent: async () => [],
+    };
+    const load = async (keepAtOnceBytes: number) => {
+      service = new DataService(inProcessPool(), () => {}, persistence);
+      service.keepAtOnceBytes = keepAtOnceBytes;
+      const loaded = await service.load([{ kind: "file", file: file(noecho) }], null, never, ignore);
+      await service.settled();
+      await vi.waitFor(() => expect(rewardedAtSave).toHaveLength(1));
+      return { rewarded: rewardedAtSave.pop(), rows: loaded.datasets[0]?.rows };
+    };
+    // The copy of a small file does not wait: none of its rows had rewards when it was kept.
+    expect((await load(Number.POSITIVE_INFINITY)).rewarded).toBe(0);
+    // A large file's copy waits for the whole run's answer: every row had its rewards.
+    const large = await load(0);
+    expect(large.rows).toBeGreaterThan(0);
+    expect(large.rewarded).toBe(large.rows);
+  });
+});
+
 describe("DataService.reopen", () => {
   it("reopens a kept file into the store only, by id, once however often it is asked", async () => {
     const kept = new Map<string, { name: string; blob: Blob; fallbackServer: string | null }>();

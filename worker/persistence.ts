@@ -100,8 +100,8 @@ export class Keeper {
       for (const line of dataset.lines()) {
         const entry = dataset.entries.get(line);
         const runRow = dataset.runRows.get(line);
-        if (entry?.rewards !== "done" || !runRow) return;
-        rows.push({ entry, run: runRow.run, emitted: runRow.emitted });
+        if (entry?.rewards !== "done" || entry.counts === null || !runRow) return;
+        rows.push({ entry: { ...entry, counts: entry.counts }, run: runRow.run, emitted: runRow.emitted });
       }
       await writeResults(store, key, rows);
     })().catch(() => {

@@ -4,13 +4,15 @@
  * them over MessagePorts the page hands it (a worker cannot portably start workers of its own).
  */
 
+import type { AnalyzedRollout } from "./core";
 import {
+  type FilterJob,
+  filterBatch,
   type IndexedBatch,
   type IndexJob,
   type InputsJob,
   indexBatch,
   prepareInputs,
-  type RewardedLine,
   type RewardJob,
   rewardBatch,
   type SearchJob,
@@ -24,7 +26,9 @@ import type { IndexRunner } from "./store";
 
 /** What the data service sends jobs to: the verify pool, or its functions on this thread. */
 export interface Pool extends IndexRunner {
-  rewards(job: RewardJob): Promise<RewardedLine[]>;
+  rewards(job: RewardJob): Promise<AnalyzedRollout[]>;
+  /** Search filters of lines (after their rewards: ./jobs.ts filterBatch). */
+  filters(job: FilterJob): Promise<Uint8Array[]>;
   search(job: SearchJob): Promise<number[]>;
   /** Indexes an inputs file for pairing in every pool member, before rewards jobs name it. */
   prepareInputs(job: InputsJob): Promise<number>;
@@ -38,6 +42,7 @@ export function inProcessPool(): Pool {
     size: 1,
     index: (job: IndexJob): Promise<IndexedBatch> => indexBatch(job),
     rewards: (job: RewardJob) => rewardBatch(job),
+    filters: (job: FilterJob) => filterBatch(job),
     search: (job: SearchJob) => searchRange(job),
     prepareInputs: (job: InputsJob) => prepareInputs(job),
     verifyDetail: (job: VerifyDetailJob) => verifyDetail(job),
@@ -46,7 +51,8 @@ export function inProcessPool(): Pool {
 
 export interface PoolRequests {
   index: { params: IndexJob; result: IndexedBatch };
-  rewards: { params: RewardJob; result: RewardedLine[] };
+  rewards: { params: RewardJob; result: AnalyzedRollout[] };
+  filters: { params: FilterJob; result: Uint8Array[] };
   search: { params: SearchJob; result: number[] };
   prepareInputs: { params: InputsJob; result: number };
   verifyDetail: { params: VerifyDetailJob; result: VerifiedDetail | null };
@@ -104,8 +110,12 @@ export class PortPool implements Pool {
     return this.send("index", job);
   }
 
-  rewards(job: RewardJob): Promise<RewardedLine[]> {
+  rewards(job: RewardJob): Promise<AnalyzedRollout[]> {
     return this.send("rewards", job);
+  }
+
+  filters(job: FilterJob): Promise<Uint8Array[]> {
+    return this.send("filters", job);
   }
 
   search(job: SearchJob): Promise<number[]> {

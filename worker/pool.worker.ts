@@ -3,7 +3,7 @@
  * One member of the verify pool (./pool.ts): it receives a MessagePort to the data worker and answers the
  * jobs of ./jobs.ts on it.
  */
-import { indexBatch, prepareInputs, rewardBatch, searchRange, verifyDetail } from "./jobs";
+import { filterBatch, indexBatch, prepareInputs, rewardBatch, searchRange, verifyDetail } from "./jobs";
 import type { PoolRequests } from "./pool";
 import { serve } from "./rpc";
 
@@ -15,11 +15,12 @@ self.addEventListener("message", (event: MessageEvent<{ type: "port"; port: Mess
   port.start();
   serve<PoolRequests>(port, {
     index: (job) => indexBatch(job),
-    rewards: async (job, context) => {
-      const rows = await rewardBatch(job);
+    rewards: (job) => rewardBatch(job),
+    filters: async (job, context) => {
+      const filters = await filterBatch(job);
       // Each filter has a buffer of its own: moved to the data worker, not copied.
-      context.transfer(...rows.map((row) => row.filter.buffer));
-      return rows;
+      context.transfer(...filters.map((filter) => filter.buffer));
+      return filters;
     },
     search: (job) => searchRange(job),
     prepareInputs: (job) => prepareInputs(job),

@@ -189,8 +189,11 @@ export type HighlightCounts = Readonly<Record<Highlight, number>>;
  * knows. Kept small: the whole index of a large file crosses the boundary.
  */
 export interface RolloutIndexEntry extends RolloutRow {
-  /** Per-highlight call counts under policy `contract`. */
-  readonly counts: HighlightCounts;
+  /**
+   * Per-highlight call counts under policy `contract`; null until the rewards pass resolves the calls (the
+   * index reads each line once, for the list; resolving them there too was a fifth of the index's work).
+   */
+  readonly counts: HighlightCounts | null;
   /** "pending" until both policies' rewards are computed: statuses and counts come first. */
   readonly rewards: "pending" | "done";
 }

@@ -5,9 +5,11 @@
  */
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { RewardedLine, RewardJob } from "./jobs";
+import type { AnalyzedRollout } from "./core";
+import type { FilterJob, RewardJob } from "./jobs";
 import { inProcessPool } from "./pool";
 import { REWARDS_IN_FLIGHT_PER_WORKER, RewardsScheduler, resetRewards } from "./rewards-scheduler";
+import { lineFilter } from "./search";
 import type { Dataset } from "./store";
 import { indexedDataset, WA } from "./test-files";
 
@@ -16,28 +18,34 @@ const BATCH_LINES = 8;
 
 const indexed = () => indexedDataset("d-1", path.join(WA, "wa_rollouts.jsonl"));
 
-/** A pool whose rewards jobs wait until `finish` (the real rewards) or `fail` is called. */
+/** A pool whose rewards (and search-filter) jobs wait until `finish` (the real work) or `fail` is called. */
 function heldPool(size: number) {
   const real = inProcessPool();
   const held: { job: RewardJob; finish(): void; fail(): void }[] = [];
+  const heldFilters: { job: FilterJob; finish(): void }[] = [];
   return {
     held,
+    heldFilters,
     pool: {
       size,
       rewards: (job: RewardJob) =>
-        new Promise<RewardedLine[]>((resolve, reject) => {
+        new Promise<AnalyzedRollout[]>((resolve, reject) => {
           held.push({
             job,
             finish: () => void real.rewards(job).then(resolve, reject),
             fail: () => reject(new Error("worker died")),
           });
         }),
+      filters: (job: FilterJob) =>
+        new Promise<Uint8Array[]>((resolve, reject) => {
+          heldFilters.push({ job, finish: () => void real.filters(job).then(resolve, reject) });
+        }),
     },
   };
 }
 
 function scheduler(dataset: Dataset, size: number) {
-  const { held, pool } = heldPool(size);
+  const { held, heldFilters, pool } = heldPool(size);
   const done: Dataset[] = [];
   const rewards = new RewardsScheduler(
     pool,
@@ -48,8 +56,9 @@ function scheduler(dataset: Dataset, size: number) {
       changed: () => {},
     },
     { bytes: Number.POSITIVE_INFINITY, lines: BATCH_LINES },
+    { bytes: Number.POSITIVE_INFINITY, lines: BATCH_LINES },
   );
-  return { held, done, rewards };
+  return { held, heldFilters, done, rewards };
 }
 
 const linesOf = (job: RewardJob) => job.lines.map((ref) => ref.line);
@@ -110,6 +119,50 @@ describe("RewardsScheduler", () => {
     expect(dataset.lines().every((line) => dataset.entries.get(line)?.rewards === "done")).toBe(true);
     // Said once, when the last job of the current analysis landed (nothing pending, nothing in flight).
     expect(done).toEqual([dataset]);
+  });
+});
+
+describe("search filters", () => {
+  it("are built once no rewards are pending, and `settled` does not wait for them", async () => {
+    const dataset = await indexed();
+    const { held, heldFilters, rewards } = scheduler(dataset, 1);
+    rewards.pump();
+    expect(heldFilters).toHaveLength(0);
+    let settled = false;
+    void rewards.settled().then(() => {
+      settled = true;
+    });
+    await finishAll(dataset, held);
+    await expect.poll(() => settled).toBe(true);
+    // The pool's room went to filter jobs once the last rewards job was sent; none has landed yet.
+    expect(heldFilters.length).toBeGreaterThan(0);
+    expect(dataset.searchFilters.size).toBe(0);
+    for (let at = 0; at < heldFilters.length; at++) {
+      heldFilters[at]?.finish();
+      await flush();
+    }
+    expect([...dataset.searchFilters.keys()].sort((a, b) => a - b)).toEqual(dataset.lines());
+    const line = dataset.lines()[2] ?? 0;
+    const bytes = await dataset.readLine(line);
+    if (bytes === null) throw new Error("no line");
+    expect(dataset.searchFilters.get(line)).toEqual(lineFilter(bytes));
+  });
+
+  it("wait while rewards are pending again (another server): the rewards go first", async () => {
+    const dataset = await indexed();
+    const { held, heldFilters, rewards } = scheduler(dataset, 1);
+    rewards.pump();
+    await finishAll(dataset, held);
+    const filterJobs = heldFilters.length;
+    // Both of the worker's places hold a filter job.
+    expect(filterJobs).toBe(REWARDS_IN_FLIGHT_PER_WORKER);
+    resetRewards(dataset);
+    const rewardJobs = held.length;
+    // A landing filter job frees room: a rewards job takes it, not the next filter job.
+    heldFilters[0]?.finish();
+    await flush();
+    expect(held.length).toBe(rewardJobs + 1);
+    expect(heldFilters.length).toBe(filterJobs);
   });
 });
 

@@ -2,6 +2,7 @@
  * The rewards scheduler: which rollouts of the workspace get their rewards computed next, and how many
  * jobs are in the pool at once. Rows on screen jump the queue; the rest follow in file order.
  */
+import type { LineRef } from "./jobs";
 import type { Pool } from "./pool";
 import type { Dataset } from "./store";
 
@@ -15,6 +16,12 @@ export const REWARD_BATCH_BYTES = 1024 * 1024;
 export const REWARD_BATCH_LINES = 128;
 /** Rewards jobs in flight per pool worker. */
 export const REWARDS_IN_FLIGHT_PER_WORKER = 2;
+/**
+ * How much one search-filter job takes (filters are built once no rewards are pending): a filter costs
+ * ~5 ms per MiB, so this is tens of milliseconds, short enough that new rewards work does not wait long.
+ */
+export const FILTER_BATCH_BYTES = 4 * 1024 * 1024;
+export const FILTER_BATCH_LINES = 512;
 
 /** Marks every row's rewards pending again (another server, harness or inputs file); statuses stay until the new ones land. */
 export function resetRewards(dataset: Dataset): void {
@@ -38,19 +45,25 @@ export interface RewardsHooks {
 }
 
 export class RewardsScheduler {
+  /** Rewards jobs in flight (what `settled` waits for) and search-filter jobs in flight. */
   private inFlight = 0;
+  private filtersInFlight = 0;
   /** Jobs in flight per dataset: a dataset is done once none is pending and none is in flight. */
   private readonly inFlightOf = new Map<Dataset, number>();
   private readonly priority = new Map<string, number[]>();
   private settledWaiters: (() => void)[] = [];
 
   constructor(
-    private readonly pool: Pick<Pool, "size" | "rewards">,
+    private readonly pool: Pick<Pool, "size" | "rewards" | "filters">,
     private readonly hooks: RewardsHooks,
     /** A job's bounds (tests use small ones). */
     private readonly batch: { readonly bytes: number; readonly lines: number } = {
       bytes: REWARD_BATCH_BYTES,
       lines: REWARD_BATCH_LINES,
+    },
+    private readonly filterBatch: { readonly bytes: number; readonly lines: number } = {
+      bytes: FILTER_BATCH_BYTES,
+      lines: FILTER_BATCH_LINES,
     },
   ) {}
 
@@ -66,12 +79,18 @@ export class RewardsScheduler {
     this.pump();
   }
 
-  /** Starts rewards jobs while the pool has room: rows on screen first, then the rest in file order. */
+  /**
+   * Starts rewards jobs while the pool has room: rows on screen first, then the rest in file order; once no
+   * rewards are pending, the search filters of the lines that have none.
+   */
   pump(): void {
     const limit = this.pool.size * REWARDS_IN_FLIGHT_PER_WORKER;
-    while (this.inFlight < limit) {
+    while (this.inFlight + this.filtersInFlight < limit) {
       const next = this.nextJob();
-      if (next === null) break;
+      if (next === null) {
+        if (!this.startFilterJob()) break;
+        continue;
+      }
       const { dataset, lines, generation } = next;
       const refs = lines.flatMap((line) => dataset.lineRef(line) ?? []);
       this.inFlight++;
@@ -89,10 +108,7 @@ export class RewardsScheduler {
             const finished = landed();
             if (dataset.analysisGeneration !== generation || !this.hooks.isOpen(dataset)) return;
             dataset.revision++;
-            for (const row of analyzed) {
-              dataset.setAnalyzed(row);
-              dataset.searchFilters.set(row.entry.line, row.filter);
-            }
+            for (const row of analyzed) dataset.setAnalyzed(row);
             if (finished) this.hooks.done(dataset);
             this.hooks.changed(finished);
           },
@@ -109,6 +125,44 @@ export class RewardsScheduler {
         });
     }
     this.notifySettled();
+  }
+
+  /** Starts one search-filter job; false when no dataset has lines without a filter. */
+  private startFilterJob(): boolean {
+    for (const dataset of this.hooks.datasets()) {
+      if (dataset.kind !== "rollouts" || !dataset.indexed || dataset.pendingFilters.size === 0) continue;
+      const refs: LineRef[] = [];
+      let bytes = 0;
+      for (const line of dataset.pendingFilters) {
+        if (refs.length >= this.filterBatch.lines || bytes >= this.filterBatch.bytes) break;
+        dataset.pendingFilters.delete(line);
+        const ref = dataset.lineRef(line);
+        if (ref === null) continue;
+        refs.push(ref);
+        bytes += ref.length;
+      }
+      if (refs.length === 0) continue;
+      this.filtersInFlight++;
+      this.pool
+        .filters({ lines: refs })
+        .then(
+          (filters) => {
+            if (!this.hooks.isOpen(dataset)) return;
+            for (const [i, ref] of refs.entries()) {
+              const filter = filters[i];
+              if (filter) dataset.searchFilters.set(ref.line, filter);
+            }
+          },
+          // A line without a filter is scanned whole by a search: nothing is lost, so nothing is retried.
+          () => {},
+        )
+        .finally(() => {
+          this.filtersInFlight--;
+          this.pump();
+        });
+      return true;
+    }
+    return false;
   }
 
   private idle(): boolean {

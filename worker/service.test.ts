@@ -33,7 +33,7 @@ describe("DataService.reanalyze", () => {
     const service = new DataService(inProcessPool());
     const summary = await open(service, path.join(WA, "wa_rollouts.jsonl"));
     const id = summary.datasets[0]!.id;
-    const before = new Map(entries(service, id).map((entry) => [entry.line, entry.counts.mismatched]));
+    const before = new Map(entries(service, id).map((entry) => [entry.line, entry.counts?.mismatched]));
     service.reanalyze(id, null, { all: "claude-code", agents: {} });
     await service.settled();
     expect(service.session().datasets[0]?.harness).toBe("claude-code");
@@ -42,10 +42,10 @@ describe("DataService.reanalyze", () => {
     const hermes = index.filter((entry) => entry.agent === "hermes_prov_agent");
     expect(claude.length).toBeGreaterThan(0);
     expect(hermes.length).toBeGreaterThan(0);
-    for (const entry of claude) expect(entry.counts.mismatched).toBe(before.get(entry.line));
+    for (const entry of claude) expect(entry.counts?.mismatched).toBe(before.get(entry.line));
     const sum = (rows: RolloutIndexEntry[], count: (entry: RolloutIndexEntry) => number) =>
       rows.reduce((total, entry) => total + count(entry), 0);
-    expect(sum(hermes, (entry) => entry.counts.mismatched)).toBeGreaterThan(
+    expect(sum(hermes, (entry) => entry.counts?.mismatched ?? 0)).toBeGreaterThan(
       sum(hermes, (entry) => before.get(entry.line) ?? 0),
     );
   });

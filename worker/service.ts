@@ -48,6 +48,13 @@ import { openAfterLoad, PROGRESS_EVENT_MS, SESSION_EVENT_MS, Workspace } from ".
 
 type Progress = (progress: LoadProgress) => void;
 
+/**
+ * Files up to this size are kept for a reload as soon as they are read (the copy takes the browser well under
+ * a tenth of a second); larger ones once their rewards are in: 300 MB took ~2 s of a core to copy, beside the
+ * rewards pass (bench/browser.md).
+ */
+export const KEEP_AT_ONCE_BYTES = 32 * 1024 * 1024;
+
 /** One source a load opens: its dataset id, and whether it is a kept file reopened (its results restored first). */
 interface LoadSource {
   readonly source: Source;
@@ -68,6 +75,8 @@ export class DataService {
     searchDataset(dataset, text, this.pool, this.searchLimits, signal, progress),
   );
   private readonly reopening = new Map<string, Promise<Dataset | undefined>>();
+  /** Files up to this size are kept for a reload at once, larger ones after their rewards (tests change it). */
+  keepAtOnceBytes = KEEP_AT_ONCE_BYTES;
 
   constructor(
     private readonly pool: Pool,
@@ -145,8 +154,22 @@ export class DataService {
       signal,
       progress,
     );
-    for (const dataset of opened) void this.keeper.save(dataset);
+    this.keepCopies(opened);
     return this.workspace.flush();
+  }
+
+  /**
+   * Keeps a copy of each opened file for a reload. The copy is the browser writing the whole file again: a
+   * large file's waits for the rewards instead of taking seconds of a core from them (bench/browser.md); a
+   * small one's is kept at once, so a reload right after its rewards finds it.
+   */
+  private keepCopies(opened: readonly Dataset[]): void {
+    const large = opened.filter((dataset) => dataset.bytes > this.keepAtOnceBytes);
+    for (const dataset of opened) if (dataset.bytes <= this.keepAtOnceBytes) void this.keeper.save(dataset);
+    if (large.length === 0) return;
+    void this.rewards.settled().then(async () => {
+      for (const dataset of large) await this.keeper.save(dataset);
+    });
   }
 
   /** Reopens files kept from an earlier visit, by id (ids that are gone are skipped). */

@@ -98,8 +98,10 @@ export class Dataset {
    * aggregates them; a row of an earlier analysis stays until its new one lands, as statuses do).
    */
   readonly runRows = new Map<number, { readonly run: RunRow; readonly emitted: readonly string[] }>();
-  /** Each rollout line's search filter (./search.ts), from the rewards pass: the file's bytes do not change. */
+  /** Each rollout line's search filter (./search.ts), built after the rewards: the file's bytes do not change. */
   readonly searchFilters = new Map<number, Uint8Array>();
+  /** Rollout lines whose search filter is still to build, in file order (a search scans them whole meanwhile). */
+  readonly pendingFilters = new Set<number>();
   /** The revision at which each row last changed (for `changes`). */
   readonly entryRevision = new Map<number, number>();
   /** inputs datasets: pairing key -> line (a repeated key keeps the last row, as Gym's dict does). */
@@ -288,6 +290,7 @@ export class Dataset {
       if (item.entry) {
         this.setEntry(item.entry);
         this.pendingRewards.add(item.line);
+        this.pendingFilters.add(item.line);
       } else {
         this.schemaErrors.set(item.line, {
           line: item.line,
@@ -309,6 +312,7 @@ export class Dataset {
     if (this.kind === "inputs") {
       this.entries.clear();
       this.pendingRewards.clear();
+      this.pendingFilters.clear();
       this.sortedLines = null;
     } else this.inputKeys.clear();
     this.revision++;

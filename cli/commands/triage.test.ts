@@ -12,6 +12,7 @@ import { memoryIo } from "../io";
 import { parseTriageArgs, run } from "./triage";
 
 const FILE = join(import.meta.dirname, "..", "..", TRIAGE_RUN_PATH);
+const SERVERS = join(import.meta.dirname, "../../fixtures/gym-examples/resources_servers");
 const generated = buildTriageRun();
 
 describe("cli triage", () => {
@@ -210,5 +211,15 @@ describe("cli triage", () => {
     const io = memoryIo();
     expect(await run([FILE, "--format", "xml"], io)).toBe(2);
     expect(io.err()).toMatch(/--format must be one of summary, csv, jsonl/);
+  });
+
+  it("a folder with two rollouts files beside one metrics file says its figures once", async () => {
+    const io = memoryIo();
+    expect(await run([join(SERVERS, "structeval")], io)).toBe(0);
+    const said = io
+      .err()
+      .split("\n")
+      .filter((line) => line.startsWith("data/example_metrics.json: Gym's dataset metrics of"));
+    expect(said).toHaveLength(1);
   });
 });

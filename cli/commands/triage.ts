@@ -44,7 +44,8 @@ export const HELP = `usage: npm run --silent cli -- triage FILE|DIR [options]
 Every rollout whose recorded or recomputed reward is 0 gets one cause (in this precedence, lib/triage/README.md):
 malformed, drift (the recorded reward matches neither policy's recomputation), model_error, truncated,
 no_output (run health: response.error, response.status / incomplete_details, usage.output_tokens 0),
-no_task_data (unverifiable), identity (the names decided the reward), task_wide (every rollout of the task
+no_server, no_verifier_port, missing_task_data, verifier_error (unverifiable: no verifying server, no port
+of its verifier here, task fields missing, this project's verifier failed), identity (the names decided the reward), task_wide (every rollout of the task
 failed the same way), no_tool_call, tool_failed (calls the tool rejected), wrong_end_state.
 
 ${FOLDER_HELP}
@@ -156,6 +157,8 @@ export function parseTriageArgs(argv: readonly string[]): Parsed {
 }
 
 const PERCENT_DECIMALS = 1;
+/** The summary's cause column: as wide as the longest cause name. */
+const CAUSE_WIDTH = Math.max(...ZERO_CAUSES.map((cause) => cause.length));
 const MEAN_DECIMALS = 4;
 
 function fixed(value: number | null, decimals: number): string {
@@ -182,7 +185,7 @@ export function formatSummary(
   const line = (cause: (typeof ZERO_CAUSES)[number]) => {
     const n = triage.counts[cause];
     const share = rows.length === 0 ? 0 : (100 * n) / rows.length;
-    return `  ${cause.padEnd(16)} ${String(n).padStart(6)}  ${share.toFixed(PERCENT_DECIMALS).padStart(5)}%  ${ZERO_CAUSE_LABELS[cause]}`;
+    return `  ${cause.padEnd(CAUSE_WIDTH)} ${String(n).padStart(6)}  ${share.toFixed(PERCENT_DECIMALS).padStart(5)}%  ${ZERO_CAUSE_LABELS[cause]}`;
   };
   for (const cause of ZERO_CAUSES) if (cause !== "drift") out.push(line(cause));
   // Drift is counted apart: its zero is the recording's, not something the agent did.

@@ -154,13 +154,25 @@ export const RolloutTable = memo(function RolloutTable({
                   {entry.rewards === "pending" ? "…" : formatReward(entry.legacy)}
                 </span>
                 <span className={cx(styles.cell, styles.cCount)}>
-                  <CountChip highlight="ambiguous" count={entry.counts.ambiguous} />
+                  {entry.counts === null ? (
+                    "…"
+                  ) : (
+                    <CountChip highlight="ambiguous" count={entry.counts.ambiguous} />
+                  )}
                 </span>
                 <span className={cx(styles.cell, styles.cCount)}>
-                  <CountChip highlight="mismatched" count={entry.counts.mismatched} />
+                  {entry.counts === null ? (
+                    "…"
+                  ) : (
+                    <CountChip highlight="mismatched" count={entry.counts.mismatched} />
+                  )}
                 </span>
                 <span className={cx(styles.cell, styles.cCount)}>
-                  <CountChip highlight="external" count={entry.counts.external} />
+                  {entry.counts === null ? (
+                    "…"
+                  ) : (
+                    <CountChip highlight="external" count={entry.counts.external} />
+                  )}
                 </span>
               </button>
             );

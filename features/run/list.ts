@@ -86,8 +86,8 @@ export function rewardChanged(entry: RolloutIndexEntry): boolean {
 const HIGHLIGHTS = ["ambiguous", "mismatched", "external"] as const;
 
 /**
- * What the filter can read of a list row: its rewards only once they are computed (a pending reward is not
- * known, so no clause on it is decided yet), its highlights but not its flag names or its cause (those come
+ * What the filter can read of a list row: its rewards and highlights only once they are computed (a pending
+ * reward is not known, so no clause on it is decided yet), never its flag names or its cause (those come
  * with the run view, ./run-view.ts).
  */
 export function entrySubject(entry: RolloutIndexEntry): FilterSubject {
@@ -97,7 +97,7 @@ export function entrySubject(entry: RolloutIndexEntry): FilterSubject {
     server: entry.server,
     recorded: entry.recorded,
     ...(done ? { contract: entry.contract, legacy: entry.legacy } : {}),
-    highlights: HIGHLIGHTS.filter((h) => entry.counts[h] > 0),
+    ...(entry.counts === null ? {} : { highlights: HIGHLIGHTS.filter((h) => (entry.counts?.[h] ?? 0) > 0) }),
   };
 }
 
@@ -209,7 +209,8 @@ function sortValue(sort: SortKey): (entry: RolloutIndexEntry) => SortValue {
     case "ambiguous":
     case "mismatched":
     case "external":
-      return (entry) => entry.counts[sort];
+      // Rows whose calls are not resolved yet sort below every count.
+      return (entry) => entry.counts?.[sort] ?? -1;
   }
 }
 
@@ -255,13 +256,16 @@ export function statusCounts(
   let pending = 0;
   const rolloutsWith = { ambiguous: 0, mismatched: 0, external: 0 };
   for (const entry of entries) {
-    if (entry.counts.ambiguous > 0) rolloutsWith.ambiguous++;
-    if (entry.counts.mismatched > 0) rolloutsWith.mismatched++;
-    if (entry.counts.external > 0) rolloutsWith.external++;
     calls += entry.calls;
-    ambiguous += entry.counts.ambiguous;
-    mismatched += entry.counts.mismatched;
-    external += entry.counts.external;
+    const counts = entry.counts;
+    if (counts !== null) {
+      if (counts.ambiguous > 0) rolloutsWith.ambiguous++;
+      if (counts.mismatched > 0) rolloutsWith.mismatched++;
+      if (counts.external > 0) rolloutsWith.external++;
+      ambiguous += counts.ambiguous;
+      mismatched += counts.mismatched;
+      external += counts.external;
+    }
     if (rewardChanged(entry)) changed++;
     if (entry[reward] === 0 && (reward === "recorded" || entry.rewards === "done")) zero++;
     if (entry.rewards === "pending") pending++;

@@ -2,7 +2,8 @@
  * `cli triage` and the page agree row for row: the browser's run export (the rows its breakdown, list and
  * detail read, computed by the data worker's rewards pass) equals the CLI's JSONL, cause, drift and
  * decisive calls included, on the generated triage run, every bundled rollouts sample (with its declared
- * server, as the page opens it) and a generated big run with truncated responses.
+ * server, as the page opens it), Gym's example rollouts of servers without a verifier port here (code_gen;
+ * blackjack, whose losses record -1) and a generated big run with truncated responses.
  */
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -39,6 +40,16 @@ const cases: { name: string; bytes: Uint8Array<ArrayBuffer>; server: string | nu
     bytes: new Uint8Array(readFileSync(path.join(ROOT, "public/samples", s.file))),
     server: s.server ?? null,
   })),
+  // Gym's own example rollouts of servers this project has no verifier port for, as their configs route them.
+  ...["code_gen", "blackjack"].map((server) => ({
+    name: `gym-${server}`,
+    bytes: new Uint8Array(
+      readFileSync(
+        path.join(ROOT, `fixtures/gym-examples/resources_servers/${server}/data/example_rollouts.jsonl`),
+      ),
+    ),
+    server,
+  })),
   // About 60 rollouts of the big-file generator: truncated responses at lines 53 (and 106 when present).
   { name: "generated", bytes: makeRolloutsBytes(7, 3_000_000), server: null },
 ];
@@ -71,5 +82,7 @@ describe("cli triage and the browser's rows agree row for row", () => {
     if ("error" in browser) throw new Error(browser.error);
     expect(io.out().length).toBeGreaterThan(0);
     expect(browser.text).toBe(io.out());
+    // A server without a port here is said to be one, never "no task data" (open the inputs).
+    if (name === "gym-code_gen") expect(io.out()).toContain('"cause":"no_verifier_port"');
   });
 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { configRoutes, readGymConfig } from "./config";
 import { readLine, unparsedLine } from "./lines";
 import { readGymMetrics } from "./metrics";
-import { planFolder } from "./plan";
+import { metricsRun, planFolder } from "./plan";
 import { decideFolder, GYM_EXAMPLE_FOLDERS, GYM_EXAMPLES, walkFiles } from "./test-helpers";
 
 const EXAMPLES = GYM_EXAMPLES;
@@ -137,6 +137,29 @@ describe("roles and plans over every Gym example folder", () => {
       expect(run?.metrics).toEqual(["data/example_metrics.json"]);
       expect(run?.routes.servers).toEqual([server]);
     }
+  });
+
+  it("gives each metrics file to one run: structeval's two rollouts files share one example_metrics.json", () => {
+    const plan = planFolder(decide(join(EXAMPLES, "resources_servers", "structeval")));
+    expect(plan.runs.map((r) => [r.rollouts, r.metrics])).toEqual([
+      ["data/example_rollouts.jsonl", ["data/example_metrics.json"]],
+      ["data/structeval_nonrenderable_example_rollouts.jsonl", []],
+    ]);
+    // Opened from above, the same: every metrics file of the 103 folders goes with exactly one run.
+    const all = planFolder(decide(EXAMPLES));
+    const owners = all.runs.flatMap((r) => r.metrics);
+    expect(new Set(owners).size).toBe(owners.length);
+  });
+
+  it("metricsRun: the run named after the metrics file (Gym's output naming), else the first", () => {
+    const runs = ["d/a.jsonl", "d/b.jsonl", "d/b_rollouts.jsonl"];
+    // `gym eval run` writes <out>_aggregate_metrics.json beside <out>.jsonl.
+    expect(metricsRun("d/b_aggregate_metrics.json", runs)).toBe("d/b.jsonl");
+    // An example folder's example_metrics.json describes example.jsonl, run as example_rollouts.jsonl.
+    expect(metricsRun("d/b_metrics.json", ["d/a.jsonl", "d/b_rollouts.jsonl"])).toBe("d/b_rollouts.jsonl");
+    expect(metricsRun("d/other_metrics.json", runs)).toBe("d/a.jsonl");
+    expect(metricsRun("e/b_aggregate_metrics.json", ["d/a.jsonl", "d/b.jsonl"])).toBe("d/a.jsonl");
+    expect(metricsRun("d/x_metrics.json", [])).toBeNull();
   });
 
   it("takes each run's nearest configs when a folder holds many runs", () => {

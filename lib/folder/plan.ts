@@ -18,7 +18,7 @@ export interface RunPlan {
   readonly routes: ConfigRoutes;
   /** Task-row files its lines pair against. */
   readonly inputs: readonly string[];
-  /** Gym metrics files shown beside its figures. */
+  /** Gym metrics files shown beside its figures: each metrics file goes with one run only (metricsRun). */
   readonly metrics: readonly string[];
 }
 
@@ -72,6 +72,34 @@ export function nearest(path: string, files: readonly string[]): string[] {
   }
 }
 
+const basename = (path: string) => path.slice(path.lastIndexOf("/") + 1);
+
+/** What a metrics file is named after: `foo` of `foo_aggregate_metrics.json`, `example` of `example_metrics.json`. */
+function metricsStem(path: string): string {
+  return basename(path).replace(/(_aggregate_metrics|_agent_metrics|_metrics)?\.json$/i, "");
+}
+
+/** A rollouts file's name without its extension (`.jsonl`, `.jsonl.gz`, `.json`). */
+function rolloutsStem(path: string): string {
+  return basename(path).replace(/\.jsonl?(\.gz)?$/i, "");
+}
+
+/**
+ * The one run a metrics file goes with, among the runs that take it as their nearest metrics (`runs`, in
+ * path order): the run named after it, else the first. Gym writes `<out>_aggregate_metrics.json` beside
+ * `<out>.jsonl` (rollout_collection.py, `output_fpath.stem + "_aggregate_metrics"`), and an example folder's
+ * `example_metrics.json` describes `example.jsonl`, whose rollouts Gym ships as `example_rollouts.jsonl`. One
+ * run each, so a folder with two rollouts files beside one metrics file says its figures once.
+ */
+export function metricsRun(metrics: string, runs: readonly string[]): string | null {
+  const stem = metricsStem(metrics);
+  const dir = dirname(metrics);
+  const named = runs.find(
+    (r) => dirname(r) === dir && (rolloutsStem(r) === stem || rolloutsStem(r) === `${stem}_rollouts`),
+  );
+  return named ?? runs[0] ?? null;
+}
+
 export function planFolder(decisions: readonly RoleDecision[]): FolderPlan {
   const byRole = (role: FileRole) => decisions.filter((d) => d.role === role).map((d) => d.path);
   const configs = new Map<string, GymConfig>();
@@ -79,14 +107,25 @@ export function planFolder(decisions: readonly RoleDecision[]): FolderPlan {
   const configFiles = [...configs.keys()];
   const inputs = byRole("inputs");
   const metrics = byRole("metrics");
-  const runs = byRole("rollouts").map((rollouts): RunPlan => {
+  const rolloutFiles = byRole("rollouts");
+  const nearestMetrics = new Map(rolloutFiles.map((r) => [r, nearest(r, metrics)] as const));
+  const owner = new Map(
+    metrics.map((m) => [
+      m,
+      metricsRun(
+        m,
+        rolloutFiles.filter((r) => nearestMetrics.get(r)?.includes(m)),
+      ),
+    ]),
+  );
+  const runs = rolloutFiles.map((rollouts): RunPlan => {
     const mine = nearest(rollouts, configFiles);
     return {
       rollouts,
       configs: mine,
       routes: configRoutes(mine.flatMap((p) => configs.get(p) ?? [])),
       inputs: nearest(rollouts, inputs),
-      metrics: nearest(rollouts, metrics),
+      metrics: (nearestMetrics.get(rollouts) ?? []).filter((m) => owner.get(m) === rollouts),
     };
   });
   return { decisions, runs };

@@ -144,7 +144,7 @@ describe("filters", () => {
     );
     expect(changed.length).toBeGreaterThan(0);
     expect(select("is:changed")).toEqual(changed.map((r) => r.line));
-    const noData = run.intents.filter((i) => i.cause === "no_task_data").map((i) => i.line);
+    const noData = run.intents.filter((i) => i.cause === "missing_task_data").map((i) => i.line);
     for (const line of noData) expect(select("is:unverified")).toContain(line);
     expect(select("is:unverified")).toEqual(rows.filter((r) => r.contract === null).map((r) => r.line));
   });
@@ -213,7 +213,7 @@ describe("filters", () => {
   });
 
   it("a range needs a reward: unverified rows never match one", () => {
-    const noData = run.intents.filter((i) => i.cause === "no_task_data").map((i) => i.line);
+    const noData = run.intents.filter((i) => i.cause === "missing_task_data").map((i) => i.line);
     for (const line of select("contract:..")) expect(noData).not.toContain(line);
   });
 });

@@ -11,6 +11,7 @@ import type { Rollout } from "../schemas";
 import { requestCalls } from "../verifiers/request";
 import { knownTools, verifyBothPolicies } from "../verify";
 import type { VerifyResult } from "../verify/types";
+import type { UnverifiedCode } from "../verify/unverified";
 import { harnessWhatIf } from "../whatif";
 import {
   type CellTrace,
@@ -33,7 +34,10 @@ export const ZERO_CAUSES = [
   "model_error",
   "truncated",
   "no_output",
-  "no_task_data",
+  "no_server",
+  "no_verifier_port",
+  "missing_task_data",
+  "verifier_error",
   "identity",
   "task_wide",
   "no_tool_call",
@@ -48,7 +52,10 @@ export const ZERO_CAUSE_LABELS: Readonly<Record<ZeroCause, string>> = {
   model_error: "Model call failed",
   truncated: "Response truncated",
   no_output: "No output tokens",
-  no_task_data: "No task data",
+  no_server: "No verifying server",
+  no_verifier_port: "No verifier port",
+  missing_task_data: "Missing task data",
+  verifier_error: "Verifier failed here",
   identity: "Identity",
   task_wide: "Same failure on every rollout of the task",
   no_tool_call: "No tool call",
@@ -63,7 +70,13 @@ export const ZERO_CAUSE_HINTS: Readonly<Record<ZeroCause, string>> = {
   truncated:
     "The model's response was cut off (response.status incomplete, incomplete_details.reason such as max_output_tokens).",
   no_output: "The model produced no output tokens (response.usage.output_tokens 0).",
-  no_task_data: "Unverifiable: no server, no verifier or no task fields (open the materialized inputs).",
+  no_server: "Unverifiable: nothing names the server that verifies the line (choose the verifying server).",
+  no_verifier_port:
+    "Unverifiable here: this project has no port of the server's verifier, so the recorded reward is shown as Gym wrote it and cannot be re-checked (Gym's own /verify can, from /live).",
+  missing_task_data:
+    "Unverifiable: the verifier needs task fields (such as ground_truth) that neither the line nor its input row carries (open or pair the materialized inputs the run was made from).",
+  verifier_error:
+    "Unverifiable: this project's port of the verifier failed on the line, a bug here, not in the data; the recorded reward is shown as Gym wrote it.",
   drift:
     "The recorded reward matches neither policy's recomputation: the numbers disagree, so say which to trust before reading a cause.",
   identity:
@@ -179,6 +192,37 @@ function rescueText(rescue: WhatIfRescue): string {
   );
 }
 
+/** The cause of each reason lib/verify gives for no reward (what Gym itself refuses is malformed, decided first). */
+const UNVERIFIED_CAUSE: Readonly<Record<UnverifiedCode, ZeroCause>> = {
+  no_server: "no_server",
+  no_verifier: "no_verifier_port",
+  ambiguous_input: "missing_task_data",
+  missing_field: "missing_task_data",
+  verifier_error: "verifier_error",
+  gym_refuses: "malformed",
+  not_a_rollout: "malformed",
+};
+
+/**
+ * An unverifiable line's cause and sentence. A server without a port here is no fault of the line: its
+ * reward is Gym's as written (what to do about it, verifying through Gym's own /verify, is lib/verify's
+ * message, shown with the verification); only missing task data sends the reader to the inputs.
+ */
+function unverifiedCause(
+  contract: VerifyResult,
+  recorded: number | null,
+  why: string,
+): { cause: ZeroCause; sentence: string } {
+  const cause = UNVERIFIED_CAUSE[contract.unverified?.code ?? "missing_field"];
+  const reward = recorded === null ? "the reward" : `the recorded ${recorded}`;
+  if (cause === "no_verifier_port" && contract.server !== null)
+    return {
+      cause,
+      sentence: `This project has no port of ${contract.server}'s verifier: ${reward} is shown as Gym wrote it and cannot be re-checked here.`,
+    };
+  return { cause, sentence: `Unverifiable, so ${reward} cannot be checked: ${why}` };
+}
+
 /** The recomputation a zero's cause (and each call's badge) is read from: the policy that scored 0, when one did. */
 export function evidenceOf(contract: VerifyResult, legacy: VerifyResult): VerifyResult {
   return contract.reward === 0 ? contract : legacy.reward === 0 ? legacy : contract;
@@ -258,9 +302,8 @@ export function triageRollout(rollout: Rollout, options: TriageOptions = {}): Ro
     return { ...base, cause: health.kind, sentence, signature: health.kind };
   }
 
-  // 6. no_task_data
-  if (contract.reward === null)
-    return { ...base, cause: "no_task_data", sentence: `Unverifiable, so the 0 cannot be checked: ${why}` };
+  // 6. unverifiable: no server, no port of its verifier, missing task data, or the port failed
+  if (contract.reward === null) return { ...base, ...unverifiedCause(contract, recorded, why) };
 
   // 7. identity: the names changed the outcome
   const rescue =
@@ -442,7 +485,10 @@ function emptyRecord<T>(make: () => T): Record<ZeroCause, T> {
     model_error: make(),
     truncated: make(),
     no_output: make(),
-    no_task_data: make(),
+    no_server: make(),
+    no_verifier_port: make(),
+    missing_task_data: make(),
+    verifier_error: make(),
     identity: make(),
     task_wide: make(),
     no_tool_call: make(),
