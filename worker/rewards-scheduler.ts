@@ -42,6 +42,8 @@ export interface RewardsHooks {
   done(dataset: Dataset): void;
   /** Rows changed; `finished` when they were a dataset's last (what the page must see at once). */
   changed(finished: boolean): void;
+  /** Whether search filters wait now: a search is reading the file, and its answer comes first. */
+  filtersWait?(): boolean;
 }
 
 export class RewardsScheduler {
@@ -129,6 +131,7 @@ export class RewardsScheduler {
 
   /** Starts one search-filter job; false when no dataset has lines without a filter. */
   private startFilterJob(): boolean {
+    if (this.hooks.filtersWait?.()) return false;
     for (const dataset of this.hooks.datasets()) {
       if (dataset.kind !== "rollouts" || !dataset.indexed || dataset.pendingFilters.size === 0) continue;
       const refs: LineRef[] = [];

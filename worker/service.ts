@@ -71,8 +71,11 @@ export class DataService {
   private readonly rewards: RewardsScheduler;
   /** Bytes per search job, and most bytes read between two candidate lines (tests use small ones). */
   readonly searchLimits: SearchLimits = defaultSearchLimits();
-  private readonly searches = new SharedSearches((dataset, text, signal, progress) =>
-    searchDataset(dataset, text, this.pool, this.searchLimits, signal, progress),
+  private readonly searches = new SharedSearches(
+    (dataset, text, signal, progress) =>
+      searchDataset(dataset, text, this.pool, this.searchLimits, signal, progress),
+    // Search filters waited for the searches (below): they go on.
+    () => this.rewards.pump(),
   );
   private readonly reopening = new Map<string, Promise<Dataset | undefined>>();
   /** Files up to this size are kept for a reload at once, larger ones after their rewards (tests change it). */
@@ -98,6 +101,8 @@ export class DataService {
         this.keeper.keepResults(dataset);
       },
       changed: (finished) => workspace.changed(finished ? SESSION_EVENT_MS : PROGRESS_EVENT_MS),
+      // A search reads the lines it has no filter for whole: building filters beside it only slows it.
+      filtersWait: () => this.searches.busy(),
     });
     this.sources = new Sources(
       pool,
