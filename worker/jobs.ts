@@ -92,36 +92,6 @@ function countLines(bytes: Uint8Array): number {
  * highlights): the index comes before rewards, which cost several times more.
  */
 export async function indexBatch(job: IndexJob): Promise<IndexedBatch> {
-  indexJobs++;
-  try {
-    return await indexBytes(job);
-  } finally {
-    indexJobs--;
-  }
-}
-
-/**
- * Index jobs begun and not ended in this realm. The list waits for them and rewards jobs do not: while any is
- * in flight a rewards job lets other tasks run between its rollouts, so an index batch whose bytes have
- * arrived runs within one rollout's work instead of after the whole rewards job.
- */
-let indexJobs = 0;
-
-/** Lets the tasks already queued run (a message, a Blob read's answer) before this job goes on. */
-function yieldToTasks(): Promise<void> {
-  return new Promise((resolve) => {
-    // A posted message is a task of its own (a timer nested this deep waits 4 ms), and its port is closed
-    // at once, so nothing is left holding the realm open.
-    const { port1, port2 } = new MessageChannel();
-    port1.onmessage = () => {
-      port1.close();
-      resolve();
-    };
-    port2.postMessage(null);
-  });
-}
-
-async function indexBytes(job: IndexJob): Promise<IndexedBatch> {
   const out: IndexedLine[] = [];
   const bytes = new Uint8Array(await job.blob.slice(job.start, job.end).arrayBuffer());
   const router = configRouter(job);
@@ -342,7 +312,6 @@ export async function rewardBatch(job: RewardJob): Promise<AnalyzedRollout[]> {
   const out: AnalyzedRollout[] = [];
   const lines = await readLines(job.lines);
   for (const [i, ref] of job.lines.entries()) {
-    if (indexJobs > 0) await yieldToTasks();
     const parsed = parseJsonLine(decoder.decode(lines[i]!));
     const rollout = rolloutOf(parsed.ok ? parsed.value : undefined);
     if (rollout === null) continue;

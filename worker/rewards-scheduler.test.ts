@@ -166,6 +166,21 @@ describe("search filters", () => {
   });
 });
 
+describe("search filters beside a search", () => {
+  it("wait while a search reads the file, and go on when pumped after it", async () => {
+    const dataset = await indexed();
+    const { pool, held, heldFilters } = heldPool(1);
+    let searching = true;
+    const rewards = new RewardsScheduler(pool, { ...hooksOf(dataset), filtersWait: () => searching });
+    rewards.pump();
+    await finishAll(dataset, held);
+    expect(heldFilters).toHaveLength(0);
+    searching = false;
+    rewards.pump();
+    expect(heldFilters.length).toBeGreaterThan(0);
+  });
+});
+
 describe("a rewards job's size", () => {
   it("takes lines until their bytes reach the bound (at least one line)", async () => {
     const dataset = await indexed();

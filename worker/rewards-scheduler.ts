@@ -42,6 +42,8 @@ export interface RewardsHooks {
   done(dataset: Dataset): void;
   /** Rows changed; `finished` when they were a dataset's last (what the page must see at once). */
   changed(finished: boolean): void;
+  /** Whether search filters wait now: a search is reading the file, and its answer comes first. */
+  filtersWait?(): boolean;
 }
 
 export class RewardsScheduler {
@@ -51,8 +53,6 @@ export class RewardsScheduler {
   /** Jobs in flight per dataset: a dataset is done once none is pending and none is in flight. */
   private readonly inFlightOf = new Map<Dataset, number>();
   private readonly priority = new Map<string, number[]>();
-  /** Datasets with rewards jobs of this analysis generation whose `done` is not said yet. */
-  private readonly unreported = new Map<Dataset, number>();
   private settledWaiters: (() => void)[] = [];
 
   constructor(
@@ -97,21 +97,22 @@ export class RewardsScheduler {
       const refs = lines.flatMap((line) => dataset.lineRef(line) ?? []);
       this.inFlight++;
       this.inFlightOf.set(dataset, (this.inFlightOf.get(dataset) ?? 0) + 1);
-      this.unreported.set(dataset, generation);
       const landed = () => {
         const left = (this.inFlightOf.get(dataset) ?? 1) - 1;
         if (left > 0) this.inFlightOf.set(dataset, left);
         else this.inFlightOf.delete(dataset);
+        return left === 0 && dataset.pendingRewards.size === 0;
       };
       this.pool
         .rewards({ lines: refs, inputs: dataset.pairedInputs, ...dataset.analysisOptions() })
         .then(
           (analyzed) => {
-            landed();
+            const finished = landed();
             if (dataset.analysisGeneration !== generation || !this.hooks.isOpen(dataset)) return;
             dataset.revision++;
             for (const row of analyzed) dataset.setAnalyzed(row);
-            this.hooks.changed(false);
+            if (finished) this.hooks.done(dataset);
+            this.hooks.changed(finished);
           },
           () => {
             landed();
@@ -125,30 +126,12 @@ export class RewardsScheduler {
           this.pump();
         });
     }
-    this.reportDone();
     this.notifySettled();
-  }
-
-  /**
-   * Says `done` once per analysis of a dataset: once it is wholly indexed (a file whose rewards start early
-   * runs out of pending rows between batches), nothing is pending and no job is in flight.
-   */
-  private reportDone(): void {
-    for (const [dataset, generation] of this.unreported) {
-      if (dataset.analysisGeneration !== generation || !this.hooks.isOpen(dataset)) {
-        this.unreported.delete(dataset);
-        continue;
-      }
-      if (!dataset.indexed || dataset.pendingRewards.size > 0 || this.inFlightOf.has(dataset)) continue;
-      this.unreported.delete(dataset);
-      this.hooks.done(dataset);
-      // A dataset's last rewards are what the page must see at once.
-      this.hooks.changed(true);
-    }
   }
 
   /** Starts one search-filter job; false when no dataset has lines without a filter. */
   private startFilterJob(): boolean {
+    if (this.hooks.filtersWait?.()) return false;
     for (const dataset of this.hooks.datasets()) {
       if (dataset.kind !== "rollouts" || !dataset.indexed || dataset.pendingFilters.size === 0) continue;
       const refs: LineRef[] = [];
@@ -198,8 +181,7 @@ export class RewardsScheduler {
 
   private nextJob(): { dataset: Dataset; lines: number[]; generation: number } | null {
     for (const dataset of this.hooks.datasets()) {
-      if (dataset.kind !== "rollouts" || dataset.pendingRewards.size === 0) continue;
-      if (!dataset.indexed && !dataset.earlyRewards) continue;
+      if (dataset.kind !== "rollouts" || !dataset.indexed || dataset.pendingRewards.size === 0) continue;
       const lines: number[] = [];
       let bytes = 0;
       const full = () => lines.length >= this.batch.lines || bytes >= this.batch.bytes;

@@ -3,10 +3,10 @@
  * lines' search filters spare reading; a cancelled search sends no more ranges.
  */
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { inProcessPool, type Pool } from "./pool";
-import { defaultSearchLimits, searchDataset } from "./search-scheduler";
+import { defaultSearchLimits, SharedSearches, searchDataset } from "./search-scheduler";
 import { DataService } from "./service";
 import { indexedDataset, jsonl, never, open, WA } from "./test-files";
 
@@ -78,6 +78,8 @@ describe("searching in ranges", () => {
     };
     const { service, id } = await loaded(counting);
     await service.settled();
+    // Filters are built after the rewards (./rewards-scheduler.ts).
+    await vi.waitFor(() => expect(service.get(id)?.searchFilters.size).toBe(lines.length));
     const found = await service.search(id, "rare_term", new AbortController().signal, () => {});
     expect(found.lines).toEqual(lines.flatMap((_, i) => (i % 7 === 0 ? [i + 1] : [])));
     expect(read).toBeLessThan(text.length / 2);
@@ -150,6 +152,27 @@ function countedPool(): { pool: Pool; jobs: number } {
 }
 
 describe("searchDataset", () => {
+  it("says when a search is reading the file, and when the last one ends", async () => {
+    const dataset = await indexedDataset("d-1", path.join(WA, "wa_rollouts.jsonl"));
+    const pending: { finish?: () => void } = {};
+    let idle = 0;
+    const searches = new SharedSearches(
+      () =>
+        new Promise<{ lines: number[] }>((resolve) => {
+          pending.finish = () => resolve({ lines: [] });
+        }),
+      () => idle++,
+    );
+    expect(searches.busy()).toBe(false);
+    const answer = searches.search(dataset, "call", never, () => {});
+    expect(searches.busy()).toBe(true);
+    expect(idle).toBe(0);
+    pending.finish?.();
+    await answer;
+    expect(searches.busy()).toBe(false);
+    expect(idle).toBe(1);
+  });
+
   it("an empty text finds nothing and sends no job", async () => {
     const dataset = await indexedDataset("d-1", path.join(WA, "wa_rollouts.jsonl"));
     let jobs = 0;

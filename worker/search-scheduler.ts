@@ -123,6 +123,8 @@ interface SharedRun {
  */
 export class SharedSearches {
   private readonly runs = new Map<string, SharedRun>();
+  /** Searches reading the file now. */
+  private running = 0;
 
   constructor(
     private readonly run: (
@@ -131,7 +133,14 @@ export class SharedSearches {
       signal: AbortSignal,
       progress: Progress,
     ) => Promise<{ lines: number[] }>,
+    /** Called when the last running search ends (work that waited for the searches may go on). */
+    private readonly idle: () => void = () => {},
   ) {}
+
+  /** Whether a search is reading the file now. */
+  busy(): boolean {
+    return this.running > 0;
+  }
 
   search(
     dataset: Dataset,
@@ -193,6 +202,12 @@ export class SharedSearches {
       for (const listener of run.listeners) listener(partial);
     });
     this.runs.set(key, run);
+    this.running++;
+    const ended = () => {
+      this.running--;
+      if (this.running === 0) this.idle();
+    };
+    run.answer.then(ended, ended);
     run.answer.then(
       () => {
         run.done = true;

@@ -9,7 +9,7 @@ import { NO_HARNESS } from "@/lib/harness";
 import type { RolloutIndexEntry } from "@/worker/protocol";
 import { inProcessPool } from "./pool";
 import { DataService } from "./service";
-import { entries, file, ignore, never, noecho, open, ROOT, WA } from "./test-files";
+import { entries, file, ignore, never, open, ROOT, WA } from "./test-files";
 
 describe("DataService.reanalyze", () => {
   it("uses the fallback server only for rows that name none, and an override for every row", async () => {
@@ -72,60 +72,5 @@ describe("DataService.reanalyze", () => {
     const wholeCounts = new Map(entries(whole, wholeId).map((entry) => [entry.line, entry.counts]));
     for (const entry of index.filter((e) => e.agent === "claude_prov_agent"))
       expect(entry.counts).toEqual(wholeCounts.get(entry.line));
-  });
-});
-
-describe("rewards while a lone file is read", () => {
-  /** The in-process pool, recording which kind of job each call was, in order. */
-  function recordingPool() {
-    const inner = inProcessPool();
-    const calls: ("index" | "rewards")[] = [];
-    return {
-      calls,
-      pool: {
-        ...inner,
-        index: (job: Parameters<typeof inner.index>[0]) => {
-          calls.push("index");
-          return inner.index(job);
-        },
-        rewards: (job: Parameters<typeof inner.rewards>[0]) => {
-          calls.push("rewards");
-          return inner.rewards(job);
-        },
-      },
-    };
-  }
-  const rollouts = path.join(WA, "wa_rollouts.jsonl");
-  const small = 16 * 1024;
-
-  it("start before the whole file is indexed, and give the rewards of a load that waits", async () => {
-    const { calls, pool } = recordingPool();
-    const service = new DataService(pool, () => {}, null, small);
-    const summary = await service.load([{ kind: "file", file: file(rollouts) }], null, never, ignore);
-    await service.settled();
-    expect(calls.indexOf("rewards")).toBeGreaterThan(-1);
-    expect(calls.indexOf("rewards")).toBeLessThan(calls.lastIndexOf("index"));
-    const id = summary.datasets[0]!.id;
-    expect(service.session().datasets[0]?.rewarded).toBe(entries(service, id).length);
-
-    // Two files in one load wait for the whole load (one may pair with the other): the same rewards.
-    const waiting = recordingPool();
-    const both = new DataService(waiting.pool, () => {}, null, small);
-    const loaded = await both.load(
-      [
-        { kind: "file", file: file(rollouts) },
-        { kind: "file", file: file(noecho) },
-      ],
-      null,
-      never,
-      ignore,
-    );
-    await both.settled();
-    expect(waiting.calls.indexOf("rewards")).toBeGreaterThan(waiting.calls.lastIndexOf("index"));
-    const rows = (s: DataService, i: string) =>
-      entries(s, i).map((e) => [e.line, e.contract, e.legacy, e.unverified, e.counts]);
-    const again = loaded.datasets.find((d) => d.name === "wa_rollouts.jsonl")?.id ?? "";
-    expect(rows(both, again)).toEqual(rows(service, id));
-    expect(rows(service, id).length).toBeGreaterThan(0);
   });
 });

@@ -71,8 +71,11 @@ export class DataService {
   private readonly rewards: RewardsScheduler;
   /** Bytes per search job, and most bytes read between two candidate lines (tests use small ones). */
   readonly searchLimits: SearchLimits = defaultSearchLimits();
-  private readonly searches = new SharedSearches((dataset, text, signal, progress) =>
-    searchDataset(dataset, text, this.pool, this.searchLimits, signal, progress),
+  private readonly searches = new SharedSearches(
+    (dataset, text, signal, progress) =>
+      searchDataset(dataset, text, this.pool, this.searchLimits, signal, progress),
+    // Search filters waited for the searches (below): they go on.
+    () => this.rewards.pump(),
   );
   private readonly reopening = new Map<string, Promise<Dataset | undefined>>();
   /** Files up to this size are kept for a reload at once, larger ones after their rewards (tests change it). */
@@ -91,28 +94,21 @@ export class DataService {
     this.workspace = workspace;
     this.keeper = new Keeper(files, results);
     this.rewards = new RewardsScheduler(pool, {
-      // The open files, and a loading file whose rewards start early.
-      datasets: () => {
-        const open = workspace.datasets();
-        const early = workspace.loadingDatasets().filter((d) => d.earlyRewards && !open.includes(d));
-        return early.length === 0 ? open : [...open, ...early];
-      },
+      datasets: () => workspace.datasets(),
       isOpen: (dataset) => workspace.store.has(dataset.id),
       done: (dataset) => {
         dataset.pairedRows = countPaired(dataset);
         this.keeper.keepResults(dataset);
       },
       changed: (finished) => workspace.changed(finished ? SESSION_EVENT_MS : PROGRESS_EVENT_MS),
+      // A search reads the lines it has no filter for whole: building filters beside it only slows it.
+      filtersWait: () => this.searches.busy(),
     });
     this.sources = new Sources(
       pool,
       {
         store: workspace.store,
-        changed: (more) => {
-          workspace.changed(more ? PROGRESS_EVENT_MS : SESSION_EVENT_MS);
-          // Rows just indexed of a file whose rewards start early.
-          this.rewards.pump();
-        },
+        changed: (more) => workspace.changed(more ? PROGRESS_EVENT_MS : SESSION_EVENT_MS),
         appended: () => this.rewards.pump(),
       },
       batchBytes,
@@ -302,13 +298,6 @@ export class DataService {
   ): Promise<Dataset[]> {
     this.workspace.beginLoad();
     const opened: Dataset[] = [];
-    // One fresh file, and no inputs file open that it could pair with: its pairing is already known (none),
-    // so its rewards need not wait for the whole file (a kept file's results are restored instead).
-    const [only] = sources;
-    const early =
-      sources.length === 1 &&
-      only?.restored === false &&
-      !this.workspace.datasets().some((dataset) => dataset.kind === "inputs");
     try {
       for (const { source, id, fallbackServer, restored } of sources) {
         await this.sources.read(
@@ -317,7 +306,6 @@ export class DataService {
             id,
             fallbackServer,
             added: (added) => {
-              added.earlyRewards = early;
               this.workspace.loadOpened(added);
               opened.push(added);
             },

@@ -127,11 +127,6 @@ export class Dataset {
   pendingRewards = new Set<number>();
   /** Bumped when the rewards must be recomputed (another server, harness or inputs file). */
   analysisGeneration = 0;
-  /**
-   * A lone file opened beside no inputs file: nothing can pair with it, so its rewards start while it is
-   * still being indexed (index jobs still come first in each pool worker: ./jobs.ts).
-   */
-  earlyRewards = false;
   /** A followed file (one `view` serves): what has been read of it and whether it still is (./follow.ts). */
   follow: FollowState | null = null;
   /** A served file read once and not followed (a gzip file): why, said on the page (./follow.ts). */

@@ -82,11 +82,6 @@ export class Workspace {
     this.loading?.opened.push(dataset.id);
   }
 
-  /** The datasets the running load has opened so far (none when no load runs). */
-  loadingDatasets(): Dataset[] {
-    return (this.loading?.opened ?? []).flatMap((id) => this.store.get(id) ?? []);
-  }
-
   /** The load ended (done or cancelled): the datasets open before it. */
   endLoad(): Dataset[] {
     const previous = (this.loading?.previous ?? []).flatMap((id) => this.store.get(id) ?? []);

@@ -312,7 +312,8 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
   }
   const folder = sources.some((s) => s.file !== null);
   const threads = await threadCount(args.threads, [...sources.map((s) => s.path)]);
-  const pool = threads > 1 ? new LinePool<TriageLine>("triage", argv, threads) : null;
+  const pool =
+    threads > 1 ? new LinePool<TriageLine>("triage", argv, threads, { warnings: io.stderr }) : null;
   try {
     const readFiles = [...sources.map((s) => s.path), ...(args.inputs === undefined ? [] : [args.inputs])];
     const { rowClauses, breakdownClauses } = filterStages(args.filter);
