@@ -517,8 +517,8 @@ How to read it:
 
 - Search times run from the request to the data worker (after the 200 ms typing debounce) to its first
   matches and to the complete answer; rows is what the list then shows. Text of 3+ ASCII bytes is answered
-  from the per-rollout trigram filters built in the rewards pass (the searches run after all rewards), so a
-  rare term reads a few lines; a term in every rollout must read every byte, so its complete time is bounded
+  from the per-rollout trigram filters built once every reward is in (the searches run right after it: lines
+  whose filter is not built yet are read whole), so a rare term reads a few lines; a term in every rollout must read every byte, so its complete time is bounded
   below by the raw stream column (the same file read in the same browser).
 - Memory is the data worker's V8 heap (allocated) plus ArrayBuffers, from \`Runtime.getHeapUsage\`: the line
   table, the index rows, the run rows and the search filters (about 1/16 of a byte per file byte).

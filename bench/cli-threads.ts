@@ -64,6 +64,27 @@ column is the honest figure under load.
 
 Below PARALLEL_MIN_BYTES (${run.parallel_min_bytes / 1024 / 1024} MiB, cli/threads.ts) the default stays on one
 thread.
+
+## What changed (2026-12-02, second session)
+
+Traced (timers in LinePool and the worker, 300 MB file, 2 threads, load 3.5): before, the main thread kept
+a batch for itself whenever the worker had 4 out, and its own batches could fill the ordered queue, so the
+worker got its next batch only when the main thread finished one of its own. The worker idled 0.96 s in 50
+gaps and started at 1.9 s (bundle 0.84 s, then its start); the main thread did 548 of the 1,023 batches
+(10.0 s of work plus 1.2 s reading, splitting, packing, of an 11.3 s read): 14.31 s -> 12.35 s (0.86).
+
+Now every worker is kept WORKER_DEPTH (3) batches ahead first; the main thread cuts a batch for itself only
+when every worker has its fill, works on it a line at a time and looks at the answers between lines; the
+ordered queue holds 11 batches per worker. Same load: the worker idles 0.09 s, the main thread waits
+0.02 s: 11.24 s -> 8.17 s (0.73). Workers that cannot start (no esbuild) or end mid-run leave their lines
+to the main thread, with one warning.
+
+What is left (1 GB, in the table): 2 threads spend 7.6% more CPU than one (38.0 vs 35.4 s), so even on 2
+free cores the ratio cannot go below about 0.62. The extra: the worker's start (esbuild about 0.25 s of CPU,
+the bundle's load about 0.3 s), the main thread's garbage collection with every row live (its event-loop
+turns, where V8's GC tasks run, take 3.4 s of its 20.5 s), and two heaps' GC helper threads competing for
+the 2 cores that one thread's left free. A larger young generation for the worker (resourceLimits
+maxYoungGenerationSizeMb 96) made no measurable difference (300 MB, three runs each, load 3.5).
 `;
   writeFileSync(path.join(ROOT, "bench/cli-threads.md"), report);
   console.log(report);

@@ -31,8 +31,15 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** A batch's answers; if the work throws on a line, those before it and the error's message. */
 function answer(batch: BatchMessage, line: LineWork<unknown>): AnswerMessage {
-  return { seq: batch.seq, answers: answerLines(unpackBatch(batch.bytes, batch.meta), batch.source, line) };
+  const answers: unknown[] = [];
+  try {
+    answerLines(unpackBatch(batch.bytes, batch.meta), batch.source, line, answers);
+  } catch (error) {
+    return { seq: batch.seq, answers, error: messageOf(error) };
+  }
+  return { seq: batch.seq, answers };
 }
 
 // Only cli/threads.ts's LinePool posts here, always a BatchMessage.
@@ -42,7 +49,7 @@ port.on("message", (batch: BatchMessage) => {
     try {
       message = answer(batch, await work);
     } catch (error) {
-      message = { seq: batch.seq, error: messageOf(error) };
+      message = { seq: batch.seq, answers: [], error: messageOf(error) };
     }
     port.postMessage(message);
   });

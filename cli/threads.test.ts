@@ -25,6 +25,7 @@ import {
   type ThreadedCommand,
   threadCount,
   workerExecArgv,
+  workerScript,
 } from "./threads";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -164,6 +165,17 @@ describe("--threads", () => {
   });
 });
 
+/**
+ * The workers' code with `prelude` run first in each worker (it has `parentPort`; its message listener runs
+ * before the worker's own): a worker that ends, or is slow, where a test wants it.
+ */
+async function wrapped(prelude: string): Promise<() => Promise<URL>> {
+  const bundle = await workerScript();
+  const code = `import { parentPort } from "node:worker_threads";\n${prelude}\nawait import(${JSON.stringify(bundle.href)});\n`;
+  const url = new URL(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`);
+  return async () => url;
+}
+
 /** Every answer of `lines`, then how they ended: the error's message, or null. */
 async function collect<R>(lines: AsyncIterable<R>): Promise<{ answers: R[]; error: string | null }> {
   const answers: R[] = [];
@@ -205,13 +217,82 @@ describe("LinePool: this thread and its workers", () => {
     },
   );
 
-  it("a worker that cannot build its work fails the lines after it, with its reason", async () => {
-    const pool = new LinePool<unknown>("triage", [TRIAGE_RUN, "--format", "nope"], 2);
+  it("a worker that cannot build its work: this thread reads its lines, one warning says why", async () => {
+    const warnings = memoryIo();
+    const pool = new LinePool<unknown>("triage", [TRIAGE_RUN, "--format", "nope"], 2, {
+      warnings: warnings.stderr,
+    });
     try {
       await pool.ready();
       const work = await triageWork([TRIAGE_RUN]);
-      const { error } = await collect(linesOf<unknown>(TRIAGE_RUN, 0, work, pool));
-      expect(error).toMatch(/unusable arguments/);
+      const one = await collect(linesOf<unknown>(TRIAGE_RUN, 0, work, null));
+      expect(await collect(linesOf(TRIAGE_RUN, 0, work, pool))).toEqual(one);
+      expect(pool.batches.workers).toBe(0);
+      expect(warnings.err()).toBe(
+        "warning: triage: a worker thread could not start (triage: the worker thread got unusable arguments)\n",
+      );
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("no worker code (esbuild missing): this thread reads every line, one warning says why", async () => {
+    // Before, every line after the first batches failed with "the worker threads could not start".
+    const warnings = memoryIo();
+    const script = () => Promise.reject(new Error("Cannot find package 'esbuild'"));
+    const pool = new LinePool<unknown>("verify", [BAD], 3, { warnings: warnings.stderr, script });
+    try {
+      await pool.ready();
+      const work = await verifyWork([BAD]);
+      const one = await collect(linesOf<unknown>(BAD, 0, work, null));
+      expect(await collect(linesOf(BAD, 0, work, pool))).toEqual(one);
+      expect(pool.batches).toEqual({ here: expect.any(Number), workers: 0 });
+      expect(warnings.err()).toBe(
+        "warning: verify: the worker threads could not start (Cannot find package 'esbuild')\n",
+      );
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("workers that end mid-run: their unanswered lines are read on this thread, the answers the same", async () => {
+    // Each worker ends as its second batch comes (the first is answered): that batch is this thread's again.
+    const warnings = memoryIo();
+    const script = await wrapped(
+      `let batches = 0; parentPort.on("message", () => { if (++batches === 2) process.exit(7); });`,
+    );
+    const pool = new LinePool<unknown>("triage", [TRIAGE_RUN], 3, { warnings: warnings.stderr, script });
+    try {
+      await pool.ready();
+      const work = await triageWork([TRIAGE_RUN]);
+      const one = await collect(linesOf<unknown>(TRIAGE_RUN, 0, work, null));
+      // The first worker gets the first and third batches; the other ends in the second read.
+      for (const _ of [1, 2]) expect(await collect(linesOf(TRIAGE_RUN, 0, work, pool))).toEqual(one);
+      expect(pool.batches.workers).toBeGreaterThan(0);
+      expect(warnings.err()).toBe(
+        "warning: triage: a worker thread ended (it exited (7)): its lines are read on this thread\n",
+      );
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it.each<[ThreadedCommand, string]>([
+    ["verify", BAD],
+    ["triage", TRIAGE_RUN],
+  ])("%s %s, workers slowed on some batches: the answers still in line order", async (command, path) => {
+    // A worker blocks on every third batch it is given, so answers come back out of order across the two
+    // workers and behind this thread's own batches.
+    const script = await wrapped(
+      `const cell = new Int32Array(new SharedArrayBuffer(4)); parentPort.on("message", (batch) => { if (batch.seq % 3 === 0) Atomics.wait(cell, 0, 0, 40); });`,
+    );
+    const pool = new LinePool<unknown>(command, [path], 3, { script });
+    try {
+      await pool.ready();
+      const work = await (command === "triage" ? triageWork([path]) : verifyWork([path]));
+      const one = await collect(linesOf<unknown>(path, 0, work, null));
+      expect(await collect(linesOf(path, 0, work, pool))).toEqual(one);
+      expect(pool.batches.workers).toBeGreaterThan(0);
     } finally {
       await pool.close();
     }

@@ -1,11 +1,14 @@
 /**
  * `verify` and `triage` on every core (issue 21, item 2). The main thread reads the file and splits it
- * into lines (lib/jsonl readRawLines, the first half of readJsonl) and cuts them into batches. A batch goes,
- * transferred, to a worker thread with room, else stays in the main thread; either decodes and parses each
- * line with lib/jsonl lineItem (readJsonl's second half) and runs the command's own LineWork on it, the one
- * function the single-thread path runs. The answers are given out in file order. At most
- * IN_FLIGHT_PER_THREAD batches per worker and AHEAD_IN_THIS_THREAD in the main thread are out at once, so
- * memory stays flat whatever the file's size.
+ * into lines (lib/jsonl readRawLines, the first half of readJsonl) and cuts them into batches. Each worker
+ * is kept WORKER_DEPTH batches ahead (transferred, not cloned), so it never waits for this thread; this
+ * thread works on a batch of its own only when every worker has its fill, a line at a time, looking at the
+ * workers' answers between lines. Both decode and parse each line with lib/jsonl lineItem (readJsonl's
+ * second half) and run the command's own LineWork on it, the one function the single-thread path runs. The
+ * answers are given out in file order. At most WORKER_DEPTH + AHEAD_PER_WORKER batches per worker are out
+ * at once (queued, worked on, or answered and waiting their turn), so memory stays flat whatever the file's
+ * size. Workers that cannot start, or that end mid-run, leave their lines to this thread (a warning on
+ * stderr says so): the output is the same.
  *
  * Workers run the same TypeScript sources, bundled into one ES module by esbuild at the start (workerScript):
  * a worker cannot start on a .ts file in Node 20, and one that loads tsx starts a loader thread of its own
@@ -17,6 +20,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { type JsonlItem, lineItem, type RawLine, readJsonl, readRawLines } from "../lib/jsonl";
 import { onInterrupt } from "./interrupt";
+import type { Sink } from "./io";
 import { openFileStream } from "./open";
 
 /**
@@ -33,16 +37,19 @@ export const PARALLEL_MIN_BYTES = 64 * 1024 * 1024;
 export const BATCH_BYTES = 256 * 1024;
 
 /**
- * Batches out per worker: one being worked on and some waiting, so a worker never idles while the main
- * thread works on a batch of its own before it hands out the next.
+ * Batches out per worker: one it works on and the next ones waiting, so it never idles while this thread
+ * finishes a line of its own before it hands out the next (bench/cli-threads.md).
  */
-const IN_FLIGHT_PER_THREAD = 4;
+const WORKER_DEPTH = 3;
 
 /**
- * Batches this thread may hold besides the workers': it works on them, in any order, while it waits for a
- * worker's answer, so it keeps busy for as long as the workers' batches ahead of them take.
+ * Batches in order at most, besides the workers' WORKER_DEPTH: answers waiting for an earlier batch and
+ * this thread's own. Enough that a worker's answers behind a slow batch never stop its feed.
  */
-const AHEAD_IN_THIS_THREAD = 16;
+const AHEAD_PER_WORKER = 8;
+
+/** Line bytes this thread works on between two looks at the workers' answers (and their next batches). */
+const TURN_BYTES = 32 * 1024;
 
 /** The most `--threads` takes: more threads than this only add memory. */
 export const MAX_THREADS = 64;
@@ -105,7 +112,8 @@ export interface BatchMessage {
 /** Worker -> main thread: a batch's answers, in line order (blank lines have none), or why it failed. */
 export type AnswerMessage =
   | { readonly seq: number; readonly answers: readonly unknown[] }
-  | { readonly seq: number; readonly error: string };
+  /** The work threw on a line: the answers of the lines before it, and its message. */
+  | { readonly seq: number; readonly answers: readonly unknown[]; readonly error: string };
 
 /** Worker -> main thread, once: its LineWork is built (batches may come), or why it could not be. */
 export type ReadyMessage = { readonly ready: true } | { readonly ready: false; readonly error: string };
@@ -218,23 +226,24 @@ interface Slot {
   readonly worker: Worker;
   /** It has built its LineWork: batches go to it from then on. */
   ready: boolean;
-  busy: number;
+  /** Its batches not yet answered. */
+  out: number;
+  /** It failed or ended: it gets no more batches, and its unanswered ones came back to this thread. */
+  gone: boolean;
 }
 
-interface Waiting {
-  resolve(answers: readonly unknown[]): void;
-  reject(error: Error): void;
-  readonly slot: Slot;
-}
-
-/** One batch of a file's lines, out in a worker or kept for this thread; its answers are given out in turn. */
+/** A batch of a file's lines: out in a worker or this thread's own; its answers are given out in turn. */
 interface Batch {
-  /** The lines this thread is to work on itself, until it has (null for a worker's batch). */
-  mine: readonly RawLine[] | null;
-  /** The answers, or why the batch failed, once known. */
-  result: { readonly answers: readonly unknown[] } | { readonly error: unknown } | null;
-  /** A worker's answer (settles `result`); null for this thread's own batches. */
-  answered: Promise<void> | null;
+  /** The lines, kept until answered: this thread works on them, or again if the worker they went to ends. */
+  lines: readonly RawLine[] | null;
+  readonly bytes: number;
+  /** The worker it is out to; null while it is this thread's. */
+  slot: Slot | null;
+  /** This thread's progress on it: lines worked on, their answers. */
+  done: number;
+  answers: unknown[];
+  /** The answers, and the error that stopped them (the work threw on a line), once known. */
+  result: { readonly answers: readonly unknown[]; readonly error?: { readonly error: unknown } } | null;
 }
 
 /** Whether `error` is a Node system error with this `code`. */
@@ -242,91 +251,102 @@ function isErrorCode(error: unknown, code: string): boolean {
   return error instanceof Error && "code" in error && error.code === code;
 }
 
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** Lets the workers' answers in: a message is delivered between two turns of the event loop. */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export interface LinePoolOptions {
+  /** Where the warning goes when workers cannot start or end mid-run (their lines are read here instead). */
+  readonly warnings?: Sink;
+  /** The workers' code: workerScript() unless a test gives another. */
+  readonly script?: () => Promise<URL>;
+}
 
 /**
  * `threads` threads on a command's lines: this one and `threads - 1` workers, each running the command's
  * LineWork, built in the worker from the same arguments (cli/threads-worker.ts). This thread reads and
- * splits the file and gives the answers out in order, and works on lines itself whenever the workers have
- * their fill and the next answer is not in yet: the reading and ordering leave most of a core free, and
- * one worker fewer saves its start and the copies of its lines and answers. `close` ends the workers; an
- * interrupt terminates them before the process exits.
+ * splits the file, keeps every worker fed, gives the answers out in order, and works on lines itself
+ * whenever the workers have their fill: the reading and ordering leave most of a core free, and one worker
+ * fewer saves its start and the copies of its lines and answers. `close` ends the workers; an interrupt
+ * terminates them before the process exits.
  */
 export class LinePool<R> {
   private readonly slots: Slot[] = [];
   private readonly workers: number;
   /** The workers are created (or could not be). */
   private readonly started: Promise<void>;
-  private readonly readyWaiters: (() => void)[] = [];
-  /** Batches given out so far: worked on in this thread, and in the workers. */
+  /** Batches worked on so far: in this thread, and in the workers. */
   readonly batches = { here: 0, workers: 0 };
-  private readonly waiting = new Map<number, Waiting>();
+  private readonly waiting = new Map<number, Batch>();
   private nextSeq = 0;
-  private failure: Error | null = null;
+  private closed = false;
+  private readonly warned = new Set<string>();
+  private readonly warnings: Sink | null;
+  /** Wakes this thread when it waits for a worker: an answer, a worker ready, or one gone. */
+  private wake: (() => void) | null = null;
   private readonly forget: () => void;
 
   /**
    * `threads` threads (at least 2: this one and a worker) on `command`'s lines, as `argv` asks. The workers
    * start in the background (the bundle, then each worker's own sources): until one is ready, this thread
-   * works on every batch itself, so their start costs no wall time.
+   * works on every batch itself, so their start costs no wall time, and if none can start it reads every
+   * line itself.
    */
-  constructor(command: ThreadedCommand, argv: readonly string[], threads: number) {
+  constructor(
+    private readonly command: ThreadedCommand,
+    argv: readonly string[],
+    threads: number,
+    options: LinePoolOptions = {},
+  ) {
     this.workers = Math.max(1, threads - 1);
-    this.started = workerScript()
+    this.warnings = options.warnings ?? null;
+    this.started = (options.script ?? workerScript)()
       .then((script) => {
-        if (this.failure !== null) return;
+        if (this.closed) return;
         let execArgv = workerExecArgv(process.execArgv);
         for (let i = 0; i < this.workers; i++) {
-          const options = { workerData: { command, argv: [...argv] } };
+          const workerOptions = { workerData: { command, argv: [...argv] } };
           let worker: Worker;
           try {
-            worker = new Worker(script, { ...options, execArgv });
+            worker = new Worker(script, { ...workerOptions, execArgv });
           } catch (error) {
             // Node refuses process-wide flags in a worker's execArgv (--max-old-space-size, --expose-gc,
             // --title): the workers then run with none of the parent's flags, which the bundle does not need.
             if (!isErrorCode(error, "ERR_WORKER_INVALID_EXEC_ARGV")) throw error;
             execArgv = [];
-            worker = new Worker(script, { ...options, execArgv });
+            worker = new Worker(script, { ...workerOptions, execArgv });
           }
-          const slot: Slot = { worker, ready: false, busy: 0 };
+          const slot: Slot = { worker, ready: false, out: 0, gone: false };
           worker.on("message", (message: WorkerMessage) => this.answer(slot, message));
-          worker.on("error", (error) => this.fail(slot, error));
-          worker.on("exit", (code) => this.fail(slot, new Error(`a worker thread exited (${code})`)));
+          worker.on("error", (error) => this.drop(slot, error));
+          worker.on("exit", (code) => this.drop(slot, new Error(`it exited (${code})`)));
           this.slots.push(slot);
         }
       })
       .catch(
-        // The bundle failed, or a worker could not be created: the next batch fails with the reason (never an
-        // unhandled rejection, which would end the process before its output and temporary file are dealt with).
-        (error: unknown) => {
-          this.failure ??= new Error(
-            `the worker threads could not start: ${error instanceof Error ? error.message : String(error)}`,
-          );
-          this.wakeReadyWaiters();
-        },
+        // The bundle failed (esbuild is a development dependency), or a worker could not be created: this
+        // thread reads every line (never an unhandled rejection, which would end the process mid-output).
+        (error: unknown) => this.warn(`the worker threads could not start (${messageOf(error)})`),
       );
     this.forget = onInterrupt(() => {
-      this.failure ??= new Error("interrupted");
+      this.closed = true;
       for (const { worker } of this.slots) void worker.terminate();
     });
   }
 
-  /** Resolves once every worker has built its work and takes batches, or the pool failed. */
+  /** Resolves once every worker has built its work and takes batches, or could not. */
   async ready(): Promise<void> {
     await this.started;
-    if (this.failure !== null || this.slots.every((slot) => slot.ready)) return;
-    await new Promise<void>((resolve) => this.readyWaiters.push(resolve));
-  }
-
-  private wakeReadyWaiters(): void {
-    for (const resolve of this.readyWaiters.splice(0)) resolve();
+    while (!this.slots.every((slot) => slot.ready || slot.gone)) await this.changed();
   }
 
   /** Ends every worker. */
   async close(): Promise<void> {
     this.forget();
-    this.failure ??= new Error("the worker threads were closed");
+    this.closed = true;
     await this.started;
     await Promise.all(this.slots.map(({ worker }) => worker.terminate()));
   }
@@ -339,29 +359,24 @@ export class LinePool<R> {
   async *lines(path: string, source: number, work: LineWork<R>): AsyncGenerator<R> {
     const stream = await openFileStream(path);
     const raw = readRawLines(stream)[Symbol.asyncIterator]();
-    const out: Batch[] = [];
-    const reading: { done: boolean; failed: { error: unknown } | null } = { done: false, failed: null };
-    let pending: RawLine[] = [];
-    let pendingBytes = 0;
-    const send = () => {
-      if (pending.length === 0) return;
-      out.push(this.send(source, pending, pendingBytes));
-      pending = [];
-      pendingBytes = 0;
+    const reading = {
+      done: false,
+      failed: null as { error: unknown } | null,
+      /** Lines read, not yet in a batch. */
+      lines: [] as RawLine[],
+      bytes: 0,
     };
-    // Reads chunks until at least one more batch is out; at the end of the file (or a read failure), the rest.
-    const fill = async () => {
-      const before = out.length;
-      while (!reading.done && out.length === before) {
+    // The next batch of lines, or null once every line is in one (at the end of the file or a read failure).
+    const cut = async (): Promise<Batch | null> => {
+      while (!reading.done && reading.bytes < BATCH_BYTES) {
         try {
           const next = await raw.next();
           if (next.done) reading.done = true;
           // readRawLines ends with a damage item only when asked to (gzipDamage "item"), never here.
           else if (next.value.damage === undefined) {
             for (const line of next.value.lines) {
-              pending.push(line);
-              pendingBytes += line.bytes.length;
-              if (pendingBytes >= BATCH_BYTES) send();
+              reading.lines.push(line);
+              reading.bytes += line.bytes.length;
             }
           }
         } catch (error) {
@@ -369,116 +384,191 @@ export class LinePool<R> {
           reading.done = true;
         }
       }
-      if (reading.done) send();
+      if (reading.lines.length === 0) return null;
+      let count = 0;
+      let bytes = 0;
+      while (count < reading.lines.length && bytes < BATCH_BYTES)
+        bytes += reading.lines[count++]!.bytes.length;
+      reading.bytes -= bytes;
+      const lines = reading.lines.splice(0, count);
+      return { lines, bytes, slot: null, done: 0, answers: [], result: null };
     };
-    const workOn = (batch: Batch) => {
-      if (batch.mine === null) return;
-      try {
-        batch.result = { answers: answerLines(batch.mine, source, work) };
-      } catch (error) {
-        batch.result = { error };
-      }
-      batch.mine = null;
-    };
+    const queue: Batch[] = [];
+    const limit = this.workers * (WORKER_DEPTH + AHEAD_PER_WORKER);
+    let sinceTurn = 0;
     try {
-      const limit = this.workers * IN_FLIGHT_PER_THREAD + AHEAD_IN_THIS_THREAD;
       for (;;) {
-        while (!reading.done && out.length < limit) await fill();
-        const first = out.shift();
-        if (first === undefined) break;
-        // While the next answer is a worker's still out, this thread works on its own batches behind it.
-        for (;;) {
-          if (first.result !== null || first.answered === null) break;
-          const mine = out.find((batch) => batch.mine !== null);
-          if (mine === undefined) break;
-          workOn(mine);
-          await nextTurn();
+        // Every worker with room gets its next batches first: it must never wait for this thread.
+        for (let slot = this.hungry(); slot !== null && queue.length < limit; slot = this.hungry()) {
+          const batch = await cut();
+          if (batch === null) break;
+          queue.push(batch);
+          // The worker may have gone while the file was read: the batch then stays this thread's.
+          if (!slot.gone) this.post(slot, batch, source);
         }
-        workOn(first);
-        await first.answered;
-        const result = first.result;
-        if (result === null) throw new Error("a batch of lines was never answered");
-        if ("error" in result) throw result.error;
-        // The answers of this command's LineWork<R>, in this thread or in this pool's workers.
-        for (const answer of result.answers) yield answer as R;
+        const head = queue[0];
+        if (head !== undefined && head.result !== null) {
+          queue.shift();
+          // The answers of this command's LineWork<R>, in this thread or in this pool's workers.
+          for (const answer of head.result.answers) yield answer as R;
+          if (head.result.error !== undefined) throw head.result.error.error;
+          continue;
+        }
+        // This thread's own lines, the earliest batch first, a line at a time, between looks at the workers.
+        const mine = queue.find((batch) => batch.slot === null && batch.result === null);
+        if (mine !== undefined) {
+          sinceTurn += this.workOn(mine, source, work);
+          if (sinceTurn >= TURN_BYTES) {
+            sinceTurn = 0;
+            await nextTurn();
+          }
+          continue;
+        }
+        // Every worker has its fill (or there is none): a batch for this thread.
+        if (queue.length < limit) {
+          const batch = await cut();
+          if (batch !== null) {
+            queue.push(batch);
+            continue;
+          }
+        }
+        if (head === undefined) break;
+        // The head is a worker's: nothing to do until an answer comes (or a worker goes).
+        await this.changed();
       }
       if (reading.failed !== null) throw reading.failed.error;
     } finally {
       // An early end (a consumer's break, an error) closes the file; answers still out are dropped.
+      for (const batch of queue) batch.lines = null;
       if (!reading.done) await raw.return?.(undefined).catch(() => {});
     }
   }
 
-  /** A batch out to the least busy ready worker, or kept for this thread when none has room. */
-  private send(source: number, lines: readonly RawLine[], size: number): Batch {
-    const batch: Batch = { mine: null, result: null, answered: null };
-    // A worker that failed fails the next batch, whichever thread it was for: no line is silently dropped.
-    if (this.failure !== null) {
-      batch.result = { error: this.failure };
-      return batch;
+  /** One line of this thread's own batch through `work`: its bytes. */
+  private workOn(batch: Batch, source: number, work: LineWork<R>): number {
+    const lines = batch.lines;
+    if (lines === null) return 0;
+    const raw = lines[batch.done++];
+    if (raw !== undefined) {
+      try {
+        const item = lineItem(raw, work.keepBytes);
+        if (item !== null) batch.answers.push(work.line(item, source));
+      } catch (error) {
+        batch.result = { answers: batch.answers, error: { error } };
+      }
     }
-    const slot = this.slots
-      .filter((s) => s.ready && s.busy < IN_FLIGHT_PER_THREAD)
-      .reduce<Slot | null>((a, b) => (a === null || b.busy < a.busy ? b : a), null);
-    if (slot === null) {
-      batch.mine = lines;
+    if (batch.result === null && batch.done >= lines.length) batch.result = { answers: batch.answers };
+    if (batch.result !== null) {
+      batch.lines = null;
       this.batches.here++;
-      return batch;
     }
+    return raw?.bytes.length ?? 0;
+  }
+
+  /** The ready worker with the fewest batches out, if it has room for one more. */
+  private hungry(): Slot | null {
+    let best: Slot | null = null;
+    for (const slot of this.slots) {
+      if (!slot.ready || slot.gone || slot.out >= WORKER_DEPTH) continue;
+      if (best === null || slot.out < best.out) best = slot;
+    }
+    return best;
+  }
+
+  private post(slot: Slot, batch: Batch, source: number): void {
+    const lines = batch.lines;
+    if (lines === null) return;
     const seq = this.nextSeq++;
-    const { bytes, meta, transfer } = packBatch(lines, size);
-    slot.busy++;
-    this.batches.workers++;
-    batch.answered = new Promise<readonly unknown[]>((resolve, reject) => {
-      this.waiting.set(seq, { resolve, reject, slot });
-      const message: BatchMessage = { seq, source, bytes, meta };
-      slot.worker.postMessage(message, transfer);
-    }).then(
-      (answers) => {
-        batch.result = { answers };
-      },
-      (error: unknown) => {
-        batch.result = { error };
-      },
-    );
-    return batch;
+    const { bytes, meta, transfer } = packBatch(lines, batch.bytes);
+    batch.slot = slot;
+    slot.out++;
+    this.waiting.set(seq, batch);
+    const message: BatchMessage = { seq, source, bytes, meta };
+    slot.worker.postMessage(message, transfer);
+  }
+
+  /** Resolves at the next answer, worker ready or worker gone. */
+  private changed(): Promise<void> {
+    return new Promise((resolve) => {
+      const before = this.wake;
+      this.wake = () => {
+        before?.();
+        resolve();
+      };
+    });
+  }
+
+  private poke(): void {
+    const wake = this.wake;
+    this.wake = null;
+    wake?.();
   }
 
   private answer(slot: Slot, message: WorkerMessage): void {
     if ("ready" in message) {
-      if (!message.ready) this.fail(slot, new Error(message.error));
-      slot.ready = message.ready;
-      if (this.slots.every((s) => s.ready)) this.wakeReadyWaiters();
+      if (message.ready) slot.ready = true;
+      else this.drop(slot, new Error(message.error));
+      this.poke();
       return;
     }
-    const waiting = this.waiting.get(message.seq);
-    if (waiting === undefined) return;
+    const batch = this.waiting.get(message.seq);
+    if (batch === undefined) return;
     this.waiting.delete(message.seq);
-    waiting.slot.busy--;
-    if ("error" in message) waiting.reject(new Error(message.error));
-    else waiting.resolve(message.answers);
+    slot.out--;
+    this.batches.workers++;
+    batch.lines = null;
+    batch.result =
+      "error" in message
+        ? { answers: message.answers, error: { error: new Error(message.error) } }
+        : { answers: message.answers };
+    this.poke();
   }
 
-  /** A worker that failed or ended fails its batches and the pool: no line is ever silently dropped. */
-  private fail(slot: Slot, error: Error): void {
-    this.failure ??= error;
-    this.wakeReadyWaiters();
-    for (const [seq, waiting] of this.waiting) {
-      if (waiting.slot !== slot) continue;
+  /**
+   * A worker that failed or ended (not by close): it gets no more batches, and its unanswered ones are this
+   * thread's again, from their first line. No line is ever dropped, and the output is the same.
+   */
+  private drop(slot: Slot, error: Error): void {
+    if (slot.gone || this.closed) return;
+    slot.gone = true;
+    void slot.worker.terminate();
+    for (const [seq, batch] of this.waiting) {
+      if (batch.slot !== slot) continue;
       this.waiting.delete(seq);
-      waiting.reject(error);
+      batch.slot = null;
     }
+    slot.out = 0;
+    this.warn(
+      slot.ready
+        ? `a worker thread ended (${error.message}): its lines are read on this thread`
+        : `a worker thread could not start (${error.message})`,
+    );
+    this.poke();
+  }
+
+  /** One warning on stderr per kind of failure: the run goes on, on fewer threads. */
+  private warn(text: string): void {
+    const line = `warning: ${this.command}: ${text}\n`;
+    if (this.warned.has(line)) return;
+    this.warned.add(line);
+    void this.warnings?.write(line);
   }
 }
 
-/** A batch's answers: `work` on every line lib/jsonl lineItem reads from it (blank lines have none). */
-export function answerLines<R>(lines: Iterable<RawLine>, source: number, work: LineWork<R>): R[] {
-  const answers: R[] = [];
+/**
+ * `work` on every line lib/jsonl lineItem reads from `lines` (blank lines have none), each answer pushed to
+ * `answers` as it comes, so those before a line the work throws on are kept.
+ */
+export function answerLines<R>(
+  lines: Iterable<RawLine>,
+  source: number,
+  work: LineWork<R>,
+  answers: R[],
+): void {
   for (const raw of lines) {
     const item = lineItem(raw, work.keepBytes);
     if (item !== null) answers.push(work.line(item, source));
   }
-  return answers;
 }
 
 /**

@@ -205,3 +205,39 @@ test("a folder dropped onto the page is read recursively, as the picker reads it
     .poll(async () => (await rows(page)).map((r) => `${r.source} ${r.reward}`))
     .toEqual(recorded.map((reward) => `config ${reward}`));
 });
+
+test("pairing and tasks as Gym has them: aviary says why it is not paired, code_gen's tasks are its rows, structeval's metrics once", async ({
+  page,
+}) => {
+  // aviary: the lines carry task_idx (the agent's /seed_session index), never a key Gym pairs on.
+  await page.goto("/");
+  await openFolder(page, path.join(SERVERS, "aviary"));
+  const cells = page.locator("[data-testid=rollout-scroller] [data-line] [data-task]");
+  await expect(cells).toHaveText(Array(5).fill("not paired"));
+  await page.locator("[data-testid=rollout-scroller] [data-line]").first().click();
+  const reason = page.getByTestId("pairing-reason");
+  await expect(reason).toContainText("the line has no (_ng_task_index, _ng_rollout_index)");
+  await expect(reason).toContainText("differing in task_idx");
+  await expect(reason).toContainText("never guessed");
+
+  // code_gen: no index, paired by equal input: each line's task is its row of example.jsonl, and pass@k
+  // counts 5 tasks, as `cli triage` does.
+  await page.goto("/");
+  await openFolder(page, path.join(SERVERS, "code_gen"));
+  await expect.poll(async () => new Set(await cells.allTextContents()).size).toBe(5);
+  for (const text of await cells.allTextContents()) expect(text).toMatch(/^data\/example\.jsonl line [1-5]$/);
+  await page.getByTestId("run-metrics").locator("summary").click();
+  await expect(page.locator("[data-metric='pass-at-1']").locator("..")).toHaveAttribute(
+    "title",
+    "5 tasks with ≥ 1 rollouts",
+  );
+
+  // structeval: one example_metrics.json beside two rollouts files goes with example_rollouts.jsonl only.
+  await page.goto("/");
+  await openFolder(page, path.join(SERVERS, "structeval"));
+  await page.locator("[data-dataset='data/example_rollouts.jsonl']").click();
+  await expect(page.getByTestId("gym-metrics")).toContainText("example_metrics.json");
+  await page.locator("[data-dataset='data/structeval_nonrenderable_example_rollouts.jsonl']").click();
+  await waitReady(page);
+  await expect(page.getByTestId("gym-metrics")).toHaveCount(0);
+});

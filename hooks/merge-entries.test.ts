@@ -8,6 +8,7 @@ function row(line: number, contract: number | null = null): RolloutIndexEntry {
     task_index: null,
     rollout_index: null,
     task_id: null,
+    task: null,
     agent: null,
     environment: null,
     server: null,

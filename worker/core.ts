@@ -78,7 +78,7 @@ export function highlightCounts(calls: readonly CallResolution[]): Record<Highli
 /** What the worker knows about how one row is verified: the user's server, the sample's, the pairing. */
 export interface RowContext {
   readonly input: unknown;
-  readonly pairing?: Pick<Pairing<unknown>, "paired_by" | "ambiguous" | "reason">;
+  readonly pairing?: Pick<Pairing<unknown>, "paired_by" | "ambiguous" | "reason" | "row">;
   /** The user's verifying server (null: chooseServer decides per row). */
   readonly override: string | null;
   /** The bundled sample's declared server, if any. */

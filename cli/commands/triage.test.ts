@@ -222,4 +222,23 @@ describe("cli triage", () => {
       .filter((line) => line.startsWith("data/example_metrics.json: Gym's dataset metrics of"));
     expect(said).toHaveLength(1);
   });
+
+  it("pass@k groups each run's rollouts by task as Gym does: code_gen's by its paired rows, structeval's per file", async () => {
+    const passLine = async (folder: string) => {
+      const io = memoryIo();
+      expect(await run([join(SERVERS, folder)], io)).toBe(0);
+      return io
+        .out()
+        .split("\n")
+        .find((line) => line.startsWith("pass@k"));
+    };
+    // code_gen's lines carry no index: each pairs with its row of example.jsonl by equal input.
+    expect(await passLine("code_gen")).toBe(
+      "pass@k (recorded, over tasks): pass@1 0.2000 (5 tasks), pass@2 n/a (0 tasks), pass@4 n/a (0 tasks)",
+    );
+    // structeval's two files are two runs of one rollout per task: never one run of two.
+    expect(await passLine("structeval")).toBe(
+      "pass@k (recorded, over tasks): pass@1 0.9000 (10 tasks), pass@2 n/a (0 tasks), pass@4 n/a (0 tasks)",
+    );
+  });
 });

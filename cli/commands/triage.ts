@@ -176,7 +176,11 @@ export function formatSummary(
   kept: readonly RunRow[],
   unreadable: number,
   reward: Reward = "recorded",
-  options: { readonly breakdown?: readonly RunRow[] } = {},
+  options: {
+    readonly breakdown?: readonly RunRow[];
+    /** The rollouts file of each row, when a folder's runs are summed (lib/run metricsOf). */
+    readonly runs?: ReadonlyMap<RunRow, string>;
+  } = {},
 ): string {
   const out: string[] = [];
   const rows = options.breakdown ?? kept;
@@ -197,7 +201,10 @@ export function formatSummary(
     `recorded reward reproduced by: both policies ${r.both}, contract only ${r.contract}, legacy only ${r.legacy}, neither ${r.neither}` +
       (r.legacy > r.contract ? ` (${REPRODUCTION_TEXT.legacy})` : ""),
   );
-  const m = runMetrics(kept.map(metricsOf), { reward });
+  const m = runMetrics(
+    kept.map((row) => metricsOf(row, options.runs?.get(row))),
+    { reward },
+  );
   out.push(
     `mean reward: recorded ${fixed(m.mean.recorded, MEAN_DECIMALS)}, contract ${fixed(m.mean.contract, MEAN_DECIMALS)}, legacy ${fixed(m.mean.legacy, MEAN_DECIMALS)}`,
   );
@@ -306,7 +313,8 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
   }
   const folder = sources.some((s) => s.file !== null);
   const threads = await threadCount(args.threads, [...sources.map((s) => s.path)]);
-  const pool = threads > 1 ? new LinePool<TriageLine>("triage", argv, threads) : null;
+  const pool =
+    threads > 1 ? new LinePool<TriageLine>("triage", argv, threads, { warnings: io.stderr }) : null;
   try {
     const readFiles = [...sources.map((s) => s.path), ...(args.inputs === undefined ? [] : [args.inputs])];
     const { rowClauses, breakdownClauses } = filterStages(args.filter);
@@ -314,6 +322,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
     await writeOutput(args.out, readFiles, io, null, async (output) => {
       const kept: RunRow[] = [];
       const breakdown: RunRow[] = [];
+      const runs = new Map<RunRow, string>();
       let unreadable = 0;
       if (args.format === "csv") await output.write(encoder.encode(csvHeader(folder)));
       for (const [index, source] of sources.entries()) {
@@ -340,11 +349,14 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
           if (!matchesFilter(rowClauses, row)) continue;
           if (args.format === "csv") await output.write(encoder.encode(csvRow(row, file)));
           else if (args.format === "jsonl") await output.write(encoder.encode(jsonlRow(row, file)));
-          else kept.push(row);
+          else {
+            kept.push(row);
+            if (folder && file !== undefined) runs.set(row, file);
+          }
         }
       }
       if (args.format === "summary")
-        await output.write(encoder.encode(formatSummary(kept, unreadable, args.reward, { breakdown })));
+        await output.write(encoder.encode(formatSummary(kept, unreadable, args.reward, { breakdown, runs })));
     });
     return 0;
   } catch (error) {

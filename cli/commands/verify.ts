@@ -275,7 +275,8 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
   }
 
   const threads = await threadCount(args.threads, [...sources.map((s) => s.path)]);
-  const pool = threads > 1 ? new LinePool<VerifyLine>("verify", argv, threads) : null;
+  const pool =
+    threads > 1 ? new LinePool<VerifyLine>("verify", argv, threads, { warnings: io.stderr }) : null;
   try {
     return await verifySources(sources, args, io, pool);
   } finally {

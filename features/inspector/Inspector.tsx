@@ -401,6 +401,7 @@ export function Inspector() {
                 desc={view.desc}
                 onSort={onSort}
                 onVisible={prioritize}
+                inputsOpen={dataset.paired_inputs !== null}
               />
               {stage >= 2 && (
                 <footer className={styles.listFooter}>

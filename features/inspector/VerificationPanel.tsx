@@ -248,6 +248,12 @@ export function VerificationPanel({
               : `Verifying server ${view.contract.server}, ${SERVER_SOURCE_LABEL[view.contract.server_source]}. `}
             {view.contract.server_reason} Inputs: {PAIRED_BY_LABEL[view.contract.paired_by]}.
           </p>
+          {view.contract.paired_by === "none" && view.contract.pairing_reason !== undefined && (
+            // Why the open task rows did not pair (lib/verify InputIndex), the sentence `cli verify` prints.
+            <p className="muted" data-testid="pairing-reason">
+              {view.contract.pairing_reason}
+            </p>
+          )}
           {shared !== null && (
             <p
               className={styles.verifyError}

@@ -7,6 +7,7 @@ export function entry(line: number, patch: Partial<RolloutIndexEntry> = {}): Rol
     task_index: line % 3,
     rollout_index: 0,
     task_id: String(line),
+    task: String(line % 3),
     agent: "a",
     environment: "workplace_assistant",
     server: "workplace_assistant",

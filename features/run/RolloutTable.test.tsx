@@ -5,7 +5,7 @@
  * the list keeps the height it assumes before its ResizeObserver reports (components/virtual.ts).
  */
 import { readFileSync } from "node:fs";
-import { act, fireEvent, render, screen, within } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type RolloutIndexEntry, UNVERIFIED_LABEL } from "@/hooks/types";
@@ -80,6 +80,21 @@ describe("RolloutTable", () => {
     expect(three).toMatchObject({ recorded: 1, contract: 0, legacy: 1 });
     renderTable([three]);
     expect(row(3).cells).toEqual(["3", "2/7", three.agent, "1.0", "0.0", "1.0", "2", "·", "·"]);
+  });
+
+  it("the task cell: Gym's indices, else the task the row counts toward, else why an unpaired line has none", () => {
+    const bare = entry(3, { task_index: null, rollout_index: null, task: null, paired: false });
+    renderTable([entry(3, { task_index: null, task: "data/example.jsonl line 4" }), { ...bare, line: 9 }]);
+    expect(row(3).cells[1]).toBe("data/example.jsonl line 4");
+    // No task rows open: nothing to pair with, an empty cell.
+    expect(row(9).cells[1]).toBe("—");
+    cleanup();
+    renderTable([{ ...bare, line: 9 }], { inputsOpen: true });
+    expect(row(9).cells[1]).toBe("not paired");
+    expect(row(9).element.querySelector("[data-task]")).toHaveAttribute(
+      "title",
+      expect.stringContaining("(_ng_task_index, _ng_rollout_index)"),
+    );
   });
 
   it("marks a recomputed reward that differs from the recorded one", () => {

@@ -34,11 +34,23 @@ interface Props {
   onSort(key: SortKey): void;
   /** The lines on screen, whenever they change (their rewards are computed first). */
   onVisible?(lines: readonly number[]): void;
+  /** Task rows are open for the file (an unpaired line's task cell says so). */
+  inputsOpen?: boolean;
 }
 
-function task(entry: RolloutIndexEntry): string {
+/** What the task cell of an unpaired row without a task says while task rows are open: why, on hover. */
+const NOT_PAIRED = "not paired";
+const NOT_PAIRED_HELP =
+  "The open task rows did not pair with this line: Gym pairs a rollout with its row by (_ng_task_index, _ng_rollout_index), which it lacks, and no row has its task input alone. Open the line for why.";
+
+/**
+ * Gym's (task, rollout) indices, else the task the rollout counts toward (lib/run rowTask); a line that paired
+ * none of the open task rows says so rather than leave the cell empty.
+ */
+function task(entry: RolloutIndexEntry, inputsOpen: boolean): string {
   if (entry.task_index !== null) return `${entry.task_index}/${entry.rollout_index ?? "?"}`;
-  return entry.task_id ?? "—";
+  if (entry.task !== null) return entry.task;
+  return inputsOpen && entry.rewards === "done" && !entry.paired ? NOT_PAIRED : "—";
 }
 
 export const RolloutTable = memo(function RolloutTable({
@@ -49,6 +61,7 @@ export const RolloutTable = memo(function RolloutTable({
   desc,
   onSort,
   onVisible,
+  inputsOpen = false,
 }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -125,7 +138,13 @@ export const RolloutTable = memo(function RolloutTable({
                 onClick={() => onSelect(entry.line)}
               >
                 <span className={cx(styles.cell, styles.cLine)}>{entry.line}</span>
-                <span className={cx(styles.cell, styles.cTask)}>{task(entry)}</span>
+                <span
+                  className={cx(styles.cell, styles.cTask)}
+                  title={task(entry, inputsOpen) === NOT_PAIRED ? NOT_PAIRED_HELP : undefined}
+                  data-task={task(entry, inputsOpen)}
+                >
+                  {task(entry, inputsOpen)}
+                </span>
                 <span className={cx(styles.cell, styles.cAgent)} title={entry.agent ?? undefined}>
                   {entry.agent ?? "—"}
                 </span>

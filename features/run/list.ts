@@ -200,7 +200,7 @@ function sortValue(sort: SortKey): (entry: RolloutIndexEntry) => SortValue {
     case "line":
       return (entry) => entry.line;
     case "task":
-      return (entry) => entry.task_index ?? entry.task_id;
+      return (entry) => entry.task_index ?? entry.task;
     case "agent":
       return (entry) => entry.agent;
     case "recorded":

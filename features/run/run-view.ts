@@ -204,7 +204,10 @@ export async function runView(
     counts: { rollouts: computed.rows.length, unreadable: source.unreadable },
     triage: triageViews(breakdown),
     breakdown_rollouts: breakdown.length,
-    metrics: runMetrics(kept.map(metricsOf), options.reward === undefined ? {} : { reward: options.reward }),
+    metrics: runMetrics(
+      kept.map((row) => metricsOf(row)),
+      options.reward === undefined ? {} : { reward: options.reward },
+    ),
     lines: clauses.length === 0 ? null : kept.map((row) => row.line),
     inferred: computed.inferred,
     inferred_by_agent: computed.by_agent,

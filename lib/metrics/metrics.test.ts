@@ -244,7 +244,7 @@ describe("reading rows from rollouts", () => {
     expect(readModelUsage(null)).toEqual({ model: null, usage: null });
   });
 
-  it("takes the task from _ng_task_index, else the id (a run row's metrics view, lib/run)", () => {
+  it("takes the task from _ng_task_index, else the id (a run row's metrics view, lib/run), within its run", () => {
     expect(
       metricsOf(runRow(1, { _ng_task_index: 3, id: 9, reward: 1, response: { output: [] } })),
     ).toMatchObject({
@@ -258,6 +258,11 @@ describe("reading rows from rollouts", () => {
       agent: "x",
       recorded: null,
     });
+    // Rows of several runs summed (a folder): one file's task 0 is not another's.
+    const zero = runRow(1, { _ng_task_index: 0, reward: 1, response: { output: [] } });
+    expect(metricsOf(zero, "a.jsonl").task).toBe("a.jsonl: 0");
+    expect(runPassAtK([metricsOf(zero, "a.jsonl"), metricsOf(zero, "b.jsonl")], 2, "recorded").tasks).toBe(0);
+    expect(runPassAtK([metricsOf(zero), metricsOf(zero)], 2, "recorded").tasks).toBe(1);
   });
 
   it("on the generated run, per-model token totals equal the generator's", () => {

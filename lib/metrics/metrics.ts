@@ -23,7 +23,7 @@ export interface Usage {
 export interface MetricsRow {
   readonly line: number;
   readonly agent: string | null;
-  /** The task key: `_ng_task_index`, else the task `id`, as text. */
+  /** The task the rollout counts toward (lib/run rowTask: `_ng_task_index` first, as Gym groups), as text. */
   readonly task: string | null;
   readonly server: string | null;
   readonly recorded: number | null;

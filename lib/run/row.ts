@@ -33,8 +33,13 @@ import type { VerifyResult } from "../verify/types";
 export interface RolloutFields {
   readonly task_index: number | null;
   readonly rollout_index: number | null;
-  /** The task's `id` field (the line's, else its input row's), stringified. */
+  /**
+   * The task's own name (the line's, else its input row's), stringified: the first of `task_id`,
+   * `problem_id`, `instance_id` (the fields Gym names a trajectory's task by) and `id`.
+   */
   readonly task_id: string | null;
+  /** The task the rollout counts toward (pass@k, task-wide causes, by task): rolloutTask. */
+  readonly task: string | null;
   readonly agent: string | null;
   readonly environment: string | null;
   readonly recorded: number | null;
@@ -123,10 +128,14 @@ export interface RunRowOptions extends Omit<VerifyOptions, "policy"> {
 }
 
 /** The rollout's own fields; each one that is absent or of another type is read as absent. */
+const TaskName = z.union([z.string(), z.number()]).optional().catch(undefined);
 const FieldsSchema = z.looseObject({
   _ng_task_index: z.number().int().optional().catch(undefined),
   _ng_rollout_index: z.number().int().optional().catch(undefined),
-  id: z.union([z.string(), z.number()]).optional().catch(undefined),
+  task_id: TaskName,
+  problem_id: TaskName,
+  instance_id: TaskName,
+  id: TaskName,
   agent_ref: z
     .looseObject({ name: z.string().optional().catch(undefined) })
     .optional()
@@ -139,15 +148,42 @@ function fieldsOf(value: unknown): z.infer<typeof FieldsSchema> {
   return parsed.success ? parsed.data : {};
 }
 
-/** A rollout's own fields, the task id and environment falling back to its paired input row's. */
-export function readRolloutFields(value: Rollout, input?: unknown): RolloutFields {
+type Fields = z.infer<typeof FieldsSchema>;
+
+/** The task's own name: Gym's order (rollout_collection.py _trajectory_identity), then the dataset's `id`. */
+function taskName(fields: Fields): string | number | undefined {
+  return fields.task_id ?? fields.problem_id ?? fields.instance_id ?? fields.id;
+}
+
+/**
+ * The task a rollout counts toward, decided here once for the CLI and the run view. Gym groups a run's
+ * rollouts by `_ng_task_index` (reward_profile.py `_group_by_task`), which collection stamps on every
+ * rollout and its materialized row; a line without it counts toward its paired row's `_ng_task_index`, else
+ * the task's own name (taskName), else the paired row itself (`row`, its label): a raw dataset row such as
+ * example.jsonl's, to which Gym's collection gives a task index of its own (equal rows share one). A line
+ * with none of these belongs to no task, never to a guessed one.
+ */
+function rolloutTask(own: Fields, paired: Fields, row: string | undefined): string | null {
+  const index = own._ng_task_index ?? paired._ng_task_index;
+  if (index !== undefined) return String(index);
+  const name = taskName(own) ?? taskName(paired);
+  if (name !== undefined) return String(name);
+  return row ?? null;
+}
+
+/**
+ * A rollout's own fields, the task id and environment falling back to its paired input row's (`input`,
+ * named `row` in sentences: lib/verify Pairing.row).
+ */
+export function readRolloutFields(value: Rollout, input?: unknown, row?: string): RolloutFields {
   const own = fieldsOf(value);
   const paired = input === undefined ? {} : fieldsOf(input);
-  const id = own.id ?? paired.id;
+  const id = taskName(own) ?? taskName(paired);
   return {
     task_index: own._ng_task_index ?? null,
     rollout_index: own._ng_rollout_index ?? null,
     task_id: id === undefined ? null : String(id),
+    task: rolloutTask(own, paired, input === undefined ? undefined : row),
     agent: own.agent_ref?.name ?? null,
     environment: own.environment_name ?? paired.environment_name ?? null,
     recorded: typeof value.reward === "number" ? value.reward : null,
@@ -155,12 +191,21 @@ export function readRolloutFields(value: Rollout, input?: unknown): RolloutField
   };
 }
 
-/** The list's row of a rollout from its two verifications (`input`: its paired input row, if any). */
-export function rolloutRow(line: number, value: Rollout, both: BothPolicies, input?: unknown): RolloutRow {
+/**
+ * The list's row of a rollout from its two verifications (`input`: its paired input row, if any, which
+ * sentences name `row`).
+ */
+export function rolloutRow(
+  line: number,
+  value: Rollout,
+  both: BothPolicies,
+  input?: unknown,
+  row?: string,
+): RolloutRow {
   const { contract, legacy } = both;
   return {
     line,
-    ...readRolloutFields(value, input),
+    ...readRolloutFields(value, input, row),
     server: contract.server === "" ? null : contract.server,
     server_source: contract.server_source,
     contract: contract.reward,
@@ -224,7 +269,7 @@ export function runRow(line: number, value: Rollout, options: RunRowOptions = {}
   });
   const { model, usage } = readModelUsage(value);
   return {
-    ...rolloutRow(line, value, { contract, legacy }, options.input),
+    ...rolloutRow(line, value, { contract, legacy }, options.input, options.pairing?.row),
     model,
     cause: triage?.cause ?? null,
     cause_sentence: triage?.sentence ?? null,
@@ -241,12 +286,16 @@ export function runRow(line: number, value: Rollout, options: RunRowOptions = {}
   };
 }
 
-/** The metrics view of a row (lib/metrics). */
-export function metricsOf(row: RunRow): MetricsRow {
+/**
+ * The metrics view of a row (lib/metrics). `run` names the rollouts file the row came from when the rows of
+ * several runs are summed (a folder): Gym groups tasks within one run, so one file's task 0 is not another's.
+ */
+export function metricsOf(row: RunRow, run?: string): MetricsRow {
+  const task = rowTask(row);
   return {
     line: row.line,
     agent: row.agent,
-    task: rowTask(row),
+    task: run === undefined || task === null ? task : `${run}: ${task}`,
     server: row.server,
     recorded: row.recorded,
     contract: row.contract,
@@ -265,9 +314,9 @@ export function metricsOf(row: RunRow): MetricsRow {
   };
 }
 
-/** The task a row counts toward for grouping and pass@k: its _ng_task_index, else its task id. */
+/** The task a row counts toward for grouping and pass@k (decided once, when the row is read: rolloutTask). */
 export function rowTask(row: RunRow): string | null {
-  return row.task_index !== null ? String(row.task_index) : row.task_id;
+  return row.task;
 }
 
 /**

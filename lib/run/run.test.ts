@@ -1,9 +1,12 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildTriageRun } from "../../scripts/gen-triage-run";
 import { csvHeader, rowsCsv, rowsJsonl } from "../export/csv";
+import { readLine } from "../folder";
 import { asRollout } from "../schemas/test-helpers";
-import { verifyBothPolicies } from "../verify";
+import { indexInputs, verifyBothPolicies } from "../verify";
 import {
   evaluateFilter,
   type FilterClause,
@@ -65,12 +68,57 @@ describe("the row model", () => {
       environment: "workplace_assistant",
       recorded: 0.5,
       key: "3:1",
+      task: "3",
     });
     // Gym's indices are integers: anything else is no index (as pairing reads them), in every view.
     const odd = readRolloutFields(
       asRollout({ response: { output: [] }, _ng_task_index: 1.5, id: "t", reward: "1" }),
     );
     expect([odd.task_index, odd.task_id, odd.recorded, odd.key]).toEqual([null, "t", null, null]);
+  });
+
+  it("decides the task a rollout counts toward once, as Gym groups: _ng_task_index, then the paired row's", () => {
+    const examples = join(import.meta.dirname, "../../fixtures/gym-examples/resources_servers");
+    const lines = (file: string) =>
+      readFileSync(join(examples, file), "utf8")
+        .split("\n")
+        .filter((line) => line !== "")
+        .map((line): unknown => JSON.parse(line));
+    const folder = (name: string, rollouts = "data/example_rollouts.jsonl") => {
+      const index = indexInputs(lines(`${name}/data/example.jsonl`), "data/example.jsonl");
+      return lines(`${name}/${rollouts}`).map((value, at) => {
+        // Read as every front end reads a line (aviary's transitions included).
+        const read = readLine(value);
+        if (!read.ok) throw new Error(read.message);
+        const rollout = read.rollout;
+        const pairing = index.pair(rollout);
+        return runRow(at + 1, rollout, {
+          pairing,
+          ...(pairing.ref === null ? {} : { input: pairing.ref }),
+        });
+      });
+    };
+    // structeval: Gym's index is the task; its task_id (the name Gym gives a trajectory's task) is read too.
+    expect(folder("structeval").map((r) => [r.task, r.task_id])).toEqual([
+      ["1", "000200"],
+      ["4", "001800"],
+      ["2", "001000"],
+      ["0", "000500"],
+      ["3", "001700"],
+    ]);
+    // code_gen: no index and no name, paired by equal input with a row of example.jsonl: that row is the task.
+    const codeGen = folder("code_gen");
+    expect(codeGen.map((r) => [r.paired_by, r.task])).toEqual(
+      codeGen.map(() => ["input", expect.stringMatching(/^data\/example\.jsonl line [1-5]$/)]),
+    );
+    expect(new Set(codeGen.map((r) => r.task)).size).toBe(5);
+    // A line without an index counts toward its paired materialized row's.
+    const noIndex = asRollout({ response: { output: [] }, responses_create_params: { input: "q" } });
+    expect(
+      readRolloutFields(noIndex, { _ng_task_index: 4, _ng_rollout_index: 0 }, "m.jsonl line 9").task,
+    ).toBe("4");
+    // Nothing to go by (aviary's lines pair with no row): no task, never a guessed one.
+    expect(folder("aviary").map((r) => [r.paired_by, r.task])).toEqual(Array(5).fill(["none", null]));
   });
 
   it("the list's row is the run row's, for every rollout of the generated run", () => {

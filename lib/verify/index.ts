@@ -96,7 +96,7 @@ export interface VerifyOptions {
   /** The rollout's materialized-inputs row (see InputIndex); without it the rollout's own echoed task fields are used. */
   readonly input?: unknown;
   /** How `input` was found (or why there is none), when the caller paired the line. */
-  readonly pairing?: Pick<Pairing<unknown>, "paired_by" | "ambiguous" | "reason" | "disagreement">;
+  readonly pairing?: Pick<Pairing<unknown>, "paired_by" | "ambiguous" | "reason" | "disagreement" | "row">;
   readonly registry?: VerifierRegistry;
   /** Where the line came from (the rollouts file and its configs), for the next step in sentences. */
   readonly source?: LineSource;

@@ -49,6 +49,29 @@ describe("InputIndex", () => {
     expect(pairing.reason).toContain("never guessed");
   });
 
+  const taskIdx = (line: unknown) =>
+    typeof line === "object" && line !== null && "task_idx" in line ? String(line.task_idx) : "?";
+
+  it("aviary: rows keyed by task_idx (the agent's /seed_session index), which Gym never pairs on, say so", () => {
+    const data = new URL("../../fixtures/gym-examples/resources_servers/aviary/data/", import.meta.url);
+    const index = indexInputs(jsonl(new URL("example.jsonl", data)), "data/example.jsonl");
+    const lines = jsonl(new URL("example_rollouts.jsonl", data));
+    for (const line of lines) {
+      const pairing = index.pair(line);
+      // Gym's reverify pairs by (_ng_task_index, _ng_rollout_index) alone: these lines have none.
+      expect(pairing).toMatchObject({ paired_by: "none", ref: null, ambiguous: 5 });
+      expect(pairing.reason).toContain("the line has no (_ng_task_index, _ng_rollout_index)");
+      expect(pairing.reason).toContain(
+        "(data/example.jsonl line 1, data/example.jsonl line 2, data/example.jsonl line 3, …)",
+      );
+      expect(pairing.reason).toContain(`differing in task_idx (the line's: task_idx ${taskIdx(line)})`);
+      expect(pairing.reason).toContain("never guessed");
+    }
+    // A field the line lacks is named as lacking.
+    const lacking = index.pair({ responses_create_params: { input: [] }, response: { output: [] } });
+    expect(lacking.reason).toContain("differing in task_idx (the line has none of them)");
+  });
+
   it("falls back to the input when the indices find no row, and says why it pairs nothing", () => {
     const index = indexInputs([task("q", { g: 1 })]);
     expect(index.pair({ _ng_task_index: 9, _ng_rollout_index: 9, ...task("q") }).paired_by).toBe("input");

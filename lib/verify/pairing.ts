@@ -5,8 +5,9 @@
  * examples, a raw `example.jsonl` used as inputs) pair by an equal task input: `responses_create_params.input`
  * read as Gym's request model reads it (its defaults applied, gym-input.ts) and compared as canonical JSON,
  * as lib/compare pairs two runs. Several input rows with that input that differ in anything but Gym's
- * bookkeeping keys are ambiguous: reported, never guessed. A line that pairs nothing says which row came
- * closest and where it differs.
+ * bookkeeping keys are ambiguous: reported with the fields they differ in, never guessed (Gym pairs by its
+ * indices alone, so a field such as aviary's `task_idx` is never a key). A line that pairs nothing says
+ * which row came closest and where it differs.
  */
 import { z } from "zod";
 import { canonicalJson } from "../jsonl";
@@ -33,6 +34,9 @@ export const CLOSEST_ROWS_COMPARED = 2000;
 
 /** Characters of a message shown where two inputs differ. */
 const QUOTE_CHARS = 60;
+
+/** Rows named in the sentence of a line several different rows share a task input with. */
+const AMBIGUOUS_ROWS_NAMED = 3;
 
 /** `${task}:${rollout}` for a row that carries both Gym indices as integers; null otherwise. */
 export function pairingKey(row: unknown): string | null {
@@ -113,6 +117,8 @@ export interface Pairing<R> {
   readonly paired_by: PairedBy;
   /** The paired row's reference (the row itself, or a line number), null when not paired. */
   readonly ref: R | null;
+  /** How sentences name the paired row (rowLabel: `data/example.jsonl line 3`); absent when not paired. */
+  readonly row?: string;
   /** Input rows that share the line's task input but differ: more than one means ambiguous. */
   readonly ambiguous: number;
   /** One sentence: how, or why not (with the closest row and what differs). */
@@ -124,6 +130,7 @@ export interface Pairing<R> {
 interface Candidate<R> {
   readonly ref: R;
   readonly content: string;
+  readonly label: string;
 }
 
 interface Row<R> {
@@ -169,6 +176,12 @@ function messageText(content: unknown): string | null {
     return parsed.success ? [parsed.data.text] : [];
   });
   return texts.length > 0 ? texts.join(" ") : null;
+}
+
+/** A field's value as a sentence quotes it: its JSON, cut at QUOTE_CHARS. */
+function quoteJson(value: unknown): string {
+  const json = canonicalJson(value);
+  return json.length > QUOTE_CHARS ? `${json.slice(0, QUOTE_CHARS)}…` : json;
 }
 
 /** A short description of one input item: `the user message "Reply to …"`, `a function_call get_weather`. */
@@ -230,6 +243,8 @@ function difference(line: unknown, row: unknown): Difference {
 export class InputIndex<R> {
   private readonly byKey = new Map<string, Row<R>>();
   private readonly byInput = new Map<string, Candidate<R>[]>();
+  /** For a task input several different rows share: the top-level fields they differ in. */
+  private readonly differs = new Map<string, Set<string>>();
   /** The first rows with distinct inputs, for naming the closest row (CLOSEST_ROWS_COMPARED). */
   private readonly sample: SampleRow<R>[] = [];
   /** Ids of the sample rows' input items, by canonical JSON. */
@@ -260,16 +275,61 @@ export class InputIndex<R> {
       const list = this.byInput.get(inputKey);
       const content = taskContentKey(row);
       if (list === undefined) {
-        this.byInput.set(inputKey, [{ ref, content }]);
+        this.byInput.set(inputKey, [{ ref, content, label: entry.label }]);
         if (this.sample.length < this.closestRows)
           this.sample.push({ row: entry, items: this.itemsOf(input, true) });
-      } else if (!list.some((c) => c.content === content)) list.push({ ref, content });
+      } else if (!list.some((c) => c.content === content)) {
+        list.push({ ref, content, label: entry.label });
+        const first = list[0];
+        if (first !== undefined) this.noteDifference(inputKey, first.content, content);
+      }
     }
     return true;
   }
 
   get size(): number {
     return this.rows;
+  }
+
+  /** Records the fields two rows with one task input differ in (their contents are canonical JSON). */
+  private noteDifference(inputKey: string, a: string, b: string): void {
+    const x = JsonObject.safeParse(JSON.parse(a));
+    const y = JsonObject.safeParse(JSON.parse(b));
+    if (!x.success || !y.success) return;
+    const fields = this.differs.get(inputKey) ?? new Set<string>();
+    for (const key of new Set([...Object.keys(x.data), ...Object.keys(y.data)])) {
+      const u = x.data[key];
+      const v = y.data[key];
+      if ((u === undefined) !== (v === undefined) || canonicalJson(u) !== canonicalJson(v)) fields.add(key);
+    }
+    this.differs.set(inputKey, fields);
+  }
+
+  /**
+   * Why a line whose task input several different rows share is not paired: which rows, the fields they
+   * differ in and the line's values of them. Gym pairs by its two indices alone (rollout_reverification.py
+   * `_yield_inputs_and_rollouts_paired`), so a field such as aviary's `task_idx` (the environment index its
+   * agent seeds a session with) is never a key: the line is not paired, and the sentence says so.
+   */
+  private ambiguity(
+    line: unknown,
+    inputKey: string,
+    candidates: readonly Candidate<R>[],
+    byKey: string,
+  ): string {
+    const shown = candidates.slice(0, AMBIGUOUS_ROWS_NAMED).map((c) => c.label);
+    const more = candidates.length > shown.length ? ", …" : "";
+    const fields = [...(this.differs.get(inputKey) ?? [])].sort();
+    const own = JsonObject.safeParse(line);
+    const values = fields.flatMap((field) => {
+      const value = own.success ? own.data[field] : undefined;
+      return value === undefined ? [] : [`${field} ${quoteJson(value)}`];
+    });
+    const differ =
+      fields.length === 0
+        ? ""
+        : `, differing in ${fields.join(", ")}${values.length === 0 ? " (the line has none of them)" : ` (the line's: ${values.join(", ")})`}`;
+    return `Not paired: ${byKey}, and ${candidates.length} different input rows have its responses_create_params.input (${shown.join(", ")}${more})${differ}; Gym pairs a rollout with its row by (_ng_task_index, _ng_rollout_index) alone, never by another field, so it is not paired (never guessed).`;
   }
 
   /** An input's items as ids; `add` gives new items ids, a line's unknown items get -1 (equal to none). */
@@ -314,11 +374,19 @@ export class InputIndex<R> {
       if (row !== undefined) {
         if (inputKey !== null && row.inputKey !== null && inputKey !== row.inputKey) {
           const disagreement = `Its (_ng_task_index, _ng_rollout_index) ${key} names ${row.label}, whose responses_create_params.input differs from the line's (${difference(input, row.input).sentence}); paired by the indices, as Gym's reverify pairs.`;
-          return { paired_by: "index", ref: row.ref, ambiguous: 0, reason: disagreement, disagreement };
+          return {
+            paired_by: "index",
+            ref: row.ref,
+            row: row.label,
+            ambiguous: 0,
+            reason: disagreement,
+            disagreement,
+          };
         }
         return {
           paired_by: "index",
           ref: row.ref,
+          row: row.label,
           ambiguous: 0,
           reason: `Paired with ${row.label} by (_ng_task_index, _ng_rollout_index) ${key}.`,
         };
@@ -329,17 +397,10 @@ export class InputIndex<R> {
       return {
         paired_by: "input",
         ref: candidates[0].ref,
+        row: candidates[0].label,
         ambiguous: 0,
         reason:
           "Paired with the input row whose responses_create_params.input equals this line's, read as Gym's request model reads it.",
-      };
-    }
-    if (candidates !== undefined && candidates.length > 1) {
-      return {
-        paired_by: "none",
-        ref: null,
-        ambiguous: candidates.length,
-        reason: `${candidates.length} different input rows have this line's responses_create_params.input, so it is not paired (never guessed).`,
       };
     }
     const rows = `the ${this.rows} open input row${this.rows === 1 ? "" : "s"}`;
@@ -349,6 +410,14 @@ export class InputIndex<R> {
         : this.keyed === 0
           ? `none of ${rows} carries (_ng_task_index, _ng_rollout_index) to match its ${key}`
           : `no input row has its (_ng_task_index, _ng_rollout_index) ${key}`;
+    if (inputKey !== null && candidates !== undefined && candidates.length > 1) {
+      return {
+        paired_by: "none",
+        ref: null,
+        ambiguous: candidates.length,
+        reason: this.ambiguity(rollout, inputKey, candidates, byKey),
+      };
+    }
     if (inputKey === null) {
       return {
         paired_by: "none",
