@@ -49,9 +49,8 @@ import { openAfterLoad, PROGRESS_EVENT_MS, SESSION_EVENT_MS, Workspace } from ".
 type Progress = (progress: LoadProgress) => void;
 
 /**
- * Files up to this size are kept for a reload as soon as they are read (the copy takes the browser well under
- * a tenth of a second); larger ones once their rewards are in: 300 MB took ~2 s of a core to copy, beside the
- * rewards pass (bench/browser.md).
+ * Files up to this size are kept for a reload as soon as they are read (~0.2 s of a core to copy); larger ones
+ * once their rewards are in: 300 MB took ~2 s of a core, beside the rewards pass (bench/profile-rewards.md).
  */
 export const KEEP_AT_ONCE_BYTES = 32 * 1024 * 1024;
 
@@ -165,8 +164,9 @@ export class DataService {
 
   /**
    * Keeps a copy of each opened file for a reload. The copy is the browser writing the whole file again: a
-   * large file's waits for the rewards instead of taking seconds of a core from them (bench/browser.md); a
-   * small one's is kept at once, so a reload right after its rewards finds it.
+   * large file's waits for the rewards instead of taking seconds of a core from them; a small one's is kept at
+   * once, so a reload right after its rewards finds it (a large file reloaded before its rewards are in is not
+   * kept: it is dropped again).
    */
   private keepCopies(opened: readonly Dataset[]): void {
     const large = opened.filter((dataset) => dataset.bytes > this.keepAtOnceBytes);
