@@ -50,10 +50,12 @@ describe("DataService.restore", () => {
 describe("keeping a copy for a reload", () => {
   it("a small file is kept as soon as it is read, a large one once its rewards are in", async () => {
     const rewardedAtSave: number[] = [];
+    const filtersAtSave: number[] = [];
     let service: DataService | null = null;
     const persistence = {
       save: async (id: string) => {
         rewardedAtSave.push(service?.get(id)?.rewarded() ?? -1);
+        filtersAtSave.push(service?.get(id)?.searchFilters.size ?? -1);
       },
       open: async () => null,
       recent: async () => [],
@@ -64,14 +66,15 @@ describe("keeping a copy for a reload", () => {
       const loaded = await service.load([{ kind: "file", file: file(noecho) }], null, never, ignore);
       await service.settled();
       await vi.waitFor(() => expect(rewardedAtSave).toHaveLength(1));
-      return { rewarded: rewardedAtSave.pop(), rows: loaded.datasets[0]?.rows };
+      return { rewarded: rewardedAtSave.pop(), filters: filtersAtSave.pop(), rows: loaded.datasets[0]?.rows };
     };
     // The copy of a small file does not wait: none of its rows had rewards when it was kept.
     expect((await load(Number.POSITIVE_INFINITY)).rewarded).toBe(0);
-    // A large file's copy waits for the whole run's answer: every row had its rewards.
+    // A large file's copy waits for the whole run's answer and the search filters: every row had both.
     const large = await load(0);
     expect(large.rows).toBeGreaterThan(0);
     expect(large.rewarded).toBe(large.rows);
+    expect(large.filters).toBe(large.rows);
   });
 });
 

@@ -137,11 +137,19 @@ describe("search filters", () => {
     // The pool's room went to filter jobs once the last rewards job was sent; none has landed yet.
     expect(heldFilters.length).toBeGreaterThan(0);
     expect(dataset.searchFilters.size).toBe(0);
+    let quiet = false;
+    void rewards.quiet().then(() => {
+      quiet = true;
+    });
+    await flush();
+    expect(quiet).toBe(false);
     for (let at = 0; at < heldFilters.length; at++) {
       heldFilters[at]?.finish();
       await flush();
     }
     expect([...dataset.searchFilters.keys()].sort((a, b) => a - b)).toEqual(dataset.lines());
+    // `quiet` waited for the filters as well.
+    await expect(rewards.quiet()).resolves.toBeUndefined();
     const line = dataset.lines()[2] ?? 0;
     const bytes = await dataset.readLine(line);
     if (bytes === null) throw new Error("no line");

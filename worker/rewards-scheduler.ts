@@ -54,6 +54,7 @@ export class RewardsScheduler {
   private readonly inFlightOf = new Map<Dataset, number>();
   private readonly priority = new Map<string, number[]>();
   private settledWaiters: (() => void)[] = [];
+  private quietWaiters: (() => void)[] = [];
 
   constructor(
     private readonly pool: Pick<Pool, "size" | "rewards" | "filters">,
@@ -73,6 +74,15 @@ export class RewardsScheduler {
   settled(): Promise<void> {
     if (this.idle()) return Promise.resolve();
     return new Promise((resolve) => this.settledWaiters.push(resolve));
+  }
+
+  /**
+   * Resolves once the rewards are settled and every open file's search filters are built: what waits for the
+   * file's own work to end (its copy for a reload, its kept results) instead of competing with it.
+   */
+  quiet(): Promise<void> {
+    if (this.isQuiet()) return Promise.resolve();
+    return new Promise((resolve) => this.quietWaiters.push(resolve));
   }
 
   /** The rows on screen of a dataset: their rewards come first. */
@@ -172,11 +182,24 @@ export class RewardsScheduler {
     return this.inFlight === 0 && this.hooks.datasets().every((dataset) => dataset.pendingRewards.size === 0);
   }
 
+  private isQuiet(): boolean {
+    if (!this.idle() || this.filtersInFlight > 0) return false;
+    return this.hooks
+      .datasets()
+      .every(
+        (dataset) => dataset.kind !== "rollouts" || !dataset.indexed || dataset.pendingFilters.size === 0,
+      );
+  }
+
   private notifySettled(): void {
     if (!this.idle()) return;
     const waiters = this.settledWaiters;
     this.settledWaiters = [];
     for (const resolve of waiters) resolve();
+    if (!this.isQuiet()) return;
+    const quiet = this.quietWaiters;
+    this.quietWaiters = [];
+    for (const resolve of quiet) resolve();
   }
 
   private nextJob(): { dataset: Dataset; lines: number[]; generation: number } | null {

@@ -97,7 +97,8 @@ export class DataService {
       isOpen: (dataset) => workspace.store.has(dataset.id),
       done: (dataset) => {
         dataset.pairedRows = countPaired(dataset);
-        this.keeper.keepResults(dataset);
+        // Keeping results hashes the whole file: after its search filters, not beside them and a search.
+        void this.rewards.quiet().then(() => this.keeper.keepResults(dataset));
       },
       changed: (finished) => workspace.changed(finished ? SESSION_EVENT_MS : PROGRESS_EVENT_MS),
       // A search reads the lines it has no filter for whole: building filters beside it only slows it.
@@ -172,7 +173,7 @@ export class DataService {
     const large = opened.filter((dataset) => dataset.bytes > this.keepAtOnceBytes);
     for (const dataset of opened) if (dataset.bytes <= this.keepAtOnceBytes) void this.keeper.save(dataset);
     if (large.length === 0) return;
-    void this.rewards.settled().then(async () => {
+    void this.rewards.quiet().then(async () => {
       for (const dataset of large) await this.keeper.save(dataset);
     });
   }
