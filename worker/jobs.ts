@@ -33,7 +33,7 @@ export type IndexedLine =
       readonly status: "row";
       /** Set for a materialized-inputs row (Gym's indices, no response). */
       readonly input: { readonly key: string | null } | null;
-      /** The identity-only index entry of a readable rollout (rewards pending). */
+      /** The index entry of a readable rollout (rewards and highlight counts pending). */
       readonly entry: RolloutIndexEntry | null;
       /** What the row is instead of a rollout (lib/folder readLine), when it is not one. */
       readonly kind: { readonly kind: LineKind; readonly message: string } | null;
@@ -88,8 +88,9 @@ function countLines(bytes: Uint8Array): number {
 }
 
 /**
- * Parses one batch of lines once and resolves every rollout's calls for the list (statuses, flags,
- * highlights): the index comes before rewards, which cost several times more.
+ * Parses one batch of lines once and reads each rollout's fields for the list (its server, how many calls,
+ * its provenance map's state): the index comes before rewards, which cost several times more and resolve
+ * the calls (their highlights).
  */
 export async function indexBatch(job: IndexJob): Promise<IndexedBatch> {
   const out: IndexedLine[] = [];
@@ -131,7 +132,7 @@ export async function indexBatch(job: IndexJob): Promise<IndexedBatch> {
       length: item.length,
       status: "row",
       input,
-      entry: identityEntry(line, read.rollout, job, router),
+      entry: indexEntry(line, read.rollout, job, router),
       kind: null,
     });
   }
@@ -140,7 +141,7 @@ export async function indexBatch(job: IndexJob): Promise<IndexedBatch> {
   return { lines: out, lineCount: last.line - 1 + countLines(bytes.subarray(last.offset)) };
 }
 
-function identityEntry(
+function indexEntry(
   line: number,
   rollout: Rollout,
   options: AnalysisOptions,
@@ -327,8 +328,8 @@ export interface FilterJob {
 }
 
 /**
- * Each line's search filter, in the order given. Built after the rewards, not with them: a filter is ~15%
- * of a rollout's rewards work, and the whole run's answer should not wait for the search index.
+ * Each line's search filter, in the order given. Built after the rewards, not with them: a filter was ~11%
+ * of a rewards job (bench/profile-rewards.md), and the whole run's answer should not wait for the search index.
  */
 export async function filterBatch(job: FilterJob): Promise<Uint8Array[]> {
   return (await readLines(job.lines)).map((bytes) => lineFilter(bytes));

@@ -266,9 +266,9 @@ export const FILTER_MIN_BITS = 512;
 export const FILTER_MAX_BITS = 1 << 16;
 
 /**
- * One hash per trigram. A second halved the false positives of a one-trigram text only (a 55 KB line's
- * filter is ~30% set either way, and a text of n trigrams needs all n bits set, ~0.3^n), at twice the cost of
- * building the filter, which is every byte of the file (bench/browser.md).
+ * One hash per trigram, not two: building the filter reads every byte of the file, and a second hash doubled
+ * that work. A text of n trigrams needs all n bits set, so a line's chance of passing falls with n whatever
+ * the hash count (a generated 63 KB line's filter is ~10% set with one hash).
  */
 function trigramHash(trigram: number): number {
   return Math.imul(trigram, 0x9e3779b1) >>> 7;
