@@ -1,5 +1,6 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
+import { FontWarmup } from "@/components/FontWarmup";
 import { DataProvider } from "@/hooks/data-client";
 import "./globals.css";
 
@@ -18,6 +19,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
     <html lang="en">
       <body>
         <DataProvider>{children}</DataProvider>
+        <FontWarmup />
       </body>
     </html>
   );

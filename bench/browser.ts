@@ -324,6 +324,8 @@ async function measure(base: string, file: string, bytes: number) {
     if (TRACE_DIR) {
       const raw = await browser.stopTracing();
       mkdirSync(TRACE_DIR, { recursive: true });
+      // The whole trace too, for Chromium's DevTools (Performance → load profile).
+      writeFileSync(path.join(TRACE_DIR, `raw-${label(bytes).replaceAll(" ", "")}.json`), raw);
       const name = path.join(TRACE_DIR, `trace-${label(bytes).replaceAll(" ", "")}.json`);
       writeFileSync(
         name,

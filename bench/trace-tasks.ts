@@ -167,6 +167,9 @@ export function longTasks(trace: unknown, minMs: number, fromUs = 0): LongTaskRe
     const within = onMain.filter(
       (e) =>
         e !== task &&
+        // The scheduler's wrappers (a RunTask inside the RunTask) say nothing: what they run does.
+        e.name !== "RunTask" &&
+        e.name !== "ThreadControllerImpl::RunTask" &&
         e.pid === task.pid &&
         e.tid === task.tid &&
         e.ph === "X" &&

@@ -126,9 +126,11 @@ beforeEach(() => {
 });
 
 describe("the inspector renders what an event concerns", () => {
-  it("mounts the workspace in stages: the list first, the open rollout's pane in a later task", async () => {
+  it("mounts the workspace in stages: its frame first, then the list, then the open rollout's pane", async () => {
     render(<Inspector />);
-    expect(screen.getByTestId("rollout-table")).toBeTruthy();
+    expect(screen.getByTestId("detail-pane")).toBeTruthy();
+    expect(screen.queryByTestId("rollout-table")).toBeNull();
+    expect(await screen.findByTestId("rollout-table")).toBeTruthy();
     expect(screen.queryByText("Opening line 1…")).toBeNull();
     expect(await screen.findByText("Opening line 1…")).toBeTruthy();
   });

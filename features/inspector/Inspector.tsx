@@ -159,8 +159,10 @@ export function Inspector() {
     setMarks(on ? [...others, mark] : others);
   });
   const detailSource = useStable(dataset, sameDetailSource);
-  // The workspace's first mount in three tasks: the list, then the panels around it, then the open rollout.
-  const stage = useStages(!landing && dataset ? "workspace" : null, 3);
+  // The workspace's first mount in four tasks: its frame (in the render of the session event that brings the
+  // file, which cannot be interrupted), then the list, the panels around it and the open rollout, each in a
+  // background render of its own (bench/main-thread.md).
+  const stage = useStages(!landing && dataset ? "workspace" : null, 4);
   const triageCounts = useMemo(
     () =>
       !runView
@@ -300,7 +302,7 @@ export function Inspector() {
             data-search-first-ms={searchDone ? (search.data?.firstMs ?? undefined) : undefined}
           >
             <section className={styles.listPane}>
-              {stage >= 2 && (
+              {stage >= 3 && (
                 <>
                   {folder && (
                     <FolderPanel
@@ -359,17 +361,19 @@ export function Inspector() {
                   )}
                 </>
               )}
-              <SummaryBand
-                counts={counts}
-                entries={rows}
-                total={entries.length}
-                errorLines={dataset.error_count}
-                filter={view.f}
-                onFilter={setFilterFromTop}
-                reward={view.reward}
-                pendingLabel={restoring ? "restoring (results being checked)" : "rewards pending"}
-              />
-              {stage >= 2 &&
+              {stage >= 2 && (
+                <SummaryBand
+                  counts={counts}
+                  entries={rows}
+                  total={entries.length}
+                  errorLines={dataset.error_count}
+                  filter={view.f}
+                  onFilter={setFilterFromTop}
+                  reward={view.reward}
+                  pendingLabel={restoring ? "restoring (results being checked)" : "rewards pending"}
+                />
+              )}
+              {stage >= 3 &&
                 (dataset.problem ? (
                   <div className="banner banner-error" role="alert" data-testid="file-problem">
                     {dataset.name}: {dataset.problem}
@@ -382,28 +386,32 @@ export function Inspector() {
                     onMore={lineErrors.more}
                   />
                 ))}
-              <FilterBar
-                filter={view.f}
-                onFilter={setFilter}
-                reward={view.reward}
-                agents={agents}
-                servers={servers}
-                shown={rows.length}
-                total={entries.length}
-                searching={query.trim() !== "" && search.isFetching}
-                searchRef={searchInput}
-              />
-              <RolloutTable
-                rows={rows}
-                selected={selectedLine}
-                onSelect={selectLine}
-                sort={view.sort}
-                desc={view.desc}
-                onSort={onSort}
-                onVisible={prioritize}
-                inputsOpen={dataset.paired_inputs !== null}
-              />
               {stage >= 2 && (
+                <>
+                  <FilterBar
+                    filter={view.f}
+                    onFilter={setFilter}
+                    reward={view.reward}
+                    agents={agents}
+                    servers={servers}
+                    shown={rows.length}
+                    total={entries.length}
+                    searching={query.trim() !== "" && search.isFetching}
+                    searchRef={searchInput}
+                  />
+                  <RolloutTable
+                    rows={rows}
+                    selected={selectedLine}
+                    onSelect={selectLine}
+                    sort={view.sort}
+                    desc={view.desc}
+                    onSort={onSort}
+                    onVisible={prioritize}
+                    inputsOpen={dataset.paired_inputs !== null}
+                  />
+                </>
+              )}
+              {stage >= 3 && (
                 <footer className={styles.listFooter}>
                   <span>
                     <kbd>j</kbd>/<kbd>k</kbd> rollout
@@ -423,7 +431,7 @@ export function Inspector() {
             </section>
             <section className={styles.detailPane} data-testid="detail-pane">
               {selectedEntry ? (
-                stage >= 3 && (
+                stage >= 4 && (
                   <RolloutPane
                     dataset={detailSource ?? dataset}
                     entry={selectedEntry}
