@@ -11,8 +11,10 @@ import { run as triage } from "./commands/triage";
 import { run as verify } from "./commands/verify";
 import { memoryIo } from "./io";
 
-// What `import("esbuild")` gives when the package is not installed (a mock's factory cannot throw it).
+// What `import("esbuild")` gives when the package is not installed (a mock's factory cannot throw it): the
+// build fails. Its own version, so no bundle kept by a real esbuild (cli/worker-bundle.ts) is taken instead.
 vi.mock("esbuild", () => ({
+  version: "not-installed",
   build: () => Promise.reject(new Error("Cannot find package 'esbuild' imported from cli/threads.ts")),
 }));
 

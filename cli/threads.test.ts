@@ -24,6 +24,7 @@ import {
   readThreads,
   type ThreadedCommand,
   threadCount,
+  workerBundle,
   workerExecArgv,
   workerScript,
 } from "./threads";
@@ -310,6 +311,21 @@ describe("LinePool: this thread and its workers", () => {
       expect(pool.batches.workers).toBeGreaterThan(0);
     } finally {
       process.execArgv.pop();
+      await pool.close();
+    }
+  });
+
+  it("workers start from a bundle in memory (a data: URL) when it cannot be kept on disk", async () => {
+    const url = await workerBundle(null);
+    expect(url.protocol).toBe("data:");
+    const pool = new LinePool<unknown>("triage", [TRIAGE_RUN], 2, { script: async () => url });
+    try {
+      await pool.ready();
+      const work = await triageWork([TRIAGE_RUN]);
+      const one = await collect(linesOf<unknown>(TRIAGE_RUN, 0, work, null));
+      expect(await collect(linesOf(TRIAGE_RUN, 0, work, pool))).toEqual(one);
+      expect(pool.batches.workers).toBeGreaterThan(0);
+    } finally {
       await pool.close();
     }
   });

@@ -16,7 +16,7 @@
  */
 import { stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { type JsonlItem, lineItem, type RawLine, readJsonl, readRawLines } from "../lib/jsonl";
 import { onInterrupt } from "./interrupt";
@@ -187,34 +187,27 @@ export function workerExecArgv(execArgv: readonly string[]): string[] {
 let bundled: Promise<URL> | null = null;
 
 /**
- * The workers' code: cli/threads-worker.ts and all it imports in one ES module, bundled once per process by
- * esbuild (the compiler tsx itself runs). A worker that loaded the TypeScript sources through tsx spent about
- * a second of CPU starting (a loader thread of its own, every module through it); the bundle starts in about
- * a tenth of that (bench/cli-threads.md). Built from the sources at each run, so it is never stale.
+ * The workers' code: cli/threads-worker.ts and all it imports in one ES module, bundled by esbuild (the
+ * compiler tsx itself runs). A worker that loaded the TypeScript sources through tsx spent about a second of
+ * CPU starting (a loader thread of its own, every module through it); the bundle starts in about a tenth of
+ * that (bench/cli-threads.md). Kept in `cacheDir` until one of its sources changes (cli/worker-bundle.ts);
+ * null builds it in memory.
+ */
+export async function workerBundle(cacheDir: string | null): Promise<URL> {
+  // Imported here only: the worker bundle leaves esbuild out (external) and never reaches this line.
+  const { bundleModule } = await import("./worker-bundle");
+  const entry = fileURLToPath(new URL("./threads-worker.ts", import.meta.url));
+  return (await bundleModule({ entry, cacheDir })).url;
+}
+
+/**
+ * workerBundle, asked for once per process, kept beside the other tools' caches in node_modules/.cache (a run
+ * on several threads then starts no esbuild: bench/cli-threads.md).
  */
 export function workerScript(): Promise<URL> {
-  bundled ??= (async () => {
-    // Imported here only: the worker bundle leaves esbuild out (external) and never reaches this line.
-    const { build } = await import("esbuild");
-    const entry = fileURLToPath(new URL("./threads-worker.ts", import.meta.url));
-    const result = await build({
-      entryPoints: [entry],
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      target: `node${process.versions.node}`,
-      write: false,
-      external: ["esbuild"],
-      logLevel: "silent",
-      // Bundled CommonJS dependencies require node's built-in modules; an ES module has no `require`.
-      banner: {
-        js: `import { createRequire } from "node:module"; const require = createRequire(${JSON.stringify(pathToFileURL(entry).href)});`,
-      },
-    });
-    const code = result.outputFiles[0]?.contents;
-    if (code === undefined) throw new Error("esbuild gave no bundle for the worker threads");
-    return new URL(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`);
-  })();
+  bundled ??= workerBundle(
+    fileURLToPath(new URL("../node_modules/.cache/rollout-inspector/", import.meta.url)),
+  );
   // A failed build is not kept: the next pool tries again.
   bundled.catch(() => {
     bundled = null;
