@@ -1,5 +1,5 @@
 "use client";
-import { useState } from "react";
+import { memo, useState } from "react";
 import code from "@/components/CodeBlock.module.css";
 import { cx } from "@/components/cx";
 import { formatCount } from "@/lib/run";
@@ -18,7 +18,7 @@ interface Props {
 const decoder = new TextDecoder();
 
 /** The original line bytes, from the worker: shown as text, copied, or downloaded unchanged. */
-export function RawLine({ byteLength, fileName, line, fetchBytes }: Props) {
+export const RawLine = memo(function RawLine({ byteLength, fileName, line, fetchBytes }: Props) {
   const [text, setText] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
 
@@ -76,4 +76,4 @@ export function RawLine({ byteLength, fileName, line, fetchBytes }: Props) {
       )}
     </div>
   );
-}
+});

@@ -1,3 +1,4 @@
+import { memo } from "react";
 import { cx } from "@/components/cx";
 import { Name } from "@/components/Name";
 import type { DetailView } from "@/hooks/types";
@@ -10,7 +11,13 @@ const MAP_STATE_HELP = {
   invalid: "the provenance map is not an object: no canonicalization and no fallback",
 } as const;
 
-export function RolloutHeader({ view, fileName }: { view: DetailView; fileName: string }) {
+export const RolloutHeader = memo(function RolloutHeader({
+  view,
+  fileName,
+}: {
+  view: DetailView;
+  fileName: string;
+}) {
   const { entry } = view;
   // A map written by `repair` carries its label beside it: it was derived from aliases, not recorded.
   const derived = view.extra_fields.find((field) => field.key === DERIVED_KEY);
@@ -73,9 +80,9 @@ export function RolloutHeader({ view, fileName }: { view: DetailView; fileName: 
       )}
     </header>
   );
-}
+});
 
-export function TaskFields({ fields }: { fields: DetailView["extra_fields"] }) {
+export const TaskFields = memo(function TaskFields({ fields }: { fields: DetailView["extra_fields"] }) {
   if (fields.length === 0) return null;
   return (
     <details className={styles.fields}>
@@ -90,4 +97,4 @@ export function TaskFields({ fields }: { fields: DetailView["extra_fields"] }) {
       </dl>
     </details>
   );
-}
+});

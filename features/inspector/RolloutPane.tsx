@@ -29,6 +29,8 @@ import type { ViewUpdate } from "./use-view-state";
 import { VerificationPanel } from "./VerificationPanel";
 import { WhyZero } from "./WhyZero";
 
+const NO_SERVERS: readonly string[] = [];
+
 interface Props {
   /** The file, as the pane reads it: memoized, the pane renders again when these or the props below change. */
   dataset: DetailSource;
@@ -92,6 +94,10 @@ export const RolloutPane = memo(function RolloutPane({
   );
   const servers = useServers();
   const fetchRaw = useRawLine();
+  // Props of stable identity: the header, verdicts and raw line are memoized, and render again when they
+  // change, not when a page of calls or transcript items arrives (a render of the whole pane, never sliced).
+  const fetchBytes = useCallback(() => fetchRaw(dataset.id, entry.line), [fetchRaw, dataset.id, entry.line]);
+  const onServer = useCallback((next: string | null) => onView({ server: next }), [onView]);
   // Stable, so the transcript's memoized items do not re-render when only the selection moves (n/p).
   const select = useCallback((index: number) => onView({ call: String(index) }), [onView]);
 
@@ -152,11 +158,11 @@ export const RolloutPane = memo(function RolloutPane({
         <VerificationPanel
           view={checked}
           loading={verification.isFetching || verification.isPending || checked !== verification.data}
-          servers={servers.data ?? []}
+          servers={servers.data ?? NO_SERVERS}
           server={server}
           defaultServer={entry.server}
           defaultSource={entry.server_source}
-          onServer={(next) => onView({ server: next })}
+          onServer={onServer}
           harness={harnessFor(harness, entry.agent)}
           harnessScope={
             entry.agent !== null && Object.hasOwn(harness.agents, entry.agent)
@@ -204,7 +210,7 @@ export const RolloutPane = memo(function RolloutPane({
               byteLength={view.byte_length}
               fileName={dataset.name}
               line={entry.line}
-              fetchBytes={() => fetchRaw(dataset.id, entry.line)}
+              fetchBytes={fetchBytes}
             />
           </>
         )}

@@ -1,6 +1,6 @@
 "use client";
 import Link from "next/link";
-import { useState } from "react";
+import { memo, useState } from "react";
 import { formatReward } from "@/components/badges";
 import { CodeBlock } from "@/components/CodeBlock";
 import { cx } from "@/components/cx";
@@ -199,7 +199,7 @@ interface Props {
   liveHref: string;
 }
 
-export function VerificationPanel({
+export const VerificationPanel = memo(function VerificationPanel({
   view,
   loading,
   servers,
@@ -300,4 +300,4 @@ export function VerificationPanel({
       ) : null}
     </section>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { Fragment, useState } from "react";
+import { Fragment, memo, useState } from "react";
 import { cx } from "@/components/cx";
 import triageStyles from "@/features/run/TriagePanel.module.css";
 import type { DetailTriage } from "@/hooks/types";
@@ -49,7 +49,7 @@ export function CallText({ text, onCall }: { text: string; onCall(index: number)
  * calls beyond the listed ones come `DECISIVE_PAGE` at a time from `loadDecisive` ("show more"), so each
  * is reachable.
  */
-export function WhyZero({
+export const WhyZero = memo(function WhyZero({
   triage,
   onCall,
   loadDecisive,
@@ -130,4 +130,4 @@ export function WhyZero({
       )}
     </section>
   );
-}
+});
