@@ -10,8 +10,13 @@ import styles from "./RolloutTable.module.css";
 
 /** Row height in px; fixed so the virtualizer never measures. */
 export const ROW_HEIGHT = 30;
-/** The list's height assumed until the browser has laid it out (a tall window's worth of rows). */
-const INITIAL_LIST_PX = 900;
+/**
+ * The list's height assumed until the browser has laid it out: its least (RolloutTable.module.css keeps room
+ * for 9 rows below the header), so the first layout lays out no row that is not on screen or in the overscan.
+ * A window's worth (900 px, 46 rows with the overscan) was most of the 53-67 ms task that showed the first
+ * rows at 2x (bench/main-thread.md); a taller list gets its other rows when its ResizeObserver reports.
+ */
+const INITIAL_LIST_PX = 9 * ROW_HEIGHT;
 
 const COLUMNS: readonly { key: SortKey; label: string; title: string; className: string | undefined }[] = [
   { key: "line", label: "line", title: "line in the file", className: styles.cLine },
