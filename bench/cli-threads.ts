@@ -13,7 +13,7 @@ import path from "node:path";
 import { PARALLEL_MIN_BYTES } from "../cli/threads";
 import { ensureFile, label } from "./big-files";
 import { ROOT } from "./browser-app";
-import { compareTriage, type TriageComparison, type TriageRun } from "./cli-triage";
+import { compareTriage, SAMPLE_MS, type TriageComparison, type TriageRun } from "./cli-triage";
 
 function arg(name: string): string | undefined {
   const at = process.argv.indexOf(name);
@@ -46,6 +46,16 @@ function writeReport(run: Run): void {
         `| ${label(r.bytes)} | ${r.single.wall_s} s / ${r.single.cpu_s} s / ${r.single.peak_rss_mib} MiB | ${r.multi.wall_s} s / ${r.multi.cpu_s} s / ${r.multi.peak_rss_mib} MiB | ${cores(r.single)} / ${cores(r.multi)} | ${r.multi_over_single} | ${(r.multi.cpu_s / machine.cpus / r.single.wall_s).toFixed(2)} | ${r.identical ? "yes" : "NO"} | ${r.load_before.toFixed(1)} |`,
     ),
   ].join("\n");
+  // Runs recorded before the figures per thread have none (--report-only on an older bench/cli-threads.json).
+  const perThread = (r: TriageRun) => {
+    const t = r.thread_cpu_s ?? null;
+    return t === null ? "n/a" : `${t.main} / ${t.workers} / ${t.helpers} s`;
+  };
+  const threadTable = [
+    `| file | 1 thread: main / workers / helpers | ${threads} threads: main / workers / helpers |`,
+    "|---|---|---|",
+    ...rows.map((r) => `| ${label(r.bytes)} | ${perThread(r.single)} | ${perThread(r.multi)} |`),
+  ].join("\n");
   const report = `# \`cli triage\` on every core (\`npm run bench:cli-threads\`)
 
 ${run.date.slice(0, 10)}, ${machine.cpus} cores (${machine.cpu}); the 1-minute load average before each file is in
@@ -54,12 +64,18 @@ cores than they asked for (the "cores used" column) and every wall-clock figure 
 
 ${table}
 
+CPU by thread (bench/cli-triage.ts, from /proc every ${SAMPLE_MS} ms): the main thread; the workers (threads started
+once the process ran, the pool's); the helpers (threads started with the process: V8's garbage collector
+and optimizing compiler, libuv's, tsx's loader).
+
+${threadTable}
+
 Issue 21 asks for the multi-thread wall time within 0.6x of the single thread's. ${threads} threads are this
 one and ${threads - 1} worker(s) (cli/threads.ts): the main thread reads, splits and orders, and works on batches
 itself whenever the workers have their fill; the workers load one esbuild bundle of the sources (no tsx
 loader thread each; kept in node_modules/.cache until a source changes) and take batches once ready, so
-their start costs CPU but no wall time. On ${machine.cpus} cores to itself the ratio is about (CPU of ${threads} threads / ${machine.cpus}) / wall of 1 thread (the "bound from CPU"
-column); on a shared machine the wall ratio is bounded by the cores the other work leaves, so the CPU
+their start costs CPU but no wall time. On ${machine.cpus} cores to itself the ratio is about
+(CPU of ${threads} threads / ${machine.cpus}) / wall of 1 thread (the "bound from CPU" column); on a shared machine the wall ratio is bounded by the cores the other work leaves, so the CPU
 column is the honest figure under load.
 
 Below PARALLEL_MIN_BYTES (${run.parallel_min_bytes / 1024 / 1024} MiB, cli/threads.ts) the default stays on one
@@ -111,13 +127,16 @@ Measured and left as they were (per-thread CPU from /proc/PID/task/*/stat every 
   without them, two runs each, load 3.8-4.5). A larger young generation (\`--min/max-semi-space-size=32\`, one thread,
   300 MB): within noise.
 
-What is left: each thread's isolate compiles the same hot code itself. With \`--no-concurrent-recompilation\`
-(compiling on the JS thread, so it shows there) one thread's main thread took 24.9 s instead of 23.6 s and
-its helper threads 1.3 s less: about 1.3 s of optimizing compilation per isolate, paid twice on 2 threads, whatever the file's size. That
-is about what 2 threads spend over one (30.65 vs 29.29 s, +4.6%, in the table). And one thread's GC and
-compiler threads (4.5 s of its 29.3 s) run on the core it leaves free (it uses 1.14 cores), which 2 threads
-do not have. So on 2 free cores the ratio cannot go below about 1.046 x 1.14 / 2 = 0.60 (the "bound from
-CPU" column); under the load other work put on this machine (3.5) the wall ratio was 0.63.
+What is left (1 GB, in the tables): the two JS threads together spend what one thread's does (12.96 +
+12.18 s vs 24.97 s: all the second thread adds there, its start, cutting, copying, cloning, ordering, is
+0.17 s); the extra is all in the helper threads (6.50 vs 4.68 s). Each thread's isolate compiles the same hot code itself: with
+\`--no-concurrent-recompilation\` (compiling on the JS thread, so it shows there) one thread's main thread took
+24.9 s instead of 23.6 s and its helper threads 1.3 s less, so about 1.3 s of optimizing compilation per
+isolate, paid twice on 2 threads whatever the file's size; the rest is two heaps' garbage collection on
+cores that are never free. One thread's helpers run on the core it leaves free (it uses 1.14 cores); 2
+threads have none to spare. So on 2 free cores the ratio cannot go below about 1.067 x 1.14 / 2 = 0.61
+here (the "bound from CPU" column); under the load other work put on this machine (3.8) the wall ratio was
+0.64.
 `;
   writeFileSync(path.join(ROOT, "bench/cli-threads.md"), report);
   console.log(report);
