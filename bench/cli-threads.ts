@@ -13,7 +13,7 @@ import path from "node:path";
 import { PARALLEL_MIN_BYTES } from "../cli/threads";
 import { ensureFile, label } from "./big-files";
 import { ROOT } from "./browser-app";
-import { compareTriage, type TriageComparison, type TriageRun } from "./cli-triage";
+import { compareTriage, SAMPLE_MS, type TriageComparison, type TriageRun } from "./cli-triage";
 
 function arg(name: string): string | undefined {
   const at = process.argv.indexOf(name);
@@ -46,6 +46,16 @@ function writeReport(run: Run): void {
         `| ${label(r.bytes)} | ${r.single.wall_s} s / ${r.single.cpu_s} s / ${r.single.peak_rss_mib} MiB | ${r.multi.wall_s} s / ${r.multi.cpu_s} s / ${r.multi.peak_rss_mib} MiB | ${cores(r.single)} / ${cores(r.multi)} | ${r.multi_over_single} | ${(r.multi.cpu_s / machine.cpus / r.single.wall_s).toFixed(2)} | ${r.identical ? "yes" : "NO"} | ${r.load_before.toFixed(1)} |`,
     ),
   ].join("\n");
+  // Runs recorded before the figures per thread have none (--report-only on an older bench/cli-threads.json).
+  const perThread = (r: TriageRun) => {
+    const t = r.thread_cpu_s ?? null;
+    return t === null ? "n/a" : `${t.main} / ${t.workers} / ${t.helpers} s`;
+  };
+  const threadTable = [
+    `| file | 1 thread: main / workers / helpers | ${threads} threads: main / workers / helpers |`,
+    "|---|---|---|",
+    ...rows.map((r) => `| ${label(r.bytes)} | ${perThread(r.single)} | ${perThread(r.multi)} |`),
+  ].join("\n");
   const report = `# \`cli triage\` on every core (\`npm run bench:cli-threads\`)
 
 ${run.date.slice(0, 10)}, ${machine.cpus} cores (${machine.cpu}); the 1-minute load average before each file is in
@@ -54,12 +64,18 @@ cores than they asked for (the "cores used" column) and every wall-clock figure 
 
 ${table}
 
+CPU by thread (bench/cli-triage.ts, from /proc every ${SAMPLE_MS} ms): the main thread; the workers (threads started
+once the process ran, the pool's); the helpers (threads started with the process: V8's garbage collector
+and optimizing compiler, libuv's, tsx's loader).
+
+${threadTable}
+
 Issue 21 asks for the multi-thread wall time within 0.6x of the single thread's. ${threads} threads are this
 one and ${threads - 1} worker(s) (cli/threads.ts): the main thread reads, splits and orders, and works on batches
 itself whenever the workers have their fill; the workers load one esbuild bundle of the sources (no tsx
-loader thread each) and take batches once ready, so their start costs CPU but no wall time. On ${machine.cpus} cores to
-itself the ratio is about (CPU of ${threads} threads / ${machine.cpus}) / wall of 1 thread (the "bound from CPU"
-column); on a shared machine the wall ratio is bounded by the cores the other work leaves, so the CPU
+loader thread each; kept in node_modules/.cache until a source changes) and take batches once ready, so
+their start costs CPU but no wall time. On ${machine.cpus} cores to itself the ratio is about
+(CPU of ${threads} threads / ${machine.cpus}) / wall of 1 thread (the "bound from CPU" column); on a shared machine the wall ratio is bounded by the cores the other work leaves, so the CPU
 column is the honest figure under load.
 
 Below PARALLEL_MIN_BYTES (${run.parallel_min_bytes / 1024 / 1024} MiB, cli/threads.ts) the default stays on one
@@ -79,12 +95,48 @@ ordered queue holds 11 batches per worker. Same load: the worker idles 0.09 s, t
 0.02 s: 11.24 s -> 8.17 s (0.73). Workers that cannot start (no esbuild) or end mid-run leave their lines
 to the main thread, with one warning.
 
-What is left (1 GB, in the table): 2 threads spend 7.6% more CPU than one (38.0 vs 35.4 s), so even on 2
-free cores the ratio cannot go below about 0.62. The extra: the worker's start (esbuild about 0.25 s of CPU,
-the bundle's load about 0.3 s), the main thread's garbage collection with every row live (its event-loop
-turns, where V8's GC tasks run, take 3.4 s of its 20.5 s), and two heaps' GC helper threads competing for
-the 2 cores that one thread's left free. A larger young generation for the worker (resourceLimits
-maxYoungGenerationSizeMb 96) made no measurable difference (300 MB, three runs each, load 3.5).
+The last session's run (1 GB): 2 threads spent 7.6% more CPU than one (38.0 vs 35.4 s, load 2.6).
+
+## What changed (2026-12-02, third session)
+
+The workers' bundle is kept on disk (cli/worker-bundle.ts, node_modules/.cache/rollout-inspector) and
+reused while nothing that went into it has changed: esbuild's version and options, Node's version, every
+file esbuild read (by content), the names in their directories, each package.json and tsconfig.json from
+there up. Before, every run started esbuild: 0.42 s of CPU in a process of its own (esbuild's CLI building
+the same bundle under /usr/bin/time), which node never waits for, so no CPU figure here counted it; and the
+worker could start only once it was done. Traced (timestamps in LinePool, 1 GB, 2 threads, the old and the
+new code in turn, load 3.8): from the pool's creation to the worker's code 593-820 ms before, 208-231 ms
+with the kept bundle (its check reads and hashes its 293 inputs); the worker ready 1.35-1.70 s after the
+pool's creation before, 0.49-0.54 s after. The check read its files asynchronously, each read waiting for a
+turn between the main thread's own lines; read synchronously (about 20 ms of blocking) the worker's code is
+there 16-33 ms after the pool's creation, where the asynchronous check took 202-330 ms, and the worker is
+ready 226-701 ms after it (486-604 ms; four runs each in turn, load 4.3-6.1). The whole run's CPU (node's threads) did not change measurably:
+32.5 s before, 32.3 s after (means of three runs each, old and new in turn, load 2.5-3.2, runs spread over
+1.3 s).
+
+Measured and left as they were (per-thread CPU from /proc/PID/task/*/stat every 20 ms, 1 GB, 2 threads):
+- The rows the main thread keeps: 17,976 rows of about 1.1 KB structured-cloned; cloning all of them out
+  of the worker and back in takes 93 ms (v8.serialize/deserialize). Kept, they are most of the main heap's
+  growth (9 -> 56 MB after mark-compact over the run; one thread: 9 -> 66 MB), and the main heap does 19
+  mark-compacts where one thread's does 21: not the gap. csv and jsonl write whole rows, and only after
+  the file's run-level cause (task_wide), so there is no compact form for them to keep.
+- TURN_BYTES 256 KiB (not 32) and BATCH_BYTES 1 MiB (not 256 KiB): no change in CPU or wall (two runs
+  each, load 3.2-3.5).
+- V8's helper threads (GC, optimizing compiler): \`--v8-pool-size=1\` or \`--no-parallel-scavenge\` move
+  1.1-1.9 s of CPU from them onto the two JS threads; the total stays the same (29.9-30.4 s, 30.0-30.4 s
+  without them, two runs each, load 3.8-4.5). A larger young generation (\`--min/max-semi-space-size=32\`, one thread,
+  300 MB): within noise.
+
+What is left (1 GB, in the tables): the two JS threads together spend what one thread's does (12.96 +
+12.18 s vs 24.97 s: all the second thread adds there, its start, cutting, copying, cloning, ordering, is
+0.17 s); the extra is all in the helper threads (6.50 vs 4.68 s). Each thread's isolate compiles the same hot code itself: with
+\`--no-concurrent-recompilation\` (compiling on the JS thread, so it shows there) one thread's main thread took
+24.9 s instead of 23.6 s and its helper threads 1.3 s less, so about 1.3 s of optimizing compilation per
+isolate, paid twice on 2 threads whatever the file's size; the rest is two heaps' garbage collection on
+cores that are never free. One thread's helpers run on the core it leaves free (it uses 1.14 cores); 2
+threads have none to spare. So on 2 free cores the ratio cannot go below about 1.067 x 1.14 / 2 = 0.61
+here (the "bound from CPU" column); under the load other work put on this machine (3.8) the wall ratio was
+0.64.
 `;
   writeFileSync(path.join(ROOT, "bench/cli-threads.md"), report);
   console.log(report);

@@ -4,6 +4,7 @@
  * bench/cli-threads.ts and bench/browser.ts (which sets the browser's figures beside the CLI's).
  */
 import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { ROOT } from "./browser-app";
 
@@ -13,6 +14,74 @@ export interface TriageRun {
   /** User + system CPU seconds: above wall_s when more than one core worked. */
   readonly cpu_s: number;
   readonly peak_rss_mib: number;
+  /** CPU seconds per kind of thread of the node process (Linux /proc only; null elsewhere). */
+  readonly thread_cpu_s: ThreadCpu | null;
+}
+
+/**
+ * The node process's CPU by thread: its main thread; the threads it started once running (the worker
+ * threads: the pool starts after the command's modules have loaded); the threads it started at once (V8's
+ * GC and compiler threads, libuv's).
+ */
+export interface ThreadCpu {
+  readonly main: number;
+  readonly workers: number;
+  readonly helpers: number;
+}
+
+/** Threads started this long after the process are its worker threads (V8's and libuv's start in its first 0.1 s). */
+const WORKER_AFTER_S = 0.2;
+/** How often the threads' CPU is read: a thread's last interval before it ends is not counted. */
+export const SAMPLE_MS = 50;
+/** Clock ticks per second of /proc's times (USER_HZ, 100 on Linux). */
+const TICKS = 100;
+
+/** utime + stime and start time (in clock ticks) of a /proc stat line (fields 14, 15 and 22). */
+function statTimes(text: string): { cpu: number; start: number } {
+  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  return { cpu: Number(fields[11]) + Number(fields[12]), start: Number(fields[19]) };
+}
+
+/**
+ * Reads the CPU of each thread of the process GNU time runs as `timePid`, every SAMPLE_MS until stopped;
+ * null when /proc cannot be read.
+ */
+function sampleThreads(timePid: number): () => ThreadCpu | null {
+  const last = new Map<number, { cpu: number; start: number }>();
+  let node: number | null = null;
+  let failed = false;
+  const sample = () => {
+    try {
+      node ??=
+        Number(readFileSync(`/proc/${timePid}/task/${timePid}/children`, "utf8").trim().split(" ")[0]) ||
+        null;
+      if (node === null) return;
+      for (const tid of readdirSync(`/proc/${node}/task`)) {
+        try {
+          last.set(Number(tid), statTimes(readFileSync(`/proc/${node}/task/${tid}/stat`, "utf8")));
+        } catch {
+          // The thread ended between the listing and the read: its last sample stands.
+        }
+      }
+    } catch {
+      // Not started yet, or already gone; with no sample at all, no figures.
+      if (last.size === 0 && node !== null) failed = true;
+    }
+  };
+  const timer = setInterval(sample, SAMPLE_MS);
+  return () => {
+    clearInterval(timer);
+    const main = node === null ? undefined : last.get(node);
+    if (failed || main === undefined) return null;
+    const totals = { main: main.cpu, workers: 0, helpers: 0 };
+    for (const [tid, times] of last) {
+      if (tid === node) continue;
+      if ((times.start - main.start) / TICKS >= WORKER_AFTER_S) totals.workers += times.cpu;
+      else totals.helpers += times.cpu;
+    }
+    const seconds = (ticks: number) => Math.round((ticks / TICKS) * 100) / 100;
+    return { main: seconds(totals.main), workers: seconds(totals.workers), helpers: seconds(totals.helpers) };
+  };
 }
 
 const GNU_TIME = "/usr/bin/time";
@@ -39,6 +108,7 @@ export async function timeTriage(file: string, threads: number): Promise<TriageR
     ["-v", process.execPath, "--import", "tsx", "cli/main.ts", "triage", file, "--threads", String(threads)],
     { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
   );
+  const threadCpu = child.pid === undefined ? () => null : sampleThreads(child.pid);
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => {
@@ -48,6 +118,7 @@ export async function timeTriage(file: string, threads: number): Promise<TriageR
     stderr += chunk.toString();
   });
   const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  const thread_cpu_s = threadCpu();
   if (code !== 0)
     throw new Error(`cli triage --threads ${threads} exited with ${code}:\n${stderr.slice(-2000)}`);
   const report = stderr.slice(stderr.lastIndexOf("Command being timed:"));
@@ -59,6 +130,7 @@ export async function timeTriage(file: string, threads: number): Promise<TriageR
       Number(field(report, "User time (seconds)")) + Number(field(report, "System time (seconds)")),
     ),
     peak_rss_mib: Math.round(Number(field(report, "Maximum resident set size (kbytes)")) / 1024),
+    thread_cpu_s,
     stdout,
   };
 }

@@ -10,7 +10,8 @@
  * directories up, which decide how files are resolved and compiled). Anything else builds it again.
  */
 import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { readdirSync, readFileSync } from "node:fs";
+import { mkdir, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { BuildOptions } from "esbuild";
@@ -83,52 +84,46 @@ function ancestors(dir: string): string[] {
   return dirs;
 }
 
-async function readIfPresent(file: string): Promise<Buffer | null> {
+function readIfPresent(file: string): Buffer | null {
   try {
-    return await readFile(file);
+    return readFileSync(file);
   } catch (error) {
     if (isMissing(error)) return null;
     throw error;
   }
 }
 
-/** The inputs' fingerprint (see the module's comment), or null when one of them is gone. */
-async function fingerprint(inputs: readonly string[]): Promise<string | null> {
+/**
+ * The inputs' fingerprint (see the module's comment), or null when one of them is gone. Read synchronously:
+ * a few hundred small files, about 20 ms; asynchronously each read waited for a turn of the main thread's
+ * own line work, and the worker started about 200 ms later (bench/cli-threads.md).
+ */
+function fingerprint(inputs: readonly string[]): string | null {
   const files = [...new Set(inputs)].sort();
   const dirs = [...new Set(files.map((file) => path.dirname(file)))].sort();
   const configs = [...new Set(dirs.flatMap(ancestors))]
     .sort()
     .flatMap((dir) => CONFIG_FILES.map((name) => path.join(dir, name)));
+  const hash = createHash("sha256");
   try {
-    const [contents, listings, configContents] = await Promise.all([
-      Promise.all(files.map((file) => readFile(file))),
-      Promise.all(dirs.map(async (dir) => (await readdir(dir)).sort())),
-      Promise.all(configs.map(readIfPresent)),
-    ]);
-    const hash = createHash("sha256");
-    for (const [i, file] of files.entries()) hash.update(`file ${file}\0${sha256(contents[i]!)}\n`);
-    for (const [i, dir] of dirs.entries()) hash.update(`dir ${dir}\0${listings[i]!.join("\0")}\n`);
-    for (const [i, file] of configs.entries()) {
-      const content = configContents[i];
-      hash.update(`config ${file}\0${content ? sha256(content) : "absent"}\n`);
-    }
-    return hash.digest("hex");
+    for (const file of files) hash.update(`file ${file}\0${sha256(readFileSync(file))}\n`);
+    for (const dir of dirs) hash.update(`dir ${dir}\0${readdirSync(dir).sort().join("\0")}\n`);
   } catch (error) {
     if (isMissing(error)) return null;
     throw error;
   }
+  for (const file of configs) {
+    const content = readIfPresent(file);
+    hash.update(`config ${file}\0${content ? sha256(content) : "absent"}\n`);
+  }
+  return hash.digest("hex");
 }
 
 /** The kept bundle of this recipe, if its inputs are as they were and its file is whole. */
-async function keptBundle(
-  cacheDir: string,
-  manifestPath: string,
-  stem: string,
-  recipe: string,
-): Promise<URL | null> {
+function keptBundle(cacheDir: string, manifestPath: string, stem: string, recipe: string): URL | null {
   let manifest: Manifest;
   try {
-    const parsed = Manifest.safeParse(JSON.parse(await readFile(manifestPath, "utf8")));
+    const parsed = Manifest.safeParse(JSON.parse(readFileSync(manifestPath, "utf8")));
     if (!parsed.success) return null;
     manifest = parsed.data;
   } catch {
@@ -136,9 +131,9 @@ async function keptBundle(
     return null;
   }
   if (manifest.recipe !== recipe) return null;
-  if ((await fingerprint(manifest.inputs)) !== manifest.fingerprint) return null;
+  if (fingerprint(manifest.inputs) !== manifest.fingerprint) return null;
   const bundlePath = path.join(cacheDir, manifest.bundle);
-  const code = await readFile(bundlePath).catch(() => null);
+  const code = readIfPresent(bundlePath);
   // The bundle's name holds the hash of its code: a file changed or cut short since is not used.
   if (code === null || bundleName(stem, code) !== manifest.bundle) return null;
   return pathToFileURL(bundlePath);
@@ -177,7 +172,7 @@ async function keep(
   const dirs = new Set(inputs.map((file) => path.dirname(file)));
   const times = await Promise.all([...inputs, ...dirs].map(async (file) => (await stat(file)).mtimeMs));
   if (times.some((time) => time >= started - CHANGED_DURING_BUILD_MS)) return null;
-  const print = await fingerprint(inputs);
+  const print = fingerprint(inputs);
   if (print === null) return null;
   await mkdir(cacheDir, { recursive: true });
   const name = bundleName(stem, code);
@@ -207,7 +202,12 @@ export async function bundleModule({ entry, cacheDir }: BundleOptions): Promise<
   const stem = `${path.basename(entry).replace(/\.[^.]*$/, "")}-${sha256(entry).slice(0, 12)}`;
   const manifestPath = cacheDir === null ? null : path.join(cacheDir, `${stem}.json`);
   if (cacheDir !== null && manifestPath !== null) {
-    const kept = await keptBundle(cacheDir, manifestPath, stem, recipe).catch(() => null);
+    let kept: URL | null = null;
+    try {
+      kept = keptBundle(cacheDir, manifestPath, stem, recipe);
+    } catch {
+      // An input or the bundle unreadable (not missing): built again.
+    }
     if (kept !== null) return { url: kept, from: "cache" };
   }
   const started = Date.now();
