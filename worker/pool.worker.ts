@@ -3,11 +3,15 @@
  * One member of the verify pool (./pool.ts): it receives a MessagePort to the data worker and answers the
  * jobs of ./jobs.ts on it.
  */
+import { gcBallast } from "./gc-ballast";
 import { filterBatch, indexBatch, prepareInputs, rewardBatch, searchRange, verifyDetail } from "./jobs";
 import type { PoolRequests } from "./pool";
 import { serve } from "./rpc";
 
 declare const self: DedicatedWorkerGlobalScope;
+
+// Fewer full collections during a rewards pass (./gc-ballast.ts).
+const ballast = gcBallast();
 
 self.addEventListener("message", (event: MessageEvent<{ type: "port"; port: MessagePort }>) => {
   if (event.data?.type !== "port") return;
@@ -15,7 +19,10 @@ self.addEventListener("message", (event: MessageEvent<{ type: "port"; port: Mess
   port.start();
   serve<PoolRequests>(port, {
     index: (job) => indexBatch(job),
-    rewards: (job) => rewardBatch(job),
+    rewards: (job) => {
+      ballast.hold(job.lines.reduce((bytes, line) => bytes + line.length, 0));
+      return rewardBatch(job);
+    },
     filters: async (job, context) => {
       const filters = await filterBatch(job);
       // Each filter has a buffer of its own: moved to the data worker, not copied.
