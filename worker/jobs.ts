@@ -6,10 +6,10 @@
 
 import { configRoutes, type GymConfig, type LineKind, readLine as readRolloutLine } from "../lib/folder";
 import { agentOf, type HarnessChoice, harnessFor } from "../lib/harness";
-import { readProvenance } from "../lib/identity";
+import { provenanceState } from "../lib/identity";
 import { jsonlItemsOf, parseJsonLine } from "../lib/jsonl";
 import { readRolloutFields } from "../lib/run";
-import { functionCalls, type Rollout } from "../lib/schemas";
+import { functionCallCount, type Rollout } from "../lib/schemas";
 import { type ConfigRouter, chooseServer, InputIndex, type LineSource, pairingKey } from "../lib/verify";
 import { type AnalyzedRollout, analyzeRolloutRun, isInputRow, type RowContext, verifiedDetail } from "./core";
 import type { RolloutIndexEntry, VerifiedDetail } from "./protocol";
@@ -163,10 +163,10 @@ function indexEntry(
     legacy: null,
     unverified: null,
     legacy_unverified: null,
-    calls: functionCalls(rollout).length,
+    calls: functionCallCount(rollout),
     // The calls' highlights and Gym's request checks come with the rewards pass, which resolves every call.
     counts: null,
-    map_state: readProvenance(rollout).state,
+    map_state: provenanceState(rollout),
     gym_would_reject: false,
     error: null,
     paired: false,

@@ -1,5 +1,11 @@
 export { type AliasFlagContext, aliasFlagger } from "./alias-flags";
-export { type EntryReading, type ProvenanceReading, readEntry, readProvenance } from "./provenance-map";
+export {
+  type EntryReading,
+  type ProvenanceReading,
+  provenanceState,
+  readEntry,
+  readProvenance,
+} from "./provenance-map";
 export {
   DEFAULT_POLICY,
   FLAG_HIGHLIGHT,

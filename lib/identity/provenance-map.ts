@@ -40,12 +40,27 @@ export function readEntry(value: unknown): EntryReading {
   return { valid: false, reasons: formatIssues(parsed.error.issues) };
 }
 
+function mapValue(container: Readonly<Record<string, unknown>>): unknown {
+  return Object.hasOwn(container, PROVENANCE_KEY) ? container[PROVENANCE_KEY] : undefined;
+}
+
+/**
+ * The map's state alone, as readProvenance decides it, without reading its entries: the list's index shows
+ * the state before the rewards pass reads the entries (one zod pass each, and a 100k-entry map in a long
+ * rollout).
+ */
+export function provenanceState(container: Readonly<Record<string, unknown>>): MapState {
+  const value = mapValue(container);
+  if (value === undefined || value === null) return "unknown";
+  return ProvenanceMapSchema.safeParse(value).success ? "authoritative" : "invalid";
+}
+
 /**
  * Map state (contract, "Map state"): absent or null -> unknown; any object, even `{}` -> authoritative;
  * anything else -> invalid. `container` is the rollout (or verify request) holding the key.
  */
 export function readProvenance(container: Readonly<Record<string, unknown>>): ProvenanceReading {
-  const value = Object.hasOwn(container, PROVENANCE_KEY) ? container[PROVENANCE_KEY] : undefined;
+  const value = mapValue(container);
   if (value === undefined || value === null)
     return { state: "unknown", entries: new Map(), invalid_kind: null };
   const known = typeof value === "object" ? readings.get(value) : undefined;

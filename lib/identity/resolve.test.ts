@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readRollout } from "../schemas";
 import { asRollout } from "../schemas/test-helpers";
-import { resolveRollout, strongestHighlight } from ".";
+import { provenanceState, readProvenance, resolveRollout, strongestHighlight } from ".";
 import { rolloutWith } from "./test-helpers";
 import type { CallResolution, RolloutResolution } from "./types";
 
@@ -31,8 +31,12 @@ describe("map state", () => {
     ["number", 0, "invalid"],
     ["boolean", false, "invalid"],
   ])("%s -> %s", (_label, provenance, state) => {
-    const r = resolveRollout(rolloutWith([{ name: "x", call_id: "c0" }], provenance), { server: S });
+    const rollout = rolloutWith([{ name: "x", call_id: "c0" }], provenance);
+    const r = resolveRollout(rollout, { server: S });
     expect(r.map_state).toBe(state);
+    // The index reads the state alone: the same decision as reading the whole map.
+    expect(provenanceState(rollout)).toBe(state);
+    expect(readProvenance(rollout).state).toBe(state);
   });
 });
 

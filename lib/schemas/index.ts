@@ -22,6 +22,7 @@ export {
   StrictProvenanceMapSchema,
 } from "./provenance";
 export {
+  functionCallCount,
   functionCalls,
   type IndexedFunctionCall,
   isJsonObject,

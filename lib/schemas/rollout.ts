@@ -126,6 +126,16 @@ export function functionCalls(rollout: Rollout): readonly IndexedFunctionCall[] 
   return calls;
 }
 
+/**
+ * How many `function_call` items `response.output` has: functionCalls(rollout).length without narrowing
+ * each call again (readRollout checked every one against FunctionCallSchema), for the list's index.
+ */
+export function functionCallCount(rollout: Rollout): number {
+  let count = 0;
+  for (const item of rollout.response.output) if (item.type === "function_call") count++;
+  return count;
+}
+
 /** For values this project generated itself (scripts, benchmarks, tests): narrows, or throws why not. */
 export function rolloutOrThrow(value: unknown): Rollout {
   const read = readRollout(value);

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   FunctionCallSchema,
+  functionCallCount,
   functionCalls,
   NOT_A_ROLLOUT_OBJECT,
   ProvenanceEntrySchema,
@@ -136,19 +137,40 @@ describe("readRollout", () => {
       expect(functionCalls(r.rollout)).toMatchObject([{ index: 0, output_index: 2, call: { name: "a" } }]);
   });
 
-  it("reads every rollout line of the project's Gym and golden fixtures", () => {
+  it("reads every rollout line of the project's Gym and golden fixtures, and counts their calls as it lists them", () => {
     const files = [...jsonlFiles(join(FIXTURES, "nemo-gym")), ...jsonlFiles(join(FIXTURES, "golden"))];
     expect(files.length).toBeGreaterThanOrEqual(8);
     let lines = 0;
+    let calls = 0;
     for (const file of files) {
       for (const line of readFileSync(file, "utf8").split("\n")) {
         if (line.trim() === "") continue;
         lines++;
         const r = readRollout(JSON.parse(line));
         expect(r.ok ? [] : r.issues, file).toEqual([]);
+        if (!r.ok) continue;
+        // The index's count (no second narrowing of each call) is the rewards pass's list length.
+        expect(functionCallCount(r.rollout), file).toBe(functionCalls(r.rollout).length);
+        calls += functionCallCount(r.rollout);
       }
     }
     expect(lines).toBeGreaterThan(100);
+    expect(calls).toBeGreaterThan(lines);
+  });
+
+  it("counts only function_call items, whatever else the output holds", () => {
+    const r = readRollout({
+      response: {
+        output: [
+          { type: "reasoning", summary: [] },
+          { type: "function_call", name: "a", arguments: "{}", call_id: "c0" },
+          { type: "function_call_output", call_id: "c0", output: "x" },
+          { type: "mcp_call", name: "t" },
+          { type: "function_call", name: "b", arguments: "{}" },
+        ],
+      },
+    });
+    expect(r.ok && functionCallCount(r.rollout)).toBe(2);
   });
 });
 
