@@ -4,9 +4,10 @@
  * to, when the kept file is damaged; never kept when a source may have changed during the build; built in
  * memory when the cache cannot be written. Each bundle is run to see which sources it holds.
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { bundleModule } from "./worker-bundle";
@@ -61,6 +62,19 @@ describe("bundleModule: the bundle kept on disk", () => {
     expect(await posted(first.url)).toBe(1);
     const second = await bundleModule({ entry, cacheDir });
     expect(second).toEqual({ url: first.url, from: "cache" });
+  });
+
+  it("renews a reused bundle's age, so another run's clean-up of old bundles leaves the one in use", async () => {
+    const first = await bundleModule({ entry, cacheDir });
+    const file = fileURLToPath(first.url);
+    const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1_000);
+    utimesSync(file, twoHoursAgo, twoHoursAgo);
+    expect((await bundleModule({ entry, cacheDir })).from).toBe("cache");
+    expect(Date.now() - statSync(file).mtimeMs).toBeLessThan(60_000);
+    // A run after a source edit keeps its own bundle and cleans up: the one just used stays.
+    source("dep.ts", "export const value: number = 3;\n");
+    expect((await bundleModule({ entry, cacheDir })).from).toBe("build");
+    expect(readdirSync(cacheDir)).toContain(file.split("/").pop());
   });
 
   it("is built again when a source changes, and the new one is kept", async () => {

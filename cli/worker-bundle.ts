@@ -10,7 +10,7 @@
  * directories up, which decide how files are resolved and compiled). Anything else builds it again.
  */
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, utimesSync } from "node:fs";
 import { mkdir, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -37,7 +37,7 @@ export interface Bundle {
  */
 const CHANGED_DURING_BUILD_MS = 1_000;
 
-/** Kept bundles of an older recipe or older inputs are removed once this old (a run may be loading one). */
+/** Kept bundles of an older recipe or older inputs are removed once unused this long (a run may be loading one). */
 const STALE_BUNDLE_MS = 60 * 60 * 1_000;
 
 /** The files beside the inputs that decide how they are resolved and compiled. */
@@ -136,6 +136,13 @@ function keptBundle(cacheDir: string, manifestPath: string, stem: string, recipe
   const code = readIfPresent(bundlePath);
   // The bundle's name holds the hash of its code: a file changed or cut short since is not used.
   if (code === null || bundleName(stem, code) !== manifest.bundle) return null;
+  // Its age is from its last use: another run's clean-up (STALE_BUNDLE_MS) leaves it while this run loads it.
+  try {
+    const now = new Date();
+    utimesSync(bundlePath, now, now);
+  } catch {
+    // A read-only cache: the bundle is still whole, only its age is not renewed.
+  }
   return pathToFileURL(bundlePath);
 }
 
