@@ -18,6 +18,7 @@ import { memoryIo, silentIo } from "./io";
 import {
   BATCH_BYTES,
   LinePool,
+  type LineWork,
   linesOf,
   MAX_THREADS,
   PARALLEL_MIN_BYTES,
@@ -188,6 +189,21 @@ async function collect<R>(lines: AsyncIterable<R>): Promise<{ answers: R[]; erro
   return { answers, error: null };
 }
 
+/**
+ * Expects `pool` to answer source `index` of `path` as this thread alone does: the same answers, in line
+ * order, and the same error. Returns this thread's answers.
+ */
+async function expectAnswersOfOneThread(
+  path: string,
+  index: number,
+  work: LineWork<unknown>,
+  pool: LinePool<unknown>,
+): Promise<{ answers: unknown[]; error: string | null }> {
+  const one = await collect(linesOf<unknown>(path, index, work, null));
+  expect(await collect(linesOf(path, index, work, pool))).toEqual(one);
+  return one;
+}
+
 describe("LinePool: this thread and its workers", () => {
   // The commands above may finish a small file in this thread before a worker is ready; here the workers
   // are waited for, so batches go to them (and to this thread when they have their fill).
@@ -207,9 +223,8 @@ describe("LinePool: this thread and its workers", () => {
       try {
         await pool.ready();
         for (const [index, source] of sources.entries()) {
-          const one = await collect(linesOf<unknown>(source.path, index, work, null));
+          const one = await expectAnswersOfOneThread(source.path, index, work, pool);
           expect(one.answers.length).toBeGreaterThan(0);
-          expect(await collect(linesOf(source.path, index, work, pool))).toEqual(one);
         }
         expect(pool.batches.workers).toBeGreaterThan(0);
       } finally {
@@ -226,8 +241,7 @@ describe("LinePool: this thread and its workers", () => {
     try {
       await pool.ready();
       const work = await triageWork([TRIAGE_RUN]);
-      const one = await collect(linesOf<unknown>(TRIAGE_RUN, 0, work, null));
-      expect(await collect(linesOf(TRIAGE_RUN, 0, work, pool))).toEqual(one);
+      await expectAnswersOfOneThread(TRIAGE_RUN, 0, work, pool);
       expect(pool.batches.workers).toBe(0);
       expect(warnings.err()).toBe(
         "warning: triage: a worker thread could not start (triage: the worker thread got unusable arguments)\n",
@@ -245,8 +259,7 @@ describe("LinePool: this thread and its workers", () => {
     try {
       await pool.ready();
       const work = await verifyWork([BAD]);
-      const one = await collect(linesOf<unknown>(BAD, 0, work, null));
-      expect(await collect(linesOf(BAD, 0, work, pool))).toEqual(one);
+      await expectAnswersOfOneThread(BAD, 0, work, pool);
       expect(pool.batches).toEqual({ here: expect.any(Number), workers: 0 });
       expect(warnings.err()).toBe(
         "warning: verify: the worker threads could not start (Cannot find package 'esbuild')\n",
@@ -291,8 +304,7 @@ describe("LinePool: this thread and its workers", () => {
     try {
       await pool.ready();
       const work = await (command === "triage" ? triageWork([path]) : verifyWork([path]));
-      const one = await collect(linesOf<unknown>(path, 0, work, null));
-      expect(await collect(linesOf(path, 0, work, pool))).toEqual(one);
+      await expectAnswersOfOneThread(path, 0, work, pool);
       expect(pool.batches.workers).toBeGreaterThan(0);
     } finally {
       await pool.close();
@@ -306,8 +318,7 @@ describe("LinePool: this thread and its workers", () => {
     try {
       await pool.ready();
       const work = await triageWork([TRIAGE_RUN]);
-      const one = await collect(linesOf<unknown>(TRIAGE_RUN, 0, work, null));
-      expect(await collect(linesOf(TRIAGE_RUN, 0, work, pool))).toEqual(one);
+      await expectAnswersOfOneThread(TRIAGE_RUN, 0, work, pool);
       expect(pool.batches.workers).toBeGreaterThan(0);
     } finally {
       process.execArgv.pop();
@@ -322,8 +333,7 @@ describe("LinePool: this thread and its workers", () => {
     try {
       await pool.ready();
       const work = await triageWork([TRIAGE_RUN]);
-      const one = await collect(linesOf<unknown>(TRIAGE_RUN, 0, work, null));
-      expect(await collect(linesOf(TRIAGE_RUN, 0, work, pool))).toEqual(one);
+      await expectAnswersOfOneThread(TRIAGE_RUN, 0, work, pool);
       expect(pool.batches.workers).toBeGreaterThan(0);
     } finally {
       await pool.close();
