@@ -80,8 +80,9 @@ describe("RewardsScheduler", () => {
     expect(held).toHaveLength(2 * REWARDS_IN_FLIGHT_PER_WORKER);
     const first = held[0];
     if (!first) throw new Error("no job");
-    expect(linesOf(first.job)).toEqual([40, 41, 3, 1, 2, 4, 5, 6]);
-    expect(linesOf(held[1]?.job ?? first.job)[0]).toBe(7);
+    // The rows on screen make a job of their own, however much room it has left.
+    expect(linesOf(first.job)).toEqual([40, 41, 3]);
+    expect(linesOf(held[1]?.job ?? first.job).slice(0, 3)).toEqual([1, 2, 4]);
     first.finish();
     await expect.poll(() => held.length).toBe(2 * REWARDS_IN_FLIGHT_PER_WORKER + 1);
   });

@@ -7,13 +7,15 @@ import type { Pool } from "./pool";
 import type { Dataset } from "./store";
 
 /**
- * How much one rewards job takes: lines up to about this many bytes (at least one line), so a job is tens of
- * milliseconds of work: short enough that the rows on screen jump the queue quickly, long enough that its
- * one Blob read and its messages stay a small share of it (bench/profile-rewards.md).
+ * How much one rewards job takes: lines up to about this many bytes (at least one line). Each job is one Blob
+ * read, and a read costs the browser ~2 ms of CPU whatever its size: at 1 MiB a job, the reads of a 1 GB
+ * file took ~3.5 s of CPU, at 8 MiB ~1.7 s (bench/blob-reads.md), and every reward of a 300 MB file came
+ * ~9% sooner. A job is then ~150 rollouts, ~0.2 s of work: rows on screen do not wait for one, as their
+ * jobs hold only them (nextJob).
  */
-export const REWARD_BATCH_BYTES = 1024 * 1024;
+export const REWARD_BATCH_BYTES = 8 * 1024 * 1024;
 /** And at most this many lines (a file of small rollouts). */
-export const REWARD_BATCH_LINES = 128;
+export const REWARD_BATCH_LINES = 256;
 /** Rewards jobs in flight per pool worker. */
 export const REWARDS_IN_FLIGHT_PER_WORKER = 2;
 /**
@@ -216,6 +218,8 @@ export class RewardsScheduler {
         if (full()) break;
         if (dataset.pendingRewards.delete(line)) take(line);
       }
+      // Rows on screen go alone: a job filled up with the rest would keep them waiting for all of it.
+      if (lines.length > 0) return { dataset, lines, generation: dataset.analysisGeneration };
       for (const line of dataset.pendingRewards) {
         if (full()) break;
         dataset.pendingRewards.delete(line);

@@ -1,0 +1,203 @@
+/**
+ * `npm run bench:blob-reads [-- --file F] [--ways slice1,slice4,...] [--out P]`: what reading a whole local
+ * file from a Web Worker costs the browser, one way after another, in CPU per thread kind (from /proc): the
+ * pool reads its rewards jobs' lines and its index batches as Blob slices, and the size of those slices is
+ * the question (worker/rewards-scheduler.ts REWARD_BATCH_BYTES).
+ *
+ * Ways: `sliceN` awaits `file.slice(at, at + N MiB).arrayBuffer()` over the file; `streamN` reads each
+ * N MiB slice's `stream()`; `stream` reads `file.stream()` once; `byob` reads it into one 4 MiB buffer.
+ */
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { cpus, loadavg } from "node:os";
+import { chromium } from "@playwright/test";
+import { z } from "zod";
+import { ensureFile, label } from "./big-files";
+import { CHROMIUM, CHROMIUM_ARGS } from "./browser-app";
+
+function arg(name: string): string | undefined {
+  const at = process.argv.indexOf(name);
+  return at === -1 ? undefined : process.argv[at + 1];
+}
+
+const FILE = arg("--file") ?? ensureFile(1e9);
+const WAYS = (arg("--ways") ?? "slice1,slice4,slice8,slice32,stream4,stream,byob").split(",");
+const OUT = arg("--out") ?? "bench/blob-reads";
+
+// The worker reads the file it is handed one way, touching one byte of each chunk (nothing is optimized away).
+const WORKER = `
+const MiB = 1048576;
+onmessage = async (event) => {
+  const { file, way } = event.data;
+  const started = performance.now();
+  let bytes = 0, touched = 0;
+  const take = (chunk) => { bytes += chunk.length; touched ^= chunk[0] ?? 0; };
+  const sized = /^(slice|stream)(\\d+)$/.exec(way);
+  if (sized) {
+    const step = Number(sized[2]) * MiB;
+    for (let at = 0; at < file.size; at += step) {
+      const slice = file.slice(at, at + step);
+      if (sized[1] === "slice") take(new Uint8Array(await slice.arrayBuffer()));
+      else for (const reader = slice.stream().getReader(); ; ) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        take(value);
+      }
+    }
+  } else if (way === "stream") {
+    for (const reader = file.stream().getReader(); ; ) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      take(value);
+    }
+  } else if (way === "byob") {
+    const reader = file.stream().getReader({ mode: "byob" });
+    let buffer = new ArrayBuffer(4 * MiB);
+    for (;;) {
+      const { done, value } = await reader.read(new Uint8Array(buffer));
+      if (value) { take(value); buffer = value.buffer; }
+      if (done) break;
+    }
+  } else throw new Error("no such way: " + way);
+  postMessage({ ms: performance.now() - started, bytes, touched });
+};`;
+
+const PAGE = `<!doctype html><input type="file" id="file"><script>
+const worker = new Worker("/worker.js");
+window.read = (way) => new Promise((resolve, reject) => {
+  worker.onmessage = (event) => resolve(event.data);
+  worker.onerror = (event) => reject(new Error(event.message));
+  worker.postMessage({ file: document.getElementById("file").files[0], way });
+});
+</script>`;
+
+const CLOCK_TICKS = 100;
+
+/** Every process under `root` (Linux /proc). */
+function descendants(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // gone since the listing
+    }
+  }
+  const out: number[] = [];
+  for (const queue = [root]; queue.length > 0; ) {
+    const pid = queue.pop() ?? root;
+    out.push(pid);
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return out;
+}
+
+/** CPU ms of this process's Chromium threads, by "process kind:thread name". */
+function chromiumCpu(): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const pid of descendants(process.pid)) {
+    if (pid === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, "utf8").trim() !== "chromium") continue;
+      const kind = /--type=([a-z-]+)/.exec(readFileSync(`/proc/${pid}/cmdline`, "utf8"))?.[1] ?? "browser";
+      for (const task of readdirSync(`/proc/${pid}/task`)) {
+        const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, "utf8");
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        const name = readFileSync(`/proc/${pid}/task/${task}/comm`, "utf8").trim();
+        const key = `${kind}:${name}`;
+        const ms = ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+        out.set(key, (out.get(key) ?? 0) + ms);
+      }
+    } catch {
+      // gone since the listing
+    }
+  }
+  return out;
+}
+
+const ReadResult = z.object({ ms: z.number(), bytes: z.number() });
+
+interface WayResult {
+  readonly way: string;
+  readonly wall_ms: number;
+  /** CPU ms over the read: the browser process's threads (the blob store, its file reads, IPC), the renderer's. */
+  readonly browser_ms: number;
+  readonly renderer_ms: number;
+  readonly threads: Record<string, number>;
+}
+
+async function main(): Promise<void> {
+  const server = createServer((request, response) => {
+    const script = request.url === "/worker.js";
+    response.setHeader("content-type", script ? "text/javascript" : "text/html");
+    response.end(script ? WORKER : PAGE);
+  }).listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  const { port } = z.object({ port: z.number() }).parse(server.address());
+  const loadBefore = loadavg()[0] ?? 0;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const results: WayResult[] = [];
+  let size = 0;
+  try {
+    const page = await browser.newPage();
+    await page.goto(`http://127.0.0.1:${port}/`);
+    await page.locator("#file").setInputFiles(FILE);
+    for (const way of WAYS) {
+      const before = chromiumCpu();
+      const read = ReadResult.parse(await page.evaluate((name) => Reflect.get(window, "read")(name), way));
+      const after = chromiumCpu();
+      size = read.bytes;
+      const threads: Record<string, number> = {};
+      for (const [key, ms] of after) {
+        const spent = Math.round(ms - (before.get(key) ?? 0));
+        if (spent > 0) threads[key] = spent;
+      }
+      const sum = (kind: string) =>
+        Object.entries(threads)
+          .filter(([key]) => key.startsWith(`${kind}:`))
+          .reduce((total, [, ms]) => total + ms, 0);
+      results.push({
+        way,
+        wall_ms: Math.round(read.ms),
+        browser_ms: sum("browser"),
+        renderer_ms: sum("renderer"),
+        threads,
+      });
+      console.log(way, results.at(-1));
+    }
+  } finally {
+    await browser.close();
+    server.close();
+  }
+  const cpu = cpus()[0]?.model ?? "unknown CPU";
+  const rows = results.map(
+    (r) =>
+      `| ${r.way} | ${r.wall_ms} | ${r.browser_ms} | ${r.renderer_ms} | ${r.browser_ms + r.renderer_ms} |`,
+  );
+  const markdown = [
+    "# Reading a local file in a Web Worker (`npm run bench:blob-reads`)",
+    "",
+    `${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores (${cpu}), ${CHROMIUM}; a ${label(size)} file, each way in turn in one worker; 1-minute load ${loadBefore.toFixed(1)} before, ${(loadavg()[0] ?? 0).toFixed(1)} after.`,
+    "",
+    "| way | wall ms | browser process CPU ms | renderer CPU ms | both |",
+    "|---|---|---|---|---|",
+    ...rows,
+    "",
+    "How to read it: `sliceN` awaits `file.slice(at, at + N MiB).arrayBuffer()` over the whole file, `streamN`",
+    "reads each such slice's `stream()`, `stream` reads `file.stream()` once, `byob` reads that stream into one",
+    "4 MiB buffer. Each read request costs about the same whatever its size (the browser process opens the file",
+    "and a data pipe for it), so the cost per GB falls with the slice's size until it meets the one stream's.",
+    "The pool reads each rewards job's lines with one such slice (worker/jobs.ts readLines), so the job's size",
+    "(worker/rewards-scheduler.ts REWARD_BATCH_BYTES) sets how many requests a pass makes; bench/profile-rewards.md",
+    "has what changing it did to a whole drop.",
+    "",
+  ].join("\n");
+  writeFileSync(`${OUT}.json`, `${JSON.stringify({ file: FILE, bytes: size, results }, null, 2)}\n`);
+  writeFileSync(`${OUT}.md`, markdown);
+  console.log(`wrote ${OUT}.md and ${OUT}.json`);
+}
+
+await main();
