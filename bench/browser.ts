@@ -361,6 +361,10 @@ async function measure(base: string, file: string, bytes: number) {
         Math.max(0, ...marks.tasks.filter((t) => t.start >= drop).map((t) => t.ms)),
       ),
       long_tasks: marks.tasks.filter((t) => t.start >= drop).length,
+      /** Issue 21's window: from the drop to the complete answer (every reward in), the searches after it left out. */
+      answer_long_tasks: marks.tasks
+        .filter((t) => t.start >= drop && (marks.rewarded === null || t.start < marks.rewarded))
+        .map((t) => Math.round(t.ms)),
       /** The longest tasks, from the drop, with the phase they fell in (where to look next). */
       longest_tasks: marks.tasks
         .filter((t) => t.start >= drop)
@@ -437,14 +441,14 @@ function ratioTable(results: readonly Result[]): string {
   const lines = [
     "Issue 21: `cli triage` on the same file in the same run, and the ratios it sets goals for:",
     "",
-    `| file | cli triage, 1 thread / ${threads} threads: wall (peak RSS) | every reward in the browser / cli triage 1 thread (goal ≤ ${RATIO_GOALS.rewards_over_cli_triage}) | cli triage ${threads} threads / 1 (goal ≤ ${RATIO_GOALS.cli_multi_over_single}) | complete index / stream+parse floor (goal ≤ ${RATIO_GOALS.index_over_stream_and_parse}) | "${COMMON_TERM}" (every rollout) complete / raw stream (goal ≤ ${RATIO_GOALS.search_every_rollout_over_stream}) |`,
-    "|---|---|---|---|---|---|",
+    `| file | cli triage, 1 thread / ${threads} threads: wall (peak RSS) | every reward in the browser / cli triage 1 thread (goal ≤ ${RATIO_GOALS.rewards_over_cli_triage}) | cli triage ${threads} threads / 1 (goal ≤ ${RATIO_GOALS.cli_multi_over_single}) | complete index / stream+parse floor (goal ≤ ${RATIO_GOALS.index_over_stream_and_parse}) | "${COMMON_TERM}" (every rollout) complete / raw stream (goal ≤ ${RATIO_GOALS.search_every_rollout_over_stream}) | main-thread tasks ≥ 50 ms from the drop to every reward (goal: none) |`,
+    "|---|---|---|---|---|---|---|",
   ];
   for (const r of measured) {
     const cli = r.cli_triage!;
     const q = r.ratios!;
     lines.push(
-      `| ${label(r.bytes)} | ${cli.single.wall_s} s (${cli.single.peak_rss_mib} MiB) / ${cli.multi.wall_s} s (${cli.multi.peak_rss_mib} MiB)${cli.identical ? "" : ", OUTPUTS DIFFER"} | ${cell(q.rewards_over_cli_triage, RATIO_GOALS.rewards_over_cli_triage)} | ${cell(q.cli_multi_over_single, RATIO_GOALS.cli_multi_over_single)} | ${cell(q.index_over_stream_and_parse, RATIO_GOALS.index_over_stream_and_parse)} | ${cell(q.search_every_rollout_over_stream, RATIO_GOALS.search_every_rollout_over_stream)} |`,
+      `| ${label(r.bytes)} | ${cli.single.wall_s} s (${cli.single.peak_rss_mib} MiB) / ${cli.multi.wall_s} s (${cli.multi.peak_rss_mib} MiB)${cli.identical ? "" : ", OUTPUTS DIFFER"} | ${cell(q.rewards_over_cli_triage, RATIO_GOALS.rewards_over_cli_triage)} | ${cell(q.cli_multi_over_single, RATIO_GOALS.cli_multi_over_single)} | ${cell(q.index_over_stream_and_parse, RATIO_GOALS.index_over_stream_and_parse)} | ${cell(q.search_every_rollout_over_stream, RATIO_GOALS.search_every_rollout_over_stream)} | ${r.answer_long_tasks.length === 0 ? "none (meets)" : `${r.answer_long_tasks.join(", ")} ms (misses)`} |`,
     );
   }
   return `\n\n${lines.join("\n")}`;
@@ -461,12 +465,12 @@ function verdict(ok: boolean): string {
 
 function table(results: readonly Result[]): string {
   const lines = [
-    "| file | rollouts | raw stream / stream+parse | first rows | complete index | all rewards | longest main-thread task | data worker peak (share of file) | one pool worker peak | renderer RSS peak above start | search rare: first / complete | search common: first / complete |",
-    "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    "| file | rollouts | raw stream / stream+parse | first rows | complete index | all rewards | longest main-thread task | tasks ≥ 50 ms, drop to every reward | data worker peak (share of file) | one pool worker peak | renderer RSS peak above start | search rare: first / complete | search common: first / complete |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
   ];
   for (const r of results) {
     lines.push(
-      `| ${label(r.bytes)} | ${r.rollouts} | ${(r.raw_reader.stream_ms / 1000).toFixed(1)} s / ${(r.raw_reader.stream_and_parse_ms / 1000).toFixed(1)} s | ${r.first_rows_ms} ms | ${((r.index_ms ?? 0) / 1000).toFixed(1)} s (${r.index_mb_s} MB/s) | ${((r.rewards_ms ?? 0) / 1000).toFixed(1)} s | ${r.longest_task_ms === 0 ? "none ≥ 50 ms" : `${r.longest_task_ms} ms`} | ${r.data_worker_mb.peak} MiB (${(r.data_worker_peak_fraction_of_file * 100).toFixed(1)}%) | ${r.pool_worker_peak_mb} MiB | ${r.renderer_rss_mb.peak_above_before} MiB (${Math.round(r.renderer_peak_fraction_of_file * 100)}%) | ${timing(r.search[RARE_TERM])} | ${timing(r.search[COMMON_TERM])} |`,
+      `| ${label(r.bytes)} | ${r.rollouts} | ${(r.raw_reader.stream_ms / 1000).toFixed(1)} s / ${(r.raw_reader.stream_and_parse_ms / 1000).toFixed(1)} s | ${r.first_rows_ms} ms | ${((r.index_ms ?? 0) / 1000).toFixed(1)} s (${r.index_mb_s} MB/s) | ${((r.rewards_ms ?? 0) / 1000).toFixed(1)} s | ${r.longest_task_ms === 0 ? "none ≥ 50 ms" : `${r.longest_task_ms} ms`} | ${r.answer_long_tasks.length === 0 ? "none" : `${r.answer_long_tasks.join(", ")} ms`} | ${r.data_worker_mb.peak} MiB (${(r.data_worker_peak_fraction_of_file * 100).toFixed(1)}%) | ${r.pool_worker_peak_mb} MiB | ${r.renderer_rss_mb.peak_above_before} MiB (${Math.round(r.renderer_peak_fraction_of_file * 100)}%) | ${timing(r.search[RARE_TERM])} | ${timing(r.search[COMMON_TERM])} |`,
     );
   }
   const small = results.find((r) => r.bytes < 5e8);
