@@ -6,6 +6,9 @@
  *
  * Ways: `sliceN` awaits `file.slice(at, at + N MiB).arrayBuffer()` over the file; `streamN` reads each
  * N MiB slice's `stream()`; `stream` reads `file.stream()` once; `byob` reads it into one 4 MiB buffer.
+ * The file is read once first (page cache, JIT), then every way `--repeat` times (default 3), in a rotated
+ * order each round; the medians are reported. CPU is each Chromium process's (/proc/PID/stat: its threads
+ * that ended included), the browser's and the renderers' (the worker's own JavaScript counts there).
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -23,6 +26,7 @@ function arg(name: string): string | undefined {
 const FILE = arg("--file") ?? ensureFile(1e9);
 const WAYS = (arg("--ways") ?? "slice1,slice4,slice8,slice32,stream4,stream,byob").split(",");
 const OUT = arg("--out") ?? "bench/blob-reads";
+const REPEAT = Number(arg("--repeat") ?? "3");
 
 // The worker reads the file it is handed one way, touching one byte of each chunk (nothing is optimized away).
 const WORKER = `
@@ -95,38 +99,65 @@ function descendants(root: number): number[] {
   return out;
 }
 
-/** CPU ms of this process's Chromium threads, by "process kind:thread name". */
-function chromiumCpu(): Map<string, number> {
-  const out = new Map<string, number>();
+/** CPU ms from a /proc stat line (user + system). */
+function statMs(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+
+/**
+ * CPU ms of this process's Chromium processes by kind ("browser", "renderer", ...; a process's own stat
+ * counts its threads that ended), and of their threads by "kind:thread name" (the breakdown).
+ */
+function chromiumCpu(): { processes: Map<string, number>; threads: Map<string, number> } {
+  const processes = new Map<string, number>();
+  const threads = new Map<string, number>();
   for (const pid of descendants(process.pid)) {
     if (pid === process.pid) continue;
     try {
       if (readFileSync(`/proc/${pid}/comm`, "utf8").trim() !== "chromium") continue;
       const kind = /--type=([a-z-]+)/.exec(readFileSync(`/proc/${pid}/cmdline`, "utf8"))?.[1] ?? "browser";
+      processes.set(kind, (processes.get(kind) ?? 0) + statMs(readFileSync(`/proc/${pid}/stat`, "utf8")));
       for (const task of readdirSync(`/proc/${pid}/task`)) {
-        const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, "utf8");
-        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
         const name = readFileSync(`/proc/${pid}/task/${task}/comm`, "utf8").trim();
         const key = `${kind}:${name}`;
-        const ms = ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-        out.set(key, (out.get(key) ?? 0) + ms);
+        threads.set(
+          key,
+          (threads.get(key) ?? 0) + statMs(readFileSync(`/proc/${pid}/task/${task}/stat`, "utf8")),
+        );
       }
     } catch {
       // gone since the listing
     }
   }
-  return out;
+  return { processes, threads };
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? 0)
+    : Math.round(((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2);
 }
 
 const ReadResult = z.object({ ms: z.number(), bytes: z.number() });
 
-interface WayResult {
-  readonly way: string;
+interface Run {
   readonly wall_ms: number;
-  /** CPU ms over the read: the browser process's threads (the blob store, its file reads, IPC), the renderer's. */
+  /** CPU ms over the read: the browser process (the blob store, its file reads, IPC), the renderer. */
   readonly browser_ms: number;
   readonly renderer_ms: number;
   readonly threads: Record<string, number>;
+}
+
+interface WayResult {
+  readonly way: string;
+  /** Medians over the runs. */
+  readonly wall_ms: number;
+  readonly browser_ms: number;
+  readonly renderer_ms: number;
+  readonly runs: readonly Run[];
 }
 
 async function main(): Promise<void> {
@@ -145,28 +176,43 @@ async function main(): Promise<void> {
     const page = await browser.newPage();
     await page.goto(`http://127.0.0.1:${port}/`);
     await page.locator("#file").setInputFiles(FILE);
-    for (const way of WAYS) {
+    const read = async (way: string): Promise<Run> => {
       const before = chromiumCpu();
-      const read = ReadResult.parse(await page.evaluate((name) => Reflect.get(window, "read")(name), way));
+      const result = ReadResult.parse(await page.evaluate((name) => Reflect.get(window, "read")(name), way));
       const after = chromiumCpu();
-      size = read.bytes;
+      size = result.bytes;
+      const spent = (a: Map<string, number>, b: Map<string, number>, key: string) =>
+        Math.round((a.get(key) ?? 0) - (b.get(key) ?? 0));
       const threads: Record<string, number> = {};
-      for (const [key, ms] of after) {
-        const spent = Math.round(ms - (before.get(key) ?? 0));
-        if (spent > 0) threads[key] = spent;
+      for (const key of after.threads.keys()) {
+        const ms = spent(after.threads, before.threads, key);
+        if (ms > 0) threads[key] = ms;
       }
-      const sum = (kind: string) =>
-        Object.entries(threads)
-          .filter(([key]) => key.startsWith(`${kind}:`))
-          .reduce((total, [, ms]) => total + ms, 0);
+      return {
+        wall_ms: Math.round(result.ms),
+        browser_ms: spent(after.processes, before.processes, "browser"),
+        renderer_ms: spent(after.processes, before.processes, "renderer"),
+        threads,
+      };
+    };
+    await read("stream");
+    const runs = new Map<string, Run[]>(WAYS.map((way) => [way, []]));
+    for (let round = 0; round < REPEAT; round++) {
+      for (const [i] of WAYS.entries()) {
+        const way = WAYS[(i + round) % WAYS.length] ?? "stream";
+        const run = await read(way);
+        runs.get(way)?.push(run);
+        console.log(round, way, run.wall_ms, run.browser_ms, run.renderer_ms);
+      }
+    }
+    for (const [way, of] of runs) {
       results.push({
         way,
-        wall_ms: Math.round(read.ms),
-        browser_ms: sum("browser"),
-        renderer_ms: sum("renderer"),
-        threads,
+        wall_ms: median(of.map((run) => run.wall_ms)),
+        browser_ms: median(of.map((run) => run.browser_ms)),
+        renderer_ms: median(of.map((run) => run.renderer_ms)),
+        runs: of,
       });
-      console.log(way, results.at(-1));
     }
   } finally {
     await browser.close();
@@ -180,9 +226,9 @@ async function main(): Promise<void> {
   const markdown = [
     "# Reading a local file in a Web Worker (`npm run bench:blob-reads`)",
     "",
-    `${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores (${cpu}), ${CHROMIUM}; a ${label(size)} file, each way in turn in one worker; 1-minute load ${loadBefore.toFixed(1)} before, ${(loadavg()[0] ?? 0).toFixed(1)} after.`,
+    `${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores (${cpu}), ${CHROMIUM}; a ${label(size)} file read by one worker, once to warm up, then each way ${REPEAT} times in a rotated order (medians); 1-minute load ${loadBefore.toFixed(1)} before, ${(loadavg()[0] ?? 0).toFixed(1)} after.`,
     "",
-    "| way | wall ms | browser process CPU ms | renderer CPU ms | both |",
+    "| way | wall ms | browser process CPU ms | renderer CPU ms (the worker's own JavaScript included) | both |",
     "|---|---|---|---|---|",
     ...rows,
     "",
@@ -192,7 +238,7 @@ async function main(): Promise<void> {
     "and a data pipe for it), so the cost per GB falls with the slice's size until it meets the one stream's.",
     "The pool reads each rewards job's lines with one such slice (worker/jobs.ts readLines), so the job's size",
     "(worker/rewards-scheduler.ts REWARD_BATCH_BYTES) sets how many requests a pass makes; bench/profile-rewards.md",
-    "has what changing it did to a whole drop.",
+    "has what changing it did to a whole drop. The GPU and utility processes are left out (they do not take part).",
     "",
   ].join("\n");
   writeFileSync(`${OUT}.json`, `${JSON.stringify({ file: FILE, bytes: size, results }, null, 2)}\n`);

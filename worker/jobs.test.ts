@@ -4,7 +4,15 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { NO_HARNESS } from "../lib/harness";
-import { indexBatch, type LineRef, READ_GAP_BYTES, readLines } from "./jobs";
+import {
+  indexBatch,
+  type LineRef,
+  READ_GAP_BYTES,
+  REWARD_PAUSE_BYTES,
+  readLines,
+  rewardBatch,
+  yieldToMessages,
+} from "./jobs";
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
@@ -39,6 +47,39 @@ describe("readLines", () => {
     expect(lines.map(text)).toEqual(["y", "z", "x"]);
     expect(far.reads()).toBe(2);
     expect(other.reads()).toBe(1);
+  });
+});
+
+describe("rewardBatch", () => {
+  it("pauses for waiting messages every REWARD_PAUSE_BYTES of lines, not once a job", async () => {
+    // Ten lines of 0.3 of the bound each: a pause before the 5th and the 9th (each after 4 lines, 1.2 bounds).
+    const line = JSON.stringify({ pad: "x".repeat(Math.round(REWARD_PAUSE_BYTES * 0.3)) });
+    const { refs } = blobOf(Array.from({ length: 10 }, () => line));
+    const pause = vi.fn(() => Promise.resolve());
+    await rewardBatch(
+      {
+        lines: refs,
+        inputs: null,
+        serverOverride: null,
+        fallbackServer: null,
+        harness: NO_HARNESS,
+        configs: null,
+        source: null,
+      },
+      pause,
+    );
+    expect(pause).toHaveBeenCalledTimes(2);
+  });
+
+  it("yields to a message already waiting (a macrotask, not a resolved promise)", async () => {
+    const order: string[] = [];
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => order.push("message");
+    channel.port2.postMessage(null);
+    await yieldToMessages();
+    order.push("after the yield");
+    channel.port1.close();
+    expect(order).toEqual(["message", "after the yield"]);
   });
 });
 

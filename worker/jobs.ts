@@ -306,13 +306,42 @@ export async function readLines(refs: readonly LineRef[]): Promise<Uint8Array[]>
 }
 
 /**
+ * Lines of a rewards job verified between two turns of the worker's event loop (~20 rollouts, ~25 ms of
+ * work): a job is read in one Blob read (./rewards-scheduler.ts REWARD_BATCH_BYTES) but is not one task.
+ */
+export const REWARD_PAUSE_BYTES = 1024 * 1024;
+
+/** Lets the messages waiting for this thread run (a macrotask: a resolved promise would not). */
+export function yieldToMessages(): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+}
+
+/**
  * The full index entry and run row of each line (both policies verified once, with the paired input row
  * when there is one), from the bytes read for it.
  */
-export async function rewardBatch(job: RewardJob): Promise<AnalyzedRollout[]> {
+export async function rewardBatch(
+  job: RewardJob,
+  pause: () => Promise<void> = yieldToMessages,
+): Promise<AnalyzedRollout[]> {
   const out: AnalyzedRollout[] = [];
   const lines = await readLines(job.lines);
+  let sincePause = 0;
   for (const [i, ref] of job.lines.entries()) {
+    // Read whole, verified a piece at a time: what waits for this worker (rows on screen, a search, an
+    // opened rollout's detail) runs between pieces instead of after the whole job.
+    if (sincePause >= REWARD_PAUSE_BYTES) {
+      sincePause = 0;
+      await pause();
+    }
+    sincePause += ref.length;
     const parsed = parseJsonLine(decoder.decode(lines[i]!));
     const rollout = rolloutOf(parsed.ok ? parsed.value : undefined);
     if (rollout === null) continue;

@@ -7,11 +7,13 @@ import type { Pool } from "./pool";
 import type { Dataset } from "./store";
 
 /**
- * How much one rewards job takes: lines up to about this many bytes (at least one line). Each job is one Blob
- * read, and a read costs the browser ~2 ms of CPU whatever its size: at 1 MiB a job, the reads of a 1 GB
- * file took ~3.5 s of CPU, at 8 MiB ~1.7 s (bench/blob-reads.md), and every reward of a 300 MB file came
- * ~9% sooner. A job is then ~150 rollouts, ~0.2 s of work: rows on screen do not wait for one, as their
- * jobs hold only them (nextJob).
+ * How much one rewards job takes: lines up to about this many bytes (at least one line). A job's lines side
+ * by side are read with one Blob read (a plain unpaired file's job: one; a paired inputs row or a gzip part's
+ * end adds one each), and a read costs the browser ~2 ms of CPU whatever its size: the reads of a 1 GB file
+ * took 3.9 s of CPU in 1 MiB slices, 2.1 s in 8 MiB ones (bench/blob-reads.md); every reward of a 300 MB
+ * file came ~5% sooner (bench/profile-rewards.md). A job is then ~150 rollouts, ~0.2 s of work, but not one
+ * task: the worker takes the messages waiting for it every REWARD_PAUSE_BYTES (./jobs.ts), so rows on screen
+ * (a job of their own: nextJob), a search or an opened rollout's detail wait tens of milliseconds, not a job.
  */
 export const REWARD_BATCH_BYTES = 8 * 1024 * 1024;
 /** And at most this many lines (a file of small rollouts). */

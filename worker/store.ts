@@ -27,9 +27,9 @@ import {
 
 /**
  * Bytes per indexing batch: small enough that the first rows show within a fraction of a second (a batch
- * is parsed in ~40 ms), large enough that its reads stay cheap: each batch costs two Blob read requests (its
- * end's line break, its bytes) of ~2 ms of CPU each whatever their size (bench/blob-reads.md); at 8 MiB
- * rather than 4 a 300 MB drop took 0.85 s less CPU and its rewards came ~0.5 s sooner
+ * is parsed in ~60-80 ms), large enough that its reads stay cheap: each batch costs two Blob read requests
+ * (its end's line break, its bytes) of ~2 ms of CPU each whatever their size (bench/blob-reads.md). At
+ * 8 MiB rather than 4, a 300 MB drop took 0.25-0.85 s less CPU, and its rewards came up to ~0.5 s sooner
  * (bench/profile-rewards.md).
  */
 export const BATCH_BYTES = 8 * 1024 * 1024;
