@@ -10,7 +10,7 @@ import type { Dataset } from "./store";
  * How much one rewards job takes: lines up to about this many bytes (at least one line). A job's lines side
  * by side are read with one Blob read (a plain unpaired file's job: one; a paired inputs row or a gzip part's
  * end adds one each), and a read costs the browser ~2 ms of CPU whatever its size: the reads of a 1 GB file
- * took 3.9 s of CPU in 1 MiB slices, 2.1 s in 8 MiB ones (bench/blob-reads.md); every reward of a 300 MB
+ * took 4.2 s of CPU in 1 MiB slices, 2.6 s in 8 MiB ones (bench/blob-reads.md); every reward of a 300 MB
  * file came ~5% sooner (bench/profile-rewards.md). A job is then ~150 rollouts, ~0.2 s of work, but not one
  * task: the worker takes the messages waiting for it every REWARD_PAUSE_BYTES (./jobs.ts), so rows on screen
  * (a job of their own: nextJob), a search or an opened rollout's detail wait tens of milliseconds, not a job.
