@@ -39,6 +39,15 @@ for (const [server, want] of Object.entries(EXPECTED)) {
       "data/example.jsonl": "inputs",
       "data/example_metrics.json": "metrics",
     });
+    // Each file's why reads whole: the table fits its panel (a long path in a reason wraps, not cut off).
+    const fit = await panel.evaluate((el) => {
+      const table = el.querySelector("table");
+      return {
+        panel: el.getBoundingClientRect().right,
+        table: table?.getBoundingClientRect().right ?? Infinity,
+      };
+    });
+    expect(fit.table).toBeLessThanOrEqual(fit.panel + 0.5);
     const configs = panel.locator("[data-folder-file^='configs/']");
     expect(await configs.count()).toBeGreaterThan(0);
     for (const role of await configs.evaluateAll((els) => els.map((el) => el.getAttribute("data-role"))))
