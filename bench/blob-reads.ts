@@ -17,6 +17,7 @@ import { chromium } from "@playwright/test";
 import { z } from "zod";
 import { ensureFile, label } from "./big-files";
 import { CHROMIUM, CHROMIUM_ARGS } from "./browser-app";
+import { descendants, statCpuMs } from "./proc";
 
 function arg(name: string): string | undefined {
   const at = process.argv.indexOf(name);
@@ -75,36 +76,6 @@ window.read = (way) => new Promise((resolve, reject) => {
 });
 </script>`;
 
-const CLOCK_TICKS = 100;
-
-/** Every process under `root` (Linux /proc). */
-function descendants(root: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
-    } catch {
-      // gone since the listing
-    }
-  }
-  const out: number[] = [];
-  for (const queue = [root]; queue.length > 0; ) {
-    const pid = queue.pop() ?? root;
-    out.push(pid);
-    queue.push(...(children.get(pid) ?? []));
-  }
-  return out;
-}
-
-/** CPU ms from a /proc stat line (user + system). */
-function statMs(stat: string): number {
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-}
-
 /**
  * CPU ms of this process's Chromium processes by kind ("browser", "renderer", ...; a process's own stat
  * counts its threads that ended), and of their threads by "kind:thread name" (the breakdown).
@@ -117,14 +88,11 @@ function chromiumCpu(): { processes: Map<string, number>; threads: Map<string, n
     try {
       if (readFileSync(`/proc/${pid}/comm`, "utf8").trim() !== "chromium") continue;
       const kind = /--type=([a-z-]+)/.exec(readFileSync(`/proc/${pid}/cmdline`, "utf8"))?.[1] ?? "browser";
-      processes.set(kind, (processes.get(kind) ?? 0) + statMs(readFileSync(`/proc/${pid}/stat`, "utf8")));
+      processes.set(kind, (processes.get(kind) ?? 0) + statCpuMs(`/proc/${pid}/stat`));
       for (const task of readdirSync(`/proc/${pid}/task`)) {
         const name = readFileSync(`/proc/${pid}/task/${task}/comm`, "utf8").trim();
         const key = `${kind}:${name}`;
-        threads.set(
-          key,
-          (threads.get(key) ?? 0) + statMs(readFileSync(`/proc/${pid}/task/${task}/stat`, "utf8")),
-        );
+        threads.set(key, (threads.get(key) ?? 0) + statCpuMs(`/proc/${pid}/task/${task}/stat`));
       }
     } catch {
       // gone since the listing

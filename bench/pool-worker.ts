@@ -39,6 +39,7 @@ import { CHROMIUM, CHROMIUM_ARGS, ROOT, serveApp } from "./browser-app";
 import { Attached, workerChannel } from "./cdp-workers";
 import { CpuProfile, SourceMaps, summarize, summaryMarkdown } from "./cpuprofile";
 import { jobsOf, type Kind, lineRefs } from "./pool-worker-entry";
+import { CLOCK_TICKS, descendants, statCpuMs } from "./proc";
 
 function arg(name: string): string | undefined {
   const at = process.argv.indexOf(name);
@@ -87,40 +88,10 @@ interface Variant {
   readonly usage: Usage;
 }
 
-/** user + system CPU ms of one thread (Linux /proc stat: fields 14 and 15). */
-function statCpuMs(statPath: string): number {
-  const stat = readFileSync(statPath, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-}
-const CLOCK_TICKS = 100;
-
 /** CPU ms of every Chromium worker thread ("DedicatedWorker") in the processes under `root`, by thread id. */
 function workerThreadsCpu(root: number): Map<string, number> {
   const out = new Map<string, number>();
   for (const [id, { name, ms }] of threadsCpu(root)) if (name === "DedicatedWorker") out.set(id, ms);
-  return out;
-}
-
-/** `root` and every process under it (Linux /proc). */
-function descendants(root: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
-    } catch {
-      // gone since the listing
-    }
-  }
-  const out: number[] = [];
-  const queue = [root];
-  for (let pid = queue.shift(); pid !== undefined; pid = queue.shift()) {
-    out.push(pid);
-    queue.push(...(children.get(pid) ?? []));
-  }
   return out;
 }
 
