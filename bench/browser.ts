@@ -363,9 +363,10 @@ async function measure(base: string, file: string, bytes: number) {
       ),
       long_tasks: marks.tasks.filter((t) => t.start >= drop).length,
       /** Issue 21's window: from the drop to the complete answer (every reward in), the searches after it left out. */
+      // Objects, as longest_tasks: JSON.stringify's layout of them is biome's (npm run lint checks bench/*.json).
       answer_long_tasks: marks.tasks
         .filter((t) => t.start >= drop && marks.rewarded !== null && t.start < marks.rewarded)
-        .map((t) => Math.round(t.ms)),
+        .map((t) => ({ at_ms: Math.round(t.start - drop), ms: Math.round(t.ms) })),
       /** The longest tasks, from the drop, with the phase they fell in (where to look next). */
       longest_tasks: marks.tasks
         .filter((t) => t.start >= drop)
@@ -449,7 +450,7 @@ function ratioTable(results: readonly Result[]): string {
     const cli = r.cli_triage!;
     const q = r.ratios!;
     lines.push(
-      `| ${label(r.bytes)} | ${cli.single.wall_s} s (${cli.single.peak_rss_mib} MiB) / ${cli.multi.wall_s} s (${cli.multi.peak_rss_mib} MiB)${cli.identical ? "" : ", OUTPUTS DIFFER"} | ${cell(q.rewards_over_cli_triage, RATIO_GOALS.rewards_over_cli_triage)} | ${cell(q.cli_multi_over_single, RATIO_GOALS.cli_multi_over_single)} | ${cell(q.index_over_stream_and_parse, RATIO_GOALS.index_over_stream_and_parse)} | ${cell(q.search_every_rollout_over_stream, RATIO_GOALS.search_every_rollout_over_stream)} | ${r.answer_long_tasks.length === 0 ? "none (meets)" : `${r.answer_long_tasks.join(", ")} ms (misses)`} |`,
+      `| ${label(r.bytes)} | ${cli.single.wall_s} s (${cli.single.peak_rss_mib} MiB) / ${cli.multi.wall_s} s (${cli.multi.peak_rss_mib} MiB)${cli.identical ? "" : ", OUTPUTS DIFFER"} | ${cell(q.rewards_over_cli_triage, RATIO_GOALS.rewards_over_cli_triage)} | ${cell(q.cli_multi_over_single, RATIO_GOALS.cli_multi_over_single)} | ${cell(q.index_over_stream_and_parse, RATIO_GOALS.index_over_stream_and_parse)} | ${cell(q.search_every_rollout_over_stream, RATIO_GOALS.search_every_rollout_over_stream)} | ${r.answer_long_tasks.length === 0 ? "none (meets)" : `${r.answer_long_tasks.map((t) => t.ms).join(", ")} ms (misses)`} |`,
     );
   }
   return `\n\n${lines.join("\n")}`;
@@ -471,7 +472,7 @@ function table(results: readonly Result[]): string {
   ];
   for (const r of results) {
     lines.push(
-      `| ${label(r.bytes)} | ${r.rollouts} | ${(r.raw_reader.stream_ms / 1000).toFixed(1)} s / ${(r.raw_reader.stream_and_parse_ms / 1000).toFixed(1)} s | ${r.first_rows_ms} ms | ${((r.index_ms ?? 0) / 1000).toFixed(1)} s (${r.index_mb_s} MB/s) | ${((r.rewards_ms ?? 0) / 1000).toFixed(1)} s | ${r.longest_task_ms === 0 ? "none ≥ 50 ms" : `${r.longest_task_ms} ms`} | ${r.answer_long_tasks.length === 0 ? "none" : `${r.answer_long_tasks.join(", ")} ms`} | ${r.data_worker_mb.peak} MiB (${(r.data_worker_peak_fraction_of_file * 100).toFixed(1)}%) | ${r.pool_worker_peak_mb} MiB | ${r.renderer_rss_mb.peak_above_before} MiB (${Math.round(r.renderer_peak_fraction_of_file * 100)}%) | ${timing(r.search[RARE_TERM])} | ${timing(r.search[COMMON_TERM])} |`,
+      `| ${label(r.bytes)} | ${r.rollouts} | ${(r.raw_reader.stream_ms / 1000).toFixed(1)} s / ${(r.raw_reader.stream_and_parse_ms / 1000).toFixed(1)} s | ${r.first_rows_ms} ms | ${((r.index_ms ?? 0) / 1000).toFixed(1)} s (${r.index_mb_s} MB/s) | ${((r.rewards_ms ?? 0) / 1000).toFixed(1)} s | ${r.longest_task_ms === 0 ? "none ≥ 50 ms" : `${r.longest_task_ms} ms`} | ${r.answer_long_tasks.length === 0 ? "none" : `${r.answer_long_tasks.map((t) => t.ms).join(", ")} ms`} | ${r.data_worker_mb.peak} MiB (${(r.data_worker_peak_fraction_of_file * 100).toFixed(1)}%) | ${r.pool_worker_peak_mb} MiB | ${r.renderer_rss_mb.peak_above_before} MiB (${Math.round(r.renderer_peak_fraction_of_file * 100)}%) | ${timing(r.search[RARE_TERM])} | ${timing(r.search[COMMON_TERM])} |`,
     );
   }
   const small = results.find((r) => r.bytes < 5e8);
