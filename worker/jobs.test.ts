@@ -81,6 +81,12 @@ describe("rewardBatch", () => {
     channel.port1.close();
     expect(order).toEqual(["message", "after the yield"]);
   });
+
+  it("resumes every pause waiting at once, in order (one channel serves them all)", async () => {
+    const order: number[] = [];
+    await Promise.all([1, 2, 3].map((n) => yieldToMessages().then(() => order.push(n))));
+    expect(order).toEqual([1, 2, 3]);
+  });
 });
 
 describe("indexBatch", () => {

@@ -306,19 +306,44 @@ export async function readLines(refs: readonly LineRef[]): Promise<Uint8Array[]>
 }
 
 /**
- * Lines of a rewards job verified between two turns of the worker's event loop (~20 rollouts, ~25 ms of
+ * Lines of a rewards job verified between two turns of the worker's event loop (~5 rollouts, a few ms of
  * work): a job is read in one Blob read (./rewards-scheduler.ts REWARD_BATCH_BYTES) but is not one task.
+ * Opening a rollout during the rewards pass (300 MB, click to verified detail, 5 clicks) took a median of
+ * 373 ms at 256 KiB, 443 ms at 1 MiB and ~390 ms with the 1 MiB jobs before; the pauses cost no wall time
+ * measured (bench/profile-rewards.md).
  */
-export const REWARD_PAUSE_BYTES = 1024 * 1024;
+export const REWARD_PAUSE_BYTES = 256 * 1024;
 
-/** Lets the messages waiting for this thread run (a macrotask: a resolved promise would not). */
+/** One channel for every pause of this thread (creating a channel per pause cost more than the pause). */
+let pauses: { readonly channel: MessageChannel; readonly waiting: (() => void)[] } | null = null;
+
+/** Node's ports keep a process alive (`ref`) unless told not to (`unref`); a browser's have neither. */
+function keepAlive(port: MessagePort, on: boolean): void {
+  const method = Reflect.get(port, on ? "ref" : "unref");
+  if (typeof method === "function") method.call(port);
+}
+
+/**
+ * Lets the messages waiting for this thread run: a macrotask (a resolved promise would not let them; a
+ * worker's nested setTimeout is clamped to 4 ms). In Node (tests, benchmarks) the channel keeps the process
+ * alive only while a pause waits on it.
+ */
 export function yieldToMessages(): Promise<void> {
-  return new Promise((resolve) => {
+  if (pauses === null) {
     const channel = new MessageChannel();
+    const waiting: (() => void)[] = [];
     channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
+      waiting.shift()?.();
+      if (waiting.length === 0) keepAlive(channel.port1, false);
     };
+    keepAlive(channel.port1, false);
+    keepAlive(channel.port2, false);
+    pauses = { channel, waiting };
+  }
+  const { channel, waiting } = pauses;
+  return new Promise((resolve) => {
+    waiting.push(resolve);
+    keepAlive(channel.port1, true);
     channel.port2.postMessage(null);
   });
 }
