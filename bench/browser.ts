@@ -367,6 +367,10 @@ async function measure(base: string, file: string, bytes: number) {
       answer_long_tasks: marks.tasks
         .filter((t) => t.start >= drop && marks.rewarded !== null && t.start < marks.rewarded)
         .map((t) => ({ at_ms: Math.round(t.start - drop), ms: Math.round(t.ms) })),
+      /** The frames of 50 ms or more in the same window, split into script, render callbacks and rendering. */
+      answer_long_frames: marks.frames
+        .filter((f) => f.start >= drop && marks.rewarded !== null && f.start < marks.rewarded)
+        .map((f) => ({ ...f, start: undefined, at_ms: Math.round(f.start - drop) })),
       /** The longest tasks, from the drop, with the phase they fell in (where to look next). */
       longest_tasks: marks.tasks
         .filter((t) => t.start >= drop)
