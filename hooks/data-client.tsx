@@ -6,6 +6,7 @@
  */
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createContext, type ReactNode, useContext, useEffect, useState } from "react";
+import { startBeats } from "@/worker/main-first";
 import { poolSize } from "@/worker/pool";
 import type { DataEvent, DataRequests, SessionSummary } from "@/worker/protocol";
 import { RpcClient } from "@/worker/rpc";
@@ -36,8 +37,11 @@ function createWorkers(): Worker {
   }
   // Before any request, so the worker has its pool when the first file arrives.
   data.postMessage({ type: "pool", ports }, ports);
+  // The pool gives way to this thread's long tasks (worker/main-first.ts).
+  const stopBeats = startBeats(pool, document);
   const terminate = data.terminate.bind(data);
   data.terminate = () => {
+    stopBeats();
     for (const member of pool) member.terminate();
     terminate();
   };

@@ -6,9 +6,9 @@ import { describe, expect, it, vi } from "vitest";
 import { NO_HARNESS } from "../lib/harness";
 import {
   indexBatch,
+  JOB_PAUSE_BYTES,
   type LineRef,
   READ_GAP_BYTES,
-  REWARD_PAUSE_BYTES,
   readLines,
   rewardBatch,
   yieldToMessages,
@@ -51,9 +51,9 @@ describe("readLines", () => {
 });
 
 describe("rewardBatch", () => {
-  it("pauses for waiting messages every REWARD_PAUSE_BYTES of lines, not once a job", async () => {
+  it("pauses for waiting messages every JOB_PAUSE_BYTES of lines, not once a job", async () => {
     // Ten lines of 0.3 of the bound each: a pause before the 5th and the 9th (each after 4 lines, 1.2 bounds).
-    const line = JSON.stringify({ pad: "x".repeat(Math.round(REWARD_PAUSE_BYTES * 0.3)) });
+    const line = JSON.stringify({ pad: "x".repeat(Math.round(JOB_PAUSE_BYTES * 0.3)) });
     const { refs } = blobOf(Array.from({ length: 10 }, () => line));
     const pause = vi.fn(() => Promise.resolve());
     await rewardBatch(
@@ -90,6 +90,28 @@ describe("rewardBatch", () => {
 });
 
 describe("indexBatch", () => {
+  it("pauses every JOB_PAUSE_BYTES of lines too (the page's beats are read at the pauses)", async () => {
+    // As rewardBatch's: ten lines of 0.3 of the bound, a pause before the 5th and the 9th.
+    const line = JSON.stringify({ pad: "x".repeat(Math.round(JOB_PAUSE_BYTES * 0.3)) });
+    const bytes = new TextEncoder().encode(`${Array(10).fill(line).join("\n")}\n`);
+    const pause = vi.fn(() => Promise.resolve());
+    const batch = await indexBatch(
+      {
+        blob: new Blob([bytes]),
+        start: 0,
+        end: bytes.length,
+        serverOverride: null,
+        fallbackServer: null,
+        harness: NO_HARNESS,
+        configs: null,
+        source: null,
+      },
+      pause,
+    );
+    expect(batch.lines).toHaveLength(10);
+    expect(pause).toHaveBeenCalledTimes(2);
+  });
+
   it("counts the batch's lines, blank ones included, however it ends", async () => {
     const row = JSON.stringify({ response: { output: [] } });
     const cases = [

@@ -12,6 +12,7 @@ import { readRolloutFields } from "../lib/run";
 import { functionCallCount, type Rollout } from "../lib/schemas";
 import { type ConfigRouter, chooseServer, InputIndex, type LineSource, pairingKey } from "../lib/verify";
 import { type AnalyzedRollout, analyzeRolloutRun, isInputRow, type RowContext, verifiedDetail } from "./core";
+import { mainBeat } from "./main-first";
 import type { RolloutIndexEntry, VerifiedDetail } from "./protocol";
 import { findInLines, lineFilter } from "./search";
 
@@ -92,15 +93,24 @@ function countLines(bytes: Uint8Array): number {
  * its provenance map's state): the index comes before rewards, which cost several times more and resolve
  * the calls (their highlights).
  */
-export async function indexBatch(job: IndexJob): Promise<IndexedBatch> {
+export async function indexBatch(
+  job: IndexJob,
+  pause: () => Promise<void> = pauseForMessagesAndPage,
+): Promise<IndexedBatch> {
   const out: IndexedLine[] = [];
   const bytes = new Uint8Array(await job.blob.slice(job.start, job.end).arrayBuffer());
   const router = configRouter(job);
   // The last non-blank line's number and start: the batch's line count is read from there on only.
   let last = { line: 1, offset: 0 };
+  let pausedAt = 0;
   for (const item of jsonlItemsOf(bytes)) {
     const { line, offset } = item;
     last = { line, offset };
+    // Parsed a piece at a time too, so the page's long tasks get a core (./main-first.ts).
+    if (offset - pausedAt >= JOB_PAUSE_BYTES) {
+      pausedAt = offset;
+      await pause();
+    }
     if (!item.ok) {
       out.push({
         line,
@@ -306,13 +316,14 @@ export async function readLines(refs: readonly LineRef[]): Promise<Uint8Array[]>
 }
 
 /**
- * Lines of a rewards job verified between two turns of the worker's event loop (~5 rollouts, a few ms of
- * work): a job is read in one Blob read (./rewards-scheduler.ts REWARD_BATCH_BYTES) but is not one task.
+ * Lines of a rewards job verified (or of an index batch parsed) between two turns of the worker's event
+ * loop (~5 rollouts, a few ms of work): a job is read in one Blob read (./rewards-scheduler.ts
+ * REWARD_BATCH_BYTES) but is not one task, and at each turn the page's beats are read (./main-first.ts).
  * Opening a rollout during the rewards pass (300 MB, click to verified detail, 5 clicks) took a median of
  * 373 ms at 256 KiB, 443 ms at 1 MiB and ~390 ms with the 1 MiB jobs before; the pauses cost no wall time
  * measured (bench/profile-rewards.md).
  */
-export const REWARD_PAUSE_BYTES = 256 * 1024;
+export const JOB_PAUSE_BYTES = 256 * 1024;
 
 /** One channel for every pause of this thread (creating a channel per pause cost more than the pause). */
 let pauses: { readonly channel: MessageChannel; readonly waiting: (() => void)[] } | null = null;
@@ -348,13 +359,19 @@ export function yieldToMessages(): Promise<void> {
   });
 }
 
+/** A job's pause: the messages waiting for this thread, then the page first if its main thread is busy. */
+export async function pauseForMessagesAndPage(): Promise<void> {
+  await yieldToMessages();
+  await mainBeat.giveWay();
+}
+
 /**
  * The full index entry and run row of each line (both policies verified once, with the paired input row
  * when there is one), from the bytes read for it.
  */
 export async function rewardBatch(
   job: RewardJob,
-  pause: () => Promise<void> = yieldToMessages,
+  pause: () => Promise<void> = pauseForMessagesAndPage,
 ): Promise<AnalyzedRollout[]> {
   const out: AnalyzedRollout[] = [];
   const lines = await readLines(job.lines);
@@ -362,7 +379,7 @@ export async function rewardBatch(
   for (const [i, ref] of job.lines.entries()) {
     // Read whole, verified a piece at a time: what waits for this worker (rows on screen, a search, an
     // opened rollout's detail) runs between pieces instead of after the whole job.
-    if (sincePause >= REWARD_PAUSE_BYTES) {
+    if (sincePause >= JOB_PAUSE_BYTES) {
       sincePause = 0;
       await pause();
     }

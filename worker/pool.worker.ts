@@ -5,6 +5,7 @@
  */
 import { gcBallast } from "./gc-ballast";
 import { filterBatch, indexBatch, prepareInputs, rewardBatch, searchRange, verifyDetail } from "./jobs";
+import { BeatMessage, mainBeat } from "./main-first";
 import type { PoolRequests } from "./pool";
 import { serve } from "./rpc";
 
@@ -12,6 +13,12 @@ declare const self: DedicatedWorkerGlobalScope;
 
 // Fewer full collections during a rewards pass (./gc-ballast.ts).
 const ballast = gcBallast();
+
+// The page's beats (./main-first.ts): a job's pauses wait while the page's main thread is busy.
+self.addEventListener("message", (event: MessageEvent<unknown>) => {
+  const beat = BeatMessage.safeParse(event.data);
+  if (beat.success) mainBeat.beat(beat.data.on);
+});
 
 self.addEventListener("message", (event: MessageEvent<{ type: "port"; port: MessagePort }>) => {
   if (event.data?.type !== "port") return;

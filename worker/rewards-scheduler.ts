@@ -12,7 +12,7 @@ import type { Dataset } from "./store";
  * end adds one each), and a read costs the browser ~2 ms of CPU whatever its size: the reads of a 1 GB file
  * took 4.2 s of CPU in 1 MiB slices, 2.6 s in 8 MiB ones (bench/blob-reads.md); every reward of a 300 MB
  * file came ~5% sooner (bench/profile-rewards.md). A job is then ~150 rollouts, ~0.2 s of work, but not one
- * task: the worker takes the messages waiting for it every REWARD_PAUSE_BYTES (./jobs.ts), so rows on screen
+ * task: the worker takes the messages waiting for it every JOB_PAUSE_BYTES (./jobs.ts), so rows on screen
  * (a job of their own: nextJob), a search or an opened rollout's detail wait a few milliseconds, not a job.
  */
 export const REWARD_BATCH_BYTES = 8 * 1024 * 1024;
