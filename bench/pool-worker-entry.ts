@@ -9,26 +9,23 @@
  *   the two front ends' work.
  */
 import { readLine } from "../lib/folder";
-import { NO_HARNESS } from "../lib/harness";
 import { parseJsonLine } from "../lib/jsonl";
 import { runRow } from "../lib/run";
 import { analyzeRolloutRun } from "../worker/core";
-import { type LineRef, type RewardJob, rewardBatch, rolloutOf, rowContext } from "../worker/jobs";
+import {
+  DROPPED_FILE,
+  type LineRef,
+  type RewardJob,
+  rewardBatch,
+  rolloutOf,
+  rowContext,
+} from "../worker/jobs";
 import {
   REWARD_BATCH_BYTES,
   REWARD_BATCH_LINES,
   REWARDS_IN_FLIGHT_PER_WORKER,
 } from "../worker/rewards-scheduler";
 import { lineFilter } from "../worker/search";
-
-/** A dropped file's options: no server chosen, no sample, no harness, no folder. */
-const OPTIONS = {
-  serverOverride: null,
-  fallbackServer: null,
-  harness: NO_HARNESS,
-  configs: null,
-  source: null,
-} as const;
 
 export interface Pass {
   readonly ms: number;
@@ -59,14 +56,14 @@ export function jobsOf(refs: readonly LineRef[]): RewardJob[] {
   let bytes = 0;
   for (const ref of refs) {
     if (lines.length > 0 && (bytes + ref.length > REWARD_BATCH_BYTES || lines.length >= REWARD_BATCH_LINES)) {
-      jobs.push({ lines, inputs: null, ...OPTIONS });
+      jobs.push({ lines, inputs: null, ...DROPPED_FILE });
       lines = [];
       bytes = 0;
     }
     lines.push(ref);
     bytes += ref.length;
   }
-  if (lines.length > 0) jobs.push({ lines, inputs: null, ...OPTIONS });
+  if (lines.length > 0) jobs.push({ lines, inputs: null, ...DROPPED_FILE });
   return jobs;
 }
 
@@ -105,7 +102,7 @@ export async function stagesPass(refs: readonly LineRef[], bytes: Uint8Array): P
     stages.rollout += now - at;
     at = now;
     if (rollout === null) continue;
-    const context = await rowContext(rollout, null, OPTIONS);
+    const context = await rowContext(rollout, null, DROPPED_FILE);
     now = performance.now();
     stages.context += now - at;
     at = now;

@@ -3,8 +3,8 @@
  * by side in one Blob read together.
  */
 import { describe, expect, it, vi } from "vitest";
-import { NO_HARNESS } from "../lib/harness";
 import {
+  DROPPED_FILE,
   indexBatch,
   JOB_PAUSE_BYTES,
   type LineRef,
@@ -15,6 +15,14 @@ import {
 } from "./jobs";
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+/** An index job of these bytes, whole. */
+const indexJobOf = (bytes: Uint8Array<ArrayBuffer>) => ({
+  blob: new Blob([bytes]),
+  start: 0,
+  end: bytes.length,
+  ...DROPPED_FILE,
+});
 
 /** A Blob of these lines (and its refs), with a count of its reads. */
 function blobOf(lines: readonly string[], gap = "") {
@@ -56,18 +64,7 @@ describe("rewardBatch", () => {
     const line = JSON.stringify({ pad: "x".repeat(Math.round(JOB_PAUSE_BYTES * 0.3)) });
     const { refs } = blobOf(Array.from({ length: 10 }, () => line));
     const pause = vi.fn(() => Promise.resolve());
-    await rewardBatch(
-      {
-        lines: refs,
-        inputs: null,
-        serverOverride: null,
-        fallbackServer: null,
-        harness: NO_HARNESS,
-        configs: null,
-        source: null,
-      },
-      pause,
-    );
+    await rewardBatch({ lines: refs, inputs: null, ...DROPPED_FILE }, pause);
     expect(pause).toHaveBeenCalledTimes(2);
   });
 
@@ -95,19 +92,7 @@ describe("indexBatch", () => {
     const line = JSON.stringify({ pad: "x".repeat(Math.round(JOB_PAUSE_BYTES * 0.3)) });
     const bytes = new TextEncoder().encode(`${Array(10).fill(line).join("\n")}\n`);
     const pause = vi.fn(() => Promise.resolve());
-    const batch = await indexBatch(
-      {
-        blob: new Blob([bytes]),
-        start: 0,
-        end: bytes.length,
-        serverOverride: null,
-        fallbackServer: null,
-        harness: NO_HARNESS,
-        configs: null,
-        source: null,
-      },
-      pause,
-    );
+    const batch = await indexBatch(indexJobOf(bytes), pause);
     expect(batch.lines).toHaveLength(10);
     expect(pause).toHaveBeenCalledTimes(2);
   });
@@ -128,16 +113,7 @@ describe("indexBatch", () => {
       const bytes = new TextEncoder().encode(text);
       const breaks = bytes.filter((byte) => byte === 0x0a).length;
       const expected = breaks + (bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a ? 1 : 0);
-      const batch = await indexBatch({
-        blob: new Blob([bytes]),
-        start: 0,
-        end: bytes.length,
-        serverOverride: null,
-        fallbackServer: null,
-        harness: NO_HARNESS,
-        configs: null,
-        source: null,
-      });
+      const batch = await indexBatch(indexJobOf(bytes));
       expect(batch.lineCount, JSON.stringify(text)).toBe(expected);
     }
   });

@@ -5,7 +5,7 @@
  */
 
 import { configRoutes, type GymConfig, type LineKind, readLine as readRolloutLine } from "../lib/folder";
-import { agentOf, type HarnessChoice, harnessFor } from "../lib/harness";
+import { agentOf, type HarnessChoice, harnessFor, NO_HARNESS } from "../lib/harness";
 import { provenanceState } from "../lib/identity";
 import { jsonlItemsOf, parseJsonLine } from "../lib/jsonl";
 import { readRolloutFields } from "../lib/run";
@@ -52,6 +52,15 @@ export interface AnalysisOptions {
   /** A folder file's path and its config files, for the next steps an unverified line names. */
   readonly source: LineSource | null;
 }
+
+/** A dropped file's options: no server chosen, no sample, no harness, no folder. */
+export const DROPPED_FILE: AnalysisOptions = {
+  serverOverride: null,
+  fallbackServer: null,
+  harness: NO_HARNESS,
+  configs: null,
+  source: null,
+};
 
 /** The config router of a job's configs (lib/folder configRoutes), null without configs. */
 export function configRouter(options: Pick<AnalysisOptions, "configs">): ConfigRouter | null {
