@@ -370,7 +370,7 @@ async function measure(base: string, file: string, bytes: number) {
       /** The frames of 50 ms or more in the same window, split into script, render callbacks and rendering. */
       answer_long_frames: marks.frames
         .filter((f) => f.start >= drop && marks.rewarded !== null && f.start < marks.rewarded)
-        .map((f) => ({ ...f, start: undefined, at_ms: Math.round(f.start - drop) })),
+        .map(({ start, ...frame }) => ({ ...frame, at_ms: Math.round(start - drop) })),
       /** The longest tasks, from the drop, with the phase they fell in (where to look next). */
       longest_tasks: marks.tasks
         .filter((t) => t.start >= drop)

@@ -14,6 +14,18 @@ import {
   yieldToMessages,
 } from "./jobs";
 
+/**
+ * The jobs with their default pause, from modules of their own: in Node, messages of two channels are not
+ * delivered in the order they were posted, and the pause's one channel, once made here, would be read before
+ * the channel of the yield test below.
+ */
+async function freshJobs() {
+  vi.resetModules();
+  const jobs = await import("./jobs");
+  const { mainBeat } = await import("./main-first");
+  return { ...jobs, giveWay: vi.spyOn(mainBeat, "giveWay") };
+}
+
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
 /** An index job of these bytes, whole. */
@@ -66,6 +78,10 @@ describe("rewardBatch", () => {
     const pause = vi.fn(() => Promise.resolve());
     await rewardBatch({ lines: refs, inputs: null, ...DROPPED_FILE }, pause);
     expect(pause).toHaveBeenCalledTimes(2);
+    // The default pause gives way to a busy page (./main-first.ts).
+    const fresh = await freshJobs();
+    await fresh.rewardBatch({ lines: refs, inputs: null, ...DROPPED_FILE });
+    expect(fresh.giveWay).toHaveBeenCalledTimes(2);
   });
 
   it("yields to a message already waiting (a macrotask, not a resolved promise)", async () => {
@@ -87,7 +103,7 @@ describe("rewardBatch", () => {
 });
 
 describe("indexBatch", () => {
-  it("pauses every JOB_PAUSE_BYTES of lines too (the page's beats are read at the pauses)", async () => {
+  it("pauses every JOB_PAUSE_BYTES of lines too, and each pause gives way to a busy page", async () => {
     // As rewardBatch's: ten lines of 0.3 of the bound, a pause before the 5th and the 9th.
     const line = JSON.stringify({ pad: "x".repeat(Math.round(JOB_PAUSE_BYTES * 0.3)) });
     const bytes = new TextEncoder().encode(`${Array(10).fill(line).join("\n")}\n`);
@@ -95,6 +111,10 @@ describe("indexBatch", () => {
     const batch = await indexBatch(indexJobOf(bytes), pause);
     expect(batch.lines).toHaveLength(10);
     expect(pause).toHaveBeenCalledTimes(2);
+    // The default pause: the waiting messages, then the page's beats (./main-first.ts).
+    const fresh = await freshJobs();
+    await fresh.indexBatch(indexJobOf(bytes));
+    expect(fresh.giveWay).toHaveBeenCalledTimes(2);
   });
 
   it("counts the batch's lines, blank ones included, however it ends", async () => {

@@ -327,10 +327,10 @@ export async function readLines(refs: readonly LineRef[]): Promise<Uint8Array[]>
 /**
  * Lines of a rewards job verified (or of an index batch parsed) between two turns of the worker's event
  * loop (~5 rollouts, a few ms of work): a job is read in one Blob read (./rewards-scheduler.ts
- * REWARD_BATCH_BYTES) but is not one task, and at each turn the page's beats are read (./main-first.ts).
- * Opening a rollout during the rewards pass (300 MB, click to verified detail, 5 clicks) took a median of
- * 373 ms at 256 KiB, 443 ms at 1 MiB and ~390 ms with the 1 MiB jobs before; the pauses cost no wall time
- * measured (bench/profile-rewards.md).
+ * REWARD_BATCH_BYTES, ./store.ts BATCH_BYTES) but is not one task, and at each turn the page's beats are read
+ * (./main-first.ts). Opening a rollout during the rewards pass (300 MB, click to verified detail, 5 clicks)
+ * took a median of 373 ms at 256 KiB, 443 ms at 1 MiB and ~390 ms with the 1 MiB jobs before; before the
+ * beats, the pauses cost no wall time measured (bench/profile-rewards.md; since, bench/main-first.md).
  */
 export const JOB_PAUSE_BYTES = 256 * 1024;
 

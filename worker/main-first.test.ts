@@ -3,7 +3,7 @@
  * beats and has missed its beats, until the next beat or GIVE_WAY_MAX_MS; the page beats only while visible.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { BEAT_MS, GIVE_WAY_MAX_MS, MainBeat, STALE_MS, startBeats } from "./main-first";
+import { BEAT_MS, GIVE_WAY_MAX_MS, MainBeat, STALE_MS, startBeats, Working } from "./main-first";
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -63,6 +63,31 @@ describe("MainBeat", () => {
     expect(waiting.done).toBe(true);
   });
 
+  it("wakes every job waiting at once with the next beat (a worker runs two or more)", async () => {
+    const { beat, giveWay } = beatOnFakeClock();
+    beat.beat(true);
+    await vi.advanceTimersByTimeAsync(STALE_MS + 1);
+    const waiting = [giveWay(), giveWay(), giveWay()];
+    // Past a few sleep steps, so each has gone to sleep again at least once.
+    await vi.advanceTimersByTimeAsync(10);
+    expect(waiting.map((w) => w.done)).toEqual([false, false, false]);
+    beat.beat(true);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(waiting.map((w) => w.done)).toEqual([true, true, true]);
+  });
+
+  it("lets a waiting job go when the page stops beating (hidden, or the pool idle)", async () => {
+    const { beat, giveWay } = beatOnFakeClock();
+    beat.beat(true);
+    await vi.advanceTimersByTimeAsync(STALE_MS + 1);
+    const waiting = giveWay();
+    await vi.advanceTimersByTimeAsync(10);
+    expect(waiting.done).toBe(false);
+    beat.beat(false);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(waiting.done).toBe(true);
+  });
+
   it("waits at most GIVE_WAY_MAX_MS for a page that stays busy", async () => {
     const { beat, giveWay } = beatOnFakeClock();
     beat.beat(true);
@@ -72,6 +97,28 @@ describe("MainBeat", () => {
     expect(waiting.done).toBe(false);
     await vi.advanceTimersByTimeAsync(10);
     expect(waiting.done).toBe(true);
+  });
+});
+
+describe("Working", () => {
+  it("says when the first job starts and when the last one ends, not for each job", async () => {
+    const posted: unknown[] = [];
+    const working = new Working((message) => posted.push(message));
+    let finish: () => void = () => {};
+    const first = working.run(() => new Promise<void>((resolve) => (finish = resolve)));
+    const second = working.run(() => Promise.resolve(2));
+    expect(await second).toBe(2);
+    expect(posted).toEqual([{ type: "working", working: true }]);
+    finish();
+    await first;
+    // A job that fails ends too.
+    await expect(working.run(() => Promise.reject(new Error("no")))).rejects.toThrow("no");
+    expect(posted).toEqual([
+      { type: "working", working: true },
+      { type: "working", working: false },
+      { type: "working", working: true },
+      { type: "working", working: false },
+    ]);
   });
 });
 
@@ -87,30 +134,60 @@ describe("startBeats", () => {
     return { doc, show };
   }
 
-  it("beats every BEAT_MS while visible, says when it stops on hiding, and starts again", async () => {
-    const { doc, show } = fakeDocument("visible");
+  /** A pool worker: what the page posts to it, and a way to post as it would. */
+  function fakeWorker() {
     const posted: unknown[] = [];
-    const worker = { postMessage: (message: unknown) => posted.push(message) };
-    const stop = startBeats([worker, worker], doc);
-    expect(posted).toEqual([
-      { type: "beat", on: true },
-      { type: "beat", on: true },
-    ]);
+    const target = new EventTarget();
+    const worker = Object.assign(target, { postMessage: (message: unknown) => void posted.push(message) });
+    const working = (on: boolean) =>
+      target.dispatchEvent(new MessageEvent("message", { data: { type: "working", working: on } }));
+    return { worker, posted, working };
+  }
+
+  const ON = { type: "beat", on: true };
+  const OFF = { type: "beat", on: false };
+
+  it("beats every BEAT_MS while visible and a worker works, and says when it stops", async () => {
+    const { doc, show } = fakeDocument("visible");
+    const a = fakeWorker();
+    const b = fakeWorker();
+    const stop = startBeats([a.worker, b.worker], doc);
+    // An idle pool gets no beats.
     await vi.advanceTimersByTimeAsync(BEAT_MS * 3);
-    expect(posted).toHaveLength(2 + 2 * 3);
+    expect(a.posted).toEqual([]);
 
+    a.working(true);
+    expect(a.posted).toEqual([ON]);
+    expect(b.posted).toEqual([ON]);
+    await vi.advanceTimersByTimeAsync(BEAT_MS * 3);
+    expect(b.posted).toHaveLength(1 + 3);
+
+    // Hidden: the beats stop, and the workers are told.
     show("hidden");
-    expect(posted.at(-1)).toEqual({ type: "beat", on: false });
-    const hiddenAt = posted.length;
+    expect(b.posted.at(-1)).toEqual(OFF);
+    const hiddenAt = b.posted.length;
     await vi.advanceTimersByTimeAsync(BEAT_MS * 10);
-    expect(posted).toHaveLength(hiddenAt);
-
+    expect(b.posted).toHaveLength(hiddenAt);
     show("visible");
     await vi.advanceTimersByTimeAsync(BEAT_MS);
-    expect(posted.slice(hiddenAt)).toEqual(Array(4).fill({ type: "beat", on: true }));
+    expect(b.posted.slice(hiddenAt)).toEqual([ON, ON]);
 
-    stop();
+    // Until every worker is idle.
+    b.working(true);
+    a.working(false);
+    await vi.advanceTimersByTimeAsync(BEAT_MS);
+    expect(b.posted.slice(hiddenAt)).toEqual([ON, ON, ON]);
+    b.working(false);
+    expect(b.posted.at(-1)).toEqual(OFF);
+    const idleAt = b.posted.length;
     await vi.advanceTimersByTimeAsync(BEAT_MS * 10);
-    expect(posted).toHaveLength(hiddenAt + 4);
+    expect(b.posted).toHaveLength(idleAt);
+
+    a.working(true);
+    stop();
+    const stoppedAt = b.posted.length;
+    await vi.advanceTimersByTimeAsync(BEAT_MS * 10);
+    a.working(true);
+    expect(b.posted).toHaveLength(stoppedAt);
   });
 });

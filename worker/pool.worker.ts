@@ -5,7 +5,7 @@
  */
 import { gcBallast } from "./gc-ballast";
 import { filterBatch, indexBatch, prepareInputs, rewardBatch, searchRange, verifyDetail } from "./jobs";
-import { BeatMessage, mainBeat } from "./main-first";
+import { BeatMessage, mainBeat, Working } from "./main-first";
 import type { PoolRequests } from "./pool";
 import { serve } from "./rpc";
 
@@ -14,7 +14,9 @@ declare const self: DedicatedWorkerGlobalScope;
 // Fewer full collections during a rewards pass (./gc-ballast.ts).
 const ballast = gcBallast();
 
-// The page's beats (./main-first.ts): a job's pauses wait while the page's main thread is busy.
+// The page's beats (./main-first.ts): a job's pauses wait while the page's main thread is busy. The page
+// beats only while a worker says it works.
+const working = new Working((message) => self.postMessage(message));
 self.addEventListener("message", (event: MessageEvent<unknown>) => {
   const beat = BeatMessage.safeParse(event.data);
   if (beat.success) mainBeat.beat(beat.data.on);
@@ -25,19 +27,20 @@ self.addEventListener("message", (event: MessageEvent<{ type: "port"; port: Mess
   const port = event.data.port;
   port.start();
   serve<PoolRequests>(port, {
-    index: (job) => indexBatch(job),
+    index: (job) => working.run(() => indexBatch(job)),
     rewards: (job) => {
       ballast.hold(job.lines.reduce((bytes, line) => bytes + line.length, 0));
-      return rewardBatch(job);
+      return working.run(() => rewardBatch(job));
     },
-    filters: async (job, context) => {
-      const filters = await filterBatch(job);
-      // Each filter has a buffer of its own: moved to the data worker, not copied.
-      context.transfer(...filters.map((filter) => filter.buffer));
-      return filters;
-    },
-    search: (job) => searchRange(job),
-    prepareInputs: (job) => prepareInputs(job),
-    verifyDetail: (job) => verifyDetail(job),
+    filters: (job, context) =>
+      working.run(async () => {
+        const filters = await filterBatch(job);
+        // Each filter has a buffer of its own: moved to the data worker, not copied.
+        context.transfer(...filters.map((filter) => filter.buffer));
+        return filters;
+      }),
+    search: (job) => working.run(() => searchRange(job)),
+    prepareInputs: (job) => working.run(() => prepareInputs(job)),
+    verifyDetail: (job) => working.run(() => verifyDetail(job)),
   });
 });
