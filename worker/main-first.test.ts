@@ -25,6 +25,14 @@ function beatOnFakeClock() {
   return { beat, giveWay };
 }
 
+/** The same, once the page has beaten and then missed its beats. */
+async function busyPage() {
+  const page = beatOnFakeClock();
+  page.beat.beat(true);
+  await vi.advanceTimersByTimeAsync(STALE_MS + 1);
+  return page;
+}
+
 describe("MainBeat", () => {
   it("never waits while the page does not beat (Node, or a hidden page)", async () => {
     const { beat, giveWay } = beatOnFakeClock();
@@ -51,9 +59,7 @@ describe("MainBeat", () => {
   });
 
   it("waits once the beats are missed, until the next beat", async () => {
-    const { beat, giveWay } = beatOnFakeClock();
-    beat.beat(true);
-    await vi.advanceTimersByTimeAsync(STALE_MS + 1);
+    const { beat, giveWay } = await busyPage();
     expect(beat.busy()).toBe(true);
     const waiting = giveWay();
     await vi.advanceTimersByTimeAsync(GIVE_WAY_MAX_MS / 2);
@@ -64,9 +70,7 @@ describe("MainBeat", () => {
   });
 
   it("wakes every job waiting at once with the next beat (a worker runs two or more)", async () => {
-    const { beat, giveWay } = beatOnFakeClock();
-    beat.beat(true);
-    await vi.advanceTimersByTimeAsync(STALE_MS + 1);
+    const { beat, giveWay } = await busyPage();
     const waiting = [giveWay(), giveWay(), giveWay()];
     // Past a few sleep steps, so each has gone to sleep again at least once.
     await vi.advanceTimersByTimeAsync(10);
@@ -77,9 +81,7 @@ describe("MainBeat", () => {
   });
 
   it("lets a waiting job go when the page stops beating (hidden, or the pool idle)", async () => {
-    const { beat, giveWay } = beatOnFakeClock();
-    beat.beat(true);
-    await vi.advanceTimersByTimeAsync(STALE_MS + 1);
+    const { beat, giveWay } = await busyPage();
     const waiting = giveWay();
     await vi.advanceTimersByTimeAsync(10);
     expect(waiting.done).toBe(false);
@@ -89,9 +91,7 @@ describe("MainBeat", () => {
   });
 
   it("waits at most GIVE_WAY_MAX_MS for a page that stays busy", async () => {
-    const { beat, giveWay } = beatOnFakeClock();
-    beat.beat(true);
-    await vi.advanceTimersByTimeAsync(STALE_MS + 1);
+    const { giveWay } = await busyPage();
     const waiting = giveWay();
     await vi.advanceTimersByTimeAsync(GIVE_WAY_MAX_MS - 5);
     expect(waiting.done).toBe(false);
