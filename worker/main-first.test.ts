@@ -3,7 +3,7 @@
  * beats and has missed its beats, until the next beat or GIVE_WAY_MAX_MS; the page beats only while visible.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { BEAT_MS, GIVE_WAY_MAX_MS, MainBeat, STALE_MS, startBeats, Working } from "./main-first";
+import { BEAT_MS, GIVE_WAY_MAX_MS, MainBeat, STALE_MS, startBeats } from "./main-first";
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -97,28 +97,6 @@ describe("MainBeat", () => {
     expect(waiting.done).toBe(false);
     await vi.advanceTimersByTimeAsync(10);
     expect(waiting.done).toBe(true);
-  });
-});
-
-describe("Working", () => {
-  it("says when the first job starts and when the last one ends, not for each job", async () => {
-    const posted: unknown[] = [];
-    const working = new Working((message) => posted.push(message));
-    let finish: () => void = () => {};
-    const first = working.run(() => new Promise<void>((resolve) => (finish = resolve)));
-    const second = working.run(() => Promise.resolve(2));
-    expect(await second).toBe(2);
-    expect(posted).toEqual([{ type: "working", working: true }]);
-    finish();
-    await first;
-    // A job that fails ends too.
-    await expect(working.run(() => Promise.reject(new Error("no")))).rejects.toThrow("no");
-    expect(posted).toEqual([
-      { type: "working", working: true },
-      { type: "working", working: false },
-      { type: "working", working: true },
-      { type: "working", working: false },
-    ]);
   });
 });
 

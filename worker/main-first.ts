@@ -30,7 +30,10 @@ const SLEEP_STEP_MS = 4;
 export const BeatMessage = z.object({ type: z.literal("beat"), on: z.boolean() });
 export type BeatMessage = z.infer<typeof BeatMessage>;
 
-/** What a pool worker posts to the page when it starts working (a first job) and when it has no job left. */
+/**
+ * What a pool worker posts to the page when it starts working (a first job) and when it has no job left
+ * (./rpc.ts serve's onActive, in ./pool.worker.ts).
+ */
 export const WorkingMessage = z.object({ type: z.literal("working"), working: z.boolean() });
 export type WorkingMessage = z.infer<typeof WorkingMessage>;
 
@@ -71,25 +74,6 @@ export class MainBeat {
 
 /** This thread's beat (each pool worker has one). */
 export const mainBeat = new MainBeat();
-
-/**
- * Runs a worker's jobs and tells the page when the worker starts working and when it has no job left, so
- * that the page beats only while the pool works.
- */
-export class Working {
-  private jobs = 0;
-
-  constructor(private readonly post: (message: WorkingMessage) => void) {}
-
-  async run<T>(job: () => Promise<T>): Promise<T> {
-    if (this.jobs++ === 0) this.post({ type: "working", working: true });
-    try {
-      return await job();
-    } finally {
-      if (--this.jobs === 0) this.post({ type: "working", working: false });
-    }
-  }
-}
 
 /** What the beats read of the page's document. */
 export type Visibility = { readonly visibilityState: DocumentVisibilityState } & Pick<

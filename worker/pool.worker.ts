@@ -5,7 +5,7 @@
  */
 import { gcBallast } from "./gc-ballast";
 import { filterBatch, indexBatch, prepareInputs, rewardBatch, searchRange, verifyDetail } from "./jobs";
-import { BeatMessage, mainBeat, Working } from "./main-first";
+import { BeatMessage, mainBeat, type WorkingMessage } from "./main-first";
 import type { PoolRequests } from "./pool";
 import { serve } from "./rpc";
 
@@ -15,8 +15,7 @@ declare const self: DedicatedWorkerGlobalScope;
 const ballast = gcBallast();
 
 // The page's beats (./main-first.ts): a job's pauses wait while the page's main thread is busy. The page
-// beats only while a worker says it works.
-const working = new Working((message) => self.postMessage(message));
+// beats only while a worker says it works (below: while it has a job).
 self.addEventListener("message", (event: MessageEvent<unknown>) => {
   const beat = BeatMessage.safeParse(event.data);
   if (beat.success) mainBeat.beat(beat.data.on);
@@ -26,21 +25,24 @@ self.addEventListener("message", (event: MessageEvent<{ type: "port"; port: Mess
   if (event.data?.type !== "port") return;
   const port = event.data.port;
   port.start();
-  serve<PoolRequests>(port, {
-    index: (job) => working.run(() => indexBatch(job)),
-    rewards: (job) => {
-      ballast.hold(job.lines.reduce((bytes, line) => bytes + line.length, 0));
-      return working.run(() => rewardBatch(job));
-    },
-    filters: (job, context) =>
-      working.run(async () => {
+  serve<PoolRequests>(
+    port,
+    {
+      index: (job) => indexBatch(job),
+      rewards: (job) => {
+        ballast.hold(job.lines.reduce((bytes, line) => bytes + line.length, 0));
+        return rewardBatch(job);
+      },
+      filters: async (job, context) => {
         const filters = await filterBatch(job);
         // Each filter has a buffer of its own: moved to the data worker, not copied.
         context.transfer(...filters.map((filter) => filter.buffer));
         return filters;
-      }),
-    search: (job) => working.run(() => searchRange(job)),
-    prepareInputs: (job) => working.run(() => prepareInputs(job)),
-    verifyDetail: (job) => working.run(() => verifyDetail(job)),
-  });
+      },
+      search: (job) => searchRange(job),
+      prepareInputs: (job) => prepareInputs(job),
+      verifyDetail: (job) => verifyDetail(job),
+    },
+    (working) => self.postMessage({ type: "working", working } satisfies WorkingMessage),
+  );
 });

@@ -22,31 +22,49 @@ function endpoint(port: MessagePort): Endpoint {
   };
 }
 
-function pair() {
+function pair(onActive?: (active: boolean) => void) {
   const channel = new MessageChannel();
   let aborted = false;
-  const push = serve<TestProtocol, string>(endpoint(channel.port2), {
-    double: ({ n }) => n * 2,
-    count: ({ to }, { progress }) => {
-      for (let i = 1; i <= to; i++) progress(i);
-      return "done";
+  const push = serve<TestProtocol, string>(
+    endpoint(channel.port2),
+    {
+      double: ({ n }) => n * 2,
+      count: ({ to }, { progress }) => {
+        for (let i = 1; i <= to; i++) progress(i);
+        return "done";
+      },
+      wait: (_, { signal }) =>
+        new Promise((_resolve, reject) =>
+          signal.addEventListener("abort", () => {
+            aborted = true;
+            reject(new DOMException("cancelled", "AbortError"));
+          }),
+        ),
+      fail: () => {
+        throw new Error("no such line");
+      },
     },
-    wait: (_, { signal }) =>
-      new Promise((_resolve, reject) =>
-        signal.addEventListener("abort", () => {
-          aborted = true;
-          reject(new DOMException("cancelled", "AbortError"));
-        }),
-      ),
-    fail: () => {
-      throw new Error("no such line");
-    },
-  });
+    onActive,
+  );
   const client = new RpcClient<TestProtocol, string>(() => endpoint(channel.port1));
   return { client, push, wasAborted: () => aborted, close: () => channel.port1.close() };
 }
 
 describe("rpc", () => {
+  it("says when a first request starts and when none is left, not for each request (a failing one too)", async () => {
+    const active: boolean[] = [];
+    const { client, close } = pair((on) => active.push(on));
+    const controller = new AbortController();
+    const waiting = client.request("wait", {}, { signal: controller.signal }).catch(() => null);
+    expect(await client.request("double", { n: 1 })).toBe(2);
+    expect(active).toEqual([true]);
+    controller.abort();
+    await waiting;
+    await expect(client.request("fail", {})).rejects.toThrow("no such line");
+    expect(active).toEqual([true, false, true, false]);
+    close();
+  });
+
   it("answers typed requests, reports progress and delivers events", async () => {
     const { client, push, close } = pair();
     expect(await client.request("double", { n: 21 })).toBe(42);

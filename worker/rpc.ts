@@ -171,15 +171,20 @@ export type Handlers<P extends Protocol<P>> = {
   ) => Promise<P[M]["result"]> | P[M]["result"];
 };
 
-/** The answering side: one handler per method; returns a function that pushes an event to the client. */
+/**
+ * The answering side: one handler per method; returns a function that pushes an event to the client.
+ * `onActive` hears when a first request starts (true) and when none is left (false).
+ */
 export function serve<P extends Protocol<P>, E = never>(
   endpoint: Endpoint,
   handlers: Handlers<P>,
+  onActive?: (active: boolean) => void,
 ): (event: E) => void {
   const controllers = new Map<number, AbortController>();
   const handle = async (id: number, method: string, params: unknown) => {
     const controller = new AbortController();
     controllers.set(id, controller);
+    if (controllers.size === 1) onActive?.(true);
     const transfer: Transferable[] = [];
     try {
       if (!Object.hasOwn(handlers, method)) throw new Error(`unknown method ${method}`);
@@ -202,6 +207,7 @@ export function serve<P extends Protocol<P>, E = never>(
       } satisfies FromServer);
     } finally {
       controllers.delete(id);
+      if (controllers.size === 0) onActive?.(false);
     }
   };
   endpoint.addEventListener("message", (event: MessageEvent) => {
