@@ -7,7 +7,7 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createContext, type ReactNode, useContext, useEffect, useState } from "react";
 import { startBeats } from "@/worker/main-first";
-import { poolSize } from "@/worker/pool";
+import { type PoolPortMessage, type PoolPortsMessage, poolSize } from "@/worker/pool";
 import type { DataEvent, DataRequests, SessionSummary } from "@/worker/protocol";
 import { RpcClient } from "@/worker/rpc";
 
@@ -31,12 +31,12 @@ function createWorkers(): Worker {
       name: `pool-${i}`,
     });
     const channel = new MessageChannel();
-    member.postMessage({ type: "port", port: channel.port1 }, [channel.port1]);
+    member.postMessage({ type: "port", port: channel.port1 } satisfies PoolPortMessage, [channel.port1]);
     ports.push(channel.port2);
     pool.push(member);
   }
   // Before any request, so the worker has its pool when the first file arrives.
-  data.postMessage({ type: "pool", ports }, ports);
+  data.postMessage({ type: "pool", ports } satisfies PoolPortsMessage, ports);
   // The pool gives way to this thread's long tasks (worker/main-first.ts).
   const stopBeats = startBeats(pool, document);
   const terminate = data.terminate.bind(data);

@@ -7,7 +7,7 @@ import { compareHandlers } from "@/features/compare/handlers";
 import { inspectorHandlers } from "@/features/inspector/handlers";
 import { runHandlers } from "@/features/run/handlers";
 import { opfsKeptFiles } from "./opfs";
-import { inProcessPool, type Pool, PortPool } from "./pool";
+import { inProcessPool, type Pool, PoolPortsMessage, PortPool } from "./pool";
 import type { DataEvent, DataRequests } from "./protocol";
 import { opfsResults } from "./results-cache";
 import { serve } from "./rpc";
@@ -30,10 +30,9 @@ const deferredPool: Pool = {
   verifyDetail: (job) => pool.verifyDetail(job),
 };
 
-self.addEventListener("message", (event: MessageEvent<{ type?: string; ports?: MessagePort[] }>) => {
-  if (event.data?.type === "pool" && event.data.ports && event.data.ports.length > 0) {
-    pool = new PortPool(event.data.ports);
-  }
+self.addEventListener("message", (event: MessageEvent<unknown>) => {
+  const setup = PoolPortsMessage.safeParse(event.data);
+  if (setup.success) pool = new PortPool(setup.data.ports);
 });
 
 let push: (event: DataEvent) => void = () => {};

@@ -4,6 +4,7 @@
  * them over MessagePorts the page hands it (a worker cannot portably start workers of its own).
  */
 
+import { z } from "zod";
 import type { AnalyzedRollout } from "./core";
 import {
   type FilterJob,
@@ -64,6 +65,16 @@ export const MAX_POOL_WORKERS = 8;
 export function poolSize(hardwareConcurrency: number | undefined): number {
   return Math.max(1, Math.min(MAX_POOL_WORKERS, hardwareConcurrency ?? 1));
 }
+
+const Port = z.custom<MessagePort>((value) => value instanceof MessagePort, "a MessagePort");
+
+/** The page's first message to the data worker: one port to each pool worker. */
+export const PoolPortsMessage = z.object({ type: z.literal("pool"), ports: z.array(Port).min(1) });
+export type PoolPortsMessage = z.infer<typeof PoolPortsMessage>;
+
+/** The page's first message to a pool worker: its port to the data worker. */
+export const PoolPortMessage = z.object({ type: z.literal("port"), port: Port });
+export type PoolPortMessage = z.infer<typeof PoolPortMessage>;
 
 function portEndpoint(port: MessagePort): Endpoint {
   port.start();

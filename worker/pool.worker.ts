@@ -6,7 +6,7 @@
 import { gcBallast } from "./gc-ballast";
 import { filterBatch, indexBatch, prepareInputs, rewardBatch, searchRange, verifyDetail } from "./jobs";
 import { BeatMessage, mainBeat, type WorkingMessage } from "./main-first";
-import type { PoolRequests } from "./pool";
+import { PoolPortMessage, type PoolRequests } from "./pool";
 import { serve } from "./rpc";
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -21,9 +21,10 @@ self.addEventListener("message", (event: MessageEvent<unknown>) => {
   if (beat.success) mainBeat.beat(beat.data.on);
 });
 
-self.addEventListener("message", (event: MessageEvent<{ type: "port"; port: MessagePort }>) => {
-  if (event.data?.type !== "port") return;
-  const port = event.data.port;
+self.addEventListener("message", (event: MessageEvent<unknown>) => {
+  const setup = PoolPortMessage.safeParse(event.data);
+  if (!setup.success) return;
+  const port = setup.data.port;
   port.start();
   serve<PoolRequests>(
     port,

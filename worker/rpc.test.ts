@@ -94,4 +94,72 @@ describe("rpc", () => {
     await expect.poll(wasAborted).toBe(true);
     close();
   });
+
+  it("after a crash, stops the old worker, fails what was pending, ignores what it still sends and makes a new one", async () => {
+    // A fake worker: the test fires its error and sends its late messages by hand.
+    const made: { terminated: boolean; posted: unknown[]; fire(type: string, event: unknown): void }[] = [];
+    const client = new RpcClient<TestProtocol, string>(() => {
+      const listeners = new Map<string, ((event: never) => void)[]>();
+      const worker = {
+        terminated: false,
+        posted: [] as unknown[],
+        fire: (type: string, event: unknown) => {
+          for (const listener of listeners.get(type) ?? []) (listener as (event: unknown) => void)(event);
+        },
+        postMessage: (message: unknown) => worker.posted.push(message),
+        addEventListener: (type: string, listener: (event: never) => void) =>
+          listeners.set(type, [...(listeners.get(type) ?? []), listener]),
+        terminate: () => {
+          worker.terminated = true;
+        },
+      };
+      made.push(worker);
+      return worker;
+    });
+    const events: string[] = [];
+    client.onEvent((event) => events.push(event));
+    const pending = client.request("double", { n: 1 });
+    const first = made[0];
+    if (!first) throw new Error("no worker was made");
+    first.fire("error", { message: "boom", preventDefault: () => {} });
+    await expect(pending).rejects.toThrow("the worker crashed: boom");
+    expect(first.terminated).toBe(true);
+
+    // What the old worker still sends (an answer to the failed request, an event) is not heard.
+    first.fire("message", { data: { type: "result", id: 1, result: 2 } });
+    first.fire("message", { data: { type: "event", event: "stale session" } });
+    expect(events).toEqual([]);
+
+    const next = client.request("double", { n: 2 });
+    expect(made).toHaveLength(2);
+    const second = made[1];
+    if (!second) throw new Error("no second worker was made");
+    expect(second.posted).toEqual([{ type: "request", id: 2, method: "double", params: { n: 2 } }]);
+    // A message that is not an envelope (a setup message) is someone else's, not an answer.
+    second.fire("message", { data: { type: "pool", ports: [] } });
+    second.fire("message", { data: { type: "result", id: 2, result: 4 } });
+    expect(await next).toBe(4);
+    second.fire("message", { data: { type: "event", event: "session" } });
+    expect(events).toEqual(["session"]);
+  });
+
+  it("a server ignores messages that are not requests or cancels", async () => {
+    const channel = new MessageChannel();
+    const calls: number[] = [];
+    serve<TestProtocol>(endpoint(channel.port2), {
+      double: ({ n }) => {
+        calls.push(n);
+        return n * 2;
+      },
+      count: () => "",
+      wait: () => null,
+      fail: () => null,
+    });
+    const client = new RpcClient<TestProtocol>(() => endpoint(channel.port1));
+    channel.port1.postMessage({ type: "request", id: "not a number", method: "double", params: { n: 9 } });
+    channel.port1.postMessage({ type: "beat", on: true });
+    expect(await client.request("double", { n: 3 })).toBe(6);
+    expect(calls).toEqual([3]);
+    channel.port1.close();
+  });
 });

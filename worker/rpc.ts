@@ -7,6 +7,8 @@
  * The inspector, the compare page and the verify pool all speak through this one layer.
  */
 
+import { z } from "zod";
+
 export interface MethodSpec {
   readonly params: unknown;
   readonly result: unknown;
@@ -19,15 +21,22 @@ export type Protocol<P> = { [K in keyof P]: MethodSpec };
 
 type ProgressOf<S extends MethodSpec> = S extends { progress: infer P } ? P : never;
 
-export type ToServer =
-  | { readonly type: "request"; readonly id: number; readonly method: string; readonly params: unknown }
-  | { readonly type: "cancel"; readonly id: number };
+// The envelopes are narrowed where they arrive: a worker's message is data from another thread, and a
+// message that is not one of these (a setup message, the page's beats) is someone else's, not an error.
+// Params, results and events stay `unknown` here; each protocol's types say what they are.
+export const ToServer = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("request"), id: z.number(), method: z.string(), params: z.unknown() }),
+  z.object({ type: z.literal("cancel"), id: z.number() }),
+]);
+export type ToServer = z.infer<typeof ToServer>;
 
-export type FromServer =
-  | { readonly type: "result"; readonly id: number; readonly result: unknown }
-  | { readonly type: "error"; readonly id: number; readonly error: string; readonly cancelled: boolean }
-  | { readonly type: "progress"; readonly id: number; readonly progress: unknown }
-  | { readonly type: "event"; readonly event: unknown };
+export const FromServer = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("result"), id: z.number(), result: z.unknown() }),
+  z.object({ type: z.literal("error"), id: z.number(), error: z.string(), cancelled: z.boolean() }),
+  z.object({ type: z.literal("progress"), id: z.number(), progress: z.unknown() }),
+  z.object({ type: z.literal("event"), event: z.unknown() }),
+]);
+export type FromServer = z.infer<typeof FromServer>;
 
 /** What both a Worker and a MessagePort (and a worker's own scope) offer. */
 export interface Endpoint {
@@ -64,10 +73,11 @@ interface Pending {
 
 /**
  * The calling side. `connect` makes (or remakes, after a crash) the endpoint; a crashed worker rejects every
- * pending request and a new one is made on the next request.
+ * pending request, is terminated (an uncaught error leaves a worker running, and with it what it started)
+ * and a new one is made on the next request. Nothing a replaced endpoint still sends is heard.
  */
 export class RpcClient<P extends Protocol<P>, E = never> {
-  private endpoint: Endpoint | null = null;
+  private endpoint: (Endpoint & { terminate?(): void }) | null = null;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private readonly listeners = new Set<(event: E) => void>();
@@ -118,17 +128,23 @@ export class RpcClient<P extends Protocol<P>, E = never> {
   terminate(): void {
     const endpoint = this.endpoint;
     this.endpoint = null;
-    if (endpoint && "terminate" in endpoint && typeof endpoint.terminate === "function") endpoint.terminate();
+    endpoint?.terminate?.();
     this.failAll(new Error("the worker was stopped"));
   }
 
-  private ensure(): Endpoint {
+  private ensure(): Endpoint & { terminate?(): void } {
     if (this.endpoint) return this.endpoint;
     const endpoint = this.connect();
-    endpoint.addEventListener("message", (event: MessageEvent) => this.onMessage(event.data as FromServer));
+    endpoint.addEventListener("message", (event: MessageEvent) => {
+      if (this.endpoint !== endpoint) return;
+      const message = FromServer.safeParse(event.data);
+      if (message.success) this.onMessage(message.data);
+    });
     endpoint.addEventListener("error", (event: ErrorEvent) => {
       event.preventDefault();
+      if (this.endpoint !== endpoint) return;
       this.endpoint = null;
+      endpoint.terminate?.();
       this.failAll(new Error(`the worker crashed: ${event.message || "unknown error"}`));
     });
     this.endpoint = endpoint;
@@ -211,7 +227,9 @@ export function serve<P extends Protocol<P>, E = never>(
     }
   };
   endpoint.addEventListener("message", (event: MessageEvent) => {
-    const message = event.data as ToServer;
+    const parsed = ToServer.safeParse(event.data);
+    if (!parsed.success) return;
+    const message = parsed.data;
     if (message.type === "cancel") {
       controllers.get(message.id)?.abort();
       return;
