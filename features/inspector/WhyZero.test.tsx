@@ -61,4 +61,15 @@ describe("WhyZero on a long rollout", () => {
     render(<WhyZero triage={detail.view.triage} onCall={() => {}} loadDecisive={async () => []} />);
     expect(screen.queryByTestId("decisive-more")).toBeNull();
   });
+
+  it("heads a zero 'Why zero' and a negative reward 'Why below zero'", () => {
+    const triage = verified(30).view.triage;
+    if (triage === null) throw new Error("the rollout scored above 0");
+    const { unmount } = render(<WhyZero triage={triage} onCall={() => {}} />);
+    expect(screen.getByTestId("why-heading").textContent).toMatch(/^Why zero: /);
+    unmount();
+    // Blackjack records -1 for a loss: every reward that needs a cause is below zero.
+    render(<WhyZero triage={{ ...triage, recorded: -1, contract: -1, legacy: -1 }} onCall={() => {}} />);
+    expect(screen.getByTestId("why-heading").textContent).toMatch(/^Why below zero: /);
+  });
 });

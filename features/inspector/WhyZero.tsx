@@ -3,7 +3,13 @@ import { cx } from "@/components/cx";
 import triageStyles from "@/features/run/TriagePanel.module.css";
 import type { DetailTriage } from "@/hooks/types";
 import { formatCount } from "@/lib/run";
-import { type DecisiveCall, REPRODUCTION_TEXT, ZERO_CAUSE_HINTS, ZERO_CAUSE_LABELS } from "@/lib/triage";
+import {
+  type DecisiveCall,
+  REPRODUCTION_TEXT,
+  triageHeading,
+  ZERO_CAUSE_HINTS,
+  ZERO_CAUSE_LABELS,
+} from "@/lib/triage";
 import styles from "./WhyZero.module.css";
 
 /** Decisive calls fetched per "show more" (as many as the verification lists at first). */
@@ -86,7 +92,9 @@ export const WhyZero = memo(function WhyZero({
           className={cx(triageStyles.causeSwatch, triageStyles[`fill_${triage.cause}`])}
           aria-hidden="true"
         />{" "}
-        <b title={ZERO_CAUSE_HINTS[triage.cause]}>Why zero: {ZERO_CAUSE_LABELS[triage.cause]}</b>
+        <b title={ZERO_CAUSE_HINTS[triage.cause]} data-testid="why-heading">
+          {triageHeading(triage)}: {ZERO_CAUSE_LABELS[triage.cause]}
+        </b>
         {triage.reproduced_by !== null && (
           <span className="muted" data-testid="why-reproduced" data-reproduced={triage.reproduced_by}>
             {" "}

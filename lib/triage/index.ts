@@ -25,6 +25,7 @@ export {
   summarizeTriage,
   type TriagedLine,
   type TriageOptions,
+  triageHeading,
   triageRollout,
   ZERO_CAUSE_HINTS,
   ZERO_CAUSE_LABELS,

@@ -17,6 +17,7 @@ import {
   isZeroReward,
   summarizeTriage,
   type TriageOptions,
+  triageHeading,
   triageRollout,
   ZERO_CAUSE_HINTS,
   ZERO_CAUSE_LABELS,
@@ -342,5 +343,14 @@ describe("callBadges", () => {
     const value = row(lineOf("pass"));
     const result = verify({ ...value, environment_name: "example_multi_step" });
     expect(callBadges(result, 2).every((badge) => badge === null || badge.kind === "judged")).toBe(true);
+  });
+});
+
+describe("triageHeading", () => {
+  it("says zero when a reward is 0, below zero when every one that needs a cause is negative", () => {
+    expect(triageHeading({ recorded: 0, contract: 1, legacy: 0 })).toBe("Why zero");
+    expect(triageHeading({ recorded: -1, contract: 0, legacy: null })).toBe("Why zero");
+    expect(triageHeading({ recorded: -1, contract: -1, legacy: -1 })).toBe("Why below zero");
+    expect(triageHeading({ recorded: -0.5, contract: null, legacy: 1 })).toBe("Why below zero");
   });
 });

@@ -152,6 +152,15 @@ export function isZeroReward(...rewards: readonly (number | null)[]): boolean {
   return rewards.some(isZeroOrBelow);
 }
 
+/**
+ * The heading of a rollout's triage: "Why zero" when one of its rewards is 0, else "Why below zero" (every
+ * reward that needs a cause is negative, blackjack's -1 for a loss: calling it a zero would misread it).
+ */
+export function triageHeading(triage: Pick<RolloutTriage, "recorded" | "contract" | "legacy">): string {
+  const { recorded, contract, legacy } = triage;
+  return [recorded, contract, legacy].some((reward) => reward === 0) ? "Why zero" : "Why below zero";
+}
+
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
