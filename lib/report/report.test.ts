@@ -98,6 +98,16 @@ describe("renderReport", () => {
     expect(html).toContain("<code>email_send</code>");
   });
 
+  it("names a zero's cause 'why zero' and a negative reward's 'why below zero'", () => {
+    const zero = { ...rollout(7, null), cause: "wrong_end_state" as const };
+    const negative = { ...zero, line: 8, recorded: -1, contract: -1, legacy: -1 };
+    const html = renderReport({ ...data(), runs: [run(null, [zero, negative])] });
+    const facts = (line: number) =>
+      html.split(`data-line="${line}"`)[1]?.match(/<dt>(why[^<]*)<\/dt>/)?.[1] ?? "no fact";
+    expect(facts(7)).toBe("why zero");
+    expect(facts(8)).toBe("why below zero");
+  });
+
   it("a folder's report: one section per rollouts file, each rollout labelled with its file", () => {
     const html = renderReport({
       ...data(),

@@ -7,7 +7,14 @@
 import type { RewardSource, RunMetrics } from "../metrics";
 import { displayName } from "../names";
 import { formatCount, type LineCounts, lineCountsText, zeroShareText } from "../run";
-import { type RunTriage, ZERO_CAUSE_HINTS, ZERO_CAUSE_LABELS, ZERO_CAUSES, type ZeroCause } from "../triage";
+import {
+  type RunTriage,
+  triageHeading,
+  ZERO_CAUSE_HINTS,
+  ZERO_CAUSE_LABELS,
+  ZERO_CAUSES,
+  type ZeroCause,
+} from "../triage";
 
 /** The page's policy: nothing loads, nothing runs; only the inline style sheet and style attributes apply. */
 export const REPORT_CSP =
@@ -242,7 +249,9 @@ function rolloutSection(r: ReportRollout): string {
     ["recorded", reward(r.recorded)],
     ["contract", reward(r.contract)],
     ["legacy", reward(r.legacy)],
-    ["why zero", r.cause === null ? "—" : escapeHtml(ZERO_CAUSE_LABELS[r.cause])],
+    r.cause === null
+      ? ["why zero", "—"]
+      : [triageHeading(r).toLowerCase(), escapeHtml(ZERO_CAUSE_LABELS[r.cause])],
     ...(r.unverified === null ? [] : [["unverified", escapeHtml(r.unverified)]]),
   ]
     .map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`)
