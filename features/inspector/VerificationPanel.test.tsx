@@ -149,6 +149,36 @@ describe("VerificationPanel", () => {
     expect(screen.getByTestId("why-see-above")).toHaveTextContent(SEE_ABOVE);
   });
 
+  it("says why an unpaired line was not paired once, inside the reason it has no reward", () => {
+    // Gym's workplace_assistant example rollout: no task fields of its own, and no open task row pairs it.
+    const line = readFileSync(
+      "fixtures/gym-examples/resources_servers/workplace_assistant/data/example_rollouts.jsonl",
+      "utf8",
+    ).split("\n")[0];
+    const pairing = {
+      paired_by: "none",
+      ambiguous: 0,
+      reason:
+        "Not paired: the line has no (_ng_task_index, _ng_rollout_index), and none of the 5 open input rows has its responses_create_params.input.",
+    } as const;
+    const view = detailVerification(asRollout(JSON.parse(line ?? "")), {
+      ...NO_CONTEXT,
+      override: "workplace_assistant",
+      pairing,
+    });
+    expect(view.contract.unverified?.code).toBe("missing_field");
+    expect(view.contract.unverified?.message).toContain(pairing.reason);
+    renderPanel(view);
+    expect(screen.getByTestId("unverified-reason")).toHaveTextContent(pairing.reason);
+    expect(screen.queryByTestId("pairing-reason")).toBeNull();
+    expect(
+      screen.getAllByText(
+        (_, element) =>
+          element?.textContent?.includes(pairing.reason) === true && element.children.length === 0,
+      ),
+    ).toHaveLength(1);
+  });
+
   it("shows why a policy has no reward and what Gym would reject", () => {
     const view = sampleVerification(EDGE, 5);
     expect(view.contract.unverified?.code).toBe("gym_refuses");

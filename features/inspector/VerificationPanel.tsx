@@ -248,15 +248,18 @@ export const VerificationPanel = memo(function VerificationPanel({
               : `Verifying server ${view.contract.server}, ${SERVER_SOURCE_LABEL[view.contract.server_source]}. `}
             {view.contract.server_reason} Inputs: {PAIRED_BY_LABEL[view.contract.paired_by]}.
           </p>
-          {view.contract.paired_by === "none" && view.contract.pairing_reason !== undefined && (
-            // Why the open task rows did not pair (lib/verify InputIndex), the sentence `cli verify` prints.
-            <p className="muted" data-testid="pairing-reason">
-              {view.contract.pairing_reason}
-            </p>
-          )}
+          {view.contract.paired_by === "none" &&
+            view.contract.pairing_reason !== undefined &&
+            // The reason below already ends with it (a missing task field of an unpaired line): once.
+            !(shared?.message.includes(view.contract.pairing_reason) ?? false) && (
+              // Why the open task rows did not pair (lib/verify InputIndex), the sentence `cli verify` prints.
+              <p className="muted" data-testid="pairing-reason">
+                {view.contract.pairing_reason}
+              </p>
+            )}
           {shared !== null && (
             <p
-              className={styles.verifyError}
+              className={cx(styles.verifyError, styles.unverifiedReason)}
               data-testid="unverified-reason"
               data-unverified-code={shared.code}
             >

@@ -109,6 +109,11 @@ describe("RolloutTable", () => {
     expect(refused.unverified).toBe("gym_refuses");
     renderTable([refused]);
     expect(row(5).cells.slice(3, 6)).toEqual(["1.0", UNVERIFIED_LABEL.gym_refuses, "1.0"]);
+    // The cell may be cut short: its title says it whole, and where to read why.
+    expect(row(5).element.querySelector("[data-rewards]")).toHaveAttribute(
+      "title",
+      `${UNVERIFIED_LABEL.gym_refuses}: not recomputed (open the line for why)`,
+    );
   });
 
   it("shows … for rewards still being computed, and reports the pending rows on screen", () => {

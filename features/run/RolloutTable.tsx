@@ -164,7 +164,9 @@ export const RolloutTable = memo(function RolloutTable({
                   title={
                     entry.rewards === "pending"
                       ? "computing…"
-                      : (entry.error ?? (changed ? "differs from the recorded reward" : undefined))
+                      : entry.unverified
+                        ? `${UNVERIFIED_LABEL[entry.unverified]}: not recomputed (open the line for why)`
+                        : (entry.error ?? (changed ? "differs from the recorded reward" : undefined))
                   }
                   data-rewards={entry.rewards}
                 >

@@ -47,7 +47,7 @@ const TILES: readonly {
     flag: "unverified",
     key: "unverified",
     tone: "unverified",
-    hint: "rollouts without a recomputed reward (contract): each row says why (no server, missing task data, Gym refuses, ...)",
+    hint: "rollouts without a recomputed reward (contract): each row says why (no server, no task data, Gym refuses, ...)",
   },
   {
     flag: "changed",

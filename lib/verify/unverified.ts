@@ -34,7 +34,7 @@ export const UNVERIFIED_LABEL: Readonly<Record<UnverifiedCode, string>> = {
   no_server: "no server",
   no_verifier: "no verifier",
   ambiguous_input: "ambiguous input",
-  missing_field: "missing task data",
+  missing_field: "no task data",
   gym_refuses: "Gym refuses",
   not_a_rollout: "not a rollout",
   verifier_error: "verifier error",
