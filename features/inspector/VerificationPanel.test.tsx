@@ -9,6 +9,7 @@ import { cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { SERVER_SOURCE_LABEL, type VerificationView } from "@/hooks/types";
+import { readLine } from "@/lib/folder";
 import { rolloutWith } from "@/lib/identity/test-helpers";
 import { asRollout } from "@/lib/schemas/test-helpers";
 import { detailVerification, type RowContext, verifiedDetail } from "@/worker/core";
@@ -177,6 +178,25 @@ describe("VerificationPanel", () => {
           element?.textContent?.includes(pairing.reason) === true && element.children.length === 0,
       ),
     ).toHaveLength(1);
+  });
+
+  it("says once why no server verifies a lone file's line, and that the folder Gym wrote would say", () => {
+    const line = readFileSync(
+      "fixtures/gym-examples/resources_servers/aviary/data/example_rollouts.jsonl",
+      "utf8",
+    ).split("\n")[0];
+    // Read as every front end reads a line (lib/folder readLine: Gym's output items as it writes them).
+    const read = readLine(JSON.parse(line ?? ""));
+    if (!read.ok) throw new Error(read.message);
+    const view = detailVerification(read.rollout, NO_CONTEXT);
+    expect(view.contract.unverified?.code).toBe("no_server");
+    renderPanel(view, { defaultServer: null, defaultSource: "none" });
+    const reason = screen.getByTestId("unverified-reason");
+    expect(reason).toHaveTextContent(view.contract.server_reason);
+    expect(reason).toHaveTextContent("open the folder Gym wrote for this run");
+    expect(document.querySelector("[data-server-source]")?.textContent).not.toContain(
+      view.contract.server_reason,
+    );
   });
 
   it("shows why a policy has no reward and what Gym would reject", () => {

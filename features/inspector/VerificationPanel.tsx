@@ -246,7 +246,9 @@ export const VerificationPanel = memo(function VerificationPanel({
             {view.contract.server === null
               ? ""
               : `Verifying server ${view.contract.server}, ${SERVER_SOURCE_LABEL[view.contract.server_source]}. `}
-            {view.contract.server_reason} Inputs: {PAIRED_BY_LABEL[view.contract.paired_by]}.
+            {/* The reason below starts with it when no server was chosen: once. */}
+            {shared?.message.includes(view.contract.server_reason) ? "" : `${view.contract.server_reason} `}
+            Inputs: {PAIRED_BY_LABEL[view.contract.paired_by]}.
           </p>
           {view.contract.paired_by === "none" &&
             view.contract.pairing_reason !== undefined &&

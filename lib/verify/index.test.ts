@@ -186,6 +186,25 @@ describe("verifyRollout pipeline", () => {
     expect(unnamed.unverified?.code).toBe("no_server");
     expect(unnamed.error).toContain("Choose the verifying server");
 
+    // A lone file's agent: the folder Gym wrote routes it (its configs), so the next step says to open it;
+    // with a folder's configs already open, that advice would be a loop.
+    const agent = { ...rollout, agent_ref: { name: "gsm8k_aviary_agent" } };
+    expect(verify(agent).error).toContain(
+      "Choose the verifying server (one of indirect_prompt_injection and crm_mirror), or open the folder Gym wrote for this run (its configs say which server agent gsm8k_aviary_agent calls).",
+    );
+    const bare = asRollout({ responses_create_params: { input: [] }, response: { output: [] }, reward: 0 });
+    expect(verify(bare).error).toContain(
+      "Choose the verifying server, or open the materialized inputs file the run was made from.",
+    );
+    expect(verify(asRollout({ ...bare, agent_ref: { name: "gsm8k_aviary_agent" } })).error).toContain(
+      "Choose the verifying server, or open the folder Gym wrote for this run (its configs say which server agent gsm8k_aviary_agent calls), or open the materialized inputs file the run was made from.",
+    );
+    const routedNowhere = verify(agent, {
+      config: { route: () => ({ server: null, reason: "No config routes the agent." }) },
+    });
+    expect(routedNowhere.unverified?.code).toBe("no_server");
+    expect(routedNowhere.error).not.toContain("open the folder");
+
     // A value that is not a rollout never reaches verifyRollout: the edge reads it as a line error.
     for (const junk of [null, 42, "x", [1]]) {
       expect(readRollout(junk)).toMatchObject({ ok: false, kind: "not_an_object" });

@@ -203,7 +203,10 @@ export function verifyRollout(rollout: Rollout, options: VerifyOptions = {}): Ve
   const unpaired = options.pairing !== undefined && options.input === undefined ? pairing.reason : null;
   const inputsOpen =
     options.pairing === undefined ? null : { paired: options.input !== undefined, reason: pairing.reason };
-  if (server === null) return unverified(noServer(choice.reason, choice.candidates, inputsOpen));
+  // A line's agent without a config to route it: the folder Gym wrote has one.
+  const unroutedAgent = options.config ? null : agentRefName(rollout);
+  if (server === null)
+    return unverified(noServer(choice.reason, choice.candidates, inputsOpen, unroutedAgent));
   if (verifier === undefined)
     return unverified(
       noVerifier(server, [...registry.keys()], routedSource(options.source, choice.config_files)),

@@ -62,21 +62,26 @@ export interface LineSource {
 
 /**
  * `inputs`: how the line paired with the open inputs (null when none are open: then the sentence says to
- * open them; an unpaired line says why instead).
+ * open them; an unpaired line says why instead). `unroutedAgent`: the line's agent, when no Gym config was
+ * given to route it (a lone rollouts file): the folder Gym wrote has the config that names its server.
  */
 export function noServer(
   reason: string,
   candidates: readonly string[],
   inputs: { readonly paired: boolean; readonly reason: string } | null = null,
+  unroutedAgent: string | null = null,
 ): Unverified {
+  const choose = `Choose the verifying server${candidates.length > 0 ? ` (one of ${list(candidates)})` : ""}${
+    unroutedAgent === null
+      ? ""
+      : `, or open the folder Gym wrote for this run (its configs say which server agent ${unroutedAgent} calls)`
+  }`;
   const next =
-    candidates.length > 0
-      ? `Choose the verifying server (one of ${list(candidates)}).`
+    candidates.length > 0 || inputs?.paired === true
+      ? `${choose}.`
       : inputs === null
-        ? "Choose the verifying server, or open the materialized inputs file the run was made from."
-        : inputs.paired
-          ? "Choose the verifying server."
-          : `Choose the verifying server. ${inputs.reason}`;
+        ? `${choose}, or open the materialized inputs file the run was made from.`
+        : `${choose}. ${inputs.reason}`;
   return { code: "no_server", message: `${reason} ${next}` };
 }
 
