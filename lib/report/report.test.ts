@@ -108,6 +108,30 @@ describe("renderReport", () => {
     expect(facts(8)).toBe("why below zero");
   });
 
+  it("heads pass@k with the reward it was read in, and shows tokens as a table, not JSON", () => {
+    const row = { agent: "a", task: "1", server: "s", model: null, usage: null };
+    const rows = [
+      { ...row, line: 1, recorded: 1, contract: 0, legacy: 1 },
+      { ...row, line: 2, recorded: 0, contract: 0, legacy: 0 },
+    ];
+    const withMetrics = (metrics: ReportRun["metrics"]) =>
+      renderReport({ ...data(), runs: [{ ...run(null, []), metrics }] });
+    expect(withMetrics(runMetrics(rows, { reward: "contract" }))).toContain("<th>pass@k (contract)</th>");
+    const recorded = withMetrics(runMetrics(rows, { reward: "recorded" }));
+    expect(recorded).toContain("<th>pass@k (recorded)</th>");
+    expect(recorded).toContain("No rollout reports its token usage (response.usage).");
+    expect(recorded).not.toContain('"input_tokens"');
+    const usage = {
+      input_tokens: 1200,
+      output_tokens: 300,
+      total_tokens: 1500,
+      cached_tokens: 0,
+      reasoning_tokens: 0,
+    };
+    const used = withMetrics(runMetrics([{ ...row, line: 1, recorded: 1, contract: 0, legacy: 1, usage }]));
+    expect(used).toContain('<td class="num">1,200</td><td class="num">300</td><td class="num">1,500</td>');
+  });
+
   it("a folder's report: one section per rollouts file, each rollout labelled with its file", () => {
     const html = renderReport({
       ...data(),

@@ -156,6 +156,28 @@ ${rows.length === 0 ? "<p>No rollout scored 0.</p>" : table(["cause", "rollouts"
 
 const SOURCES: readonly RewardSource[] = ["recorded", "contract", "legacy"];
 
+/** The run's token usage as the model reported it (response.usage), or that none of its rollouts did. */
+function tokens(usage: RunMetrics["usage"]): string {
+  if (usage.rollouts === 0) return "<p>No rollout reports its token usage (response.usage).</p>";
+  return table(
+    ["rollouts reporting usage", "input", "output", "total", "cached", "reasoning", "mean total per rollout"],
+    [
+      [
+        cell(formatCount(usage.rollouts), "num"),
+        cell(formatCount(usage.input_tokens), "num"),
+        cell(formatCount(usage.output_tokens), "num"),
+        cell(formatCount(usage.total_tokens), "num"),
+        cell(formatCount(usage.cached_tokens), "num"),
+        cell(formatCount(usage.reasoning_tokens), "num"),
+        cell(
+          usage.mean_total_tokens === null ? "—" : formatCount(Math.round(usage.mean_total_tokens)),
+          "num",
+        ),
+      ],
+    ],
+  );
+}
+
 function metrics(run: ReportRun, filter: string, level: number): string {
   const m = run.metrics;
   const means = table(
@@ -163,7 +185,8 @@ function metrics(run: ReportRun, filter: string, level: number): string {
     [[cell("mean reward"), ...SOURCES.map((s) => cell(reward(m.mean[s]), "num"))]],
   );
   const passK = table(
-    ["k", "pass@k (contract)", "tasks", "left out (fewer than k)"],
+    // The reward pass@k was read in (the run's choice, the inspector's), not always contract.
+    ["k", `pass@k (${m.reward})`, "tasks", "left out (fewer than k)"],
     m.pass_at_k.map((p) => [
       cell(String(p.k), "num"),
       cell(reward(p.value), "num"),
@@ -193,8 +216,7 @@ ${heading(level + 1, "pass@k")}${passK}
 ${heading(level + 1, "Contract vs legacy")}
 <p>${change.gained.length} gained under contract, ${change.lost.length} lost, ${change.same} the same, ${change.incomparable} not comparable; mean change ${reward(change.mean_delta)}.</p>
 ${groups("agent", m.by_agent)}${groups("server", m.by_server)}
-${heading(level + 1, "Tokens")}
-<p>${escapeHtml(JSON.stringify(usage))}</p>
+${heading(level + 1, "Tokens")}${tokens(usage)}
 </section>`;
 }
 
