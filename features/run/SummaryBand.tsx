@@ -93,7 +93,12 @@ export const SummaryBand = memo(function SummaryBand(props: Props) {
   return (
     <section className={styles.summary} aria-label="Summary">
       {filtered && (
-        <div className="scope muted" data-testid="tiles-scope" data-kept={counts.rollouts} data-total={total}>
+        <div
+          className={cx("scope muted", styles.scope)}
+          data-testid="tiles-scope"
+          data-kept={counts.rollouts}
+          data-total={total}
+        >
           {counts.rollouts} of {total} rollouts (filter: <code>{filter.trim()}</code>)
         </div>
       )}
