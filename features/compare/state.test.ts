@@ -34,6 +34,18 @@ describe("compare URL state", () => {
     expect(parseCompareState(serializeCompareState(state))).toEqual(state);
   });
 
+  it("repairs the what-if's file until another is chosen, and keeps a chosen one", () => {
+    const fromWhatIf = parseCompareState(
+      new URLSearchParams("tab=repair&sample=workplace-harnesses.jsonl&line=21"),
+    );
+    expect(fromWhatIf.repairFile).toBe("workplace-harnesses.jsonl");
+    expect(serializeCompareState(fromWhatIf).get("r")).toBeNull();
+    const chosen = { ...fromWhatIf, repairFile: DEFAULT_COMPARE_STATE.repairFile };
+    expect(serializeCompareState(chosen).get("r")).toBe(DEFAULT_COMPARE_STATE.repairFile);
+    for (const state of [fromWhatIf, chosen])
+      expect(parseCompareState(serializeCompareState(state))).toEqual(state);
+  });
+
   it("ignores unknown values instead of failing", () => {
     const state = parseCompareState(
       new URLSearchParams("tab=nope&policy=x&verdict=bogus&sort=z&pair=-1&line=1e3&harness=vim"),

@@ -96,7 +96,8 @@ export function parseCompareState(params: URLSearchParams): CompareState {
     pair: nonNegativeInt(params.get("pair")),
     sample: nonEmpty(params.get("sample")),
     line: nonNegativeInt(params.get("line")),
-    repairFile: nonEmpty(params.get("r")) ?? d.repairFile,
+    // The what-if's file is the repair's too until one is chosen: the tab switch keeps the file in view.
+    repairFile: nonEmpty(params.get("r")) ?? nonEmpty(params.get("sample")) ?? d.repairFile,
     harness: oneOf(params.get("harness"), HARNESSES, d.harness),
   };
 }
@@ -119,7 +120,7 @@ export function serializeCompareState(state: CompareState): URLSearchParams {
   put("pair", state.pair, null);
   put("sample", state.sample, null);
   put("line", state.line, null);
-  put("r", state.repairFile, d.repairFile);
+  put("r", state.repairFile, state.sample ?? d.repairFile);
   put("harness", state.harness, d.harness);
   return params;
 }
