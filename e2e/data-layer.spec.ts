@@ -81,11 +81,21 @@ test("rollouts added after an inputs file keep it", async ({ page }) => {
   await expectGoldenRewards(page);
 });
 
-test("a file opened in the inspector is offered on /compare", async ({ page }) => {
+test("a file opened in the inspector is offered on /compare, its open rollout in the what-if", async ({
+  page,
+}) => {
   await page.goto("/");
   await loadFiles(page, [path.join(GOLDEN_WA, "wa_rollouts.jsonl")]);
+  await page.locator("[data-testid=rollout-scroller] [data-line='4']").click();
+  await expect(page.locator("article[data-detail-line='4']")).toBeVisible();
   await page.getByTestId("compare-link").click();
-  await expect(page).toHaveURL(/\/compare/);
+  // The what-if of the rollout that was open: the same file (by its dataset id), the same line.
+  await expect(page).toHaveURL(/\/compare\?tab=whatif&sample=[^&]+&line=4$/);
+  await expect(page.getByTestId("whatif-file-select").locator("option:checked")).toHaveText(
+    "wa_rollouts.jsonl",
+  );
+  await expect(page.getByTestId("whatif-line")).toHaveValue("4");
+  await page.locator("[data-tab=runs]").click();
   const select = page.getByTestId("compare-b-select");
   // Offered by dataset id, shown by name.
   await expect(select.locator("option", { hasText: "wa_rollouts.jsonl" })).toHaveCount(1);

@@ -120,10 +120,12 @@ export function Inspector() {
   const reportMarks = dataset ? marksIn(reportScope(folder, dataset.id), marks).length : 0;
   const [exportError, setExportError] = useState<string | null>(null);
 
-  // A bundled sample's open rollout has a what-if of its own; a local file cannot travel in a URL.
+  // The open rollout's what-if: a bundled sample by its name, a file opened in this tab by its dataset id
+  // (/compare offers this tab's files by id; the link is followed in the page, so the store is the same).
+  const compareFile = view.sample ?? dataset?.id ?? null;
   const compareHref =
-    view.sample && selectedEntry
-      ? `/compare?tab=whatif&sample=${encodeURIComponent(view.sample)}&line=${selectedEntry.line}`
+    compareFile !== null && selectedEntry
+      ? `/compare?tab=whatif&sample=${encodeURIComponent(compareFile)}&line=${selectedEntry.line}`
       : "/compare";
 
   // Handlers of stable identity and the detail pane's file kept while only its rows or rewards change: the
