@@ -74,17 +74,22 @@ function exactMap(server: string, tools: readonly string[]): Map<string, Map<str
   return map;
 }
 
-function fix(tool: string): string {
-  return (
-    `recording mcp_tool_call_provenance for the call (or canonicalizing its name to "${tool}") ` +
-    `would let the verifier run it`
-  );
+/**
+ * What would let the verifier run the call. `recorded`: the rollout's provenance map has the call (it was
+ * read without it, as the legacy policy reads), so recording one is not the advice: following it is.
+ */
+function fix(tool: string, recorded: boolean): string {
+  return recorded
+    ? `its provenance is recorded (mcp_tool_call_provenance) but was not followed here; following it (the contract policy) runs it as "${tool}"`
+    : `recording mcp_tool_call_provenance for the call (or canonicalizing its name to "${tool}") ` +
+        `would let the verifier run it`;
 }
 
 export function aliasHint(
   name: string,
   tools: readonly string[],
   verifyingServer: string,
+  recorded = false,
 ): AliasHint | undefined {
   if (tools.includes(name)) return undefined;
   const exact = exactMap(verifyingServer, tools).get(name);
@@ -101,10 +106,10 @@ export function aliasHint(
       tool,
       ...(candidates.length > 1 ? { candidates } : {}),
       harnesses,
-      message: `${which}: an uncanonicalized harness alias, and ${fix(tool)}.`,
+      message: `${which}: an uncanonicalized harness alias, and ${fix(tool, recorded)}.`,
     };
   }
-  return embeddedHint(name, tools, verifyingServer);
+  return embeddedHint(name, tools, verifyingServer, recorded);
 }
 
 /** The longest known tool name the emitted name ends with (after a `_` boundary), else one it contains. */
@@ -112,6 +117,7 @@ function embeddedHint(
   name: string,
   tools: readonly string[],
   verifyingServer: string,
+  recorded: boolean,
 ): AliasHint | undefined {
   let best: string | undefined;
   let bestAt = -1;
@@ -137,8 +143,8 @@ function embeddedHint(
     bestAt + best.length < name.length ? ` followed by "${name.slice(bestAt + best.length)}"` : "";
   const message = otherServer
     ? `It embeds the ${verifyingServer} tool "${best}"${trailing} but its prefix names the server "${server}": ` +
-      `if the call was meant for ${verifyingServer}, ${fix(best)}; otherwise skipping it is right.`
-    : `It likely meant "${best}"${trailing}: the name looks like an uncanonicalized harness alias, and ${fix(best)}.`;
+      `if the call was meant for ${verifyingServer}, ${fix(best, recorded)}; otherwise skipping it is right.`
+    : `It likely meant "${best}"${trailing}: the name looks like an uncanonicalized harness alias, and ${fix(best, recorded)}.`;
   return { tool: best, prefix, ...(server === undefined ? {} : { server }), message };
 }
 

@@ -194,6 +194,34 @@ describe("isCorrect explanations", () => {
     expect(result.details.calls).toHaveLength(100_000);
   });
 
+  it("advises following a recorded provenance entry, not recording one, when the map was not followed", () => {
+    const alias = "mcp_workplace_assistant_email_reply_email";
+    const request = (provenance: unknown) =>
+      workplaceAssistantVerifier.verify({
+        id: 1,
+        category: "email",
+        environment_name: "workplace_assistant",
+        ground_truth: [REPLY],
+        response: { output: [{ type: "function_call", call_id: "c0", ...REPLY, name: alias }] },
+        ...(provenance === undefined ? {} : { mcp_tool_call_provenance: provenance }),
+      });
+    const hint = (provenance: unknown) =>
+      request(provenance).explanation.find((line) => line.includes("not a workplace_assistant tool")) ?? "";
+    // No map: recording one is the advice.
+    expect(hint(undefined)).toContain("recording mcp_tool_call_provenance for the call");
+    // A map with the call, read without it (legacy): following it is.
+    const recorded = hint({ c0: { server_name: "workplace_assistant", tool_name: "email_reply_email" } });
+    expect(recorded).toContain(
+      'its provenance is recorded (mcp_tool_call_provenance) but was not followed here; following it (the contract policy) runs it as "email_reply_email"',
+    );
+    expect(recorded).not.toContain("recording mcp_tool_call_provenance");
+    // An entry of another server, or of another call, is no recording of this call's identity.
+    expect(hint({ c0: { server_name: "other", tool_name: "email_reply_email" } })).toContain("recording");
+    expect(hint({ c9: { server_name: "workplace_assistant", tool_name: "email_reply_email" } })).toContain(
+      "recording",
+    );
+  });
+
   it("a name that embeds no tool gets no hint", () => {
     const result = isCorrect([{ ...REPLY, name: "reply" }], []);
     expect(result.correct).toBe(true);

@@ -40,9 +40,14 @@ export function isCorrect(
 }
 
 /** Like isCorrect, over actions of any shape (Python subscripting errors skip malformed ones). */
-export function isCorrectActions(predicted: readonly unknown[], groundTruth: unknown): IsCorrectResult {
+export function isCorrectActions(
+  predicted: readonly unknown[],
+  groundTruth: unknown,
+  /** Whether a predicted call's provenance is recorded but was not followed (the alias hints' advice). */
+  recorded?: (index: number) => boolean,
+): IsCorrectResult {
   // The predicted replay is tracked, so each cell of a difference names the call that wrote it.
-  const predictedRun = replay(predicted, { track: true });
+  const predictedRun = replay(predicted, { track: true, ...(recorded ? { recorded } : {}) });
   const expectedRun = replay(groundTruthActions(groundTruth), { track: true });
 
   // Iterating a number, bool or None raises TypeError in Python before any action runs.

@@ -59,7 +59,12 @@ function subscript(obj: unknown, key: string): unknown {
   throw new PyException("TypeError", `'${pyTypeName(obj)}' object is not subscriptable`);
 }
 
-function runAction(state: WorkplaceState, jsAction: unknown, index: number): CallRecord {
+function runAction(
+  state: WorkplaceState,
+  jsAction: unknown,
+  index: number,
+  recorded: (index: number) => boolean,
+): CallRecord {
   let nameText = "";
   const action = fromJs(jsAction);
   try {
@@ -68,7 +73,10 @@ function runAction(state: WorkplaceState, jsAction: unknown, index: number): Cal
     assertHashable(name);
     const tool = typeof name === "string" ? TOOLS_BY_NAME.get(name) : undefined;
     if (!tool) {
-      const hint = typeof name === "string" ? aliasHint(name, WORKPLACE_TOOL_NAMES, SERVER_NAME) : undefined;
+      const hint =
+        typeof name === "string"
+          ? aliasHint(name, WORKPLACE_TOOL_NAMES, SERVER_NAME, recorded(index))
+          : undefined;
       return {
         index,
         name: nameText,
@@ -123,16 +131,23 @@ export interface ReplayResult {
  */
 export function replay(
   actions: readonly unknown[] | string,
-  options: { track?: boolean } = {},
+  options: {
+    track?: boolean;
+    /** Whether an action's call has a provenance entry for this server that was not followed (an alias hint's advice). */
+    recorded?: (index: number) => boolean;
+  } = {},
 ): ReplayResult {
   const state = freshState();
   const list: readonly unknown[] = typeof actions === "string" ? Array.from(actions) : actions;
-  if (!options.track) return { state, calls: list.map((action, index) => runAction(state, action, index)) };
+  // Asked only when a name is no tool (the map is read for an alias hint alone).
+  const recorded = (index: number) => options.recorded?.(index) ?? false;
+  if (!options.track)
+    return { state, calls: list.map((action, index) => runAction(state, action, index, recorded)) };
   const log = new WriteLog();
   for (const table of COMPARED_TABLES) table.get(state).track(log, table.name, table.key);
   const calls = list.map((action, index) => {
     log.current = index;
-    const record = runAction(state, action, index);
+    const record = runAction(state, action, index, recorded);
     const writes = log.writesOf(index);
     return writes.length === 0 ? record : { ...record, writes };
   });

@@ -30,6 +30,34 @@ const WorkbenchVerifyRequestSchema = z.looseObject({
 /** What the verifier reports (lib/verify VerifierDetails): table differences and what each call did. */
 export type WorkplaceVerifierDetails = { readonly kind: typeof SERVER_NAME } & WorkplaceDetails;
 
+const ProvenanceMap = z.record(z.string(), z.looseObject({ server_name: z.string(), tool_name: z.string() }));
+const CallId = z.looseObject({ call_id: z.string() });
+
+/**
+ * Whether a call (by index among function_calls) has a provenance entry naming this server's tool under
+ * another name than the one it carries: the map was there and was not followed (a legacy read). Gym's
+ * verifier never reads the map; only the alias hints' advice does, so it is read on the first hint only.
+ */
+function recordedCalls(
+  request: VerifyRequest,
+  calls: readonly { readonly output_index: number; readonly name: string }[],
+  output: readonly unknown[],
+): (index: number) => boolean {
+  let map: z.infer<typeof ProvenanceMap> | null | undefined;
+  return (index) => {
+    if (map === undefined) {
+      const parsed = ProvenanceMap.safeParse(request.mcp_tool_call_provenance);
+      map = parsed.success ? parsed.data : null;
+    }
+    const call = calls[index];
+    if (map === null || call === undefined) return false;
+    const id = CallId.safeParse(output[call.output_index]);
+    if (!id.success || !Object.hasOwn(map, id.data.call_id)) return false;
+    const entry = map[id.data.call_id];
+    return entry?.server_name === SERVER_NAME && entry.tool_name !== call.name;
+  };
+}
+
 function verifyWorkplace(request: VerifyRequest): VerifierOutput {
   if (request.ground_truth === undefined) {
     return refused(SERVER_NAME, "the request has no ground_truth (WorkbenchVerifyRequest requires it)");
@@ -40,7 +68,11 @@ function verifyWorkplace(request: VerifyRequest): VerifierOutput {
   if (!calls.ok) return refused(SERVER_NAME, calls.error);
 
   const predicted = calls.value.map((c) => ({ name: c.name, arguments: c.arguments }));
-  const result = isCorrectActions(predicted, narrowed.value.ground_truth);
+  const result = isCorrectActions(
+    predicted,
+    narrowed.value.ground_truth,
+    recordedCalls(request, calls.value, narrowed.value.response.output),
+  );
   const details: WorkplaceVerifierDetails = { kind: SERVER_NAME, ...result.details };
   if (result.details.gymError) {
     return {
