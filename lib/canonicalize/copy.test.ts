@@ -23,6 +23,23 @@ describe("copyJson", () => {
     expect(copy.inf).toBe(Number.NEGATIVE_INFINITY);
   });
 
+  it("copies own keys only, also when something enumerable was added to Object.prototype", () => {
+    Object.defineProperty(Object.prototype, "injected", {
+      value: 1,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+    try {
+      const copy = copyJson({ a: { b: 2 }, c: [{ d: 3 }] });
+      expect(Object.keys(copy)).toEqual(["a", "c"]);
+      expect(Object.hasOwn(copy.a, "injected")).toBe(false);
+      expect(Object.hasOwn(copy.c[0]!, "injected")).toBe(false);
+    } finally {
+      delete (Object.prototype as { injected?: number }).injected;
+    }
+  });
+
   it("copies nested objects, so mutating the copy leaves the original alone", () => {
     const original = { response: { output: [{ type: "function_call", name: "x" }] } };
     const copy = copyJson(original);

@@ -14,9 +14,9 @@ export const RequestResponseSchema = z.looseObject({
   incomplete_details: z.looseObject({ reason: z.string().nullish() }).nullish(),
 });
 
-const TypedItem = z.looseObject({ type: z.string() });
+const TypedItem = z.object({ type: z.string() });
 
-const FunctionCallItem = z.looseObject({
+const FunctionCallItem = z.object({
   type: z.literal("function_call"),
   name: z.string(),
   arguments: z.string(),

@@ -19,7 +19,7 @@ const IdSchema = z.union([
   z.boolean(),
   z.string().regex(/^\s*[+-]?\d+\s*$/, "expected an integer"),
 ]);
-const WorkbenchVerifyRequestSchema = z.looseObject({
+const WorkbenchVerifyRequestSchema = z.object({
   response: RequestResponseSchema,
   ground_truth: GroundTruthSchema,
   id: IdSchema,
