@@ -1,6 +1,6 @@
 import type { Highlight } from "@/hooks/types";
 import { STATUS_HIGHLIGHT } from "@/lib/identity";
-import type { CallStatus, FlagName } from "@/lib/identity/types";
+import type { CallStatus, FlagName, Policy } from "@/lib/identity/types";
 import type { CallBadge, CallBadgeKind } from "@/lib/triage";
 import styles from "./badges.module.css";
 import { cx } from "./cx";
@@ -66,12 +66,19 @@ export interface CallOutcome {
   readonly badge: CallBadge | null;
   /** One of the calls that lost the reward. */
   readonly decisive: boolean;
+  /** Whose replay the badge comes from (lib/triage evidencePolicy); null while it is on its way. */
+  readonly policy: Policy | null;
 }
 
-export const NO_OUTCOME: CallOutcome = { badge: null, decisive: false };
+export const NO_OUTCOME: CallOutcome = { badge: null, decisive: false, policy: null };
+
+/** "the legacy policy's replay": a badge says under which policy the call did what it says. */
+export function replayName(policy: Policy | null): string {
+  return policy === null ? "the verifier's replay" : `the ${policy} policy's replay`;
+}
 
 /** What a call did in the verifier's replay: ok, refused: text, skipped: why, wrote table.key, not called. */
-export function OutcomeBadge({ badge, decisive }: { badge: CallBadge | null; decisive: boolean }) {
+export function OutcomeBadge({ badge, decisive, policy }: CallOutcome) {
   if (badge === null) return null;
   const label =
     badge.kind === "ok"
@@ -86,7 +93,7 @@ export function OutcomeBadge({ badge, decisive }: { badge: CallBadge | null; dec
       className={cx(styles.outcome, styles[`outcome_${badge.kind}`], decisive && styles.outcomeDecisive)}
       data-outcome={badge.kind}
       data-decisive={decisive ? "true" : undefined}
-      title={`${decisive ? "Decisive: this call lost the reward. " : ""}${OUTCOME_HELP[badge.kind]}${badge.text === "" ? "" : ` ${badge.text}`}`}
+      title={`${decisive ? "Decisive: this call lost the reward. " : ""}${OUTCOME_HELP[badge.kind](replayName(policy))}${badge.text === "" ? "" : ` ${badge.text}`}`}
     >
       {decisive ? "decisive · " : ""}
       {label}
@@ -94,11 +101,11 @@ export function OutcomeBadge({ badge, decisive }: { badge: CallBadge | null; dec
   );
 }
 
-const OUTCOME_HELP: Record<CallBadgeKind, string> = {
-  ok: "The tool ran it in the verifier's replay and it changed no compared table.",
-  refused: "The tool refused it in the verifier's replay:",
-  skipped: "Gym skipped it in the verifier's replay (it raised, or named no tool of the server):",
-  wrote: "It changed these compared-table rows in the verifier's replay:",
-  not_called: "The verifier never ran it.",
-  judged: "The verifier read this call to decide:",
+const OUTCOME_HELP: Record<CallBadgeKind, (replay: string) => string> = {
+  ok: (replay) => `In ${replay}, the tool ran it and it changed no compared table.`,
+  refused: (replay) => `In ${replay}, the tool refused it:`,
+  skipped: (replay) => `In ${replay}, Gym skipped it (it raised, or named no tool of the server):`,
+  wrote: (replay) => `In ${replay}, it changed these compared-table rows:`,
+  not_called: (replay) => `In ${replay}, the verifier never ran it.`,
+  judged: (replay) => `In ${replay}, the verifier read this call to decide:`,
 };

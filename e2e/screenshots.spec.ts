@@ -13,6 +13,7 @@ for (const scheme of ["light", "dark"] as const) {
     await page.goto("/?sample=workplace-edge-cases.jsonl&line=2");
     await waitReady(page);
     await expect(page.locator("article[data-detail-line]")).toHaveAttribute("data-verified", "true");
+    await expect(page.locator("[data-outcome-policy]")).toHaveAttribute("data-outcome-policy", "contract");
     await page.screenshot({ path: screenshotPath(`inspector-${scheme}.png`) });
 
     await page.goto("/?sample=workplace-edge-cases.jsonl&line=2&call=1");
@@ -24,6 +25,10 @@ for (const scheme of ["light", "dark"] as const) {
     await page.goto("/?sample=workplace-harnesses.jsonl&filter=changed&line=22");
     await waitReady(page);
     await expect(page.locator("article[data-detail-line]")).toHaveAttribute("data-verified", "true");
+    // 1 under the contract, 0 under the legacy policy: the calls' badges are the legacy replay's, and say so.
+    await expect(page.locator("[data-outcome-policy]")).toHaveText(
+      "what each did in the legacy policy's replay, the one that scored 0",
+    );
     await page.screenshot({ path: screenshotPath(`changed-${scheme}.png`) });
   });
 }

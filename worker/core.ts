@@ -10,7 +10,7 @@ import { readProvenance } from "../lib/identity/provenance-map";
 import type { CallResolution, Highlight, Policy } from "../lib/identity/types";
 import { type RunRow, rolloutRowOf, runRow } from "../lib/run";
 import { functionCalls, parseOutputItem, type Rollout } from "../lib/schemas";
-import { callBadges, evidenceOf, packBadges, triageRollout } from "../lib/triage";
+import { callBadges, evidencePolicy, packBadges, triageRollout } from "../lib/triage";
 import {
   type ConfigRouter,
   isInputRow,
@@ -511,7 +511,8 @@ export function verifiedDetail(rollout: Rollout, context: RowContext): VerifiedD
     legacy: result.legacy,
   });
   const calls = result.contract.resolution.calls.length;
-  const badges = callBadges(evidenceOf(result.contract, result.legacy), calls);
+  const outcomePolicy = evidencePolicy(result.contract, result.legacy);
+  const badges = callBadges(result[outcomePolicy], calls);
   const decisive = triage?.decisive ?? [];
   const listed = decisive.slice(0, LISTED_DECISIVE);
   const view: VerificationView = {
@@ -532,6 +533,7 @@ export function verifiedDetail(rollout: Rollout, context: RowContext): VerifiedD
       BADGED_CALLS,
       listed.map((call) => call.index),
     ),
+    outcome_policy: outcomePolicy,
   };
   return { view, badges: packBadges(badges, calls), decisive };
 }

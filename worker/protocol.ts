@@ -257,6 +257,8 @@ export interface VerificationView {
   readonly triage: DetailTriage | null;
   /** What each call did in the verifier's replay (lib/triage callBadges), packed (badgeAt reads one). */
   readonly badges: PackedBadges;
+  /** Whose replay the badges come from (lib/triage evidencePolicy): the policy that scored 0. */
+  readonly outcome_policy: Policy;
 }
 
 /**

@@ -20,6 +20,7 @@ import styles from "./CallTable.module.css";
 
 const NO_CONTEXT: RowContext = { input: undefined, override: null, sample: null, harness: null };
 const EDGE = "public/samples/workplace-edge-cases.jsonl";
+const HARNESSES = "public/samples/workplace-harnesses.jsonl";
 const XSS = "e2e/fixtures/xss.jsonl";
 
 /** A rollout's calls and their outcomes as the detail pane has them (app/_inspector/RolloutPane). */
@@ -34,7 +35,9 @@ function detailOf(value: unknown) {
     outcomeOf: (index: number): CallOutcome => ({
       badge: badgeAt(verification.badges, index),
       decisive: decisive.has(index),
+      policy: verification.outcome_policy,
     }),
+    policy: verification.outcome_policy,
   };
 }
 
@@ -141,6 +144,19 @@ describe("CallTable", () => {
     expect(outcome(2)).toBe("wrote crm_data.00000035");
     expect(call(0)).toHaveAttribute("data-decisive", "true");
     expect(call(2)).not.toHaveAttribute("data-decisive");
+  });
+
+  it("says whose replay a badge comes from: the legacy policy's when only it scored 0", () => {
+    // A Claude Code alias with its provenance recorded: 1 under the contract, 0 under the legacy policy.
+    const { calls, outcomeOf, policy } = detailOf(fileLine(HARNESSES, 21));
+    expect(policy).toBe("legacy");
+    renderCalls(calls, { outcomeOf });
+    const skipped = document.querySelector('span[data-outcome="skipped"]');
+    expect(skipped?.getAttribute("title")).toMatch(
+      /^Decisive: this call lost the reward\. In the legacy policy's replay, Gym skipped it/,
+    );
+    const edge = detailOf(fileLine(EDGE, 2));
+    expect(edge.policy).toBe("contract");
   });
 
   it("shows no outcome before the verification arrives", () => {

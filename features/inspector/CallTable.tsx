@@ -158,7 +158,7 @@ export function CallTable({ count, callAt, onRange, selected, onSelect, outcomeO
                       <Name value={call.call_id} />
                     )}
                   </span>
-                  <OutcomeBadge badge={outcome.badge} decisive={outcome.decisive} />
+                  <OutcomeBadge {...outcome} />
                 </button>
                 <IdentityGrid
                   call={call}

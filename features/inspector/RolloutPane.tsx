@@ -1,5 +1,6 @@
 "use client";
 import { memo, useCallback, useDeferredValue } from "react";
+import { replayName } from "@/components/badges";
 import { cx } from "@/components/cx";
 import { LookalikeNames } from "@/components/Name";
 import { useServers } from "@/hooks/data";
@@ -122,6 +123,7 @@ export const RolloutPane = memo(function RolloutPane({
         ? badgeAt(checked?.badges, index)
         : (badges.badgeAt(index) ?? null),
     decisive: decisive.has(index),
+    policy: checked?.outcome_policy ?? null,
   });
   return (
     <article
@@ -177,6 +179,15 @@ export const RolloutPane = memo(function RolloutPane({
           <section className="identity" aria-label="Call identities">
             <h3>
               Calls <span className="muted">({formatCount(view.call_count)})</span>
+              {checked?.outcome_policy !== undefined && view.call_count > 0 && (
+                <span
+                  className={cx(styles.outcomePolicy, "muted")}
+                  data-outcome-policy={checked.outcome_policy}
+                >
+                  what each did in {replayName(checked.outcome_policy)}
+                  {checked.outcome_policy === "legacy" ? ", the one that scored 0" : ""}
+                </span>
+              )}
             </h3>
             <CallTable
               key={entry.line}

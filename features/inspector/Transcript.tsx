@@ -141,7 +141,7 @@ const Item = memo(function Item({
             <span className={cx("mono", "muted", styles.callId)}>
               {item.call_id === null ? "no call_id" : <Name value={item.call_id} />}
             </span>
-            <OutcomeBadge badge={outcome.badge} decisive={outcome.decisive} />
+            <OutcomeBadge {...outcome} />
           </button>
           <div className={styles.callBody}>
             <div className={styles.callPart}>

@@ -17,6 +17,7 @@ export { type HealthProblem, readHealth } from "./health";
 export { sameFailureTasks, TASK_WIDE_MIN_ROLLOUTS, type TaskFailure } from "./task-wide";
 export {
   evidenceOf,
+  evidencePolicy,
   type IdentityBasis,
   isZeroOrBelow,
   isZeroReward,

@@ -7,6 +7,7 @@
  */
 
 import type { HarnessId } from "../harness/types";
+import type { Policy } from "../identity/types";
 import type { Rollout } from "../schemas";
 import { requestCalls } from "../verifiers/request";
 import { knownTools, verifyBothPolicies } from "../verify";
@@ -243,9 +244,17 @@ function unverifiedCause(
   return { cause, sentence: sentence[cause] ?? `Unverifiable, so ${reward} cannot be checked.` };
 }
 
-/** The recomputation a zero's cause (and each call's badge) is read from: the policy that scored 0, when one did. */
+/**
+ * The policy a zero's cause (and each call's badge) is read from: the one that scored 0, the contract's when
+ * both or neither did.
+ */
+export function evidencePolicy(contract: VerifyResult, legacy: VerifyResult): Policy {
+  return isZeroOrBelow(contract.reward) || !isZeroOrBelow(legacy.reward) ? "contract" : "legacy";
+}
+
+/** The recomputation of evidencePolicy. */
 export function evidenceOf(contract: VerifyResult, legacy: VerifyResult): VerifyResult {
-  return isZeroOrBelow(contract.reward) ? contract : isZeroOrBelow(legacy.reward) ? legacy : contract;
+  return evidencePolicy(contract, legacy) === "contract" ? contract : legacy;
 }
 
 /**
