@@ -34,8 +34,28 @@ describe("cli report", () => {
     expect(await run([FILE, "--filter", "recorded:1", "--out", out], memoryIo())).toBe(0);
     const html = await readFile(out, "utf8");
     const ones = buildTriageRun().intents.filter((i) => i.recorded === 1).length;
-    expect(html).toContain(`rollouts the filter keeps`);
+    expect(html).toContain(
+      `No rollout the filter keeps scored 0 or below in the recorded reward: ${ones <= 20 ? "all" : "the first 20 of the"} ${ones} rollouts the filter keeps`,
+    );
     expect(html.match(/data-testid="report-rollout"/g)?.length).toBe(Math.min(ones, 20));
+  });
+
+  it("without marks shows the first rollouts that scored 0 or below, and says how they were chosen", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "report-"));
+    const out = join(dir, "r.html");
+    expect(await run([FILE, "--out", out], memoryIo())).toBe(0);
+    const html = await readFile(out, "utf8");
+    const zeros = buildTriageRun()
+      .intents.filter((i) => i.recorded !== null && i.recorded <= 0)
+      .map((i) => i.line);
+    expect(zeros.length).toBeGreaterThan(20);
+    const shown = [...html.matchAll(/data-testid="report-rollout" data-line="(\d+)"/g)].map((m) =>
+      Number(m[1]),
+    );
+    expect(shown).toEqual(zeros.slice(0, 20));
+    expect(html).toContain(
+      `The first 20 of the ${zeros.length} rollouts in the run that scored 0 or below in the recorded reward`,
+    );
   });
 
   it("refuses unusable arguments with exit 2", async () => {

@@ -42,7 +42,8 @@ options:
   --filter EXPR   the run filter (as in triage and the page): metrics and the default rollouts follow it
   --mark MARKS    the rollouts to show in full: lines of FILE (3,17,42), or FILE:LINE items for a folder's
                   files (data/a.jsonl:3,data/b.jsonl:17; a bare LINE when the folder holds one rollouts file);
-                  default: the first 20 the filter keeps
+                  default: the first 20 the filter keeps that scored 0 or below in --reward (the
+                  first 20 it keeps when none did)
 ${REWARD_HELP}
   --server S      the verifying server (default: each rollout's own, see the README)
   --inputs M      materialized inputs JSONL, paired as verify pairs it

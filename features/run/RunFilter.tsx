@@ -107,7 +107,7 @@ export const RunFilter = memo(function RunFilter(props: Props) {
           className="button-small"
           onClick={props.onReport}
           data-testid="export-report"
-          title="One self-contained HTML file to share: the breakdown, the metrics and the marked rollouts (none marked: the first 20 the filter keeps)"
+          title="One self-contained HTML file to share: the breakdown, the metrics and the marked rollouts (none marked: the first 20 the filter keeps that scored 0 or below)"
         >
           Report{props.marked > 0 ? ` (${props.marked} marked)` : ""}
         </button>

@@ -11,14 +11,17 @@ import {
   type ReportRollout,
   type ReportRun,
 } from "@/lib/report";
-import { type Reward, rowTask, runRow } from "@/lib/run";
+import { type Reward, rewardName, rowTask, runRow } from "@/lib/run";
 import { readCallOutcomes } from "@/lib/triage";
 import { verifyBothPolicies } from "@/lib/verify";
 import { inputMessages, transcript } from "@/worker/core";
 import type { TranscriptItem } from "@/worker/protocol";
 import { type RunSource, type RunSourceLine, type RunView, runView } from "./run-view";
 
-/** Rollouts shown in full when none are marked (`cli report` without --mark): the first this many the filter keeps. */
+/**
+ * Rollouts shown in full when none are marked (`cli report` without --mark): the first this many the filter
+ * keeps that scored 0 or below (the first of all when none did).
+ */
 export const REPORT_DEFAULT_ROLLOUTS = 20;
 
 function clip(text: string, chars: number): string {
@@ -138,10 +141,14 @@ export async function reportData(
     }
     chosen = `${marks.size} rollout${marks.size === 1 ? "" : "s"} marked.`;
   } else {
+    // None marked: the rollouts that scored 0 or below first (what the report is for), the first ones the
+    // filter keeps when none did.
+    const zeros = views.map(({ view }) => zeroLines(view, request.reward));
+    const anyZero = zeros.some((lines) => lines.length > 0);
     let total = 0;
     let left = REPORT_DEFAULT_ROLLOUTS;
-    for (const { source, view } of views) {
-      const all = view.lines ?? (await allLines(source.source));
+    for (const [i, { source, view }] of views.entries()) {
+      const all = anyZero ? (zeros[i] ?? []) : (view.lines ?? (await allLines(source.source)));
       total += all.length;
       const lines = all.slice(0, left);
       left -= lines.length;
@@ -149,10 +156,14 @@ export async function reportData(
     }
     const shown = REPORT_DEFAULT_ROLLOUTS - left;
     const of = request.filter === "" ? "in the run" : "the filter keeps";
+    const which = anyZero
+      ? `rollouts ${of} that scored 0 or below in ${rewardName(request.reward)}`
+      : `rollouts ${of}`;
+    const none = anyZero ? "" : `No rollout ${of} scored 0 or below in ${rewardName(request.reward)}: `;
     chosen =
       shown === total
-        ? `All ${total} rollouts ${of}.`
-        : `The first ${shown} of ${total} rollouts ${of} (mark rollouts to choose others).`;
+        ? `${none}${none === "" ? "All" : "all"} ${total} ${which}.`
+        : `${none}${none === "" ? "The" : "the"} first ${shown} of the ${total} ${which} (mark rollouts to choose others).`;
   }
   const runs: ReportRun[] = [];
   for (const { source, view } of views) {
@@ -169,6 +180,13 @@ export async function reportData(
     });
   }
   return { title: request.title, filter: request.filter, runs, chosen };
+}
+
+/** The lines of the view that scored 0 or below in the reward (its breakdown's), among those the filter keeps. */
+function zeroLines(view: RunView, reward: Reward): number[] {
+  const zeros = Object.values(view.triage[reward].lines).flat();
+  const kept = view.lines === null ? null : new Set(view.lines);
+  return [...new Set(zeros)].filter((line) => kept === null || kept.has(line)).sort((a, b) => a - b);
 }
 
 async function allLines(source: RunSource): Promise<number[]> {

@@ -80,7 +80,10 @@ export interface ReportData {
   readonly filter: string;
   /** One file's run, or every rollouts file of a folder in path order (each its own breakdown and metrics). */
   readonly runs: readonly ReportRun[];
-  /** One sentence on how the rollouts were chosen (e.g. "the first 20 of 31 the filter keeps"). */
+  /**
+   * One sentence on how the rollouts were chosen: "3 rollouts marked.", "The first 20 of the 31 rollouts
+   * in the run that scored 0 or below in the recorded reward (mark rollouts to choose others)."
+   */
   readonly chosen: string;
 }
 
@@ -365,7 +368,7 @@ export function renderReport(data: ReportData): string {
 <p class="muted">Made by Rollout Inspector: rewards recomputed with its ports of Gym's verifiers under the contract policy (follow provenance) and the legacy one.</p>
 </header>
 ${runs(data)}
-<section data-testid="report-rollouts"><h2>Marked rollouts</h2>
+<section data-testid="report-rollouts"><h2>Rollouts in full</h2>
 <p>${escapeHtml(data.chosen)}</p>
 ${data.runs.flatMap((run) => run.rollouts.map(rolloutSection)).join("\n")}
 </section>
