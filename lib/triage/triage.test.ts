@@ -157,6 +157,10 @@ describe("triageRollout", () => {
   it("never gives identity to bare aliases without a map: the calls named no tool, and the what-if says what a map would do", () => {
     const t = triage(row(lineOf("aliases_no_map")));
     expect(t?.cause).toBe("tool_failed");
+    // Not "rejected by the tool": no tool ever saw a call that named none.
+    expect(t?.sentence).toMatch(
+      /^\d+ calls? named no tool of workplace_assistant, so Gym skipped (it|them): call #0 /,
+    );
     expect(t?.sentence).toMatch(
       /with a provenance map for its calls \(the hermes-legacy names it emitted\), it scores 1/,
     );
@@ -185,7 +189,9 @@ describe("triageRollout", () => {
     const t = triage(row(lineOf("tool_failed_unknown")));
     expect(t).toMatchObject({ cause: "tool_failed", failed_calls: [0] });
     expect(t?.decisive).toEqual([{ index: 0, why: expect.stringMatching(/^skipped: KeyError/) }]);
-    expect(t?.sentence).toMatch(/call #0 crm_bulk_reassign skipped: KeyError/);
+    expect(t?.sentence).toMatch(
+      /^1 call named no tool of workplace_assistant, so Gym skipped it: call #0 crm_bulk_reassign skipped: KeyError/,
+    );
   });
 
   it("names the call whose write made each differing cell, or the ground-truth action never called", () => {
@@ -273,6 +279,7 @@ describe("triageRollout", () => {
     expect(verified.reward).toBe(0);
     const t = triage(row(line), { contract: verified });
     expect(t).toMatchObject({ cause: "tool_failed", failed_calls: [0] });
+    expect(t?.sentence).toMatch(/^1 call rejected by the tool: call #0 /);
   });
 
   it("counts a read-only tool's refusal as no rejection: the end state decides", () => {

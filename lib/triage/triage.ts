@@ -60,7 +60,7 @@ export const ZERO_CAUSE_LABELS: Readonly<Record<ZeroCause, string>> = {
   identity: "Identity",
   task_wide: "Same failure on every rollout of the task",
   no_tool_call: "No tool call",
-  tool_failed: "Tool refused/errored",
+  tool_failed: "Call rejected or no such tool",
   wrong_end_state: "Wrong end state",
 };
 
@@ -86,7 +86,7 @@ export const ZERO_CAUSE_HINTS: Readonly<Record<ZeroCause, string>> = {
     "Every rollout of this task failed the same way: look at the task (ground truth, environment) before the agent.",
   no_tool_call: "The response makes no function_call.",
   tool_failed:
-    "A call the tool rejected: Gym skipped it (it raised, or named no tool of the server), or a table-changing tool refused it.",
+    "A call that did nothing: it named no tool of the server, or it raised (Gym skipped it either way), or a table-changing tool refused it.",
   wrong_end_state: "Every call ran; the end state (tables) or a verifier component is wrong.",
 };
 
@@ -258,6 +258,19 @@ export function evidenceOf(contract: VerifyResult, legacy: VerifyResult): Verify
 }
 
 /**
+ * How a tool_failed sentence begins: a call that named no tool never reached one, so it is not said to be
+ * rejected by the tool (a user read the old "rejected by the tool" of harness aliases as the tool refusing).
+ */
+function failedLead(failed: readonly { readonly outcome: string }[], server: string | null): string {
+  const unknown = failed.filter((call) => call.outcome === "unknown_name").length;
+  const none = `named no tool of ${server ?? "the server"}`;
+  if (unknown === failed.length)
+    return `${plural(unknown, "call")} ${none}, so Gym skipped ${unknown === 1 ? "it" : "them"}`;
+  if (unknown === 0) return `${plural(failed.length, "call")} rejected by the tool`;
+  return `${plural(failed.length, "call")} did nothing (${unknown} ${none}, ${failed.length - unknown} rejected by the tool)`;
+}
+
+/**
  * The one cause of a zero, or null when none of the recorded and recomputed rewards is 0. Never throws
  * for bad data.
  */
@@ -405,7 +418,7 @@ export function triageRollout(rollout: Rollout, options: TriageOptions = {}): Ro
             ? `refused: ${call.message ?? ""}`
             : `skipped: ${call.message ?? call.outcome}`,
       })),
-      sentence: `${plural(failed.length, "call")} rejected by the tool: ${shown.join("; ")}${more}.${hint}`,
+      sentence: `${failedLead(failed, evidence.server)}: ${shown.join("; ")}${more}.${hint}`,
       // Names no tool of the server knows are the harness's doing, not the task's: never task_wide.
       signature: failed.every((call) => call.outcome === "unknown_name")
         ? null
