@@ -117,6 +117,18 @@ describe("indexBatch", () => {
     expect(fresh.giveWay).toHaveBeenCalledTimes(2);
   });
 
+  it("leaves what only the rewards pass knows unknown (null), not false or 0", async () => {
+    const row = JSON.stringify({ response: { output: [] }, mcp_tool_call_provenance: "not a map" });
+    const batch = await indexBatch(indexJobOf(new TextEncoder().encode(`${row}\n`)));
+    expect(batch.lines[0]?.entry).toMatchObject({
+      rewards: "pending",
+      contract: null,
+      legacy: null,
+      counts: null,
+      gym_would_reject: null,
+    });
+  });
+
   it("counts the batch's lines, blank ones included, however it ends", async () => {
     const row = JSON.stringify({ response: { output: [] } });
     const cases = [

@@ -186,7 +186,7 @@ function indexEntry(
     // The calls' highlights and Gym's request checks come with the rewards pass, which resolves every call.
     counts: null,
     map_state: provenanceState(rollout),
-    gym_would_reject: false,
+    gym_would_reject: null,
     error: null,
     paired: false,
     paired_by: "none",

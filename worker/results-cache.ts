@@ -54,7 +54,7 @@ const RunRowSchema = z.object({
   legacy_unverified: z.enum(UNVERIFIED_CODES).nullable(),
   calls: z.number().int(),
   map_state: z.enum(["unknown", "authoritative", "invalid"]),
-  gym_would_reject: z.boolean(),
+  gym_would_reject: z.boolean().nullable(),
   error: nullableString,
   paired: z.boolean(),
   paired_by: z.enum(["index", "input", "none"]),

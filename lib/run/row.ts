@@ -62,7 +62,8 @@ export interface RolloutRow extends RolloutFields {
   readonly legacy_unverified: UnverifiedCode | null;
   readonly calls: number;
   readonly map_state: MapState;
-  readonly gym_would_reject: boolean;
+  /** Whether Gym's request checks would refuse the rollout; null until the rewards pass resolved its calls. */
+  readonly gym_would_reject: boolean | null;
   /** Why no reward could be recomputed under the contract policy. */
   readonly error: string | null;
   /** Whether an input row was paired with the rollout. */
