@@ -120,7 +120,9 @@ describe("indexBatch", () => {
   it("leaves what only the rewards pass knows unknown (null), not false or 0", async () => {
     const row = JSON.stringify({ response: { output: [] }, mcp_tool_call_provenance: "not a map" });
     const batch = await indexBatch(indexJobOf(new TextEncoder().encode(`${row}\n`)));
-    expect(batch.lines[0]?.entry).toMatchObject({
+    const first = batch.lines[0];
+    expect(first?.status).toBe("row");
+    expect(first?.status === "row" ? first.entry : null).toMatchObject({
       rewards: "pending",
       contract: null,
       legacy: null,

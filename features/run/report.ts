@@ -156,14 +156,15 @@ export async function reportData(
     }
     const shown = REPORT_DEFAULT_ROLLOUTS - left;
     const of = request.filter === "" ? "in the run" : "the filter keeps";
-    const which = anyZero
-      ? `rollouts ${of} that scored 0 or below in ${rewardName(request.reward)}`
-      : `rollouts ${of}`;
-    const none = anyZero ? "" : `No rollout ${of} scored 0 or below in ${rewardName(request.reward)}: `;
-    chosen =
+    const scope = `scored 0 or below in ${rewardName(request.reward)}`;
+    const what = anyZero ? `rollouts ${of} that ${scope}` : `rollouts ${of}`;
+    const count =
       shown === total
-        ? `${none}${none === "" ? "All" : "all"} ${total} ${which}.`
-        : `${none}${none === "" ? "The" : "the"} first ${shown} of the ${total} ${which} (mark rollouts to choose others).`;
+        ? `all ${total} ${what}`
+        : `the first ${shown} of the ${total} ${what} (mark rollouts to choose others)`;
+    chosen = anyZero
+      ? `${count.charAt(0).toUpperCase()}${count.slice(1)}.`
+      : `No rollout ${of} ${scope}: ${count}.`;
   }
   const runs: ReportRun[] = [];
   for (const { source, view } of views) {
