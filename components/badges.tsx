@@ -58,7 +58,8 @@ export function CountChip({
 export function formatReward(value: number | null | undefined): string {
   if (value === null || value === undefined) return "—";
   if (Number.isInteger(value)) return value.toFixed(1);
-  return value.toFixed(3).replace(/0+$/, "");
+  // 0.9999999999999998 rounds to "1.000": trimmed to "1.0", not "1." (float sums of Gym's rewards do this).
+  return value.toFixed(3).replace(/(\.\d*?)0+$/, (_, kept: string) => (kept === "." ? ".0" : kept));
 }
 
 /** A call's outcome: its badge (null while the verification is on its way, or where it says nothing). */
