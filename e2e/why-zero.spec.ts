@@ -135,7 +135,7 @@ test.describe("why zero on the generated triage run", () => {
     }
   });
 
-  test("a call Gym skipped is badged in the transcript, its tool output marked as not what the reward saw", async ({
+  test("a call Gym skipped is badged in the transcript, its tool output marked as not what the policy's reward saw", async ({
     page,
   }) => {
     // The Hermes aliases without a map: the run's tool answered, the verifier's replay skipped the call.
@@ -146,7 +146,10 @@ test.describe("why zero on the generated triage run", () => {
     await openLine(page, row.line);
     const step = page.locator("[data-transcript-call='0']");
     await expect(step).toHaveAttribute("data-outcome", "skipped");
-    await expect(step.locator("[data-outcome-note='skipped']")).toContainText("not what the reward saw");
+    // Both policies scored 0 here: the badges are the contract policy's replay, and the note says so.
+    const note = step.locator("[data-outcome-note='skipped']");
+    await expect(note).toContainText("In the contract policy's replay, Gym skipped this call (no tool named");
+    await expect(note).toContainText("not what the contract policy's reward saw");
     await expect(page.locator("li[data-call-index='0'] [data-outcome='skipped']")).toContainText(
       "skipped: no tool named",
     );

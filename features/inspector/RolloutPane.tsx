@@ -179,15 +179,18 @@ export const RolloutPane = memo(function RolloutPane({
           <section className="identity" aria-label="Call identities">
             <h3>
               Calls <span className="muted">({formatCount(view.call_count)})</span>
-              {checked?.outcome_policy !== undefined && view.call_count > 0 && (
-                <span
-                  className={cx(styles.outcomePolicy, "muted")}
-                  data-outcome-policy={checked.outcome_policy}
-                >
-                  what each did in {replayName(checked.outcome_policy)}
-                  {checked.outcome_policy === "legacy" ? ", the one that scored 0" : ""}
-                </span>
-              )}
+              {checked?.outcome_policy !== undefined &&
+                // No replay ran for an unverified rollout: nothing to name.
+                checked[checked.outcome_policy].reward !== null &&
+                view.call_count > 0 && (
+                  <span
+                    className={cx(styles.outcomePolicy, "muted")}
+                    data-outcome-policy={checked.outcome_policy}
+                  >
+                    what each did in {replayName(checked.outcome_policy)}
+                    {checked.outcome_policy === "legacy" ? ", the one that scored 0" : ""}
+                  </span>
+                )}
             </h3>
             <CallTable
               key={entry.line}

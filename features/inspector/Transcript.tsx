@@ -1,6 +1,6 @@
 "use client";
 import { memo, type RefObject, useLayoutEffect, useRef, useState } from "react";
-import { type CallOutcome, NO_OUTCOME, OutcomeBadge, StatusBadge } from "@/components/badges";
+import { type CallOutcome, NO_OUTCOME, OutcomeBadge, replayName, StatusBadge } from "@/components/badges";
 import { CodeBlock } from "@/components/CodeBlock";
 import { cx } from "@/components/cx";
 import { Markdown } from "@/components/Markdown";
@@ -154,9 +154,10 @@ const Item = memo(function Item({
                 // The run's tool may have answered (an MCP alias the server knew), but the verifier's replay did
                 // not apply the call: the output is not what the reward saw.
                 <div className={styles.outcomeNote} data-outcome-note={outcome.badge.kind}>
-                  {outcome.badge.kind === "skipped" ? "Gym skipped" : "The tool refused"} this call when the
-                  verifier replayed it ({outcome.badge.text}): the output below is what the tool returned
-                  during the rollout, not what the reward saw.
+                  In {replayName(outcome.policy)},{" "}
+                  {outcome.badge.kind === "skipped" ? "Gym skipped" : "the tool refused"} this call (
+                  {outcome.badge.text}): the output below is what the tool returned during the rollout, not
+                  what {outcome.policy === null ? "the reward" : `the ${outcome.policy} policy's reward`} saw.
                 </div>
               )}
               {item.output === null ? (
