@@ -58,6 +58,36 @@ describe("cli report", () => {
     );
   });
 
+  it("says when a Gym folder's rollouts could not be verified here, and why", async () => {
+    // Gym's own example rollouts carry no task fields and do not pair with its example task rows.
+    const folder = join(
+      import.meta.dirname,
+      "..",
+      "..",
+      "fixtures/gym-examples/resources_servers/workplace_assistant",
+    );
+    const dir = await mkdtemp(join(tmpdir(), "report-"));
+    const out = join(dir, "r.html");
+    expect(await run([folder, "--out", out], memoryIo())).toBe(0);
+    expect(await readFile(out, "utf8")).toContain(
+      '<p data-testid="report-unverified">5 of 5 rollouts not verified here (no task data 5): no reward was recomputed for them.</p>',
+    );
+    // The fixture's unverified lines, by the cause each was built to show.
+    const { intents } = buildTriageRun();
+    const n = (cause: string) => intents.filter((i) => i.cause === cause).length;
+    const [server, port, data, refused] = [
+      "no_server",
+      "no_verifier_port",
+      "missing_task_data",
+      "malformed",
+    ].map(n);
+    const verified = join(dir, "v.html");
+    expect(await run([FILE, "--out", verified], memoryIo())).toBe(0);
+    expect(await readFile(verified, "utf8")).toContain(
+      `${server! + port! + data! + refused!} of ${intents.length} rollouts not verified here (no server ${server}, no verifier ${port}, no task data ${data}, Gym refuses ${refused})`,
+    );
+  });
+
   it("refuses unusable arguments with exit 2", async () => {
     expect(parseReportArgs([FILE])).toEqual({
       ok: false,

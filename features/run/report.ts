@@ -12,7 +12,7 @@ import {
   type ReportRun,
 } from "@/lib/report";
 import { type Reward, rewardName, rowTask, runRow } from "@/lib/run";
-import { readCallOutcomes } from "@/lib/triage";
+import { evidenceOf, evidencePolicy, readCallOutcomes } from "@/lib/triage";
 import { verifyBothPolicies } from "@/lib/verify";
 import { inputMessages, transcript } from "@/worker/core";
 import type { TranscriptItem } from "@/worker/protocol";
@@ -44,7 +44,10 @@ export function reportRollout({ line, value, options }: RunSourceLine, file: str
   const items = transcript(value, { contract: contract.resolution.calls, legacy: legacy.resolution.calls });
   const outputs = new Map<number, string | null>();
   for (const item of items) if (item.kind === "call") outputs.set(item.call_index, item.output);
-  const records = new Map(readCallOutcomes(contract.details).map((record) => [record.index, record]));
+  // The outcomes of the replay the app's badges show (the policy that scored 0), not always the contract's.
+  const outcomePolicy = evidencePolicy(contract, legacy);
+  const evidence = evidenceOf(contract, legacy);
+  const records = new Map(readCallOutcomes(evidence.details).map((record) => [record.index, record]));
   const calls = contract.resolution.calls.map((call) => {
     const record = records.get(call.index);
     const output = outputs.get(call.index) ?? null;
@@ -76,7 +79,10 @@ export function reportRollout({ line, value, options }: RunSourceLine, file: str
     contract: row.contract,
     legacy: row.legacy,
     cause: row.cause,
-    unverified: contract.unverified?.code ?? null,
+    cause_sentence: row.cause_sentence,
+    unverified: contract.unverified?.message ?? null,
+    flags: row.flags,
+    outcome_policy: outcomePolicy,
     input: inputMessages(value.responses_create_params),
     calls: calls.slice(0, REPORT_MAX_ITEMS),
     transcript: transcriptItems.slice(0, REPORT_MAX_ITEMS),
@@ -176,6 +182,7 @@ export async function reportData(
       file: source.file,
       counts: view.counts,
       triage: view.triage[request.reward],
+      unverified: { counts: view.unverified, rollouts: view.breakdown_rollouts },
       metrics: view.metrics,
       rollouts,
     });

@@ -25,6 +25,8 @@ import {
   type RunRow,
   runRow,
   textsOf,
+  type UnverifiedCounts,
+  unverifiedCounts,
   withoutKinds,
   withTaskWide,
 } from "@/lib/run";
@@ -73,6 +75,8 @@ export interface RunView {
   readonly triage: Readonly<Record<Reward, RunTriage>>;
   /** Rollouts the breakdown covers (the filter without its cause clauses). */
   readonly breakdown_rollouts: number;
+  /** Of those, the rollouts not verified under the contract policy, by reason. */
+  readonly unverified: UnverifiedCounts;
   /** The run's rollouts and its unreadable lines (lib/run lineCountsText words them). */
   readonly counts: LineCounts;
   /** Metrics over the rows the filter keeps (all without a filter); metrics.reward says which reward pass@k reads. */
@@ -204,6 +208,7 @@ export async function runView(
     counts: { rollouts: computed.rows.length, unreadable: source.unreadable },
     triage: triageViews(breakdown),
     breakdown_rollouts: breakdown.length,
+    unverified: unverifiedCounts(breakdown),
     metrics: runMetrics(
       kept.map((row) => metricsOf(row)),
       options.reward === undefined ? {} : { reward: options.reward },

@@ -31,6 +31,7 @@ function run(file: string | null, rollouts: ReportRollout[]): ReportRun {
     file,
     counts: { rollouts: 2, unreadable: 1 },
     triage: summarizeTriage([], "recorded"),
+    unverified: { counts: {}, rollouts: 2 },
     metrics: runMetrics([]),
     rollouts,
   };
@@ -47,7 +48,10 @@ function rollout(line: number, file: string | null): ReportRollout {
     contract: 1,
     legacy: 0,
     cause: null,
+    cause_sentence: null,
     unverified: null,
+    flags: [],
+    outcome_policy: "contract",
     input: [{ role: "user", text: HOSTILE }],
     calls: [
       {
@@ -96,6 +100,25 @@ describe("renderReport", () => {
     expect(html).toContain('data-testid="report-rollout" data-line="7"');
     expect(html).toContain("workplace_assistant / email_send");
     expect(html).toContain("<code>email_send</code>");
+  });
+
+  it("gives a zero's sentence, the flags, the reason it was not verified and whose replay the outcomes are, as text", () => {
+    const zero = {
+      ...rollout(7, null),
+      cause: "tool_failed" as const,
+      cause_sentence: `1 call named no tool of workplace_assistant, so Gym skipped it: ${HOSTILE}`,
+      flags: ["alias_guess", "ambiguous"],
+      outcome_policy: "legacy" as const,
+      unverified: `no verifier: ${HOSTILE}`,
+    };
+    const html = renderReport({ ...data(), runs: [run(null, [zero])] });
+    const section = html.split('data-line="7"')[1] ?? "";
+    expect(section).toContain(
+      "<dd>Call rejected or no such tool: 1 call named no tool of workplace_assistant, so Gym skipped it: &lt;script&gt;",
+    );
+    expect(section).toContain("<dt>flags</dt><dd><code>alias_guess</code> <code>ambiguous</code></dd>");
+    expect(section).toContain("<dt>not verified</dt><dd>no verifier: &lt;script&gt;");
+    expect(section).toContain("<th>outcome (legacy replay)</th>");
   });
 
   it("names a zero's cause 'why zero' and a negative reward's 'why below zero'", () => {

@@ -4,9 +4,17 @@
  * string, so `cli report` and the page's download give the same bytes for the same input; every text from
  * the data goes through `escapeHtml` (model text is never HTML), and nothing in it depends on the clock.
  */
+import type { Policy } from "../identity/types";
 import type { RewardSource, RunMetrics } from "../metrics";
 import { displayName } from "../names";
-import { formatCount, type LineCounts, lineCountsText, zeroShareText } from "../run";
+import {
+  formatCount,
+  type LineCounts,
+  lineCountsText,
+  type UnverifiedCounts,
+  unverifiedText,
+  zeroShareText,
+} from "../run";
 import {
   type RunTriage,
   triageHeading,
@@ -54,7 +62,14 @@ export interface ReportRollout {
   readonly contract: number | null;
   readonly legacy: number | null;
   readonly cause: ZeroCause | null;
+  /** The cause's sentence (lib/triage): the why the app shows, e.g. what a provenance map would score. */
+  readonly cause_sentence: string | null;
+  /** Why no reward was recomputed under the contract policy (lib/verify's reason), or null. */
   readonly unverified: string | null;
+  /** The calls' flags and highlights under the contract policy (lib/run RunRow.flags). */
+  readonly flags: readonly string[];
+  /** Whose replay the calls' outcomes are (lib/triage evidencePolicy), as the app's badges. */
+  readonly outcome_policy: Policy;
   readonly input: readonly { readonly role: string; readonly text: string }[];
   readonly calls: readonly ReportCall[];
   readonly transcript: readonly ReportItem[];
@@ -68,6 +83,8 @@ export interface ReportRun {
   readonly file: string | null;
   readonly counts: LineCounts;
   readonly triage: RunTriage;
+  /** The rollouts the breakdown covers that were not verified here, by reason (lib/run unverifiedCounts). */
+  readonly unverified: { readonly counts: UnverifiedCounts; readonly rollouts: number };
   readonly metrics: RunMetrics;
   /** In line order, each labelled with `file`. */
   readonly rollouts: readonly ReportRollout[];
@@ -153,7 +170,7 @@ function breakdown(run: ReportRun, level: number): string {
   });
   return `<section data-testid="report-breakdown">${heading(level, "Why zero")}
 <p data-testid="report-zero">${escapeHtml(zeroShareText(triage.zero, counts, triage.view, triage.negative))}</p>
-${rows.length === 0 ? "<p>No rollout scored 0.</p>" : table(["cause", "rollouts", "share", ""], rows, "report-causes")}
+${notVerified(run)}${rows.length === 0 ? "<p>No rollout scored 0.</p>" : table(["cause", "rollouts", "share", ""], rows, "report-causes")}
 </section>`;
 }
 
@@ -238,6 +255,14 @@ function totalCounts(runs: readonly ReportRun[]): LineCounts {
  * The runs: a single file's breakdown and metrics as the report's own sections; a folder's, one section per
  * rollouts file under its path, after a table of the files.
  */
+/** A sentence on the rollouts not verified here, with their reasons, or nothing when every one was. */
+function notVerified(run: ReportRun): string {
+  const text = unverifiedText(run.unverified.counts, run.unverified.rollouts);
+  return text === null
+    ? ""
+    : `<p data-testid="report-unverified">${escapeHtml(text)}: no reward was recomputed for them.</p>\n`;
+}
+
 function runs(data: ReportData): string {
   const [only] = data.runs;
   if (data.runs.length === 1 && only !== undefined && only.file === null)
@@ -276,8 +301,14 @@ function rolloutSection(r: ReportRollout): string {
     ["legacy", reward(r.legacy)],
     r.cause === null
       ? ["why zero", "—"]
-      : [triageHeading(r).toLowerCase(), escapeHtml(ZERO_CAUSE_LABELS[r.cause])],
-    ...(r.unverified === null ? [] : [["unverified", escapeHtml(r.unverified)]]),
+      : [
+          triageHeading(r).toLowerCase(),
+          `${escapeHtml(ZERO_CAUSE_LABELS[r.cause])}${r.cause_sentence === null ? "" : `: ${escapeHtml(r.cause_sentence)}`}`,
+        ],
+    ...(r.unverified === null ? [] : [["not verified", escapeHtml(r.unverified)]]),
+    ...(r.flags.length === 0
+      ? []
+      : [["flags", r.flags.map((f) => `<code>${escapeHtml(f)}</code>`).join(" ")]]),
   ]
     .map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`)
     .join("");
@@ -285,7 +316,14 @@ function rolloutSection(r: ReportRollout): string {
     r.calls.length === 0
       ? "<p>No tool call.</p>"
       : table(
-          ["#", "emitted name", "provenance", "verifier name", "status", "outcome"],
+          [
+            "#",
+            "emitted name",
+            "provenance",
+            "verifier name",
+            "status",
+            `outcome (${r.outcome_policy} replay)`,
+          ],
           r.calls.map((c) => [
             cell(String(c.index), "num"),
             cell(`<code>${name(c.emitted)}</code>`),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatCount, lineCountsText, zeroShareText } from "./counts";
+import { formatCount, lineCountsText, unverifiedCounts, unverifiedText, zeroShareText } from "./counts";
 
 describe("the one wording for a file's counts", () => {
   it("names unreadable lines beside the rollouts, never inside their count", () => {
@@ -43,5 +43,21 @@ describe("formatCount", () => {
   });
   it("leaves other numbers to toLocaleString", () => {
     expect(formatCount(1234.5)).toBe("1,234.5");
+  });
+});
+
+describe("unverifiedText", () => {
+  it("counts the rollouts not verified by reason, in the reasons' order, and says nothing when all were", () => {
+    const rows = [
+      { unverified: "missing_field" as const },
+      { unverified: null },
+      { unverified: "no_server" as const },
+      { unverified: "missing_field" as const },
+    ];
+    expect(unverifiedText(unverifiedCounts(rows), rows.length)).toBe(
+      "3 of 4 rollouts not verified here (no server 1, no task data 2)",
+    );
+    expect(unverifiedText(unverifiedCounts([{ unverified: null }]), 1)).toBeNull();
+    expect(unverifiedText({}, 0)).toBeNull();
   });
 });

@@ -4,6 +4,7 @@
  * rollout); unreadable lines are listed with their reasons and are in no rollout total (no mean, no
  * share, no triage cause). Every front end (the file chip, the run view, `cli triage`) says it this way.
  */
+import { UNVERIFIED_CODES, UNVERIFIED_LABEL, type UnverifiedCode } from "../verify/unverified";
 import type { Reward } from "./reward";
 
 export interface LineCounts {
@@ -71,4 +72,30 @@ export function zeroShareText(
   return counts.unreadable === 0
     ? head
     : `${head} · ${count(counts.unreadable, "unreadable line", "unreadable lines")}, not counted`;
+}
+
+/** How many rollouts were not verified under the contract policy, by lib/verify's reason code. */
+export type UnverifiedCounts = Readonly<Partial<Record<UnverifiedCode, number>>>;
+
+export function unverifiedCounts(
+  rows: readonly { readonly unverified: UnverifiedCode | null }[],
+): UnverifiedCounts {
+  const counts: Partial<Record<UnverifiedCode, number>> = {};
+  for (const row of rows)
+    if (row.unverified !== null) counts[row.unverified] = (counts[row.unverified] ?? 0) + 1;
+  return counts;
+}
+
+/**
+ * "5 of 5 rollouts not verified here (no task data 5)", or null when every rollout was: a report or summary
+ * that says "recomputed" must not leave out that nothing was.
+ */
+export function unverifiedText(counts: UnverifiedCounts, rollouts: number): string | null {
+  const reasons = UNVERIFIED_CODES.flatMap((code) => {
+    const n = counts[code] ?? 0;
+    return n === 0 ? [] : [`${UNVERIFIED_LABEL[code]} ${formatCount(n)}`];
+  });
+  const total = UNVERIFIED_CODES.reduce((sum, code) => sum + (counts[code] ?? 0), 0);
+  if (total === 0) return null;
+  return `${formatCount(total)} of ${count(rollouts, "rollout", "rollouts")} not verified here (${reasons.join(", ")})`;
 }

@@ -1,4 +1,12 @@
-export { formatCount, type LineCounts, lineCountsText, zeroShareText } from "./counts";
+export {
+  formatCount,
+  type LineCounts,
+  lineCountsText,
+  type UnverifiedCounts,
+  unverifiedCounts,
+  unverifiedText,
+  zeroShareText,
+} from "./counts";
 export {
   evaluateFilter,
   type FilterClause,
