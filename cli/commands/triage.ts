@@ -23,7 +23,7 @@ import {
   withTaskWide,
   zeroShareText,
 } from "../../lib/run";
-import { REPRODUCTION_TEXT, summarizeTriage, ZERO_CAUSE_LABELS, ZERO_CAUSES } from "../../lib/triage";
+import { reproducedText, summarizeTriage, ZERO_CAUSE_LABELS, ZERO_CAUSES } from "../../lib/triage";
 import { emptyValue, onlyFile, REWARD_HELP, readReward, scanOptions } from "../args";
 import { reportError } from "../errors";
 import {
@@ -196,11 +196,7 @@ export function formatSummary(
   // Drift is counted apart: its zero is the recording's, not something the agent did.
   out.push(`counted apart (the recorded reward matches neither policy's recomputation):`);
   out.push(line("drift"));
-  const r = triage.reproduced;
-  out.push(
-    `recorded reward reproduced by: both policies ${r.both}, contract only ${r.contract}, legacy only ${r.legacy}, neither ${r.neither}` +
-      (r.legacy > r.contract ? ` (${REPRODUCTION_TEXT.legacy})` : ""),
-  );
+  out.push(reproducedText(triage));
   const m = runMetrics(
     kept.map((row) => metricsOf(row, options.runs?.get(row))),
     { reward },

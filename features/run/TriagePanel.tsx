@@ -2,8 +2,8 @@ import { memo } from "react";
 import { cx } from "@/components/cx";
 import { type LineCounts, type Reward, zeroShareText } from "@/lib/run";
 import {
-  REPRODUCTION_TEXT,
   type RunTriage,
+  reproducedText,
   ZERO_CAUSE_HINTS,
   ZERO_CAUSE_LABELS,
   ZERO_CAUSES,
@@ -83,7 +83,6 @@ export const TriagePanel = memo(function TriagePanel({
   onCause,
 }: Props) {
   const triage = views[reward];
-  const reproduced = triage.reproduced;
   let x = 0;
   return (
     <section
@@ -132,9 +131,7 @@ export const TriagePanel = memo(function TriagePanel({
         <CauseButton cause="drift" triage={triage} active={active} onCause={onCause} />
       </div>
       <p className={cx("muted", styles.triageFinding)} data-testid="triage-reproduced">
-        Recorded reward reproduced by both policies {reproduced.both}, contract only {reproduced.contract},
-        legacy only {reproduced.legacy}, neither {reproduced.neither}.
-        {reproduced.legacy > reproduced.contract ? ` Mostly legacy: ${REPRODUCTION_TEXT.legacy}.` : ""}
+        {reproducedText(triage)}
       </p>
     </section>
   );

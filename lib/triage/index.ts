@@ -23,6 +23,7 @@ export {
   isZeroReward,
   type RolloutTriage,
   type RunTriage,
+  reproducedText,
   summarizeTriage,
   type TriagedLine,
   type TriageOptions,

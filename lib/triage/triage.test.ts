@@ -15,6 +15,8 @@ import { type VerifyOptions, verifyRollout } from "../verify";
 import {
   callBadges,
   isZeroReward,
+  REPRODUCTION_TEXT,
+  reproducedText,
   summarizeTriage,
   type TriageOptions,
   triageHeading,
@@ -359,5 +361,27 @@ describe("triageHeading", () => {
     expect(triageHeading({ recorded: -1, contract: 0, legacy: null })).toBe("Why zero");
     expect(triageHeading({ recorded: -1, contract: -1, legacy: -1 })).toBe("Why below zero");
     expect(triageHeading({ recorded: -0.5, contract: null, legacy: 1 })).toBe("Why below zero");
+  });
+});
+
+describe("reproducedText", () => {
+  it("counts the rollouts no policy could be compared on, and says when legacy reproduces more", () => {
+    let at = 0;
+    const line = (recorded: number | null, contract: number | null, legacy: number | null) => ({
+      line: ++at,
+      recorded,
+      contract,
+      legacy,
+      cause: null,
+    });
+    const text = reproducedText(
+      summarizeTriage([line(1, 1, 1), line(0, 1, 0), line(0, 1, 0), line(1, null, null), line(null, 1, 1)]),
+    );
+    expect(text).toBe(
+      `Recorded reward reproduced by both policies 1, contract only 0, legacy only 2, neither 0; not comparable 2 (no recorded reward, or neither policy verified it). Mostly legacy: ${REPRODUCTION_TEXT.legacy}.`,
+    );
+    expect(reproducedText(summarizeTriage([line(1, 1, 1)]))).toBe(
+      "Recorded reward reproduced by both policies 1, contract only 0, legacy only 0, neither 0.",
+    );
   });
 });

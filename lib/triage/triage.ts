@@ -25,7 +25,7 @@ import {
   traceText,
 } from "./decisive";
 import { readCallOutcomes } from "./details";
-import { explainDrift, type Reproduction, reproducedBy } from "./drift";
+import { explainDrift, REPRODUCTION_TEXT, type Reproduction, reproducedBy } from "./drift";
 import { readHealth } from "./health";
 
 /** The causes, in precedence order (task_wide is decided over a run's rows: lib/triage/task-wide.ts). */
@@ -523,6 +523,20 @@ export interface RunTriage {
   readonly lines: Readonly<Record<ZeroCause, readonly number[]>>;
   /** Over every rollout: which policy reproduces the recorded reward (the run's scoring, as a finding). */
   readonly reproduced: Readonly<Record<Reproduction, number>>;
+}
+
+/**
+ * The run's scoring as one sentence, every front end's: "Recorded reward reproduced by both policies 3,
+ * contract only 0, legacy only 2, neither 1; not comparable 5 (no recorded reward, or neither policy
+ * verified it)." and, when legacy reproduces more than contract, what that means.
+ */
+export function reproducedText(triage: Pick<RunTriage, "reproduced" | "total">): string {
+  const r = triage.reproduced;
+  const apart = triage.total - (r.both + r.contract + r.legacy + r.neither);
+  const rest =
+    apart === 0 ? "" : `; not comparable ${apart} (no recorded reward, or neither policy verified it)`;
+  const mostly = r.legacy > r.contract ? ` Mostly legacy: ${REPRODUCTION_TEXT.legacy}.` : "";
+  return `Recorded reward reproduced by both policies ${r.both}, contract only ${r.contract}, legacy only ${r.legacy}, neither ${r.neither}${rest}.${mostly}`;
 }
 
 function emptyRecord<T>(make: () => T): Record<ZeroCause, T> {
