@@ -68,7 +68,8 @@ function RunLine({ run }: { run: FolderRunView }) {
       {"; "}
       {run.inputs.length > 0 ? (
         <>
-          pairs with <span className="mono">{run.inputs.join(", ")}</span>
+          task rows offered for pairing: <span className="mono">{run.inputs.join(", ")}</span> (the file chip
+          counts the rollouts paired)
         </>
       ) : (
         "no task rows to pair with"
