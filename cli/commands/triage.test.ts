@@ -234,11 +234,15 @@ describe("cli triage", () => {
     };
     // code_gen's lines carry no index: each pairs with its row of example.jsonl by equal input.
     expect(await passLine("code_gen")).toBe(
-      "pass@k (recorded, over tasks): pass@1 0.2000 (5 tasks), pass@2 n/a (0 tasks), pass@4 n/a (0 tasks)",
+      "pass@k (recorded, over tasks): pass@1 0.2000 (5 tasks), pass@2 n/a (0 tasks), pass@4 n/a (0 tasks) (a pass is a reward above 0)",
     );
     // structeval's two files are two runs of one rollout per task: never one run of two.
     expect(await passLine("structeval")).toBe(
-      "pass@k (recorded, over tasks): pass@1 0.9000 (10 tasks), pass@2 n/a (0 tasks), pass@4 n/a (0 tasks)",
+      "pass@k (recorded, over tasks): pass@1 0.9000 (10 tasks), pass@2 n/a (0 tasks), pass@4 n/a (0 tasks) (a pass is a reward above 0)",
+    );
+    // newton_bench's 3 rollouts that pair with no task row are named as left out, not dropped silently.
+    expect(await passLine("newton_bench")).toBe(
+      "pass@k (recorded, over tasks): pass@1 0.5000 (2 tasks), pass@2 n/a (0 tasks), pass@4 n/a (0 tasks) (a pass is a reward above 0; left out: 3 rollouts without a task)",
     );
   });
 });

@@ -8,7 +8,7 @@ import { csvHeader, csvRow, jsonlRow } from "../../lib/export/csv";
 import { readLine, rowRewards, unparsedLine } from "../../lib/folder";
 import { agentOf, type HarnessChoice, harnessFor, parseHarnessChoice } from "../../lib/harness";
 import type { JsonlItem } from "../../lib/jsonl";
-import { runMetrics } from "../../lib/metrics";
+import { passScopeText, runMetrics } from "../../lib/metrics";
 import {
   type FilterClause,
   matchesFilter,
@@ -205,7 +205,7 @@ export function formatSummary(
     `mean reward: recorded ${fixed(m.mean.recorded, MEAN_DECIMALS)}, contract ${fixed(m.mean.contract, MEAN_DECIMALS)}, legacy ${fixed(m.mean.legacy, MEAN_DECIMALS)}`,
   );
   out.push(
-    `pass@k (${reward}, over tasks): ${m.pass_at_k.map((p) => `pass@${p.k} ${fixed(p.value, MEAN_DECIMALS)} (${p.tasks} tasks)`).join(", ")}`,
+    `pass@k (${reward}, over tasks): ${m.pass_at_k.map((p) => `pass@${p.k} ${fixed(p.value, MEAN_DECIMALS)} (${p.tasks} tasks)`).join(", ")} (${passScopeText(m)})`,
   );
   out.push(
     `policies: ${m.policy_change.gained.length} gained under contract, ${m.policy_change.lost.length} lost, ${m.policy_change.same} same`,

@@ -1,6 +1,6 @@
 import { Fragment, memo, useState } from "react";
 import { formatReward } from "@/components/badges";
-import type { GroupStats, RewardSource, RunMetrics } from "@/lib/metrics";
+import { type GroupStats, passScopeText, type RewardSource, type RunMetrics } from "@/lib/metrics";
 import { formatCount, lineCountsText, REWARDS } from "@/lib/run";
 import styles from "./RunMetricsPanel.module.css";
 
@@ -143,6 +143,9 @@ export const RunMetricsPanel = memo(function RunMetricsPanel({
                 @{p.k} <Value name={`pass-at-${p.k}`} value={p.value} />
               </span>
             ))}
+            <span className="muted" data-testid="pass-scope">
+              ({passScopeText(metrics)})
+            </span>
           </span>
         </div>
         <div className={styles.metric}>

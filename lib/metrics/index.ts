@@ -13,6 +13,7 @@ export {
   type PolicyChange,
   passAtK,
   passes,
+  passScopeText,
   policyChange,
   REWARD_SOURCES,
   type RewardDistribution,

@@ -6,6 +6,7 @@ import {
   groupStats,
   type MetricsRow,
   passAtK,
+  passScopeText,
   policyChange,
   readModelUsage,
   rewardDistribution,
@@ -152,6 +153,22 @@ describe("group and run metrics on hand-built rows", () => {
     expect(runPassAtK(ROWS, 1, "recorded").value).toBeCloseTo(0.5, 12);
     // A higher pass threshold: only reward 1 passes.
     expect(runPassAtK(ROWS, 1, "contract", { above: 0.5 }).value).toBeCloseTo(0.5, 12);
+  });
+
+  it("says what pass@k leaves out whatever k: rollouts without a task, and without a reward in its source", () => {
+    const row = { agent: "a", server: "s", model: null, usage: null, recorded: 1, contract: 1, legacy: 1 };
+    const rows = [
+      { ...row, line: 1, task: "0" },
+      { ...row, line: 2, task: null },
+      { ...row, line: 3, task: null },
+      { ...row, line: 4, task: "1", recorded: null },
+    ];
+    const m = runMetrics(rows);
+    expect(m.pass_left_out).toEqual({ no_task: 2, no_reward: 1 });
+    expect(passScopeText(m)).toBe(
+      "a pass is a reward above 0; left out: 2 rollouts without a task, 1 rollout without a recorded reward",
+    );
+    expect(passScopeText(runMetrics(rows.slice(0, 1)), { above: 0.5 })).toBe("a pass is a reward above 0.5");
   });
 
   it("the distribution lists each distinct reward and the rows without one", () => {

@@ -5,7 +5,7 @@
  * the data goes through `escapeHtml` (model text is never HTML), and nothing in it depends on the clock.
  */
 import type { Policy } from "../identity/types";
-import type { RewardSource, RunMetrics } from "../metrics";
+import { passScopeText, type RewardSource, type RunMetrics } from "../metrics";
 import { displayName } from "../names";
 import {
   formatCount,
@@ -233,6 +233,7 @@ function metrics(run: ReportRun, filter: string, level: number): string {
 <p>${escapeHtml(`${formatCount(m.rollouts)} rollouts${filter === "" ? "" : " kept by the filter"}`)}</p>
 ${means}
 ${heading(level + 1, "pass@k")}${passK}
+<p class="muted" data-testid="report-pass-scope">${escapeHtml(`pass@k counts tasks; ${passScopeText(m)}.`)}</p>
 ${heading(level + 1, "Contract vs legacy")}
 <p>${change.gained.length} gained under contract, ${change.lost.length} lost, ${change.same} the same, ${change.incomparable} not comparable; mean change ${reward(change.mean_delta)}.</p>
 ${groups("agent", m.by_agent)}${groups("server", m.by_server)}
