@@ -86,6 +86,10 @@ for (const [server, want] of Object.entries(EXPECTED)) {
     await expect(page.locator("p.server-source[data-server-source='config']")).toContainText("Gym config");
     // Gym's own numbers beside ours.
     await expect(page.getByTestId("gym-metrics")).toContainText("example_metrics.json");
+    // The CLI that gives the same rows reads the folder (its configs route the lines), not the file alone.
+    await expect(page.getByTestId("export-cli")).toHaveText(
+      `npm run --silent cli -- triage '${server}' --format csv`,
+    );
   });
 }
 

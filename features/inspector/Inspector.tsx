@@ -341,6 +341,11 @@ export function Inspector() {
                     error={runView?.filter_error ?? null}
                     kept={runLines === null ? null : runLines.length}
                     fileName={dataset.name}
+                    folder={
+                      folderRun === null || folder === null
+                        ? null
+                        : { name: folder.name, runs: folder.runs.length }
+                    }
                     reward={view.reward}
                     onExport={onExport}
                     exportError={exportError}

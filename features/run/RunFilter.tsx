@@ -15,6 +15,11 @@ interface Props {
   /** Rows the filter keeps (null: no filter). */
   kept: number | null;
   fileName: string;
+  /**
+   * The opened folder the file is one rollouts file of (its name, how many rollouts files it has), or null:
+   * the CLI reads a folder's file with its configs only as part of the folder.
+   */
+  folder: { readonly name: string; readonly runs: number } | null;
   /** The run view's reward setting: the report counts zeros and reads pass@k in it. */
   reward: Reward;
   onExport(format: "csv" | "jsonl"): void;
@@ -68,9 +73,17 @@ function shellQuote(text: string): string {
 /** The structured filter (lib/run syntax), the export of what it keeps, and the inferred harness offer. */
 export const RunFilter = memo(function RunFilter(props: Props) {
   const [draft, setDraft] = useDraft(props.filter, props.onFilter);
-  const cli = `npm run --silent cli -- triage ${shellQuote(props.fileName)} --format csv${
+  // A folder's file is routed by the folder's configs and paired with its task rows: the CLI does that for
+  // the folder, not for the file alone (every rollouts file, each row naming its file).
+  const cli = `npm run --silent cli -- triage ${shellQuote(props.folder?.name ?? props.fileName)} --format csv${
     props.filter.trim() === "" ? "" : ` --filter ${shellQuote(props.filter.trim())}`
   }`;
+  const folderNote =
+    props.folder === null
+      ? ""
+      : props.folder.runs > 1
+        ? ` (the folder: each of its ${props.folder.runs} rollouts files, this file's rows with file ${props.fileName})`
+        : " (the folder, with its configs and task rows)";
   return (
     <div className={styles.runFilter}>
       <div className={styles.runFilterRow}>
@@ -127,7 +140,7 @@ export const RunFilter = memo(function RunFilter(props: Props) {
         <code className={styles.cliLine} data-testid="export-cli">
           {cli}
         </code>
-        ; the report counts zeros and reads pass@k in{" "}
+        {folderNote}; the report counts zeros and reads pass@k in{" "}
         <span data-testid="export-reward" data-reward={props.reward}>
           {rewardName(props.reward)}
         </span>{" "}
