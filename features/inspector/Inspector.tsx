@@ -146,7 +146,9 @@ export function Inspector() {
   const onReport = useStableCallback(() => {
     if (!dataset) return;
     setExportError(null);
-    void runReport(dataset, view.f, marks, view.reward).then(setExportError);
+    // A folder's file gets the folder's report: named after the folder (Gym's files share their names).
+    const name = folderRun === null || folder === null ? null : folder.name;
+    void runReport(dataset, view.f, marks, view.reward, name).then(setExportError);
   });
   const onHarness = useStableCallback((choice: HarnessChoice) =>
     setView({ harness: formatHarnessChoice(choice) }),

@@ -73,10 +73,12 @@ export function useRunReport() {
       filter: string,
       marked: readonly MarkedRollout[],
       reward: Reward,
+      /** The opened folder's name when the report is the folder's. */
+      folder: string | null = null,
     ): Promise<string | null> => {
       const result = await client.request("runReport", { dataset: dataset.id, filter, marked, reward });
       if ("error" in result) return result.error;
-      download(result.html, "text/html", `${baseName(dataset)}-report.html`);
+      download(result.html, "text/html", `${folder ?? baseName(dataset)}-report.html`);
       return null;
     },
     [client],
