@@ -90,6 +90,12 @@ for (const [server, want] of Object.entries(EXPECTED)) {
     await expect(page.getByTestId("export-cli")).toHaveText(
       `npm run --silent cli -- triage '${server}' --format csv`,
     );
+    // Its report is the folder's, named after it (every Gym folder's rollouts file is example_rollouts.jsonl).
+    const [report] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByTestId("export-report").click(),
+    ]);
+    expect(report.suggestedFilename()).toBe(`${server}-report.html`);
   });
 }
 
