@@ -163,14 +163,20 @@ export async function reportData(
     const shown = REPORT_DEFAULT_ROLLOUTS - left;
     const of = request.filter === "" ? "in the run" : "the filter keeps";
     const scope = `scored 0 or below in ${rewardName(request.reward)}`;
-    const what = anyZero ? `rollouts ${of} that ${scope}` : `rollouts ${of}`;
+    const noun = total === 1 ? "rollout" : "rollouts";
+    const what = anyZero ? `${noun} ${of} that ${scope}` : `${noun} ${of}`;
     const count =
-      shown === total
-        ? `all ${total} ${what}`
-        : `the first ${shown} of the ${total} ${what} (mark rollouts to choose others)`;
-    chosen = anyZero
-      ? `${count.charAt(0).toUpperCase()}${count.slice(1)}.`
-      : `No rollout ${of} ${scope}: ${count}.`;
+      total === 1
+        ? `the one ${what}`
+        : shown === total
+          ? `all ${total} ${what}`
+          : `the first ${shown} of the ${total} ${what} (mark rollouts to choose others)`;
+    chosen =
+      total === 0
+        ? `No rollout ${of}.`
+        : anyZero
+          ? `${count.charAt(0).toUpperCase()}${count.slice(1)}.`
+          : `No rollout ${of} ${scope}: ${count}.`;
   }
   const runs: ReportRun[] = [];
   for (const { source, view } of views) {
