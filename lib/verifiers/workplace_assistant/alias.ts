@@ -96,7 +96,7 @@ export function aliasHint(
   if (exact) {
     const candidates = [...exact.keys()];
     const tool = candidates[0]!;
-    const harnesses = [...new Set([...exact.values()].flat())];
+    const harnesses = byFamily([...new Set([...exact.values()].flat())]);
     const who = harnesses.map((h) => RULE_LABELS[h]).join(", ");
     const which =
       candidates.length === 1
@@ -110,6 +110,12 @@ export function aliasHint(
     };
   }
   return embeddedHint(name, tools, verifyingServer, recorded);
+}
+
+/** A harness's eras side by side ("Hermes (Gym pin, era B), Hermes (era A, 2026-03), Gemini CLI"), in first-seen order. */
+function byFamily(rules: readonly AliasRuleId[]): AliasRuleId[] {
+  const family = (rule: AliasRuleId) => rule.split("-")[0];
+  return [...new Set(rules.map(family))].flatMap((f) => rules.filter((rule) => family(rule) === f));
 }
 
 /** The longest known tool name the emitted name ends with (after a `_` boundary), else one it contains. */

@@ -155,6 +155,18 @@ describe("isCorrect explanations", () => {
     },
   );
 
+  it("names the harnesses that emit an alias with each harness's eras side by side", () => {
+    const result = isCorrect([{ ...REPLY, name: "mcp_workplace_assistant_email_reply_email" }], [REPLY]);
+    expect(result.details.calls[0]!.aliasHint?.harnesses).toEqual([
+      "hermes-legacy",
+      "hermes-a",
+      "gemini-cli",
+    ]);
+    expect(result.explanation.join("\n")).toContain(
+      "It is the Hermes (Gym pin, era B), Hermes (era A, 2026-03), Gemini CLI (v0.34+) alias",
+    );
+  });
+
   it("an embedded tool name without an exact alias still gets a hint", () => {
     const result = isCorrect([{ ...REPLY, name: "functions_email_reply_email" }], [REPLY]);
     expect(result.details.calls[0]!.aliasHint).toMatchObject({
