@@ -172,6 +172,16 @@ describe("triageRollout", () => {
     expect(without?.sentence).not.toMatch(/what-if/);
   });
 
+  it("quotes calls that failed the same way once, naming each call", () => {
+    const text = readFileSync(join(ROOT, "public/samples/compare-mcp-hermes-noprov.jsonl"), "utf8");
+    const t = triage(JSON.parse(text.split("\n")[5]!));
+    const name = "mcp_workplace_assistant_customer_relationship_manager_update_customer";
+    expect(t?.failed_calls).toEqual([0, 1, 2]);
+    expect(t?.sentence).toBe(
+      `3 calls named no tool of workplace_assistant, so Gym skipped them: calls #0, #1 and #2 ${name} skipped: KeyError: '${name}'.`,
+    );
+  });
+
   it("reads run health from the line: a failed model call, a cut-off response, no output tokens", () => {
     expect(triage(row(lineOf("model_error")))).toMatchObject({ cause: "model_error" });
     expect(triage(row(lineOf("model_error")))?.sentence).toMatch(

@@ -257,6 +257,11 @@ export function evidenceOf(contract: VerifyResult, legacy: VerifyResult): Verify
   return evidencePolicy(contract, legacy) === "contract" ? contract : legacy;
 }
 
+/** "#0, #1 and #2". */
+function listOf(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+}
+
 /**
  * How a tool_failed sentence begins: a call that named no tool never reached one, so it is not said to be
  * rejected by the tool (a user read the old "rejected by the tool" of harness aliases as the tool refusing).
@@ -398,14 +403,24 @@ export function triageRollout(rollout: Rollout, options: TriageOptions = {}): Ro
 
   // 9. tool_failed
   if (failed.length > 0) {
-    const shown = failed
-      .slice(0, TRACES_PER_SENTENCE)
-      .map(
-        (call) =>
-          `call #${call.index} ${call.name || "(no name)"} ${call.outcome === "refused" ? "refused" : "skipped"}: ${(call.message ?? call.outcome).replace(/\.$/, "")}`,
-      );
-    const more =
-      failed.length > TRACES_PER_SENTENCE ? `; and ${failed.length - TRACES_PER_SENTENCE} more` : "";
+    // Calls that failed the same way are quoted once ("calls #0, #1 and #2 X skipped: ..."): a harness
+    // alias repeated on every call read as the same long name six times.
+    const groups = new Map<string, (typeof failed)[number][]>();
+    for (const call of failed) {
+      const key = JSON.stringify([call.name, call.outcome === "refused", call.message ?? call.outcome]);
+      const group = groups.get(key);
+      if (group) group.push(call);
+      else groups.set(key, [call]);
+    }
+    const quoted = [...groups.values()].slice(0, TRACES_PER_SENTENCE);
+    const shown = quoted.map((calls) => {
+      const call = calls[0]!;
+      const which =
+        calls.length === 1 ? `call #${call.index}` : `calls ${listOf(calls.map((c) => `#${c.index}`))}`;
+      return `${which} ${call.name || "(no name)"} ${call.outcome === "refused" ? "refused" : "skipped"}: ${(call.message ?? call.outcome).replace(/\.$/, "")}`;
+    });
+    const left = failed.length - quoted.reduce((n, calls) => n + calls.length, 0);
+    const more = left > 0 ? `; and ${left} more` : "";
     const hint = rescue === null ? "" : ` The names look like harness aliases: ${rescueText(rescue)}.`;
     return {
       ...base,
