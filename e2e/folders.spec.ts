@@ -7,7 +7,15 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { expectRoles, openFolder, ROOT, readJsonlFile, folderRows as rows, waitReady } from "./helpers";
+import {
+  expectRoles,
+  openFolder,
+  ROOT,
+  readJsonlFile,
+  folderRows as rows,
+  unfoldFolderPanel,
+  waitReady,
+} from "./helpers";
 
 const SERVERS = path.join(ROOT, "fixtures/gym-examples/resources_servers");
 
@@ -32,8 +40,10 @@ for (const [server, want] of Object.entries(EXPECTED)) {
     await page.goto("/");
     await openFolder(page, dir);
 
-    // Every file is listed with its role and why.
+    // Every file is listed with its role and why, in a table that starts folded: every file is recognised.
     const panel = page.getByTestId("folder-panel");
+    await expect(panel).not.toHaveAttribute("open");
+    await unfoldFolderPanel(page);
     await expectRoles(page, {
       "data/example_rollouts.jsonl": "rollouts",
       "data/example.jsonl": "inputs",
@@ -111,6 +121,7 @@ test("changing a file's role plans the folder again: pairing and routing follow"
   await page.goto("/");
   await openFolder(page, path.join(SERVERS, "example_mcp_weather"));
   const panel = page.getByTestId("folder-panel");
+  await unfoldFolderPanel(page);
   const rowsBefore = await rows(page);
   expect(rowsBefore.every((r) => r.source === "config")).toBe(true);
 

@@ -81,6 +81,13 @@ export async function folderRows(page: Page): Promise<ListedRow[]> {
   );
 }
 
+/** Unfolds the folder's file table (it starts folded when every file was recognised). */
+export async function unfoldFolderPanel(page: Page): Promise<void> {
+  const panel = page.getByTestId("folder-panel");
+  if ((await panel.getAttribute("open")) === null) await panel.locator("summary").click();
+  await expect(panel).toHaveAttribute("open", "");
+}
+
 /** Asserts that the folder panel lists each file (path relative to the folder) with the given role. */
 export async function expectRoles(page: Page, roles: Readonly<Record<string, string>>): Promise<void> {
   const panel = page.getByTestId("folder-panel");

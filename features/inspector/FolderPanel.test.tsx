@@ -7,9 +7,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { render, screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import type { FileRole } from "@/lib/folder";
 import { compareMetrics, DatasetTally, type GymMetrics, readGymMetrics, rowRewards } from "@/lib/folder";
-import type { FolderRunView, GymMetricsView } from "@/worker/protocol";
-import { GymMetricsPanel } from "./FolderPanel";
+import type { FolderFileView, FolderRunView, FolderSummary, GymMetricsView } from "@/worker/protocol";
+import { FolderPanel, folderNeedsALook, GymMetricsPanel } from "./FolderPanel";
 
 const SERVERS = join(import.meta.dirname, "../../fixtures/gym-examples/resources_servers");
 const METRICS = "data/example_metrics.json";
@@ -126,5 +127,52 @@ describe("GymMetricsPanel", () => {
       "0.5",
       "differs by -0.25 (the rewards recomputed here)",
     ]);
+  });
+});
+
+describe("FolderPanel", () => {
+  const file = (path: string, role: FileRole): FolderFileView => ({
+    path,
+    role,
+    reason: `why ${path}`,
+    chosen: false,
+    dataset: null,
+  });
+  const run: FolderRunView = {
+    rollouts: "data/example_rollouts.jsonl",
+    dataset: "d-1",
+    configs: ["configs/x.yaml"],
+    inputs: ["data/example.jsonl"],
+    servers: ["x"],
+    metrics: [],
+  };
+  const recognised: FolderSummary = {
+    name: "x",
+    files: [
+      file("data/example_rollouts.jsonl", "rollouts"),
+      file("data/example.jsonl", "inputs"),
+      file("configs/x.yaml", "config"),
+    ],
+    runs: [run],
+  };
+
+  it("starts folded when every file is recognised and each rollouts file has configs and task rows", () => {
+    expect(folderNeedsALook(recognised)).toBe(false);
+    render(<FolderPanel folder={recognised} onRole={() => {}} busy={false} />);
+    expect(screen.getByTestId("folder-panel")).not.toHaveAttribute("open");
+    // What each rollouts file is read with stays on screen.
+    expect(screen.getByTestId("folder-runs")).toHaveTextContent("routed by configs/x.yaml to x");
+  });
+
+  it("starts open when something needs a look: an unrecognised file, no rollouts file, no config or task rows", () => {
+    const cases: FolderSummary[] = [
+      { ...recognised, files: [...recognised.files, file("notes.txt", "ignore")] },
+      { ...recognised, runs: [] },
+      { ...recognised, runs: [{ ...run, configs: [] }] },
+      { ...recognised, runs: [{ ...run, inputs: [] }] },
+    ];
+    for (const folder of cases) expect(folderNeedsALook(folder), JSON.stringify(folder)).toBe(true);
+    render(<FolderPanel folder={cases[0]!} onRole={() => {}} busy={false} />);
+    expect(screen.getByTestId("folder-panel")).toHaveAttribute("open");
   });
 });

@@ -1,4 +1,5 @@
 "use client";
+import { useState } from "react";
 import badges from "@/components/badges.module.css";
 import { cx } from "@/components/cx";
 import {
@@ -80,8 +81,21 @@ function RunLine({ run }: { run: FolderRunView }) {
 }
 
 /**
+ * Whether the folder's file table needs a look: a file no role was recognised for, no rollouts file, or a
+ * rollouts file without a config or task rows beside it. Otherwise it starts folded, so the rollouts are on
+ * the first screen (a Gym example folder's table and the why-zero breakdown filled ~700 px above them).
+ */
+export function folderNeedsALook(folder: FolderSummary): boolean {
+  return (
+    folder.files.some((file) => file.role === "ignore") ||
+    folder.runs.length === 0 ||
+    folder.runs.some((run) => run.configs.length === 0 || run.inputs.length === 0)
+  );
+}
+
+/**
  * The opened folder: every file with the role lib/folder gave it and why (a select changes it, and the
- * folder is planned again), and what each rollouts file is read with.
+ * folder is planned again), and what each rollouts file is read with (always shown).
  */
 export function FolderPanel({
   folder,
@@ -92,59 +106,64 @@ export function FolderPanel({
   onRole(path: string, role: FileRole): void;
   busy: boolean;
 }) {
+  // Decided when the folder opens, then the user's: a role changed in the table never folds it away.
+  const [open, setOpen] = useState(() => folderNeedsALook(folder));
   return (
-    <details className={styles.folderPanel} data-testid="folder-panel" open={folder.files.length <= 12}>
-      <summary>
-        Folder <span className="mono">{folder.name}</span>: {folder.files.length} file
-        {folder.files.length === 1 ? "" : "s"}, {folder.runs.length} rollouts file
-        {folder.runs.length === 1 ? "" : "s"}
-      </summary>
-      <table className={styles.folderFiles}>
-        <thead>
-          <tr>
-            <th>file</th>
-            <th>role</th>
-            <th>why</th>
-          </tr>
-        </thead>
-        <tbody>
-          {folder.files.map((file) => (
-            <tr key={file.path} data-folder-file={file.path} data-role={file.role}>
-              <td className="mono">{file.path}</td>
-              <td>
-                <select
-                  value={file.role}
-                  disabled={busy}
-                  aria-label={`Role of ${file.path}`}
-                  data-testid="role-select"
-                  onChange={(event) => {
-                    const role = readRole(event.target.value);
-                    if (role !== null) onRole(file.path, role);
-                  }}
-                >
-                  {FILE_ROLES.map((role) => (
-                    <option key={role} value={role}>
-                      {FILE_ROLE_LABEL[role]}
-                    </option>
-                  ))}
-                </select>
-              </td>
-              <td>
-                {file.chosen && <span className={cx(badges.badge, badges.tone_none)}>chosen</span>}{" "}
-                {file.reason}
-              </td>
+    <div className={styles.folderPanel}>
+      <details data-testid="folder-panel" open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
+        <summary>
+          Folder <span className="mono">{folder.name}</span>: {folder.files.length} file
+          {folder.files.length === 1 ? "" : "s"}, {folder.runs.length} rollouts file
+          {folder.runs.length === 1 ? "" : "s"}
+          {open ? "" : ": each file's role and why"}
+        </summary>
+        <table className={styles.folderFiles}>
+          <thead>
+            <tr>
+              <th>file</th>
+              <th>role</th>
+              <th>why</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {folder.files.map((file) => (
+              <tr key={file.path} data-folder-file={file.path} data-role={file.role}>
+                <td className="mono">{file.path}</td>
+                <td>
+                  <select
+                    value={file.role}
+                    disabled={busy}
+                    aria-label={`Role of ${file.path}`}
+                    data-testid="role-select"
+                    onChange={(event) => {
+                      const role = readRole(event.target.value);
+                      if (role !== null) onRole(file.path, role);
+                    }}
+                  >
+                    {FILE_ROLES.map((role) => (
+                      <option key={role} value={role}>
+                        {FILE_ROLE_LABEL[role]}
+                      </option>
+                    ))}
+                  </select>
+                </td>
+                <td>
+                  {file.chosen && <span className={cx(badges.badge, badges.tone_none)}>chosen</span>}{" "}
+                  {file.reason}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </details>
       {folder.runs.length > 0 && (
-        <ul className={styles.folderRuns}>
+        <ul className={styles.folderRuns} data-testid="folder-runs">
           {folder.runs.map((run) => (
             <RunLine key={run.rollouts} run={run} />
           ))}
         </ul>
       )}
-    </details>
+    </div>
   );
 }
 

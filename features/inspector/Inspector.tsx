@@ -272,6 +272,7 @@ export function Inspector() {
             <>
               {folder && (
                 <FolderPanel
+                  key={folder.name}
                   folder={folder}
                   busy={busy}
                   onRole={(path, role) => void loader.setRole(path, role)}
@@ -310,6 +311,7 @@ export function Inspector() {
                 <>
                   {folder && (
                     <FolderPanel
+                      key={folder.name}
                       folder={folder}
                       busy={busy}
                       onRole={(path, role) => void loader.setRole(path, role)}
