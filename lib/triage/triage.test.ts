@@ -182,6 +182,20 @@ describe("triageRollout", () => {
     );
   });
 
+  it("gives at most three numbers of calls that failed the same way", () => {
+    const text = readFileSync(join(ROOT, "public/samples/compare-mcp-hermes-noprov.jsonl"), "utf8");
+    const line = JSON.parse(text.split("\n")[5]!);
+    const call = line.response.output.find((item: { type: string }) => item.type === "function_call");
+    // 200 calls of the same alias, each with its own call_id.
+    line.response.output = Array.from({ length: 200 }, (_, i) => ({ ...call, call_id: `c${i}` }));
+    const t = triage(line);
+    expect(t?.failed_calls).toHaveLength(200);
+    expect(t?.sentence).toMatch(
+      /^200 calls named no tool of workplace_assistant, so Gym skipped them: 200 calls \(#0, #1, #2 and 197 more\) mcp_workplace_assistant_customer_relationship_manager_update_customer skipped: /,
+    );
+    expect(t?.sentence.length).toBeLessThan(400);
+  });
+
   it("reads run health from the line: a failed model call, a cut-off response, no output tokens", () => {
     expect(triage(row(lineOf("model_error")))).toMatchObject({ cause: "model_error" });
     expect(triage(row(lineOf("model_error")))?.sentence).toMatch(

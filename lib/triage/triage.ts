@@ -12,7 +12,7 @@ import type { Rollout } from "../schemas";
 import { requestCalls } from "../verifiers/request";
 import { knownTools, verifyBothPolicies } from "../verify";
 import type { VerifyResult } from "../verify/types";
-import type { UnverifiedCode } from "../verify/unverified";
+import { joinList, type UnverifiedCode } from "../verify/unverified";
 import { harnessWhatIf } from "../whatif";
 import {
   type CellTrace,
@@ -257,10 +257,8 @@ export function evidenceOf(contract: VerifyResult, legacy: VerifyResult): Verify
   return evidencePolicy(contract, legacy) === "contract" ? contract : legacy;
 }
 
-/** "#0, #1 and #2". */
-function listOf(items: readonly string[]): string {
-  return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
-}
+/** Call numbers a tool_failed sentence gives for calls that failed the same way. */
+const CALLS_PER_GROUP = 3;
 
 /**
  * How a tool_failed sentence begins: a call that named no tool never reached one, so it is not said to be
@@ -415,8 +413,15 @@ export function triageRollout(rollout: Rollout, options: TriageOptions = {}): Ro
     const quoted = [...groups.values()].slice(0, TRACES_PER_SENTENCE);
     const shown = quoted.map((calls) => {
       const call = calls[0]!;
+      // At most CALLS_PER_GROUP numbers: 200 calls of one alias made a sentence of every number.
+      const numbers = calls.slice(0, CALLS_PER_GROUP).map((c) => `#${c.index}`);
+      const rest = calls.length - numbers.length;
       const which =
-        calls.length === 1 ? `call #${call.index}` : `calls ${listOf(calls.map((c) => `#${c.index}`))}`;
+        calls.length === 1
+          ? `call #${call.index}`
+          : rest === 0
+            ? `calls ${joinList(numbers)}`
+            : `${calls.length} calls (${numbers.join(", ")} and ${rest} more)`;
       return `${which} ${call.name || "(no name)"} ${call.outcome === "refused" ? "refused" : "skipped"}: ${(call.message ?? call.outcome).replace(/\.$/, "")}`;
     });
     const left = failed.length - quoted.reduce((n, calls) => n + calls.length, 0);

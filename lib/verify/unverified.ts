@@ -46,8 +46,10 @@ export interface Unverified {
   readonly message: string;
 }
 
-const list = (items: readonly string[]) =>
+/** "a, b and c": how every sentence here lists things. */
+export const joinList = (items: readonly string[]): string =>
   items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+const list = joinList;
 
 /**
  * Where the line came from, when a front end knows: the rollouts file (as the user named it) and the Gym
