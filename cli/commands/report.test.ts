@@ -70,7 +70,7 @@ describe("cli report", () => {
     const out = join(dir, "r.html");
     expect(await run([folder, "--out", out], memoryIo())).toBe(0);
     expect(await readFile(out, "utf8")).toContain(
-      '<p data-testid="report-unverified">5 of 5 rollouts not verified here (no task data 5): no reward was recomputed for them.</p>',
+      '<p data-testid="report-unverified">5 of 5 rollouts not verified under the contract policy (no task data 5).</p>',
     );
     // The fixture's unverified lines, by the cause each was built to show.
     const { intents } = buildTriageRun();
@@ -84,7 +84,7 @@ describe("cli report", () => {
     const verified = join(dir, "v.html");
     expect(await run([FILE, "--out", verified], memoryIo())).toBe(0);
     expect(await readFile(verified, "utf8")).toContain(
-      `${server! + port! + data! + refused!} of ${intents.length} rollouts not verified here (no server ${server}, no verifier ${port}, no task data ${data}, Gym refuses ${refused})`,
+      `${server! + port! + data! + refused!} of ${intents.length} rollouts not verified under the contract policy (no server ${server}, no verifier ${port}, no task data ${data}, Gym refuses ${refused})`,
     );
   });
 

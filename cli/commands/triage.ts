@@ -19,6 +19,8 @@ import {
   type RunRow,
   runRow,
   textsOf,
+  unverifiedCounts,
+  unverifiedText,
   withoutKinds,
   withTaskWide,
   zeroShareText,
@@ -187,6 +189,8 @@ export function formatSummary(
   const triage = summarizeTriage(rows, reward);
   // The same headline as the run view's (lib/run): unreadable lines are named and in no total.
   out.push(zeroShareText(triage.zero, { rollouts: rows.length, unreadable }, reward, triage.negative));
+  const notVerified = unverifiedText(unverifiedCounts(rows), rows.length);
+  if (notVerified !== null) out.push(notVerified);
   const line = (cause: (typeof ZERO_CAUSES)[number]) => {
     const n = triage.counts[cause];
     const share = rows.length === 0 ? 0 : (100 * n) / rows.length;

@@ -327,6 +327,7 @@ export function Inspector() {
                     <TriagePanel
                       triage={runView.triage}
                       counts={triageCounts}
+                      unverified={runView.unverified}
                       scope={breakdownScope(
                         runView.filter,
                         runView.breakdown_rollouts,

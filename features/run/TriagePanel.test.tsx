@@ -6,11 +6,11 @@
  * plan (scripts/gen-triage-run), never from the component.
  */
 import { readFileSync } from "node:fs";
-import { render, screen, within } from "@testing-library/react";
+import { cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { NO_HARNESS } from "@/lib/harness";
-import type { Reward } from "@/lib/run";
+import { type Reward, unverifiedText } from "@/lib/run";
 import { asRollout } from "@/lib/schemas/test-helpers";
 import {
   REPRODUCTION_TEXT,
@@ -62,6 +62,7 @@ function renderPanel(props: Partial<Props> = {}) {
     reward: "recorded",
     onReward,
     counts: whole.counts,
+    unverified: whole.unverified,
     active: null,
     scope: null,
     onCause,
@@ -248,5 +249,15 @@ describe("TriagePanel", () => {
     expect(screen.getByTestId("triage-headline")).toHaveTextContent("0 of 0 rollouts recorded 0 (0.0%)");
     for (const cause of ZERO_CAUSES) expect(causeButton(cause)).toBeDisabled();
     expect(screen.getByTestId("triage-reproduced")).not.toHaveTextContent("Mostly legacy");
+  });
+
+  it("says how many rollouts the contract policy could not verify, and why, as the CLI and the report do", () => {
+    renderPanel();
+    const text = unverifiedText(whole.unverified, whole.triage.recorded.total);
+    expect(text).not.toBeNull();
+    expect(screen.getByTestId("triage-unverified")).toHaveTextContent(text ?? "");
+    cleanup();
+    renderPanel({ unverified: {} });
+    expect(screen.queryByTestId("triage-unverified")).toBeNull();
   });
 });

@@ -1,6 +1,12 @@
 import { memo } from "react";
 import { cx } from "@/components/cx";
-import { type LineCounts, type Reward, zeroShareText } from "@/lib/run";
+import {
+  type LineCounts,
+  type Reward,
+  type UnverifiedCounts,
+  unverifiedText,
+  zeroShareText,
+} from "@/lib/run";
 import {
   type RunTriage,
   reproducedText,
@@ -20,6 +26,8 @@ interface Props {
   onReward(reward: Reward): void;
   /** The run's rollouts and unreadable lines: the headline says what its denominator holds. */
   counts: LineCounts;
+  /** The rollouts the breakdown covers that the contract policy could not verify, by reason. */
+  unverified: UnverifiedCounts;
   /** The cause the list is filtered to, if any. */
   active: ZeroCause | null;
   /** What the breakdown covers when a filter narrows it (null: the whole run). */
@@ -78,11 +86,13 @@ export const TriagePanel = memo(function TriagePanel({
   reward,
   onReward,
   counts,
+  unverified,
   active,
   scope,
   onCause,
 }: Props) {
   const triage = views[reward];
+  const notVerified = unverifiedText(unverified, triage.total);
   let x = 0;
   return (
     <section
@@ -99,6 +109,11 @@ export const TriagePanel = memo(function TriagePanel({
         </span>
         <RewardSwitch reward={reward} onReward={onReward} />
       </div>
+      {notVerified !== null && (
+        <div className="muted" data-testid="triage-unverified">
+          {notVerified}
+        </div>
+      )}
       {scope !== null && (
         <div className="muted triage-scope" data-testid="triage-scope" data-rollouts={triage.total}>
           {scope}

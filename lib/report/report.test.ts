@@ -117,8 +117,12 @@ describe("renderReport", () => {
       "<dd>Call rejected or no such tool: 1 call named no tool of workplace_assistant, so Gym skipped it: &lt;script&gt;",
     );
     expect(section).toContain("<dt>flags</dt><dd><code>alias_guess</code> <code>ambiguous</code></dd>");
-    expect(section).toContain("<dt>not verified</dt><dd>no verifier: &lt;script&gt;");
+    expect(section).toContain("<dt>not verified (contract)</dt><dd>no verifier: &lt;script&gt;");
     expect(section).toContain("<th>outcome (legacy replay)</th>");
+    // Neither policy verified it: no replay ran, the outcomes are the recorded outputs.
+    const unscored = { ...zero, line: 9, contract: null, legacy: null, outcome_policy: "contract" as const };
+    const other = renderReport({ ...data(), runs: [run(null, [unscored])] });
+    expect(other.split('data-line="9"')[1]).toContain("<th>outcome (as recorded)</th>");
   });
 
   it("names a zero's cause 'why zero' and a negative reward's 'why below zero'", () => {

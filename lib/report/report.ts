@@ -17,6 +17,7 @@ import {
 } from "../run";
 import {
   type RunTriage,
+  reproducedText,
   triageHeading,
   ZERO_CAUSE_HINTS,
   ZERO_CAUSE_LABELS,
@@ -171,6 +172,7 @@ function breakdown(run: ReportRun, level: number): string {
   return `<section data-testid="report-breakdown">${heading(level, "Why zero")}
 <p data-testid="report-zero">${escapeHtml(zeroShareText(triage.zero, counts, triage.view, triage.negative))}</p>
 ${notVerified(run)}${rows.length === 0 ? "<p>No rollout scored 0.</p>" : table(["cause", "rollouts", "share", ""], rows, "report-causes")}
+<p data-testid="report-reproduced">${escapeHtml(reproducedText(triage))}</p>
 </section>`;
 }
 
@@ -252,18 +254,16 @@ function totalCounts(runs: readonly ReportRun[]): LineCounts {
   );
 }
 
+/** A sentence on the rollouts not verified under the contract policy, with their reasons, or nothing. */
+function notVerified(run: ReportRun): string {
+  const text = unverifiedText(run.unverified.counts, run.unverified.rollouts);
+  return text === null ? "" : `<p data-testid="report-unverified">${escapeHtml(text)}.</p>\n`;
+}
+
 /**
  * The runs: a single file's breakdown and metrics as the report's own sections; a folder's, one section per
  * rollouts file under its path, after a table of the files.
  */
-/** A sentence on the rollouts not verified here, with their reasons, or nothing when every one was. */
-function notVerified(run: ReportRun): string {
-  const text = unverifiedText(run.unverified.counts, run.unverified.rollouts);
-  return text === null
-    ? ""
-    : `<p data-testid="report-unverified">${escapeHtml(text)}: no reward was recomputed for them.</p>\n`;
-}
-
 function runs(data: ReportData): string {
   const [only] = data.runs;
   if (data.runs.length === 1 && only !== undefined && only.file === null)
@@ -306,7 +306,7 @@ function rolloutSection(r: ReportRollout): string {
           triageHeading(r).toLowerCase(),
           `${escapeHtml(ZERO_CAUSE_LABELS[r.cause])}${r.cause_sentence === null ? "" : `: ${escapeHtml(r.cause_sentence)}`}`,
         ],
-    ...(r.unverified === null ? [] : [["not verified", escapeHtml(r.unverified)]]),
+    ...(r.unverified === null ? [] : [["not verified (contract)", escapeHtml(r.unverified)]]),
     ...(r.flags.length === 0
       ? []
       : [["flags", r.flags.map((f) => `<code>${escapeHtml(f)}</code>`).join(" ")]]),
@@ -323,7 +323,8 @@ function rolloutSection(r: ReportRollout): string {
             "provenance",
             "verifier name",
             "status",
-            `outcome (${r.outcome_policy} replay)`,
+            // No replay ran for a rollout neither policy verified: its outcomes are the recorded outputs.
+            r[r.outcome_policy] === null ? "outcome (as recorded)" : `outcome (${r.outcome_policy} replay)`,
           ],
           r.calls.map((c) => [
             cell(String(c.index), "num"),

@@ -55,7 +55,7 @@ describe("unverifiedText", () => {
       { unverified: "missing_field" as const },
     ];
     expect(unverifiedText(unverifiedCounts(rows), rows.length)).toBe(
-      "3 of 4 rollouts not verified here (no server 1, no task data 2)",
+      "3 of 4 rollouts not verified under the contract policy (no server 1, no task data 2)",
     );
     expect(unverifiedText(unverifiedCounts([{ unverified: null }]), 1)).toBeNull();
     expect(unverifiedText({}, 0)).toBeNull();

@@ -87,8 +87,9 @@ export function unverifiedCounts(
 }
 
 /**
- * "5 of 5 rollouts not verified here (no task data 5)", or null when every rollout was: a report or summary
- * that says "recomputed" must not leave out that nothing was.
+ * "5 of 5 rollouts not verified under the contract policy (no task data 5)", or null when every rollout was:
+ * a summary that says "recomputed" must not leave out that some were not. (The legacy policy may still have
+ * scored some of them: lib/triage reproducedText counts those neither policy verified.)
  */
 export function unverifiedText(counts: UnverifiedCounts, rollouts: number): string | null {
   const reasons = UNVERIFIED_CODES.flatMap((code) => {
@@ -97,5 +98,5 @@ export function unverifiedText(counts: UnverifiedCounts, rollouts: number): stri
   });
   const total = UNVERIFIED_CODES.reduce((sum, code) => sum + (counts[code] ?? 0), 0);
   if (total === 0) return null;
-  return `${formatCount(total)} of ${count(rollouts, "rollout", "rollouts")} not verified here (${reasons.join(", ")})`;
+  return `${formatCount(total)} of ${count(rollouts, "rollout", "rollouts")} not verified under the contract policy (${reasons.join(", ")})`;
 }
