@@ -264,7 +264,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
     );
     const inRun = data.runs.reduce((n, run) => n + run.counts.rollouts, 0);
     await io.stderr.write(
-      `report: ${shown.length} ${shown.length === 1 ? "rollout" : "rollouts"} shown, ${inRun} in the ${folder ? `${data.runs.length} rollouts files` : "run"}\n`,
+      `report: ${shown.length} ${shown.length === 1 ? "rollout" : "rollouts"} shown, ${inRun} in the ${folder ? `${data.runs.length} rollouts ${data.runs.length === 1 ? "file" : "files"}` : "run"}\n`,
     );
     return 0;
   } catch (error) {

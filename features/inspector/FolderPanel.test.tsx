@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { render, screen, within } from "@testing-library/react";
+import { cleanup, render, screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import type { FileRole } from "@/lib/folder";
 import { compareMetrics, DatasetTally, type GymMetrics, readGymMetrics, rowRewards } from "@/lib/folder";
@@ -164,9 +164,13 @@ describe("FolderPanel", () => {
     expect(screen.getByTestId("folder-runs")).toHaveTextContent("routed by configs/x.yaml to x");
   });
 
-  it("starts open when something needs a look: an unrecognised file, no rollouts file, no config or task rows", () => {
+  it("starts open when something needs a look: an unrecognised data file, no rollouts file, no config or task rows", () => {
+    // A server folder's README or code is not data: never a reason to unfold.
+    expect(
+      folderNeedsALook({ ...recognised, files: [...recognised.files, file("README.md", "ignore")] }),
+    ).toBe(false);
     const cases: FolderSummary[] = [
-      { ...recognised, files: [...recognised.files, file("notes.txt", "ignore")] },
+      { ...recognised, files: [...recognised.files, file("data/extra.jsonl", "ignore")] },
       { ...recognised, runs: [] },
       { ...recognised, runs: [{ ...run, configs: [] }] },
       { ...recognised, runs: [{ ...run, inputs: [] }] },
@@ -174,5 +178,18 @@ describe("FolderPanel", () => {
     for (const folder of cases) expect(folderNeedsALook(folder), JSON.stringify(folder)).toBe(true);
     render(<FolderPanel folder={cases[0]!} onRole={() => {}} busy={false} />);
     expect(screen.getByTestId("folder-panel")).toHaveAttribute("open");
+    expect(screen.getByTestId("folder-panel")).toHaveTextContent("(1 not recognised)");
+    cleanup();
+    // A long table starts folded whatever it holds; its summary still names what needs a look.
+    const many = Array.from({ length: 12 }, (_, i) => file(`data/more-${i}.jsonl`, "ignore"));
+    render(
+      <FolderPanel
+        folder={{ ...recognised, files: [...recognised.files, ...many] }}
+        onRole={() => {}}
+        busy={false}
+      />,
+    );
+    expect(screen.getByTestId("folder-panel")).not.toHaveAttribute("open");
+    expect(screen.getByTestId("folder-panel")).toHaveTextContent("(12 not recognised)");
   });
 });

@@ -80,14 +80,28 @@ function RunLine({ run }: { run: FolderRunView }) {
   );
 }
 
+/** A file Gym's runs are made of (rollouts, task rows, configs, metrics), by its name. */
+const DATA_FILE = /\.(jsonl|json|ya?ml)(\.gz)?$/i;
+
+/** Files the table shows unfolded at most; a longer one starts folded whatever it holds. */
+const FOLDER_TABLE_OPEN_MAX = 12;
+
 /**
- * Whether the folder's file table needs a look: a file no role was recognised for, no rollouts file, or a
- * rollouts file without a config or task rows beside it. Otherwise it starts folded, so the rollouts are on
- * the first screen (a Gym example folder's table and the why-zero breakdown filled ~700 px above them).
+ * The files whose role needs a look: data files no role was recognised for (a server folder's README.md or
+ * app.py are not data, so they never count).
+ */
+function unrecognised(folder: FolderSummary): number {
+  return folder.files.filter((file) => file.role === "ignore" && DATA_FILE.test(file.path)).length;
+}
+
+/**
+ * Whether the folder's file table needs a look: an unrecognised data file, no rollouts file, or a rollouts
+ * file without a config or task rows beside it. Otherwise it starts folded, so the rollouts are on the first
+ * screen (a Gym example folder's table and the why-zero breakdown filled ~700 px above them).
  */
 export function folderNeedsALook(folder: FolderSummary): boolean {
   return (
-    folder.files.some((file) => file.role === "ignore") ||
+    unrecognised(folder) > 0 ||
     folder.runs.length === 0 ||
     folder.runs.some((run) => run.configs.length === 0 || run.inputs.length === 0)
   );
@@ -107,7 +121,10 @@ export function FolderPanel({
   busy: boolean;
 }) {
   // Decided when the folder opens, then the user's: a role changed in the table never folds it away.
-  const [open, setOpen] = useState(() => folderNeedsALook(folder));
+  const [open, setOpen] = useState(
+    () => folderNeedsALook(folder) && folder.files.length <= FOLDER_TABLE_OPEN_MAX,
+  );
+  const odd = unrecognised(folder);
   return (
     <div className={styles.folderPanel}>
       <details data-testid="folder-panel" open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
@@ -115,6 +132,7 @@ export function FolderPanel({
           Folder <span className="mono">{folder.name}</span>: {folder.files.length} file
           {folder.files.length === 1 ? "" : "s"}, {folder.runs.length} rollouts file
           {folder.runs.length === 1 ? "" : "s"}
+          {odd > 0 ? ` (${odd} not recognised)` : ""}
           {open ? "" : ": each file's role and why"}
         </summary>
         <table className={styles.folderFiles}>

@@ -75,6 +75,22 @@ function labels<K extends AliasRuleId>(ids: readonly K[]): Record<K, string> {
 }
 
 export const HARNESS_LABELS: Record<HarnessId, string> = labels(HARNESSES);
+
+/** The harness each rule is an era of (a harness's current rule is its own). */
+export const HARNESS_OF_RULE: Readonly<Record<AliasRuleId, HarnessId>> = {
+  "claude-code": "claude-code",
+  "hermes-legacy": "hermes",
+  hermes: "hermes",
+  openclaw: "openclaw",
+  codex: "codex",
+  "gemini-cli": "gemini-cli",
+  "hermes-a": "hermes",
+  "hermes-c": "hermes",
+  "codex-e2": "codex",
+  "codex-e3": "codex",
+  "codex-e4": "codex",
+  "codex-e6": "codex",
+};
 export const HARNESS_ERA_LABELS: Record<HarnessEraId, string> = labels(HARNESS_ERAS);
 
 /** One line per rule: the alias pattern, sanitizer and length handling (for tooltips and docs). */

@@ -168,7 +168,7 @@ describe("group and run metrics on hand-built rows", () => {
     expect(passScopeText(m)).toBe(
       "a pass is a reward above 0; left out: 2 rollouts without a task, 1 rollout without a recorded reward",
     );
-    expect(passScopeText(runMetrics(rows.slice(0, 1)), { above: 0.5 })).toBe("a pass is a reward above 0.5");
+    expect(passScopeText(runMetrics(rows.slice(0, 1), { above: 0.5 }))).toBe("a pass is a reward above 0.5");
   });
 
   it("the distribution lists each distinct reward and the rows without one", () => {

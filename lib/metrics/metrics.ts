@@ -348,6 +348,8 @@ export interface RunMetrics {
   readonly pass_at_k: readonly PassAtKResult[];
   /** Rollouts pass@k cannot count whatever k: no task to group them by, or no reward in its source. */
   readonly pass_left_out: { readonly no_task: number; readonly no_reward: number };
+  /** A reward passes when it is strictly above this (PassOptions.above). */
+  readonly pass_above: number;
   readonly distribution: Readonly<Record<RewardSource, RewardDistribution>>;
   readonly policy_change: PolicyChange;
   readonly usage: UsageTotals;
@@ -356,19 +358,16 @@ export interface RunMetrics {
 
 /**
  * What pass@k counts and leaves out, every front end's words: "a pass is a reward above 0; left out: 3
- * rollouts without a task, 2 without a recorded reward".
+ * rollouts without a task, 2 rollouts without a recorded reward".
  */
-export function passScopeText(
-  m: Pick<RunMetrics, "pass_left_out" | "reward">,
-  options: PassOptions = {},
-): string {
+export function passScopeText(m: Pick<RunMetrics, "pass_left_out" | "pass_above" | "reward">): string {
   const { no_task, no_reward } = m.pass_left_out;
   const rollouts = (n: number) => `${n} ${n === 1 ? "rollout" : "rollouts"}`;
   const out = [
     ...(no_task === 0 ? [] : [`${rollouts(no_task)} without a task`]),
     ...(no_reward === 0 ? [] : [`${rollouts(no_reward)} without a ${m.reward} reward`]),
   ];
-  return `a pass is a reward above ${options.above ?? 0}${out.length === 0 ? "" : `; left out: ${out.join(", ")}`}`;
+  return `a pass is a reward above ${m.pass_above}${out.length === 0 ? "" : `; left out: ${out.join(", ")}`}`;
 }
 
 /** The k values the run panel reports by default. */
@@ -404,6 +403,7 @@ export function runMetrics(rows: readonly MetricsRow[], options: RunMetricsOptio
     by_task: groupStats(rows, "task", { ...options, reward }),
     by_server: groupStats(rows, "server", { ...options, reward }),
     pass_at_k: (options.ks ?? DEFAULT_KS).map((k) => runPassAtK(rows, k, reward, options)),
+    pass_above: options.above ?? 0,
     pass_left_out: {
       no_task: rows.filter((row) => row.task === null && rewardOf(row, reward) !== null).length,
       no_reward: rows.filter((row) => rewardOf(row, reward) === null).length,

@@ -14,6 +14,7 @@ import {
   HARNESS_ERA_LABELS,
   HARNESS_ERAS,
   HARNESS_LABELS,
+  HARNESS_OF_RULE,
   HARNESSES,
 } from "../../harness";
 
@@ -114,7 +115,7 @@ export function aliasHint(
 
 /** A harness's eras side by side ("Hermes (Gym pin, era B), Hermes (era A, 2026-03), Gemini CLI"), in first-seen order. */
 function byFamily(rules: readonly AliasRuleId[]): AliasRuleId[] {
-  const family = (rule: AliasRuleId) => rule.split("-")[0];
+  const family = (rule: AliasRuleId) => HARNESS_OF_RULE[rule];
   return [...new Set(rules.map(family))].flatMap((f) => rules.filter((rule) => family(rule) === f));
 }
 
