@@ -60,6 +60,9 @@ async function main(argv: string[]): Promise<number> {
   return mod.run(rest, io);
 }
 
+// `npm run cli` runs in the project's root, but the paths typed after it are the user's, from where they typed
+// it: npm keeps that directory in INIT_CWD. Every path of the project itself is found from import.meta.
+if (process.env.npm_lifecycle_event === "cli" && process.env.INIT_CWD) process.chdir(process.env.INIT_CWD);
 installInterruptHandlers();
 main(process.argv.slice(2)).then(
   (code) => {

@@ -133,6 +133,10 @@ test("changing a file's role plans the folder again: pairing and routing follow"
     "configs/example_mcp_weather.yaml": "ignore",
   });
   await waitReady(page);
+  // The CLI line that gives the same rows carries the role chosen here.
+  await expect(page.getByTestId("export-cli")).toHaveText(
+    "npm run --silent cli -- triage 'example_mcp_weather' --role 'configs/example_mcp_weather.yaml=ignore' --format csv",
+  );
   await expect.poll(async () => (await rows(page)).map((r) => r.source)).not.toContain("config");
 
   // The task rows set aside too: nothing pairs, and the inputs chip is gone.

@@ -349,7 +349,13 @@ export function Inspector() {
                     folder={
                       folderRun === null || folder === null
                         ? null
-                        : { name: folder.name, runs: folder.runs.length }
+                        : {
+                            name: folder.name,
+                            runs: folder.runs.length,
+                            roles: folder.files
+                              .filter((file) => file.chosen)
+                              .map((file) => ({ path: file.path, role: file.role })),
+                          }
                     }
                     reward={view.reward}
                     onExport={onExport}

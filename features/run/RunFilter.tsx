@@ -19,7 +19,12 @@ interface Props {
    * The opened folder the file is one rollouts file of (its name, how many rollouts files it has), or null:
    * the CLI reads a folder's file with its configs only as part of the folder.
    */
-  folder: { readonly name: string; readonly runs: number } | null;
+  folder: {
+    readonly name: string;
+    readonly runs: number;
+    /** Roles the user chose in the folder's table (`--role PATH=ROLE`). */
+    readonly roles: readonly { readonly path: string; readonly role: string }[];
+  } | null;
   /** The run view's reward setting: the report counts zeros and reads pass@k in it. */
   reward: Reward;
   onExport(format: "csv" | "jsonl"): void;
@@ -75,15 +80,18 @@ export const RunFilter = memo(function RunFilter(props: Props) {
   const [draft, setDraft] = useDraft(props.filter, props.onFilter);
   // A folder's file is routed by the folder's configs and paired with its task rows: the CLI does that for
   // the folder, not for the file alone (every rollouts file, each row naming its file).
-  const cli = `npm run --silent cli -- triage ${shellQuote(props.folder?.name ?? props.fileName)} --format csv${
+  const roles = (props.folder?.roles ?? [])
+    .map((r) => ` --role ${shellQuote(`${r.path}=${r.role}`)}`)
+    .join("");
+  const cli = `npm run --silent cli -- triage ${shellQuote(props.folder?.name ?? props.fileName)}${roles} --format csv${
     props.filter.trim() === "" ? "" : ` --filter ${shellQuote(props.filter.trim())}`
   }`;
   const folderNote =
     props.folder === null
       ? ""
       : props.folder.runs > 1
-        ? ` (the folder: each of its ${props.folder.runs} rollouts files, this file's rows with file ${props.fileName})`
-        : " (the folder, with its configs and task rows)";
+        ? ` (from the folder's parent: each of its ${props.folder.runs} rollouts files, this file's rows with file ${props.fileName})`
+        : " (from the folder's parent: the folder, with its configs and task rows)";
   return (
     <div className={styles.runFilter}>
       <div className={styles.runFilterRow}>
