@@ -127,15 +127,45 @@ describe("TriagePanel", () => {
     for (const cause of ZERO_CAUSES) {
       const button = causeButton(cause);
       const count = plannedZeros(cause);
-      expect(within(button).getByText(ZERO_CAUSE_LABELS[cause])).toBeInTheDocument();
+      expect(button).toHaveTextContent(ZERO_CAUSE_LABELS[cause]);
+      expect(button).toHaveAttribute("data-count", String(count));
+      if (count === 0) {
+        // A cause no rollout has cannot be chosen, and is named in one line with the others.
+        expect(button).toBeDisabled();
+        expect(screen.getByTestId("triage-none")).toContainElement(button);
+        continue;
+      }
+      expect(button).toBeEnabled();
       expect(button.querySelector(`.${styles.causeCount}`)).toHaveTextContent(String(count));
       expect(button.querySelector(`.${styles.causeShare}`)).toHaveTextContent(
         `${((100 * count) / rollouts).toFixed(1)}%`,
       );
-      // A cause no rollout has cannot be chosen.
-      if (count === 0) expect(button).toBeDisabled();
-      else expect(button).toBeEnabled();
     }
+  });
+
+  it("gives a tile to each cause with rollouts or chosen, and names the others in one line", () => {
+    const line = (n: number, cause: ZeroCause | null) => ({
+      line: n,
+      recorded: 0,
+      contract: 0,
+      legacy: 0,
+      cause,
+    });
+    const one = summarizeTriage([line(1, "tool_failed"), line(2, "tool_failed")]);
+    const views = { recorded: one, contract: one, legacy: one };
+    const { rerender } = renderPanel({ triage: views, counts: { rollouts: 2, unreadable: 0 } });
+    const tiles = () =>
+      [...document.querySelectorAll(`.${styles.triageCauses} button[data-cause]`)].map((b) =>
+        b.getAttribute("data-cause"),
+      );
+    expect(tiles()).toEqual(["tool_failed"]);
+    const none = screen.getByTestId("triage-none");
+    expect(within(none).getAllByRole("button")).toHaveLength(ZERO_CAUSES.length - 2);
+    for (const button of within(none).getAllByRole("button")) expect(button).toBeDisabled();
+    // The cause the list is filtered to keeps its tile (to be cleared) though no rollout has it here.
+    rerender({ triage: views, counts: { rollouts: 2, unreadable: 0 }, active: "identity" });
+    expect(tiles()).toEqual(["identity", "tool_failed"]);
+    expect(causeButton("identity")).toBeEnabled();
   });
 
   it("drift is counted apart from the agent's causes", () => {
@@ -143,7 +173,7 @@ describe("TriagePanel", () => {
     expect(plannedZeros("drift")).toBeGreaterThan(0);
     const apart = screen.getByTestId("triage-drift");
     expect(within(apart).getByRole("button")).toBe(causeButton("drift"));
-    const grid = document.querySelector(`.${styles.triageCauses}`)!;
+    const grid = screen.getByTestId("triage-causes");
     expect(grid.querySelector('[data-cause="drift"]')).toBeNull();
     expect(grid.querySelectorAll("button[data-cause]")).toHaveLength(ZERO_CAUSES.length - 1);
   });

@@ -50,12 +50,30 @@ function CauseButton({
   triage,
   active,
   onCause,
+  compact = false,
 }: {
   cause: ZeroCause;
   triage: RunTriage;
   active: ZeroCause | null;
   onCause(cause: ZeroCause | null): void;
+  /** A cause no rollout has: its name only, in one line with the others. */
+  compact?: boolean;
 }) {
+  if (compact)
+    return (
+      <button
+        type="button"
+        className={styles.causeNone}
+        aria-pressed={false}
+        title={ZERO_CAUSE_HINTS[cause]}
+        data-cause={cause}
+        data-count={triage.counts[cause]}
+        disabled
+      >
+        <span className={cx(styles.causeSwatch, styles[`fill_${cause}`])} aria-hidden="true" />
+        {ZERO_CAUSE_LABELS[cause]}
+      </button>
+    );
   return (
     <button
       type="button"
@@ -92,6 +110,9 @@ export const TriagePanel = memo(function TriagePanel({
   onCause,
 }: Props) {
   const triage = views[reward];
+  // A cause with rollouts, or the one the list is filtered to, gets a tile; the others are named in a line.
+  const shown = AGENT_CAUSES.filter((cause) => triage.counts[cause] > 0 || active === cause);
+  const none = AGENT_CAUSES.filter((cause) => !shown.includes(cause));
   const notVerified = unverifiedText(unverified, triage.total);
   let x = 0;
   return (
@@ -134,10 +155,31 @@ export const TriagePanel = memo(function TriagePanel({
           return rect;
         })}
       </svg>
-      <div className={styles.triageCauses} data-testid="triage-causes">
-        {AGENT_CAUSES.map((cause) => (
-          <CauseButton key={cause} cause={cause} triage={triage} active={active} onCause={onCause} />
-        ))}
+      <div data-testid="triage-causes">
+        {shown.length > 0 && (
+          <div className={styles.triageCauses}>
+            {shown.map((cause) => (
+              <CauseButton key={cause} cause={cause} triage={triage} active={active} onCause={onCause} />
+            ))}
+          </div>
+        )}
+        {none.length > 0 && (
+          // The causes no rollout has, named in one wrapped line rather than a tile each: thirteen tiles,
+          // most of them 0, pushed a folder's rollouts below the first screen.
+          <div className={styles.triageNone} data-testid="triage-none">
+            <span className="muted">No rollout:</span>
+            {none.map((cause) => (
+              <CauseButton
+                key={cause}
+                cause={cause}
+                triage={triage}
+                active={active}
+                onCause={onCause}
+                compact
+              />
+            ))}
+          </div>
+        )}
       </div>
       <div className={styles.triageApart} data-testid="triage-drift" data-count={triage.counts.drift}>
         <span className="muted">
