@@ -93,6 +93,8 @@ export function Inspector() {
   const inputs = session?.datasets.filter((candidate) => candidate.kind === "inputs") ?? [];
   const folder = session?.folder ?? null;
   const folderRun = folder?.runs.find((run) => run.dataset === dataset?.id) ?? null;
+  // The opened folder when the open file is one of its rollouts files (its report, its CLI line).
+  const fileFolder = folderRun === null ? null : folder;
   const gymMetrics = useGymMetrics(dataset, (folderRun?.metrics.length ?? 0) > 0);
 
   const reanalyzer = useReanalysis({
@@ -147,8 +149,7 @@ export function Inspector() {
     if (!dataset) return;
     setExportError(null);
     // A folder's file gets the folder's report: named after the folder (Gym's files share their names).
-    const name = folderRun === null || folder === null ? null : folder.name;
-    void runReport(dataset, view.f, marks, view.reward, name).then(setExportError);
+    void runReport(dataset, view.f, marks, view.reward, fileFolder?.name ?? null).then(setExportError);
   });
   const onHarness = useStableCallback((choice: HarnessChoice) =>
     setView({ harness: formatHarnessChoice(choice) }),
@@ -347,12 +348,12 @@ export function Inspector() {
                     kept={runLines === null ? null : runLines.length}
                     fileName={dataset.name}
                     folder={
-                      folderRun === null || folder === null
+                      fileFolder === null
                         ? null
                         : {
-                            name: folder.name,
-                            runs: folder.runs.length,
-                            roles: folder.files
+                            name: fileFolder.name,
+                            runs: fileFolder.runs.length,
+                            roles: fileFolder.files
                               .filter((file) => file.chosen)
                               .map((file) => ({ path: file.path, role: file.role })),
                           }

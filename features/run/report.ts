@@ -12,7 +12,7 @@ import {
   type ReportRun,
 } from "@/lib/report";
 import { type Reward, rewardName, rowTask, runRow } from "@/lib/run";
-import { evidenceOf, evidencePolicy, readCallOutcomes } from "@/lib/triage";
+import { evidencePolicy, readCallOutcomes } from "@/lib/triage";
 import { verifyBothPolicies } from "@/lib/verify";
 import { inputMessages, transcript } from "@/worker/core";
 import type { TranscriptItem } from "@/worker/protocol";
@@ -39,15 +39,17 @@ function reportItem(item: TranscriptItem): ReportItem {
 
 /** One rollout as the report shows it: its facts, its calls' identities and outcomes, its transcript. */
 export function reportRollout({ line, value, options }: RunSourceLine, file: string | null): ReportRollout {
-  const { contract, legacy } = verifyBothPolicies(value, options);
+  const both = verifyBothPolicies(value, options);
+  const { contract, legacy } = both;
   const row = runRow(line, value, { ...options, contract, legacy });
   const items = transcript(value, { contract: contract.resolution.calls, legacy: legacy.resolution.calls });
   const outputs = new Map<number, string | null>();
   for (const item of items) if (item.kind === "call") outputs.set(item.call_index, item.output);
   // The outcomes of the replay the app's badges show (the policy that scored 0), not always the contract's.
   const outcomePolicy = evidencePolicy(contract, legacy);
-  const evidence = evidenceOf(contract, legacy);
-  const records = new Map(readCallOutcomes(evidence.details).map((record) => [record.index, record]));
+  const records = new Map(
+    readCallOutcomes(both[outcomePolicy].details).map((record) => [record.index, record]),
+  );
   const calls = contract.resolution.calls.map((call) => {
     const record = records.get(call.index);
     const output = outputs.get(call.index) ?? null;

@@ -16,7 +16,6 @@ export { explainDrift, REPRODUCTION_TEXT, type Reproduction, reproducedBy } from
 export { type HealthProblem, readHealth } from "./health";
 export { sameFailureTasks, TASK_WIDE_MIN_ROLLOUTS, type TaskFailure } from "./task-wide";
 export {
-  evidenceOf,
   evidencePolicy,
   type IdentityBasis,
   isZeroOrBelow,

@@ -253,7 +253,7 @@ export function evidencePolicy(contract: VerifyResult, legacy: VerifyResult): Po
 }
 
 /** The recomputation of evidencePolicy. */
-export function evidenceOf(contract: VerifyResult, legacy: VerifyResult): VerifyResult {
+function evidenceOf(contract: VerifyResult, legacy: VerifyResult): VerifyResult {
   return evidencePolicy(contract, legacy) === "contract" ? contract : legacy;
 }
 

@@ -49,7 +49,6 @@ export interface Unverified {
 /** "a, b and c": how every sentence here lists things. */
 export const joinList = (items: readonly string[]): string =>
   items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
-const list = joinList;
 
 /**
  * Where the line came from, when a front end knows: the rollouts file (as the user named it) and the Gym
@@ -73,7 +72,7 @@ export function noServer(
   inputs: { readonly paired: boolean; readonly reason: string } | null = null,
   unroutedAgent: string | null = null,
 ): Unverified {
-  const choose = `Choose the verifying server${candidates.length > 0 ? ` (one of ${list(candidates)})` : ""}${
+  const choose = `Choose the verifying server${candidates.length > 0 ? ` (one of ${joinList(candidates)})` : ""}${
     unroutedAgent === null
       ? ""
       : `, or open the folder Gym wrote for this run (its configs say which server agent ${unroutedAgent} calls)`
@@ -104,7 +103,7 @@ export function noVerifier(
       : "";
   return {
     code: "no_verifier",
-    message: `This project has no port of ${server}'s verifier: verify through ${server}'s own /verify${start}, from /live with this file chosen or with \`cli live URL --rollouts ${rollouts}\`; if ${server} is not the server that scored this run, choose one of ${list([...available].sort())}.`,
+    message: `This project has no port of ${server}'s verifier: verify through ${server}'s own /verify${start}, from /live with this file chosen or with \`cli live URL --rollouts ${rollouts}\`; if ${server} is not the server that scored this run, choose one of ${joinList([...available].sort())}.`,
   };
 }
 
@@ -127,14 +126,14 @@ export function missingField(
   unpaired: string | null = null,
   defaulted = false,
 ): Unverified {
-  const what = `no ${list(fields)}`;
+  const what = `no ${joinList(fields)}`;
   const reads = defaulted
     ? `which Gym's ${server} verifier reads (its request model would fill a default, which is not this task's value)`
     : `which Gym's ${server} request model requires`;
   return {
     code: "missing_field",
     message: paired
-      ? `Neither this line nor its paired input row carries ${list(fields)}, ${reads}; the input row is not the one this rollout was run from.`
+      ? `Neither this line nor its paired input row carries ${joinList(fields)}, ${reads}; the input row is not the one this rollout was run from.`
       : unpaired !== null
         ? `This line carries ${what}, ${reads}, and it did not pair with the open inputs. ${unpaired}`
         : `This line carries ${what}, ${reads}: open the materialized inputs file it was run from.`,
