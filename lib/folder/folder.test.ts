@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { configRoutes, readGymConfig } from "./config";
 import { readLine, unparsedLine } from "./lines";
 import { readGymMetrics } from "./metrics";
-import { metricsRun, planFolder } from "./plan";
+import { datasetOf, metricsRun, planFolder } from "./plan";
 import { decideFolder, GYM_EXAMPLE_FOLDERS, GYM_EXAMPLES, walkFiles } from "./test-helpers";
 
 const EXAMPLES = GYM_EXAMPLES;
@@ -207,5 +207,19 @@ describe("readGymMetrics", () => {
     );
     expect(aggregate).toMatchObject({ ok: true, metrics: { kind: "aggregate", agents: [{ agent: "a" }] } });
     expect(readGymMetrics("{}")).toMatchObject({ ok: false, kind: "not_gym_metrics" });
+  });
+});
+
+describe("datasetOf", () => {
+  const dataset = (jsonl_fpath: string | null) =>
+    ({ kind: "dataset", description: "", examples: 5, jsonl_fpath, stats: [] }) as const;
+
+  it("is the inputs file the metrics name, the only one when they name none, and none when they name another", () => {
+    const inputs = ["data/example.jsonl"];
+    expect(datasetOf(dataset("resources_servers/x/data/example.jsonl"), inputs)).toBe("data/example.jsonl");
+    expect(datasetOf(dataset(null), inputs)).toBe("data/example.jsonl");
+    // single_step_tool_use_with_argument_comparison: parallel_example_metrics.json beside example.jsonl alone.
+    expect(datasetOf(dataset("resources_servers/x/data/parallel_example.jsonl"), inputs)).toBeNull();
+    expect(datasetOf(dataset(null), ["a.jsonl", "b.jsonl"])).toBeNull();
   });
 });

@@ -32,7 +32,9 @@ export function runMetrics(plan: FolderPlan, run: RunPlan): { path: string; metr
 
 /**
  * The task-row file Gym's dataset metrics describe: the run's inputs file whose path ends like the
- * metrics' `jsonl_fpath` (Gym writes it relative to its checkout), else the only one.
+ * metrics' `jsonl_fpath` (Gym writes it relative to its checkout), else, when they name none, the only one.
+ * Metrics naming a file that is not among the inputs describe none of them (a folder's
+ * parallel_example_metrics.json beside example.jsonl alone was compared with example.jsonl).
  */
 export function datasetOf(metrics: GymMetrics, inputs: readonly string[]): string | null {
   if (metrics.kind !== "dataset") return null;
@@ -45,7 +47,7 @@ export function datasetOf(metrics: GymMetrics, inputs: readonly string[]): strin
         p.endsWith(`/${target.split("/").pop()}`) ||
         p === target.split("/").pop(),
     );
-    if (hit !== undefined) return hit;
+    return hit ?? null;
   }
   return inputs.length === 1 ? (inputs[0] ?? null) : null;
 }
