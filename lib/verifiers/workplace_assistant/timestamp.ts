@@ -10,8 +10,11 @@
  * pandas' own tz rules (an offset of 24 h or more is refused; "UTC" is the machine's local zone name, as on
  * Gym's UTC servers).
  *
- * Assumptions (they only move instants, never whether a call is accepted): "now", "today" and a bare time of
- * day use Gym's hard-coded current time (2023-11-30 23:59) where pandas reads the clock.
+ * Assumption: "now", "today" and a bare time of day use Gym's hard-coded current time (2023-11-30 23:59)
+ * where pandas reads the clock. That moves instants only, with one exception: a text without a day takes the
+ * clock's day of the month, so "10:00 Feb" is Feb 30 here and raises ValueError, as pandas does on the 29th
+ * to 31st, while pandas accepts it on other days (`npm run fidelity` on 2026-12-03 showed it). Which Gym saw
+ * depends on the day it ran, which a rollout does not record.
  */
 import { pyIntFromStr } from "../python";
 import { decimalValue, pyUpper } from "../pyunicode";
