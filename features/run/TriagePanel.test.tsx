@@ -162,10 +162,19 @@ describe("TriagePanel", () => {
     const none = screen.getByTestId("triage-none");
     expect(within(none).getAllByRole("button")).toHaveLength(ZERO_CAUSES.length - 2);
     for (const button of within(none).getAllByRole("button")) expect(button).toBeDisabled();
+    // Drift with no rollout is named in its own line too, apart from the agent's causes, not a tile.
+    const drift = screen.getByTestId("triage-drift");
+    expect(drift).toHaveTextContent("Counted apart, no rollout:");
+    expect(within(drift).getByRole("button")).toBeDisabled();
+    expect(within(drift).getByRole("button")).toHaveClass(styles.causeNone);
     // The cause the list is filtered to keeps its tile (to be cleared) though no rollout has it here.
     rerender({ triage: views, counts: { rollouts: 2, unreadable: 0 }, active: "identity" });
     expect(tiles()).toEqual(["identity", "tool_failed"]);
     expect(causeButton("identity")).toBeEnabled();
+    // Chosen, drift keeps its tile though no rollout has it here.
+    rerender({ triage: views, counts: { rollouts: 2, unreadable: 0 }, active: "drift" });
+    expect(causeButton("drift")).toHaveClass(styles.cause);
+    expect(causeButton("drift")).toBeEnabled();
   });
 
   it("drift is counted apart from the agent's causes", () => {

@@ -114,6 +114,8 @@ export const TriagePanel = memo(function TriagePanel({
   const shown = AGENT_CAUSES.filter((cause) => triage.counts[cause] > 0 || active === cause);
   const none = AGENT_CAUSES.filter((cause) => !shown.includes(cause));
   const notVerified = unverifiedText(unverified, triage.total);
+  // Drift with no rollout is named in a line too (its hint says what it is), not given a tile.
+  const noDrift = triage.counts.drift === 0 && active !== "drift";
   let x = 0;
   return (
     <section
@@ -181,11 +183,23 @@ export const TriagePanel = memo(function TriagePanel({
           </div>
         )}
       </div>
-      <div className={styles.triageApart} data-testid="triage-drift" data-count={triage.counts.drift}>
+      <div
+        className={cx(styles.triageApart, noDrift && styles.triageNone)}
+        data-testid="triage-drift"
+        data-count={triage.counts.drift}
+      >
         <span className="muted">
-          Counted apart: the recorded reward matches neither policy's recomputation
+          {noDrift
+            ? "Counted apart, no rollout:"
+            : "Counted apart: the recorded reward matches neither policy's recomputation"}
         </span>
-        <CauseButton cause="drift" triage={triage} active={active} onCause={onCause} />
+        <CauseButton
+          cause="drift"
+          triage={triage}
+          active={active}
+          onCause={onCause}
+          compact={noDrift}
+        />
       </div>
       <p className={cx("muted", styles.triageFinding)} data-testid="triage-reproduced">
         {reproducedText(triage)}
