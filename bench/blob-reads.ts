@@ -5,7 +5,8 @@
  * the question (worker/rewards-scheduler.ts REWARD_BATCH_BYTES).
  *
  * Ways: `sliceN` awaits `file.slice(at, at + N MiB).arrayBuffer()` over the file; `streamN` reads each
- * N MiB slice's `stream()`; `stream` reads `file.stream()` once; `byob` reads it into one 4 MiB buffer.
+ * N MiB slice's `stream()`; `stream` reads `file.stream()` once; `byob` reads it into one 4 MiB buffer;
+ * `opfswrite8` copies the file into OPFS from 8 MiB slices, `opfs8` reads that copy back (run it after).
  * The file is read once first (page cache, JIT), then every way `--repeat` times (default 3), in a rotated
  * order each round; the medians are reported. CPU is each Chromium process's (/proc/PID/stat: its threads
  * that ended included), the browser's and the renderers' (the worker's own JavaScript counts there).
@@ -62,6 +63,30 @@ onmessage = async (event) => {
       const { done, value } = await reader.read(new Uint8Array(buffer));
       if (value) { take(value); buffer = value.buffer; }
       if (done) break;
+    }
+  } else if (way === "opfswrite8" || way === "opfs8") {
+    // A copy in the origin-private file system: written from 8 MiB slices through a sync access handle
+    // (opfswrite8: the slices' reads included), or read back 8 MiB at a time through a read-only one.
+    const step = 8 * MiB;
+    const root = await navigator.storage.getDirectory();
+    const handle = await root.getFileHandle("bench-copy.bin", { create: true });
+    if (way === "opfswrite8") {
+      const access = await handle.createSyncAccessHandle();
+      access.truncate(0);
+      for (let at = 0; at < file.size; at += step) {
+        const chunk = new Uint8Array(await file.slice(at, at + step).arrayBuffer());
+        access.write(chunk, { at });
+        take(chunk);
+      }
+      access.close();
+    } else {
+      const access = await handle.createSyncAccessHandle({ mode: "read-only" });
+      const size = access.getSize();
+      for (let at = 0; at < size; at += step) {
+        const chunk = new Uint8Array(Math.min(step, size - at));
+        take(chunk.subarray(0, access.read(chunk, { at })));
+      }
+      access.close();
     }
   } else throw new Error("no such way: " + way);
   postMessage({ ms: performance.now() - started, bytes, touched });
