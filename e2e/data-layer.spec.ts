@@ -7,7 +7,7 @@ import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { z } from "zod";
 import { formatReward } from "../components/badges";
-import { GOLDEN_WA, loadFiles, ROOT, readJsonlFile, waitReady } from "./helpers";
+import { GOLDEN_WA, loadFiles, openFolder, ROOT, readJsonlFile, waitReady } from "./helpers";
 
 const NOECHO = path.join(GOLDEN_WA, "wa_noecho.jsonl");
 const INPUTS = path.join(GOLDEN_WA, "wa_inputs.jsonl");
@@ -126,6 +126,29 @@ test("a reload reopens the tab's files, and a new tab offers them as recent file
   await recent.locator("[data-recent='wa_noecho.jsonl']").first().click();
   await waitReady(other);
   await expect(other.getByTestId("rollout-count")).toHaveText(String(expected.length));
+});
+
+test("a reload after a folder names the folder to open again, rather than showing a part of it or nothing", async ({
+  page,
+}) => {
+  // A page cannot reopen a folder (its files are not kept): Gym's xlam_fc folder, reloaded, once showed only
+  // "Only materialized inputs are loaded" with no file open at all.
+  const dir = path.join(ROOT, "fixtures/gym-examples/resources_servers/xlam_fc");
+  await page.goto("/");
+  await openFolder(page, dir);
+  await expect(page.locator("[data-dataset='data/example_rollouts.jsonl']")).toBeVisible();
+  await page.reload();
+  const banner = page.getByTestId("folder-not-reopened");
+  await expect(banner).toContainText("The folder xlam_fc was open before the reload");
+  await expect(page.getByText("Only materialized inputs are loaded")).toHaveCount(0);
+  await expect(page.getByTestId("link-needs-file")).toHaveCount(0);
+  // Opened again from the banner's own button, the folder is back and the banner gone.
+  const input = banner.getByTestId("folder-input");
+  await expect(input).toHaveJSProperty("webkitdirectory", true);
+  await input.setInputFiles(dir);
+  await waitReady(page);
+  await expect(page.locator("[data-dataset='data/example_rollouts.jsonl']")).toBeVisible();
+  await expect(banner).toHaveCount(0);
 });
 
 test("a bundled sample's fallback server comes back with it: rewards after a reload equal those before", async ({

@@ -167,17 +167,34 @@ export function storedWorkspace(): string[] {
   }
 }
 
-/** Writes the workspace's file ids whenever they change. */
+const FOLDER_STORAGE_KEY = "rollout-inspector.folder";
+
+/** The folder the tab had open before a reload (its files are not kept: worker/service.ts loadFolder). */
+export function storedFolder(): string | null {
+  try {
+    return sessionStorage.getItem(FOLDER_STORAGE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Writes the workspace's file ids whenever they change; an opened folder's name instead of its files' ids,
+ * which nothing keeps, so a reload can say which folder to open again rather than reopen nothing.
+ */
 export function useRememberWorkspace(session: SessionSummary | null): void {
-  const ids = session?.datasets.map((dataset) => dataset.id).join("\n") ?? null;
+  const folder = session?.folder?.name ?? null;
+  const ids = folder !== null ? "" : (session?.datasets.map((dataset) => dataset.id).join("\n") ?? null);
   useEffect(() => {
     if (ids === null) return;
     try {
       sessionStorage.setItem(WORKSPACE_STORAGE_KEY, JSON.stringify(ids === "" ? [] : ids.split("\n")));
+      if (folder === null) sessionStorage.removeItem(FOLDER_STORAGE_KEY);
+      else sessionStorage.setItem(FOLDER_STORAGE_KEY, folder);
     } catch {
       // Storage can be unavailable (private mode, quota): a reload then starts empty.
     }
-  }, [ids]);
+  }, [ids, folder]);
 }
 
 /** Files kept in the browser from earlier visits (the landing page's recent files). */

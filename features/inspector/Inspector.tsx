@@ -75,7 +75,11 @@ export function Inspector() {
   const searchInput = useRef<HTMLInputElement>(null);
 
   // A reload reopens the tab's files (kept in the origin-private file system), unless a link names a sample.
-  const { restoring, servedError, endRestoring } = useRestoreWorkspace(session, view.sample, loader);
+  const { restoring, servedError, lostFolder, endRestoring } = useRestoreWorkspace(
+    session,
+    view.sample,
+    loader,
+  );
 
   const rolloutSets = session?.datasets.filter((dataset) => dataset.kind === "rollouts") ?? [];
   const dataset = shownDataset(rolloutSets, view.file);
@@ -251,12 +255,19 @@ export function Inspector() {
             Could not load: {loader.error}
           </div>
         )}
-        {(landing || !dataset) && !busy && !view.sample && linkTarget(view) && (
+        {lostFolder && !dataset && !busy && (
+          <div className="banner" role="status" data-testid="folder-not-reopened">
+            The folder <strong>{lostFolder}</strong> was open before the reload. A page cannot open a folder by
+            itself (the browser hands it the files only when you pick them): open it again.{" "}
+            <OpenFolderButton onFolder={onFolder} />
+          </div>
+        )}
+        {(landing || !dataset) && !busy && !view.sample && !lostFolder && linkTarget(view) && (
           <div className="banner" role="status" data-testid="link-needs-file">
             This link shows {linkParts(view)} of{" "}
             {view.name ? <strong data-testid="link-file">{view.name}</strong> : "a file you opened"}. Files
-            never leave the browser: open {view.name ? "that file" : "it"} here (or pick it from the recent
-            files) and the link applies.
+            never leave the browser: open {view.name ? "that file" : "it"} here
+            {(recent.data ?? []).length > 0 ? " (or pick it from the recent files)" : ""} and the link applies.
           </div>
         )}
         {landing ? (
@@ -269,7 +280,9 @@ export function Inspector() {
             onRecent={onRecent}
           />
         ) : !dataset ? (
-          session && !busy ? (
+          // Only inputs, or a folder without rollouts; an empty workspace (nothing a reload could reopen) is
+          // the landing page.
+          session && session.datasets.length > 0 && !busy ? (
             <>
               {folder && (
                 <FolderPanel

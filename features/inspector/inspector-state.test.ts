@@ -15,7 +15,7 @@ import {
 import { datasetSummary, entry } from "./test-helpers";
 
 describe("what the page opens when it starts", () => {
-  const fresh = { served: false, hasSession: false, sample: null, stored: ["f1", "f2"] };
+  const fresh = { served: false, hasSession: false, sample: null, stored: ["f1", "f2"], folder: null };
 
   it("reopens the tab's kept files", () => {
     expect(restorePlan(fresh)).toEqual({ kind: "restore", ids: ["f1", "f2"] });
@@ -25,6 +25,14 @@ describe("what the page opens when it starts", () => {
     expect(restorePlan({ ...fresh, sample: "x.jsonl" })).toEqual({ kind: "none" });
     expect(restorePlan({ ...fresh, stored: [] })).toEqual({ kind: "none" });
     expect(restorePlan({ ...fresh, hasSession: true })).toEqual({ kind: "none" });
+  });
+
+  it("names the folder the tab had open, whose files nothing kept, unless a session or a sample link is there", () => {
+    const folder = { ...fresh, stored: [], folder: "xlam_fc" };
+    expect(restorePlan(folder)).toEqual({ kind: "folder", name: "xlam_fc" });
+    expect(restorePlan({ ...folder, hasSession: true })).toEqual({ kind: "none" });
+    expect(restorePlan({ ...folder, sample: "x.jsonl" })).toEqual({ kind: "none" });
+    expect(restorePlan({ ...folder, served: true })).toEqual({ kind: "served" });
   });
 
   it("reads a served folder from the server, over the tab's kept files and a sample link", () => {

@@ -83,6 +83,8 @@ export function sampleSources(file: string, samples: readonly Sample[]): Source[
 export type RestorePlan =
   | { readonly kind: "served" }
   | { readonly kind: "restore"; readonly ids: readonly string[] }
+  /** The tab had this folder open: a page cannot reopen a folder, so it asks for it again. */
+  | { readonly kind: "folder"; readonly name: string }
   | { readonly kind: "none" };
 
 /**
@@ -94,10 +96,13 @@ export function restorePlan(start: {
   readonly hasSession: boolean;
   readonly sample: string | null;
   readonly stored: readonly string[];
+  /** The folder the tab had open, if any (its files are not kept). */
+  readonly folder: string | null;
 }): RestorePlan {
   if (start.served) return { kind: "served" };
-  if (!start.hasSession && !start.sample && start.stored.length > 0)
-    return { kind: "restore", ids: start.stored };
+  if (start.hasSession || start.sample) return { kind: "none" };
+  if (start.folder !== null) return { kind: "folder", name: start.folder };
+  if (start.stored.length > 0) return { kind: "restore", ids: start.stored };
   return { kind: "none" };
 }
 

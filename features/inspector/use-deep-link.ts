@@ -91,10 +91,11 @@ export function useDeepLink(options: {
   const onFolder = useCallback(
     (folder: PickedFolder) => {
       leaveLanding();
+      onOpened();
       setView({ ...DEFAULT_VIEW });
       void loadFolder(folder.name, folder.entries);
     },
-    [leaveLanding, loadFolder, setView],
+    [leaveLanding, onOpened, loadFolder, setView],
   );
   const onSample = useCallback(
     (sample: Sample) => setView({ ...DEFAULT_VIEW, sample: sample.file }, { push: true }),

@@ -5,9 +5,10 @@ import { SERVED_FILE_ROUTE } from "./served";
 import { useRestoreWorkspace } from "./use-restore-workspace";
 
 // The tab's kept file ids, at the data layer's boundary (sessionStorage behind it).
-const kept = vi.hoisted(() => ({ ids: [] as string[] }));
+const kept = vi.hoisted(() => ({ ids: [] as string[], folder: null as string | null }));
 vi.mock("@/hooks/data", () => ({
   storedWorkspace: () => kept.ids,
+  storedFolder: () => kept.folder,
   useRememberWorkspace: () => undefined,
 }));
 
@@ -19,6 +20,7 @@ const SESSION: SessionSummary = { datasets: [], files: [], folder: null };
 
 beforeEach(() => {
   kept.ids = ["kept-1", "kept-2"];
+  kept.folder = null;
   window.sessionStorage.clear();
   window.history.replaceState(null, "", "/");
 });
@@ -40,6 +42,19 @@ describe("useRestoreWorkspace", () => {
     expect(loader.restore).toHaveBeenCalledTimes(1);
     result.current.endRestoring();
     await waitFor(() => expect(result.current.restoring).toBe(false));
+  });
+
+  it("names the folder the tab had open, opens nothing in its place, and forgets it once anything is opened", async () => {
+    kept.ids = [];
+    kept.folder = "xlam_fc";
+    const loader = fakeLoader();
+    const { result } = renderHook(() => useRestoreWorkspace(null, null, loader));
+    expect(loader.restore).not.toHaveBeenCalled();
+    expect(loader.loadFolder).not.toHaveBeenCalled();
+    await waitFor(() => expect(result.current.lostFolder).toBe("xlam_fc"));
+    expect(result.current.restoring).toBe(false);
+    result.current.endRestoring();
+    await waitFor(() => expect(result.current.lostFolder).toBeNull());
   });
 
   it("opens nothing when a link names a sample (the sample is opened instead)", () => {

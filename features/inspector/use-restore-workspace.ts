@@ -1,6 +1,6 @@
 "use client";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { type LoadState, storedWorkspace, useRememberWorkspace } from "@/hooks/data";
+import { type LoadState, storedFolder, storedWorkspace, useRememberWorkspace } from "@/hooks/data";
 import type { SessionSummary } from "@/hooks/types";
 import { restorePlan } from "./inspector-state";
 import { servedEntries, servedFolder } from "./served";
@@ -10,13 +10,16 @@ export interface RestoredWorkspace {
   readonly restoring: boolean;
   /** Why the served folder could not be read, or null. */
   readonly servedError: string | null;
+  /** The folder open before the reload, which the user has to open again (null once anything is opened). */
+  readonly lostFolder: string | null;
   /** Files opened by hand replace the restored ones: their rows are no longer "restoring". */
   endRestoring(): void;
 }
 
 /**
  * What the page opens when it starts, once: the folder `cli view` serves, else the tab's own files (kept in the
- * origin-private file system) unless a link names a sample. Keeps the tab's file ids as they change.
+ * origin-private file system) unless a link names a sample, or the name of the folder it had open (a page
+ * cannot reopen a folder). Keeps the tab's file ids, or its folder's name, as they change.
  */
 export function useRestoreWorkspace(
   session: SessionSummary | null,
@@ -27,12 +30,18 @@ export function useRestoreWorkspace(
   const restored = useRef(false);
   const [restoring, setRestoring] = useState(false);
   const [servedError, setServedError] = useState<string | null>(null);
+  const [lostFolder, setLostFolder] = useState<string | null>(null);
   const { loadFolder, restore } = loader;
   useEffect(() => {
     if (restored.current) return;
     restored.current = true;
-    const stored = storedWorkspace();
-    const plan = restorePlan({ served: servedFolder(), hasSession: session !== null, sample, stored });
+    const plan = restorePlan({
+      served: servedFolder(),
+      hasSession: session !== null,
+      sample,
+      stored: storedWorkspace(),
+      folder: storedFolder(),
+    });
     if (plan.kind === "served") {
       void servedEntries().then(
         ({ name, entries }) => loadFolder(name, entries),
@@ -41,8 +50,13 @@ export function useRestoreWorkspace(
     } else if (plan.kind === "restore") {
       setRestoring(true);
       void restore(plan.ids);
+    } else if (plan.kind === "folder") {
+      setLostFolder(plan.name);
     }
   }, [session, sample, restore, loadFolder]);
-  const endRestoring = useCallback(() => setRestoring(false), []);
-  return { restoring, servedError, endRestoring };
+  const endRestoring = useCallback(() => {
+    setRestoring(false);
+    setLostFolder(null);
+  }, []);
+  return { restoring, servedError, lostFolder, endRestoring };
 }
