@@ -166,14 +166,14 @@ describe("TriagePanel", () => {
     const drift = screen.getByTestId("triage-drift");
     expect(drift).toHaveTextContent("Counted apart, no rollout:");
     expect(within(drift).getByRole("button")).toBeDisabled();
-    expect(within(drift).getByRole("button")).toHaveClass(styles.causeNone);
+    expect(within(drift).getByRole("button")).toHaveClass(String(styles.causeNone));
     // The cause the list is filtered to keeps its tile (to be cleared) though no rollout has it here.
     rerender({ triage: views, counts: { rollouts: 2, unreadable: 0 }, active: "identity" });
     expect(tiles()).toEqual(["identity", "tool_failed"]);
     expect(causeButton("identity")).toBeEnabled();
     // Chosen, drift keeps its tile though no rollout has it here.
     rerender({ triage: views, counts: { rollouts: 2, unreadable: 0 }, active: "drift" });
-    expect(causeButton("drift")).toHaveClass(styles.cause);
+    expect(causeButton("drift")).toHaveClass(String(styles.cause));
     expect(causeButton("drift")).toBeEnabled();
   });
 
