@@ -188,7 +188,15 @@ export function formatSummary(
   const rows = options.breakdown ?? kept;
   const triage = summarizeTriage(rows, reward);
   // The same headline as the run view's (lib/run): unreadable lines are named and in no total.
-  out.push(zeroShareText(triage.zero, { rollouts: rows.length, unreadable }, reward, triage.negative));
+  out.push(
+    zeroShareText(
+      triage.zero,
+      { rollouts: rows.length, unreadable },
+      reward,
+      triage.negative,
+      triage.total - triage.scored,
+    ),
+  );
   const notVerified = unverifiedText(unverifiedCounts(rows), rows.length);
   if (notVerified !== null) out.push(notVerified);
   const line = (cause: (typeof ZERO_CAUSES)[number]) => {

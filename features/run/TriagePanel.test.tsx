@@ -177,6 +177,22 @@ describe("TriagePanel", () => {
     expect(causeButton("drift")).toBeEnabled();
   });
 
+  it("a view with rollouts it has no reward for says so, and greys them in the bar rather than green", () => {
+    // Gym's xlam_fc folder: nothing could be recomputed, so the contract view has no reward at all.
+    const unverified = (n: number) => ({ line: n, recorded: 0, contract: null, legacy: null, cause: null });
+    const rows = [1, 2, 3, 4, 5].map(unverified);
+    const views = {
+      recorded: summarizeTriage(rows, "recorded"),
+      contract: summarizeTriage(rows, "contract"),
+      legacy: summarizeTriage(rows, "legacy"),
+    };
+    renderPanel({ triage: views, reward: "contract", counts: { rollouts: 5, unreadable: 0 } });
+    expect(screen.getByTestId("triage-headline")).toHaveTextContent(
+      "0 of 5 rollouts recompute to 0 under contract (0.0%; 5 not recomputed)",
+    );
+    expect(screen.getByTestId("triage-bar-unscored")).toHaveAttribute("width", "100");
+  });
+
   it("drift is counted apart from the agent's causes", () => {
     renderPanel();
     expect(plannedZeros("drift")).toBeGreaterThan(0);

@@ -128,7 +128,7 @@ export const TriagePanel = memo(function TriagePanel({
       <div className={styles.triageHead}>
         <h3>Why zero</h3>
         <span className="muted" data-testid="triage-headline">
-          {zeroShareText(triage.zero, counts, reward, triage.negative)}
+          {zeroShareText(triage.zero, counts, reward, triage.negative, triage.total - triage.scored)}
         </span>
         <RewardSwitch reward={reward} onReward={onReward} />
       </div>
@@ -156,6 +156,15 @@ export const TriagePanel = memo(function TriagePanel({
           x += width;
           return rect;
         })}
+        {/* The rollouts this view has no reward for: grey, never the green of rollouts above 0. */}
+        <rect
+          x={x}
+          y={0}
+          width={triage.total === 0 ? 0 : (BAR_WIDTH * (triage.total - triage.scored)) / triage.total}
+          height={4}
+          className={styles.fill_unscored}
+          data-testid="triage-bar-unscored"
+        />
       </svg>
       <div data-testid="triage-causes">
         {shown.length > 0 && (

@@ -170,7 +170,7 @@ function breakdown(run: ReportRun, level: number): string {
     ];
   });
   return `<section data-testid="report-breakdown">${heading(level, "Why zero")}
-<p data-testid="report-zero">${escapeHtml(zeroShareText(triage.zero, counts, triage.view, triage.negative))}</p>
+<p data-testid="report-zero">${escapeHtml(zeroShareText(triage.zero, counts, triage.view, triage.negative, triage.total - triage.scored))}</p>
 ${notVerified(run)}${rows.length === 0 ? "<p>No rollout scored 0.</p>" : table(["cause", "rollouts", "share", ""], rows, "report-causes")}
 <p data-testid="report-reproduced">${escapeHtml(reproducedText(triage))}</p>
 </section>`;

@@ -36,6 +36,18 @@ describe("the one wording for a file's counts", () => {
   });
 });
 
+describe("the rollouts a view has no reward for", () => {
+  it("are named, so a view where nothing was recomputed never reads as a run without zeros", () => {
+    // Gym's xlam_fc folder under the contract policy: no rollout could be verified.
+    expect(zeroShareText(0, { rollouts: 5, unreadable: 0 }, "contract", 0, 5)).toBe(
+      "0 of 5 rollouts recompute to 0 under contract (0.0%; 5 not recomputed)",
+    );
+    expect(zeroShareText(2, { rollouts: 5, unreadable: 0 }, "recorded", 1, 1)).toBe(
+      "2 of 5 rollouts recorded 0 or less (40.0%; 1 negative; 1 with no recorded reward)",
+    );
+  });
+});
+
 describe("formatCount", () => {
   it("groups an integer's thousands as en-US does", () => {
     for (const n of [0, 7, 999, 1000, 17975, 1234567, -1234567, Number.MAX_SAFE_INTEGER])

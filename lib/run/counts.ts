@@ -45,6 +45,12 @@ const BASIS_TEXT: Readonly<Record<Reward, string>> = {
   legacy: "recompute to",
 };
 
+const UNSCORED_TEXT: Readonly<Record<Reward, string>> = {
+  recorded: "with no recorded reward",
+  contract: "not recomputed",
+  legacy: "not recomputed",
+};
+
 const BASIS_AFTER: Readonly<Record<Reward, string>> = {
   recorded: "",
   contract: " under contract",
@@ -56,19 +62,26 @@ const BASIS_AFTER: Readonly<Record<Reward, string>> = {
  * (25.0%)" (or "recompute to 0 under contract"), plus "· 1 unreadable line, not counted" when some lines
  * are not rollouts. `negative`: how many of the `zero` are below 0 (lib/triage counts them as failed
  * too); when some are, the headline says "0 or less" and names them: "2 of 5 rollouts recorded 0 or less
- * (40.0%; 2 negative)".
+ * (40.0%; 2 negative)". `unscored`: how many have no reward in `basis` (not recomputed, or none recorded),
+ * named too, so that a view where nothing was recomputed never reads as a run without zeros: "0 of 5
+ * rollouts recompute to 0 under contract (0.0%; 5 not recomputed)".
  */
 export function zeroShareText(
   zero: number,
   counts: LineCounts,
   basis: Reward = "recorded",
   negative = 0,
+  unscored = 0,
 ): string {
   const what = negative > 0 ? "0 or less" : "0";
-  const share = percent(zero, counts.rollouts);
+  const notes = [
+    percent(zero, counts.rollouts),
+    ...(negative > 0 ? [`${formatCount(negative)} negative`] : []),
+    ...(unscored > 0 ? [`${formatCount(unscored)} ${UNSCORED_TEXT[basis]}`] : []),
+  ];
   const head =
     `${formatCount(zero)} of ${count(counts.rollouts, "rollout", "rollouts")} ${BASIS_TEXT[basis]} ${what}${BASIS_AFTER[basis]}` +
-    ` (${negative > 0 ? `${share}; ${formatCount(negative)} negative` : share})`;
+    ` (${notes.join("; ")})`;
   return counts.unreadable === 0
     ? head
     : `${head} · ${count(counts.unreadable, "unreadable line", "unreadable lines")}, not counted`;
