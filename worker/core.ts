@@ -10,7 +10,7 @@ import { readProvenance } from "../lib/identity/provenance-map";
 import type { CallResolution, Highlight, Policy } from "../lib/identity/types";
 import { type RunRow, rolloutRowOf, runRow } from "../lib/run";
 import { functionCalls, parseOutputItem, type Rollout } from "../lib/schemas";
-import { callBadges, evidencePolicy, packBadges, triageRollout } from "../lib/triage";
+import { callBadges, evidencePolicy, packBadges, recordedFieldsFor, triageRollout } from "../lib/triage";
 import {
   type ConfigRouter,
   isInputRow,
@@ -527,6 +527,7 @@ export function verifiedDetail(rollout: Rollout, context: RowContext): VerifiedD
             ...rest,
             decisive: listed,
             decisive_total: rest.decisive.length,
+            recorded_fields: recordedFieldsFor(rest.cause, rollout, context.input),
           }))(triage),
     badges: packBadges(
       badges,

@@ -24,7 +24,7 @@ import type { HarnessChoice } from "../lib/harness/choice";
 import type { HarnessId } from "../lib/harness/types";
 import type { CallResolution, Highlight, MapState, Policy, RolloutFinding } from "../lib/identity/types";
 import type { RolloutRow } from "../lib/run";
-import type { DecisiveCall, PackedBadges, RolloutTriage } from "../lib/triage";
+import type { DecisiveCall, PackedBadges, RecordedField, RolloutTriage } from "../lib/triage";
 import type { VerifierDetailsView } from "../lib/verify/details";
 import type { VerifyResult } from "../lib/verify/types";
 import type { FollowSummary } from "./follow";
@@ -280,6 +280,8 @@ export interface VerifiedDetail {
 export type DetailTriage = Omit<RolloutTriage, "traces" | "failed_calls" | "signature"> & {
   /** How many decisive calls there are in all. */
   readonly decisive_total: number;
+  /** What the line records beside its reward, for a cause read from the line (lib/triage recordedFieldsFor). */
+  readonly recorded_fields: readonly RecordedField[];
 };
 
 /**

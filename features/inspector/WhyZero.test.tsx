@@ -3,10 +3,12 @@
  * every further one reachable through "show more" (pages from the worker), each a link to its call. The
  * rollout is the generator's realistic long rollout, verified by the worker's own code.
  */
+import { readFileSync } from "node:fs";
 import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { readRollout } from "@/lib/schemas";
+import { asRollout } from "@/lib/schemas/test-helpers";
 import { realisticLongRollout } from "@/scripts/gen-hostile";
 import { LISTED_DECISIVE, verifiedDetail } from "@/worker/core";
 import { DECISIVE_PAGE, WhyZero } from "./WhyZero";
@@ -71,5 +73,35 @@ describe("WhyZero on a long rollout", () => {
     // Blackjack records -1 for a loss: every reward that needs a cause is below zero.
     render(<WhyZero triage={{ ...triage, recorded: -1, contract: -1, legacy: -1 }} onCall={() => {}} />);
     expect(screen.getByTestId("why-heading").textContent).toMatch(/^Why below zero: /);
+  });
+});
+
+describe("WhyZero where this project has no port of the verifier", () => {
+  it("shows what the line records beside its reward, as written (Gym's xlam_fc: num_correct 0)", () => {
+    const line = readFileSync(
+      "fixtures/gym-examples/resources_servers/xlam_fc/data/example_rollouts.jsonl",
+      "utf8",
+    ).split("\n")[3];
+    const detail = verifiedDetail(asRollout(JSON.parse(line ?? "")), {
+      input: undefined,
+      override: "xlam_fc",
+      sample: null,
+      harness: null,
+    });
+    const triage = detail.view.triage;
+    if (triage === null) throw new Error("xlam_fc line 4 recorded above 0");
+    expect(triage.cause).toBe("no_verifier_port");
+    render(<WhyZero triage={triage} onCall={() => {}} />);
+    expect(screen.getByTestId("why-recorded")).toHaveTextContent(
+      "Beside its reward, the line records: num_expected 1 · num_predicted 1 · num_correct 0",
+    );
+  });
+
+  it("shows nothing of the kind where the cause comes from this project's own replay", () => {
+    const triage = verified(600).view.triage;
+    if (triage === null) throw new Error("the long rollout scored above 0");
+    expect(triage.recorded_fields).toEqual([]);
+    render(<WhyZero triage={triage} onCall={() => {}} />);
+    expect(screen.queryByTestId("why-recorded")).toBeNull();
   });
 });

@@ -106,6 +106,18 @@ export const WhyZero = memo(function WhyZero({
       <p data-testid="why-sentence">
         <CallText text={triage.sentence} onCall={onCall} />
       </p>
+      {triage.recorded_fields.length > 0 && (
+        // The verifier's own account where this project cannot replay it: shown as written, as text.
+        <p className={styles.recorded} data-testid="why-recorded">
+          <span className="muted">Beside its reward, the line records: </span>
+          {triage.recorded_fields.map((field, i) => (
+            <Fragment key={field.key}>
+              {i > 0 && " · "}
+              <code>{field.key}</code> {field.value}
+            </Fragment>
+          ))}
+        </p>
+      )}
       {triage.drift !== null && triage.cause !== "drift" && (
         <p data-testid="why-drift">
           <b>Drift:</b> <CallText text={triage.drift} onCall={onCall} />

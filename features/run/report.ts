@@ -12,7 +12,7 @@ import {
   type ReportRun,
 } from "@/lib/report";
 import { type Reward, rewardName, rowTask, runRow } from "@/lib/run";
-import { evidencePolicy, readCallOutcomes } from "@/lib/triage";
+import { evidencePolicy, readCallOutcomes, recordedFieldsFor } from "@/lib/triage";
 import { verifyBothPolicies } from "@/lib/verify";
 import { inputMessages, transcript } from "@/worker/core";
 import type { TranscriptItem } from "@/worker/protocol";
@@ -82,6 +82,7 @@ export function reportRollout({ line, value, options }: RunSourceLine, file: str
     legacy: row.legacy,
     cause: row.cause,
     cause_sentence: row.cause_sentence,
+    recorded_fields: row.cause === null ? [] : recordedFieldsFor(row.cause, value, options.input),
     unverified: contract.unverified?.message ?? null,
     flags: row.flags,
     outcome_policy: outcomePolicy,

@@ -49,6 +49,7 @@ function rollout(line: number, file: string | null): ReportRollout {
     legacy: 0,
     cause: null,
     cause_sentence: null,
+    recorded_fields: [],
     unverified: null,
     flags: [],
     outcome_policy: "contract",
@@ -113,6 +114,13 @@ describe("renderReport", () => {
     };
     const html = renderReport({ ...data(), runs: [run(null, [zero])] });
     const section = html.split('data-line="7"')[1] ?? "";
+    expect(section).not.toContain("the line records");
+    // What the line records beside its reward, as text.
+    const fields = [{ key: "exception_type", value: `"${HOSTILE}"` }, { key: "turn_count", value: "0" }];
+    const recorded = renderReport({ ...data(), runs: [run(null, [{ ...zero, recorded_fields: fields }])] });
+    expect(recorded.split('data-line="7"')[1]).toContain(
+      '<dt>the line records</dt><dd><code>exception_type</code> &quot;&lt;script&gt;',
+    );
     expect(section).toContain(
       "<dd>Call rejected or no such tool: 1 call named no tool of workplace_assistant, so Gym skipped it: &lt;script&gt;",
     );

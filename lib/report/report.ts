@@ -16,6 +16,7 @@ import {
   zeroShareText,
 } from "../run";
 import {
+  type RecordedField,
   type RunTriage,
   reproducedText,
   triageHeading,
@@ -65,6 +66,8 @@ export interface ReportRollout {
   readonly cause: ZeroCause | null;
   /** The cause's sentence (lib/triage): the why the app shows, e.g. what a provenance map would score. */
   readonly cause_sentence: string | null;
+  /** What the line records beside its reward, for a cause read from the line (lib/triage recordedFieldsFor). */
+  readonly recorded_fields: readonly RecordedField[];
   /** Why no reward was recomputed under the contract policy (lib/verify's reason), or null. */
   readonly unverified: string | null;
   /** The calls' flags and highlights under the contract policy (lib/run RunRow.flags). */
@@ -306,6 +309,16 @@ function rolloutSection(r: ReportRollout): string {
           triageHeading(r).toLowerCase(),
           `${escapeHtml(ZERO_CAUSE_LABELS[r.cause])}${r.cause_sentence === null ? "" : `: ${escapeHtml(r.cause_sentence)}`}`,
         ],
+    ...(r.recorded_fields.length === 0
+      ? []
+      : [
+          [
+            "the line records",
+            r.recorded_fields
+              .map((f) => `<code>${escapeHtml(f.key)}</code> ${escapeHtml(f.value)}`)
+              .join(" · "),
+          ],
+        ]),
     ...(r.unverified === null ? [] : [["not verified (contract)", escapeHtml(r.unverified)]]),
     ...(r.flags.length === 0
       ? []

@@ -2,7 +2,7 @@
  * Run health from what the line itself records about the model call (Responses API fields): whether the
  * call failed (`response.error`, or `response.status` "failed"), whether the response was cut off
  * (`response.status` "incomplete", `response.incomplete_details.reason` such as "max_output_tokens"), and
- * whether the model produced no output tokens (`response.usage.output_tokens` 0). These explain a 0 before
+ * whether the model produced no output (`response.usage.output_tokens` 0, or an empty `response.output`). These explain a 0 before
  * any verifier is asked: the agent never got to finish.
  */
 import { z } from "zod";
@@ -64,5 +64,7 @@ export function readHealth(rollout: Rollout): HealthProblem | null {
   }
   if (response.usage?.output_tokens === 0)
     return { kind: "no_output", detail: "response.usage.output_tokens 0" };
+  // No usage block, and nothing out at all (Gym's toolsandbox when its environment raised before a turn).
+  if (rollout.response.output.length === 0) return { kind: "no_output", detail: "response.output is empty" };
   return null;
 }

@@ -14,6 +14,12 @@ export {
 export { type CallOutcome, readCallOutcomes, readTableDiffs, type TableState } from "./details";
 export { explainDrift, REPRODUCTION_TEXT, type Reproduction, reproducedBy } from "./drift";
 export { type HealthProblem, readHealth } from "./health";
+export {
+  RECORDED_FIELDS_MAX,
+  type RecordedField,
+  recordedFields,
+  recordedFieldsFor,
+} from "./recorded-fields";
 export { sameFailureTasks, TASK_WIDE_MIN_ROLLOUTS, type TaskFailure } from "./task-wide";
 export {
   evidencePolicy,

@@ -211,6 +211,21 @@ describe("triageRollout", () => {
     expect(triage(noData)?.cause).toBe("truncated");
   });
 
+  it("reads an empty response.output as no output, before the verifier could say anything (Gym's toolsandbox)", () => {
+    // toolsandbox has no port here: before, its five empty responses all read "No verifier port".
+    const text = readFileSync(
+      join(ROOT, "fixtures/gym-examples/resources_servers/toolsandbox/data/example_rollouts.jsonl"),
+      "utf8",
+    );
+    for (const line of text.split("\n").filter((l) => l.trim() !== "")) {
+      const t = triageRollout(asRollout(JSON.parse(line)));
+      expect(t).toMatchObject({
+        cause: "no_output",
+        sentence: "The model produced no output (response.output is empty).",
+      });
+    }
+  });
+
   it("does not call a name that matches no harness identity: it is a tool the server does not have", () => {
     const t = triage(row(lineOf("tool_failed_unknown")));
     expect(t).toMatchObject({ cause: "tool_failed", failed_calls: [0] });

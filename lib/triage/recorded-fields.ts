@@ -1,0 +1,88 @@
+/**
+ * What a line records beside its reward: the scalar top-level fields a verifier wrote into its response
+ * (xlam_fc's `num_correct`, swebench's `evaluation_completed`, toolsandbox's `exception_type`, the
+ * conversational simulator's `failure_labels`). Where this project has no port of the verifier, they are the
+ * only account of the zero there is; they are shown as written, never interpreted.
+ */
+import { isJsonObject, type Rollout } from "../schemas";
+import type { ZeroCause } from "./triage";
+
+/** Keys of every Gym rollout line (the request, the response, the reward, Gym's bookkeeping). */
+const GYM_KEYS: ReadonlySet<string> = new Set([
+  "responses_create_params",
+  "response",
+  "reward",
+  "agent_ref",
+  "mcp_tool_call_provenance",
+  "_ng_task_index",
+  "_ng_rollout_index",
+]);
+
+/** Fields shown at most: the first ones in the line's order. */
+export const RECORDED_FIELDS_MAX = 12;
+/** A value's JSON text is cut after this many characters. */
+const VALUE_MAX_CHARS = 160;
+/** Arrays of more items than this are left out (a list of records is task data, not a verdict). */
+const ARRAY_MAX_ITEMS = 8;
+
+export interface RecordedField {
+  readonly key: string;
+  /** The value's JSON text (cut, with "…", past VALUE_MAX_CHARS). */
+  readonly value: string;
+}
+
+function isScalar(value: unknown): boolean {
+  return value === null || ["string", "number", "boolean"].includes(typeof value);
+}
+
+function jsonText(value: unknown): string {
+  // NaN and the infinities (Python's json writes them) are not JSON: shown as Python wrote them.
+  const text =
+    typeof value === "number" && !Number.isFinite(value)
+      ? Number.isNaN(value)
+        ? "NaN"
+        : value > 0
+          ? "Infinity"
+          : "-Infinity"
+      : JSON.stringify(value);
+  return text.length > VALUE_MAX_CHARS ? `${text.slice(0, VALUE_MAX_CHARS)}…` : text;
+}
+
+/**
+ * The line's own fields beside its reward, in the line's order: scalars and short arrays of scalars,
+ * leaving out Gym's own keys and, when the line is paired with its task row, the row's keys (task data the
+ * request carried, not the verifier's output).
+ */
+export function recordedFields(rollout: Rollout, input?: unknown): RecordedField[] {
+  const task = isJsonObject(input) ? input : null;
+  const fields: RecordedField[] = [];
+  for (const key of Object.keys(rollout)) {
+    if (GYM_KEYS.has(key) || (task !== null && Object.hasOwn(task, key))) continue;
+    const value = rollout[key];
+    const shown =
+      isScalar(value) || (Array.isArray(value) && value.length <= ARRAY_MAX_ITEMS && value.every(isScalar));
+    if (!shown) continue;
+    fields.push({ key, value: jsonText(value) });
+    if (fields.length === RECORDED_FIELDS_MAX) break;
+  }
+  return fields;
+}
+
+/**
+ * Causes read from the line alone or left unverified: for these the line's own fields are the rest of the
+ * account. The others come from this project's replay, whose evidence (calls, cells) says more.
+ */
+const FROM_THE_LINE: ReadonlySet<ZeroCause> = new Set([
+  "model_error",
+  "truncated",
+  "no_output",
+  "no_server",
+  "no_verifier_port",
+  "missing_task_data",
+  "verifier_error",
+]);
+
+/** The line's fields to show beside a zero's cause: recordedFields where the cause is FROM_THE_LINE, else none. */
+export function recordedFieldsFor(cause: ZeroCause, rollout: Rollout, input?: unknown): RecordedField[] {
+  return FROM_THE_LINE.has(cause) ? recordedFields(rollout, input) : [];
+}
