@@ -160,6 +160,8 @@ test.describe("run view on the generated triage run", () => {
     expect(kept.length).toBeLessThan(run.intents.length);
     // The list.
     await expect(page.getByTestId("shown-count")).toHaveAttribute("data-shown", String(kept.length));
+    // The totals beside the tiles are the kept rows' too, out of the file's.
+    await expect(page.getByTestId("rollout-count")).toHaveText(String(kept.length));
     // The tiles: counted over the kept rows, and saying so.
     await expect(page.getByTestId("tiles-scope")).toHaveText(
       `${kept.length} of ${run.intents.length} rollouts (filter: ${filter})`,
@@ -274,6 +276,23 @@ test.describe("run view on the generated triage run", () => {
     await expect(page.getByTestId("pass-at-k-label")).toHaveAttribute("data-reward", "legacy");
     await expect(page.locator("[data-summary='zero']")).toHaveAttribute("data-value", String(legacyZero));
     expect(new URL(page.url()).searchParams.get("reward")).toBe("legacy");
+  });
+
+  test("an open rollout the filter hides stays open and says it is not in the list", async ({ page }) => {
+    const first = run.intents[1];
+    if (first === undefined) throw new Error("the run has one rollout");
+    // Opened by a click (the line in the URL), not the first row's default, which follows the list.
+    await page.locator(`[data-testid=rollout-table] [data-line='${first.line}']`).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get("line")).toBe(String(first.line));
+    await expect(page.locator(`[data-detail-line='${first.line}']`)).toBeVisible();
+    await expect(page.getByTestId("detail-unlisted")).toHaveCount(0);
+    // A search no rollout matches: the list empties, the open rollout stays, named as hidden.
+    await page.getByLabel("Search rollouts").fill("zzzz-no-rollout-has-this");
+    await expect(page.getByTestId("shown-count")).toHaveAttribute("data-shown", "0");
+    await expect(page.locator(`[data-detail-line='${first.line}']`)).toBeVisible();
+    await expect(page.getByTestId("detail-unlisted")).toHaveText("· not in the list under the current filter");
+    await page.getByLabel("Search rollouts").fill("");
+    await expect(page.getByTestId("detail-unlisted")).toHaveCount(0);
   });
 
   test("a bad filter says why, and the list stays unfiltered", async ({ page }) => {

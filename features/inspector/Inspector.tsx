@@ -473,6 +473,7 @@ export function Inspector() {
                     onView={setView}
                     marked={marked.includes(selectedEntry.line)}
                     onMark={onMark}
+                    unlisted={!rows.some((row) => row.line === selectedEntry.line)}
                   />
                 )
               ) : (

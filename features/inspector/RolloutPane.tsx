@@ -44,6 +44,8 @@ interface Props {
   /** Whether this rollout is marked for the report, and how to change it. */
   marked: boolean;
   onMark(marked: boolean): void;
+  /** The filter hides this rollout from the list: it stays open, and says so. */
+  unlisted: boolean;
 }
 
 export const RolloutPane = memo(function RolloutPane({
@@ -55,6 +57,7 @@ export const RolloutPane = memo(function RolloutPane({
   onView,
   marked,
   onMark,
+  unlisted,
 }: Props) {
   // One parse in the worker: the summary at once, the calls and transcript items a page at a time as they
   // come on screen (from the same opened rollout), both verifications from the pool when they are done.
@@ -150,6 +153,12 @@ export const RolloutPane = memo(function RolloutPane({
           />{" "}
           mark for the report
         </label>
+        {unlisted && (
+          <span className="muted" data-testid="detail-unlisted">
+            {" "}
+            · not in the list under the current filter
+          </span>
+        )}
         <RolloutHeader view={view} fileName={dataset.name} />
         <WhyZero
           key={entry.line}

@@ -104,10 +104,11 @@ export const SummaryBand = memo(function SummaryBand(props: Props) {
       )}
       <div className={styles.summaryTotals}>
         <div className={styles.total}>
+          {/* Under a filter both totals are the kept rows', as the tiles are: "1 of 5 rollouts", its calls. */}
           <span className={styles.totalValue} data-testid="rollout-count">
-            {filtered ? total : counts.rollouts}
+            {counts.rollouts}
           </span>
-          <span className={styles.totalLabel}>rollouts</span>
+          <span className={styles.totalLabel}>{filtered ? `of ${total} rollouts` : "rollouts"}</span>
         </div>
         <div className={styles.total}>
           <span className={styles.totalValue}>{counts.calls}</span>

@@ -1,0 +1,43 @@
+/**
+ * The summary band's totals follow the one filter as its tiles do: a search that keeps 1 rollout of 5 once
+ * showed "5 rollouts" beside that one rollout's tool calls (Gym's xlam_fc, a new-user pass).
+ */
+import { render, screen } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { entry } from "@/features/inspector/test-helpers";
+import { statusCounts } from "./list";
+import { SummaryBand } from "./SummaryBand";
+
+const file = [1, 2, 3, 4, 5].map((line) => entry(line, { calls: line }));
+
+function band(rows: typeof file, filter: string) {
+  render(
+    <SummaryBand
+      counts={statusCounts(rows)}
+      entries={rows}
+      total={file.length}
+      errorLines={0}
+      filter={filter}
+      onFilter={() => {}}
+      reward="recorded"
+      pendingLabel="rewards pending"
+    />,
+  );
+}
+
+describe("SummaryBand's totals", () => {
+  it("are the file's without a filter", () => {
+    band(file, "");
+    expect(screen.getByTestId("rollout-count")).toHaveTextContent("5");
+    expect(screen.getByTestId("rollout-count").nextElementSibling).toHaveTextContent(/^rollouts$/);
+    expect(screen.getByText("tool calls").previousElementSibling).toHaveTextContent("15");
+  });
+
+  it("are the kept rows' under a filter, out of the file's rollouts, as the tiles are", () => {
+    band(file.slice(3, 4), "list_titles");
+    expect(screen.getByTestId("tiles-scope")).toHaveTextContent("1 of 5 rollouts (filter: list_titles)");
+    expect(screen.getByTestId("rollout-count")).toHaveTextContent("1");
+    expect(screen.getByTestId("rollout-count").nextElementSibling).toHaveTextContent("of 5 rollouts");
+    expect(screen.getByText("tool calls").previousElementSibling).toHaveTextContent("4");
+  });
+});
