@@ -257,8 +257,8 @@ export function Inspector() {
         )}
         {lostFolder && !dataset && !busy && (
           <div className="banner" role="status" data-testid="folder-not-reopened">
-            The folder <strong>{lostFolder}</strong> was open before the reload. A page cannot open a folder by
-            itself (the browser hands it the files only when you pick them): open it again.{" "}
+            The folder <strong>{lostFolder}</strong> was open before the reload. A page cannot open a folder
+            by itself (the browser hands it the files only when you pick them): open it again.{" "}
             <OpenFolderButton onFolder={onFolder} />
           </div>
         )}
@@ -267,7 +267,8 @@ export function Inspector() {
             This link shows {linkParts(view)} of{" "}
             {view.name ? <strong data-testid="link-file">{view.name}</strong> : "a file you opened"}. Files
             never leave the browser: open {view.name ? "that file" : "it"} here
-            {(recent.data ?? []).length > 0 ? " (or pick it from the recent files)" : ""} and the link applies.
+            {(recent.data ?? []).length > 0 ? " (or pick it from the recent files)" : ""} and the link
+            applies.
           </div>
         )}
         {landing ? (

@@ -4,11 +4,29 @@
  */
 import { render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { entry } from "@/features/inspector/test-helpers";
+import { asRollout } from "@/lib/schemas/test-helpers";
+import { analyzeRollout } from "@/worker/core";
 import { statusCounts } from "./list";
 import { SummaryBand } from "./SummaryBand";
 
-const file = [1, 2, 3, 4, 5].map((line) => entry(line, { calls: line }));
+/** Line n makes n calls. */
+const file = [1, 2, 3, 4, 5].map((line) =>
+  analyzeRollout(
+    line,
+    asRollout({
+      reward: 1,
+      response: {
+        output: Array.from({ length: line }, (_, i) => ({
+          type: "function_call",
+          call_id: `c${line}_${i}`,
+          name: "email_send_email",
+          arguments: "{}",
+        })),
+      },
+    }),
+    { input: undefined, override: null, sample: null, harness: null },
+  ),
+);
 
 function band(rows: typeof file, filter: string) {
   render(

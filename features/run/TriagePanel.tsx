@@ -202,13 +202,7 @@ export const TriagePanel = memo(function TriagePanel({
             ? "Counted apart, no rollout:"
             : "Counted apart: the recorded reward matches neither policy's recomputation"}
         </span>
-        <CauseButton
-          cause="drift"
-          triage={triage}
-          active={active}
-          onCause={onCause}
-          compact={noDrift}
-        />
+        <CauseButton cause="drift" triage={triage} active={active} onCause={onCause} compact={noDrift} />
       </div>
       <p className={cx("muted", styles.triageFinding)} data-testid="triage-reproduced">
         {reproducedText(triage)}

@@ -116,10 +116,13 @@ describe("renderReport", () => {
     const section = html.split('data-line="7"')[1] ?? "";
     expect(section).not.toContain("the line records");
     // What the line records beside its reward, as text.
-    const fields = [{ key: "exception_type", value: `"${HOSTILE}"` }, { key: "turn_count", value: "0" }];
+    const fields = [
+      { key: "exception_type", value: `"${HOSTILE}"` },
+      { key: "turn_count", value: "0" },
+    ];
     const recorded = renderReport({ ...data(), runs: [run(null, [{ ...zero, recorded_fields: fields }])] });
     expect(recorded.split('data-line="7"')[1]).toContain(
-      '<dt>the line records</dt><dd><code>exception_type</code> &quot;&lt;script&gt;',
+      "<dt>the line records</dt><dd><code>exception_type</code> &quot;&lt;script&gt;",
     );
     expect(section).toContain(
       "<dd>Call rejected or no such tool: 1 call named no tool of workplace_assistant, so Gym skipped it: &lt;script&gt;",
