@@ -132,6 +132,38 @@ describe("InputIndex", () => {
     expect(none.reason).not.toMatch(/open the/);
   });
 
+  it("quotes two texts from where they part when their openings read the same (Gym's tau2 system prompts)", () => {
+    const prompt =
+      "<instructions> You are a customer service agent that helps the user according to the policy.";
+    const task = (system: string, extra: Record<string, unknown> = {}) => ({
+      responses_create_params: { input: [{ role: "system", content: system, ...extra }] },
+    });
+    const closest = (line: unknown, row: unknown) => {
+      const index = new InputIndex<number>();
+      index.add(row, 1, { file: "in.jsonl", line: 1 });
+      return index.pair(line).reason;
+    };
+    expect(closest(task(`${prompt} Domain: airline.`), task(`${prompt} Domain: retail.`))).toContain(
+      `The closest is in.jsonl line 1: at input[0] the texts first differ at character ${`${prompt} Domain: `.length + 1}: the line has "…the policy. Domain: airline.", the row "…the policy. Domain: retail.".`,
+    );
+    expect(closest(task(`${prompt}  x`), task(`${prompt} x`))).toContain(
+      `the texts first differ at character ${prompt.length + 2}, in white space only`,
+    );
+    // The same text, another field: the field is named with both values.
+    expect(closest(task(prompt, { name: "a" }), task(prompt, { name: "b" }))).toContain(
+      `at input[0] the system message "${prompt.slice(0, 60)}…" differs in name: the line has name "a", the row name "b".`,
+    );
+    expect(closest(task(prompt, { name: "a" }), task(prompt))).toContain(
+      'differs in name: the line has name "a", the row no name.',
+    );
+    // One equal item, then more on the line's side (tau2's first rollout against a one-message row).
+    const longer = task(prompt);
+    longer.responses_create_params.input.push({ role: "user", content: "hi" });
+    expect(closest(longer, task(prompt))).toContain(
+      "the first input item is equal, but the line has 2 and the row 1.",
+    );
+  });
+
   it("names the row with the longest equal start, then the most equal items, among the rows it compares", () => {
     const msg = (content: string) => ({ role: "user", content });
     const row = (...items: string[]) => ({ responses_create_params: { input: items.map(msg) } });

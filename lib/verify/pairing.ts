@@ -200,6 +200,49 @@ function describeItem(item: unknown): string {
   return `a ${typeof item.type === "string" ? item.type : "typed"} item`;
 }
 
+/** Characters of equal text kept before the first difference when two quotes would read the same. */
+const DIFF_CONTEXT_CHARS = 20;
+
+/** An item's text: a string item's, or a message's content. */
+function itemText(item: unknown): string | null {
+  if (typeof item === "string") return item;
+  const message = MessageItem.safeParse(item);
+  return message.success ? messageText(message.data.content) : null;
+}
+
+/**
+ * What differs between two unequal items at the same place, where describeItem says the same of both (a
+ * long system prompt cut before the point where the texts part): the texts from just before the first
+ * differing character, or the fields that differ.
+ */
+function itemDifference(at: number, line: unknown, row: unknown): string {
+  const a = describeItem(line);
+  const b = describeItem(row);
+  if (a !== b) return `at input[${at}] the line has ${a}, the row ${b}`;
+  const lineText = itemText(line);
+  const rowText = itemText(row);
+  if (lineText !== null && rowText !== null && lineText !== rowText) {
+    let i = 0;
+    while (i < lineText.length && i < rowText.length && lineText[i] === rowText[i]) i++;
+    const from = Math.max(0, i - DIFF_CONTEXT_CHARS);
+    const tail = (text: string) => quote(`${from > 0 ? "…" : ""}${text.slice(from)}`);
+    const flat = (text: string) => text.replace(/\s+/g, " ").trim();
+    const what = flat(lineText) === flat(rowText) ? ", in white space only" : "";
+    return `at input[${at}] the texts first differ at character ${i + 1}${what}: the line has ${tail(lineText)}, the row ${tail(rowText)}`;
+  }
+  if (isJsonObject(line) && isJsonObject(row)) {
+    const keys = [...new Set([...Object.keys(line), ...Object.keys(row)])].filter(
+      (key) => canonicalJson(line[key]) !== canonicalJson(row[key]),
+    );
+    const first = keys[0];
+    const value = (item: Record<string, unknown>, key: string) =>
+      Object.hasOwn(item, key) ? `${key} ${quoteJson(item[key])}` : `no ${key}`;
+    if (first !== undefined)
+      return `at input[${at}] ${a} differs in ${keys.join(", ")}: the line has ${value(line, first)}, the row ${value(row, first)}`;
+  }
+  return `at input[${at}] the line has ${a}, the row ${b}`;
+}
+
 interface Difference {
   /** Leading items that are equal. */
   readonly prefix: number;
@@ -226,13 +269,13 @@ function difference(line: unknown, row: unknown): Difference {
     return {
       prefix,
       same,
-      sentence: `at input[${prefix}] the line has ${describeItem(line[prefix])}, the row ${describeItem(row[prefix])}`,
+      sentence: itemDifference(prefix, line[prefix], row[prefix]),
     };
   }
   return {
     prefix,
     same,
-    sentence: `the first ${prefix} input items are equal, but the line has ${lineKeys.length} and the row ${rowKeys.length}`,
+    sentence: `${prefix === 0 ? "no input item is equal" : prefix === 1 ? "the first input item is equal" : `the first ${prefix} input items are equal`}, but the line has ${lineKeys.length} and the row ${rowKeys.length}`,
   };
 }
 
