@@ -145,6 +145,9 @@ describe("VerificationPanel", () => {
     expect(screen.getAllByText(reason)).toHaveLength(1);
     expect(screen.getByTestId("unverified-reason")).toHaveTextContent(reason);
     expect(screen.getByTestId("unverified-reason")).toHaveAttribute("data-unverified-code", "no_verifier");
+    // No port here is no fault of the line: said in the muted colour, not the error red.
+    expect(screen.getByTestId("unverified-reason")).toHaveClass("muted");
+    expect(screen.getByTestId("unverified-reason")).not.toHaveClass(String(styles.verifyError));
     for (const policy of ["contract", "legacy"] as const)
       expect(within(card(policy).column).getByText(SEE_ABOVE)).toHaveClass(String(styles.verifyError));
     expect(screen.getByTestId("why-see-above")).toHaveTextContent(SEE_ABOVE);

@@ -5,6 +5,7 @@ import { configRoutes, readGymConfig } from "./config";
 import { readLine, unparsedLine } from "./lines";
 import { readGymMetrics } from "./metrics";
 import { datasetOf, metricsRun, planFolder } from "./plan";
+import { fileRole, ROLE_SNIFF_BYTES } from "./roles";
 import { decideFolder, GYM_EXAMPLE_FOLDERS, GYM_EXAMPLES, walkFiles } from "./test-helpers";
 
 const EXAMPLES = GYM_EXAMPLES;
@@ -221,5 +222,21 @@ describe("datasetOf", () => {
     // single_step_tool_use_with_argument_comparison: parallel_example_metrics.json beside example.jsonl alone.
     expect(datasetOf(dataset("resources_servers/x/data/parallel_example.jsonl"), inputs)).toBeNull();
     expect(datasetOf(dataset(null), ["a.jsonl", "b.jsonl"])).toBeNull();
+  });
+});
+
+describe("a JSONL file's role and why", () => {
+  const role = (head: string, complete: boolean) =>
+    fileRole({ path: "data/example_rollouts.jsonl", head, complete }).reason;
+  const line = JSON.stringify({ response: { output: [] }, reward: 0 });
+
+  it("counts the whole file's lines when it was read whole", () => {
+    expect(role(`${line}\n${line}\n`, true)).toBe("2 of 2 lines carry a response: Gym's rollouts.");
+  });
+
+  it("says only the start of a large file was read (Gym's tau2 rollouts: 3 whole lines in it, of 5)", () => {
+    expect(role(`${line}\n${line}\n${line}\n{"respo`, false)).toBe(
+      `3 of the first 3 lines (its first ${ROLE_SNIFF_BYTES / 1024} KiB, read for its role) carry a response: Gym's rollouts.`,
+    );
   });
 });

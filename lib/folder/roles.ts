@@ -103,7 +103,10 @@ function jsonlRole(file: FolderFile, head: string): Omit<RoleDecision, "path" | 
       rollouts++;
     else if (isInputRow(value)) inputs++;
   }
-  const of = `${lines.length}${file.complete ? "" : " read"} lines`;
+  // Only the start of a large file is read for its role: say so, or "3 lines" reads as the whole file's.
+  const of = file.complete
+    ? `${lines.length} ${lines.length === 1 ? "line" : "lines"}`
+    : `the first ${lines.length} ${lines.length === 1 ? "line" : "lines"} (its first ${ROLE_SNIFF_BYTES / 1024} KiB, read for its role)`;
   if (rollouts > 0) {
     return {
       role: "rollouts",

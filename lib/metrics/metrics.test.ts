@@ -231,6 +231,10 @@ describe("group and run metrics on hand-built rows", () => {
 });
 
 describe("reading rows from rollouts", () => {
+  it('reads an empty model name as none (Gym\'s tau2 example records "")', () => {
+    expect(readModelUsage({ response: { model: "" } })).toEqual({ model: null, usage: null });
+  });
+
   it("reads response.model and response.usage, with the detail counts", () => {
     expect(
       readModelUsage({

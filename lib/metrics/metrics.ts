@@ -62,7 +62,8 @@ export function readModelUsage(rollout: unknown): { model: string | null; usage:
   const parsed = ModelUsageSchema.safeParse(rollout);
   if (!parsed.success) return { model: null, usage: null };
   const response = parsed.data.response;
-  const model = response?.model ?? null;
+  // An empty name is no name (Gym's tau2 and swebench examples record ""): grouped with the lines without one.
+  const model = response?.model === "" ? null : (response?.model ?? null);
   const u = response?.usage;
   if (u === undefined || u === null) return { model, usage: null };
   if (u.input_tokens === undefined && u.output_tokens === undefined && u.total_tokens === undefined)

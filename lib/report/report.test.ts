@@ -154,9 +154,12 @@ describe("renderReport", () => {
     ];
     const withMetrics = (metrics: ReportRun["metrics"]) =>
       renderReport({ ...data(), runs: [{ ...run(null, []), metrics }] });
-    expect(withMetrics(runMetrics(rows, { reward: "contract" }))).toContain("<th>pass@k (contract)</th>");
+    // A column of numbers is right-aligned, its head too.
+    expect(withMetrics(runMetrics(rows, { reward: "contract" }))).toContain(
+      '<th class="num">pass@k (contract)</th>',
+    );
     const recorded = withMetrics(runMetrics(rows, { reward: "recorded" }));
-    expect(recorded).toContain("<th>pass@k (recorded)</th>");
+    expect(recorded).toContain('<th class="num">pass@k (recorded)</th>');
     expect(recorded).toContain("No rollout reports its token usage (response.usage).");
     expect(recorded).not.toContain('"input_tokens"');
     const usage = {

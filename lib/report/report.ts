@@ -148,7 +148,9 @@ function cell(text: string, className?: string): string {
 }
 
 function table(head: readonly string[], rows: readonly string[][], testid?: string): string {
-  const th = head.map((h) => `<th>${h}</th>`).join("");
+  // A column of numbers is right-aligned, its head too (the first row's cells say which columns are).
+  const numeric = (i: number) => rows[0]?.[i]?.startsWith('<td class="num"') === true;
+  const th = head.map((h, i) => (numeric(i) ? `<th class="num">${h}</th>` : `<th>${h}</th>`)).join("");
   const body = rows.map((r) => `<tr>${r.join("")}</tr>`).join("\n");
   return `<table${testid ? ` data-testid="${testid}"` : ""}><thead><tr>${th}</tr></thead><tbody>\n${body}\n</tbody></table>`;
 }
@@ -395,9 +397,9 @@ ${omitted}</article>`;
 const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1100px;padding:0 16px;color:#1c1f24;background:#fff}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid #d7dbe0}h3{font-size:15px;margin:18px 0 6px}h4{margin:12px 0 4px}
 table{border-collapse:collapse;width:100%;margin:6px 0}th,td{border-bottom:1px solid #e4e7eb;padding:4px 8px;text-align:left;vertical-align:top}
-td.num{text-align:right;font-variant-numeric:tabular-nums}td.barcell{width:30%}.bar{display:block;height:10px;background:#c2410c;border-radius:2px}
+td{overflow-wrap:anywhere}th.num,td.num{text-align:right;font-variant-numeric:tabular-nums}td.barcell{width:30%}.bar{display:block;height:10px;background:#c2410c;border-radius:2px}
 .muted{color:#667085}code{font:12px ui-monospace,monospace;overflow-wrap:anywhere}pre{white-space:pre-wrap;overflow-wrap:anywhere;margin:2px 0 8px;font:12px/1.4 ui-monospace,monospace;background:#f6f7f9;padding:6px 8px;border-radius:4px}
-dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:6px 0}dt{color:#667085}dd{margin:0}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:6px 0}dt{color:#667085}dd{margin:0;min-width:0;overflow-wrap:anywhere}
 .msg{margin:6px 0}.role{font-size:12px;color:#667085}article{border:1px solid #d7dbe0;border-radius:6px;padding:4px 14px 10px;margin:14px 0}
 @media (prefers-color-scheme:dark){body{background:#15171a;color:#e6e8eb}pre{background:#1f2227}th,td{border-color:#2c3036}h2,article{border-color:#2c3036}}`;
 
@@ -418,7 +420,7 @@ export function renderReport(data: ReportData): string {
 <body>
 <header><h1>Rollout report</h1>
 <p><strong>${escapeHtml(data.title)}</strong> · ${escapeHtml(lineCountsText(totalCounts(data.runs)))} · filter: ${filter}</p>
-<p class="muted">Made by Rollout Inspector: rewards recomputed with its ports of Gym's verifiers under the contract policy (follow provenance) and the legacy one.</p>
+<p class="muted">Made by Rollout Inspector, which recomputes rewards with its ports of Gym's verifiers, where it has one, under the contract policy (follow provenance) and the legacy one: each run says how many rollouts it could not verify.</p>
 </header>
 ${runs(data)}
 <section data-testid="report-rollouts"><h2>Rollouts in full</h2>
