@@ -161,7 +161,9 @@ describe("FolderPanel", () => {
     render(<FolderPanel folder={recognised} onRole={() => {}} busy={false} />);
     expect(screen.getByTestId("folder-panel")).not.toHaveAttribute("open");
     // What each rollouts file is read with stays on screen.
-    expect(screen.getByTestId("folder-runs")).toHaveTextContent("routed by configs/x.yaml to x");
+    expect(screen.getByTestId("folder-runs")).toHaveTextContent(
+      "read with the Gym config configs/x.yaml (it routes agents to x)",
+    );
   });
 
   it("starts open when something needs a look: an unrecognised data file, no rollouts file, no config or task rows", () => {

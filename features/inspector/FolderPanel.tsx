@@ -60,8 +60,12 @@ function RunLine({ run }: { run: FolderRunView }) {
       <span className="mono">{run.rollouts}</span>:{" "}
       {run.configs.length > 0 ? (
         <>
-          routed by <span className="mono">{run.configs.join(", ")}</span>
-          {run.servers.length > 0 ? ` to ${run.servers.join(", ")}` : " (no server routed)"}
+          {/* Every config beside the file, not only those its lines' agents use: each line's own is in its detail. */}
+          read with the Gym {run.configs.length === 1 ? "config" : "configs"}{" "}
+          <span className="mono">{run.configs.join(", ")}</span>
+          {run.servers.length > 0
+            ? ` (${run.configs.length === 1 ? "it routes" : "they route"} agents to ${run.servers.join(", ")})`
+            : " (no agent routed to a server)"}
         </>
       ) : (
         "no Gym config beside it"
