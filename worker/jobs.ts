@@ -5,12 +5,19 @@
  */
 
 import { configRoutes, type GymConfig, type LineKind, readLine as readRolloutLine } from "../lib/folder";
-import { agentOf, type HarnessChoice, harnessFor, NO_HARNESS } from "../lib/harness";
+import { type HarnessChoice, harnessFor, NO_HARNESS } from "../lib/harness";
 import { provenanceState } from "../lib/identity";
 import { jsonlItemsOf, parseJsonLine } from "../lib/jsonl";
 import { readRolloutFields } from "../lib/run";
 import { functionCallCount, type Rollout } from "../lib/schemas";
-import { type ConfigRouter, chooseServer, InputIndex, type LineSource, pairingKey } from "../lib/verify";
+import {
+  type ConfigRouter,
+  chooseServer,
+  InputIndex,
+  type LineSource,
+  lineAgent,
+  pairingKey,
+} from "../lib/verify";
 import { type AnalyzedRollout, analyzeRolloutRun, isInputRow, type RowContext, verifiedDetail } from "./core";
 import { mainBeat } from "./main-first";
 import type { RolloutIndexEntry, VerifiedDetail } from "./protocol";
@@ -279,7 +286,7 @@ export async function rowContext(
     ...(pairing === undefined ? {} : { pairing }),
     override: options.serverOverride,
     sample: options.fallbackServer,
-    harness: harnessFor(options.harness, agentOf(value)),
+    harness: harnessFor(options.harness, lineAgent(value, input)),
     config: configRouter(options),
     source: options.source,
   };

@@ -6,7 +6,7 @@
  */
 import { csvHeader, csvRow, jsonlRow } from "../../lib/export/csv";
 import { readLine, rowRewards, unparsedLine } from "../../lib/folder";
-import { agentOf, type HarnessChoice, harnessFor, parseHarnessChoice } from "../../lib/harness";
+import { type HarnessChoice, harnessFor, parseHarnessChoice } from "../../lib/harness";
 import type { JsonlItem } from "../../lib/jsonl";
 import { passScopeText, runMetrics } from "../../lib/metrics";
 import {
@@ -26,6 +26,7 @@ import {
   zeroShareText,
 } from "../../lib/run";
 import { reproducedText, summarizeTriage, ZERO_CAUSE_LABELS, ZERO_CAUSES } from "../../lib/triage";
+import { lineAgent } from "../../lib/verify";
 import { emptyValue, onlyFile, REWARD_HELP, readReward, scanOptions } from "../args";
 import { reportError } from "../errors";
 import {
@@ -226,9 +227,9 @@ export function formatSummary(
   return `${out.join("\n")}\n`;
 }
 
-/** The harness a rollout is read under: its agent's choice, else the choice for every rollout. */
-function harnessOf(choice: HarnessChoice | undefined, rollout: unknown) {
-  const harness = choice === undefined ? null : harnessFor(choice, agentOf(rollout));
+/** The harness a rollout is read under: its agent's choice (lib/verify lineAgent), else every rollout's. */
+function harnessOf(choice: HarnessChoice | undefined, rollout: unknown, input: unknown) {
+  const harness = choice === undefined ? null : harnessFor(choice, lineAgent(rollout, input));
   return harness === null ? null : { harness };
 }
 
@@ -278,7 +279,7 @@ function triageLine(
     ...(args.server === undefined ? {} : { server: args.server }),
     ...(pairing === undefined ? {} : { pairing }),
     ...(pairing === undefined || pairing.ref === null ? {} : { input: pairing.ref }),
-    ...(harnessOf(args.harness, read.rollout) ?? {}),
+    ...(harnessOf(args.harness, read.rollout, pairing?.ref ?? undefined) ?? {}),
   });
   const text = item.bytes === undefined ? undefined : lineDecoder.decode(item.bytes);
   return { row, fieldOk: matchesFilter(fieldClauses, row, item.value, text) };

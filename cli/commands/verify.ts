@@ -7,7 +7,7 @@ import { type AgentRewards, readLine, unparsedLine } from "../../lib/folder";
 import { HARNESSES, type HarnessId } from "../../lib/harness";
 import type { Policy } from "../../lib/identity/types";
 import type { JsonlItem } from "../../lib/jsonl";
-import { agentRefName, type UnverifiedCode, verifyRollout } from "../../lib/verify";
+import { lineAgent, type UnverifiedCode, verifyRollout } from "../../lib/verify";
 import { emptyValue, onlyFile, readHarness, readPolicy, scanOptions } from "../args";
 import { CliError, reportError } from "../errors";
 import {
@@ -213,7 +213,7 @@ function verifyLine(item: JsonlItem, source: Source, args: VerifyArgs): VerifyLi
   return {
     out,
     rewards: {
-      agent: agentRefName(read.rollout),
+      agent: lineAgent(read.rollout, pairing?.ref ?? undefined),
       recorded: result.recorded_reward,
       recomputed: result.reward,
       unverified: result.unverified?.code ?? null,

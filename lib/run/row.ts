@@ -20,6 +20,7 @@ import {
 } from "../triage";
 import {
   type BothPolicies,
+  lineAgent,
   type PairedBy,
   pairingKey,
   type ServerSource,
@@ -137,10 +138,6 @@ const FieldsSchema = z.looseObject({
   problem_id: TaskName,
   instance_id: TaskName,
   id: TaskName,
-  agent_ref: z
-    .looseObject({ name: z.string().optional().catch(undefined) })
-    .optional()
-    .catch(undefined),
   environment_name: z.string().optional().catch(undefined),
 });
 
@@ -173,7 +170,7 @@ function rolloutTask(own: Fields, paired: Fields, row: string | undefined): stri
 }
 
 /**
- * A rollout's own fields, the task id and environment falling back to its paired input row's (`input`,
+ * A rollout's own fields, the task id, agent and environment falling back to its paired input row's (`input`,
  * named `row` in sentences: lib/verify Pairing.row).
  */
 export function readRolloutFields(value: Rollout, input?: unknown, row?: string): RolloutFields {
@@ -185,7 +182,7 @@ export function readRolloutFields(value: Rollout, input?: unknown, row?: string)
     rollout_index: own._ng_rollout_index ?? null,
     task_id: id === undefined ? null : String(id),
     task: rolloutTask(own, paired, input === undefined ? undefined : row),
-    agent: own.agent_ref?.name ?? null,
+    agent: lineAgent(value, input),
     environment: own.environment_name ?? paired.environment_name ?? null,
     recorded: typeof value.reward === "number" ? value.reward : null,
     key: pairingKey(value),

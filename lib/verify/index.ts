@@ -11,7 +11,7 @@ import { isJsonObject, type Rollout } from "../schemas";
 import type { Pairing } from "./pairing";
 import { defaultRegistry, type VerifierRegistry } from "./registry";
 import { defaultedFields, missingFields } from "./request-models";
-import { agentRefName, type ConfigRouter, chooseServer } from "./server";
+import { type ConfigRouter, chooseServer, lineAgent } from "./server";
 import type { GymAlone, Verifier, VerifierOutput, VerifyResult } from "./types";
 import {
   ambiguousInput,
@@ -65,6 +65,7 @@ export {
   type ConfigRouter,
   chooseServer,
   declaredToolNames,
+  lineAgent,
   provenanceServers,
   SERVER_SOURCE_LABEL,
   SERVER_SOURCES,
@@ -204,7 +205,7 @@ export function verifyRollout(rollout: Rollout, options: VerifyOptions = {}): Ve
   const inputsOpen =
     options.pairing === undefined ? null : { paired: options.input !== undefined, reason: pairing.reason };
   // A line's agent without a config to route it: the folder Gym wrote has one.
-  const unroutedAgent = options.config ? null : agentRefName(rollout);
+  const unroutedAgent = options.config ? null : lineAgent(rollout, options.input);
   if (server === null)
     return unverified(noServer(choice.reason, choice.candidates, inputsOpen, unroutedAgent));
   if (verifier === undefined)
@@ -296,8 +297,9 @@ export function lineConfigs(
   configs: readonly string[],
   config: ConfigRouter | null,
   rollout: unknown,
+  input?: unknown,
 ): readonly string[] {
-  const routed = config?.route(agentRefName(rollout));
+  const routed = config?.route(lineAgent(rollout, input));
   return routedConfigs(configs, routed?.server == null ? undefined : routed.files);
 }
 

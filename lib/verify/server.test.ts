@@ -1,9 +1,11 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { configRoutes, readGymConfig } from "../folder";
 import { narrowing } from "../schemas/test-helpers";
 import {
   chooseServer as chooseServerTyped,
   declaredToolNames as declaredToolNamesTyped,
+  lineAgent,
   provenanceServers as provenanceServersTyped,
   verifiersForTools,
 } from "./server";
@@ -133,5 +135,71 @@ describe("chooseServer", () => {
         expect(choice.source, server).toBe(want[server] === null ? "none" : "declared_tools");
       }
     }
+  });
+});
+
+describe("the agent a line is routed by", () => {
+  // Two agents of one folder, each calling its own server (Gym's terminal_multi_harness has four such).
+  const yaml = [
+    "srv_a:",
+    "  resources_servers:",
+    "    kind_a: {entrypoint: app.py}",
+    "srv_b:",
+    "  resources_servers:",
+    "    kind_b: {entrypoint: app.py}",
+    "agent_a:",
+    "  responses_api_agents:",
+    "    simple_agent:",
+    "      resources_server: {type: resources_servers, name: srv_a}",
+    "agent_b:",
+    "  responses_api_agents:",
+    "    simple_agent:",
+    "      resources_server: {type: resources_servers, name: srv_b}",
+  ].join("\n");
+  const read = readGymConfig("configs/x.yaml", yaml);
+  if (!read.ok) throw new Error(read.message);
+  const config = configRoutes([read.config]);
+  const line = { response: { output: [] } };
+
+  it("is the line's own agent_ref, else its paired task row's, which Gym's reverify routes by", () => {
+    expect(lineAgent({ ...line, agent_ref: { name: "agent_a" } }, { agent_ref: { name: "agent_b" } })).toBe(
+      "agent_a",
+    );
+    expect(lineAgent(line, { agent_ref: { name: "agent_b" } })).toBe("agent_b");
+    expect(lineAgent(line)).toBeNull();
+    expect(lineAgent(line, { id: 1 })).toBeNull();
+  });
+
+  it("routes a line without agent_ref by its paired task row's agent, and says so", () => {
+    expect(chooseServer(line, { config }).server).toBeNull();
+    const routed = chooseServer(line, { config, input: { agent_ref: { name: "agent_b" } } });
+    expect(routed).toMatchObject({ server: "kind_b", source: "config", config_files: ["configs/x.yaml"] });
+    expect(routed.reason).toMatch(
+      /^The line has no agent_ref, its paired task row's is used: agent agent_b calls srv_b/,
+    );
+    // The line's own agent wins, and its reason is the route's alone.
+    const own = chooseServer(
+      { ...line, agent_ref: { name: "agent_a" } },
+      { config, input: { agent_ref: { name: "agent_b" } } },
+    );
+    expect(own.server).toBe("kind_a");
+    expect(own.reason).toMatch(/^Agent agent_a calls srv_a/);
+  });
+
+  it("routes a row's agent the configs do not declare as a line without one (Gym's gymnasium example)", () => {
+    const one = readGymConfig(
+      "configs/one.yaml",
+      yaml.split("\nsrv_b:")[0] +
+        "\nagent_a:\n  responses_api_agents:\n    simple_agent:\n      resources_server: {type: resources_servers, name: srv_a}",
+    );
+    if (!one.ok) throw new Error(one.message);
+    const routed = chooseServer(line, {
+      config: configRoutes([one.config]),
+      input: { agent_ref: { name: "other" } },
+    });
+    expect(routed.server).toBe("kind_a");
+    expect(routed.reason).toMatch(
+      /^Its paired task row's agent_ref, other, is no agent of the configs; the line has no agent_ref; the configs' only agent, agent_a, calls kind_a\./,
+    );
   });
 });

@@ -101,6 +101,15 @@ export function agentRefName(line: unknown): string | null {
   return parsed.success ? parsed.data.agent_ref.name : null;
 }
 
+/**
+ * The agent a line is read under (its config route, its harness, its list row): its own `agent_ref.name`,
+ * else its paired task row's, which is what Gym's reverify routes by (`row.agent_ref.name`; collection copies
+ * it onto the line, so the two differ only where the line lost it, as in Gym's terminal_multi_harness example).
+ */
+export function lineAgent(line: unknown, input?: unknown): string | null {
+  return agentRefName(line) ?? (input === undefined ? null : agentRefName(input));
+}
+
 const EnvSchema = z.looseObject({ environment_name: z.string().min(1) });
 // responses_create_params stays unknown in RolloutSchema (old fixtures carry anything there): read it here.
 const DeclaredToolsSchema = z.looseObject({ tools: z.array(z.unknown()) });
@@ -168,13 +177,27 @@ export function chooseServer(rollout: Rollout, options: ServerChoiceOptions = {}
   }
   const notes: string[] = [];
   if (options.config !== undefined && options.config !== null) {
-    const routed = options.config.route(agentRefName(rollout));
+    const lineOwn = agentRefName(rollout);
+    const agent = lineAgent(rollout, options.input);
+    let routed = options.config.route(agent);
+    // An agent read from the paired task row says so: the line itself names none.
+    let from =
+      lineOwn === null && agent !== null ? "the line has no agent_ref, its paired task row's is used: " : "";
+    if (routed.server === null && lineOwn === null && agent !== null) {
+      // A row naming an agent the configs do not declare (Gym's gymnasium example): routed as a line
+      // without an agent is, where that routes.
+      const plain = options.config.route(null);
+      if (plain.server !== null) {
+        routed = plain;
+        from = `its paired task row's agent_ref, ${agent}, is no agent of the configs; `;
+      }
+    }
     if (routed.server !== null) {
       return {
         server: routed.server,
         source: "config",
         candidates: [],
-        reason: sentence(routed.reason),
+        reason: sentence(`${from}${from === "" ? routed.reason : lowerFirst(routed.reason)}`),
         ...(routed.files === undefined ? {} : { config_files: routed.files }),
       };
     }
