@@ -441,6 +441,7 @@ export function Inspector() {
                     onSort={onSort}
                     onVisible={prioritize}
                     inputsOpen={dataset.paired_inputs !== null}
+                    inputsName={dataset.paired_inputs}
                   />
                 </>
               )}

@@ -86,6 +86,20 @@ describe("RolloutTable", () => {
     const bare = entry(3, { task_index: null, rollout_index: null, task: null, paired: false });
     renderTable([entry(3, { task_index: null, task: "data/example.jsonl line 4" }), { ...bare, line: 9 }]);
     expect(row(3).cells[1]).toBe("data/example.jsonl line 4");
+    // Named by a row of the open task rows' file: "row 4" in the narrow cell, the whole label on hover.
+    cleanup();
+    renderTable([entry(3, { task_index: null, task: "data/example.jsonl line 4" })], {
+      inputsOpen: true,
+      inputsName: "data/example.jsonl",
+    });
+    expect(row(3).cells[1]).toBe("row 4");
+    expect(row(3).element.querySelector("[data-task]")).toHaveAttribute("title", "data/example.jsonl line 4");
+    expect(row(3).element.querySelector("[data-task]")).toHaveAttribute(
+      "data-task",
+      "data/example.jsonl line 4",
+    );
+    cleanup();
+    renderTable([entry(3, { task_index: null, task: "data/example.jsonl line 4" }), { ...bare, line: 9 }]);
     // No task rows open: nothing to pair with, an empty cell.
     expect(row(9).cells[1]).toBe("—");
     cleanup();

@@ -41,6 +41,8 @@ interface Props {
   onVisible?(lines: readonly number[]): void;
   /** Task rows are open for the file (an unpaired line's task cell says so). */
   inputsOpen?: boolean;
+  /** The task rows' file: a task named by its row there ("data/example.jsonl line 4") shows as "row 4". */
+  inputsName?: string | null;
 }
 
 /** What the task cell of an unpaired row without a task says while task rows are open: why, on hover. */
@@ -58,6 +60,15 @@ function task(entry: RolloutIndexEntry, inputsOpen: boolean): string {
   return inputsOpen && entry.rewards === "done" && !entry.paired ? NOT_PAIRED : "—";
 }
 
+/**
+ * The task as the narrow cell shows it: a task named by its task row ("data/example.jsonl line 4", every
+ * row's alike up to the number) as "row 4"; the whole label is the cell's title.
+ */
+function shownTask(label: string, inputsName: string | null): string {
+  const prefix = inputsName === null ? null : `${inputsName} line `;
+  return prefix !== null && label.startsWith(prefix) ? `row ${label.slice(prefix.length)}` : label;
+}
+
 export const RolloutTable = memo(function RolloutTable({
   rows,
   selected,
@@ -67,6 +78,7 @@ export const RolloutTable = memo(function RolloutTable({
   onSort,
   onVisible,
   inputsOpen = false,
+  inputsName = null,
 }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -145,10 +157,10 @@ export const RolloutTable = memo(function RolloutTable({
                 <span className={cx(styles.cell, styles.cLine)}>{entry.line}</span>
                 <span
                   className={cx(styles.cell, styles.cTask)}
-                  title={task(entry, inputsOpen) === NOT_PAIRED ? NOT_PAIRED_HELP : undefined}
+                  title={task(entry, inputsOpen) === NOT_PAIRED ? NOT_PAIRED_HELP : task(entry, inputsOpen)}
                   data-task={task(entry, inputsOpen)}
                 >
-                  {task(entry, inputsOpen)}
+                  {shownTask(task(entry, inputsOpen), inputsName)}
                 </span>
                 <span className={cx(styles.cell, styles.cAgent)} title={entry.agent ?? undefined}>
                   {entry.agent ?? "—"}

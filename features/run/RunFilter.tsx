@@ -86,12 +86,14 @@ export const RunFilter = memo(function RunFilter(props: Props) {
   const cli = `npm run --silent cli -- triage ${shellQuote(props.folder?.name ?? props.fileName)}${roles} --format csv${
     props.filter.trim() === "" ? "" : ` --filter ${shellQuote(props.filter.trim())}`
   }`;
-  const folderNote =
+  // What the command's CSV is beside the download: the same bytes for a file; for a folder, the folder's
+  // triage (every rollouts file, a file column) whose rows carry the CLI's own next steps.
+  const cliNote =
     props.folder === null
-      ? ""
+      ? "the same bytes"
       : props.folder.runs > 1
-        ? ` (from the folder's parent: each of its ${props.folder.runs} rollouts files, this file's rows with file ${props.fileName})`
-        : " (from the folder's parent: the folder, with its configs and task rows)";
+        ? `run in the folder's parent: every one of its ${props.folder.runs} rollouts files, in a file column; this file's rows have file ${props.fileName}`
+        : "run in the folder's parent: the same rows, in a file column";
   return (
     <div className={styles.runFilter}>
       <div className={styles.runFilterRow}>
@@ -144,15 +146,16 @@ export const RunFilter = memo(function RunFilter(props: Props) {
         </div>
       )}
       <div className={cx(styles.runFilterHint, "muted")}>
-        Export{props.kept === null ? "s every rollout" : `s the ${props.kept} rollouts the filter keeps`}, as{" "}
-        <code className={styles.cliLine} data-testid="export-cli">
+        Export{props.kept === null ? "s every rollout" : `s the ${props.kept} rollouts the filter keeps`};
+        from a shell:{" "}
+        <code className={styles.cliLine} data-testid="export-cli" title={cliNote}>
           {cli}
-        </code>
-        {folderNote}; the report counts zeros and reads pass@k in{" "}
+        </code>{" "}
+        ({cliNote}). The report counts zeros and pass@k in{" "}
         <span data-testid="export-reward" data-reward={props.reward}>
           {rewardName(props.reward)}
         </span>{" "}
-        (<code>cli report{props.reward === DEFAULT_REWARD ? "" : ` --reward ${props.reward}`}</code>)
+        (<code>cli report{props.reward === DEFAULT_REWARD ? "" : ` --reward ${props.reward}`}</code>).
       </div>
       <div className={cx(styles.runFilterRow, styles.runSettings)}>
         <span className="harness-choice">
@@ -164,8 +167,11 @@ export const RunFilter = memo(function RunFilter(props: Props) {
             onChange={(all) => props.onHarness({ ...props.harness, all })}
           />
         </span>
-        <span className="muted">
-          alias diagnostics (flags); an agent's own choice below wins for its rows only
+        <span
+          className="muted"
+          title="The harness that emitted the names, for alias diagnostics (flags). An agent's own choice below wins for its rows only."
+        >
+          for alias diagnostics (flags)
         </span>
       </div>
       {props.agents.length > 0 && (

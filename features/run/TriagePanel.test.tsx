@@ -160,6 +160,12 @@ describe("TriagePanel", () => {
       );
     expect(tiles()).toEqual(["tool_failed"]);
     const none = screen.getByTestId("triage-none");
+    // Folded into one line: they are not in the bar, and a tile each pushed the rollouts off the screen.
+    expect(none.tagName).toBe("DETAILS");
+    expect(none).not.toHaveAttribute("open");
+    expect(none.querySelector("summary")).toHaveTextContent(
+      `No rollout: ${ZERO_CAUSES.length - 2} other causes`,
+    );
     expect(within(none).getAllByRole("button")).toHaveLength(ZERO_CAUSES.length - 2);
     for (const button of within(none).getAllByRole("button")) expect(button).toBeDisabled();
     // Drift with no rollout is named in its own line too, apart from the agent's causes, not a tile.

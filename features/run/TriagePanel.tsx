@@ -1,6 +1,7 @@
 import { memo } from "react";
 import { cx } from "@/components/cx";
 import {
+  count,
   type LineCounts,
   type Reward,
   type UnverifiedCounts,
@@ -175,21 +176,25 @@ export const TriagePanel = memo(function TriagePanel({
           </div>
         )}
         {none.length > 0 && (
-          // The causes no rollout has, named in one wrapped line rather than a tile each: thirteen tiles,
-          // most of them 0, pushed a folder's rollouts below the first screen.
-          <div className={styles.triageNone} data-testid="triage-none">
-            <span className="muted">No rollout:</span>
-            {none.map((cause) => (
-              <CauseButton
-                key={cause}
-                cause={cause}
-                triage={triage}
-                active={active}
-                onCause={onCause}
-                compact
-              />
-            ))}
-          </div>
+          // The causes no rollout has, folded into one line rather than a tile each: thirteen tiles, most of
+          // them 0, pushed a folder's rollouts below the first screen (and they are not in the bar).
+          <details className={styles.triageNoneFold} data-testid="triage-none">
+            <summary className="muted">
+              No rollout: {count(none.length, "other cause", "other causes")}
+            </summary>
+            <div className={styles.triageNone}>
+              {none.map((cause) => (
+                <CauseButton
+                  key={cause}
+                  cause={cause}
+                  triage={triage}
+                  active={active}
+                  onCause={onCause}
+                  compact
+                />
+              ))}
+            </div>
+          </details>
         )}
       </div>
       <div

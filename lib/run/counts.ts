@@ -23,7 +23,8 @@ export function formatCount(n: number): string {
   return n < 0 ? `-${digits}` : digits;
 }
 
-function count(n: number, one: string, many: string): string {
+/** "1 rollout", "2,400 rollouts": a count with its noun in the right number. */
+export function count(n: number, one: string, many: string): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
 

@@ -1,4 +1,5 @@
 export {
+  count,
   formatCount,
   type LineCounts,
   lineCountsText,
