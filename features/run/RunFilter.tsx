@@ -146,8 +146,10 @@ export const RunFilter = memo(function RunFilter(props: Props) {
         </div>
       )}
       <div className={cx(styles.runFilterHint, "muted")}>
-        Export{props.kept === null ? "s every rollout" : `s the ${props.kept} rollouts the filter keeps`};
-        from a shell:{" "}
+        {props.kept === null
+          ? "Exports every rollout"
+          : `Exports the ${props.kept} rollouts the filter keeps`}
+        {"; from a shell: "}
         <code className={styles.cliLine} data-testid="export-cli" title={cliNote}>
           {cli}
         </code>{" "}
