@@ -2,8 +2,10 @@
  * Run health from what the line itself records about the model call (Responses API fields): whether the
  * call failed (`response.error`, or `response.status` "failed"), whether the response was cut off
  * (`response.status` "incomplete", `response.incomplete_details.reason` such as "max_output_tokens"), and
- * whether the model produced no output (`response.usage.output_tokens` 0, or an empty `response.output`). These explain a 0 before
- * any verifier is asked: the agent never got to finish.
+ * whether the model produced no output tokens (`response.usage.output_tokens` 0). These explain a 0 before
+ * any verifier is asked: the agent never got to finish. An empty `response.output` alone is not one: an
+ * agent that answers outside the Responses output (Gym's swebench writes a model_patch) has none, and its
+ * scored 1 too.
  */
 import { z } from "zod";
 import type { Rollout } from "../schemas";
@@ -64,7 +66,5 @@ export function readHealth(rollout: Rollout): HealthProblem | null {
   }
   if (response.usage?.output_tokens === 0)
     return { kind: "no_output", detail: "response.usage.output_tokens 0" };
-  // No usage block, and nothing out at all (Gym's toolsandbox when its environment raised before a turn).
-  if (rollout.response.output.length === 0) return { kind: "no_output", detail: "response.output is empty" };
   return null;
 }

@@ -42,12 +42,16 @@ describe("what a line records beside its reward", () => {
   it("leaves out the paired task row's fields, which the request carried (Gym's terminal_multi_harness)", () => {
     const line = gymRollout("terminal_multi_harness/data/example_rollouts.jsonl", 5);
     const row = gymLine("terminal_multi_harness/data/example.jsonl", 5);
-    // expected_action is a record (task data either way); harness is the task row's too.
-    expect(recordedFields(line).map((field) => field.key)).toEqual(["harness", "category"]);
+    // harness and expected_action are the task row's too: what is left is what the verifier wrote.
+    expect(recordedFields(line).map((field) => field.key)).toEqual([
+      "harness",
+      "expected_action",
+      "category",
+    ]);
     expect(recordedFields(line, row).map((field) => field.key)).toEqual(["category"]);
   });
 
-  it("shows values as written, Python's NaN included, cuts long ones and skips records and long lists", () => {
+  it("shows values as written, Python's NaN included, cuts long texts and leaves out long structures", () => {
     const line = asRollout({
       response: { output: [] },
       reward: 0,
@@ -56,9 +60,9 @@ describe("what a line records beside its reward", () => {
       ok: false,
       none: null,
       labels: ["user_failure"],
-      records: [{ a: 1 }],
-      many: Array.from({ length: 20 }, (_, i) => i),
-      nested: { a: 1 },
+      // Gym's blackjack: why the -1, in a short object.
+      info: { result: "bust", value: 26 },
+      transcript: Array.from({ length: 40 }, (_, i) => ({ turn: i })),
     });
     expect(recordedFields(line)).toEqual([
       { key: "judge_score", value: "NaN" },
@@ -66,6 +70,7 @@ describe("what a line records beside its reward", () => {
       { key: "ok", value: "false" },
       { key: "none", value: "null" },
       { key: "labels", value: '["user_failure"]' },
+      { key: "info", value: '{"result":"bust","value":26}' },
     ]);
   });
 

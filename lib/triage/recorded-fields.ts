@@ -1,5 +1,5 @@
 /**
- * What a line records beside its reward: the scalar top-level fields a verifier wrote into its response
+ * What a line records beside its reward: the short top-level fields a verifier wrote into its response
  * (xlam_fc's `num_correct`, swebench's `evaluation_completed`, toolsandbox's `exception_type`, the
  * conversational simulator's `failure_labels`). Where this project has no port of the verifier, they are the
  * only account of the zero there is; they are shown as written, never interpreted.
@@ -22,8 +22,6 @@ const GYM_KEYS: ReadonlySet<string> = new Set([
 export const RECORDED_FIELDS_MAX = 12;
 /** A value's JSON text is cut after this many characters. */
 const VALUE_MAX_CHARS = 160;
-/** Arrays of more items than this are left out (a list of records is task data, not a verdict). */
-const ARRAY_MAX_ITEMS = 8;
 
 export interface RecordedField {
   readonly key: string;
@@ -35,7 +33,8 @@ function isScalar(value: unknown): boolean {
   return value === null || ["string", "number", "boolean"].includes(typeof value);
 }
 
-function jsonText(value: unknown): string {
+/** A scalar's JSON text, cut past VALUE_MAX_CHARS. */
+function scalarText(value: unknown): string {
   // NaN and the infinities (Python's json writes them) are not JSON: shown as Python wrote them.
   const text =
     typeof value === "number" && !Number.isFinite(value)
@@ -48,8 +47,14 @@ function jsonText(value: unknown): string {
   return text.length > VALUE_MAX_CHARS ? `${text.slice(0, VALUE_MAX_CHARS)}…` : text;
 }
 
+/** A short object or array's JSON text (blackjack's `info`, `{"result":"bust",...}`); null past VALUE_MAX_CHARS. */
+function structureText(value: unknown): string | null {
+  const text = JSON.stringify(value);
+  return text.length <= VALUE_MAX_CHARS ? text : null;
+}
+
 /**
- * The line's own fields beside its reward, in the line's order: scalars and short arrays of scalars,
+ * The line's own fields beside its reward, in the line's order: scalars and short objects and arrays,
  * leaving out Gym's own keys and, when the line is paired with its task row, the row's keys (task data the
  * request carried, not the verifier's output).
  */
@@ -59,10 +64,10 @@ export function recordedFields(rollout: Rollout, input?: unknown): RecordedField
   for (const key of Object.keys(rollout)) {
     if (GYM_KEYS.has(key) || (task !== null && Object.hasOwn(task, key))) continue;
     const value = rollout[key];
-    const shown =
-      isScalar(value) || (Array.isArray(value) && value.length <= ARRAY_MAX_ITEMS && value.every(isScalar));
-    if (!shown) continue;
-    fields.push({ key, value: jsonText(value) });
+    // A long structure (a list of records, a transcript) is task data or a trace, not a verdict: left out.
+    const text = isScalar(value) ? scalarText(value) : structureText(value);
+    if (text === null) continue;
+    fields.push({ key, value: text });
     if (fields.length === RECORDED_FIELDS_MAX) break;
   }
   return fields;

@@ -211,18 +211,19 @@ describe("triageRollout", () => {
     expect(triage(noData)?.cause).toBe("truncated");
   });
 
-  it("reads an empty response.output as no output, before the verifier could say anything (Gym's toolsandbox)", () => {
-    // toolsandbox has no port here: before, its five empty responses all read "No verifier port".
-    const text = readFileSync(
-      join(ROOT, "fixtures/gym-examples/resources_servers/toolsandbox/data/example_rollouts.jsonl"),
-      "utf8",
-    );
-    for (const line of text.split("\n").filter((l) => l.trim() !== "")) {
-      const t = triageRollout(asRollout(JSON.parse(line)));
-      expect(t).toMatchObject({
-        cause: "no_output",
-        sentence: "The model produced no output (response.output is empty).",
-      });
+  it("never reads an empty response.output as the cause: Gym's swebench answers outside it, and scored 1 so", () => {
+    // toolsandbox: no port here, its environment raised before a turn; the line says so beside its reward.
+    for (const [server, file] of [
+      ["toolsandbox", "toolsandbox/data/example_rollouts.jsonl"],
+      ["swebench", "swebench/data/example_rollouts.jsonl"],
+    ] as const) {
+      const text = readFileSync(join(ROOT, "fixtures/gym-examples/resources_servers", file), "utf8");
+      for (const line of text.split("\n").filter((l) => l.trim() !== "")) {
+        const rollout = asRollout(JSON.parse(line));
+        expect(rollout.response.output).toEqual([]);
+        const t = triageRollout(rollout, { server });
+        if (t !== null) expect(t.cause, server).toBe("no_verifier_port");
+      }
     }
   });
 

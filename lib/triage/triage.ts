@@ -52,7 +52,7 @@ export const ZERO_CAUSE_LABELS: Readonly<Record<ZeroCause, string>> = {
   drift: "Drift",
   model_error: "Model call failed",
   truncated: "Response truncated",
-  no_output: "No output",
+  no_output: "No output tokens",
   no_server: "No verifying server",
   no_verifier_port: "No verifier port",
   missing_task_data: "Missing task data",
@@ -70,7 +70,7 @@ export const ZERO_CAUSE_HINTS: Readonly<Record<ZeroCause, string>> = {
   model_error: "The model call failed (response.error, or response.status failed): the agent never answered.",
   truncated:
     "The model's response was cut off (response.status incomplete, incomplete_details.reason such as max_output_tokens).",
-  no_output: "The model produced no output (response.usage.output_tokens 0, or response.output empty).",
+  no_output: "The model produced no output tokens (response.usage.output_tokens 0).",
   no_server: "Unverifiable: nothing names the server that verifies the line (choose the verifying server).",
   no_verifier_port:
     "Unverifiable here: this project has no port of the server's verifier, so the recorded reward is shown as Gym wrote it and cannot be re-checked (Gym's own /verify can, from /live).",
@@ -344,7 +344,7 @@ export function triageRollout(rollout: Rollout, options: TriageOptions = {}): Ro
         ? `The model call failed (${health.detail}): the agent never answered.`
         : health.kind === "truncated"
           ? `The model's response was cut off (${health.detail}): the rollout ended before the agent finished.`
-          : `The model produced no output (${health.detail}).`;
+          : `The model produced no output tokens (${health.detail}).`;
     return { ...base, cause: health.kind, sentence, signature: health.kind };
   }
 
