@@ -259,7 +259,10 @@ test("pairing and tasks as Gym has them: aviary says why it is not paired, code_
   await page.goto("/");
   await openFolder(page, path.join(SERVERS, "code_gen"));
   await expect.poll(async () => new Set(await cells.allTextContents()).size).toBe(5);
-  for (const text of await cells.allTextContents()) expect(text).toMatch(/^data\/example\.jsonl line [1-5]$/);
+  // The narrow cell says which row ("row 3"); the whole label, file included, is its title and data-task.
+  for (const text of await cells.allTextContents()) expect(text).toMatch(/^row [1-5]$/);
+  for (const task of await cells.evaluateAll((els) => els.map((el) => el.getAttribute("title"))))
+    expect(task).toMatch(/^data\/example\.jsonl line [1-5]$/);
   await page.getByTestId("run-metrics").locator("summary").click();
   await expect(page.locator("[data-metric='pass-at-1']").locator("..")).toHaveAttribute(
     "title",

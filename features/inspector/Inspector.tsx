@@ -441,7 +441,11 @@ export function Inspector() {
                     onSort={onSort}
                     onVisible={prioritize}
                     inputsOpen={dataset.paired_inputs !== null}
-                    inputsName={dataset.paired_inputs}
+                    // The label a task row's file has in sentences (a folder's: its path), by the paired dataset.
+                    inputsName={
+                      session?.datasets.find((candidate) => candidate.id === dataset.paired_inputs)?.name ??
+                      null
+                    }
                   />
                 </>
               )}

@@ -154,9 +154,8 @@ export const RolloutPane = memo(function RolloutPane({
           mark for the report
         </label>
         {unlisted && (
-          <span className="muted" data-testid="detail-unlisted">
-            {" "}
-            · not in the list under the current filter
+          <span className={cx("muted", styles.unlisted)} data-testid="detail-unlisted">
+            not in the list under the current filter
           </span>
         )}
         <RolloutHeader view={view} fileName={dataset.name} />
