@@ -298,6 +298,12 @@ test.describe("run view on the generated triage run", () => {
   test("a bad filter says why, and the list stays unfiltered", async ({ page }) => {
     await page.getByTestId("structured-filter").fill("cause:bogus");
     await expect(page.getByTestId("filter-error")).toContainText("cause is one of");
+    // Nothing names the filter as its scope, and the CLI line beside the export does not offer it.
+    await expect(page.getByTestId("shown-count")).toHaveAttribute("data-shown", String(run.intents.length));
+    await expect(page.getByTestId("tiles-scope")).toHaveCount(0);
+    await expect(page.getByTestId("triage-scope")).toHaveCount(0);
+    await expect(page.getByTestId("metrics-scope")).not.toContainText("filter:");
+    await expect(page.getByTestId("export-cli")).not.toContainText("--filter");
   });
 });
 

@@ -64,7 +64,8 @@ export function linkParts(view: { line: number | null; call: string | null; f: s
 /** What the breakdown covers under a filter: every clause but its cause clauses (null: the whole run). */
 export function breakdownScope(filter: string, covered: number, total: number): string | null {
   const clauses = filterClauses(filter);
-  if (filter.trim() === "") return null;
+  // Empty, or a text that does not read (the breakdown is then the whole run's).
+  if (clauses.length === 0) return null;
   const causes = clauses.some((c) => c.kind === "cause");
   return `Breakdown of ${covered} of ${total} rollouts (filter: ${filter.trim()})${
     causes ? "; its cause clause is left out here, so every cause stays visible" : ""

@@ -4,7 +4,7 @@ import { useDraft } from "@/hooks/use-draft";
 import { type AgentInference, chooseFor, type HarnessChoice, harnessFor } from "@/lib/harness";
 import type { HarnessId } from "@/lib/harness/types";
 import { DEFAULT_REWARD, type Reward, rewardName } from "@/lib/run";
-import { HARNESS_IDS } from "./list";
+import { filterApplies, HARNESS_IDS } from "./list";
 import styles from "./RunFilter.module.css";
 
 interface Props {
@@ -84,7 +84,7 @@ export const RunFilter = memo(function RunFilter(props: Props) {
     .map((r) => ` --role ${shellQuote(`${r.path}=${r.role}`)}`)
     .join("");
   const cli = `npm run --silent cli -- triage ${shellQuote(props.folder?.name ?? props.fileName)}${roles} --format csv${
-    props.filter.trim() === "" ? "" : ` --filter ${shellQuote(props.filter.trim())}`
+    filterApplies(props.filter) ? ` --filter ${shellQuote(props.filter.trim())}` : ""
   }`;
   // What the command's CSV is beside the download: the same bytes for a file; for a folder, the folder's
   // triage (every rollouts file, a file column), whose unverified rows name the CLI's next steps (cli live).

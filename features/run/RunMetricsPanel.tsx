@@ -2,6 +2,7 @@ import { Fragment, memo, useState } from "react";
 import { formatReward } from "@/components/badges";
 import { type GroupStats, passScopeText, type RewardSource, type RunMetrics } from "@/lib/metrics";
 import { formatCount, lineCountsText, REWARDS } from "@/lib/run";
+import { filterApplies } from "./list";
 import styles from "./RunMetricsPanel.module.css";
 
 interface Props {
@@ -78,7 +79,7 @@ export const RunMetricsPanel = memo(function RunMetricsPanel({
   const reward = metrics.reward;
   const distribution = metrics.distribution[reward];
   const max = Math.max(1, ...distribution.bins.map((b) => b.count));
-  const filtered = filter.trim() !== "";
+  const filtered = filterApplies(filter);
   // The group tables (one row per task: thousands on a big run) are rendered only while the panel is open,
   // so a run view arriving does not commit them unseen (bench/browser.md, longest main-thread task).
   const [open, setOpen] = useState(false);

@@ -52,8 +52,8 @@ describe("SummaryBand's totals", () => {
   });
 
   it("are the kept rows' under a filter, out of the file's rollouts, as the tiles are", () => {
-    band(file.slice(3, 4), "list_titles");
-    expect(screen.getByTestId("tiles-scope")).toHaveTextContent("1 of 5 rollouts (filter: list_titles)");
+    band(file.slice(3, 4), "text:list_titles");
+    expect(screen.getByTestId("tiles-scope")).toHaveTextContent("1 of 5 rollouts (filter: text:list_titles)");
     expect(screen.getByTestId("rollout-count")).toHaveTextContent("1");
     expect(screen.getByTestId("rollout-count").nextElementSibling).toHaveTextContent("of 5 rollouts");
     expect(screen.getByText("tool calls").previousElementSibling).toHaveTextContent("4");

@@ -2,7 +2,15 @@ import { memo } from "react";
 import { cx } from "@/components/cx";
 import type { RolloutIndexEntry } from "@/hooks/types";
 import { type Reward, rewardName } from "@/lib/run";
-import { type FilterFlag, flagClause, flagLabel, hasClause, type StatusCounts, toggleClause } from "./list";
+import {
+  type FilterFlag,
+  filterApplies,
+  flagClause,
+  flagLabel,
+  hasClause,
+  type StatusCounts,
+  toggleClause,
+} from "./list";
 import { RewardChart } from "./RewardChart";
 import styles from "./SummaryBand.module.css";
 
@@ -89,7 +97,7 @@ function hintOf(tile: (typeof TILES)[number], reward: Reward): string {
 
 export const SummaryBand = memo(function SummaryBand(props: Props) {
   const { counts, entries, total, errorLines, filter, onFilter, pendingLabel, reward } = props;
-  const filtered = filter.trim() !== "";
+  const filtered = filterApplies(filter);
   return (
     <section className={styles.summary} aria-label="Summary">
       {filtered && (

@@ -108,6 +108,15 @@ export function filterClauses(f: string): readonly FilterClause[] {
   return parsed.ok ? parsed.clauses : [];
 }
 
+/**
+ * Whether the filter text narrows anything: it reads, and has a clause. A text that does not read leaves
+ * the list, tiles, breakdown and metrics unfiltered (it says why), so none of them names it as its scope,
+ * and the CLI line beside the export does not offer it.
+ */
+export function filterApplies(f: string): boolean {
+  return filterClauses(f).length > 0;
+}
+
 /** Whether the filter holds this clause (the chip or tile that stands for it is on). */
 export function hasClause(f: string, clause: FilterClause): boolean {
   const text = formatClause(clause);
