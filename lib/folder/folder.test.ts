@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { configRoutes, readGymConfig } from "./config";
 import { readLine, unparsedLine } from "./lines";
 import { readGymMetrics } from "./metrics";
-import { datasetOf, metricsRun, planFolder } from "./plan";
+import { datasetOf, metricsRun, planFolder, runMetrics } from "./plan";
 import { fileRole, ROLE_SNIFF_BYTES } from "./roles";
 import { decideFolder, GYM_EXAMPLE_FOLDERS, GYM_EXAMPLES, walkFiles } from "./test-helpers";
 
@@ -222,6 +222,29 @@ describe("datasetOf", () => {
     // single_step_tool_use_with_argument_comparison: parallel_example_metrics.json beside example.jsonl alone.
     expect(datasetOf(dataset("resources_servers/x/data/parallel_example.jsonl"), inputs)).toBeNull();
     expect(datasetOf(dataset(null), ["a.jsonl", "b.jsonl"])).toBeNull();
+  });
+
+  it("is the input at the metrics' own path, not the first with its file name (Gym's openenv)", () => {
+    // Listed in either order, as the CLI and the page list them: the echo file is the one named.
+    const inputs = [
+      "data/coding/example.jsonl",
+      "data/echo/example.jsonl",
+      "data/example.jsonl",
+      "data/maze/example.jsonl",
+    ];
+    const echo = dataset("resources_servers/openenv/data/echo/example.jsonl");
+    expect(datasetOf(echo, inputs)).toBe("data/echo/example.jsonl");
+    expect(datasetOf(echo, [...inputs].reverse())).toBe("data/echo/example.jsonl");
+    // A folder opened at another depth than Gym's: the one input with the file name, and none of several.
+    expect(datasetOf(echo, ["tasks/example.jsonl"])).toBe("tasks/example.jsonl");
+    expect(datasetOf(dataset("resources_servers/x/data/other/example.jsonl"), inputs)).toBeNull();
+    // And the real folder's plan and metrics, from its files.
+    const plan = planFolder(decide(join(EXAMPLES, "resources_servers/openenv")));
+    const run = plan.runs.find((r) => r.rollouts === "data/example_rollouts.jsonl");
+    if (run === undefined) throw new Error("openenv has no example_rollouts.jsonl run");
+    const [metrics] = runMetrics(plan, run);
+    if (metrics === undefined) throw new Error("openenv's run has no metrics");
+    expect(datasetOf(metrics.metrics, run.inputs)).toBe("data/echo/example.jsonl");
   });
 });
 

@@ -31,8 +31,9 @@ export function runMetrics(plan: FolderPlan, run: RunPlan): { path: string; metr
 }
 
 /**
- * The task-row file Gym's dataset metrics describe: the run's inputs file whose path ends like the
- * metrics' `jsonl_fpath` (Gym writes it relative to its checkout), else, when they name none, the only one.
+ * The task-row file Gym's dataset metrics describe: the run's inputs file whose path ends the metrics'
+ * `jsonl_fpath` (Gym writes it relative to its checkout), else the one input with its file name, else, when
+ * they name no file, the only one.
  * Metrics naming a file that is not among the inputs describe none of them (a folder's
  * parallel_example_metrics.json beside example.jsonl alone was compared with example.jsonl).
  */
@@ -40,14 +41,14 @@ export function datasetOf(metrics: GymMetrics, inputs: readonly string[]): strin
   if (metrics.kind !== "dataset") return null;
   const target = metrics.jsonl_fpath;
   if (target !== null) {
-    const hit = inputs.find(
-      (p) =>
-        target === p ||
-        target.endsWith(`/${p}`) ||
-        p.endsWith(`/${target.split("/").pop()}`) ||
-        p === target.split("/").pop(),
-    );
-    return hit ?? null;
+    // The path itself first: Gym's openenv folder holds data/example.jsonl, data/echo/example.jsonl and
+    // two more example.jsonl, and its metrics name the echo one (matched by name, the first listed won).
+    const exact = inputs.find((p) => target === p || target.endsWith(`/${p}`));
+    if (exact !== undefined) return exact;
+    // Then the file name, when one input alone has it (the folder opened at another depth than Gym's).
+    const name = target.split("/").pop();
+    const named = inputs.filter((p) => p === name || p.endsWith(`/${name}`));
+    return named.length === 1 ? (named[0] ?? null) : null;
   }
   return inputs.length === 1 ? (inputs[0] ?? null) : null;
 }
