@@ -28,7 +28,9 @@ describe("cli compare", () => {
     expect(await run([http, mcp], io)).toBe(0);
     const wins = bare.filter((g) => g.expected.contract.reward === 1).length;
     expect(io.out()).toContain(`${bare.length} pairs; unpaired: 0 in a, 0 in b`);
-    expect(io.out()).toContain(`same actions, different reward (differs only because of names): ${wins}`);
+    expect(io.out()).toContain(
+      `same actions, different reward: ${wins} (only because of names, with calls on both sides and recomputed rewards: ${wins})`,
+    );
     expect(
       io
         .out()

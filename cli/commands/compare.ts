@@ -115,7 +115,7 @@ export function formatCompare(report: CompareReport, a: string, b: string): stri
     `${s.pairs} pairs; unpaired: ${s.unpaired_a} in a, ${s.unpaired_b} in b`,
     `reward parity ${percent(s.parity_rate)}, action parity ${percent(s.action_parity_rate)}`,
     `same actions, same reward: ${s.same_actions_same_reward}`,
-    `same actions, different reward (differs only because of names): ${s.same_actions_different_reward}`,
+    `same actions, different reward: ${s.same_actions_different_reward} (only because of names, with calls on both sides and recomputed rewards: ${s.names_decided})`,
     `different actions: ${s.different_actions}`,
     "",
     `${"pair".padEnd(12)} ${"a".padStart(6)} ${"b".padStart(6)}  verdict`,

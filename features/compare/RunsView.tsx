@@ -35,12 +35,17 @@ export function CompareSummaryBand({ view }: { view: CompareView }) {
         <span className={styles.statLabel}>action parity · same canonical actions</span>
       </div>
       <div
-        className={`${styles.stat} ${s.same_actions_different_reward > 0 ? styles.toneBad : styles.toneNeutral}`}
+        className={`${styles.stat} ${s.names_decided > 0 ? styles.toneBad : styles.toneNeutral}`}
         data-testid="identity-bugs"
-        data-count={s.same_actions_different_reward}
+        data-count={s.names_decided}
+        title="Pairs whose tool calls are the same on both sides and whose recomputed rewards differ: only the names the verifier saw can explain it."
       >
-        <span className={styles.statValue}>{s.same_actions_different_reward}</span>
-        <span className={styles.statLabel}>rewards differ only because of names</span>
+        <span className={styles.statValue}>{s.names_decided}</span>
+        <span className={styles.statLabel}>
+          rewards differ only because of names
+          {s.same_actions_different_reward > s.names_decided &&
+            ` · ${s.same_actions_different_reward - s.names_decided} more with the same calls and different rewards, not recomputed or without a call`}
+        </span>
       </div>
       <div className={`${styles.stat} ${s.different_actions > 0 ? styles.toneChanged : styles.toneNeutral}`}>
         <span className={styles.statValue}>{s.different_actions}</span>
@@ -257,7 +262,9 @@ export function PairTable({
                     ))}
                   <NameMismatch pair={p} />
                   {(p.a.error || p.b.error) && (
-                    <div className={styles.error}>{[p.a.error, p.b.error].filter(Boolean).join("; ")}</div>
+                    <div className={styles.error}>
+                      {[...new Set([p.a.error, p.b.error].filter(Boolean))].join("; ")}
+                    </div>
                   )}
                 </td>
               </tr>

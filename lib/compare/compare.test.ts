@@ -17,6 +17,16 @@ const compareRuns = (
 const bare = golden().filter((g) => g.expected.scheme === "bare");
 const http = bare.map((g) => g.rollout);
 
+describe("what compareRuns blames on names", () => {
+  it("never rollouts without a call, or rewards it could not recompute (Gym's structeval: text answers)", () => {
+    const line = (reward: number, i: number) =>
+      asRollout({ _ng_task_index: i, _ng_rollout_index: 0, response: { output: [] }, reward });
+    const report = compareRuns([line(1, 0), line(1, 1)], [line(0, 0), line(1, 1)]);
+    expect(report.summary.same_actions_different_reward).toBe(1);
+    expect(report.summary.names_decided).toBe(0);
+  });
+});
+
 describe("compareRuns on an HTTP run and an MCP run of the same golden tasks", () => {
   it("finds full parity when the MCP run records provenance", () => {
     const mcp = http.map((r) => asHarness(r, "hermes-legacy", true));
@@ -27,6 +37,7 @@ describe("compareRuns on an HTTP run and an MCP run of the same golden tasks", (
       unpaired_b: 0,
       same_actions_same_reward: http.length,
       same_actions_different_reward: 0,
+      names_decided: 0,
       different_actions: 0,
       parity_rate: 1,
       action_parity_rate: 1,
@@ -54,6 +65,8 @@ describe("compareRuns on an HTTP run and an MCP run of the same golden tasks", (
     const httpWins = bare.filter((g) => g.expected.contract.reward === 1).length;
     expect(httpWins).toBeGreaterThan(0);
     expect(report.summary.same_actions_different_reward).toBe(httpWins);
+    // Calls on both sides, rewards recomputed: only names can explain each of them.
+    expect(report.summary.names_decided).toBe(httpWins);
     expect(report.summary.parity_rate).toBe((http.length - httpWins) / http.length);
     // The verifier saw the alias (status bare) although the action is the bare tool.
     for (const a of report.pairs.flatMap((p) => p.b.actions)) {

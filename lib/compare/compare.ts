@@ -71,8 +71,14 @@ export interface CompareSummary {
   readonly unpaired_a: number;
   readonly unpaired_b: number;
   readonly same_actions_same_reward: number;
-  /** Rewards that differ only because of names: the identity bug count. */
+  /** Pairs with the same canonical actions and different rewards (the verdict), whatever the rewards were. */
   readonly same_actions_different_reward: number;
+  /**
+   * Of those, the ones only names can explain: tool calls on both sides and recomputed rewards (the identity
+   * bug count). Recorded rewards, or rollouts without a tool call, can differ for what else the verifier
+   * read (structeval's two runs answer in text and make no call).
+   */
+  readonly names_decided: number;
   readonly different_actions: number;
   /** Share of pairs whose rewards agree (0..1); null when nothing paired. */
   readonly parity_rate: number | null;
@@ -273,6 +279,13 @@ export function compareRuns(
       unpaired_b: unpairedB.length,
       same_actions_same_reward: count("same actions, same reward"),
       same_actions_different_reward: count("same actions, different reward"),
+      names_decided: reports.filter(
+        (r) =>
+          r.verdict === "same actions, different reward" &&
+          r.reward_basis === "recomputed" &&
+          r.a.actions.length > 0 &&
+          r.b.actions.length > 0,
+      ).length,
       different_actions: count("different actions"),
       parity_rate: rate(reports.filter((r) => r.same_reward).length),
       action_parity_rate: rate(reports.filter((r) => r.same_actions).length),
