@@ -11,7 +11,7 @@ import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { ZERO_CAUSES } from "../lib/triage";
 import { buildTriageRun, TRIAGE_RUN_PATH } from "../scripts/gen-triage-run";
-import { loadFiles, ROOT, screenshotPath, waitReady } from "./helpers";
+import { loadFiles, openFolder, ROOT, screenshotPath, waitReady } from "./helpers";
 
 const FILE = path.join(ROOT, TRIAGE_RUN_PATH);
 const run = buildTriageRun();
@@ -418,6 +418,28 @@ test.describe("phone-sized screen", () => {
       box,
     );
     expect(visible).toBeGreaterThanOrEqual(8);
+  });
+});
+
+test.describe("an 800 px screen", () => {
+  test.use({ viewport: { width: 800, height: 900 } });
+
+  test("a folder's file chips take a row of their own, one line each, clear of the header's buttons", async ({
+    page,
+  }) => {
+    // Gym's openenv: one rollouts file and four task-row files, five chips.
+    await page.goto("/");
+    await openFolder(page, path.join(ROOT, "fixtures/gym-examples/resources_servers/openenv"));
+    const chips = page.locator("[data-dataset], [data-inputs]");
+    await expect(chips).toHaveCount(5);
+    const buttons = await page.getByTestId("compare-link").boundingBox();
+    if (!buttons) throw new Error("no compare link");
+    for (const chip of await chips.all()) {
+      const box = await chip.boundingBox();
+      if (!box) throw new Error("a chip is not laid out");
+      expect(box.height).toBeLessThan(30);
+      expect(box.y).toBeGreaterThanOrEqual(buttons.y + buttons.height);
+    }
   });
 });
 
