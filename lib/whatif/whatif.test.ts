@@ -72,7 +72,11 @@ describe("harnessWhatIf", () => {
     expect(report.rows.filter((r) => r.withProvenance).every((r) => r.reward === 1)).toBe(true);
   });
 
-  it("explains why it cannot run", () => {
-    expect(harnessWhatIf({ response: { output: [] } }).error).toMatch(/no verifying server/);
+  it("explains why it cannot run: no tool call to re-emit (Gym's structeval), or no verifying server", () => {
+    expect(harnessWhatIf({ response: { output: [] } }).error).toBe(
+      "it makes no tool call, so no harness's aliases can change its reward.",
+    );
+    const call = { type: "function_call", call_id: "c1", name: "mystery_tool", arguments: "{}" };
+    expect(harnessWhatIf({ response: { output: [call] } }).error).toMatch(/^no verifying server: /);
   });
 });

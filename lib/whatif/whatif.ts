@@ -10,7 +10,13 @@
 import { actionsOf, aliasIndex } from "../compare/actions";
 import { aliasFor, buildAliasMap, HARNESSES, type HarnessId, identityKey } from "../harness";
 import type { CallStatus } from "../identity/types";
-import { PROVENANCE_KEY, type ProvenanceEntry, provenanceMapOf, type Rollout } from "../schemas";
+import {
+  functionCallCount,
+  PROVENANCE_KEY,
+  type ProvenanceEntry,
+  provenanceMapOf,
+  type Rollout,
+} from "../schemas";
 import { chooseServer, knownTools, pairingKey, verifyRollout } from "../verify";
 
 export interface WhatIfOptions {
@@ -88,7 +94,10 @@ export function harnessWhatIf(rollout: Rollout, options: WhatIfOptions = {}): Wh
     reemitted_calls: [],
     error,
   });
-  if (server === null) return fail(`no verifying server: ${choice.reason} Name one.`);
+  // Nothing to re-emit: no harness's aliases can change the reward of a rollout without a call.
+  if (functionCallCount(rollout) === 0)
+    return fail("it makes no tool call, so no harness's aliases can change its reward.");
+  if (server === null) return fail(`no verifying server: ${choice.reason}`);
   const actions = actionsOf(rollout, { server, tools, aliases: aliasIndex(server, tools) });
 
   const run = (candidate: Rollout): VariantResult => {
