@@ -29,7 +29,7 @@ import {
   type RoleDecision,
   runMetrics,
 } from "../lib/folder";
-import { type ConfigRouter, InputIndex } from "../lib/verify";
+import { type ConfigRouter, InputIndex, type LineSource } from "../lib/verify";
 import { CliError, reasonOf } from "./errors";
 import { addOwnTaskRows, loadInputIndex } from "./inputs";
 import type { CommandIo } from "./io";
@@ -200,6 +200,15 @@ export interface SourceMetrics extends MetricsSource {
 /** Gym's numbers beside ours for one source, one line each (`lines`: its agents' recorded and recomputed rewards). */
 export function metricsLines(source: Source, lines: readonly AgentRewards[]): string[] {
   return source.metrics.map((m) => `${terminalText(metricsSummaryLine(m.path, compareMetrics(m, lines)))}\n`);
+}
+
+/**
+ * What an unverified line's next steps name (lib/verify LineSource): a folder's rollouts file and the configs
+ * that start its server (`ng_run`), as the page's rows and `cli verify` name them. A single FILE's rows say
+ * FILE, so its `triage --format csv` stays the page's export byte for byte.
+ */
+export function lineSource(source: Source): { source?: LineSource } {
+  return source.file === null ? {} : { source: { rollouts: source.path, configs: source.configs } };
 }
 
 /** The `file`/`line` position fields of a JSON line from `source`. */

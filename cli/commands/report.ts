@@ -24,7 +24,14 @@ import {
   scanOptions,
 } from "../args";
 import { CliError, reportError } from "../errors";
-import { FOLDER_HELP, type RoleOverride, readRoleOverrides, type Source, sourcesOf } from "../folder";
+import {
+  FOLDER_HELP,
+  lineSource,
+  type RoleOverride,
+  readRoleOverrides,
+  type Source,
+  sourcesOf,
+} from "../folder";
 import type { CommandIo } from "../io";
 import { namingFile, openFileStream } from "../open";
 import { writeOutput } from "../output";
@@ -158,6 +165,7 @@ function readSource(source: Source, args: ReportArgs, io: CommandIo) {
         value: read.rollout,
         options: {
           config: source.config,
+          ...lineSource(source),
           ...(args.server === undefined ? {} : { server: args.server }),
           ...(pairing === undefined ? {} : { pairing }),
           ...(pairing === undefined || pairing.ref === null ? {} : { input: pairing.ref }),

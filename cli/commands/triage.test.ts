@@ -184,6 +184,22 @@ describe("cli triage", () => {
     expect(await run([FILE, "--harness", "x=vim"], bad)).toBe(2);
   });
 
+  it("a folder's unverified rows name how to start their server, as cli verify and the page's rows do", async () => {
+    // Gym's openenv: no port here; its configs start the server Gym's own /verify runs on.
+    const io = memoryIo();
+    expect(await run([join(SERVERS, "openenv"), "--format", "jsonl"], io)).toBe(0);
+    const rows = io
+      .out()
+      .trim()
+      .split("\n")
+      .map((line) => z.object({ error: z.string() }).parse(JSON.parse(line)));
+    expect(rows).toHaveLength(5);
+    for (const row of rows) {
+      expect(row.error).toContain('ng_run "+config_paths=[');
+      expect(row.error).toContain("configs/openenv_echo.yaml");
+    }
+  });
+
   it("leaves out a line that is not JSON and says so", async () => {
     const dir = await mkdtemp(join(tmpdir(), "triage-"));
     const path = join(dir, "bad.jsonl");

@@ -31,6 +31,7 @@ import { emptyValue, onlyFile, REWARD_HELP, readReward, scanOptions } from "../a
 import { reportError } from "../errors";
 import {
   FOLDER_HELP,
+  lineSource,
   metricsLines,
   type RoleOverride,
   readRoleOverrides,
@@ -276,6 +277,7 @@ function triageLine(
   const pairing = source.inputRows?.pair(read.rollout);
   const row = runRow(item.line, read.rollout, {
     config: source.config,
+    ...lineSource(source),
     ...(args.server === undefined ? {} : { server: args.server }),
     ...(pairing === undefined ? {} : { pairing }),
     ...(pairing === undefined || pairing.ref === null ? {} : { input: pairing.ref }),

@@ -87,13 +87,13 @@ export const RunFilter = memo(function RunFilter(props: Props) {
     filterApplies(props.filter) ? ` --filter ${shellQuote(props.filter.trim())}` : ""
   }`;
   // What the command's CSV is beside the download: the same bytes for a file; for a folder, the folder's
-  // triage (every rollouts file, a file column), whose unverified rows name the CLI's next steps (cli live).
+  // triage (every rollouts file, a file column), whose next steps name paths from the folder's parent.
   const cliNote =
     props.folder === null
       ? "the same bytes"
       : props.folder.runs > 1
-        ? `run in the folder's parent: every one of its ${props.folder.runs} rollouts files, in a file column, next steps worded for the CLI; this file's rows have file ${props.fileName}`
-        : "run in the folder's parent: the same rows in a file column, next steps worded for the CLI";
+        ? `run in the folder's parent: every one of its ${props.folder.runs} rollouts files, in a file column, paths in next steps from there; this file's rows have file ${props.fileName}`
+        : "run in the folder's parent: the same rows in a file column, paths in next steps from there";
   return (
     <div className={styles.runFilter}>
       <div className={styles.runFilterRow}>
