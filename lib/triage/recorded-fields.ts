@@ -5,7 +5,7 @@
  * only account of the zero there is; they are shown as written, never interpreted.
  */
 import { isJsonObject, type Rollout } from "../schemas";
-import type { ZeroCause } from "./triage";
+import { ZERO_CAUSES, type ZeroCause } from "./triage";
 
 /** Keys of every Gym rollout line (the request, the response, the reward, Gym's bookkeeping). */
 const GYM_KEYS: ReadonlySet<string> = new Set([
@@ -74,18 +74,13 @@ export function recordedFields(rollout: Rollout, input?: unknown): RecordedField
 }
 
 /**
- * Causes read from the line alone or left unverified: for these the line's own fields are the rest of the
- * account. The others come from this project's replay, whose evidence (calls, cells) says more.
+ * Causes read from the line alone or left unverified, precedence 3 to 6 (lib/triage/README.md): run health
+ * and the unverifiable ones. For these the line's own fields are the rest of the account; the later causes
+ * come from this project's replay, whose evidence (calls, cells) says more.
  */
-const FROM_THE_LINE: ReadonlySet<ZeroCause> = new Set([
-  "model_error",
-  "truncated",
-  "no_output",
-  "no_server",
-  "no_verifier_port",
-  "missing_task_data",
-  "verifier_error",
-]);
+const FROM_THE_LINE: ReadonlySet<ZeroCause> = new Set(
+  ZERO_CAUSES.slice(ZERO_CAUSES.indexOf("model_error"), ZERO_CAUSES.indexOf("verifier_error") + 1),
+);
 
 /** The line's fields to show beside a zero's cause: recordedFields where the cause is FROM_THE_LINE, else none. */
 export function recordedFieldsFor(cause: ZeroCause, rollout: Rollout, input?: unknown): RecordedField[] {
