@@ -5,6 +5,8 @@
  * folder holds what its verifier reads; a changed role plans the folder again.
  */
 import { spawnSync } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import {
@@ -277,4 +279,22 @@ test("pairing and tasks as Gym has them: aviary says why it is not paired, code_
   await page.locator("[data-dataset='data/structeval_nonrenderable_example_rollouts.jsonl']").click();
   await waitReady(page);
   await expect(page.getByTestId("gym-metrics")).toHaveCount(0);
+});
+
+test("a folder without a JSONL file shows its files and says none holds rollouts, not the landing page", async ({
+  page,
+}) => {
+  // Only Gym configs: nothing to list, but the folder panel says what each file is.
+  const dir = mkdtempSync(path.join(tmpdir(), "configs-only-"));
+  mkdirSync(path.join(dir, "configs"));
+  copyFileSync(
+    path.join(SERVERS, "example_mcp_weather/configs/example_mcp_weather.yaml"),
+    path.join(dir, "configs/example_mcp_weather.yaml"),
+  );
+  await page.goto("/");
+  const input = page.getByTestId("folder-input").first();
+  await expect(input).toHaveJSProperty("webkitdirectory", true);
+  await input.setInputFiles(dir);
+  await expect(page.getByText("No file of this folder holds rollouts")).toBeVisible();
+  await expect(page.getByTestId("folder-panel")).toBeVisible();
 });

@@ -281,9 +281,9 @@ export function Inspector() {
             onRecent={onRecent}
           />
         ) : !dataset ? (
-          // Only inputs, or a folder without rollouts; an empty workspace (nothing a reload could reopen) is
-          // the landing page.
-          session && session.datasets.length > 0 && !busy ? (
+          // Only inputs, or a folder without rollouts (its panel says which file could be); an empty
+          // workspace (nothing a reload could reopen) is the landing page.
+          session && (session.datasets.length > 0 || folder !== null) && !busy ? (
             <>
               {folder && (
                 <FolderPanel
