@@ -105,6 +105,19 @@ test("a file opened in the inspector is offered on /compare, its open rollout in
   );
 });
 
+test("with two rollouts files open, /compare's runs are those two, the shown one as A", async ({ page }) => {
+  await page.goto("/");
+  await loadFiles(page, [path.join(GOLDEN_WA, "wa_rollouts.jsonl"), NOECHO]);
+  await page.locator("[data-dataset='wa_noecho.jsonl']").click();
+  await waitReady(page);
+  await page.getByTestId("compare-link").click();
+  await page.locator("[data-tab=runs]").click();
+  await expect(page.getByTestId("compare-a-select").locator("option:checked")).toHaveText("wa_noecho.jsonl");
+  await expect(page.getByTestId("compare-b-select").locator("option:checked")).toHaveText(
+    "wa_rollouts.jsonl",
+  );
+});
+
 test("a reload reopens the tab's files, and a new tab offers them as recent files", async ({
   page,
   context,

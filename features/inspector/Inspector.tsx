@@ -39,6 +39,7 @@ import styles from "./Inspector.module.css";
 import {
   activeCause,
   breakdownScope,
+  compareLink,
   linkParts,
   sameDetailSource,
   shownDataset,
@@ -128,11 +129,12 @@ export function Inspector() {
 
   // The open rollout's what-if: a bundled sample by its name, a file opened in this tab by its dataset id
   // (/compare offers this tab's files by id; the link is followed in the page, so the store is the same).
-  const compareFile = view.sample ?? dataset?.id ?? null;
-  const compareHref =
-    compareFile !== null && selectedEntry
-      ? `/compare?tab=whatif&sample=${encodeURIComponent(compareFile)}&line=${selectedEntry.line}`
-      : "/compare";
+  const compareHref = compareLink(
+    view.sample ?? dataset?.id ?? null,
+    selectedEntry?.line ?? null,
+    view.sample === null ? (dataset?.id ?? null) : null,
+    view.sample === null ? rolloutSets.map((candidate) => candidate.id) : [],
+  );
 
   // Handlers of stable identity and the detail pane's file kept while only its rows or rewards change: the
   // memoized panes below render again for what concerns them, not for every session event.

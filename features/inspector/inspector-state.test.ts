@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   activeCause,
   callsInItems,
+  compareLink,
   needsReanalysis,
   restorePlan,
   shownDataset,
@@ -164,5 +165,17 @@ describe("the workspace's readiness", () => {
     expect(workspaceReadiness({ ...settled, indexSettled: false })).toEqual(not);
     expect(workspaceReadiness({ ...settled, current: false })).toEqual(not);
     expect(workspaceReadiness({ ...settled, dataset: null })).toEqual(not);
+  });
+});
+
+describe("the link to /compare", () => {
+  it("opens the what-if of the open rollout, and with two rollouts files open, compares them as A and B", () => {
+    expect(compareLink(null, null, null, [])).toBe("/compare");
+    expect(compareLink("d1", 4, "d1", ["d1"])).toBe("/compare?tab=whatif&sample=d1&line=4");
+    // The shown file is A, the next open one B (a second new-user pass found the bundled pair instead).
+    expect(compareLink("d2", 4, "d2", ["d1", "d2", "d3"])).toBe(
+      "/compare?tab=whatif&sample=d2&line=4&a=d2&b=d1",
+    );
+    expect(compareLink(null, null, "d1", ["d1", "d2"])).toBe("/compare?a=d1&b=d2");
   });
 });

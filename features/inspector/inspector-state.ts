@@ -215,3 +215,23 @@ export function sameDetailSource(
     a === b || (a !== null && b !== null && a.id === b.id && a.name === b.name && a.analysis === b.analysis)
   );
 }
+
+/**
+ * /compare for what the inspector shows: the harness what-if of the open rollout (`file`: a sample's name or
+ * a dataset id), and, with two rollouts files open or more, the shown one and the next as the runs' A and B
+ * (the runs tab's default is the bundled sample pair otherwise).
+ */
+export function compareLink(
+  file: string | null,
+  line: number | null,
+  shown: string | null,
+  runs: readonly string[],
+): string {
+  const parts: string[] = [];
+  if (file !== null && line !== null)
+    parts.push("tab=whatif", `sample=${encodeURIComponent(file)}`, `line=${line}`);
+  const a = shown ?? runs[0] ?? null;
+  const b = runs.find((id) => id !== a) ?? null;
+  if (a !== null && b !== null) parts.push(`a=${encodeURIComponent(a)}`, `b=${encodeURIComponent(b)}`);
+  return parts.length === 0 ? "/compare" : `/compare?${parts.join("&")}`;
+}
