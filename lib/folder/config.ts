@@ -98,6 +98,8 @@ export interface ConfigMiss {
   readonly server: null;
   /** One sentence: why the configs do not route this line. */
   readonly reason: string;
+  /** The agent named is none of the configs' agents (not: an agent they declare that routes nowhere). */
+  readonly undeclared?: true;
 }
 
 /** The routes of a folder's configs, merged as Gym merges its config_paths (one global dictionary). */
@@ -222,6 +224,7 @@ export function configRoutes(configs: readonly GymConfig[]): ConfigRoutes {
       return {
         server: null,
         reason: `agent_ref.name ${agentName} is not an agent of this folder's configs (they declare ${list(routed.map(([n]) => n))}).`,
+        undeclared: true,
       };
     }
     return hop(agentName, declared);

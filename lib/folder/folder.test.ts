@@ -237,6 +237,9 @@ describe("datasetOf", () => {
     expect(datasetOf(echo, [...inputs].reverse())).toBe("data/echo/example.jsonl");
     // A folder opened at another depth than Gym's: the one input with the file name, and none of several.
     expect(datasetOf(echo, ["tasks/example.jsonl"])).toBe("tasks/example.jsonl");
+    // Opened a level deeper: the longest path that ends the metrics' wins, in either order.
+    expect(datasetOf(echo, ["example.jsonl", "echo/example.jsonl"])).toBe("echo/example.jsonl");
+    expect(datasetOf(echo, ["echo/example.jsonl", "example.jsonl"])).toBe("echo/example.jsonl");
     expect(datasetOf(dataset("resources_servers/x/data/other/example.jsonl"), inputs)).toBeNull();
     // And the real folder's plan and metrics, from its files.
     const plan = planFolder(decide(join(EXAMPLES, "resources_servers/openenv")));

@@ -43,8 +43,12 @@ export function datasetOf(metrics: GymMetrics, inputs: readonly string[]): strin
   if (target !== null) {
     // The path itself first: Gym's openenv folder holds data/example.jsonl, data/echo/example.jsonl and
     // two more example.jsonl, and its metrics name the echo one (matched by name, the first listed won).
-    const exact = inputs.find((p) => target === p || target.endsWith(`/${p}`));
-    if (exact !== undefined) return exact;
+    // The longest such path, whatever the order (a folder opened a level deeper lists "example.jsonl"
+    // beside "echo/example.jsonl": both end the metrics' path, the echo one more of it).
+    const exact = inputs
+      .filter((p) => target === p || target.endsWith(`/${p}`))
+      .reduce<string | null>((best, p) => (best === null || p.length > best.length ? p : best), null);
+    if (exact !== null) return exact;
     // Then the file name, when one input alone has it (the folder opened at another depth than Gym's).
     const name = target.split("/").pop();
     const named = inputs.filter((p) => p === name || p.endsWith(`/${name}`));

@@ -11,7 +11,7 @@ import { isJsonObject, type Rollout } from "../schemas";
 import type { Pairing } from "./pairing";
 import { defaultRegistry, type VerifierRegistry } from "./registry";
 import { defaultedFields, missingFields } from "./request-models";
-import { type ConfigRouter, chooseServer, lineAgent } from "./server";
+import { type ConfigRouter, chooseServer, lineAgent, routeLine } from "./server";
 import type { GymAlone, Verifier, VerifierOutput, VerifyResult } from "./types";
 import {
   ambiguousInput,
@@ -299,7 +299,7 @@ export function lineConfigs(
   rollout: unknown,
   input?: unknown,
 ): readonly string[] {
-  const routed = config?.route(lineAgent(rollout, input));
+  const routed = config === null ? undefined : routeLine(config, rollout, input).routed;
   return routedConfigs(configs, routed?.server == null ? undefined : routed.files);
 }
 

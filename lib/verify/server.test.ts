@@ -186,6 +186,21 @@ describe("the agent a line is routed by", () => {
     expect(own.reason).toMatch(/^Agent agent_a calls srv_a/);
   });
 
+  it("never routes a row's declared agent that routes nowhere as if it named none", () => {
+    // agent_x is declared but names no resources_server: Gym's reverify would fail on it, so does this.
+    // With agent_a the only agent that routes, a line without an agent would go to kind_a.
+    const withX = readGymConfig(
+      "configs/x.yaml",
+      `${yaml.split("\nsrv_b:")[0]}\nagent_a:\n  responses_api_agents:\n    simple_agent:\n      resources_server: {type: resources_servers, name: srv_a}\nagent_x:\n  responses_api_agents:\n    simple_agent: {}`,
+    );
+    if (!withX.ok) throw new Error(withX.message);
+    const config = configRoutes([withX.config]);
+    expect(chooseServer(line, { config }).server).toBe("kind_a");
+    const routed = chooseServer(line, { config, input: { agent_ref: { name: "agent_x" } } });
+    expect(routed.server).toBeNull();
+    expect(routed.reason).not.toMatch(/is no agent of the configs/);
+  });
+
   it("routes a row's agent the configs do not declare as a line without one (Gym's gymnasium example)", () => {
     const one = readGymConfig(
       "configs/one.yaml",

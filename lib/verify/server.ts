@@ -90,6 +90,8 @@ export interface ConfigRouter {
     readonly reason: string;
     /** The config files that declared the route (relative to the folder). */
     readonly files?: readonly string[];
+    /** No route because the agent named is none of the configs' agents. */
+    readonly undeclared?: true;
   };
 }
 
@@ -108,6 +110,31 @@ export function agentRefName(line: unknown): string | null {
  */
 export function lineAgent(line: unknown, input?: unknown): string | null {
   return agentRefName(line) ?? (input === undefined ? null : agentRefName(input));
+}
+
+/**
+ * A line's route through a folder's configs: by lineAgent; a paired task row naming an agent the configs do
+ * not declare (Gym's gymnasium example) is routed as a line without an agent is. `from` says where the agent
+ * came from when the line itself names none (a clause ending in a space, or ""). chooseServer and
+ * lineConfigs (the configs `ng_run` names) both read it.
+ */
+export function routeLine(
+  config: ConfigRouter,
+  rollout: unknown,
+  input?: unknown,
+): { routed: ReturnType<ConfigRouter["route"]>; from: string } {
+  const agent = lineAgent(rollout, input);
+  const routed = config.route(agent);
+  if (agentRefName(rollout) !== null || agent === null) return { routed, from: "" };
+  if (routed.server === null && routed.undeclared === true) {
+    const plain = config.route(null);
+    if (plain.server !== null)
+      return {
+        routed: plain,
+        from: `its paired task row's agent_ref, ${agent}, is no agent of the configs; `,
+      };
+  }
+  return { routed, from: "the line has no agent_ref, its paired task row's is used: " };
 }
 
 const EnvSchema = z.looseObject({ environment_name: z.string().min(1) });
@@ -177,21 +204,7 @@ export function chooseServer(rollout: Rollout, options: ServerChoiceOptions = {}
   }
   const notes: string[] = [];
   if (options.config !== undefined && options.config !== null) {
-    const lineOwn = agentRefName(rollout);
-    const agent = lineAgent(rollout, options.input);
-    let routed = options.config.route(agent);
-    // An agent read from the paired task row says so: the line itself names none.
-    let from =
-      lineOwn === null && agent !== null ? "the line has no agent_ref, its paired task row's is used: " : "";
-    if (routed.server === null && lineOwn === null && agent !== null) {
-      // A row naming an agent the configs do not declare (Gym's gymnasium example): routed as a line
-      // without an agent is, where that routes.
-      const plain = options.config.route(null);
-      if (plain.server !== null) {
-        routed = plain;
-        from = `its paired task row's agent_ref, ${agent}, is no agent of the configs; `;
-      }
-    }
+    const { routed, from } = routeLine(options.config, rollout, options.input);
     if (routed.server !== null) {
       return {
         server: routed.server,
