@@ -189,6 +189,19 @@ describe("renderReport", () => {
     expect(html).not.toContain("<script");
   });
 
+  it("counts the breakdown's own rollouts, as the page does under a filter, and says when nothing had a reward", () => {
+    // 10 rollouts in the run, a filter keeps 2, neither recomputed under contract.
+    const kept = [1, 2].map((line) => ({ line, recorded: 0, contract: null, legacy: null, cause: null }));
+    const filtered: ReportRun = {
+      ...run(null, []),
+      counts: { rollouts: 10, unreadable: 0 },
+      triage: summarizeTriage(kept, "contract"),
+    };
+    const html = renderReport({ ...data(), runs: [filtered] });
+    expect(html).toContain("0 of 2 rollouts recompute to 0 under contract (0.0%; 2 not recomputed)");
+    expect(html).toContain("<p>No rollout recomputes to 0 among those with a reward.</p>");
+  });
+
   it("escapeHtml leaves plain text alone", () => {
     expect(escapeHtml("a b")).toBe("a b");
   });

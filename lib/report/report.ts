@@ -161,7 +161,9 @@ function heading(level: number, text: string): string {
 }
 
 function breakdown(run: ReportRun, level: number): string {
-  const { triage, counts } = run;
+  const { triage } = run;
+  // The breakdown's own rollouts (a filter narrows it), as the page's panel and `cli triage` count them.
+  const counts = { rollouts: triage.total, unreadable: run.counts.unreadable };
   const rows = ZERO_CAUSES.filter((cause) => triage.counts[cause] > 0).map((cause) => {
     const n = triage.counts[cause];
     const pct = share(n, counts.rollouts);
@@ -176,7 +178,7 @@ function breakdown(run: ReportRun, level: number): string {
   });
   return `<section data-testid="report-breakdown">${heading(level, "Why zero")}
 <p data-testid="report-zero">${escapeHtml(zeroShareText(triage.zero, counts, triage.view, triage.negative, triage.total - triage.scored))}</p>
-${notVerified(run)}${rows.length === 0 ? "<p>No rollout scored 0.</p>" : table(["cause", "rollouts", "share", ""], rows, "report-causes")}
+${notVerified(run)}${rows.length === 0 ? `<p>No rollout ${triage.view === "recorded" ? "recorded" : "recomputes to"} 0${triage.scored < triage.total ? " among those with a reward" : ""}.</p>` : table(["cause", "rollouts", "share", ""], rows, "report-causes")}
 <p data-testid="report-reproduced">${escapeHtml(reproducedText(triage))}</p>
 </section>`;
 }
@@ -397,7 +399,7 @@ ${omitted}</article>`;
 const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1100px;padding:0 16px;color:#1c1f24;background:#fff}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid #d7dbe0}h3{font-size:15px;margin:18px 0 6px}h4{margin:12px 0 4px}
 table{border-collapse:collapse;width:100%;margin:6px 0}th,td{border-bottom:1px solid #e4e7eb;padding:4px 8px;text-align:left;vertical-align:top}
-td{overflow-wrap:anywhere}th.num,td.num{text-align:right;font-variant-numeric:tabular-nums}td.barcell{width:30%}.bar{display:block;height:10px;background:#c2410c;border-radius:2px}
+td:not(.num){overflow-wrap:anywhere}th.num,td.num{text-align:right;font-variant-numeric:tabular-nums}td.barcell{width:30%}.bar{display:block;height:10px;background:#c2410c;border-radius:2px}
 .muted{color:#667085}code{font:12px ui-monospace,monospace;overflow-wrap:anywhere}pre{white-space:pre-wrap;overflow-wrap:anywhere;margin:2px 0 8px;font:12px/1.4 ui-monospace,monospace;background:#f6f7f9;padding:6px 8px;border-radius:4px}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:6px 0}dt{color:#667085}dd{margin:0;min-width:0;overflow-wrap:anywhere}
 .msg{margin:6px 0}.role{font-size:12px;color:#667085}article{border:1px solid #d7dbe0;border-radius:6px;padding:4px 14px 10px;margin:14px 0}

@@ -72,6 +72,12 @@ describe("what a line records beside its reward", () => {
       { key: "labels", value: '["user_failure"]' },
       { key: "info", value: '{"result":"bust","value":26}' },
     ]);
+    // An emoji is never cut in half; a NaN inside a structure stays NaN.
+    const more = recordedFields(
+      asRollout({ response: { output: [] }, smile: "😀".repeat(200), scores: [Number.NaN, 1] }),
+    );
+    expect(more[0]?.value).toBe(`"${"😀".repeat(159)}…`);
+    expect(more[1]).toEqual({ key: "scores", value: "[NaN,1]" });
   });
 
   it("shows at most RECORDED_FIELDS_MAX fields", () => {

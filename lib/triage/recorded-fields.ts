@@ -4,6 +4,7 @@
  * conversational simulator's `failure_labels`). Where this project has no port of the verifier, they are the
  * only account of the zero there is; they are shown as written, never interpreted.
  */
+import { canonicalJson } from "../jsonl";
 import { isJsonObject, type Rollout } from "../schemas";
 import { ZERO_CAUSES, type ZeroCause } from "./triage";
 
@@ -33,24 +34,21 @@ function isScalar(value: unknown): boolean {
   return value === null || ["string", "number", "boolean"].includes(typeof value);
 }
 
-/** A scalar's JSON text, cut past VALUE_MAX_CHARS. */
+/** A value's JSON text (Python's NaN and infinities as it writes them: lib/jsonl canonicalJson, keys sorted). */
+function jsonText(value: unknown): string {
+  return canonicalJson(value);
+}
+
+/** A scalar's JSON text, cut past VALUE_MAX_CHARS characters (code points: an emoji is never split). */
 function scalarText(value: unknown): string {
-  // NaN and the infinities (Python's json writes them) are not JSON: shown as Python wrote them.
-  const text =
-    typeof value === "number" && !Number.isFinite(value)
-      ? Number.isNaN(value)
-        ? "NaN"
-        : value > 0
-          ? "Infinity"
-          : "-Infinity"
-      : JSON.stringify(value);
-  return text.length > VALUE_MAX_CHARS ? `${text.slice(0, VALUE_MAX_CHARS)}…` : text;
+  const chars = Array.from(jsonText(value));
+  return chars.length > VALUE_MAX_CHARS ? `${chars.slice(0, VALUE_MAX_CHARS).join("")}…` : chars.join("");
 }
 
 /** A short object or array's JSON text (blackjack's `info`, `{"result":"bust",...}`); null past VALUE_MAX_CHARS. */
 function structureText(value: unknown): string | null {
-  const text = JSON.stringify(value);
-  return text.length <= VALUE_MAX_CHARS ? text : null;
+  const text = jsonText(value);
+  return Array.from(text).length <= VALUE_MAX_CHARS ? text : null;
 }
 
 /**

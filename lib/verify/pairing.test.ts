@@ -162,6 +162,12 @@ describe("InputIndex", () => {
     expect(closest(longer, task(prompt))).toContain(
       "the first input item is equal, but the line has 2 and the row 1.",
     );
+    // Text inputs are quoted from where they part too; an empty side is named as empty.
+    const text = (input: unknown) => ({ responses_create_params: { input } });
+    expect(closest(text(`${prompt} A`), text(`${prompt} B`))).toContain(
+      `the inputs are texts: the texts first differ at character ${prompt.length + 2}: the line has "…`,
+    );
+    expect(closest(text([]), task(prompt))).toContain("the line has no input item, the row 1.");
   });
 
   it("names the row with the longest equal start, then the most equal items, among the rows it compares", () => {

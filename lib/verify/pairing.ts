@@ -210,6 +210,17 @@ function itemText(item: unknown): string | null {
   return message.success ? messageText(message.data.content) : null;
 }
 
+/** Two unequal texts quoted from just before their first differing character (quote cuts the rest). */
+function textDifference(lineText: string, rowText: string): string {
+  let i = 0;
+  while (i < lineText.length && i < rowText.length && lineText[i] === rowText[i]) i++;
+  const from = Math.max(0, i - DIFF_CONTEXT_CHARS);
+  const tail = (text: string) => quote(`${from > 0 ? "…" : ""}${text.slice(from)}`);
+  const flat = (text: string) => text.replace(/\s+/g, " ").trim();
+  const what = flat(lineText) === flat(rowText) ? ", in white space only" : "";
+  return `the texts first differ at character ${i + 1}${what}: the line has ${tail(lineText)}, the row ${tail(rowText)}`;
+}
+
 /**
  * What differs between two unequal items at the same place, where describeItem says the same of both (a
  * long system prompt cut before the point where the texts part): the texts from just before the first
@@ -221,15 +232,8 @@ function itemDifference(at: number, line: unknown, row: unknown): string {
   if (a !== b) return `at input[${at}] the line has ${a}, the row ${b}`;
   const lineText = itemText(line);
   const rowText = itemText(row);
-  if (lineText !== null && rowText !== null && lineText !== rowText) {
-    let i = 0;
-    while (i < lineText.length && i < rowText.length && lineText[i] === rowText[i]) i++;
-    const from = Math.max(0, i - DIFF_CONTEXT_CHARS);
-    const tail = (text: string) => quote(`${from > 0 ? "…" : ""}${text.slice(from)}`);
-    const flat = (text: string) => text.replace(/\s+/g, " ").trim();
-    const what = flat(lineText) === flat(rowText) ? ", in white space only" : "";
-    return `at input[${at}] the texts first differ at character ${i + 1}${what}: the line has ${tail(lineText)}, the row ${tail(rowText)}`;
-  }
+  if (lineText !== null && rowText !== null && lineText !== rowText)
+    return `at input[${at}] ${textDifference(lineText, rowText)}`;
   if (isJsonObject(line) && isJsonObject(row)) {
     const keys = [...new Set([...Object.keys(line), ...Object.keys(row)])].filter(
       (key) => canonicalJson(line[key]) !== canonicalJson(row[key]),
@@ -254,6 +258,9 @@ interface Difference {
 /** Where `row` (an input, defaults applied) differs from `line`: the first item that is not equal. */
 function difference(line: unknown, row: unknown): Difference {
   if (!Array.isArray(line) || !Array.isArray(row)) {
+    // Two text inputs are quoted from where they part, as two messages are.
+    if (typeof line === "string" && typeof row === "string")
+      return { prefix: 0, same: 0, sentence: `the inputs are texts: ${textDifference(line, row)}` };
     const a = typeof line === "string" ? line : canonicalJson(line);
     const b = typeof row === "string" ? row : canonicalJson(row);
     return { prefix: 0, same: 0, sentence: `the line's input is ${quote(a)}, the row's ${quote(b)}` };
@@ -275,7 +282,10 @@ function difference(line: unknown, row: unknown): Difference {
   return {
     prefix,
     same,
-    sentence: `${prefix === 0 ? "no input item is equal" : prefix === 1 ? "the first input item is equal" : `the first ${prefix} input items are equal`}, but the line has ${lineKeys.length} and the row ${rowKeys.length}`,
+    sentence:
+      prefix === 0
+        ? `the line has ${lineKeys.length === 0 ? "no input item" : lineKeys.length}, the row ${rowKeys.length === 0 ? "none" : rowKeys.length}`
+        : `${prefix === 1 ? "the first input item is equal" : `the first ${prefix} input items are equal`}, but the line has ${lineKeys.length} and the row ${rowKeys.length}`,
   };
 }
 
