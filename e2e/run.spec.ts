@@ -304,6 +304,7 @@ test.describe("run view on the generated triage run", () => {
     await expect(page.getByTestId("triage-scope")).toHaveCount(0);
     await expect(page.getByTestId("metrics-scope")).not.toContainText("filter:");
     await expect(page.getByTestId("export-cli")).not.toContainText("--filter");
+    await expect(page.getByText("The export and the report wait for a filter that reads")).toBeVisible();
   });
 });
 

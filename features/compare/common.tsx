@@ -23,7 +23,7 @@ const VERDICT_TEXT: Record<Verdict, string> = {
 const VERDICT_HELP: Record<Verdict, string> = {
   "same actions, same reward": "Both runs did the same thing and scored the same.",
   "same actions, different reward":
-    "Both runs did the same thing but scored differently: only the names the verifier saw differ (an identity bug).",
+    "Both runs made the same tool calls but scored differently. With calls on both sides and both rewards recomputed, only the names the verifier saw differ (an identity bug); otherwise something else the verifier read may differ (a text answer, the recording).",
   "different actions": "The agent did something different in the two runs.",
 };
 

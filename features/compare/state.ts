@@ -138,7 +138,7 @@ export function resolveInputs(
   return choice ?? pairedInputsSample(file, samples);
 }
 
-/** Sort rank of a verdict: regressions (rewards that differ only because of names) first. */
+/** Sort rank of a verdict: same actions with different rewards (where names decide: the identity bug) first. */
 export function verdictRank(verdict: Verdict): number {
   return VERDICT_ORDER.indexOf(VERDICT_SLUGS[verdict]);
 }

@@ -7,7 +7,7 @@ import { Name } from "@/components/Name";
 import topbar from "@/components/topbar.module.css";
 import { runViewReady, useRunExport, useRunReport } from "@/features/run/data";
 import { FilterBar } from "@/features/run/FilterBar";
-import type { SortKey } from "@/features/run/list";
+import { filterApplies, type SortKey } from "@/features/run/list";
 import type { ExportFormat } from "@/features/run/protocol";
 import { RolloutTable } from "@/features/run/RolloutTable";
 import { RunFilter } from "@/features/run/RunFilter";
@@ -178,7 +178,7 @@ export function Inspector() {
     () =>
       !runView
         ? null
-        : runView.filter.trim() === ""
+        : !filterApplies(runView.filter)
           ? runView.counts
           : { rollouts: runView.breakdown_rollouts, unreadable: runView.counts.unreadable },
     [runView],
@@ -203,7 +203,7 @@ export function Inspector() {
                 onClick={() => setView({ file: candidate.id, line: null, call: null })}
                 data-dataset={candidate.name}
                 data-dataset-id={candidate.id}
-                title={`${candidate.lines} lines, ${candidate.bytes} bytes`}
+                title={`${candidate.name}: ${candidate.lines} lines, ${candidate.bytes} bytes`}
               >
                 {/* The file name is isolated: its bidi text never reorders the counts beside it. */}
                 <bdi className="chip-name">
@@ -221,6 +221,7 @@ export function Inspector() {
                 key={candidate.id}
                 className={cx(styles.fileChip, styles.fileChipInputs)}
                 data-inputs={candidate.name}
+                title={candidate.name}
               >
                 <bdi className="chip-name">
                   <Name value={chipName.get(candidate.id) ?? candidate.name} />

@@ -83,10 +83,11 @@ export function useDeepLink(options: {
   const onRecent = useCallback(
     (id: string) => {
       leaveLanding();
+      onOpened();
       setView((state) => viewForOpenedFiles(state, showing.current));
       void restore([id]);
     },
-    [leaveLanding, restore, setView],
+    [leaveLanding, onOpened, restore, setView],
   );
   const onFolder = useCallback(
     (folder: PickedFolder) => {
@@ -98,8 +99,11 @@ export function useDeepLink(options: {
     [leaveLanding, onOpened, loadFolder, setView],
   );
   const onSample = useCallback(
-    (sample: Sample) => setView({ ...DEFAULT_VIEW, sample: sample.file }, { push: true }),
-    [setView],
+    (sample: Sample) => {
+      onOpened();
+      setView({ ...DEFAULT_VIEW, sample: sample.file }, { push: true });
+    },
+    [onOpened, setView],
   );
   const goHome = useCallback(
     (event: { preventDefault(): void }) => {

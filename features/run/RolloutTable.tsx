@@ -60,6 +60,11 @@ function task(entry: RolloutIndexEntry, inputsOpen: boolean): string {
   return inputsOpen && entry.rewards === "done" && !entry.paired ? NOT_PAIRED : "—";
 }
 
+/** The task cell's hover: why an unpaired line has no task, else the whole label (none for "—"). */
+function taskTitle(label: string): string | undefined {
+  return label === NOT_PAIRED ? NOT_PAIRED_HELP : label === "—" ? undefined : label;
+}
+
 /**
  * The task as the narrow cell shows it: a task named by its task row ("data/example.jsonl line 4", every
  * row's alike up to the number) as "row 4"; the whole label is the cell's title.
@@ -157,7 +162,7 @@ export const RolloutTable = memo(function RolloutTable({
                 <span className={cx(styles.cell, styles.cLine)}>{entry.line}</span>
                 <span
                   className={cx(styles.cell, styles.cTask)}
-                  title={task(entry, inputsOpen) === NOT_PAIRED ? NOT_PAIRED_HELP : task(entry, inputsOpen)}
+                  title={taskTitle(task(entry, inputsOpen))}
                   data-task={task(entry, inputsOpen)}
                 >
                   {shownTask(task(entry, inputsOpen), inputsName)}

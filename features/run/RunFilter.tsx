@@ -146,9 +146,12 @@ export const RunFilter = memo(function RunFilter(props: Props) {
         </div>
       )}
       <div className={cx(styles.runFilterHint, "muted")}>
-        {props.kept === null
-          ? "Exports every rollout"
-          : `Exports the ${props.kept} rollouts the filter keeps`}
+        {/* The export refuses a filter that does not read (features/run/run-view.ts): said before it is tried. */}
+        {props.error !== null
+          ? "The export and the report wait for a filter that reads; without one"
+          : props.kept === null
+            ? "Exports every rollout"
+            : `Exports the ${props.kept} rollouts the filter keeps`}
         {"; from a shell: "}
         <code className={styles.cliLine} data-testid="export-cli" title={cliNote}>
           {cli}

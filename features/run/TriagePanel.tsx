@@ -60,20 +60,18 @@ function CauseButton({
   /** A cause no rollout has: its name only, in one line with the others. */
   compact?: boolean;
 }) {
+  // A cause no rollout has is named as text (its hint on hover), not a control that cannot be used.
   if (compact)
     return (
-      <button
-        type="button"
+      <span
         className={styles.causeNone}
-        aria-pressed={false}
         title={ZERO_CAUSE_HINTS[cause]}
         data-cause={cause}
         data-count={triage.counts[cause]}
-        disabled
       >
         <span className={cx(styles.causeSwatch, styles[`fill_${cause}`])} aria-hidden="true" />
         {ZERO_CAUSE_LABELS[cause]}
-      </button>
+      </span>
     );
   return (
     <button
