@@ -19,8 +19,9 @@ const HELP = `usage: npm run --silent cli -- compare A B [--server S] [--inputs 
 Pairs the rollouts of A and B by (_ng_task_index, _ng_rollout_index), then by equal task input
 (responses_create_params.input), then by equal id. Per pair: recorded and recomputed rewards, the
 canonical action sequences (tool identity + parsed arguments) aligned, the first divergence, and a
-verdict: "same actions, same reward", "same actions, different reward" (an identity bug: only the
-names the verifier saw differ) or "different actions".
+verdict: "same actions, same reward", "same actions, different reward" (an identity bug when both
+sides make calls and both rewards are recomputed: only the names the verifier saw differ) or
+"different actions".
 
 options:
   --server S    the verifying server (default: each rollout's environment_name)

@@ -4,8 +4,9 @@
  * Rollouts are paired by (_ng_task_index, _ng_rollout_index); the rest fall back to a deep-equal task
  * input (`responses_create_params.input`), then to an equal `id`. Each pair gets its recorded and
  * recomputed rewards, its canonical action sequences aligned (lib/compare/actions), the first
- * divergence and a verdict. "Same actions, different reward" is the identity bug this project is
- * about: the agent did the same thing, and only the names the verifier saw differ.
+ * divergence and a verdict. "Same actions, different reward" with calls on both sides and recomputed
+ * rewards is the identity bug this project is about: the agent did the same thing, and only the names the
+ * verifier saw differ (`names_decided` counts those).
  */
 import type { Policy } from "../identity/types";
 import { canonicalJson } from "../jsonl";
