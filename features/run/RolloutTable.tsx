@@ -5,6 +5,7 @@ import { CountChip, formatReward } from "@/components/badges";
 import { cx } from "@/components/cx";
 import { afterLayout } from "@/components/virtual";
 import { type RolloutIndexEntry, UNVERIFIED_LABEL } from "@/hooks/types";
+import { rowLabelLine } from "@/lib/verify";
 import { rewardChanged, type SortKey } from "./list";
 import styles from "./RolloutTable.module.css";
 
@@ -70,8 +71,8 @@ function taskTitle(label: string): string | undefined {
  * row's alike up to the number) as "row 4"; the whole label is the cell's title.
  */
 function shownTask(label: string, inputsName: string | null): string {
-  const prefix = inputsName === null ? null : `${inputsName} line `;
-  return prefix !== null && label.startsWith(prefix) ? `row ${label.slice(prefix.length)}` : label;
+  const line = inputsName === null ? null : rowLabelLine(label, inputsName);
+  return line === null ? label : `row ${line}`;
 }
 
 export const RolloutTable = memo(function RolloutTable({
@@ -143,6 +144,7 @@ export const RolloutTable = memo(function RolloutTable({
             if (!entry) return null;
             const isSelected = entry.line === selected;
             const changed = rewardChanged(entry);
+            const label = task(entry, inputsOpen);
             return (
               <button
                 type="button"
@@ -160,12 +162,8 @@ export const RolloutTable = memo(function RolloutTable({
                 onClick={() => onSelect(entry.line)}
               >
                 <span className={cx(styles.cell, styles.cLine)}>{entry.line}</span>
-                <span
-                  className={cx(styles.cell, styles.cTask)}
-                  title={taskTitle(task(entry, inputsOpen))}
-                  data-task={task(entry, inputsOpen)}
-                >
-                  {shownTask(task(entry, inputsOpen), inputsName)}
+                <span className={cx(styles.cell, styles.cTask)} title={taskTitle(label)} data-task={label}>
+                  {shownTask(label, inputsName)}
                 </span>
                 <span className={cx(styles.cell, styles.cAgent)} title={entry.agent ?? undefined}>
                   {entry.agent ?? "—"}

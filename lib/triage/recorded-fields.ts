@@ -34,20 +34,17 @@ function isScalar(value: unknown): boolean {
   return value === null || ["string", "number", "boolean"].includes(typeof value);
 }
 
-/** A value's JSON text (Python's NaN and infinities as it writes them: lib/jsonl canonicalJson, keys sorted). */
-function jsonText(value: unknown): string {
-  return canonicalJson(value);
-}
+// Values are written as lib/jsonl canonicalJson writes them: Python's NaN and infinities kept, keys sorted.
 
 /** A scalar's JSON text, cut past VALUE_MAX_CHARS characters (code points: an emoji is never split). */
 function scalarText(value: unknown): string {
-  const chars = Array.from(jsonText(value));
+  const chars = Array.from(canonicalJson(value));
   return chars.length > VALUE_MAX_CHARS ? `${chars.slice(0, VALUE_MAX_CHARS).join("")}…` : chars.join("");
 }
 
 /** A short object or array's JSON text (blackjack's `info`, `{"result":"bust",...}`); null past VALUE_MAX_CHARS. */
 function structureText(value: unknown): string | null {
-  const text = jsonText(value);
+  const text = canonicalJson(value);
   return Array.from(text).length <= VALUE_MAX_CHARS ? text : null;
 }
 

@@ -49,6 +49,7 @@ export {
   pairingKey,
   type RowPlace,
   rowLabel,
+  rowLabelLine,
   taskInputKey,
 } from "./pairing";
 export {

@@ -1,6 +1,14 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { InputIndex, indexInputs, isInputRow, pairingKey, taskInputKey } from "./pairing";
+import {
+  InputIndex,
+  indexInputs,
+  isInputRow,
+  pairingKey,
+  rowLabel,
+  rowLabelLine,
+  taskInputKey,
+} from "./pairing";
 
 const WEATHER = new URL(
   "../../fixtures/nemo-gym/resources_servers/example_mcp_weather/data/",
@@ -185,6 +193,13 @@ describe("InputIndex", () => {
     expect(index.pair({ responses_create_params: { input: "a" } }).reason).toContain(
       "The closest is t.jsonl line 1:",
     );
+  });
+
+  it("reads a row's line back from its label, for that file only", () => {
+    const label = rowLabel({ file: "data/example.jsonl", line: 4 });
+    expect(rowLabelLine(label, "data/example.jsonl")).toBe(4);
+    expect(rowLabelLine(label, "example.jsonl")).toBeNull();
+    expect(rowLabelLine("data/example.jsonl line 4b", "data/example.jsonl")).toBeNull();
   });
 
   it("rejects rows it cannot pair and counts the rest", () => {

@@ -106,6 +106,13 @@ export function rowLabel(place: RowPlace): string {
   return `${place.file} line ${place.line}`;
 }
 
+/** The line of `file` a rowLabel names, or null when the label names another file (or is no row's). */
+export function rowLabelLine(label: string, file: string): number | null {
+  const prefix = rowLabel({ file, line: 0 }).slice(0, -1);
+  const rest = label.startsWith(prefix) ? label.slice(prefix.length) : "";
+  return /^\d+$/.test(rest) ? Number(rest) : null;
+}
+
 /** How each PairedBy reads in the UI and the CLI. */
 export const PAIRED_BY_LABEL: Readonly<Record<PairedBy, string>> = {
   index: "paired by (_ng_task_index, _ng_rollout_index)",
