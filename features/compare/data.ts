@@ -39,6 +39,11 @@ export function useCompareFile(ref: FileRef | null, samples: readonly Sample[] |
     enabled: ref !== null && samples !== undefined,
     queryFn: ({ signal }): Promise<CompareFileSummary> =>
       client.request("file", { ref: ref ?? "", sample }, { signal }),
+    // A sample's key changes once the session lists the file its first request stored. Without this its
+    // summary, and every comparison built on it, would vanish and come back a moment after appearing.
+    // Only the same ref's summary is kept: another file's would be a wrong answer while this one loads.
+    placeholderData: (previous, previousQuery) =>
+      previousQuery?.queryKey[2] === (ref ?? "") ? previous : undefined,
   });
 }
 

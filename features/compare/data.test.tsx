@@ -1,0 +1,100 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { renderHook, waitFor } from "@testing-library/react";
+import type { ReactNode } from "react";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { useCompareFile } from "./data";
+import type { CompareFileSummary } from "./protocol";
+
+// The worker and the session, faked at the hooks' boundary: the worker stores a sample the first time it
+// is asked for it; the session lists the stored files only when the test says it has caught up.
+const fake = vi.hoisted(() => ({
+  files: [] as { id: string; name: string }[],
+  requests: [] as string[],
+}));
+vi.mock("@/hooks/data", () => ({
+  useSession: () => ({ datasets: [], files: fake.files, folder: null }),
+}));
+vi.mock("@/hooks/data-client", () => ({
+  useDataClient: () => ({
+    request: async (_kind: "file", params: { ref: string }) => {
+      fake.requests.push(params.ref);
+      return summary(params.ref);
+    },
+  }),
+}));
+
+function summary(name: string): CompareFileSummary {
+  return {
+    id: `id-${name}`,
+    name,
+    version: 1,
+    kind: "rollouts",
+    input_rows: 0,
+    bytes: 10,
+    lines: 1,
+    rollouts: 1,
+    errors: [],
+    error_count: 0,
+    servers: [],
+  };
+}
+
+const SAMPLES = [
+  { file: "a.jsonl", title: "A", description: "", kind: "rollouts" as const },
+  { file: "b.jsonl", title: "B", description: "", kind: "rollouts" as const },
+];
+
+function wrapper() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return ({ children }: { children: ReactNode }) => (
+    <QueryClientProvider client={client}>{children}</QueryClientProvider>
+  );
+}
+
+beforeEach(() => {
+  fake.files = [];
+  fake.requests = [];
+});
+
+describe("useCompareFile", () => {
+  it("keeps a sample's summary while the session catches up with the file its first request stored", async () => {
+    const seen: (string | undefined)[] = [];
+    const { result, rerender } = renderHook(
+      () => {
+        const query = useCompareFile("a.jsonl", SAMPLES);
+        seen.push(query.data?.id);
+        return query;
+      },
+      { wrapper: wrapper() },
+    );
+    await waitFor(() => expect(result.current.data?.id).toBe("id-a.jsonl"));
+    const first = seen.indexOf("id-a.jsonl");
+
+    // The session now lists the stored file: the key names it, and the summary is asked for again.
+    fake.files = [{ id: "id-a.jsonl", name: "a.jsonl" }];
+    rerender();
+    await waitFor(() => expect(fake.requests).toEqual(["a.jsonl", "a.jsonl"]));
+    await waitFor(() => expect(result.current.isFetching).toBe(false));
+    expect(seen.slice(first)).not.toContain(undefined);
+    expect(result.current.data?.id).toBe("id-a.jsonl");
+  });
+
+  it("never shows another file's summary while the one now named loads", async () => {
+    let ref = "a.jsonl";
+    const seen: (string | undefined)[] = [];
+    const { result, rerender } = renderHook(
+      () => {
+        const query = useCompareFile(ref, SAMPLES);
+        seen.push(query.data?.id);
+        return query;
+      },
+      { wrapper: wrapper() },
+    );
+    await waitFor(() => expect(result.current.data?.id).toBe("id-a.jsonl"));
+    const switched = seen.length;
+    ref = "b.jsonl";
+    rerender();
+    await waitFor(() => expect(result.current.data?.id).toBe("id-b.jsonl"));
+    expect(seen.slice(switched)).not.toContain("id-a.jsonl");
+  });
+});
