@@ -307,12 +307,18 @@ describe("triageRollout", () => {
     expect(noPort?.sentence).toBe(
       "This project has no port of code_gen's verifier: the recorded 0 is shown as Gym wrote it and cannot be re-checked here.",
     );
-    expect(ZERO_CAUSE_LABELS.no_verifier_port).toBe("No verifier port");
+    expect(ZERO_CAUSE_LABELS.no_verifier_port).toBe("Unverifiable here (no verifier port)");
     expect(ZERO_CAUSE_HINTS.no_verifier_port).not.toMatch(/materialized inputs/);
     // The same line with no server named anywhere: nothing chose the verifier.
     expect(triage(first)).toMatchObject({ cause: "no_server" });
     expect(ZERO_CAUSE_HINTS.no_server).not.toMatch(/materialized inputs/);
     expect(ZERO_CAUSE_HINTS.missing_task_data).toMatch(/materialized inputs/);
+    // A cause that says this project could not re-check the reward is named so, never like an agent's failure.
+    const unverifiable = ["no_server", "no_verifier_port", "missing_task_data", "verifier_error"] as const;
+    for (const cause of ZERO_CAUSES)
+      expect(ZERO_CAUSE_LABELS[cause].startsWith("Unverifiable"), cause).toBe(
+        unverifiable.some((c) => c === cause),
+      );
   });
 
   it("puts a rejected call before the wrong end state it causes", () => {

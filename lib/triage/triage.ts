@@ -47,16 +47,20 @@ export const ZERO_CAUSES = [
 ] as const;
 export type ZeroCause = (typeof ZERO_CAUSES)[number];
 
+/**
+ * A cause's name in a list of causes. The four that say why this project could not re-check the reward,
+ * not why the agent failed, begin "Unverifiable", as their hints do.
+ */
 export const ZERO_CAUSE_LABELS: Readonly<Record<ZeroCause, string>> = {
   malformed: "Malformed",
   drift: "Drift",
   model_error: "Model call failed",
   truncated: "Response truncated",
   no_output: "No output tokens",
-  no_server: "No verifying server",
-  no_verifier_port: "No verifier port",
-  missing_task_data: "Missing task data",
-  verifier_error: "Verifier failed here",
+  no_server: "Unverifiable (no verifying server)",
+  no_verifier_port: "Unverifiable here (no verifier port)",
+  missing_task_data: "Unverifiable (task data missing)",
+  verifier_error: "Unverifiable (port failed here)",
   identity: "Identity",
   task_wide: "Same failure on every rollout of the task",
   no_tool_call: "No tool call",
