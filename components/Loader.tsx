@@ -1,5 +1,6 @@
 "use client";
 import { type DragEvent, type ReactNode, useEffect, useRef, useState } from "react";
+import type { SamplesList } from "@/hooks/data";
 import { folderFromDrop, folderFromInput, type PickedFolder } from "@/hooks/folder-files";
 import type { LoadProgress, RecentFile, Sample } from "@/hooks/types";
 import { formatCount } from "@/lib/run";
@@ -159,7 +160,7 @@ export function LoadProgressBar({ progress, onCancel }: { progress: LoadProgress
 }
 
 interface WelcomeProps {
-  samples: readonly Sample[];
+  samples: SamplesList;
   onFiles(files: File[]): void;
   onFolder(folder: PickedFolder): void;
   onSample(sample: Sample): void;
@@ -169,7 +170,8 @@ interface WelcomeProps {
 }
 
 export function Welcome({ samples, onFiles, onFolder, onSample, recent, onRecent }: WelcomeProps) {
-  const rollouts = samples.filter((sample) => sample.kind === "rollouts");
+  const rollouts =
+    samples.status === "ready" ? samples.samples.filter((sample) => sample.kind === "rollouts") : [];
   return (
     <div className={styles.welcome} data-testid="welcome">
       <div className={styles.welcomeDrop}>
@@ -223,6 +225,18 @@ export function Welcome({ samples, onFiles, onFolder, onSample, recent, onRecent
               </li>
             ))}
           </ul>
+        </div>
+      )}
+      {samples.status === "pending" && (
+        <div className={styles.samples} data-testid="samples-pending">
+          <h3>Or open a bundled sample</h3>
+          <p className="muted">Listing the bundled samples…</p>
+        </div>
+      )}
+      {samples.status === "error" && (
+        <div className={styles.samples} data-testid="samples-error">
+          <h3>Bundled samples</h3>
+          <p className="muted">The bundled samples could not be listed: {samples.error}.</p>
         </div>
       )}
       {rollouts.length > 0 && (

@@ -70,3 +70,40 @@ test("the header links the open sample rollout to its harness what-if", async ({
   await expect(page.getByTestId("whatif-result")).toHaveAttribute("data-line", "3");
   await expect(page.getByTestId("whatif-table")).toBeVisible();
 });
+
+test("the welcome page says while the samples are being listed", async ({ page }) => {
+  // Held until the test lets it go: the list's own moment, which a fast server makes too short to see.
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route("**/samples/index.json", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto("/");
+  await expect(page.getByTestId("samples-pending")).toContainText("Listing the bundled samples");
+  release();
+  await expect(page.locator(`[data-sample='${SAMPLE}']`)).toBeVisible();
+  await expect(page.getByTestId("samples-pending")).toHaveCount(0);
+});
+
+test("where the samples' index answers 404, the pages say so and files still open", async ({ page }) => {
+  await page.route("**/samples/index.json", (route) => route.fulfill({ status: 404, body: "gone" }));
+  await page.goto("/");
+  await expect(page.getByTestId("samples-error")).toContainText(
+    "The bundled samples could not be listed: /samples/index.json answered HTTP 404.",
+  );
+  await page.goto(`/?sample=${SAMPLE}`);
+  await expect(page.getByTestId("unknown-sample")).toContainText("could not be listed");
+  await expect(page.getByTestId("unknown-sample")).toContainText(SAMPLE);
+
+  // /compare offers no sample, and a file opened there still compares.
+  await page.goto("/compare");
+  await expect(page.getByTestId("samples-error")).toContainText("Open or drop your own files");
+  const file = path.join(ROOT, "public/samples", SAMPLE);
+  await page.getByTestId("compare-a-file").setInputFiles(file);
+  await page.getByTestId("compare-b-file").setInputFiles(file);
+  await expect(page.getByTestId("compare-result")).toHaveAttribute("data-ready", "true");
+  await expect(page.locator("[data-testid=pair-table] tr[data-verdict]")).toHaveCount(sampleLines);
+});

@@ -440,14 +440,35 @@ export function useServers() {
 
 export const SAMPLES_INDEX_URL = "/samples/index.json";
 
+/** The bundled samples' list while it is fetched, once it is, or why it could not be. */
+export type SamplesList =
+  | { readonly status: "pending" }
+  | { readonly status: "error"; readonly error: string }
+  | { readonly status: "ready"; readonly samples: readonly Sample[] };
+
+export function samplesList(query: ReturnType<typeof useSamples>): SamplesList {
+  if (query.data) return { status: "ready", samples: query.data };
+  if (query.error) return { status: "error", error: query.error.message };
+  return { status: "pending" };
+}
+
 export function useSamples() {
   return useQuery({
     queryKey: ["samples"],
+    // A failure is the query's error, so the pages can say the samples could not be listed (not "none").
     queryFn: async ({ signal }): Promise<Sample[]> => {
       const response = await fetch(SAMPLES_INDEX_URL, { signal });
-      if (!response.ok) return [];
-      const parsed = z.array(SampleSchema).safeParse(await response.json());
-      return parsed.success ? parsed.data : [];
+      if (!response.ok) throw new Error(`${SAMPLES_INDEX_URL} answered HTTP ${response.status}`);
+      const text = await response.text();
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        throw new Error(`${SAMPLES_INDEX_URL} is not JSON`);
+      }
+      const parsed = z.array(SampleSchema).safeParse(value);
+      if (!parsed.success) throw new Error(`${SAMPLES_INDEX_URL} is not a list of samples`);
+      return parsed.data;
     },
   });
 }

@@ -36,7 +36,9 @@ export function ComparePage() {
   const { state, setState, samples, opener, choices, inputChoices, openFiles, inputsFor, onDrop } =
     useComparePage();
 
-  const tabProps: TabProps = { choices, inputChoices, samplesReady: samples.data, openFiles, inputsFor };
+  // A list that could not be fetched offers no sample; the files opened here still compare.
+  const samplesReady = samples.data ?? (samples.isError ? [] : undefined);
+  const tabProps: TabProps = { choices, inputChoices, samplesReady, openFiles, inputsFor };
   return (
     <DropTarget onFiles={(files) => void onDrop(files)}>
       <div className={shell.page}>
@@ -63,6 +65,11 @@ export function ComparePage() {
             </Link>
           </div>
         </header>
+        {samples.error && (
+          <div className="banner banner-error" role="alert" data-testid="samples-error">
+            The bundled samples could not be listed: {samples.error.message}. Open or drop your own files.
+          </div>
+        )}
         {opener.error && (
           <div className="banner banner-error" role="alert">
             Could not open: {opener.error}

@@ -17,6 +17,7 @@ import { SummaryBand } from "@/features/run/SummaryBand";
 import { TriagePanel } from "@/features/run/TriagePanel";
 import {
   type ProgressStore,
+  samplesList,
   useLineErrors,
   useLoad,
   useLoadProgress,
@@ -242,7 +243,13 @@ export function Inspector() {
             {session && <OpenFolderButton onFolder={onFolder} />}
           </div>
         </header>
-        {view.sample && !samples.isPending && bundledSample(view.sample, samples.data ?? []) === null && (
+        {view.sample && samples.error && (
+          <div className="banner banner-error" role="alert" data-testid="unknown-sample">
+            This link opens the bundled sample “{view.sample}”, but the bundled samples could not be listed:{" "}
+            {samples.error.message}.
+          </div>
+        )}
+        {view.sample && samples.data && bundledSample(view.sample, samples.data) === null && (
           <div className="banner banner-error" role="alert" data-testid="unknown-sample">
             There is no bundled sample named “{view.sample}”.
           </div>
@@ -276,7 +283,7 @@ export function Inspector() {
         )}
         {landing ? (
           <Welcome
-            samples={samples.data ?? []}
+            samples={samplesList(samples)}
             onFiles={onFiles}
             onFolder={onFolder}
             onSample={onSample}
@@ -306,7 +313,7 @@ export function Inspector() {
           ) : (
             !busy && (
               <Welcome
-                samples={samples.data ?? []}
+                samples={samplesList(samples)}
                 onFiles={onFiles}
                 onFolder={onFolder}
                 onSample={onSample}
