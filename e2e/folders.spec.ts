@@ -298,3 +298,55 @@ test("a folder without a JSONL file shows its files and says none holds rollouts
   await expect(page.getByText("No file of this folder holds rollouts")).toBeVisible();
   await expect(page.getByTestId("folder-panel")).toBeVisible();
 });
+
+test("a folder line's harness what-if is verified by the server the folder's config routes it to", async ({
+  page,
+}) => {
+  // Gym's example_mcp_weather rollouts name no environment_name: only the config names their server.
+  await page.goto("/");
+  await openFolder(page, path.join(SERVERS, "example_mcp_weather"));
+  await page.locator("[data-testid=rollout-scroller] [data-line='1']").click();
+  await expect(page.locator("article[data-detail-line]")).toHaveAttribute("data-detail-line", "1");
+  await page.getByTestId("compare-link").click();
+  await expect(page).toHaveURL(/\/compare\?tab=whatif/);
+  await expect(page.getByTestId("whatif-result")).toHaveAttribute("data-line", "1");
+  await expect(page.getByTestId("whatif-table")).toBeVisible();
+  const server = page.getByTestId("whatif-server");
+  await expect(server).toHaveText("verifier sees (example_mcp_weather)");
+  await expect(server).toHaveAttribute("title", /the configs' only agent, .*, calls example_mcp_weather/);
+});
+
+test("/compare verifies a folder's run as the inspector does: its config's server, its task rows", async ({
+  page,
+}) => {
+  await page.goto("/");
+  await openFolder(page, path.join(SERVERS, "example_mcp_weather"));
+  const listed = await rows(page);
+  expect(listed.length).toBeGreaterThan(0);
+  expect(listed.every((r) => r.reward !== null && r.reward !== "none")).toBe(true);
+
+  await page.getByTestId("compare-link").click();
+  await page.locator("[data-tab=runs]").click();
+  // The folder's rollouts file, offered by its dataset id, as both runs.
+  const option = page.getByTestId("compare-a-select").locator("option[value^='d-']", {
+    hasText: "data/example_rollouts.jsonl",
+  });
+  const id = await option.getAttribute("value");
+  expect(id).toMatch(/^d-/);
+  await page.getByTestId("compare-a-select").selectOption(id ?? "");
+  await page.getByTestId("compare-b-select").selectOption(id ?? "");
+  await expect(page.getByTestId("compare-result")).toHaveAttribute("data-ready", "true");
+  // Its task rows come with it, as the inspector paired them.
+  await expect(page.getByTestId("compare-a-inputs")).toHaveAttribute("data-inputs", /example\.jsonl$/);
+  await expect(page.getByTestId("compare-a-inputs")).toHaveAttribute("data-paired", String(listed.length));
+  const pairs = page.locator("[data-testid=pair-table] tr[data-verdict]");
+  await expect(pairs).toHaveCount(listed.length);
+  const shown = await pairs.evaluateAll((trs) =>
+    trs.map((tr) => ({
+      line: Number(tr.getAttribute("data-a-line")),
+      reward: tr.getAttribute("data-a-reward"),
+    })),
+  );
+  for (const pair of shown)
+    expect(pair.reward, `line ${pair.line}`).toBe(listed.find((r) => r.line === pair.line)?.reward);
+});

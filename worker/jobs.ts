@@ -75,6 +75,17 @@ export function configRouter(options: Pick<AnalysisOptions, "configs">): ConfigR
   return options.configs === null ? null : configRoutes(options.configs);
 }
 
+/**
+ * The server choice every pass makes of a file's rows (lib/verify chooseServer's options): the user's
+ * server, the bundled sample's, the folder's configs. The what-if on /compare makes the same one.
+ */
+export function serverChoiceOf(
+  options: AnalysisOptions,
+  config: ConfigRouter | null = configRouter(options),
+) {
+  return { override: options.serverOverride, sample: options.fallbackServer, config };
+}
+
 /** Reads one parsed line as a rollout, the way every command and page does (lib/folder readLine). */
 export function rolloutOf(value: unknown): Rollout | null {
   const read = readRolloutLine(value);
@@ -175,11 +186,7 @@ function indexEntry(
 ): RolloutIndexEntry {
   // The verifying server as lib/verify chooses it before any inputs row is paired (the rewards pass,
   // which has the pairing, may choose again).
-  const { server, source } = chooseServer(rollout, {
-    override: options.serverOverride,
-    sample: options.fallbackServer,
-    config,
-  });
+  const { server, source } = chooseServer(rollout, serverChoiceOf(options, config));
   return {
     line,
     ...readRolloutFields(rollout),
@@ -284,10 +291,8 @@ export async function rowContext(
   return {
     input,
     ...(pairing === undefined ? {} : { pairing }),
-    override: options.serverOverride,
-    sample: options.fallbackServer,
+    ...serverChoiceOf(options),
     harness: harnessFor(options.harness, lineAgent(value, input)),
-    config: configRouter(options),
     source: options.source,
   };
 }

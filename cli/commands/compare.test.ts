@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { asHarness, golden } from "../../lib/compare/test-helpers";
+import { asHarness, golden, goldenInputs } from "../../lib/compare/test-helpers";
 import { memoryIo } from "../io";
 import { parseCompareArgs, run } from "./compare";
 
@@ -38,6 +38,37 @@ describe("cli compare", () => {
         .filter((l) => l.includes("same actions, different reward") && !l.includes("(")),
     ).toHaveLength(wins);
     expect(io.err()).toMatch(/line 8: invalid JSON/);
+  });
+
+  it("--inputs pairs as verify does: task rows without Gym's indices pair by their task input", async () => {
+    // Gym's own dataset rows (example.jsonl) carry no (_ng_task_index, _ng_rollout_index).
+    const strip = (row: unknown) => {
+      const { _ng_task_index, _ng_rollout_index, ...rest } = z.record(z.string(), z.unknown()).parse(row);
+      return rest;
+    };
+    const noecho = golden("noecho");
+    // One row per task, as example.jsonl has it (the golden rows differ only in the agent that ran them).
+    const inputs = goldenInputs().map((row) => {
+      const { agent_ref, ...task } = strip(row);
+      return task;
+    });
+    const tasks = [...new Map(inputs.map((row) => [JSON.stringify(row), row])).values()];
+    expect(tasks.length).toBeLessThan(inputs.length);
+    const dir = await mkdtemp(join(tmpdir(), "compare-inputs-"));
+    const run1 = join(dir, "run.jsonl");
+    const rows = join(dir, "example.jsonl");
+    await writeFile(run1, `${noecho.map((g) => JSON.stringify(strip(g.rollout))).join("\n")}\n`);
+    await writeFile(rows, `${tasks.map((row) => JSON.stringify(row)).join("\n")}\n`);
+    const io = memoryIo();
+    expect(await run([run1, run1, "--inputs", rows, "--server", "workplace_assistant", "--json"], io)).toBe(
+      0,
+    );
+    const report = z
+      .object({ pairs: z.array(z.object({ a: z.object({ reward: z.number().nullable() }) })) })
+      .parse(JSON.parse(io.out()));
+    const want = noecho.map((g) => g.expected.contract.reward);
+    expect(want.some((r) => r !== null)).toBe(true);
+    expect(report.pairs.map((p) => p.a.reward)).toEqual(want);
   });
 
   it("--json prints the report", async () => {

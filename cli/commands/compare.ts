@@ -7,9 +7,9 @@ import { type CompareReport, compareRuns, type PairReport } from "../../lib/comp
 import type { Policy } from "../../lib/identity/types";
 import { readJsonl } from "../../lib/jsonl";
 import { type Rollout, readRollout } from "../../lib/schemas";
-import { pairInputs } from "../../lib/verify";
 import { answerUsage, readPolicy, tryParse } from "../args";
 import { reportError } from "../errors";
+import { loadInputIndex } from "../inputs";
 import type { CommandIo } from "../io";
 import { namingFile, openFileStream } from "../open";
 import { terminalJson, terminalText } from "../terminal";
@@ -25,7 +25,9 @@ sides make calls and both rewards are recomputed: only the names the verifier sa
 
 options:
   --server S    the verifying server (default: each rollout's environment_name)
-  --inputs M    materialized inputs JSONL, for rollouts without task fields
+  --inputs M    materialized inputs JSONL (or task rows such as Gym's example.jsonl), for rollouts
+                without task fields: each is paired as verify pairs it, by (_ng_task_index,
+                _ng_rollout_index), else by an equal task input
   --policy P    contract (default) | legacy, for the recomputed rewards
   --json        print the whole report as JSON instead of a table
   -h, --help    this help
@@ -77,15 +79,6 @@ export function parseCompareArgs(args: string[]): ParsedCompareArgs {
 }
 
 /** Parsed rows of a JSONL file; bad lines are reported on stderr and left out. */
-async function readRows(path: string, io: CommandIo): Promise<unknown[]> {
-  const rows: unknown[] = [];
-  for await (const item of namingFile(path, readJsonl(await openFileStream(path)))) {
-    if (item.ok) rows.push(item.value);
-    else await io.stderr.write(`warning: ${path} line ${item.line}: ${terminalText(item.error)} (skipped)\n`);
-  }
-  return rows;
-}
-
 /** The rollouts of a run, narrowed once (lib/schemas); a line that is not a rollout is skipped with a warning. */
 async function readRollouts(path: string, io: CommandIo): Promise<Rollout[]> {
   const rollouts: Rollout[] = [];
@@ -130,7 +123,7 @@ export async function run(args: string[], io: CommandIo): Promise<number> {
   if (!parsed.ok || parsed.help) return answerUsage(parsed, HELP, io);
   try {
     const [a, b] = [await readRollouts(parsed.a, io), await readRollouts(parsed.b, io)];
-    const inputs = parsed.inputs === undefined ? undefined : pairInputs(await readRows(parsed.inputs, io));
+    const inputs = parsed.inputs === undefined ? undefined : await loadInputIndex(parsed.inputs, io);
     const report = compareRuns(a, b, {
       policy: parsed.policy,
       ...(parsed.server === undefined ? {} : { server: parsed.server }),

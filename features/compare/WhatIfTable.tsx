@@ -66,7 +66,9 @@ export function WhatIfTable({ view }: { view: WhatIfView }) {
           </div>
         </div>
         <div>
-          <div className={styles.pickerLabel}>verifier sees ({view.server})</div>
+          <div className={styles.pickerLabel} title={view.server_reason} data-testid="whatif-server">
+            verifier sees ({view.server})
+          </div>
           <div className={styles.names}>
             {uniqueNames(view.http.names).map((n) => (
               <span key={n}>{n}</span>
@@ -176,9 +178,9 @@ export function WhatIfTable({ view }: { view: WhatIfView }) {
         </tbody>
       </table>
       <p className={styles.note}>
-        Each harness re-emits this rollout's calls to <code>{view.server}</code> under its own alias, once
-        with a provenance map built from its exact alias map and once without; each variant is verified under
-        the contract. With provenance every variant must equal HTTP. Without it only{" "}
+        {view.server_reason} Each harness re-emits this rollout's calls to <code>{view.server}</code> under
+        its own alias, once with a provenance map built from its exact alias map and once without; each
+        variant is verified under the contract. With provenance every variant must equal HTTP. Without it only{" "}
         <code>mcp__{view.server}__</code> names survive, through the legacy fallback.
       </p>
     </>

@@ -4,12 +4,13 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { compareRuns } from "@/lib/compare";
 import { asRollout, narrowing } from "@/lib/schemas/test-helpers";
-import { pairInputs, pairingKey, verifyRollout as verifyRolloutTyped } from "@/lib/verify";
+import { indexInputs, pairingKey, verifyRollout as verifyRolloutTyped } from "@/lib/verify";
 import {
   combineInputs,
   compareFiles,
   compareView,
   pairDetail,
+  pairedRows,
   readFile,
   repairFile,
   serverTools,
@@ -100,17 +101,18 @@ describe("compare worker core", () => {
     const text = (rows: readonly unknown[]) =>
       streamOf(new TextEncoder().encode(rows.map((r) => JSON.stringify(r)).join("\n")));
 
-    it("an inputs file is recognised as inputs, keyed by Gym's indices, with no line errors", async () => {
+    it("an inputs file is recognised as inputs, indexed for pairing, with no line errors", async () => {
       const inputs = await load(INPUTS);
       expect(inputs.kind).toBe("inputs");
       expect(inputs.rollouts).toHaveLength(0);
       expect(inputs.errors).toEqual([]);
       expect(inputs.input_rows).toBe(inputRows().length);
-      expect([...inputs.inputs.keys()].sort()).toEqual(inputRows().map(pairingKey).sort());
+      expect(inputs.inputs?.size).toBe(inputRows().length);
+      for (const row of inputRows()) expect(inputs.inputs?.pair(row).ref).toEqual(row);
       expect(summarize(inputs)).toMatchObject({ kind: "inputs", input_rows: inputRows().length });
       const rollouts = await load(NOECHO);
       expect(rollouts.kind).toBe("rollouts");
-      expect(rollouts.inputs.size).toBe(0);
+      expect(rollouts.inputs).toBeNull();
     });
 
     it("a file with one input row among rollouts is a rollouts file and that row a line error", async () => {
@@ -129,10 +131,10 @@ describe("compare worker core", () => {
 
       const combined = combineInputs(inputs, inputs);
       expect(combined.conflicts).toEqual([]);
-      // The same report as `cli compare A A --inputs M`, which reads the files as rows and calls pairInputs.
+      // The same report as `cli compare A A --inputs M`, which indexes the file's rows as verify does.
       const rows = a.rollouts.map((r) => r.value);
       expect(compareFiles(a, a, "contract", combined)).toEqual(
-        compareRuns(rows, rows, { policy: "contract", inputs: pairInputs(inputRows()) }),
+        compareRuns(rows, rows, { policy: "contract", inputs: indexInputs(inputRows()) }),
       );
       const view = compareView(a, a, compareFiles(a, a, "contract", combined), {
         ai: inputs,
@@ -161,7 +163,7 @@ describe("compare worker core", () => {
     it("one side's inputs serve both; rows of one key that differ are reported as conflicts", async () => {
       const inputs = await load(INPUTS);
       expect(combineInputs(null, null).inputs).toBeUndefined();
-      expect(combineInputs(null, inputs).inputs?.size).toBe(inputs.inputs.size);
+      expect(combineInputs(null, inputs).inputs).toBe(inputs.inputs);
       const rows = inputRows();
       const changed = rows.map((row, i) =>
         i === 0 && typeof row === "object" && row !== null ? { ...row, ground_truth: [] } : row,
@@ -170,15 +172,22 @@ describe("compare worker core", () => {
       const combined = combineInputs(inputs, other);
       expect(combined.conflicts).toEqual([pairingKey(rows[0])]);
       // A's row wins.
-      expect(combined.inputs?.get(pairingKey(rows[0]) ?? "")).toBe(
-        inputs.inputs.get(pairingKey(rows[0]) ?? ""),
-      );
+      expect(combined.inputs?.pair(rows[0]).ref).toBe(inputs.inputs?.pair(rows[0]).ref);
+      expect(combined.inputs?.pair(changed[0]).ref).toBe(inputs.inputs?.pair(rows[0]).ref);
     });
 
-    it("inputs of another run pair no rollout", async () => {
+    it("inputs of another run pair no rollout; the same tasks under other indices pair by their input", async () => {
       const a = await load(NOECHO);
-      const shifted = inputRows().map((row) =>
+      const reindexed = inputRows().map((row) =>
         typeof row === "object" && row !== null ? { ...row, _ng_task_index: 1_000 } : row,
+      );
+      // As the inspector and `cli verify` pair them: Gym's indices, else an equal task input.
+      const same = await readFile("reindexed.jsonl", text(reindexed));
+      expect(pairedRows(a, same.inputs)).toBe(a.rollouts.length);
+      const shifted = reindexed.map((row) =>
+        typeof row === "object" && row !== null
+          ? { ...row, responses_create_params: { input: "another task" } }
+          : row,
       );
       const other = await readFile("other.jsonl", text(shifted));
       expect(other.kind).toBe("inputs");

@@ -3,7 +3,7 @@
  * is read from the store into its source lines (exact bytes plus parsed value): comparisons and the what-if read the
  * parsed values, the repair rewrites the bytes losslessly.
  */
-import { type Action, type CompareReport, compareRuns } from "@/lib/compare";
+import { type Action, type CompareOptions, type CompareReport, compareRuns } from "@/lib/compare";
 import {
   emptyRepairSummary,
   formatRepairSummary,
@@ -18,13 +18,13 @@ import { createRepairer } from "@/lib/repair";
 import { functionCalls, type Rollout, readRollout } from "@/lib/schemas";
 import {
   chooseServer,
+  InputIndex,
   knownTools,
-  pairInputs,
   pairingKey,
   verifierServers,
   verifyRollout,
 } from "@/lib/verify";
-import { harnessWhatIf } from "@/lib/whatif";
+import { harnessWhatIf, type WhatIfOptions } from "@/lib/whatif";
 import { datasetKind, isInputRow } from "@/worker/core";
 import type {
   ActionView,
@@ -55,9 +55,14 @@ export interface LoadedFile {
   readonly lines: readonly SourceLine[];
   /** Rollout lines (schema-valid) with their parsed values, in file order; none in an inputs file. */
   readonly rollouts: readonly { readonly line: number; readonly value: Rollout }[];
-  /** An inputs file's rows keyed by pairingKey (lib/verify pairInputs); empty for rollouts. */
-  readonly inputs: ReadonlyMap<string, unknown>;
-  /** Rows of an inputs file (a repeated key counts once in `inputs`, here every row). */
+  /** An inputs file's parsed rows with their line numbers, in file order; none for rollouts. */
+  readonly input_values: readonly { readonly line: number; readonly value: unknown }[];
+  /**
+   * The same rows indexed as every command pairs a rollout with them (lib/verify InputIndex: Gym's
+   * indices, else the task input, so Gym's own task rows pair too); null for rollouts.
+   */
+  readonly inputs: InputIndex<unknown> | null;
+  /** Rows of an inputs file (every row, a repeated key too). */
   readonly input_rows: number;
   readonly errors: readonly CompareLineError[];
 }
@@ -96,7 +101,6 @@ export async function readFile(
   }
   const version = nextVersion++;
   if (datasetKind(inputRows, parsed.length) === "inputs") {
-    const values = parsed.map((p) => p.value);
     return {
       name,
       version,
@@ -104,8 +108,9 @@ export async function readFile(
       bytes,
       lines,
       rollouts: [],
-      inputs: pairInputs(values),
-      input_rows: values.length,
+      input_values: parsed,
+      inputs: indexRows([{ file: name, rows: parsed }]).index,
+      input_rows: parsed.length,
       errors: parseErrors,
     };
   }
@@ -125,7 +130,8 @@ export async function readFile(
     bytes,
     lines,
     rollouts,
-    inputs: new Map(),
+    input_values: [],
+    inputs: null,
     input_rows: 0,
     errors,
   };
@@ -152,38 +158,63 @@ export function summarize(file: LoadedFile): Omit<CompareFileSummary, "id"> {
   };
 }
 
-/** Rollouts of a file whose pairingKey has a row in `inputs`. */
-export function pairedRows(file: LoadedFile, inputs: ReadonlyMap<string, unknown>): number {
+/** Rollouts of a file that `inputs` pairs with a row. */
+export function pairedRows(file: LoadedFile, inputs: InputIndex<unknown> | null): number {
+  if (inputs === null) return 0;
   let paired = 0;
-  for (const r of file.rollouts) {
-    const key = pairingKey(r.value);
-    if (key !== null && inputs.has(key)) paired++;
-  }
+  for (const r of file.rollouts) if (inputs.pair(r.value).ref !== null) paired++;
   return paired;
 }
 
 export interface CombinedInputs {
-  /** One map for compareRuns, which looks every rollout up by its own pairingKey. */
-  readonly inputs: Map<string, unknown> | undefined;
+  /** One index for compareRuns, which pairs every rollout with it (lib/verify InputIndex). */
+  readonly inputs: InputIndex<unknown> | undefined;
   /** Keys whose row differs between A's and B's inputs; A's row is the one used for both sides. */
   readonly conflicts: readonly string[];
 }
 
 /**
- * compareRuns takes one inputs map for both runs (as the CLI's --inputs). Each side's rows are merged into
+ * Rows of one or more files in one index, in order. A row whose (_ng_task_index, _ng_rollout_index) an
+ * earlier file already has is left out (that file's row is used); where it differs from that row, its key
+ * is a conflict.
+ */
+function indexRows(files: readonly { readonly file: string; readonly rows: LoadedFile["input_values"] }[]): {
+  index: InputIndex<unknown>;
+  conflicts: string[];
+} {
+  const index = new InputIndex<unknown>();
+  const conflicts: string[] = [];
+  const earlier = new Map<string, unknown>();
+  for (const { file, rows } of files) {
+    const own = new Map<string, unknown>();
+    for (const { line, value } of rows) {
+      const key = pairingKey(value);
+      if (key !== null && earlier.has(key)) {
+        if (canonicalJson(earlier.get(key)) !== canonicalJson(value)) conflicts.push(key);
+        continue;
+      }
+      if (key !== null) own.set(key, value);
+      index.add(value, value, { file, line });
+    }
+    for (const [key, value] of own) earlier.set(key, value);
+  }
+  return { index, conflicts };
+}
+
+/**
+ * compareRuns takes one inputs index for both runs (as the CLI's --inputs). Each side's rows are merged into
  * it: the usual cases (one side with inputs, or both with the same task rows) pair every rollout with its
  * own side's row. Rows of the same key that differ are two different tasks under one key; they are
  * reported, and A's row is used.
  */
 export function combineInputs(a: LoadedFile | null, b: LoadedFile | null): CombinedInputs {
   if (a === null && b === null) return { inputs: undefined, conflicts: [] };
-  const inputs = new Map<string, unknown>(a?.inputs ?? []);
-  const conflicts: string[] = [];
-  for (const [key, row] of b?.inputs ?? []) {
-    if (!inputs.has(key)) inputs.set(key, row);
-    else if (a !== b && canonicalJson(inputs.get(key)) !== canonicalJson(row)) conflicts.push(key);
-  }
-  return { inputs, conflicts };
+  if (a === null || b === null || a === b) return { inputs: (a ?? b)?.inputs ?? undefined, conflicts: [] };
+  const { index, conflicts } = indexRows([
+    { file: a.name, rows: a.input_values },
+    { file: b.name, rows: b.input_values },
+  ]);
+  return { inputs: index, conflicts };
 }
 
 /**
@@ -211,11 +242,12 @@ export function compareFiles(
   b: LoadedFile,
   policy: Policy,
   inputs: CombinedInputs = combineInputs(null, null),
+  runs: CompareOptions["runs"] = {},
 ): CompareReport {
   return compareRuns(
     a.rollouts.map((r) => r.value),
     b.rollouts.map((r) => r.value),
-    { policy, ...(inputs.inputs === undefined ? {} : { inputs: inputs.inputs }) },
+    { policy, runs, ...(inputs.inputs === undefined ? {} : { inputs: inputs.inputs }) },
   );
 }
 
@@ -331,14 +363,26 @@ export function rolloutList(file: LoadedFile): RolloutListEntry[] {
   });
 }
 
-export function whatIf(file: LoadedFile, line: number, inputs: LoadedFile | null = null): WhatIfView | null {
+/** How the file's own page chooses its servers: the user's server, its sample's, its folder's configs. */
+export type WhatIfServerChoice = Pick<WhatIfOptions, "server" | "sample" | "config">;
+
+export function whatIf(
+  file: LoadedFile,
+  line: number,
+  inputs: LoadedFile | null = null,
+  choice: WhatIfServerChoice = {},
+): WhatIfView | null {
   const found = file.rollouts.find((r) => r.line === line);
   if (found === undefined) return null;
-  const report = harnessWhatIf(found.value, inputs === null ? {} : { inputs: inputs.inputs });
+  const report = harnessWhatIf(found.value, {
+    ...choice,
+    ...(inputs?.inputs ? { inputs: inputs.inputs } : {}),
+  });
   return {
     file: file.name,
     line,
     server: report.server,
+    server_reason: report.server_reason,
     recorded: numberOrNull(found.value.reward),
     http: {
       reward: report.http.reward,
@@ -396,8 +440,7 @@ export async function repairFile(
   const repair = createRepairer(options);
   const rollouts = file.rollouts.map((r): RepairRolloutView => {
     const result = repair(r.value);
-    const key = pairingKey(r.value);
-    const input = key === null ? undefined : inputs?.inputs.get(key);
+    const input = inputs?.inputs?.pair(r.value).ref ?? undefined;
     const verifyOptions = { policy: "contract" as const, ...(input === undefined ? {} : { input }) };
     const before = verifyRollout(r.value, verifyOptions);
     const after = result.status === "repaired" ? verifyRollout(result.rollout, verifyOptions) : before;

@@ -4,7 +4,8 @@
  * so a file's parsed lines are built from its stored bytes when a comparison asks for them and a few are
  * kept (COMPARE_CACHE_FILES); the store itself still holds offsets only.
  */
-import type { CompareReport } from "@/lib/compare";
+import type { CompareReport, RunServerChoice } from "@/lib/compare";
+import { serverChoiceOf } from "@/worker/jobs";
 import type { Handlers } from "@/worker/rpc";
 import type { DataService } from "@/worker/service";
 import type { Dataset } from "@/worker/store";
@@ -98,15 +99,32 @@ export function compareHandlers(service: DataService): Handlers<CompareRequests>
     return file;
   };
 
+  /** A run's server choice as its own page makes it: the user's server, its sample's, its folder's configs. */
+  const runChoice = (ref: FileRef): RunServerChoice => {
+    const dataset = byRef(ref);
+    return dataset === undefined ? {} : serverChoiceOf(dataset.analysisOptions());
+  };
+  /** Changes when what a run is verified with changes (a folder file's role, the server chosen). */
+  const analysisOf = (ref: FileRef) => {
+    const dataset = byRef(ref);
+    return dataset === undefined ? null : [dataset.id, dataset.analysisGeneration];
+  };
+
   const reportFor = async ({ a, b, ai, bi, policy }: RunsParams) => {
     const fa = await rolloutsOf(a);
     const fb = await rolloutsOf(b);
     const fai = await inputsOf(ai);
     const fbi = await inputsOf(bi);
-    const key = JSON.stringify([a, fa.version, b, fb.version, ai, fai?.version, bi, fbi?.version, policy]);
+    const key = JSON.stringify([
+      [a, fa.version, analysisOf(a)],
+      [b, fb.version, analysisOf(b)],
+      [ai, fai?.version, bi, fbi?.version],
+      policy,
+    ]);
     if (lastReport?.key !== key) {
       const inputs = combineInputs(fai, fbi);
-      lastReport = { key, report: compareFiles(fa, fb, policy, inputs), conflicts: inputs.conflicts };
+      const runs = { a: runChoice(a), b: runChoice(b) };
+      lastReport = { key, report: compareFiles(fa, fb, policy, inputs, runs), conflicts: inputs.conflicts };
     }
     return { fa, fb, fai, fbi, report: lastReport.report, conflicts: lastReport.conflicts };
   };
@@ -130,7 +148,16 @@ export function compareHandlers(service: DataService): Handlers<CompareRequests>
     },
     pairDetail: async ({ id, ...params }) => pairDetail((await reportFor(params)).report, id),
     rollouts: async ({ file }) => rolloutList(await rolloutsOf(file)),
-    whatIf: async ({ file, line, inputs }) => whatIf(await rolloutsOf(file), line, await inputsOf(inputs)),
+    whatIf: async ({ file, line, inputs }) => {
+      const source = await rolloutsOf(file);
+      // The server the inspector verifies the line with: a folder's configs route lines that name none.
+      const { override, sample = null, config = null } = runChoice(file);
+      return whatIf(source, line, await inputsOf(inputs), {
+        ...(override ? { server: override } : {}),
+        sample,
+        config,
+      });
+    },
     repairServers: () => ({ servers: serverTools() }),
     repair: async ({ file, harness, servers, inputs }) => {
       const source = await rolloutsOf(file);

@@ -78,6 +78,18 @@ export function companionsOf(opened: Opened): Record<string, string> {
   return Object.fromEntries(opened.rollouts.map((name, i) => [name, opened.inputs[i] ?? first]));
 }
 
+/**
+ * Rollouts files the inspector pairs with an inputs file (a folder's task rows, or inputs opened with
+ * them), by dataset id: /compare verifies each with the same rows.
+ */
+export function pairedInputsOf(
+  session: readonly { readonly id: string; readonly paired_inputs: string | null }[],
+): Record<string, string> {
+  return Object.fromEntries(
+    session.flatMap((file) => (file.paired_inputs === null ? [] : [[file.id, file.paired_inputs]])),
+  );
+}
+
 /** The inputs file a rollouts file is verified with: the choice, its companion, or its bundled sample's. */
 export function inputsFor(
   file: string,

@@ -163,6 +163,8 @@ export interface WhatIfView {
   readonly file: string;
   readonly line: number;
   readonly server: string;
+  /** Why that server verifies it: the same choice as the inspector's (its folder's configs, its sample, …). */
+  readonly server_reason: string;
   readonly recorded: number | null;
   readonly http: {
     readonly reward: number | null;

@@ -9,6 +9,7 @@ import {
   inputsFor as inputsOf,
   type Opened,
   type OpenedFile,
+  pairedInputsOf,
   splitOpened,
 } from "./page-state";
 import { useCompareState } from "./url";
@@ -52,11 +53,13 @@ export function useComparePage() {
     [open],
   );
 
+  // The inspector's pairing (a folder's task rows) stands unless inputs were opened here with the file.
+  const paired = useMemo(() => pairedInputsOf(session?.files ?? []), [session?.files]);
   /** The inputs file a rollouts file is verified with: the choice, its companion, or its bundled sample's. */
   const inputsFor = useCallback(
     (file: string, choice: string | null): string | null =>
-      inputsOf(file, choice, companions, samples.data ?? []),
-    [companions, samples.data],
+      inputsOf(file, choice, { ...paired, ...companions }, samples.data ?? []),
+    [paired, companions, samples.data],
   );
 
   const onDrop = useCallback(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "../jsonl";
 import { asRollout, narrowing } from "../schemas/test-helpers";
-import { knownTools, pairInputs, verifyRollout } from "../verify";
+import { indexInputs, knownTools, verifyRollout } from "../verify";
 import { actionsOf as actionsOfTyped } from "./actions";
 import { alignActions, compareRuns as compareRunsTyped } from "./compare";
 import { asHarness, editCalls, golden, goldenInputs, WA } from "./test-helpers";
@@ -127,7 +127,7 @@ describe("compareRuns on an HTTP run and an MCP run of the same golden tasks", (
 
   it("recomputes rollouts without task fields through the materialized inputs", () => {
     const noecho = golden("noecho");
-    const inputs = pairInputs(goldenInputs());
+    const inputs = indexInputs(goldenInputs());
     const a = noecho.map((g) => g.rollout);
     const report = compareRuns(a, a, { inputs });
     expect(report.summary.pairs).toBe(a.length);

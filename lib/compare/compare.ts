@@ -12,7 +12,15 @@ import type { Policy } from "../identity/types";
 import { canonicalJson } from "../jsonl";
 import { displayName } from "../names";
 import type { Rollout } from "../schemas";
-import { knownTools, pairingKey, taskInputKey, verifyingServer, verifyRollout } from "../verify";
+import {
+  chooseServer,
+  type InputIndex,
+  knownTools,
+  pairingKey,
+  type ServerChoiceOptions,
+  taskInputKey,
+  verifyRollout,
+} from "../verify";
 import { type Action, actionsOf, aliasIndex } from "./actions";
 import { type AlignedStep, alignSequences, type CappedAlignment, type StepKind } from "./align";
 
@@ -22,12 +30,28 @@ export type Verdict = "same actions, same reward" | "same actions, different rew
 
 export type PairedBy = "indices" | "input" | "id";
 
+/**
+ * How one run's rollouts choose their verifying server when the comparison names none (lib/verify
+ * chooseServer): the user's server, a bundled sample's, an opened folder's configs.
+ */
+export type RunServerChoice = Pick<ServerChoiceOptions, "override" | "sample" | "config">;
+
 export interface CompareOptions {
   readonly policy?: Policy;
-  /** The verifying server; default each rollout's environment_name (see verifyingServer). */
+  /** The verifying server of every pair; default the one lib/verify chooses for A's rollout, else B's. */
   readonly server?: string;
-  /** Materialized inputs keyed by pairingKey (pairInputs), for rollouts that carry no task fields. */
-  readonly inputs?: Map<string, unknown>;
+  /**
+   * Materialized inputs or task rows, for rollouts that carry no task fields: each rollout is paired as
+   * every command pairs it (lib/verify InputIndex: Gym's indices, else the task input).
+   */
+  readonly inputs?: InputIndex<unknown>;
+  /** Each run's own server choice: an opened folder's configs, a bundled sample's server, the user's. */
+  readonly runs?: { readonly a?: RunServerChoice; readonly b?: RunServerChoice };
+}
+
+/** The input row paired with a rollout, if any (InputIndex refs are the rows themselves). */
+function inputOf(rollout: Rollout, inputs: InputIndex<unknown> | undefined): unknown {
+  return inputs?.pair(rollout).ref ?? undefined;
 }
 
 export interface SideReport {
@@ -187,8 +211,7 @@ interface SideContext {
 }
 
 function side(rollout: Rollout, position: number, ctx: SideContext, options: CompareOptions): SideReport {
-  const key = pairingKey(rollout);
-  const input = key === null ? undefined : options.inputs?.get(key);
+  const input = inputOf(rollout, options.inputs);
   const result = verifyRollout(rollout, {
     server: ctx.server,
     ...(options.policy === undefined ? {} : { policy: options.policy }),
@@ -231,11 +254,10 @@ export function compareRuns(
     const rb = b[p.b];
     // pairRollouts only returns positions of a and b.
     if (ra === undefined || rb === undefined) throw new Error(`no rollout at pair ${p.a}/${p.b}`);
-    const inputA = p.by === "indices" ? options.inputs?.get(p.key) : undefined;
     const server =
       options.server ??
-      verifyingServer(ra, { input: inputA }) ??
-      verifyingServer(rb, { input: inputA }) ??
+      chooseServer(ra, { ...options.runs?.a, input: inputOf(ra, options.inputs) }).server ??
+      chooseServer(rb, { ...options.runs?.b, input: inputOf(rb, options.inputs) }).server ??
       "";
     const ctx = contextFor(server);
     const sa = side(ra, p.a, ctx, options);

@@ -23,6 +23,7 @@ export {
   type PairedBy,
   type PairReport,
   pairRollouts,
+  type RunServerChoice,
   type SideReport,
   type StepKind,
   type Verdict,

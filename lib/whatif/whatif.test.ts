@@ -1,9 +1,12 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { golden, goldenInputs, WA } from "../compare/test-helpers";
+import { configRoutes, readGymConfig } from "../folder";
 import { HARNESSES } from "../harness";
 import { legacyPrefix } from "../identity";
 import { narrowing } from "../schemas/test-helpers";
-import { pairInputs } from "../verify";
+import { indexInputs } from "../verify";
 import { harnessWhatIf as harnessWhatIfTyped } from "./whatif";
 
 // lib takes Rollouts narrowed at the edge; these tests write plain JSON, narrowed here (failing loudly).
@@ -12,6 +15,29 @@ const harnessWhatIf = narrowing(harnessWhatIfTyped);
 const bare = golden().filter((g) => g.expected.scheme === "bare");
 
 describe("harnessWhatIf", () => {
+  it("verifies with the server a folder's configs route the line to, as the inspector does", () => {
+    // Gym's own example_mcp_weather rollouts name no environment_name: only the folder's config routes them.
+    const dir = join(__dirname, "../../fixtures/gym-examples/resources_servers/example_mcp_weather");
+    const read = readGymConfig(
+      "configs/example_mcp_weather.yaml",
+      readFileSync(join(dir, "configs/example_mcp_weather.yaml"), "utf8"),
+    );
+    if (!read.ok) throw new Error(read.message);
+    const [line] = readFileSync(join(dir, "data/example_rollouts.jsonl"), "utf8").split("\n");
+    const rollout: unknown = JSON.parse(line ?? "");
+    expect(harnessWhatIf(rollout).error).toMatch(/^no verifying server: /);
+
+    const routed = harnessWhatIf(rollout, { config: configRoutes([read.config]) });
+    expect(routed.error).toBeUndefined();
+    expect(routed.server).toBe("example_mcp_weather");
+    expect(routed.server_reason).toBe(
+      "The line has no agent_ref; the configs' only agent, example_mcp_weather_claude_code_agent, calls example_mcp_weather.",
+    );
+    expect(routed.rows).toHaveLength(HARNESSES.length * 2);
+    // The user's server still wins over the configs.
+    expect(harnessWhatIf(rollout, { server: WA, config: configRoutes([read.config]) }).server).toBe(WA);
+  });
+
   it("scores every variant with provenance like bare HTTP, on every golden bare rollout", () => {
     for (const g of bare) {
       const report = harnessWhatIf(g.rollout);
@@ -64,7 +90,7 @@ describe("harnessWhatIf", () => {
 
   it("uses the materialized input for a rollout without task fields", () => {
     const noecho = golden("noecho");
-    const inputs = pairInputs(goldenInputs());
+    const inputs = indexInputs(goldenInputs());
     const g = noecho.find((x) => x.expected.contract.reward === 1)!;
     const report = harnessWhatIf(g.rollout, { inputs });
     expect(report.server).toBe(WA);

@@ -17,17 +17,26 @@ import {
   provenanceMapOf,
   type Rollout,
 } from "../schemas";
-import { chooseServer, knownTools, pairingKey, verifyRollout } from "../verify";
+import {
+  chooseServer,
+  type InputIndex,
+  knownTools,
+  type ServerChoiceOptions,
+  verifyRollout,
+} from "../verify";
 
 export interface WhatIfOptions {
-  /** The verifying server; default the rollout's environment_name (or the input row's). */
+  /** The verifying server; default the one lib/verify chooses (config, environment_name, input row, …). */
   readonly server?: string;
+  /** The opened folder's config routes and the bundled sample's server: the same choice as the inspector's. */
+  readonly config?: ServerChoiceOptions["config"];
+  readonly sample?: ServerChoiceOptions["sample"];
   /** S's tools; default the registered verifier's. */
   readonly tools?: readonly string[];
   /** The rollout's materialized-inputs row, when it carries no task fields. */
   readonly input?: unknown;
-  /** Or all inputs, keyed by pairingKey (the row is looked up). */
-  readonly inputs?: ReadonlyMap<string, unknown>;
+  /** Or all inputs, indexed (lib/verify InputIndex): the rollout is paired as every command pairs it. */
+  readonly inputs?: InputIndex<unknown>;
 }
 
 export interface VariantResult {
@@ -49,6 +58,8 @@ export interface WhatIfRow extends VariantResult {
 
 export interface WhatIfReport {
   readonly server: string;
+  /** Why that server verifies the rollout (lib/verify chooseServer's reason). */
+  readonly server_reason: string;
   readonly tools: readonly string[];
   readonly http: VariantResult;
   readonly rows: readonly WhatIfRow[];
@@ -80,14 +91,19 @@ function variant(
 }
 
 export function harnessWhatIf(rollout: Rollout, options: WhatIfOptions = {}): WhatIfReport {
-  const key = pairingKey(rollout);
-  const input = options.input ?? (key === null ? undefined : options.inputs?.get(key));
-  const choice = chooseServer(rollout, { override: options.server ?? null, input });
+  const input = options.input ?? options.inputs?.pair(rollout).ref ?? undefined;
+  const choice = chooseServer(rollout, {
+    override: options.server ?? null,
+    input,
+    config: options.config ?? null,
+    sample: options.sample ?? null,
+  });
   const server = choice.server;
   const tools = options.tools ?? (server === null ? undefined : knownTools(server)) ?? [];
   const empty: VariantResult = { reward: null, emittedNames: [], verifierNames: [], statuses: [] };
   const fail = (error: string): WhatIfReport => ({
     server: server ?? "",
+    server_reason: choice.reason,
     tools,
     http: empty,
     rows: [],
@@ -140,5 +156,12 @@ export function harnessWhatIf(rollout: Rollout, options: WhatIfOptions = {}): Wh
       rows.push({ harness, withProvenance, ...result, equalsHttp: result.reward === http.reward });
     }
   }
-  return { server, tools, http, rows, reemitted_calls: ours.map((a) => a.index) };
+  return {
+    server,
+    server_reason: choice.reason,
+    tools,
+    http,
+    rows,
+    reemitted_calls: ours.map((a) => a.index),
+  };
 }
