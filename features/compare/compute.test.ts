@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { compareRuns } from "@/lib/compare";
+import { configRoutes, readGymConfig } from "@/lib/folder";
 import { asRollout, narrowing } from "@/lib/schemas/test-helpers";
 import { indexInputs, pairingKey, verifyRollout as verifyRolloutTyped } from "@/lib/verify";
 import {
@@ -225,6 +226,48 @@ describe("compare worker core", () => {
         expect(row.before_error).toBe(want.error ?? null);
       }
     });
+  });
+});
+
+describe("a folder's run: its configs choose the server, as the inspector's", () => {
+  // Gym's own example_mcp_weather rollouts name no environment_name: only the folder's config routes them.
+  const dir = path.resolve(
+    import.meta.dirname,
+    "../../fixtures/gym-examples/resources_servers/example_mcp_weather",
+  );
+  const config = () => {
+    const read = readGymConfig(
+      "configs/example_mcp_weather.yaml",
+      readFileSync(path.join(dir, "configs/example_mcp_weather.yaml"), "utf8"),
+    );
+    if (!read.ok) throw new Error(read.message);
+    return configRoutes([read.config]);
+  };
+  const run = () =>
+    readFile(
+      "data/example_rollouts.jsonl",
+      streamOf(new Uint8Array(readFileSync(path.join(dir, "data/example_rollouts.jsonl")))),
+    );
+
+  it("compare, what-if and the repair's before/after verify with the routed server", async () => {
+    const file = await run();
+    const routed = { config: config() };
+    const unrouted = compareFiles(file, file, "contract");
+    expect(unrouted.pairs.every((p) => p.a.reward === null)).toBe(true);
+    const report = compareFiles(file, file, "contract", combineInputs(null, null), { a: routed, b: routed });
+    expect(report.pairs.length).toBe(file.rollouts.length);
+    for (const pair of report.pairs) {
+      expect(pair.server).toBe("example_mcp_weather");
+      expect(pair.a.reward).toBe(file.rollouts[pair.a.position]?.value.reward);
+    }
+    const line = file.rollouts[0]?.line ?? 0;
+    expect(whatIf(file, line)?.error).toMatch(/^no verifying server/);
+    expect(whatIf(file, line, null, routed)?.server).toBe("example_mcp_weather");
+
+    const { view } = await repairFile(file, "claude-code", [], null, routed);
+    expect(view.rollouts.every((r) => r.before !== null && r.before === r.recorded)).toBe(true);
+    const { view: without } = await repairFile(file, "claude-code", [], null);
+    expect(without.rollouts.every((r) => r.before === null)).toBe(true);
   });
 });
 

@@ -3,7 +3,13 @@
  * is read from the store into its source lines (exact bytes plus parsed value): comparisons and the what-if read the
  * parsed values, the repair rewrites the bytes losslessly.
  */
-import { type Action, type CompareOptions, type CompareReport, compareRuns } from "@/lib/compare";
+import {
+  type Action,
+  type CompareOptions,
+  type CompareReport,
+  compareRuns,
+  type RunServerChoice,
+} from "@/lib/compare";
 import {
   emptyRepairSummary,
   formatRepairSummary,
@@ -425,6 +431,7 @@ export async function repairFile(
   harness: HarnessId,
   servers: readonly RepairServerInput[],
   inputs: LoadedFile | null = null,
+  run: RunServerChoice = {},
 ): Promise<RepairOutput> {
   const options = { harness, servers };
   const summary = emptyRepairSummary(harness, { keepDetails: false });
@@ -441,7 +448,13 @@ export async function repairFile(
   const rollouts = file.rollouts.map((r): RepairRolloutView => {
     const result = repair(r.value);
     const input = inputs?.inputs?.pair(r.value).ref ?? undefined;
-    const verifyOptions = { policy: "contract" as const, ...(input === undefined ? {} : { input }) };
+    const verifyOptions = {
+      policy: "contract" as const,
+      server: run.override ?? null,
+      sample: run.sample ?? null,
+      config: run.config ?? null,
+      ...(input === undefined ? {} : { input }),
+    };
     const before = verifyRollout(r.value, verifyOptions);
     const after = result.status === "repaired" ? verifyRollout(result.rollout, verifyOptions) : before;
     return {

@@ -161,7 +161,13 @@ export function compareHandlers(service: DataService): Handlers<CompareRequests>
     repairServers: () => ({ servers: serverTools() }),
     repair: async ({ file, harness, servers, inputs }) => {
       const source = await rolloutsOf(file);
-      const { view, chunks } = await repairFile(source, harness, servers, await inputsOf(inputs));
+      const { view, chunks } = await repairFile(
+        source,
+        harness,
+        servers,
+        await inputsOf(inputs),
+        runChoice(file),
+      );
       repaired.clear();
       const id = nextRepairId++;
       repaired.set(id, { name: repairedName(source.name, harness), chunks });
