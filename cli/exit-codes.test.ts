@@ -114,6 +114,18 @@ describe.each(COMMANDS)("$name", (command) => {
     expect(await exit(command.run, [...command.args(GOOD), "--help"])).toEqual({ code: 0, err: "" });
   });
 
+  it("its help sets every option apart from what it says", async () => {
+    const io = memoryIo();
+    await command.run(["--help"], io);
+    // An option's line is the option (and its value's name, or a second spelling), then two spaces or its end.
+    const options = io
+      .out()
+      .split("\n")
+      .filter((line) => /^ {2}-/.test(line));
+    expect(options.length).toBeGreaterThan(0);
+    for (const line of options) expect(line).toMatch(/^ {2}-\S*(?: \S+)?(?: {2,}\S.*)?$/);
+  });
+
   it("2 for an unusable argument: an unknown option, no FILE, a bad --policy", async () => {
     expect(await exit(command.run, [...command.args(GOOD), "--no-such-option"])).toMatchObject({
       code: 2,

@@ -9,6 +9,28 @@ import type { CommandIo } from "./io";
 import { namingFile, openFileStream } from "./open";
 import { terminalText } from "./terminal";
 
+/**
+ * `--inputs` in a command's help, its text at `column`: every command pairs rows as lib/verify InputIndex
+ * does, so every help says the same.
+ */
+export function inputsHelp(column: number): string {
+  const indent = " ".repeat(column);
+  return [
+    `  ${"--inputs M".padEnd(column - 2)}the run's materialized inputs (or task rows such as Gym's example.jsonl):`,
+    `${indent}each rollout is paired by (_ng_task_index, _ng_rollout_index), else by an equal`,
+    `${indent}responses_create_params.input; an unpaired rollout uses the task fields echoed on it`,
+  ].join("\n");
+}
+
+/** `--role` in a command's help, its text at `column` (the roles themselves are described in FOLDER_HELP). */
+export function roleHelp(column: number, where: "above" | "below" = "above"): string {
+  const flag = "--role PATH=ROLE";
+  const text = `a folder file's role (repeatable; see ${where})`;
+  return flag.length + 2 < column
+    ? `  ${flag.padEnd(column - 2)}${text}`
+    : `  ${flag}\n${" ".repeat(column)}${text}`;
+}
+
 /** Input-file problems are listed on stderr up to this many; the rest are counted. */
 const MAX_INPUT_WARNINGS = 10;
 

@@ -9,7 +9,7 @@ import { readJsonl } from "../../lib/jsonl";
 import { type Rollout, readRollout } from "../../lib/schemas";
 import { answerUsage, readPolicy, tryParse } from "../args";
 import { reportError } from "../errors";
-import { loadInputIndex } from "../inputs";
+import { inputsHelp, loadInputIndex } from "../inputs";
 import type { CommandIo } from "../io";
 import { namingFile, openFileStream } from "../open";
 import { terminalJson, terminalText } from "../terminal";
@@ -25,9 +25,7 @@ sides make calls and both rewards are recomputed: only the names the verifier sa
 
 options:
   --server S    the verifying server (default: each rollout's environment_name)
-  --inputs M    materialized inputs JSONL (or task rows such as Gym's example.jsonl), for rollouts
-                without task fields: each is paired as verify pairs it, by (_ng_task_index,
-                _ng_rollout_index), else by an equal task input
+${inputsHelp(16)}
   --policy P    contract (default) | legacy, for the recomputed rewards
   --json        print the whole report as JSON instead of a table
   -h, --help    this help

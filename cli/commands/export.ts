@@ -13,6 +13,7 @@ import type { Policy } from "../../lib/identity/types";
 import { answerUsage, readPolicy, tryParse } from "../args";
 import { reportError } from "../errors";
 import { FOLDER_HELP, type RoleOverride, readRoleOverrides, type Source, sourcesOf } from "../folder";
+import { inputsHelp, roleHelp } from "../inputs";
 import type { CommandIo } from "../io";
 import { namingFile, openFileStream } from "../open";
 import { writeOutput } from "../output";
@@ -31,13 +32,12 @@ const HELP = `usage: npm run --silent cli -- export FILE|DIR --what verify|repor
 ${FOLDER_HELP}
 options:
   --server S      the verifying server (default: inferred per rollout by the verifier registry)
-  --inputs M      materialized inputs JSONL; rollouts are paired by (_ng_task_index, _ng_rollout_index)
-                  as Gym's reverify does, and a rollout without a row gets an error
+${inputsHelp(18)}
   --policy P      contract (default) | legacy, for --what verify
   --set-reward    --what verify: replace "reward" with the recomputed one (formatted like the original)
   --out OUT       write to OUT instead of stdout
-                (stdout is text: use --out for byte-exact output of lines with invalid UTF-8)
-  --role PATH=ROLEa folder file's role (repeatable; see above)
+                  (stdout is text: use --out for byte-exact output of lines with invalid UTF-8)
+${roleHelp(18)}
   -h, --help      this help
 `;
 

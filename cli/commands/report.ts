@@ -32,6 +32,7 @@ import {
   type Source,
   sourcesOf,
 } from "../folder";
+import { inputsHelp, roleHelp } from "../inputs";
 import type { CommandIo } from "../io";
 import { namingFile, openFileStream } from "../open";
 import { writeOutput } from "../output";
@@ -53,9 +54,9 @@ options:
                   first 20 it keeps when none did)
 ${REWARD_HELP}
   --server S      the verifying server (default: each rollout's own, see the README)
-  --inputs M      materialized inputs JSONL, paired as verify pairs it
+${inputsHelp(18)}
   --harness H     the harness that produced the file (alias diagnostics only)
-  --role PATH=ROLE  a folder file's role (repeatable; see below)
+${roleHelp(18, "below")}
   -h, --help      this help
 
 ${FOLDER_HELP}A folder's report covers every rollouts file in it: each file's breakdown and metrics under its

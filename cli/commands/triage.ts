@@ -38,6 +38,7 @@ import {
   type Source,
   sourcesOf,
 } from "../folder";
+import { inputsHelp, roleHelp } from "../inputs";
 import { type CommandIo, silentIo } from "../io";
 import { namingFile, sayNotRollouts } from "../open";
 import { writeOutput } from "../output";
@@ -65,14 +66,14 @@ options:
                   is:unverified  text:"customer id"  (the page's ?f= filter; a value with spaces as a
                   JSON string: field:category="a b")
 ${REWARD_HELP}
-  --server S      the verifying server (default: each rollout's environment_name)
-  --inputs M      materialized inputs JSONL, paired by (_ng_task_index, _ng_rollout_index)
+  --server S      the verifying server (default: chosen per rollout, as verify's server_source says)
+${inputsHelp(18)}
   --harness H     the harness that produced the rollouts (alias diagnostics only): H for every rollout,
                   AGENT=H for the rollouts whose agent_ref.name is AGENT (a run may mix harnesses; one
                   agent's choice never re-labels another's), both comma-separated:
                   --harness claude-code,hermes_agent=hermes-legacy (the page's ?harness=)
   --out OUT       write to OUT instead of stdout
-  --role PATH=ROLEa folder file's role (repeatable; see above)
+${roleHelp(18)}
 ${threadsHelp(18)}
   -h, --help      this help
 
