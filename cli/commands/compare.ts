@@ -24,7 +24,8 @@ sides make calls and both rewards are recomputed: only the names the verifier sa
 "different actions".
 
 options:
-  --server S    the verifying server (default: each rollout's environment_name)
+  --server S    the verifying server of every pair (default: A's rollout's, chosen as verify's
+                server_source says, else B's)
 ${inputsHelp(16)}
   --policy P    contract (default) | legacy, for the recomputed rewards
   --json        print the whole report as JSON instead of a table
@@ -76,7 +77,6 @@ export function parseCompareArgs(args: string[]): ParsedCompareArgs {
   };
 }
 
-/** Parsed rows of a JSONL file; bad lines are reported on stderr and left out. */
 /** The rollouts of a run, narrowed once (lib/schemas); a line that is not a rollout is skipped with a warning. */
 async function readRollouts(path: string, io: CommandIo): Promise<Rollout[]> {
   const rollouts: Rollout[] = [];

@@ -177,6 +177,29 @@ describe("compare worker core", () => {
       expect(combined.inputs?.pair(changed[0]).ref).toBe(inputs.inputs?.pair(rows[0]).ref);
     });
 
+    it("task rows without indices: a row of B's with A's task input but other content is a conflict, A's is used", async () => {
+      // As Gym's example.jsonl: no indices, one row per task (the golden rows differ only in their agent).
+      const strip = (row: unknown) =>
+        typeof row === "object" && row !== null
+          ? Object.fromEntries(
+              Object.entries(row).filter(
+                ([k]) => !["_ng_task_index", "_ng_rollout_index", "agent_ref"].includes(k),
+              ),
+            )
+          : row;
+      const tasks = [...new Map(inputRows().map((r) => [JSON.stringify(strip(r)), strip(r)])).values()];
+      const a = await readFile("a-rows.jsonl", text(tasks));
+      const changed = tasks.map((row, i) =>
+        i === 0 && typeof row === "object" && row !== null ? { ...row, ground_truth: [] } : row,
+      );
+      const b = await readFile("b-rows.jsonl", text(changed));
+      const combined = combineInputs(a, b);
+      expect(combined.conflicts).toEqual(["b-rows.jsonl line 1"]);
+      // Not ambiguous: the rollouts of that task still pair, with A's row.
+      expect(combined.inputs?.pair(changed[0]).ref).toEqual(tasks[0]);
+      expect(combineInputs(a, a).conflicts).toEqual([]);
+    });
+
     it("inputs of another run pair no rollout; the same tasks under other indices pair by their input", async () => {
       const a = await load(NOECHO);
       const reindexed = inputRows().map((row) =>

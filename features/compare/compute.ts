@@ -27,6 +27,8 @@ import {
   InputIndex,
   knownTools,
   pairingKey,
+  rowLabel,
+  taskInputKey,
   verifierServers,
   verifyRollout,
 } from "@/lib/verify";
@@ -143,11 +145,14 @@ export async function readFile(
   };
 }
 
-export function summarize(file: LoadedFile): Omit<CompareFileSummary, "id"> {
+export function summarize(
+  file: LoadedFile,
+  run: RunServerChoice = {},
+): Omit<CompareFileSummary, "id" | "analysis"> {
   const servers = new Map<string, number>();
   for (const r of file.rollouts) {
-    // The one verifying-server rule (lib/verify chooseServer), without a user choice.
-    const server = chooseServer(r.value).server;
+    // The one verifying-server rule (lib/verify chooseServer), with the run's own choice (its folder's configs).
+    const server = chooseServer(r.value, run).server;
     if (server !== null) servers.set(server, (servers.get(server) ?? 0) + 1);
   }
   return {
@@ -180,9 +185,9 @@ export interface CombinedInputs {
 }
 
 /**
- * Rows of one or more files in one index, in order. A row whose (_ng_task_index, _ng_rollout_index) an
- * earlier file already has is left out (that file's row is used); where it differs from that row, its key
- * is a conflict.
+ * Rows of one or more files in one index, in order. A row whose (_ng_task_index, _ng_rollout_index), or
+ * for a row without them its task input, an earlier file already has is left out (that file's row is
+ * used); where it differs from that row, it is a conflict, named by its key or its place.
  */
 function indexRows(files: readonly { readonly file: string; readonly rows: LoadedFile["input_values"] }[]): {
   index: InputIndex<unknown>;
@@ -190,19 +195,23 @@ function indexRows(files: readonly { readonly file: string; readonly rows: Loade
 } {
   const index = new InputIndex<unknown>();
   const conflicts: string[] = [];
-  const earlier = new Map<string, unknown>();
+  // Canonical JSON of the earlier files' rows, by key and (rows without a key) by task input.
+  const earlier = new Map<string, string>();
   for (const { file, rows } of files) {
-    const own = new Map<string, unknown>();
+    const own = new Map<string, string>();
     for (const { line, value } of rows) {
       const key = pairingKey(value);
-      if (key !== null && earlier.has(key)) {
-        if (canonicalJson(earlier.get(key)) !== canonicalJson(value)) conflicts.push(key);
+      const input = key === null ? taskInputKey(value) : null;
+      const known = key ?? (input === null ? null : `input ${input}`);
+      const before = known === null ? undefined : earlier.get(known);
+      if (before !== undefined) {
+        if (before !== canonicalJson(value)) conflicts.push(key ?? rowLabel({ file, line }));
         continue;
       }
-      if (key !== null) own.set(key, value);
+      if (known !== null) own.set(known, canonicalJson(value));
       index.add(value, value, { file, line });
     }
-    for (const [key, value] of own) earlier.set(key, value);
+    for (const [known, content] of own) if (!earlier.has(known)) earlier.set(known, content);
   }
   return { index, conflicts };
 }

@@ -8,8 +8,10 @@ import type { CompareFileSummary } from "./protocol";
 // The worker and the session, faked at the hooks' boundary: the worker stores a sample the first time it
 // is asked for it; the session lists the stored files only when the test says it has caught up.
 const fake = vi.hoisted(() => ({
-  files: [] as { id: string; name: string }[],
+  files: [] as { id: string; name: string; analysis: number }[],
   requests: [] as string[],
+  /** The dataset id the worker stores a sample under (a sample opened again is stored anew). */
+  stores: new Map<string, string>(),
 }));
 vi.mock("@/hooks/data", () => ({
   useSession: () => ({ datasets: [], files: fake.files, folder: null }),
@@ -18,7 +20,12 @@ vi.mock("@/hooks/data-client", () => ({
   useDataClient: () => ({
     request: async (_kind: "file", params: { ref: string }) => {
       fake.requests.push(params.ref);
-      return summary(params.ref);
+      const stored = fake.files.find((f) => f.id === params.ref || f.name === params.ref);
+      return {
+        ...summary(params.ref),
+        id: fake.stores.get(params.ref) ?? `id-${params.ref}`,
+        analysis: stored?.analysis ?? 0,
+      };
     },
   }),
 }));
@@ -28,6 +35,7 @@ function summary(name: string): CompareFileSummary {
     id: `id-${name}`,
     name,
     version: 1,
+    analysis: 0,
     kind: "rollouts",
     input_rows: 0,
     bytes: 10,
@@ -54,6 +62,7 @@ function wrapper() {
 beforeEach(() => {
   fake.files = [];
   fake.requests = [];
+  fake.stores.clear();
 });
 
 describe("useCompareFile", () => {
@@ -71,12 +80,52 @@ describe("useCompareFile", () => {
     const first = seen.indexOf("id-a.jsonl");
 
     // The session now lists the stored file: the key names it, and the summary is asked for again.
-    fake.files = [{ id: "id-a.jsonl", name: "a.jsonl" }];
+    fake.files = [{ id: "id-a.jsonl", name: "a.jsonl", analysis: 0 }];
     rerender();
     await waitFor(() => expect(fake.requests).toEqual(["a.jsonl", "a.jsonl"]));
     await waitFor(() => expect(result.current.isFetching).toBe(false));
     expect(seen.slice(first)).not.toContain(undefined);
     expect(result.current.data?.id).toBe("id-a.jsonl");
+  });
+
+  it("asks again when what the file is verified with changes, keeping its summary meanwhile", async () => {
+    fake.files = [{ id: "id-a.jsonl", name: "a.jsonl", analysis: 0 }];
+    const seen: (number | undefined)[] = [];
+    const { result, rerender } = renderHook(
+      () => {
+        const query = useCompareFile("a.jsonl", SAMPLES);
+        seen.push(query.data?.analysis);
+        return query;
+      },
+      { wrapper: wrapper() },
+    );
+    await waitFor(() => expect(result.current.data?.analysis).toBe(0));
+    const first = seen.indexOf(0);
+    // The server was chosen again in the inspector: the session's analysis revision moves.
+    fake.files = [{ id: "id-a.jsonl", name: "a.jsonl", analysis: 1 }];
+    rerender();
+    await waitFor(() => expect(result.current.data?.analysis).toBe(1));
+    expect(seen.slice(first)).not.toContain(undefined);
+  });
+
+  it("does not keep a sample's summary once its name names a newer stored file", async () => {
+    fake.files = [{ id: "id-a.jsonl", name: "a.jsonl", analysis: 0 }];
+    const seen: (string | undefined)[] = [];
+    const { result, rerender } = renderHook(
+      () => {
+        const query = useCompareFile("a.jsonl", SAMPLES);
+        seen.push(query.data?.id);
+        return query;
+      },
+      { wrapper: wrapper() },
+    );
+    await waitFor(() => expect(result.current.data?.id).toBe("id-a.jsonl"));
+    const reopened = seen.length;
+    fake.stores.set("a.jsonl", "id-a2");
+    fake.files = [...fake.files, { id: "id-a2", name: "a.jsonl", analysis: 0 }];
+    rerender();
+    await waitFor(() => expect(result.current.data?.id).toBe("id-a2"));
+    expect(seen.slice(reopened)).toContain(undefined);
   });
 
   it("never shows another file's summary while the one now named loads", async () => {

@@ -15,11 +15,15 @@ import type { Policy } from "@/lib/identity/types";
 import { isCancelled } from "@/worker/rpc";
 import type { CompareFileSummary, FileRef, RepairServerInput } from "./protocol";
 
-/** The stored file a ref names: the one of that dataset id, else the latest one of that name. */
-function useStoredId(ref: FileRef | null): string | null {
+/**
+ * The stored file a ref names (the one of that dataset id, else the latest one of that name) and its
+ * analysis revision, which changes when what its rollouts are verified with changes.
+ */
+function useStored(ref: FileRef | null): { id: string | null; analysis: number | null } {
   const session = useSession();
   const files = session?.files ?? [];
-  return (files.find((file) => file.id === ref) ?? files.findLast((file) => file.name === ref))?.id ?? null;
+  const stored = files.find((file) => file.id === ref) ?? files.findLast((file) => file.name === ref);
+  return { id: stored?.id ?? null, analysis: stored?.analysis ?? null };
 }
 
 /**
@@ -29,21 +33,25 @@ function useStoredId(ref: FileRef | null): string | null {
  */
 export function useCompareFile(ref: FileRef | null, samples: readonly Sample[] | undefined) {
   const client = useDataClient();
-  const stored = useStoredId(ref);
+  const stored = useStored(ref);
   // Only samples listed in index.json are fetched; any other ref must be a file opened in this tab.
   const sample = ref !== null && bundledSample(ref, samples ?? []) !== null;
   return useQuery({
     // A sample's name can name a newer stored file; a dataset id always names the same one, so its key
     // does not change while the session catches up with a file just opened.
-    queryKey: ["compare", "file", ref ?? "", sample ? stored : null],
+    queryKey: ["compare", "file", ref ?? "", sample ? stored.id : null, stored.analysis],
     enabled: ref !== null && samples !== undefined,
     queryFn: ({ signal }): Promise<CompareFileSummary> =>
       client.request("file", { ref: ref ?? "", sample }, { signal }),
-    // A sample's key changes once the session lists the file its first request stored. Without this its
-    // summary, and every comparison built on it, would vanish and come back a moment after appearing.
-    // Only the same ref's summary is kept: another file's would be a wrong answer while this one loads.
-    placeholderData: (previous, previousQuery) =>
-      previousQuery?.queryKey[2] === (ref ?? "") ? previous : undefined,
+    // A sample's key changes once the session lists the file its first request stored, and any file's when
+    // its analysis does. Without this its summary, and every comparison built on it, would vanish and come
+    // back a moment later. Only the same stored file's summary is kept: another file's (the sample opened
+    // again, another file of that name) would be a wrong answer while this one loads.
+    placeholderData: (previous, previousQuery) => {
+      const [, , previousRef, previousStored] = previousQuery?.queryKey ?? [];
+      const sameFile = previousStored === null || previousStored === (sample ? stored.id : null);
+      return previousRef === (ref ?? "") && sameFile ? previous : undefined;
+    },
   });
 }
 
@@ -72,7 +80,7 @@ export function useOpenCompareFile() {
 }
 
 const version = (file: CompareFileSummary | null | undefined) =>
-  file ? [file.id, file.version] : (file ?? "loading");
+  file ? [file.id, file.version, file.analysis] : (file ?? "loading");
 
 /** Undefined while loading; null when the run has no inputs file. */
 export type InputsFile = CompareFileSummary | null | undefined;

@@ -50,8 +50,9 @@ export function compareHandlers(service: DataService): Handlers<CompareRequests>
 
   /** A file's summary under its dataset id, which the page keys it by. */
   const summaryOf = async (dataset: Dataset): Promise<CompareFileSummary> => ({
-    ...summarize(await loaded(dataset)),
+    ...summarize(await loaded(dataset), serverChoiceOf(dataset.analysisOptions())),
     id: dataset.id,
+    analysis: dataset.analysisGeneration,
   });
 
   const loaded = async (dataset: Dataset): Promise<LoadedFile> => {

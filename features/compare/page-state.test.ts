@@ -7,6 +7,7 @@ import {
   dropPatch,
   fileChoices,
   inputsFor,
+  pairedInputsOf,
   parseServers,
   repairIsStale,
   sidePatch,
@@ -131,5 +132,18 @@ describe("the repair form", () => {
     expect(repairIsStale(ran, { ...form, inputs: { version: 1 } })).toBe(true);
     expect(repairIsStale(ran, { ...form, harness: "claude-code" })).toBe(true);
     expect(repairIsStale(ran, { ...form, servers: [{ name: "wa", tools: ["a", "b"] }] })).toBe(true);
+  });
+});
+
+describe("the inspector's pairing on /compare", () => {
+  it("a rollouts file comes with the one inputs file the inspector paired it with, never a union of several", () => {
+    const session = [
+      { id: "d-run", kind: "rollouts", paired_inputs: "d-rows" },
+      { id: "d-rows", kind: "inputs", paired_inputs: null },
+      // A folder file paired with two task-row files and rows of its own: no one file to offer.
+      { id: "d-two", kind: "rollouts", paired_inputs: "folder:d-rows+d-more+own:d-two" },
+      { id: "d-none", kind: "rollouts", paired_inputs: null },
+    ];
+    expect(pairedInputsOf(session)).toEqual({ "d-run": "d-rows" });
   });
 });

@@ -79,14 +79,22 @@ export function companionsOf(opened: Opened): Record<string, string> {
 }
 
 /**
- * Rollouts files the inspector pairs with an inputs file (a folder's task rows, or inputs opened with
- * them), by dataset id: /compare verifies each with the same rows.
+ * Rollouts files the inspector pairs with one inputs file (a folder's task rows, or inputs opened with
+ * them), by dataset id: /compare verifies each with the same rows. A folder file paired with several
+ * task-row files, or with rows inside it, has no one file to offer: it is left to the picker.
  */
 export function pairedInputsOf(
-  session: readonly { readonly id: string; readonly paired_inputs: string | null }[],
+  session: readonly {
+    readonly id: string;
+    readonly kind: string;
+    readonly paired_inputs: string | null;
+  }[],
 ): Record<string, string> {
+  const inputs = new Set(session.filter((file) => file.kind === "inputs").map((file) => file.id));
   return Object.fromEntries(
-    session.flatMap((file) => (file.paired_inputs === null ? [] : [[file.id, file.paired_inputs]])),
+    session.flatMap((file) =>
+      file.paired_inputs !== null && inputs.has(file.paired_inputs) ? [[file.id, file.paired_inputs]] : [],
+    ),
   );
 }
 

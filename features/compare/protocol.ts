@@ -34,6 +34,11 @@ export interface CompareFileSummary {
   readonly name: string;
   /** Changes every time a file of this name is (re)loaded, so cached results keyed by it go stale. */
   readonly version: number;
+  /**
+   * What its rollouts are verified with changed (the server chosen in the inspector, a folder file's role):
+   * the dataset's analysis revision. Results keyed by it are asked for again.
+   */
+  readonly analysis: number;
   /** "inputs": every parsed row is a materialized-inputs row (no `response`); see lib/verify isInputRow. */
   readonly kind: "rollouts" | "inputs";
   /** Rows of an inputs file (0 for rollouts). */
@@ -44,7 +49,7 @@ export interface CompareFileSummary {
   /** Lines that are not JSON or not rollouts (first MAX_REPORTED_ERRORS). */
   readonly errors: readonly CompareLineError[];
   readonly error_count: number;
-  /** Verifying servers of its rollouts (environment_name), most frequent first. */
+  /** Verifying servers of its rollouts (as its own page chooses them), most frequent first. */
   readonly servers: readonly string[];
 }
 

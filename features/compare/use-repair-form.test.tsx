@@ -16,6 +16,7 @@ function summary(): CompareFileSummary {
     id: "d1",
     name: "run.jsonl",
     version: 1,
+    analysis: 0,
     kind: "rollouts",
     input_rows: 0,
     bytes: 10,

@@ -210,8 +210,13 @@ interface SideContext {
   readonly aliases: Map<string, Set<string>>;
 }
 
-function side(rollout: Rollout, position: number, ctx: SideContext, options: CompareOptions): SideReport {
-  const input = inputOf(rollout, options.inputs);
+function side(
+  rollout: Rollout,
+  position: number,
+  ctx: SideContext,
+  options: CompareOptions,
+  input: unknown,
+): SideReport {
   const result = verifyRollout(rollout, {
     server: ctx.server,
     ...(options.policy === undefined ? {} : { policy: options.policy }),
@@ -254,14 +259,17 @@ export function compareRuns(
     const rb = b[p.b];
     // pairRollouts only returns positions of a and b.
     if (ra === undefined || rb === undefined) throw new Error(`no rollout at pair ${p.a}/${p.b}`);
+    // Each rollout is paired with its input row once: the server choice and its verification read it.
+    const inputA = inputOf(ra, options.inputs);
+    const inputB = inputOf(rb, options.inputs);
     const server =
       options.server ??
-      chooseServer(ra, { ...options.runs?.a, input: inputOf(ra, options.inputs) }).server ??
-      chooseServer(rb, { ...options.runs?.b, input: inputOf(rb, options.inputs) }).server ??
+      chooseServer(ra, { ...options.runs?.a, input: inputA }).server ??
+      chooseServer(rb, { ...options.runs?.b, input: inputB }).server ??
       "";
     const ctx = contextFor(server);
-    const sa = side(ra, p.a, ctx, options);
-    const sb = side(rb, p.b, ctx, options);
+    const sa = side(ra, p.a, ctx, options, inputA);
+    const sb = side(rb, p.b, ctx, options, inputB);
     const { steps: alignment, capped } = alignSequences(sa.actions, sb.actions);
     const divergence = firstDivergence(alignment);
     const recomputed = sa.reward !== null && sb.reward !== null;

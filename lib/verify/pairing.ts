@@ -68,8 +68,9 @@ function taskContentKey(row: unknown): string {
 }
 
 /**
- * Materialized-inputs rows keyed by pairingKey. Rows without both indices are skipped (Gym would fail on
- * them); a repeated key keeps the last row, as a Python dict built in file order does.
+ * Materialized-inputs rows keyed by pairingKey, as Gym's reverify builds its dict: rows without both
+ * indices are skipped (Gym would fail on them); a repeated key keeps the last row. Tests hold Gym's pairing
+ * with it; every command and page pairs through InputIndex (indices, else the task input).
  */
 export function pairInputs(inputs: Iterable<unknown>): Map<string, unknown> {
   const map = new Map<string, unknown>();
