@@ -59,6 +59,20 @@ function wrapper() {
   );
 }
 
+/** useCompareFile for `ref()`, with the summary of every render, in order. */
+function renderFile(ref: () => string) {
+  const seen: (CompareFileSummary | undefined)[] = [];
+  const hook = renderHook(
+    () => {
+      const query = useCompareFile(ref(), SAMPLES);
+      seen.push(query.data);
+      return query;
+    },
+    { wrapper: wrapper() },
+  );
+  return { ...hook, seen };
+}
+
 beforeEach(() => {
   fake.files = [];
   fake.requests = [];
@@ -67,83 +81,55 @@ beforeEach(() => {
 
 describe("useCompareFile", () => {
   it("keeps a sample's summary while the session catches up with the file its first request stored", async () => {
-    const seen: (string | undefined)[] = [];
-    const { result, rerender } = renderHook(
-      () => {
-        const query = useCompareFile("a.jsonl", SAMPLES);
-        seen.push(query.data?.id);
-        return query;
-      },
-      { wrapper: wrapper() },
-    );
+    const { result, rerender, seen: summaries } = renderFile(() => "a.jsonl");
+    const seen = () => summaries.map((summary) => summary?.id);
     await waitFor(() => expect(result.current.data?.id).toBe("id-a.jsonl"));
-    const first = seen.indexOf("id-a.jsonl");
+    const first = seen().indexOf("id-a.jsonl");
 
     // The session now lists the stored file: the key names it, and the summary is asked for again.
     fake.files = [{ id: "id-a.jsonl", name: "a.jsonl", analysis: 0 }];
     rerender();
     await waitFor(() => expect(fake.requests).toEqual(["a.jsonl", "a.jsonl"]));
     await waitFor(() => expect(result.current.isFetching).toBe(false));
-    expect(seen.slice(first)).not.toContain(undefined);
+    expect(seen().slice(first)).not.toContain(undefined);
     expect(result.current.data?.id).toBe("id-a.jsonl");
   });
 
   it("asks again when what the file is verified with changes, keeping its summary meanwhile", async () => {
     fake.files = [{ id: "id-a.jsonl", name: "a.jsonl", analysis: 0 }];
-    const seen: (number | undefined)[] = [];
-    const { result, rerender } = renderHook(
-      () => {
-        const query = useCompareFile("a.jsonl", SAMPLES);
-        seen.push(query.data?.analysis);
-        return query;
-      },
-      { wrapper: wrapper() },
-    );
+    const { result, rerender, seen: summaries } = renderFile(() => "a.jsonl");
+    const seen = () => summaries.map((summary) => summary?.analysis);
     await waitFor(() => expect(result.current.data?.analysis).toBe(0));
-    const first = seen.indexOf(0);
+    const first = seen().indexOf(0);
     // The server was chosen again in the inspector: the session's analysis revision moves.
     fake.files = [{ id: "id-a.jsonl", name: "a.jsonl", analysis: 1 }];
     rerender();
     await waitFor(() => expect(result.current.data?.analysis).toBe(1));
-    expect(seen.slice(first)).not.toContain(undefined);
+    expect(seen().slice(first)).not.toContain(undefined);
   });
 
   it("does not keep a sample's summary once its name names a newer stored file", async () => {
     fake.files = [{ id: "id-a.jsonl", name: "a.jsonl", analysis: 0 }];
-    const seen: (string | undefined)[] = [];
-    const { result, rerender } = renderHook(
-      () => {
-        const query = useCompareFile("a.jsonl", SAMPLES);
-        seen.push(query.data?.id);
-        return query;
-      },
-      { wrapper: wrapper() },
-    );
+    const { result, rerender, seen: summaries } = renderFile(() => "a.jsonl");
+    const seen = () => summaries.map((summary) => summary?.id);
     await waitFor(() => expect(result.current.data?.id).toBe("id-a.jsonl"));
-    const reopened = seen.length;
+    const reopened = seen().length;
     fake.stores.set("a.jsonl", "id-a2");
     fake.files = [...fake.files, { id: "id-a2", name: "a.jsonl", analysis: 0 }];
     rerender();
     await waitFor(() => expect(result.current.data?.id).toBe("id-a2"));
-    expect(seen.slice(reopened)).toContain(undefined);
+    expect(seen().slice(reopened)).toContain(undefined);
   });
 
   it("never shows another file's summary while the one now named loads", async () => {
     let ref = "a.jsonl";
-    const seen: (string | undefined)[] = [];
-    const { result, rerender } = renderHook(
-      () => {
-        const query = useCompareFile(ref, SAMPLES);
-        seen.push(query.data?.id);
-        return query;
-      },
-      { wrapper: wrapper() },
-    );
+    const { result, rerender, seen: summaries } = renderFile(() => ref);
+    const seen = () => summaries.map((summary) => summary?.id);
     await waitFor(() => expect(result.current.data?.id).toBe("id-a.jsonl"));
-    const switched = seen.length;
+    const switched = seen().length;
     ref = "b.jsonl";
     rerender();
     await waitFor(() => expect(result.current.data?.id).toBe("id-b.jsonl"));
-    expect(seen.slice(switched)).not.toContain("id-a.jsonl");
+    expect(seen().slice(switched)).not.toContain("id-a.jsonl");
   });
 });
