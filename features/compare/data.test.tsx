@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { useCompareFile } from "./data";
 import type { CompareFileSummary } from "./protocol";
+import { fileSummary } from "./test-helpers";
 
 // The worker and the session, faked at the hooks' boundary: the worker stores a sample the first time it
 // is asked for it; the session lists the stored files only when the test says it has caught up.
@@ -22,30 +23,13 @@ vi.mock("@/hooks/data-client", () => ({
       fake.requests.push(params.ref);
       const stored = fake.files.find((f) => f.id === params.ref || f.name === params.ref);
       return {
-        ...summary(params.ref),
+        ...fileSummary({ id: `id-${params.ref}`, name: params.ref }),
         id: fake.stores.get(params.ref) ?? `id-${params.ref}`,
         analysis: stored?.analysis ?? 0,
       };
     },
   }),
 }));
-
-function summary(name: string): CompareFileSummary {
-  return {
-    id: `id-${name}`,
-    name,
-    version: 1,
-    analysis: 0,
-    kind: "rollouts",
-    input_rows: 0,
-    bytes: 10,
-    lines: 1,
-    rollouts: 1,
-    errors: [],
-    error_count: 0,
-    servers: [],
-  };
-}
 
 const SAMPLES = [
   { file: "a.jsonl", title: "A", description: "", kind: "rollouts" as const },

@@ -1,6 +1,7 @@
 import { act, renderHook } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import type { CompareFileSummary } from "./protocol";
+import { fileSummary } from "./test-helpers";
 import { useRepairForm } from "./use-repair-form";
 
 // The worker's known servers and the repair mutation, faked at the data hooks' boundary.
@@ -12,20 +13,7 @@ vi.mock("./data", () => ({
 }));
 
 function summary(): CompareFileSummary {
-  return {
-    id: "d1",
-    name: "run.jsonl",
-    version: 1,
-    analysis: 0,
-    kind: "rollouts",
-    input_rows: 0,
-    bytes: 10,
-    lines: 1,
-    rollouts: 1,
-    errors: [],
-    error_count: 0,
-    servers: ["workplace_assistant"],
-  };
+  return fileSummary({ servers: ["workplace_assistant"] });
 }
 
 describe("useRepairForm", () => {
