@@ -89,13 +89,15 @@ test("a file opened in the inspector is offered on /compare, its open rollout in
   await page.locator("[data-testid=rollout-scroller] [data-line='4']").click();
   await expect(page.locator("article[data-detail-line='4']")).toBeVisible();
   await page.getByTestId("compare-link").click();
-  // The what-if of the rollout that was open: the same file (by its dataset id), the same line.
-  await expect(page).toHaveURL(/\/compare\?tab=whatif&sample=[^&]+&line=4$/);
+  // The what-if of the rollout that was open: the same file (by its dataset id), the same line; the only
+  // open file is the runs' A and B, not an unrelated bundled pair.
+  await expect(page).toHaveURL(/\/compare\?tab=whatif&sample=(d-[^&]+)&line=4&a=\1&b=\1$/);
   await expect(page.getByTestId("whatif-file-select").locator("option:checked")).toHaveText(
     "wa_rollouts.jsonl",
   );
   await expect(page.getByTestId("whatif-line")).toHaveValue("4");
   await page.locator("[data-tab=runs]").click();
+  await expect(page.locator("[data-picker='compare-a'] [data-loaded='wa_rollouts.jsonl']")).toBeVisible();
   const select = page.getByTestId("compare-b-select");
   // Offered by dataset id, shown by name.
   await expect(select.locator("option", { hasText: "wa_rollouts.jsonl" })).toHaveCount(1);

@@ -171,7 +171,10 @@ describe("the workspace's readiness", () => {
 describe("the link to /compare", () => {
   it("opens the what-if of the open rollout, and with two rollouts files open, compares them as A and B", () => {
     expect(compareLink(null, null, null, [])).toBe("/compare");
-    expect(compareLink("d1", 4, "d1", ["d1"])).toBe("/compare?tab=whatif&sample=d1&line=4");
+    // One file open: it is A and B (a third pass found the bundled pair, unrelated to it).
+    expect(compareLink("d1", 4, "d1", ["d1"])).toBe("/compare?tab=whatif&sample=d1&line=4&a=d1&b=d1");
+    // A bundled sample opened by its name: the link names no run (the sample pair stays the default).
+    expect(compareLink("s.jsonl", 4, null, [])).toBe("/compare?tab=whatif&sample=s.jsonl&line=4");
     // The shown file is A, the next open one B (a second new-user pass found the bundled pair instead).
     expect(compareLink("d2", 4, "d2", ["d1", "d2", "d3"])).toBe(
       "/compare?tab=whatif&sample=d2&line=4&a=d2&b=d1",

@@ -218,8 +218,8 @@ export function sameDetailSource(
 
 /**
  * /compare for what the inspector shows: the harness what-if of the open rollout (`file`: a sample's name or
- * a dataset id), and, with two rollouts files open or more, the shown one and the next as the runs' A and B
- * (the runs tab's default is the bundled sample pair otherwise).
+ * a dataset id), and the shown rollouts file as the runs' A, the next open one as B (the same file when it
+ * is the only one: B is then the one to change, never an unrelated bundled pair).
  */
 export function compareLink(
   file: string | null,
@@ -231,7 +231,7 @@ export function compareLink(
   if (file !== null && line !== null)
     parts.push("tab=whatif", `sample=${encodeURIComponent(file)}`, `line=${line}`);
   const a = shown ?? runs[0] ?? null;
-  const b = runs.find((id) => id !== a) ?? null;
+  const b = runs.find((id) => id !== a) ?? a;
   if (a !== null && b !== null) parts.push(`a=${encodeURIComponent(a)}`, `b=${encodeURIComponent(b)}`);
   return parts.length === 0 ? "/compare" : `/compare?${parts.join("&")}`;
 }
