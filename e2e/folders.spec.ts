@@ -350,3 +350,54 @@ test("/compare verifies a folder's run as the inspector does: its config's serve
   for (const pair of shown)
     expect(pair.reward, `line ${pair.line}`).toBe(listed.find((r) => r.line === pair.line)?.reward);
 });
+
+test("/compare never reads an unscored or call-free difference as the names': math without its fields, structeval's text runs", async ({
+  page,
+}) => {
+  // math_advanced_calculations' folder lacks the fields its verifier reads: nothing is recomputed.
+  await page.goto("/");
+  await openFolder(page, path.join(SERVERS, "math_advanced_calculations"));
+  await page.getByTestId("compare-link").click();
+  await expect(page.getByTestId("whatif-table")).toBeVisible();
+  await expect(page.getByTestId("whatif-verdict")).toHaveAttribute("data-scored", "false");
+  await expect(page.getByTestId("whatif-verdict")).toContainText("No reward could be computed");
+  await expect(page.getByTestId("whatif-table")).not.toContainText("= HTTP");
+
+  await page.locator("[data-tab=runs]").click();
+  const option = page.getByTestId("compare-a-select").locator("option[value^='d-']", {
+    hasText: "data/example_rollouts.jsonl",
+  });
+  const id = (await option.getAttribute("value")) ?? "";
+  await page.getByTestId("compare-a-select").selectOption(id);
+  await page.getByTestId("compare-b-select").selectOption(id);
+  await expect(page.getByTestId("compare-result")).toHaveAttribute("data-ready", "true");
+  await expect(page.getByTestId("reward-parity")).toHaveAttribute("data-recomputed", "0");
+  await expect(page.getByTestId("reward-parity")).toContainText("no reward could be recomputed here");
+  await expect(page.locator("[data-verdict-badge][data-basis=recorded]").first()).toContainText("(recorded)");
+
+  // structeval's two runs answer in text, with no tool call: their different rewards are not the names'.
+  const structeval = await page.context().newPage();
+  await structeval.goto("/");
+  await openFolder(structeval, path.join(SERVERS, "structeval"));
+  await structeval.getByTestId("compare-link").click();
+  await structeval.locator("[data-tab=runs]").click();
+  const pick = async (side: "a" | "b", name: string) => {
+    const value = await structeval
+      .getByTestId(`compare-${side}-select`)
+      .locator("option[value^='d-']", { hasText: name })
+      .first()
+      .getAttribute("value");
+    await structeval.getByTestId(`compare-${side}-select`).selectOption(value ?? "");
+  };
+  await pick("a", "data/example_rollouts.jsonl");
+  await pick("b", "structeval_nonrenderable_example_rollouts.jsonl");
+  await expect(structeval.getByTestId("compare-result")).toHaveAttribute("data-ready", "true");
+  await expect(structeval.getByTestId("identity-bugs")).toHaveAttribute("data-count", "0");
+  // Its lines have no verifier port here: that is said once above the pairs, not on every row.
+  await expect(structeval.getByTestId("pair-errors")).toContainText("pairs could not be verified here");
+  await expect(structeval.locator("[data-pair-errors]").first()).toContainText("see above the table");
+  const differing = structeval.locator("[data-verdict-badge=identity-bug]");
+  expect(await differing.count()).toBeGreaterThan(0);
+  for (const badge of await differing.all())
+    await expect(badge).toHaveAttribute("title", /Here not the names/);
+});

@@ -28,6 +28,7 @@ describe("cli compare", () => {
     expect(await run([http, mcp], io)).toBe(0);
     const wins = bare.filter((g) => g.expected.contract.reward === 1).length;
     expect(io.out()).toContain(`${bare.length} pairs; unpaired: 0 in a, 0 in b`);
+    expect(io.out()).toContain(`; rewards recomputed in ${bare.length} of ${bare.length} pairs\n`);
     expect(io.out()).toContain(
       `same actions, different reward: ${wins} (only because of names, with calls on both sides and recomputed rewards: ${wins})`,
     );
@@ -59,6 +60,12 @@ describe("cli compare", () => {
     const rows = join(dir, "example.jsonl");
     await writeFile(run1, `${noecho.map((g) => JSON.stringify(strip(g.rollout))).join("\n")}\n`);
     await writeFile(rows, `${tasks.map((row) => JSON.stringify(row)).join("\n")}\n`);
+    // Without the task rows nothing can be recomputed, and the summary says the rewards are the recorded ones.
+    const without = memoryIo();
+    expect(await run([run1, run1, "--server", "workplace_assistant"], without)).toBe(0);
+    expect(without.out()).toContain(
+      `rewards recomputed in 0 of ${noecho.length} pairs (the others compare the rewards the files recorded)`,
+    );
     const io = memoryIo();
     expect(await run([run1, run1, "--inputs", rows, "--server", "workplace_assistant", "--json"], io)).toBe(
       0,

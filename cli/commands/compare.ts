@@ -105,7 +105,7 @@ export function formatCompare(report: CompareReport, a: string, b: string): stri
   const lines = [
     `compare a=${a} b=${b} (policy ${report.policy})`,
     `${s.pairs} pairs; unpaired: ${s.unpaired_a} in a, ${s.unpaired_b} in b`,
-    `reward parity ${percent(s.parity_rate)}, action parity ${percent(s.action_parity_rate)}`,
+    `reward parity ${percent(s.parity_rate)}, action parity ${percent(s.action_parity_rate)}; rewards recomputed in ${s.recomputed} of ${s.pairs} pairs${s.recomputed < s.pairs ? " (the others compare the rewards the files recorded)" : ""}`,
     `same actions, same reward: ${s.same_actions_same_reward}`,
     `same actions, different reward: ${s.same_actions_different_reward} (only because of names, with calls on both sides and recomputed rewards: ${s.names_decided})`,
     `different actions: ${s.different_actions}`,

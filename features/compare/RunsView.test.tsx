@@ -4,8 +4,8 @@
  */
 import { render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { styles } from "./common";
-import { NameMismatch } from "./RunsView";
+import { styles, VerdictBadge } from "./common";
+import { NameMismatch, sharedErrors } from "./RunsView";
 import type { PairRow } from "./types";
 
 function pair(verdict: PairRow["verdict"]): PairRow {
@@ -19,6 +19,7 @@ function pair(verdict: PairRow["verdict"]): PairRow {
     b: side,
     verdict,
     reward_basis: "recomputed",
+    names_decided: verdict === "same actions, different reward",
     divergence: null,
     divergence_step: null,
     name_mismatch: {
@@ -54,5 +55,43 @@ describe("NameMismatch", () => {
       <NameMismatch pair={{ ...pair("same actions, same reward"), name_mismatch: null }} />,
     );
     expect(container).toBeEmptyDOMElement();
+  });
+});
+
+describe("VerdictBadge", () => {
+  it("marks the same actions with different rewards as the identity bug only when the names decided it", () => {
+    const { rerender } = render(
+      <VerdictBadge verdict="same actions, different reward" basis="recomputed" namesDecided />,
+    );
+    const badge = () => screen.getByText(/same actions · different reward/);
+    expect(badge().className).toContain(styles.verdictBug);
+    // structeval's two runs answer in text: no call on either side, so the names decided nothing.
+    rerender(
+      <VerdictBadge verdict="same actions, different reward" basis="recomputed" namesDecided={false} />,
+    );
+    expect(badge().className).toContain(styles.verdictOther);
+    expect(badge().className).not.toContain(styles.verdictBug);
+    expect(badge().title).toMatch(/a side makes no tool call/);
+  });
+
+  it("says when the rewards compared are the recorded ones (nothing recomputed)", () => {
+    render(<VerdictBadge verdict="same actions, same reward" basis="recorded" namesDecided={false} />);
+    expect(screen.getByText(/same actions · same reward/).textContent).toBe(
+      "same actions · same reward (recorded)",
+    );
+  });
+});
+
+describe("sharedErrors", () => {
+  it("an error two pairs or more share is said once, with how many pairs it stopped", () => {
+    const unverified = (error: string | null, b: string | null = error): PairRow => {
+      const base = pair("same actions, same reward");
+      return { ...base, a: { ...base.a, error }, b: { ...base.b, error: b } };
+    };
+    const port = "This project has no port of structeval's verifier.";
+    expect(
+      sharedErrors([unverified(port), unverified(port), unverified("its own", null), unverified(null)]),
+    ).toEqual([{ error: port, pairs: 2 }]);
+    expect(sharedErrors([unverified(port)])).toEqual([]);
   });
 });

@@ -24,10 +24,18 @@ export function CompareSummaryBand({ view }: { view: CompareView }) {
       data-parity={s.parity_rate === null ? "" : String(s.parity_rate)}
       data-pairs={s.pairs}
     >
-      <div className={`${styles.stat} ${s.parity_rate === 1 ? styles.toneGood : styles.toneBad}`}>
+      <div
+        className={`${styles.stat} ${s.recomputed === 0 ? styles.toneNeutral : s.parity_rate === 1 ? styles.toneGood : styles.toneBad}`}
+        data-testid="reward-parity"
+        data-recomputed={s.recomputed}
+      >
         <span className={styles.statValue}>{percent(s.parity_rate)}</span>
         <span className={styles.statLabel}>
           reward parity · {rewardParity} of {s.pairs} pairs score the same
+          {s.recomputed < s.pairs &&
+            (s.recomputed === 0
+              ? " · as the files recorded them: no reward could be recomputed here"
+              : ` · ${s.pairs - s.recomputed} as the files recorded them (not recomputed)`)}
         </span>
       </div>
       <div className={`${styles.stat} ${s.action_parity_rate === 1 ? styles.toneGood : styles.toneChanged}`}>
@@ -176,6 +184,44 @@ export function NameMismatch({ pair }: { pair: PairRow }) {
   );
 }
 
+/** An error several pairs share is said once above the table, with how many pairs it stopped. */
+const SHARED_ERROR_PAIRS = 2;
+
+interface SharedError {
+  readonly error: string;
+  readonly pairs: number;
+}
+
+function pairErrors(pair: PairRow): string[] {
+  return [...new Set([pair.a.error, pair.b.error].filter((e): e is string => e !== null && e !== ""))];
+}
+
+/** Errors that SHARED_ERROR_PAIRS pairs or more have, most frequent first. */
+export function sharedErrors(pairs: readonly PairRow[]): SharedError[] {
+  const counts = new Map<string, number>();
+  for (const pair of pairs)
+    for (const error of pairErrors(pair)) counts.set(error, (counts.get(error) ?? 0) + 1);
+  return [...counts]
+    .filter(([, n]) => n >= SHARED_ERROR_PAIRS)
+    .sort((x, y) => y[1] - x[1])
+    .map(([error, n]) => ({ error, pairs: n }));
+}
+
+/** A pair's errors: its own in full, one the table states above as a short pointer to it. */
+function PairErrors({ pair, shared }: { pair: PairRow; shared: readonly SharedError[] }) {
+  const errors = pairErrors(pair);
+  if (errors.length === 0) return null;
+  const own = errors.filter((e) => !shared.some((s) => s.error === e));
+  return (
+    <div className={styles.error} data-pair-errors={errors.length}>
+      {own.join("; ")}
+      {own.length < errors.length && (
+        <span className="muted">{own.length > 0 ? "; " : ""}not verified: see above the table</span>
+      )}
+    </div>
+  );
+}
+
 export function PairTable({
   view,
   verdicts,
@@ -188,132 +234,140 @@ export function PairTable({
   onWhatIf,
 }: PairTableProps) {
   const selected = useMemo(() => selectPairs(view.pairs, verdicts, sort), [view.pairs, verdicts, sort]);
+  const shared = useMemo(() => sharedErrors(view.pairs), [view.pairs]);
   const [all, setAll] = useState(false);
   const rows = all ? selected : selected.slice(0, PAIR_ROWS_SHOWN);
   return (
-    <table className={styles.table} data-testid="pair-table">
-      <thead>
-        <tr>
-          <th>pair (task:rollout)</th>
-          <th className={styles.num}>A line</th>
-          <th className={styles.num}>A reward</th>
-          <th className={styles.num}>B line</th>
-          <th className={styles.num}>B reward</th>
-          <th className={styles.num}>calls</th>
-          <th>verdict</th>
-          <th>first divergence · why</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.length === 0 && (
+    <>
+      {shared.length > 0 && (
+        <div className={styles.sharedErrors} data-testid="pair-errors">
+          {shared.map(({ error, pairs }) => (
+            <div key={error}>
+              <span className={styles.error}>{pairs} pairs could not be verified here:</span> {error}
+            </div>
+          ))}
+        </div>
+      )}
+      <table className={styles.table} data-testid="pair-table">
+        <thead>
           <tr>
-            <td colSpan={8} className={styles.empty}>
-              {view.pairs.length === 0
-                ? "No rollouts paired: the files share no (_ng_task_index, _ng_rollout_index), task input or id."
-                : "No pair has the selected verdicts."}
-            </td>
+            <th>pair (task:rollout)</th>
+            <th className={styles.num}>A line</th>
+            <th className={styles.num}>A reward</th>
+            <th className={styles.num}>B line</th>
+            <th className={styles.num}>B reward</th>
+            <th className={styles.num}>calls</th>
+            <th>verdict</th>
+            <th>first divergence · why</th>
           </tr>
-        )}
-        {rows.map((p) => {
-          const isOpen = open === p.id;
-          return (
-            <Fragment key={p.id}>
-              <tr
-                className={`${styles.pairRow}${isOpen ? ` ${styles.pairRowOpen}` : ""}`}
-                data-verdict={VERDICT_SLUGS[p.verdict]}
-                data-pair={p.key}
-                data-a-line={p.a.line}
-                data-b-line={p.b.line}
-                data-a-reward={p.a.reward ?? "none"}
-                data-b-reward={p.b.reward ?? "none"}
-                onClick={() => onOpen(isOpen ? null : p.id)}
-              >
-                <td className="mono">
-                  {/* The row is clickable; this button is the keyboard path (the click bubbles to the row). */}
-                  <button
-                    type="button"
-                    className={styles.expander}
-                    aria-expanded={isOpen}
-                    aria-label={`${isOpen ? "Close" : "Open"} pair ${p.key}`}
-                  >
-                    {isOpen ? "▾" : "▸"}
-                  </button>
-                  {p.key}
-                  {p.paired_by !== "indices" && <span className="muted"> (by {p.paired_by})</span>}
-                </td>
-                <td className={`${styles.num} ${styles.lineLink}`}>{p.a.line}</td>
-                <td className={styles.num}>
-                  <RewardPair recorded={p.a.recorded} reward={p.a.reward} />
-                </td>
-                <td className={`${styles.num} ${styles.lineLink}`}>{p.b.line}</td>
-                <td className={styles.num}>
-                  <RewardPair recorded={p.b.recorded} reward={p.b.reward} />
-                </td>
-                <td className={styles.num}>
-                  {p.a.calls === p.b.calls ? p.a.calls : `${p.a.calls} / ${p.b.calls}`}
-                </td>
-                <td>
-                  <VerdictBadge verdict={p.verdict} />
-                </td>
-                <td className={styles.divergenceText}>
-                  {p.divergence ??
-                    (p.name_mismatch ? null : (
-                      <span className="muted">none: the action sequences agree.</span>
-                    ))}
-                  <NameMismatch pair={p} />
-                  {(p.a.error || p.b.error) && (
-                    <div className={styles.error}>
-                      {[...new Set([p.a.error, p.b.error].filter(Boolean))].join("; ")}
-                    </div>
-                  )}
-                </td>
-              </tr>
-              {isOpen && (
-                <tr>
-                  <td colSpan={8} className={styles.detailCell}>
-                    {detail && detail.id === p.id ? (
-                      <>
-                        <div className={styles.detailActions}>
-                          <button
-                            type="button"
-                            className="button-small"
-                            data-testid="pair-whatif"
-                            onClick={() => onWhatIf(view.b, p.b.line)}
-                          >
-                            Harness what-if for B line {p.b.line}
-                          </button>
-                          {(["a", "b"] as const).map((side) => {
-                            const href = inspectorHref(view[side], p[side].line);
-                            return href === null ? null : (
-                              <a key={side} className={`button-small ${styles.navLink}`} href={href}>
-                                Open {side.toUpperCase()} line {p[side].line} in the inspector
-                              </a>
-                            );
-                          })}
-                        </div>
-                        <Alignment detail={detail} a={view.a} b={view.b} />
-                      </>
-                    ) : (
-                      <div className={styles.empty}>{detailLoading ? "aligning…" : "no detail"}</div>
-                    )}
+        </thead>
+        <tbody>
+          {rows.length === 0 && (
+            <tr>
+              <td colSpan={8} className={styles.empty}>
+                {view.pairs.length === 0
+                  ? "No rollouts paired: the files share no (_ng_task_index, _ng_rollout_index), task input or id."
+                  : "No pair has the selected verdicts."}
+              </td>
+            </tr>
+          )}
+          {rows.map((p) => {
+            const isOpen = open === p.id;
+            return (
+              <Fragment key={p.id}>
+                <tr
+                  className={`${styles.pairRow}${isOpen ? ` ${styles.pairRowOpen}` : ""}`}
+                  data-verdict={VERDICT_SLUGS[p.verdict]}
+                  data-pair={p.key}
+                  data-a-line={p.a.line}
+                  data-b-line={p.b.line}
+                  data-a-reward={p.a.reward ?? "none"}
+                  data-b-reward={p.b.reward ?? "none"}
+                  onClick={() => onOpen(isOpen ? null : p.id)}
+                >
+                  <td className="mono">
+                    {/* The row is clickable; this button is the keyboard path (the click bubbles to the row). */}
+                    <button
+                      type="button"
+                      className={styles.expander}
+                      aria-expanded={isOpen}
+                      aria-label={`${isOpen ? "Close" : "Open"} pair ${p.key}`}
+                    >
+                      {isOpen ? "▾" : "▸"}
+                    </button>
+                    {p.key}
+                    {p.paired_by !== "indices" && <span className="muted"> (by {p.paired_by})</span>}
+                  </td>
+                  <td className={`${styles.num} ${styles.lineLink}`}>{p.a.line}</td>
+                  <td className={styles.num}>
+                    <RewardPair recorded={p.a.recorded} reward={p.a.reward} />
+                  </td>
+                  <td className={`${styles.num} ${styles.lineLink}`}>{p.b.line}</td>
+                  <td className={styles.num}>
+                    <RewardPair recorded={p.b.recorded} reward={p.b.reward} />
+                  </td>
+                  <td className={styles.num}>
+                    {p.a.calls === p.b.calls ? p.a.calls : `${p.a.calls} / ${p.b.calls}`}
+                  </td>
+                  <td>
+                    <VerdictBadge verdict={p.verdict} basis={p.reward_basis} namesDecided={p.names_decided} />
+                  </td>
+                  <td className={styles.divergenceText}>
+                    {p.divergence ??
+                      (p.name_mismatch ? null : (
+                        <span className="muted">none: the action sequences agree.</span>
+                      ))}
+                    <NameMismatch pair={p} />
+                    <PairErrors pair={p} shared={shared} />
                   </td>
                 </tr>
-              )}
-            </Fragment>
-          );
-        })}
-        {rows.length < selected.length && (
-          <tr>
-            <td colSpan={8} className={styles.empty}>
-              {selected.length - rows.length} more pairs.{" "}
-              <button type="button" className="link-button" onClick={() => setAll(true)}>
-                show all
-              </button>
-            </td>
-          </tr>
-        )}
-      </tbody>
-    </table>
+                {isOpen && (
+                  <tr>
+                    <td colSpan={8} className={styles.detailCell}>
+                      {detail && detail.id === p.id ? (
+                        <>
+                          <div className={styles.detailActions}>
+                            <button
+                              type="button"
+                              className="button-small"
+                              data-testid="pair-whatif"
+                              onClick={() => onWhatIf(view.b, p.b.line)}
+                            >
+                              Harness what-if for B line {p.b.line}
+                            </button>
+                            {(["a", "b"] as const).map((side) => {
+                              const href = inspectorHref(view[side], p[side].line);
+                              return href === null ? null : (
+                                <a key={side} className={`button-small ${styles.navLink}`} href={href}>
+                                  Open {side.toUpperCase()} line {p[side].line} in the inspector
+                                </a>
+                              );
+                            })}
+                          </div>
+                          <Alignment detail={detail} a={view.a} b={view.b} />
+                        </>
+                      ) : (
+                        <div className={styles.empty}>{detailLoading ? "aligning…" : "no detail"}</div>
+                      )}
+                    </td>
+                  </tr>
+                )}
+              </Fragment>
+            );
+          })}
+          {rows.length < selected.length && (
+            <tr>
+              <td colSpan={8} className={styles.empty}>
+                {selected.length - rows.length} more pairs.{" "}
+                <button type="button" className="link-button" onClick={() => setAll(true)}>
+                  show all
+                </button>
+              </td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </>
   );
 }
 

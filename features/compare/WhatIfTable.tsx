@@ -53,7 +53,9 @@ export function WhatIfTable({ view }: { view: WhatIfView }) {
       </div>
     );
   }
-  const breaking = view.rows.filter((r) => !r.equals_http);
+  // Without a bare HTTP reward there is nothing to compare a variant with: only the names are shown.
+  const scored = view.http.reward !== null;
+  const breaking = scored ? view.rows.filter((r) => !r.equals_http) : [];
   const withProv = view.rows.filter((r) => r.with_provenance);
   const withoutProv = view.rows.filter((r) => !r.with_provenance);
   return (
@@ -81,20 +83,29 @@ export function WhatIfTable({ view }: { view: WhatIfView }) {
             <Reward value={view.recorded} muted />
           </div>
         </div>
-        <div className={styles.note} data-testid="whatif-verdict">
-          <div>
-            <b className={withProv.every((r) => r.equals_http) ? styles.okMark : styles.breakMark}>
-              With provenance: {withProv.filter((r) => r.equals_http).length} of {withProv.length} equal HTTP.
-            </b>{" "}
-            Without: {withoutProv.filter((r) => r.equals_http).length} of {withoutProv.length} survive
-            {withoutProv.some((r) => r.equals_http)
-              ? ` (${withoutProv
-                  .filter((r) => r.equals_http)
-                  .map((r) => r.harness)
-                  .join(", ")})`
-              : ""}
-            .
-          </div>
+        <div className={styles.note} data-testid="whatif-verdict" data-scored={String(scored)}>
+          {!scored && (
+            <div>
+              <b>No reward could be computed for this rollout</b>, so no variant can be compared with HTTP:
+              the table shows only what each harness would emit and what the verifier would see.
+            </div>
+          )}
+          {scored && (
+            <div>
+              <b className={withProv.every((r) => r.equals_http) ? styles.okMark : styles.breakMark}>
+                With provenance: {withProv.filter((r) => r.equals_http).length} of {withProv.length} equal
+                HTTP.
+              </b>{" "}
+              Without: {withoutProv.filter((r) => r.equals_http).length} of {withoutProv.length} survive
+              {withoutProv.some((r) => r.equals_http)
+                ? ` (${withoutProv
+                    .filter((r) => r.equals_http)
+                    .map((r) => r.harness)
+                    .join(", ")})`
+                : ""}
+              .
+            </div>
+          )}
           {breaking.length > 0 && (
             <div>
               Break:{" "}
@@ -123,7 +134,7 @@ export function WhatIfTable({ view }: { view: WhatIfView }) {
           {view.rows.map((row, i) => (
             <Fragment key={`${row.harness}-${row.with_provenance}`}>
               <tr
-                className={`${row.with_provenance && i > 0 ? styles.groupStart : ""} ${row.equals_http ? "" : styles.breaks}`}
+                className={`${row.with_provenance && i > 0 ? styles.groupStart : ""} ${!scored || row.equals_http ? "" : styles.breaks}`}
                 data-harness={row.harness}
                 data-with-provenance={String(row.with_provenance)}
                 data-reward={String(row.reward)}
@@ -165,7 +176,9 @@ export function WhatIfTable({ view }: { view: WhatIfView }) {
                   <Reward value={view.http.reward} muted />
                 </td>
                 <td>
-                  {row.equals_http ? (
+                  {!scored ? (
+                    <span className="muted">no reward</span>
+                  ) : row.equals_http ? (
                     <span className={styles.okMark}>= HTTP</span>
                   ) : (
                     <span className={styles.breakMark}>breaks</span>

@@ -27,14 +27,33 @@ const VERDICT_HELP: Record<Verdict, string> = {
   "different actions": "The agent did something different in the two runs.",
 };
 
-export function VerdictBadge({ verdict }: { verdict: Verdict }) {
+/**
+ * A pair's verdict. Same actions with different rewards is marked as the identity bug only when the names
+ * decided it (calls on both sides, both rewards recomputed); on recorded rewards the badge says so.
+ */
+export function VerdictBadge({
+  verdict,
+  basis,
+  namesDecided,
+}: {
+  verdict: Verdict;
+  basis: "recomputed" | "recorded";
+  namesDecided: boolean;
+}) {
+  const notNames = verdict === "same actions, different reward" && !namesDecided;
   return (
     <span
-      className={`${styles.verdict} ${VERDICT_CLASS[verdict]}`}
+      className={`${styles.verdict} ${notNames ? styles.verdictOther : VERDICT_CLASS[verdict]}`}
       data-verdict-badge={VERDICT_SLUGS[verdict]}
-      title={VERDICT_HELP[verdict]}
+      data-basis={basis}
+      title={
+        notNames
+          ? `${VERDICT_HELP[verdict]} Here not the names: ${basis === "recorded" ? "the rewards compared are the ones the files recorded (none recomputed)" : "a side makes no tool call"}.`
+          : VERDICT_HELP[verdict]
+      }
     >
       {VERDICT_TEXT[verdict]}
+      {basis === "recorded" && verdict !== "different actions" && " (recorded)"}
     </span>
   );
 }
@@ -217,7 +236,9 @@ function InputsLine({
                 <span className={paired.paired === 0 ? styles.error : undefined}>
                   {" "}
                   · {paired.paired} of {rollouts ?? "?"} rollouts paired
-                  {paired.paired === 0 ? ": these inputs belong to another run" : ""}
+                  {paired.paired === 0
+                    ? ": no row has a rollout's (_ng_task_index, _ng_rollout_index) or its task input"
+                    : ""}
                 </span>
               )}
             </>

@@ -312,6 +312,7 @@ export function compareView(
       },
       verdict: p.verdict,
       reward_basis: p.reward_basis,
+      names_decided: p.names_decided,
       divergence: p.first_divergence?.message ?? null,
       divergence_step: p.first_divergence?.step ?? null,
       name_mismatch: nameMismatch(p),

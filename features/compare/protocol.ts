@@ -71,6 +71,8 @@ export interface PairRow {
   readonly b: SideRow;
   readonly verdict: Verdict;
   readonly reward_basis: "recomputed" | "recorded";
+  /** Only the names can explain the different rewards (lib/compare PairReport.names_decided). */
+  readonly names_decided: boolean;
   /** One sentence on the first divergence, or null when the action sequences agree. */
   readonly divergence: string | null;
   readonly divergence_step: number | null;

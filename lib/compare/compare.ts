@@ -89,6 +89,11 @@ export interface PairReport {
   readonly reward_basis: "recomputed" | "recorded";
   readonly same_reward: boolean;
   readonly verdict: Verdict;
+  /**
+   * Only the names can explain the different rewards: the same actions, tool calls on both sides and both
+   * rewards recomputed (the identity bug). Without a call, or on recorded rewards, something else differs.
+   */
+  readonly names_decided: boolean;
 }
 
 export interface CompareSummary {
@@ -104,6 +109,8 @@ export interface CompareSummary {
    * read (structeval's two runs answer in text and make no call).
    */
   readonly names_decided: number;
+  /** Pairs whose verdict compares recomputed rewards; the others compare the rewards the files recorded. */
+  readonly recomputed: number;
   readonly different_actions: number;
   /** Share of pairs whose rewards agree (0..1); null when nothing paired. */
   readonly parity_rate: number | null;
@@ -294,6 +301,11 @@ export function compareRuns(
       reward_basis: recomputed ? "recomputed" : "recorded",
       same_reward: sameReward,
       verdict,
+      names_decided:
+        verdict === "same actions, different reward" &&
+        recomputed &&
+        sa.actions.length > 0 &&
+        sb.actions.length > 0,
     };
   });
 
@@ -310,13 +322,8 @@ export function compareRuns(
       unpaired_b: unpairedB.length,
       same_actions_same_reward: count("same actions, same reward"),
       same_actions_different_reward: count("same actions, different reward"),
-      names_decided: reports.filter(
-        (r) =>
-          r.verdict === "same actions, different reward" &&
-          r.reward_basis === "recomputed" &&
-          r.a.actions.length > 0 &&
-          r.b.actions.length > 0,
-      ).length,
+      names_decided: reports.filter((r) => r.names_decided).length,
+      recomputed: reports.filter((r) => r.reward_basis === "recomputed").length,
       different_actions: count("different actions"),
       parity_rate: rate(reports.filter((r) => r.same_reward).length),
       action_parity_rate: rate(reports.filter((r) => r.same_actions).length),
