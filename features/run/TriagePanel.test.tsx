@@ -177,7 +177,7 @@ describe("TriagePanel", () => {
     expect(none.tagName).toBe("DETAILS");
     expect(none).not.toHaveAttribute("open");
     expect(none.querySelector("summary")).toHaveTextContent(
-      `No rollout: ${ZERO_CAUSES.length - 2} other causes`,
+      `${ZERO_CAUSES.length - 2} other causes, with no rollout`,
     );
     const named = none.querySelectorAll("[data-cause]");
     expect(named).toHaveLength(ZERO_CAUSES.length - 2);

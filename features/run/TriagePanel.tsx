@@ -178,7 +178,7 @@ export const TriagePanel = memo(function TriagePanel({
           // them 0, pushed a folder's rollouts below the first screen (and they are not in the bar).
           <details className={styles.triageNoneFold} data-testid="triage-none">
             <summary className="muted">
-              No rollout: {count(none.length, "other cause", "other causes")}
+              {count(none.length, "other cause", "other causes")}, with no rollout
             </summary>
             <div className={styles.triageNone}>
               {none.map((cause) => (
