@@ -112,6 +112,8 @@ export interface DatasetSummary {
   readonly problem: string | null;
   /** Its path in the opened folder, or null for a file opened alone. */
   readonly folder_path: string | null;
+  /** The opened folder's name (null for a file opened alone). */
+  readonly folder_name: string | null;
   /** The folder's Gym config files that route its lines (empty: none). */
   readonly config_files: readonly string[];
   /** A followed file (served by `cli view`): whether it is still followed, a waiting partial line, or why not. */

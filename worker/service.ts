@@ -269,6 +269,7 @@ export class DataService {
           added: (added: Dataset) => {
             // Before the first batch: the index pass chooses servers with the folder's configs.
             added.folderPath = decision.path;
+            added.folderName = folder.name;
             added.role = decision.role === "inputs" ? "inputs" : "rollouts";
             added.configs = configsOf(planned?.configs ?? [], decisions);
             this.workspace.loadOpened(added);

@@ -120,6 +120,8 @@ export class Dataset {
   contentHash: Promise<string> | null = null;
   /** From an opened folder: its path there, and the Gym configs that route its lines (null: none). */
   folderPath: string | null = null;
+  /** The opened folder's name, which tells its files from another folder's of the same path. */
+  folderName: string | null = null;
   configs: readonly GymConfig[] | null = null;
   configFiles: readonly string[] = [];
   /** From an opened folder: the kind its role gives (else decided from the rows when the file is read). */
@@ -258,6 +260,7 @@ export class Dataset {
       fallback_server: this.fallbackServer,
       problem: this.problem,
       folder_path: this.folderPath,
+      folder_name: this.folderName,
       config_files: this.configFiles,
       follow:
         this.follow !== null

@@ -40,6 +40,33 @@ describe("the pickers' choices", () => {
   });
 });
 
+describe("the pickers' choices from folders", () => {
+  it("a folder's file is labelled with its folder: two folders' data/example_rollouts.jsonl read apart", () => {
+    const session = [
+      {
+        id: "d2",
+        name: "data/example_rollouts.jsonl",
+        kind: "rollouts" as const,
+        indexed: true,
+        folder_name: "math",
+      },
+      {
+        id: "d1",
+        name: "data/example_rollouts.jsonl",
+        kind: "rollouts" as const,
+        indexed: true,
+        folder_name: "wa",
+      },
+      { id: "d0", name: "run.jsonl", kind: "rollouts" as const, indexed: true, folder_name: null },
+    ];
+    expect(fileChoices([], session, [], "rollouts").map((c) => c.label)).toEqual([
+      "math/data/example_rollouts.jsonl",
+      "wa/data/example_rollouts.jsonl",
+      "run.jsonl",
+    ]);
+  });
+});
+
 describe("files opened together", () => {
   const opened = splitOpened([
     { id: "r1", name: "a.jsonl", kind: "rollouts" },

@@ -28,6 +28,8 @@ export interface Opened {
 /** A stored file as the session lists it. */
 interface StoredFile extends OpenedFile {
   readonly indexed: boolean;
+  /** The opened folder the file came from: its name leads the label (two folders hold data/example.jsonl). */
+  readonly folder_name?: string | null;
 }
 
 /**
@@ -42,7 +44,9 @@ export function fileChoices(
   kind: FileKind,
 ): FileChoice[] {
   const bundled = samples.filter((s) => s.kind === kind).map((s) => ({ name: s.file, title: s.title }));
-  const stored = session.filter((f) => f.indexed).map((f) => ({ id: f.id, name: f.name, kind: f.kind }));
+  const stored = session
+    .filter((f) => f.indexed)
+    .map((f) => ({ id: f.id, name: f.folder_name ? `${f.folder_name}/${f.name}` : f.name, kind: f.kind }));
   // "#k" counts in opening order, as the inspector's chips do: the session and `local` list the latest
   // first, and files opened here that the session does not list yet are the latest of all.
   const all = [...stored]

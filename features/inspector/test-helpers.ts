@@ -53,6 +53,7 @@ export function datasetSummary(patch: Partial<DatasetSummary> = {}): DatasetSumm
     fallback_server: null,
     problem: null,
     folder_path: null,
+    folder_name: null,
     config_files: [],
     follow: null,
     ...patch,
