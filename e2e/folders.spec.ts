@@ -349,6 +349,12 @@ test("/compare verifies a folder's run as the inspector does: its config's serve
   );
   for (const pair of shown)
     expect(pair.reward, `line ${pair.line}`).toBe(listed.find((r) => r.line === pair.line)?.reward);
+
+  // A folder's files are not kept for a reload: the picker says so, without the dataset id the URL holds.
+  await page.reload();
+  const picker = page.locator("[data-picker='compare-a']");
+  await expect(picker).toContainText("A file chosen here before is no longer open");
+  await expect(picker).not.toContainText(id ?? "");
 });
 
 test("/compare never reads an unscored or call-free difference as the names': math without its fields, structeval's text runs", async ({

@@ -29,6 +29,14 @@ import type { VerifierDetailsView } from "../lib/verify/details";
 import type { VerifyResult } from "../lib/verify/types";
 import type { FollowSummary } from "./follow";
 
+/** How a dataset id begins (worker/store newDatasetId): URLs carry ids, never file names, for opened files. */
+export const DATASET_ID_PREFIX = "d-";
+
+/** A dataset id, as URLs carry it: never a file's name. */
+export function isDatasetId(ref: string): boolean {
+  return ref.startsWith(DATASET_ID_PREFIX);
+}
+
 export type {
   CallResolution,
   FileRole,

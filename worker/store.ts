@@ -18,6 +18,7 @@ import type { AnalyzedRollout } from "./core";
 import { type FollowState, followSummary, notFollowedSummary } from "./follow";
 import type { AnalysisOptions, IndexedBatch, IndexedLine, IndexJob } from "./jobs";
 import {
+  DATASET_ID_PREFIX,
   type DatasetKind,
   type DatasetSummary,
   type LineError,
@@ -79,7 +80,9 @@ let fallbackIds = 0;
 
 export function newDatasetId(): string {
   const random = globalThis.crypto?.randomUUID?.();
-  return random ? `d-${random}` : `d-${Date.now().toString(36)}-${++fallbackIds}`;
+  return random
+    ? `${DATASET_ID_PREFIX}${random}`
+    : `${DATASET_ID_PREFIX}${Date.now().toString(36)}-${++fallbackIds}`;
 }
 
 export class Dataset {

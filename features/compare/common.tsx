@@ -2,6 +2,7 @@
 import { useRef } from "react";
 import { formatReward } from "@/components/badges";
 import { ACCEPTED_FILES } from "@/components/Loader";
+import { isDatasetId } from "@/worker/protocol";
 import styles from "./compare.module.css";
 import { VERDICT_SLUGS } from "./state";
 import type { CompareFileSummary, SideInputsView, Verdict } from "./types";
@@ -265,9 +266,11 @@ export function FileSelect({
   onFiles,
   inputs,
 }: FileSelectProps) {
+  // A file the URL names but that is not open (gone with a reload): its ref is no name to show.
+  const shown = summary?.name ?? (error !== null && isDatasetId(value) ? "(not open)" : value);
   const options: readonly FileChoice[] = choices.some((c) => c.name === value)
     ? choices
-    : [{ name: value, title: summary?.name ?? value, label: summary?.name ?? value }, ...choices];
+    : [{ name: value, title: shown, label: shown }, ...choices];
   return (
     <div className={styles.picker} data-picker={testId}>
       <span className={styles.pickerLabel}>{label}</span>

@@ -6,6 +6,7 @@
  */
 import type { CompareReport, RunServerChoice } from "@/lib/compare";
 import { serverChoiceOf } from "@/worker/jobs";
+import { isDatasetId } from "@/worker/protocol";
 import type { Handlers } from "@/worker/rpc";
 import type { DataService } from "@/worker/service";
 import type { Dataset } from "@/worker/store";
@@ -136,7 +137,13 @@ export function compareHandlers(service: DataService): Handlers<CompareRequests>
       let dataset = byRef(ref) ?? (await service.reopen(ref, signal));
       if (dataset === undefined) {
         if (!sample || !SAMPLE_NAME.test(ref)) {
-          throw new Error(`${ref} is not loaded in this tab: open it with "Open file…" or drop it here`);
+          // A dataset id names a file opened earlier that is gone (a folder's files are not kept for a
+          // reload); its id is no name to show.
+          throw new Error(
+            isDatasetId(ref)
+              ? 'A file chosen here before is no longer open (a folder\'s files are not kept across a reload): open it again with "Open file…", or its folder in the inspector'
+              : `${ref} is not loaded in this tab: open it with "Open file…" or drop it here`,
+          );
         }
         dataset = await service.add({ kind: "url", url: `/samples/${ref}`, name: ref }, signal);
       }
