@@ -5,8 +5,8 @@
 import { render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { styles, VerdictBadge } from "./common";
-import { NameMismatch, sharedErrors } from "./RunsView";
-import type { PairRow } from "./types";
+import { NameMismatch, PairTable, sharedErrors } from "./RunsView";
+import type { CompareView, PairRow } from "./types";
 
 function pair(verdict: PairRow["verdict"]): PairRow {
   const side = { line: 1, recorded: 1, reward: 1, error: null, calls: 2 };
@@ -93,5 +93,51 @@ describe("sharedErrors", () => {
       sharedErrors([unverified(port), unverified(port), unverified("its own", null), unverified(null)]),
     ).toEqual([{ error: port, pairs: 2 }]);
     expect(sharedErrors([unverified(port)])).toEqual([]);
+  });
+});
+
+describe("PairTable", () => {
+  it("labels a pair found by task input with its lines, the input on hover, not the input's opening", () => {
+    const prompt = `input:[{"content":"Today's date is Thursday, 2023-11-30 and the current time is 23:59:00"}]`;
+    const byInput: PairRow = { ...pair("same actions, same reward"), key: prompt, paired_by: "input" };
+    const view: CompareView = {
+      a: "a.jsonl",
+      b: "b.jsonl",
+      policy: "contract",
+      summary: {
+        pairs: 1,
+        unpaired_a: 0,
+        unpaired_b: 0,
+        same_actions_same_reward: 1,
+        same_actions_different_reward: 0,
+        names_decided: 0,
+        recomputed: 1,
+        different_actions: 0,
+        parity_rate: 1,
+        action_parity_rate: 1,
+      },
+      pairs: [{ ...byInput, a: { ...byInput.a, line: 3 }, b: { ...byInput.b, line: 7 } }],
+      unpaired_a: [],
+      unpaired_b: [],
+      inputs_a: null,
+      inputs_b: null,
+      input_conflicts: 0,
+    };
+    const { container } = render(
+      <PairTable
+        view={view}
+        verdicts={[]}
+        sort="pair"
+        open={null}
+        detail={undefined}
+        detailLoading={false}
+        onOpen={() => {}}
+        inspectorHref={() => null}
+        onWhatIf={() => {}}
+      />,
+    );
+    const label = container.querySelector("[data-pair-label]");
+    expect(label?.textContent).toBe("A 3 · B 7 (by input)");
+    expect(label?.getAttribute("title")).toBe(prompt);
   });
 });

@@ -295,8 +295,16 @@ export function PairTable({
                     >
                       {isOpen ? "▾" : "▸"}
                     </button>
-                    {p.key}
-                    {p.paired_by !== "indices" && <span className="muted"> (by {p.paired_by})</span>}
+                    {p.paired_by === "indices" ? (
+                      p.key
+                    ) : (
+                      // A task input or an id is a poor label (every workplace prompt opens alike): the
+                      // lines tell pairs apart, the key is on hover.
+                      <span title={p.key} data-pair-label>
+                        A {p.a.line} · B {p.b.line}
+                        <span className="muted"> (by {p.paired_by})</span>
+                      </span>
+                    )}
                   </td>
                   <td className={`${styles.num} ${styles.lineLink}`}>{p.a.line}</td>
                   <td className={styles.num}>
