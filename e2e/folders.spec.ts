@@ -406,4 +406,10 @@ test("/compare never reads an unscored or call-free difference as the names': ma
   expect(await differing.count()).toBeGreaterThan(0);
   for (const badge of await differing.all())
     await expect(badge).toHaveAttribute("title", /Here not the names/);
+  // A pair opened: no what-if to offer without a call; its files' paths as written (innerText applies CSS case).
+  await structeval.locator("[data-testid=pair-table] tr[data-verdict]").first().click();
+  const alignment = structeval.getByTestId("alignment");
+  await expect(alignment).toBeVisible();
+  expect(await alignment.innerText()).toContain("structeval_nonrenderable_example_rollouts.jsonl");
+  await expect(structeval.getByTestId("pair-whatif")).toHaveCount(0);
 });

@@ -335,14 +335,17 @@ export function PairTable({
                       {detail && detail.id === p.id ? (
                         <>
                           <div className={styles.detailActions}>
-                            <button
-                              type="button"
-                              className="button-small"
-                              data-testid="pair-whatif"
-                              onClick={() => onWhatIf(view.b, p.b.line)}
-                            >
-                              Harness what-if for B line {p.b.line}
-                            </button>
+                            {/* Without a call there is nothing a harness could re-emit. */}
+                            {p.b.calls > 0 && (
+                              <button
+                                type="button"
+                                className="button-small"
+                                data-testid="pair-whatif"
+                                onClick={() => onWhatIf(view.b, p.b.line)}
+                              >
+                                Harness what-if for B line {p.b.line}
+                              </button>
+                            )}
                             {(["a", "b"] as const).map((side) => {
                               const href = inspectorHref(view[side], p[side].line);
                               return href === null ? null : (
@@ -481,11 +484,11 @@ export function Alignment({ detail, a, b }: { detail: PairDetail; a: string; b: 
       <div className={styles.alignHead}>#</div>
       <div className={styles.alignHead}>
         <span className={styles.sideTag}>A</span>
-        {a}
+        <span className={styles.alignFile}>{a}</span>
       </div>
       <div className={styles.alignHead}>
         <span className={styles.sideTag}>B</span>
-        {b}
+        <span className={styles.alignFile}>{b}</span>
       </div>
       {detail.alignment_note !== null && (
         <div className={styles.alignNote} data-testid="alignment-note">
