@@ -157,6 +157,16 @@ test.describe("harness what-if", () => {
 });
 
 test.describe("repair", () => {
+  test("a run whose calls are bare (HTTP) has nothing to repair: the page says so and offers no download", async ({
+    page,
+  }) => {
+    await page.goto(`/compare?tab=repair&r=${HTTP}&harness=hermes-legacy`);
+    await page.getByTestId("repair-run").click();
+    await expect(page.getByTestId("repair-summary")).toHaveAttribute("data-repaired", "0");
+    await expect(page.getByTestId("repair-nothing")).toContainText("Nothing to repair");
+    await expect(page.getByTestId("repair-download")).toHaveCount(0);
+  });
+
   test("Hermes legacy run repaired and downloaded scores like the HTTP run, line by line", async ({
     page,
   }) => {

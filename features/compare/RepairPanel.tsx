@@ -161,22 +161,34 @@ export function RepairResult({
     <>
       <div className={styles.derivedBanner} data-testid="repair-banner">
         <span className={styles.derivedTag}>DERIVED PROVENANCE</span>
-        <p>
-          {view.repaired} of {view.rollouts.length} rollouts of <code>{view.file}</code> get a{" "}
-          <code>mcp_tool_call_provenance</code> map derived from the exact <b>{view.harness}</b> alias map (
-          {view.derived_calls} calls), labelled by <code>mcp_tool_call_provenance_derived</code>. Nothing was
-          recorded by the harness; every other byte of the file is kept.
-        </p>
-        <button
-          type="button"
-          className="button-primary"
-          onClick={onDownload}
-          disabled={downloading || stale}
-          data-testid="repair-download"
-          title={stale ? "the form changed: run the repair again first" : `${view.output_bytes} bytes`}
-        >
-          {downloading ? "Preparing…" : "Download repaired JSONL"}
-        </button>
+        {view.repaired === 0 ? (
+          // Writing the file back unchanged is no repair: say why nothing matched instead of offering it.
+          <p data-testid="repair-nothing">
+            Nothing to repair: no call of <code>{view.file}</code> is emitted under a <b>{view.harness}</b>{" "}
+            alias of a known tool, so no <code>mcp_tool_call_provenance</code> map can be derived (calls with
+            bare tool names, as over HTTP, need none). Why each call was left out is listed below; try another
+            harness if the run was not made with this one.
+          </p>
+        ) : (
+          <p>
+            {view.repaired} of {view.rollouts.length} rollouts of <code>{view.file}</code> get a{" "}
+            <code>mcp_tool_call_provenance</code> map derived from the exact <b>{view.harness}</b> alias map (
+            {view.derived_calls} calls), labelled by <code>mcp_tool_call_provenance_derived</code>. Nothing
+            was recorded by the harness; every other byte of the file is kept.
+          </p>
+        )}
+        {view.repaired > 0 && (
+          <button
+            type="button"
+            className="button-primary"
+            onClick={onDownload}
+            disabled={downloading || stale}
+            data-testid="repair-download"
+            title={stale ? "the form changed: run the repair again first" : `${view.output_bytes} bytes`}
+          >
+            {downloading ? "Preparing…" : "Download repaired JSONL"}
+          </button>
+        )}
       </div>
       {stale && (
         <div className="banner">The form changed since this repair ran: run it again to download.</div>
