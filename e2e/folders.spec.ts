@@ -368,6 +368,9 @@ test("/compare never reads an unscored or call-free difference as the names': ma
   await expect(page.getByTestId("whatif-verdict")).toHaveAttribute("data-scored", "false");
   await expect(page.getByTestId("whatif-verdict")).toContainText("No reward could be computed");
   await expect(page.getByTestId("whatif-table")).not.toContainText("= HTTP");
+  // Gym's example rows there are other tasks than its rollouts': the page says the line found no row.
+  await expect(page.getByTestId("whatif-input")).toHaveAttribute("data-paired", "false");
+  await expect(page.getByTestId("whatif-input")).toContainText("Task row in data/example.jsonl: Not paired");
 
   await page.locator("[data-tab=runs]").click();
   const option = page.getByTestId("compare-a-select").locator("option[value^='d-']", {

@@ -115,6 +115,15 @@ export function WhatIfTable({ view }: { view: WhatIfView }) {
               .
             </div>
           )}
+          {view.input && (
+            <div
+              className={view.input.paired ? "muted" : styles.error}
+              data-testid="whatif-input"
+              data-paired={String(view.input.paired)}
+            >
+              Task row in {view.input.file}: {view.input.reason}
+            </div>
+          )}
           {view.http.error && <div className={styles.error}>{view.http.error}</div>}
         </div>
       </div>

@@ -238,6 +238,8 @@ describe("compare worker core", () => {
       expect(whatIf(file, first?.line ?? 0)?.http.reward).toBeNull();
       const view = whatIf(file, first?.line ?? 0, inputs);
       expect(view?.error).toBeNull();
+      expect(view?.input).toMatchObject({ file: INPUTS, paired: true });
+      expect(whatIf(file, first?.line ?? 0)?.input).toBeNull();
       expect(view?.http.reward).toBe(expected.reward);
 
       const server = serverTools().find((s) => s.name === "workplace_assistant");

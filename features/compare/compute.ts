@@ -390,15 +390,21 @@ export function whatIf(
 ): WhatIfView | null {
   const found = file.rollouts.find((r) => r.line === line);
   if (found === undefined) return null;
+  // Paired here once, so the page can say how (or why not) beside the reward it explains.
+  const pairing = inputs?.inputs ? inputs.inputs.pair(found.value) : null;
   const report = harnessWhatIf(found.value, {
     ...choice,
-    ...(inputs?.inputs ? { inputs: inputs.inputs } : {}),
+    ...(pairing?.ref == null ? {} : { input: pairing.ref }),
   });
   return {
     file: file.name,
     line,
     server: report.server,
     server_reason: report.server_reason,
+    input:
+      inputs === null || pairing === null
+        ? null
+        : { file: inputs.name, paired: pairing.ref !== null, reason: pairing.reason },
     recorded: numberOrNull(found.value.reward),
     http: {
       reward: report.http.reward,

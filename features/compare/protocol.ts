@@ -172,6 +172,8 @@ export interface WhatIfView {
   readonly server: string;
   /** Why that server verifies it: the same choice as the inspector's (its folder's configs, its sample, …). */
   readonly server_reason: string;
+  /** How the rollout was paired with a row of the inputs file in use (null: no inputs file). */
+  readonly input: { readonly file: string; readonly paired: boolean; readonly reason: string } | null;
   readonly recorded: number | null;
   readonly http: {
     readonly reward: number | null;
