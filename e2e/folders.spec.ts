@@ -413,6 +413,7 @@ test("/compare never reads an unscored or call-free difference as the names': ma
   await structeval.locator("[data-testid=pair-table] tr[data-verdict]").first().click();
   const alignment = structeval.getByTestId("alignment");
   await expect(alignment).toBeVisible();
+  // biome-ignore lint/performance/useDomNodeTextContent: innerText applies CSS text-transform, what is tested here
   expect(await alignment.innerText()).toContain("structeval_nonrenderable_example_rollouts.jsonl");
   await expect(structeval.getByTestId("pair-whatif")).toHaveCount(0);
 });
