@@ -381,7 +381,7 @@ test("/compare never reads an unscored or call-free difference as the names': ma
   await page.getByTestId("compare-b-select").selectOption(id);
   await expect(page.getByTestId("compare-result")).toHaveAttribute("data-ready", "true");
   await expect(page.getByTestId("reward-parity")).toHaveAttribute("data-recomputed", "0");
-  await expect(page.getByTestId("reward-parity")).toContainText("no reward could be recomputed here");
+  await expect(page.getByTestId("reward-parity")).toContainText("no pair had both rewards recomputed");
   await expect(page.locator("[data-verdict-badge][data-basis=recorded]").first()).toContainText("(recorded)");
 
   // structeval's two runs answer in text, with no tool call: their different rewards are not the names'.

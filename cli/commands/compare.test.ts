@@ -66,6 +66,15 @@ describe("cli compare", () => {
     expect(without.out()).toContain(
       `rewards recomputed in 0 of ${noecho.length} pairs (the others compare the rewards the files recorded)`,
     );
+    // Each pair's line shows the recorded rewards its verdict compared, and says so.
+    const pairLines = without
+      .out()
+      .split("\n")
+      .filter((l) => / same actions, | different actions/.test(l));
+    expect(pairLines.length).toBe(noecho.length);
+    for (const line of pairLines)
+      expect(line).toMatch(/^\S.* {2}(same actions, (same|different) reward|different actions) \(recorded\)/);
+    expect(pairLines.some((l) => / {2}- {2}/.test(l))).toBe(false);
     const io = memoryIo();
     expect(await run([run1, run1, "--inputs", rows, "--server", "workplace_assistant", "--json"], io)).toBe(
       0,

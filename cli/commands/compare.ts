@@ -97,7 +97,10 @@ function pairLine(p: PairReport): string {
   const err = terminalText([p.a.error, p.b.error].filter((e) => e !== undefined).join("; "));
   const capped =
     p.alignment_capped === null ? "" : `\n${" ".repeat(14)}${terminalText(p.alignment_capped.message)}`;
-  return `${terminalText(p.key).padEnd(12)} ${reward(p.a.reward).padStart(6)} ${reward(p.b.reward).padStart(6)}  ${p.verdict}${divergence}${err === "" ? "" : `  [${err}]`}${capped}`;
+  // A verdict on recorded rewards shows the rewards it compared, and says so.
+  const recorded = p.reward_basis === "recorded";
+  const [ra, rb] = recorded ? [p.a.recorded_reward, p.b.recorded_reward] : [p.a.reward, p.b.reward];
+  return `${terminalText(p.key).padEnd(12)} ${reward(ra).padStart(6)} ${reward(rb).padStart(6)}  ${p.verdict}${recorded ? " (recorded)" : ""}${divergence}${err === "" ? "" : `  [${err}]`}${capped}`;
 }
 
 export function formatCompare(report: CompareReport, a: string, b: string): string {

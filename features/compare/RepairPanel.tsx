@@ -163,12 +163,20 @@ export function RepairResult({
         <span className={styles.derivedTag}>DERIVED PROVENANCE</span>
         {view.repaired === 0 ? (
           // Writing the file back unchanged is no repair: say why nothing matched instead of offering it.
-          <p data-testid="repair-nothing">
-            Nothing to repair: no call of <code>{view.file}</code> is emitted under a <b>{view.harness}</b>{" "}
-            alias of a known tool, so no <code>mcp_tool_call_provenance</code> map can be derived (calls with
-            bare tool names, as over HTTP, need none). Why each call was left out is listed below; try another
-            harness if the run was not made with this one.
-          </p>
+          view.skipped === view.rollouts.length ? (
+            <p data-testid="repair-nothing">
+              Nothing to repair: every rollout of <code>{view.file}</code> already carries a{" "}
+              <code>mcp_tool_call_provenance</code> map, which the repair never replaces.
+            </p>
+          ) : (
+            <p data-testid="repair-nothing">
+              Nothing to repair: no call of <code>{view.file}</code> is emitted under a <b>{view.harness}</b>{" "}
+              alias of a known tool, so no <code>mcp_tool_call_provenance</code> map can be derived (calls
+              with bare tool names, as over HTTP, need none)
+              {view.skipped > 0 ? `; ${view.skipped} rollouts already carry a map` : ""}. Why each call was
+              left out is listed below; try another harness if the run was not made with this one.
+            </p>
+          )
         ) : (
           <p>
             {view.repaired} of {view.rollouts.length} rollouts of <code>{view.file}</code> get a{" "}

@@ -34,7 +34,7 @@ export function CompareSummaryBand({ view }: { view: CompareView }) {
           reward parity · {rewardParity} of {s.pairs} pairs score the same
           {s.recomputed < s.pairs &&
             (s.recomputed === 0
-              ? " · as the files recorded them: no reward could be recomputed here"
+              ? " · as the files recorded them: no pair had both rewards recomputed"
               : ` · ${s.pairs - s.recomputed} as the files recorded them (not recomputed)`)}
         </span>
       </div>
@@ -251,7 +251,9 @@ export function PairTable({
       <table className={styles.table} data-testid="pair-table">
         <thead>
           <tr>
-            <th>pair (task:rollout)</th>
+            <th title="(_ng_task_index:_ng_rollout_index), else the lines of a pair found by task input or id">
+              pair
+            </th>
             <th className={styles.num}>A line</th>
             <th className={styles.num}>A reward</th>
             <th className={styles.num}>B line</th>

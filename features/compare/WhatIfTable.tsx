@@ -53,7 +53,8 @@ export function WhatIfTable({ view }: { view: WhatIfView }) {
       </div>
     );
   }
-  // Without a bare HTTP reward there is nothing to compare a variant with: only the names are shown.
+  // Without a bare HTTP reward there is nothing to compare a variant with (lib says no row equals it):
+  // only the names are shown.
   const scored = view.http.reward !== null;
   const breaking = scored ? view.rows.filter((r) => !r.equals_http) : [];
   const withProv = view.rows.filter((r) => r.with_provenance);

@@ -49,7 +49,7 @@ export function VerdictBadge({
       data-basis={basis}
       title={
         notNames
-          ? `${VERDICT_HELP[verdict]} Here not the names: ${basis === "recorded" ? "the rewards compared are the ones the files recorded (none recomputed)" : "a side makes no tool call"}.`
+          ? `${VERDICT_HELP[verdict]} Here not the names: ${basis === "recorded" ? "the rewards compared are the ones the files recorded (not both recomputed)" : "a side makes no tool call"}.`
           : VERDICT_HELP[verdict]
       }
     >

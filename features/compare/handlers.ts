@@ -141,7 +141,7 @@ export function compareHandlers(service: DataService): Handlers<CompareRequests>
           // reload); its id is no name to show.
           throw new Error(
             isDatasetId(ref)
-              ? 'A file chosen here before is no longer open (a folder\'s files are not kept across a reload): open it again with "Open file…", or its folder in the inspector'
+              ? 'A file chosen here before is no longer open (a folder\'s files are not kept across a reload, and a kept file can be removed): open it again with "Open file…", or its folder in the inspector'
               : `${ref} is not loaded in this tab: open it with "Open file…" or drop it here`,
           );
         }

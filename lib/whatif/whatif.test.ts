@@ -96,6 +96,11 @@ describe("harnessWhatIf", () => {
     expect(report.server).toBe(WA);
     expect(report.http.reward).toBe(1);
     expect(report.rows.filter((r) => r.withProvenance).every((r) => r.reward === 1)).toBe(true);
+    // Without its task row nothing scores: no variant "equals" a bare HTTP reward that does not exist.
+    const unscored = harnessWhatIf(g.rollout);
+    expect(unscored.http.reward).toBeNull();
+    expect(unscored.rows.length).toBeGreaterThan(0);
+    expect(unscored.rows.some((r) => r.equalsHttp)).toBe(false);
   });
 
   it("explains why it cannot run: no tool call to re-emit (Gym's structeval), or no verifying server", () => {

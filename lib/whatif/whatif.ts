@@ -52,7 +52,7 @@ export interface VariantResult {
 export interface WhatIfRow extends VariantResult {
   readonly harness: HarnessId;
   readonly withProvenance: boolean;
-  /** The reward equals the bare-HTTP reward. */
+  /** The reward equals the bare-HTTP reward (never when HTTP has none: two missing rewards agree on nothing). */
   readonly equalsHttp: boolean;
 }
 
@@ -153,7 +153,9 @@ export function harnessWhatIf(rollout: Rollout, options: WhatIfOptions = {}): Wh
     const provenance = provenanceMapOf(entries);
     for (const withProvenance of [true, false]) {
       const result = run(variant(rollout, names, withProvenance ? provenance : null));
-      rows.push({ harness, withProvenance, ...result, equalsHttp: result.reward === http.reward });
+      // Two missing rewards are no agreement: without a bare HTTP reward no variant equals it.
+      const equalsHttp = http.reward !== null && result.reward === http.reward;
+      rows.push({ harness, withProvenance, ...result, equalsHttp });
     }
   }
   return {
