@@ -165,6 +165,14 @@ test.describe("repair", () => {
     await expect(page.getByTestId("repair-summary")).toHaveAttribute("data-repaired", "0");
     await expect(page.getByTestId("repair-nothing")).toContainText("Nothing to repair");
     await expect(page.getByTestId("repair-download")).toHaveCount(0);
+
+    // A run whose rollouts all carry a map: nothing to derive, and the page says why (not the harness).
+    await page.goto(`/compare?tab=repair&r=${CLAUDE}&harness=claude-code`);
+    await page.getByTestId("repair-run").click();
+    await expect(page.getByTestId("repair-summary")).toHaveAttribute("data-repaired", "0");
+    await expect(page.getByTestId("repair-nothing")).toContainText(
+      "already carries a mcp_tool_call_provenance map",
+    );
   });
 
   test("Hermes legacy run repaired and downloaded scores like the HTTP run, line by line", async ({
