@@ -370,7 +370,10 @@ test("/compare never reads an unscored or call-free difference as the names': ma
   await expect(page.getByTestId("whatif-table")).not.toContainText("= HTTP");
   // Gym's example rows there are other tasks than its rollouts': the page says the line found no row.
   await expect(page.getByTestId("whatif-input")).toHaveAttribute("data-paired", "false");
-  await expect(page.getByTestId("whatif-input")).toContainText("Task row in data/example.jsonl: Not paired");
+  // Named under its folder, as the pickers name it.
+  await expect(page.getByTestId("whatif-input")).toContainText(
+    "Task row in math_advanced_calculations/data/example.jsonl: Not paired",
+  );
 
   await page.locator("[data-tab=runs]").click();
   const option = page.getByTestId("compare-a-select").locator("option[value^='d-']", {

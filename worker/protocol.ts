@@ -32,6 +32,14 @@ import type { FollowSummary } from "./follow";
 /** How a dataset id begins (worker/store newDatasetId): URLs carry ids, never file names, for opened files. */
 export const DATASET_ID_PREFIX = "d-";
 
+/**
+ * How a file is named where files of several folders meet (/compare): a folder's file under its folder's
+ * name (two folders hold data/example.jsonl), a file opened alone by its own name.
+ */
+export function folderQualifiedName(name: string, folderName: string | null | undefined): string {
+  return folderName ? `${folderName}/${name}` : name;
+}
+
 /** A dataset id, as URLs carry it: never a file's name. */
 export function isDatasetId(ref: string): boolean {
   return ref.startsWith(DATASET_ID_PREFIX);

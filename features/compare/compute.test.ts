@@ -13,6 +13,7 @@ import {
   pairDetail,
   pairedRows,
   readFile,
+  repairedName,
   repairFile,
   serverTools,
   summarize,
@@ -293,6 +294,15 @@ describe("a folder's run: its configs choose the server, as the inspector's", ()
     expect(view.rollouts.every((r) => r.before !== null && r.before === r.recorded)).toBe(true);
     const { view: without } = await repairFile(file, "claude-code", [], null);
     expect(without.rollouts.every((r) => r.before === null)).toBe(true);
+  });
+});
+
+describe("repairedName", () => {
+  it("names the download after the file itself, never its folder path", () => {
+    expect(repairedName("math/data/example_rollouts.jsonl", "claude-code")).toBe(
+      "example_rollouts.repaired-claude-code.jsonl",
+    );
+    expect(repairedName("run.jsonl.gz", "hermes-legacy")).toBe("run.repaired-hermes-legacy.jsonl");
   });
 });
 

@@ -522,6 +522,8 @@ export async function repairFile(
 
 /** The repaired file's name: the original's stem with ".repaired" before the extension. */
 export function repairedName(name: string, harness: HarnessId): string {
-  const stem = name.replace(/\.gz$/i, "").replace(/\.jsonl?$/i, "");
+  // A folder's file is named by its path there: the download is the file's own name, beside it.
+  const base = name.slice(name.lastIndexOf("/") + 1);
+  const stem = base.replace(/\.gz$/i, "").replace(/\.jsonl?$/i, "");
   return `${stem}.repaired-${harness}.jsonl`;
 }

@@ -6,7 +6,7 @@
  */
 import type { CompareReport, RunServerChoice } from "@/lib/compare";
 import { serverChoiceOf } from "@/worker/jobs";
-import { isDatasetId } from "@/worker/protocol";
+import { folderQualifiedName, isDatasetId } from "@/worker/protocol";
 import type { Handlers } from "@/worker/rpc";
 import type { DataService } from "@/worker/service";
 import type { Dataset } from "@/worker/store";
@@ -64,7 +64,12 @@ export function compareHandlers(service: DataService): Handlers<CompareRequests>
       parsed.set(dataset.id, known);
       return known;
     }
-    const file = await readFile(dataset.name, dataset.blob().stream());
+    // Named as the pickers name it: a folder's file under its folder, so two folders' files read apart in
+    // the alignment, the what-if, the pairing sentences and the repaired file's name.
+    const file = await readFile(
+      folderQualifiedName(dataset.name, dataset.folderName),
+      dataset.blob().stream(),
+    );
     parsed.set(dataset.id, file);
     while (parsed.size > COMPARE_CACHE_FILES) {
       const oldest = parsed.keys().next().value;

@@ -5,6 +5,7 @@
  */
 import { fileLabels } from "@/hooks/file-labels";
 import type { Sample } from "@/hooks/samples";
+import { folderQualifiedName } from "@/worker/protocol";
 import type { FileChoice } from "./common";
 import type { CompareFileSummary, RepairServerInput } from "./protocol";
 import type { ServerDraft } from "./RepairPanel";
@@ -46,7 +47,7 @@ export function fileChoices(
   const bundled = samples.filter((s) => s.kind === kind).map((s) => ({ name: s.file, title: s.title }));
   const stored = session
     .filter((f) => f.indexed)
-    .map((f) => ({ id: f.id, name: f.folder_name ? `${f.folder_name}/${f.name}` : f.name, kind: f.kind }));
+    .map((f) => ({ id: f.id, name: folderQualifiedName(f.name, f.folder_name), kind: f.kind }));
   // "#k" counts in opening order, as the inspector's chips do: the session and `local` list the latest
   // first, and files opened here that the session does not list yet are the latest of all.
   const all = [...stored]
