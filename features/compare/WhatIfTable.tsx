@@ -118,9 +118,11 @@ export function WhatIfTable({ view }: { view: WhatIfView }) {
           )}
           {view.input && (
             <div
-              className={view.input.paired ? "muted" : styles.error}
+              // Not paired, or paired by index with a row of another task input: both put the reward in doubt.
+              className={view.input.paired && !view.input.disagrees ? "muted" : styles.error}
               data-testid="whatif-input"
               data-paired={String(view.input.paired)}
+              data-disagrees={String(view.input.disagrees)}
             >
               Task row in {view.input.file}: {view.input.reason}
             </div>

@@ -239,7 +239,19 @@ describe("compare worker core", () => {
       expect(whatIf(file, first?.line ?? 0)?.http.reward).toBeNull();
       const view = whatIf(file, first?.line ?? 0, inputs);
       expect(view?.error).toBeNull();
-      expect(view?.input).toMatchObject({ file: INPUTS, paired: true });
+      expect(view?.input).toMatchObject({ file: INPUTS, paired: true, disagrees: false });
+      // The row at its indices holds another task input: paired (as Gym pairs), and said to disagree.
+      const key = pairingKey(first?.value);
+      const other = inputRows().map((row) =>
+        pairingKey(row) === key && typeof row === "object" && row !== null
+          ? { ...row, responses_create_params: { input: "another task" } }
+          : row,
+      );
+      const disagreeing = await readFile("other-inputs.jsonl", text(other));
+      expect(whatIf(file, first?.line ?? 0, disagreeing)?.input).toMatchObject({
+        paired: true,
+        disagrees: true,
+      });
       expect(whatIf(file, first?.line ?? 0)?.input).toBeNull();
       expect(view?.http.reward).toBe(expected.reward);
 

@@ -404,7 +404,12 @@ export function whatIf(
     input:
       inputs === null || pairing === null
         ? null
-        : { file: inputs.name, paired: pairing.ref !== null, reason: pairing.reason },
+        : {
+            file: inputs.name,
+            paired: pairing.ref !== null,
+            reason: pairing.reason,
+            disagrees: pairing.disagreement !== undefined,
+          },
     recorded: numberOrNull(found.value.reward),
     http: {
       reward: report.http.reward,

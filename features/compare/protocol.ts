@@ -173,7 +173,13 @@ export interface WhatIfView {
   /** Why that server verifies it: the same choice as the inspector's (its folder's configs, its sample, …). */
   readonly server_reason: string;
   /** How the rollout was paired with a row of the inputs file in use (null: no inputs file). */
-  readonly input: { readonly file: string; readonly paired: boolean; readonly reason: string } | null;
+  readonly input: {
+    readonly file: string;
+    readonly paired: boolean;
+    readonly reason: string;
+    /** Paired by Gym's indices with a row whose task input differs from the line's. */
+    readonly disagrees: boolean;
+  } | null;
   readonly recorded: number | null;
   readonly http: {
     readonly reward: number | null;
