@@ -17,6 +17,7 @@ import {
   type LineSource,
   lineAgent,
   pairingKey,
+  type RunServerChoice,
 } from "../lib/verify";
 import { type AnalyzedRollout, analyzeRolloutRun, isInputRow, type RowContext, verifiedDetail } from "./core";
 import { mainBeat } from "./main-first";
@@ -82,7 +83,7 @@ export function configRouter(options: Pick<AnalysisOptions, "configs">): ConfigR
 export function serverChoiceOf(
   options: AnalysisOptions,
   config: ConfigRouter | null = configRouter(options),
-) {
+): Required<RunServerChoice> {
   return { override: options.serverOverride, sample: options.fallbackServer, config };
 }
 

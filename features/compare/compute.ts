@@ -3,13 +3,7 @@
  * is read from the store into its source lines (exact bytes plus parsed value): comparisons and the what-if read the
  * parsed values, the repair rewrites the bytes losslessly.
  */
-import {
-  type Action,
-  type CompareOptions,
-  type CompareReport,
-  compareRuns,
-  type RunServerChoice,
-} from "@/lib/compare";
+import { type Action, type CompareOptions, type CompareReport, compareRuns } from "@/lib/compare";
 import {
   emptyRepairSummary,
   formatRepairSummary,
@@ -27,12 +21,13 @@ import {
   InputIndex,
   knownTools,
   pairingKey,
+  type RunServerChoice,
   rowLabel,
   taskInputKey,
   verifierServers,
   verifyRollout,
 } from "@/lib/verify";
-import { harnessWhatIf, type WhatIfOptions } from "@/lib/whatif";
+import { harnessWhatIf } from "@/lib/whatif";
 import { datasetKind, isInputRow } from "@/worker/core";
 import type {
   ActionView,
@@ -379,21 +374,18 @@ export function rolloutList(file: LoadedFile): RolloutListEntry[] {
   });
 }
 
-/** How the file's own page chooses its servers: the user's server, its sample's, its folder's configs. */
-export type WhatIfServerChoice = Pick<WhatIfOptions, "server" | "sample" | "config">;
-
 export function whatIf(
   file: LoadedFile,
   line: number,
   inputs: LoadedFile | null = null,
-  choice: WhatIfServerChoice = {},
+  run: RunServerChoice = {},
 ): WhatIfView | null {
   const found = file.rollouts.find((r) => r.line === line);
   if (found === undefined) return null;
   // Paired here once, so the page can say how (or why not) beside the reward it explains.
   const pairing = inputs?.inputs ? inputs.inputs.pair(found.value) : null;
   const report = harnessWhatIf(found.value, {
-    ...choice,
+    ...run,
     ...(pairing?.ref == null ? {} : { input: pairing.ref }),
   });
   return {

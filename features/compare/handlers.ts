@@ -4,7 +4,8 @@
  * so a file's parsed lines are built from its stored bytes when a comparison asks for them and a few are
  * kept (COMPARE_CACHE_FILES); the store itself still holds offsets only.
  */
-import type { CompareReport, RunServerChoice } from "@/lib/compare";
+import type { CompareReport } from "@/lib/compare";
+import type { RunServerChoice } from "@/lib/verify";
 import { serverChoiceOf } from "@/worker/jobs";
 import { folderQualifiedName, isDatasetId } from "@/worker/protocol";
 import type { Handlers } from "@/worker/rpc";
@@ -164,12 +165,7 @@ export function compareHandlers(service: DataService): Handlers<CompareRequests>
     whatIf: async ({ file, line, inputs }) => {
       const source = await rolloutsOf(file);
       // The server the inspector verifies the line with: a folder's configs route lines that name none.
-      const { override, sample = null, config = null } = runChoice(file);
-      return whatIf(source, line, await inputsOf(inputs), {
-        ...(override ? { server: override } : {}),
-        sample,
-        config,
-      });
+      return whatIf(source, line, await inputsOf(inputs), runChoice(file));
     },
     repairServers: () => ({ servers: serverTools() }),
     repair: async ({ file, harness, servers, inputs }) => {

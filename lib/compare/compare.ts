@@ -17,7 +17,7 @@ import {
   type InputIndex,
   knownTools,
   pairingKey,
-  type ServerChoiceOptions,
+  type RunServerChoice,
   taskInputKey,
   verifyRollout,
 } from "../verify";
@@ -30,12 +30,6 @@ export type Verdict = "same actions, same reward" | "same actions, different rew
 
 export type PairedBy = "indices" | "input" | "id";
 
-/**
- * How one run's rollouts choose their verifying server when the comparison names none (lib/verify
- * chooseServer): the user's server, a bundled sample's, an opened folder's configs.
- */
-export type RunServerChoice = Pick<ServerChoiceOptions, "override" | "sample" | "config">;
-
 export interface CompareOptions {
   readonly policy?: Policy;
   /** The verifying server of every pair; default the one lib/verify chooses for A's rollout, else B's. */
@@ -45,7 +39,7 @@ export interface CompareOptions {
    * every command pairs it (lib/verify InputIndex: Gym's indices, else the task input).
    */
   readonly inputs?: InputIndex<unknown>;
-  /** Each run's own server choice: an opened folder's configs, a bundled sample's server, the user's. */
+  /** Each run's own server choice (lib/verify RunServerChoice), when the comparison names no server. */
   readonly runs?: { readonly a?: RunServerChoice; readonly b?: RunServerChoice };
 }
 

@@ -23,7 +23,6 @@ export {
   type PairedBy,
   type PairReport,
   pairRollouts,
-  type RunServerChoice,
   type SideReport,
   type StepKind,
   type Verdict,

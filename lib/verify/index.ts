@@ -68,6 +68,7 @@ export {
   declaredToolNames,
   lineAgent,
   provenanceServers,
+  type RunServerChoice,
   SERVER_SOURCE_LABEL,
   SERVER_SOURCES,
   type ServerChoice,

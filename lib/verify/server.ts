@@ -83,6 +83,12 @@ export interface ServerChoiceOptions {
   readonly registry?: VerifierRegistry;
 }
 
+/**
+ * How a run's rollouts choose their verifying server, the same on every page and in every command: the
+ * user's server, a bundled sample's, an opened folder's configs (the rest chooseServer reads per line).
+ */
+export type RunServerChoice = Pick<ServerChoiceOptions, "override" | "sample" | "config">;
+
 /** What chooseServer needs of a folder's configs: a route per agent_ref.name (null: the line has none). */
 export interface ConfigRouter {
   route(agentName: string | null): {

@@ -17,20 +17,11 @@ import {
   provenanceMapOf,
   type Rollout,
 } from "../schemas";
-import {
-  chooseServer,
-  type InputIndex,
-  knownTools,
-  type ServerChoiceOptions,
-  verifyRollout,
-} from "../verify";
+import { chooseServer, type InputIndex, knownTools, type RunServerChoice, verifyRollout } from "../verify";
 
-export interface WhatIfOptions {
-  /** The verifying server; default the one lib/verify chooses (config, environment_name, input row, …). */
+export interface WhatIfOptions extends RunServerChoice {
+  /** The verifying server, over the run's choice; default the one lib/verify chooses for the rollout. */
   readonly server?: string;
-  /** The opened folder's config routes and the bundled sample's server: the same choice as the inspector's. */
-  readonly config?: ServerChoiceOptions["config"];
-  readonly sample?: ServerChoiceOptions["sample"];
   /** S's tools; default the registered verifier's. */
   readonly tools?: readonly string[];
   /** The rollout's materialized-inputs row, when it carries no task fields. */
@@ -93,7 +84,7 @@ function variant(
 export function harnessWhatIf(rollout: Rollout, options: WhatIfOptions = {}): WhatIfReport {
   const input = options.input ?? options.inputs?.pair(rollout).ref ?? undefined;
   const choice = chooseServer(rollout, {
-    override: options.server ?? null,
+    override: options.server ?? options.override ?? null,
     input,
     config: options.config ?? null,
     sample: options.sample ?? null,
