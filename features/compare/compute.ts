@@ -20,6 +20,7 @@ import {
   chooseServer,
   InputIndex,
   knownTools,
+  pairedInput,
   pairingKey,
   type RunServerChoice,
   rowLabel,
@@ -386,7 +387,7 @@ export function whatIf(
   const pairing = inputs?.inputs ? inputs.inputs.pair(found.value) : null;
   const report = harnessWhatIf(found.value, {
     ...run,
-    ...(pairing?.ref == null ? {} : { input: pairing.ref }),
+    ...(pairing === null ? {} : { pairing }),
   });
   return {
     file: file.name,
@@ -460,13 +461,12 @@ export async function repairFile(
   const repair = createRepairer(options);
   const rollouts = file.rollouts.map((r): RepairRolloutView => {
     const result = repair(r.value);
-    const input = inputs?.inputs?.pair(r.value).ref ?? undefined;
     const verifyOptions = {
       policy: "contract" as const,
       server: run.override ?? null,
       sample: run.sample ?? null,
       config: run.config ?? null,
-      ...(input === undefined ? {} : { input }),
+      ...pairedInput(inputs?.inputs?.pair(r.value)),
     };
     const before = verifyRollout(r.value, verifyOptions);
     const after = result.status === "repaired" ? verifyRollout(result.rollout, verifyOptions) : before;

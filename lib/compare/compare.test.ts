@@ -142,6 +142,23 @@ describe("compareRuns on an HTTP run and an MCP run of the same golden tasks", (
   });
 });
 
+describe("compareRuns with input rows open", () => {
+  it("says why a rollout found no row, as the inspector does, and never to open the inputs", () => {
+    const inputs = indexInputs(goldenInputs());
+    const [first] = golden("noecho");
+    if (first === undefined) throw new Error("no noecho golden rollout");
+    // Indices no row has, and a task input no row has: nothing pairs.
+    const stray = structuredClone(first.rollout) as Record<string, unknown>;
+    stray._ng_task_index = 9999;
+    stray.responses_create_params = { input: [{ role: "user", content: "a task no row has" }] };
+    const report = compareRuns([stray], [stray], { inputs, server: WA });
+    const side = report.pairs[0]?.a;
+    expect(side?.reward).toBeNull();
+    expect(side?.error).toMatch(/no input row has/i);
+    expect(side?.error).not.toMatch(/open the inputs/i);
+  });
+});
+
 describe("actions", () => {
   const tools = knownTools(WA) ?? [];
 

@@ -16,6 +16,8 @@ import {
   chooseServer,
   type InputIndex,
   knownTools,
+  type Pairing,
+  pairedInput,
   pairingKey,
   type RunServerChoice,
   taskInputKey,
@@ -43,9 +45,12 @@ export interface CompareOptions {
   readonly runs?: { readonly a?: RunServerChoice; readonly b?: RunServerChoice };
 }
 
-/** The input row paired with a rollout, if any (InputIndex refs are the rows themselves). */
-function inputOf(rollout: Rollout, inputs: InputIndex<unknown> | undefined): unknown {
-  return inputs?.pair(rollout).ref ?? undefined;
+/**
+ * A rollout's pairing with the input rows, when rows are open (InputIndex refs are the rows themselves):
+ * passed to lib/verify whole, so the result says how the row was found (or why none was), as the inspector's.
+ */
+function pairingOf(rollout: Rollout, inputs: InputIndex<unknown> | undefined): Pairing<unknown> | undefined {
+  return inputs?.pair(rollout);
 }
 
 export interface SideReport {
@@ -216,12 +221,12 @@ function side(
   position: number,
   ctx: SideContext,
   options: CompareOptions,
-  input: unknown,
+  pairing: Pairing<unknown> | undefined,
 ): SideReport {
   const result = verifyRollout(rollout, {
     server: ctx.server,
     ...(options.policy === undefined ? {} : { policy: options.policy }),
-    ...(input === undefined ? {} : { input }),
+    ...pairedInput(pairing),
   });
   // Identity comes from the contract's evidence; status and verifier name from the chosen policy's run.
   const actions = actionsOf(rollout, ctx).map((a, i) => {
@@ -261,16 +266,16 @@ export function compareRuns(
     // pairRollouts only returns positions of a and b.
     if (ra === undefined || rb === undefined) throw new Error(`no rollout at pair ${p.a}/${p.b}`);
     // Each rollout is paired with its input row once: the server choice and its verification read it.
-    const inputA = inputOf(ra, options.inputs);
-    const inputB = inputOf(rb, options.inputs);
+    const pairingA = pairingOf(ra, options.inputs);
+    const pairingB = pairingOf(rb, options.inputs);
     const server =
       options.server ??
-      chooseServer(ra, { ...options.runs?.a, input: inputA }).server ??
-      chooseServer(rb, { ...options.runs?.b, input: inputB }).server ??
+      chooseServer(ra, { ...options.runs?.a, input: pairingA?.ref ?? undefined }).server ??
+      chooseServer(rb, { ...options.runs?.b, input: pairingB?.ref ?? undefined }).server ??
       "";
     const ctx = contextFor(server);
-    const sa = side(ra, p.a, ctx, options, inputA);
-    const sb = side(rb, p.b, ctx, options, inputB);
+    const sa = side(ra, p.a, ctx, options, pairingA);
+    const sb = side(rb, p.b, ctx, options, pairingB);
     const { steps: alignment, capped } = alignSequences(sa.actions, sb.actions);
     const divergence = firstDivergence(alignment);
     const recomputed = sa.reward !== null && sb.reward !== null;

@@ -18,6 +18,7 @@ import {
   type ConfigRouter,
   type InputIndex,
   type LineSource,
+  pairedInput,
   type VerifyOptions,
   type VerifyResult,
   verifyBothPolicies,
@@ -68,13 +69,11 @@ export function emptyVerifySummary(): VerifyExportSummary {
 
 /** lib/verify's options for one line (paired with the run's inputs, when given), without the policy. */
 function lineOptions(value: Rollout, options: VerifyExportOptions): Omit<VerifyOptions, "policy"> {
-  const pairing = options.inputs?.pair(value);
   return {
     config: options.config ?? null,
     ...(options.source === undefined ? {} : { source: options.source }),
     ...(options.server === undefined ? {} : { server: options.server }),
-    ...(pairing === undefined ? {} : { pairing }),
-    ...(pairing?.ref === null || pairing === undefined ? {} : { input: pairing.ref }),
+    ...pairedInput(options.inputs?.pair(value)),
   };
 }
 

@@ -111,6 +111,18 @@ export interface VerifyOptions {
 
 type JsonObject = Readonly<Record<string, unknown>>;
 
+/**
+ * What a line's pairing gives verifyRollout: the row, when one paired, and how it was found or why none
+ * was, so an unpaired line says why rather than "open the inputs" while they are open. Every caller that
+ * pairs through an InputIndex passes it this way.
+ */
+export function pairedInput(
+  pairing: Pairing<unknown> | null | undefined,
+): Pick<VerifyOptions, "pairing" | "input"> {
+  if (pairing === null || pairing === undefined) return {};
+  return pairing.ref === null ? { pairing } : { pairing, input: pairing.ref };
+}
+
 /** The verifying server for a rollout (chooseServer without its source), null when nothing decides. */
 export function verifyingServer(
   rollout: Rollout,

@@ -103,6 +103,18 @@ describe("harnessWhatIf", () => {
     expect(unscored.rows.some((r) => r.equalsHttp)).toBe(false);
   });
 
+  it("says why a rollout found no input row while rows are open, never to open them", () => {
+    const inputs = indexInputs(goldenInputs());
+    const g = golden("noecho").find((x) => x.expected.contract.reward === 1)!;
+    const stray = structuredClone(g.rollout) as Record<string, unknown>;
+    stray._ng_task_index = 9999;
+    stray.responses_create_params = { input: [{ role: "user", content: "a task no row has" }] };
+    const report = harnessWhatIf(stray, { inputs, server: WA });
+    expect(report.http.reward).toBeNull();
+    expect(report.http.error).toMatch(/no input row has/i);
+    expect(report.http.error).not.toMatch(/open the materialized inputs/i);
+  });
+
   it("explains why it cannot run: no tool call to re-emit (Gym's structeval), or no verifying server", () => {
     expect(harnessWhatIf({ response: { output: [] } }).error).toBe(
       "it makes no tool call, so no harness's aliases can change its reward.",

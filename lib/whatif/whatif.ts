@@ -17,7 +17,15 @@ import {
   provenanceMapOf,
   type Rollout,
 } from "../schemas";
-import { chooseServer, type InputIndex, knownTools, type RunServerChoice, verifyRollout } from "../verify";
+import {
+  chooseServer,
+  type InputIndex,
+  knownTools,
+  type Pairing,
+  pairedInput,
+  type RunServerChoice,
+  verifyRollout,
+} from "../verify";
 
 export interface WhatIfOptions extends RunServerChoice {
   /** The verifying server, over the run's choice; default the one lib/verify chooses for the rollout. */
@@ -28,6 +36,8 @@ export interface WhatIfOptions extends RunServerChoice {
   readonly input?: unknown;
   /** Or all inputs, indexed (lib/verify InputIndex): the rollout is paired as every command pairs it. */
   readonly inputs?: InputIndex<unknown>;
+  /** Or the rollout's pairing, when the caller paired it (it says how, or why no row was found). */
+  readonly pairing?: Pairing<unknown>;
 }
 
 export interface VariantResult {
@@ -82,7 +92,11 @@ function variant(
 }
 
 export function harnessWhatIf(rollout: Rollout, options: WhatIfOptions = {}): WhatIfReport {
-  const input = options.input ?? options.inputs?.pair(rollout).ref ?? undefined;
+  const paired =
+    options.input !== undefined
+      ? { input: options.input }
+      : pairedInput(options.pairing ?? options.inputs?.pair(rollout));
+  const input = paired.input;
   const choice = chooseServer(rollout, {
     override: options.server ?? options.override ?? null,
     input,
@@ -111,7 +125,7 @@ export function harnessWhatIf(rollout: Rollout, options: WhatIfOptions = {}): Wh
     const result = verifyRollout(candidate, {
       server,
       policy: "contract",
-      ...(input === undefined ? {} : { input }),
+      ...paired,
     });
     return {
       reward: result.reward,
