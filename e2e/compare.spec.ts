@@ -29,6 +29,21 @@ test.describe("compare runs", () => {
     );
   });
 
+  test("at 800 px the pairs' table fits the page: no column is reached by scrolling sideways", async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 800, height: 900 });
+    await page.goto(`/compare?a=${HTTP}&b=${HERMES}`);
+    await waitCompared(page);
+    const table = page.getByTestId("pair-table");
+    await expect(table.locator("tr[data-verdict]").first()).toBeVisible();
+    const { scroll, client } = await table.evaluate((el) => ({
+      scroll: el.scrollWidth,
+      client: el.clientWidth,
+    }));
+    expect(scroll).toBeLessThanOrEqual(client);
+  });
+
   test("HTTP vs Hermes without provenance: identity-bug verdicts, regressions sorted first, filter", async ({
     page,
   }) => {
