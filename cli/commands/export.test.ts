@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -37,9 +37,21 @@ describe("cli export", () => {
       ],
       io,
     );
-    expect(io.err()).toMatch(/^verify \(contract\): \d+ rollouts verified/);
     expect(code).toBe(0);
     const expected = golden("noecho");
+    // The same tally as `cli verify` prints: a rollout without a recomputed reward is never "verified".
+    const unverified = expected.filter((g) => g.expected.contract.reward === null).length;
+    expect(unverified).toBeGreaterThan(0);
+    const verifyIo = memoryIo();
+    await runVerify(
+      [join(GOLDEN_DIR, "wa_noecho.jsonl"), "--inputs", join(GOLDEN_DIR, "wa_inputs.jsonl")],
+      verifyIo,
+    );
+    const tally = io.err().trimEnd().split("\n").at(-1);
+    expect(tally).toBe(verifyIo.err().trimEnd().split("\n").at(-1));
+    expect(tally).toMatch(
+      new RegExp(`^verify \\(contract\\): ${expected.length} rollouts; .*, ${unverified} unverified`),
+    );
     const out = jsonLines(io.out()).map((v) => Verified.parse(v));
     expect(out.map((o) => o.rollout_inspector_verify.reward)).toEqual(
       expected.map((g) => g.expected.contract.reward),
@@ -218,6 +230,33 @@ describe("cli export DIR reads each line as verify DIR does", () => {
       if (name === "tavily_search") expect(rows.map((r) => r.kind)).toContain("placeholder");
     },
   );
+
+  it("--what verify of a folder is one valid JSONL: a file that ends without a line break is not glued to the next", async () => {
+    // Gym's gpqa_diamond rollouts end without a line break; xlam_fc's come after them in the output.
+    const dir = await mkdtemp(join(tmpdir(), "export-join-"));
+    for (const name of ["gpqa_diamond", "xlam_fc"]) {
+      await mkdir(join(dir, name), { recursive: true });
+      await cp(join(EXAMPLES, name), join(dir, name), { recursive: true });
+    }
+    const gpqa = await readFile(join(dir, "gpqa_diamond/data/example_rollouts.jsonl"), "utf8");
+    expect(gpqa.endsWith("\n")).toBe(false);
+    const io = memoryIo();
+    expect(await run([dir, "--what", "verify"], io)).toBe(0);
+    const lines = io
+      .out()
+      .split("\n")
+      .filter((line) => line !== "");
+    const inputs = await Promise.all(
+      ["gpqa_diamond", "xlam_fc"].map((name) =>
+        readFile(join(dir, name, "data/example_rollouts.jsonl"), "utf8"),
+      ),
+    );
+    const count = inputs.reduce((n, text) => n + text.split("\n").filter((line) => line !== "").length, 0);
+    expect(lines).toHaveLength(count);
+    for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+    // Lines without a reward are named by their file, as `verify DIR` names them.
+    expect(io.err()).toMatch(/^xlam_fc\/data\/example_rollouts\.jsonl line 1: /m);
+  });
 
   it("--what verify records aviary's reading and names each line that is not a rollout by its kind", async () => {
     const aviary = memoryIo();

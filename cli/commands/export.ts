@@ -108,13 +108,40 @@ export function parseExportArgs(args: string[]): ParsedExportArgs {
   };
 }
 
+/** The lines without a reward, each named by its file when it came from a folder, then `cli verify`'s tally. */
 function formatVerifySummary(s: VerifyExportSummary, policy: Policy): string {
-  const lines = [
-    `verify (${policy}): ${s.verified} rollouts verified, ${s.changed_reward} with a reward different from the recorded one.`,
-  ];
-  for (const e of s.errors) lines.push(`line ${e.line}: ${terminalText(e.error)}`);
-  for (const b of s.bad) lines.push(`line ${b.line}: ${terminalText(b.error)} (written unchanged)`);
-  return `${lines.join("\n")}\n`;
+  const at = (e: { file?: string; line: number }) =>
+    `${e.file === undefined ? "" : `${terminalText(e.file)} `}line ${e.line}`;
+  const lines: string[] = [];
+  for (const e of s.errors) lines.push(`${at(e)}: ${terminalText(e.error)}`);
+  for (const b of s.bad) lines.push(`${at(b)}: ${terminalText(b.error)} (written unchanged)`);
+  return `${lines.map((line) => `${line}\n`).join("")}${s.tally.line(policy)}`;
+}
+
+const LF = 0x0a;
+
+/**
+ * Writes several files' lines as one JSONL output. Each file's lines are written as they were, the last
+ * one's missing line break included; but the next file must start on a line of its own, or that last line
+ * and its first would be one line of invalid JSON (Gym's gpqa_diamond and swebench rollouts end without one).
+ */
+function filesInto(output: { write(bytes: Uint8Array): Promise<unknown> }) {
+  let last = LF;
+  let started = false;
+  return {
+    async nextFile(): Promise<void> {
+      if (started && last !== LF) {
+        await output.write(new Uint8Array([LF]));
+        last = LF;
+      }
+    },
+    async write(bytes: Uint8Array): Promise<void> {
+      if (bytes.length === 0) return;
+      await output.write(bytes);
+      started = true;
+      last = bytes[bytes.length - 1] ?? LF;
+    },
+  };
 }
 
 const encoder = new TextEncoder();
@@ -142,10 +169,12 @@ export async function run(args: string[], io: CommandIo): Promise<number> {
     if (parsed.what === "verify") {
       const summary = emptyVerifySummary();
       await writeOutput(parsed.out, readFiles, io, null, async (output) => {
+        const into = filesInto(output);
         for (const source of sources) {
           const options = optionsOf(source);
+          await into.nextFile();
           for await (const w of verifyJsonl(await linesOf(source), options, summary))
-            await output.write(w.bytes);
+            await into.write(w.bytes);
         }
       });
       await io.stderr.write(formatVerifySummary(summary, parsed.policy));

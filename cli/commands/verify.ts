@@ -7,7 +7,7 @@ import { type AgentRewards, readLine, unparsedLine } from "../../lib/folder";
 import { HARNESSES, type HarnessId } from "../../lib/harness";
 import type { Policy } from "../../lib/identity/types";
 import type { JsonlItem } from "../../lib/jsonl";
-import { lineAgent, type UnverifiedCode, verifyRollout } from "../../lib/verify";
+import { lineAgent, pairedInput, type UnverifiedCode, VerifyTally, verifyRollout } from "../../lib/verify";
 import { emptyValue, onlyFile, readHarness, readPolicy, scanOptions } from "../args";
 import { CliError, reportError } from "../errors";
 import {
@@ -111,57 +111,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   };
 }
 
-/** Decimal places of the means in the summary line. */
-const SUMMARY_DECIMALS = 4;
-
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-class Summary {
-  rollouts = 0;
-  unreadable = 0;
-  withoutReward = 0;
-  changed = 0;
-  readonly unverified = new Map<UnverifiedCode, number>();
-  private recordedSum = 0;
-  private recordedCount = 0;
-  private recomputedSum = 0;
-  private recomputedCount = 0;
-
-  add(recorded: number | null, recomputed: number | null, unverified: UnverifiedCode | null): void {
-    this.rollouts++;
-    if (unverified !== null) this.unverified.set(unverified, (this.unverified.get(unverified) ?? 0) + 1);
-    if (recorded !== null) {
-      this.recordedSum += recorded;
-      this.recordedCount++;
-    }
-    if (recomputed === null) this.withoutReward++;
-    else {
-      this.recomputedSum += recomputed;
-      this.recomputedCount++;
-    }
-    if (recorded !== null && recomputed !== null && recorded !== recomputed) this.changed++;
-  }
-
-  line(policy: Policy): string {
-    const mean = (sum: number, count: number) =>
-      count === 0 ? "n/a" : `${(sum / count).toFixed(SUMMARY_DECIMALS)} (of ${count})`;
-    return (
-      `verify (${policy}): ${this.rollouts} rollouts` +
-      (this.unreadable > 0 ? `, ${this.unreadable} unreadable lines` : "") +
-      `; mean recorded reward ${mean(this.recordedSum, this.recordedCount)}` +
-      `, mean recomputed reward ${mean(this.recomputedSum, this.recomputedCount)}` +
-      `; ${this.changed} changed, ${this.withoutReward} unverified` +
-      (this.unverified.size > 0
-        ? ` (${[...this.unverified.entries()]
-            .sort((a, b) => b[1] - a[1])
-            .map(([code, n]) => `${code} ${n}`)
-            .join(", ")})`
-        : "") +
-      "\n"
-    );
-  }
 }
 
 /** One line's answer: its JSON output line, and for a rollout what the summary and Gym's metrics count. */
@@ -189,8 +140,7 @@ function verifyLine(item: JsonlItem, source: Source, args: VerifyArgs): VerifyLi
     source: { rollouts: source.path, configs: source.configs },
     ...(server === null ? {} : { server }),
     ...(harness === null ? {} : { harness }),
-    ...(pairing === undefined ? {} : { pairing }),
-    ...(pairing === undefined || pairing.ref === null ? {} : { input: pairing.ref }),
+    ...pairedInput(pairing),
   });
   const out = terminalJson({
     ...at,
@@ -236,7 +186,7 @@ export async function threadWork(argv: readonly string[]): Promise<LineWork<Veri
 async function verifySource(
   lines: AsyncIterable<VerifyLine>,
   emit: (line: string) => Promise<void>,
-  summary: Summary,
+  summary: VerifyTally,
   /** Each verified line's agent and rewards, for Gym's aggregate metrics. */
   agents: AgentRewards[],
 ): Promise<number> {
@@ -293,7 +243,7 @@ async function verifySources(
   const { policy } = args;
   const work = verifyWork(sources, args);
   const stdout = lineBatcher(io.stdout);
-  const summary = new Summary();
+  const summary = new VerifyTally();
   for (const [index, source] of sources.entries()) {
     let readable: number;
     const agents: AgentRewards[] = [];

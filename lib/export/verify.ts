@@ -21,6 +21,7 @@ import {
   pairedInput,
   type VerifyOptions,
   type VerifyResult,
+  VerifyTally,
   verifyBothPolicies,
   verifyRollout,
 } from "../verify";
@@ -51,20 +52,19 @@ export interface VerifyExportOptions {
 
 export interface VerifyExportSummary {
   lines: number;
-  verified: number;
-  /** Rollouts whose recomputed reward differs from the recorded one. */
-  changed_reward: number;
+  /** The rollouts' rewards and reasons, and the unreadable lines, counted as `cli verify` counts them. */
+  readonly tally: VerifyTally;
   /**
    * Lines without a reward: rollouts that could not be verified (no verifier, no paired input), and lines
-   * that are not rollouts, with their kind (lib/folder readLine).
+   * that are not rollouts, with their kind (lib/folder readLine). `file`: a folder's file, as options name it.
    */
-  errors: { line: number; error: string; kind?: LineKind }[];
+  errors: { file?: string; line: number; error: string; kind?: LineKind }[];
   /** Lines that are not JSON, with their kind (a placeholder row, or not_json). */
-  bad: { line: number; error: string; kind: LineKind }[];
+  bad: { file?: string; line: number; error: string; kind: LineKind }[];
 }
 
 export function emptyVerifySummary(): VerifyExportSummary {
-  return { lines: 0, verified: 0, changed_reward: 0, errors: [], bad: [] };
+  return { lines: 0, tally: new VerifyTally(), errors: [], bad: [] };
 }
 
 /** lib/verify's options for one line (paired with the run's inputs, when given), without the policy. */
@@ -126,23 +126,25 @@ export async function* verifyJsonl(
   options: VerifyExportOptions,
   summary: VerifyExportSummary = emptyVerifySummary(),
 ): AsyncGenerator<WrittenLine> {
+  const file = options.file === undefined ? {} : { file: options.file };
   for await (const src of lines) {
     summary.lines++;
     if (src.parsed !== null && !src.parsed.ok) {
       const answer = unparsed(src, src.parsed.error);
-      summary.bad.push({ line: src.line, error: answer.message, kind: answer.kind });
+      summary.bad.push({ ...file, line: src.line, error: answer.message, kind: answer.kind });
+      summary.tally.unreadable++;
     }
     const written = writeLine(src, (value, line, raw) => {
       // Parse once at the edge, as every command does: aviary's transitions read, other lines named by kind.
       const read = readLine(value);
       if (!read.ok) {
-        summary.errors.push({ line, error: `${read.message} (written unchanged)`, kind: read.kind });
+        summary.errors.push({ ...file, line, error: `${read.message} (written unchanged)`, kind: read.kind });
+        summary.tally.unreadable++;
         return null;
       }
       const result = verifyLine(read.rollout, options);
-      summary.verified++;
-      if (result.error !== undefined) summary.errors.push({ line, error: result.error });
-      if (result.reward !== null && result.reward !== result.recorded_reward) summary.changed_reward++;
+      summary.tally.add(result.recorded_reward, result.reward, result.unverified?.code ?? null);
+      if (result.error !== undefined) summary.errors.push({ ...file, line, error: result.error });
       const edits: TopLevelEdit[] = [];
       if (options.setReward && result.reward !== null) {
         edits.push({ key: "reward", raw: formatNumberLike(rawValueOf(raw, "reward"), result.reward) });
@@ -157,8 +159,10 @@ export async function* verifyJsonl(
       });
       return edits;
     });
-    if (written.error !== undefined)
-      summary.bad.push({ line: src.line, error: written.error, kind: "not_json" });
+    if (written.error !== undefined) {
+      summary.bad.push({ ...file, line: src.line, error: written.error, kind: "not_json" });
+      summary.tally.unreadable++;
+    }
     yield written;
   }
 }

@@ -76,6 +76,7 @@ export {
   type ServerSource,
   verifiersForTools,
 } from "./server";
+export { VerifyTally } from "./tally";
 export type { GymAlone, Verifier, VerifierOutput, VerifyRequest, VerifyResult } from "./types";
 export {
   type LineSource,
