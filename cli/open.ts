@@ -2,7 +2,8 @@
 import type { FileHandle } from "node:fs/promises";
 import { open } from "node:fs/promises";
 import { Readable } from "node:stream";
-import { fileProblem, SNIFF_BYTES } from "../lib/filekind";
+import { noRolloutProblem, SNIFF_BYTES } from "../lib/filekind";
+import type { LineKind } from "../lib/folder";
 import { GzipError } from "../lib/jsonl";
 import { CliError, reasonOf } from "./errors";
 import type { CommandIo } from "./io";
@@ -55,23 +56,31 @@ export async function* namingFile<T>(path: string, items: AsyncIterable<T>): Asy
 
 const GZIP_MAGIC = [0x1f, 0x8b] as const;
 
-/** What FILE is instead of rollouts JSONL (lib/filekind), from its first bytes; null for gzip data. */
-async function notRolloutsMessage(path: string): Promise<string | null> {
+/**
+ * What FILE is instead of rollouts JSONL (lib/filekind noRolloutProblem), from the kinds of its lines and
+ * its first bytes; null when its lines say it line by line, or for gzip data whose lines say nothing.
+ */
+async function notRolloutsMessage(path: string, kinds: Iterable<LineKind>): Promise<string | null> {
   const handle = await open(path, "r");
   try {
     const start = new Uint8Array(SNIFF_BYTES);
     const { bytesRead } = await handle.read(start, 0, SNIFF_BYTES, 0);
     const bytes = start.subarray(0, bytesRead);
-    // Compressed bytes say nothing about the text inside.
-    if (bytes[0] === GZIP_MAGIC[0] && bytes[1] === GZIP_MAGIC[1]) return null;
-    return fileProblem(bytes).message;
+    const problem = noRolloutProblem(bytes, kinds);
+    // Compressed bytes say nothing about the text inside; the kinds of its lines may.
+    if (problem?.kind !== "task_rows" && bytes[0] === GZIP_MAGIC[0] && bytes[1] === GZIP_MAGIC[1])
+      return null;
+    return problem?.message ?? null;
   } finally {
     await handle.close();
   }
 }
 
-/** For a FILE that held no rollout at all (empty, CSV, ...): one line on stderr saying what it is instead. */
-export async function sayNotRollouts(path: string, io: CommandIo): Promise<void> {
-  const problem = await notRolloutsMessage(path);
+/**
+ * For a FILE that held no rollout at all (empty, CSV, task rows, ...): one line on stderr saying what it is
+ * instead. `kinds`: the kinds of its lines that were not rollouts (lib/folder LineKind).
+ */
+export async function sayNotRollouts(path: string, io: CommandIo, kinds: Iterable<LineKind>): Promise<void> {
+  const problem = await notRolloutsMessage(path, kinds);
   if (problem !== null) await io.stderr.write(`${path}: ${problem}\n`);
 }

@@ -3,7 +3,7 @@
  * indexed into a new dataset (./store.ts ingest, batch by batch in the pool); a served file is then followed
  * as it grows, and a local file picked again, grown, has its new lines appended to the open one.
  */
-import { fileProblem, SNIFF_BYTES } from "../lib/filekind";
+import { noRolloutProblem, SNIFF_BYTES } from "../lib/filekind";
 import { NO_HARNESS } from "../lib/harness";
 import {
   FOLLOW_CHECK_BYTES,
@@ -179,10 +179,13 @@ export class Sources {
     }
     // No rollout at all (an empty file included): one message saying what the file is instead, unless its
     // lines each have a kind of their own (placeholders, task rows): then it is JSONL, listed line by line.
-    const namedLines = dataset.errors().some((error) => error.line_kind !== "not_json");
-    if (dataset.kind === "rollouts" && dataset.entries.size === 0 && !namedLines) {
+    if (dataset.kind === "rollouts" && dataset.entries.size === 0) {
       const start = new Uint8Array(await dataset.blob().slice(0, SNIFF_BYTES).arrayBuffer());
-      dataset.problem = fileProblem(start).message;
+      const problem = noRolloutProblem(
+        start,
+        dataset.errors().map((error) => error.line_kind),
+      );
+      if (problem !== null) dataset.problem = problem.message;
     }
     report();
     return dataset;

@@ -3,7 +3,7 @@
  * call on stdout, in file order. Streams: one line in memory at a time.
  */
 
-import { readLine, unparsedLine } from "../../lib/folder";
+import { type LineKind, readLine, unparsedLine } from "../../lib/folder";
 import { HARNESSES, type HarnessId } from "../../lib/harness";
 import { resolveRollout } from "../../lib/identity";
 import type { CallResolution, Policy } from "../../lib/identity/types";
@@ -159,17 +159,20 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
   for (const source of sources) {
     const at = (line: number) => lineAt(source, line);
     let readable = 0;
+    const kinds = new Set<LineKind>();
     try {
       const stream = await openFileStream(source.path);
       for await (const item of readJsonl(stream)) {
         if (!item.ok) {
           const answer = unparsedLine(item.error, item.text ?? null);
+          kinds.add(answer.kind);
           await emit(terminalJson({ ...at(item.line), kind: answer.kind, error: answer.message }));
           continue;
         }
         // A JSON value that is not an object reads "not a rollout: the line is not a JSON object" (lib/schemas).
         const read = readLine(item.value);
         if (!read.ok) {
+          kinds.add(read.kind);
           await emit(terminalJson({ ...at(item.line), kind: read.kind, error: read.message }));
           continue;
         }
@@ -200,7 +203,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
     // One sentence for a single FILE without one rollout (an empty one included).
     if (source.file === null && readable === 0) {
       await stdout.flush();
-      await sayNotRollouts(source.path, io);
+      await sayNotRollouts(source.path, io, kinds);
     }
   }
   await stdout.flush();

@@ -5,7 +5,7 @@
  * download from the UI equals this command's output for the same filter.
  */
 import { csvHeader, csvRow, jsonlRow } from "../../lib/export/csv";
-import { readLine, rowRewards, unparsedLine } from "../../lib/folder";
+import { type LineKind, readLine, rowRewards, unparsedLine } from "../../lib/folder";
 import { type HarnessChoice, harnessFor, parseHarnessChoice } from "../../lib/harness";
 import type { JsonlItem } from "../../lib/jsonl";
 import { passScopeText, runMetrics } from "../../lib/metrics";
@@ -257,7 +257,9 @@ function filterStages(filter: readonly FilterClause[]) {
 }
 
 /** One line's answer: its row and whether the in-hand clauses keep it, or why it is left out (for stderr). */
-export type TriageLine = { readonly leftOut: string } | { readonly row: RunRow; readonly fieldOk: boolean };
+export type TriageLine =
+  | { readonly leftOut: string; readonly kind: LineKind }
+  | { readonly row: RunRow; readonly fieldOk: boolean };
 
 /** Triages one line of `source`: the work of every thread (cli/threads.ts). */
 function triageLine(
@@ -269,11 +271,12 @@ function triageLine(
   const where = source.file === null ? "" : `${source.file} `;
   if (!item.ok) {
     const answer = unparsedLine(item.error, item.text ?? null);
-    return { leftOut: `${where}line ${item.line}: ${answer.message} (left out)\n` };
+    return { leftOut: `${where}line ${item.line}: ${answer.message} (left out)\n`, kind: answer.kind };
   }
   // Parse once at the edge: a line that is not a rollout is named with its kind and left out.
   const read = readLine(item.value);
-  if (!read.ok) return { leftOut: `${where}line ${item.line}: ${read.message} (left out)\n` };
+  if (!read.ok)
+    return { leftOut: `${where}line ${item.line}: ${read.message} (left out)\n`, kind: read.kind };
   // The one pairing rule (lib/verify InputIndex): Gym's indices, else an equal task input.
   const pairing = source.inputRows?.pair(read.rollout);
   const row = runRow(item.line, read.rollout, {
@@ -339,10 +342,12 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
       if (args.format === "csv") await output.write(encoder.encode(csvHeader(folder)));
       for (const [index, source] of sources.entries()) {
         const rows: RunRow[] = [];
+        const kinds = new Set<LineKind>();
         const fieldOk = new Set<number>();
         for await (const answer of namingFile(source.path, linesOf(source.path, index, work, pool))) {
           if ("leftOut" in answer) {
             unreadable++;
+            kinds.add(answer.kind);
             await io.stderr.write(answer.leftOut);
             continue;
           }
@@ -350,7 +355,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
           if (answer.fieldOk) fieldOk.add(answer.row.line);
         }
         // One sentence for a single FILE without one rollout (an empty one included).
-        if (source.file === null && rows.length === 0) await sayNotRollouts(source.path, io);
+        if (source.file === null && rows.length === 0) await sayNotRollouts(source.path, io, kinds);
         // Gym's own numbers beside ours, as `cli verify` prints them (recomputed: the contract policy's).
         for (const line of metricsLines(source, rows.map(rowRewards))) await io.stderr.write(line);
         // Each file is a run of its own: its tasks' rollouts are compared among themselves.

@@ -5,6 +5,8 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { memoryIo } from "../io";
+import { run as runResolve } from "./resolve";
+import { run as runTriage } from "./triage";
 import { run } from "./verify";
 
 const GOLDEN = fileURLToPath(new URL("../../fixtures/golden/", import.meta.url));
@@ -273,6 +275,25 @@ describe("verify CLI lines and errors", () => {
     expect(err).toContain(`${csv}: This looks like a CSV file, not a rollouts JSONL file.`);
     const ok = await verify(IPI_ROLLOUTS, "--server", "indirect_prompt_injection");
     expect(ok.err).not.toContain("JSON Lines");
+  });
+
+  it("calls Gym's task rows task rows, and JSONL whose lines are no rollouts JSONL (every command alike)", async () => {
+    // Gym's example.jsonl: task rows, which a newcomer may give instead of example_rollouts.jsonl.
+    const rows = fileURLToPath(
+      new URL("../../fixtures/gym-examples/resources_servers/xlam_fc/data/example.jsonl", import.meta.url),
+    );
+    const records = join(tmp, "records.jsonl");
+    writeFileSync(records, '{"a": 1}\n{"b": 2}\n');
+    for (const command of [run, runTriage, runResolve]) {
+      const taskRows = memoryIo();
+      expect(await command([rows], taskRows)).toBe(0);
+      expect(taskRows.err()).toContain(`${rows}: This file holds task rows`);
+      expect(taskRows.err()).not.toContain("one JSON document");
+      // Each line is named with its kind; nothing is said of the file as a whole.
+      const other = memoryIo();
+      expect(await command([records], other)).toBe(0);
+      expect(other.err()).not.toContain(`${records}:`);
+    }
   });
 
   it("exits 2 with one line for a missing file or inputs file", async () => {

@@ -3,7 +3,7 @@
  * print it beside the recorded one, one JSON object per rollout line, in file order. The rollouts stream
  * (one line in memory at a time); a materialized-inputs file is loaded into a map first, as Gym's reverify does.
  */
-import { type AgentRewards, readLine, unparsedLine } from "../../lib/folder";
+import { type AgentRewards, type LineKind, readLine, unparsedLine } from "../../lib/folder";
 import { HARNESSES, type HarnessId } from "../../lib/harness";
 import type { Policy } from "../../lib/identity/types";
 import type { JsonlItem } from "../../lib/jsonl";
@@ -120,6 +120,8 @@ export interface VerifyLine {
   readonly out: string;
   /** Null for a line that is not a readable rollout. */
   readonly rewards: (AgentRewards & { readonly unverified: UnverifiedCode | null }) | null;
+  /** For a line that is not a readable rollout: its kind (lib/folder LineKind). */
+  readonly kind?: LineKind;
 }
 
 /** Verifies one line of `source`: the work of every thread (cli/threads.ts). */
@@ -128,11 +130,20 @@ function verifyLine(item: JsonlItem, source: Source, args: VerifyArgs): VerifyLi
   const at = lineAt(source, item.line);
   if (!item.ok) {
     const answer = unparsedLine(item.error, item.text ?? null);
-    return { out: terminalJson({ ...at, kind: answer.kind, error: answer.message }), rewards: null };
+    return {
+      out: terminalJson({ ...at, kind: answer.kind, error: answer.message }),
+      rewards: null,
+      kind: answer.kind,
+    };
   }
   // Parse once at the edge: a line that is not a rollout gets its kind, never a verifier.
   const read = readLine(item.value);
-  if (!read.ok) return { out: terminalJson({ ...at, kind: read.kind, error: read.message }), rewards: null };
+  if (!read.ok)
+    return {
+      out: terminalJson({ ...at, kind: read.kind, error: read.message }),
+      rewards: null,
+      kind: read.kind,
+    };
   const pairing = source.inputRows?.pair(read.rollout);
   const result = verifyRollout(read.rollout, {
     policy,
@@ -189,9 +200,12 @@ async function verifySource(
   summary: VerifyTally,
   /** Each verified line's agent and rewards, for Gym's aggregate metrics. */
   agents: AgentRewards[],
+  /** The kinds of the lines that are not rollouts. */
+  kinds: Set<LineKind>,
 ): Promise<number> {
   let readable = 0;
-  for await (const { out, rewards } of lines) {
+  for await (const { out, rewards, kind } of lines) {
+    if (kind !== undefined) kinds.add(kind);
     if (rewards === null) summary.unreadable++;
     else {
       summary.add(rewards.recorded, rewards.recomputed, rewards.unverified);
@@ -247,8 +261,15 @@ async function verifySources(
   for (const [index, source] of sources.entries()) {
     let readable: number;
     const agents: AgentRewards[] = [];
+    const kinds = new Set<LineKind>();
     try {
-      readable = await verifySource(linesOf(source.path, index, work, pool), stdout.line, summary, agents);
+      readable = await verifySource(
+        linesOf(source.path, index, work, pool),
+        stdout.line,
+        summary,
+        agents,
+        kinds,
+      );
     } catch (error) {
       await stdout.flush();
       if (error instanceof CliError) return reportError(error, io);
@@ -259,7 +280,7 @@ async function verifySources(
     await stdout.flush();
     for (const line of metricsLines(source, agents)) await io.stderr.write(line);
     // One sentence for a single FILE without one rollout (an empty one included).
-    if (source.file === null && readable === 0) await sayNotRollouts(source.path, io);
+    if (source.file === null && readable === 0) await sayNotRollouts(source.path, io, kinds);
   }
   await io.stderr.write(summary.line(policy));
   return 0;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fileProblem } from "./index";
+import { fileProblem, noRolloutProblem } from "./index";
 
 const enc = new TextEncoder();
 
@@ -27,5 +27,20 @@ describe("fileProblem", () => {
     const problem = fileProblem(enc.encode("a,b\n1,2\n"));
     expect(problem.message).toContain("CSV");
     expect(problem.message).toContain("JSON Lines");
+  });
+});
+
+describe("noRolloutProblem", () => {
+  const start = enc.encode('{"responses_create_params": {"input": []}}\n');
+  it("names a file of task rows as the inputs of a run", () => {
+    expect(noRolloutProblem(start, ["task_row", "task_row"])?.kind).toBe("task_rows");
+  });
+  it("says nothing of a file whose lines each have a kind of their own: it is JSONL, named line by line", () => {
+    expect(noRolloutProblem(start, ["task_row", "placeholder"])).toBeNull();
+    expect(noRolloutProblem(enc.encode('{"a": 1}\n{"b": 2}\n'), ["no_response"])).toBeNull();
+  });
+  it("reads the first bytes when no line is JSON, or there is none", () => {
+    expect(noRolloutProblem(enc.encode("a,b\n1,2\n"), ["not_json", "not_json"])?.kind).toBe("csv");
+    expect(noRolloutProblem(new Uint8Array(0), [])?.kind).toBe("empty");
   });
 });

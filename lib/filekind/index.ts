@@ -3,6 +3,7 @@
  * file") instead of hundreds of "bad line" errors. Only consulted when not one line of the file is a
  * rollout or an inputs row; the evidence is the file's first bytes (after gzip decoding).
  */
+import type { LineKind } from "../folder";
 
 export type FileProblemKind =
   | "empty"
@@ -11,7 +12,8 @@ export type FileProblemKind =
   | "json_document"
   | "json_array"
   | "csv"
-  | "not_jsonl";
+  | "not_jsonl"
+  | "task_rows";
 
 export interface FileProblem {
   readonly kind: FileProblemKind;
@@ -51,6 +53,26 @@ function looksUtf16(bytes: Uint8Array): boolean {
   }
   const half = n / 2;
   return half >= 4 && (evenNul > 0.8 * half || oddNul > 0.8 * half);
+}
+
+/**
+ * What to say of a whole file that gave no rollout, from the kinds of its lines (lib/folder LineKind) and
+ * its first bytes: task rows and nothing else are the inputs of a run; lines that each have a kind of their
+ * own (a placeholder, a record that is not a rollout) make it JSONL, named line by line, so nothing is said
+ * of the file; only a file whose lines are all not JSON (or that has none) is something else (fileProblem).
+ * The page and every CLI command decide it here.
+ */
+export function noRolloutProblem(start: Uint8Array, kinds: Iterable<LineKind>): FileProblem | null {
+  const seen = new Set(kinds);
+  if (seen.size === 1 && seen.has("task_row")) {
+    return {
+      kind: "task_rows",
+      message:
+        "This file holds task rows (responses_create_params without a response), not rollouts: they are the inputs a run's rollouts are paired with. Give it beside the rollouts file (the CLI's --inputs), or open the folder Gym wrote.",
+    };
+  }
+  for (const kind of seen) if (kind !== "not_json") return null;
+  return fileProblem(start);
 }
 
 /**
