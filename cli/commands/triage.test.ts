@@ -31,9 +31,15 @@ describe("cli triage", () => {
     expect(generated.unreadable).toHaveLength(1);
     expect(io.err()).toContain(`line ${generated.unreadable[0]?.line}: not a rollout: response.output:`);
     for (const cause of ZERO_CAUSES) {
-      const n = recordedZero.filter((i) => i.cause === cause).length;
+      // Drift is counted over every rollout: a recorded 1 recomputed 0 has no recorded zero, and drifts.
+      const n = (cause === "drift" ? generated.intents : recordedZero).filter(
+        (i) => i.cause === cause,
+      ).length;
       expect(out).toMatch(new RegExp(`^  ${cause} +${n}  +${((100 * n) / total).toFixed(1)}%`, "m"));
     }
+    expect(generated.intents.filter((i) => i.cause === "drift" && i.recorded !== 0).length).toBeGreaterThan(
+      0,
+    );
     // Drift is counted apart, under its own heading, after the other causes.
     expect(out.indexOf("counted apart")).toBeGreaterThan(out.indexOf("  wrong_end_state"));
     expect(out.indexOf("  drift")).toBeGreaterThan(out.indexOf("counted apart"));

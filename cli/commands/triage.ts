@@ -25,7 +25,13 @@ import {
   withTaskWide,
   zeroShareText,
 } from "../../lib/run";
-import { reproducedText, summarizeTriage, ZERO_CAUSE_LABELS, ZERO_CAUSES } from "../../lib/triage";
+import {
+  causeCount,
+  reproducedText,
+  summarizeTriage,
+  ZERO_CAUSE_LABELS,
+  ZERO_CAUSES,
+} from "../../lib/triage";
 import { lineAgent } from "../../lib/verify";
 import { emptyValue, onlyFile, REWARD_HELP, readReward, scanOptions } from "../args";
 import { reportError } from "../errors";
@@ -203,7 +209,7 @@ export function formatSummary(
   const notVerified = unverifiedText(unverifiedCounts(rows), rows.length);
   if (notVerified !== null) out.push(notVerified);
   const line = (cause: (typeof ZERO_CAUSES)[number]) => {
-    const n = triage.counts[cause];
+    const n = causeCount(triage, cause);
     const share = rows.length === 0 ? 0 : (100 * n) / rows.length;
     return `  ${cause.padEnd(CAUSE_WIDTH)} ${String(n).padStart(6)}  ${share.toFixed(PERCENT_DECIMALS).padStart(5)}%  ${ZERO_CAUSE_LABELS[cause]}`;
   };

@@ -9,6 +9,7 @@ import {
   zeroShareText,
 } from "@/lib/run";
 import {
+  causeCount,
   type RunTriage,
   reproducedText,
   ZERO_CAUSE_HINTS,
@@ -67,7 +68,7 @@ function CauseButton({
         className={styles.causeNone}
         title={ZERO_CAUSE_HINTS[cause]}
         data-cause={cause}
-        data-count={triage.counts[cause]}
+        data-count={causeCount(triage, cause)}
       >
         <span className={cx(styles.causeSwatch, styles[`fill_${cause}`])} aria-hidden="true" />
         {ZERO_CAUSE_LABELS[cause]}
@@ -80,14 +81,16 @@ function CauseButton({
       aria-pressed={active === cause}
       title={ZERO_CAUSE_HINTS[cause]}
       data-cause={cause}
-      data-count={triage.counts[cause]}
-      disabled={triage.counts[cause] === 0 && active !== cause}
+      data-count={causeCount(triage, cause)}
+      disabled={causeCount(triage, cause) === 0 && active !== cause}
       onClick={() => onCause(active === cause ? null : cause)}
     >
       <span className={cx(styles.causeSwatch, styles[`fill_${cause}`])} aria-hidden="true" />
       <span className={styles.causeLabel}>{ZERO_CAUSE_LABELS[cause]}</span>
-      <span className={styles.causeCount}>{triage.counts[cause]}</span>
-      <span className={cx(styles.causeShare, "muted")}>{percent(triage.counts[cause], triage.total)}</span>
+      <span className={styles.causeCount}>{causeCount(triage, cause)}</span>
+      <span className={cx(styles.causeShare, "muted")}>
+        {percent(causeCount(triage, cause), triage.total)}
+      </span>
     </button>
   );
 }
@@ -110,11 +113,11 @@ export const TriagePanel = memo(function TriagePanel({
 }: Props) {
   const triage = views[reward];
   // A cause with rollouts, or the one the list is filtered to, gets a tile; the others are named in a line.
-  const shown = AGENT_CAUSES.filter((cause) => triage.counts[cause] > 0 || active === cause);
+  const shown = AGENT_CAUSES.filter((cause) => causeCount(triage, cause) > 0 || active === cause);
   const none = AGENT_CAUSES.filter((cause) => !shown.includes(cause));
   const notVerified = unverifiedText(unverified, triage.total);
   // Drift with no rollout is named in a line too (its hint says what it is), not given a tile.
-  const noDrift = triage.counts.drift === 0 && active !== "drift";
+  const noDrift = triage.drifted.length === 0 && active !== "drift";
   let x = 0;
   return (
     <section
@@ -148,7 +151,7 @@ export const TriagePanel = memo(function TriagePanel({
         aria-hidden="true"
       >
         {ZERO_CAUSES.map((cause) => {
-          const width = triage.total === 0 ? 0 : (BAR_WIDTH * triage.counts[cause]) / triage.total;
+          const width = triage.total === 0 ? 0 : (BAR_WIDTH * causeCount(triage, cause)) / triage.total;
           const rect = (
             <rect key={cause} x={x} y={0} width={width} height={4} className={styles[`fill_${cause}`]} />
           );
@@ -198,7 +201,7 @@ export const TriagePanel = memo(function TriagePanel({
       <div
         className={cx(styles.triageApart, noDrift && styles.triageNone)}
         data-testid="triage-drift"
-        data-count={triage.counts.drift}
+        data-count={triage.drifted.length}
       >
         <span className="muted">
           {noDrift

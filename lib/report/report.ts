@@ -16,6 +16,7 @@ import {
   zeroShareText,
 } from "../run";
 import {
+  causeCount,
   type RecordedField,
   type RunTriage,
   reproducedText,
@@ -164,21 +165,25 @@ function breakdown(run: ReportRun, level: number): string {
   const { triage } = run;
   // The breakdown's own rollouts (a filter narrows it), as the page's panel and `cli triage` count them.
   const counts = { rollouts: triage.total, unreadable: run.counts.unreadable };
-  const rows = ZERO_CAUSES.filter((cause) => triage.counts[cause] > 0).map((cause) => {
-    const n = triage.counts[cause];
-    const pct = share(n, counts.rollouts);
-    return [
-      cell(
-        `<strong>${escapeHtml(ZERO_CAUSE_LABELS[cause])}</strong><br><span class="muted">${escapeHtml(ZERO_CAUSE_HINTS[cause])}</span>`,
-      ),
-      cell(String(n), "num"),
-      cell(`${pct.toFixed(1)}%`, "num"),
-      cell(`<span class="bar" style="width:${pct.toFixed(1)}%"></span>`, "barcell"),
-    ];
-  });
+  // Drift is counted apart, over the whole run (lib/triage causeCount): its row comes last.
+  const causes = [...ZERO_CAUSES.filter((cause) => cause !== "drift"), "drift" as const];
+  const rows = causes
+    .filter((cause) => causeCount(triage, cause) > 0)
+    .map((cause) => {
+      const n = causeCount(triage, cause);
+      const pct = share(n, counts.rollouts);
+      return [
+        cell(
+          `<strong>${escapeHtml(ZERO_CAUSE_LABELS[cause])}</strong><br><span class="muted">${escapeHtml(ZERO_CAUSE_HINTS[cause])}</span>`,
+        ),
+        cell(String(n), "num"),
+        cell(`${pct.toFixed(1)}%`, "num"),
+        cell(`<span class="bar" style="width:${pct.toFixed(1)}%"></span>`, "barcell"),
+      ];
+    });
   return `<section data-testid="report-breakdown">${heading(level, "Why zero")}
 <p data-testid="report-zero">${escapeHtml(zeroShareText(triage.zero, counts, triage.view, triage.negative, triage.total - triage.scored))}</p>
-${notVerified(run)}${rows.length === 0 ? `<p>No rollout ${triage.view === "recorded" ? "recorded" : "recomputes to"} 0${triage.scored < triage.total ? " among those with a reward" : ""}.</p>` : table(["cause", "rollouts", "share", ""], rows, "report-causes")}
+${notVerified(run)}${triage.zero === 0 ? `<p>No rollout ${triage.view === "recorded" ? "recorded" : "recomputes to"} 0${triage.scored < triage.total ? " among those with a reward" : ""}.</p>` : ""}${rows.length === 0 ? "" : table(["cause", "rollouts", "share", ""], rows, "report-causes")}
 <p data-testid="report-reproduced">${escapeHtml(reproducedText(triage))}</p>
 </section>`;
 }

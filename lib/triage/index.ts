@@ -22,6 +22,7 @@ export {
 } from "./recorded-fields";
 export { sameFailureTasks, TASK_WIDE_MIN_ROLLOUTS, type TaskFailure } from "./task-wide";
 export {
+  causeCount,
   evidencePolicy,
   type IdentityBasis,
   isZeroOrBelow,

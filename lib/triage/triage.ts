@@ -545,6 +545,12 @@ export interface RunTriage {
   readonly counts: Readonly<Record<ZeroCause, number>>;
   /** Lines per cause, in the order given. */
   readonly lines: Readonly<Record<ZeroCause, readonly number[]>>;
+  /**
+   * Every drifted rollout's line, whatever the view: drift is counted apart over the whole run, as the
+   * sentence on which policy reproduces the recorded reward counts it and as the filter cause:drift keeps
+   * it (a run recorded 1 and recomputed 0 is all drift, with no recorded zero).
+   */
+  readonly drifted: readonly number[];
   /** Over every rollout: which policy reproduces the recorded reward (the run's scoring, as a finding). */
   readonly reproduced: Readonly<Record<Reproduction, number>>;
 }
@@ -582,6 +588,14 @@ function emptyRecord<T>(make: () => T): Record<ZeroCause, T> {
   };
 }
 
+/**
+ * How many rollouts a cause counts in a run's breakdown, for every front end: the view's zeros per cause,
+ * and for drift, counted apart, every drifted rollout of the run.
+ */
+export function causeCount(triage: Pick<RunTriage, "counts" | "drifted">, cause: ZeroCause): number {
+  return cause === "drift" ? triage.drifted.length : triage.counts[cause];
+}
+
 /** The breakdown of a run in one view: the rollouts whose reward in that view is 0 or below, per cause. */
 export function summarizeTriage(items: Iterable<TriagedLine>, view: ZeroView = "recorded"): RunTriage {
   const lines = emptyRecord<number[]>(() => []);
@@ -590,8 +604,10 @@ export function summarizeTriage(items: Iterable<TriagedLine>, view: ZeroView = "
   let scored = 0;
   let zero = 0;
   let negative = 0;
+  const drifted: number[] = [];
   for (const item of items) {
     total++;
+    if (item.cause === "drift") drifted.push(item.line);
     const reproduction = reproducedBy(item.recorded, item.contract, item.legacy);
     if (reproduction !== null) reproduced[reproduction]++;
     const reward = item[view];
@@ -604,5 +620,5 @@ export function summarizeTriage(items: Iterable<TriagedLine>, view: ZeroView = "
   }
   const counts = emptyRecord(() => 0);
   for (const cause of ZERO_CAUSES) counts[cause] = lines[cause].length;
-  return { view, total, scored, zero, negative, counts, lines, reproduced };
+  return { view, total, scored, zero, negative, counts, lines, drifted, reproduced };
 }
