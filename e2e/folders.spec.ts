@@ -420,3 +420,25 @@ test("/compare never reads an unscored or call-free difference as the names': ma
   expect(await alignment.innerText()).toContain("structeval_nonrenderable_example_rollouts.jsonl");
   await expect(structeval.getByTestId("pair-whatif")).toHaveCount(0);
 });
+
+test("Gym's whole resources_servers/ tree: one select of its rollouts files, and the inspector below it", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto("/");
+  await openFolder(page, SERVERS);
+  // ~180 rollouts files: a chip each filled the window and left the list no height.
+  const select = page.getByTestId("file-select").getByRole("combobox");
+  await expect(select).toBeVisible();
+  const options = await select.locator("option").count();
+  expect(options).toBeGreaterThan(100);
+  await expect(page.locator("button[data-dataset-id]")).toHaveCount(0);
+  const row = page.locator("[data-testid=rollout-scroller] [data-line]").first();
+  await expect(row).toBeInViewport();
+  // Another file chosen in the select is the one the list shows.
+  const second = await select.locator("option").nth(1).getAttribute("value");
+  await select.selectOption(second ?? "");
+  await expect.poll(() => new URL(page.url()).searchParams.get("file")).toBe(second);
+  await expect(select).toHaveValue(second ?? "");
+  await expect(row).toBeInViewport();
+});

@@ -3,7 +3,6 @@ import Link from "next/link";
 import { useMemo, useRef, useState } from "react";
 import { cx } from "@/components/cx";
 import { DropTarget, LoadProgressBar, OpenFilesButton, OpenFolderButton, Welcome } from "@/components/Loader";
-import { Name } from "@/components/Name";
 import topbar from "@/components/topbar.module.css";
 import { runViewReady, useRunExport, useRunReport } from "@/features/run/data";
 import { FilterBar } from "@/features/run/FilterBar";
@@ -31,9 +30,10 @@ import { bundledSample } from "@/hooks/samples";
 import { useStable, useStableCallback } from "@/hooks/use-stable";
 import { useStages } from "@/hooks/use-stages";
 import { type AgentInference, formatHarnessChoice, type HarnessChoice } from "@/lib/harness";
-import { formatCount, lineCountsText, type Reward } from "@/lib/run";
+import { formatCount, type Reward } from "@/lib/run";
 import type { ZeroCause } from "@/lib/triage";
 import { useGymMetrics } from "./data";
+import { FileChips } from "./FileChips";
 import { FolderPanel, GymMetricsPanel } from "./FolderPanel";
 import { FollowBanner } from "./FollowBanner";
 import styles from "./Inspector.module.css";
@@ -142,6 +142,7 @@ export function Inspector() {
   const onSort = useStableCallback((key: SortKey) => setView((state) => sortChange(state, key)));
   const selectLine = useStableCallback((line: number) => setView({ line, call: null }, { push: true }));
   const setFilter = useStableCallback((f: string) => setView({ f }));
+  const chooseFile = useStableCallback((file: string) => setView({ file, line: null, call: null }));
   const setFilterFromTop = useStableCallback((f: string) => setView({ f, line: null, call: null }));
   const onReward = useStableCallback((next: Reward) => setView((state) => switchReward(state, next)));
   const onCause = useStableCallback((cause: ZeroCause | null) =>
@@ -195,42 +196,13 @@ export function Inspector() {
               Rollout Inspector
             </Link>
           </h1>
-          <div className={styles.files}>
-            {rolloutSets.map((candidate) => (
-              <button
-                type="button"
-                key={candidate.id}
-                className={cx(styles.fileChip, candidate.id === dataset?.id && styles.fileChipOn)}
-                onClick={() => setView({ file: candidate.id, line: null, call: null })}
-                data-dataset={candidate.name}
-                data-dataset-id={candidate.id}
-                title={`${candidate.name}: ${candidate.lines} lines, ${candidate.bytes} bytes`}
-              >
-                {/* The file name is isolated: its bidi text never reorders the counts beside it. */}
-                <bdi className="chip-name">
-                  <Name value={chipName.get(candidate.id) ?? candidate.name} />
-                </bdi>
-                <span className="muted" data-testid="chip-counts">
-                  {" "}
-                  {lineCountsText({ rollouts: candidate.rows, unreadable: candidate.error_count })}
-                  {candidate.paired_inputs ? ` · ${candidate.paired_rows} paired` : ""}
-                </span>
-              </button>
-            ))}
-            {inputs.map((candidate) => (
-              <span
-                key={candidate.id}
-                className={cx(styles.fileChip, styles.fileChipInputs)}
-                data-inputs={candidate.name}
-                title={candidate.name}
-              >
-                <bdi className="chip-name">
-                  <Name value={chipName.get(candidate.id) ?? candidate.name} />
-                </bdi>{" "}
-                <span className="muted">inputs · {candidate.rows} rows</span>
-              </span>
-            ))}
-          </div>
+          <FileChips
+            rollouts={rolloutSets}
+            inputs={inputs}
+            shown={dataset?.id ?? null}
+            names={chipName}
+            onChoose={chooseFile}
+          />
           <div className={topbar.topbarActions}>
             {busy && <LiveProgressBar progress={loader.progress} onCancel={loader.cancel} />}
             <Link className="button" href={compareHref} data-testid="compare-link">

@@ -1,0 +1,51 @@
+/** The opened files in the header: a chip each, or one select once a folder brings many (Gym's whole tree). */
+import { cleanup, render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { FileChips, MAX_FILE_CHIPS } from "./FileChips";
+import { datasetSummary } from "./test-helpers";
+
+afterEach(cleanup);
+
+const files = (n: number) =>
+  Array.from({ length: n }, (_, i) =>
+    datasetSummary({
+      id: `d${i}`,
+      name: `server_${i}/data/example_rollouts.jsonl`,
+      rows: 5,
+      kind: "rollouts",
+    }),
+  );
+const inputs = [datasetSummary({ id: "in", name: "data/example.jsonl", rows: 5, kind: "inputs" })];
+
+describe("FileChips", () => {
+  it("shows a chip per rollouts file, and the inputs files beside them", async () => {
+    const onChoose = vi.fn();
+    const rollouts = files(MAX_FILE_CHIPS);
+    render(
+      <FileChips rollouts={rollouts} inputs={inputs} shown="d0" names={new Map()} onChoose={onChoose} />,
+    );
+    expect(screen.getAllByRole("button")).toHaveLength(MAX_FILE_CHIPS);
+    expect(screen.getByText("inputs · 5 rows")).toBeInTheDocument();
+    await userEvent.click(screen.getByRole("button", { name: /server_3\// }));
+    expect(onChoose).toHaveBeenLastCalledWith("d3");
+  });
+
+  it("lists many rollouts files in one select, every one of them, the one on screen chosen", async () => {
+    const onChoose = vi.fn();
+    const rollouts = files(180);
+    render(
+      <FileChips rollouts={rollouts} inputs={inputs} shown="d7" names={new Map()} onChoose={onChoose} />,
+    );
+    expect(screen.queryAllByRole("button")).toHaveLength(0);
+    const select = within(screen.getByTestId("file-select")).getByRole("combobox");
+    expect(within(select).getAllByRole("option")).toHaveLength(180);
+    expect(select).toHaveValue("d7");
+    expect(screen.getByTestId("file-select")).toHaveTextContent("180 rollouts files, 1 inputs files:");
+    expect(
+      within(select).getByRole("option", { name: /^server_9\/data\/example_rollouts\.jsonl · 5 rollouts$/ }),
+    ).toBeInTheDocument();
+    await userEvent.selectOptions(select, "d42");
+    expect(onChoose).toHaveBeenLastCalledWith("d42");
+  });
+});
