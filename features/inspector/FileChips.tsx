@@ -7,7 +7,7 @@ import styles from "./Inspector.module.css";
 
 /**
  * Past this many rollouts files the header lists them in one select instead of a chip each: Gym's whole
- * resources_servers/ tree is ~180 files, whose chips filled the 900 px window and left the inspector no room.
+ * resources_servers/ tree has 86 rollouts files (and as many task-row files), whose chips filled the 900 px window and left the inspector no room.
  * Twelve chips take two or three rows at 1440 px.
  */
 export const MAX_FILE_CHIPS = 12;
