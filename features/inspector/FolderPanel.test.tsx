@@ -63,13 +63,13 @@ describe("GymMetricsPanel", () => {
     expect(within(panel).getByText(/Gym's own numbers beside ours/).textContent).toContain(
       `: ${differ.length} difference`,
     );
-    // iheval's metrics were computed over other rows than its example.jsonl: one tool on average, 0.2 here.
-    expect(rowOf("Number of tools Average")).toEqual([
-      "Number of tools Average",
+    // iheval's last row has two user messages; Gym's file says every row has one.
+    expect(rowOf("Number of turns Max")).toEqual([
+      "Number of turns Max",
       "resources_servers/iheval/data/example.jsonl",
       "1",
-      "0.2",
-      "differs by -0.8 (data/example.jsonl)",
+      "2",
+      "differs by 1 (data/example.jsonl)",
     ]);
     expect(rowOf("Number of examples")).toEqual([
       "Number of examples",

@@ -26,12 +26,21 @@ describe("Gym's metrics beside the recomputed figures", () => {
     expect(report.summary).toMatch(/^Gym's dataset metrics of .*: (\d+) of \1 recomputed figures agree\.$/);
   });
 
-  it("names each difference (iheval's metrics were computed over other rows than its example.jsonl)", () => {
+  it("counts tools and turns as Gym does: only the rows that declare tools, that have a user message", () => {
+    // iheval: one of its five rows declares tools (one); Gym's file says 1 value, average 1.
+    const report = dataset("iheval");
+    const byName = new Map(report.comparisons.map((c) => [c.metric, c]));
+    expect(byName.get("Number of tools rows")).toMatchObject({ gym: 1, ours: 1, same: true });
+    expect(byName.get("Number of tools Average")).toMatchObject({ gym: 1, ours: 1, same: true });
+    expect(byName.get("Number of tools Min")).toMatchObject({ gym: 1, ours: 1, same: true });
+  });
+
+  it("names each difference (iheval's turns: its last row has two user messages, Gym's file says one)", () => {
     const report = dataset("iheval");
     const differ = report.comparisons.filter((c) => !c.same);
-    expect(differ.map((c) => c.metric)).toContain("Number of tools Average");
+    expect(differ.map((c) => c.metric)).toEqual(["Number of turns Average", "Number of turns Max"]);
     expect(report.summary).toContain(
-      "Number of tools Average (resources_servers/iheval/data/example.jsonl): Gym 1, recomputed 0.2 from data/example.jsonl: differs by -0.8.",
+      "Number of turns Max (resources_servers/iheval/data/example.jsonl): Gym 1, recomputed 2 from data/example.jsonl: differs by 1.",
     );
   });
 

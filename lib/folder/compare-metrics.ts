@@ -80,6 +80,12 @@ function userTurns(input: unknown): number {
   return input.filter((item) => isJsonObject(item) && item.role === "user").length;
 }
 
+/** A value Gym's dataset metrics observe as a number: numbers, and booleans as 0/1 (Python's int(bool)). */
+function observed(value: unknown): number | null {
+  if (typeof value === "boolean") return value ? 1 : 0;
+  return typeof value === "number" && Number.isFinite(value) ? value : null;
+}
+
 /** Per-row figures of a dataset, fed row by row (the rows stream; nothing is kept). */
 export class DatasetTally {
   examples = 0;
@@ -94,15 +100,25 @@ export class DatasetTally {
     push(s, value);
   }
 
+  /**
+   * One task row, as Gym's train_data_utils observes it: tools only when the row declares them (not null),
+   * turns only when it has a user message, and every other top-level number (a boolean as 0/1, each number of
+   * a list); its "Total # non-null values" is then the count of rows observed, not of rows.
+   */
   row(value: unknown): void {
     this.examples++;
     const params = Params.safeParse(value);
     const tools = params.success ? params.data.responses_create_params.tools : undefined;
-    this.add("Number of tools", Array.isArray(tools) ? tools.length : 0);
-    this.add("Number of turns", params.success ? userTurns(params.data.responses_create_params.input) : 0);
+    if (Array.isArray(tools)) this.add("Number of tools", tools.length);
+    const turns = params.success ? userTurns(params.data.responses_create_params.input) : 0;
+    if (turns > 0) this.add("Number of turns", turns);
     if (!isJsonObject(value)) return;
     for (const [key, v] of Object.entries(value)) {
-      if (typeof v === "number" && Number.isFinite(v)) this.add(key, v);
+      if (key === "responses_create_params" || key === "response") continue;
+      for (const item of Array.isArray(v) ? v : [v]) {
+        const x = observed(item);
+        if (x !== null) this.add(key, x);
+      }
     }
   }
 
@@ -165,6 +181,9 @@ export function compareDataset(
       skipped.push(stat.field);
       continue;
     }
+    // How many rows Gym observed the figure in: the rows that declare tools, that have a user message.
+    if (stat.count !== undefined)
+      out.push(comparison(`${stat.field} rows`, scope, stat.count, ours.n, source));
     if (stat.average !== undefined)
       out.push(
         comparison(
