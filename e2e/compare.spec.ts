@@ -29,6 +29,15 @@ test.describe("compare runs", () => {
     );
   });
 
+  test("one file as A and B: the page says each rollout is compared with itself", async ({ page }) => {
+    await page.goto(`/compare?a=${HTTP}&b=${HTTP}`);
+    await waitCompared(page);
+    await expect(page.getByTestId("same-run")).toContainText("A and B are the same file");
+    await page.getByTestId("compare-b-select").selectOption(HERMES);
+    await waitCompared(page);
+    await expect(page.getByTestId("same-run")).toHaveCount(0);
+  });
+
   test("at 800 px the pairs' table fits the page: no column is reached by scrolling sideways", async ({
     page,
   }) => {

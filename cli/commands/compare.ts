@@ -99,8 +99,9 @@ function pairLine(p: PairReport): string {
     p.alignment_capped === null ? "" : `\n${" ".repeat(14)}${terminalText(p.alignment_capped.message)}`;
   // A verdict on recorded rewards shows the rewards it compared, and says so.
   const recorded = p.reward_basis === "recorded";
+  const tasks = p.tasks_differ ? "  different tasks: same indices, different task inputs" : "";
   const [ra, rb] = recorded ? [p.a.recorded_reward, p.b.recorded_reward] : [p.a.reward, p.b.reward];
-  return `${terminalText(p.key).padEnd(12)} ${reward(ra).padStart(6)} ${reward(rb).padStart(6)}  ${p.verdict}${recorded ? " (recorded)" : ""}${divergence}${err === "" ? "" : `  [${err}]`}${capped}`;
+  return `${terminalText(p.key).padEnd(12)} ${reward(ra).padStart(6)} ${reward(rb).padStart(6)}  ${p.verdict}${recorded ? " (recorded)" : ""}${tasks}${divergence}${err === "" ? "" : `  [${err}]`}${capped}`;
 }
 
 export function formatCompare(report: CompareReport, a: string, b: string): string {
@@ -108,7 +109,13 @@ export function formatCompare(report: CompareReport, a: string, b: string): stri
   const lines = [
     `compare a=${a} b=${b} (policy ${report.policy})`,
     `${s.pairs} pairs; unpaired: ${s.unpaired_a} in a, ${s.unpaired_b} in b`,
-    `reward parity ${percent(s.parity_rate)}, action parity ${percent(s.action_parity_rate)}; rewards recomputed in ${s.recomputed} of ${s.pairs} pairs${s.recomputed < s.pairs ? " (the others compare the rewards the files recorded)" : ""}`,
+    ...(a === b ? ["a and b are the same file: each rollout is compared with itself"] : []),
+    ...(s.tasks_differ > 0
+      ? [
+          `warning: ${s.tasks_differ} of ${s.pairs} pairs share (_ng_task_index, _ng_rollout_index) but not their task input: a and b look like runs of different tasks`,
+        ]
+      : []),
+    `reward parity ${percent(s.parity_rate)}, action parity ${s.with_calls === 0 && s.pairs > 0 ? "n/a (neither run makes a tool call)" : percent(s.action_parity_rate)}; rewards recomputed in ${s.recomputed} of ${s.pairs} pairs${s.recomputed < s.pairs ? " (the others compare the rewards the files recorded)" : ""}`,
     `same actions, same reward: ${s.same_actions_same_reward}`,
     `same actions, different reward: ${s.same_actions_different_reward} (only because of names, with calls on both sides and recomputed rewards: ${s.names_decided})`,
     `different actions: ${s.different_actions}`,

@@ -219,6 +219,18 @@ function RunsTab(props: TabProps) {
           are different tasks under one key, and A's rows were used for both runs.
         </div>
       )}
+      {runs.data && state.a === state.b && aiName === biName && (
+        <div className="banner" role="status" data-testid="same-run">
+          A and B are the same file: each rollout is compared with itself. Choose another run for B.
+        </div>
+      )}
+      {runs.data && runs.data.summary.tasks_differ > 0 && (
+        <div className="banner banner-error" role="alert" data-testid="tasks-differ-banner">
+          {runs.data.summary.tasks_differ} of {runs.data.summary.pairs} pairs share Gym's (_ng_task_index,
+          _ng_rollout_index) but not their task input: A and B look like runs of different tasks, and those
+          pairs compare two tasks, not two runs of one.
+        </div>
+      )}
       {runs.data && (
         <section className={styles.section} data-testid="compare-result" data-ready={!runs.isFetching}>
           <CompareSummaryBand view={runs.data} />

@@ -2,7 +2,7 @@
  * A pair's verifier-name note in the /compare table: a divergence (the mismatched tone) only when the names
  * may have decided the reward; with the same actions and the same reward it is a neutral note.
  */
-import { render, screen } from "@testing-library/react";
+import { cleanup, render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { styles, VerdictBadge } from "./common";
 import { NameMismatch, PairTable, sharedErrors } from "./RunsView";
@@ -20,6 +20,7 @@ function pair(verdict: PairRow["verdict"]): PairRow {
     verdict,
     reward_basis: "recomputed",
     names_decided: verdict === "same actions, different reward",
+    tasks_differ: false,
     divergence: null,
     divergence_step: null,
     name_mismatch: {
@@ -115,6 +116,8 @@ describe("PairTable", () => {
         different_actions: 0,
         parity_rate: 1,
         action_parity_rate: 1,
+        with_calls: 1,
+        tasks_differ: 0,
       },
       pairs: [{ ...byInput, a: { ...byInput.a, line: 3 }, b: { ...byInput.b, line: 7 } }],
       unpaired_a: [],
@@ -139,5 +142,23 @@ describe("PairTable", () => {
     const label = container.querySelector("[data-pair-label]");
     expect(label?.textContent).toBe("A 3 · B 7 (by input)");
     expect(label?.getAttribute("title")).toBe(prompt);
+    expect(container.querySelector("[data-testid=tasks-differ]")).toBeNull();
+    cleanup();
+    // Two tasks under one pair of indices (two datasets' task 0): the row says so before anything else.
+    const twoTasks = { ...view, pairs: [{ ...pair("same actions, different reward"), tasks_differ: true }] };
+    const other = render(
+      <PairTable
+        view={twoTasks}
+        verdicts={[]}
+        sort="pair"
+        open={null}
+        detail={undefined}
+        detailLoading={false}
+        onOpen={() => {}}
+        inspectorHref={() => null}
+        onWhatIf={() => {}}
+      />,
+    );
+    expect(other.getByTestId("tasks-differ")).toHaveTextContent("Different tasks");
   });
 });

@@ -38,10 +38,21 @@ export function CompareSummaryBand({ view }: { view: CompareView }) {
               : ` · ${s.pairs - s.recomputed} as the files recorded them (not recomputed)`)}
         </span>
       </div>
-      <div className={`${styles.stat} ${s.action_parity_rate === 1 ? styles.toneGood : styles.toneChanged}`}>
-        <span className={styles.statValue}>{percent(s.action_parity_rate)}</span>
-        <span className={styles.statLabel}>action parity · same canonical actions</span>
-      </div>
+      {s.with_calls === 0 && s.pairs > 0 ? (
+        // The same actions of runs that make no call are no evidence: there is nothing to compare.
+        <div className={`${styles.stat} ${styles.toneNeutral}`} data-testid="action-parity">
+          <span className={styles.statValue}>—</span>
+          <span className={styles.statLabel}>action parity · neither run makes a tool call</span>
+        </div>
+      ) : (
+        <div
+          className={`${styles.stat} ${s.action_parity_rate === 1 ? styles.toneGood : styles.toneChanged}`}
+          data-testid="action-parity"
+        >
+          <span className={styles.statValue}>{percent(s.action_parity_rate)}</span>
+          <span className={styles.statLabel}>action parity · same canonical actions</span>
+        </div>
+      )}
       <div
         className={`${styles.stat} ${s.names_decided > 0 ? styles.toneBad : styles.toneNeutral}`}
         data-testid="identity-bugs"
@@ -323,6 +334,12 @@ export function PairTable({
                     <VerdictBadge verdict={p.verdict} basis={p.reward_basis} namesDecided={p.names_decided} />
                   </td>
                   <td className={styles.divergenceText}>
+                    {p.tasks_differ && (
+                      <span className={styles.pairWarning} data-testid="tasks-differ">
+                        Different tasks: the same (_ng_task_index, _ng_rollout_index), but A's and B's task
+                        inputs differ.{" "}
+                      </span>
+                    )}
                     {p.divergence ??
                       (p.name_mismatch ? null : (
                         <span className="muted">none: the action sequences agree.</span>

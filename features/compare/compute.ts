@@ -309,6 +309,7 @@ export function compareView(
       verdict: p.verdict,
       reward_basis: p.reward_basis,
       names_decided: p.names_decided,
+      tasks_differ: p.tasks_differ,
       divergence: p.first_divergence?.message ?? null,
       divergence_step: p.first_divergence?.step ?? null,
       name_mismatch: nameMismatch(p),

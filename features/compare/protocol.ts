@@ -73,6 +73,8 @@ export interface PairRow {
   readonly reward_basis: "recomputed" | "recorded";
   /** Only the names can explain the different rewards (lib/compare PairReport.names_decided). */
   readonly names_decided: boolean;
+  /** Paired by Gym's indices, of two different task inputs (lib/compare PairReport.tasks_differ). */
+  readonly tasks_differ: boolean;
   /** One sentence on the first divergence, or null when the action sequences agree. */
   readonly divergence: string | null;
   readonly divergence_step: number | null;

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "../jsonl";
 import { asRollout, narrowing } from "../schemas/test-helpers";
@@ -139,6 +141,32 @@ describe("compareRuns on an HTTP run and an MCP run of the same golden tasks", (
       expect(p.a.reward).toBe(want);
       expect(p.verdict).toBe("same actions, same reward");
     }
+  });
+});
+
+describe("compareRuns on two of Gym's runs of different tasks", () => {
+  const gym = (file: string) =>
+    readFileSync(join(import.meta.dirname, "../../fixtures/gym-examples", file), "utf8")
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .map((line): unknown => JSON.parse(line));
+  it("says when the indices pair two tasks, and that runs without a call have no actions to compare", () => {
+    // wmt_translation's task 0 and flores200's task 0: the same indices, two sentences to translate.
+    const report = compareRuns(
+      gym("resources_servers/wmt_translation/data/example_rollouts.jsonl"),
+      gym("benchmarks/flores200/data/example_rollouts.jsonl"),
+    );
+    expect(report.summary.pairs).toBe(5);
+    expect(report.summary.tasks_differ).toBe(5);
+    expect(report.pairs.every((p) => p.tasks_differ && p.paired_by === "indices")).toBe(true);
+    expect(report.summary.with_calls).toBe(0);
+    expect(report.summary.names_decided).toBe(0);
+    // The same run against itself: one task per pair.
+    const self = compareRuns(
+      gym("resources_servers/wmt_translation/data/example_rollouts.jsonl"),
+      gym("resources_servers/wmt_translation/data/example_rollouts.jsonl"),
+    );
+    expect(self.summary.tasks_differ).toBe(0);
   });
 });
 

@@ -90,9 +90,15 @@ export interface PairReport {
   readonly verdict: Verdict;
   /**
    * Only the names can explain the different rewards: the same actions, tool calls on both sides and both
-   * rewards recomputed (the identity bug). Without a call, or on recorded rewards, something else differs.
+   * rewards recomputed, of the same task (the identity bug). Without a call, on recorded rewards, or between
+   * two tasks, something else differs.
    */
   readonly names_decided: boolean;
+  /**
+   * Paired by Gym's indices, but the two task inputs differ: the runs are not of the same tasks (two
+   * datasets' task 0), so the pair compares two tasks.
+   */
+  readonly tasks_differ: boolean;
 }
 
 export interface CompareSummary {
@@ -115,6 +121,10 @@ export interface CompareSummary {
   readonly parity_rate: number | null;
   /** Share of pairs whose action sequences agree (0..1); null when nothing paired. */
   readonly action_parity_rate: number | null;
+  /** Pairs where either side makes a tool call: with none, the same actions are no actions at all. */
+  readonly with_calls: number;
+  /** Pairs paired by Gym's indices whose task inputs differ (see PairReport.tasks_differ). */
+  readonly tasks_differ: number;
 }
 
 export interface CompareReport {
@@ -282,6 +292,8 @@ export function compareRuns(
     const [x, y] = recomputed ? [sa.reward, sb.reward] : [sa.recorded_reward, sb.recorded_reward];
     const sameReward = x === y;
     const sameActions = divergence === null;
+    const [ka, kb] = p.by === "indices" ? [taskInputKey(ra), taskInputKey(rb)] : [null, null];
+    const tasksDiffer = ka !== null && kb !== null && ka !== kb;
     const verdict: Verdict = !sameActions
       ? "different actions"
       : sameReward
@@ -303,8 +315,10 @@ export function compareRuns(
       names_decided:
         verdict === "same actions, different reward" &&
         recomputed &&
+        !tasksDiffer &&
         sa.actions.length > 0 &&
         sb.actions.length > 0,
+      tasks_differ: tasksDiffer,
     };
   });
 
@@ -326,6 +340,8 @@ export function compareRuns(
       different_actions: count("different actions"),
       parity_rate: rate(reports.filter((r) => r.same_reward).length),
       action_parity_rate: rate(reports.filter((r) => r.same_actions).length),
+      with_calls: reports.filter((r) => r.a.actions.length > 0 || r.b.actions.length > 0).length,
+      tasks_differ: reports.filter((r) => r.tasks_differ).length,
     },
   };
 }
