@@ -258,9 +258,10 @@ describe("cli triage", () => {
     expect(await passLine("code_gen")).toBe(
       "pass@k (recorded, over tasks): pass@1 0.2000 (5 tasks), pass@2 n/a (0 tasks), pass@4 n/a (0 tasks) (a pass is a reward above 0)",
     );
-    // structeval's two files are two runs of one rollout per task: never one run of two.
+    // structeval's two files are two runs of one rollout per task: never one run of two. Two of its
+    // rewards are partial scores (0.95, 0.63), which pass as surely as a 1: the line says so.
     expect(await passLine("structeval")).toBe(
-      "pass@k (recorded, over tasks): pass@1 0.9000 (10 tasks), pass@2 n/a (0 tasks), pass@4 n/a (0 tasks) (a pass is a reward above 0)",
+      "pass@k (recorded, over tasks): pass@1 0.9000 (10 tasks), pass@2 n/a (0 tasks), pass@4 n/a (0 tasks) (a pass is a reward above 0; 2 rollouts scored between 0 and 1 and each counts as a pass: these rewards are scores, not pass/fail, so read the means)",
     );
     // newton_bench's 3 rollouts that pair with no task row are named as left out, not dropped silently.
     expect(await passLine("newton_bench")).toBe(

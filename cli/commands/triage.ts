@@ -206,7 +206,7 @@ export function formatSummary(
       triage.total - triage.scored,
     ),
   );
-  const notVerified = unverifiedText(unverifiedCounts(rows), rows.length);
+  const notVerified = unverifiedText(unverifiedCounts(rows), rows.length, reward);
   if (notVerified !== null) out.push(notVerified);
   const line = (cause: (typeof ZERO_CAUSES)[number]) => {
     const n = causeCount(triage, cause);
@@ -222,9 +222,10 @@ export function formatSummary(
     kept.map((row) => metricsOf(row, options.runs?.get(row))),
     { reward },
   );
-  out.push(
-    `mean reward: recorded ${fixed(m.mean.recorded, MEAN_DECIMALS)}, contract ${fixed(m.mean.contract, MEAN_DECIMALS)}, legacy ${fixed(m.mean.legacy, MEAN_DECIMALS)}`,
-  );
+  // Each mean over the rollouts that have that reward, as cli verify says: 410 recorded, 15 recomputed.
+  const mean = (source: "recorded" | "contract" | "legacy") =>
+    `${source} ${fixed(m.mean[source], MEAN_DECIMALS)}${m.mean[source] === null ? "" : ` (of ${m.rollouts - m.distribution[source].missing})`}`;
+  out.push(`mean reward: ${mean("recorded")}, ${mean("contract")}, ${mean("legacy")}`);
   out.push(
     `pass@k (${reward}, over tasks): ${m.pass_at_k.map((p) => `pass@${p.k} ${fixed(p.value, MEAN_DECIMALS)} (${p.tasks} tasks)`).join(", ")} (${passScopeText(m)})`,
   );

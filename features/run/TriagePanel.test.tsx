@@ -337,7 +337,7 @@ describe("TriagePanel", () => {
     expect(text).not.toBeNull();
     expect(screen.getByTestId("triage-unverified")).toHaveTextContent(text ?? "");
     cleanup();
-    renderPanel({ unverified: {} });
+    renderPanel({ unverified: { contract: {}, legacy: {} } });
     expect(screen.queryByTestId("triage-unverified")).toBeNull();
   });
 });

@@ -4,7 +4,7 @@ import {
   count,
   type LineCounts,
   type Reward,
-  type UnverifiedCounts,
+  type UnverifiedByPolicy,
   unverifiedText,
   zeroShareText,
 } from "@/lib/run";
@@ -29,7 +29,7 @@ interface Props {
   /** The run's rollouts and unreadable lines: the headline says what its denominator holds. */
   counts: LineCounts;
   /** The rollouts the breakdown covers that the contract policy could not verify, by reason. */
-  unverified: UnverifiedCounts;
+  unverified: UnverifiedByPolicy;
   /** The cause the list is filtered to, if any. */
   active: ZeroCause | null;
   /** What the breakdown covers when a filter narrows it (null: the whole run). */
@@ -115,7 +115,7 @@ export const TriagePanel = memo(function TriagePanel({
   // A cause with rollouts, or the one the list is filtered to, gets a tile; the others are named in a line.
   const shown = AGENT_CAUSES.filter((cause) => causeCount(triage, cause) > 0 || active === cause);
   const none = AGENT_CAUSES.filter((cause) => !shown.includes(cause));
-  const notVerified = unverifiedText(unverified, triage.total);
+  const notVerified = unverifiedText(unverified, triage.total, reward);
   // Drift with no rollout is named in a line too (its hint says what it is), not given a tile.
   const noDrift = triage.drifted.length === 0 && active !== "drift";
   let x = 0;

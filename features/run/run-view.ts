@@ -25,7 +25,7 @@ import {
   type RunRow,
   runRow,
   textsOf,
-  type UnverifiedCounts,
+  type UnverifiedByPolicy,
   unverifiedCounts,
   withoutKinds,
   withTaskWide,
@@ -76,7 +76,7 @@ export interface RunView {
   /** Rollouts the breakdown covers (the filter without its cause clauses). */
   readonly breakdown_rollouts: number;
   /** Of those, the rollouts not verified under the contract policy, by reason. */
-  readonly unverified: UnverifiedCounts;
+  readonly unverified: UnverifiedByPolicy;
   /** The run's rollouts and its unreadable lines (lib/run lineCountsText words them). */
   readonly counts: LineCounts;
   /** Metrics over the rows the filter keeps (all without a filter); metrics.reward says which reward pass@k reads. */

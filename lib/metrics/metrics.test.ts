@@ -171,6 +171,26 @@ describe("group and run metrics on hand-built rows", () => {
     expect(passScopeText(runMetrics(rows.slice(0, 1), { above: 0.5 }))).toBe("a pass is a reward above 0.5");
   });
 
+  it("says when rewards are scores, not pass/fail: every partial score above the bar counts as a pass", () => {
+    const row = { agent: "a", server: "s", model: null, usage: null, contract: null, legacy: null };
+    // flores200's BLEU-like rewards: pass@1 is 1 while the mean is 0.5.
+    const rows = [0.39, 0.47, 0.6, 1, 0].map((recorded, i) => ({
+      ...row,
+      line: i + 1,
+      task: String(i),
+      recorded,
+    }));
+    const m = runMetrics(rows);
+    expect(m.pass_at_k[0]?.value).toBe(0.8);
+    expect(passScopeText(m)).toBe(
+      "a pass is a reward above 0; 3 rollouts scored between 0 and 1 and each counts as a pass: these rewards are scores, not pass/fail, so read the means",
+    );
+    // Above a bar of 0.5 only the 0.6 is such a score.
+    expect(passScopeText(runMetrics(rows, { above: 0.5 }))).toMatch(
+      /^a pass is a reward above 0\.5; 1 rollout scored between 0\.5 and 1/,
+    );
+  });
+
   it("the distribution lists each distinct reward and the rows without one", () => {
     expect(rewardDistribution(ROWS, "contract")).toEqual({
       bins: [

@@ -351,6 +351,8 @@ export interface RunMetrics {
   readonly pass_left_out: { readonly no_task: number; readonly no_reward: number };
   /** A reward passes when it is strictly above this (PassOptions.above). */
   readonly pass_above: number;
+  /** Rollouts pass@k counts whose reward is a partial score: above pass_above and below 1. */
+  readonly pass_partial: number;
   readonly distribution: Readonly<Record<RewardSource, RewardDistribution>>;
   readonly policy_change: PolicyChange;
   readonly usage: UsageTotals;
@@ -361,14 +363,21 @@ export interface RunMetrics {
  * What pass@k counts and leaves out, every front end's words: "a pass is a reward above 0; left out: 3
  * rollouts without a task, 2 rollouts without a recorded reward".
  */
-export function passScopeText(m: Pick<RunMetrics, "pass_left_out" | "pass_above" | "reward">): string {
+export function passScopeText(
+  m: Pick<RunMetrics, "pass_left_out" | "pass_above" | "reward" | "pass_partial">,
+): string {
   const { no_task, no_reward } = m.pass_left_out;
   const rollouts = (n: number) => `${n} ${n === 1 ? "rollout" : "rollouts"}`;
   const out = [
     ...(no_task === 0 ? [] : [`${rollouts(no_task)} without a task`]),
     ...(no_reward === 0 ? [] : [`${rollouts(no_reward)} without a ${m.reward} reward`]),
   ];
-  return `a pass is a reward above ${m.pass_above}${out.length === 0 ? "" : `; left out: ${out.join(", ")}`}`;
+  // A score such as BLEU or a judge's 0.49 passes as surely as a 1: say so, or pass@1 1.000 reads as perfect.
+  const partialText =
+    m.pass_partial === 0
+      ? ""
+      : `; ${rollouts(m.pass_partial)} scored between ${m.pass_above} and 1 and each counts as a pass: these rewards are scores, not pass/fail, so read the means`;
+  return `a pass is a reward above ${m.pass_above}${partialText}${out.length === 0 ? "" : `; left out: ${out.join(", ")}`}`;
 }
 
 /** The k values the run panel reports by default. */
@@ -405,6 +414,10 @@ export function runMetrics(rows: readonly MetricsRow[], options: RunMetricsOptio
     by_server: groupStats(rows, "server", { ...options, reward }),
     pass_at_k: (options.ks ?? DEFAULT_KS).map((k) => runPassAtK(rows, k, reward, options)),
     pass_above: options.above ?? 0,
+    pass_partial: rows.filter((row) => {
+      const r = rewardOf(row, reward);
+      return row.task !== null && r !== null && r > (options.above ?? 0) && r < 1;
+    }).length,
     pass_left_out: {
       no_task: rows.filter((row) => row.task === null && rewardOf(row, reward) !== null).length,
       no_reward: rows.filter((row) => rewardOf(row, reward) === null).length,

@@ -31,7 +31,7 @@ function run(file: string | null, rollouts: ReportRollout[]): ReportRun {
     file,
     counts: { rollouts: 2, unreadable: 1 },
     triage: summarizeTriage([], "recorded"),
-    unverified: { counts: {}, rollouts: 2 },
+    unverified: { counts: { contract: {}, legacy: {} }, rollouts: 2 },
     metrics: runMetrics([]),
     rollouts,
   };

@@ -11,7 +11,7 @@ import {
   formatCount,
   type LineCounts,
   lineCountsText,
-  type UnverifiedCounts,
+  type UnverifiedByPolicy,
   unverifiedText,
   zeroShareText,
 } from "../run";
@@ -89,7 +89,7 @@ export interface ReportRun {
   readonly counts: LineCounts;
   readonly triage: RunTriage;
   /** The rollouts the breakdown covers that were not verified here, by reason (lib/run unverifiedCounts). */
-  readonly unverified: { readonly counts: UnverifiedCounts; readonly rollouts: number };
+  readonly unverified: { readonly counts: UnverifiedByPolicy; readonly rollouts: number };
   readonly metrics: RunMetrics;
   /** In line order, each labelled with `file`. */
   readonly rollouts: readonly ReportRollout[];
@@ -266,9 +266,9 @@ function totalCounts(runs: readonly ReportRun[]): LineCounts {
   );
 }
 
-/** A sentence on the rollouts not verified under the contract policy, with their reasons, or nothing. */
+/** A sentence on the rollouts not verified under the reward's policy, with their reasons, or nothing. */
 function notVerified(run: ReportRun): string {
-  const text = unverifiedText(run.unverified.counts, run.unverified.rollouts);
+  const text = unverifiedText(run.unverified.counts, run.unverified.rollouts, run.triage.view);
   return text === null ? "" : `<p data-testid="report-unverified">${escapeHtml(text)}.</p>\n`;
 }
 

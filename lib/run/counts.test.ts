@@ -61,15 +61,19 @@ describe("formatCount", () => {
 describe("unverifiedText", () => {
   it("counts the rollouts not verified by reason, in the reasons' order, and says nothing when all were", () => {
     const rows = [
-      { unverified: "missing_field" as const },
-      { unverified: null },
-      { unverified: "no_server" as const },
-      { unverified: "missing_field" as const },
+      { unverified: "missing_field" as const, legacy_unverified: "missing_field" as const },
+      { unverified: null, legacy_unverified: null },
+      { unverified: "no_server" as const, legacy_unverified: "no_server" as const },
+      { unverified: "missing_field" as const, legacy_unverified: null },
     ];
     expect(unverifiedText(unverifiedCounts(rows), rows.length)).toBe(
       "3 of 4 rollouts not verified under the contract policy (no server 1, no task data 2)",
     );
-    expect(unverifiedText(unverifiedCounts([{ unverified: null }]), 1)).toBeNull();
-    expect(unverifiedText({}, 0)).toBeNull();
+    // The reward setting's policy: the legacy policy's own counts, named.
+    expect(unverifiedText(unverifiedCounts(rows), rows.length, "legacy")).toBe(
+      "2 of 4 rollouts not verified under the legacy policy (no server 1, no task data 1)",
+    );
+    expect(unverifiedText(unverifiedCounts([{ unverified: null, legacy_unverified: null }]), 1)).toBeNull();
+    expect(unverifiedText({ contract: {}, legacy: {} }, 0)).toBeNull();
   });
 });

@@ -4,6 +4,8 @@
  * rollout); unreadable lines are listed with their reasons and are in no rollout total (no mean, no
  * share, no triage cause). Every front end (the file chip, the run view, `cli triage`) says it this way.
  */
+
+import type { Policy } from "../identity/types";
 import { UNVERIFIED_CODES, UNVERIFIED_LABEL, type UnverifiedCode } from "../verify/unverified";
 import type { Reward } from "./reward";
 
@@ -88,29 +90,47 @@ export function zeroShareText(
     : `${head} · ${count(counts.unreadable, "unreadable line", "unreadable lines")}, not counted`;
 }
 
-/** How many rollouts were not verified under the contract policy, by lib/verify's reason code. */
+/** How many rollouts were not verified under a policy, by lib/verify's reason code. */
 export type UnverifiedCounts = Readonly<Partial<Record<UnverifiedCode, number>>>;
 
+/** The rollouts not verified under each policy. */
+export type UnverifiedByPolicy = Readonly<Record<Policy, UnverifiedCounts>>;
+
 export function unverifiedCounts(
-  rows: readonly { readonly unverified: UnverifiedCode | null }[],
-): UnverifiedCounts {
-  const counts: Partial<Record<UnverifiedCode, number>> = {};
-  for (const row of rows)
-    if (row.unverified !== null) counts[row.unverified] = (counts[row.unverified] ?? 0) + 1;
-  return counts;
+  rows: readonly {
+    readonly unverified: UnverifiedCode | null;
+    readonly legacy_unverified: UnverifiedCode | null;
+  }[],
+): UnverifiedByPolicy {
+  const contract: Partial<Record<UnverifiedCode, number>> = {};
+  const legacy: Partial<Record<UnverifiedCode, number>> = {};
+  for (const row of rows) {
+    if (row.unverified !== null) contract[row.unverified] = (contract[row.unverified] ?? 0) + 1;
+    if (row.legacy_unverified !== null)
+      legacy[row.legacy_unverified] = (legacy[row.legacy_unverified] ?? 0) + 1;
+  }
+  return { contract, legacy };
 }
 
 /**
  * "5 of 5 rollouts not verified under the contract policy (no task data 5)", or null when every rollout was:
- * a summary that says "recomputed" must not leave out that some were not. (The legacy policy may still have
- * scored some of them: lib/triage reproducedText counts those neither policy verified.)
+ * a summary that says "recomputed" must not leave out that some were not. The policy is the reward
+ * setting's (the contract's for the recorded reward, as the other figures beside it recompute under it).
+ * (The other policy may still have scored some of them: lib/triage reproducedText counts those neither
+ * policy verified.)
  */
-export function unverifiedText(counts: UnverifiedCounts, rollouts: number): string | null {
+export function unverifiedText(
+  byPolicy: UnverifiedByPolicy,
+  rollouts: number,
+  reward: Reward = "recorded",
+): string | null {
+  const policy: Policy = reward === "legacy" ? "legacy" : "contract";
+  const counts = byPolicy[policy];
   const reasons = UNVERIFIED_CODES.flatMap((code) => {
     const n = counts[code] ?? 0;
     return n === 0 ? [] : [`${UNVERIFIED_LABEL[code]} ${formatCount(n)}`];
   });
   const total = UNVERIFIED_CODES.reduce((sum, code) => sum + (counts[code] ?? 0), 0);
   if (total === 0) return null;
-  return `${formatCount(total)} of ${count(rollouts, "rollout", "rollouts")} not verified under the contract policy (${reasons.join(", ")})`;
+  return `${formatCount(total)} of ${count(rollouts, "rollout", "rollouts")} not verified under the ${policy} policy (${reasons.join(", ")})`;
 }

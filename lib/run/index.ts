@@ -3,6 +3,7 @@ export {
   formatCount,
   type LineCounts,
   lineCountsText,
+  type UnverifiedByPolicy,
   type UnverifiedCounts,
   unverifiedCounts,
   unverifiedText,
