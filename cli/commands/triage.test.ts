@@ -151,9 +151,17 @@ describe("cli triage", () => {
     );
     const http = generated.intents.filter((i) => i.agent === "http_agent").length;
     const breakdown = (text: string) =>
-      text.split("\n").filter((line) => !/^(mean|pass@k|policies|tokens)/.test(line));
+      text.split("\n").filter((line) => !/^(mean|pass@k|policies|tokens|Breakdown of)/.test(line));
     // The same breakdown with and without the cause clause, over the http agent's rollouts only.
     expect(breakdown(io.out())).toEqual(breakdown(plain.out()));
+    // Each says first what it covers, in the page's words.
+    const total = generated.intents.length;
+    expect(plain.out().split("\n")[0]).toBe(
+      `Breakdown of ${http} of ${total} rollouts (filter: agent:http_agent)`,
+    );
+    expect(io.out().split("\n")[0]).toBe(
+      `Breakdown of ${http} of ${total} rollouts (filter: agent:http_agent cause:identity); its cause clause is left out here, so every cause stays visible`,
+    );
     expect(io.out()).toMatch(new RegExp(` of ${http} rollouts`));
     expect(io.out()).toContain("pass@k (legacy, over tasks)");
     expect(recorded.out()).toContain("pass@k (recorded, over tasks)");

@@ -10,7 +10,9 @@ import { type HarnessChoice, harnessFor, parseHarnessChoice } from "../../lib/ha
 import type { JsonlItem } from "../../lib/jsonl";
 import { passScopeText, runMetrics } from "../../lib/metrics";
 import {
+  breakdownScopeText,
   type FilterClause,
+  formatFilter,
   matchesFilter,
   metricsOf,
   needsRollout,
@@ -191,11 +193,23 @@ export function formatSummary(
     readonly breakdown?: readonly RunRow[];
     /** The rollouts file of each row, when a folder's runs are summed (lib/run metricsOf). */
     readonly runs?: ReadonlyMap<RunRow, string>;
+    /** The filter, as given, and how many rollouts there were before it: the summary says its scope. */
+    readonly filter?: { readonly clauses: readonly FilterClause[]; readonly total: number };
   } = {},
 ): string {
   const out: string[] = [];
   const rows = options.breakdown ?? kept;
   const triage = summarizeTriage(rows, reward);
+  // Under a filter, the page's sentence first: what the breakdown covers (lib/run breakdownScopeText).
+  if (options.filter !== undefined && options.filter.clauses.length > 0)
+    out.push(
+      breakdownScopeText(
+        formatFilter(options.filter.clauses),
+        options.filter.clauses.some((clause) => clause.kind === "cause"),
+        rows.length,
+        options.filter.total,
+      ),
+    );
   // The same headline as the run view's (lib/run): unreadable lines are named and in no total.
   out.push(
     zeroShareText(
@@ -346,6 +360,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
       const breakdown: RunRow[] = [];
       const runs = new Map<RunRow, string>();
       let unreadable = 0;
+      let total = 0;
       if (args.format === "csv") await output.write(encoder.encode(csvHeader(folder)));
       for (const [index, source] of sources.entries()) {
         const rows: RunRow[] = [];
@@ -367,6 +382,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
         for (const line of metricsLines(source, rows.map(rowRewards))) await io.stderr.write(line);
         // Each file is a run of its own: its tasks' rollouts are compared among themselves.
         const file = source.file ?? undefined;
+        total += rows.length;
         for (const row of withTaskWide(rows)) {
           if (!fieldOk.has(row.line)) continue;
           if (args.format === "summary" && matchesFilter(breakdownClauses, row)) breakdown.push(row);
@@ -380,7 +396,15 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
         }
       }
       if (args.format === "summary")
-        await output.write(encoder.encode(formatSummary(kept, unreadable, args.reward, { breakdown, runs })));
+        await output.write(
+          encoder.encode(
+            formatSummary(kept, unreadable, args.reward, {
+              breakdown,
+              runs,
+              filter: { clauses: args.filter, total },
+            }),
+          ),
+        );
     });
     return 0;
   } catch (error) {

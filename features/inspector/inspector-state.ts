@@ -7,6 +7,7 @@ import { filterClauses, type SortKey } from "@/features/run/list";
 import { pairedInputsSample } from "@/hooks/samples";
 import type { DatasetSummary, RolloutIndexEntry, Sample, Source } from "@/hooks/types";
 import {
+  breakdownScopeText,
   type FilterClause,
   formatFilter,
   isZeroClause,
@@ -66,10 +67,12 @@ export function breakdownScope(filter: string, covered: number, total: number): 
   const clauses = filterClauses(filter);
   // Empty, or a text that does not read (the breakdown is then the whole run's).
   if (clauses.length === 0) return null;
-  const causes = clauses.some((c) => c.kind === "cause");
-  return `Breakdown of ${covered} of ${total} rollouts (filter: ${filter.trim()})${
-    causes ? "; its cause clause is left out here, so every cause stays visible" : ""
-  }`;
+  return breakdownScopeText(
+    filter,
+    clauses.some((c) => c.kind === "cause"),
+    covered,
+    total,
+  );
 }
 
 /** A bundled sample's file, with the inputs sample that goes with it. */

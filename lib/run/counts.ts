@@ -134,3 +134,18 @@ export function unverifiedText(
   if (total === 0) return null;
   return `${formatCount(total)} of ${count(rollouts, "rollout", "rollouts")} not verified under the ${policy} policy (${reasons.join(", ")})`;
 }
+
+/**
+ * What a why-zero breakdown covers under a filter, in every front end's words: "Breakdown of 5 of 410
+ * rollouts (filter: server:xlam_fc)", and that its cause clause is left out (so every cause stays visible).
+ */
+export function breakdownScopeText(
+  filter: string,
+  hasCause: boolean,
+  covered: number,
+  total: number,
+): string {
+  return `Breakdown of ${formatCount(covered)} of ${formatCount(total)} rollouts (filter: ${filter.trim()})${
+    hasCause ? "; its cause clause is left out here, so every cause stays visible" : ""
+  }`;
+}

@@ -1,4 +1,5 @@
 export {
+  breakdownScopeText,
   count,
   formatCount,
   type LineCounts,
