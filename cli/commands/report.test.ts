@@ -28,6 +28,19 @@ describe("cli report", () => {
     }
   });
 
+  it("a marked line that is no rollout is named as such, never counted as marked", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "report-"));
+    const out = join(dir, "m.html");
+    const io = memoryIo();
+    const unreadable = buildTriageRun().unreadable[0]?.line ?? 0;
+    expect(await run([FILE, "--mark", `2,${unreadable}`, "--out", out], io)).toBe(0);
+    const html = await readFile(out, "utf8");
+    expect(html).toContain(
+      `1 rollout marked. Marked but not a rollout of the run, so not shown: line ${unreadable}.`,
+    );
+    expect(html.match(/data-testid="report-rollout"/g)).toHaveLength(1);
+  });
+
   it("without marks shows the rollouts the filter keeps", async () => {
     const dir = await mkdtemp(join(tmpdir(), "report-"));
     const out = join(dir, "r.html");

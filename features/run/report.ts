@@ -148,7 +148,8 @@ export async function reportData(
         [...new Set(lines)].sort((a, b) => a - b),
       );
     }
-    chosen = `${marks.size} rollout${marks.size === 1 ? "" : "s"} marked.`;
+    // Said once the marked lines are read: a mark that is no rollout of the run is named, never counted.
+    chosen = "";
   } else {
     // None marked: the rollouts that scored 0 or below first (what the report is for), the first ones the
     // filter keeps when none did.
@@ -195,6 +196,18 @@ export async function reportData(
       metrics: view.metrics,
       rollouts,
     });
+  }
+  if (request.marked !== null) {
+    const shown = runs.flatMap((run) => run.rollouts.map((r) => `${r.file ?? ""}\n${r.line}`));
+    const missing = [
+      ...new Map(request.marked.map((mark) => [`${mark.file ?? ""}\n${mark.line}`, mark])).entries(),
+    ]
+      .filter(([key]) => !shown.includes(key))
+      .map(([, mark]) => (mark.file === null ? `line ${mark.line}` : `${mark.file} line ${mark.line}`));
+    const n = shown.length;
+    chosen = `${n} rollout${n === 1 ? "" : "s"} marked.${
+      missing.length === 0 ? "" : ` Marked but not a rollout of the run, so not shown: ${missing.join(", ")}.`
+    }`;
   }
   return { title: request.title, filter: request.filter, runs, chosen };
 }
