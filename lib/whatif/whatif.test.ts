@@ -115,6 +115,16 @@ describe("harnessWhatIf", () => {
     expect(report.http.error).not.toMatch(/open the materialized inputs/i);
   });
 
+  it("says a server without a port here has no aliases to re-emit and no reward to show (Gym's xlam_fc)", () => {
+    const call = { type: "function_call", call_id: "c1", name: "web_chain_details", arguments: "{}" };
+    const report = harnessWhatIf(
+      { environment_name: "xlam_fc", response: { output: [call] } },
+      { server: "xlam_fc" },
+    );
+    expect(report.rows).toHaveLength(0);
+    expect(report.error).toMatch(/^xlam_fc has no verifier port here/);
+  });
+
   it("explains why it cannot run: no tool call to re-emit (Gym's structeval), or no verifying server", () => {
     expect(harnessWhatIf({ response: { output: [] } }).error).toBe(
       "it makes no tool call, so no harness's aliases can change its reward.",

@@ -119,6 +119,12 @@ export function harnessWhatIf(rollout: Rollout, options: WhatIfOptions = {}): Wh
   if (functionCallCount(rollout) === 0)
     return fail("it makes no tool call, so no harness's aliases can change its reward.");
   if (server === null) return fail(`no verifying server: ${choice.reason}`);
+  // Without a port here there is neither the server's tool list (each harness's aliases are built from it)
+  // nor a verifier to score a variant: every row would show the bare names and no reward.
+  if (options.tools === undefined && knownTools(server) === undefined)
+    return fail(
+      `${server} has no verifier port here, so no harness's aliases of its tools can be built and no variant scored. Its own /verify (Live) scores the rollout as it is.`,
+    );
   const actions = actionsOf(rollout, { server, tools, aliases: aliasIndex(server, tools) });
 
   const run = (candidate: Rollout): VariantResult => {
