@@ -442,3 +442,16 @@ test("Gym's whole resources_servers/ tree: one select of its rollouts files, and
   await expect(select).toHaveValue(second ?? "");
   await expect(row).toBeInViewport();
 });
+
+test("a folder whose only JSONL lines are no rollouts (Gym's bbq: records with a reward, no response) says so", async ({
+  page,
+}) => {
+  await page.goto("/");
+  const input = page.getByTestId("folder-input").first();
+  await expect(input).toHaveJSProperty("webkitdirectory", true);
+  await input.setInputFiles(path.join(SERVERS, "bbq"));
+  await expect(page.getByTestId("rollout-table")).toContainText("No line of this file is a rollout");
+  await expect(page.getByTestId("rollout-table")).not.toContainText("No rollout matches these filters");
+  await expect(page.getByText("Select a rollout on the left")).toHaveCount(0);
+  await expect(page.getByTestId("line-errors")).toContainText("not a rollout");
+});

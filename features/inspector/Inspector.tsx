@@ -60,6 +60,9 @@ import { linkTarget } from "./view-state";
 
 const NO_LINES: readonly number[] = [];
 const NO_INFERENCES: readonly AgentInference[] = [];
+/** A whole file read and not one line a rollout (Gym's bbq: records with a reward and no response). */
+const NO_ROLLOUTS_TEXT =
+  "No line of this file is a rollout: each line is listed with what it is instead (“… not a rollout”).";
 
 /** The load's progress bar: the only part of the page a progress report re-renders. */
 function LiveProgressBar({ progress, onCancel }: { progress: ProgressStore; onCancel(): void }) {
@@ -85,6 +88,7 @@ export function Inspector() {
 
   const rolloutSets = session?.datasets.filter((dataset) => dataset.kind === "rollouts") ?? [];
   const dataset = shownDataset(rolloutSets, view.file);
+  const noRollouts = dataset !== null && dataset.indexed && dataset.rows === 0;
   const { landing, goHome, onFiles, onFolder, onSample, onRecent } = useDeepLink({
     view,
     setView,
@@ -422,6 +426,7 @@ export function Inspector() {
                     desc={view.desc}
                     onSort={onSort}
                     onVisible={prioritize}
+                    emptyText={noRollouts ? NO_ROLLOUTS_TEXT : undefined}
                     inputsOpen={dataset.paired_inputs !== null}
                     // The label a task row's file has in sentences (a folder's: its path), by the paired dataset.
                     inputsName={
@@ -466,9 +471,13 @@ export function Inspector() {
                 )
               ) : (
                 <div className={styles.placeholder}>
-                  <p>
-                    Select a rollout on the left, or press <kbd>j</kbd> / <kbd>k</kbd>.
-                  </p>
+                  {noRollouts ? (
+                    <p>{NO_ROLLOUTS_TEXT}</p>
+                  ) : (
+                    <p>
+                      Select a rollout on the left, or press <kbd>j</kbd> / <kbd>k</kbd>.
+                    </p>
+                  )}
                   <p className="muted">
                     <kbd>n</kbd> / <kbd>p</kbd> step through its calls, <kbd>/</kbd> searches.
                   </p>

@@ -44,6 +44,8 @@ interface Props {
   inputsOpen?: boolean;
   /** The task rows' file: a task named by its row there ("data/example.jsonl line 4") shows as "row 4". */
   inputsName?: string | null;
+  /** What an empty list says (default: that no rollout matches the filters). */
+  emptyText?: string;
 }
 
 /** What the task cell of an unpaired row without a task says while task rows are open: why, on hover. */
@@ -85,6 +87,7 @@ export const RolloutTable = memo(function RolloutTable({
   onVisible,
   inputsOpen = false,
   inputsName = null,
+  emptyText,
 }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -137,7 +140,9 @@ export const RolloutTable = memo(function RolloutTable({
         ))}
       </div>
       <div className={styles.rbody} ref={scroller} data-testid="rollout-scroller">
-        {rows.length === 0 && <div className={styles.emptyRows}>No rollout matches these filters.</div>}
+        {rows.length === 0 && (
+          <div className={styles.emptyRows}>{emptyText ?? "No rollout matches these filters."}</div>
+        )}
         <div className={styles.rspace} style={{ height: virtualizer.getTotalSize() }}>
           {items.map((item) => {
             const entry = rows[item.index];
