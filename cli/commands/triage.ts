@@ -8,7 +8,7 @@ import { csvHeader, csvRow, jsonlRow } from "../../lib/export/csv";
 import { type LineKind, readLine, rowRewards, unparsedLine } from "../../lib/folder";
 import { type HarnessChoice, harnessFor, parseHarnessChoice } from "../../lib/harness";
 import type { JsonlItem } from "../../lib/jsonl";
-import { passScopeText, runMetrics } from "../../lib/metrics";
+import { passScopeText, runMetrics, usageText } from "../../lib/metrics";
 import {
   breakdownScopeText,
   type FilterClause,
@@ -246,7 +246,7 @@ export function formatSummary(
   out.push(
     `policies: ${m.policy_change.gained.length} gained under contract, ${m.policy_change.lost.length} lost, ${m.policy_change.same} same`,
   );
-  out.push(`tokens: ${m.usage.total_tokens} total over ${m.usage.rollouts} rollouts with usage`);
+  out.push(`tokens: ${usageText(m.usage)}`);
   return `${out.join("\n")}\n`;
 }
 

@@ -1,6 +1,6 @@
 import { Fragment, memo, useState } from "react";
 import { formatReward } from "@/components/badges";
-import { type GroupStats, passScopeText, type RewardSource, type RunMetrics } from "@/lib/metrics";
+import { type GroupStats, passScopeText, type RewardSource, type RunMetrics, usageText } from "@/lib/metrics";
 import { formatCount, lineCountsText, REWARDS } from "@/lib/run";
 import { filterApplies } from "./list";
 import styles from "./RunMetricsPanel.module.css";
@@ -168,14 +168,9 @@ export const RunMetricsPanel = memo(function RunMetricsPanel({
         </div>
         <div className={styles.metric}>
           <span className={styles.metricLabel}>tokens</span>
-          <span>
-            <Value
-              name="tokens-total"
-              value={metrics.usage.total_tokens}
-              text={formatCount(metrics.usage.total_tokens)}
-            />{" "}
-            total ({formatCount(metrics.usage.input_tokens)} in · {formatCount(metrics.usage.output_tokens)}{" "}
-            out) over {metrics.usage.rollouts} rollouts
+          <span data-testid="tokens-text">
+            <Value name="tokens-total" value={metrics.usage.total_tokens} text="" />
+            {usageText(metrics.usage, formatCount)}
           </span>
         </div>
         <div className={styles.metric}>
@@ -188,7 +183,8 @@ export const RunMetricsPanel = memo(function RunMetricsPanel({
                 data-model={m.model ?? ""}
                 data-tokens={m.total_tokens}
               >
-                {m.model ?? "(none)"} ×{m.n} · {formatCount(m.total_tokens)} tok
+                {m.model ?? "(none)"} ×{m.n}
+                {m.rollouts > 0 && ` · ${formatCount(m.total_tokens)} tok`}
               </span>
             ))}
           </span>

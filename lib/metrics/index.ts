@@ -27,5 +27,6 @@ export {
   type Usage,
   type UsageTotals,
   usageByModel,
+  usageText,
   usageTotals,
 } from "./metrics";

@@ -13,6 +13,7 @@ import {
   runMetrics,
   runPassAtK,
   usageByModel,
+  usageText,
   usageTotals,
 } from "./index";
 
@@ -326,5 +327,30 @@ describe("reading rows from rollouts", () => {
         .sort()
         .map((agent) => [agent, run.intents.filter((i) => i.agent === agent).length]),
     );
+  });
+});
+
+describe("usageText", () => {
+  it("says no rollout reported usage rather than 0 tokens, and the totals when some did", () => {
+    const none = {
+      rollouts: 0,
+      input_tokens: 0,
+      output_tokens: 0,
+      total_tokens: 0,
+      cached_tokens: 0,
+      reasoning_tokens: 0,
+      mean_total_tokens: null,
+    };
+    expect(usageText(none)).toBe("no rollout reports its token usage (response.usage)");
+    expect(
+      usageText({
+        ...none,
+        rollouts: 2,
+        input_tokens: 10,
+        output_tokens: 5,
+        total_tokens: 15,
+        mean_total_tokens: 7.5,
+      }),
+    ).toBe("15 total (10 in · 5 out) over 2 rollouts with usage");
   });
 });

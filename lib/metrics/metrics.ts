@@ -292,6 +292,12 @@ export interface UsageTotals {
   readonly mean_total_tokens: number | null;
 }
 
+/** The token line of every front end: what the rollouts reported, or that none did (not "0 tokens"). */
+export function usageText(usage: UsageTotals, count: (n: number) => string = String): string {
+  if (usage.rollouts === 0) return "no rollout reports its token usage (response.usage)";
+  return `${count(usage.total_tokens)} total (${count(usage.input_tokens)} in · ${count(usage.output_tokens)} out) over ${count(usage.rollouts)} rollout${usage.rollouts === 1 ? "" : "s"} with usage`;
+}
+
 export function usageTotals(rows: readonly MetricsRow[]): UsageTotals {
   let rollouts = 0;
   let input = 0;
