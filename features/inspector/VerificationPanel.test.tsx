@@ -242,7 +242,7 @@ describe("VerificationPanel", () => {
         .getAllByRole("option")
         .map((o) => o.textContent),
     ).toEqual([
-      `workplace_assistant (${ENVIRONMENT})`,
+      `default: workplace_assistant (${ENVIRONMENT})`,
       "example_mcp_weather",
       "my_server",
       "workplace_assistant",
