@@ -296,6 +296,27 @@ describe("verify CLI lines and errors", () => {
     }
   });
 
+  it("names an ng_run that starts the server: the server's own config of many alike, none for a server the configs lack", async () => {
+    const servers = fileURLToPath(new URL("../../fixtures/gym-examples/resources_servers/", import.meta.url));
+    const startWith = async (...args: string[]) => {
+      const { out } = await verify(...args);
+      const first = z.object({ error: z.string().nullable() }).parse(JSON.parse(out.split("\n")[0] ?? ""));
+      return /ng_run "\+config_paths=\[([^\]]*)\]"/.exec(first.error ?? "")?.[1] ?? null;
+    };
+    // Nine configs declare math_with_judge's instance and agent alike; dapo17k.yaml, the first, leaves its
+    // judge "???". Its own config starts it.
+    expect(await startWith(join(servers, "math_with_judge"))).toBe(
+      join(servers, "math_with_judge/configs/math_with_judge.yaml"),
+    );
+    // openenv's three configs declare three instances (echo, coding, maze): a line without agent_ref may be any.
+    expect((await startWith(join(servers, "openenv")))?.split(",")).toHaveLength(3);
+    // A server the user names that the folder's configs do not route to: no config of the folder starts it.
+    expect(await startWith(join(servers, "xlam_fc"), "--server", "nonexistent_srv")).toBeNull();
+    expect(await startWith(join(servers, "xlam_fc"), "--server", "xlam_fc")).toBe(
+      join(servers, "xlam_fc/configs/xlam_fc.yaml"),
+    );
+  });
+
   it("exits 2 with one line for a missing file or inputs file", async () => {
     const missing = await verify(join(tmp, "absent.jsonl"));
     expect(missing.code).toBe(2);

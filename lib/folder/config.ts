@@ -113,7 +113,24 @@ export interface ConfigRoutes {
 
 interface Declared<T> {
   readonly value: T;
+  /** The first file that declared it. */
   readonly file: string;
+  /** Every file that declared it alike, in order (Gym's example folders repeat a block in each config). */
+  readonly files: string[];
+}
+
+/**
+ * Of the files that declare a block alike, the one `ng_run` should be given: Gym's own config of the server
+ * (`configs/<server>.yaml`) when it is one of them, else the first. math_with_judge's nine configs all
+ * declare its simple agent; the first, dapo17k.yaml, leaves its judge `???` and would stop Hydra.
+ */
+function preferredFile(declared: Declared<unknown>, server: string): string {
+  return (
+    declared.files.find((file) => {
+      const base = file.slice(file.lastIndexOf("/") + 1);
+      return base === `${server}.yaml` || base === `${server}.yml`;
+    }) ?? declared.file
+  );
 }
 
 const list = (names: readonly string[]) => names.join(", ");
@@ -130,12 +147,16 @@ export function configRoutes(configs: readonly GymConfig[]): ConfigRoutes {
     for (const [name, instance] of config.agents) {
       const known = agents.get(name);
       if (known !== undefined && known.value !== instance) conflicts.add(name);
-      else if (known === undefined) agents.set(name, { value: instance, file: config.path });
+      else if (known === undefined)
+        agents.set(name, { value: instance, file: config.path, files: [config.path] });
+      else known.files.push(config.path);
     }
     for (const [name, kind] of config.instances) {
       const known = instances.get(name);
       if (known !== undefined && known.value !== kind) conflicts.add(name);
-      else if (known === undefined) instances.set(name, { value: kind, file: config.path });
+      else if (known === undefined)
+        instances.set(name, { value: kind, file: config.path, files: [config.path] });
+      else known.files.push(config.path);
     }
   }
   const routed = [...agents.entries()].filter(([, a]) => a.value !== null);
@@ -157,11 +178,13 @@ export function configRoutes(configs: readonly GymConfig[]): ConfigRoutes {
         reason: `Agent ${agent} (${instance.file}) calls resources server instance ${instance.value}, which no config in this folder declares.`,
       };
     }
+    const agentFile = preferredFile(instance, server.value);
+    const serverFile = preferredFile(server, server.value);
     return {
       server: server.value,
       kind: "agent_ref",
-      files: [...new Set([instance.file, server.file])],
-      reason: `agent ${agent} calls ${instance.value} (${instance.file}), an instance of ${server.value} (${server.file}).`,
+      files: [...new Set([agentFile, serverFile])],
+      reason: `agent ${agent} calls ${instance.value} (${agentFile}), an instance of ${server.value} (${serverFile}).`,
     };
   };
 
@@ -181,11 +204,12 @@ export function configRoutes(configs: readonly GymConfig[]): ConfigRoutes {
       // Gym's resources-only fallback: one instance takes every line, whatever its agent_ref.
       if (instances.size === 1) {
         const [[name, s]] = [...instances.entries()] as [[string, Declared<string>]];
+        const file = preferredFile(s, s.value);
         return {
           server: s.value,
           kind: "only_resources_server",
-          files: [s.file],
-          reason: `The configs route no agent, and declare one resources server, ${name} (${s.file}), an instance of ${s.value}: Gym's reverify sends every line there.`,
+          files: [file],
+          reason: `The configs route no agent, and declare one resources server, ${name} (${file}), an instance of ${s.value}: Gym's reverify sends every line there.`,
         };
       }
       return {
@@ -200,10 +224,18 @@ export function configRoutes(configs: readonly GymConfig[]): ConfigRoutes {
       if (servers.size === 1) {
         const [only] = [...servers] as [string];
         const names = routed.map(([n]) => n);
-        const files = routed.flatMap(([n, a]) => {
+        // Per instance the agents call, one agent's configs (the agent in the server's own config when there
+        // is one, else the first): math_with_judge's nine configs declare one instance, and one config
+        // starts it; openenv's three declare three instances (echo, coding, maze), and the line may be any.
+        const byInstance = new Map<string, (readonly string[])[]>();
+        for (const [n, a] of routed) {
           const r = hop(n, a);
-          return r.server === null ? [] : r.files;
-        });
+          if (r.server === null || a.value === null) continue;
+          byInstance.set(a.value, [...(byInstance.get(a.value) ?? []), r.files]);
+        }
+        const ownConfig = (files: readonly string[]) =>
+          files.some((file) => /(^|\/)([^/]+)\.ya?ml$/.exec(file)?.[2] === only);
+        const files = [...byInstance.values()].flatMap((routes) => routes.find(ownConfig) ?? routes[0] ?? []);
         return {
           server: only,
           kind: "only_agent_server",

@@ -300,6 +300,8 @@ export function routedConfigs(
   files: readonly string[] | undefined,
 ): readonly string[] {
   if (files === undefined) return configs;
+  // None: the configs do not start the server (a server the user chose that they do not route to).
+  if (files.length === 0) return [];
   const routed = configs.filter((c) => files.some((f) => c === f || c.endsWith(`/${f}`)));
   return routed.length > 0 ? routed : configs;
 }

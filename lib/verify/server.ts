@@ -206,7 +206,21 @@ export function chooseServer(rollout: Rollout, options: ServerChoiceOptions = {}
   const registry = options.registry ?? defaultRegistry;
   const override = nonEmpty(options.override);
   if (override !== null) {
-    return { server: override, source: "override", candidates: [], reason: `You chose ${override}.` };
+    // The folder's configs start the chosen server only if they route this line there: else `ng_run` with
+    // them would start another server, and no config of the folder is named for it.
+    const routed =
+      options.config === undefined || options.config === null
+        ? null
+        : routeLine(options.config, rollout, options.input).routed;
+    return {
+      server: override,
+      source: "override",
+      candidates: [],
+      reason: `You chose ${override}.`,
+      ...(routed === null
+        ? {}
+        : { config_files: routed.server === override && routed.files !== undefined ? routed.files : [] }),
+    };
   }
   const notes: string[] = [];
   if (options.config !== undefined && options.config !== null) {
