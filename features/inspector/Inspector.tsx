@@ -88,7 +88,7 @@ export function Inspector() {
 
   const rolloutSets = session?.datasets.filter((dataset) => dataset.kind === "rollouts") ?? [];
   const dataset = shownDataset(rolloutSets, view.file);
-  const noRollouts = dataset !== null && dataset.indexed && dataset.rows === 0;
+  const noRollouts = dataset?.indexed === true && dataset.rows === 0;
   const { landing, goHome, onFiles, onFolder, onSample, onRecent } = useDeepLink({
     view,
     setView,

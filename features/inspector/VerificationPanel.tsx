@@ -226,7 +226,9 @@ export const VerificationPanel = memo(function VerificationPanel({
             onChange={(event) => onServer(event.target.value || null)}
           >
             <option value="">
-              {defaultServer ? `default: ${defaultServer} (${SERVER_SOURCE_LABEL[defaultSource]})` : "choose…"}
+              {defaultServer
+                ? `default: ${defaultServer} (${SERVER_SOURCE_LABEL[defaultSource]})`
+                : "choose…"}
             </option>
             {options.map((name) => (
               <option key={name} value={name}>

@@ -140,7 +140,6 @@ export async function reportData(
   const chosenLines = new Map<ReportSource, number[]>();
   let chosen: string;
   if (request.marked !== null) {
-    const marks = new Set(request.marked.map((mark) => `${mark.file ?? ""}\n${mark.line}`));
     for (const { source } of views) {
       const lines = request.marked.filter((mark) => mark.file === source.file).map((mark) => mark.line);
       chosenLines.set(
