@@ -180,7 +180,9 @@ describe("FolderPanel", () => {
     for (const folder of cases) expect(folderNeedsALook(folder), JSON.stringify(folder)).toBe(true);
     render(<FolderPanel folder={cases[0]!} onRole={() => {}} busy={false} />);
     expect(screen.getByTestId("folder-panel")).toHaveAttribute("open");
-    expect(screen.getByTestId("folder-panel")).toHaveTextContent("(1 data file not recognised)");
+    expect(screen.getByTestId("folder-panel")).toHaveTextContent(
+      "(1 JSON or YAML file not recognised as rollouts, task rows, a Gym config or Gym metrics)",
+    );
     cleanup();
     // A long table starts folded whatever it holds; its summary still names what needs a look.
     const many = Array.from({ length: 12 }, (_, i) => file(`data/more-${i}.jsonl`, "ignore"));
@@ -192,6 +194,6 @@ describe("FolderPanel", () => {
       />,
     );
     expect(screen.getByTestId("folder-panel")).not.toHaveAttribute("open");
-    expect(screen.getByTestId("folder-panel")).toHaveTextContent("(12 data files not recognised)");
+    expect(screen.getByTestId("folder-panel")).toHaveTextContent("(12 JSON or YAML files not recognised as");
   });
 });

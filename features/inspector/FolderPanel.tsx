@@ -136,7 +136,9 @@ export function FolderPanel({
           Folder <span className="mono">{folder.name}</span>: {folder.files.length} file
           {folder.files.length === 1 ? "" : "s"}, {folder.runs.length} rollouts file
           {folder.runs.length === 1 ? "" : "s"}
-          {odd > 0 ? ` (${odd} data ${odd === 1 ? "file" : "files"} not recognised)` : ""}
+          {odd > 0
+            ? ` (${odd} JSON or YAML ${odd === 1 ? "file" : "files"} not recognised as rollouts, task rows, a Gym config or Gym metrics)`
+            : ""}
           {open ? "" : ": each file's role and why"}
         </summary>
         <table className={styles.folderFiles}>
