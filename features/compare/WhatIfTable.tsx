@@ -195,7 +195,13 @@ export function WhatIfTable({ view }: { view: WhatIfView }) {
                   ) : (
                     <span className={styles.breakMark}>breaks</span>
                   )}
-                  {row.error && <div className={styles.error}>{row.error}</div>}
+                  {/* The HTTP run's own error is said once, above the table, not again on every row. */}
+                  {row.error &&
+                    (row.error === view.http.error ? (
+                      <div className="muted">unverified, as HTTP (above)</div>
+                    ) : (
+                      <div className={styles.error}>{row.error}</div>
+                    ))}
                 </td>
               </tr>
             </Fragment>
