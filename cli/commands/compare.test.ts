@@ -8,6 +8,15 @@ import { memoryIo } from "../io";
 import { parseCompareArgs, run } from "./compare";
 
 describe("cli compare", () => {
+  it("given a folder, names its rollouts files to choose from, exit 2", async () => {
+    const dir = join(import.meta.dirname, "../../fixtures/gym-examples/resources_servers/structeval");
+    const io = memoryIo();
+    expect(await run([dir, dir], io)).toBe(2);
+    expect(io.err()).toBe(
+      `error: ${dir} is a folder: compare takes two rollouts files; its rollouts files are ${join(dir, "data/example_rollouts.jsonl")}, ${join(dir, "data/structeval_nonrenderable_example_rollouts.jsonl")}\n`,
+    );
+  });
+
   const bare = golden().filter((g) => g.expected.scheme === "bare");
 
   async function files(): Promise<{ http: string; mcp: string }> {

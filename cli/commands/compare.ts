@@ -2,15 +2,17 @@
  * `compare A B [--server S] [--inputs M] [--policy P] [--json]`: two rollout sets side by side
  * (an HTTP run and an MCP run, or two harnesses), paired per task, with a verdict per pair.
  */
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type CompareReport, compareRuns, type PairReport } from "../../lib/compare";
 import type { Policy } from "../../lib/identity/types";
 import { readJsonl } from "../../lib/jsonl";
 import { type Rollout, readRollout } from "../../lib/schemas";
 import { answerUsage, readPolicy, tryParse } from "../args";
-import { reportError } from "../errors";
+import { CliError, reportError } from "../errors";
+import { isDirectory, sourcesOf } from "../folder";
 import { inputsHelp, loadInputIndex } from "../inputs";
-import type { CommandIo } from "../io";
+import { type CommandIo, silentIo } from "../io";
 import { namingFile, openFileStream } from "../open";
 import { terminalJson, terminalText } from "../terminal";
 
@@ -79,6 +81,20 @@ export function parseCompareArgs(args: string[]): ParsedCompareArgs {
 
 /** The rollouts of a run, narrowed once (lib/schemas); a line that is not a rollout is skipped with a warning. */
 async function readRollouts(path: string, io: CommandIo): Promise<Rollout[]> {
+  // A folder is no run: name its rollouts files, one of which is (lib/folder's roles, as `verify DIR` reads them).
+  if (await isDirectory(path)) {
+    const files = (await sourcesOf(path, { roles: [] }, silentIo)).map((source) =>
+      join(path, source.file ?? ""),
+    );
+    throw new CliError(
+      "usage",
+      `${path} is a folder: compare takes two rollouts files${
+        files.length === 0
+          ? ", and it holds none"
+          : `; its rollouts ${files.length === 1 ? "file is" : "files are"} ${files.join(", ")}`
+      }`,
+    );
+  }
   const rollouts: Rollout[] = [];
   for await (const item of namingFile(path, readJsonl(await openFileStream(path)))) {
     const read = item.ok ? readRollout(item.value) : { ok: false as const, message: item.error };
