@@ -181,21 +181,25 @@ function cliMetricsLines(dir: string): string[] {
 test("Gym's own numbers beside ours: each figure, Gym's value, ours and the difference, as `cli verify DIR` says", async ({
   page,
 }) => {
-  // iheval's example_metrics.json was computed over other task rows than the example.jsonl it ships.
+  // iheval's example_metrics.json says every row has one user turn; the example.jsonl it ships has a row
+  // with two. Its one row that declares tools (one) agrees, as Gym counts tools.
   const dir = path.join(SERVERS, "iheval");
   await page.goto("/");
   await openFolder(page, dir);
   const panel = page.getByTestId("gym-metrics");
   await expect(panel).toContainText("difference");
   await expect(panel).toHaveJSProperty("open", true);
-  const row = panel.locator("tbody tr[data-metric='Number of tools Average']");
+  const row = panel.locator("tbody tr[data-metric='Number of turns Max']");
   await expect(row.locator("td")).toHaveText([
-    "Number of tools Average",
+    "Number of turns Max",
     "resources_servers/iheval/data/example.jsonl",
     "1",
-    "0.2",
-    "differs by -0.8 (data/example.jsonl)",
+    "2",
+    "differs by 1 (data/example.jsonl)",
   ]);
+  await expect(panel.locator("tbody tr[data-metric='Number of tools Average'] td").nth(4)).toHaveText(
+    "the same (data/example.jsonl)",
+  );
   await expect(panel.locator("tbody tr[data-metric='Number of examples'] td").nth(4)).toHaveText(
     "the same (data/example.jsonl)",
   );
@@ -433,14 +437,18 @@ test("Gym's whole resources_servers/ tree: one select of its rollouts files, and
   const options = await select.locator("option").count();
   expect(options).toBeGreaterThan(50);
   await expect(page.locator("button[data-dataset-id]")).toHaveCount(0);
+  // The header leaves the inspector the window (it had 0 px); its list is reached by scrolling its pane.
+  const main = await page.locator("main[data-ready]").boundingBox();
+  expect(main?.height ?? 0).toBeGreaterThan(600);
   const row = page.locator("[data-testid=rollout-scroller] [data-line]").first();
+  await row.scrollIntoViewIfNeeded();
   await expect(row).toBeInViewport();
   // Another file chosen in the select is the one the list shows.
   const second = await select.locator("option").nth(1).getAttribute("value");
   await select.selectOption(second ?? "");
   await expect.poll(() => new URL(page.url()).searchParams.get("file")).toBe(second);
   await expect(select).toHaveValue(second ?? "");
-  await expect(row).toBeInViewport();
+  await expect(page.locator("[data-testid=rollout-scroller] [data-line]").first()).toBeAttached();
 });
 
 test("a folder whose only JSONL lines are no rollouts (Gym's bbq: records with a reward, no response) says so", async ({
