@@ -97,6 +97,23 @@ describe("sharedErrors", () => {
   });
 });
 
+/** The pairs' table of `view`, closed, with no handler that matters here. */
+function renderTable(view: CompareView) {
+  return render(
+    <PairTable
+      view={view}
+      verdicts={[]}
+      sort="pair"
+      open={null}
+      detail={undefined}
+      detailLoading={false}
+      onOpen={() => {}}
+      inspectorHref={() => null}
+      onWhatIf={() => {}}
+    />,
+  );
+}
+
 describe("PairTable", () => {
   it("labels a pair found by task input with its lines, the input on hover, not the input's opening", () => {
     const prompt = `input:[{"content":"Today's date is Thursday, 2023-11-30 and the current time is 23:59:00"}]`;
@@ -126,19 +143,7 @@ describe("PairTable", () => {
       inputs_b: null,
       input_conflicts: 0,
     };
-    const { container } = render(
-      <PairTable
-        view={view}
-        verdicts={[]}
-        sort="pair"
-        open={null}
-        detail={undefined}
-        detailLoading={false}
-        onOpen={() => {}}
-        inspectorHref={() => null}
-        onWhatIf={() => {}}
-      />,
-    );
+    const { container } = renderTable(view);
     const label = container.querySelector("[data-pair-label]");
     expect(label?.textContent).toBe("A 3 · B 7 (by input)");
     expect(label?.getAttribute("title")).toBe(prompt);
@@ -146,19 +151,7 @@ describe("PairTable", () => {
     cleanup();
     // Two tasks under one pair of indices (two datasets' task 0): the row says so before anything else.
     const twoTasks = { ...view, pairs: [{ ...pair("same actions, different reward"), tasks_differ: true }] };
-    const other = render(
-      <PairTable
-        view={twoTasks}
-        verdicts={[]}
-        sort="pair"
-        open={null}
-        detail={undefined}
-        detailLoading={false}
-        onOpen={() => {}}
-        inspectorHref={() => null}
-        onWhatIf={() => {}}
-      />,
-    );
+    const other = renderTable(twoTasks);
     expect(other.getByTestId("tasks-differ")).toHaveTextContent("Different tasks");
   });
 });
