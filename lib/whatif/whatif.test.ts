@@ -125,6 +125,17 @@ describe("harnessWhatIf", () => {
     expect(report.error).toMatch(/^xlam_fc has no verifier port here/);
   });
 
+  it("runs for a ported server whose port lists no tools (indirect_prompt_injection)", () => {
+    const line = readFileSync(
+      join(__dirname, "../../fixtures/golden/ipi-rollouts/ipi_rollouts.jsonl"),
+      "utf8",
+    ).split("\n")[0];
+    const report = harnessWhatIf(JSON.parse(line ?? ""), { server: "indirect_prompt_injection" });
+    expect(report.error).toBeUndefined();
+    expect(report.rows.length).toBeGreaterThan(0);
+    expect(report.rows.some((row) => row.reward !== null)).toBe(true);
+  });
+
   it("explains why it cannot run: no tool call to re-emit (Gym's structeval), or no verifying server", () => {
     expect(harnessWhatIf({ response: { output: [] } }).error).toBe(
       "it makes no tool call, so no harness's aliases can change its reward.",

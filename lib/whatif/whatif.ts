@@ -19,6 +19,7 @@ import {
 } from "../schemas";
 import {
   chooseServer,
+  getVerifier,
   type InputIndex,
   knownTools,
   type Pairing,
@@ -119,9 +120,10 @@ export function harnessWhatIf(rollout: Rollout, options: WhatIfOptions = {}): Wh
   if (functionCallCount(rollout) === 0)
     return fail("it makes no tool call, so no harness's aliases can change its reward.");
   if (server === null) return fail(`no verifying server: ${choice.reason}`);
-  // Without a port here there is neither the server's tool list (each harness's aliases are built from it)
-  // nor a verifier to score a variant: every row would show the bare names and no reward.
-  if (options.tools === undefined && knownTools(server) === undefined)
+  // Without a port here there is no verifier to score a variant (nor a tool list to build each harness's
+  // aliases from): every row would show the bare names and no reward. A port without a tool list
+  // (indirect_prompt_injection) still scores the variants of the rollout's own calls.
+  if (options.tools === undefined && getVerifier(server) === undefined)
     return fail(
       `${server} has no verifier port here, so no harness's aliases of its tools can be built and no variant scored. Its own /verify (Live) scores the rollout as it is.`,
     );
