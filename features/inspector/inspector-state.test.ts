@@ -108,6 +108,8 @@ describe("the breakdown's cause", () => {
     expect(activeCause(f)).toBe("no_tool_call");
     expect(withCause(f, "no_tool_call", "contract")).toBe("agent:a contract:..0 cause:no_tool_call");
     expect(withCause(f, null, "recorded")).toBe("agent:a");
+    // Drift's count is every drifted rollout, whatever the reward: its list takes no zero clause.
+    expect(withCause(f, "drift", "recorded")).toBe("agent:a cause:drift");
     expect(activeCause("agent:a")).toBeNull();
   });
 });

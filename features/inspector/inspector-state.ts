@@ -21,14 +21,16 @@ import type { ZeroCause } from "@/lib/triage";
 /**
  * The filter with its cause clause replaced (or removed when cause is null), together with the zero clause
  * of the reward setting, so the list holds exactly the rollouts the cause's count counts; other clauses
- * are kept.
+ * are kept. Drift is counted over the whole run (lib/triage causeCount): it gets no zero clause.
  */
 export function withCause(filter: string, cause: ZeroCause | null, reward: Reward): string {
   const parsed = parseFilter(filter);
   const kept: FilterClause[] = parsed.ok
     ? parsed.clauses.filter((c) => c.kind !== "cause" && !isZeroClause(c))
     : [];
-  return formatFilter(cause === null ? kept : [...kept, zeroClause(reward), { kind: "cause", cause }]);
+  if (cause === null) return formatFilter(kept);
+  const zeros: FilterClause[] = cause === "drift" ? [] : [zeroClause(reward)];
+  return formatFilter([...kept, ...zeros, { kind: "cause", cause }]);
 }
 
 /**
