@@ -440,6 +440,9 @@ test("Gym's whole resources_servers/ tree: one select of its rollouts files, and
   // The header leaves the inspector the window (it had 0 px); its list is reached by scrolling its pane.
   const main = await page.locator("main[data-ready]").boundingBox();
   expect(main?.height ?? 0).toBeGreaterThan(600);
+  // What each file is read with is folded: one line per file put the list 6,300 px down its pane.
+  const table = await page.getByTestId("rollout-table").boundingBox();
+  expect(table?.y ?? Number.POSITIVE_INFINITY).toBeLessThan(2000);
   const row = page.locator("[data-testid=rollout-scroller] [data-line]").first();
   await row.scrollIntoViewIfNeeded();
   await expect(row).toBeInViewport();

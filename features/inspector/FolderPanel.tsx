@@ -180,12 +180,23 @@ export function FolderPanel({
           </tbody>
         </table>
       </details>
-      {folder.runs.length > 0 && (
+      {folder.runs.length > 0 && folder.runs.length <= FOLDER_TABLE_OPEN_MAX && (
         <ul className={styles.folderRuns} data-testid="folder-runs">
           {folder.runs.map((run) => (
             <RunLine key={run.rollouts} run={run} />
           ))}
         </ul>
+      )}
+      {/* Gym's whole tree (86 rollouts files): one line each stood 6,000 px above the inspector. */}
+      {folder.runs.length > FOLDER_TABLE_OPEN_MAX && (
+        <details className={styles.folderRuns}>
+          <summary>What each of the {folder.runs.length} rollouts files is read with</summary>
+          <ul data-testid="folder-runs">
+            {folder.runs.map((run) => (
+              <RunLine key={run.rollouts} run={run} />
+            ))}
+          </ul>
+        </details>
       )}
     </div>
   );
