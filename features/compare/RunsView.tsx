@@ -341,7 +341,7 @@ export function PairTable({
                       </span>
                     )}
                     {p.divergence ??
-                      (p.name_mismatch ? null : (
+                      (p.name_mismatch || p.tasks_differ ? null : (
                         <span className="muted">none: the action sequences agree.</span>
                       ))}
                     <NameMismatch pair={p} />
