@@ -134,7 +134,10 @@ export async function* verifyJsonl(
       summary.bad.push({ ...file, line: src.line, error: answer.message, kind: answer.kind });
       summary.tally.unreadable++;
     }
+    // Counted once: as a rollout or a line that is none, or as a line whose edit failed.
+    let counted = src.parsed !== null && !src.parsed.ok;
     const written = writeLine(src, (value, line, raw) => {
+      counted = true;
       // Parse once at the edge, as every command does: aviary's transitions read, other lines named by kind.
       const read = readLine(value);
       if (!read.ok) {
@@ -161,7 +164,7 @@ export async function* verifyJsonl(
     });
     if (written.error !== undefined) {
       summary.bad.push({ ...file, line: src.line, error: written.error, kind: "not_json" });
-      summary.tally.unreadable++;
+      if (!counted) summary.tally.unreadable++;
     }
     yield written;
   }
