@@ -174,7 +174,7 @@ function breakdown(run: ReportRun, level: number): string {
       const pct = share(n, counts.rollouts);
       return [
         cell(
-          `<strong>${escapeHtml(ZERO_CAUSE_LABELS[cause])}</strong><br><span class="muted">${escapeHtml(ZERO_CAUSE_HINTS[cause])}</span>`,
+          `<strong>${escapeHtml(ZERO_CAUSE_LABELS[cause])}${cause === "drift" ? " (counted apart, over the whole run)" : ""}</strong><br><span class="muted">${escapeHtml(ZERO_CAUSE_HINTS[cause])}</span>`,
         ),
         cell(String(n), "num"),
         cell(`${pct.toFixed(1)}%`, "num"),
