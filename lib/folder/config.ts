@@ -125,12 +125,13 @@ interface Declared<T> {
  * declare its simple agent; the first, dapo17k.yaml, leaves its judge `???` and would stop Hydra.
  */
 function preferredFile(declared: Declared<unknown>, server: string): string {
-  return (
-    declared.files.find((file) => {
-      const base = file.slice(file.lastIndexOf("/") + 1);
-      return base === `${server}.yaml` || base === `${server}.yml`;
-    }) ?? declared.file
-  );
+  return declared.files.find((file) => isServerConfig(file, server)) ?? declared.file;
+}
+
+/** Gym's own config of a server: `configs/<server>.yaml` (or `.yml`). */
+function isServerConfig(file: string, server: string): boolean {
+  const base = file.slice(file.lastIndexOf("/") + 1);
+  return base === `${server}.yaml` || base === `${server}.yml`;
 }
 
 const list = (names: readonly string[]) => names.join(", ");
@@ -233,8 +234,7 @@ export function configRoutes(configs: readonly GymConfig[]): ConfigRoutes {
           if (r.server === null || a.value === null) continue;
           byInstance.set(a.value, [...(byInstance.get(a.value) ?? []), r.files]);
         }
-        const ownConfig = (files: readonly string[]) =>
-          files.some((file) => /(^|\/)([^/]+)\.ya?ml$/.exec(file)?.[2] === only);
+        const ownConfig = (files: readonly string[]) => files.some((file) => isServerConfig(file, only));
         const files = [...byInstance.values()].flatMap((routes) => routes.find(ownConfig) ?? routes[0] ?? []);
         return {
           server: only,
