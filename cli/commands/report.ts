@@ -14,6 +14,7 @@ import type { HarnessId } from "../../lib/harness/types";
 import { readJsonl } from "../../lib/jsonl";
 import { renderReport } from "../../lib/report";
 import { parseFilter, type Reward, type RunRow, runRow } from "../../lib/run";
+import { pairedInput } from "../../lib/verify";
 import {
   answerUsage,
   emptyValue,
@@ -168,8 +169,7 @@ function readSource(source: Source, args: ReportArgs, io: CommandIo) {
           config: source.config,
           ...lineSource(source),
           ...(args.server === undefined ? {} : { server: args.server }),
-          ...(pairing === undefined ? {} : { pairing }),
-          ...(pairing === undefined || pairing.ref === null ? {} : { input: pairing.ref }),
+          ...pairedInput(pairing),
           ...(args.harness === undefined ? {} : { harness: args.harness }),
         },
       };

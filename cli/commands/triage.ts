@@ -34,7 +34,7 @@ import {
   ZERO_CAUSE_LABELS,
   ZERO_CAUSES,
 } from "../../lib/triage";
-import { lineAgent } from "../../lib/verify";
+import { lineAgent, pairedInput } from "../../lib/verify";
 import { emptyValue, onlyFile, REWARD_HELP, readReward, scanOptions } from "../args";
 import { reportError } from "../errors";
 import {
@@ -304,8 +304,7 @@ function triageLine(
     config: source.config,
     ...lineSource(source),
     ...(args.server === undefined ? {} : { server: args.server }),
-    ...(pairing === undefined ? {} : { pairing }),
-    ...(pairing === undefined || pairing.ref === null ? {} : { input: pairing.ref }),
+    ...pairedInput(pairing),
     ...(harnessOf(args.harness, read.rollout, pairing?.ref ?? undefined) ?? {}),
   });
   const text = item.bytes === undefined ? undefined : lineDecoder.decode(item.bytes);
