@@ -69,7 +69,7 @@ function HarnessSelect({
 }
 
 const EXAMPLES =
-  "recorded:0  contract:0.5..1  field:agent_ref.name=hermes_agent  field:response.model~gpt  flag:alias_guess  cause:identity";
+  "recorded:..0  contract:0.5..1  field:agent_ref.name=hermes_agent  field:response.model~gpt  flag:alias_guess  cause:identity";
 
 function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
@@ -100,7 +100,7 @@ export const RunFilter = memo(function RunFilter(props: Props) {
         <input
           type="text"
           className={cx(styles.filterInput, props.error && styles.filterInputBad)}
-          placeholder="Filter: recorded:0  field:path=text  flag:alias_guess  cause:identity"
+          placeholder="Filter: recorded:..0  field:path=text  flag:alias_guess  cause:identity"
           aria-label="Structured filter"
           aria-invalid={props.error !== null}
           title={EXAMPLES}
