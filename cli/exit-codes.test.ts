@@ -151,9 +151,12 @@ describe.each(COMMANDS)("$name", (command) => {
       expect(code).toBe(0);
       expect(err).toContain(`${empty}: no file holds rollouts`);
     } else {
+      // compare names the folder's rollouts files to choose from; repair cannot read a directory.
       expect(await exit(command.run, command.args(empty))).toEqual({
         code: 2,
-        err: `error: cannot read ${empty}: is a directory\n`,
+        err: command.name.startsWith("compare")
+          ? `error: ${empty} is a folder: compare takes two rollouts files, and it holds none\n`
+          : `error: cannot read ${empty}: is a directory\n`,
       });
     }
   });
