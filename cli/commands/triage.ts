@@ -28,6 +28,7 @@ import {
   zeroShareText,
 } from "../../lib/run";
 import {
+  AGENT_CAUSES,
   causeCount,
   reproducedText,
   summarizeTriage,
@@ -227,7 +228,7 @@ export function formatSummary(
     const share = rows.length === 0 ? 0 : (100 * n) / rows.length;
     return `  ${cause.padEnd(CAUSE_WIDTH)} ${String(n).padStart(6)}  ${share.toFixed(PERCENT_DECIMALS).padStart(5)}%  ${ZERO_CAUSE_LABELS[cause]}`;
   };
-  for (const cause of ZERO_CAUSES) if (cause !== "drift") out.push(line(cause));
+  for (const cause of AGENT_CAUSES) out.push(line(cause));
   // Drift is counted apart: its zero is the recording's, not something the agent did.
   out.push(`counted apart (the recorded reward matches neither policy's recomputation):`);
   out.push(line("drift"));

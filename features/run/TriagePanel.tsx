@@ -9,6 +9,7 @@ import {
   zeroShareText,
 } from "@/lib/run";
 import {
+  AGENT_CAUSES,
   causeCount,
   type RunTriage,
   reproducedText,
@@ -39,9 +40,6 @@ interface Props {
 
 /** Bar width of the stacked chart, in viewBox units (it scales to the panel). */
 const BAR_WIDTH = 100;
-
-/** The causes in the bar and the grid; drift is counted apart (its zero is the recording's, not the agent's). */
-const AGENT_CAUSES = ZERO_CAUSES.filter((cause) => cause !== "drift");
 
 function percent(n: number, total: number): string {
   return total === 0 ? "0.0%" : `${((100 * n) / total).toFixed(1)}%`;

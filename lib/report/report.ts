@@ -16,6 +16,7 @@ import {
   zeroShareText,
 } from "../run";
 import {
+  AGENT_CAUSES,
   causeCount,
   type RecordedField,
   type RunTriage,
@@ -23,7 +24,6 @@ import {
   triageHeading,
   ZERO_CAUSE_HINTS,
   ZERO_CAUSE_LABELS,
-  ZERO_CAUSES,
   type ZeroCause,
 } from "../triage";
 
@@ -166,7 +166,7 @@ function breakdown(run: ReportRun, level: number): string {
   // The breakdown's own rollouts (a filter narrows it), as the page's panel and `cli triage` count them.
   const counts = { rollouts: triage.total, unreadable: run.counts.unreadable };
   // Drift is counted apart, over the whole run (lib/triage causeCount): its row comes last.
-  const causes = [...ZERO_CAUSES.filter((cause) => cause !== "drift"), "drift" as const];
+  const causes = [...AGENT_CAUSES, "drift" as const];
   const rows = causes
     .filter((cause) => causeCount(triage, cause) > 0)
     .map((cause) => {

@@ -22,6 +22,7 @@ export {
 } from "./recorded-fields";
 export { sameFailureTasks, TASK_WIDE_MIN_ROLLOUTS, type TaskFailure } from "./task-wide";
 export {
+  AGENT_CAUSES,
   causeCount,
   evidencePolicy,
   type IdentityBasis,

@@ -48,6 +48,14 @@ export const ZERO_CAUSES = [
 export type ZeroCause = (typeof ZERO_CAUSES)[number];
 
 /**
+ * The causes the breakdown counts among the zeros, in precedence order; drift is counted apart (causeCount),
+ * after them, in every front end (the page's panel, `cli triage`, the report).
+ */
+export const AGENT_CAUSES: readonly Exclude<ZeroCause, "drift">[] = ZERO_CAUSES.filter(
+  (cause): cause is Exclude<ZeroCause, "drift"> => cause !== "drift",
+);
+
+/**
  * A cause's name in a list of causes. The four that say why this project could not re-check the reward,
  * not why the agent failed, begin "Unverifiable", as their hints do.
  */
