@@ -113,10 +113,8 @@ export interface ConfigRoutes {
 
 interface Declared<T> {
   readonly value: T;
-  /** The first file that declared it. */
-  readonly file: string;
-  /** Every file that declared it alike, in order (Gym's example folders repeat a block in each config). */
-  readonly files: string[];
+  /** Every file that declared it alike, the first first (Gym's example folders repeat a block in each config). */
+  readonly files: [string, ...string[]];
 }
 
 /**
@@ -125,7 +123,7 @@ interface Declared<T> {
  * declare its simple agent; the first, dapo17k.yaml, leaves its judge `???` and would stop Hydra.
  */
 function preferredFile(declared: Declared<unknown>, server: string): string {
-  return declared.files.find((file) => isServerConfig(file, server)) ?? declared.file;
+  return declared.files.find((file) => isServerConfig(file, server)) ?? declared.files[0];
 }
 
 /** Gym's own config of a server: `configs/<server>.yaml` (or `.yml`). */
@@ -148,15 +146,13 @@ export function configRoutes(configs: readonly GymConfig[]): ConfigRoutes {
     for (const [name, instance] of config.agents) {
       const known = agents.get(name);
       if (known !== undefined && known.value !== instance) conflicts.add(name);
-      else if (known === undefined)
-        agents.set(name, { value: instance, file: config.path, files: [config.path] });
+      else if (known === undefined) agents.set(name, { value: instance, files: [config.path] });
       else known.files.push(config.path);
     }
     for (const [name, kind] of config.instances) {
       const known = instances.get(name);
       if (known !== undefined && known.value !== kind) conflicts.add(name);
-      else if (known === undefined)
-        instances.set(name, { value: kind, file: config.path, files: [config.path] });
+      else if (known === undefined) instances.set(name, { value: kind, files: [config.path] });
       else known.files.push(config.path);
     }
   }
@@ -164,7 +160,7 @@ export function configRoutes(configs: readonly GymConfig[]): ConfigRoutes {
 
   const hop = (agent: string, instance: Declared<string | null>): ConfigRoute | ConfigMiss => {
     if (instance.value === null) {
-      return { server: null, reason: `Agent ${agent} (${instance.file}) names no resources_server.` };
+      return { server: null, reason: `Agent ${agent} (${instance.files[0]}) names no resources_server.` };
     }
     if (conflicts.has(instance.value)) {
       return {
@@ -176,7 +172,7 @@ export function configRoutes(configs: readonly GymConfig[]): ConfigRoutes {
     if (server === undefined) {
       return {
         server: null,
-        reason: `Agent ${agent} (${instance.file}) calls resources server instance ${instance.value}, which no config in this folder declares.`,
+        reason: `Agent ${agent} (${instance.files[0]}) calls resources server instance ${instance.value}, which no config in this folder declares.`,
       };
     }
     const agentFile = preferredFile(instance, server.value);
