@@ -7,7 +7,7 @@ import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { z } from "zod";
 import { formatReward } from "../components/badges";
-import { GOLDEN_WA, loadFiles, openFolder, ROOT, readJsonlFile, waitReady } from "./helpers";
+import { GOLDEN_WA, loadFiles, openFolder, pickFolder, ROOT, readJsonlFile, waitReady } from "./helpers";
 
 const NOECHO = path.join(GOLDEN_WA, "wa_noecho.jsonl");
 const INPUTS = path.join(GOLDEN_WA, "wa_inputs.jsonl");
@@ -158,9 +158,7 @@ test("a reload after a folder names the folder to open again, rather than showin
   await expect(page.getByText("Only materialized inputs are loaded")).toHaveCount(0);
   await expect(page.getByTestId("link-needs-file")).toHaveCount(0);
   // Opened again from the banner's own button, the folder is back and the banner gone.
-  const input = banner.getByTestId("folder-input");
-  await expect(input).toHaveJSProperty("webkitdirectory", true);
-  await input.setInputFiles(dir);
+  await pickFolder(page, dir, banner.getByTestId("folder-input"));
   await waitReady(page);
   await expect(page.locator("[data-dataset='data/example_rollouts.jsonl']")).toBeVisible();
   await expect(banner).toHaveCount(0);

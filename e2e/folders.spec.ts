@@ -12,6 +12,7 @@ import { expect, test } from "@playwright/test";
 import {
   expectRoles,
   openFolder,
+  pickFolder,
   ROOT,
   readJsonlFile,
   folderRows as rows,
@@ -296,9 +297,7 @@ test("a folder without a JSONL file shows its files and says none holds rollouts
     path.join(dir, "configs/example_mcp_weather.yaml"),
   );
   await page.goto("/");
-  const input = page.getByTestId("folder-input").first();
-  await expect(input).toHaveJSProperty("webkitdirectory", true);
-  await input.setInputFiles(dir);
+  await pickFolder(page, dir);
   await expect(page.getByText("No file of this folder holds rollouts")).toBeVisible();
   await expect(page.getByTestId("folder-panel")).toBeVisible();
 });
@@ -458,9 +457,7 @@ test("a folder whose only JSONL lines are no rollouts (Gym's bbq: records with a
   page,
 }) => {
   await page.goto("/");
-  const input = page.getByTestId("folder-input").first();
-  await expect(input).toHaveJSProperty("webkitdirectory", true);
-  await input.setInputFiles(path.join(SERVERS, "bbq"));
+  await pickFolder(page, path.join(SERVERS, "bbq"));
   await expect(page.getByTestId("rollout-table")).toContainText("No line of this file is a rollout");
   await expect(page.getByTestId("rollout-table")).not.toContainText("No rollout matches these filters");
   await expect(page.getByText("Select a rollout on the left")).toHaveCount(0);

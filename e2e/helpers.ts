@@ -50,13 +50,24 @@ export function screenshotPath(name: string): string {
   return process.env.UPDATE_SCREENSHOTS ? `e2e/screenshots/${name}` : `test-results/screenshots/${name}`;
 }
 
-/** Opens a folder through the folder picker (`folder-input`, webkitdirectory), as a new user would. */
-export async function openFolder(page: Page, dir: string): Promise<void> {
-  const input = page.getByTestId("folder-input").first();
+/**
+ * Picks a folder in a folder picker (`folder-input`, webkitdirectory; the page's first one by default), as a
+ * new user would, without waiting for what the page makes of it.
+ */
+export async function pickFolder(
+  page: Page,
+  dir: string,
+  input = page.getByTestId("folder-input").first(),
+): Promise<void> {
   // The picker becomes a directory picker once the page is hydrated (components/Loader.tsx sets webkitdirectory
   // in an effect); before that Playwright refuses a directory.
   await expect(input).toHaveJSProperty("webkitdirectory", true);
   await input.setInputFiles(dir);
+}
+
+/** Opens a folder through the folder picker and waits for its rows and rewards. */
+export async function openFolder(page: Page, dir: string): Promise<void> {
+  await pickFolder(page, dir);
   await waitReady(page);
 }
 
