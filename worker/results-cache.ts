@@ -17,7 +17,7 @@ import { SERVER_SOURCES, UNVERIFIED_CODES } from "../lib/verify";
 import type { AnalyzedRollout } from "./core";
 
 /** Bumped when the kept form (or the content hash) changes. */
-export const RESULTS_CACHE_FORMAT = 4;
+export const RESULTS_CACHE_FORMAT = 5;
 /** The project's version and build: results computed by other code are never trusted. */
 export const BUILD_STAMP = `${process.env.NEXT_PUBLIC_PROJECT_VERSION ?? "dev"}+${process.env.NEXT_PUBLIC_BUILD_STAMP ?? "dev"}`;
 /** Bytes hashed at a time (a slice of the Blob is read, hashed and dropped). */
@@ -71,6 +71,7 @@ const RunRowSchema = z.object({
   total_tokens: nullableNumber,
   cached_tokens: nullableNumber,
   reasoning_tokens: nullableNumber,
+  recorded_fields: z.array(z.object({ key: z.string(), value: z.string() })).readonly(),
 });
 
 const CountsSchema = z.object({

@@ -198,6 +198,47 @@ describe("cli triage", () => {
     expect(await run([FILE, "--harness", "x=vim"], bad)).toBe(2);
   });
 
+  it("where no port verifies the zeros, says what Gym's verifier recorded on them (Gym's image_tools)", async () => {
+    const io = memoryIo();
+    expect(await run([join(SERVERS, "image_tools")], io)).toBe(0);
+    const out = io.out().split("\n");
+    const at = out.indexOf(
+      "What Gym's verifier recorded on the 3 zeros not verified here (fields of its response, counted as written, beside the 2 above 0):",
+    );
+    expect(at).toBeGreaterThan(out.findIndex((line) => line.startsWith("  no_verifier_port ")));
+    expect(out).toContain(
+      '  failure_reason: "argument_below_threshold" 2 · "tool_name_mismatch" 1 (above 0: "none" 2)',
+    );
+    expect(out).toContain("  tool_name_match: true 2 · false 1 (above 0: true 2)");
+    // A policy's view has no such zeros (neither policy scored them): no such section.
+    const contract = memoryIo();
+    expect(await run([join(SERVERS, "image_tools"), "--reward", "contract"], contract)).toBe(0);
+    expect(contract.out()).not.toContain("What Gym's verifier recorded");
+    // The JSONL rows carry each line's fields; a row verified here carries none.
+    const rows = memoryIo();
+    expect(await run([join(SERVERS, "image_tools"), "--format", "jsonl"], rows)).toBe(0);
+    const first = z
+      .object({ recorded_fields: z.array(z.object({ key: z.string(), value: z.string() })) })
+      .parse(JSON.parse(rows.out().split("\n")[0] ?? ""));
+    expect(first.recorded_fields).toContainEqual({
+      key: "failure_reason",
+      value: '"argument_below_threshold"',
+    });
+    const verified = memoryIo();
+    expect(await run([FILE, "--format", "jsonl"], verified)).toBe(0);
+    const verifiedRows = verified
+      .out()
+      .trim()
+      .split("\n")
+      .map((line) =>
+        z
+          .object({ contract: z.number().nullable(), recorded_fields: z.array(z.unknown()) })
+          .parse(JSON.parse(line)),
+      );
+    for (const row of verifiedRows.filter((r) => r.contract !== null))
+      expect(row.recorded_fields).toEqual([]);
+  });
+
   it("a folder's unverified rows name how to start their server, as cli verify and the page's rows do", async () => {
     // Gym's openenv: no port here; its configs start the server Gym's own /verify runs on.
     const io = memoryIo();

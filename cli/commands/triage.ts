@@ -30,7 +30,9 @@ import {
 import {
   AGENT_CAUSES,
   causeCount,
+  recordedFieldsLines,
   reproducedText,
+  summarizeRecordedFields,
   summarizeTriage,
   ZERO_CAUSE_LABELS,
   ZERO_CAUSES,
@@ -229,6 +231,8 @@ export function formatSummary(
     return `  ${cause.padEnd(CAUSE_WIDTH)} ${String(n).padStart(6)}  ${share.toFixed(PERCENT_DECIMALS).padStart(5)}%  ${ZERO_CAUSE_LABELS[cause]}`;
   };
   for (const cause of AGENT_CAUSES) out.push(line(cause));
+  // Where no port verifies the zeros, what Gym's verifier wrote beside them is the run's account of them.
+  if (reward === "recorded") out.push(...recordedFieldsLines(summarizeRecordedFields(rows)));
   // Drift is counted apart: its zero is the recording's, not something the agent did.
   out.push(`counted apart (the recorded reward matches neither policy's recomputation):`);
   out.push(line("drift"));

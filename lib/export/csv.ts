@@ -45,6 +45,8 @@ export function rowsCsv(rows: Iterable<RunRow>): string {
 export function jsonlRow(row: RunRow, file?: string): string {
   const ordered: Record<string, unknown> = file === undefined ? {} : { file };
   for (const column of RUN_ROW_COLUMNS) ordered[column] = row[column];
+  // A list of records has no CSV cell; a JSONL row keeps it, last.
+  ordered.recorded_fields = row.recorded_fields;
   return `${JSON.stringify(ordered)}\n`;
 }
 

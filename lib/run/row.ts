@@ -12,7 +12,9 @@ import { type MetricsRow, readModelUsage } from "../metrics";
 import type { Rollout } from "../schemas";
 import {
   explainDrift,
+  type RecordedField,
   type Reproduction,
+  recordedFields,
   reproducedBy,
   sameFailureTasks,
   triageRollout,
@@ -93,9 +95,17 @@ export interface RunRow extends RolloutRow {
   readonly total_tokens: number | null;
   readonly cached_tokens: number | null;
   readonly reasoning_tokens: number | null;
+  /**
+   * What Gym's verifier wrote beside the recorded reward (lib/triage recordedFields), where this project did
+   * not verify the rollout: the run's account of such zeros (summarizeRecordedFields). Empty where it did.
+   */
+  readonly recorded_fields: readonly RecordedField[];
 }
 
-/** CSV column order (every RunRow key but the internal signature; lists joined with spaces). */
+/**
+ * CSV column order (every RunRow key but the internal signature and recorded_fields, a list of records that
+ * JSONL rows carry; lists joined with spaces).
+ */
 export const RUN_ROW_COLUMNS = [
   "line",
   "task_index",
@@ -235,6 +245,7 @@ export function rolloutRowOf(row: RunRow): RolloutRow {
     total_tokens: _total,
     cached_tokens: _cached,
     reasoning_tokens: _reasoning,
+    recorded_fields: _recordedFields,
     ...rolloutRow
   } = row;
   // A field added to RunRow alone must be left out above: the list row stays exactly a RolloutRow.
@@ -281,6 +292,10 @@ export function runRow(line: number, value: Rollout, options: RunRowOptions = {}
     total_tokens: usage?.total_tokens ?? null,
     cached_tokens: usage?.cached_tokens ?? null,
     reasoning_tokens: usage?.reasoning_tokens ?? null,
+    recorded_fields:
+      contract.reward === null && typeof value.reward === "number"
+        ? recordedFields(value, options.input)
+        : [],
   };
 }
 

@@ -291,8 +291,8 @@ describe("CSV and JSONL of rows", () => {
     expect(cells[RUN_ROW_COLUMNS.indexOf("legacy")]).toBe("");
   });
 
-  it("JSONL keeps every column, in order", () => {
+  it("JSONL keeps every column, in order, then the recorded fields CSV has no cell for", () => {
     const [first] = rowsJsonl([row]).split("\n");
-    expect(Object.keys(JSON.parse(first ?? "{}"))).toEqual([...RUN_ROW_COLUMNS]);
+    expect(Object.keys(JSON.parse(first ?? "{}"))).toEqual([...RUN_ROW_COLUMNS, "recorded_fields"]);
   });
 });

@@ -16,9 +16,18 @@ export { explainDrift, REPRODUCTION_TEXT, type Reproduction, reproducedBy } from
 export { type HealthProblem, readHealth } from "./health";
 export {
   RECORDED_FIELDS_MAX,
+  RECORDED_VALUES_MAX,
   type RecordedField,
+  type RecordedFieldSummary,
+  type RecordedFieldsRow,
+  type RecordedFieldsSummary,
   recordedFields,
   recordedFieldsFor,
+  recordedFieldsHeading,
+  recordedFieldsLines,
+  summarizeRecordedFields,
+  type ValueCount,
+  valueCountsText,
 } from "./recorded-fields";
 export { sameFailureTasks, TASK_WIDE_MIN_ROLLOUTS, type TaskFailure } from "./task-wide";
 export {

@@ -4,7 +4,14 @@ import { describe, expect, it } from "vitest";
 import { parseJsonLine } from "../jsonl";
 import { readRollout } from "../schemas";
 import { asRollout } from "../schemas/test-helpers";
-import { RECORDED_FIELDS_MAX, recordedFields } from "./recorded-fields";
+import {
+  RECORDED_FIELDS_MAX,
+  RECORDED_VALUES_MAX,
+  type RecordedField,
+  recordedFields,
+  recordedFieldsLines,
+  summarizeRecordedFields,
+} from "./recorded-fields";
 
 const SERVERS = path.join(__dirname, "../../fixtures/gym-examples/resources_servers");
 
@@ -85,5 +92,106 @@ describe("what a line records beside its reward", () => {
     const fields = recordedFields(asRollout({ response: { output: [] }, ...many }));
     expect(fields).toHaveLength(RECORDED_FIELDS_MAX);
     expect(fields[0]).toEqual({ key: "f0", value: "0" });
+  });
+});
+
+/** A run row's part the summary reads: the recorded reward and the line's fields (JSON texts). */
+function row(recorded: number | null, fields: Record<string, string>) {
+  const recorded_fields: RecordedField[] = Object.entries(fields).map(([key, value]) => ({ key, value }));
+  return { recorded, recorded_fields };
+}
+
+describe("what Gym's verifier recorded on a run's zeros, summed", () => {
+  it("counts each field's values on the zeros beside the passes, the fields that set them apart first", () => {
+    const summary = summarizeRecordedFields([
+      row(0, { uuid: '"a"', family: '"bbox"', failure_reason: '"argument_below_threshold"' }),
+      row(0, { uuid: '"b"', family: '"bbox"', failure_reason: '"argument_below_threshold"' }),
+      row(0, { uuid: '"c"', family: '"color"', failure_reason: '"tool_name_mismatch"' }),
+      row(1, { uuid: '"d"', family: '"color"', failure_reason: '"none"' }),
+      row(1, { uuid: '"e"', family: '"point"', failure_reason: '"none"' }),
+    ]);
+    expect(summary).toEqual({
+      zeros: 3,
+      passes: 2,
+      fields: [
+        {
+          key: "failure_reason",
+          zeros: [
+            { value: '"argument_below_threshold"', count: 2 },
+            { value: '"tool_name_mismatch"', count: 1 },
+          ],
+          passes: [{ value: '"none"', count: 2 }],
+          zerosApart: 3,
+        },
+        // uuid is an id (every value once): left out. family's color is on a pass too: 2 of 3 apart.
+        {
+          key: "family",
+          zeros: [
+            { value: '"bbox"', count: 2 },
+            { value: '"color"', count: 1 },
+          ],
+          passes: [
+            { value: '"color"', count: 1 },
+            { value: '"point"', count: 1 },
+          ],
+          zerosApart: 2,
+        },
+      ],
+      more: 0,
+    });
+    expect(recordedFieldsLines(summary)).toEqual([
+      "What Gym's verifier recorded on the 3 zeros not verified here (fields of its response, counted as written, beside the 2 above 0):",
+      '  failure_reason: "argument_below_threshold" 2 · "tool_name_mismatch" 1 (above 0: "none" 2)',
+      '  family: "bbox" 2 · "color" 1 (above 0: "color" 1 · "point" 1)',
+    ]);
+  });
+
+  it("leaves out rows verified here (no fields), rows with no recorded reward, and counts a negative as a zero", () => {
+    const summary = summarizeRecordedFields([
+      row(0, {}),
+      row(null, { terminated: "true" }),
+      row(-1, { terminated: "true" }),
+      row(-1, { terminated: "true" }),
+    ]);
+    expect(summary.zeros).toBe(2);
+    expect(summary.passes).toBe(0);
+    expect(summary.fields).toEqual([
+      { key: "terminated", zeros: [{ value: "true", count: 2 }], passes: [], zerosApart: 0 },
+    ]);
+    expect(recordedFieldsLines(summary)[0]).toBe(
+      "What Gym's verifier recorded on the 2 zeros not verified here (fields of its response, counted as written):",
+    );
+  });
+
+  it("keeps one zero's value only where it differs from passes whose values repeat", () => {
+    const summary = summarizeRecordedFields([
+      row(0, { uuid: '"a"', correct: "false", model_output: '"x"' }),
+      row(1, { uuid: '"b"', correct: "true", model_output: '"y"' }),
+      row(1, { uuid: '"c"', correct: "true", model_output: '"z"' }),
+    ]);
+    expect(summary.fields.map((field) => field.key)).toEqual(["correct"]);
+  });
+
+  it("leaves out fields with too many values or long texts, which a count does not sum up", () => {
+    const many = Array.from({ length: RECORDED_VALUES_MAX + 1 }, (_, i) => [
+      row(0, { score: String(i) }),
+      row(0, { score: String(i) }),
+    ]).flat();
+    expect(summarizeRecordedFields(many).fields).toEqual([]);
+    const log = `"${"=".repeat(80)}"`;
+    expect(summarizeRecordedFields([row(0, { stderr: log }), row(0, { stderr: log })]).fields).toEqual([]);
+    // Nothing to account for: no heading, no lines.
+    expect(recordedFieldsLines(summarizeRecordedFields([]))).toEqual([]);
+  });
+
+  it("shows at most RECORDED_FIELDS_MAX fields and counts the rest", () => {
+    const fields = Object.fromEntries(
+      Array.from({ length: RECORDED_FIELDS_MAX + 3 }, (_, i) => [`f${i}`, "0"]),
+    );
+    const summary = summarizeRecordedFields([row(0, fields), row(0, fields)]);
+    expect(summary.fields).toHaveLength(RECORDED_FIELDS_MAX);
+    expect(summary.fields[0]?.key).toBe("f0");
+    expect(summary.more).toBe(3);
+    expect(recordedFieldsLines(summary).at(-1)).toBe("  and 3 more fields");
   });
 });

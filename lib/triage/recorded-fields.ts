@@ -6,7 +6,7 @@
  */
 import { canonicalJson } from "../jsonl";
 import { isJsonObject, type Rollout } from "../schemas";
-import { ZERO_CAUSES, type ZeroCause } from "./triage";
+import { isZeroOrBelow, ZERO_CAUSES, type ZeroCause } from "./triage";
 
 /** Keys of every Gym rollout line (the request, the response, the reward, Gym's bookkeeping). */
 const GYM_KEYS: ReadonlySet<string> = new Set([
@@ -80,4 +80,148 @@ const FROM_THE_LINE: ReadonlySet<ZeroCause> = new Set(
 /** The line's fields to show beside a zero's cause: recordedFields where the cause is FROM_THE_LINE, else none. */
 export function recordedFieldsFor(cause: ZeroCause, rollout: Rollout, input?: unknown): RecordedField[] {
   return FROM_THE_LINE.has(cause) ? recordedFields(rollout, input) : [];
+}
+
+/**
+ * Distinct values a field may have on the zeros to be summed over them: past this it is an id, a score or
+ * a text (uuid, similarity_score, model_output), which a count per value does not summarize.
+ */
+export const RECORDED_VALUES_MAX = 6;
+
+/** How many rollouts carry one value of a field. */
+export interface ValueCount {
+  /** The value's JSON text, as RecordedField writes it. */
+  readonly value: string;
+  readonly count: number;
+}
+
+/** One field over the zeros not verified here, beside the same field on the rollouts above 0. */
+export interface RecordedFieldSummary {
+  readonly key: string;
+  /** Its values on the zeros, most rollouts first (ties: first seen). */
+  readonly zeros: readonly ValueCount[];
+  /** Its values on the passes (the rollouts above 0 not verified here). */
+  readonly passes: readonly ValueCount[];
+  /** Zeros whose value of the field no pass has (0 when no pass has the field). */
+  readonly zerosApart: number;
+}
+
+/** The run's zeros this project cannot verify, as Gym's verifier recorded them (summarizeRecordedFields). */
+export interface RecordedFieldsSummary {
+  /** Rollouts not verified here whose recorded reward is 0 or below. */
+  readonly zeros: number;
+  /** Rollouts not verified here whose recorded reward is above 0. */
+  readonly passes: number;
+  /** At most RECORDED_FIELDS_MAX fields, those that set the zeros apart from the passes first. */
+  readonly fields: readonly RecordedFieldSummary[];
+  /** Fields that qualified but are not in `fields`. */
+  readonly more: number;
+}
+
+/** What a row of a run carries for the summary (lib/run RunRow). */
+export interface RecordedFieldsRow {
+  readonly recorded: number | null;
+  /** The line's recorded fields where this project did not verify it; empty where it did. */
+  readonly recorded_fields: readonly RecordedField[];
+}
+
+function tally(counts: Map<string, Map<string, number>>, fields: readonly RecordedField[]): void {
+  for (const field of fields) {
+    const values = counts.get(field.key) ?? new Map<string, number>();
+    values.set(field.value, (values.get(field.value) ?? 0) + 1);
+    counts.set(field.key, values);
+  }
+}
+
+function carried(values: ReadonlyMap<string, number>): number {
+  let n = 0;
+  for (const count of values.values()) n += count;
+  return n;
+}
+
+/**
+ * A value's JSON text longer than this is a text (a log, a transcript), not a category: cut to
+ * VALUE_MAX_CHARS, two logs alike in their first lines would be counted as one value.
+ */
+const COUNTED_VALUE_MAX_CHARS = 64;
+
+/** Few short values, and one at least on more than one rollout (a single rollout's value counts). */
+function categorical(values: ReadonlyMap<string, number>): boolean {
+  const n = carried(values);
+  if (values.size > RECORDED_VALUES_MAX || (n > 1 && values.size === n)) return false;
+  for (const value of values.keys()) if (value.length > COUNTED_VALUE_MAX_CHARS) return false;
+  return true;
+}
+
+/** Most rollouts first; a Map keeps first-seen order, and the sort is stable. */
+function byCount(values: ReadonlyMap<string, number> | undefined): ValueCount[] {
+  return [...(values ?? [])].map(([value, count]) => ({ value, count })).sort((a, b) => b.count - a.count);
+}
+
+/**
+ * Where this project has no port of a run's verifier, the whole run's account of its zeros is what Gym's
+ * verifier wrote beside them: each recorded field's values counted over the zeros, beside the passes'. Only
+ * fields whose short values repeat are kept (at most RECORDED_VALUES_MAX of them on the zeros), so ids,
+ * scores and texts are left to each rollout's own view. Values are counted as written, never read for meaning; the
+ * fields whose zero values no pass has come first, then the line's order.
+ */
+export function summarizeRecordedFields(rows: Iterable<RecordedFieldsRow>): RecordedFieldsSummary {
+  const onZeros = new Map<string, Map<string, number>>();
+  const onPasses = new Map<string, Map<string, number>>();
+  let zeros = 0;
+  let passes = 0;
+  for (const row of rows) {
+    if (row.recorded === null || row.recorded_fields.length === 0) continue;
+    if (isZeroOrBelow(row.recorded)) {
+      zeros++;
+      tally(onZeros, row.recorded_fields);
+    } else {
+      passes++;
+      tally(onPasses, row.recorded_fields);
+    }
+  }
+  const kept: RecordedFieldSummary[] = [];
+  for (const [key, values] of onZeros) {
+    const passValues = onPasses.get(key);
+    const zerosApart =
+      passValues === undefined
+        ? 0
+        : [...values].reduce((n, [value, count]) => (passValues.has(value) ? n : n + count), 0);
+    // One zero's value repeats nothing: kept only where it differs from passes whose values do repeat.
+    const counted =
+      categorical(values) &&
+      (carried(values) > 1 || (passValues !== undefined && categorical(passValues) && zerosApart > 0));
+    if (counted) kept.push({ key, zeros: byCount(values), passes: byCount(passValues), zerosApart });
+  }
+  kept.sort((a, b) => b.zerosApart - a.zerosApart);
+  return {
+    zeros,
+    passes,
+    fields: kept.slice(0, RECORDED_FIELDS_MAX),
+    more: Math.max(0, kept.length - RECORDED_FIELDS_MAX),
+  };
+}
+
+/** One field's values as one line of text, every front end's: `"tool_name_mismatch" 2 · "none" 1`. */
+export function valueCountsText(values: readonly ValueCount[]): string {
+  return values.map((v) => `${v.value} ${v.count}`).join(" · ");
+}
+
+/** The summary's heading, every front end's (null: no zero to account for). */
+export function recordedFieldsHeading(summary: RecordedFieldsSummary): string | null {
+  if (summary.zeros === 0 || summary.fields.length === 0) return null;
+  const passes = summary.passes === 0 ? "" : `, beside the ${summary.passes} above 0`;
+  return `What Gym's verifier recorded on the ${summary.zeros} zero${summary.zeros === 1 ? "" : "s"} not verified here (fields of its response, counted as written${passes}):`;
+}
+
+/** The summary as lines of text (cli triage): its heading, then a field a line. Empty: nothing to say. */
+export function recordedFieldsLines(summary: RecordedFieldsSummary): string[] {
+  const heading = recordedFieldsHeading(summary);
+  if (heading === null) return [];
+  const lines = summary.fields.map(
+    (field) =>
+      `  ${field.key}: ${valueCountsText(field.zeros)}${field.passes.length === 0 ? "" : ` (above 0: ${valueCountsText(field.passes)})`}`,
+  );
+  if (summary.more > 0) lines.push(`  and ${summary.more} more field${summary.more === 1 ? "" : "s"}`);
+  return [heading, ...lines];
 }
