@@ -463,3 +463,40 @@ test("a folder whose only JSONL lines are no rollouts (Gym's bbq: records with a
   await expect(page.getByText("Select a rollout on the left")).toHaveCount(0);
   await expect(page.getByTestId("line-errors")).toContainText("not a rollout");
 });
+
+test("where no port verifies the zeros, the breakdown says what Gym's verifier recorded on them, as `cli triage` does (Gym's image_tools)", async ({
+  page,
+}) => {
+  const dir = path.join(SERVERS, "image_tools");
+  const triage = spawnSync(
+    process.execPath,
+    ["--import", "tsx", path.join(ROOT, "cli/main.ts"), "triage", dir],
+    {
+      cwd: ROOT,
+      encoding: "utf8",
+    },
+  );
+  expect(triage.status).toBe(0);
+  const heading = triage.stdout.split("\n").find((line) => line.startsWith("What Gym's verifier recorded"));
+  expect(heading).toBeDefined();
+  await page.goto("/");
+  await openFolder(page, dir);
+  const recorded = page.getByTestId("triage-recorded");
+  // Every zero of this run is one no port verifies: the section is open, its heading the CLI's.
+  await expect(recorded).toHaveJSProperty("open", true);
+  await expect(recorded.locator("summary")).toHaveText(heading ?? "");
+  const reason = recorded.locator("[data-field='failure_reason']");
+  await expect(reason).toContainText('above 0: "none" 2');
+  // A value narrows the list to the zeros with it: line 5 is the one tool_name_mismatch.
+  const mismatch = reason.locator("button[data-value='\"tool_name_mismatch\"']");
+  await mismatch.click();
+  await expect(page.getByTestId("shown-count")).toHaveAttribute("data-shown", "1");
+  await expect.poll(async () => (await rows(page)).map((r) => r.line)).toEqual([5]);
+  expect(new URL(page.url()).searchParams.get("f")).toBe(
+    "recorded:..0 field:failure_reason=tool_name_mismatch",
+  );
+  await expect(mismatch).toHaveAttribute("aria-pressed", "true");
+  // Again: every rollout.
+  await mismatch.click();
+  await expect(page.getByTestId("shown-count")).toHaveAttribute("data-shown", "5");
+});

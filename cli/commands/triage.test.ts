@@ -210,6 +210,22 @@ describe("cli triage", () => {
       '  failure_reason: "argument_below_threshold" 2 · "tool_name_mismatch" 1 (above 0: "none" 2)',
     );
     expect(out).toContain("  tool_name_match: true 2 · false 1 (above 0: true 2)");
+    // A value chosen narrows the rows, not the counts it was chosen from (as the page's panel).
+    const chosen = memoryIo();
+    expect(
+      await run(
+        [join(SERVERS, "image_tools"), "--filter", "recorded:..0 field:failure_reason=tool_name_mismatch"],
+        chosen,
+      ),
+    ).toBe(0);
+    expect(chosen.out()).toContain(out[at]);
+    expect(chosen.out()).toContain(
+      '  failure_reason: "argument_below_threshold" 2 · "tool_name_mismatch" 1 (above 0: "none" 2)',
+    );
+    // Another clause does narrow them: the agent's rollouts only (here, all of them); an agent with none, nothing.
+    const none = memoryIo();
+    expect(await run([join(SERVERS, "image_tools"), "--filter", "agent:nobody"], none)).toBe(0);
+    expect(none.out()).not.toContain("What Gym's verifier recorded");
     // A policy's view has no such zeros (neither policy scored them): no such section.
     const contract = memoryIo();
     expect(await run([join(SERVERS, "image_tools"), "--reward", "contract"], contract)).toBe(0);

@@ -19,6 +19,7 @@ import {
   parseFilter,
   type Reward,
   type RunRow,
+  recordedFieldsScope,
   runRow,
   textsOf,
   unverifiedCounts,
@@ -194,6 +195,8 @@ export function formatSummary(
   reward: Reward = "recorded",
   options: {
     readonly breakdown?: readonly RunRow[];
+    /** The rows the recorded fields' counts cover (lib/run recordedFieldsScope; default: the breakdown's). */
+    readonly recordedRows?: readonly RunRow[];
     /** The rollouts file of each row, when a folder's runs are summed (lib/run metricsOf). */
     readonly runs?: ReadonlyMap<RunRow, string>;
     /** The filter, as given, and how many rollouts there were before it: the summary says its scope. */
@@ -232,7 +235,8 @@ export function formatSummary(
   };
   for (const cause of AGENT_CAUSES) out.push(line(cause));
   // Where no port verifies the zeros, what Gym's verifier wrote beside them is the run's account of them.
-  if (reward === "recorded") out.push(...recordedFieldsLines(summarizeRecordedFields(rows)));
+  if (reward === "recorded")
+    out.push(...recordedFieldsLines(summarizeRecordedFields(options.recordedRows ?? rows)));
   // Drift is counted apart: its zero is the recording's, not something the agent did.
   out.push(`counted apart (the recorded reward matches neither policy's recomputation):`);
   out.push(line("drift"));
@@ -278,6 +282,9 @@ function filterStages(filter: readonly FilterClause[]) {
     rowClauses,
     // The summary's breakdown leaves out the cause clauses, as the page's does: a cause narrows the rows.
     breakdownClauses: withoutKinds(rowClauses, ["cause"]),
+    // The recorded fields' counts, as the page's (lib/run recordedFieldsScope), decided in hand and after.
+    recordedFieldClauses: recordedFieldsScope(filter.filter(inHand)),
+    recordedRowClauses: recordedFieldsScope(rowClauses),
     keepBytes: textsOf(filter).length > 0,
   };
 }
@@ -285,7 +292,12 @@ function filterStages(filter: readonly FilterClause[]) {
 /** One line's answer: its row and whether the in-hand clauses keep it, or why it is left out (for stderr). */
 export type TriageLine =
   | { readonly leftOut: string; readonly kind: LineKind }
-  | { readonly row: RunRow; readonly fieldOk: boolean };
+  | {
+      readonly row: RunRow;
+      readonly fieldOk: boolean;
+      /** Whether the in-hand clauses the recorded fields' counts follow keep it. */
+      readonly recordedOk: boolean;
+    };
 
 /** Triages one line of `source`: the work of every thread (cli/threads.ts). */
 function triageLine(
@@ -293,6 +305,7 @@ function triageLine(
   source: Source,
   args: TriageArgs,
   fieldClauses: readonly FilterClause[],
+  recordedFieldClauses: readonly FilterClause[],
 ): TriageLine {
   const where = source.file === null ? "" : `${source.file} `;
   if (!item.ok) {
@@ -313,12 +326,19 @@ function triageLine(
     ...(harnessOf(args.harness, read.rollout, pairing?.ref ?? undefined) ?? {}),
   });
   const text = item.bytes === undefined ? undefined : lineDecoder.decode(item.bytes);
-  return { row, fieldOk: matchesFilter(fieldClauses, row, item.value, text) };
+  return {
+    row,
+    fieldOk: matchesFilter(fieldClauses, row, item.value, text),
+    recordedOk: matchesFilter(recordedFieldClauses, row, item.value, text),
+  };
 }
 
 function triageWork(sources: readonly Source[], args: TriageArgs): LineWork<TriageLine> {
-  const { fieldClauses, keepBytes } = filterStages(args.filter);
-  return { keepBytes, line: (item, index) => triageLine(item, sources[index]!, args, fieldClauses) };
+  const { fieldClauses, recordedFieldClauses, keepBytes } = filterStages(args.filter);
+  return {
+    keepBytes,
+    line: (item, index) => triageLine(item, sources[index]!, args, fieldClauses, recordedFieldClauses),
+  };
 }
 
 function sourceOptions(args: TriageArgs) {
@@ -357,11 +377,12 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
     threads > 1 ? new LinePool<TriageLine>("triage", argv, threads, { warnings: io.stderr }) : null;
   try {
     const readFiles = [...sources.map((s) => s.path), ...(args.inputs === undefined ? [] : [args.inputs])];
-    const { rowClauses, breakdownClauses } = filterStages(args.filter);
+    const { rowClauses, breakdownClauses, recordedRowClauses } = filterStages(args.filter);
     const work = triageWork(sources, args);
     await writeOutput(args.out, readFiles, io, null, async (output) => {
       const kept: RunRow[] = [];
       const breakdown: RunRow[] = [];
+      const recordedRows: RunRow[] = [];
       const runs = new Map<RunRow, string>();
       let unreadable = 0;
       let total = 0;
@@ -370,6 +391,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
         const rows: RunRow[] = [];
         const kinds = new Set<LineKind>();
         const fieldOk = new Set<number>();
+        const recordedOk = new Set<number>();
         for await (const answer of namingFile(source.path, linesOf(source.path, index, work, pool))) {
           if ("leftOut" in answer) {
             unreadable++;
@@ -379,6 +401,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
           }
           rows.push(answer.row);
           if (answer.fieldOk) fieldOk.add(answer.row.line);
+          if (answer.recordedOk) recordedOk.add(answer.row.line);
         }
         // One sentence for a single FILE without one rollout (an empty one included).
         if (source.file === null && rows.length === 0) await sayNotRollouts(source.path, io, kinds);
@@ -388,6 +411,8 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
         const file = source.file ?? undefined;
         total += rows.length;
         for (const row of withTaskWide(rows)) {
+          if (args.format === "summary" && recordedOk.has(row.line) && matchesFilter(recordedRowClauses, row))
+            recordedRows.push(row);
           if (!fieldOk.has(row.line)) continue;
           if (args.format === "summary" && matchesFilter(breakdownClauses, row)) breakdown.push(row);
           if (!matchesFilter(rowClauses, row)) continue;
@@ -404,6 +429,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
           encoder.encode(
             formatSummary(kept, unreadable, args.reward, {
               breakdown,
+              recordedRows,
               runs,
               filter: { clauses: args.filter, total },
             }),

@@ -41,12 +41,14 @@ import {
   activeCause,
   breakdownScope,
   compareLink,
+  fieldValues,
   linkParts,
   sameDetailSource,
   shownDataset,
   sortChange,
   switchReward,
   withCause,
+  withRecordedValue,
 } from "./inspector-state";
 import { LineErrors } from "./LineErrors";
 import { RolloutPane } from "./RolloutPane";
@@ -153,6 +155,10 @@ export function Inspector() {
   const onCause = useStableCallback((cause: ZeroCause | null) =>
     setView({ f: withCause(view.f, cause, view.reward), line: null, call: null }),
   );
+  const onRecordedValue = useStableCallback((key: string, value: string) =>
+    setView({ f: withRecordedValue(view.f, key, value), line: null, call: null }),
+  );
+  const recordedValues = useMemo(() => fieldValues(view.f), [view.f]);
   const onExport = useStableCallback((format: ExportFormat) => {
     if (!dataset) return;
     setExportError(null);
@@ -340,6 +346,9 @@ export function Inspector() {
                       onReward={onReward}
                       active={activeCause(view.f)}
                       onCause={onCause}
+                      recorded={runView.recorded_fields}
+                      recordedValues={recordedValues}
+                      onRecordedValue={onRecordedValue}
                     />
                   )}
                   <RunFilter

@@ -3,6 +3,7 @@ import {
   activeCause,
   callsInItems,
   compareLink,
+  fieldValues,
   needsReanalysis,
   restorePlan,
   shownDataset,
@@ -11,6 +12,7 @@ import {
   stepRollout,
   switchReward,
   withCause,
+  withRecordedValue,
   workspaceReadiness,
 } from "./inspector-state";
 import { datasetSummary, entry } from "./test-helpers";
@@ -111,6 +113,30 @@ describe("the breakdown's cause", () => {
     // Drift's count is every drifted rollout, whatever the reward: its list takes no zero clause.
     expect(withCause(f, "drift", "recorded")).toBe("agent:a cause:drift");
     expect(activeCause("agent:a")).toBeNull();
+  });
+});
+
+describe("a recorded field's value chosen in the breakdown", () => {
+  it("keeps the recorded zeros with that value, replaces the field's other value, and toggles off", () => {
+    const f = withRecordedValue("agent:a", "failure_reason", '"tool_name_mismatch"');
+    expect(f).toBe("agent:a recorded:..0 field:failure_reason=tool_name_mismatch");
+    expect(fieldValues(f).get("failure_reason")).toBe("tool_name_mismatch");
+    // Another value of the same field replaces it; another field adds to it.
+    const g = withRecordedValue(f, "failure_reason", '"argument below threshold"');
+    expect(g).toBe('agent:a recorded:..0 field:failure_reason="argument below threshold"');
+    expect(withRecordedValue(g, "hit", "false")).toBe(
+      'agent:a field:failure_reason="argument below threshold" recorded:..0 field:hit=false',
+    );
+    // Chosen again: off, and the zeros with it.
+    expect(withRecordedValue(f, "failure_reason", '"tool_name_mismatch"')).toBe("agent:a");
+    // A cause chosen too keeps its zeros.
+    const caused = withCause(f, "no_verifier_port", "recorded");
+    expect(withRecordedValue(caused, "failure_reason", '"tool_name_mismatch"')).toBe(
+      "agent:a recorded:..0 cause:no_verifier_port",
+    );
+    // A value no clause can say (Python's NaN, a cut text) leaves the filter as it was.
+    expect(withRecordedValue("agent:a", "score", "NaN")).toBe("agent:a");
+    expect(withRecordedValue("agent:a", "log", '"abc…')).toBe("agent:a");
   });
 });
 

@@ -9,11 +9,13 @@ import type { DatasetSummary, RolloutIndexEntry, Sample, Source } from "@/hooks/
 import {
   breakdownScopeText,
   type FilterClause,
+  formatClause,
   formatFilter,
   isZeroClause,
   moveZeros,
   parseFilter,
   type Reward,
+  recordedValueClause,
   zeroClause,
 } from "@/lib/run";
 import type { ZeroCause } from "@/lib/triage";
@@ -31,6 +33,33 @@ export function withCause(filter: string, cause: ZeroCause | null, reward: Rewar
   if (cause === null) return formatFilter(kept);
   const zeros: FilterClause[] = cause === "drift" ? [] : [zeroClause(reward)];
   return formatFilter([...kept, ...zeros, { kind: "cause", cause }]);
+}
+
+/**
+ * The filter keeping the recorded zeros whose field `key` has the value `valueText` (the why-zero panel's
+ * recorded fields), or, when that clause is already there, the filter without it. Other clauses are kept,
+ * a clause on the same field replaced; the zeros are the recorded reward's, which the counts are over.
+ */
+export function withRecordedValue(filter: string, key: string, valueText: string): string {
+  const clause = recordedValueClause(key, valueText);
+  const parsed = parseFilter(filter);
+  const clauses = parsed.ok ? parsed.clauses : [];
+  if (clause === null) return filter;
+  const same = (c: FilterClause) => formatClause(c) === formatClause(clause);
+  const others = clauses.filter((c) => !(c.kind === "field" && c.path === key));
+  if (clauses.some(same)) {
+    // Off again: the zeros it added go too, unless a cause still needs them.
+    const cause = others.some((c) => c.kind === "cause");
+    return formatFilter(cause ? others : others.filter((c) => !isZeroClause(c)));
+  }
+  return formatFilter([...others.filter((c) => !isZeroClause(c)), zeroClause("recorded"), clause]);
+}
+
+/** Each field's value the filter keeps by equality (withRecordedValue's clauses), by field path. */
+export function fieldValues(filter: string): ReadonlyMap<string, string> {
+  const values = new Map<string, string>();
+  for (const c of filterClauses(filter)) if (c.kind === "field" && c.op === "eq") values.set(c.path, c.value);
+  return values;
 }
 
 /**

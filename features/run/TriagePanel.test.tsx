@@ -14,6 +14,8 @@ import { type Reward, unverifiedText } from "@/lib/run";
 import { asRollout } from "@/lib/schemas/test-helpers";
 import {
   REPRODUCTION_TEXT,
+  recordedFieldsHeading,
+  summarizeRecordedFields,
   summarizeTriage,
   type TriagedLine,
   ZERO_CAUSE_LABELS,
@@ -57,7 +59,11 @@ type Props = Parameters<typeof TriagePanel>[0];
 function renderPanel(props: Partial<Props> = {}) {
   const onCause = vi.fn<(cause: ZeroCause | null) => void>();
   const onReward = vi.fn<(reward: Reward) => void>();
+  const onRecordedValue = vi.fn<(key: string, value: string) => void>();
   const all: Props = {
+    recorded: whole.recorded_fields,
+    recordedValues: new Map(),
+    onRecordedValue,
     triage: whole.triage,
     reward: "recorded",
     onReward,
@@ -72,6 +78,7 @@ function renderPanel(props: Partial<Props> = {}) {
   return {
     onCause,
     onReward,
+    onRecordedValue,
     rerender: (next: Partial<Props>) => rerender(<TriagePanel {...all} {...next} />),
   };
 }
@@ -339,5 +346,38 @@ describe("TriagePanel", () => {
     cleanup();
     renderPanel({ unverified: { contract: {}, legacy: {} } });
     expect(screen.queryByTestId("triage-unverified")).toBeNull();
+  });
+
+  it("where no port verifies the zeros, lists what Gym's verifier recorded; a value narrows the list", async () => {
+    const recorded = summarizeRecordedFields([
+      { recorded: 0, recorded_fields: [{ key: "failure_reason", value: '"tool_name_mismatch"' }] },
+      {
+        recorded: 0,
+        recorded_fields: [
+          { key: "failure_reason", value: '"tool_name_mismatch"' },
+          { key: "score", value: "NaN" },
+        ],
+      },
+      { recorded: 0, recorded_fields: [{ key: "score", value: "NaN" }] },
+      { recorded: 1, recorded_fields: [{ key: "failure_reason", value: '"none"' }] },
+    ]);
+    const { onRecordedValue, rerender } = renderPanel({
+      recorded,
+      recordedValues: new Map([["failure_reason", "tool_name_mismatch"]]),
+    });
+    const section = screen.getByTestId("triage-recorded");
+    expect(section).toHaveTextContent(recordedFieldsHeading(recorded) ?? "missing");
+    const reason = within(section).getByRole("button", { name: /tool_name_mismatch/ });
+    expect(reason).toHaveAttribute("aria-pressed", "true");
+    expect(section.querySelector("[data-field='failure_reason']")).toHaveTextContent('above 0: "none" 1');
+    await userEvent.click(reason);
+    expect(onRecordedValue).toHaveBeenCalledWith("failure_reason", '"tool_name_mismatch"');
+    // Python's NaN has no clause to keep it: shown, not offered.
+    const score = section.querySelector("[data-field='score']");
+    expect(score).toHaveTextContent("NaN 2");
+    expect(score?.querySelector("button")).toBeNull();
+    // A policy's zeros are not these: the section is the recorded reward's.
+    rerender({ recorded, reward: "contract" });
+    expect(screen.queryByTestId("triage-recorded")).toBeNull();
   });
 });

@@ -4,6 +4,7 @@ import {
   count,
   type LineCounts,
   type Reward,
+  recordedValueClause,
   type UnverifiedByPolicy,
   unverifiedText,
   zeroShareText,
@@ -11,8 +12,12 @@ import {
 import {
   AGENT_CAUSES,
   causeCount,
+  type RecordedFieldsSummary,
   type RunTriage,
+  recordedFieldsHeading,
   reproducedText,
+  type ValueCount,
+  valueCountsText,
   ZERO_CAUSE_HINTS,
   ZERO_CAUSE_LABELS,
   ZERO_CAUSES,
@@ -36,6 +41,12 @@ interface Props {
   /** What the breakdown covers when a filter narrows it (null: the whole run). */
   scope: string | null;
   onCause(cause: ZeroCause | null): void;
+  /** What Gym's verifier recorded on the zeros not verified here (shown with the recorded reward's zeros). */
+  recorded: RecordedFieldsSummary;
+  /** Each field's value the filter keeps, by field (a value chosen below). */
+  recordedValues: ReadonlyMap<string, string>;
+  /** A recorded field's value chosen (its JSON text): the list keeps the zeros with it, or no longer. */
+  onRecordedValue(key: string, value: string): void;
 }
 
 /** Bar width of the stacked chart, in viewBox units (it scales to the panel). */
@@ -93,6 +104,103 @@ function CauseButton({
   );
 }
 
+/** A field's values on the zeros, each one the list can be narrowed to a button. */
+function ZeroValues({
+  field,
+  values,
+  active,
+  onValue,
+}: {
+  field: string;
+  values: readonly ValueCount[];
+  /** The value the filter keeps for this field, as a field clause reads it. */
+  active: string | undefined;
+  onValue(key: string, value: string): void;
+}) {
+  return values.map((v) => {
+    const clause = recordedValueClause(field, v.value);
+    if (clause === null || clause.kind !== "field")
+      return (
+        <span key={v.value} className={styles.recordedValue}>
+          <code>{v.value}</code> {v.count}
+        </span>
+      );
+    const on = active === clause.value;
+    return (
+      <button
+        key={v.value}
+        type="button"
+        className={cx(styles.recordedValue, styles.recordedButton, on && styles.causeOn)}
+        aria-pressed={on}
+        title={on ? "Show every rollout again" : `List the zeros whose ${field} is ${v.value}`}
+        data-value={v.value}
+        onClick={() => onValue(field, v.value)}
+      >
+        <code>{v.value}</code> <span className={styles.causeCount}>{v.count}</span>
+      </button>
+    );
+  });
+}
+
+/**
+ * Where no port verifies the zeros, the run's account of them is what Gym's verifier wrote beside them: each
+ * field's values on the zeros (buttons that narrow the list), then the same field above 0. Values are shown
+ * as text, as written.
+ */
+function RecordedFields({
+  summary,
+  zeros,
+  active,
+  onValue,
+}: {
+  summary: RecordedFieldsSummary;
+  /** Zeros in the breakdown: the section opens when most of them are these. */
+  zeros: number;
+  active: ReadonlyMap<string, string>;
+  onValue(key: string, value: string): void;
+}) {
+  const heading = recordedFieldsHeading(summary);
+  if (heading === null) return null;
+  return (
+    <details
+      className={styles.recorded}
+      open={2 * summary.zeros >= zeros}
+      data-testid="triage-recorded"
+      data-zeros={summary.zeros}
+    >
+      <summary className="muted">{heading}</summary>
+      <dl className={styles.recordedList}>
+        {summary.fields.map((field) => (
+          <div key={field.key} className={styles.recordedField} data-field={field.key}>
+            <dt>
+              <code>{field.key}</code>
+            </dt>
+            <dd>
+              <ZeroValues
+                field={field.key}
+                values={field.zeros}
+                active={active.get(field.key)}
+                onValue={onValue}
+              />
+              {field.passes.length > 0 && (
+                <span className={cx("muted", styles.recordedPasses)}>
+                  above 0: {valueCountsText(field.passes)}
+                </span>
+              )}
+            </dd>
+          </div>
+        ))}
+      </dl>
+      {summary.more > 0 && (
+        <p className="muted">
+          and {count(summary.more, "more field", "more fields")}: each rollout&apos;s own view lists its
+          fields.
+        </p>
+      )}
+    </details>
+  );
+}
+
 /**
  * Why-zero triage of the whole run: by default the run's own zeros (the recorded reward), or, switched, a
  * policy's recomputed zeros. One stacked bar (the share of each cause among the rollouts), one button per
@@ -108,6 +216,9 @@ export const TriagePanel = memo(function TriagePanel({
   active,
   scope,
   onCause,
+  recorded,
+  recordedValues,
+  onRecordedValue,
 }: Props) {
   const triage = views[reward];
   // A cause with rollouts, or the one the list is filtered to, gets a tile; the others are named in a line.
@@ -196,6 +307,14 @@ export const TriagePanel = memo(function TriagePanel({
           </details>
         )}
       </div>
+      {reward === "recorded" && (
+        <RecordedFields
+          summary={recorded}
+          zeros={triage.zero}
+          active={recordedValues}
+          onValue={onRecordedValue}
+        />
+      )}
       <div
         className={cx(styles.triageApart, noDrift && styles.triageNone)}
         data-testid="triage-drift"

@@ -191,6 +191,7 @@ export async function reportData(
       file: source.file,
       counts: view.counts,
       triage: view.triage[request.reward],
+      recorded_fields: view.recorded_fields,
       unverified: { counts: view.unverified, rollouts: view.breakdown_rollouts },
       metrics: view.metrics,
       rollouts,

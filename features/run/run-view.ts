@@ -23,6 +23,7 @@ import {
   parseFilter,
   type Reward,
   type RunRow,
+  recordedFieldsScope,
   runRow,
   textsOf,
   type UnverifiedByPolicy,
@@ -31,7 +32,12 @@ import {
   withTaskWide,
 } from "@/lib/run";
 import type { Rollout } from "@/lib/schemas";
-import { type RunTriage, summarizeTriage } from "@/lib/triage";
+import {
+  type RecordedFieldsSummary,
+  type RunTriage,
+  summarizeRecordedFields,
+  summarizeTriage,
+} from "@/lib/triage";
 import { knownTools, type VerifyOptions, verifyBothPolicies } from "@/lib/verify";
 
 export interface RunSource {
@@ -79,6 +85,11 @@ export interface RunView {
   readonly unverified: UnverifiedByPolicy;
   /** The run's rollouts and its unreadable lines (lib/run lineCountsText words them). */
   readonly counts: LineCounts;
+  /**
+   * What Gym's verifier recorded on the zeros not verified here, over the rows the breakdown covers, field
+   * clauses and the zero clause aside (choosing a value narrows the list, not these counts).
+   */
+  readonly recorded_fields: RecordedFieldsSummary;
   /** Metrics over the rows the filter keeps (all without a filter); metrics.reward says which reward pass@k reads. */
   readonly metrics: RunMetrics;
   /** Lines the filter keeps, in file order; null without a filter. */
@@ -202,6 +213,12 @@ export async function runView(
   const breakdownClauses = withoutKinds(clauses, ["cause"]);
   const breakdown =
     breakdownClauses.length === clauses.length ? kept : await filtered(source, computed, breakdownClauses);
+  // A recorded value chosen narrows the list, not its own counts: field clauses and the zeros left out.
+  const recordedClauses = recordedFieldsScope(clauses);
+  const recordedRows =
+    recordedClauses.length === breakdownClauses.length
+      ? breakdown
+      : await filtered(source, computed, recordedClauses);
   return {
     filter_error: parsed.ok ? null : parsed.error,
     filter,
@@ -209,6 +226,7 @@ export async function runView(
     triage: triageViews(breakdown),
     breakdown_rollouts: breakdown.length,
     unverified: unverifiedCounts(breakdown),
+    recorded_fields: summarizeRecordedFields(recordedRows),
     metrics: runMetrics(
       kept.map((row) => metricsOf(row)),
       options.reward === undefined ? {} : { reward: options.reward },

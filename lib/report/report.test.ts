@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { runMetrics } from "../metrics";
-import { summarizeTriage } from "../triage";
+import { recordedFieldsHeading, summarizeRecordedFields, summarizeTriage } from "../triage";
 import {
   escapeHtml,
   REPORT_CSP,
@@ -31,6 +31,7 @@ function run(file: string | null, rollouts: ReportRollout[]): ReportRun {
     file,
     counts: { rollouts: 2, unreadable: 1 },
     triage: summarizeTriage([], "recorded"),
+    recorded_fields: summarizeRecordedFields([]),
     unverified: { counts: { contract: {}, legacy: {} }, rollouts: 2 },
     metrics: runMetrics([]),
     rollouts,
@@ -200,6 +201,27 @@ describe("renderReport", () => {
     const html = renderReport({ ...data(), runs: [filtered] });
     expect(html).toContain("0 of 2 rollouts recompute to 0 under contract (0.0%; 2 not recomputed)");
     expect(html).toContain("<p>No rollout recomputes to 0 among those with a reward.</p>");
+  });
+
+  it("lists what Gym's verifier recorded on the zeros not verified here, its values as text", () => {
+    const field = (value: string) => ({ recorded: 0, recorded_fields: [{ key: "verdict", value }] });
+    const recorded = summarizeRecordedFields([
+      field('"<img src=x onerror=alert(1)>"'),
+      field('"<img src=x onerror=alert(1)>"'),
+      { recorded: 1, recorded_fields: [{ key: "verdict", value: '"correct"' }] },
+    ]);
+    const withFields: ReportRun = { ...run(null, []), recorded_fields: recorded };
+    const html = renderReport({ ...data(), runs: [withFields] });
+    expect(html).toContain(escapeHtml(recordedFieldsHeading(recorded) ?? "missing"));
+    expect(html).toContain("<td><code>verdict</code></td>");
+    expect(html).toContain(`<td>${escapeHtml('"<img src=x onerror=alert(1)>" 2')}</td>`);
+    expect(html).not.toContain("<img");
+    // The contract's zeros are not these: no such table in that view.
+    const contract = renderReport({
+      ...data(),
+      runs: [{ ...withFields, triage: summarizeTriage([], "contract") }],
+    });
+    expect(contract).not.toContain("report-recorded");
   });
 
   it("escapeHtml leaves plain text alone", () => {

@@ -19,9 +19,12 @@ import {
   AGENT_CAUSES,
   causeCount,
   type RecordedField,
+  type RecordedFieldsSummary,
   type RunTriage,
+  recordedFieldsHeading,
   reproducedText,
   triageHeading,
+  valueCountsText,
   ZERO_CAUSE_HINTS,
   ZERO_CAUSE_LABELS,
   type ZeroCause,
@@ -88,6 +91,8 @@ export interface ReportRun {
   readonly file: string | null;
   readonly counts: LineCounts;
   readonly triage: RunTriage;
+  /** What Gym's verifier recorded on the zeros not verified here (shown with the recorded reward's zeros). */
+  readonly recorded_fields: RecordedFieldsSummary;
   /** The rollouts the breakdown covers that were not verified here, by reason (lib/run unverifiedCounts). */
   readonly unverified: { readonly counts: UnverifiedByPolicy; readonly rollouts: number };
   readonly metrics: RunMetrics;
@@ -184,8 +189,23 @@ function breakdown(run: ReportRun, level: number): string {
   return `<section data-testid="report-breakdown">${heading(level, "Why zero")}
 <p data-testid="report-zero">${escapeHtml(zeroShareText(triage.zero, counts, triage.view, triage.negative, triage.total - triage.scored))}</p>
 ${notVerified(run)}${triage.zero === 0 ? `<p>No rollout ${triage.view === "recorded" ? "recorded" : "recomputes to"} 0${triage.scored < triage.total ? " among those with a reward" : ""}.</p>` : ""}${rows.length === 0 ? "" : table(["cause", "rollouts", "share", ""], rows, "report-causes")}
-<p data-testid="report-reproduced">${escapeHtml(reproducedText(triage))}</p>
+${triage.view === "recorded" ? recordedFieldsTable(run.recorded_fields) : ""}<p data-testid="report-reproduced">${escapeHtml(reproducedText(triage))}</p>
 </section>`;
+}
+
+/** Where no port verifies the zeros: what Gym's verifier recorded on them, as the page's panel lists it. */
+function recordedFieldsTable(summary: RecordedFieldsSummary): string {
+  const title = recordedFieldsHeading(summary);
+  if (title === null) return "";
+  const rows = summary.fields.map((field) => [
+    cell(`<code>${escapeHtml(field.key)}</code>`),
+    cell(escapeHtml(valueCountsText(field.zeros))),
+    cell(escapeHtml(valueCountsText(field.passes))),
+  ]);
+  const more = summary.more === 0 ? "" : `<p class="muted">and ${summary.more} more field(s).</p>`;
+  return `<p data-testid="report-recorded-heading">${escapeHtml(title)}</p>
+${table(["field", "on the zeros", "above 0"], rows, "report-recorded")}${more}
+`;
 }
 
 const SOURCES: readonly RewardSource[] = ["recorded", "contract", "legacy"];

@@ -168,6 +168,23 @@ export function formatClause(clause: FilterClause): string {
   }
 }
 
+/**
+ * The clause that keeps the rollouts whose top-level `key` has the value a recorded field (lib/triage
+ * RecordedField) writes as `valueText`, as a field clause reads it; null when no clause can say it (a key
+ * that is no path, a value cut short or not JSON, such as Python's NaN).
+ */
+export function recordedValueClause(key: string, valueText: string): FilterClause | null {
+  if (!PATH.test(key) || key.includes(".")) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(valueText);
+  } catch {
+    return null;
+  }
+  const text = fieldText(value);
+  return text === undefined ? null : { kind: "field", path: key, op: "eq", value: text };
+}
+
 export function formatFilter(clauses: readonly FilterClause[]): string {
   return clauses.map(formatClause).join(" ");
 }

@@ -25,6 +25,7 @@ export {
   type RewardField,
   ROW_STATES,
   type RowState,
+  recordedValueClause,
   textsOf,
   withoutKinds,
 } from "./filter";
@@ -38,6 +39,7 @@ export {
   REWARD_PARAM,
   REWARDS,
   type Reward,
+  recordedFieldsScope,
   rewardName,
   rewardOfParams,
   zeroClause,

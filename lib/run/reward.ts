@@ -62,6 +62,15 @@ export function isZeroClause(clause: FilterClause): clause is FilterClause & { k
 }
 
 /**
+ * The clauses the recorded fields' counts follow (lib/triage summarizeRecordedFields), every front end's: the
+ * filter without its cause, field and zero clauses, so a value chosen there narrows the list, not the counts
+ * it was chosen from (which would then hold that one value).
+ */
+export function recordedFieldsScope(clauses: readonly FilterClause[]): FilterClause[] {
+  return clauses.filter((c) => c.kind !== "cause" && c.kind !== "field" && !isZeroClause(c));
+}
+
+/**
  * The clauses after the setting moves from `from` to `to`: the zero clause of `from` becomes that of `to`
  * ("the zeros" follow the setting, so the list, the zero tile and the headline keep counting the same
  * rollouts); every other clause, a zero clause of a third reward included, is kept as written.

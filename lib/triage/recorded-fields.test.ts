@@ -184,6 +184,13 @@ describe("what Gym's verifier recorded on a run's zeros, summed", () => {
     expect(recordedFieldsLines(summarizeRecordedFields([]))).toEqual([]);
   });
 
+  it("leaves out the keys that name a task or its environment", () => {
+    const task = { id: "2", task_id: '"t"', environment_name: '"workplace_assistant"', verdict: '"wrong"' };
+    expect(summarizeRecordedFields([row(0, task), row(0, task)]).fields.map((f) => f.key)).toEqual([
+      "verdict",
+    ]);
+  });
+
   it("shows at most RECORDED_FIELDS_MAX fields and counts the rest", () => {
     const fields = Object.fromEntries(
       Array.from({ length: RECORDED_FIELDS_MAX + 3 }, (_, i) => [`f${i}`, "0"]),

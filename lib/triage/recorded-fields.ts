@@ -118,6 +118,19 @@ export interface RecordedFieldsSummary {
   readonly more: number;
 }
 
+/**
+ * Keys that name a line's task or environment (lib/run reads them as such): they tell tasks apart, not
+ * why one scored 0, so the run's summary leaves them to each rollout's own view.
+ */
+const TASK_KEYS: ReadonlySet<string> = new Set([
+  "id",
+  "task_id",
+  "problem_id",
+  "instance_id",
+  "environment_name",
+  "uuid",
+]);
+
 /** What a row of a run carries for the summary (lib/run RunRow). */
 export interface RecordedFieldsRow {
   readonly recorded: number | null;
@@ -127,6 +140,7 @@ export interface RecordedFieldsRow {
 
 function tally(counts: Map<string, Map<string, number>>, fields: readonly RecordedField[]): void {
   for (const field of fields) {
+    if (TASK_KEYS.has(field.key)) continue;
     const values = counts.get(field.key) ?? new Map<string, number>();
     values.set(field.value, (values.get(field.value) ?? 0) + 1);
     counts.set(field.key, values);
