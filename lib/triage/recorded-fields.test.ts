@@ -184,6 +184,20 @@ describe("what Gym's verifier recorded on a run's zeros, summed", () => {
     expect(recordedFieldsLines(summarizeRecordedFields([]))).toEqual([]);
   });
 
+  it("between fields that set the zeros apart as much, puts the one with fewer values first", () => {
+    const summary = summarizeRecordedFields([
+      row(0, { tool: '"zoom"', verdict: '"wrong"' }),
+      row(0, { tool: '"zoom"', verdict: '"wrong"' }),
+      row(0, { tool: '"crop"', verdict: '"wrong"' }),
+      row(1, { tool: '"find"', verdict: '"right"' }),
+      row(1, { tool: '"color"', verdict: '"right"' }),
+    ]);
+    expect(summary.fields.map((f) => [f.key, f.zerosApart])).toEqual([
+      ["verdict", 3],
+      ["tool", 3],
+    ]);
+  });
+
   it("leaves out the keys that name a task or its environment", () => {
     const task = { id: "2", task_id: '"t"', environment_name: '"workplace_assistant"', verdict: '"wrong"' };
     expect(summarizeRecordedFields([row(0, task), row(0, task)]).fields.map((f) => f.key)).toEqual([

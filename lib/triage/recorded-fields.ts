@@ -176,8 +176,9 @@ function byCount(values: ReadonlyMap<string, number> | undefined): ValueCount[] 
  * Where this project has no port of a run's verifier, the whole run's account of its zeros is what Gym's
  * verifier wrote beside them: each recorded field's values counted over the zeros, beside the passes'. Only
  * fields whose short values repeat are kept (at most RECORDED_VALUES_MAX of them on the zeros), so ids,
- * scores and texts are left to each rollout's own view. Values are counted as written, never read for meaning; the
- * fields whose zero values no pass has come first, then the line's order.
+ * scores and texts are left to each rollout's own view. Values are counted as written, never read for
+ * meaning; the fields whose zero values no pass has come first, then those with fewer values, then the
+ * line's order.
  */
 export function summarizeRecordedFields(rows: Iterable<RecordedFieldsRow>): RecordedFieldsSummary {
   const onZeros = new Map<string, Map<string, number>>();
@@ -207,7 +208,10 @@ export function summarizeRecordedFields(rows: Iterable<RecordedFieldsRow>): Reco
       (carried(values) > 1 || (passValues !== undefined && categorical(passValues) && zerosApart > 0));
     if (counted) kept.push({ key, zeros: byCount(values), passes: byCount(passValues), zerosApart });
   }
-  kept.sort((a, b) => b.zerosApart - a.zerosApart);
+  // Apart first; then the field that splits the rollouts into fewer values (a verdict before a tool name).
+  const spread = (field: RecordedFieldSummary) =>
+    new Set([...field.zeros, ...field.passes].map((v) => v.value)).size;
+  kept.sort((a, b) => b.zerosApart - a.zerosApart || spread(a) - spread(b));
   return {
     zeros,
     passes,
