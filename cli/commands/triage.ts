@@ -8,7 +8,7 @@ import { csvHeader, csvRow, jsonlRow } from "../../lib/export/csv";
 import { type LineKind, readLine, rowRewards, unparsedLine } from "../../lib/folder";
 import { type HarnessChoice, harnessFor, parseHarnessChoice } from "../../lib/harness";
 import type { JsonlItem } from "../../lib/jsonl";
-import { passScopeText, runMetrics, usageText } from "../../lib/metrics";
+import { meanRewardsText, passAtKText, runMetrics, usageText } from "../../lib/metrics";
 import {
   breakdownScopeText,
   type FilterClause,
@@ -177,11 +177,6 @@ export function parseTriageArgs(argv: readonly string[]): Parsed {
 const PERCENT_DECIMALS = 1;
 /** The summary's cause column: as wide as the longest cause name. */
 const CAUSE_WIDTH = Math.max(...ZERO_CAUSES.map((cause) => cause.length));
-const MEAN_DECIMALS = 4;
-
-function fixed(value: number | null, decimals: number): string {
-  return value === null ? "n/a" : value.toFixed(decimals);
-}
 
 /**
  * The text summary: the zeros of the reward setting per cause with count and share of the rollouts (drift
@@ -246,12 +241,8 @@ export function formatSummary(
     { reward },
   );
   // Each mean over the rollouts that have that reward, as cli verify says: 410 recorded, 15 recomputed.
-  const mean = (source: "recorded" | "contract" | "legacy") =>
-    `${source} ${fixed(m.mean[source], MEAN_DECIMALS)}${m.mean[source] === null ? "" : ` (of ${m.rollouts - m.distribution[source].missing})`}`;
-  out.push(`mean reward: ${mean("recorded")}, ${mean("contract")}, ${mean("legacy")}`);
-  out.push(
-    `pass@k (${reward}, over tasks): ${m.pass_at_k.map((p) => `pass@${p.k} ${fixed(p.value, MEAN_DECIMALS)} (${p.tasks} tasks)`).join(", ")} (${passScopeText(m)})`,
-  );
+  out.push(meanRewardsText(m));
+  out.push(passAtKText(m));
   out.push(
     `policies: ${m.policy_change.gained.length} gained under contract, ${m.policy_change.lost.length} lost, ${m.policy_change.same} same`,
   );

@@ -365,6 +365,30 @@ export interface RunMetrics {
   readonly by_model: readonly ModelUsage[];
 }
 
+/** Means and pass@k are written with this many decimals (cli triage, the whole folder's answer). */
+export const MEAN_DECIMALS = 4;
+
+function fixed(value: number | null): string {
+  return value === null ? "n/a" : value.toFixed(MEAN_DECIMALS);
+}
+
+/**
+ * Each mean over the rollouts that have that reward, every front end's words: "mean reward: recorded
+ * 0.4000 (of 410), contract 0.5000 (of 15), legacy n/a".
+ */
+export function meanRewardsText(m: Pick<RunMetrics, "mean" | "rollouts" | "distribution">): string {
+  const mean = (source: RewardSource) =>
+    `${source} ${fixed(m.mean[source])}${m.mean[source] === null ? "" : ` (of ${m.rollouts - m.distribution[source].missing})`}`;
+  return `mean reward: ${mean("recorded")}, ${mean("contract")}, ${mean("legacy")}`;
+}
+
+/** pass@k over the tasks, with what it counts: "pass@k (recorded, over tasks): pass@1 0.5000 (4 tasks), …". */
+export function passAtKText(
+  m: Pick<RunMetrics, "pass_at_k" | "pass_left_out" | "pass_above" | "reward" | "pass_partial">,
+): string {
+  return `pass@k (${m.reward}, over tasks): ${m.pass_at_k.map((p) => `pass@${p.k} ${fixed(p.value)} (${p.tasks} tasks)`).join(", ")} (${passScopeText(m)})`;
+}
+
 /**
  * What pass@k counts and leaves out, every front end's words: "a pass is a reward above 0; left out: 3
  * rollouts without a task, 2 rollouts without a recorded reward".

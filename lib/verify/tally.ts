@@ -5,10 +5,8 @@
  * for both, so a rollout without a recomputed reward is never counted as "verified" by one of them.
  */
 import type { Policy } from "../identity/types";
+import { MEAN_DECIMALS } from "../metrics";
 import type { UnverifiedCode } from "./unverified";
-
-/** Decimal places of the means. */
-const MEAN_DECIMALS = 4;
 
 export class VerifyTally {
   rollouts = 0;
