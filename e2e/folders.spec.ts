@@ -500,3 +500,46 @@ test("where no port verifies the zeros, the breakdown says what Gym's verifier r
   await mismatch.click();
   await expect(page.getByTestId("shown-count")).toHaveAttribute("data-shown", "5");
 });
+
+test("a folder of several runs: the whole folder's answer sums them as `cli triage DIR` does, and a file's line shows it", async ({
+  page,
+}) => {
+  const dir = mkdtempSync(path.join(tmpdir(), "runs-"));
+  for (const server of ["image_tools", "swebench", "example_multi_step"]) {
+    mkdirSync(path.join(dir, server, "data"), { recursive: true });
+    for (const name of ["example_rollouts.jsonl", "example.jsonl"])
+      copyFileSync(path.join(SERVERS, server, "data", name), path.join(dir, server, "data", name));
+  }
+  const triage = spawnSync(
+    process.execPath,
+    ["--import", "tsx", path.join(ROOT, "cli/main.ts"), "triage", dir],
+    {
+      cwd: ROOT,
+      encoding: "utf8",
+    },
+  );
+  expect(triage.status).toBe(0);
+  const said = triage.stdout.split("\n");
+  await page.goto("/");
+  await openFolder(page, dir);
+  const whole = page.getByTestId("folder-triage");
+  await expect(whole).toHaveAttribute("data-files", "3");
+  await expect(page.getByTestId("folder-triage-headline")).toHaveText(said[0] ?? "");
+  // Each cause with rollouts, as the CLI counts it.
+  for (const row of await whole.locator("[data-testid=folder-triage-causes] tr").all()) {
+    const cause = await row.getAttribute("data-cause");
+    const n = await row.getAttribute("data-count");
+    expect(said.some((line) => new RegExp(`^  ${cause} +${n} `).test(line))).toBe(true);
+  }
+  const heading = said.find((line) => line.startsWith("What Gym's verifier recorded"));
+  await expect(whole.getByTestId("folder-triage-recorded").locator("p")).toHaveText(heading ?? "");
+  const means = said.filter((line) => line.startsWith("mean reward:") || line.startsWith("pass@k"));
+  await expect(page.getByTestId("folder-triage-means")).toHaveText(means.join("; "));
+  // Each file's line shows that file; the folder's answer stays.
+  const swebench = whole.locator("[data-file='swebench/data/example_rollouts.jsonl']");
+  await expect(swebench).toHaveAttribute("data-zero", "4");
+  await swebench.getByRole("button").click();
+  await expect(swebench.getByRole("button")).toHaveAttribute("aria-current", "true");
+  await expect(page.getByTestId("triage")).toHaveAttribute("data-zero", "4");
+  await expect(page.getByTestId("folder-triage-headline")).toHaveText(said[0] ?? "");
+});

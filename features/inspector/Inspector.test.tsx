@@ -86,6 +86,7 @@ vi.mock("./use-deep-link", () => ({
 vi.mock("@/features/run/data", () => ({
   runViewReady: () => false,
   useRunView: () => ({ data: undefined }),
+  useWholeFolderView: () => ({ data: undefined }),
   useRunExport: () => async () => null,
   useRunReport: () => async () => null,
 }));

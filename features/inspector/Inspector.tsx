@@ -4,8 +4,9 @@ import { useMemo, useRef, useState } from "react";
 import { cx } from "@/components/cx";
 import { DropTarget, LoadProgressBar, OpenFilesButton, OpenFolderButton, Welcome } from "@/components/Loader";
 import topbar from "@/components/topbar.module.css";
-import { runViewReady, useRunExport, useRunReport } from "@/features/run/data";
+import { runViewReady, useRunExport, useRunReport, useWholeFolderView } from "@/features/run/data";
 import { FilterBar } from "@/features/run/FilterBar";
+import { FolderTriage } from "@/features/run/FolderTriage";
 import { filterApplies, type SortKey } from "@/features/run/list";
 import type { ExportFormat } from "@/features/run/protocol";
 import { RolloutTable } from "@/features/run/RolloutTable";
@@ -109,6 +110,11 @@ export function Inspector() {
   // The opened folder when the open file is one of its rollouts files (its report, its CLI line).
   const fileFolder = folderRun === null ? null : folder;
   const gymMetrics = useGymMetrics(dataset, (folderRun?.metrics.length ?? 0) > 0);
+  // The folder's rollouts files, each opened: with two or more, the whole folder's answer sums them.
+  const folderFiles = rolloutSets.filter(
+    (set) => folder?.runs.some((run) => run.dataset === set.id) === true,
+  );
+  const wholeFolder = useWholeFolderView(fileFolder === null ? [] : folderFiles, view.reward).data ?? null;
 
   const reanalyzer = useReanalysis({
     dataset,
@@ -330,6 +336,14 @@ export function Inspector() {
                       Why-zero breakdown and run metrics once every reward is in ({dataset.rewarded} of{" "}
                       {dataset.rows}).
                     </p>
+                  )}
+                  {wholeFolder && (
+                    <FolderTriage
+                      view={wholeFolder}
+                      reward={view.reward}
+                      shown={dataset?.id ?? null}
+                      onFile={chooseFile}
+                    />
                   )}
                   {runView && triageCounts && (
                     <TriagePanel

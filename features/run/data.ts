@@ -32,6 +32,20 @@ export function useRunView(dataset: DatasetSummary | null, filter: string, rewar
   });
 }
 
+/**
+ * The whole folder's answer (./run-view.ts wholeFolderView) over its rollouts files (`files`, each opened),
+ * once every one has every reward. Keyed by the files and their revisions, not the file on screen: choosing
+ * another file of the folder keeps the answer.
+ */
+export function useWholeFolderView(files: readonly DatasetSummary[], reward: Reward) {
+  const client = useDataClient();
+  return useQuery({
+    queryKey: ["runFolder", files.map((f) => `${f.id}#${f.revision}`).join(" "), reward],
+    enabled: files.length > 1 && files.every(runViewReady),
+    queryFn: () => client.request("runFolder", { dataset: files[0]?.id ?? "", reward }),
+  });
+}
+
 /** Downloads the rows the filter keeps, as `cli triage --format F --filter EXPR` writes them; an error or null. */
 export function useRunExport() {
   const client = useDataClient();

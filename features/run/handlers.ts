@@ -18,7 +18,14 @@ import type { Dataset } from "@/worker/store";
 import type { RunRequests } from "./protocol";
 import { reportData } from "./report";
 import { marksIn, reportScope } from "./report-scope";
-import { type PrecomputedRows, type RunSource, type RunSourceLine, runExport, runView } from "./run-view";
+import {
+  type PrecomputedRows,
+  type RunSource,
+  type RunSourceLine,
+  runExport,
+  runView,
+  wholeFolderView,
+} from "./run-view";
 
 const decoder = new TextDecoder();
 
@@ -109,6 +116,15 @@ export function runHandlers(service: DataService): Handlers<RunRequests> {
     run: ({ dataset, filter, reward }, { signal }) => {
       const source = runSource(service, dataset, signal);
       return source === null ? null : runView(source, filter, { reward });
+    },
+    runFolder: ({ dataset, reward }) => {
+      const scope = reportScope(service.session().folder, dataset);
+      if (scope.folder === null || scope.files.length < 2) return null;
+      const sources = scope.files.flatMap(({ dataset: id, file }) => {
+        const source = runSource(service, id);
+        return source === null || file === null ? [] : [{ dataset: id, file, source }];
+      });
+      return wholeFolderView(scope.folder, sources, reward);
     },
     runReport: async ({ dataset, filter, marked, reward }) => {
       const opened = service.get(dataset);

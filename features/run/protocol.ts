@@ -4,9 +4,9 @@
  */
 import type { Reward } from "@/lib/run";
 import type { MarkedRollout } from "./report-scope";
-import type { ExportFormat, RunView } from "./run-view";
+import type { ExportFormat, RunView, WholeFolderView } from "./run-view";
 
-export type { ExportFormat, RunView };
+export type { ExportFormat, RunView, WholeFolderView };
 
 export interface RunRequests {
   /** The run view (./run-view.ts): why-zero breakdown, metrics, filtered lines, inferred harness. */
@@ -14,6 +14,14 @@ export interface RunRequests {
     /** reward: the run view's one setting (lib/run reward.ts): the breakdown's zeros and pass@k's reward. */
     params: { dataset: string; filter: string; reward: Reward };
     result: RunView | null;
+  };
+  /**
+   * Every rollouts file of the folder `dataset` belongs to, summed (./run-view.ts wholeFolderView), as
+   * `cli triage DIR` sums them; null for a file opened alone or a folder with one rollouts file.
+   */
+  runFolder: {
+    params: { dataset: string; reward: Reward };
+    result: WholeFolderView | null;
   };
   /** The filtered rows as CSV or JSONL, the same bytes as `cli triage --format F --filter EXPR`. */
   /**

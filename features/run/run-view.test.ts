@@ -3,8 +3,9 @@ import { rowsCsv, rowsJsonl } from "@/lib/export/csv";
 import { NO_HARNESS } from "@/lib/harness";
 import { matchesFilter, parseFilter, runRow } from "@/lib/run";
 import { asRollout } from "@/lib/schemas/test-helpers";
+import { ZERO_CAUSES } from "@/lib/triage";
 import { buildTriageRun } from "@/scripts/gen-triage-run";
-import { type RunSource, runExport, runView } from "./run-view";
+import { type RunSource, runExport, runView, wholeFolderView } from "./run-view";
 
 const run = buildTriageRun();
 const values: unknown[] = run.text
@@ -94,5 +95,47 @@ describe("worker run view", () => {
     expect(await runExport(source("b"), "cause:x", "csv")).toMatchObject({
       error: expect.stringMatching(/cause/),
     });
+  });
+});
+
+describe("the whole folder's answer", () => {
+  it("sums each file's rows as its own view has them, with each task named by its file", async () => {
+    const half = Math.floor(rollouts.length / 2);
+    const part = (key: string, from: number, to: number): RunSource => ({
+      key,
+      harness: NO_HARNESS,
+      unreadable: key === "b" ? 1 : 0,
+      *rollouts() {
+        for (const { line, value } of rollouts.slice(from, to)) yield { line, value, options: {} };
+      },
+    });
+    const a = part("a", 0, half);
+    const b = part("b", half, rollouts.length);
+    const folder = await wholeFolderView(
+      "run",
+      [
+        { dataset: "A", file: "a/rollouts.jsonl", source: a },
+        { dataset: "B", file: "b/rollouts.jsonl", source: b },
+      ],
+      "recorded",
+    );
+    const [viewA, viewB] = [await runView(a, ""), await runView(b, "")];
+    expect(folder.counts).toEqual({ rollouts: rollouts.length, unreadable: 1 });
+    expect(folder.files.map((f) => [f.dataset, f.file, f.counts.rollouts, f.zero])).toEqual([
+      ["A", "a/rollouts.jsonl", half, viewA.triage.recorded.zero],
+      ["B", "b/rollouts.jsonl", rollouts.length - half, viewB.triage.recorded.zero],
+    ]);
+    expect(folder.files[0]?.mean).toBe(viewA.metrics.mean.recorded);
+    // Each cause is the sum of the files' counts (each file's task-wide cause decided within it).
+    for (const reward of ["recorded", "contract", "legacy"] as const) {
+      expect(folder.triage[reward].zero).toBe(viewA.triage[reward].zero + viewB.triage[reward].zero);
+      for (const cause of ZERO_CAUSES)
+        expect(folder.triage[reward].counts[cause]).toBe(
+          viewA.triage[reward].counts[cause] + viewB.triage[reward].counts[cause],
+        );
+    }
+    // A task of file a is not the same task as file b's of the same index.
+    expect(viewA.metrics.by_task.length).toBeGreaterThan(0);
+    expect(folder.metrics.by_task.length).toBe(viewA.metrics.by_task.length + viewB.metrics.by_task.length);
   });
 });

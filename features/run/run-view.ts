@@ -13,7 +13,7 @@ import {
   inferByAgent,
   inferHarness,
 } from "@/lib/harness";
-import { type RunMetrics, runMetrics } from "@/lib/metrics";
+import { type MetricsRow, type RunMetrics, runMetrics } from "@/lib/metrics";
 import {
   evaluateFilter,
   type FilterClause,
@@ -263,4 +263,72 @@ export async function runExport(
       ? csvHeader() + rows.map((row) => csvRow(row)).join("")
       : rows.map((row) => jsonlRow(row)).join("");
   return { text, rows: rows.length };
+}
+
+/** One rollouts file of a folder as the whole folder's answer lists it. */
+export interface FolderFileLine {
+  readonly dataset: string;
+  /** Its path in the folder. */
+  readonly file: string;
+  readonly counts: LineCounts;
+  /** Its zeros in the view's reward, and its rollouts with a reward in it. */
+  readonly zero: number;
+  readonly scored: number;
+  /** The mean of the view's reward over its rollouts that have it (null: none has). */
+  readonly mean: number | null;
+}
+
+/**
+ * Every rollouts file of a folder summed, as `cli triage DIR` sums them: each file's rows as its own run
+ * view has them (its tasks compared among themselves), the breakdown in each reward, and the metrics with
+ * each task named by its file (Gym's task 0 of one file is not another's). No filter: a filter is a file's.
+ */
+export interface WholeFolderView {
+  readonly folder: string;
+  readonly files: readonly FolderFileLine[];
+  readonly counts: LineCounts;
+  readonly triage: Readonly<Record<Reward, RunTriage>>;
+  readonly unverified: UnverifiedByPolicy;
+  readonly recorded_fields: RecordedFieldsSummary;
+  readonly metrics: RunMetrics;
+}
+
+export async function wholeFolderView(
+  folder: string,
+  sources: readonly { readonly dataset: string; readonly file: string; readonly source: RunSource }[],
+  reward: Reward,
+): Promise<WholeFolderView> {
+  const rows: RunRow[] = [];
+  const metricsRows: MetricsRow[] = [];
+  const files: FolderFileLine[] = [];
+  let unreadable = 0;
+  for (const { dataset, file, source } of sources) {
+    // Not through the view's one-entry cache: the file on screen keeps its rows there.
+    const computed = await computeRows(source);
+    const triage = summarizeTriage(computed.rows, reward);
+    const metrics = runMetrics(
+      computed.rows.map((row) => metricsOf(row)),
+      { reward },
+    );
+    files.push({
+      dataset,
+      file,
+      counts: { rollouts: computed.rows.length, unreadable: source.unreadable },
+      zero: triage.zero,
+      scored: triage.scored,
+      mean: metrics.mean[reward],
+    });
+    rows.push(...computed.rows);
+    for (const row of computed.rows) metricsRows.push(metricsOf(row, file));
+    unreadable += source.unreadable;
+  }
+  return {
+    folder,
+    files,
+    counts: { rollouts: rows.length, unreadable },
+    triage: triageViews(rows),
+    unverified: unverifiedCounts(rows),
+    recorded_fields: summarizeRecordedFields(rows),
+    metrics: runMetrics(metricsRows, { reward }),
+  };
 }

@@ -1,0 +1,142 @@
+import { memo } from "react";
+import { cx } from "@/components/cx";
+import { MEAN_DECIMALS, meanRewardsText, passAtKText } from "@/lib/metrics";
+import { count, type Reward, unverifiedText, zeroShareText } from "@/lib/run";
+import {
+  AGENT_CAUSES,
+  causeCount,
+  recordedFieldsHeading,
+  reproducedText,
+  valueCountsText,
+  ZERO_CAUSE_HINTS,
+  ZERO_CAUSE_LABELS,
+} from "@/lib/triage";
+import styles from "./FolderTriage.module.css";
+import type { WholeFolderView } from "./run-view";
+
+interface Props {
+  view: WholeFolderView;
+  /** The run view's reward setting: the zeros and means counted in it. */
+  reward: Reward;
+  /** The dataset shown now (its line in the files' table is marked). */
+  shown: string | null;
+  /** A file chosen in the files' table. */
+  onFile(dataset: string): void;
+}
+
+/** Files listed open at most: a whole Gym tree (86 rollouts files) folds its table. */
+const FILES_OPEN_MAX = 12;
+
+function percent(n: number, total: number): string {
+  return total === 0 ? "0.0%" : `${((100 * n) / total).toFixed(1)}%`;
+}
+
+/**
+ * Every rollouts file of the folder summed, as `cli triage DIR` sums them: the zeros per cause, what Gym's
+ * verifier recorded on those no port verifies, the means and pass@k, and each file's zeros with a button
+ * that shows it. Read-only: a cause or a value narrows one file's list, in the panel below.
+ */
+export const FolderTriage = memo(function FolderTriage({ view, reward, shown, onFile }: Props) {
+  const triage = view.triage[reward];
+  const causes = AGENT_CAUSES.filter((cause) => causeCount(triage, cause) > 0);
+  const notVerified = unverifiedText(view.unverified, triage.total, reward);
+  const recordedHeading = reward === "recorded" ? recordedFieldsHeading(view.recorded_fields) : null;
+  return (
+    <section
+      className={styles.folder}
+      aria-label="Whole folder"
+      data-testid="folder-triage"
+      data-zero={triage.zero}
+      data-files={view.files.length}
+    >
+      <div className={styles.head}>
+        <h3>Whole folder</h3>
+        <span className="muted">{count(view.files.length, "rollouts file", "rollouts files")} summed</span>
+      </div>
+      <p className={styles.line} data-testid="folder-triage-headline">
+        {zeroShareText(triage.zero, view.counts, reward, triage.negative, triage.total - triage.scored)}
+      </p>
+      {notVerified !== null && <p className={cx("muted", styles.line)}>{notVerified}</p>}
+      {causes.length > 0 && (
+        <table className={styles.table} data-testid="folder-triage-causes">
+          <tbody>
+            {causes.map((cause) => (
+              <tr key={cause} data-cause={cause} data-count={causeCount(triage, cause)}>
+                <td title={ZERO_CAUSE_HINTS[cause]}>{ZERO_CAUSE_LABELS[cause]}</td>
+                <td className={styles.num}>{causeCount(triage, cause)}</td>
+                <td className={cx("muted", styles.num)}>
+                  {percent(causeCount(triage, cause), triage.total)}
+                </td>
+              </tr>
+            ))}
+            {triage.drifted.length > 0 && (
+              <tr data-cause="drift" data-count={triage.drifted.length}>
+                <td title={ZERO_CAUSE_HINTS.drift}>{ZERO_CAUSE_LABELS.drift} (counted apart)</td>
+                <td className={styles.num}>{triage.drifted.length}</td>
+                <td className={cx("muted", styles.num)}>{percent(triage.drifted.length, triage.total)}</td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      )}
+      {recordedHeading !== null && (
+        <div data-testid="folder-triage-recorded">
+          <p className={cx("muted", styles.line)}>{recordedHeading}</p>
+          <ul className={styles.recorded}>
+            {view.recorded_fields.fields.map((field) => (
+              <li key={field.key} data-field={field.key}>
+                <code>{field.key}</code>: {valueCountsText(field.zeros)}
+                {field.passes.length > 0 && (
+                  <span className="muted"> (above 0: {valueCountsText(field.passes)})</span>
+                )}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <p className={cx("muted", styles.line)} data-testid="folder-triage-reproduced">
+        {reproducedText(triage)}
+      </p>
+      <p className={cx("muted", styles.line)} data-testid="folder-triage-means">
+        {meanRewardsText(view.metrics)}; {passAtKText(view.metrics)}
+      </p>
+      <details open={view.files.length <= FILES_OPEN_MAX} className={styles.files}>
+        <summary className="muted">Each file&apos;s zeros</summary>
+        <table className={styles.table} data-testid="folder-triage-files">
+          <thead>
+            <tr>
+              <th>file</th>
+              <th className={styles.num}>rollouts</th>
+              <th className={styles.num}>{reward === "recorded" ? "recorded 0" : `0 under ${reward}`}</th>
+              <th className={styles.num}>mean {reward}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {view.files.map((file) => (
+              <tr key={file.dataset} data-file={file.file} data-zero={file.zero}>
+                <td>
+                  <button
+                    type="button"
+                    className={cx(styles.file, file.dataset === shown && styles.fileOn)}
+                    aria-current={file.dataset === shown ? "true" : undefined}
+                    onClick={() => onFile(file.dataset)}
+                  >
+                    {file.file}
+                  </button>
+                </td>
+                <td className={styles.num}>{file.counts.rollouts}</td>
+                <td className={styles.num}>
+                  {file.zero}
+                  {file.scored < file.counts.rollouts && <span className="muted"> of {file.scored}</span>}
+                </td>
+                <td className={styles.num}>
+                  {file.mean === null ? "n/a" : file.mean.toFixed(MEAN_DECIMALS)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </details>
+    </section>
+  );
+});
