@@ -493,7 +493,7 @@ test("where no port verifies the zeros, the breakdown says what Gym's verifier r
   await expect(page.getByTestId("shown-count")).toHaveAttribute("data-shown", "1");
   await expect.poll(async () => (await rows(page)).map((r) => r.line)).toEqual([5]);
   expect(new URL(page.url()).searchParams.get("f")).toBe(
-    "recorded:..0 field:failure_reason=tool_name_mismatch",
+    "recorded:..0 verifier:failure_reason=tool_name_mismatch",
   );
   await expect(mismatch).toHaveAttribute("aria-pressed", "true");
   // Again: every rollout.

@@ -23,9 +23,10 @@ export const BUILD_STAMP = `${process.env.NEXT_PUBLIC_PROJECT_VERSION ?? "dev"}+
 /** Bytes hashed at a time (a slice of the Blob is read, hashed and dropped). */
 export const HASH_CHUNK_BYTES = 4 * 1024 * 1024;
 /**
- * Rows kept at most per file: the kept results are one JSON document (about 1.9 KB a row), so a file with
- * more rollouts than this is recomputed after a reload instead. At this bound the document is ~184 MiB, half
- * of V8's longest string, and reads back in seconds against minutes of recomputation
+ * Rows kept at most per file: the kept results are one JSON document (about 1.9 KB a row, and at most
+ * ~1.5 KB more for a rollout not verified here: its 16 counted fields), so a file with more rollouts than
+ * this is recomputed after a reload instead. At this bound the document is ~184 MiB (~330 MiB at most), under
+ * V8's longest string, and reads back in seconds against minutes of recomputation
  * (bench/results-cache.md).
  */
 export const MAX_CACHED_ROWS = 100_000;

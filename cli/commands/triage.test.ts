@@ -214,7 +214,7 @@ describe("cli triage", () => {
     const chosen = memoryIo();
     expect(
       await run(
-        [join(SERVERS, "image_tools"), "--filter", "recorded:..0 field:failure_reason=tool_name_mismatch"],
+        [join(SERVERS, "image_tools"), "--filter", "recorded:..0 verifier:failure_reason=tool_name_mismatch"],
         chosen,
       ),
     ).toBe(0);
@@ -222,6 +222,27 @@ describe("cli triage", () => {
     expect(chosen.out()).toContain(
       '  failure_reason: "argument_below_threshold" 2 · "tool_name_mismatch" 1 (above 0: "none" 2)',
     );
+    // It lists exactly the rollouts counted with that value.
+    const listed = memoryIo();
+    expect(
+      await run(
+        [
+          join(SERVERS, "image_tools"),
+          "--filter",
+          "recorded:..0 verifier:failure_reason=tool_name_mismatch",
+          "--format",
+          "jsonl",
+        ],
+        listed,
+      ),
+    ).toBe(0);
+    expect(
+      listed
+        .out()
+        .trim()
+        .split("\n")
+        .map((line) => z.object({ line: z.number() }).parse(JSON.parse(line)).line),
+    ).toEqual([5]);
     // Another clause does narrow them: the agent's rollouts only (here, all of them); an agent with none, nothing.
     const none = memoryIo();
     expect(await run([join(SERVERS, "image_tools"), "--filter", "agent:nobody"], none)).toBe(0);
@@ -251,8 +272,9 @@ describe("cli triage", () => {
           .object({ contract: z.number().nullable(), recorded_fields: z.array(z.unknown()) })
           .parse(JSON.parse(line)),
       );
-    for (const row of verifiedRows.filter((r) => r.contract !== null))
-      expect(row.recorded_fields).toEqual([]);
+    const verifiedOnes = verifiedRows.filter((r) => r.contract !== null);
+    expect(verifiedOnes.length).toBeGreaterThan(0);
+    for (const row of verifiedOnes) expect(row.recorded_fields).toEqual([]);
   });
 
   it("a folder's unverified rows name how to start their server, as cli verify and the page's rows do", async () => {

@@ -68,15 +68,20 @@ failed the same way), no_tool_call, tool_failed (calls the tool rejected), wrong
 
 ${FOLDER_HELP}
 options:
-  --format F      summary (default): the zeros per cause, counted in the --reward, then run metrics
+  --format F      summary (default): the zeros per cause, counted in the --reward; where no port verifies
+                  the recorded zeros, what Gym's verifier wrote on them (each short field's values on the
+                  zeros beside the passes'; a verifier: clause or the filter's other clauses narrow it, not
+                  its own verifier: or cause clauses); then run metrics
                   csv | jsonl: one row per rollout (line, task, agent, server, model, the recorded and both
                   recomputed rewards, cause, which policy reproduces the recorded reward, drift, the
-                  decisive calls as 0-based function_call indexes, flags, tokens, error)
+                  decisive calls as 0-based function_call indexes, flags, tokens, error; jsonl also the
+                  counted fields, recorded_fields, of a rollout not verified here)
   --filter EXPR   only rollouts matching every clause: recorded:0..0  contract:0.5..  legacy:..1
                   field:agent_ref.name=hermes_agent  field:response.model~gpt  flag:alias_guess
                   cause:identity  agent:hermes_agent  server:workplace_assistant  is:changed
-                  is:unverified  text:"customer id"  (the page's ?f= filter; a value with spaces as a
-                  JSON string: field:category="a b")
+                  is:unverified  text:"customer id"  verifier:failure_reason=tool_name_mismatch (a field
+                  Gym's verifier wrote, a rollout not verified here)  (the page's ?f= filter; a value
+                  with spaces as a JSON string: field:category="a b")
 ${REWARD_HELP}
   --server S      the verifying server (default: chosen per rollout, as verify's server_source says)
 ${inputsHelp(18)}

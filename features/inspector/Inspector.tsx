@@ -42,12 +42,12 @@ import {
   activeCause,
   breakdownScope,
   compareLink,
-  fieldValues,
   linkParts,
   sameDetailSource,
   shownDataset,
   sortChange,
   switchReward,
+  verifierValues,
   withCause,
   withRecordedValue,
 } from "./inspector-state";
@@ -164,7 +164,7 @@ export function Inspector() {
   const onRecordedValue = useStableCallback((key: string, value: string) =>
     setView({ f: withRecordedValue(view.f, key, value), line: null, call: null }),
   );
-  const recordedValues = useMemo(() => fieldValues(view.f), [view.f]);
+  const recordedValues = useMemo(() => verifierValues(view.f), [view.f]);
   const onExport = useStableCallback((format: ExportFormat) => {
     if (!dataset) return;
     setExportError(null);

@@ -3,7 +3,6 @@ import {
   activeCause,
   callsInItems,
   compareLink,
-  fieldValues,
   needsReanalysis,
   restorePlan,
   shownDataset,
@@ -11,6 +10,7 @@ import {
   stepCall,
   stepRollout,
   switchReward,
+  verifierValues,
   withCause,
   withRecordedValue,
   workspaceReadiness,
@@ -119,13 +119,18 @@ describe("the breakdown's cause", () => {
 describe("a recorded field's value chosen in the breakdown", () => {
   it("keeps the recorded zeros with that value, replaces the field's other value, and toggles off", () => {
     const f = withRecordedValue("agent:a", "failure_reason", '"tool_name_mismatch"');
-    expect(f).toBe("agent:a recorded:..0 field:failure_reason=tool_name_mismatch");
-    expect(fieldValues(f).get("failure_reason")).toBe("tool_name_mismatch");
+    expect(f).toBe("agent:a recorded:..0 verifier:failure_reason=tool_name_mismatch");
+    expect(verifierValues(f).get("failure_reason")).toBe("tool_name_mismatch");
     // Another value of the same field replaces it; another field adds to it.
     const g = withRecordedValue(f, "failure_reason", '"argument below threshold"');
-    expect(g).toBe('agent:a recorded:..0 field:failure_reason="argument below threshold"');
-    expect(withRecordedValue(g, "hit", "false")).toBe(
-      'agent:a field:failure_reason="argument below threshold" recorded:..0 field:hit=false',
+    expect(g).toBe('agent:a recorded:..0 verifier:failure_reason="argument below threshold"');
+    const both = withRecordedValue(g, "hit", "false");
+    expect(both).toBe(
+      'agent:a verifier:failure_reason="argument below threshold" recorded:..0 verifier:hit=false',
+    );
+    // One off: the other still needs the zeros.
+    expect(withRecordedValue(both, "hit", "false")).toBe(
+      'agent:a verifier:failure_reason="argument below threshold" recorded:..0',
     );
     // Chosen again: off, and the zeros with it.
     expect(withRecordedValue(f, "failure_reason", '"tool_name_mismatch"')).toBe("agent:a");
@@ -134,9 +139,13 @@ describe("a recorded field's value chosen in the breakdown", () => {
     expect(withRecordedValue(caused, "failure_reason", '"tool_name_mismatch"')).toBe(
       "agent:a recorded:..0 cause:no_verifier_port",
     );
-    // A value no clause can say (Python's NaN, a cut text) leaves the filter as it was.
-    expect(withRecordedValue("agent:a", "score", "NaN")).toBe("agent:a");
-    expect(withRecordedValue("agent:a", "log", '"abc…')).toBe("agent:a");
+    // A key no clause can name leaves the filter as it was.
+    expect(withRecordedValue("agent:a", "two words", "1")).toBe("agent:a");
+  });
+
+  it("goes when the reward switches to a policy's, whose zeros are not these", () => {
+    const f = withRecordedValue("agent:a", "failure_reason", '"none"');
+    expect(switchReward({ f, reward: "recorded" }, "contract").f).toBe("agent:a contract:..0");
   });
 });
 

@@ -15,7 +15,7 @@ import {
   moveZeros,
   parseFilter,
   type Reward,
-  recordedValueClause,
+  verifierClause,
   zeroClause,
 } from "@/lib/run";
 import type { ZeroCause } from "@/lib/triage";
@@ -36,29 +36,30 @@ export function withCause(filter: string, cause: ZeroCause | null, reward: Rewar
 }
 
 /**
- * The filter keeping the recorded zeros whose field `key` has the value `valueText` (the why-zero panel's
- * recorded fields), or, when that clause is already there, the filter without it. Other clauses are kept,
- * a clause on the same field replaced; the zeros are the recorded reward's, which the counts are over.
+ * The filter keeping the recorded zeros whose counted field `key` has the value `json` (the why-zero panel's
+ * recorded fields: its JSON text), or, when that clause is already there, the filter without it. Other
+ * clauses are kept, a clause on the same field replaced; the zeros are the recorded reward's, which the
+ * counts are over.
  */
-export function withRecordedValue(filter: string, key: string, valueText: string): string {
-  const clause = recordedValueClause(key, valueText);
+export function withRecordedValue(filter: string, key: string, json: string): string {
+  const clause = verifierClause(key, json);
+  if (clause === null) return filter;
   const parsed = parseFilter(filter);
   const clauses = parsed.ok ? parsed.clauses : [];
-  if (clause === null) return filter;
   const same = (c: FilterClause) => formatClause(c) === formatClause(clause);
-  const others = clauses.filter((c) => !(c.kind === "field" && c.path === key));
+  const others = clauses.filter((c) => !(c.kind === "verifier" && c.key === key));
   if (clauses.some(same)) {
-    // Off again: the zeros it added go too, unless a cause still needs them.
-    const cause = others.some((c) => c.kind === "cause");
-    return formatFilter(cause ? others : others.filter((c) => !isZeroClause(c)));
+    // Off again: the zeros it added go too, unless a cause or another value still needs them.
+    const needed = others.some((c) => c.kind === "cause" || c.kind === "verifier");
+    return formatFilter(needed ? others : others.filter((c) => !isZeroClause(c)));
   }
   return formatFilter([...others.filter((c) => !isZeroClause(c)), zeroClause("recorded"), clause]);
 }
 
-/** Each field's value the filter keeps by equality (withRecordedValue's clauses), by field path. */
-export function fieldValues(filter: string): ReadonlyMap<string, string> {
+/** Each counted field's value the filter keeps (withRecordedValue's clauses, as text), by key. */
+export function verifierValues(filter: string): ReadonlyMap<string, string> {
   const values = new Map<string, string>();
-  for (const c of filterClauses(filter)) if (c.kind === "field" && c.op === "eq") values.set(c.path, c.value);
+  for (const c of filterClauses(filter)) if (c.kind === "verifier") values.set(c.key, c.value);
   return values;
 }
 
@@ -73,7 +74,9 @@ export function switchReward(
 ): { f: string; reward: Reward } {
   const parsed = parseFilter(view.f);
   if (!parsed.ok) return { f: view.f, reward };
-  const moved = moveZeros(parsed.clauses, view.reward, reward);
+  // A recorded field's value is the recorded zeros' (the section is the recorded view's): it goes.
+  const kept = reward === "recorded" ? parsed.clauses : parsed.clauses.filter((c) => c.kind !== "verifier");
+  const moved = moveZeros(kept, view.reward, reward);
   const f = formatFilter(moved);
   // Unchanged clauses keep the text as typed.
   return { f: f === formatFilter(parsed.clauses) ? view.f : f, reward };

@@ -5,6 +5,8 @@ import { count, type Reward, unverifiedText, zeroShareText } from "@/lib/run";
 import {
   AGENT_CAUSES,
   causeCount,
+  moreFieldsText,
+  passesText,
   recordedFieldsHeading,
   reproducedText,
   valueCountsText,
@@ -86,12 +88,13 @@ export const FolderTriage = memo(function FolderTriage({ view, reward, shown, on
             {view.recorded_fields.fields.map((field) => (
               <li key={field.key} data-field={field.key}>
                 <code>{field.key}</code>: {valueCountsText(field.zeros)}
-                {field.passes.length > 0 && (
-                  <span className="muted"> (above 0: {valueCountsText(field.passes)})</span>
-                )}
+                {passesText(field) !== null && <span className="muted"> ({passesText(field)})</span>}
               </li>
             ))}
           </ul>
+          {moreFieldsText(view.recorded_fields) !== null && (
+            <p className={cx("muted", styles.line)}>{moreFieldsText(view.recorded_fields)}.</p>
+          )}
         </div>
       )}
       <p className={cx("muted", styles.line)} data-testid="folder-triage-reproduced">

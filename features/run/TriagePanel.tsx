@@ -4,20 +4,21 @@ import {
   count,
   type LineCounts,
   type Reward,
-  recordedValueClause,
   type UnverifiedByPolicy,
   unverifiedText,
+  verifierClause,
   zeroShareText,
 } from "@/lib/run";
 import {
   AGENT_CAUSES,
   causeCount,
+  moreFieldsText,
+  passesText,
   type RecordedFieldsSummary,
   type RunTriage,
   recordedFieldsHeading,
   reproducedText,
   type ValueCount,
-  valueCountsText,
   ZERO_CAUSE_HINTS,
   ZERO_CAUSE_LABELS,
   ZERO_CAUSES,
@@ -118,8 +119,8 @@ function ZeroValues({
   onValue(key: string, value: string): void;
 }) {
   return values.map((v) => {
-    const clause = recordedValueClause(field, v.value);
-    if (clause === null || clause.kind !== "field")
+    const clause = verifierClause(field, v.value);
+    if (clause === null || clause.kind !== "verifier")
       return (
         <span key={v.value} className={styles.recordedValue}>
           <code>{v.value}</code> {v.count}
@@ -132,6 +133,7 @@ function ZeroValues({
         type="button"
         className={cx(styles.recordedValue, styles.recordedButton, on && styles.causeOn)}
         aria-pressed={on}
+        aria-label={`${field} ${v.value}: ${count(v.count, "zero", "zeros")}`}
         title={on ? "Show every rollout again" : `List the zeros whose ${field} is ${v.value}`}
         data-value={v.value}
         onClick={() => onValue(field, v.value)}
@@ -164,6 +166,8 @@ function RecordedFields({
   return (
     <details
       className={styles.recorded}
+      // Opens when most zeros are these, once: afterwards the user's fold stays (React sets `open` only
+      // when this value changes).
       open={2 * summary.zeros >= zeros}
       data-testid="triage-recorded"
       data-zeros={summary.zeros}
@@ -182,21 +186,14 @@ function RecordedFields({
                 active={active.get(field.key)}
                 onValue={onValue}
               />
-              {field.passes.length > 0 && (
-                <span className={cx("muted", styles.recordedPasses)}>
-                  above 0: {valueCountsText(field.passes)}
-                </span>
+              {passesText(field) !== null && (
+                <span className={cx("muted", styles.recordedPasses)}>{passesText(field)}</span>
               )}
             </dd>
           </div>
         ))}
       </dl>
-      {summary.more > 0 && (
-        <p className="muted">
-          and {count(summary.more, "more field", "more fields")}: each rollout&apos;s own view lists its
-          fields.
-        </p>
-      )}
+      {moreFieldsText(summary) !== null && <p className="muted">{moreFieldsText(summary)}.</p>}
     </details>
   );
 }

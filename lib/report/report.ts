@@ -18,6 +18,7 @@ import {
 import {
   AGENT_CAUSES,
   causeCount,
+  moreFieldsText,
   type RecordedField,
   type RecordedFieldsSummary,
   type RunTriage,
@@ -200,9 +201,10 @@ function recordedFieldsTable(summary: RecordedFieldsSummary): string {
   const rows = summary.fields.map((field) => [
     cell(`<code>${escapeHtml(field.key)}</code>`),
     cell(escapeHtml(valueCountsText(field.zeros))),
-    cell(escapeHtml(valueCountsText(field.passes))),
+    cell(escapeHtml(valueCountsText(field.passes, field.passesOther))),
   ]);
-  const more = summary.more === 0 ? "" : `<p class="muted">and ${summary.more} more field(s).</p>`;
+  const moreText = moreFieldsText(summary);
+  const more = moreText === null ? "" : `<p class="muted">${escapeHtml(moreText)}.</p>`;
   return `<p data-testid="report-recorded-heading">${escapeHtml(title)}</p>
 ${table(["field", "on the zeros", "above 0"], rows, "report-recorded")}${more}
 `;

@@ -13,6 +13,9 @@
  *                                                  recorded one / could not be computed
  *   text:"customer id"                             the raw line holds the text (ASCII letters fold case,
  *                                                  as the page's search does)
+ *   verifier:failure_reason=tool_name_mismatch     a short field Gym's verifier wrote (a rollout not
+ *                                                  verified here, lib/triage countedFields) has the value:
+ *                                                  a string as it is, another value as JSON (hit=false)
  *
  * A value with spaces is written as a JSON string: field:category="a b". parseFilter(formatFilter(x)) is x.
  * The page's chips, tiles, cause buttons, agent and server selects and search box each edit one clause of
@@ -38,7 +41,8 @@ export type FilterClause =
   | { readonly kind: "agent"; readonly value: string }
   | { readonly kind: "server"; readonly value: string }
   | { readonly kind: "is"; readonly state: RowState }
-  | { readonly kind: "text"; readonly value: string };
+  | { readonly kind: "text"; readonly value: string }
+  | { readonly kind: "verifier"; readonly key: string; readonly value: string };
 
 /** Row states an `is:` clause names: the recomputed reward (contract) differs from the recorded one, or is missing. */
 export const ROW_STATES = ["changed", "unverified"] as const;
@@ -48,10 +52,12 @@ export type ParsedFilter =
   | { readonly ok: true; readonly clauses: readonly FilterClause[] }
   | { readonly ok: false; readonly error: string };
 
-const KINDS = "recorded|contract|legacy|field|flag|cause|agent|server|is|text";
+const KINDS = "recorded|contract|legacy|field|flag|cause|agent|server|is|text|verifier";
 const REWARD_FIELDS: readonly RewardField[] = ["recorded", "contract", "legacy"];
 const TOKEN = /"(?:[^"\\]|\\.)*"|[^\s"]+/g;
 const PATH = /^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/;
+/** A `verifier:` clause's key: a top-level key with no space, quote or `=` (others get no clause). */
+const VERIFIER_KEY = /^[^\s"=]+$/;
 
 function isRewardField(x: string): x is RewardField {
   return (REWARD_FIELDS as readonly string[]).includes(x);
@@ -126,6 +132,14 @@ function parseClause(token: string): FilterClause | string {
     if (value === "") return `"${token}": ${kind}: needs a value`;
     return { kind, value };
   }
+  if (kind === "verifier") {
+    const eq = rest.indexOf("=");
+    const key = rest.slice(0, eq);
+    if (eq <= 0 || !VERIFIER_KEY.test(key)) return `"${token}": write verifier:KEY=VALUE`;
+    const value = bareOrJsonString(rest.slice(eq + 1));
+    if (value === undefined) return `"${token}": the value is not a valid JSON string`;
+    return { kind: "verifier", key, value };
+  }
   if (kind === "is") {
     if (!isRowState(rest)) return `"${token}": is: is one of ${ROW_STATES.join(", ")}`;
     return { kind: "is", state: rest };
@@ -165,24 +179,31 @@ export function formatClause(clause: FilterClause): string {
       return `${clause.kind}:${formatValue(clause.value)}`;
     case "is":
       return `is:${clause.state}`;
+    case "verifier":
+      return `verifier:${clause.key}=${formatValue(clause.value)}`;
   }
 }
 
 /**
- * The clause that keeps the rollouts whose top-level `key` has the value a recorded field (lib/triage
- * RecordedField) writes as `valueText`, as a field clause reads it; null when no clause can say it (a key
- * that is no path, a value cut short or not JSON, such as Python's NaN).
+ * The text a `verifier:` clause compares for a counted field's JSON text (lib/triage RecordedField): a
+ * string as it is, another value as JSON, so `verifier:hit=false` and `verifier:reason=none` read plainly.
  */
-export function recordedValueClause(key: string, valueText: string): FilterClause | null {
-  if (!PATH.test(key) || key.includes(".")) return null;
-  let value: unknown;
+export function verifierValueText(json: string): string {
+  if (!json.startsWith('"')) return json;
   try {
-    value = JSON.parse(valueText);
+    const value: unknown = JSON.parse(json);
+    return typeof value === "string" ? value : json;
   } catch {
-    return null;
+    return json;
   }
-  const text = fieldText(value);
-  return text === undefined ? null : { kind: "field", path: key, op: "eq", value: text };
+}
+
+/**
+ * The clause keeping the rollouts whose counted field `key` has the value `json` (its JSON text, as the
+ * run's counts write it); null for a key no clause can name.
+ */
+export function verifierClause(key: string, json: string): FilterClause | null {
+  return VERIFIER_KEY.test(key) ? { kind: "verifier", key, value: verifierValueText(json) } : null;
 }
 
 export function formatFilter(clauses: readonly FilterClause[]): string {
@@ -233,6 +254,8 @@ export interface FilterSubject {
   /** Only the highlights (ambiguous, mismatched, external) when the flags are not known yet. */
   readonly highlights?: readonly string[];
   readonly cause?: ZeroCause | null;
+  /** The short fields Gym's verifier wrote, where this project did not verify the rollout (RunRow). */
+  readonly recorded_fields?: readonly { readonly key: string; readonly value: string }[];
 }
 
 export interface FilterContext {
@@ -290,6 +313,11 @@ function holds(clause: FilterClause, row: FilterSubject, context: FilterContext)
       return row.contract === undefined ? undefined : row.contract === null;
     case "text":
       return context.text?.(clause.value);
+    case "verifier":
+      if (row.recorded_fields === undefined) return undefined;
+      return row.recorded_fields.some(
+        (field) => field.key === clause.key && verifierValueText(field.value) === clause.value,
+      );
   }
 }
 

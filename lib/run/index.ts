@@ -25,8 +25,9 @@ export {
   type RewardField,
   ROW_STATES,
   type RowState,
-  recordedValueClause,
   textsOf,
+  verifierClause,
+  verifierValueText,
   withoutKinds,
 } from "./filter";
 export {

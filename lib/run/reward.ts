@@ -63,11 +63,13 @@ export function isZeroClause(clause: FilterClause): clause is FilterClause & { k
 
 /**
  * The clauses the recorded fields' counts follow (lib/triage summarizeRecordedFields), every front end's: the
- * filter without its cause, field and zero clauses, so a value chosen there narrows the list, not the counts
- * it was chosen from (which would then hold that one value).
+ * filter without its cause and `verifier:` clauses and the recorded reward's zero clause (what choosing a
+ * value adds), so a value chosen there narrows the list, not the counts it was chosen from.
  */
 export function recordedFieldsScope(clauses: readonly FilterClause[]): FilterClause[] {
-  return clauses.filter((c) => c.kind !== "cause" && c.kind !== "field" && !isZeroClause(c));
+  return clauses.filter(
+    (c) => c.kind !== "cause" && c.kind !== "verifier" && !(isZeroClause(c) && c.field === "recorded"),
+  );
 }
 
 /**

@@ -11,10 +11,10 @@ import type { MapState } from "../identity/types";
 import { type MetricsRow, readModelUsage } from "../metrics";
 import type { Rollout } from "../schemas";
 import {
+  countedFields,
   explainDrift,
   type RecordedField,
   type Reproduction,
-  recordedFields,
   reproducedBy,
   sameFailureTasks,
   triageRollout,
@@ -96,8 +96,9 @@ export interface RunRow extends RolloutRow {
   readonly cached_tokens: number | null;
   readonly reasoning_tokens: number | null;
   /**
-   * What Gym's verifier wrote beside the recorded reward (lib/triage recordedFields), where this project did
-   * not verify the rollout: the run's account of such zeros (summarizeRecordedFields). Empty where it did.
+   * What Gym's verifier wrote beside the recorded reward, its short fields (lib/triage countedFields), where
+   * this project did not verify the rollout: the run's account of such zeros (summarizeRecordedFields) and
+   * what a `verifier:` filter clause reads. Empty where it did.
    */
   readonly recorded_fields: readonly RecordedField[];
 }
@@ -293,9 +294,7 @@ export function runRow(line: number, value: Rollout, options: RunRowOptions = {}
     cached_tokens: usage?.cached_tokens ?? null,
     reasoning_tokens: usage?.reasoning_tokens ?? null,
     recorded_fields:
-      contract.reward === null && typeof value.reward === "number"
-        ? recordedFields(value, options.input)
-        : [],
+      contract.reward === null && typeof value.reward === "number" ? countedFields(value, options.input) : [],
   };
 }
 

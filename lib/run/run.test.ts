@@ -1,11 +1,13 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildTriageRun } from "../../scripts/gen-triage-run";
 import { csvHeader, rowsCsv, rowsJsonl } from "../export/csv";
 import { readLine } from "../folder";
+import { parseJsonLine } from "../jsonl";
 import { asRollout } from "../schemas/test-helpers";
+import { summarizeRecordedFields } from "../triage";
 import { indexInputs, verifyBothPolicies } from "../verify";
 import {
   evaluateFilter,
@@ -20,7 +22,9 @@ import {
   rolloutRow,
   rolloutRowOf,
   runRow,
+  verifierClause,
   withTaskWide,
+  zeroClause,
 } from "./index";
 
 const run = buildTriageRun();
@@ -294,5 +298,34 @@ describe("CSV and JSONL of rows", () => {
   it("JSONL keeps every column, in order, then the recorded fields CSV has no cell for", () => {
     const [first] = rowsJsonl([row]).split("\n");
     expect(Object.keys(JSON.parse(first ?? "{}"))).toEqual([...RUN_ROW_COLUMNS, "recorded_fields"]);
+  });
+});
+
+describe("a recorded field's value and its verifier: clause", () => {
+  it("the clause keeps exactly the zeros the value is counted on, in every Gym example run", () => {
+    const servers = join(__dirname, "../../fixtures/gym-examples/resources_servers");
+    let checked = 0;
+    for (const server of readdirSync(servers)) {
+      const file = join(servers, server, "data/example_rollouts.jsonl");
+      if (!existsSync(file)) continue;
+      const runRows = readFileSync(file, "utf8")
+        .split("\n")
+        .flatMap((text, i) => {
+          const parsed = parseJsonLine(text);
+          const read = parsed.ok ? readLine(parsed.value) : null;
+          return read?.ok ? [runRow(i + 1, read.rollout)] : [];
+        });
+      const summary = summarizeRecordedFields(runRows);
+      for (const field of summary.fields)
+        for (const value of field.zeros) {
+          const clause = verifierClause(field.key, value.value);
+          expect(clause, `${server} ${field.key}`).not.toBeNull();
+          const kept = runRows.filter((row) => matchesFilter([zeroClause("recorded"), clause!], row));
+          // Two values that read alike (the string "true" and true) would share a clause: none in Gym's runs.
+          expect(kept.length, `${server} ${field.key}=${value.value}`).toBe(value.count);
+          checked++;
+        }
+    }
+    expect(checked).toBeGreaterThan(50);
   });
 });

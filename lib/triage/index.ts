@@ -15,6 +15,11 @@ export { type CallOutcome, readCallOutcomes, readTableDiffs, type TableState } f
 export { explainDrift, REPRODUCTION_TEXT, type Reproduction, reproducedBy } from "./drift";
 export { type HealthProblem, readHealth } from "./health";
 export {
+  COUNTED_VALUE_MAX_CHARS,
+  countedFields,
+  keyText,
+  moreFieldsText,
+  passesText,
   RECORDED_FIELDS_MAX,
   RECORDED_VALUES_MAX,
   type RecordedField,

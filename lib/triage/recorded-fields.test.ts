@@ -5,6 +5,8 @@ import { parseJsonLine } from "../jsonl";
 import { readRollout } from "../schemas";
 import { asRollout } from "../schemas/test-helpers";
 import {
+  COUNTED_VALUE_MAX_CHARS,
+  countedFields,
   RECORDED_FIELDS_MAX,
   RECORDED_VALUES_MAX,
   type RecordedField,
@@ -101,14 +103,39 @@ function row(recorded: number | null, fields: Record<string, string>) {
   return { recorded, recorded_fields };
 }
 
+describe("the fields a run row keeps for the counts", () => {
+  it("are the line's short fields beside the reward, task names, long texts and the task row's keys aside", () => {
+    const line = asRollout({
+      response: { output: [] },
+      reward: 0,
+      uuid: "u-1",
+      task_idx: 3,
+      category: "calendar",
+      failure_reason: "argument_below_threshold",
+      info: { result: "bust", value: 26 },
+      model_output: "x".repeat(100),
+      hit: false,
+    });
+    expect(countedFields(line).map((f) => f.key)).toEqual(["category", "failure_reason", "info", "hit"]);
+    expect(countedFields(line, { category: "calendar" }).map((f) => f.key)).toEqual([
+      "failure_reason",
+      "info",
+      "hit",
+    ]);
+    // Keys sorted as the counts write JSON: a value compares equal whatever its key order.
+    expect(countedFields(line).find((f) => f.key === "info")?.value).toBe('{"result":"bust","value":26}');
+    expect(countedFields(line).every((f) => f.value.length <= COUNTED_VALUE_MAX_CHARS)).toBe(true);
+  });
+});
+
 describe("what Gym's verifier recorded on a run's zeros, summed", () => {
   it("counts each field's values on the zeros beside the passes, the fields that set them apart first", () => {
     const summary = summarizeRecordedFields([
-      row(0, { uuid: '"a"', family: '"bbox"', failure_reason: '"argument_below_threshold"' }),
-      row(0, { uuid: '"b"', family: '"bbox"', failure_reason: '"argument_below_threshold"' }),
-      row(0, { uuid: '"c"', family: '"color"', failure_reason: '"tool_name_mismatch"' }),
-      row(1, { uuid: '"d"', family: '"color"', failure_reason: '"none"' }),
-      row(1, { uuid: '"e"', family: '"point"', failure_reason: '"none"' }),
+      row(0, { seed: "1", family: '"bbox"', failure_reason: '"argument_below_threshold"' }),
+      row(0, { seed: "2", family: '"bbox"', failure_reason: '"argument_below_threshold"' }),
+      row(0, { seed: "3", family: '"color"', failure_reason: '"tool_name_mismatch"' }),
+      row(1, { seed: "4", family: '"color"', failure_reason: '"none"' }),
+      row(1, { seed: "5", family: '"point"', failure_reason: '"none"' }),
     ]);
     expect(summary).toEqual({
       zeros: 3,
@@ -121,9 +148,10 @@ describe("what Gym's verifier recorded on a run's zeros, summed", () => {
             { value: '"tool_name_mismatch"', count: 1 },
           ],
           passes: [{ value: '"none"', count: 2 }],
+          passesOther: 0,
           zerosApart: 3,
         },
-        // uuid is an id (every value once): left out. family's color is on a pass too: 2 of 3 apart.
+        // seed is an id (every value once): left out. family's color is on a pass too: 2 of 3 apart.
         {
           key: "family",
           zeros: [
@@ -134,6 +162,7 @@ describe("what Gym's verifier recorded on a run's zeros, summed", () => {
             { value: '"color"', count: 1 },
             { value: '"point"', count: 1 },
           ],
+          passesOther: 0,
           zerosApart: 2,
         },
       ],
@@ -146,42 +175,70 @@ describe("what Gym's verifier recorded on a run's zeros, summed", () => {
     ]);
   });
 
-  it("leaves out rows verified here (no fields), rows with no recorded reward, and counts a negative as a zero", () => {
+  it("keeps a field whose every zero has its own value when the passes share one", () => {
+    const summary = summarizeRecordedFields([
+      row(0, { reason: '"a"' }),
+      row(0, { reason: '"b"' }),
+      row(1, { reason: '"none"' }),
+      row(1, { reason: '"none"' }),
+    ]);
+    expect(summary.fields.map((f) => [f.key, f.zerosApart])).toEqual([["reason", 2]]);
+  });
+
+  it("sets apart the zeros with a field no pass carries (an exception's type), and drops one value everywhere", () => {
+    const summary = summarizeRecordedFields([
+      row(0, { exception_type: '"RuntimeError"', terminated: "true" }),
+      row(0, { exception_type: '"RuntimeError"', terminated: "true" }),
+      row(1, { terminated: "true" }),
+    ]);
+    // terminated: true on every rollout says nothing of the zeros beside a pass.
+    expect(summary.fields.map((f) => [f.key, f.zerosApart])).toEqual([["exception_type", 2]]);
+    // With no pass to set them against, a value every zero has is the account.
+    const allZero = summarizeRecordedFields([row(0, { terminated: "true" }), row(0, { terminated: "true" })]);
+    expect(allZero.fields.map((f) => f.key)).toEqual(["terminated"]);
+  });
+
+  it("leaves out rows verified here (no fields), rows with no or a NaN reward, and counts a negative as a zero", () => {
     const summary = summarizeRecordedFields([
       row(0, {}),
       row(null, { terminated: "true" }),
+      row(Number.NaN, { terminated: "true" }),
       row(-1, { terminated: "true" }),
       row(-1, { terminated: "true" }),
     ]);
     expect(summary.zeros).toBe(2);
     expect(summary.passes).toBe(0);
     expect(summary.fields).toEqual([
-      { key: "terminated", zeros: [{ value: "true", count: 2 }], passes: [], zerosApart: 0 },
+      { key: "terminated", zeros: [{ value: "true", count: 2 }], passes: [], passesOther: 0, zerosApart: 0 },
     ]);
     expect(recordedFieldsLines(summary)[0]).toBe(
       "What Gym's verifier recorded on the 2 zeros not verified here (fields of its response, counted as written):",
     );
   });
 
-  it("keeps one zero's value only where it differs from passes whose values repeat", () => {
-    const summary = summarizeRecordedFields([
-      row(0, { uuid: '"a"', correct: "false", model_output: '"x"' }),
-      row(1, { uuid: '"b"', correct: "true", model_output: '"y"' }),
-      row(1, { uuid: '"c"', correct: "true", model_output: '"z"' }),
-    ]);
-    expect(summary.fields.map((field) => field.key)).toEqual(["correct"]);
-  });
-
-  it("leaves out fields with too many values or long texts, which a count does not sum up", () => {
+  it("leaves out ids and fields with too many values on the zeros; a single rollout is no count", () => {
     const many = Array.from({ length: RECORDED_VALUES_MAX + 1 }, (_, i) => [
       row(0, { score: String(i) }),
       row(0, { score: String(i) }),
     ]).flat();
     expect(summarizeRecordedFields(many).fields).toEqual([]);
-    const log = `"${"=".repeat(80)}"`;
-    expect(summarizeRecordedFields([row(0, { stderr: log }), row(0, { stderr: log })]).fields).toEqual([]);
+    expect(summarizeRecordedFields([row(0, { a: "1" }), row(1, { a: "2" })]).fields).toEqual([]);
+    expect(summarizeRecordedFields([row(0, { a: "1" })]).fields).toEqual([]);
     // Nothing to account for: no heading, no lines.
     expect(recordedFieldsLines(summarizeRecordedFields([]))).toEqual([]);
+  });
+
+  it("lists at most RECORDED_VALUES_MAX values above 0 and counts the others", () => {
+    const passes = Array.from({ length: 300 }, (_, i) => row(1, { answer_f1: String(i / 1000) }));
+    const summary = summarizeRecordedFields([
+      row(0, { answer_f1: "0" }),
+      row(0, { answer_f1: "0" }),
+      ...passes,
+    ]);
+    const [field] = summary.fields;
+    expect(field?.passes).toHaveLength(RECORDED_VALUES_MAX);
+    expect(field?.passesOther).toBe(300 - RECORDED_VALUES_MAX);
+    expect(recordedFieldsLines(summary)[1]).toMatch(/ · 294 other values\)$/);
   });
 
   it("between fields that set the zeros apart as much, puts the one with fewer values first", () => {
@@ -198,14 +255,7 @@ describe("what Gym's verifier recorded on a run's zeros, summed", () => {
     ]);
   });
 
-  it("leaves out the keys that name a task or its environment", () => {
-    const task = { id: "2", task_id: '"t"', environment_name: '"workplace_assistant"', verdict: '"wrong"' };
-    expect(summarizeRecordedFields([row(0, task), row(0, task)]).fields.map((f) => f.key)).toEqual([
-      "verdict",
-    ]);
-  });
-
-  it("shows at most RECORDED_FIELDS_MAX fields and counts the rest", () => {
+  it("shows at most RECORDED_FIELDS_MAX fields and counts the rest; an odd key is written as JSON", () => {
     const fields = Object.fromEntries(
       Array.from({ length: RECORDED_FIELDS_MAX + 3 }, (_, i) => [`f${i}`, "0"]),
     );
@@ -213,6 +263,10 @@ describe("what Gym's verifier recorded on a run's zeros, summed", () => {
     expect(summary.fields).toHaveLength(RECORDED_FIELDS_MAX);
     expect(summary.fields[0]?.key).toBe("f0");
     expect(summary.more).toBe(3);
-    expect(recordedFieldsLines(summary).at(-1)).toBe("  and 3 more fields");
+    expect(recordedFieldsLines(summary).at(-1)).toBe(
+      "  and 3 more fields: each rollout's own view lists its fields",
+    );
+    const odd = summarizeRecordedFields([row(0, { "a\u001bb": "1" }), row(0, { "a\u001bb": "1" })]);
+    expect(recordedFieldsLines(odd)[1]).toBe('  "a\\u001bb": 1 2');
   });
 });

@@ -84,9 +84,53 @@ export function recordedFieldsFor(cause: ZeroCause, rollout: Rollout, input?: un
 
 /**
  * Distinct values a field may have on the zeros to be summed over them: past this it is an id, a score or
- * a text (uuid, similarity_score, model_output), which a count per value does not summarize.
+ * a text (uuid, similarity_score, model_output), which a count per value does not summarize. The passes'
+ * values are listed up to as many, the rest counted.
  */
 export const RECORDED_VALUES_MAX = 6;
+
+/**
+ * A value's JSON text longer than this is a text (a log, a transcript), not a category: a run row keeps
+ * only fields this short for the run's counts (countedFields).
+ */
+export const COUNTED_VALUE_MAX_CHARS = 64;
+
+/**
+ * Fields a run row keeps for the counts at most: Gym's verifiers write 2 to 15; a line of hundreds of short
+ * fields keeps its row small (the kept results, worker/results-cache.ts, hold every row).
+ */
+const COUNTED_FIELDS_MAX = 16;
+
+/**
+ * Keys that name a line's task or environment (lib/run reads them as such): they tell tasks apart, not
+ * why one scored 0, so the run's counts leave them to each rollout's own view.
+ */
+const TASK_KEYS: ReadonlySet<string> = new Set([
+  "id",
+  "task_id",
+  "task_idx",
+  "problem_id",
+  "instance_id",
+  "environment_name",
+  "uuid",
+]);
+
+/**
+ * The fields of a line the run's counts read (summarizeRecordedFields): its own top-level fields beside the
+ * reward, as recordedFields finds them, whose JSON text is at most COUNTED_VALUE_MAX_CHARS, task names aside.
+ */
+export function countedFields(rollout: Rollout, input?: unknown): RecordedField[] {
+  const task = isJsonObject(input) ? input : null;
+  const fields: RecordedField[] = [];
+  for (const key of Object.keys(rollout)) {
+    if (GYM_KEYS.has(key) || TASK_KEYS.has(key) || (task !== null && Object.hasOwn(task, key))) continue;
+    const text = canonicalJson(rollout[key]);
+    if (text.length > COUNTED_VALUE_MAX_CHARS) continue;
+    fields.push({ key, value: text });
+    if (fields.length === COUNTED_FIELDS_MAX) break;
+  }
+  return fields;
+}
 
 /** How many rollouts carry one value of a field. */
 export interface ValueCount {
@@ -100,9 +144,11 @@ export interface RecordedFieldSummary {
   readonly key: string;
   /** Its values on the zeros, most rollouts first (ties: first seen). */
   readonly zeros: readonly ValueCount[];
-  /** Its values on the passes (the rollouts above 0 not verified here). */
+  /** Its values on the passes (the rollouts above 0 not verified here), at most RECORDED_VALUES_MAX. */
   readonly passes: readonly ValueCount[];
-  /** Zeros whose value of the field no pass has (0 when no pass has the field). */
+  /** Other values on the passes, not listed. */
+  readonly passesOther: number;
+  /** Zeros whose value of the field no pass has (every zero's when passes lack the field). */
   readonly zerosApart: number;
 }
 
@@ -118,53 +164,43 @@ export interface RecordedFieldsSummary {
   readonly more: number;
 }
 
-/**
- * Keys that name a line's task or environment (lib/run reads them as such): they tell tasks apart, not
- * why one scored 0, so the run's summary leaves them to each rollout's own view.
- */
-const TASK_KEYS: ReadonlySet<string> = new Set([
-  "id",
-  "task_id",
-  "problem_id",
-  "instance_id",
-  "environment_name",
-  "uuid",
-]);
-
-/** What a row of a run carries for the summary (lib/run RunRow). */
+/** What a row of a run carries for the counts (lib/run RunRow). */
 export interface RecordedFieldsRow {
   readonly recorded: number | null;
-  /** The line's recorded fields where this project did not verify it; empty where it did. */
+  /** The line's counted fields (countedFields) where this project did not verify it; empty where it did. */
   readonly recorded_fields: readonly RecordedField[];
 }
 
-function tally(counts: Map<string, Map<string, number>>, fields: readonly RecordedField[]): void {
+type Tally = Map<string, Map<string, number>>;
+
+function tally(counts: Tally, fields: readonly RecordedField[]): void {
   for (const field of fields) {
-    if (TASK_KEYS.has(field.key)) continue;
     const values = counts.get(field.key) ?? new Map<string, number>();
     values.set(field.value, (values.get(field.value) ?? 0) + 1);
     counts.set(field.key, values);
   }
 }
 
-function carried(values: ReadonlyMap<string, number>): number {
+function carried(values: ReadonlyMap<string, number> | undefined): number {
   let n = 0;
-  for (const count of values.values()) n += count;
+  for (const count of values?.values() ?? []) n += count;
   return n;
 }
 
 /**
- * A value's JSON text longer than this is a text (a log, a transcript), not a category: cut to
- * VALUE_MAX_CHARS, two logs alike in their first lines would be counted as one value.
+ * Whether a count per value says something of the field: few values on the zeros, and not an id (every
+ * value of the run once, zeros and passes together). A field whose one value is on every rollout, zeros
+ * and passes alike, says nothing of the zeros when there are passes to set them against.
  */
-const COUNTED_VALUE_MAX_CHARS = 64;
-
-/** Few short values, and one at least on more than one rollout (a single rollout's value counts). */
-function categorical(values: ReadonlyMap<string, number>): boolean {
-  const n = carried(values);
-  if (values.size > RECORDED_VALUES_MAX || (n > 1 && values.size === n)) return false;
-  for (const value of values.keys()) if (value.length > COUNTED_VALUE_MAX_CHARS) return false;
-  return true;
+function counted(
+  onZeros: ReadonlyMap<string, number>,
+  onPasses: ReadonlyMap<string, number> | undefined,
+): boolean {
+  if (onZeros.size > RECORDED_VALUES_MAX) return false;
+  const all = new Set([...onZeros.keys(), ...(onPasses?.keys() ?? [])]);
+  const n = carried(onZeros) + carried(onPasses);
+  if (n < 2 || all.size === n) return false;
+  return !(all.size === 1 && onPasses !== undefined);
 }
 
 /** Most rollouts first; a Map keeps first-seen order, and the sort is stable. */
@@ -174,19 +210,19 @@ function byCount(values: ReadonlyMap<string, number> | undefined): ValueCount[] 
 
 /**
  * Where this project has no port of a run's verifier, the whole run's account of its zeros is what Gym's
- * verifier wrote beside them: each recorded field's values counted over the zeros, beside the passes'. Only
- * fields whose short values repeat are kept (at most RECORDED_VALUES_MAX of them on the zeros), so ids,
- * scores and texts are left to each rollout's own view. Values are counted as written, never read for
- * meaning; the fields whose zero values no pass has come first, then those with fewer values, then the
- * line's order.
+ * verifier wrote beside them: each short field's values counted over the zeros, beside the passes'. Only
+ * fields a count per value summarizes are kept (counted), so ids, scores and texts are left to each
+ * rollout's own view. Values are counted as written, never read for meaning; the fields whose zero values
+ * no pass has come first, then those with fewer values, then the line's order.
  */
 export function summarizeRecordedFields(rows: Iterable<RecordedFieldsRow>): RecordedFieldsSummary {
-  const onZeros = new Map<string, Map<string, number>>();
-  const onPasses = new Map<string, Map<string, number>>();
+  const onZeros: Tally = new Map();
+  const onPasses: Tally = new Map();
   let zeros = 0;
   let passes = 0;
   for (const row of rows) {
-    if (row.recorded === null || row.recorded_fields.length === 0) continue;
+    // A NaN reward is neither a zero nor a pass.
+    if (row.recorded === null || Number.isNaN(row.recorded) || row.recorded_fields.length === 0) continue;
     if (isZeroOrBelow(row.recorded)) {
       zeros++;
       tally(onZeros, row.recorded_fields);
@@ -198,19 +234,24 @@ export function summarizeRecordedFields(rows: Iterable<RecordedFieldsRow>): Reco
   const kept: RecordedFieldSummary[] = [];
   for (const [key, values] of onZeros) {
     const passValues = onPasses.get(key);
+    if (!counted(values, passValues)) continue;
+    // A field the passes never carry (an exception's type) sets every zero that has it apart.
     const zerosApart =
-      passValues === undefined
+      passes === 0
         ? 0
-        : [...values].reduce((n, [value, count]) => (passValues.has(value) ? n : n + count), 0);
-    // One zero's value repeats nothing: kept only where it differs from passes whose values do repeat.
-    const counted =
-      categorical(values) &&
-      (carried(values) > 1 || (passValues !== undefined && categorical(passValues) && zerosApart > 0));
-    if (counted) kept.push({ key, zeros: byCount(values), passes: byCount(passValues), zerosApart });
+        : [...values].reduce((n, [value, count]) => (passValues?.has(value) === true ? n : n + count), 0);
+    const listed = byCount(passValues);
+    kept.push({
+      key,
+      zeros: byCount(values),
+      passes: listed.slice(0, RECORDED_VALUES_MAX),
+      passesOther: Math.max(0, listed.length - RECORDED_VALUES_MAX),
+      zerosApart,
+    });
   }
   // Apart first; then the field that splits the rollouts into fewer values (a verdict before a tool name).
   const spread = (field: RecordedFieldSummary) =>
-    new Set([...field.zeros, ...field.passes].map((v) => v.value)).size;
+    new Set([...field.zeros, ...field.passes].map((v) => v.value)).size + field.passesOther;
   kept.sort((a, b) => b.zerosApart - a.zerosApart || spread(a) - spread(b));
   return {
     zeros,
@@ -221,8 +262,27 @@ export function summarizeRecordedFields(rows: Iterable<RecordedFieldsRow>): Reco
 }
 
 /** One field's values as one line of text, every front end's: `"tool_name_mismatch" 2 · "none" 1`. */
-export function valueCountsText(values: readonly ValueCount[]): string {
-  return values.map((v) => `${v.value} ${v.count}`).join(" · ");
+export function valueCountsText(values: readonly ValueCount[], other = 0): string {
+  const listed = values.map((v) => `${v.value} ${v.count}`);
+  if (other > 0) listed.push(`${other} other value${other === 1 ? "" : "s"}`);
+  return listed.join(" · ");
+}
+
+/** A field's values above 0 as text (null: no pass has it). */
+export function passesText(field: RecordedFieldSummary): string | null {
+  return field.passes.length === 0 ? null : `above 0: ${valueCountsText(field.passes, field.passesOther)}`;
+}
+
+/** The fields left out of the summary, in words (null: none). */
+export function moreFieldsText(summary: RecordedFieldsSummary): string | null {
+  return summary.more === 0
+    ? null
+    : `and ${summary.more} more field${summary.more === 1 ? "" : "s"}: each rollout's own view lists its fields`;
+}
+
+/** A key as text: as written when it is a plain name, else as a JSON string (no control character shown raw). */
+export function keyText(key: string): string {
+  return /^[\w.$-]+$/.test(key) ? key : JSON.stringify(key);
 }
 
 /** The summary's heading, every front end's (null: no zero to account for). */
@@ -236,10 +296,11 @@ export function recordedFieldsHeading(summary: RecordedFieldsSummary): string | 
 export function recordedFieldsLines(summary: RecordedFieldsSummary): string[] {
   const heading = recordedFieldsHeading(summary);
   if (heading === null) return [];
-  const lines = summary.fields.map(
-    (field) =>
-      `  ${field.key}: ${valueCountsText(field.zeros)}${field.passes.length === 0 ? "" : ` (above 0: ${valueCountsText(field.passes)})`}`,
-  );
-  if (summary.more > 0) lines.push(`  and ${summary.more} more field${summary.more === 1 ? "" : "s"}`);
+  const lines = summary.fields.map((field) => {
+    const passes = passesText(field);
+    return `  ${keyText(field.key)}: ${valueCountsText(field.zeros)}${passes === null ? "" : ` (${passes})`}`;
+  });
+  const more = moreFieldsText(summary);
+  if (more !== null) lines.push(`  ${more}`);
   return [heading, ...lines];
 }
