@@ -19,6 +19,7 @@ import {
   RUN_ROW_COLUMNS,
   type RunRow,
   readRolloutFields,
+  recordedFieldsScope,
   rolloutRow,
   rolloutRowOf,
   runRow,
@@ -179,6 +180,36 @@ describe("filters", () => {
         },
       ),
     );
+  });
+
+  it("round-trips a verifier: clause, any value, and refuses a key it cannot name", () => {
+    fc.assert(
+      fc.property(
+        fc.string({ minLength: 1 }).filter((key) => /^[^\s"=]+$/.test(key)),
+        fc.string(),
+        (key, value) => {
+          const clause: FilterClause = { kind: "verifier", key, value };
+          expect(parsed(formatFilter([clause]))).toEqual([clause]);
+        },
+      ),
+    );
+    expect(parsed('verifier:hit=false verifier:reason="a b"')).toEqual([
+      { kind: "verifier", key: "hit", value: "false" },
+      { kind: "verifier", key: "reason", value: "a b" },
+    ]);
+    for (const bad of ["verifier:", "verifier:=x", "verifier:hit"])
+      expect(parseFilter(bad).ok, bad).toBe(false);
+    expect(verifierClause("two words", "1")).toBeNull();
+    // A string reads as it is, another value as its JSON.
+    expect(verifierClause("reason", '"none"')).toEqual({ kind: "verifier", key: "reason", value: "none" });
+    expect(verifierClause("info", '{"a":1}')).toEqual({ kind: "verifier", key: "info", value: '{"a":1}' });
+  });
+
+  it("the recorded fields' counts follow the filter, but for what choosing a value adds", () => {
+    const clauses = parsed(
+      "agent:a recorded:..0 contract:..0 cause:identity verifier:hit=false field:response.model~gpt",
+    );
+    expect(formatFilter(recordedFieldsScope(clauses))).toBe("agent:a contract:..0 field:response.model~gpt");
   });
 
   it("agent, server and is clauses select the rows the generator and the rewards say", () => {
