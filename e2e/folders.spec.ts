@@ -477,7 +477,7 @@ test("where no port verifies the zeros, the breakdown says what Gym's verifier r
     },
   );
   expect(triage.status).toBe(0);
-  const heading = triage.stdout.split("\n").find((line) => line.startsWith("What Gym's verifier recorded"));
+  const heading = triage.stdout.split("\n").find((line) => line.startsWith("What Gym's verifier wrote"));
   expect(heading).toBeDefined();
   await page.goto("/");
   await openFolder(page, dir);
@@ -486,7 +486,7 @@ test("where no port verifies the zeros, the breakdown says what Gym's verifier r
   await expect(recorded).toHaveJSProperty("open", true);
   await expect(recorded.locator("summary")).toHaveText(heading ?? "");
   const reason = recorded.locator("[data-field='failure_reason']");
-  await expect(reason).toContainText('above 0: "none" 2');
+  await expect(reason).toContainText('above 0: "none" ×2');
   // A value narrows the list to the zeros with it: line 5 is the one tool_name_mismatch.
   const mismatch = reason.locator("button[data-value='\"tool_name_mismatch\"']");
   await mismatch.click();
@@ -496,6 +496,9 @@ test("where no port verifies the zeros, the breakdown says what Gym's verifier r
     "recorded:..0 verifier:failure_reason=tool_name_mismatch",
   );
   await expect(mismatch).toHaveAttribute("aria-pressed", "true");
+  // The counts stay the run's, and say so while a value is chosen.
+  await expect(recorded.locator("summary")).toHaveText(heading ?? "");
+  await expect(page.getByTestId("triage-recorded-chosen")).toBeVisible();
   // Again: every rollout.
   await mismatch.click();
   await expect(page.getByTestId("shown-count")).toHaveAttribute("data-shown", "5");
@@ -531,7 +534,7 @@ test("a folder of several runs: the whole folder's answer sums them as `cli tria
     const n = await row.getAttribute("data-count");
     expect(said.some((line) => new RegExp(`^  ${cause} +${n} `).test(line))).toBe(true);
   }
-  const heading = said.find((line) => line.startsWith("What Gym's verifier recorded"));
+  const heading = said.find((line) => line.startsWith("What Gym's verifier wrote"));
   await expect(whole.getByTestId("folder-triage-recorded").locator("p")).toHaveText(heading ?? "");
   const means = said.filter((line) => line.startsWith("mean reward:") || line.startsWith("pass@k"));
   await expect(page.getByTestId("folder-triage-means")).toHaveText(means.join("; "));

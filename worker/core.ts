@@ -88,6 +88,8 @@ export interface RowContext {
   readonly config?: ConfigRouter | null;
   /** A folder file's path and configs (the next steps of an unverified line). */
   readonly source?: LineSource | null;
+  /** The open task rows' keys (lib/verify InputIndex taskKeys). */
+  readonly taskKeys?: ReadonlySet<string>;
 }
 
 /** lib/verify's options for a row context (without the policy). */
@@ -142,6 +144,7 @@ export function runOptions(context: RowContext) {
     ...(context.harness === null ? {} : { harness: context.harness }),
     config: context.config ?? null,
     ...(context.source ? { source: context.source } : {}),
+    ...(context.taskKeys ? { taskKeys: context.taskKeys } : {}),
   };
 }
 

@@ -295,6 +295,7 @@ export async function rowContext(
     ...serverChoiceOf(options),
     harness: harnessFor(options.harness, lineAgent(value, input)),
     source: options.source,
+    ...(index === undefined ? {} : { taskKeys: index.taskKeys() }),
   };
 }
 

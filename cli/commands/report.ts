@@ -170,6 +170,8 @@ function readSource(source: Source, args: ReportArgs, io: CommandIo) {
           ...lineSource(source),
           ...(args.server === undefined ? {} : { server: args.server }),
           ...pairedInput(pairing),
+          ...(source.inputRows ? { taskKeys: source.inputRows.taskKeys() } : {}),
+          ...(source.inputRows ? { taskKeys: source.inputRows.taskKeys() } : {}),
           ...(args.harness === undefined ? {} : { harness: args.harness }),
         },
       };

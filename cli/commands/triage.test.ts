@@ -203,13 +203,13 @@ describe("cli triage", () => {
     expect(await run([join(SERVERS, "image_tools")], io)).toBe(0);
     const out = io.out().split("\n");
     const at = out.indexOf(
-      "What Gym's verifier recorded on the 3 zeros not verified here (fields of its response, counted as written, beside the 2 above 0):",
+      "What Gym's verifier wrote on the 3 zeros not verified here, beside the 2 rollouts above 0:",
     );
     expect(at).toBeGreaterThan(out.findIndex((line) => line.startsWith("  no_verifier_port ")));
     expect(out).toContain(
-      '  failure_reason: "argument_below_threshold" 2 · "tool_name_mismatch" 1 (above 0: "none" 2)',
+      '  failure_reason: "argument_below_threshold" ×2 · "tool_name_mismatch" ×1 (above 0: "none" ×2)',
     );
-    expect(out).toContain("  tool_name_match: true 2 · false 1 (above 0: true 2)");
+    expect(out).toContain("  tool_name_match: true ×2 · false ×1 (above 0: true ×2)");
     // A value chosen narrows the rows, not the counts it was chosen from (as the page's panel).
     const chosen = memoryIo();
     expect(
@@ -220,7 +220,7 @@ describe("cli triage", () => {
     ).toBe(0);
     expect(chosen.out()).toContain(out[at]);
     expect(chosen.out()).toContain(
-      '  failure_reason: "argument_below_threshold" 2 · "tool_name_mismatch" 1 (above 0: "none" 2)',
+      '  failure_reason: "argument_below_threshold" ×2 · "tool_name_mismatch" ×1 (above 0: "none" ×2)',
     );
     // It lists exactly the rollouts counted with that value.
     const listed = memoryIo();
@@ -246,11 +246,11 @@ describe("cli triage", () => {
     // Another clause does narrow them: the agent's rollouts only (here, all of them); an agent with none, nothing.
     const none = memoryIo();
     expect(await run([join(SERVERS, "image_tools"), "--filter", "agent:nobody"], none)).toBe(0);
-    expect(none.out()).not.toContain("What Gym's verifier recorded");
+    expect(none.out()).not.toContain("What Gym's verifier wrote");
     // A policy's view has no such zeros (neither policy scored them): no such section.
     const contract = memoryIo();
     expect(await run([join(SERVERS, "image_tools"), "--reward", "contract"], contract)).toBe(0);
-    expect(contract.out()).not.toContain("What Gym's verifier recorded");
+    expect(contract.out()).not.toContain("What Gym's verifier wrote");
     // The JSONL rows carry each line's fields; a row verified here carries none.
     const rows = memoryIo();
     expect(await run([join(SERVERS, "image_tools"), "--format", "jsonl"], rows)).toBe(0);

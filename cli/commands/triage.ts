@@ -319,6 +319,7 @@ function triageLine(
     ...lineSource(source),
     ...(args.server === undefined ? {} : { server: args.server }),
     ...pairedInput(pairing),
+    ...(source.inputRows ? { taskKeys: source.inputRows.taskKeys() } : {}),
     ...(harnessOf(args.harness, read.rollout, pairing?.ref ?? undefined) ?? {}),
   });
   const text = item.bytes === undefined ? undefined : lineDecoder.decode(item.bytes);

@@ -371,7 +371,7 @@ describe("TriagePanel", () => {
       name: 'failure_reason "tool_name_mismatch": 2 zeros',
     });
     expect(reason).toHaveAttribute("aria-pressed", "true");
-    expect(section.querySelector("[data-field='failure_reason']")).toHaveTextContent('above 0: "none" 1');
+    expect(section.querySelector("[data-field='failure_reason']")).toHaveTextContent('above 0: "none" ×1');
     await userEvent.click(reason);
     expect(onRecordedValue).toHaveBeenCalledWith("failure_reason", '"tool_name_mismatch"');
     // Each value is named with its field for a screen reader; Python's NaN is a value like another.

@@ -42,7 +42,7 @@ interface Props {
   /** What the breakdown covers when a filter narrows it (null: the whole run). */
   scope: string | null;
   onCause(cause: ZeroCause | null): void;
-  /** What Gym's verifier recorded on the zeros not verified here (shown with the recorded reward's zeros). */
+  /** What Gym's verifier wrote on the zeros not verified here (shown with the recorded reward's zeros). */
   recorded: RecordedFieldsSummary;
   /** Each field's value the filter keeps, by field (a value chosen below). */
   recordedValues: ReadonlyMap<string, string>;
@@ -123,7 +123,7 @@ function ZeroValues({
     if (clause === null || clause.kind !== "verifier")
       return (
         <span key={v.value} className={styles.recordedValue}>
-          <code>{v.value}</code> {v.count}
+          <code>{v.value}</code> ×{v.count}
         </span>
       );
     const on = active === clause.value;
@@ -138,7 +138,7 @@ function ZeroValues({
         data-value={v.value}
         onClick={() => onValue(field, v.value)}
       >
-        <code>{v.value}</code> <span className={styles.causeCount}>{v.count}</span>
+        <code>{v.value}</code> <span className={styles.causeCount}>×{v.count}</span>
       </button>
     );
   });
@@ -194,6 +194,11 @@ function RecordedFields({
         ))}
       </dl>
       {moreFieldsText(summary) !== null && <p className="muted">{moreFieldsText(summary)}.</p>}
+      {active.size > 0 && (
+        <p className="muted" data-testid="triage-recorded-chosen">
+          These counts are before the values chosen; the list keeps the zeros with every one of them.
+        </p>
+      )}
     </details>
   );
 }

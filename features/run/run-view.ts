@@ -86,7 +86,7 @@ export interface RunView {
   /** The run's rollouts and its unreadable lines (lib/run lineCountsText words them). */
   readonly counts: LineCounts;
   /**
-   * What Gym's verifier recorded on the zeros not verified here, over the rows the breakdown covers, field
+   * What Gym's verifier wrote on the zeros not verified here, over the rows the breakdown covers, field
    * clauses and the zero clause aside (choosing a value narrows the list, not these counts).
    */
   readonly recorded_fields: RecordedFieldsSummary;

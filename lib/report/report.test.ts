@@ -214,7 +214,7 @@ describe("renderReport", () => {
     const html = renderReport({ ...data(), runs: [withFields] });
     expect(html).toContain(escapeHtml(recordedFieldsHeading(recorded) ?? "missing"));
     expect(html).toContain("<td><code>verdict</code></td>");
-    expect(html).toContain(`<td>${escapeHtml('"<img src=x onerror=alert(1)>" 2')}</td>`);
+    expect(html).toContain(`<td>${escapeHtml('"<img src=x onerror=alert(1)>" ×2')}</td>`);
     expect(html).not.toContain("<img");
     // The contract's zeros are not these: no such table in that view.
     const contract = renderReport({

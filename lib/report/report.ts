@@ -92,7 +92,7 @@ export interface ReportRun {
   readonly file: string | null;
   readonly counts: LineCounts;
   readonly triage: RunTriage;
-  /** What Gym's verifier recorded on the zeros not verified here (shown with the recorded reward's zeros). */
+  /** What Gym's verifier wrote on the zeros not verified here (shown with the recorded reward's zeros). */
   readonly recorded_fields: RecordedFieldsSummary;
   /** The rollouts the breakdown covers that were not verified here, by reason (lib/run unverifiedCounts). */
   readonly unverified: { readonly counts: UnverifiedByPolicy; readonly rollouts: number };

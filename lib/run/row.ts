@@ -135,6 +135,8 @@ export const RUN_ROW_COLUMNS = [
 
 /** How the row's rollout is verified (lib/verify's options, without the policy: both are computed). */
 export interface RunRowOptions extends Omit<VerifyOptions, "policy"> {
+  /** The open task rows' keys (lib/verify InputIndex taskKeys): never counted as the verifier's fields. */
+  readonly taskKeys?: ReadonlySet<string>;
   /** Precomputed results for the same options. */
   readonly contract?: VerifyResult;
   readonly legacy?: VerifyResult;
@@ -265,7 +267,7 @@ function flagsOf(result: VerifyResult): string[] {
 }
 
 export function runRow(line: number, value: Rollout, options: RunRowOptions = {}): RunRow {
-  const { contract: givenContract, legacy: givenLegacy, ...verifyOptions } = options;
+  const { contract: givenContract, legacy: givenLegacy, taskKeys: _taskKeys, ...verifyOptions } = options;
   const { contract, legacy } = verifyBothPolicies(value, verifyOptions, {
     contract: givenContract,
     legacy: givenLegacy,
@@ -294,7 +296,9 @@ export function runRow(line: number, value: Rollout, options: RunRowOptions = {}
     cached_tokens: usage?.cached_tokens ?? null,
     reasoning_tokens: usage?.reasoning_tokens ?? null,
     recorded_fields:
-      contract.reward === null && typeof value.reward === "number" ? countedFields(value, options.input) : [],
+      contract.reward === null && typeof value.reward === "number"
+        ? countedFields(value, options.input, options.taskKeys)
+        : [],
   };
 }
 

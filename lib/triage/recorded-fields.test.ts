@@ -116,14 +116,27 @@ describe("the fields a run row keeps for the counts", () => {
       model_output: "x".repeat(100),
       hit: false,
     });
-    expect(countedFields(line).map((f) => f.key)).toEqual(["category", "failure_reason", "info", "hit"]);
-    expect(countedFields(line, { category: "calendar" }).map((f) => f.key)).toEqual([
+    // An object's fields one level down: the verdict inside it, not the whole (blackjack's info.result).
+    expect(countedFields(line).map((f) => f.key)).toEqual([
+      "category",
       "failure_reason",
-      "info",
+      "info.result",
+      "info.value",
       "hit",
     ]);
-    // Keys sorted as the counts write JSON: a value compares equal whatever its key order.
-    expect(countedFields(line).find((f) => f.key === "info")?.value).toBe('{"result":"bust","value":26}');
+    expect(countedFields(line, { category: "calendar" }).map((f) => f.key)).toEqual([
+      "failure_reason",
+      "info.result",
+      "info.value",
+      "hit",
+    ]);
+    // The open task rows' keys are the task's even where the line did not pair.
+    expect(countedFields(line, undefined, new Set(["category", "hit"])).map((f) => f.key)).toEqual([
+      "failure_reason",
+      "info.result",
+      "info.value",
+    ]);
+    expect(countedFields(line).find((f) => f.key === "info.result")?.value).toBe('"bust"');
     expect(countedFields(line).every((f) => f.value.length <= COUNTED_VALUE_MAX_CHARS)).toBe(true);
   });
 });
@@ -139,6 +152,7 @@ describe("what Gym's verifier recorded on a run's zeros, summed", () => {
     ]);
     expect(summary).toEqual({
       zeros: 3,
+      negative: 0,
       passes: 2,
       fields: [
         {
@@ -169,9 +183,9 @@ describe("what Gym's verifier recorded on a run's zeros, summed", () => {
       more: 0,
     });
     expect(recordedFieldsLines(summary)).toEqual([
-      "What Gym's verifier recorded on the 3 zeros not verified here (fields of its response, counted as written, beside the 2 above 0):",
-      '  failure_reason: "argument_below_threshold" 2 · "tool_name_mismatch" 1 (above 0: "none" 2)',
-      '  family: "bbox" 2 · "color" 1 (above 0: "color" 1 · "point" 1)',
+      "What Gym's verifier wrote on the 3 zeros not verified here, beside the 2 rollouts above 0:",
+      '  failure_reason: "argument_below_threshold" ×2 · "tool_name_mismatch" ×1 (above 0: "none" ×2)',
+      '  family: "bbox" ×2 · "color" ×1 (above 0: "color" ×1 · "point" ×1)',
     ]);
   });
 
@@ -212,7 +226,7 @@ describe("what Gym's verifier recorded on a run's zeros, summed", () => {
       { key: "terminated", zeros: [{ value: "true", count: 2 }], passes: [], passesOther: 0, zerosApart: 0 },
     ]);
     expect(recordedFieldsLines(summary)[0]).toBe(
-      "What Gym's verifier recorded on the 2 zeros not verified here (fields of its response, counted as written):",
+      "What Gym's verifier wrote on the 2 rollouts recorded 0 or less (2 negative) not verified here:",
     );
   });
 
@@ -267,6 +281,6 @@ describe("what Gym's verifier recorded on a run's zeros, summed", () => {
       "  and 3 more fields: each rollout's own view lists its fields",
     );
     const odd = summarizeRecordedFields([row(0, { "a\u001bb": "1" }), row(0, { "a\u001bb": "1" })]);
-    expect(recordedFieldsLines(odd)[1]).toBe('  "a\\u001bb": 1 2');
+    expect(recordedFieldsLines(odd)[1]).toBe('  "a\\u001bb": 1 ×2');
   });
 });

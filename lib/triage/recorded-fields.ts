@@ -117,17 +117,31 @@ const TASK_KEYS: ReadonlySet<string> = new Set([
 
 /**
  * The fields of a line the run's counts read (summarizeRecordedFields): its own top-level fields beside the
- * reward, as recordedFields finds them, whose JSON text is at most COUNTED_VALUE_MAX_CHARS, task names aside.
+ * reward, as recordedFields finds them (an object's as `key.name`), whose JSON text is at most
+ * COUNTED_VALUE_MAX_CHARS; task names and the keys of the open task rows aside (a line that did not pair
+ * still carries its task's fields).
  */
-export function countedFields(rollout: Rollout, input?: unknown): RecordedField[] {
+export function countedFields(
+  rollout: Rollout,
+  input?: unknown,
+  /** Every key of the open task rows (lib/verify InputIndex taskKeys): the task's, paired or not. */
+  taskKeys?: ReadonlySet<string>,
+): RecordedField[] {
   const task = isJsonObject(input) ? input : null;
   const fields: RecordedField[] = [];
+  const add = (key: string, value: unknown) => {
+    const text = canonicalJson(value);
+    if (text.length <= COUNTED_VALUE_MAX_CHARS && fields.length < COUNTED_FIELDS_MAX)
+      fields.push({ key, value: text });
+  };
   for (const key of Object.keys(rollout)) {
-    if (GYM_KEYS.has(key) || TASK_KEYS.has(key) || (task !== null && Object.hasOwn(task, key))) continue;
-    const text = canonicalJson(rollout[key]);
-    if (text.length > COUNTED_VALUE_MAX_CHARS) continue;
-    fields.push({ key, value: text });
-    if (fields.length === COUNTED_FIELDS_MAX) break;
+    if (GYM_KEYS.has(key) || TASK_KEYS.has(key) || taskKeys?.has(key) === true) continue;
+    if (task !== null && Object.hasOwn(task, key)) continue;
+    const value = rollout[key];
+    // An object's own fields one level down (blackjack's info.result "bust"): the whole object differs
+    // from rollout to rollout (the hands), the verdict inside it does not.
+    if (isJsonObject(value)) for (const [name, inner] of Object.entries(value)) add(`${key}.${name}`, inner);
+    else add(key, value);
   }
   return fields;
 }
@@ -156,6 +170,8 @@ export interface RecordedFieldSummary {
 export interface RecordedFieldsSummary {
   /** Rollouts not verified here whose recorded reward is 0 or below. */
   readonly zeros: number;
+  /** Of those, the ones below 0 (the heading names them, as the run's headline does). */
+  readonly negative: number;
   /** Rollouts not verified here whose recorded reward is above 0. */
   readonly passes: number;
   /** At most RECORDED_FIELDS_MAX fields, those that set the zeros apart from the passes first. */
@@ -219,12 +235,14 @@ export function summarizeRecordedFields(rows: Iterable<RecordedFieldsRow>): Reco
   const onZeros: Tally = new Map();
   const onPasses: Tally = new Map();
   let zeros = 0;
+  let negative = 0;
   let passes = 0;
   for (const row of rows) {
     // A NaN reward is neither a zero nor a pass.
     if (row.recorded === null || Number.isNaN(row.recorded) || row.recorded_fields.length === 0) continue;
     if (isZeroOrBelow(row.recorded)) {
       zeros++;
+      if (row.recorded < 0) negative++;
       tally(onZeros, row.recorded_fields);
     } else {
       passes++;
@@ -255,15 +273,16 @@ export function summarizeRecordedFields(rows: Iterable<RecordedFieldsRow>): Reco
   kept.sort((a, b) => b.zerosApart - a.zerosApart || spread(a) - spread(b));
   return {
     zeros,
+    negative,
     passes,
     fields: kept.slice(0, RECORDED_FIELDS_MAX),
     more: Math.max(0, kept.length - RECORDED_FIELDS_MAX),
   };
 }
 
-/** One field's values as one line of text, every front end's: `"tool_name_mismatch" 2 · "none" 1`. */
+/** One field's values as one line of text, every front end's: `"tool_name_mismatch" ×2 · "none" ×1`. */
 export function valueCountsText(values: readonly ValueCount[], other = 0): string {
-  const listed = values.map((v) => `${v.value} ${v.count}`);
+  const listed = values.map((v) => `${v.value} ×${v.count}`);
   if (other > 0) listed.push(`${other} other value${other === 1 ? "" : "s"}`);
   return listed.join(" · ");
 }
@@ -288,8 +307,15 @@ export function keyText(key: string): string {
 /** The summary's heading, every front end's (null: no zero to account for). */
 export function recordedFieldsHeading(summary: RecordedFieldsSummary): string | null {
   if (summary.zeros === 0 || summary.fields.length === 0) return null;
-  const passes = summary.passes === 0 ? "" : `, beside the ${summary.passes} above 0`;
-  return `What Gym's verifier recorded on the ${summary.zeros} zero${summary.zeros === 1 ? "" : "s"} not verified here (fields of its response, counted as written${passes}):`;
+  const passes =
+    summary.passes === 0
+      ? ""
+      : `, beside the ${summary.passes} rollout${summary.passes === 1 ? "" : "s"} above 0`;
+  const zeros =
+    summary.negative === 0
+      ? `${summary.zeros} zero${summary.zeros === 1 ? "" : "s"}`
+      : `${summary.zeros} rollout${summary.zeros === 1 ? "" : "s"} recorded 0 or less (${summary.negative} negative)`;
+  return `What Gym's verifier wrote on the ${zeros} not verified here${passes}:`;
 }
 
 /** The summary as lines of text (cli triage): its heading, then a field a line. Empty: nothing to say. */

@@ -312,6 +312,8 @@ export class InputIndex<R> {
   private readonly itemIds = new Map<string, number>();
   private rows = 0;
   private keyed = 0;
+  /** Every top-level key of the task rows added: the task's own fields, paired with a line or not. */
+  private readonly keys = new Set<string>();
 
   /** `closestRows`: how many distinct inputs an unpaired line is compared with (bench/closest-rows.ts varies it). */
   constructor(private readonly closestRows: number = CLOSEST_ROWS_COMPARED) {}
@@ -326,6 +328,8 @@ export class InputIndex<R> {
     const inputKey = input === undefined ? null : canonicalJson(input);
     if (key === null && inputKey === null) return false;
     this.rows++;
+    if (typeof row === "object" && row !== null && !Array.isArray(row))
+      for (const name of Object.keys(row)) this.keys.add(name);
     const entry: Row<R> = { ref, label: rowLabel(place), input, inputKey };
     // A repeated key keeps the last row, as Gym's dict built in file order does.
     if (key !== null) {
@@ -426,6 +430,14 @@ export class InputIndex<R> {
   }
 
   /** The row for `rollout`: by Gym's indices, else by an equal task input when that is unambiguous. */
+  /**
+   * The task rows' top-level keys: a rollout line carries them as the request did (Gym copies the task row
+   * into its verify response), so they are the task's, not its verifier's, whether the line paired or not.
+   */
+  taskKeys(): ReadonlySet<string> {
+    return this.keys;
+  }
+
   pair(rollout: unknown): Pairing<R> {
     const key = pairingKey(rollout);
     const input = taskInput(rollout);
