@@ -277,6 +277,15 @@ describe("cli triage", () => {
     for (const row of verifiedOnes) expect(row.recorded_fields).toEqual([]);
   });
 
+  it("never counts a task row's field as the verifier's, paired or not (Gym's openair_congestion: none pairs)", async () => {
+    const io = memoryIo();
+    expect(await run([join(SERVERS, "openair_congestion")], io)).toBe(0);
+    const section = io.out().slice(io.out().indexOf("What Gym's verifier wrote"));
+    expect(section).toContain("  terminated: true ×5");
+    // difficulty, max_steps and tier are keys of data/example.jsonl, which no line pairs with.
+    for (const key of ["difficulty", "max_steps", "tier"]) expect(section).not.toContain(`  ${key}:`);
+  });
+
   it("a folder's unverified rows name how to start their server, as cli verify and the page's rows do", async () => {
     // Gym's openenv: no port here; its configs start the server Gym's own /verify runs on.
     const io = memoryIo();
