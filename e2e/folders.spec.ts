@@ -163,19 +163,20 @@ test("changing a file's role plans the folder again: pairing and routing follow"
     .toEqual(Array(5).fill("config 1"));
 });
 
+/** The CLI run on `args`, which must succeed: what it printed. */
+function cli(args: readonly string[]): { stdout: string; stderr: string } {
+  const run = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "cli/main.ts"), ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
+  expect(run.status).toBe(0);
+  return run;
+}
+
 /** The comparison lines `cli verify DIR` prints on stderr for Gym's metrics files. */
 function cliMetricsLines(dir: string): string[] {
-  const run = spawnSync(
-    process.execPath,
-    ["--import", "tsx", path.join(ROOT, "cli/main.ts"), "verify", dir],
-    {
-      cwd: ROOT,
-      encoding: "utf8",
-    },
-  );
-  expect(run.status).toBe(0);
-  return run.stderr
-    .split("\n")
+  return cli(["verify", dir])
+    .stderr.split("\n")
     .filter((line) => /^[^:]+: Gym's (dataset|aggregate) metrics (of |\()/.test(line));
 }
 
@@ -468,15 +469,7 @@ test("where no port verifies the zeros, the breakdown says what Gym's verifier r
   page,
 }) => {
   const dir = path.join(SERVERS, "image_tools");
-  const triage = spawnSync(
-    process.execPath,
-    ["--import", "tsx", path.join(ROOT, "cli/main.ts"), "triage", dir],
-    {
-      cwd: ROOT,
-      encoding: "utf8",
-    },
-  );
-  expect(triage.status).toBe(0);
+  const triage = cli(["triage", dir]);
   const heading = triage.stdout.split("\n").find((line) => line.startsWith("What Gym's verifier wrote"));
   expect(heading).toBeDefined();
   await page.goto("/");
@@ -513,15 +506,7 @@ test("a folder of several runs: the whole folder's answer sums them as `cli tria
     for (const name of ["example_rollouts.jsonl", "example.jsonl"])
       copyFileSync(path.join(SERVERS, server, "data", name), path.join(dir, server, "data", name));
   }
-  const triage = spawnSync(
-    process.execPath,
-    ["--import", "tsx", path.join(ROOT, "cli/main.ts"), "triage", dir],
-    {
-      cwd: ROOT,
-      encoding: "utf8",
-    },
-  );
-  expect(triage.status).toBe(0);
+  const triage = cli(["triage", dir]);
   const said = triage.stdout.split("\n");
   await page.goto("/");
   await openFolder(page, dir);

@@ -1,7 +1,7 @@
 import { memo } from "react";
 import { cx } from "@/components/cx";
 import { MEAN_DECIMALS, meanRewardsText, passAtKText } from "@/lib/metrics";
-import { count, type Reward, unverifiedText, zeroShareText } from "@/lib/run";
+import { count, percent, type Reward, unverifiedText, zeroShareText } from "@/lib/run";
 import {
   AGENT_CAUSES,
   causeCount,
@@ -28,10 +28,6 @@ interface Props {
 
 /** Files listed open at most: a whole Gym tree (86 rollouts files) folds its table. */
 const FILES_OPEN_MAX = 12;
-
-function percent(n: number, total: number): string {
-  return total === 0 ? "0.0%" : `${((100 * n) / total).toFixed(1)}%`;
-}
 
 /**
  * Every rollouts file of the folder summed, as `cli triage DIR` sums them: the zeros per cause, what Gym's

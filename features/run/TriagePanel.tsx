@@ -3,6 +3,7 @@ import { cx } from "@/components/cx";
 import {
   count,
   type LineCounts,
+  percent,
   type Reward,
   type UnverifiedByPolicy,
   unverifiedText,
@@ -52,10 +53,6 @@ interface Props {
 
 /** Bar width of the stacked chart, in viewBox units (it scales to the panel). */
 const BAR_WIDTH = 100;
-
-function percent(n: number, total: number): string {
-  return total === 0 ? "0.0%" : `${((100 * n) / total).toFixed(1)}%`;
-}
 
 function CauseButton({
   cause,

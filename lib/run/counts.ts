@@ -38,7 +38,8 @@ export function lineCountsText(counts: LineCounts): string {
     : `${rollouts} · ${count(counts.unreadable, "unreadable line", "unreadable lines")}`;
 }
 
-function percent(n: number, total: number): string {
+/** A share as the breakdowns write it: "46.7%" (one decimal; "0.0%" of nothing). */
+export function percent(n: number, total: number): string {
   return total === 0 ? "0.0%" : `${((100 * n) / total).toFixed(1)}%`;
 }
 

@@ -189,13 +189,7 @@ export function formatClause(clause: FilterClause): string {
  * string as it is, another value as JSON, so `verifier:hit=false` and `verifier:reason=none` read plainly.
  */
 export function verifierValueText(json: string): string {
-  if (!json.startsWith('"')) return json;
-  try {
-    const value: unknown = JSON.parse(json);
-    return typeof value === "string" ? value : json;
-  } catch {
-    return json;
-  }
+  return bareOrJsonString(json) ?? json;
 }
 
 /**

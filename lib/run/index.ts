@@ -4,6 +4,7 @@ export {
   formatCount,
   type LineCounts,
   lineCountsText,
+  percent,
   type UnverifiedByPolicy,
   type UnverifiedCounts,
   unverifiedCounts,
