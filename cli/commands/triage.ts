@@ -31,9 +31,9 @@ import {
 import {
   AGENT_CAUSES,
   causeCount,
+  recordedFieldsByVerifier,
   recordedFieldsLines,
   reproducedText,
-  summarizeRecordedFields,
   summarizeTriage,
   ZERO_CAUSE_LABELS,
   ZERO_CAUSES,
@@ -236,7 +236,7 @@ export function formatSummary(
   for (const cause of AGENT_CAUSES) out.push(line(cause));
   // Where no port verifies the zeros, what Gym's verifier wrote beside them is the run's account of them.
   if (reward === "recorded")
-    out.push(...recordedFieldsLines(summarizeRecordedFields(options.recordedRows ?? rows)));
+    out.push(...recordedFieldsLines(recordedFieldsByVerifier(options.recordedRows ?? rows)));
   // Drift is counted apart: its zero is the recording's, not something the agent did.
   out.push(`counted apart (the recorded reward matches neither policy's recomputation):`);
   out.push(line("drift"));

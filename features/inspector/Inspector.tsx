@@ -32,7 +32,7 @@ import { useStable, useStableCallback } from "@/hooks/use-stable";
 import { useStages } from "@/hooks/use-stages";
 import { type AgentInference, formatHarnessChoice, type HarnessChoice } from "@/lib/harness";
 import { formatCount, type Reward } from "@/lib/run";
-import type { ZeroCause } from "@/lib/triage";
+import type { VerifierGroup, ZeroCause } from "@/lib/triage";
 import { useGymMetrics } from "./data";
 import { FileChips } from "./FileChips";
 import { FolderPanel, GymMetricsPanel } from "./FolderPanel";
@@ -161,8 +161,8 @@ export function Inspector() {
   const onCause = useStableCallback((cause: ZeroCause | null) =>
     setView({ f: withCause(view.f, cause, view.reward), line: null, call: null }),
   );
-  const onRecordedValue = useStableCallback((key: string, value: string) =>
-    setView({ f: withRecordedValue(view.f, key, value), line: null, call: null }),
+  const onRecordedValue = useStableCallback((key: string, value: string, group: VerifierGroup) =>
+    setView({ f: withRecordedValue(view.f, key, value, group), line: null, call: null }),
   );
   const recordedValues = useMemo(() => verifierValues(view.f), [view.f]);
   const onExport = useStableCallback((format: ExportFormat) => {

@@ -18,7 +18,7 @@ import {
   verifierClause,
   zeroClause,
 } from "@/lib/run";
-import type { ZeroCause } from "@/lib/triage";
+import type { VerifierGroup, ZeroCause } from "@/lib/triage";
 
 /**
  * The filter with its cause clause replaced (or removed when cause is null), together with the zero clause
@@ -41,11 +41,21 @@ export function withCause(filter: string, cause: ZeroCause | null, reward: Rewar
  * clauses are kept, a clause on the same field replaced; the zeros are the recorded reward's, which the
  * counts are over.
  */
-export function withRecordedValue(filter: string, key: string, json: string): string {
+export function withRecordedValue(
+  filter: string,
+  key: string,
+  json: string,
+  /** The verifier's group, when the run has several: its server or agent clause comes with the value. */
+  group: VerifierGroup = null,
+): string {
   const clause = verifierClause(key, json);
   if (clause === null) return filter;
   const parsed = parseFilter(filter);
   const clauses = parsed.ok ? parsed.clauses : [];
+  const groupClause: FilterClause[] =
+    group === null || clauses.some((c) => c.kind === group.kind && c.value === group.name)
+      ? []
+      : [{ kind: group.kind, value: group.name }];
   const same = (c: FilterClause) => formatClause(c) === formatClause(clause);
   const others = clauses.filter((c) => !(c.kind === "verifier" && c.key === key));
   if (clauses.some(same)) {
@@ -53,7 +63,12 @@ export function withRecordedValue(filter: string, key: string, json: string): st
     const needed = others.some((c) => c.kind === "cause" || c.kind === "verifier");
     return formatFilter(needed ? others : others.filter((c) => !isZeroClause(c)));
   }
-  return formatFilter([...others.filter((c) => !isZeroClause(c)), zeroClause("recorded"), clause]);
+  return formatFilter([
+    ...others.filter((c) => !isZeroClause(c)),
+    ...groupClause,
+    zeroClause("recorded"),
+    clause,
+  ]);
 }
 
 /** Each counted field's value the filter keeps (withRecordedValue's clauses, as text), by key. */

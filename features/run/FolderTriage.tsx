@@ -10,6 +10,7 @@ import {
   recordedFieldsHeading,
   reproducedText,
   valueCountsText,
+  verifierGroupText,
   ZERO_CAUSE_HINTS,
   ZERO_CAUSE_LABELS,
 } from "@/lib/triage";
@@ -38,7 +39,6 @@ export const FolderTriage = memo(function FolderTriage({ view, reward, shown, on
   const triage = view.triage[reward];
   const causes = AGENT_CAUSES.filter((cause) => causeCount(triage, cause) > 0);
   const notVerified = unverifiedText(view.unverified, triage.total, reward);
-  const recordedHeading = reward === "recorded" ? recordedFieldsHeading(view.recorded_fields) : null;
   return (
     <section
       className={styles.folder}
@@ -77,22 +77,30 @@ export const FolderTriage = memo(function FolderTriage({ view, reward, shown, on
           </tbody>
         </table>
       )}
-      {recordedHeading !== null && (
-        <div data-testid="folder-triage-recorded">
-          <p className={cx("muted", styles.line)}>{recordedHeading}</p>
-          <ul className={styles.recorded}>
-            {view.recorded_fields.fields.map((field) => (
-              <li key={field.key} data-field={field.key}>
-                <code>{field.key}</code>: {valueCountsText(field.zeros)}
-                {passesText(field) !== null && <span className="muted"> ({passesText(field)})</span>}
-              </li>
-            ))}
-          </ul>
-          {moreFieldsText(view.recorded_fields) !== null && (
-            <p className={cx("muted", styles.line)}>{moreFieldsText(view.recorded_fields)}.</p>
-          )}
-        </div>
-      )}
+      {reward === "recorded" &&
+        view.recorded_fields.map(({ group, summary }) => (
+          <div
+            key={group === null ? "" : `${group.kind} ${group.name}`}
+            data-testid="folder-triage-recorded"
+            data-group={group?.name ?? ""}
+          >
+            <p className={cx("muted", styles.line)}>
+              {view.recorded_fields.length > 1 ? verifierGroupText(group) : ""}
+              {recordedFieldsHeading(summary)}
+            </p>
+            <ul className={styles.recorded}>
+              {summary.fields.map((field) => (
+                <li key={field.key} data-field={field.key}>
+                  <code>{field.key}</code>: {valueCountsText(field.zeros)}
+                  {passesText(field) !== null && <span className="muted"> ({passesText(field)})</span>}
+                </li>
+              ))}
+            </ul>
+            {moreFieldsText(summary) !== null && (
+              <p className={cx("muted", styles.line)}>{moreFieldsText(summary)}.</p>
+            )}
+          </div>
+        ))}
       <p className={cx("muted", styles.line)} data-testid="folder-triage-reproduced">
         {reproducedText(triage)}
       </p>

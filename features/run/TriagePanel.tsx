@@ -15,11 +15,14 @@ import {
   causeCount,
   moreFieldsText,
   passesText,
+  type RecordedFieldsGroup,
   type RecordedFieldsSummary,
   type RunTriage,
   recordedFieldsHeading,
   reproducedText,
   type ValueCount,
+  type VerifierGroup,
+  verifierGroupText,
   ZERO_CAUSE_HINTS,
   ZERO_CAUSE_LABELS,
   ZERO_CAUSES,
@@ -43,12 +46,18 @@ interface Props {
   /** What the breakdown covers when a filter narrows it (null: the whole run). */
   scope: string | null;
   onCause(cause: ZeroCause | null): void;
-  /** What Gym's verifier wrote on the zeros not verified here (shown with the recorded reward's zeros). */
-  recorded: RecordedFieldsSummary;
+  /**
+   * What Gym's verifier wrote on the zeros not verified here, per verifier (shown with the recorded reward's
+   * zeros).
+   */
+  recorded: readonly RecordedFieldsGroup[];
   /** Each field's value the filter keeps, by field (a value chosen below). */
   recordedValues: ReadonlyMap<string, string>;
-  /** A recorded field's value chosen (its JSON text): the list keeps the zeros with it, or no longer. */
-  onRecordedValue(key: string, value: string): void;
+  /**
+   * A recorded field's value chosen (its JSON text), with its verifier's group when the run has several: the
+   * list keeps the zeros with it, or no longer.
+   */
+  onRecordedValue(key: string, value: string, group: VerifierGroup): void;
 }
 
 /** Bar width of the stacked chart, in viewBox units (it scales to the panel). */
@@ -148,11 +157,14 @@ function ZeroValues({
  */
 function RecordedFields({
   summary,
+  name,
   zeros,
   active,
   onValue,
 }: {
   summary: RecordedFieldsSummary;
+  /** The verifier's name before the heading when the run has several ("image_tools: "), else "". */
+  name: string;
   /** Zeros in the breakdown: the section opens when most of them are these. */
   zeros: number;
   active: ReadonlyMap<string, string>;
@@ -169,7 +181,10 @@ function RecordedFields({
       data-testid="triage-recorded"
       data-zeros={summary.zeros}
     >
-      <summary className="muted">{heading}</summary>
+      <summary className="muted">
+        {name}
+        {heading}
+      </summary>
       <dl className={styles.recordedList}>
         {summary.fields.map((field) => (
           <div key={field.key} className={styles.recordedField} data-field={field.key}>
@@ -306,14 +321,17 @@ export const TriagePanel = memo(function TriagePanel({
           </details>
         )}
       </div>
-      {reward === "recorded" && (
-        <RecordedFields
-          summary={recorded}
-          zeros={triage.zero}
-          active={recordedValues}
-          onValue={onRecordedValue}
-        />
-      )}
+      {reward === "recorded" &&
+        recorded.map(({ group, summary }) => (
+          <RecordedFields
+            key={group === null ? "" : `${group.kind} ${group.name}`}
+            summary={summary}
+            name={recorded.length > 1 ? verifierGroupText(group) : ""}
+            zeros={triage.zero}
+            active={recordedValues}
+            onValue={(key, value) => onRecordedValue(key, value, recorded.length > 1 ? group : null)}
+          />
+        ))}
       <div
         className={cx(styles.triageApart, noDrift && styles.triageNone)}
         data-testid="triage-drift"

@@ -3,6 +3,7 @@
  * the worker (the report itself): a file of an opened folder stands for every rollouts file of that folder,
  * each labelled with its path there (as `cli report DIR`); a file opened alone for itself.
  */
+import { comparePaths } from "@/lib/folder";
 import type { FolderSummary } from "@/worker/protocol";
 
 export interface ReportScope {
@@ -12,9 +13,10 @@ export interface ReportScope {
 }
 
 export function reportScope(folder: FolderSummary | null, dataset: string): ReportScope {
-  const files = (folder?.runs ?? []).flatMap((run) =>
-    run.dataset === null ? [] : [{ dataset: run.dataset, file: run.rollouts }],
-  );
+  // In the order `cli report DIR` and `cli triage DIR` walk the folder, whatever order the files came in.
+  const files = (folder?.runs ?? [])
+    .flatMap((run) => (run.dataset === null ? [] : [{ dataset: run.dataset, file: run.rollouts }]))
+    .sort((a, b) => comparePaths(a.file, b.file));
   if (folder === null || !files.some((file) => file.dataset === dataset))
     return { folder: null, files: [{ dataset, file: null }] };
   return { folder: folder.name, files };

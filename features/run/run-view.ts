@@ -33,9 +33,9 @@ import {
 } from "@/lib/run";
 import type { Rollout } from "@/lib/schemas";
 import {
-  type RecordedFieldsSummary,
+  type RecordedFieldsGroup,
   type RunTriage,
-  summarizeRecordedFields,
+  recordedFieldsByVerifier,
   summarizeTriage,
 } from "@/lib/triage";
 import { knownTools, type VerifyOptions, verifyBothPolicies } from "@/lib/verify";
@@ -89,7 +89,7 @@ export interface RunView {
    * What Gym's verifier wrote on the zeros not verified here, over the rows the breakdown covers, field
    * clauses and the zero clause aside (choosing a value narrows the list, not these counts).
    */
-  readonly recorded_fields: RecordedFieldsSummary;
+  readonly recorded_fields: readonly RecordedFieldsGroup[];
   /** Metrics over the rows the filter keeps (all without a filter); metrics.reward says which reward pass@k reads. */
   readonly metrics: RunMetrics;
   /** Lines the filter keeps, in file order; null without a filter. */
@@ -226,7 +226,7 @@ export async function runView(
     triage: triageViews(breakdown),
     breakdown_rollouts: breakdown.length,
     unverified: unverifiedCounts(breakdown),
-    recorded_fields: summarizeRecordedFields(recordedRows),
+    recorded_fields: recordedFieldsByVerifier(recordedRows),
     metrics: runMetrics(
       kept.map((row) => metricsOf(row)),
       options.reward === undefined ? {} : { reward: options.reward },
@@ -289,7 +289,7 @@ export interface WholeFolderView {
   readonly counts: LineCounts;
   readonly triage: Readonly<Record<Reward, RunTriage>>;
   readonly unverified: UnverifiedByPolicy;
-  readonly recorded_fields: RecordedFieldsSummary;
+  readonly recorded_fields: readonly RecordedFieldsGroup[];
   readonly metrics: RunMetrics;
 }
 
@@ -328,7 +328,7 @@ export async function wholeFolderView(
     counts: { rollouts: rows.length, unreadable },
     triage: triageViews(rows),
     unverified: unverifiedCounts(rows),
-    recorded_fields: summarizeRecordedFields(rows),
+    recorded_fields: recordedFieldsByVerifier(rows),
     metrics: runMetrics(metricsRows, { reward }),
   };
 }

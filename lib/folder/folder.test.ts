@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { configRoutes, readGymConfig } from "./config";
 import { readLine, unparsedLine } from "./lines";
 import { readGymMetrics } from "./metrics";
-import { datasetOf, metricsRun, planFolder, runMetrics } from "./plan";
+import { comparePaths, datasetOf, metricsRun, planFolder, runMetrics } from "./plan";
 import { fileRole, ROLE_SNIFF_BYTES } from "./roles";
 import { decideFolder, GYM_EXAMPLE_FOLDERS, GYM_EXAMPLES, walkFiles } from "./test-helpers";
 
@@ -264,5 +264,18 @@ describe("a JSONL file's role and why", () => {
     expect(role(`${line}\n${line}\n${line}\n{"respo`, false)).toBe(
       `3 of the first 3 lines (its first ${ROLE_SNIFF_BYTES / 1024} KiB, read for its role) carry a response: Gym's rollouts.`,
     );
+  });
+});
+
+describe("the order a folder's files are walked in", () => {
+  it("is the CLI's: each directory's names sorted, segment by segment", () => {
+    const paths = ["b/x.jsonl", "a-b/x.jsonl", "a/z.jsonl", "a/y/x.jsonl", "A/x.jsonl"];
+    expect([...paths].sort(comparePaths)).toEqual([
+      "A/x.jsonl",
+      "a/y/x.jsonl",
+      "a/z.jsonl",
+      "a-b/x.jsonl",
+      "b/x.jsonl",
+    ]);
   });
 });

@@ -34,7 +34,15 @@ export {
   unparsedLine,
 } from "./lines";
 export { type DatasetStat, type GymMetrics, type ReadMetricsResult, readGymMetrics } from "./metrics";
-export { datasetOf, type FolderPlan, nearest, planFolder, type RunPlan, runMetrics } from "./plan";
+export {
+  comparePaths,
+  datasetOf,
+  type FolderPlan,
+  nearest,
+  planFolder,
+  type RunPlan,
+  runMetrics,
+} from "./plan";
 export {
   chooseRole,
   FILE_ROLE_LABEL,

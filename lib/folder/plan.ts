@@ -107,6 +107,21 @@ export function metricsRun(metrics: string, runs: readonly string[]): string | n
   return named ?? runs[0] ?? null;
 }
 
+/**
+ * Folder-relative paths in the order `cli ... DIR` walks them (each directory's names sorted by code unit):
+ * segment by segment, so `a/x` comes before `a-b/x` as the walk has it (a plain string sort would not).
+ */
+export function comparePaths(a: string, b: string): number {
+  const x = a.split("/");
+  const y = b.split("/");
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const p = x[i]!;
+    const q = y[i]!;
+    if (p !== q) return p < q ? -1 : 1;
+  }
+  return x.length - y.length;
+}
+
 export function planFolder(decisions: readonly RoleDecision[]): FolderPlan {
   const byRole = (role: FileRole) => decisions.filter((d) => d.role === role).map((d) => d.path);
   const configs = new Map<string, GymConfig>();

@@ -31,7 +31,7 @@ function run(file: string | null, rollouts: ReportRollout[]): ReportRun {
     file,
     counts: { rollouts: 2, unreadable: 1 },
     triage: summarizeTriage([], "recorded"),
-    recorded_fields: summarizeRecordedFields([]),
+    recorded_fields: [],
     unverified: { counts: { contract: {}, legacy: {} }, rollouts: 2 },
     metrics: runMetrics([]),
     rollouts,
@@ -210,7 +210,7 @@ describe("renderReport", () => {
       field('"<img src=x onerror=alert(1)>"'),
       { recorded: 1, recorded_fields: [{ key: "verdict", value: '"correct"' }] },
     ]);
-    const withFields: ReportRun = { ...run(null, []), recorded_fields: recorded };
+    const withFields: ReportRun = { ...run(null, []), recorded_fields: [{ group: null, summary: recorded }] };
     const html = renderReport({ ...data(), runs: [withFields] });
     expect(html).toContain(escapeHtml(recordedFieldsHeading(recorded) ?? "missing"));
     expect(html).toContain("<td><code>verdict</code></td>");

@@ -20,12 +20,14 @@ import {
   causeCount,
   moreFieldsText,
   type RecordedField,
+  type RecordedFieldsGroup,
   type RecordedFieldsSummary,
   type RunTriage,
   recordedFieldsHeading,
   reproducedText,
   triageHeading,
   valueCountsText,
+  verifierGroupText,
   ZERO_CAUSE_HINTS,
   ZERO_CAUSE_LABELS,
   type ZeroCause,
@@ -93,7 +95,7 @@ export interface ReportRun {
   readonly counts: LineCounts;
   readonly triage: RunTriage;
   /** What Gym's verifier wrote on the zeros not verified here (shown with the recorded reward's zeros). */
-  readonly recorded_fields: RecordedFieldsSummary;
+  readonly recorded_fields: readonly RecordedFieldsGroup[];
   /** The rollouts the breakdown covers that were not verified here, by reason (lib/run unverifiedCounts). */
   readonly unverified: { readonly counts: UnverifiedByPolicy; readonly rollouts: number };
   readonly metrics: RunMetrics;
@@ -190,14 +192,23 @@ function breakdown(run: ReportRun, level: number): string {
   return `<section data-testid="report-breakdown">${heading(level, "Why zero")}
 <p data-testid="report-zero">${escapeHtml(zeroShareText(triage.zero, counts, triage.view, triage.negative, triage.total - triage.scored))}</p>
 ${notVerified(run)}${triage.zero === 0 ? `<p>No rollout ${triage.view === "recorded" ? "recorded" : "recomputes to"} 0${triage.scored < triage.total ? " among those with a reward" : ""}.</p>` : ""}${rows.length === 0 ? "" : table(["cause", "rollouts", "share", ""], rows, "report-causes")}
-${triage.view === "recorded" ? recordedFieldsTable(run.recorded_fields) : ""}<p data-testid="report-reproduced">${escapeHtml(reproducedText(triage))}</p>
+${triage.view === "recorded" ? recordedFieldsTables(run.recorded_fields) : ""}<p data-testid="report-reproduced">${escapeHtml(reproducedText(triage))}</p>
 </section>`;
 }
 
-/** Where no port verifies the zeros: what Gym's verifier recorded on them, as the page's panel lists it. */
-function recordedFieldsTable(summary: RecordedFieldsSummary): string {
-  const title = recordedFieldsHeading(summary);
-  if (title === null) return "";
+/** Where no port verifies the zeros: what Gym's verifier wrote on them, per verifier, as the page lists it. */
+function recordedFieldsTables(groups: readonly RecordedFieldsGroup[]): string {
+  return groups
+    .map(({ group, summary }) =>
+      recordedFieldsTable(summary, groups.length > 1 ? verifierGroupText(group) : ""),
+    )
+    .join("");
+}
+
+function recordedFieldsTable(summary: RecordedFieldsSummary, name: string): string {
+  const heading = recordedFieldsHeading(summary);
+  if (heading === null) return "";
+  const title = `${name}${heading}`;
   const rows = summary.fields.map((field) => [
     cell(`<code>${escapeHtml(field.key)}</code>`),
     cell(escapeHtml(valueCountsText(field.zeros))),

@@ -24,15 +24,19 @@ export {
   RECORDED_VALUES_MAX,
   type RecordedField,
   type RecordedFieldSummary,
+  type RecordedFieldsGroup,
   type RecordedFieldsRow,
   type RecordedFieldsSummary,
   recordedFields,
+  recordedFieldsByVerifier,
   recordedFieldsFor,
   recordedFieldsHeading,
   recordedFieldsLines,
   summarizeRecordedFields,
   type ValueCount,
+  type VerifierGroup,
   valueCountsText,
+  verifierGroupText,
 } from "./recorded-fields";
 export { sameFailureTasks, TASK_WIDE_MIN_ROLLOUTS, type TaskFailure } from "./task-wide";
 export {

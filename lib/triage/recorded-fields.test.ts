@@ -11,6 +11,7 @@ import {
   RECORDED_VALUES_MAX,
   type RecordedField,
   recordedFields,
+  recordedFieldsByVerifier,
   recordedFieldsLines,
   summarizeRecordedFields,
 } from "./recorded-fields";
@@ -182,7 +183,7 @@ describe("what Gym's verifier recorded on a run's zeros, summed", () => {
       ],
       more: 0,
     });
-    expect(recordedFieldsLines(summary)).toEqual([
+    expect(recordedFieldsLines([{ group: null, summary: summary }])).toEqual([
       "What Gym's verifier wrote on the 3 zeros not verified here, beside the 2 rollouts above 0:",
       '  failure_reason: "argument_below_threshold" ×2 · "tool_name_mismatch" ×1 (above 0: "none" ×2)',
       '  family: "bbox" ×2 · "color" ×1 (above 0: "color" ×1 · "point" ×1)',
@@ -225,7 +226,7 @@ describe("what Gym's verifier recorded on a run's zeros, summed", () => {
     expect(summary.fields).toEqual([
       { key: "terminated", zeros: [{ value: "true", count: 2 }], passes: [], passesOther: 0, zerosApart: 0 },
     ]);
-    expect(recordedFieldsLines(summary)[0]).toBe(
+    expect(recordedFieldsLines([{ group: null, summary: summary }])[0]).toBe(
       "What Gym's verifier wrote on the 2 rollouts recorded 0 or less (2 negative) not verified here:",
     );
   });
@@ -239,7 +240,7 @@ describe("what Gym's verifier recorded on a run's zeros, summed", () => {
     expect(summarizeRecordedFields([row(0, { a: "1" }), row(1, { a: "2" })]).fields).toEqual([]);
     expect(summarizeRecordedFields([row(0, { a: "1" })]).fields).toEqual([]);
     // Nothing to account for: no heading, no lines.
-    expect(recordedFieldsLines(summarizeRecordedFields([]))).toEqual([]);
+    expect(recordedFieldsLines([{ group: null, summary: summarizeRecordedFields([]) }])).toEqual([]);
   });
 
   it("lists at most RECORDED_VALUES_MAX values above 0 and counts the others", () => {
@@ -252,7 +253,7 @@ describe("what Gym's verifier recorded on a run's zeros, summed", () => {
     const [field] = summary.fields;
     expect(field?.passes).toHaveLength(RECORDED_VALUES_MAX);
     expect(field?.passesOther).toBe(300 - RECORDED_VALUES_MAX);
-    expect(recordedFieldsLines(summary)[1]).toMatch(/ · 294 other values\)$/);
+    expect(recordedFieldsLines([{ group: null, summary: summary }])[1]).toMatch(/ · 294 other values\)$/);
   });
 
   it("between fields that set the zeros apart as much, puts the one with fewer values first", () => {
@@ -277,10 +278,43 @@ describe("what Gym's verifier recorded on a run's zeros, summed", () => {
     expect(summary.fields).toHaveLength(RECORDED_FIELDS_MAX);
     expect(summary.fields[0]?.key).toBe("f0");
     expect(summary.more).toBe(3);
-    expect(recordedFieldsLines(summary).at(-1)).toBe(
+    expect(recordedFieldsLines([{ group: null, summary: summary }]).at(-1)).toBe(
       "  and 3 more fields: each rollout's own view lists its fields",
     );
     const odd = summarizeRecordedFields([row(0, { "a\u001bb": "1" }), row(0, { "a\u001bb": "1" })]);
-    expect(recordedFieldsLines(odd)[1]).toBe('  "a\\u001bb": 1 ×2');
+    expect(recordedFieldsLines([{ group: null, summary: odd }])[1]).toBe('  "a\\u001bb": 1 ×2');
+  });
+});
+
+describe("the counts per verifier", () => {
+  it("keeps each server's fields apart and names the groups only when there are several", () => {
+    const at = (server: string | null, agent: string | null, recorded: number, reason: string) => ({
+      ...row(recorded, { failure_reason: reason }),
+      server,
+      agent,
+    });
+    const groups = recordedFieldsByVerifier([
+      at("image_tools", "a", 0, '"tool_name_mismatch"'),
+      at("image_tools", "a", 0, '"tool_name_mismatch"'),
+      at("terminus_judge", "b", 0, '"judge_evaluation_failed"'),
+      at("terminus_judge", "b", 0, '"judge_evaluation_failed"'),
+      at(null, "c", 0, '"x"'),
+      at(null, "c", 0, '"x"'),
+      // Verified here: no fields, no group.
+      { recorded: 0, recorded_fields: [], server: "workplace_assistant", agent: "w" },
+    ]);
+    expect(groups.map((g) => g.group)).toEqual([
+      { kind: "server", name: "image_tools" },
+      { kind: "server", name: "terminus_judge" },
+      { kind: "agent", name: "c" },
+    ]);
+    expect(recordedFieldsLines(groups).filter((line) => !line.startsWith("  "))).toEqual([
+      "image_tools: What Gym's verifier wrote on the 2 zeros not verified here:",
+      "terminus_judge: What Gym's verifier wrote on the 2 zeros not verified here:",
+      "agent c: What Gym's verifier wrote on the 2 zeros not verified here:",
+    ]);
+    expect(recordedFieldsLines(groups.slice(0, 1))[0]).toBe(
+      "What Gym's verifier wrote on the 2 zeros not verified here:",
+    );
   });
 });

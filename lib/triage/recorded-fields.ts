@@ -185,6 +185,52 @@ export interface RecordedFieldsRow {
   readonly recorded: number | null;
   /** The line's counted fields (countedFields) where this project did not verify it; empty where it did. */
   readonly recorded_fields: readonly RecordedField[];
+  /** Its verifying server and agent: each server's verifier writes its own fields (recordedFieldsByVerifier). */
+  readonly server?: string | null;
+  readonly agent?: string | null;
+}
+
+/** Whose verifier wrote a group's fields: its server, else (no server decided) its agent. */
+export type VerifierGroup =
+  | { readonly kind: "server"; readonly name: string }
+  | { readonly kind: "agent"; readonly name: string }
+  | null;
+
+/** The counts of one verifier's rollouts (recordedFieldsByVerifier). */
+export interface RecordedFieldsGroup {
+  readonly group: VerifierGroup;
+  readonly summary: RecordedFieldsSummary;
+}
+
+function groupOf(row: RecordedFieldsRow): VerifierGroup {
+  if (row.server != null) return { kind: "server", name: row.server };
+  if (row.agent != null) return { kind: "agent", name: row.agent };
+  return null;
+}
+
+/**
+ * The counts per verifier, in the order first seen: two servers' `failure_reason` are two fields (a folder of
+ * Gym's runs mixes image_tools' and terminus_judge's). Groups with nothing to show are left out.
+ */
+export function recordedFieldsByVerifier(rows: Iterable<RecordedFieldsRow>): RecordedFieldsGroup[] {
+  const groups = new Map<string, { group: VerifierGroup; rows: RecordedFieldsRow[] }>();
+  for (const row of rows) {
+    if (row.recorded_fields.length === 0) continue;
+    const group = groupOf(row);
+    const key = group === null ? "" : `${group.kind}\u0000${group.name}`;
+    const entry = groups.get(key) ?? { group, rows: [] };
+    entry.rows.push(row);
+    groups.set(key, entry);
+  }
+  return [...groups.values()]
+    .map(({ group, rows: groupRows }) => ({ group, summary: summarizeRecordedFields(groupRows) }))
+    .filter(({ summary }) => recordedFieldsHeading(summary) !== null);
+}
+
+/** A group's name before its heading when a run has several: "image_tools: ", "agent x_agent: ". */
+export function verifierGroupText(group: VerifierGroup): string {
+  if (group === null) return "no server or agent: ";
+  return group.kind === "server" ? `${group.name}: ` : `agent ${group.name}: `;
 }
 
 type Tally = Map<string, Map<string, number>>;
@@ -318,8 +364,17 @@ export function recordedFieldsHeading(summary: RecordedFieldsSummary): string | 
   return `What Gym's verifier wrote on the ${zeros} not verified here${passes}:`;
 }
 
-/** The summary as lines of text (cli triage): its heading, then a field a line. Empty: nothing to say. */
-export function recordedFieldsLines(summary: RecordedFieldsSummary): string[] {
+/**
+ * The counts as lines of text (cli triage): each verifier's heading (named when there are several), then a
+ * field a line. Empty: nothing to say.
+ */
+export function recordedFieldsLines(groups: readonly RecordedFieldsGroup[]): string[] {
+  return groups.flatMap(({ group, summary }) =>
+    summaryLines(summary, groups.length > 1 ? verifierGroupText(group) : ""),
+  );
+}
+
+function summaryLines(summary: RecordedFieldsSummary, name: string): string[] {
   const heading = recordedFieldsHeading(summary);
   if (heading === null) return [];
   const lines = summary.fields.map((field) => {
@@ -328,5 +383,5 @@ export function recordedFieldsLines(summary: RecordedFieldsSummary): string[] {
   });
   const more = moreFieldsText(summary);
   if (more !== null) lines.push(`  ${more}`);
-  return [heading, ...lines];
+  return [`${name}${heading}`, ...lines];
 }
