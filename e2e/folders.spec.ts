@@ -522,6 +522,9 @@ test("a folder of several runs: the whole folder's answer sums them as `cli tria
   // Each verifier's fields apart, named as the CLI names them (no config here: by agent, or neither).
   const headings = said.filter((line) => line.includes("What Gym's verifier wrote"));
   expect(headings).toHaveLength(2);
+  // Several verifiers are folded behind one line that counts them.
+  await expect(whole.getByTestId("folder-triage-recorded-summary")).toContainText("2 verifiers");
+  await whole.getByTestId("folder-triage-recorded-summary").click();
   await expect(whole.locator("[data-testid=folder-triage-recorded] > p:first-child")).toHaveText(headings);
   const means = said.filter((line) => line.startsWith("mean reward:") || line.startsWith("pass@k"));
   await expect(page.getByTestId("folder-triage-means")).toHaveText(means.join("; "));

@@ -77,30 +77,38 @@ export const FolderTriage = memo(function FolderTriage({ view, reward, shown, on
           </tbody>
         </table>
       )}
-      {reward === "recorded" &&
-        view.recorded_fields.map(({ group, summary }) => (
-          <div
-            key={group === null ? "" : `${group.kind} ${group.name}`}
-            data-testid="folder-triage-recorded"
-            data-group={group?.name ?? ""}
-          >
-            <p className={cx("muted", styles.line)}>
-              {view.recorded_fields.length > 1 ? verifierGroupText(group) : ""}
-              {recordedFieldsHeading(summary)}
-            </p>
-            <ul className={styles.recorded}>
-              {summary.fields.map((field) => (
-                <li key={field.key} data-field={field.key}>
-                  <code>{field.key}</code>: {valueCountsText(field.zeros)}
-                  {passesText(field) !== null && <span className="muted"> ({passesText(field)})</span>}
-                </li>
-              ))}
-            </ul>
-            {moreFieldsText(summary) !== null && (
-              <p className={cx("muted", styles.line)}>{moreFieldsText(summary)}.</p>
-            )}
-          </div>
-        ))}
+      {reward === "recorded" && view.recorded_fields.length > 0 && (
+        // A folder of many servers' runs (Gym's tree: 42) folds them, one line to open them by.
+        <details open={view.recorded_fields.length === 1} className={styles.files}>
+          <summary className="muted" data-testid="folder-triage-recorded-summary">
+            What Gym&apos;s verifiers wrote on the zeros not verified here:{" "}
+            {count(view.recorded_fields.length, "verifier", "verifiers")}
+          </summary>
+          {view.recorded_fields.map(({ group, summary }) => (
+            <div
+              key={group === null ? "" : `${group.kind} ${group.name}`}
+              data-testid="folder-triage-recorded"
+              data-group={group?.name ?? ""}
+            >
+              <p className={cx("muted", styles.line)}>
+                {view.recorded_fields.length > 1 ? verifierGroupText(group) : ""}
+                {recordedFieldsHeading(summary)}
+              </p>
+              <ul className={styles.recorded}>
+                {summary.fields.map((field) => (
+                  <li key={field.key} data-field={field.key}>
+                    <code>{field.key}</code>: {valueCountsText(field.zeros)}
+                    {passesText(field) !== null && <span className="muted"> ({passesText(field)})</span>}
+                  </li>
+                ))}
+              </ul>
+              {moreFieldsText(summary) !== null && (
+                <p className={cx("muted", styles.line)}>{moreFieldsText(summary)}.</p>
+              )}
+            </div>
+          ))}
+        </details>
+      )}
       <p className={cx("muted", styles.line)} data-testid="folder-triage-reproduced">
         {reproducedText(triage)}
       </p>
