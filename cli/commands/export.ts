@@ -15,7 +15,7 @@ import { reportError } from "../errors";
 import { FOLDER_HELP, type RoleOverride, readRoleOverrides, type Source, sourcesOf } from "../folder";
 import { inputsHelp, roleHelp } from "../inputs";
 import type { CommandIo } from "../io";
-import { namingFile, openFileStream } from "../open";
+import { namingFile, openFileStream, sayNotRollouts } from "../open";
 import { writeOutput } from "../output";
 import { terminalText } from "../terminal";
 
@@ -177,6 +177,14 @@ export async function run(args: string[], io: CommandIo): Promise<number> {
             await into.write(w.bytes);
         }
       });
+      // One sentence for a single FILE without one rollout (task rows, an empty file), as cli verify says.
+      const only = sources.length === 1 ? sources[0] : undefined;
+      if (only !== undefined && only.file === null && summary.tally.rollouts === 0)
+        await sayNotRollouts(
+          only.path,
+          io,
+          [...summary.errors, ...summary.bad].flatMap((e) => (e.kind === undefined ? [] : [e.kind])),
+        );
       await io.stderr.write(formatVerifySummary(summary, parsed.policy));
     } else {
       await writeOutput(parsed.out, readFiles, io, null, async (output) => {

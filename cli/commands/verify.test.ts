@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { memoryIo } from "../io";
+import { run as runExport } from "./export";
 import { run as runResolve } from "./resolve";
 import { run as runTriage } from "./triage";
 import { run } from "./verify";
@@ -284,7 +285,9 @@ describe("verify CLI lines and errors", () => {
     );
     const records = join(tmp, "records.jsonl");
     writeFileSync(records, '{"a": 1}\n{"b": 2}\n');
-    for (const command of [run, runTriage, runResolve]) {
+    const exportVerify = (args: string[], io: ReturnType<typeof memoryIo>) =>
+      runExport(["--what", "verify", ...args], io);
+    for (const command of [run, runTriage, runResolve, exportVerify]) {
       const taskRows = memoryIo();
       expect(await command([rows], taskRows)).toBe(0);
       expect(taskRows.err()).toContain(`${rows}: This file holds task rows`);
