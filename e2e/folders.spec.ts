@@ -5,7 +5,7 @@
  * folder holds what its verifier reads; a changed role plans the folder again.
  */
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync } from "node:fs";
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
@@ -500,12 +500,10 @@ test("where no port verifies the zeros, the breakdown says what Gym's verifier r
 test("a folder of several runs: the whole folder's answer sums them as `cli triage DIR` does, and a file's line shows it", async ({
   page,
 }) => {
+  // Three of Gym's folders as Gym ships them, configs included: each run's server is known.
   const dir = mkdtempSync(path.join(tmpdir(), "runs-"));
-  for (const server of ["image_tools", "swebench", "example_multi_step"]) {
-    mkdirSync(path.join(dir, server, "data"), { recursive: true });
-    for (const name of ["example_rollouts.jsonl", "example.jsonl"])
-      copyFileSync(path.join(SERVERS, server, "data", name), path.join(dir, server, "data", name));
-  }
+  for (const server of ["image_tools", "swebench", "example_multi_step"])
+    cpSync(path.join(SERVERS, server), path.join(dir, server), { recursive: true });
   const triage = cli(["triage", dir]);
   const said = triage.stdout.split("\n");
   await page.goto("/");
@@ -519,7 +517,7 @@ test("a folder of several runs: the whole folder's answer sums them as `cli tria
     const n = await row.getAttribute("data-count");
     expect(said.some((line) => new RegExp(`^  ${cause} +${n} `).test(line))).toBe(true);
   }
-  // Each verifier's fields apart, named as the CLI names them (no config here: by agent, or neither).
+  // Each server's fields apart, named as the CLI names them.
   const headings = said.filter((line) => line.includes("What Gym's verifier wrote"));
   expect(headings).toHaveLength(2);
   // Several verifiers are folded behind one line that counts them.

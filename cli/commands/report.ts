@@ -171,7 +171,6 @@ function readSource(source: Source, args: ReportArgs, io: CommandIo) {
           ...(args.server === undefined ? {} : { server: args.server }),
           ...pairedInput(pairing),
           ...(source.inputRows ? { taskKeys: source.inputRows.taskKeys() } : {}),
-          ...(source.inputRows ? { taskKeys: source.inputRows.taskKeys() } : {}),
           ...(args.harness === undefined ? {} : { harness: args.harness }),
         },
       };

@@ -114,7 +114,7 @@ export function Inspector() {
   const folderFiles = rolloutSets.filter(
     (set) => folder?.runs.some((run) => run.dataset === set.id) === true,
   );
-  const wholeFolder = useWholeFolderView(fileFolder === null ? [] : folderFiles, view.reward).data ?? null;
+  const wholeFolder = useWholeFolderView(fileFolder === null ? [] : folderFiles).data ?? null;
 
   const reanalyzer = useReanalysis({
     dataset,
@@ -161,7 +161,7 @@ export function Inspector() {
   const onCause = useStableCallback((cause: ZeroCause | null) =>
     setView({ f: withCause(view.f, cause, view.reward), line: null, call: null }),
   );
-  const onRecordedValue = useStableCallback((key: string, value: string, group: VerifierGroup) =>
+  const onRecordedValue = useStableCallback((key: string, value: string, group: VerifierGroup | undefined) =>
     setView({ f: withRecordedValue(view.f, key, value, group), line: null, call: null }),
   );
   const recordedValues = useMemo(() => verifierValues(view.f), [view.f]);

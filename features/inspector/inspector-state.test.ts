@@ -143,16 +143,16 @@ describe("a recorded field's value chosen in the breakdown", () => {
     expect(withRecordedValue("agent:a", "two words", "1")).toBe("agent:a");
   });
 
-  it("comes with its verifier's server or agent clause when the run has several", () => {
-    const f = withRecordedValue("", "failure_reason", '"x"', { kind: "server", name: "image_tools" });
+  it("comes with its server's clause when the run has several verifiers (is:no_server for none)", () => {
+    const f = withRecordedValue("", "failure_reason", '"x"', "image_tools");
     expect(f).toBe("server:image_tools recorded:..0 verifier:failure_reason=x");
     // Already there: not twice.
-    expect(withRecordedValue(f, "hit", "false", { kind: "server", name: "image_tools" })).toBe(
+    expect(withRecordedValue(f, "hit", "false", "image_tools")).toBe(
       "server:image_tools verifier:failure_reason=x recorded:..0 verifier:hit=false",
     );
-    expect(withRecordedValue("", "hit", "false", { kind: "agent", name: "a b" })).toBe(
-      'agent:"a b" recorded:..0 verifier:hit=false',
-    );
+    expect(withRecordedValue("", "hit", "false", null)).toBe("is:no_server recorded:..0 verifier:hit=false");
+    // One verifier: no clause needed.
+    expect(withRecordedValue("", "hit", "false")).toBe("recorded:..0 verifier:hit=false");
   });
 
   it("goes when the reward switches to a policy's, whose zeros are not these", () => {

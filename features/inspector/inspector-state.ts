@@ -15,7 +15,7 @@ import {
   moveZeros,
   parseFilter,
   type Reward,
-  verifierClause,
+  recordedValueClauses,
   zeroClause,
 } from "@/lib/run";
 import type { VerifierGroup, ZeroCause } from "@/lib/triage";
@@ -45,17 +45,20 @@ export function withRecordedValue(
   filter: string,
   key: string,
   json: string,
-  /** The verifier's group, when the run has several: its server or agent clause comes with the value. */
-  group: VerifierGroup = null,
+  /**
+   * The verifying server whose counts the value was chosen in, when the run has several (null: the rows no
+   * server was decided for): its clause comes with the value, so the list holds exactly what it counts.
+   */
+  group?: VerifierGroup,
 ): string {
-  const clause = verifierClause(key, json);
-  if (clause === null) return filter;
+  const chosen = recordedValueClauses(key, json, group);
+  if (chosen === null) return filter;
+  const clause = chosen.value;
   const parsed = parseFilter(filter);
   const clauses = parsed.ok ? parsed.clauses : [];
-  const groupClause: FilterClause[] =
-    group === null || clauses.some((c) => c.kind === group.kind && c.value === group.name)
-      ? []
-      : [{ kind: group.kind, value: group.name }];
+  const wanted = chosen.group;
+  const groupClause =
+    wanted === null || clauses.some((c) => formatClause(c) === formatClause(wanted)) ? [] : [wanted];
   const same = (c: FilterClause) => formatClause(c) === formatClause(clause);
   const others = clauses.filter((c) => !(c.kind === "verifier" && c.key === key));
   if (clauses.some(same)) {

@@ -39,6 +39,8 @@ export const FolderTriage = memo(function FolderTriage({ view, reward, shown, on
   const triage = view.triage[reward];
   const causes = AGENT_CAUSES.filter((cause) => causeCount(triage, cause) > 0);
   const notVerified = unverifiedText(view.unverified, triage.total, reward);
+  // Each server's counts with something to show; named when the folder has several servers to count.
+  const shownGroups = view.recorded_fields.filter(({ summary }) => recordedFieldsHeading(summary) !== null);
   return (
     <section
       className={styles.folder}
@@ -77,19 +79,15 @@ export const FolderTriage = memo(function FolderTriage({ view, reward, shown, on
           </tbody>
         </table>
       )}
-      {reward === "recorded" && view.recorded_fields.length > 0 && (
+      {reward === "recorded" && shownGroups.length > 0 && (
         // A folder of many servers' runs (Gym's tree: 42) folds them, one line to open them by.
-        <details open={view.recorded_fields.length === 1} className={styles.files}>
+        <details open={shownGroups.length === 1} className={styles.files}>
           <summary className="muted" data-testid="folder-triage-recorded-summary">
             What Gym&apos;s verifiers wrote on the zeros not verified here:{" "}
-            {count(view.recorded_fields.length, "verifier", "verifiers")}
+            {count(shownGroups.length, "verifier", "verifiers")}
           </summary>
-          {view.recorded_fields.map(({ group, summary }) => (
-            <div
-              key={group === null ? "" : `${group.kind} ${group.name}`}
-              data-testid="folder-triage-recorded"
-              data-group={group?.name ?? ""}
-            >
+          {shownGroups.map(({ group, summary }) => (
+            <div key={group ?? ""} data-testid="folder-triage-recorded" data-group={group ?? ""}>
               <p className={cx("muted", styles.line)}>
                 {view.recorded_fields.length > 1 ? verifierGroupText(group) : ""}
                 {recordedFieldsHeading(summary)}
@@ -113,7 +111,7 @@ export const FolderTriage = memo(function FolderTriage({ view, reward, shown, on
         {reproducedText(triage)}
       </p>
       <p className={cx("muted", styles.line)} data-testid="folder-triage-means">
-        {meanRewardsText(view.metrics)}; {passAtKText(view.metrics)}
+        {meanRewardsText(view.metrics[reward])}; {passAtKText(view.metrics[reward])}
       </p>
       <details open={view.files.length <= FILES_OPEN_MAX} className={styles.files}>
         <summary className="muted">Each file&apos;s zeros</summary>
@@ -128,7 +126,7 @@ export const FolderTriage = memo(function FolderTriage({ view, reward, shown, on
           </thead>
           <tbody>
             {view.files.map((file) => (
-              <tr key={file.dataset} data-file={file.file} data-zero={file.zero}>
+              <tr key={file.dataset} data-file={file.file} data-zero={file.zero[reward]}>
                 <td>
                   <button
                     type="button"
@@ -141,11 +139,13 @@ export const FolderTriage = memo(function FolderTriage({ view, reward, shown, on
                 </td>
                 <td className={styles.num}>{file.counts.rollouts}</td>
                 <td className={styles.num}>
-                  {file.zero}
-                  {file.scored < file.counts.rollouts && <span className="muted"> of {file.scored}</span>}
+                  {file.zero[reward]}
+                  {file.scored[reward] < file.counts.rollouts && (
+                    <span className="muted"> of {file.scored[reward]}</span>
+                  )}
                 </td>
                 <td className={styles.num}>
-                  {file.mean === null ? "n/a" : file.mean.toFixed(MEAN_DECIMALS)}
+                  {file.mean[reward] === null ? "n/a" : file.mean[reward].toFixed(MEAN_DECIMALS)}
                 </td>
               </tr>
             ))}

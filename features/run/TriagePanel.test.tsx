@@ -373,7 +373,7 @@ describe("TriagePanel", () => {
     expect(reason).toHaveAttribute("aria-pressed", "true");
     expect(section.querySelector("[data-field='failure_reason']")).toHaveTextContent('above 0: "none" ×1');
     await userEvent.click(reason);
-    expect(onRecordedValue).toHaveBeenCalledWith("failure_reason", '"tool_name_mismatch"', null);
+    expect(onRecordedValue).toHaveBeenCalledWith("failure_reason", '"tool_name_mismatch"', undefined);
     // Each value is named with its field for a screen reader; Python's NaN is a value like another.
     expect(within(section).getByRole("button", { name: "score NaN: 2 zeros" })).toBeInTheDocument();
     // A policy's zeros are not these: the section is the recorded reward's.
@@ -383,21 +383,18 @@ describe("TriagePanel", () => {
     cleanup();
     const two = renderPanel({
       recorded: [
-        { group: { kind: "server", name: "image_tools" }, summary: recorded },
-        { group: { kind: "agent", name: "judge_agent" }, summary: recorded },
+        { group: "image_tools", summary: recorded },
+        { group: null, summary: recorded },
       ],
     });
     const sections = screen.getAllByTestId("triage-recorded");
     expect(sections.map((el) => el.querySelector("summary")?.textContent)).toEqual([
       `image_tools: ${recordedFieldsHeading(recorded)}`,
-      `agent judge_agent: ${recordedFieldsHeading(recorded)}`,
+      `no server: ${recordedFieldsHeading(recorded)}`,
     ]);
     await userEvent.click(
       within(sections[1]!).getByRole("button", { name: 'failure_reason "tool_name_mismatch": 2 zeros' }),
     );
-    expect(two.onRecordedValue).toHaveBeenCalledWith("failure_reason", '"tool_name_mismatch"', {
-      kind: "agent",
-      name: "judge_agent",
-    });
+    expect(two.onRecordedValue).toHaveBeenCalledWith("failure_reason", '"tool_name_mismatch"', null);
   });
 });

@@ -57,7 +57,7 @@ interface Props {
    * A recorded field's value chosen (its JSON text), with its verifier's group when the run has several: the
    * list keeps the zeros with it, or no longer.
    */
-  onRecordedValue(key: string, value: string, group: VerifierGroup): void;
+  onRecordedValue(key: string, value: string, group: VerifierGroup | undefined): void;
 }
 
 /** Bar width of the stacked chart, in viewBox units (it scales to the panel). */
@@ -324,12 +324,12 @@ export const TriagePanel = memo(function TriagePanel({
       {reward === "recorded" &&
         recorded.map(({ group, summary }) => (
           <RecordedFields
-            key={group === null ? "" : `${group.kind} ${group.name}`}
+            key={group ?? ""}
             summary={summary}
             name={recorded.length > 1 ? verifierGroupText(group) : ""}
             zeros={triage.zero}
             active={recordedValues}
-            onValue={(key, value) => onRecordedValue(key, value, recorded.length > 1 ? group : null)}
+            onValue={(key, value) => onRecordedValue(key, value, recorded.length > 1 ? group : undefined)}
           />
         ))}
       <div

@@ -35,14 +35,15 @@ export function useRunView(dataset: DatasetSummary | null, filter: string, rewar
 /**
  * The whole folder's answer (./run-view.ts wholeFolderView) over its rollouts files (`files`, each opened),
  * once every one has every reward. Keyed by the files and their revisions, not the file on screen: choosing
- * another file of the folder keeps the answer.
+ * another file of the folder, or another reward, keeps the answer.
  */
-export function useWholeFolderView(files: readonly DatasetSummary[], reward: Reward) {
+export function useWholeFolderView(files: readonly DatasetSummary[]) {
   const client = useDataClient();
   return useQuery({
-    queryKey: ["runFolder", files.map((f) => `${f.id}#${f.revision}`).join(" "), reward],
+    // Every reward in one answer: the reward switch asks for nothing again.
+    queryKey: ["runFolder", files.map((f) => `${f.id}#${f.revision}`).join(" ")],
     enabled: files.length > 1 && files.every(runViewReady),
-    queryFn: () => client.request("runFolder", { dataset: files[0]?.id ?? "", reward }),
+    queryFn: () => client.request("runFolder", { dataset: files[0]?.id ?? "" }),
   });
 }
 

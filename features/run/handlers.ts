@@ -117,14 +117,14 @@ export function runHandlers(service: DataService): Handlers<RunRequests> {
       const source = runSource(service, dataset, signal);
       return source === null ? null : runView(source, filter, { reward });
     },
-    runFolder: ({ dataset, reward }) => {
+    runFolder: ({ dataset }) => {
       const scope = reportScope(service.session().folder, dataset);
       if (scope.folder === null || scope.files.length < 2) return null;
       const sources = scope.files.flatMap(({ dataset: id, file }) => {
         const source = runSource(service, id);
         return source === null || file === null ? [] : [{ dataset: id, file, source }];
       });
-      return wholeFolderView(scope.folder, sources, reward);
+      return wholeFolderView(scope.folder, sources);
     },
     runReport: async ({ dataset, filter, marked, reward }) => {
       const opened = service.get(dataset);

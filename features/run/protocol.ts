@@ -20,7 +20,7 @@ export interface RunRequests {
    * `cli triage DIR` sums them; null for a file opened alone or a folder with one rollouts file.
    */
   runFolder: {
-    params: { dataset: string; reward: Reward };
+    params: { dataset: string };
     result: WholeFolderView | null;
   };
   /** The filtered rows as CSV or JSONL, the same bytes as `cli triage --format F --filter EXPR`. */

@@ -111,21 +111,35 @@ describe("the whole folder's answer", () => {
     });
     const a = part("a", 0, half);
     const b = part("b", half, rollouts.length);
-    const folder = await wholeFolderView(
-      "run",
-      [
-        { dataset: "A", file: "a/rollouts.jsonl", source: a },
-        { dataset: "B", file: "b/rollouts.jsonl", source: b },
-      ],
-      "recorded",
-    );
+    const folder = await wholeFolderView("run", [
+      { dataset: "A", file: "a/rollouts.jsonl", source: a },
+      { dataset: "B", file: "b/rollouts.jsonl", source: b },
+    ]);
     const [viewA, viewB] = [await runView(a, ""), await runView(b, "")];
     expect(folder.counts).toEqual({ rollouts: rollouts.length, unreadable: 1 });
     expect(folder.files.map((f) => [f.dataset, f.file, f.counts.rollouts, f.zero])).toEqual([
-      ["A", "a/rollouts.jsonl", half, viewA.triage.recorded.zero],
-      ["B", "b/rollouts.jsonl", rollouts.length - half, viewB.triage.recorded.zero],
+      [
+        "A",
+        "a/rollouts.jsonl",
+        half,
+        {
+          recorded: viewA.triage.recorded.zero,
+          contract: viewA.triage.contract.zero,
+          legacy: viewA.triage.legacy.zero,
+        },
+      ],
+      [
+        "B",
+        "b/rollouts.jsonl",
+        rollouts.length - half,
+        {
+          recorded: viewB.triage.recorded.zero,
+          contract: viewB.triage.contract.zero,
+          legacy: viewB.triage.legacy.zero,
+        },
+      ],
     ]);
-    expect(folder.files[0]?.mean).toBe(viewA.metrics.mean.recorded);
+    expect(folder.files[0]?.mean).toEqual(viewA.metrics.mean);
     // Each cause is the sum of the files' counts (each file's task-wide cause decided within it).
     for (const reward of ["recorded", "contract", "legacy"] as const) {
       expect(folder.triage[reward].zero).toBe(viewA.triage[reward].zero + viewB.triage[reward].zero);
@@ -136,6 +150,10 @@ describe("the whole folder's answer", () => {
     }
     // A task of file a is not the same task as file b's of the same index.
     expect(viewA.metrics.by_task.length).toBeGreaterThan(0);
-    expect(folder.metrics.by_task.length).toBe(viewA.metrics.by_task.length + viewB.metrics.by_task.length);
+    expect(folder.metrics.recorded.by_task.length).toBe(
+      viewA.metrics.by_task.length + viewB.metrics.by_task.length,
+    );
+    // Every reward's metrics in the one answer: pass@k reads the reward it was computed for.
+    expect(folder.metrics.contract.reward).toBe("contract");
   });
 });

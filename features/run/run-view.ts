@@ -23,6 +23,7 @@ import {
   parseFilter,
   type Reward,
   type RunRow,
+  type RunRowOptions,
   recordedFieldsScope,
   runRow,
   textsOf,
@@ -38,7 +39,7 @@ import {
   recordedFieldsByVerifier,
   summarizeTriage,
 } from "@/lib/triage";
-import { knownTools, type VerifyOptions, verifyBothPolicies } from "@/lib/verify";
+import { knownTools, verifyBothPolicies } from "@/lib/verify";
 
 export interface RunSource {
   /** Identifies the rows: the dataset, its server choice and its harness (cached while it is the same). */
@@ -66,7 +67,7 @@ export interface PrecomputedRows {
 export interface RunSourceLine {
   readonly line: number;
   readonly value: Rollout;
-  readonly options: Omit<VerifyOptions, "policy">;
+  readonly options: Omit<RunRowOptions, "contract" | "legacy">;
 }
 
 export interface RunView {
@@ -265,23 +266,24 @@ export async function runExport(
   return { text, rows: rows.length };
 }
 
-/** One rollouts file of a folder as the whole folder's answer lists it. */
+/** One rollouts file of a folder as the whole folder's answer lists it, in each reward. */
 export interface FolderFileLine {
   readonly dataset: string;
   /** Its path in the folder. */
   readonly file: string;
   readonly counts: LineCounts;
-  /** Its zeros in the view's reward, and its rollouts with a reward in it. */
-  readonly zero: number;
-  readonly scored: number;
-  /** The mean of the view's reward over its rollouts that have it (null: none has). */
-  readonly mean: number | null;
+  /** Its zeros in each reward, and its rollouts with a reward in it. */
+  readonly zero: Readonly<Record<Reward, number>>;
+  readonly scored: Readonly<Record<Reward, number>>;
+  /** The mean of each reward over its rollouts that have it (null: none has). */
+  readonly mean: Readonly<Record<Reward, number | null>>;
 }
 
 /**
  * Every rollouts file of a folder summed, as `cli triage DIR` sums them: each file's rows as its own run
- * view has them (its tasks compared among themselves), the breakdown in each reward, and the metrics with
- * each task named by its file (Gym's task 0 of one file is not another's). No filter: a filter is a file's.
+ * view has them (its tasks compared among themselves), the breakdown and the metrics in each reward (one
+ * answer for the reward switch), each task named by its file (Gym's task 0 of one file is not another's).
+ * No filter: a filter is a file's.
  */
 export interface WholeFolderView {
   readonly folder: string;
@@ -290,13 +292,16 @@ export interface WholeFolderView {
   readonly triage: Readonly<Record<Reward, RunTriage>>;
   readonly unverified: UnverifiedByPolicy;
   readonly recorded_fields: readonly RecordedFieldsGroup[];
-  readonly metrics: RunMetrics;
+  readonly metrics: Readonly<Record<Reward, RunMetrics>>;
+}
+
+function perReward<T>(make: (reward: Reward) => T): Record<Reward, T> {
+  return { recorded: make("recorded"), contract: make("contract"), legacy: make("legacy") };
 }
 
 export async function wholeFolderView(
   folder: string,
   sources: readonly { readonly dataset: string; readonly file: string; readonly source: RunSource }[],
-  reward: Reward,
 ): Promise<WholeFolderView> {
   const rows: RunRow[] = [];
   const metricsRows: MetricsRow[] = [];
@@ -305,21 +310,22 @@ export async function wholeFolderView(
   for (const { dataset, file, source } of sources) {
     // Not through the view's one-entry cache: the file on screen keeps its rows there.
     const computed = await computeRows(source);
-    const triage = summarizeTriage(computed.rows, reward);
-    const metrics = runMetrics(
-      computed.rows.map((row) => metricsOf(row)),
-      { reward },
-    );
+    const triage = triageViews(computed.rows);
+    const own = computed.rows.map((row) => metricsOf(row));
+    const means = runMetrics(own).mean;
     files.push({
       dataset,
       file,
       counts: { rollouts: computed.rows.length, unreadable: source.unreadable },
-      zero: triage.zero,
-      scored: triage.scored,
-      mean: metrics.mean[reward],
+      zero: perReward((reward) => triage[reward].zero),
+      scored: perReward((reward) => triage[reward].scored),
+      mean: perReward((reward) => means[reward]),
     });
-    rows.push(...computed.rows);
-    for (const row of computed.rows) metricsRows.push(metricsOf(row, file));
+    // One at a time: spreading a file's rows as arguments overflows the stack past ~125k of them.
+    for (const row of computed.rows) {
+      rows.push(row);
+      metricsRows.push(metricsOf(row, file));
+    }
     unreadable += source.unreadable;
   }
   return {
@@ -329,6 +335,6 @@ export async function wholeFolderView(
     triage: triageViews(rows),
     unverified: unverifiedCounts(rows),
     recorded_fields: recordedFieldsByVerifier(rows),
-    metrics: runMetrics(metricsRows, { reward }),
+    metrics: perReward((reward) => runMetrics(metricsRows, { reward })),
   };
 }

@@ -9,8 +9,9 @@
  *   cause:identity                                 the why-zero cause (lib/triage)
  *   agent:hermes_agent                             agent_ref.name equals the text
  *   server:workplace_assistant                     the verifying server equals the text
- *   is:changed  is:unverified                      the recomputed reward (contract) differs from the
- *                                                  recorded one / could not be computed
+ *   is:changed  is:unverified  is:no_server        the recomputed reward (contract) differs from the
+ *                                                  recorded one / could not be computed / no verifying
+ *                                                  server was decided
  *   text:"customer id"                             the raw line holds the text (ASCII letters fold case,
  *                                                  as the page's search does)
  *   verifier:failure_reason=tool_name_mismatch     a short field Gym's verifier wrote (a rollout not
@@ -44,8 +45,11 @@ export type FilterClause =
   | { readonly kind: "text"; readonly value: string }
   | { readonly kind: "verifier"; readonly key: string; readonly value: string };
 
-/** Row states an `is:` clause names: the recomputed reward (contract) differs from the recorded one, or is missing. */
-export const ROW_STATES = ["changed", "unverified"] as const;
+/**
+ * Row states an `is:` clause names: the recomputed reward (contract) differs from the recorded one, or is
+ * missing; no verifying server was decided for the rollout.
+ */
+export const ROW_STATES = ["changed", "unverified", "no_server"] as const;
 export type RowState = (typeof ROW_STATES)[number];
 
 export type ParsedFilter =
@@ -186,10 +190,25 @@ export function formatClause(clause: FilterClause): string {
 
 /**
  * The text a `verifier:` clause compares for a counted field's JSON text (lib/triage RecordedField): a
- * string as it is, another value as JSON, so `verifier:hit=false` and `verifier:reason=none` read plainly.
+ * string as it is, another value as JSON, so `verifier:hit=false` and `verifier:reason=none` read plainly;
+ * a string that would read as another value (`"false"`) as its JSON string, so no two values share a clause.
  */
 export function verifierValueText(json: string): string {
-  return bareOrJsonString(json) ?? json;
+  const text = bareOrJsonString(json) ?? json;
+  // A string that reads as another value ("false", "1", "NaN") keeps its quotes: the boolean false and the
+  // string "false" are two values of the counts, so two clauses.
+  return json.startsWith('"') && readsAsValue(text) ? json : text;
+}
+
+/** Whether bare text reads as a JSON value other than a string (or as Python's NaN and infinities). */
+function readsAsValue(text: string): boolean {
+  if (/^-?(NaN|Infinity)$/.test(text)) return true;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -198,6 +217,26 @@ export function verifierValueText(json: string): string {
  */
 export function verifierClause(key: string, json: string): FilterClause | null {
   return VERIFIER_KEY.test(key) ? { kind: "verifier", key, value: verifierValueText(json) } : null;
+}
+
+/**
+ * The clauses that keep exactly the rollouts a recorded field's value is counted on (lib/triage
+ * recordedFieldsByVerifier): the `verifier:` clause and, when the run has several verifying servers
+ * (`group` given), that server's clause, or is:no_server for the rows no server was decided for. The zero
+ * clause is the caller's. Null for a key no clause can name.
+ */
+export function recordedValueClauses(
+  key: string,
+  json: string,
+  group?: string | null,
+): { readonly value: FilterClause; readonly group: FilterClause | null } | null {
+  const value = verifierClause(key, json);
+  if (value === null) return null;
+  if (group === undefined) return { value, group: null };
+  return {
+    value,
+    group: group === null ? { kind: "is", state: "no_server" } : { kind: "server", value: group },
+  };
 }
 
 export function formatFilter(clauses: readonly FilterClause[]): string {
@@ -304,6 +343,7 @@ function holds(clause: FilterClause, row: FilterSubject, context: FilterContext)
       return row.server === clause.value;
     case "is":
       if (clause.state === "changed") return changed(row);
+      if (clause.state === "no_server") return row.server === null;
       return row.contract === undefined ? undefined : row.contract === null;
     case "text":
       return context.text?.(clause.value);

@@ -26,6 +26,7 @@ export {
   type RewardField,
   ROW_STATES,
   type RowState,
+  recordedValueClauses,
   textsOf,
   verifierClause,
   verifierValueText,

@@ -7,7 +7,7 @@ import { csvHeader, rowsCsv, rowsJsonl } from "../export/csv";
 import { readLine } from "../folder";
 import { parseJsonLine } from "../jsonl";
 import { asRollout } from "../schemas/test-helpers";
-import { summarizeRecordedFields } from "../triage";
+import { recordedFieldsByVerifier, summarizeRecordedFields } from "../triage";
 import { indexInputs, verifyBothPolicies } from "../verify";
 import {
   evaluateFilter,
@@ -20,6 +20,7 @@ import {
   type RunRow,
   readRolloutFields,
   recordedFieldsScope,
+  recordedValueClauses,
   rolloutRow,
   rolloutRowOf,
   runRow,
@@ -200,8 +201,18 @@ describe("filters", () => {
     for (const bad of ["verifier:", "verifier:=x", "verifier:hit"])
       expect(parseFilter(bad).ok, bad).toBe(false);
     expect(verifierClause("two words", "1")).toBeNull();
-    // A string reads as it is, another value as its JSON.
+    // A string reads as it is, another value as its JSON; a string that reads as another value keeps its
+    // quotes, so the boolean and the string are two clauses.
     expect(verifierClause("reason", '"none"')).toEqual({ kind: "verifier", key: "reason", value: "none" });
+    expect(verifierClause("hit", "false")).toEqual({ kind: "verifier", key: "hit", value: "false" });
+    expect(verifierClause("hit", '"false"')).toEqual({ kind: "verifier", key: "hit", value: '"false"' });
+    expect(verifierClause("n", '"NaN"')).toEqual({ kind: "verifier", key: "n", value: '"NaN"' });
+    const hit = (value: string) => ({ ...rows[0]!, recorded: 0, recorded_fields: [{ key: "hit", value }] });
+    const clause = (json: string) => [verifierClause("hit", json)!];
+    expect(matchesFilter(clause("false"), hit("false"))).toBe(true);
+    expect(matchesFilter(clause("false"), hit('"false"'))).toBe(false);
+    expect(matchesFilter(clause('"false"'), hit('"false"'))).toBe(true);
+    expect(parsed(formatFilter(clause('"false"')))).toEqual(clause('"false"'));
     expect(verifierClause("info", '{"a":1}')).toEqual({ kind: "verifier", key: "info", value: '{"a":1}' });
   });
 
@@ -333,6 +344,46 @@ describe("CSV and JSONL of rows", () => {
 });
 
 describe("a recorded field's value and its verifier: clause", () => {
+  it("with several verifying servers, a value's clauses keep exactly its group's zeros", () => {
+    const at = (line: number, server: string | null, recorded: number, fields: Record<string, string>) => ({
+      ...rows[0]!,
+      line,
+      server,
+      agent: "a",
+      recorded,
+      recorded_fields: Object.entries(fields).map(([key, value]) => ({ key, value })),
+    });
+    const mixed = [
+      at(1, "foo_env", 0, { failure_reason: '"x"' }),
+      at(2, "foo_env", 0, { failure_reason: '"x"' }),
+      at(3, null, 0, { failure_reason: '"x"' }),
+      at(4, null, 0, { failure_reason: '"x"' }),
+      at(5, null, 1, { failure_reason: '"y"' }),
+      // A group with nothing to show still makes the run one of several.
+      at(6, "quiet", 0, { failure_reason: '"x"' }),
+      at(7, "quiet", 1, { failure_reason: '"x"' }),
+      at(8, null, 0, { hit: "false" }),
+      at(9, null, 0, { hit: '"false"' }),
+      at(10, null, 0, { hit: "false" }),
+    ];
+    const groups = recordedFieldsByVerifier(mixed);
+    expect(groups.length).toBeGreaterThan(1);
+    let checked = 0;
+    for (const { group, summary } of groups)
+      for (const field of summary.fields)
+        for (const value of field.zeros) {
+          const chosen = recordedValueClauses(field.key, value.value, group);
+          expect(chosen).not.toBeNull();
+          const clauses = [zeroClause("recorded"), chosen!.value, ...(chosen!.group ? [chosen!.group] : [])];
+          expect(
+            mixed.filter((row) => matchesFilter(clauses, row)).length,
+            `${group} ${field.key}=${value.value}`,
+          ).toBe(value.count);
+          checked++;
+        }
+    expect(checked).toBeGreaterThanOrEqual(3);
+  });
+
   it("the clause keeps exactly the zeros the value is counted on, in every Gym example run", () => {
     const servers = join(__dirname, "../../fixtures/gym-examples/resources_servers");
     let checked = 0;
@@ -352,7 +403,6 @@ describe("a recorded field's value and its verifier: clause", () => {
           const clause = verifierClause(field.key, value.value);
           expect(clause, `${server} ${field.key}`).not.toBeNull();
           const kept = runRows.filter((row) => matchesFilter([zeroClause("recorded"), clause!], row));
-          // Two values that read alike (the string "true" and true) would share a clause: none in Gym's runs.
           expect(kept.length, `${server} ${field.key}=${value.value}`).toBe(value.count);
           checked++;
         }

@@ -287,34 +287,40 @@ describe("what Gym's verifier recorded on a run's zeros, summed", () => {
 });
 
 describe("the counts per verifier", () => {
-  it("keeps each server's fields apart and names the groups only when there are several", () => {
-    const at = (server: string | null, agent: string | null, recorded: number, reason: string) => ({
+  it("keeps each server's fields apart, the rows with no server as one more, and names them when several", () => {
+    const at = (server: string | null, recorded: number, reason: string) => ({
       ...row(recorded, { failure_reason: reason }),
       server,
-      agent,
     });
     const groups = recordedFieldsByVerifier([
-      at("image_tools", "a", 0, '"tool_name_mismatch"'),
-      at("image_tools", "a", 0, '"tool_name_mismatch"'),
-      at("terminus_judge", "b", 0, '"judge_evaluation_failed"'),
-      at("terminus_judge", "b", 0, '"judge_evaluation_failed"'),
-      at(null, "c", 0, '"x"'),
-      at(null, "c", 0, '"x"'),
+      at("image_tools", 0, '"tool_name_mismatch"'),
+      at("image_tools", 0, '"tool_name_mismatch"'),
+      at("terminus_judge", 0, '"judge_evaluation_failed"'),
+      at("terminus_judge", 0, '"judge_evaluation_failed"'),
+      at(null, 0, '"x"'),
+      at(null, 0, '"x"'),
       // Verified here: no fields, no group.
-      { recorded: 0, recorded_fields: [], server: "workplace_assistant", agent: "w" },
+      { recorded: 0, recorded_fields: [], server: "workplace_assistant" },
     ]);
-    expect(groups.map((g) => g.group)).toEqual([
-      { kind: "server", name: "image_tools" },
-      { kind: "server", name: "terminus_judge" },
-      { kind: "agent", name: "c" },
-    ]);
+    expect(groups.map((g) => g.group)).toEqual(["image_tools", "terminus_judge", null]);
     expect(recordedFieldsLines(groups).filter((line) => !line.startsWith("  "))).toEqual([
       "image_tools: What Gym's verifier wrote on the 2 zeros not verified here:",
       "terminus_judge: What Gym's verifier wrote on the 2 zeros not verified here:",
-      "agent c: What Gym's verifier wrote on the 2 zeros not verified here:",
+      "no server: What Gym's verifier wrote on the 2 zeros not verified here:",
     ]);
     expect(recordedFieldsLines(groups.slice(0, 1))[0]).toBe(
       "What Gym's verifier wrote on the 2 zeros not verified here:",
     );
+    // A server with nothing to show is still a group: the others are named, and it says nothing.
+    const quiet = recordedFieldsByVerifier([
+      at("a", 0, '"x"'),
+      at("a", 1, '"x"'),
+      at("b", 0, '"x"'),
+      at("b", 0, '"x"'),
+    ]);
+    expect(quiet.map((g) => g.group)).toEqual(["a", "b"]);
+    expect(recordedFieldsLines(quiet).filter((line) => !line.startsWith("  "))).toEqual([
+      "b: What Gym's verifier wrote on the 2 zeros not verified here:",
+    ]);
   });
 });

@@ -185,16 +185,12 @@ export interface RecordedFieldsRow {
   readonly recorded: number | null;
   /** The line's counted fields (countedFields) where this project did not verify it; empty where it did. */
   readonly recorded_fields: readonly RecordedField[];
-  /** Its verifying server and agent: each server's verifier writes its own fields (recordedFieldsByVerifier). */
+  /** Its verifying server: each server's verifier writes its own fields (recordedFieldsByVerifier). */
   readonly server?: string | null;
-  readonly agent?: string | null;
 }
 
-/** Whose verifier wrote a group's fields: its server, else (no server decided) its agent. */
-export type VerifierGroup =
-  | { readonly kind: "server"; readonly name: string }
-  | { readonly kind: "agent"; readonly name: string }
-  | null;
+/** Whose verifier wrote a group's fields: its verifying server, null for the rows no server was decided for. */
+export type VerifierGroup = string | null;
 
 /** The counts of one verifier's rollouts (recordedFieldsByVerifier). */
 export interface RecordedFieldsGroup {
@@ -202,35 +198,27 @@ export interface RecordedFieldsGroup {
   readonly summary: RecordedFieldsSummary;
 }
 
-function groupOf(row: RecordedFieldsRow): VerifierGroup {
-  if (row.server != null) return { kind: "server", name: row.server };
-  if (row.agent != null) return { kind: "agent", name: row.agent };
-  return null;
-}
-
 /**
- * The counts per verifier, in the order first seen: two servers' `failure_reason` are two fields (a folder of
- * Gym's runs mixes image_tools' and terminus_judge's). Groups with nothing to show are left out.
+ * The counts per verifying server, in the order first seen: two servers' `failure_reason` are two fields (a
+ * folder of Gym's runs mixes image_tools' and terminus_judge's). Every server with a row to count is a
+ * group, those with nothing to show too (whether a run has several decides whether each is named, and which
+ * clause a value chosen in one takes: server:NAME or is:no_server).
  */
 export function recordedFieldsByVerifier(rows: Iterable<RecordedFieldsRow>): RecordedFieldsGroup[] {
-  const groups = new Map<string, { group: VerifierGroup; rows: RecordedFieldsRow[] }>();
+  const groups = new Map<VerifierGroup, RecordedFieldsRow[]>();
   for (const row of rows) {
     if (row.recorded_fields.length === 0) continue;
-    const group = groupOf(row);
-    const key = group === null ? "" : `${group.kind}\u0000${group.name}`;
-    const entry = groups.get(key) ?? { group, rows: [] };
-    entry.rows.push(row);
-    groups.set(key, entry);
+    const group = row.server ?? null;
+    const list = groups.get(group) ?? [];
+    list.push(row);
+    groups.set(group, list);
   }
-  return [...groups.values()]
-    .map(({ group, rows: groupRows }) => ({ group, summary: summarizeRecordedFields(groupRows) }))
-    .filter(({ summary }) => recordedFieldsHeading(summary) !== null);
+  return [...groups].map(([group, list]) => ({ group, summary: summarizeRecordedFields(list) }));
 }
 
-/** A group's name before its heading when a run has several: "image_tools: ", "agent x_agent: ". */
+/** A group's name before its heading when a run has several: "image_tools: ", "no server: ". */
 export function verifierGroupText(group: VerifierGroup): string {
-  if (group === null) return "no server or agent: ";
-  return group.kind === "server" ? `${group.name}: ` : `agent ${group.name}: `;
+  return group === null ? "no server: " : `${group}: `;
 }
 
 type Tally = Map<string, Map<string, number>>;

@@ -429,7 +429,6 @@ export class InputIndex<R> {
     return ` The closest is ${best.row.label}: ${difference(input, best.row.input).sentence}.`;
   }
 
-  /** The row for `rollout`: by Gym's indices, else by an equal task input when that is unambiguous. */
   /**
    * The task rows' top-level keys: a rollout line carries them as the request did (Gym copies the task row
    * into its verify response), so they are the task's, not its verifier's, whether the line paired or not.
@@ -438,6 +437,7 @@ export class InputIndex<R> {
     return this.keys;
   }
 
+  /** The row for `rollout`: by Gym's indices, else by an equal task input when that is unambiguous. */
   pair(rollout: unknown): Pairing<R> {
     const key = pairingKey(rollout);
     const input = taskInput(rollout);
