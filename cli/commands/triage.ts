@@ -79,7 +79,7 @@ options:
   --filter EXPR   only rollouts matching every clause: recorded:0..0  contract:0.5..  legacy:..1
                   field:agent_ref.name=hermes_agent  field:response.model~gpt  flag:alias_guess
                   cause:identity  agent:hermes_agent  server:workplace_assistant  is:changed
-                  is:unverified  text:"customer id"  verifier:failure_reason=tool_name_mismatch (a field
+                  is:unverified  is:no_server  text:"customer id"  verifier:failure_reason=tool_name_mismatch (a field
                   Gym's verifier wrote, a rollout not verified here)  (the page's ?f= filter; a value
                   with spaces as a JSON string: field:category="a b")
 ${REWARD_HELP}
