@@ -512,7 +512,7 @@ test("a folder of several runs: the whole folder's answer sums them as `cli tria
   await expect(whole).toHaveAttribute("data-files", "3");
   await expect(page.getByTestId("folder-triage-headline")).toHaveText(said[0] ?? "");
   // Each cause with rollouts, as the CLI counts it.
-  for (const row of await whole.locator("[data-testid=folder-triage-causes] tr").all()) {
+  for (const row of await whole.locator("[data-testid=folder-triage-causes] tbody tr").all()) {
     const cause = await row.getAttribute("data-cause");
     const n = await row.getAttribute("data-count");
     expect(said.some((line) => new RegExp(`^  ${cause} +${n} `).test(line))).toBe(true);

@@ -530,7 +530,7 @@ export function verifiedDetail(rollout: Rollout, context: RowContext): VerifiedD
             ...rest,
             decisive: listed,
             decisive_total: rest.decisive.length,
-            recorded_fields: recordedFieldsFor(rest.cause, rollout, context.input),
+            recorded_fields: recordedFieldsFor(rest.cause, rollout, context.input, context.taskKeys),
           }))(triage),
     badges: packBadges(
       badges,

@@ -153,6 +153,11 @@ describe("a recorded field's value chosen in the breakdown", () => {
     expect(withRecordedValue("", "hit", "false", null)).toBe("is:no_server recorded:..0 verifier:hit=false");
     // One verifier: no clause needed.
     expect(withRecordedValue("", "hit", "false")).toBe("recorded:..0 verifier:hit=false");
+    // Off again: the server and the zeros it came with go too.
+    expect(withRecordedValue(f, "failure_reason", '"x"', "image_tools")).toBe("");
+    expect(
+      withRecordedValue("agent:a is:no_server recorded:..0 verifier:hit=false", "hit", "false", null),
+    ).toBe("agent:a");
   });
 
   it("goes when the reward switches to a policy's, whose zeros are not these", () => {

@@ -62,9 +62,11 @@ export function withRecordedValue(
   const same = (c: FilterClause) => formatClause(c) === formatClause(clause);
   const others = clauses.filter((c) => !(c.kind === "verifier" && c.key === key));
   if (clauses.some(same)) {
-    // Off again: the zeros it added go too, unless a cause or another value still needs them.
+    // Off again: the zeros and the server it added go too, unless a cause or another value still needs them.
     const needed = others.some((c) => c.kind === "cause" || c.kind === "verifier");
-    return formatFilter(needed ? others : others.filter((c) => !isZeroClause(c)));
+    const added = (c: FilterClause) =>
+      isZeroClause(c) || (wanted !== null && formatClause(c) === formatClause(wanted));
+    return formatFilter(needed ? others : others.filter((c) => !added(c)));
   }
   return formatFilter([
     ...others.filter((c) => !isZeroClause(c)),

@@ -59,6 +59,13 @@ export const FolderTriage = memo(function FolderTriage({ view, reward, shown, on
       {notVerified !== null && <p className={cx("muted", styles.line)}>{notVerified}</p>}
       {causes.length > 0 && (
         <table className={styles.table} data-testid="folder-triage-causes">
+          <thead>
+            <tr>
+              <th>{reward === "recorded" ? "why the recorded zeros" : `why the zeros under ${reward}`}</th>
+              <th className={styles.num}>rollouts</th>
+              <th className={styles.num}>share</th>
+            </tr>
+          </thead>
           <tbody>
             {causes.map((cause) => (
               <tr key={cause} data-cause={cause} data-count={causeCount(triage, cause)}>

@@ -82,7 +82,8 @@ export function reportRollout({ line, value, options }: RunSourceLine, file: str
     legacy: row.legacy,
     cause: row.cause,
     cause_sentence: row.cause_sentence,
-    recorded_fields: row.cause === null ? [] : recordedFieldsFor(row.cause, value, options.input),
+    recorded_fields:
+      row.cause === null ? [] : recordedFieldsFor(row.cause, value, options.input, options.taskKeys),
     unverified: contract.unverified?.message ?? null,
     flags: row.flags,
     outcome_policy: outcomePolicy,

@@ -59,6 +59,10 @@ describe("what a line records beside its reward", () => {
       "category",
     ]);
     expect(recordedFields(line, row).map((field) => field.key)).toEqual(["category"]);
+    // Unpaired, the open task rows' keys still say which fields are the task's.
+    expect(
+      recordedFields(line, undefined, new Set(["harness", "expected_action"])).map((f) => f.key),
+    ).toEqual(["category"]);
   });
 
   it("shows values as written, Python's NaN included, cuts long texts and leaves out long structures", () => {

@@ -53,11 +53,17 @@ function structureText(value: unknown): string | null {
  * leaving out Gym's own keys and, when the line is paired with its task row, the row's keys (task data the
  * request carried, not the verifier's output).
  */
-export function recordedFields(rollout: Rollout, input?: unknown): RecordedField[] {
+export function recordedFields(
+  rollout: Rollout,
+  input?: unknown,
+  /** Every key of the open task rows (lib/verify InputIndex taskKeys): the task's, paired or not. */
+  taskKeys?: ReadonlySet<string>,
+): RecordedField[] {
   const task = isJsonObject(input) ? input : null;
   const fields: RecordedField[] = [];
   for (const key of Object.keys(rollout)) {
-    if (GYM_KEYS.has(key) || (task !== null && Object.hasOwn(task, key))) continue;
+    if (GYM_KEYS.has(key) || taskKeys?.has(key) === true) continue;
+    if (task !== null && Object.hasOwn(task, key)) continue;
     const value = rollout[key];
     // A long structure (a list of records, a transcript) is task data or a trace, not a verdict: left out.
     const text = isScalar(value) ? scalarText(value) : structureText(value);
@@ -78,8 +84,13 @@ const FROM_THE_LINE: ReadonlySet<ZeroCause> = new Set(
 );
 
 /** The line's fields to show beside a zero's cause: recordedFields where the cause is FROM_THE_LINE, else none. */
-export function recordedFieldsFor(cause: ZeroCause, rollout: Rollout, input?: unknown): RecordedField[] {
-  return FROM_THE_LINE.has(cause) ? recordedFields(rollout, input) : [];
+export function recordedFieldsFor(
+  cause: ZeroCause,
+  rollout: Rollout,
+  input?: unknown,
+  taskKeys?: ReadonlySet<string>,
+): RecordedField[] {
+  return FROM_THE_LINE.has(cause) ? recordedFields(rollout, input, taskKeys) : [];
 }
 
 /**
