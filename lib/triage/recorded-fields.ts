@@ -48,6 +48,15 @@ function structureText(value: unknown): string | null {
   return Array.from(text).length <= VALUE_MAX_CHARS ? text : null;
 }
 
+/** The line's own keys, in its order: not Gym's, not its task row's (paired, or any open task row's). */
+function ownKeys(rollout: Rollout, input: unknown, taskKeys: ReadonlySet<string> | undefined): string[] {
+  const task = isJsonObject(input) ? input : null;
+  return Object.keys(rollout).filter(
+    (key) =>
+      !GYM_KEYS.has(key) && taskKeys?.has(key) !== true && !(task !== null && Object.hasOwn(task, key)),
+  );
+}
+
 /**
  * The line's own fields beside its reward, in the line's order: scalars and short objects and arrays,
  * leaving out Gym's own keys and, when the line is paired with its task row, the row's keys (task data the
@@ -59,11 +68,8 @@ export function recordedFields(
   /** Every key of the open task rows (lib/verify InputIndex taskKeys): the task's, paired or not. */
   taskKeys?: ReadonlySet<string>,
 ): RecordedField[] {
-  const task = isJsonObject(input) ? input : null;
   const fields: RecordedField[] = [];
-  for (const key of Object.keys(rollout)) {
-    if (GYM_KEYS.has(key) || taskKeys?.has(key) === true) continue;
-    if (task !== null && Object.hasOwn(task, key)) continue;
+  for (const key of ownKeys(rollout, input, taskKeys)) {
     const value = rollout[key];
     // A long structure (a list of records, a transcript) is task data or a trace, not a verdict: left out.
     const text = isScalar(value) ? scalarText(value) : structureText(value);
@@ -138,16 +144,14 @@ export function countedFields(
   /** Every key of the open task rows (lib/verify InputIndex taskKeys): the task's, paired or not. */
   taskKeys?: ReadonlySet<string>,
 ): RecordedField[] {
-  const task = isJsonObject(input) ? input : null;
   const fields: RecordedField[] = [];
   const add = (key: string, value: unknown) => {
     const text = canonicalJson(value);
     if (text.length <= COUNTED_VALUE_MAX_CHARS && fields.length < COUNTED_FIELDS_MAX)
       fields.push({ key, value: text });
   };
-  for (const key of Object.keys(rollout)) {
-    if (GYM_KEYS.has(key) || TASK_KEYS.has(key) || taskKeys?.has(key) === true) continue;
-    if (task !== null && Object.hasOwn(task, key)) continue;
+  for (const key of ownKeys(rollout, input, taskKeys)) {
+    if (TASK_KEYS.has(key)) continue;
     const value = rollout[key];
     // An object's own fields one level down (blackjack's info.result "bust"): the whole object differs
     // from rollout to rollout (the hands), the verdict inside it does not.
