@@ -43,11 +43,11 @@ import {
   breakdownScope,
   compareLink,
   linkParts,
+  recordedChoice,
   sameDetailSource,
   shownDataset,
   sortChange,
   switchReward,
-  verifierValues,
   withCause,
   withRecordedValue,
 } from "./inspector-state";
@@ -164,7 +164,7 @@ export function Inspector() {
   const onRecordedValue = useStableCallback((key: string, value: string, group: VerifierGroup | undefined) =>
     setView({ f: withRecordedValue(view.f, key, value, group), line: null, call: null }),
   );
-  const recordedValues = useMemo(() => verifierValues(view.f), [view.f]);
+  const recordedFilter = useMemo(() => recordedChoice(view.f), [view.f]);
   const onExport = useStableCallback((format: ExportFormat) => {
     if (!dataset) return;
     setExportError(null);
@@ -361,7 +361,7 @@ export function Inspector() {
                       active={activeCause(view.f)}
                       onCause={onCause}
                       recorded={runView.recorded_fields}
-                      recordedValues={recordedValues}
+                      recordedChoice={recordedFilter}
                       onRecordedValue={onRecordedValue}
                     />
                   )}

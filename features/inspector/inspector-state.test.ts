@@ -4,13 +4,13 @@ import {
   callsInItems,
   compareLink,
   needsReanalysis,
+  recordedChoice,
   restorePlan,
   shownDataset,
   sortChange,
   stepCall,
   stepRollout,
   switchReward,
-  verifierValues,
   withCause,
   withRecordedValue,
   workspaceReadiness,
@@ -120,7 +120,11 @@ describe("a recorded field's value chosen in the breakdown", () => {
   it("keeps the recorded zeros with that value, replaces the field's other value, and toggles off", () => {
     const f = withRecordedValue("agent:a", "failure_reason", '"tool_name_mismatch"');
     expect(f).toBe("agent:a recorded:..0 verifier:failure_reason=tool_name_mismatch");
-    expect(verifierValues(f).get("failure_reason")).toBe("tool_name_mismatch");
+    expect(recordedChoice(f)).toEqual({
+      clauses: new Set(["agent:a", "recorded:..0", "verifier:failure_reason=tool_name_mismatch"]),
+      chosen: true,
+    });
+    expect(recordedChoice("agent:a").chosen).toBe(false);
     // Another value of the same field replaces it; another field adds to it.
     const g = withRecordedValue(f, "failure_reason", '"argument below threshold"');
     expect(g).toBe('agent:a recorded:..0 verifier:failure_reason="argument below threshold"');

@@ -76,11 +76,10 @@ export function withRecordedValue(
   ]);
 }
 
-/** Each counted field's value the filter keeps (withRecordedValue's clauses, as text), by key. */
-export function verifierValues(filter: string): ReadonlyMap<string, string> {
-  const values = new Map<string, string>();
-  for (const c of filterClauses(filter)) if (c.kind === "verifier") values.set(c.key, c.value);
-  return values;
+/** What the filter holds of the recorded values chosen: its clauses as written, and whether one is a value. */
+export function recordedChoice(filter: string): { clauses: ReadonlySet<string>; chosen: boolean } {
+  const clauses = filterClauses(filter);
+  return { clauses: new Set(clauses.map(formatClause)), chosen: clauses.some((c) => c.kind === "verifier") };
 }
 
 /**

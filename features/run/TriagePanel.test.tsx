@@ -62,7 +62,7 @@ function renderPanel(props: Partial<Props> = {}) {
   const onRecordedValue = vi.fn<(key: string, value: string) => void>();
   const all: Props = {
     recorded: whole.recorded_fields,
-    recordedValues: new Map(),
+    recordedChoice: { clauses: new Set(), chosen: false },
     onRecordedValue,
     triage: whole.triage,
     reward: "recorded",
@@ -363,7 +363,10 @@ describe("TriagePanel", () => {
     ]);
     const { onRecordedValue, rerender } = renderPanel({
       recorded: [{ group: null, summary: recorded }],
-      recordedValues: new Map([["failure_reason", "tool_name_mismatch"]]),
+      recordedChoice: {
+        clauses: new Set(["recorded:..0", "verifier:failure_reason=tool_name_mismatch"]),
+        chosen: true,
+      },
     });
     const section = screen.getByTestId("triage-recorded");
     expect(section).toHaveTextContent(recordedFieldsHeading(recorded) ?? "missing");
@@ -381,12 +384,11 @@ describe("TriagePanel", () => {
     expect(screen.queryByTestId("triage-recorded")).toBeNull();
     // Several verifiers: each its own section, named, and a value comes with its verifier's group.
     cleanup();
-    const two = renderPanel({
-      recorded: [
-        { group: "image_tools", summary: recorded },
-        { group: null, summary: recorded },
-      ],
-    });
+    const groups = [
+      { group: "image_tools", summary: recorded },
+      { group: null, summary: recorded },
+    ];
+    const two = renderPanel({ recorded: groups });
     const sections = screen.getAllByTestId("triage-recorded");
     expect(sections.map((el) => el.querySelector("summary")?.textContent)).toEqual([
       `image_tools: ${recordedFieldsHeading(recorded)}`,
@@ -396,5 +398,18 @@ describe("TriagePanel", () => {
       within(sections[1]!).getByRole("button", { name: 'failure_reason "tool_name_mismatch": 2 zeros' }),
     );
     expect(two.onRecordedValue).toHaveBeenCalledWith("failure_reason", '"tool_name_mismatch"', null);
+    // Chosen under no server (is:no_server): pressed there, not under image_tools, whose value reads alike.
+    cleanup();
+    renderPanel({
+      recorded: groups,
+      recordedChoice: {
+        clauses: new Set(["is:no_server", "recorded:..0", "verifier:failure_reason=tool_name_mismatch"]),
+        chosen: true,
+      },
+    });
+    const pressed = screen
+      .getAllByTestId("triage-recorded")
+      .map((el) => el.querySelectorAll('button[aria-pressed="true"]').length);
+    expect(pressed).toEqual([0, 1]);
   });
 });

@@ -2,12 +2,13 @@ import { memo } from "react";
 import { cx } from "@/components/cx";
 import {
   count,
+  formatClause,
   type LineCounts,
   percent,
   type Reward,
+  recordedValueClauses,
   type UnverifiedByPolicy,
   unverifiedText,
-  verifierClause,
   zeroShareText,
 } from "@/lib/run";
 import {
@@ -31,6 +32,14 @@ import {
 import { RewardSwitch } from "./RewardSwitch";
 import styles from "./TriagePanel.module.css";
 
+/** What the filter holds of the recorded values chosen (features/inspector recordedChoice). */
+export interface RecordedChoice {
+  /** The filter's clauses, as written (lib/run formatClause). */
+  readonly clauses: ReadonlySet<string>;
+  /** Whether a `verifier:` clause is among them. */
+  readonly chosen: boolean;
+}
+
 interface Props {
   /** The breakdown per reward: the recorded reward's zeros, or a policy's recomputation's. */
   triage: Readonly<Record<Reward, RunTriage>>;
@@ -51,8 +60,8 @@ interface Props {
    * zeros).
    */
   recorded: readonly RecordedFieldsGroup[];
-  /** Each field's value the filter keeps, by field (a value chosen below). */
-  recordedValues: ReadonlyMap<string, string>;
+  /** What the filter holds of the values chosen below. */
+  recordedChoice: RecordedChoice;
   /**
    * A recorded field's value chosen (its JSON text), with its verifier's group when the run has several: the
    * list keeps the zeros with it, or no longer.
@@ -115,24 +124,30 @@ function CauseButton({
 function ZeroValues({
   field,
   values,
+  group,
   active,
   onValue,
 }: {
   field: string;
   values: readonly ValueCount[];
-  /** The value the filter keeps for this field, as a field clause reads it. */
-  active: string | undefined;
+  /** The group's server when the run has several (null: no server), else undefined. */
+  group: VerifierGroup | undefined;
+  /** The filter's clauses, as written (lib/run formatClause). */
+  active: ReadonlySet<string>;
   onValue(key: string, value: string): void;
 }) {
   return values.map((v) => {
-    const clause = verifierClause(field, v.value);
-    if (clause === null || clause.kind !== "verifier")
+    const chosen = recordedValueClauses(field, v.value, group);
+    if (chosen === null)
       return (
         <span key={v.value} className={styles.recordedValue}>
           <code>{v.value}</code> ×{v.count}
         </span>
       );
-    const on = active === clause.value;
+    // Pressed when the filter holds what choosing it adds: the value, and its server's clause if any.
+    const on =
+      active.has(formatClause(chosen.value)) &&
+      (chosen.group === null || active.has(formatClause(chosen.group)));
     return (
       <button
         key={v.value}
@@ -157,17 +172,17 @@ function ZeroValues({
  */
 function RecordedFields({
   summary,
-  name,
+  group,
   zeros,
-  active,
+  choice,
   onValue,
 }: {
   summary: RecordedFieldsSummary;
-  /** The verifier's name before the heading when the run has several ("image_tools: "), else "". */
-  name: string;
+  /** The group's server when the run has several (null: no server), else undefined (not named). */
+  group: VerifierGroup | undefined;
   /** Zeros in the breakdown: the section opens when most of them are these. */
   zeros: number;
-  active: ReadonlyMap<string, string>;
+  choice: RecordedChoice;
   onValue(key: string, value: string): void;
 }) {
   const heading = recordedFieldsHeading(summary);
@@ -182,7 +197,7 @@ function RecordedFields({
       data-zeros={summary.zeros}
     >
       <summary className="muted">
-        {name}
+        {group === undefined ? "" : verifierGroupText(group)}
         {heading}
       </summary>
       <dl className={styles.recordedList}>
@@ -195,7 +210,8 @@ function RecordedFields({
               <ZeroValues
                 field={field.key}
                 values={field.zeros}
-                active={active.get(field.key)}
+                group={group}
+                active={choice.clauses}
                 onValue={onValue}
               />
               {passesText(field) !== null && (
@@ -206,7 +222,7 @@ function RecordedFields({
         ))}
       </dl>
       {moreFieldsText(summary) !== null && <p className="muted">{moreFieldsText(summary)}.</p>}
-      {active.size > 0 && (
+      {choice.chosen && (
         <p className="muted" data-testid="triage-recorded-chosen">
           These counts are before the values chosen; the list keeps the zeros with every one of them.
         </p>
@@ -231,7 +247,7 @@ export const TriagePanel = memo(function TriagePanel({
   scope,
   onCause,
   recorded,
-  recordedValues,
+  recordedChoice,
   onRecordedValue,
 }: Props) {
   const triage = views[reward];
@@ -326,9 +342,9 @@ export const TriagePanel = memo(function TriagePanel({
           <RecordedFields
             key={group ?? ""}
             summary={summary}
-            name={recorded.length > 1 ? verifierGroupText(group) : ""}
+            group={recorded.length > 1 ? group : undefined}
             zeros={triage.zero}
-            active={recordedValues}
+            choice={recordedChoice}
             onValue={(key, value) => onRecordedValue(key, value, recorded.length > 1 ? group : undefined)}
           />
         ))}
