@@ -6,11 +6,11 @@ import {
   AGENT_CAUSES,
   causeCount,
   moreFieldsText,
+  namedGroups,
   passesText,
   recordedFieldsHeading,
   reproducedText,
   valueCountsText,
-  verifierGroupText,
   ZERO_CAUSE_HINTS,
   ZERO_CAUSE_LABELS,
 } from "@/lib/triage";
@@ -39,8 +39,10 @@ export const FolderTriage = memo(function FolderTriage({ view, reward, shown, on
   const triage = view.triage[reward];
   const causes = AGENT_CAUSES.filter((cause) => causeCount(triage, cause) > 0);
   const notVerified = unverifiedText(view.unverified, triage.total, reward);
-  // Each server's counts with something to show; named when the folder has several servers to count.
-  const shownGroups = view.recorded_fields.filter(({ summary }) => recordedFieldsHeading(summary) !== null);
+  // Each server's counts with something to show, named when the folder has several servers to count.
+  const shownGroups = namedGroups(view.recorded_fields).filter(
+    ({ summary }) => recordedFieldsHeading(summary) !== null,
+  );
   return (
     <section
       className={styles.folder}
@@ -95,10 +97,7 @@ export const FolderTriage = memo(function FolderTriage({ view, reward, shown, on
           </summary>
           {shownGroups.map(({ group, summary }) => (
             <div key={group ?? ""} data-testid="folder-triage-recorded" data-group={group ?? ""}>
-              <p className={cx("muted", styles.line)}>
-                {view.recorded_fields.length > 1 ? verifierGroupText(group) : ""}
-                {recordedFieldsHeading(summary)}
-              </p>
+              <p className={cx("muted", styles.line)}>{recordedFieldsHeading(summary, group)}</p>
               <ul className={styles.recorded}>
                 {summary.fields.map((field) => (
                   <li key={field.key} data-field={field.key}>

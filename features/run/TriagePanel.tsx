@@ -15,6 +15,7 @@ import {
   AGENT_CAUSES,
   causeCount,
   moreFieldsText,
+  namedGroups,
   passesText,
   type RecordedFieldsGroup,
   type RecordedFieldsSummary,
@@ -23,7 +24,6 @@ import {
   reproducedText,
   type ValueCount,
   type VerifierGroup,
-  verifierGroupText,
   ZERO_CAUSE_HINTS,
   ZERO_CAUSE_LABELS,
   ZERO_CAUSES,
@@ -185,7 +185,7 @@ function RecordedFields({
   choice: RecordedChoice;
   onValue(key: string, value: string): void;
 }) {
-  const heading = recordedFieldsHeading(summary);
+  const heading = recordedFieldsHeading(summary, group);
   if (heading === null) return null;
   return (
     <details
@@ -196,10 +196,7 @@ function RecordedFields({
       data-testid="triage-recorded"
       data-zeros={summary.zeros}
     >
-      <summary className="muted">
-        {group === undefined ? "" : verifierGroupText(group)}
-        {heading}
-      </summary>
+      <summary className="muted">{heading}</summary>
       <dl className={styles.recordedList}>
         {summary.fields.map((field) => (
           <div key={field.key} className={styles.recordedField} data-field={field.key}>
@@ -338,14 +335,14 @@ export const TriagePanel = memo(function TriagePanel({
         )}
       </div>
       {reward === "recorded" &&
-        recorded.map(({ group, summary }) => (
+        namedGroups(recorded).map(({ group, summary }) => (
           <RecordedFields
             key={group ?? ""}
             summary={summary}
-            group={recorded.length > 1 ? group : undefined}
+            group={group}
             zeros={triage.zero}
             choice={recordedChoice}
-            onValue={(key, value) => onRecordedValue(key, value, recorded.length > 1 ? group : undefined)}
+            onValue={(key, value) => onRecordedValue(key, value, group)}
           />
         ))}
       <div

@@ -19,6 +19,7 @@ import {
   AGENT_CAUSES,
   causeCount,
   moreFieldsText,
+  namedGroups,
   type RecordedField,
   type RecordedFieldsGroup,
   type RecordedFieldsSummary,
@@ -26,8 +27,8 @@ import {
   recordedFieldsHeading,
   reproducedText,
   triageHeading,
+  type VerifierGroup,
   valueCountsText,
-  verifierGroupText,
   ZERO_CAUSE_HINTS,
   ZERO_CAUSE_LABELS,
   type ZeroCause,
@@ -198,17 +199,14 @@ ${triage.view === "recorded" ? recordedFieldsTables(run.recorded_fields) : ""}<p
 
 /** Where no port verifies the zeros: what Gym's verifier wrote on them, per verifier, as the page lists it. */
 function recordedFieldsTables(groups: readonly RecordedFieldsGroup[]): string {
-  return groups
-    .map(({ group, summary }) =>
-      recordedFieldsTable(summary, groups.length > 1 ? verifierGroupText(group) : ""),
-    )
+  return namedGroups(groups)
+    .map(({ group, summary }) => recordedFieldsTable(summary, group))
     .join("");
 }
 
-function recordedFieldsTable(summary: RecordedFieldsSummary, name: string): string {
-  const heading = recordedFieldsHeading(summary);
-  if (heading === null) return "";
-  const title = `${name}${heading}`;
+function recordedFieldsTable(summary: RecordedFieldsSummary, group: VerifierGroup | undefined): string {
+  const title = recordedFieldsHeading(summary, group);
+  if (title === null) return "";
   const rows = summary.fields.map((field) => [
     cell(`<code>${escapeHtml(field.key)}</code>`),
     cell(escapeHtml(valueCountsText(field.zeros))),

@@ -19,6 +19,7 @@ export {
   countedFields,
   keyText,
   moreFieldsText,
+  namedGroups,
   passesText,
   RECORDED_FIELDS_MAX,
   RECORDED_VALUES_MAX,
@@ -36,7 +37,6 @@ export {
   type ValueCount,
   type VerifierGroup,
   valueCountsText,
-  verifierGroupText,
 } from "./recorded-fields";
 export { sameFailureTasks, TASK_WIDE_MIN_ROLLOUTS, type TaskFailure } from "./task-wide";
 export {

@@ -232,8 +232,18 @@ export function recordedFieldsByVerifier(rows: Iterable<RecordedFieldsRow>): Rec
 }
 
 /** A group's name before its heading when a run has several: "image_tools: ", "no server: ". */
-export function verifierGroupText(group: VerifierGroup): string {
+function verifierGroupText(group: VerifierGroup): string {
   return group === null ? "no server: " : `${group}: `;
+}
+
+/**
+ * Each group with the group it goes by in every front end: its server when the run has several (named in
+ * its heading, and its clause comes with a value chosen in it), undefined when the run has one (neither).
+ */
+export function namedGroups(
+  groups: readonly RecordedFieldsGroup[],
+): { readonly group: VerifierGroup | undefined; readonly summary: RecordedFieldsSummary }[] {
+  return groups.map(({ group, summary }) => ({ group: groups.length > 1 ? group : undefined, summary }));
 }
 
 type Tally = Map<string, Map<string, number>>;
@@ -353,8 +363,11 @@ export function keyText(key: string): string {
   return /^[\w.$-]+$/.test(key) ? key : JSON.stringify(key);
 }
 
-/** The summary's heading, every front end's (null: no zero to account for). */
-export function recordedFieldsHeading(summary: RecordedFieldsSummary): string | null {
+/**
+ * The summary's heading, every front end's, after its group's name when it has one (namedGroups); null: no
+ * zero to account for.
+ */
+export function recordedFieldsHeading(summary: RecordedFieldsSummary, group?: VerifierGroup): string | null {
   if (summary.zeros === 0 || summary.fields.length === 0) return null;
   const passes =
     summary.passes === 0
@@ -364,7 +377,8 @@ export function recordedFieldsHeading(summary: RecordedFieldsSummary): string | 
     summary.negative === 0
       ? `${summary.zeros} zero${summary.zeros === 1 ? "" : "s"}`
       : `${summary.zeros} rollout${summary.zeros === 1 ? "" : "s"} recorded 0 or less (${summary.negative} negative)`;
-  return `What Gym's verifier wrote on the ${zeros} not verified here${passes}:`;
+  const name = group === undefined ? "" : verifierGroupText(group);
+  return `${name}What Gym's verifier wrote on the ${zeros} not verified here${passes}:`;
 }
 
 /**
@@ -372,13 +386,11 @@ export function recordedFieldsHeading(summary: RecordedFieldsSummary): string | 
  * field a line. Empty: nothing to say.
  */
 export function recordedFieldsLines(groups: readonly RecordedFieldsGroup[]): string[] {
-  return groups.flatMap(({ group, summary }) =>
-    summaryLines(summary, groups.length > 1 ? verifierGroupText(group) : ""),
-  );
+  return namedGroups(groups).flatMap(({ group, summary }) => summaryLines(summary, group));
 }
 
-function summaryLines(summary: RecordedFieldsSummary, name: string): string[] {
-  const heading = recordedFieldsHeading(summary);
+function summaryLines(summary: RecordedFieldsSummary, group: VerifierGroup | undefined): string[] {
+  const heading = recordedFieldsHeading(summary, group);
   if (heading === null) return [];
   const lines = summary.fields.map((field) => {
     const passes = passesText(field);
@@ -386,5 +398,5 @@ function summaryLines(summary: RecordedFieldsSummary, name: string): string[] {
   });
   const more = moreFieldsText(summary);
   if (more !== null) lines.push(`  ${more}`);
-  return [`${name}${heading}`, ...lines];
+  return [heading, ...lines];
 }
