@@ -87,8 +87,9 @@ export interface RunView {
   /** The run's rollouts and its unreadable lines (lib/run lineCountsText words them). */
   readonly counts: LineCounts;
   /**
-   * What Gym's verifier wrote on the zeros not verified here, over the rows the breakdown covers, field
-   * clauses and the zero clause aside (choosing a value narrows the list, not these counts).
+   * What Gym's verifier wrote on the zeros not verified here, per verifying server, over the rows the filter
+   * keeps without its cause and `verifier:` clauses and the recorded zero clause (lib/run recordedFieldsScope:
+   * choosing a value narrows the list, not these counts).
    */
   readonly recorded_fields: readonly RecordedFieldsGroup[];
   /** Metrics over the rows the filter keeps (all without a filter); metrics.reward says which reward pass@k reads. */
@@ -214,7 +215,7 @@ export async function runView(
   const breakdownClauses = withoutKinds(clauses, ["cause"]);
   const breakdown =
     breakdownClauses.length === clauses.length ? kept : await filtered(source, computed, breakdownClauses);
-  // A recorded value chosen narrows the list, not its own counts: field clauses and the zeros left out.
+  // A recorded value chosen narrows the list, not its own counts (lib/run recordedFieldsScope).
   const recordedClauses = recordedFieldsScope(clauses);
   const recordedRows =
     recordedClauses.length === breakdownClauses.length
@@ -311,7 +312,8 @@ export async function wholeFolderView(
     // Not through the view's one-entry cache: the file on screen keeps its rows there.
     const computed = await computeRows(source);
     const triage = triageViews(computed.rows);
-    const own = computed.rows.map((row) => metricsOf(row));
+    // Tasks named by their file for the folder's pass@k; a file's means do not read the task.
+    const own = computed.rows.map((row) => metricsOf(row, file));
     const means = runMetrics(own).mean;
     files.push({
       dataset,
@@ -322,10 +324,8 @@ export async function wholeFolderView(
       mean: perReward((reward) => means[reward]),
     });
     // One at a time: spreading a file's rows as arguments overflows the stack past ~125k of them.
-    for (const row of computed.rows) {
-      rows.push(row);
-      metricsRows.push(metricsOf(row, file));
-    }
+    for (const row of computed.rows) rows.push(row);
+    for (const row of own) metricsRows.push(row);
     unreadable += source.unreadable;
   }
   return {
