@@ -13,8 +13,7 @@ import { NO_HARNESS } from "../../lib/harness";
 import type { HarnessId } from "../../lib/harness/types";
 import { readJsonl } from "../../lib/jsonl";
 import { renderReport } from "../../lib/report";
-import { parseFilter, type Reward, type RunRow, runRow } from "../../lib/run";
-import { pairedInput } from "../../lib/verify";
+import { pairedRowOptions, parseFilter, type Reward, type RunRow, runRow } from "../../lib/run";
 import {
   answerUsage,
   emptyValue,
@@ -169,8 +168,7 @@ function readSource(source: Source, args: ReportArgs, io: CommandIo) {
           config: source.config,
           ...lineSource(source),
           ...(args.server === undefined ? {} : { server: args.server }),
-          ...pairedInput(pairing),
-          ...(source.inputRows ? { taskKeys: source.inputRows.taskKeys() } : {}),
+          ...pairedRowOptions(source.inputRows, pairing),
           ...(args.harness === undefined ? {} : { harness: args.harness }),
         },
       };

@@ -16,6 +16,7 @@ import {
   matchesFilter,
   metricsOf,
   needsRollout,
+  pairedRowOptions,
   parseFilter,
   type Reward,
   type RunRow,
@@ -38,7 +39,7 @@ import {
   ZERO_CAUSE_LABELS,
   ZERO_CAUSES,
 } from "../../lib/triage";
-import { lineAgent, pairedInput } from "../../lib/verify";
+import { lineAgent } from "../../lib/verify";
 import { emptyValue, onlyFile, REWARD_HELP, readReward, scanOptions } from "../args";
 import { reportError } from "../errors";
 import {
@@ -318,8 +319,7 @@ function triageLine(
     config: source.config,
     ...lineSource(source),
     ...(args.server === undefined ? {} : { server: args.server }),
-    ...pairedInput(pairing),
-    ...(source.inputRows ? { taskKeys: source.inputRows.taskKeys() } : {}),
+    ...pairedRowOptions(source.inputRows, pairing),
     ...(harnessOf(args.harness, read.rollout, pairing?.ref ?? undefined) ?? {}),
   });
   const text = item.bytes === undefined ? undefined : lineDecoder.decode(item.bytes);

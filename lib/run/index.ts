@@ -49,6 +49,7 @@ export {
 } from "./reward";
 export {
   metricsOf,
+  pairedRowOptions,
   type RolloutFields,
   type RolloutRow,
   RUN_ROW_COLUMNS,

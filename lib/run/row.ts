@@ -22,8 +22,11 @@ import {
 } from "../triage";
 import {
   type BothPolicies,
+  type InputIndex,
   lineAgent,
   type PairedBy,
+  type Pairing,
+  pairedInput,
   pairingKey,
   type ServerSource,
   type UnverifiedCode,
@@ -264,6 +267,17 @@ function flagsOf(result: VerifyResult): string[] {
     for (const flag of call.flags) names.add(flag.name);
   }
   return [...names].sort();
+}
+
+/**
+ * A line's options from the open task rows, for every front end that pairs through an InputIndex: how the
+ * line paired (lib/verify pairedInput) and the rows' keys, which are never counted as the verifier's.
+ */
+export function pairedRowOptions(
+  inputs: InputIndex<unknown> | null | undefined,
+  pairing: Pairing<unknown> | undefined,
+): Pick<RunRowOptions, "pairing" | "input" | "taskKeys"> {
+  return { ...pairedInput(pairing), ...(inputs ? { taskKeys: inputs.taskKeys() } : {}) };
 }
 
 export function runRow(line: number, value: Rollout, options: RunRowOptions = {}): RunRow {
