@@ -21,11 +21,11 @@ const inputs = [datasetSummary({ id: "in", name: "data/example.jsonl", rows: 5, 
 describe("FileChips", () => {
   it("shows a chip per rollouts file, and the inputs files beside them", async () => {
     const onChoose = vi.fn();
-    const rollouts = files(MAX_FILE_CHIPS);
+    const rollouts = files(MAX_FILE_CHIPS - inputs.length);
     render(
       <FileChips rollouts={rollouts} inputs={inputs} shown="d0" names={new Map()} onChoose={onChoose} />,
     );
-    expect(screen.getAllByRole("button")).toHaveLength(MAX_FILE_CHIPS);
+    expect(screen.getAllByRole("button")).toHaveLength(MAX_FILE_CHIPS - inputs.length);
     expect(screen.getByText("inputs · 5 rows")).toBeInTheDocument();
     await userEvent.click(screen.getByRole("button", { name: /server_3\// }));
     expect(onChoose).toHaveBeenLastCalledWith("d3");
@@ -41,11 +41,27 @@ describe("FileChips", () => {
     const select = within(screen.getByTestId("file-select")).getByRole("combobox");
     expect(within(select).getAllByRole("option")).toHaveLength(180);
     expect(select).toHaveValue("d7");
-    expect(screen.getByTestId("file-select")).toHaveTextContent("180 rollouts files, 1 inputs files:");
+    expect(screen.getByTestId("file-select")).toHaveTextContent("180 rollouts files, 1 inputs file:");
     expect(
       within(select).getByRole("option", { name: /^server_9\/data\/example_rollouts\.jsonl · 5 rollouts$/ }),
     ).toBeInTheDocument();
     await userEvent.selectOptions(select, "d42");
     expect(onChoose).toHaveBeenLastCalledWith("d42");
+  });
+
+  it("counts the inputs files' chips too: a folder of 12 runs, each with its task rows, gets the select", () => {
+    // Gym's environments/ tree: 12 rollouts files and 12 task-row files took the top 600 px as chips.
+    const rollouts = files(12);
+    const taskRows = files(12).map((file, i) =>
+      datasetSummary({ id: `in${i}`, name: file.name.replace("_rollouts", ""), rows: 5, kind: "inputs" }),
+    );
+    render(
+      <FileChips rollouts={rollouts} inputs={taskRows} shown="d3" names={new Map()} onChoose={vi.fn()} />,
+    );
+    expect(screen.queryAllByRole("button")).toHaveLength(0);
+    const select = within(screen.getByTestId("file-select")).getByRole("combobox");
+    expect(within(select).getAllByRole("option")).toHaveLength(12);
+    expect(select).toHaveValue("d3");
+    expect(screen.getByTestId("file-select")).toHaveTextContent("12 rollouts files, 12 inputs files:");
   });
 });

@@ -6,11 +6,16 @@ import { formatCount, lineCountsText } from "@/lib/run";
 import styles from "./Inspector.module.css";
 
 /**
- * Past this many rollouts files the header lists them in one select instead of a chip each: Gym's whole
- * resources_servers/ tree has 86 rollouts files (and as many task-row files), whose chips filled the 900 px window and left the inspector no room.
- * Twelve chips take two or three rows at 1440 px.
+ * Past this many files (rollouts and inputs alike: each is a chip) the header lists the rollouts files in one
+ * select instead of a chip each. Gym's whole resources_servers/ tree has 86 rollouts files (and as many
+ * task-row files), whose chips filled the 900 px window and left the inspector no room; its environments/
+ * tree, 12 rollouts files and 12 task-row files, took the top 600 px. Twelve chips take two or three rows at
+ * 1440 px.
  */
 export const MAX_FILE_CHIPS = 12;
+
+const filesText = (count: number, kind: string) =>
+  `${formatCount(count)} ${kind} file${count === 1 ? "" : "s"}`;
 
 function countsText(file: DatasetSummary): string {
   return `${lineCountsText({ rollouts: file.rows, unreadable: file.error_count })}${file.paired_inputs ? ` · ${file.paired_rows} paired` : ""}`;
@@ -33,13 +38,13 @@ export function FileChips({
   onChoose: (id: string) => void;
 }) {
   const nameOf = (file: DatasetSummary) => names.get(file.id) ?? file.name;
-  if (rollouts.length > MAX_FILE_CHIPS) {
+  if (rollouts.length + inputs.length > MAX_FILE_CHIPS) {
     return (
       <div className={styles.files} data-testid="file-select">
         <label className={styles.fileSelect}>
           <span className="muted">
-            {formatCount(rollouts.length)} rollouts files
-            {inputs.length > 0 ? `, ${formatCount(inputs.length)} inputs files` : ""}:
+            {filesText(rollouts.length, "rollouts")}
+            {inputs.length > 0 ? `, ${filesText(inputs.length, "inputs")}` : ""}:
           </span>
           {/* Option text is plain text: the name's suspicious code points shown as ⟨U+XXXX⟩ (lib/names). */}
           <select value={shown ?? ""} onChange={(event) => onChoose(event.target.value)}>
