@@ -6,7 +6,7 @@
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { buildTriageRun, TRIAGE_RUN_PATH } from "../scripts/gen-triage-run";
-import { GOLDEN_WA, loadFiles, ROOT, waitReady } from "./helpers";
+import { GOLDEN_WA, loadFiles, openFolder, ROOT, waitReady } from "./helpers";
 
 const TRIAGE = path.join(ROOT, TRIAGE_RUN_PATH);
 const run = buildTriageRun();
@@ -94,4 +94,25 @@ test("a reload never shows a verified row as unverified while it restores", asyn
   );
   const max = await page.evaluate(() => (window as unknown as { __maxUnverified: number }).__maxUnverified);
   expect(max).toBe(unverified);
+});
+
+test("a link applies to its file in a folder opened next, though it was made one folder level up", async ({
+  browser,
+}) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  // Made with golden/ opened: the file's path there; here the workplace folder itself is opened.
+  const name = `${path.basename(GOLDEN_WA)}/wa_rollouts.jsonl`;
+  await page.goto(
+    `/?name=${encodeURIComponent(name)}&line=10&call=0&f=${encodeURIComponent("recorded:..0")}`,
+  );
+  await expect(page.getByTestId("link-needs-file")).toContainText("a folder that holds it");
+  await openFolder(page, GOLDEN_WA);
+  await expect(page.getByTestId("link-needs-file")).toHaveCount(0);
+  await expect(page.locator("article[data-detail-line]")).toHaveAttribute("data-detail-line", "10");
+  const params = new URL(page.url()).searchParams;
+  expect(params.get("f")).toBe("recorded:..0");
+  expect(params.get("line")).toBe("10");
+  expect(params.get("name")).toBe("wa_rollouts.jsonl");
+  await context.close();
 });

@@ -90,7 +90,7 @@ export function Inspector() {
   );
 
   const rolloutSets = session?.datasets.filter((dataset) => dataset.kind === "rollouts") ?? [];
-  const dataset = shownDataset(rolloutSets, view.file);
+  const dataset = shownDataset(rolloutSets, view.file, view.name);
   // Not for a file with a problem (empty, CSV, binary): its banner says what it is, and no line is listed.
   const noRollouts = dataset?.indexed === true && dataset.rows === 0 && dataset.problem === null;
   const { landing, goHome, onFiles, onFolder, onSample, onRecent } = useDeepLink({
@@ -265,7 +265,7 @@ export function Inspector() {
           <div className="banner" role="status" data-testid="link-needs-file">
             This link shows {linkParts(view)} of{" "}
             {view.name ? <strong data-testid="link-file">{view.name}</strong> : "a file you opened"}. Files
-            never leave the browser: open {view.name ? "that file" : "it"} here
+            never leave the browser: open {view.name ? "that file, or a folder that holds it," : "it"} here
             {(recent.data ?? []).length > 0 ? " (or pick it from the recent files)" : ""} and the link
             applies.
           </div>

@@ -52,6 +52,16 @@ describe("the shown file", () => {
     expect(shownDataset(sets, "gone")?.id).toBe("d1");
     expect(shownDataset(sets, null)?.id).toBe("d1");
     expect(shownDataset([], "d1")).toBeNull();
+    // A link's file name (no id yet): its file, as named where the link was made, a folder level up or down.
+    const folder = [
+      datasetSummary({ id: "f1", name: "calendar/data/example_rollouts.jsonl" }),
+      datasetSummary({ id: "f2", name: "ether0/data/example_rollouts.jsonl" }),
+    ];
+    expect(shownDataset(folder, null, "ether0/data/example_rollouts.jsonl")?.id).toBe("f2");
+    expect(shownDataset(folder, null, "environments/ether0/data/example_rollouts.jsonl")?.id).toBe("f2");
+    // Two files end with the name: neither is guessed, the first is shown.
+    expect(shownDataset(folder, null, "data/example_rollouts.jsonl")?.id).toBe("f1");
+    expect(shownDataset(folder, "f1", "ether0/data/example_rollouts.jsonl")?.id).toBe("f1");
   });
 });
 

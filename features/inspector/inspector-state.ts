@@ -19,6 +19,7 @@ import {
   zeroClause,
 } from "@/lib/run";
 import type { VerifierGroup, ZeroCause } from "@/lib/triage";
+import { linkedName } from "./view-state";
 
 /**
  * The filter with its cause clause replaced (or removed when cause is null), together with the zero clause
@@ -165,15 +166,25 @@ export function restorePlan(start: {
 
 /**
  * The rollouts file shown: the URL names it by dataset id (files with the same name are distinct datasets);
- * a name still works for links; else the first.
+ * a name still works for links; else the file a link was made on (`name`: its name there, matched as
+ * view-state linkedName matches it, so a link opened with a folder lands on its file); else the first.
  */
 export function shownDataset(
   rolloutSets: readonly DatasetSummary[],
   file: string | null,
+  name: string | null = null,
 ): DatasetSummary | null {
+  const linked =
+    file === null && name !== null
+      ? linkedName(
+          rolloutSets.map((candidate) => candidate.name),
+          name,
+        )
+      : null;
   return (
     rolloutSets.find((candidate) => candidate.id === file) ??
     rolloutSets.find((candidate) => candidate.name === file) ??
+    rolloutSets.find((candidate) => linked !== null && candidate.name === linked) ??
     rolloutSets[0] ??
     null
   );

@@ -76,11 +76,39 @@ describe("a link that names a rollout, call and filter", () => {
     expect(over.page.view).toEqual(DEFAULT_VIEW);
   });
 
-  it("a folder always starts from the default view", () => {
+  it("a folder starts from the default view unless the link names one of its files", () => {
     const { page, loader, hook } = renderLink("line=6&f=agent:a");
     act(() => hook.result.current.onFolder({ name: "run", entries: [] }));
     expect(page.view).toEqual(DEFAULT_VIEW);
     expect(loader.loadFolder).toHaveBeenCalledWith("run", []);
+  });
+
+  it("applies to its file in a folder opened next, at the folder's path or one level up or down", () => {
+    const entries = (...paths: string[]) => paths.map((path) => ({ path, file: FILE }));
+    const link = "name=workplace-rollouts/wa_noecho.jsonl&line=16&call=1&f=recorded:0";
+    // The folder the link was made in, its parent, and the folder itself opened from inside.
+    for (const paths of [
+      ["workplace-rollouts/wa_noecho.jsonl", "workplace-rollouts/wa_inputs.jsonl"],
+      ["golden/workplace-rollouts/wa_noecho.jsonl", "golden/ipi-rollouts/ipi_rollouts.jsonl"],
+      ["wa_noecho.jsonl", "wa_rollouts.jsonl"],
+    ]) {
+      const { page, hook } = renderLink(link);
+      act(() => hook.result.current.onFolder({ name: "run", entries: entries(...paths) }));
+      expect(page.view).toMatchObject({ line: 16, call: "1", f: "recorded:0" });
+    }
+    // A folder without that file, or a file shown already: the link was for another file.
+    const other = renderLink(link);
+    act(() => other.hook.result.current.onFolder({ name: "run", entries: entries("data/x_rollouts.jsonl") }));
+    expect(other.page.view).toEqual(DEFAULT_VIEW);
+    const over = renderLink(link, { dataset: datasetSummary() });
+    act(() => over.hook.result.current.onFolder({ name: "run", entries: entries("wa_noecho.jsonl") }));
+    expect(over.page.view).toEqual(DEFAULT_VIEW);
+  });
+
+  it("is not applied to opened files that do not hold its file", () => {
+    const { page, hook } = renderLink("name=run.jsonl&line=6&f=agent:a");
+    act(() => hook.result.current.onFiles([new File(["{}\n"], "other.jsonl")]));
+    expect(page.view).toEqual(DEFAULT_VIEW);
   });
 });
 

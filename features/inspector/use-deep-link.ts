@@ -6,7 +6,7 @@ import { bundledSample } from "@/hooks/samples";
 import type { DatasetSummary, Sample } from "@/hooks/types";
 import { sampleSources } from "./inspector-state";
 import type { SetView } from "./use-view-state";
-import { DEFAULT_VIEW, type ViewState, viewForOpenedFiles } from "./view-state";
+import { DEFAULT_VIEW, type ViewState, viewForOpenedFiles, viewForOpenedFolder } from "./view-state";
 
 export interface DeepLink {
   /** The landing page is shown (after Back from a sample, or the title link), though the worker holds files. */
@@ -75,7 +75,8 @@ export function useDeepLink(options: {
     (files: File[]) => {
       leaveLanding();
       onOpened();
-      setView((state) => viewForOpenedFiles(state, showing.current));
+      const names = files.map((file) => file.name);
+      setView((state) => viewForOpenedFiles(state, showing.current, names));
       void load(files.map((file) => ({ kind: "file" as const, file })));
     },
     [leaveLanding, onOpened, load, setView],
@@ -93,7 +94,9 @@ export function useDeepLink(options: {
     (folder: PickedFolder) => {
       leaveLanding();
       onOpened();
-      setView({ ...DEFAULT_VIEW });
+      // A link's rollout, call and filter apply to its file in the folder, as to a file opened alone.
+      const paths = folder.entries.map((entry) => entry.path);
+      setView((state) => viewForOpenedFolder(state, showing.current, paths));
       void loadFolder(folder.name, folder.entries);
     },
     [leaveLanding, onOpened, loadFolder, setView],

@@ -14,6 +14,7 @@ import { entry } from "./test-helpers";
 import {
   DEFAULT_VIEW,
   keptForOpenedFiles,
+  linkedName,
   parseViewState,
   serializeViewState,
   type ViewState,
@@ -99,6 +100,26 @@ describe("a link opened where its file is not loaded", () => {
       ...DEFAULT_VIEW,
       reward: "legacy",
     });
+    // Opened files that do not hold the link's file: it was for another.
+    expect(viewForOpenedFiles(link, false, ["run.jsonl", "inputs.jsonl"])).toMatchObject({ line: 6 });
+    expect(viewForOpenedFiles(link, false, ["other.jsonl"])).toEqual(DEFAULT_VIEW);
+  });
+
+  it("a link's file among opened names: the same, or the one a path segment above or below it", () => {
+    const names = ["calendar/data/example_rollouts.jsonl", "ether0/data/example_rollouts.jsonl"];
+    expect(linkedName(names, "ether0/data/example_rollouts.jsonl")).toBe(
+      "ether0/data/example_rollouts.jsonl",
+    );
+    expect(linkedName(names, "environments/calendar/data/example_rollouts.jsonl")).toBe(
+      "calendar/data/example_rollouts.jsonl",
+    );
+    expect(linkedName(["data/example_rollouts.jsonl"], "calendar/data/example_rollouts.jsonl")).toBe(
+      "data/example_rollouts.jsonl",
+    );
+    // Ambiguous or only a name's end (not a whole segment): no file.
+    expect(linkedName(names, "data/example_rollouts.jsonl")).toBeNull();
+    expect(linkedName(names, "0/data/example_rollouts.jsonl")).toBeNull();
+    expect(linkedName(names, "other.jsonl")).toBeNull();
   });
 });
 

@@ -80,12 +80,41 @@ export function keptForOpenedFiles(state: ViewState): ViewState {
 }
 
 /**
- * The view when files are opened: a link's rollout, call and filter are for the file opened next while none is
- * shown; opened over a shown file, they belong to that file, so the new files start from the default view
- * (with the reward setting kept).
+ * Which of the opened files' names a link's file name means: the same name, else the one name that ends with
+ * it or that it ends with, path segment by path segment (a folder opened one level above or below the one the
+ * link was made in: `environments/calendar/data/x.jsonl` and `calendar/data/x.jsonl`). Null when none does,
+ * or when several do: a link is never guessed at.
  */
-export function viewForOpenedFiles(state: ViewState, showing: boolean): ViewState {
-  return showing ? freshView(state) : keptForOpenedFiles(state);
+export function linkedName(names: readonly string[], linkName: string): string | null {
+  if (names.includes(linkName)) return linkName;
+  const within = (long: string, short: string) => long.endsWith(`/${short}`);
+  const matches = names.filter((name) => within(name, linkName) || within(linkName, name));
+  return matches.length === 1 ? (matches[0] ?? null) : null;
+}
+
+/**
+ * The view when files are opened: a link's rollout, call and filter are for the file opened next while none is
+ * shown, when that file is among them (`opened`: the opened files' names; a link that names no file applies to
+ * whatever is opened); opened over a shown file, or without the linked one, they belong to another file, so
+ * the new files start from the default view (with the reward setting kept).
+ */
+export function viewForOpenedFiles(
+  state: ViewState,
+  showing: boolean,
+  opened?: readonly string[],
+): ViewState {
+  if (showing) return freshView(state);
+  if (opened !== undefined && state.name !== null && linkedName(opened, state.name) === null)
+    return freshView(state);
+  return keptForOpenedFiles(state);
+}
+
+/**
+ * The view when a folder is opened (`paths`: its files' paths): as for opened files, but a link must name its
+ * file, since a folder holds many and the first one shown is none the link chose.
+ */
+export function viewForOpenedFolder(state: ViewState, showing: boolean, paths: readonly string[]): ViewState {
+  return state.name === null ? freshView(state) : viewForOpenedFiles(state, showing, paths);
 }
 
 /** URL parameters of the filters before there was one filter: still read from links, never written. */
