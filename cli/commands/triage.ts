@@ -237,7 +237,11 @@ export function formatSummary(
   for (const cause of AGENT_CAUSES) out.push(line(cause));
   // Where no port verifies the zeros, what Gym's verifier wrote beside them is the run's account of them.
   if (reward === "recorded")
-    out.push(...recordedFieldsLines(recordedFieldsByVerifier(options.recordedRows ?? rows)));
+    out.push(
+      ...recordedFieldsLines(
+        recordedFieldsByVerifier(options.recordedRows ?? rows, (row) => options.runs?.get(row)),
+      ),
+    );
   // Drift is counted apart: its zero is the recording's, not something the agent did.
   out.push(`counted apart (the recorded reward matches neither policy's recomputation):`);
   out.push(line("drift"));

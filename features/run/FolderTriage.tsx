@@ -95,9 +95,14 @@ export const FolderTriage = memo(function FolderTriage({ view, reward, shown, on
             What Gym&apos;s verifiers wrote on the zeros not verified here:{" "}
             {count(shownGroups.length, "verifier", "verifiers")}
           </summary>
-          {shownGroups.map(({ group, summary }) => (
-            <div key={group ?? ""} data-testid="folder-triage-recorded" data-group={group ?? ""}>
-              <p className={cx("muted", styles.line)}>{recordedFieldsHeading(summary, group)}</p>
+          {shownGroups.map(({ group, file, summary }) => (
+            <div
+              key={`${group ?? ""}\0${file ?? ""}`}
+              data-testid="folder-triage-recorded"
+              data-group={group ?? ""}
+              data-file={file ?? ""}
+            >
+              <p className={cx("muted", styles.line)}>{recordedFieldsHeading(summary, group, file)}</p>
               <ul className={styles.recorded}>
                 {summary.fields.map((field) => (
                   <li key={field.key} data-field={field.key}>

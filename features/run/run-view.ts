@@ -305,6 +305,7 @@ export async function wholeFolderView(
   sources: readonly { readonly dataset: string; readonly file: string; readonly source: RunSource }[],
 ): Promise<WholeFolderView> {
   const rows: RunRow[] = [];
+  const fileOf = new Map<RunRow, string>();
   const metricsRows: MetricsRow[] = [];
   const files: FolderFileLine[] = [];
   let unreadable = 0;
@@ -324,7 +325,10 @@ export async function wholeFolderView(
       mean: perReward((reward) => means[reward]),
     });
     // One at a time: spreading a file's rows as arguments overflows the stack past ~125k of them.
-    for (const row of computed.rows) rows.push(row);
+    for (const row of computed.rows) {
+      rows.push(row);
+      fileOf.set(row, file);
+    }
     for (const row of own) metricsRows.push(row);
     unreadable += source.unreadable;
   }
@@ -334,7 +338,7 @@ export async function wholeFolderView(
     counts: { rollouts: rows.length, unreadable },
     triage: triageViews(rows),
     unverified: unverifiedCounts(rows),
-    recorded_fields: recordedFieldsByVerifier(rows),
+    recorded_fields: recordedFieldsByVerifier(rows, (row) => fileOf.get(row)),
     metrics: perReward((reward) => runMetrics(metricsRows, { reward })),
   };
 }

@@ -327,4 +327,39 @@ describe("the counts per verifier", () => {
       "b: What Gym's verifier wrote on the 2 zeros not verified here:",
     ]);
   });
+
+  it("counts a folder's rows with no server per file: nothing says two files' runs share a verifier", () => {
+    const at = (server: string | null, file: string, fields: Record<string, string>) => ({
+      ...row(0, fields),
+      server,
+      file,
+    });
+    const rows = [
+      at(null, "code_gen/data/example_rollouts.jsonl", { result: "[-2]" }),
+      at(null, "circle_click/data/example_rollouts.jsonl", { clicked_x: "null" }),
+      at(null, "code_gen/data/example_rollouts.jsonl", { result: "[-2]" }),
+      at(null, "circle_click/data/example_rollouts.jsonl", { clicked_x: "null" }),
+      at("image_tools", "a/image_tools_rollouts.jsonl", { failure_reason: '"x"' }),
+      at("image_tools", "b/image_tools_rollouts.jsonl", { failure_reason: '"x"' }),
+    ];
+    const groups = recordedFieldsByVerifier(rows, (r) => r.file);
+    expect(groups.map((g) => [g.group, g.file])).toEqual([
+      [null, "code_gen/data/example_rollouts.jsonl"],
+      [null, "circle_click/data/example_rollouts.jsonl"],
+      // A server's rows are its verifier's, whichever file holds them.
+      ["image_tools", undefined],
+    ]);
+    expect(groups.map((g) => g.summary.fields.map((f) => f.key))).toEqual([
+      ["result"],
+      ["clicked_x"],
+      ["failure_reason"],
+    ]);
+    expect(recordedFieldsLines(groups).filter((line) => !line.startsWith("  "))).toEqual([
+      "no server (code_gen/data/example_rollouts.jsonl): What Gym's verifier wrote on the 2 zeros not verified here:",
+      "no server (circle_click/data/example_rollouts.jsonl): What Gym's verifier wrote on the 2 zeros not verified here:",
+      "image_tools: What Gym's verifier wrote on the 2 zeros not verified here:",
+    ]);
+    // Without files (one run), the rows with no server are one group, as before.
+    expect(recordedFieldsByVerifier(rows).map((g) => g.group)).toEqual([null, "image_tools"]);
+  });
 });

@@ -210,6 +210,8 @@ export type VerifierGroup = string | null;
 /** The counts of one verifier's rollouts (recordedFieldsByVerifier). */
 export interface RecordedFieldsGroup {
   readonly group: VerifierGroup;
+  /** A folder's rows no server was decided for are counted per file (its path in the folder). */
+  readonly file?: string;
   readonly summary: RecordedFieldsSummary;
 }
 
@@ -218,32 +220,54 @@ export interface RecordedFieldsGroup {
  * folder of Gym's runs mixes image_tools' and terminus_judge's). Every server with a row to count is a
  * group, those with nothing to show too (whether a run has several decides whether each is named, and which
  * clause a value chosen in one takes: server:NAME or is:no_server).
+ *
+ * `fileOf` (a folder's runs): the rows no server was decided for are counted per file, since nothing says two
+ * files' runs share a verifier (Gym's environments/ tree: code_gen's `result` and circle_click's `clicked_x`
+ * had been counted as one verifier's fields).
  */
-export function recordedFieldsByVerifier(rows: Iterable<RecordedFieldsRow>): RecordedFieldsGroup[] {
-  const groups = new Map<VerifierGroup, RecordedFieldsRow[]>();
+export function recordedFieldsByVerifier<Row extends RecordedFieldsRow>(
+  rows: Iterable<Row>,
+  fileOf?: (row: Row) => string | undefined,
+): RecordedFieldsGroup[] {
+  const groups = new Map<string, { group: VerifierGroup; file?: string; rows: Row[] }>();
   for (const row of rows) {
     if (row.recorded_fields.length === 0) continue;
     const group = row.server ?? null;
-    const list = groups.get(group) ?? [];
-    list.push(row);
-    groups.set(group, list);
+    const file = group === null ? fileOf?.(row) : undefined;
+    // A server's name never starts with a NUL: the keys of a server and of a file cannot meet.
+    const key = group ?? `\0${file ?? ""}`;
+    const entry = groups.get(key) ?? { group, ...(file === undefined ? {} : { file }), rows: [] };
+    entry.rows.push(row);
+    groups.set(key, entry);
   }
-  return [...groups].map(([group, list]) => ({ group, summary: summarizeRecordedFields(list) }));
+  return [...groups.values()].map(({ group, file, rows: list }) => ({
+    group,
+    ...(file === undefined ? {} : { file }),
+    summary: summarizeRecordedFields(list),
+  }));
 }
 
-/** A group's name before its heading when a run has several: "image_tools: ", "no server: ". */
-function verifierGroupText(group: VerifierGroup): string {
-  return group === null ? "no server: " : `${group}: `;
+/** A group's name before its heading when a run has several: "image_tools: ", "no server: ", "no server (a/b.jsonl): ". */
+function verifierGroupText(group: VerifierGroup, file?: string): string {
+  if (group !== null) return `${group}: `;
+  return file === undefined ? "no server: " : `no server (${file}): `;
 }
 
 /**
  * Each group with the group it goes by in every front end: its server when the run has several (named in
- * its heading, and its clause comes with a value chosen in it), undefined when the run has one (neither).
+ * its heading, and its clause comes with a value chosen in it), undefined when the run has one (neither);
+ * and the file a folder's no-server group is counted in.
  */
-export function namedGroups(
-  groups: readonly RecordedFieldsGroup[],
-): { readonly group: VerifierGroup | undefined; readonly summary: RecordedFieldsSummary }[] {
-  return groups.map(({ group, summary }) => ({ group: groups.length > 1 ? group : undefined, summary }));
+export function namedGroups(groups: readonly RecordedFieldsGroup[]): {
+  readonly group: VerifierGroup | undefined;
+  readonly file?: string;
+  readonly summary: RecordedFieldsSummary;
+}[] {
+  return groups.map(({ group, file, summary }) => ({
+    group: groups.length > 1 ? group : undefined,
+    ...(file === undefined ? {} : { file }),
+    summary,
+  }));
 }
 
 type Tally = Map<string, Map<string, number>>;
@@ -367,7 +391,11 @@ export function keyText(key: string): string {
  * The summary's heading, every front end's, after its group's name when it has one (namedGroups); null: no
  * zero to account for.
  */
-export function recordedFieldsHeading(summary: RecordedFieldsSummary, group?: VerifierGroup): string | null {
+export function recordedFieldsHeading(
+  summary: RecordedFieldsSummary,
+  group?: VerifierGroup,
+  file?: string,
+): string | null {
   if (summary.zeros === 0 || summary.fields.length === 0) return null;
   const passes =
     summary.passes === 0
@@ -377,7 +405,7 @@ export function recordedFieldsHeading(summary: RecordedFieldsSummary, group?: Ve
     summary.negative === 0
       ? `${summary.zeros} zero${summary.zeros === 1 ? "" : "s"}`
       : `${summary.zeros} rollout${summary.zeros === 1 ? "" : "s"} recorded 0 or less (${summary.negative} negative)`;
-  const name = group === undefined ? "" : verifierGroupText(group);
+  const name = group === undefined ? "" : verifierGroupText(group, file);
   return `${name}What Gym's verifier wrote on the ${zeros} not verified here${passes}:`;
 }
 
@@ -386,11 +414,15 @@ export function recordedFieldsHeading(summary: RecordedFieldsSummary, group?: Ve
  * field a line. Empty: nothing to say.
  */
 export function recordedFieldsLines(groups: readonly RecordedFieldsGroup[]): string[] {
-  return namedGroups(groups).flatMap(({ group, summary }) => summaryLines(summary, group));
+  return namedGroups(groups).flatMap(({ group, file, summary }) => summaryLines(summary, group, file));
 }
 
-function summaryLines(summary: RecordedFieldsSummary, group: VerifierGroup | undefined): string[] {
-  const heading = recordedFieldsHeading(summary, group);
+function summaryLines(
+  summary: RecordedFieldsSummary,
+  group: VerifierGroup | undefined,
+  file?: string,
+): string[] {
+  const heading = recordedFieldsHeading(summary, group, file);
   if (heading === null) return [];
   const lines = summary.fields.map((field) => {
     const passes = passesText(field);
