@@ -112,7 +112,7 @@ describe("--threads 3 writes what --threads 1 writes", () => {
       expect(named.length).toBeGreaterThan(10);
       expect(named.some((l) => /invalid UTF-8/.test(l))).toBe(true);
       expect(named.some((l) => /deeper than|nest/i.test(l))).toBe(true);
-      const lines = named.map((l) => Number(/^line (\d+):/.exec(l)?.[1]));
+      const lines = named.map((l) => Number(/^lines? (\d+)/.exec(l)?.[1]));
       expect(lines).toEqual([...lines].sort((a, b) => a - b));
     },
   );

@@ -34,6 +34,7 @@ import {
 } from "../folder";
 import { inputsHelp, roleHelp } from "../inputs";
 import type { CommandIo } from "../io";
+import { LeftOutLines } from "../left-out";
 import { namingFile, openFileStream } from "../open";
 import { writeOutput } from "../output";
 
@@ -146,6 +147,9 @@ function readSource(source: Source, args: ReportArgs, io: CommandIo) {
   let unreadable = 0;
   async function* read(only: ReadonlySet<number> | null, report: boolean): AsyncIterable<RunSourceLine> {
     const stream = await openFileStream(source.path);
+    // A folder's lines are named with their file, as cli triage names them.
+    const where = source.file === null ? "" : `${source.file} `;
+    const leftOut = new LeftOutLines((text) => io.stderr.write(text));
     for await (const item of namingFile(source.path, readJsonl(stream))) {
       if (only !== null && !only.has(item.line)) continue;
       if (!item.ok) {
@@ -156,10 +160,11 @@ function readSource(source: Source, args: ReportArgs, io: CommandIo) {
       if (!read.ok) {
         if (report) {
           unreadable++;
-          await io.stderr.write(`line ${item.line}: ${read.message} (left out)\n`);
+          await leftOut.add(where, item.line, read.message);
         }
         continue;
       }
+      await leftOut.flush();
       const pairing = source.inputRows?.pair(read.rollout);
       yield {
         line: item.line,
@@ -173,6 +178,7 @@ function readSource(source: Source, args: ReportArgs, io: CommandIo) {
         },
       };
     }
+    await leftOut.flush();
   }
   return { read, unreadable: () => unreadable };
 }

@@ -4,6 +4,7 @@
  * filter and the writers are lib's (lib/run, lib/export/csv), the same the browser's export uses, so a
  * download from the UI equals this command's output for the same filter.
  */
+
 import { csvHeader, csvRow, jsonlRow } from "../../lib/export/csv";
 import { type LineKind, readLine, rowRewards, unparsedLine } from "../../lib/folder";
 import { type HarnessChoice, harnessFor, parseHarnessChoice } from "../../lib/harness";
@@ -53,6 +54,7 @@ import {
 } from "../folder";
 import { inputsHelp, roleHelp } from "../inputs";
 import { type CommandIo, silentIo } from "../io";
+import { LeftOutLines } from "../left-out";
 import { namingFile, sayNotRollouts } from "../open";
 import { writeOutput } from "../output";
 import { LinePool, type LineWork, linesOf, readThreads, threadCount, threadsHelp } from "../threads";
@@ -292,7 +294,7 @@ function filterStages(filter: readonly FilterClause[]) {
 
 /** One line's answer: its row and whether the in-hand clauses keep it, or why it is left out (for stderr). */
 export type TriageLine =
-  | { readonly leftOut: string; readonly kind: LineKind }
+  | { readonly leftOut: { readonly line: number; readonly message: string }; readonly kind: LineKind }
   | {
       readonly row: RunRow;
       readonly fieldOk: boolean;
@@ -308,15 +310,13 @@ function triageLine(
   fieldClauses: readonly FilterClause[],
   recordedFieldClauses: readonly FilterClause[],
 ): TriageLine {
-  const where = source.file === null ? "" : `${source.file} `;
   if (!item.ok) {
     const answer = unparsedLine(item.error, item.text ?? null);
-    return { leftOut: `${where}line ${item.line}: ${answer.message} (left out)\n`, kind: answer.kind };
+    return { leftOut: { line: item.line, message: answer.message }, kind: answer.kind };
   }
   // Parse once at the edge: a line that is not a rollout is named with its kind and left out.
   const read = readLine(item.value);
-  if (!read.ok)
-    return { leftOut: `${where}line ${item.line}: ${read.message} (left out)\n`, kind: read.kind };
+  if (!read.ok) return { leftOut: { line: item.line, message: read.message }, kind: read.kind };
   // The one pairing rule (lib/verify InputIndex): Gym's indices, else an equal task input.
   const pairing = source.inputRows?.pair(read.rollout);
   const row = runRow(item.line, read.rollout, {
@@ -385,6 +385,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
       const breakdown: RunRow[] = [];
       const recordedRows: RunRow[] = [];
       const runs = new Map<RunRow, string>();
+      const leftOut = new LeftOutLines((text) => io.stderr.write(text));
       let unreadable = 0;
       let total = 0;
       if (args.format === "csv") await output.write(encoder.encode(csvHeader(folder)));
@@ -393,17 +394,19 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
         const kinds = new Set<LineKind>();
         const fieldOk = new Set<number>();
         const recordedOk = new Set<number>();
+        const where = source.file === null ? "" : `${source.file} `;
         for await (const answer of namingFile(source.path, linesOf(source.path, index, work, pool))) {
           if ("leftOut" in answer) {
             unreadable++;
             kinds.add(answer.kind);
-            await io.stderr.write(answer.leftOut);
+            await leftOut.add(where, answer.leftOut.line, answer.leftOut.message);
             continue;
           }
           rows.push(answer.row);
           if (answer.fieldOk) fieldOk.add(answer.row.line);
           if (answer.recordedOk) recordedOk.add(answer.row.line);
         }
+        await leftOut.flush();
         // One sentence for a single FILE without one rollout (an empty one included).
         if (source.file === null && rows.length === 0) await sayNotRollouts(source.path, io, kinds);
         // Gym's own numbers beside ours, as `cli verify` prints them (recomputed: the contract policy's).
