@@ -21,6 +21,8 @@ test("a harness chosen for one agent leaves every other agent's rows as they wer
   await page.getByLabel("Agent", { exact: true }).selectOption("hermes_prov_agent");
   await expect(page.getByTestId("tiles-scope")).toBeVisible();
   const hermesBefore = await tile(page, "mismatched");
+  // 17 agents: their selects are folded behind one line.
+  await page.getByTestId("harness-agents-folded").locator("summary").click();
   // Claude Code for its own agent only: the Hermes rows keep their labels.
   await page.getByLabel("Harness for claude_prov_agent").selectOption("claude-code");
   await expect

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import type { FileRole } from "@/lib/folder";
 import { compareMetrics, DatasetTally, type GymMetrics, readGymMetrics, rowRewards } from "@/lib/folder";
 import type { FolderFileView, FolderRunView, FolderSummary, GymMetricsView } from "@/worker/protocol";
-import { FolderPanel, folderNeedsALook, GymMetricsPanel } from "./FolderPanel";
+import { FOLDER_RUNS_OPEN_MAX, FolderPanel, folderNeedsALook, GymMetricsPanel } from "./FolderPanel";
 
 const SERVERS = join(import.meta.dirname, "../../fixtures/gym-examples/resources_servers");
 const METRICS = "data/example_metrics.json";
@@ -164,6 +164,18 @@ describe("FolderPanel", () => {
     expect(screen.getByTestId("folder-runs")).toHaveTextContent(
       "read with the Gym config configs/x.yaml (it routes agents to x)",
     );
+  });
+
+  it("folds what each rollouts file is read with past a few files, behind a line that counts them", () => {
+    const runs = Array.from({ length: FOLDER_RUNS_OPEN_MAX + 1 }, (_, i) => ({
+      ...run,
+      rollouts: `s${i}/data/example_rollouts.jsonl`,
+    }));
+    render(<FolderPanel folder={{ ...recognised, runs }} onRole={() => {}} busy={false} />);
+    const folded = screen.getByTestId("folder-runs-folded");
+    expect(folded).not.toHaveAttribute("open");
+    expect(folded).toHaveTextContent(`What each of the ${runs.length} rollouts files is read with`);
+    expect(within(folded).getAllByRole("listitem")).toHaveLength(runs.length);
   });
 
   it("starts open when something needs a look: an unrecognised data file, no rollouts file, no config or task rows", () => {

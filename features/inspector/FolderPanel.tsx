@@ -89,6 +89,11 @@ const DATA_FILE = /\.(jsonl|json|ya?ml)(\.gz)?$/i;
 
 /** Files the table shows unfolded at most; a longer one starts folded whatever it holds. */
 const FOLDER_TABLE_OPEN_MAX = 12;
+/**
+ * Rollouts files whose lines (what each is read with) are shown unfolded at most: Gym's environments/ tree
+ * has 12, whose lines stood ~600 px above the whole folder's answer at 1440 px.
+ */
+export const FOLDER_RUNS_OPEN_MAX = 3;
 
 /**
  * The files whose role needs a look: data files no role was recognised for (a server folder's README.md or
@@ -180,7 +185,7 @@ export function FolderPanel({
           </tbody>
         </table>
       </details>
-      {folder.runs.length > 0 && folder.runs.length <= FOLDER_TABLE_OPEN_MAX && (
+      {folder.runs.length > 0 && folder.runs.length <= FOLDER_RUNS_OPEN_MAX && (
         <ul className={styles.folderRuns} data-testid="folder-runs">
           {folder.runs.map((run) => (
             <RunLine key={run.rollouts} run={run} />
@@ -188,8 +193,8 @@ export function FolderPanel({
         </ul>
       )}
       {/* Gym's whole tree (86 rollouts files): one line each stood 6,000 px above the inspector. */}
-      {folder.runs.length > FOLDER_TABLE_OPEN_MAX && (
-        <details className={styles.folderRuns}>
+      {folder.runs.length > FOLDER_RUNS_OPEN_MAX && (
+        <details className={styles.folderRuns} data-testid="folder-runs-folded">
           <summary>What each of the {folder.runs.length} rollouts files is read with</summary>
           <ul data-testid="folder-runs">
             {folder.runs.map((run) => (

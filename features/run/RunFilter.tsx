@@ -1,4 +1,4 @@
-import { memo } from "react";
+import { memo, useState } from "react";
 import { cx } from "@/components/cx";
 import { useDraft } from "@/hooks/use-draft";
 import { type AgentInference, chooseFor, type HarnessChoice, harnessFor } from "@/lib/harness";
@@ -6,6 +6,9 @@ import type { HarnessId } from "@/lib/harness/types";
 import { DEFAULT_REWARD, type Reward, rewardName } from "@/lib/run";
 import { filterApplies, HARNESS_IDS } from "./list";
 import styles from "./RunFilter.module.css";
+
+/** Agents listed with their own harness select unfolded at most (HarnessAgents). */
+export const HARNESS_AGENTS_OPEN_MAX = 3;
 
 interface Props {
   filter: string;
@@ -180,46 +183,89 @@ export const RunFilter = memo(function RunFilter(props: Props) {
         </span>
       </div>
       {props.agents.length > 0 && (
-        <div className="harness-agents" data-testid="harness-agents">
-          {props.agents.map((agent) => {
-            const own = Object.hasOwn(props.harness.agents, agent)
-              ? (props.harness.agents[agent] ?? null)
-              : null;
-            const offer = props.inferred.find((i) => i.agent === agent)?.inference;
-            const applied = harnessFor(props.harness, agent);
-            return (
-              <div key={agent} className="harness-agent" data-agent={agent} data-harness={applied ?? ""}>
-                <span className="harness-choice">
-                  {agent}{" "}
-                  <HarnessSelect
-                    label={`Harness for ${agent}`}
-                    value={own}
-                    none={props.harness.all === null ? "unknown" : `as every agent (${props.harness.all})`}
-                    onChange={(harness) => props.onHarness(chooseFor(props.harness, agent, harness))}
-                  />
-                </span>
-                {offer && offer.harnesses.length > 0 && !offer.harnesses.some((h) => h === applied) && (
-                  <span className={styles.harnessOffer} data-testid="harness-offer">
-                    <em>inferred</em> for {agent} ({offer.explained} of {offer.aliased} names):{" "}
-                    {offer.harnesses.map((harness) => (
-                      <button
-                        type="button"
-                        key={harness}
-                        className="button-small"
-                        onClick={() => props.onHarness(chooseFor(props.harness, agent, harness))}
-                        data-harness={harness}
-                      >
-                        use {harness}
-                      </button>
-                    ))}
-                    <span className="muted"> — not applied until you choose it.</span>
-                  </span>
-                )}
-              </div>
-            );
-          })}
-        </div>
+        <HarnessAgents
+          agents={props.agents}
+          harness={props.harness}
+          inferred={props.inferred}
+          onHarness={props.onHarness}
+        />
       )}
     </div>
   );
 });
+
+/**
+ * Agents whose harness is chosen apart, each with its own select (and an inferred harness to apply, when there is
+ * one); unfolded up to HARNESS_AGENTS_OPEN_MAX agents, or while one has its own choice. The golden workplace run
+ * has 17 agents, whose lines stood ~1,500 px above the rollout list.
+ */
+export function HarnessAgents({
+  agents,
+  harness: choice,
+  inferred,
+  onHarness,
+}: Pick<Props, "agents" | "harness" | "inferred" | "onHarness">) {
+  const offerOf = (agent: string) => {
+    const offer = inferred.find((i) => i.agent === agent)?.inference;
+    const applied = harnessFor(choice, agent);
+    return offer && offer.harnesses.length > 0 && !offer.harnesses.some((h) => h === applied) ? offer : null;
+  };
+  const own = agents.filter((agent) => Object.hasOwn(choice.agents, agent)).length;
+  const offered = agents.filter((agent) => offerOf(agent) !== null).length;
+  // Decided when the list first shows, then the user's.
+  const [open, setOpen] = useState(() => agents.length <= HARNESS_AGENTS_OPEN_MAX || own > 0);
+  const list = (
+    <div className="harness-agents" data-testid="harness-agents">
+      {agents.map((agent) => {
+        const own = Object.hasOwn(choice.agents, agent) ? (choice.agents[agent] ?? null) : null;
+        const offer = offerOf(agent);
+        const applied = harnessFor(choice, agent);
+        return (
+          <div key={agent} className="harness-agent" data-agent={agent} data-harness={applied ?? ""}>
+            <span className="harness-choice">
+              {agent}{" "}
+              <HarnessSelect
+                label={`Harness for ${agent}`}
+                value={own}
+                none={choice.all === null ? "unknown" : `as every agent (${choice.all})`}
+                onChange={(harness) => onHarness(chooseFor(choice, agent, harness))}
+              />
+            </span>
+            {offer !== null && (
+              <span className={styles.harnessOffer} data-testid="harness-offer">
+                <em>inferred</em> for {agent} ({offer.explained} of {offer.aliased} names):{" "}
+                {offer.harnesses.map((harness) => (
+                  <button
+                    type="button"
+                    key={harness}
+                    className="button-small"
+                    onClick={() => onHarness(chooseFor(choice, agent, harness))}
+                    data-harness={harness}
+                  >
+                    use {harness}
+                  </button>
+                ))}
+                <span className="muted"> — not applied until you choose it.</span>
+              </span>
+            )}
+          </div>
+        );
+      })}
+    </div>
+  );
+  if (agents.length <= HARNESS_AGENTS_OPEN_MAX) return list;
+  return (
+    <details
+      open={open}
+      onToggle={(event) => setOpen(event.currentTarget.open)}
+      data-testid="harness-agents-folded"
+    >
+      <summary className="muted">
+        Harness per agent: {agents.length} agents
+        {own > 0 ? `, ${own} with a harness of their own` : ""}
+        {offered > 0 ? `, ${offered} with an inferred harness not applied` : ""}
+      </summary>
+      {list}
+    </details>
+  );
+}

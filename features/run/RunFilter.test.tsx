@@ -1,0 +1,68 @@
+/** The harness per agent: a select each, folded behind one line past a few agents (the golden run has 17). */
+import { cleanup, render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { AgentInference } from "@/lib/harness";
+import { HARNESS_AGENTS_OPEN_MAX, HarnessAgents } from "./RunFilter";
+
+afterEach(cleanup);
+
+const agents = (n: number) => Array.from({ length: n }, (_, i) => `agent_${i}`);
+const hermes = (agent: string): AgentInference => ({
+  agent,
+  inference: { basis: "inferred", harnesses: ["hermes"], aliased: 4, explained: 4 },
+});
+
+describe("HarnessAgents", () => {
+  it("lists a few agents unfolded, each with its select and the harness inferred for it", async () => {
+    const onHarness = vi.fn();
+    const few = agents(HARNESS_AGENTS_OPEN_MAX);
+    render(
+      <HarnessAgents
+        agents={few}
+        harness={{ all: null, agents: {} }}
+        inferred={[hermes("agent_1")]}
+        onHarness={onHarness}
+      />,
+    );
+    expect(screen.queryByTestId("harness-agents-folded")).toBeNull();
+    expect(screen.getAllByRole("combobox")).toHaveLength(few.length);
+    await userEvent.click(screen.getByRole("button", { name: "use hermes" }));
+    expect(onHarness).toHaveBeenLastCalledWith({ all: null, agents: { agent_1: "hermes" } });
+  });
+
+  it("folds many agents behind a line that counts them, their own choices and the offers not applied", async () => {
+    const many = agents(17);
+    render(
+      <HarnessAgents
+        agents={many}
+        harness={{ all: null, agents: {} }}
+        inferred={[hermes("agent_2"), hermes("agent_5")]}
+        onHarness={vi.fn()}
+      />,
+    );
+    const folded = screen.getByTestId("harness-agents-folded");
+    expect(folded).not.toHaveAttribute("open");
+    expect(within(folded).getByText(/^Harness per agent/)).toHaveTextContent(
+      "Harness per agent: 17 agents, 2 with an inferred harness not applied",
+    );
+    await userEvent.click(within(folded).getByText(/^Harness per agent/));
+    expect(folded).toHaveAttribute("open");
+    expect(within(folded).getAllByRole("combobox")).toHaveLength(17);
+  });
+
+  it("starts unfolded when an agent has a harness of its own: the choice stays in sight", () => {
+    render(
+      <HarnessAgents
+        agents={agents(17)}
+        harness={{ all: null, agents: { agent_3: "claude-code" } }}
+        inferred={[]}
+        onHarness={vi.fn()}
+      />,
+    );
+    expect(screen.getByTestId("harness-agents-folded")).toHaveAttribute("open");
+    expect(screen.getByText(/^Harness per agent/)).toHaveTextContent(
+      "17 agents, 1 with a harness of their own",
+    );
+  });
+});
