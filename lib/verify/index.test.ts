@@ -16,6 +16,7 @@ import {
 } from "./index";
 import { defaultRegistry, getVerifier, knownTools, verifierServers } from "./registry";
 import type { Verifier } from "./types";
+import { NO_PORT_NEXT } from "./unverified";
 
 // Every entry point takes a Rollout narrowed at the edge; these tests build plain JSON and narrow it here.
 const verify = (value: unknown, options?: VerifyOptions) => verifyRollout(asRollout(value), options);
@@ -185,6 +186,8 @@ describe("verifyRollout pipeline", () => {
     expect(unnamed.server_source).toBe("none");
     expect(unnamed.unverified?.code).toBe("no_server");
     expect(unnamed.error).toContain("Choose the verifying server");
+    // Most of Gym's servers have no port here: the sentence says what to do for those too.
+    expect(unnamed.error?.endsWith(NO_PORT_NEXT)).toBe(true);
 
     // A lone file's agent: the folder Gym wrote routes it (its configs), so the next step says to open it;
     // with a folder's configs already open, that advice would be a loop.

@@ -61,6 +61,10 @@ export interface LineSource {
   readonly configs?: readonly string[];
 }
 
+/** The next step when the run's server is none of those with a port here (a no_server sentence's last). */
+export const NO_PORT_NEXT =
+  "If its server has no verifier port here, verify it through that server's own /verify, from /live.";
+
 /**
  * `inputs`: how the line paired with the open inputs (null when none are open: then the sentence says to
  * open them; an unpaired line says why instead). `unroutedAgent`: the line's agent, when no Gym config was
@@ -83,7 +87,8 @@ export function noServer(
       : inputs === null
         ? `${choose}, or open the materialized inputs file the run was made from.`
         : `${choose}. ${inputs.reason}`;
-  return { code: "no_server", message: `${reason} ${next}` };
+  // Most of Gym's servers have no port here: choosing among the ported ones cannot score their runs.
+  return { code: "no_server", message: `${reason} ${next} ${NO_PORT_NEXT}` };
 }
 
 /** `ng_run` with the folder's configs, as Gym starts the servers a config declares. */
