@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { configRoutes, type FolderFile, planFolder } from "@/lib/folder";
+import { comparePaths, configRoutes, type FolderFile, planFolder } from "@/lib/folder";
 import { startServerHint } from "@/lib/live";
 import { lineConfigs, ngRunCommand } from "@/lib/verify";
 import { applyPlan, decideRoles, folderSummary } from "./folder";
@@ -88,5 +88,29 @@ describe("/live's ng_run for a folder's line", () => {
     expect(entry?.unverified).toBe("no_verifier");
     expect(entry?.error).toContain(`start it with ${ngRunCommand(configs)}`);
     expect(startServerHint(configs)).toContain(ngRunCommand(configs));
+  });
+});
+
+describe("a folder's files", () => {
+  it("come in the order cli triage DIR walks them, whatever order the browser hands them in", async () => {
+    const root = join(import.meta.dirname, "../fixtures/gym-examples/resources_servers");
+    const entries: FolderEntry[] = [];
+    // Reversed: a file picker's order is the file system's, not the paths'.
+    for (const server of ["structeval", "image_tools"].reverse())
+      for (const name of readdirSync(join(root, server, "data"))
+        .sort()
+        .reverse())
+        entries.push({
+          path: `${server}/data/${name}`,
+          file: new File([readFileSync(join(root, server, "data", name))], name),
+        });
+    const service = new DataService(inProcessPool());
+    const summary = await service.loadFolder("servers", entries, new AbortController().signal, () => {});
+    const paths = (summary.folder?.files ?? []).map((file) => file.path);
+    expect(paths).toEqual([...paths].sort(comparePaths));
+    expect(paths[0]).toBe("image_tools/data/example.jsonl");
+    const rollouts = summary.datasets.filter((d) => d.kind === "rollouts").map((d) => d.name);
+    expect(rollouts).toEqual([...rollouts].sort(comparePaths));
+    expect(rollouts[0]).toBe("image_tools/data/example_rollouts.jsonl");
   });
 });

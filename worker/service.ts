@@ -12,7 +12,7 @@
  * Node tests with an in-process pool.
  */
 
-import { type FileRole, type GymConfig, isHiddenPath, planFolder } from "../lib/folder";
+import { comparePaths, type FileRole, type GymConfig, isHiddenPath, planFolder } from "../lib/folder";
 import { type HarnessChoice, sameChoice } from "../lib/harness";
 import { type OpenedDetail, servers } from "./core";
 import { readDetail, verifyInPool } from "./detail";
@@ -216,7 +216,10 @@ export class DataService {
     signal: AbortSignal,
     progress: Progress,
   ): Promise<SessionSummary> {
-    const visible = entries.filter((entry) => !isHiddenPath(entry.path));
+    // In the order cli triage DIR walks them: the files' table, the chips and the file shown first follow it.
+    const visible = entries
+      .filter((entry) => !isHiddenPath(entry.path))
+      .sort((a, b) => comparePaths(a.path, b.path));
     const heads = await Promise.all(visible.map(folderHead));
     return this.openFolder(
       { name, entries: visible, heads, overrides: new Map() },
