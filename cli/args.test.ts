@@ -62,6 +62,15 @@ describe("CLI argument helpers", () => {
     const roles = scanOptions(["d", "--role", "a=config", "--role=b=ignore"], ["--role"], ["--role"]);
     expect(roles).toMatchObject({ ok: true, lists: new Map([["--role", ["a=config", "b=ignore"]]]) });
     expect(scanOptions(["--nope", "-h"], [])).toEqual({ ok: false, error: "unknown option --nope" });
+    // A single dash is an option too, never a file; the long form it may stand for is named.
+    expect(scanOptions(["dir", "-o", "x.html"], ["--out"])).toEqual({
+      ok: false,
+      error: "unknown option -o (options are long: --out)",
+    });
+    expect(scanOptions(["-x"], ["--out"])).toEqual({ ok: false, error: "unknown option -x" });
+    // A file whose name starts with a dash goes after `--`; a lone `-` is a file name.
+    expect(scanOptions(["--", "-o"], ["--out"])).toMatchObject({ ok: true, files: ["-o"] });
+    expect(scanOptions(["-"], ["--out"])).toMatchObject({ ok: true, files: ["-"] });
     expect(scanOptions(["-h", "--nope"], [])).toEqual({ ok: true, help: true });
     expect(scanOptions(["--server"], ["--server"])).toEqual({ ok: false, error: "--server needs a value" });
     expect(scanOptions(["--server", "a", "--server=b"], ["--server"])).toEqual({

@@ -54,6 +54,15 @@ export function scanOptions<Name extends string>(
       values.set(name, value);
       continue;
     }
+    // A single dash before a name is an option here too, never a file (a file named so goes after `--`):
+    // `-o x.html` read as files gave "expected one FILE, got 3".
+    if (arg.length > 1 && arg.startsWith("-")) {
+      const long = valueOptions.find((option) => option.startsWith(`-${arg}`));
+      return {
+        ok: false,
+        error: `unknown option ${arg}${long === undefined ? "" : ` (options are long: ${long})`}`,
+      };
+    }
     files.push(arg);
   }
   return { ok: true, help: false, values, lists, files };
