@@ -62,6 +62,11 @@ describe("the shown file", () => {
     // Two files end with the name: neither is guessed, the first is shown.
     expect(shownDataset(folder, null, "data/example_rollouts.jsonl")?.id).toBe("f1");
     expect(shownDataset(folder, "f1", "ether0/data/example_rollouts.jsonl")?.id).toBe("f1");
+    // A file of records that are no rollouts is not the one opened on, though it comes first.
+    const records = datasetSummary({ id: "e", name: "wa_expected.jsonl", rows: 0 });
+    const run = datasetSummary({ id: "r", name: "wa_noecho.jsonl", rows: 56 });
+    expect(shownDataset([records, run], null)?.id).toBe("r");
+    expect(shownDataset([records], null)?.id).toBe("e");
   });
 });
 

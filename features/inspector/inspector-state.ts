@@ -167,7 +167,8 @@ export function restorePlan(start: {
 /**
  * The rollouts file shown: the URL names it by dataset id (files with the same name are distinct datasets);
  * a name still works for links; else the file a link was made on (`name`: its name there, matched as
- * view-state linkedName matches it, so a link opened with a folder lands on its file); else the first.
+ * view-state linkedName matches it, so a link opened with a folder lands on its file); else the first with
+ * rollouts; else the first.
  */
 export function shownDataset(
   rolloutSets: readonly DatasetSummary[],
@@ -185,6 +186,9 @@ export function shownDataset(
     rolloutSets.find((candidate) => candidate.id === file) ??
     rolloutSets.find((candidate) => candidate.name === file) ??
     rolloutSets.find((candidate) => linked !== null && candidate.name === linked) ??
+    // A folder's file of records that are no rollouts (the golden folder's wa_expected.jsonl comes first by
+    // path) is not the one to open on.
+    rolloutSets.find((candidate) => candidate.rows > 0) ??
     rolloutSets[0] ??
     null
   );
