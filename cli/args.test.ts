@@ -68,6 +68,11 @@ describe("CLI argument helpers", () => {
       error: "unknown option -o (options are long: --out)",
     });
     expect(scanOptions(["-x"], ["--out"])).toEqual({ ok: false, error: "unknown option -x" });
+    // Several options start so: each is named, none chosen.
+    expect(scanOptions(["-f", "x"], ["--filter", "--format", "--out"])).toEqual({
+      ok: false,
+      error: "unknown option -f (options are long: --filter or --format)",
+    });
     // A file whose name starts with a dash goes after `--`; a lone `-` is a file name.
     expect(scanOptions(["--", "-o"], ["--out"])).toMatchObject({ ok: true, files: ["-o"] });
     expect(scanOptions(["-"], ["--out"])).toMatchObject({ ok: true, files: ["-"] });

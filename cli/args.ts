@@ -57,10 +57,11 @@ export function scanOptions<Name extends string>(
     // A single dash before a name is an option here too, never a file (a file named so goes after `--`):
     // `-o x.html` read as files gave "expected one FILE, got 3".
     if (arg.length > 1 && arg.startsWith("-")) {
-      const long = valueOptions.find((option) => option.startsWith(`-${arg}`));
+      const long = valueOptions.filter((option) => option.startsWith(`-${arg}`));
+      const named = long.length <= 1 ? (long[0] ?? "") : `${long.slice(0, -1).join(", ")} or ${long.at(-1)}`;
       return {
         ok: false,
-        error: `unknown option ${arg}${long === undefined ? "" : ` (options are long: ${long})`}`,
+        error: `unknown option ${arg}${named === "" ? "" : ` (options are long: ${named})`}`,
       };
     }
     files.push(arg);

@@ -8,8 +8,9 @@ export class LeftOutLines {
 
   constructor(private readonly write: (text: string) => unknown) {}
 
-  /** Line `line` of the file `where` names ("" for a single FILE, else its path and a space) is left out. */
-  async add(where: string, line: number, message: string): Promise<void> {
+  /** Line `line` is left out: of a folder's `file` (its path, which the line names), or of the single FILE (null). */
+  async add(file: string | null, line: number, message: string): Promise<void> {
+    const where = file === null ? "" : `${file} `;
     const run = this.run;
     if (run !== null && run.where === where && run.message === message && line === run.last + 1) {
       run.last = line;
@@ -19,7 +20,7 @@ export class LeftOutLines {
     this.run = { where, first: line, last: line, message };
   }
 
-  /** Says the pending run; before anything else goes to stderr, and at the end. */
+  /** Says the pending run; before anything else goes to stderr, and at the end (a failed read's too). */
   async flush(): Promise<void> {
     const run = this.run;
     if (run === null) return;

@@ -147,38 +147,40 @@ function readSource(source: Source, args: ReportArgs, io: CommandIo) {
   let unreadable = 0;
   async function* read(only: ReadonlySet<number> | null, report: boolean): AsyncIterable<RunSourceLine> {
     const stream = await openFileStream(source.path);
-    // A folder's lines are named with their file, as cli triage names them.
-    const where = source.file === null ? "" : `${source.file} `;
     const leftOut = new LeftOutLines((text) => io.stderr.write(text));
-    for await (const item of namingFile(source.path, readJsonl(stream))) {
-      if (only !== null && !only.has(item.line)) continue;
-      if (!item.ok) {
-        if (report) unreadable++;
-        continue;
-      }
-      const read = readLine(item.value);
-      if (!read.ok) {
-        if (report) {
-          unreadable++;
-          await leftOut.add(where, item.line, read.message);
+    try {
+      for await (const item of namingFile(source.path, readJsonl(stream))) {
+        if (only !== null && !only.has(item.line)) continue;
+        if (!item.ok) {
+          if (report) unreadable++;
+          continue;
         }
-        continue;
+        const read = readLine(item.value);
+        if (!read.ok) {
+          if (report) {
+            unreadable++;
+            // A folder's lines are named with their file, as cli triage names them.
+            await leftOut.add(source.file, item.line, read.message);
+          }
+          continue;
+        }
+        await leftOut.flush();
+        const pairing = source.inputRows?.pair(read.rollout);
+        yield {
+          line: item.line,
+          value: read.rollout,
+          options: {
+            config: source.config,
+            ...lineSource(source),
+            ...(args.server === undefined ? {} : { server: args.server }),
+            ...pairedRowOptions(source.inputRows, pairing),
+            ...(args.harness === undefined ? {} : { harness: args.harness }),
+          },
+        };
       }
+    } finally {
       await leftOut.flush();
-      const pairing = source.inputRows?.pair(read.rollout);
-      yield {
-        line: item.line,
-        value: read.rollout,
-        options: {
-          config: source.config,
-          ...lineSource(source),
-          ...(args.server === undefined ? {} : { server: args.server }),
-          ...pairedRowOptions(source.inputRows, pairing),
-          ...(args.harness === undefined ? {} : { harness: args.harness }),
-        },
-      };
     }
-    await leftOut.flush();
   }
   return { read, unreadable: () => unreadable };
 }

@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { rowsCsv, rowsJsonl } from "../../lib/export/csv";
@@ -310,6 +311,49 @@ describe("cli triage", () => {
     expect(await run([path, "--format", "jsonl"], io)).toBe(0);
     expect(io.out().trim().split("\n")).toHaveLength(1);
     expect(io.err()).toMatch(/^line 2: .+ \(left out\)$/m);
+  });
+
+  it("says consecutive lines left out for one reason once, and says them before a read fails", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "triage-"));
+    const record = `${JSON.stringify({ reward: 0, expected: "x" })}\n`;
+    const text = `${record.repeat(3)}${generated.text.split("\n")[0]}\n${record}`;
+    const plain = join(dir, "records.jsonl");
+    await writeFile(plain, text);
+    const io = memoryIo();
+    expect(await run([plain, "--format", "jsonl"], io)).toBe(0);
+    expect(
+      io
+        .err()
+        .match(/^lines? .*\(left out\)$/gm)
+        ?.map((l) => l.split(":")[0]),
+    ).toEqual(["lines 1-3", "line 5"]);
+    // A damaged gzip inside a run of records: the lines read before the damage are named, then the damage.
+    const whole = gzipSync(Buffer.from(`${generated.text.split("\n")[0]}\n${record.repeat(50_000)}`));
+    const cut = join(dir, "cut.jsonl.gz");
+    await writeFile(cut, whole.subarray(0, Math.floor(whole.length * 0.8)));
+    const broken = memoryIo();
+    expect(await run([cut, "--format", "jsonl"], broken)).toBe(1);
+    const err = broken.err();
+    expect(err).toMatch(/^lines 2-\d+: .+ \(left out\)$/m);
+    expect(err.indexOf("lines 2-")).toBeLessThan(err.indexOf("gzip"));
+  });
+
+  it("a folder's recorded fields are counted per file with no server, filtered or not (Gym's environments/)", async () => {
+    const dir = join(import.meta.dirname, "../../fixtures/gym-examples/environments");
+    const headings = async (...args: string[]) => {
+      const io = memoryIo();
+      expect(await run([dir, ...args], io)).toBe(0);
+      return io
+        .out()
+        .split("\n")
+        .filter((line) => line.includes("What Gym's verifier wrote"));
+    };
+    const all = await headings();
+    expect(all.length).toBeGreaterThan(3);
+    for (const line of all) expect(line).toMatch(/^no server \([^)]+\/data\/example_rollouts\.jsonl\): /);
+    // The counts' scope leaves out the cause and zero clauses: the same groups, each beside its passes.
+    expect(await headings("--filter", "cause:no_server")).toEqual(all);
+    expect(await headings("--filter", "recorded:..0")).toEqual(all);
   });
 
   it("--out writes the same bytes as stdout, and never over the input", async () => {

@@ -394,19 +394,22 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
         const kinds = new Set<LineKind>();
         const fieldOk = new Set<number>();
         const recordedOk = new Set<number>();
-        const where = source.file === null ? "" : `${source.file} `;
-        for await (const answer of namingFile(source.path, linesOf(source.path, index, work, pool))) {
-          if ("leftOut" in answer) {
-            unreadable++;
-            kinds.add(answer.kind);
-            await leftOut.add(where, answer.leftOut.line, answer.leftOut.message);
-            continue;
+        try {
+          for await (const answer of namingFile(source.path, linesOf(source.path, index, work, pool))) {
+            if ("leftOut" in answer) {
+              unreadable++;
+              kinds.add(answer.kind);
+              await leftOut.add(source.file, answer.leftOut.line, answer.leftOut.message);
+              continue;
+            }
+            rows.push(answer.row);
+            if (answer.fieldOk) fieldOk.add(answer.row.line);
+            if (answer.recordedOk) recordedOk.add(answer.row.line);
           }
-          rows.push(answer.row);
-          if (answer.fieldOk) fieldOk.add(answer.row.line);
-          if (answer.recordedOk) recordedOk.add(answer.row.line);
+        } finally {
+          // Lines left out before a read fails (a damaged gzip) are said before its error.
+          await leftOut.flush();
         }
-        await leftOut.flush();
         // One sentence for a single FILE without one rollout (an empty one included).
         if (source.file === null && rows.length === 0) await sayNotRollouts(source.path, io, kinds);
         // Gym's own numbers beside ours, as `cli verify` prints them (recomputed: the contract policy's).
@@ -415,8 +418,16 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
         const file = source.file ?? undefined;
         total += rows.length;
         for (const row of withTaskWide(rows)) {
-          if (args.format === "summary" && recordedOk.has(row.line) && matchesFilter(recordedRowClauses, row))
+          // The recorded fields' rows are wider than the kept ones (recordedFieldsScope): each is named with
+          // its file too, so a folder's counts per file hold under any filter.
+          if (
+            args.format === "summary" &&
+            recordedOk.has(row.line) &&
+            matchesFilter(recordedRowClauses, row)
+          ) {
             recordedRows.push(row);
+            if (folder && file !== undefined) runs.set(row, file);
+          }
           if (!fieldOk.has(row.line)) continue;
           if (args.format === "summary" && matchesFilter(breakdownClauses, row)) breakdown.push(row);
           if (!matchesFilter(rowClauses, row)) continue;
