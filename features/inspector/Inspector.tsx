@@ -90,7 +90,7 @@ export function Inspector() {
   );
 
   const rolloutSets = session?.datasets.filter((dataset) => dataset.kind === "rollouts") ?? [];
-  const dataset = shownDataset(rolloutSets, view.file, view.name);
+  const dataset = shownDataset(rolloutSets, view.file, view.name, loader.loading);
   // Not for a file with a problem (empty, CSV, binary): its banner says what it is, and no line is listed.
   const noRollouts = dataset?.indexed === true && dataset.rows === 0 && dataset.problem === null;
   const { landing, goHome, onFiles, onFolder, onSample, onRecent } = useDeepLink({

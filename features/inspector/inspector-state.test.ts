@@ -67,6 +67,11 @@ describe("the shown file", () => {
     const run = datasetSummary({ id: "r", name: "wa_noecho.jsonl", rows: 56 });
     expect(shownDataset([records, run], null)?.id).toBe("r");
     expect(shownDataset([records], null)?.id).toBe("e");
+    // While files are still loading, a link's file that is not in yet is waited for, not replaced.
+    expect(shownDataset([records, run], null, "wa_rollouts.jsonl", true)).toBeNull();
+    expect(shownDataset([records, run], null, "wa_rollouts.jsonl", false)?.id).toBe("r");
+    // A kept id that names no file any more (after a reload): the name still finds the file.
+    expect(shownDataset([records, run], "d-gone", "wa_noecho.jsonl")?.id).toBe("r");
   });
 });
 

@@ -166,31 +166,33 @@ export function restorePlan(start: {
 
 /**
  * The rollouts file shown: the URL names it by dataset id (files with the same name are distinct datasets);
- * a name still works for links; else the file a link was made on (`name`: its name there, matched as
- * view-state linkedName matches it, so a link opened with a folder lands on its file); else the first with
- * rollouts; else the first.
+ * a name still works for links. Else the file a link was made on (`name`: its name there, matched as
+ * view-state linkedName matches it, so a link opened with a folder lands on its file; also when a kept id
+ * no longer names a file, as after a reload): while files are still `loading`, none is shown until it comes.
+ * Else the first with rollouts; else the first.
  */
 export function shownDataset(
   rolloutSets: readonly DatasetSummary[],
   file: string | null,
   name: string | null = null,
+  loading = false,
 ): DatasetSummary | null {
-  const linked =
-    file === null && name !== null
-      ? linkedName(
-          rolloutSets.map((candidate) => candidate.name),
-          name,
-        )
-      : null;
-  return (
+  const chosen =
     rolloutSets.find((candidate) => candidate.id === file) ??
-    rolloutSets.find((candidate) => candidate.name === file) ??
-    rolloutSets.find((candidate) => linked !== null && candidate.name === linked) ??
+    rolloutSets.find((candidate) => candidate.name === file);
+  if (chosen !== undefined) return chosen;
+  if (name !== null) {
+    const linked = linkedName(
+      rolloutSets.map((candidate) => candidate.name),
+      name,
+    );
+    if (linked !== null) return rolloutSets.find((candidate) => candidate.name === linked) ?? null;
+    if (loading) return null;
+  }
+  return (
     // A folder's file of records that are no rollouts (the golden folder's wa_expected.jsonl comes first by
     // path) is not the one to open on.
-    rolloutSets.find((candidate) => candidate.rows > 0) ??
-    rolloutSets[0] ??
-    null
+    rolloutSets.find((candidate) => candidate.rows > 0) ?? rolloutSets[0] ?? null
   );
 }
 

@@ -105,10 +105,56 @@ describe("a link that names a rollout, call and filter", () => {
     expect(over.page.view).toEqual(DEFAULT_VIEW);
   });
 
-  it("is not applied to opened files that do not hold its file", () => {
+  it("applies to an opened file of another name, which the user chose, and names no file then", () => {
     const { page, hook } = renderLink("name=run.jsonl&line=6&f=agent:a");
-    act(() => hook.result.current.onFiles([new File(["{}\n"], "other.jsonl")]));
-    expect(page.view).toEqual(DEFAULT_VIEW);
+    act(() => hook.result.current.onFiles([new File(["{}\n"], "run (1).jsonl")]));
+    expect(page.view).toMatchObject({ name: null, line: 6, f: "agent:a" });
+  });
+
+  it("in a folder, names its file by the folder's path, and leaves out the hidden files the worker drops", () => {
+    const link = "name=wa_noecho.jsonl&line=16&f=recorded:0";
+    const paths = renderLink(link);
+    act(() =>
+      paths.hook.result.current.onFolder({
+        name: "golden",
+        entries: [{ path: "workplace-rollouts/wa_noecho.jsonl", file: FILE }],
+      }),
+    );
+    expect(paths.page.view).toMatchObject({ name: "workplace-rollouts/wa_noecho.jsonl", line: 16 });
+    const hidden = renderLink(link);
+    act(() =>
+      hidden.hook.result.current.onFolder({
+        name: "run",
+        entries: [{ path: ".old/wa_noecho.jsonl", file: FILE }],
+      }),
+    );
+    expect(hidden.page.view).toEqual(DEFAULT_VIEW);
+  });
+
+  it("is dropped once the files are in and its file is not the one shown: it was for another file", () => {
+    const { page, hook } = renderLink("name=a/wa_noecho.jsonl&line=16&f=recorded:0");
+    // Still loading, the page shows nothing for the link (inspector-state shownDataset): the view waits.
+    hook.rerender({ view: page.view, dataset: null, pending: false });
+    expect(page.view).toMatchObject({ line: 16, f: "recorded:0" });
+    // Its file shown: the link applies, the URL names the file as it is named here.
+    hook.rerender({ view: page.view, dataset: datasetSummary({ name: "wa_noecho.jsonl" }), pending: false });
+    expect(page.view).toMatchObject({ name: "wa_noecho.jsonl", line: 16, f: "recorded:0" });
+    // Another file shown (the link's was not among those opened): the rollout and filter go.
+    const other = renderLink("name=a/wa_noecho.jsonl&line=16&f=recorded:0");
+    other.hook.rerender({
+      view: other.page.view,
+      dataset: datasetSummary({ name: "b.jsonl" }),
+      pending: false,
+    });
+    expect(other.page.view).toEqual({ ...DEFAULT_VIEW, name: "b.jsonl" });
+    // A file chosen by its chip (an id in the URL) keeps the filter the user set.
+    const chosen = renderLink("name=a.jsonl&file=d-2&f=recorded:0");
+    chosen.hook.rerender({
+      view: chosen.page.view,
+      dataset: datasetSummary({ name: "b.jsonl" }),
+      pending: false,
+    });
+    expect(chosen.page.view).toMatchObject({ name: "b.jsonl", f: "recorded:0" });
   });
 });
 

@@ -4,9 +4,16 @@ import type { LoadState } from "@/hooks/data";
 import type { PickedFolder } from "@/hooks/folder-files";
 import { bundledSample } from "@/hooks/samples";
 import type { DatasetSummary, Sample } from "@/hooks/types";
+import { isHiddenPath } from "@/lib/folder";
 import { sampleSources } from "./inspector-state";
 import type { SetView } from "./use-view-state";
-import { DEFAULT_VIEW, type ViewState, viewForOpenedFiles, viewForOpenedFolder } from "./view-state";
+import {
+  DEFAULT_VIEW,
+  linkMissesShown,
+  type ViewState,
+  viewForOpenedFiles,
+  viewForOpenedFolder,
+} from "./view-state";
 
 export interface DeepLink {
   /** The landing page is shown (after Back from a sample, or the title link), though the worker holds files. */
@@ -58,10 +65,15 @@ export function useDeepLink(options: {
     if (view.sample !== null) setHome(false);
   }, [view.sample]);
 
-  // The URL names the shown file, so a link says which file to open in a tab that does not hold it.
+  // The URL names the shown file, so a link says which file to open in a tab that does not hold it. A link
+  // whose file is not the one shown once the files are in (a folder without it, a recent file of another
+  // name) was for another file: its rollout, call and filter go.
   useEffect(() => {
-    if (dataset !== null && !landing && view.name !== dataset.name) setView({ name: dataset.name });
-  }, [dataset, landing, view.name, setView]);
+    if (dataset === null || landing || view.name === dataset.name) return;
+    if (linkMissesShown(view, dataset.name))
+      setView({ ...DEFAULT_VIEW, reward: view.reward, name: dataset.name });
+    else setView({ name: dataset.name });
+  }, [dataset, landing, view, setView]);
 
   // Read when files are opened, not when the handlers are made: fast picks never see a stale answer.
   const showing = useRef(false);
@@ -94,8 +106,9 @@ export function useDeepLink(options: {
     (folder: PickedFolder) => {
       leaveLanding();
       onOpened();
-      // A link's rollout, call and filter apply to its file in the folder, as to a file opened alone.
-      const paths = folder.entries.map((entry) => entry.path);
+      // A link's rollout, call and filter apply to its file in the folder, as to a file opened alone; the
+      // hidden files the worker leaves out are not the folder's.
+      const paths = folder.entries.map((entry) => entry.path).filter((path) => !isHiddenPath(path));
       setView((state) => viewForOpenedFolder(state, showing.current, paths));
       void loadFolder(folder.name, folder.entries);
     },

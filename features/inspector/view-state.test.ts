@@ -15,6 +15,7 @@ import {
   DEFAULT_VIEW,
   keptForOpenedFiles,
   linkedName,
+  linkMissesShown,
   parseViewState,
   serializeViewState,
   type ViewState,
@@ -100,9 +101,12 @@ describe("a link opened where its file is not loaded", () => {
       ...DEFAULT_VIEW,
       reward: "legacy",
     });
-    // Opened files that do not hold the link's file: it was for another.
-    expect(viewForOpenedFiles(link, false, ["run.jsonl", "inputs.jsonl"])).toMatchObject({ line: 6 });
-    expect(viewForOpenedFiles(link, false, ["other.jsonl"])).toEqual(DEFAULT_VIEW);
+    // Opened files that do not hold the link's file by name: the user chose them; the link names none then.
+    expect(viewForOpenedFiles(link, false, ["run.jsonl", "inputs.jsonl"])).toMatchObject({
+      name: "run.jsonl",
+      line: 6,
+    });
+    expect(viewForOpenedFiles(link, false, ["run (1).jsonl"])).toMatchObject({ name: null, line: 6 });
   });
 
   it("a link's file among opened names: the same, or the one a path segment above or below it", () => {
@@ -120,6 +124,16 @@ describe("a link opened where its file is not loaded", () => {
     expect(linkedName(names, "data/example_rollouts.jsonl")).toBeNull();
     expect(linkedName(names, "0/data/example_rollouts.jsonl")).toBeNull();
     expect(linkedName(names, "other.jsonl")).toBeNull();
+    // Two files of the link's very name: neither.
+    expect(linkedName(["run.jsonl", "run.jsonl"], "run.jsonl")).toBeNull();
+  });
+
+  it("a link misses the shown file when it names another and no chip chose it", () => {
+    const link = parseViewState(new URLSearchParams("name=a/run.jsonl&line=6"));
+    expect(linkMissesShown(link, "run.jsonl")).toBe(false);
+    expect(linkMissesShown(link, "other.jsonl")).toBe(true);
+    expect(linkMissesShown({ ...link, file: "d-1" }, "other.jsonl")).toBe(false);
+    expect(linkMissesShown({ ...link, line: null }, "other.jsonl")).toBe(false);
   });
 });
 

@@ -80,13 +80,14 @@ export function keptForOpenedFiles(state: ViewState): ViewState {
 }
 
 /**
- * Which of the opened files' names a link's file name means: the same name, else the one name that ends with
- * it or that it ends with, path segment by path segment (a folder opened one level above or below the one the
+ * Which of the opened files' names a link's file name means: the one name equal to it, else the one name that
+ * ends with it or that it ends with, path segment by path segment (a folder opened above or below the one the
  * link was made in: `environments/calendar/data/x.jsonl` and `calendar/data/x.jsonl`). Null when none does,
- * or when several do: a link is never guessed at.
+ * or when several do (two files of one name included): a link is never guessed at.
  */
 export function linkedName(names: readonly string[], linkName: string): string | null {
-  if (names.includes(linkName)) return linkName;
+  const equal = names.filter((name) => name === linkName);
+  if (equal.length > 0) return equal.length === 1 ? linkName : null;
   const within = (long: string, short: string) => long.endsWith(`/${short}`);
   const matches = names.filter((name) => within(name, linkName) || within(linkName, name));
   return matches.length === 1 ? (matches[0] ?? null) : null;
@@ -94,9 +95,10 @@ export function linkedName(names: readonly string[], linkName: string): string |
 
 /**
  * The view when files are opened: a link's rollout, call and filter are for the file opened next while none is
- * shown, when that file is among them (`opened`: the opened files' names; a link that names no file applies to
- * whatever is opened); opened over a shown file, or without the linked one, they belong to another file, so
- * the new files start from the default view (with the reward setting kept).
+ * shown; opened over a shown file, they belong to that file, so the new files start from the default view
+ * (with the reward setting kept). `opened` (the opened files' names): when the link's file is not among them,
+ * the link keeps its rollout, call and filter but no longer names a file: the user chose the file to open
+ * (a download saved under another name), and it applies to the one shown.
  */
 export function viewForOpenedFiles(
   state: ViewState,
@@ -104,17 +106,34 @@ export function viewForOpenedFiles(
   opened?: readonly string[],
 ): ViewState {
   if (showing) return freshView(state);
-  if (opened !== undefined && state.name !== null && linkedName(opened, state.name) === null)
-    return freshView(state);
-  return keptForOpenedFiles(state);
+  const kept = keptForOpenedFiles(state);
+  if (opened === undefined || kept.name === null || !linkTarget(kept)) return kept;
+  return linkedName(opened, kept.name) === null ? { ...kept, name: null } : kept;
 }
 
 /**
- * The view when a folder is opened (`paths`: its files' paths): as for opened files, but a link must name its
- * file, since a folder holds many and the first one shown is none the link chose.
+ * The view when a folder is opened (`paths`: the files the folder's plan reads, hidden ones left out as the
+ * worker leaves them out): as for opened files, but a link must name one of its files, since a folder holds
+ * many and the first one shown is none the link chose; the view then names that file by its path here, which
+ * is the name the folder's dataset gets.
  */
 export function viewForOpenedFolder(state: ViewState, showing: boolean, paths: readonly string[]): ViewState {
-  return state.name === null ? freshView(state) : viewForOpenedFiles(state, showing, paths);
+  if (showing || state.name === null || !linkTarget(state)) return freshView(state);
+  const linked = linkedName(paths, state.name);
+  return linked === null ? freshView(state) : { ...keptForOpenedFiles(state), name: linked };
+}
+
+/**
+ * Whether the link the view holds is for another file than the one shown: it named a file (and no dataset id,
+ * which a chip sets) that is not the shown one. The page then drops its rollout, call and filter.
+ */
+export function linkMissesShown(state: ViewState, shownName: string): boolean {
+  return (
+    state.file === null &&
+    state.name !== null &&
+    linkTarget(state) &&
+    linkedName([shownName], state.name) === null
+  );
 }
 
 /** URL parameters of the filters before there was one filter: still read from links, never written. */
