@@ -22,7 +22,10 @@ test("a harness chosen for one agent leaves every other agent's rows as they wer
   await expect(page.getByTestId("tiles-scope")).toBeVisible();
   const hermesBefore = await tile(page, "mismatched");
   // 17 agents: their selects are folded behind one line.
-  await page.getByTestId("harness-agents-folded").locator("summary").click();
+  const folded = page.getByTestId("harness-agents-folded");
+  await expect(folded).not.toHaveAttribute("open");
+  await folded.locator("summary").click();
+  await expect(folded).toHaveAttribute("open");
   // Claude Code for its own agent only: the Hermes rows keep their labels.
   await page.getByLabel("Harness for claude_prov_agent").selectOption("claude-code");
   await expect

@@ -51,6 +51,14 @@ describe("HarnessAgents", () => {
     expect(within(folded).getAllByRole("combobox")).toHaveLength(17);
   });
 
+  it("folds once the agents streaming in pass a few, whatever showed first", () => {
+    const props = { harness: { all: null, agents: {} }, inferred: [], onHarness: vi.fn() };
+    const view = render(<HarnessAgents agents={agents(2)} {...props} />);
+    expect(screen.queryByTestId("harness-agents-folded")).toBeNull();
+    view.rerender(<HarnessAgents agents={agents(17)} {...props} />);
+    expect(screen.getByTestId("harness-agents-folded")).not.toHaveAttribute("open");
+  });
+
   it("starts unfolded when an agent has a harness of its own: the choice stays in sight", () => {
     render(
       <HarnessAgents

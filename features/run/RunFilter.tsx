@@ -196,8 +196,8 @@ export const RunFilter = memo(function RunFilter(props: Props) {
 
 /**
  * Agents whose harness is chosen apart, each with its own select (and an inferred harness to apply, when there is
- * one); unfolded up to HARNESS_AGENTS_OPEN_MAX agents, or while one has its own choice. The golden workplace run
- * has 17 agents, whose lines stood ~1,500 px above the rollout list.
+ * one); listed as they are up to HARNESS_AGENTS_OPEN_MAX agents, else folded unless one has its own choice. The
+ * golden workplace run has 17 agents, whose lines stood ~1,500 px above the rollout list.
  */
 export function HarnessAgents({
   agents,
@@ -212,8 +212,10 @@ export function HarnessAgents({
   };
   const own = agents.filter((agent) => Object.hasOwn(choice.agents, agent)).length;
   const offered = agents.filter((agent) => offerOf(agent) !== null).length;
-  // Decided when the list first shows, then the user's.
-  const [open, setOpen] = useState(() => agents.length <= HARNESS_AGENTS_OPEN_MAX || own > 0);
+  // Unfolded while an agent has its own choice, until the user folds or unfolds it: the agents come in as rows
+  // stream, so nothing is decided when the list first shows.
+  const [toggled, setToggled] = useState<boolean | null>(null);
+  const open = toggled ?? own > 0;
   const list = (
     <div className="harness-agents" data-testid="harness-agents">
       {agents.map((agent) => {
@@ -257,7 +259,10 @@ export function HarnessAgents({
   return (
     <details
       open={open}
-      onToggle={(event) => setOpen(event.currentTarget.open)}
+      // The toggle event also follows a render's change of `open`: only the user's change is kept.
+      onToggle={(event) => {
+        if (event.currentTarget.open !== open) setToggled(event.currentTarget.open);
+      }}
       data-testid="harness-agents-folded"
     >
       <summary className="muted">

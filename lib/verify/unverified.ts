@@ -63,7 +63,7 @@ export interface LineSource {
 
 /** The next step when the run's server is none of those with a port here (a no_server sentence's last). */
 export const NO_PORT_NEXT =
-  "If its server has no verifier port here, verify it through that server's own /verify, from /live.";
+  "If its server has no verifier port here, verify it through that server's own /verify (the /live page, or cli live).";
 
 /**
  * `inputs`: how the line paired with the open inputs (null when none are open: then the sentence says to
