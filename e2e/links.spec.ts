@@ -121,3 +121,27 @@ test("a link applies to its file in a folder opened next, though it was made one
   expect(params.get("name")).toBe("wa_rollouts.jsonl");
   await context.close();
 });
+
+test("a link opened on a file that is not its own is set aside, said, and applied only when asked", async ({
+  browser,
+}) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  // Made on Gym's calendar run; every Gym server's run is an example_rollouts.jsonl.
+  await page.goto(
+    `/?name=${encodeURIComponent("calendar/data/example_rollouts.jsonl")}&line=10&f=recorded%3A..0`,
+  );
+  await loadFiles(page, [path.join(GOLDEN_WA, "wa_rollouts.jsonl")]);
+  const banner = page.getByTestId("link-set-aside");
+  await expect(banner).toContainText("line 10");
+  await expect(page.getByTestId("set-aside-file")).toHaveText("calendar/data/example_rollouts.jsonl");
+  await expect.poll(() => new URL(page.url()).searchParams.get("line")).toBeNull();
+  expect(new URL(page.url()).searchParams.get("f")).toBeNull();
+  await page.getByTestId("link-apply").click();
+  await expect(banner).toHaveCount(0);
+  await expect(page.locator("article[data-detail-line]")).toHaveAttribute("data-detail-line", "10");
+  const params = new URL(page.url()).searchParams;
+  expect(params.get("f")).toBe("recorded:..0");
+  expect(params.get("name")).toBe("wa_rollouts.jsonl");
+  await context.close();
+});

@@ -93,14 +93,15 @@ export function Inspector() {
   const dataset = shownDataset(rolloutSets, view.file, view.name, loader.loading);
   // Not for a file with a problem (empty, CSV, binary): its banner says what it is, and no line is listed.
   const noRollouts = dataset?.indexed === true && dataset.rows === 0 && dataset.problem === null;
-  const { landing, goHome, onFiles, onFolder, onSample, onRecent } = useDeepLink({
-    view,
-    setView,
-    dataset,
-    samples,
-    loader,
-    onOpened: endRestoring,
-  });
+  const { landing, goHome, onFiles, onFolder, onSample, onRecent, setAside, applySetAside, dismissSetAside } =
+    useDeepLink({
+      view,
+      setView,
+      dataset,
+      samples,
+      loader,
+      onOpened: endRestoring,
+    });
   const recent = useRecentFiles(landing || session === null || session.datasets.length === 0);
   /** "name" alone when unique, else "name #k" (k-th loaded file of that name). */
   const chipName = fileLabels(session?.datasets ?? []);
@@ -268,6 +269,20 @@ export function Inspector() {
             never leave the browser: open {view.name ? "that file, or a folder that holds it," : "it"} here
             {(recent.data ?? []).length > 0 ? " (or pick it from the recent files)" : ""} and the link
             applies.
+          </div>
+        )}
+        {setAside !== null && dataset && !landing && !busy && (
+          <div className="banner" role="status" data-testid="link-set-aside">
+            This link shows {linkParts(setAside)} of{" "}
+            <strong data-testid="set-aside-file">{setAside.name}</strong>, not of the file shown,{" "}
+            <strong>{dataset.name}</strong> (Gym names many files alike: another run&apos;s may have the same
+            name). It is not applied.{" "}
+            <button type="button" className="button-small" onClick={applySetAside} data-testid="link-apply">
+              Apply it to this file
+            </button>{" "}
+            <button type="button" className="button-small" onClick={dismissSetAside}>
+              Dismiss
+            </button>
           </div>
         )}
         {landing ? (

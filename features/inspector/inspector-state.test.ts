@@ -58,7 +58,7 @@ describe("the shown file", () => {
       datasetSummary({ id: "f2", name: "ether0/data/example_rollouts.jsonl" }),
     ];
     expect(shownDataset(folder, null, "ether0/data/example_rollouts.jsonl")?.id).toBe("f2");
-    expect(shownDataset(folder, null, "environments/ether0/data/example_rollouts.jsonl")?.id).toBe("f2");
+    expect(shownDataset(folder, null, "x/ether0/data/example_rollouts.jsonl")?.id).toBe("f1");
     // Two files end with the name: neither is guessed, the first is shown.
     expect(shownDataset(folder, null, "data/example_rollouts.jsonl")?.id).toBe("f1");
     expect(shownDataset(folder, "f1", "ether0/data/example_rollouts.jsonl")?.id).toBe("f1");

@@ -76,77 +76,82 @@ describe("a link that names a rollout, call and filter", () => {
     expect(over.page.view).toEqual(DEFAULT_VIEW);
   });
 
-  it("a folder starts from the default view unless the link names one of its files", () => {
+  it("a folder keeps a link's filter only, when the link names no file", () => {
     const { page, loader, hook } = renderLink("line=6&f=agent:a");
     act(() => hook.result.current.onFolder({ name: "run", entries: [] }));
-    expect(page.view).toEqual(DEFAULT_VIEW);
+    expect(page.view).toEqual({ ...DEFAULT_VIEW, f: "agent:a" });
     expect(loader.loadFolder).toHaveBeenCalledWith("run", []);
   });
 
-  it("applies to its file in a folder opened next, at the folder's path or one level up or down", () => {
-    const entries = (...paths: string[]) => paths.map((path) => ({ path, file: FILE }));
+  it("in a folder, names its file by its path there, found with the folder's name too; hidden files are not the folder's", () => {
     const link = "name=workplace-rollouts/wa_noecho.jsonl&line=16&call=1&f=recorded:0";
-    // The folder the link was made in, its parent, and the folder itself opened from inside.
-    for (const paths of [
-      ["workplace-rollouts/wa_noecho.jsonl", "workplace-rollouts/wa_inputs.jsonl"],
-      ["golden/workplace-rollouts/wa_noecho.jsonl", "golden/ipi-rollouts/ipi_rollouts.jsonl"],
-      ["wa_noecho.jsonl", "wa_rollouts.jsonl"],
-    ]) {
+    const entries = (...paths: string[]) => paths.map((path) => ({ path, file: FILE }));
+    for (const [name, paths, expected] of [
+      ["workplace-rollouts", ["wa_noecho.jsonl", "wa_inputs.jsonl"], "wa_noecho.jsonl"],
+      [
+        "golden",
+        ["workplace-rollouts/wa_noecho.jsonl", "ipi-rollouts/ipi_rollouts.jsonl"],
+        "workplace-rollouts/wa_noecho.jsonl",
+      ],
+      [
+        "fixtures",
+        ["golden/workplace-rollouts/wa_noecho.jsonl"],
+        "golden/workplace-rollouts/wa_noecho.jsonl",
+      ],
+    ] as const) {
       const { page, hook } = renderLink(link);
-      act(() => hook.result.current.onFolder({ name: "run", entries: entries(...paths) }));
-      expect(page.view).toMatchObject({ line: 16, call: "1", f: "recorded:0" });
+      act(() => hook.result.current.onFolder({ name, entries: entries(...paths) }));
+      expect(page.view).toMatchObject({ name: expected, line: 16, call: "1", f: "recorded:0" });
     }
-    // A folder without that file, or a file shown already: the link was for another file.
-    const other = renderLink(link);
-    act(() => other.hook.result.current.onFolder({ name: "run", entries: entries("data/x_rollouts.jsonl") }));
-    expect(other.page.view).toEqual(DEFAULT_VIEW);
-    const over = renderLink(link, { dataset: datasetSummary() });
-    act(() => over.hook.result.current.onFolder({ name: "run", entries: entries("wa_noecho.jsonl") }));
-    expect(over.page.view).toEqual(DEFAULT_VIEW);
-  });
-
-  it("applies to an opened file of another name, which the user chose, and names no file then", () => {
-    const { page, hook } = renderLink("name=run.jsonl&line=6&f=agent:a");
-    act(() => hook.result.current.onFiles([new File(["{}\n"], "run (1).jsonl")]));
-    expect(page.view).toMatchObject({ name: null, line: 6, f: "agent:a" });
-  });
-
-  it("in a folder, names its file by the folder's path, and leaves out the hidden files the worker drops", () => {
-    const link = "name=wa_noecho.jsonl&line=16&f=recorded:0";
-    const paths = renderLink(link);
-    act(() =>
-      paths.hook.result.current.onFolder({
-        name: "golden",
-        entries: [{ path: "workplace-rollouts/wa_noecho.jsonl", file: FILE }],
-      }),
-    );
-    expect(paths.page.view).toMatchObject({ name: "workplace-rollouts/wa_noecho.jsonl", line: 16 });
+    // A hidden copy is not the folder's: the link stays as it was, to be set aside once the files are in.
     const hidden = renderLink(link);
     act(() =>
       hidden.hook.result.current.onFolder({
-        name: "run",
-        entries: [{ path: ".old/wa_noecho.jsonl", file: FILE }],
+        name: "x",
+        entries: entries(".old/workplace-rollouts/wa_noecho.jsonl"),
       }),
     );
-    expect(hidden.page.view).toEqual(DEFAULT_VIEW);
+    expect(hidden.page.view).toMatchObject({ name: "workplace-rollouts/wa_noecho.jsonl", line: 16 });
+    // Over a file shown: the link belonged to that file.
+    const over = renderLink(link, { dataset: datasetSummary() });
+    act(() =>
+      over.hook.result.current.onFolder({ name: "workplace-rollouts", entries: entries("wa_noecho.jsonl") }),
+    );
+    expect(over.page.view).toEqual(DEFAULT_VIEW);
   });
 
-  it("is dropped once the files are in and its file is not the one shown: it was for another file", () => {
-    const { page, hook } = renderLink("name=a/wa_noecho.jsonl&line=16&f=recorded:0");
-    // Still loading, the page shows nothing for the link (inspector-state shownDataset): the view waits.
+  it("is set aside once the files are in and its file is not the one shown, and applied only when asked", () => {
+    const link = "name=calendar/data/example_rollouts.jsonl&line=5&f=recorded:..0";
+    const { page, hook } = renderLink(link);
+    act(() => hook.result.current.onFiles([new File(["{}\n"], "example_rollouts.jsonl")]));
+    // Still loading: nothing is shown for the link (inspector-state shownDataset), the view waits.
     hook.rerender({ view: page.view, dataset: null, pending: false });
-    expect(page.view).toMatchObject({ line: 16, f: "recorded:0" });
-    // Its file shown: the link applies, the URL names the file as it is named here.
-    hook.rerender({ view: page.view, dataset: datasetSummary({ name: "wa_noecho.jsonl" }), pending: false });
-    expect(page.view).toMatchObject({ name: "wa_noecho.jsonl", line: 16, f: "recorded:0" });
-    // Another file shown (the link's was not among those opened): the rollout and filter go.
-    const other = renderLink("name=a/wa_noecho.jsonl&line=16&f=recorded:0");
-    other.hook.rerender({
-      view: other.page.view,
-      dataset: datasetSummary({ name: "b.jsonl" }),
+    expect(page.view).toMatchObject({ line: 5, f: "recorded:..0" });
+    // Another server's file of the same name shown: not applied, set aside.
+    const shown = datasetSummary({ name: "example_rollouts.jsonl" });
+    hook.rerender({ view: page.view, dataset: shown, pending: false });
+    expect(page.view).toEqual({ ...DEFAULT_VIEW, name: "example_rollouts.jsonl" });
+    hook.rerender({ view: page.view, dataset: shown, pending: false });
+    expect(hook.result.current.setAside).toMatchObject({
+      name: "calendar/data/example_rollouts.jsonl",
+      line: 5,
+    });
+    act(() => hook.result.current.applySetAside());
+    expect(page.view).toMatchObject({ name: "example_rollouts.jsonl", line: 5, f: "recorded:..0" });
+    hook.rerender({ view: page.view, dataset: shown, pending: false });
+    expect(hook.result.current.setAside).toBeNull();
+    expect(page.view).toMatchObject({ line: 5 });
+  });
+
+  it("its file shown: applies, and the URL names the file as it is named here", () => {
+    const { page, hook } = renderLink("name=a/wa_noecho.jsonl&line=16&f=recorded:0");
+    hook.rerender({
+      view: page.view,
+      dataset: datasetSummary({ name: "x/a/wa_noecho.jsonl" }),
       pending: false,
     });
-    expect(other.page.view).toEqual({ ...DEFAULT_VIEW, name: "b.jsonl" });
+    expect(page.view).toMatchObject({ name: "x/a/wa_noecho.jsonl", line: 16, f: "recorded:0" });
+    expect(hook.result.current.setAside).toBeNull();
     // A file chosen by its chip (an id in the URL) keeps the filter the user set.
     const chosen = renderLink("name=a.jsonl&file=d-2&f=recorded:0");
     chosen.hook.rerender({

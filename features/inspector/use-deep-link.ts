@@ -25,6 +25,11 @@ export interface DeepLink {
   onSample(sample: Sample): void;
   /** A recent file (the landing page's list), by its kept id. */
   onRecent(id: string): void;
+  /** A link whose file is not the one shown (its view as the link had it), set aside until applied or dismissed. */
+  readonly setAside: ViewState | null;
+  /** Applies the set-aside link's rollout, call and filter to the file shown. */
+  applySetAside(): void;
+  dismissSetAside(): void;
 }
 
 /**
@@ -66,14 +71,22 @@ export function useDeepLink(options: {
   }, [view.sample]);
 
   // The URL names the shown file, so a link says which file to open in a tab that does not hold it. A link
-  // whose file is not the one shown once the files are in (a folder without it, a recent file of another
-  // name) was for another file: its rollout, call and filter go.
+  // whose file is not the one shown once the files are in (a folder without it, a file of another name, one
+  // of Gym's many example_rollouts.jsonl) is set aside: the page says so and offers to apply it here.
+  const [setAside, setSetAside] = useState<ViewState | null>(null);
   useEffect(() => {
     if (dataset === null || landing || view.name === dataset.name) return;
-    if (linkMissesShown(view, dataset.name))
+    if (linkMissesShown(view, dataset.name)) {
+      setSetAside(view);
       setView({ ...DEFAULT_VIEW, reward: view.reward, name: dataset.name });
-    else setView({ name: dataset.name });
+    } else setView({ name: dataset.name });
   }, [dataset, landing, view, setView]);
+  const applySetAside = useCallback(() => {
+    if (setAside === null || dataset === null) return;
+    setView({ ...setAside, sample: null, file: null, name: dataset.name });
+    setSetAside(null);
+  }, [setAside, dataset, setView]);
+  const dismissSetAside = useCallback(() => setSetAside(null), []);
 
   // Read when files are opened, not when the handlers are made: fast picks never see a stale answer.
   const showing = useRef(false);
@@ -81,14 +94,14 @@ export function useDeepLink(options: {
   const leaveLanding = useCallback(() => {
     loadedSample.current = null;
     setHome(false);
+    setSetAside(null);
   }, []);
 
   const onFiles = useCallback(
     (files: File[]) => {
       leaveLanding();
       onOpened();
-      const names = files.map((file) => file.name);
-      setView((state) => viewForOpenedFiles(state, showing.current, names));
+      setView((state) => viewForOpenedFiles(state, showing.current));
       void load(files.map((file) => ({ kind: "file" as const, file })));
     },
     [leaveLanding, onOpened, load, setView],
@@ -109,7 +122,7 @@ export function useDeepLink(options: {
       // A link's rollout, call and filter apply to its file in the folder, as to a file opened alone; the
       // hidden files the worker leaves out are not the folder's.
       const paths = folder.entries.map((entry) => entry.path).filter((path) => !isHiddenPath(path));
-      setView((state) => viewForOpenedFolder(state, showing.current, paths));
+      setView((state) => viewForOpenedFolder(state, showing.current, folder.name, paths));
       void loadFolder(folder.name, folder.entries);
     },
     [leaveLanding, onOpened, loadFolder, setView],
@@ -117,6 +130,7 @@ export function useDeepLink(options: {
   const onSample = useCallback(
     (sample: Sample) => {
       onOpened();
+      setSetAside(null);
       setView({ ...DEFAULT_VIEW, sample: sample.file }, { push: true });
     },
     [onOpened, setView],
@@ -125,9 +139,20 @@ export function useDeepLink(options: {
     (event: { preventDefault(): void }) => {
       event.preventDefault();
       setHome(true);
+      setSetAside(null);
       setView({ ...DEFAULT_VIEW }, { push: true });
     },
     [setView],
   );
-  return { landing, goHome, onFiles, onFolder, onSample, onRecent };
+  return {
+    landing,
+    goHome,
+    onFiles,
+    onFolder,
+    onSample,
+    onRecent,
+    setAside: dataset === null ? null : setAside,
+    applySetAside,
+    dismissSetAside,
+  };
 }

@@ -20,6 +20,7 @@ import {
   serializeViewState,
   type ViewState,
   viewForOpenedFiles,
+  viewForOpenedFolder,
 } from "./view-state";
 
 describe("URL state", () => {
@@ -101,26 +102,21 @@ describe("a link opened where its file is not loaded", () => {
       ...DEFAULT_VIEW,
       reward: "legacy",
     });
-    // Opened files that do not hold the link's file by name: the user chose them; the link names none then.
-    expect(viewForOpenedFiles(link, false, ["run.jsonl", "inputs.jsonl"])).toMatchObject({
-      name: "run.jsonl",
-      line: 6,
-    });
-    expect(viewForOpenedFiles(link, false, ["run (1).jsonl"])).toMatchObject({ name: null, line: 6 });
   });
 
-  it("a link's file among opened names: the same, or the one a path segment above or below it", () => {
+  it("a link's file among opened names: the same, or the one that holds its whole path below a folder", () => {
     const names = ["calendar/data/example_rollouts.jsonl", "ether0/data/example_rollouts.jsonl"];
     expect(linkedName(names, "ether0/data/example_rollouts.jsonl")).toBe(
       "ether0/data/example_rollouts.jsonl",
     );
-    expect(linkedName(names, "environments/calendar/data/example_rollouts.jsonl")).toBe(
-      "calendar/data/example_rollouts.jsonl",
+    // Made in environments/calendar/, opened as environments/.
+    expect(linkedName(["x/calendar/data/r.jsonl", "x/ether0/data/r.jsonl"], "calendar/data/r.jsonl")).toBe(
+      "x/calendar/data/r.jsonl",
     );
-    expect(linkedName(["data/example_rollouts.jsonl"], "calendar/data/example_rollouts.jsonl")).toBe(
-      "data/example_rollouts.jsonl",
-    );
-    // Ambiguous or only a name's end (not a whole segment): no file.
+    // A name the link's only ends with is not its file: every Gym server has a data/example_rollouts.jsonl.
+    expect(linkedName(["data/example_rollouts.jsonl"], "calendar/data/example_rollouts.jsonl")).toBeNull();
+    expect(linkedName(["example_rollouts.jsonl"], "calendar/data/example_rollouts.jsonl")).toBeNull();
+    // Ambiguous, or only a name's end (not a whole segment): no file.
     expect(linkedName(names, "data/example_rollouts.jsonl")).toBeNull();
     expect(linkedName(names, "0/data/example_rollouts.jsonl")).toBeNull();
     expect(linkedName(names, "other.jsonl")).toBeNull();
@@ -128,10 +124,33 @@ describe("a link opened where its file is not loaded", () => {
     expect(linkedName(["run.jsonl", "run.jsonl"], "run.jsonl")).toBeNull();
   });
 
+  it("a folder opened: the link's file by its path there, or with the folder's name before it", () => {
+    const link = parseViewState(new URLSearchParams("name=calendar/data/r.jsonl&line=6&f=recorded:0"));
+    const inside = viewForOpenedFolder(link, false, "calendar", ["data/r.jsonl", "data/example.jsonl"]);
+    expect(inside).toMatchObject({ name: "data/r.jsonl", line: 6, f: "recorded:0" });
+    const above = viewForOpenedFolder(link, false, "environments", [
+      "calendar/data/r.jsonl",
+      "code_gen/data/r.jsonl",
+    ]);
+    expect(above).toMatchObject({ name: "calendar/data/r.jsonl", line: 6 });
+    // Another server's folder: kept as the link had it, for the page to set aside once the files are in.
+    const other = viewForOpenedFolder(link, false, "code_gen", ["data/r.jsonl"]);
+    expect(other).toMatchObject({ name: "calendar/data/r.jsonl", line: 6 });
+    expect(linkMissesShown(other, "data/r.jsonl")).toBe(true);
+    // A link that names no file keeps its filter only; over a shown file, nothing.
+    const bare = parseViewState(new URLSearchParams("line=6&f=recorded:..0&reward=contract"));
+    expect(viewForOpenedFolder(bare, false, "run", ["data/r.jsonl"])).toEqual({
+      ...DEFAULT_VIEW,
+      f: "recorded:..0",
+      reward: "contract",
+    });
+    expect(viewForOpenedFolder(link, true, "calendar", ["data/r.jsonl"])).toEqual(DEFAULT_VIEW);
+  });
+
   it("a link misses the shown file when it names another and no chip chose it", () => {
     const link = parseViewState(new URLSearchParams("name=a/run.jsonl&line=6"));
-    expect(linkMissesShown(link, "run.jsonl")).toBe(false);
-    expect(linkMissesShown(link, "other.jsonl")).toBe(true);
+    expect(linkMissesShown(link, "x/a/run.jsonl")).toBe(false);
+    expect(linkMissesShown(link, "run.jsonl")).toBe(true);
     expect(linkMissesShown({ ...link, file: "d-1" }, "other.jsonl")).toBe(false);
     expect(linkMissesShown({ ...link, line: null }, "other.jsonl")).toBe(false);
   });

@@ -81,51 +81,58 @@ export function keptForOpenedFiles(state: ViewState): ViewState {
 
 /**
  * Which of the opened files' names a link's file name means: the one name equal to it, else the one name that
- * ends with it or that it ends with, path segment by path segment (a folder opened above or below the one the
- * link was made in: `environments/calendar/data/x.jsonl` and `calendar/data/x.jsonl`). Null when none does,
- * or when several do (two files of one name included): a link is never guessed at.
+ * ends with it, path segment by path segment (the link made in a folder below the one opened:
+ * `calendar/data/x.jsonl` in `environments/`). A name the link's ends with is not enough: every Gym server's
+ * `data/example_rollouts.jsonl` ends `circle_click/data/example_rollouts.jsonl`. Null when none does, or when
+ * several do (two files of one name included): a link is never guessed at.
  */
 export function linkedName(names: readonly string[], linkName: string): string | null {
   const equal = names.filter((name) => name === linkName);
   if (equal.length > 0) return equal.length === 1 ? linkName : null;
-  const within = (long: string, short: string) => long.endsWith(`/${short}`);
-  const matches = names.filter((name) => within(name, linkName) || within(linkName, name));
+  const matches = names.filter((name) => name.endsWith(`/${linkName}`));
   return matches.length === 1 ? (matches[0] ?? null) : null;
 }
 
 /**
  * The view when files are opened: a link's rollout, call and filter are for the file opened next while none is
- * shown; opened over a shown file, they belong to that file, so the new files start from the default view
- * (with the reward setting kept). `opened` (the opened files' names): when the link's file is not among them,
- * the link keeps its rollout, call and filter but no longer names a file: the user chose the file to open
- * (a download saved under another name), and it applies to the one shown.
+ * shown (the page applies them once that file is shown, or sets them aside: linkMissesShown); opened over a
+ * shown file, they belong to that file, so the new files start from the default view (with the reward setting
+ * kept).
  */
-export function viewForOpenedFiles(
-  state: ViewState,
-  showing: boolean,
-  opened?: readonly string[],
-): ViewState {
-  if (showing) return freshView(state);
-  const kept = keptForOpenedFiles(state);
-  if (opened === undefined || kept.name === null || !linkTarget(kept)) return kept;
-  return linkedName(opened, kept.name) === null ? { ...kept, name: null } : kept;
+export function viewForOpenedFiles(state: ViewState, showing: boolean): ViewState {
+  return showing ? freshView(state) : keptForOpenedFiles(state);
 }
 
 /**
  * The view when a folder is opened (`paths`: the files the folder's plan reads, hidden ones left out as the
- * worker leaves them out): as for opened files, but a link must name one of its files, since a folder holds
- * many and the first one shown is none the link chose; the view then names that file by its path here, which
- * is the name the folder's dataset gets.
+ * worker leaves them out; `folder`: its name). A link's file is found by its path here or with the folder's name
+ * before it (a link made one level up: `calendar/data/x.jsonl` when `calendar/` is opened), and the view then
+ * names it by its path here, the name its dataset gets. A link that names no file keeps only its filter: a
+ * folder holds many files, and its line and call were for one of them.
  */
-export function viewForOpenedFolder(state: ViewState, showing: boolean, paths: readonly string[]): ViewState {
-  if (showing || state.name === null || !linkTarget(state)) return freshView(state);
-  const linked = linkedName(paths, state.name);
-  return linked === null ? freshView(state) : { ...keptForOpenedFiles(state), name: linked };
+export function viewForOpenedFolder(
+  state: ViewState,
+  showing: boolean,
+  folder: string,
+  paths: readonly string[],
+): ViewState {
+  if (showing || !linkTarget(state)) return freshView(state);
+  if (state.name === null) return { ...freshView(state), f: state.f };
+  const linked =
+    linkedName(paths, state.name) ??
+    linkedName(
+      paths.map((path) => `${folder}/${path}`),
+      state.name,
+    )?.slice(folder.length + 1) ??
+    null;
+  // Not found: kept, for the page to set it aside once the files are in.
+  return { ...keptForOpenedFiles(state), name: linked ?? state.name };
 }
 
 /**
  * Whether the link the view holds is for another file than the one shown: it named a file (and no dataset id,
- * which a chip sets) that is not the shown one. The page then drops its rollout, call and filter.
+ * which a chip sets) that is not the shown one. The page then sets its rollout, call and filter aside, and
+ * offers to apply them to the file shown.
  */
 export function linkMissesShown(state: ViewState, shownName: string): boolean {
   return (
