@@ -48,6 +48,34 @@ describe("cli compare", () => {
         .filter((l) => l.includes("same actions, different reward") && !l.includes("(")),
     ).toHaveLength(wins);
     expect(io.err()).toMatch(/line 8: invalid JSON/);
+    // Each pair is named by its lines: a's line 1 with b's line 1 (Gym's indices), and so on.
+    expect(io.out()).toMatch(/^a 1 · b 1 {2}/m);
+    expect(io.out()).not.toContain("one of several");
+  });
+
+  it("says which pairs join one of several rollouts of a task, by their lines (the golden runs' repeats)", async () => {
+    const dir = join(import.meta.dirname, "../../fixtures/golden/workplace-rollouts");
+    const io = memoryIo();
+    expect(
+      await run(
+        [
+          join(dir, "wa_rollouts.jsonl"),
+          join(dir, "wa_noecho.jsonl"),
+          "--inputs",
+          join(dir, "wa_inputs.jsonl"),
+        ],
+        io,
+      ),
+    ).toBe(0);
+    expect(io.out()).toMatch(/^note: 56 of 56 pairs join one of several rollouts of a task/m);
+    const pairs = io
+      .out()
+      .split("\n")
+      .filter((line) => /^a \d+ · b \d+ /.test(line));
+    expect(pairs).toHaveLength(56);
+    for (const line of pairs) expect(line).toMatch(/ one of several \(a \d+, b \d+\)/);
+    // Lines, not positions among the rollouts: every pair names two distinct lines.
+    expect(new Set(pairs.map((line) => line.split("  ")[0])).size).toBe(56);
   });
 
   it("--inputs pairs as verify does: task rows without Gym's indices pair by their task input", async () => {

@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { type CompareReport, compareRuns, type PairReport } from "../../lib/compare";
+import { type CompareReport, compareRuns, type PairReport, repeatsText } from "../../lib/compare";
 import type { Policy } from "../../lib/identity/types";
 import { readJsonl } from "../../lib/jsonl";
 import { type Rollout, readRollout } from "../../lib/schemas";
@@ -80,7 +80,7 @@ export function parseCompareArgs(args: string[]): ParsedCompareArgs {
 }
 
 /** The rollouts of a run, narrowed once (lib/schemas); a line that is not a rollout is skipped with a warning. */
-async function readRollouts(path: string, io: CommandIo): Promise<Rollout[]> {
+async function readRollouts(path: string, io: CommandIo): Promise<{ rollouts: Rollout[]; lines: number[] }> {
   // A folder is no run: name its rollouts files, one of which is (lib/folder's roles, as `verify DIR` reads them).
   if (await isDirectory(path)) {
     const files = (await sourcesOf(path, { roles: [] }, silentIo)).map((source) =>
@@ -96,19 +96,25 @@ async function readRollouts(path: string, io: CommandIo): Promise<Rollout[]> {
     );
   }
   const rollouts: Rollout[] = [];
+  const lines: number[] = [];
   for await (const item of namingFile(path, readJsonl(await openFileStream(path)))) {
     const read = item.ok ? readRollout(item.value) : { ok: false as const, message: item.error };
-    if (read.ok) rollouts.push(read.rollout);
-    else
+    if (read.ok) {
+      rollouts.push(read.rollout);
+      lines.push(item.line);
+    } else
       await io.stderr.write(`warning: ${path} line ${item.line}: ${terminalText(read.message)} (skipped)\n`);
   }
-  return rollouts;
+  return { rollouts, lines };
 }
 
 const percent = (x: number | null) => (x === null ? "n/a" : `${(x * 100).toFixed(1)}%`);
 const reward = (x: number | null) => (x === null ? "-" : String(x));
 
-function pairLine(p: PairReport): string {
+/** Each side's line numbers by rollout position: a pair is named by its lines (its key can be every pair's). */
+type Lines = { readonly a: readonly number[]; readonly b: readonly number[] };
+
+function pairLine(p: PairReport, lines?: Lines): string {
   const divergence = p.first_divergence === null ? "" : `  ${terminalText(p.first_divergence.message)}`;
   const err = terminalText([p.a.error, p.b.error].filter((e) => e !== undefined).join("; "));
   const capped =
@@ -116,13 +122,16 @@ function pairLine(p: PairReport): string {
   // A verdict on recorded rewards shows the rewards it compared, and says so.
   const recorded = p.reward_basis === "recorded";
   const tasks = p.tasks_differ ? "  different tasks: same indices, different task inputs" : "";
+  const repeats = p.repeats === null ? "" : `  one of several (a ${p.repeats.a}, b ${p.repeats.b})`;
   const [ra, rb] = recorded ? [p.a.recorded_reward, p.b.recorded_reward] : [p.a.reward, p.b.reward];
-  return `${terminalText(p.key).padEnd(12)} ${reward(ra).padStart(6)} ${reward(rb).padStart(6)}  ${p.verdict}${recorded ? " (recorded)" : ""}${tasks}${divergence}${err === "" ? "" : `  [${err}]`}${capped}`;
+  const where =
+    lines === undefined ? "" : `a ${lines.a[p.a.position] ?? "?"} · b ${lines.b[p.b.position] ?? "?"}  `;
+  return `${where}${terminalText(p.key).padEnd(12)} ${reward(ra).padStart(6)} ${reward(rb).padStart(6)}  ${p.verdict}${recorded ? " (recorded)" : ""}${tasks}${repeats}${divergence}${err === "" ? "" : `  [${err}]`}${capped}`;
 }
 
-export function formatCompare(report: CompareReport, a: string, b: string): string {
+export function formatCompare(report: CompareReport, a: string, b: string, lines?: Lines): string {
   const s = report.summary;
-  const lines = [
+  const out = [
     `compare a=${a} b=${b} (policy ${report.policy})`,
     `${s.pairs} pairs; unpaired: ${s.unpaired_a} in a, ${s.unpaired_b} in b`,
     ...(a === b ? ["a and b are the same file: each rollout is compared with itself"] : []),
@@ -131,15 +140,16 @@ export function formatCompare(report: CompareReport, a: string, b: string): stri
           `warning: ${s.tasks_differ} of ${s.pairs} pairs share (_ng_task_index, _ng_rollout_index) but not their task input: a and b look like runs of different tasks`,
         ]
       : []),
+    ...(s.among_repeats > 0 ? [`note: ${repeatsText(s.among_repeats, s.pairs, "a", "b")}`] : []),
     `reward parity ${percent(s.parity_rate)}, action parity ${s.with_calls === 0 && s.pairs > 0 ? "n/a (neither run makes a tool call)" : percent(s.action_parity_rate)}; rewards recomputed in ${s.recomputed} of ${s.pairs} pairs${s.recomputed < s.pairs ? " (the others compare the rewards the files recorded)" : ""}`,
     `same actions, same reward: ${s.same_actions_same_reward}`,
     `same actions, different reward: ${s.same_actions_different_reward} (only because of names, with calls on both sides and recomputed rewards: ${s.names_decided})`,
     `different actions: ${s.different_actions}`,
     "",
-    `${"pair".padEnd(12)} ${"a".padStart(6)} ${"b".padStart(6)}  verdict`,
-    ...report.pairs.map(pairLine),
+    `${lines === undefined ? "" : "lines  "}${"pair".padEnd(12)} ${"a".padStart(6)} ${"b".padStart(6)}  verdict`,
+    ...report.pairs.map((p) => pairLine(p, lines)),
   ];
-  return `${lines.join("\n")}\n`;
+  return `${out.join("\n")}\n`;
 }
 
 export async function run(args: string[], io: CommandIo): Promise<number> {
@@ -148,13 +158,15 @@ export async function run(args: string[], io: CommandIo): Promise<number> {
   try {
     const [a, b] = [await readRollouts(parsed.a, io), await readRollouts(parsed.b, io)];
     const inputs = parsed.inputs === undefined ? undefined : await loadInputIndex(parsed.inputs, io);
-    const report = compareRuns(a, b, {
+    const report = compareRuns(a.rollouts, b.rollouts, {
       policy: parsed.policy,
       ...(parsed.server === undefined ? {} : { server: parsed.server }),
       ...(inputs === undefined ? {} : { inputs }),
     });
     await io.stdout.write(
-      parsed.json ? `${terminalJson(report, 2)}\n` : formatCompare(report, parsed.a, parsed.b),
+      parsed.json
+        ? `${terminalJson(report, 2)}\n`
+        : formatCompare(report, parsed.a, parsed.b, { a: a.lines, b: b.lines }),
     );
     return 0;
   } catch (error) {

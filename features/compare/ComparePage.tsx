@@ -6,6 +6,7 @@ import { SubPageBrand } from "@/components/SubPageBrand";
 import shell from "@/components/subpage.module.css";
 import topbar from "@/components/topbar.module.css";
 import type { useSamples } from "@/hooks/data";
+import { repeatsText } from "@/lib/compare";
 import { HARNESS_LABELS, HARNESSES, isHarnessId } from "@/lib/harness";
 import { type FileChoice, FileSelect, type InputsPick, styles } from "./common";
 import {
@@ -229,6 +230,11 @@ function RunsTab(props: TabProps) {
           {runs.data.summary.tasks_differ} of {runs.data.summary.pairs} pairs share Gym's (_ng_task_index,
           _ng_rollout_index) but not their task input: A and B look like runs of different tasks, and those
           pairs compare two tasks, not two runs of one.
+        </div>
+      )}
+      {runs.data && runs.data.summary.among_repeats > 0 && (
+        <div className="banner" role="status" data-testid="repeats-banner">
+          {repeatsText(runs.data.summary.among_repeats, runs.data.summary.pairs, "A", "B")}.
         </div>
       )}
       {runs.data && (

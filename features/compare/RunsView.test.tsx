@@ -21,6 +21,7 @@ function pair(verdict: PairRow["verdict"]): PairRow {
     reward_basis: "recomputed",
     names_decided: verdict === "same actions, different reward",
     tasks_differ: false,
+    repeats: null,
     divergence: null,
     divergence_step: null,
     name_mismatch: {
@@ -135,6 +136,7 @@ describe("PairTable", () => {
         action_parity_rate: 1,
         with_calls: 1,
         tasks_differ: 0,
+        among_repeats: 0,
       },
       pairs: [{ ...byInput, a: { ...byInput.a, line: 3 }, b: { ...byInput.b, line: 7 } }],
       unpaired_a: [],

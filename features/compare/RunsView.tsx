@@ -340,6 +340,12 @@ export function PairTable({
                         inputs differ.{" "}
                       </span>
                     )}
+                    {p.repeats !== null && (
+                      <span className="muted" data-testid="pair-repeats">
+                        One of several rollouts of this task (A {p.repeats.a}, B {p.repeats.b}), joined in
+                        file order.{" "}
+                      </span>
+                    )}
                     {p.divergence ??
                       (p.name_mismatch || p.tasks_differ ? null : (
                         <span className="muted">none: the action sequences agree.</span>

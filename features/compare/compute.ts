@@ -310,6 +310,7 @@ export function compareView(
       reward_basis: p.reward_basis,
       names_decided: p.names_decided,
       tasks_differ: p.tasks_differ,
+      repeats: p.repeats,
       divergence: p.first_divergence?.message ?? null,
       divergence_step: p.first_divergence?.step ?? null,
       name_mismatch: nameMismatch(p),

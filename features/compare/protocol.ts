@@ -75,6 +75,8 @@ export interface PairRow {
   readonly names_decided: boolean;
   /** Paired by Gym's indices, of two different task inputs (lib/compare PairReport.tasks_differ). */
   readonly tasks_differ: boolean;
+  /** Joined among several rollouts of one task in file order (lib/compare PairReport.repeats). */
+  readonly repeats: { readonly a: number; readonly b: number } | null;
   /** One sentence on the first divergence, or null when the action sequences agree. */
   readonly divergence: string | null;
   readonly divergence_step: number | null;

@@ -5,7 +5,7 @@ import { canonicalJson } from "../jsonl";
 import { asRollout, narrowing } from "../schemas/test-helpers";
 import { indexInputs, knownTools, verifyRollout } from "../verify";
 import { actionsOf as actionsOfTyped } from "./actions";
-import { alignActions, compareRuns as compareRunsTyped } from "./compare";
+import { alignActions, compareRuns as compareRunsTyped, repeatsText } from "./compare";
 import { asHarness, editCalls, golden, goldenInputs, WA } from "./test-helpers";
 
 // lib takes Rollouts narrowed at the edge; these tests write plain JSON, narrowed here (failing loudly).
@@ -125,6 +125,35 @@ describe("compareRuns on an HTTP run and an MCP run of the same golden tasks", (
       unpaired_b: 1,
       parity_rate: null,
     });
+  });
+
+  it("says which pairs join one of several rollouts of a task by their input, and how many each side has", () => {
+    const strip = (r: Record<string, unknown>) => {
+      const copy = structuredClone(r);
+      delete copy._ng_task_index;
+      delete copy._ng_rollout_index;
+      return copy;
+    };
+    // One task: three rollouts of it in a, two in b (Gym's repeats), and one task each side has once.
+    const [task] = http;
+    const other = http.find(
+      (r) => JSON.stringify(r.responses_create_params) !== JSON.stringify(task?.responses_create_params),
+    );
+    if (task === undefined || other === undefined) throw new Error("golden rollouts missing");
+    const a = [task, task, task, other].map(strip);
+    const b = [task, other, task].map(strip);
+    const report = compareRuns(a, b);
+    expect(report.pairs.map((p) => [p.a.position, p.b.position, p.repeats])).toEqual([
+      [0, 0, { a: 3, b: 2 }],
+      [1, 2, { a: 3, b: 2 }],
+      [3, 1, null],
+    ]);
+    expect(report.summary.among_repeats).toBe(2);
+    expect(repeatsText(2, 3, "a", "b")).toBe(
+      "2 of 3 pairs join one of several rollouts of a task (the same task input in a or b) in file order: their verdicts and parities compare two samples of a task, not one rollout run twice",
+    );
+    // Gym's indices are one rollout each: never repeats.
+    expect(compareRuns([task, other], [task, other]).summary.among_repeats).toBe(0);
   });
 
   it("recomputes rollouts without task fields through the materialized inputs", () => {

@@ -99,6 +99,11 @@ export interface PairReport {
    * datasets' task 0), so the pair compares two tasks.
    */
   readonly tasks_differ: boolean;
+  /**
+   * Joined by a key several rollouts of a side share (Gym's repeats of one task, by their task input): the k-th
+   * with the k-th in file order, so the pair compares two samples of a task, not one rollout run twice.
+   */
+  readonly repeats: PairRepeats | null;
 }
 
 export interface CompareSummary {
@@ -125,6 +130,8 @@ export interface CompareSummary {
   readonly with_calls: number;
   /** Pairs paired by Gym's indices whose task inputs differ (see PairReport.tasks_differ). */
   readonly tasks_differ: number;
+  /** Pairs joined among several rollouts of one key (see PairReport.repeats). */
+  readonly among_repeats: number;
 }
 
 export interface CompareReport {
@@ -141,18 +148,27 @@ function idKey(rollout: Rollout): string | null {
   return typeof id === "string" || typeof id === "number" ? canonicalJson(id) : null;
 }
 
+/**
+ * How many rollouts of each side share the key a pair was joined by, when more than one of either does (Gym's
+ * repeated rollouts of one task, paired by their task input): the k-th is joined with the k-th in file order.
+ */
+export interface PairRepeats {
+  readonly a: number;
+  readonly b: number;
+}
+
 /** Pairs positions of `a` and `b`: indices first, then equal input, then equal id; each rollout at most once. */
 export function pairRollouts(
   a: readonly Rollout[],
   b: readonly Rollout[],
 ): {
-  pairs: { a: number; b: number; by: PairedBy; key: string }[];
+  pairs: { a: number; b: number; by: PairedBy; key: string; repeats: PairRepeats | null }[];
   unpairedA: number[];
   unpairedB: number[];
 } {
   const usedA = new Set<number>();
   const usedB = new Set<number>();
-  const pairs: { a: number; b: number; by: PairedBy; key: string }[] = [];
+  const pairs: { a: number; b: number; by: PairedBy; key: string; repeats: PairRepeats | null }[] = [];
   const strategies: [PairedBy, (r: Rollout) => string | null][] = [
     ["indices", pairingKey],
     ["input", taskInputKey],
@@ -168,15 +184,29 @@ export function pairRollouts(
       list.push(j);
       waiting.set(k, list);
     });
-    a.forEach((row, i) => {
-      if (usedA.has(i)) return;
-      const k = keyOf(row);
-      if (k === null) return;
+    // Rollouts of each side with each key, before any is joined: a pair among several is said.
+    const inB = new Map([...waiting].map(([k, list]) => [k, list.length]));
+    const inA = new Map<string, number>();
+    const keysA = a.map((row, i) => {
+      const k = usedA.has(i) ? null : keyOf(row);
+      if (k !== null) inA.set(k, (inA.get(k) ?? 0) + 1);
+      return k;
+    });
+    a.forEach((_, i) => {
+      const k = keysA[i];
+      if (k === null || k === undefined) return;
       const j = waiting.get(k)?.shift();
       if (j === undefined) return;
       usedA.add(i);
       usedB.add(j);
-      pairs.push({ a: i, b: j, by, key: by === "indices" ? k : `${by}:${shortKey(k)}` });
+      const repeats = { a: inA.get(k) ?? 1, b: inB.get(k) ?? 1 };
+      pairs.push({
+        a: i,
+        b: j,
+        by,
+        key: by === "indices" ? k : `${by}:${shortKey(k)}`,
+        repeats: repeats.a > 1 || repeats.b > 1 ? repeats : null,
+      });
     });
   }
   pairs.sort((x, y) => x.a - y.a);
@@ -319,6 +349,7 @@ export function compareRuns(
         sa.actions.length > 0 &&
         sb.actions.length > 0,
       tasks_differ: tasksDiffer,
+      repeats: p.repeats,
     };
   });
 
@@ -342,6 +373,15 @@ export function compareRuns(
       action_parity_rate: rate(reports.filter((r) => r.same_actions).length),
       with_calls: reports.filter((r) => r.a.actions.length > 0 || r.b.actions.length > 0).length,
       tasks_differ: reports.filter((r) => r.tasks_differ).length,
+      among_repeats: reports.filter((r) => r.repeats !== null).length,
     },
   };
+}
+
+/**
+ * The sentence for pairs joined among repeats (CompareSummary.among_repeats), the same in every front end; `a`
+ * and `b` as each names the sides.
+ */
+export function repeatsText(count: number, pairs: number, a: string, b: string): string {
+  return `${count} of ${pairs} pairs join one of several rollouts of a task (the same task input in ${a} or ${b}) in file order: their verdicts and parities compare two samples of a task, not one rollout run twice`;
 }
