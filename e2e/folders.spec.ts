@@ -5,7 +5,7 @@
  * folder holds what its verifier reads; a changed role plans the folder again.
  */
 import { spawnSync } from "node:child_process";
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync } from "node:fs";
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
@@ -533,4 +533,14 @@ test("a folder of several runs: the whole folder's answer sums them as `cli tria
   await expect(swebench.getByRole("button")).toHaveAttribute("aria-current", "true");
   await expect(page.getByTestId("triage")).toHaveAttribute("data-zero", "4");
   await expect(page.getByTestId("folder-triage-headline")).toHaveText(said[0] ?? "");
+  // A file's CSV is the folder's rows, named after the folder, as `cli triage DIR --format csv` writes them
+  // (the paths in next steps are the folder's here, the command line's there).
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByTestId("export-csv").click(),
+  ]);
+  expect(download.suggestedFilename()).toBe(`${path.basename(dir)}-rows.csv`);
+  const csv = readFileSync((await download.path()) ?? "", "utf8");
+  expect(csv).toBe(cli(["triage", dir, "--format", "csv"]).stdout.replaceAll(`${dir}/`, ""));
+  expect(csv.startsWith("file,line,")).toBe(true);
 });

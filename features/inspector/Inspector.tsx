@@ -169,7 +169,8 @@ export function Inspector() {
   const onExport = useStableCallback((format: ExportFormat) => {
     if (!dataset) return;
     setExportError(null);
-    void runExport(dataset, view.f, format).then(setExportError);
+    // A folder's file exports the folder's rows, named after it, as its report.
+    void runExport(dataset, view.f, format, fileFolder?.name ?? null).then(setExportError);
   });
   const onReport = useStableCallback(() => {
     if (!dataset) return;

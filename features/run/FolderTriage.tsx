@@ -131,7 +131,7 @@ export const FolderTriage = memo(function FolderTriage({ view, reward, shown, on
             <tr>
               <th>file</th>
               <th className={styles.num}>rollouts</th>
-              <th className={styles.num}>{reward === "recorded" ? "recorded 0" : `0 under ${reward}`}</th>
+              <th className={styles.num}>{reward === "recorded" ? "recorded ≤ 0" : `≤ 0 under ${reward}`}</th>
               <th className={styles.num}>mean {reward}</th>
             </tr>
           </thead>

@@ -7,6 +7,13 @@ import { DEFAULT_REWARD, type Reward, rewardName } from "@/lib/run";
 import { filterApplies, HARNESS_IDS } from "./list";
 import styles from "./RunFilter.module.css";
 
+/** " of the folder's N rollouts files, a file column": what a folder's file exports (its folder's rows). */
+function folderFilesText(runs: number): string {
+  return runs === 1
+    ? " of the folder's rollouts file, in a file column"
+    : ` of every one of the folder's ${runs} rollouts files, in a file column`;
+}
+
 /** Agents listed with their own harness select unfolded at most (HarnessAgents). */
 export const HARNESS_AGENTS_OPEN_MAX = 3;
 
@@ -89,14 +96,13 @@ export const RunFilter = memo(function RunFilter(props: Props) {
   const cli = `npm run --silent cli -- triage ${shellQuote(props.folder?.name ?? props.fileName)}${roles} --format csv${
     filterApplies(props.filter) ? ` --filter ${shellQuote(props.filter.trim())}` : ""
   }`;
-  // What the command's CSV is beside the download: the same bytes for a file; for a folder, the folder's
-  // triage (every rollouts file, a file column), whose next steps name paths from the folder's parent.
+  // What the command's CSV is beside the download: the same rows; for a folder's file, the folder's triage
+  // (every rollouts file, a file column, as the download), whose next steps name paths from the folder's parent.
   const cliNote =
     props.folder === null
       ? "the same bytes"
-      : props.folder.runs > 1
-        ? `run in the folder's parent: every one of its ${props.folder.runs} rollouts files, in a file column, paths in next steps from there; this file's rows have file ${props.fileName}`
-        : "run in the folder's parent: the same rows in a file column, paths in next steps from there";
+      : "run in the folder's parent: the same rows, paths in next steps from there";
+  const files = props.folder === null ? "" : folderFilesText(props.folder.runs);
   return (
     <div className={styles.runFilter}>
       <div className={styles.runFilterRow}>
@@ -153,8 +159,10 @@ export const RunFilter = memo(function RunFilter(props: Props) {
         {props.error !== null
           ? "The export and the report wait for a filter that reads; without one"
           : props.kept === null
-            ? "Exports every rollout"
-            : `Exports the ${props.kept} rollouts the filter keeps`}
+            ? `Exports every rollout${files}`
+            : props.folder === null
+              ? `Exports the ${props.kept} rollouts the filter keeps`
+              : `Exports the rollouts the filter keeps${files} (${props.kept} in this file)`}
         {"; from a shell: "}
         <code className={styles.cliLine} data-testid="export-cli" title={cliNote}>
           {cli}

@@ -51,11 +51,17 @@ export function useWholeFolderView(files: readonly DatasetSummary[]) {
 export function useRunExport() {
   const client = useDataClient();
   return useCallback(
-    async (dataset: DatasetSummary, filter: string, format: ExportFormat): Promise<string | null> => {
+    async (
+      dataset: DatasetSummary,
+      filter: string,
+      format: ExportFormat,
+      /** The opened folder's name when the rows are the folder's (Gym's files share their names). */
+      folder: string | null = null,
+    ): Promise<string | null> => {
       const result = await client.request("runExport", { dataset: dataset.id, filter, format });
       if ("error" in result) return result.error;
       const type = format === "csv" ? "text/csv" : "application/x-ndjson";
-      download(result.text, type, `${baseName(dataset)}-rows.${format}`);
+      download(result.text, type, `${folder ?? baseName(dataset)}-rows.${format}`);
       return null;
     },
     [client],

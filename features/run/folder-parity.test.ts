@@ -83,4 +83,31 @@ describe("the whole folder's answer", () => {
     // Several servers' fields, each named: not one list of them all.
     expect(view.recorded_fields.length).toBeGreaterThan(2);
   });
+
+  it("exports the folder's rows as `cli triage DIR --format F --filter EXPR` writes them, from any of its files", async () => {
+    const service = new DataService(inProcessPool());
+    const summary = await service.loadFolder("runs", folderEntriesFromDisk(dir), never, () => {});
+    await service.settled();
+    const datasets = (summary.folder?.runs ?? []).flatMap((r) => (r.dataset === null ? [] : [r.dataset]));
+    expect(datasets.length).toBe(SERVERS.length);
+    for (const filter of ["", "recorded:..0", "cause:no_verifier_port"])
+      for (const format of ["csv", "jsonl"] as const) {
+        const io = memoryIo();
+        expect(await run([dir, "--format", format, ...(filter === "" ? [] : ["--filter", filter])], io)).toBe(
+          0,
+        );
+        // The same rows; the paths in next steps (ng_run's configs, cli live's --rollouts) are the folder's on
+        // the page, the command line's in the CLI (here the folder's absolute path before them).
+        const cli = io.out().replaceAll(`${dir}/`, "");
+        expect(cli).not.toBe("");
+        // Any file of the folder exports the folder's rows: the last one as the first.
+        for (const dataset of [datasets[0], datasets.at(-1)]) {
+          const page = await runHandlers(service).runExport(
+            { dataset: dataset ?? "", filter, format },
+            context,
+          );
+          expect("text" in page ? page.text : page.error, `${format} ${filter}`).toBe(cli);
+        }
+      }
+  });
 });

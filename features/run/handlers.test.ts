@@ -74,7 +74,7 @@ describe("run handlers over the data service", () => {
     for (const format of ["csv", "jsonl"] as const) {
       const filter = "recorded:0";
       expect(await handlers.runExport({ dataset: id, filter, format }, context)).toEqual(
-        await runExport(plain(`plain-export-${format}`), filter, format),
+        await runExport([{ file: null, source: plain(`plain-export-${format}`) }], filter, format),
       );
     }
   });

@@ -148,8 +148,14 @@ export function runHandlers(service: DataService): Handlers<RunRequests> {
       return { html: renderReport(data), rollouts: data.runs.reduce((n, run) => n + run.rollouts.length, 0) };
     },
     runExport: ({ dataset, filter, format }) => {
-      const source = runSource(service, dataset);
-      return source === null ? { error: "no such dataset" } : runExport(source, filter, format);
+      if (service.get(dataset)?.kind !== "rollouts") return { error: "no such dataset" };
+      // A folder's file exports the folder's rows, as its report is the folder's (./report-scope.ts).
+      const scope = reportScope(service.session().folder, dataset);
+      const sources = scope.files.flatMap(({ dataset: id, file }) => {
+        const source = runSource(service, id);
+        return source === null ? [] : [{ file, source }];
+      });
+      return runExport(sources, filter, format);
     },
   };
 }

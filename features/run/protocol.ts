@@ -23,7 +23,6 @@ export interface RunRequests {
     params: { dataset: string };
     result: WholeFolderView | null;
   };
-  /** The filtered rows as CSV or JSONL, the same bytes as `cli triage --format F --filter EXPR`. */
   /**
    * The report to share (lib/report): the breakdown counting zeros in `reward`, the metrics under the filter, and the marked
    * rollouts (none marked: the first the filter keeps), the same bytes as `cli report FILE --filter EXPR --mark L`;
@@ -34,6 +33,10 @@ export interface RunRequests {
     params: { dataset: string; filter: string; marked: readonly MarkedRollout[]; reward: Reward };
     result: { html: string; rollouts: number } | { error: string };
   };
+  /**
+   * The filtered rows as CSV or JSONL, the same bytes as `cli triage FILE --format F --filter EXPR`; for a file
+   * of an opened folder, every rollouts file of the folder, as `cli triage DIR --format F --filter EXPR`.
+   */
   runExport: {
     params: { dataset: string; filter: string; format: ExportFormat };
     result: { text: string; rows: number } | { error: string };

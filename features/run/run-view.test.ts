@@ -87,12 +87,15 @@ describe("worker run view", () => {
       .map(({ line, value }) => ({ row: runRow(line, value), value }))
       .filter(({ row, value }) => matchesFilter(parsed.clauses, row, value))
       .map(({ row }) => row);
-    expect(await runExport(source("b"), filter, "csv")).toEqual({ text: rowsCsv(rows), rows: rows.length });
-    expect(await runExport(source("b"), filter, "jsonl")).toEqual({
+    expect(await runExport([{ file: null, source: source("b") }], filter, "csv")).toEqual({
+      text: rowsCsv(rows),
+      rows: rows.length,
+    });
+    expect(await runExport([{ file: null, source: source("b") }], filter, "jsonl")).toEqual({
       text: rowsJsonl(rows),
       rows: rows.length,
     });
-    expect(await runExport(source("b"), "cause:x", "csv")).toMatchObject({
+    expect(await runExport([{ file: null, source: source("b") }], "cause:x", "csv")).toMatchObject({
       error: expect.stringMatching(/cause/),
     });
   });

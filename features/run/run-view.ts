@@ -250,21 +250,30 @@ export function triageViews(rows: readonly RunRow[]): Record<Reward, RunTriage> 
 
 export type ExportFormat = "csv" | "jsonl";
 
-/** The rows the filter keeps, exactly as the CLI's `triage FILE --format F --filter EXPR` writes them. */
+/**
+ * The rows the filter keeps, exactly as the CLI's `triage FILE --format F --filter EXPR` writes them; of every
+ * rollouts file of a folder (`file`: each one's path in it, in the order cli triage DIR walks them), as
+ * `triage DIR` writes them, each row naming its file.
+ */
 export async function runExport(
-  source: RunSource,
+  sources: readonly { readonly file: string | null; readonly source: RunSource }[],
   filter: string,
   format: ExportFormat,
 ): Promise<{ text: string; rows: number } | { error: string }> {
   const parsed = parseFilter(filter);
   if (!parsed.ok) return { error: parsed.error };
-  const computed = await compute(source);
-  const rows = await filtered(source, computed, parsed.clauses);
-  const text =
-    format === "csv"
-      ? csvHeader() + rows.map((row) => csvRow(row)).join("")
-      : rows.map((row) => jsonlRow(row)).join("");
-  return { text, rows: rows.length };
+  const folder = sources.some(({ file }) => file !== null);
+  const parts: string[] = format === "csv" ? [csvHeader(folder)] : [];
+  let count = 0;
+  for (const { file, source } of sources) {
+    // A file on screen keeps its rows in the view's cache; the folder's others are computed on their own.
+    const computed = sources.length === 1 ? await compute(source) : await computeRows(source);
+    const rows = await filtered(source, computed, parsed.clauses);
+    const named = file ?? undefined;
+    for (const row of rows) parts.push(format === "csv" ? csvRow(row, named) : jsonlRow(row, named));
+    count += rows.length;
+  }
+  return { text: parts.join(""), rows: count };
 }
 
 /** One rollouts file of a folder as the whole folder's answer lists it, in each reward. */
