@@ -20,7 +20,7 @@ import {
 import { type Opened, sidePatch } from "./page-state";
 import { RepairResult, ServerEditor } from "./RepairPanel";
 import { CompareSummaryBand, PairTable, PairToolbar, selectPairs } from "./RunsView";
-import { NO_INPUTS } from "./state";
+import { NO_INPUTS, repairFileOf, whatIfFileOf } from "./state";
 import type { CompareTab } from "./types";
 import { useCompareState } from "./url";
 import { useComparePage } from "./use-compare-page";
@@ -81,7 +81,7 @@ export function ComparePage() {
           {state.tab === "whatif" && <WhatIfTab {...tabProps} />}
           {state.tab === "repair" && (
             // Keyed by file: another file starts from its own default servers and no stale result.
-            <RepairTab key={state.repairFile} {...tabProps} />
+            <RepairTab key={repairFileOf(state)} {...tabProps} />
           )}
         </main>
       </div>
@@ -283,7 +283,7 @@ function RunsTab(props: TabProps) {
 function WhatIfTab(props: TabProps) {
   const { choices, samplesReady, openFiles } = props;
   const [state, setState] = useCompareState();
-  const name = state.sample ?? state.b;
+  const name = whatIfFileOf(state);
   const file = useCompareFile(name, samplesReady);
   const inputsName = singleFileInputs(name, props, state);
   const inputs = useInputsFile(inputsName, samplesReady);
@@ -340,8 +340,9 @@ function WhatIfTab(props: TabProps) {
 function RepairTab(props: TabProps) {
   const { choices, samplesReady, openFiles } = props;
   const [state, setState] = useCompareState();
-  const file = useCompareFile(state.repairFile, samplesReady);
-  const inputsName = singleFileInputs(state.repairFile, props, state);
+  const repairFile = repairFileOf(state);
+  const file = useCompareFile(repairFile, samplesReady);
+  const inputsName = singleFileInputs(repairFile, props, state);
   const inputs = useInputsFile(inputsName, samplesReady);
   const { servers, setDrafts, stale, canRun, run, repair, download } = useRepairForm(
     file.data,
@@ -360,7 +361,7 @@ function RepairTab(props: TabProps) {
         <div className={styles.pickers}>
           <FileSelect
             label="File"
-            value={state.repairFile}
+            value={repairFile}
             choices={choices}
             summary={file.data}
             loading={file.isFetching}

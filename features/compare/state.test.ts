@@ -8,9 +8,11 @@ import {
   NO_INPUTS,
   parseCompareState,
   parseToolList,
+  repairFileOf,
   resolveInputs,
   serializeCompareState,
   verdictRank,
+  whatIfFileOf,
 } from "./state";
 
 describe("compare URL state", () => {
@@ -38,12 +40,20 @@ describe("compare URL state", () => {
     const fromWhatIf = parseCompareState(
       new URLSearchParams("tab=repair&sample=workplace-harnesses.jsonl&line=21"),
     );
-    expect(fromWhatIf.repairFile).toBe("workplace-harnesses.jsonl");
+    expect(repairFileOf(fromWhatIf)).toBe("workplace-harnesses.jsonl");
     expect(serializeCompareState(fromWhatIf).get("r")).toBeNull();
-    const chosen = { ...fromWhatIf, repairFile: DEFAULT_COMPARE_STATE.repairFile };
-    expect(serializeCompareState(chosen).get("r")).toBe(DEFAULT_COMPARE_STATE.repairFile);
+    const chosen = { ...fromWhatIf, repairFile: "compare-mcp-hermes-noprov.jsonl" };
+    expect(repairFileOf(chosen)).toBe("compare-mcp-hermes-noprov.jsonl");
+    expect(serializeCompareState(chosen).get("r")).toBe("compare-mcp-hermes-noprov.jsonl");
     for (const state of [fromWhatIf, chosen])
       expect(parseCompareState(serializeCompareState(state))).toEqual(state);
+  });
+
+  it("without a file of their own, the what-if and the repair take the file opened as B", () => {
+    const opened = { ...DEFAULT_COMPARE_STATE, b: "d-42" };
+    expect(whatIfFileOf(opened)).toBe("d-42");
+    expect(repairFileOf(opened)).toBe("d-42");
+    expect(repairFileOf(DEFAULT_COMPARE_STATE)).toBe(DEFAULT_COMPARE_STATE.b);
   });
 
   it("ignores unknown values instead of failing", () => {

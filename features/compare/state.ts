@@ -40,14 +40,14 @@ export interface CompareState {
   readonly pair: number | null;
   readonly sample: string | null;
   readonly line: number | null;
-  readonly repairFile: string;
+  /** The repair's file; null: the what-if's (repairFileOf), so the file opened as B is repaired by default. */
+  readonly repairFile: string | null;
   readonly harness: HarnessId;
 }
 
 /** The obvious default pair: the same golden tasks over HTTP and over Hermes without provenance. */
 export const DEFAULT_A = "compare-http.jsonl";
 export const DEFAULT_B = "compare-mcp-hermes-noprov.jsonl";
-export const DEFAULT_REPAIR_FILE = "compare-mcp-hermes-noprov.jsonl";
 export const DEFAULT_REPAIR_HARNESS: HarnessId = "hermes-legacy";
 
 export const DEFAULT_COMPARE_STATE: CompareState = {
@@ -62,9 +62,19 @@ export const DEFAULT_COMPARE_STATE: CompareState = {
   pair: null,
   sample: null,
   line: null,
-  repairFile: DEFAULT_REPAIR_FILE,
+  repairFile: null,
   harness: DEFAULT_REPAIR_HARNESS,
 };
+
+/** The what-if's file: the one chosen for it, else B (the run under question, an MCP one by default). */
+export function whatIfFileOf(state: CompareState): string {
+  return state.sample ?? state.b;
+}
+
+/** The repair's file: the one chosen for it, else the what-if's (a file opened as B, the sample a line came from). */
+export function repairFileOf(state: CompareState): string {
+  return state.repairFile ?? whatIfFileOf(state);
+}
 
 function oneOf<T extends string>(value: string | null, allowed: readonly T[], fallback: T): T {
   return allowed.find((x) => x === value) ?? fallback;
@@ -97,7 +107,7 @@ export function parseCompareState(params: URLSearchParams): CompareState {
     sample: nonEmpty(params.get("sample")),
     line: nonNegativeInt(params.get("line")),
     // The what-if's file is the repair's too until one is chosen: the tab switch keeps the file in view.
-    repairFile: nonEmpty(params.get("r")) ?? nonEmpty(params.get("sample")) ?? d.repairFile,
+    repairFile: nonEmpty(params.get("r")),
     harness: oneOf(params.get("harness"), HARNESSES, d.harness),
   };
 }
@@ -120,7 +130,7 @@ export function serializeCompareState(state: CompareState): URLSearchParams {
   put("pair", state.pair, null);
   put("sample", state.sample, null);
   put("line", state.line, null);
-  put("r", state.repairFile, state.sample ?? d.repairFile);
+  put("r", state.repairFile, null);
   put("harness", state.harness, d.harness);
   return params;
 }
