@@ -265,19 +265,24 @@ export function Inspector() {
         )}
         {(landing || !dataset) && !busy && !view.sample && !lostFolder && linkTarget(view) && (
           <div className="banner" role="status" data-testid="link-needs-file">
-            This link shows {linkParts(view)} of{" "}
-            {view.name ? <strong data-testid="link-file">{view.name}</strong> : "a file you opened"}. Files
-            never leave the browser: open {view.name ? "that file, or a folder that holds it," : "it"} here
-            {(recent.data ?? []).length > 0 ? " (or pick it from the recent files)" : ""} and the link
-            applies.
+            <span>
+              This link shows {linkParts(view)} of{" "}
+              {view.name ? <strong data-testid="link-file">{view.name}</strong> : "a file you opened"}. Files
+              never leave the browser: open {view.name ? "that file, or a folder that holds it," : "it"} here
+              {(recent.data ?? []).length > 0 ? " (or pick it from the recent files)" : ""} and the link
+              applies.
+            </span>
           </div>
         )}
         {setAside !== null && dataset && !landing && !busy && (
           <div className="banner" role="status" data-testid="link-set-aside">
-            This link shows {linkParts(setAside)} of{" "}
-            <strong data-testid="set-aside-file">{setAside.name}</strong>, not of the file shown,{" "}
-            <strong>{dataset.name}</strong> (Gym names many files alike: another run&apos;s may have the same
-            name). It is not applied.{" "}
+            {/* One run of text: the banner lays its children out in a row. */}
+            <span>
+              This link shows {linkParts(setAside)} of{" "}
+              <strong data-testid="set-aside-file">{setAside.name}</strong>, not of the file shown,{" "}
+              <strong>{dataset.name}</strong> (Gym names many files alike: another run&apos;s may have the
+              same name). It is not applied.
+            </span>{" "}
             <button type="button" className="button-small" onClick={applySetAside} data-testid="link-apply">
               Apply it to this file
             </button>{" "}
