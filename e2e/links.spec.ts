@@ -111,7 +111,7 @@ test("a link applies to its file in a folder opened next, though it was made one
   await page.goto(
     `/?name=${encodeURIComponent(name)}&line=10&call=0&f=${encodeURIComponent("recorded:..0")}`,
   );
-  await expect(page.getByTestId("link-needs-file")).toContainText("a folder that holds it");
+  await expect(page.getByTestId("link-needs-file")).toContainText("open the folder that holds it");
   await openFolder(page, GOLDEN_WA);
   await expect(page.getByTestId("link-needs-file")).toHaveCount(0);
   await expect(page.locator("article[data-detail-line]")).toHaveAttribute("data-detail-line", "10");

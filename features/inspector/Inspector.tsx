@@ -98,6 +98,7 @@ export function Inspector() {
       view,
       setView,
       dataset,
+      rolloutNames: rolloutSets.map((candidate) => candidate.name),
       samples,
       loader,
       onOpened: endRestoring,
@@ -268,7 +269,13 @@ export function Inspector() {
             <span>
               This link shows {linkParts(view)} of{" "}
               {view.name ? <strong data-testid="link-file">{view.name}</strong> : "a file you opened"}. Files
-              never leave the browser: open {view.name ? "that file, or a folder that holds it," : "it"} here
+              never leave the browser: open{" "}
+              {view.name === null
+                ? "it"
+                : view.name.includes("/")
+                  ? "the folder that holds it (a file opened alone is offered the link, not given it)"
+                  : "that file, or a folder that holds it,"}{" "}
+              here
               {(recent.data ?? []).length > 0 ? " (or pick it from the recent files)" : ""} and the link
               applies.
             </span>

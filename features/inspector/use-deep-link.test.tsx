@@ -17,6 +17,14 @@ const SAMPLES: Sample[] = [
   { file: "run-inputs.jsonl", title: "Its inputs", description: "", server: null, kind: "inputs" },
 ];
 
+/** What the page hands the hook; `names`: every open rollouts file's (default: the shown one's). */
+interface HookProps {
+  readonly view: ViewState;
+  readonly dataset: DatasetSummary | null;
+  readonly pending: boolean;
+  readonly names?: readonly string[];
+}
+
 /** The page around the hook: a URL view state that setView updates, a fake loader, and the shown file. */
 function renderLink(url: string, options: { dataset?: DatasetSummary | null; pending?: boolean } = {}) {
   const page = { view: parseViewState(new URLSearchParams(url)) };
@@ -30,17 +38,22 @@ function renderLink(url: string, options: { dataset?: DatasetSummary | null; pen
   };
   const onOpened = vi.fn();
   const hook = renderHook(
-    ({ view, dataset, pending }: { view: ViewState; dataset: DatasetSummary | null; pending: boolean }) =>
+    ({ view, dataset, pending, names }: HookProps) =>
       useDeepLink({
         view,
         setView,
         dataset,
+        rolloutNames: names ?? (dataset === null ? [] : [dataset.name]),
         samples: { isPending: pending, data: pending ? undefined : SAMPLES },
         loader,
         onOpened,
       }),
     {
-      initialProps: { view: page.view, dataset: options.dataset ?? null, pending: options.pending ?? false },
+      initialProps: {
+        view: page.view,
+        dataset: options.dataset ?? null,
+        pending: options.pending ?? false,
+      } as HookProps,
     },
   );
   return { page, setView, loader, onOpened, hook };
@@ -112,8 +125,10 @@ describe("a link that names a rollout, call and filter", () => {
       }),
     );
     expect(hidden.page.view).toMatchObject({ name: "workplace-rollouts/wa_noecho.jsonl", line: 16 });
-    // Over a file shown: the link belonged to that file.
-    const over = renderLink(link, { dataset: datasetSummary() });
+    // Over a file shown, whose view the user made: that view belonged to that file.
+    const over = renderLink("", { dataset: datasetSummary() });
+    over.page.view = { ...over.page.view, line: 16, f: "recorded:0" };
+    over.hook.rerender({ view: over.page.view, dataset: datasetSummary(), pending: false });
     act(() =>
       over.hook.result.current.onFolder({ name: "workplace-rollouts", entries: entries("wa_noecho.jsonl") }),
     );
@@ -141,6 +156,59 @@ describe("a link that names a rollout, call and filter", () => {
     hook.rerender({ view: page.view, dataset: shown, pending: false });
     expect(hook.result.current.setAside).toBeNull();
     expect(page.view).toMatchObject({ line: 5 });
+  });
+
+  it("two open files its name could mean: set aside, never guessed; applied by a click to the one shown, by its id", () => {
+    const { page, hook } = renderLink("name=example_rollouts.jsonl&line=5");
+    act(() => hook.result.current.onFiles([FILE, FILE]));
+    const shown = datasetSummary({ id: "d-2", name: "example_rollouts.jsonl" });
+    const names = ["example_rollouts.jsonl", "example_rollouts.jsonl"];
+    hook.rerender({ view: page.view, dataset: shown, pending: false, names });
+    expect(page.view.line).toBeNull();
+    hook.rerender({ view: page.view, dataset: shown, pending: false, names });
+    act(() => hook.result.current.applySetAside());
+    expect(page.view).toMatchObject({ file: "d-2", line: 5 });
+  });
+
+  it("a view the user made is never a pending link: a line opened later stays", () => {
+    const { page, hook } = renderLink("");
+    const shown = datasetSummary({ name: "example_rollouts.jsonl" });
+    const names = ["example_rollouts.jsonl", "example_rollouts.jsonl"];
+    hook.rerender({ view: page.view, dataset: shown, pending: false, names });
+    page.view = { ...page.view, line: 7 };
+    hook.rerender({ view: page.view, dataset: shown, pending: false, names });
+    expect(page.view.line).toBe(7);
+    expect(hook.result.current.setAside).toBeNull();
+  });
+
+  it("a link set aside is for the files opened next: opening its own file applies it", () => {
+    const { page, hook } = renderLink("name=calendar/data/example_rollouts.jsonl&line=5&f=recorded:..0");
+    hook.rerender({
+      view: page.view,
+      dataset: datasetSummary({ name: "wa_rollouts.jsonl" }),
+      pending: false,
+    });
+    hook.rerender({
+      view: page.view,
+      dataset: datasetSummary({ name: "wa_rollouts.jsonl" }),
+      pending: false,
+    });
+    expect(hook.result.current.setAside).not.toBeNull();
+    act(() =>
+      hook.result.current.onFolder({
+        name: "environments",
+        entries: [{ path: "calendar/data/example_rollouts.jsonl", file: FILE }],
+      }),
+    );
+    expect(page.view).toMatchObject({
+      name: "calendar/data/example_rollouts.jsonl",
+      line: 5,
+      f: "recorded:..0",
+    });
+    const calendar = datasetSummary({ name: "calendar/data/example_rollouts.jsonl" });
+    hook.rerender({ view: page.view, dataset: calendar, pending: false });
+    expect(page.view).toMatchObject({ line: 5, f: "recorded:..0" });
+    expect(hook.result.current.setAside).toBeNull();
   });
 
   it("its file shown: applies, and the URL names the file as it is named here", () => {

@@ -10,6 +10,7 @@ import type { SetView } from "./use-view-state";
 import {
   DEFAULT_VIEW,
   linkMissesShown,
+  linkTarget,
   type ViewState,
   viewForOpenedFiles,
   viewForOpenedFolder,
@@ -43,12 +44,14 @@ export function useDeepLink(options: {
   readonly setView: SetView;
   /** The shown rollouts file (null: none). */
   readonly dataset: DatasetSummary | null;
+  /** Every open rollouts file's name: a link's name must mean the shown one among them (view-state linkedName). */
+  readonly rolloutNames: readonly string[];
   readonly samples: { readonly isPending: boolean; readonly data: readonly Sample[] | undefined };
   readonly loader: Pick<LoadState, "load" | "loadFolder" | "restore">;
   /** Called when files are opened by hand (a restored workspace is replaced). */
   readonly onOpened: () => void;
 }): DeepLink {
-  const { view, setView, dataset, samples, loader, onOpened } = options;
+  const { view, setView, dataset, rolloutNames, samples, loader, onOpened } = options;
   const { load, loadFolder, restore } = loader;
 
   // Open the sample named in the URL (a deep link), once the sample list is known.
@@ -71,19 +74,32 @@ export function useDeepLink(options: {
   }, [view.sample]);
 
   // The URL names the shown file, so a link says which file to open in a tab that does not hold it. A link
-  // whose file is not the one shown once the files are in (a folder without it, a file of another name, one
-  // of Gym's many example_rollouts.jsonl) is set aside: the page says so and offers to apply it here.
+  // (the view the page opened with, or kept when files were opened) is pending until a file is shown: then it
+  // applies when that file is the one its name means among the rollouts files open, else it is set aside (a
+  // folder without it, a file of another name, two of Gym's many example_rollouts.jsonl): the page says so
+  // and offers to apply it to the file shown. A view the user made is never pending.
+  const pending = useRef(linkTarget(view));
   const [setAside, setSetAside] = useState<ViewState | null>(null);
+  const setAsideNow = useRef<ViewState | null>(null);
+  setAsideNow.current = setAside;
+  const names = useRef(rolloutNames);
+  names.current = rolloutNames;
   useEffect(() => {
-    if (dataset === null || landing || view.name === dataset.name) return;
-    if (linkMissesShown(view, dataset.name)) {
-      setSetAside(view);
-      setView({ ...DEFAULT_VIEW, reward: view.reward, name: dataset.name });
-    } else setView({ name: dataset.name });
+    if (dataset === null || landing) return;
+    if (pending.current) {
+      pending.current = false;
+      if (linkMissesShown(view, dataset.name, names.current)) {
+        setSetAside(view);
+        setView({ ...DEFAULT_VIEW, reward: view.reward, name: dataset.name });
+        return;
+      }
+    }
+    if (view.name !== dataset.name) setView({ name: dataset.name });
   }, [dataset, landing, view, setView]);
   const applySetAside = useCallback(() => {
     if (setAside === null || dataset === null) return;
-    setView({ ...setAside, sample: null, file: null, name: dataset.name });
+    // The file shown, by its id: two files may share its name.
+    setView({ ...setAside, sample: null, file: dataset.id, name: dataset.name });
     setSetAside(null);
   }, [setAside, dataset, setView]);
   const dismissSetAside = useCallback(() => setSetAside(null), []);
@@ -91,41 +107,52 @@ export function useDeepLink(options: {
   // Read when files are opened, not when the handlers are made: fast picks never see a stale answer.
   const showing = useRef(false);
   showing.current = dataset !== null && !landing;
-  const leaveLanding = useCallback(() => {
-    loadedSample.current = null;
-    setHome(false);
-    setSetAside(null);
-  }, []);
+  /**
+   * Sets the view files open with: a link set aside is for the files opened next (the one it names, read in
+   * its banner), as a link is in a tab with no file; else the view as it is (`make` keeps it while no file is
+   * shown). A kept link is pending until a file is shown.
+   */
+  const openWith = useCallback(
+    (make: (state: ViewState, showing: boolean) => ViewState) => {
+      const link = setAsideNow.current;
+      loadedSample.current = null;
+      setHome(false);
+      setSetAside(null);
+      setView((state) => {
+        const next = link === null ? make(state, showing.current) : make(link, false);
+        pending.current = linkTarget(next);
+        return next;
+      });
+    },
+    [setView],
+  );
 
   const onFiles = useCallback(
     (files: File[]) => {
-      leaveLanding();
       onOpened();
-      setView((state) => viewForOpenedFiles(state, showing.current));
+      openWith(viewForOpenedFiles);
       void load(files.map((file) => ({ kind: "file" as const, file })));
     },
-    [leaveLanding, onOpened, load, setView],
+    [openWith, onOpened, load],
   );
   const onRecent = useCallback(
     (id: string) => {
-      leaveLanding();
       onOpened();
-      setView((state) => viewForOpenedFiles(state, showing.current));
+      openWith(viewForOpenedFiles);
       void restore([id]);
     },
-    [leaveLanding, onOpened, restore, setView],
+    [openWith, onOpened, restore],
   );
   const onFolder = useCallback(
     (folder: PickedFolder) => {
-      leaveLanding();
       onOpened();
       // A link's rollout, call and filter apply to its file in the folder, as to a file opened alone; the
       // hidden files the worker leaves out are not the folder's.
       const paths = folder.entries.map((entry) => entry.path).filter((path) => !isHiddenPath(path));
-      setView((state) => viewForOpenedFolder(state, showing.current, folder.name, paths));
+      openWith((state, showing) => viewForOpenedFolder(state, showing, folder.name, paths));
       void loadFolder(folder.name, folder.entries);
     },
-    [leaveLanding, onOpened, loadFolder, setView],
+    [openWith, onOpened, loadFolder],
   );
   const onSample = useCallback(
     (sample: Sample) => {

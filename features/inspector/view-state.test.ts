@@ -136,7 +136,7 @@ describe("a link opened where its file is not loaded", () => {
     // Another server's folder: kept as the link had it, for the page to set aside once the files are in.
     const other = viewForOpenedFolder(link, false, "code_gen", ["data/r.jsonl"]);
     expect(other).toMatchObject({ name: "calendar/data/r.jsonl", line: 6 });
-    expect(linkMissesShown(other, "data/r.jsonl")).toBe(true);
+    expect(linkMissesShown(other, "data/r.jsonl", ["data/r.jsonl"])).toBe(true);
     // A link that names no file keeps its filter only; over a shown file, nothing.
     const bare = parseViewState(new URLSearchParams("line=6&f=recorded:..0&reward=contract"));
     expect(viewForOpenedFolder(bare, false, "run", ["data/r.jsonl"])).toEqual({
@@ -147,12 +147,16 @@ describe("a link opened where its file is not loaded", () => {
     expect(viewForOpenedFolder(link, true, "calendar", ["data/r.jsonl"])).toEqual(DEFAULT_VIEW);
   });
 
-  it("a link misses the shown file when it names another and no chip chose it", () => {
+  it("a link misses the shown file unless its name means that file among the open ones, and no chip chose it", () => {
     const link = parseViewState(new URLSearchParams("name=a/run.jsonl&line=6"));
-    expect(linkMissesShown(link, "x/a/run.jsonl")).toBe(false);
-    expect(linkMissesShown(link, "run.jsonl")).toBe(true);
-    expect(linkMissesShown({ ...link, file: "d-1" }, "other.jsonl")).toBe(false);
-    expect(linkMissesShown({ ...link, line: null }, "other.jsonl")).toBe(false);
+    expect(linkMissesShown(link, "x/a/run.jsonl", ["x/a/run.jsonl", "x/b/run.jsonl"])).toBe(false);
+    expect(linkMissesShown(link, "run.jsonl", ["run.jsonl"])).toBe(true);
+    // Two files its name could mean: neither is guessed, the first shown is missed.
+    expect(linkMissesShown(link, "1/a/run.jsonl", ["1/a/run.jsonl", "2/a/run.jsonl"])).toBe(true);
+    const bare = parseViewState(new URLSearchParams("name=run.jsonl&line=6"));
+    expect(linkMissesShown(bare, "run.jsonl", ["run.jsonl", "run.jsonl"])).toBe(true);
+    expect(linkMissesShown({ ...link, file: "d-1" }, "other.jsonl", ["other.jsonl"])).toBe(false);
+    expect(linkMissesShown({ ...link, line: null }, "other.jsonl", ["other.jsonl"])).toBe(false);
   });
 });
 

@@ -130,16 +130,17 @@ export function viewForOpenedFolder(
 }
 
 /**
- * Whether the link the view holds is for another file than the one shown: it named a file (and no dataset id,
- * which a chip sets) that is not the shown one. The page then sets its rollout, call and filter aside, and
- * offers to apply them to the file shown.
+ * Whether a pending link is for another file than the one shown: it names a file (and no dataset id, which a
+ * chip sets) that is not the one its name means among the open rollouts files (`names`; none when two could
+ * be: two of Gym's example_rollouts.jsonl). The page then sets its rollout, call and filter aside, and offers
+ * to apply them to the file shown.
  */
-export function linkMissesShown(state: ViewState, shownName: string): boolean {
+export function linkMissesShown(state: ViewState, shownName: string, names: readonly string[]): boolean {
   return (
     state.file === null &&
     state.name !== null &&
     linkTarget(state) &&
-    linkedName([shownName], state.name) === null
+    linkedName(names, state.name) !== shownName
   );
 }
 
