@@ -76,6 +76,11 @@ describe("cli compare", () => {
     for (const line of pairs) expect(line).toMatch(/ one of several \(a \d+, b \d+\)/);
     // Lines, not positions among the rollouts: every pair names two distinct lines.
     expect(new Set(pairs.map((line) => line.split("  ")[0])).size).toBe(56);
+    // One file as a and b: each rollout is joined with itself, no note of samples.
+    const same = memoryIo();
+    expect(await run([join(dir, "wa_noecho.jsonl"), join(dir, "wa_noecho.jsonl")], same)).toBe(0);
+    expect(same.out()).toContain("a and b are the same file");
+    expect(same.out()).not.toContain("note: ");
   });
 
   it("--inputs pairs as verify does: task rows without Gym's indices pair by their task input", async () => {

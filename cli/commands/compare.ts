@@ -140,7 +140,8 @@ export function formatCompare(report: CompareReport, a: string, b: string, lines
           `warning: ${s.tasks_differ} of ${s.pairs} pairs share (_ng_task_index, _ng_rollout_index) but not their task input: a and b look like runs of different tasks`,
         ]
       : []),
-    ...(s.among_repeats > 0 ? [`note: ${repeatsText(s.among_repeats, s.pairs, "a", "b")}`] : []),
+    // One file as a and b: its k-th rollout is joined with itself, no sample of another.
+    ...(s.among_repeats > 0 && a !== b ? [`note: ${repeatsText(s.among_repeats, s.pairs, "a", "b")}`] : []),
     `reward parity ${percent(s.parity_rate)}, action parity ${s.with_calls === 0 && s.pairs > 0 ? "n/a (neither run makes a tool call)" : percent(s.action_parity_rate)}; rewards recomputed in ${s.recomputed} of ${s.pairs} pairs${s.recomputed < s.pairs ? " (the others compare the rewards the files recorded)" : ""}`,
     `same actions, same reward: ${s.same_actions_same_reward}`,
     `same actions, different reward: ${s.same_actions_different_reward} (only because of names, with calls on both sides and recomputed rewards: ${s.names_decided})`,

@@ -232,7 +232,7 @@ function RunsTab(props: TabProps) {
           pairs compare two tasks, not two runs of one.
         </div>
       )}
-      {runs.data && runs.data.summary.among_repeats > 0 && (
+      {runs.data && runs.data.summary.among_repeats > 0 && !(state.a === state.b && aiName === biName) && (
         <div className="banner" role="status" data-testid="repeats-banner">
           {repeatsText(runs.data.summary.among_repeats, runs.data.summary.pairs, "A", "B")}.
         </div>

@@ -111,6 +111,20 @@ async function* rollouts(dataset: Dataset, lines: readonly number[]): AsyncGener
   }
 }
 
+/**
+ * The rollouts files a request on `dataset` covers (./report-scope.ts: its folder's, or itself), each with its
+ * path in the folder (null alone) and its run source; files that are not read are left out.
+ */
+function scopeSources(service: DataService, dataset: string) {
+  const scope = reportScope(service.session().folder, dataset);
+  const sources = scope.files.flatMap(({ dataset: id, file }) => {
+    const source = runSource(service, id);
+    const read = service.get(id);
+    return source === null || read === undefined ? [] : [{ dataset: id, file, source, read }];
+  });
+  return { scope, sources };
+}
+
 export function runHandlers(service: DataService): Handlers<RunRequests> {
   return {
     run: ({ dataset, filter, reward }, { signal }) => {
@@ -118,44 +132,40 @@ export function runHandlers(service: DataService): Handlers<RunRequests> {
       return source === null ? null : runView(source, filter, { reward });
     },
     runFolder: ({ dataset }) => {
-      const scope = reportScope(service.session().folder, dataset);
+      const { scope, sources } = scopeSources(service, dataset);
       if (scope.folder === null || scope.files.length < 2) return null;
-      const sources = scope.files.flatMap(({ dataset: id, file }) => {
-        const source = runSource(service, id);
-        return source === null || file === null ? [] : [{ dataset: id, file, source }];
-      });
-      return wholeFolderView(scope.folder, sources);
+      return wholeFolderView(
+        scope.folder,
+        sources.flatMap(({ dataset: id, file, source }) =>
+          file === null ? [] : [{ dataset: id, file, source }],
+        ),
+      );
     },
     runReport: async ({ dataset, filter, marked, reward }) => {
       const opened = service.get(dataset);
       if (opened?.kind !== "rollouts") return { error: "no such dataset" };
-      const scope = reportScope(service.session().folder, dataset);
-      const sources = scope.files.flatMap(({ dataset: id, file }) => {
-        const source = runSource(service, id);
-        const read = service.get(id);
-        return source === null || read === undefined
-          ? []
-          : [{ file, source, read: (lines: readonly number[]) => rollouts(read, lines) }];
-      });
+      const { scope, sources } = scopeSources(service, dataset);
       const marks = marksIn(scope, marked);
-      const data = await reportData(sources, {
-        title: scope.folder ?? opened.name,
-        filter,
-        marked: marks.length === 0 ? null : marks,
-        reward,
-      });
+      const data = await reportData(
+        sources.map(({ file, source, read }) => ({
+          file,
+          source,
+          read: (lines: readonly number[]) => rollouts(read, lines),
+        })),
+        {
+          title: scope.folder ?? opened.name,
+          filter,
+          marked: marks.length === 0 ? null : marks,
+          reward,
+        },
+      );
       if ("error" in data) return data;
       return { html: renderReport(data), rollouts: data.runs.reduce((n, run) => n + run.rollouts.length, 0) };
     },
     runExport: ({ dataset, filter, format }) => {
       if (service.get(dataset)?.kind !== "rollouts") return { error: "no such dataset" };
       // A folder's file exports the folder's rows, as its report is the folder's (./report-scope.ts).
-      const scope = reportScope(service.session().folder, dataset);
-      const sources = scope.files.flatMap(({ dataset: id, file }) => {
-        const source = runSource(service, id);
-        return source === null ? [] : [{ file, source }];
-      });
-      return runExport(sources, filter, format);
+      return runExport(scopeSources(service, dataset).sources, filter, format);
     },
   };
 }

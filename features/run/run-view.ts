@@ -266,7 +266,8 @@ export async function runExport(
   const parts: string[] = format === "csv" ? [csvHeader(folder)] : [];
   let count = 0;
   for (const { file, source } of sources) {
-    // A file on screen keeps its rows in the view's cache; the folder's others are computed on their own.
+    // A file alone is the one on screen, whose rows the view's cache keeps; a folder's are computed each,
+    // as the whole folder's answer computes them (the cache holds one file).
     const computed = sources.length === 1 ? await compute(source) : await computeRows(source);
     const rows = await filtered(source, computed, parsed.clauses);
     const named = file ?? undefined;

@@ -154,6 +154,17 @@ describe("compareRuns on an HTTP run and an MCP run of the same golden tasks", (
     );
     // Gym's indices are one rollout each: never repeats.
     expect(compareRuns([task, other], [task, other]).summary.among_repeats).toBe(0);
+    // An id several rollouts share is no task's repeats: joined, not said so.
+    const byId = (r: Record<string, unknown>, i: number) => ({
+      ...strip(r),
+      responses_create_params: { input: [i] },
+    });
+    const sharedIds = compareRuns(
+      [task, task].map(byId),
+      [task, task].map((r, i) => byId(r, i + 10)),
+    );
+    expect(sharedIds.pairs.map((p) => p.paired_by)).toEqual(["id", "id"]);
+    expect(sharedIds.summary.among_repeats).toBe(0);
   });
 
   it("recomputes rollouts without task fields through the materialized inputs", () => {

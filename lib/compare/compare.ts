@@ -199,13 +199,15 @@ export function pairRollouts(
       if (j === undefined) return;
       usedA.add(i);
       usedB.add(j);
+      // Said only where the task input joined them: Gym's indices are one rollout each, and an id shared
+      // by several is no task's repeats.
       const repeats = { a: inA.get(k) ?? 1, b: inB.get(k) ?? 1 };
       pairs.push({
         a: i,
         b: j,
         by,
         key: by === "indices" ? k : `${by}:${shortKey(k)}`,
-        repeats: repeats.a > 1 || repeats.b > 1 ? repeats : null,
+        repeats: by === "input" && (repeats.a > 1 || repeats.b > 1) ? repeats : null,
       });
     });
   }
