@@ -404,7 +404,8 @@ export function Inspector() {
                         ? null
                         : {
                             name: fileFolder.name,
-                            runs: fileFolder.runs.length,
+                            // The files the export reads (features/run/report-scope.ts): a file not read is not in it.
+                            runs: fileFolder.runs.filter((run) => run.dataset !== null).length,
                             roles: fileFolder.files
                               .filter((file) => file.chosen)
                               .map((file) => ({ path: file.path, role: file.role })),
