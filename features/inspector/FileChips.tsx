@@ -2,7 +2,7 @@ import { cx } from "@/components/cx";
 import { Name } from "@/components/Name";
 import type { DatasetSummary } from "@/hooks/types";
 import { displayName } from "@/lib/names";
-import { formatCount, lineCountsText } from "@/lib/run";
+import { count, lineCountsText } from "@/lib/run";
 import styles from "./Inspector.module.css";
 
 /**
@@ -13,9 +13,6 @@ import styles from "./Inspector.module.css";
  * 1440 px.
  */
 export const MAX_FILE_CHIPS = 12;
-
-const filesText = (count: number, kind: string) =>
-  `${formatCount(count)} ${kind} file${count === 1 ? "" : "s"}`;
 
 function countsText(file: DatasetSummary): string {
   return `${lineCountsText({ rollouts: file.rows, unreadable: file.error_count })}${file.paired_inputs ? ` · ${file.paired_rows} paired` : ""}`;
@@ -43,8 +40,8 @@ export function FileChips({
       <div className={styles.files} data-testid="file-select">
         <label className={styles.fileSelect}>
           <span className="muted">
-            {filesText(rollouts.length, "rollouts")}
-            {inputs.length > 0 ? `, ${filesText(inputs.length, "inputs")}` : ""}:
+            {count(rollouts.length, "rollouts file", "rollouts files")}
+            {inputs.length > 0 ? `, ${count(inputs.length, "inputs file", "inputs files")}` : ""}:
           </span>
           {/* Option text is plain text: the name's suspicious code points shown as ⟨U+XXXX⟩ (lib/names). */}
           <select value={shown ?? ""} onChange={(event) => onChoose(event.target.value)}>

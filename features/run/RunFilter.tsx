@@ -218,12 +218,12 @@ export function HarnessAgents({
     const applied = harnessFor(choice, agent);
     return offer && offer.harnesses.length > 0 && !offer.harnesses.some((h) => h === applied) ? offer : null;
   };
-  const own = agents.filter((agent) => Object.hasOwn(choice.agents, agent)).length;
+  const withOwn = agents.filter((agent) => Object.hasOwn(choice.agents, agent)).length;
   const offered = agents.filter((agent) => offerOf(agent) !== null).length;
   // Unfolded while an agent has its own choice, until the user folds or unfolds it: the agents come in as rows
   // stream, so nothing is decided when the list first shows.
   const [toggled, setToggled] = useState<boolean | null>(null);
-  const open = toggled ?? own > 0;
+  const open = toggled ?? withOwn > 0;
   const list = (
     <div className="harness-agents" data-testid="harness-agents">
       {agents.map((agent) => {
@@ -275,7 +275,7 @@ export function HarnessAgents({
     >
       <summary className="muted">
         Harness per agent: {agents.length} agents
-        {own > 0 ? `, ${own} with a harness of their own` : ""}
+        {withOwn > 0 ? `, ${withOwn} with a harness of their own` : ""}
         {offered > 0 ? `, ${offered} with an inferred harness not applied` : ""}
       </summary>
       {list}
