@@ -5,6 +5,7 @@ import { expect, test } from "@playwright/test";
 import { narrowing } from "../lib/schemas/test-helpers";
 import { verifyRollout as verifyRolloutTyped } from "../lib/verify";
 import { readRows, SAMPLES, verdictCounts, verdictsShown, waitCompared } from "./compare-helpers";
+import { cli } from "./helpers";
 
 // lib takes Rollouts narrowed at the edge; these tests write plain JSON, narrowed here (failing loudly).
 const verifyRollout = narrowing(verifyRolloutTyped);
@@ -27,6 +28,33 @@ test.describe("compare runs", () => {
       "data-parity",
       String(expected.same / pairs),
     );
+  });
+
+  test("Download CSV: every pair, the bytes cli compare --format csv prints, under either policy", async ({
+    page,
+  }) => {
+    const expected = verdictCounts(rows(HTTP), rows(HERMES));
+    await page.goto(`/compare?a=${HTTP}&b=${HERMES}&verdict=same`);
+    await waitCompared(page);
+    const download = async () => {
+      const [file] = await Promise.all([
+        page.waitForEvent("download"),
+        page.getByTestId("compare-csv").click(),
+      ]);
+      expect(file.suggestedFilename()).toBe("compare-http-vs-compare-mcp-hermes-noprov.compare.csv");
+      return readFileSync(await file.path(), "utf8");
+    };
+    const csv = await download();
+    const files = [path.join(SAMPLES, HTTP), path.join(SAMPLES, HERMES)];
+    expect(csv).toBe(cli(["compare", ...files, "--format", "csv"]).stdout);
+    // Every pair, not only the verdict the page shows: the identity bugs are in it.
+    const verdicts = csv.split("\r\n").filter((line) => line.includes(`,"same actions, different reward",`));
+    expect(verdicts).toHaveLength(expected["identity-bug"]);
+    expect(expected["identity-bug"]).toBeGreaterThan(0);
+
+    await page.getByTestId("compare-policy").selectOption("legacy");
+    await waitCompared(page);
+    expect(await download()).toBe(cli(["compare", ...files, "--format", "csv", "--policy", "legacy"]).stdout);
   });
 
   test("one file as A and B: the page says each rollout is compared with itself", async ({ page }) => {

@@ -4,12 +4,12 @@
  * line has a reward, a reason code or a per-line kind; the rewards Gym recorded are reproduced where the
  * folder holds what its verifier reads; a changed role plans the folder again.
  */
-import { spawnSync } from "node:child_process";
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import {
+  cli,
   expectRoles,
   openFolder,
   pickFolder,
@@ -162,16 +162,6 @@ test("changing a file's role plans the folder again: pairing and routing follow"
     .poll(async () => (await rows(page)).map((r) => `${r.source} ${r.reward}`))
     .toEqual(Array(5).fill("config 1"));
 });
-
-/** The CLI run on `args`, which must succeed: what it printed. */
-function cli(args: readonly string[]): { stdout: string; stderr: string } {
-  const run = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "cli/main.ts"), ...args], {
-    cwd: ROOT,
-    encoding: "utf8",
-  });
-  expect(run.status).toBe(0);
-  return run;
-}
 
 /** The comparison lines `cli verify DIR` prints on stderr for Gym's metrics files. */
 function cliMetricsLines(dir: string): string[] {

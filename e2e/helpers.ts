@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,6 +14,16 @@ export function readJsonlFile(file: string): unknown[] {
     .split("\n")
     .filter((line) => line.trim() !== "")
     .map((line) => JSON.parse(line));
+}
+
+/** The project's CLI run on `args` from the repository root, which must succeed: what it printed. */
+export function cli(args: readonly string[]): { stdout: string; stderr: string } {
+  const run = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "cli/main.ts"), ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
+  expect(run.status, run.stderr).toBe(0);
+  return run;
 }
 
 /** Loads files through the hidden file input, as the "Open files…" button does. */

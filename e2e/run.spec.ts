@@ -4,24 +4,18 @@
  * phone-sized layout. Expected values come from the generator's intents and the file itself, never from the
  * app.
  */
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { ZERO_CAUSES } from "../lib/triage";
 import { buildTriageRun, TRIAGE_RUN_PATH } from "../scripts/gen-triage-run";
-import { loadFiles, openFolder, ROOT, screenshotPath, waitReady } from "./helpers";
+import { cli, loadFiles, openFolder, ROOT, screenshotPath, waitReady } from "./helpers";
 
 const FILE = path.join(ROOT, TRIAGE_RUN_PATH);
 const run = buildTriageRun();
 
-function cli(args: string[]): string {
-  return execFileSync(process.execPath, ["--import", "tsx", path.join(ROOT, "cli/main.ts"), ...args], {
-    cwd: ROOT,
-    encoding: "utf8",
-  });
-}
+const cliOut = (args: string[]) => cli(args).stdout;
 
 async function download(page: Page, testId: string): Promise<string> {
   const [file] = await Promise.all([page.waitForEvent("download"), page.getByTestId(testId).click()]);
@@ -76,7 +70,7 @@ test.describe("run view on the generated triage run", () => {
   test("the switch shows a policy's recomputed zeros; the recorded-1 drift is one of them", async ({
     page,
   }) => {
-    const rows = cli(["triage", FILE, "--format", "jsonl"])
+    const rows = cliOut(["triage", FILE, "--format", "jsonl"])
       .trim()
       .split("\n")
       .map((t) => JSON.parse(t) as { contract: number | null; cause: string | null });
@@ -144,10 +138,10 @@ test.describe("run view on the generated triage run", () => {
     await expect.poll(() => new URL(page.url()).searchParams.get("f")).toBe(filter);
     await expect(page.getByTestId("export-cli")).toContainText("--filter");
     const csv = await download(page, "export-csv");
-    expect(csv).toBe(cli(["triage", FILE, "--format", "csv", "--filter", filter]));
+    expect(csv).toBe(cliOut(["triage", FILE, "--format", "csv", "--filter", filter]));
     expect(csv.trim().split("\r\n")).toHaveLength(kept + 1);
     const jsonl = await download(page, "export-jsonl");
-    expect(jsonl).toBe(cli(["triage", FILE, "--format", "jsonl", "--filter", filter]));
+    expect(jsonl).toBe(cliOut(["triage", FILE, "--format", "jsonl", "--filter", filter]));
   });
 
   test("chips, selects, search and causes are clauses of one filter: list, tiles, breakdown, metrics and export follow it and say their scope", async ({
@@ -185,7 +179,7 @@ test.describe("run view on the generated triage run", () => {
     await expect(page.getByTestId("export-cli")).toContainText(`--filter '${filter}'`);
     const csv = await download(page, "export-csv");
     expect(csv.trim().split("\r\n")).toHaveLength(kept.length + 1);
-    expect(csv).toBe(cli(["triage", FILE, "--format", "csv", "--filter", filter]));
+    expect(csv).toBe(cliOut(["triage", FILE, "--format", "csv", "--filter", filter]));
     // A cause click adds a clause; the breakdown leaves it out (and says so), the list and metrics follow it.
     await page.locator("[data-filter='zero']").click();
     await expect.poll(() => new URL(page.url()).searchParams.get("f")).toBe("agent:http_agent");
@@ -227,7 +221,7 @@ test.describe("run view on the generated triage run", () => {
   test("one reward switch, kept in the URL: headline, breakdown, zero tile, list, pass@k and the report's scope follow it", async ({
     page,
   }) => {
-    const rows = cli(["triage", FILE, "--format", "jsonl"])
+    const rows = cliOut(["triage", FILE, "--format", "jsonl"])
       .trim()
       .split("\n")
       .map((t) => JSON.parse(t) as { recorded: number | null; contract: number | null });
@@ -267,7 +261,7 @@ test.describe("run view on the generated triage run", () => {
     const page = await context.newPage();
     await page.goto(`/?reward=legacy`);
     await loadFiles(page, [FILE]);
-    const rows = cli(["triage", FILE, "--format", "jsonl"])
+    const rows = cliOut(["triage", FILE, "--format", "jsonl"])
       .trim()
       .split("\n")
       .map((t) => JSON.parse(t) as { legacy: number | null });

@@ -1,8 +1,10 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { COMPARE_CSV_COLUMNS } from "../../lib/compare";
 import { asHarness, golden, goldenInputs } from "../../lib/compare/test-helpers";
 import { memoryIo } from "../io";
 import { parseCompareArgs, run } from "./compare";
@@ -148,8 +150,29 @@ describe("cli compare", () => {
       a: "a",
       b: "b",
       policy: "contract",
-      json: false,
+      format: "table",
       inputs: "m",
     });
+    expect(parseCompareArgs(["a", "b", "--json"])).toMatchObject({ ok: true, format: "json" });
+    expect(parseCompareArgs(["a", "b", "--format", "csv"])).toMatchObject({ ok: true, format: "csv" });
+    expect(parseCompareArgs(["a", "b", "--format", "xml"])).toEqual({
+      ok: false,
+      error: "--format must be table, json or csv, not 'xml'",
+    });
+    expect(parseCompareArgs(["a", "b", "--json", "--format", "csv"])).toMatchObject({ ok: false });
+  });
+
+  it("--format csv writes a row per pair with each side's line", async () => {
+    const { http, mcp } = await files();
+    const io = memoryIo();
+    expect(await run([http, mcp, "--format", "csv"], io)).toBe(0);
+    const parsed = Papa.parse<Record<string, string>>(io.out(), { header: true, skipEmptyLines: true });
+    expect(parsed.meta.fields).toEqual([...COMPARE_CSV_COLUMNS]);
+    // Gym's indices pair line k with line k; the MCP run's aliases lose every reward the HTTP run won.
+    expect(parsed.data.map((row) => [row.a_line, row.b_line])).toEqual(
+      bare.map((_, i) => [String(i + 1), String(i + 1)]),
+    );
+    const wins = bare.filter((g) => g.expected.contract.reward === 1).length;
+    expect(parsed.data.filter((row) => row.verdict === "same actions, different reward")).toHaveLength(wins);
   });
 });

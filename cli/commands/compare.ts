@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { type CompareReport, compareRuns, type PairReport, repeatsText } from "../../lib/compare";
+import { type CompareReport, compareCsv, compareRuns, type PairReport, repeatsText } from "../../lib/compare";
 import type { Policy } from "../../lib/identity/types";
 import { readJsonl } from "../../lib/jsonl";
 import { type Rollout, readRollout } from "../../lib/schemas";
@@ -16,7 +16,7 @@ import { type CommandIo, silentIo } from "../io";
 import { namingFile, openFileStream } from "../open";
 import { terminalJson, terminalText } from "../terminal";
 
-const HELP = `usage: npm run --silent cli -- compare A B [--server S] [--inputs M] [--policy P] [--json]
+const HELP = `usage: npm run --silent cli -- compare A B [--server S] [--inputs M] [--policy P] [--format F]
 
 Pairs the rollouts of A and B by (_ng_task_index, _ng_rollout_index), then by equal task input
 (responses_create_params.input), then by equal id. Per pair: recorded and recomputed rewards, the
@@ -30,7 +30,9 @@ options:
                 server_source says, else B's)
 ${inputsHelp(16)}
   --policy P    contract (default) | legacy, for the recomputed rewards
-  --json        print the whole report as JSON instead of a table
+  --format F    table (default) | json (the whole report) | csv (a row per pair, then one per
+                rollout that found no partner: what /compare's "Download CSV" writes)
+  --json        the same as --format json
   -h, --help    this help
 `;
 
@@ -38,9 +40,15 @@ const OPTIONS = {
   server: { type: "string" },
   inputs: { type: "string" },
   policy: { type: "string" },
+  format: { type: "string" },
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
+
+const COMPARE_FORMATS = ["table", "json", "csv"] as const;
+type CompareFormat = (typeof COMPARE_FORMATS)[number];
+const isCompareFormat = (format: string): format is CompareFormat =>
+  COMPARE_FORMATS.some((known) => known === format);
 
 export type ParsedCompareArgs =
   | { ok: true; help: true }
@@ -52,7 +60,7 @@ export type ParsedCompareArgs =
       server?: string;
       inputs?: string;
       policy: Policy;
-      json: boolean;
+      format: CompareFormat;
     }
   | { ok: false; error: string };
 
@@ -67,13 +75,18 @@ export function parseCompareArgs(args: string[]): ParsedCompareArgs {
   const read = readPolicy(values.policy);
   if (!read.ok) return read;
   const policy = read.policy;
+  const format = values.json === true ? "json" : (values.format ?? "table");
+  if (!isCompareFormat(format))
+    return { ok: false, error: `--format must be table, json or csv, not '${format}'` };
+  if (values.json === true && values.format !== undefined && values.format !== "json")
+    return { ok: false, error: `--json and --format ${values.format} ask for two formats: give one` };
   return {
     ok: true,
     help: false,
     a,
     b,
     policy,
-    json: values.json === true,
+    format,
     ...(values.server === undefined ? {} : { server: values.server }),
     ...(values.inputs === undefined ? {} : { inputs: values.inputs }),
   };
@@ -164,10 +177,13 @@ export async function run(args: string[], io: CommandIo): Promise<number> {
       ...(parsed.server === undefined ? {} : { server: parsed.server }),
       ...(inputs === undefined ? {} : { inputs }),
     });
+    const lines = { a: a.lines, b: b.lines };
     await io.stdout.write(
-      parsed.json
+      parsed.format === "json"
         ? `${terminalJson(report, 2)}\n`
-        : formatCompare(report, parsed.a, parsed.b, { a: a.lines, b: b.lines }),
+        : parsed.format === "csv"
+          ? compareCsv(report, lines)
+          : formatCompare(report, parsed.a, parsed.b, lines),
     );
     return 0;
   } catch (error) {

@@ -13,6 +13,7 @@ import {
   type InputsFile,
   useCompareFile,
   useCompareRuns,
+  useDownloadCompareCsv,
   usePairDetail,
   useRolloutList,
   useWhatIf,
@@ -141,6 +142,7 @@ function RunsTab(props: TabProps) {
   const files = { a: fileA.data, b: fileB.data, ai: inputsA.data, bi: inputsB.data };
   const runs = useCompareRuns(files, state.policy);
   const detail = usePairDetail(files, state.policy, state.pair);
+  const csv = useDownloadCompareCsv(files, state.policy);
   /** Picked for one side: its rollouts file (automatic inputs unless one came with it) and/or its inputs. */
   const pickFor = (side: "a" | "b") => async (picked: File[]) => {
     const patch = sidePatch(side, await openFiles(picked));
@@ -253,6 +255,7 @@ function RunsTab(props: TabProps) {
               }))
             }
             onSort={(sort) => setState({ sort })}
+            csv={{ ...csv, ready: !runs.isFetching }}
           />
           <PairTable
             view={runs.data}

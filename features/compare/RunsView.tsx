@@ -98,9 +98,11 @@ interface ToolbarProps {
   onToggle(slug: VerdictSlug): void;
   onSort(sort: PairSort): void;
   shown: number;
+  /** The comparison's CSV download; ready once the shown comparison is the current one. */
+  csv: { download(): void; pending: boolean; ready: boolean; error: string | null };
 }
 
-export function PairToolbar({ view, verdicts, sort, onToggle, onSort, shown }: ToolbarProps) {
+export function PairToolbar({ view, verdicts, sort, onToggle, onSort, shown, csv }: ToolbarProps) {
   const counts: Record<VerdictSlug, number> = {
     "identity-bug": view.summary.same_actions_different_reward,
     "different-actions": view.summary.different_actions,
@@ -137,6 +139,20 @@ export function PairToolbar({ view, verdicts, sort, onToggle, onSort, shown }: T
           <option value="pair">by task and rollout</option>
         </select>
       </label>
+      <button
+        type="button"
+        onClick={csv.download}
+        disabled={csv.pending || !csv.ready}
+        data-testid="compare-csv"
+        title="Every pair, whatever is shown, then each rollout that found no partner: the same bytes as cli compare --format csv"
+      >
+        {csv.pending ? "Preparing…" : "Download CSV"}
+      </button>
+      {csv.error && (
+        <span className={styles.error} role="alert">
+          Could not download: {csv.error}
+        </span>
+      )}
     </div>
   );
 }

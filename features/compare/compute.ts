@@ -3,7 +3,13 @@
  * is read from the store into its source lines (exact bytes plus parsed value): comparisons and the what-if read the
  * parsed values, the repair rewrites the bytes losslessly.
  */
-import { type Action, type CompareOptions, type CompareReport, compareRuns } from "@/lib/compare";
+import {
+  type Action,
+  type CompareLines,
+  type CompareOptions,
+  type CompareReport,
+  compareRuns,
+} from "@/lib/compare";
 import {
   emptyRepairSummary,
   formatRepairSummary,
@@ -520,9 +526,22 @@ export async function repairFile(
 }
 
 /** The repaired file's name: the original's stem with ".repaired" before the extension. */
-export function repairedName(name: string, harness: HarnessId): string {
-  // A folder's file is named by its path there: the download is the file's own name, beside it.
+/** A file's own name without .jsonl(.gz): a folder's file is named by its path there, the download beside it. */
+function fileStem(name: string): string {
   const base = name.slice(name.lastIndexOf("/") + 1);
-  const stem = base.replace(/\.gz$/i, "").replace(/\.jsonl?$/i, "");
-  return `${stem}.repaired-${harness}.jsonl`;
+  return base.replace(/\.gz$/i, "").replace(/\.jsonl?$/i, "");
+}
+
+export function repairedName(name: string, harness: HarnessId): string {
+  return `${fileStem(name)}.repaired-${harness}.jsonl`;
+}
+
+/** The comparison's CSV: both runs' names in it. */
+export function comparedName(a: string, b: string): string {
+  return `${fileStem(a)}-vs-${fileStem(b)}.compare.csv`;
+}
+
+/** Each side's line numbers by rollout position, for lib/compare's CSV. */
+export function compareLines(a: LoadedFile, b: LoadedFile): CompareLines {
+  return { a: a.rollouts.map((r) => r.line), b: b.rollouts.map((r) => r.line) };
 }

@@ -10,6 +10,7 @@ import { useCallback } from "react";
 import { type Sample, useSession } from "@/hooks/data";
 import { useDataClient } from "@/hooks/data-client";
 import { bundledSample } from "@/hooks/samples";
+import { saveFile } from "@/hooks/save-file";
 import type { HarnessId } from "@/lib/harness";
 import type { Policy } from "@/lib/identity/types";
 import { isCancelled } from "@/worker/rpc";
@@ -183,9 +184,6 @@ export function useRepair() {
   };
 }
 
-/** How long an object URL lives after the click that starts its download. */
-const OBJECT_URL_LIFETIME_MS = 60_000;
-
 /** Saves the repaired file: the worker builds the Blob, the page only hands it to the browser. */
 export function useDownloadRepaired() {
   const client = useDataClient();
@@ -193,15 +191,7 @@ export function useDownloadRepaired() {
     mutationFn: async (id: number) => {
       const result = await client.request("download", { id });
       if (result === null) throw new Error("the repaired file is gone: run the repair again");
-      const url = URL.createObjectURL(result.blob);
-      const anchor = document.createElement("a");
-      anchor.href = url;
-      anchor.download = result.name;
-      anchor.rel = "noopener";
-      document.body.append(anchor);
-      anchor.click();
-      anchor.remove();
-      setTimeout(() => URL.revokeObjectURL(url), OBJECT_URL_LIFETIME_MS);
+      saveFile(result.blob, result.name);
       return result.name;
     },
   });
@@ -210,5 +200,22 @@ export function useDownloadRepaired() {
     pending: mutation.isPending,
     error: mutation.error?.message ?? null,
     saved: mutation.data ?? null,
+  };
+}
+
+/** Saves the comparison as CSV (lib/compare's compareCsv: the bytes `cli compare --format csv` prints). */
+export function useDownloadCompareCsv(files: RunFiles, policy: Policy) {
+  const client = useDataClient();
+  const mutation = useMutation({
+    mutationFn: async () => {
+      const result = await client.request("compareCsv", runsParams(files, policy));
+      saveFile(result.text, result.name, "text/csv");
+      return result.name;
+    },
+  });
+  return {
+    download: () => mutation.mutate(),
+    pending: mutation.isPending,
+    error: mutation.error?.message ?? null,
   };
 }

@@ -4,7 +4,7 @@
  * so a file's parsed lines are built from its stored bytes when a comparison asks for them and a few are
  * kept (COMPARE_CACHE_FILES); the store itself still holds offsets only.
  */
-import type { CompareReport } from "@/lib/compare";
+import { type CompareReport, compareCsv } from "@/lib/compare";
 import type { RunServerChoice } from "@/lib/verify";
 import { serverChoiceOf } from "@/worker/jobs";
 import { folderQualifiedName, isDatasetId } from "@/worker/protocol";
@@ -13,7 +13,9 @@ import type { DataService } from "@/worker/service";
 import type { Dataset } from "@/worker/store";
 import {
   combineInputs,
+  comparedName,
   compareFiles,
+  compareLines,
   compareView,
   type LoadedFile,
   pairDetail,
@@ -159,6 +161,10 @@ export function compareHandlers(service: DataService): Handlers<CompareRequests>
     compare: async (params) => {
       const { fa, fb, fai, fbi, report, conflicts } = await reportFor(params);
       return compareView(fa, fb, report, { ai: fai, bi: fbi, conflicts });
+    },
+    compareCsv: async (params) => {
+      const { fa, fb, report } = await reportFor(params);
+      return { text: compareCsv(report, compareLines(fa, fb)), name: comparedName(fa.name, fb.name) };
     },
     pairDetail: async ({ id, ...params }) => pairDetail((await reportFor(params)).report, id),
     rollouts: async ({ file }) => rolloutList(await rolloutsOf(file)),

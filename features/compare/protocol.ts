@@ -262,6 +262,8 @@ export interface CompareRequests {
   /** Opens a local file into the store (it is then offered on both pages). */
   open: { params: { source: Source }; result: CompareFileSummary };
   compare: { params: RunsParams; result: CompareView };
+  /** The comparison as CSV (lib/compare compareCsv) and the file name to save it under. */
+  compareCsv: { params: RunsParams; result: { text: string; name: string } };
   pairDetail: { params: RunsParams & { id: number }; result: PairDetail | null };
   rollouts: { params: { file: FileRef }; result: RolloutListEntry[] };
   whatIf: { params: { file: FileRef; line: number; inputs: FileRef | null }; result: WhatIfView | null };

@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { useDataClient } from "@/hooks/data-client";
+import { saveFile } from "@/hooks/save-file";
 import type { Reward } from "@/lib/run";
 import type { DatasetSummary } from "@/worker/protocol";
 import type { ExportFormat } from "./protocol";
@@ -61,7 +62,7 @@ export function useRunExport() {
       const result = await client.request("runExport", { dataset: dataset.id, filter, format });
       if ("error" in result) return result.error;
       const type = format === "csv" ? "text/csv" : "application/x-ndjson";
-      download(result.text, type, `${folder ?? baseName(dataset)}-rows.${format}`);
+      saveFile(result.text, `${folder ?? baseName(dataset)}-rows.${format}`, type);
       return null;
     },
     [client],
@@ -70,16 +71,6 @@ export function useRunExport() {
 
 function baseName(dataset: DatasetSummary): string {
   return (dataset.name.split("/").pop() ?? dataset.name).replace(/\.jsonl(\.gz)?$/, "");
-}
-
-/** Saves text as a file through a temporary object URL. */
-function download(text: string, type: string, name: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const anchor = document.createElement("a");
-  anchor.href = url;
-  anchor.download = name;
-  anchor.click();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
 /**
@@ -99,7 +90,7 @@ export function useRunReport() {
     ): Promise<string | null> => {
       const result = await client.request("runReport", { dataset: dataset.id, filter, marked, reward });
       if ("error" in result) return result.error;
-      download(result.html, "text/html", `${folder ?? baseName(dataset)}-report.html`);
+      saveFile(result.html, `${folder ?? baseName(dataset)}-report.html`, "text/html");
       return null;
     },
     [client],

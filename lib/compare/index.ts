@@ -29,3 +29,4 @@ export {
   type StepKind,
   type Verdict,
 } from "./compare";
+export { COMPARE_CSV_COLUMNS, type CompareLines, compareCsv } from "./csv";

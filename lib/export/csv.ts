@@ -29,10 +29,16 @@ export function csvHeader(withFile = false): string {
   return `${Papa.unparse([[...(withFile ? ["file"] : []), ...RUN_ROW_COLUMNS]])}\r\n`;
 }
 
+/** One CSV line of cells, ending in CRLF, text cells escaped as every export of this project escapes them. */
+export function csvLine(cells: readonly (string | number | null)[]): string {
+  const written = cells.map((value) => (value === null ? "" : value));
+  return `${Papa.unparse([written], { escapeFormulae: FORMULA_START })}\r\n`;
+}
+
 /** One row's CSV line, ending in CRLF; `file` first when the row came from a folder. */
 export function csvRow(row: RunRow, file?: string): string {
   const cells = RUN_ROW_COLUMNS.map((column) => cell(row[column]));
-  return `${Papa.unparse([file === undefined ? cells : [file, ...cells]], { escapeFormulae: FORMULA_START })}\r\n`;
+  return csvLine(file === undefined ? cells : [file, ...cells]);
 }
 
 export function rowsCsv(rows: Iterable<RunRow>): string {

@@ -1,0 +1,76 @@
+/**
+ * A comparison as CSV: one row per pair, then one per rollout that found no partner, so a spreadsheet holds
+ * every rollout of both runs. `cli compare --format csv` and /compare's download write these same bytes.
+ */
+import { csvLine } from "../export/csv";
+import type { CompareReport, PairReport } from "./compare";
+
+export const COMPARE_CSV_COLUMNS = [
+  "pair",
+  "a_line",
+  "b_line",
+  "paired_by",
+  "server",
+  "verdict",
+  "reward_basis",
+  "a_recorded_reward",
+  "b_recorded_reward",
+  "a_reward",
+  "b_reward",
+  "a_calls",
+  "b_calls",
+  "names_decided",
+  "tasks_differ",
+  "repeats",
+  "first_divergence",
+  "a_error",
+  "b_error",
+] as const;
+
+/** Each side's 1-based line numbers by rollout position (a pair is named by its lines: keys can repeat). */
+export interface CompareLines {
+  readonly a: readonly number[];
+  readonly b: readonly number[];
+}
+
+const flag = (value: boolean): string => (value ? "yes" : "no");
+
+function pairCells(p: PairReport, lines: CompareLines): (string | number | null)[] {
+  return [
+    p.key,
+    lines.a[p.a.position] ?? null,
+    lines.b[p.b.position] ?? null,
+    p.paired_by,
+    p.server,
+    p.verdict,
+    p.reward_basis,
+    p.a.recorded_reward,
+    p.b.recorded_reward,
+    p.a.reward,
+    p.b.reward,
+    p.a.actions.length,
+    p.b.actions.length,
+    flag(p.names_decided),
+    flag(p.tasks_differ),
+    p.repeats === null ? null : `a ${p.repeats.a}, b ${p.repeats.b}`,
+    p.first_divergence?.message ?? null,
+    p.a.error ?? null,
+    p.b.error ?? null,
+  ];
+}
+
+/** A rollout of one side that no rollout of the other joined: its line, and the verdict saying so. */
+function unpairedCells(side: "a" | "b", line: number | null): (string | number | null)[] {
+  const cells: (string | number | null)[] = COMPARE_CSV_COLUMNS.map(() => null);
+  cells[side === "a" ? 1 : 2] = line;
+  cells[5] = `unpaired in ${side}`;
+  return cells;
+}
+
+export function compareCsv(report: CompareReport, lines: CompareLines): string {
+  let out = csvLine(COMPARE_CSV_COLUMNS);
+  for (const pair of report.pairs) out += csvLine(pairCells(pair, lines));
+  for (const position of report.unpaired_a) out += csvLine(unpairedCells("a", lines.a[position] ?? null));
+  for (const position of report.unpaired_b) out += csvLine(unpairedCells("b", lines.b[position] ?? null));
+  return out;
+}
