@@ -2,7 +2,7 @@
  * A comparison as CSV: one row per pair, then one per rollout that found no partner, so a spreadsheet holds
  * every rollout of both runs. `cli compare --format csv` and /compare's download write these same bytes.
  */
-import { csvLine } from "../export/csv";
+import { csvLine } from "../csv";
 import type { CompareReport, PairReport } from "./compare";
 
 export const COMPARE_CSV_COLUMNS = [

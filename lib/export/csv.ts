@@ -2,18 +2,12 @@
  * Run rows as CSV (RFC 4180, through papaparse) and as JSONL: the filtered list's export, written the same
  * way by the CLI and the browser so both downloads are the same bytes for the same filter.
  *
- * Cells that a spreadsheet would run as a formula (=, +, -, @, tab, CR at the start of a text cell) are
- * escaped with a leading quote mark (papaparse's escapeFormulae, FORMULA_START): model text ends up in these cells.
+ * Cells that a spreadsheet would run as a formula are escaped (lib/csv csvLine): model text ends up in them.
  * Numbers are written as numbers; null is an empty cell; flags are joined by spaces.
  */
 import Papa from "papaparse";
+import { csvLine } from "../csv";
 import { RUN_ROW_COLUMNS, type RunRow } from "../run/row";
-
-/**
- * What a spreadsheet runs as a formula at the start of a text cell. Given explicitly: papaparse's default
- * pattern ends in `.*$` without the s flag, so a multi-line cell starting with "=" slips through.
- */
-const FORMULA_START = /^[=+\-@\t\r]/;
 
 function cell(value: RunRow[(typeof RUN_ROW_COLUMNS)[number]]): string | number {
   if (value === null) return "";
@@ -27,12 +21,6 @@ function cell(value: RunRow[(typeof RUN_ROW_COLUMNS)[number]]): string | number 
  */
 export function csvHeader(withFile = false): string {
   return `${Papa.unparse([[...(withFile ? ["file"] : []), ...RUN_ROW_COLUMNS]])}\r\n`;
-}
-
-/** One CSV line of cells, ending in CRLF, text cells escaped as every export of this project escapes them. */
-export function csvLine(cells: readonly (string | number | null)[]): string {
-  const written = cells.map((value) => (value === null ? "" : value));
-  return `${Papa.unparse([written], { escapeFormulae: FORMULA_START })}\r\n`;
 }
 
 /** One row's CSV line, ending in CRLF; `file` first when the row came from a folder. */

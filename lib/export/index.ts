@@ -1,4 +1,4 @@
-export { csvHeader, csvLine, csvRow, jsonlRow, rowsCsv, rowsJsonl } from "./csv";
+export { csvHeader, csvRow, jsonlRow, rowsCsv, rowsJsonl } from "./csv";
 export {
   concatBytes,
   type EditResult,
