@@ -188,6 +188,41 @@ test.describe("why zero on the bundled samples", () => {
   }
 });
 
+test("an MCP run without a map: the zeros a provenance map rescues are counted, listed and sent to the repair", async ({
+  page,
+}) => {
+  const sample = "compare-mcp-hermes-noprov.jsonl";
+  const file = path.join(ROOT, "public/samples", sample);
+  // The CLI's rows with a harness what-if map, and the count it gives them (its own summary reads lib's).
+  const rescued = (
+    cliRecords(["triage", file, "--filter", "is:fixed_by_map", "--format", "jsonl"], null) as Row[]
+  ).map((row) => row.line);
+  const all = triageRows(file, null);
+  expect(rescued.length).toBeGreaterThan(0);
+  expect(rescued.length).toBeLessThan(all.length);
+  await page.goto(`/?sample=${encodeURIComponent(sample)}`);
+  await waitReady(page);
+  const note = page.getByTestId("triage-fixed-by-map");
+  await expect(note).toHaveAttribute("data-count", String(rescued.length));
+  await expect(note).toContainText(
+    `${rescued.length} of the ${all.length} zeros score above 0 with a provenance map`,
+  );
+  await note.getByTestId("fixed-by-map-filter").click();
+  await expect.poll(() => new URL(page.url()).searchParams.get("f")).toBe("recorded:..0 is:fixed_by_map");
+  await expect
+    .poll(() =>
+      page
+        .locator("[data-testid=rollout-scroller] [data-line]")
+        .evaluateAll((rows) => rows.map((row) => Number(row.getAttribute("data-line")))),
+    )
+    .toEqual(rescued);
+  await note.getByTestId("fixed-by-map-repair").click();
+  await expect(page).toHaveURL(
+    /\/compare\?tab=repair&r=compare-mcp-hermes-noprov\.jsonl&harness=hermes-legacy/,
+  );
+  await expect(page.getByTestId("repair-harness")).toHaveValue("hermes-legacy");
+});
+
 test.describe("why zero on the issue's 909-rollout run", () => {
   test("the generated 50 MB slice (seed 1) opens with the CLI's headline, causes and drift", async ({
     page,

@@ -17,7 +17,7 @@ import { SERVER_SOURCES, UNVERIFIED_CODES } from "../lib/verify";
 import type { AnalyzedRollout } from "./core";
 
 /** Bumped when the kept form (or the content hash) changes. */
-export const RESULTS_CACHE_FORMAT = 5;
+export const RESULTS_CACHE_FORMAT = 6;
 /** The project's version and build: results computed by other code are never trusted. */
 export const BUILD_STAMP = `${process.env.NEXT_PUBLIC_PROJECT_VERSION ?? "dev"}+${process.env.NEXT_PUBLIC_BUILD_STAMP ?? "dev"}`;
 /** Bytes hashed at a time (a slice of the Blob is read, hashed and dropped). */
@@ -65,6 +65,7 @@ const RunRowSchema = z.object({
   reproduced_by: z.enum(["both", "contract", "legacy", "neither"]).nullable(),
   drift: nullableString,
   decisive_calls: z.array(z.number().int()).readonly(),
+  what_if_map: nullableString,
   signature: nullableString,
   flags: z.array(z.string()).readonly(),
   input_tokens: nullableNumber,

@@ -49,6 +49,30 @@ describe("cli triage", () => {
     expect(out).toMatch(new RegExp(`legacy only ${legacyOnly}, neither \\d+`));
   });
 
+  it("says how many zeros a provenance map rescues: the MCP run without a map, where the HTTP run scored", async () => {
+    const samples = join(import.meta.dirname, "../../public/samples");
+    const read = async (name: string) =>
+      (await readFile(join(samples, name), "utf8"))
+        .trim()
+        .split("\n")
+        .map((line) => z.object({ reward: z.number() }).loose().parse(JSON.parse(line)).reward);
+    // The same tasks and actions over HTTP: what the HTTP run won, the MCP run lost to its aliases only.
+    const won = (await read("compare-http.jsonl")).filter((reward) => reward > 0).length;
+    const mcp = await read("compare-mcp-hermes-noprov.jsonl");
+    expect(won).toBeGreaterThan(0);
+    const io = memoryIo();
+    expect(await run([join(samples, "compare-mcp-hermes-noprov.jsonl")], io)).toBe(0);
+    expect(io.out()).toContain(
+      `\n${won} of the ${mcp.length} zeros score above 0 with a provenance map for their calls (harness what-if, hermes-legacy): `,
+    );
+    expect(io.out()).toContain("(filter is:fixed_by_map)\n");
+    const kept = memoryIo();
+    const file = join(samples, "compare-mcp-hermes-noprov.jsonl");
+    expect(await run([file, "--filter", "is:fixed_by_map", "--format", "jsonl"], kept)).toBe(0);
+    const rows = kept.out().trim().split("\n");
+    expect(rows).toHaveLength(won);
+  });
+
   it("--reward (alias --view) counts a policy's recomputed zeros and reads pass@k in it: one setting", async () => {
     const io = memoryIo();
     expect(await run([FILE, "--reward", "contract"], io)).toBe(0);

@@ -33,6 +33,7 @@ import {
 import {
   AGENT_CAUSES,
   causeCount,
+  fixedByMapText,
   recordedFieldsByVerifier,
   recordedFieldsLines,
   reproducedText,
@@ -237,6 +238,9 @@ export function formatSummary(
     return `  ${cause.padEnd(CAUSE_WIDTH)} ${String(n).padStart(6)}  ${share.toFixed(PERCENT_DECIMALS).padStart(5)}%  ${ZERO_CAUSE_LABELS[cause]}`;
   };
   for (const cause of AGENT_CAUSES) out.push(line(cause));
+  // "Is it the MCP alias problem?": the zeros a provenance map rescues, whatever their cause.
+  const fixed = fixedByMapText(triage);
+  if (fixed !== null) out.push(`${fixed} (filter is:fixed_by_map)`);
   // Where no port verifies the zeros, what Gym's verifier wrote beside them is the run's account of them.
   if (reward === "recorded")
     out.push(

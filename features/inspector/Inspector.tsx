@@ -1,6 +1,6 @@
 "use client";
 import Link from "next/link";
-import { useMemo, useRef, useState } from "react";
+import { useCallback, useMemo, useRef, useState } from "react";
 import { cx } from "@/components/cx";
 import { DropTarget, LoadProgressBar, OpenFilesButton, OpenFolderButton, Welcome } from "@/components/Loader";
 import topbar from "@/components/topbar.module.css";
@@ -42,13 +42,16 @@ import {
   activeCause,
   breakdownScope,
   compareLink,
+  hasFixedByMap,
   linkParts,
   recordedChoice,
+  repairLink,
   sameDetailSource,
   shownDataset,
   sortChange,
   switchReward,
   withCause,
+  withFixedByMap,
   withRecordedValue,
 } from "./inspector-state";
 import { LineErrors } from "./LineErrors";
@@ -167,6 +170,15 @@ export function Inspector() {
     setView({ f: withRecordedValue(view.f, key, value, group), line: null, call: null }),
   );
   const recordedFilter = useMemo(() => recordedChoice(view.f), [view.f]);
+  const onFixedByMap = useStableCallback((on: boolean) =>
+    setView({ f: withFixedByMap(view.f, on, view.reward), line: null, call: null }),
+  );
+  // The shown file's repair: a sample by its name, a file of this tab by its dataset id, as the what-if link.
+  const repairFile = view.sample ?? dataset?.id ?? null;
+  const repairHrefOf = useCallback(
+    (harness: string) => (repairFile === null ? null : repairLink(repairFile, harness)),
+    [repairFile],
+  );
   const onExport = useStableCallback((format: ExportFormat) => {
     if (!dataset) return;
     setExportError(null);
@@ -391,6 +403,9 @@ export function Inspector() {
                       recorded={runView.recorded_fields}
                       recordedChoice={recordedFilter}
                       onRecordedValue={onRecordedValue}
+                      fixedByMapActive={hasFixedByMap(view.f)}
+                      onFixedByMap={onFixedByMap}
+                      repairHref={repairHrefOf}
                     />
                   )}
                   <RunFilter

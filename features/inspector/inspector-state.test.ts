@@ -3,6 +3,7 @@ import {
   activeCause,
   callsInItems,
   compareLink,
+  hasFixedByMap,
   needsReanalysis,
   recordedChoice,
   restorePlan,
@@ -12,6 +13,7 @@ import {
   stepRollout,
   switchReward,
   withCause,
+  withFixedByMap,
   withRecordedValue,
   workspaceReadiness,
 } from "./inspector-state";
@@ -133,6 +135,18 @@ describe("the breakdown's cause", () => {
     // Drift's count is every drifted rollout, whatever the reward: its list takes no zero clause.
     expect(withCause(f, "drift", "recorded")).toBe("agent:a cause:drift");
     expect(activeCause("agent:a")).toBeNull();
+  });
+});
+
+describe("the zeros a provenance map rescues, kept in the list", () => {
+  it("replace the cause and zero clauses with the view's zero clause and is:fixed_by_map, and toggle off", () => {
+    const f = withFixedByMap("agent:a recorded:..0 cause:tool_failed", true, "contract");
+    expect(f).toBe("agent:a contract:..0 is:fixed_by_map");
+    expect(hasFixedByMap(f)).toBe(true);
+    expect(withFixedByMap(f, false, "contract")).toBe("agent:a");
+    expect(hasFixedByMap("agent:a")).toBe(false);
+    // A cause chosen afterwards keeps the clause: the list then holds that cause's rescued zeros.
+    expect(withCause(f, "identity", "contract")).toBe("agent:a is:fixed_by_map contract:..0 cause:identity");
   });
 });
 

@@ -36,6 +36,29 @@ export function withCause(filter: string, cause: ZeroCause | null, reward: Rewar
   return formatFilter([...kept, ...zeros, { kind: "cause", cause }]);
 }
 
+const FIXED_BY_MAP: FilterClause = { kind: "is", state: "fixed_by_map" };
+
+/** Whether the filter keeps only the zeros a provenance map rescues (the why-zero panel's "Show them"). */
+export function hasFixedByMap(filter: string): boolean {
+  const parsed = parseFilter(filter);
+  return parsed.ok && parsed.clauses.some((c) => c.kind === "is" && c.state === "fixed_by_map");
+}
+
+/**
+ * The filter keeping this view's zeros that a provenance map rescues (lib/triage fixed_by_map), or, `on`
+ * false, without that clause. Like a cause click, it replaces the cause and zero clauses, so the list holds
+ * exactly the rollouts the sentence counts.
+ */
+export function withFixedByMap(filter: string, on: boolean, reward: Reward): string {
+  const parsed = parseFilter(filter);
+  const kept: FilterClause[] = parsed.ok
+    ? parsed.clauses.filter(
+        (c) => c.kind !== "cause" && !isZeroClause(c) && !(c.kind === "is" && c.state === "fixed_by_map"),
+      )
+    : [];
+  return formatFilter(on ? [...kept, zeroClause(reward), FIXED_BY_MAP] : kept);
+}
+
 /**
  * The filter keeping the recorded zeros whose counted field `key` has the value `json` (the why-zero panel's
  * recorded fields: its JSON text), or, when that clause is already there, the filter without it. Other
@@ -287,6 +310,11 @@ export function sameDetailSource(
   return (
     a === b || (a !== null && b !== null && a.id === b.id && a.name === b.name && a.analysis === b.analysis)
   );
+}
+
+/** /compare's repair of a rollouts file (a sample's name or a dataset id) under a harness's exact aliases. */
+export function repairLink(file: string, harness: string): string {
+  return `/compare?tab=repair&r=${encodeURIComponent(file)}&harness=${encodeURIComponent(harness)}`;
 }
 
 /**

@@ -5,6 +5,7 @@ import { count, percent, type Reward, unverifiedText, zeroShareText } from "@/li
 import {
   AGENT_CAUSES,
   causeCount,
+  fixedByMapText,
   moreFieldsText,
   namedGroups,
   passesText,
@@ -87,6 +88,11 @@ export const FolderTriage = memo(function FolderTriage({ view, reward, shown, on
             )}
           </tbody>
         </table>
+      )}
+      {fixedByMapText(triage) !== null && (
+        <p className={styles.line} data-testid="folder-triage-fixed-by-map">
+          {fixedByMapText(triage)}
+        </p>
       )}
       {reward === "recorded" && shownGroups.length > 0 && (
         // A folder of many servers' runs (Gym's tree: 42) folds them, one line to open them by.

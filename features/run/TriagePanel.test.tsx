@@ -60,6 +60,7 @@ function renderPanel(props: Partial<Props> = {}) {
   const onCause = vi.fn<(cause: ZeroCause | null) => void>();
   const onReward = vi.fn<(reward: Reward) => void>();
   const onRecordedValue = vi.fn<(key: string, value: string) => void>();
+  const onFixedByMap = vi.fn<(on: boolean) => void>();
   const all: Props = {
     recorded: whole.recorded_fields,
     recordedChoice: { clauses: new Set(), chosen: false },
@@ -72,6 +73,9 @@ function renderPanel(props: Partial<Props> = {}) {
     active: null,
     scope: null,
     onCause,
+    fixedByMapActive: false,
+    onFixedByMap,
+    repairHref: (harness) => `/compare?tab=repair&r=run.jsonl&harness=${harness}`,
     ...props,
   };
   const { rerender } = render(<TriagePanel {...all} />);
@@ -79,6 +83,7 @@ function renderPanel(props: Partial<Props> = {}) {
     onCause,
     onReward,
     onRecordedValue,
+    onFixedByMap,
     rerender: (next: Partial<Props>) => rerender(<TriagePanel {...all} {...next} />),
   };
 }
@@ -172,6 +177,7 @@ describe("TriagePanel", () => {
       contract: 0,
       legacy: 0,
       cause,
+      what_if_map: null,
     });
     const one = summarizeTriage([line(1, "tool_failed"), line(2, "tool_failed")]);
     const views = { recorded: one, contract: one, legacy: one };
@@ -210,7 +216,14 @@ describe("TriagePanel", () => {
 
   it("a view with rollouts it has no reward for says so, and greys them in the bar rather than green", () => {
     // Gym's xlam_fc folder: nothing could be recomputed, so the contract view has no reward at all.
-    const unverified = (n: number) => ({ line: n, recorded: 0, contract: null, legacy: null, cause: null });
+    const unverified = (n: number) => ({
+      line: n,
+      recorded: 0,
+      contract: null,
+      legacy: null,
+      cause: null,
+      what_if_map: null,
+    });
     const rows = [1, 2, 3, 4, 5].map(unverified);
     const views = {
       recorded: summarizeTriage(rows, "recorded"),
@@ -299,6 +312,31 @@ describe("TriagePanel", () => {
     );
   });
 
+  it("says how many zeros a provenance map rescues, keeps them in the list on a click, links the repair", async () => {
+    // The run's Hermes rollouts without a map: their calls named no tool, a map makes them score.
+    const rescued = run.intents.filter((i) => i.scenario === "aliases_no_map").map((i) => i.line);
+    expect(rescued.length).toBeGreaterThan(0);
+    expect(whole.triage.recorded.fixed_by_map).toEqual({ lines: rescued, harnesses: ["hermes-legacy"] });
+    const { onFixedByMap, rerender } = renderPanel();
+    const note = screen.getByTestId("triage-fixed-by-map");
+    expect(note).toHaveAttribute("data-count", String(rescued.length));
+    expect(note).toHaveTextContent(
+      `${rescued.length} of the ${whole.triage.recorded.zero} zeros score above 0 with a provenance map for their calls (harness what-if, hermes-legacy)`,
+    );
+    // Their cause stays tool_failed: bare names are the agent's own under the contract.
+    expect(whole.triage.recorded.lines.tool_failed).toEqual(expect.arrayContaining(rescued));
+    await userEvent.click(within(note).getByTestId("fixed-by-map-filter"));
+    expect(onFixedByMap).toHaveBeenCalledWith(true);
+    expect(within(note).getByTestId("fixed-by-map-repair")).toHaveAttribute(
+      "href",
+      "/compare?tab=repair&r=run.jsonl&harness=hermes-legacy",
+    );
+    rerender({ fixedByMapActive: true });
+    expect(
+      within(screen.getByTestId("triage-fixed-by-map")).getByTestId("fixed-by-map-filter"),
+    ).toHaveTextContent("Show every rollout");
+  });
+
   it("shows no scope line for the whole run", () => {
     renderPanel();
     expect(screen.queryByTestId("triage-scope")).toBeNull();
@@ -311,6 +349,7 @@ describe("TriagePanel", () => {
       recorded,
       contract,
       legacy,
+      what_if_map: null,
     });
     const mostlyLegacy = summarizeTriage([
       line(1, 1, 0, 1),

@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { memo } from "react";
 import { cx } from "@/components/cx";
 import {
@@ -14,6 +15,7 @@ import {
 import {
   AGENT_CAUSES,
   causeCount,
+  fixedByMapText,
   moreFieldsText,
   namedGroups,
   passesText,
@@ -67,6 +69,72 @@ interface Props {
    * list keeps the zeros with it, or no longer.
    */
   onRecordedValue(key: string, value: string, group: VerifierGroup | undefined): void;
+  /** The zeros a provenance map rescues (lib/triage fixed_by_map): whether the list keeps only them. */
+  fixedByMapActive: boolean;
+  onFixedByMap(on: boolean): void;
+  /** /compare's repair of this file under the rescuing harness (null: no link, e.g. a folder's mix). */
+  repairHref: (harness: string) => string | null;
+}
+
+/**
+ * "Is it the MCP alias problem?": the zeros that score above 0 with a provenance map for their calls,
+ * whatever their cause (a run with no map has them as tool_failed), a button keeping them in the list and
+ * the repair that derives the map.
+ */
+function FixedByMap({
+  triage,
+  active,
+  onToggle,
+  repairHref,
+}: {
+  triage: RunTriage;
+  active: boolean;
+  onToggle(on: boolean): void;
+  repairHref: (harness: string) => string | null;
+}) {
+  const text = fixedByMapText(triage);
+  if (text === null) return active ? <ShowAll onToggle={onToggle} /> : null;
+  const [harness, ...others] = triage.fixed_by_map.harnesses;
+  const href = harness === undefined || others.length > 0 ? null : repairHref(harness);
+  return (
+    <div
+      className={styles.fixedByMap}
+      role="note"
+      data-testid="triage-fixed-by-map"
+      data-count={triage.fixed_by_map.lines.length}
+    >
+      <span>{text}</span>
+      <button
+        type="button"
+        aria-pressed={active}
+        onClick={() => onToggle(!active)}
+        data-testid="fixed-by-map-filter"
+      >
+        {active
+          ? "Show every rollout"
+          : triage.fixed_by_map.lines.length === 1
+            ? "Show it"
+            : `Show these ${triage.fixed_by_map.lines.length}`}
+      </button>
+      {href !== null && (
+        <Link href={href} data-testid="fixed-by-map-repair">
+          Repair with {harness}'s aliases
+        </Link>
+      )}
+    </div>
+  );
+}
+
+/** The list keeps the rescued zeros but this view has none: the way back. */
+function ShowAll({ onToggle }: { onToggle(on: boolean): void }) {
+  return (
+    <div className={styles.fixedByMap} data-testid="triage-fixed-by-map" data-count={0}>
+      <span className="muted">No zero of this view scores above 0 with a provenance map.</span>
+      <button type="button" aria-pressed onClick={() => onToggle(false)} data-testid="fixed-by-map-filter">
+        Show every rollout
+      </button>
+    </div>
+  );
 }
 
 /** Bar width of the stacked chart, in viewBox units (it scales to the panel). */
@@ -246,6 +314,9 @@ export const TriagePanel = memo(function TriagePanel({
   recorded,
   recordedChoice,
   onRecordedValue,
+  fixedByMapActive,
+  onFixedByMap,
+  repairHref,
 }: Props) {
   const triage = views[reward];
   // A cause with rollouts, or the one the list is filtered to, gets a tile; the others are named in a line.
@@ -334,6 +405,7 @@ export const TriagePanel = memo(function TriagePanel({
           </details>
         )}
       </div>
+      <FixedByMap triage={triage} active={fixedByMapActive} onToggle={onFixedByMap} repairHref={repairHref} />
       {reward === "recorded" &&
         namedGroups(recorded).map(({ group, summary }) => (
           <RecordedFields

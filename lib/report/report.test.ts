@@ -192,7 +192,14 @@ describe("renderReport", () => {
 
   it("counts the breakdown's own rollouts, as the page does under a filter, and says when nothing had a reward", () => {
     // 10 rollouts in the run, a filter keeps 2, neither recomputed under contract.
-    const kept = [1, 2].map((line) => ({ line, recorded: 0, contract: null, legacy: null, cause: null }));
+    const kept = [1, 2].map((line) => ({
+      line,
+      recorded: 0,
+      contract: null,
+      legacy: null,
+      cause: null,
+      what_if_map: null,
+    }));
     const filtered: ReportRun = {
       ...run(null, []),
       counts: { rollouts: 10, unreadable: 0 },

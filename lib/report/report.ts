@@ -18,6 +18,7 @@ import {
 import {
   AGENT_CAUSES,
   causeCount,
+  fixedByMapText,
   moreFieldsText,
   namedGroups,
   type RecordedField,
@@ -193,8 +194,14 @@ function breakdown(run: ReportRun, level: number): string {
   return `<section data-testid="report-breakdown">${heading(level, "Why zero")}
 <p data-testid="report-zero">${escapeHtml(zeroShareText(triage.zero, counts, triage.view, triage.negative, triage.total - triage.scored))}</p>
 ${notVerified(run)}${triage.zero === 0 ? `<p>No rollout ${triage.view === "recorded" ? "recorded" : "recomputes to"} 0${triage.scored < triage.total ? " among those with a reward" : ""}.</p>` : ""}${rows.length === 0 ? "" : table(["cause", "rollouts", "share", ""], rows, "report-causes")}
-${triage.view === "recorded" ? recordedFieldsTables(run.recorded_fields) : ""}<p data-testid="report-reproduced">${escapeHtml(reproducedText(triage))}</p>
+${fixedByMap(triage)}${triage.view === "recorded" ? recordedFieldsTables(run.recorded_fields) : ""}<p data-testid="report-reproduced">${escapeHtml(reproducedText(triage))}</p>
 </section>`;
+}
+
+/** The zeros a provenance map rescues (lib/triage fixedByMapText), as the page says it. */
+function fixedByMap(triage: RunTriage): string {
+  const text = fixedByMapText(triage);
+  return text === null ? "" : `<p data-testid="report-fixed-by-map">${escapeHtml(text)}</p>\n`;
 }
 
 /** Where no port verifies the zeros: what Gym's verifier wrote on them, per verifier, as the page lists it. */

@@ -10,8 +10,9 @@
  *   agent:hermes_agent                             agent_ref.name equals the text
  *   server:workplace_assistant                     the verifying server equals the text
  *   is:changed  is:unverified  is:no_server        the recomputed reward (contract) differs from the
- *                                                  recorded one / could not be computed / no verifying
- *                                                  server was decided
+ *   is:fixed_by_map                                recorded one / could not be computed / no verifying
+ *                                                  server was decided / a zero that scores above 0 with
+ *                                                  a provenance map for its calls (harness what-if)
  *   text:"customer id"                             the raw line holds the text (ASCII letters fold case,
  *                                                  as the page's search does)
  *   verifier:failure_reason=tool_name_mismatch     a short field Gym's verifier wrote (a rollout not
@@ -47,9 +48,10 @@ export type FilterClause =
 
 /**
  * Row states an `is:` clause names: the recomputed reward (contract) differs from the recorded one, or is
- * missing; no verifying server was decided for the rollout.
+ * missing; no verifying server was decided for the rollout; a zero that a provenance map for its calls
+ * would score above 0 (lib/triage what_if_map: the harness what-if).
  */
-export const ROW_STATES = ["changed", "unverified", "no_server"] as const;
+export const ROW_STATES = ["changed", "unverified", "no_server", "fixed_by_map"] as const;
 export type RowState = (typeof ROW_STATES)[number];
 
 export type ParsedFilter =
@@ -287,6 +289,8 @@ export interface FilterSubject {
   /** Only the highlights (ambiguous, mismatched, external) when the flags are not known yet. */
   readonly highlights?: readonly string[];
   readonly cause?: ZeroCause | null;
+  /** The harness whose provenance map rescues this zero (RunRow), null for none. */
+  readonly what_if_map?: string | null;
   /** The short fields Gym's verifier wrote, where this project did not verify the rollout (RunRow). */
   readonly recorded_fields?: readonly { readonly key: string; readonly value: string }[];
 }
@@ -344,6 +348,8 @@ function holds(clause: FilterClause, row: FilterSubject, context: FilterContext)
     case "is":
       if (clause.state === "changed") return changed(row);
       if (clause.state === "no_server") return row.server === null;
+      if (clause.state === "fixed_by_map")
+        return row.what_if_map === undefined ? undefined : row.what_if_map !== null;
       return row.contract === undefined ? undefined : row.contract === null;
     case "text":
       return context.text?.(clause.value);

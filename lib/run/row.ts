@@ -88,6 +88,8 @@ export interface RunRow extends RolloutRow {
   readonly drift: string | null;
   /** The calls that lost the reward: 0-based indexes of the function_call items in response.output order. */
   readonly decisive_calls: readonly number[];
+  /** The harness whose provenance map makes this zero score above 0 (lib/triage what_if_map), or null. */
+  readonly what_if_map: string | null;
   /** How the rollout failed, comparable between rollouts (task_wide); not exported. */
   readonly signature: string | null;
   readonly calls: number;
@@ -126,6 +128,7 @@ export const RUN_ROW_COLUMNS = [
   "reproduced_by",
   "drift",
   "decisive_calls",
+  "what_if_map",
   "calls",
   "flags",
   "input_tokens",
@@ -244,6 +247,7 @@ export function rolloutRowOf(row: RunRow): RolloutRow {
     reproduced_by: _reproduced,
     drift: _drift,
     decisive_calls: _decisive,
+    what_if_map: _whatIfMap,
     signature: _signature,
     flags: _flags,
     input_tokens: _input,
@@ -302,6 +306,7 @@ export function runRow(line: number, value: Rollout, options: RunRowOptions = {}
     reproduced_by: reproducedBy(contract.recorded_reward, contract.reward, legacy.reward),
     drift: triage === null ? explainDrift(value, contract, legacy, contract) : triage.drift,
     decisive_calls: triage?.decisive.map((call) => call.index) ?? [],
+    what_if_map: triage?.what_if_map ?? null,
     signature: triage?.signature ?? null,
     flags: flagsOf(contract),
     input_tokens: usage?.input_tokens ?? null,

@@ -240,7 +240,13 @@ describe("filters", () => {
     expect(select("is:changed")).toEqual(changed.map((r) => r.line));
     const noData = run.intents.filter((i) => i.cause === "missing_task_data").map((i) => i.line);
     for (const line of noData) expect(select("is:unverified")).toContain(line);
-    expect(select("is:unverified")).toEqual(rows.filter((r) => r.contract === null).map((r) => r.line));
+    expect(select("is:unverified")).toEqual(rows.filter((r) => r.contract === null).map((r) => r.line)); // is:fixed_by_map: the zeros a provenance map rescues, the generator's Hermes rollouts without a map.
+    const aliases = run.intents.filter((i) => i.scenario === "aliases_no_map").map((i) => i.line);
+    expect(aliases.length).toBeGreaterThan(0);
+    expect(select("is:fixed_by_map")).toEqual(aliases);
+    expect(rows.filter((r) => aliases.includes(r.line)).map((r) => r.what_if_map)).toEqual(
+      aliases.map(() => "hermes-legacy"),
+    );
   });
 
   it("a text clause reads the raw line, folding ASCII case only", () => {

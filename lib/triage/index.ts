@@ -43,6 +43,7 @@ export {
   AGENT_CAUSES,
   causeCount,
   evidencePolicy,
+  fixedByMapText,
   type IdentityBasis,
   isZeroOrBelow,
   isZeroReward,

@@ -419,6 +419,7 @@ describe("reproducedText", () => {
       contract,
       legacy,
       cause: null,
+      what_if_map: null,
     });
     const text = reproducedText(
       summarizeTriage([line(1, 1, 1), line(0, 1, 0), line(0, 1, 0), line(1, null, null), line(null, 1, 1)]),

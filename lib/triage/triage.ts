@@ -130,6 +130,13 @@ export interface RolloutTriage {
   readonly traces?: readonly CellTrace[];
   /** For identity: which computation showed the names mattered. */
   readonly identity?: IdentityBasis;
+  /**
+   * The harness whose provenance map makes this zero score above 0 (the harness what-if), when a call named
+   * no tool of the server: the names, not the agent, lost the reward. Set on identity (what-if) and on
+   * tool_failed, the cause of a run whose calls are all bare (its names are the agent's own under the
+   * contract, so never identity), which the run's breakdown counts apart (RunTriage.fixed_by_map).
+   */
+  readonly what_if_map?: string;
   /** For tool_failed: the call indexes the tool rejected. */
   readonly failed_calls?: readonly number[];
   /** For wrong_end_state: the tables that differ, or the components at 0. */
@@ -395,6 +402,7 @@ export function triageRollout(rollout: Rollout, options: TriageOptions = {}): Ro
         ...base,
         cause: "identity",
         identity: { kind: "whatif", harness: rescue.harness, reward: rescue.reward },
+        what_if_map: rescue.harness,
         decisive: renamed,
         sentence: `With ${rescueText(rescue).slice("with ".length)}: the emitted names were never mapped back to the server's tools.`,
       };
@@ -442,6 +450,7 @@ export function triageRollout(rollout: Rollout, options: TriageOptions = {}): Ro
     return {
       ...base,
       cause: "tool_failed",
+      ...(rescue === null ? {} : { what_if_map: rescue.harness }),
       failed_calls: failed.map((call) => call.index),
       decisive: failed.map((call) => ({
         index: call.index,
@@ -537,6 +546,8 @@ export interface TriagedLine {
   readonly recorded: number | null;
   readonly contract: number | null;
   readonly legacy: number | null;
+  /** RolloutTriage.what_if_map, or null. */
+  readonly what_if_map: string | null;
 }
 
 export interface RunTriage {
@@ -561,6 +572,16 @@ export interface RunTriage {
   readonly drifted: readonly number[];
   /** Over every rollout: which policy reproduces the recorded reward (the run's scoring, as a finding). */
   readonly reproduced: Readonly<Record<Reproduction, number>>;
+  /**
+   * The zeros of this view (any cause) that score above 0 with a provenance map for their calls (the
+   * harness what-if): the answer to "is it the MCP alias problem?" for a run that recorded no map, whose
+   * zeros are tool_failed (never identity: bare names are the agent's own under the contract).
+   */
+  readonly fixed_by_map: {
+    readonly lines: readonly number[];
+    /** The harnesses whose maps do it, sorted. */
+    readonly harnesses: readonly string[];
+  };
 }
 
 /**
@@ -575,6 +596,23 @@ export function reproducedText(triage: Pick<RunTriage, "reproduced" | "total">):
     apart === 0 ? "" : `; not comparable ${apart} (no recorded reward, or neither policy verified it)`;
   const mostly = r.legacy > r.contract ? ` Mostly legacy: ${REPRODUCTION_TEXT.legacy}.` : "";
   return `Recorded reward reproduced by both policies ${r.both}, contract only ${r.contract}, legacy only ${r.legacy}, neither ${r.neither}${rest}.${mostly}`;
+}
+
+/**
+ * The zeros a provenance map would rescue, as one sentence every front end shows under the breakdown (null
+ * when none): "5 of the 10 zeros score above 0 with a provenance map for their calls (harness what-if,
+ * hermes-legacy): the tool names, not the agent, lost those rewards. …"
+ */
+export function fixedByMapText(triage: Pick<RunTriage, "fixed_by_map" | "zero">): string | null {
+  const { lines, harnesses } = triage.fixed_by_map;
+  if (lines.length === 0) return null;
+  const all = lines.length === triage.zero;
+  return (
+    `${all ? (lines.length === 1 ? "The zero" : `All ${lines.length} zeros`) : `${lines.length} of the ${triage.zero} zeros`} ` +
+    `${lines.length === 1 ? "scores" : "score"} above 0 with a provenance map for ${lines.length === 1 ? "its" : "their"} calls ` +
+    `(harness what-if, ${harnesses.join(", ")}): the tool names, not the agent, lost ${lines.length === 1 ? "that reward" : "those rewards"}. ` +
+    "The run recorded no map for them; repair derives one from the harness's exact aliases."
+  );
 }
 
 function emptyRecord<T>(make: () => T): Record<ZeroCause, T> {
@@ -613,6 +651,8 @@ export function summarizeTriage(items: Iterable<TriagedLine>, view: ZeroView = "
   let zero = 0;
   let negative = 0;
   const drifted: number[] = [];
+  const fixed: number[] = [];
+  const harnesses = new Set<string>();
   for (const item of items) {
     total++;
     if (item.cause === "drift") drifted.push(item.line);
@@ -625,8 +665,13 @@ export function summarizeTriage(items: Iterable<TriagedLine>, view: ZeroView = "
     zero++;
     if (reward < 0) negative++;
     lines[item.cause].push(item.line);
+    if (item.what_if_map !== null) {
+      fixed.push(item.line);
+      harnesses.add(item.what_if_map);
+    }
   }
   const counts = emptyRecord(() => 0);
   for (const cause of ZERO_CAUSES) counts[cause] = lines[cause].length;
-  return { view, total, scored, zero, negative, counts, lines, drifted, reproduced };
+  const fixed_by_map = { lines: fixed, harnesses: [...harnesses].sort() };
+  return { view, total, scored, zero, negative, counts, lines, drifted, reproduced, fixed_by_map };
 }
