@@ -4,7 +4,17 @@
  */
 import type { CommandIo } from "./io";
 
-export type CliErrorKind = "usage" | "failed";
+/**
+ * usage: an unusable argument or a missing file (exit 2); failed: the work itself failed (exit 1); stopped:
+ * reading a file stopped part way (damaged gzip data), its lines before the damage read: a command that reads
+ * several files says so and goes on with the others, and exits 1 once done.
+ */
+export type CliErrorKind = "usage" | "failed" | "stopped";
+
+/** Reading a file stopped part way (cli/open namingFile): what was read before it stands. */
+export function isReadStopped(error: unknown): error is CliError {
+  return error instanceof CliError && error.kind === "stopped";
+}
 
 export class CliError extends Error {
   constructor(

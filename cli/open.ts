@@ -49,7 +49,7 @@ export async function* namingFile<T>(path: string, items: AsyncIterable<T>): Asy
     yield* items;
   } catch (error) {
     if (error instanceof GzipError)
-      throw new CliError("failed", `reading ${path} stopped: ${error.message}`, { cause: error });
+      throw new CliError("stopped", `reading ${path} stopped: ${error.message}`, { cause: error });
     throw error;
   }
 }

@@ -185,7 +185,7 @@ describe("--out is written to a temporary file and renamed on success", () => {
     expect(await entries()).toEqual(["rollouts.jsonl"]);
   });
 
-  it("every writing command (export both kinds, repair, triage every format) leaves a target untouched on damage", async () => {
+  it("the commands that rewrite the file (export both kinds, repair) leave a target untouched on damage; triage writes what it read", async () => {
     const damaged = join(dir, "damaged.jsonl.gz");
     const gz = gzipSync(original);
     await writeFile(damaged, gz.subarray(0, gz.length - 100));
@@ -197,9 +197,6 @@ describe("--out is written to a temporary file and renamed on success", () => {
       ["export verify", runExport, ["--what", "verify"]],
       ["export report", runExport, ["--what", "report"]],
       ["repair", runRepair, ["--harness", "hermes-legacy", "--server", "workplace_assistant"]],
-      ["triage summary", runTriage, ["--format", "summary"]],
-      ["triage csv", runTriage, ["--format", "csv"]],
-      ["triage jsonl", runTriage, ["--format", "jsonl"]],
     ];
     for (const [name, run, extra] of runs) {
       const io = memoryIo();
@@ -210,6 +207,23 @@ describe("--out is written to a temporary file and renamed on success", () => {
         err: expect.stringMatching(/reading .*damaged\.jsonl\.gz stopped: damaged gzip data at byte \d+/),
       });
       expect(await readFile(out, "utf8")).toBe("precious\n");
+      expect(await entries()).toEqual(["damaged.jsonl.gz", "old.jsonl", "rollouts.jsonl"]);
+    }
+    // A report, not a rewritten file: the rows before the damage are written (every format), the error says
+    // where reading stopped, and the exit code is 1.
+    const lines = original.toString("utf8").trim().split("\n").length;
+    for (const format of ["summary", "csv", "jsonl"]) {
+      await writeFile(out, "precious\n");
+      const io = memoryIo();
+      expect(await runTriage([damaged, "--format", format, "--out", out], io)).toBe(1);
+      expect(io.err()).toMatch(/reading .*damaged\.jsonl\.gz stopped: damaged gzip data at byte \d+/);
+      const written = await readFile(out, "utf8");
+      if (format === "summary") expect(written).toMatch(/ rollouts recorded 0 .*· 1 unreadable line/);
+      else {
+        const rows = written.trim().split("\n").length - (format === "csv" ? 1 : 0);
+        expect(rows).toBeGreaterThan(0);
+        expect(rows).toBeLessThan(lines);
+      }
       expect(await entries()).toEqual(["damaged.jsonl.gz", "old.jsonl", "rollouts.jsonl"]);
     }
   });

@@ -362,6 +362,35 @@ describe("cli triage", () => {
     expect(err.indexOf("lines 2-")).toBeLessThan(err.indexOf("gzip"));
   });
 
+  it("a damaged gzip keeps the rows before the damage and the folder's other files, then exits 1", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "triage-damaged-"));
+    const lines = generated.text.trim().split("\n");
+    const gz = gzipSync(Buffer.from(`${lines.join("\n")}\n`));
+    // Cut well inside the data: some complete lines come out before the damage, not all of them.
+    await writeFile(join(dir, "a.jsonl.gz"), gz.subarray(0, Math.floor(gz.length / 2)));
+    await writeFile(join(dir, "b.jsonl"), `${lines.slice(0, 3).join("\n")}\n`);
+    const io = memoryIo();
+    expect(await run([dir, "--format", "jsonl"], io)).toBe(1);
+    const rows = io
+      .out()
+      .trim()
+      .split("\n")
+      .map((line) => z.object({ file: z.string(), line: z.number() }).parse(JSON.parse(line)));
+    const fromA = rows.filter((row) => row.file === "a.jsonl.gz");
+    expect(fromA.length).toBeGreaterThan(0);
+    expect(fromA.length).toBeLessThan(lines.length);
+    expect(fromA.map((row) => row.line)).toEqual(fromA.map((_, i) => i + 1));
+    // The file after the damaged one is read whole.
+    expect(rows.filter((row) => row.file === "b.jsonl").map((row) => row.line)).toEqual([1, 2, 3]);
+    expect(io.err()).toMatch(/^error: reading \S+a\.jsonl\.gz stopped: damaged gzip data at byte \d+/m);
+    // The summary covers the same rows, and counts the damage as one unreadable line, as the page lists it.
+    const summary = memoryIo();
+    expect(await run([dir], summary)).toBe(1);
+    expect(summary.out()).toMatch(
+      new RegExp(`^\\d+ of ${rows.length} rollouts recorded 0 .*· 1 unreadable line`),
+    );
+  });
+
   it("a folder's recorded fields are counted per file with no server, filtered or not (Gym's environments/)", async () => {
     const dir = join(import.meta.dirname, "../../fixtures/gym-examples/environments");
     const headings = async (...args: string[]) => {

@@ -43,7 +43,7 @@ import {
 } from "../../lib/triage";
 import { lineAgent } from "../../lib/verify";
 import { emptyValue, onlyFile, REWARD_HELP, readReward, scanOptions } from "../args";
-import { reportError } from "../errors";
+import { isReadStopped, reportError } from "../errors";
 import {
   FOLDER_HELP,
   lineSource,
@@ -384,6 +384,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
     const readFiles = [...sources.map((s) => s.path), ...(args.inputs === undefined ? [] : [args.inputs])];
     const { rowClauses, breakdownClauses, recordedRowClauses } = filterStages(args.filter);
     const work = triageWork(sources, args);
+    let stopped = false;
     await writeOutput(args.out, readFiles, io, null, async (output) => {
       const kept: RunRow[] = [];
       const breakdown: RunRow[] = [];
@@ -398,6 +399,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
         const kinds = new Set<LineKind>();
         const fieldOk = new Set<number>();
         const recordedOk = new Set<number>();
+        let damaged = false;
         try {
           for await (const answer of namingFile(source.path, linesOf(source.path, index, work, pool))) {
             if ("leftOut" in answer) {
@@ -410,12 +412,22 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
             if (answer.fieldOk) fieldOk.add(answer.row.line);
             if (answer.recordedOk) recordedOk.add(answer.row.line);
           }
+        } catch (error) {
+          if (!isReadStopped(error)) throw error;
+          // A damaged gzip: its rows before the damage count, the damage is one unreadable line (as the
+          // page lists it), and the other files are read; the command exits 1 once done.
+          damaged = true;
+          stopped = true;
+          unreadable++;
+          await leftOut.flush();
+          await io.stderr.write(`error: ${error.message}\n`);
         } finally {
           // Lines left out before a read fails (a damaged gzip) are said before its error.
           await leftOut.flush();
         }
-        // One sentence for a single FILE without one rollout (an empty one included).
-        if (source.file === null && rows.length === 0) await sayNotRollouts(source.path, io, kinds);
+        // One sentence for a single FILE without one rollout (an empty one included); a damaged one's error said why.
+        if (source.file === null && rows.length === 0 && !damaged)
+          await sayNotRollouts(source.path, io, kinds);
         // Gym's own numbers beside ours, as `cli verify` prints them (recomputed: the contract policy's).
         for (const line of metricsLines(source, rows.map(rowRewards))) await io.stderr.write(line);
         // Each file is a run of its own: its tasks' rollouts are compared among themselves.
@@ -455,7 +467,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
           ),
         );
     });
-    return 0;
+    return stopped ? 1 : 0;
   } catch (error) {
     return reportError(error, io);
   } finally {

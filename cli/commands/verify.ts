@@ -9,7 +9,7 @@ import type { Policy } from "../../lib/identity/types";
 import type { JsonlItem } from "../../lib/jsonl";
 import { lineAgent, pairedInput, type UnverifiedCode, VerifyTally, verifyRollout } from "../../lib/verify";
 import { emptyValue, onlyFile, readHarness, readPolicy, scanOptions } from "../args";
-import { CliError, reportError } from "../errors";
+import { CliError, isReadStopped, reportError } from "../errors";
 import {
   FOLDER_HELP,
   lineAt,
@@ -258,6 +258,7 @@ async function verifySources(
   const work = verifyWork(sources, args);
   const stdout = lineBatcher(io.stdout);
   const summary = new VerifyTally();
+  let stopped = false;
   for (const [index, source] of sources.entries()) {
     let readable: number;
     const agents: AgentRewards[] = [];
@@ -272,6 +273,13 @@ async function verifySources(
       );
     } catch (error) {
       await stdout.flush();
+      if (isReadStopped(error)) {
+        // A damaged gzip: its lines before the damage are verified and printed; the other files are read,
+        // and the command exits 1 once done.
+        await io.stderr.write(`error: ${error.message}\n`);
+        stopped = true;
+        continue;
+      }
       if (error instanceof CliError) return reportError(error, io);
       await io.stderr.write(`error: reading ${source.path} stopped: ${messageOf(error)}\n`);
       await io.stderr.write(summary.line(policy));
@@ -283,5 +291,5 @@ async function verifySources(
     if (source.file === null && readable === 0) await sayNotRollouts(source.path, io, kinds);
   }
   await io.stderr.write(summary.line(policy));
-  return 0;
+  return stopped ? 1 : 0;
 }
