@@ -1,6 +1,7 @@
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { ZERO_CAUSE_LABELS, ZERO_CAUSES } from "../../lib/triage";
 import { buildTriageRun, TRIAGE_RUN_PATH } from "../../scripts/gen-triage-run";
@@ -8,6 +9,7 @@ import { memoryIo } from "../io";
 import { parseReportArgs, run } from "./report";
 
 const FILE = join(import.meta.dirname, "..", "..", TRIAGE_RUN_PATH);
+const generated = buildTriageRun();
 
 describe("cli report", () => {
   it("writes the same bytes for the same input, with the breakdown and the marked rollouts", async () => {
@@ -99,6 +101,28 @@ describe("cli report", () => {
     expect(await readFile(verified, "utf8")).toContain(
       `${server! + port! + data! + refused!} of ${intents.length} rollouts not verified under the contract policy (no server ${server}, no verifier ${port}, no task data ${data}, Gym refuses ${refused})`,
     );
+  });
+
+  it("a folder with a damaged gzip: the report holds its lines before the damage and the other files, exit 1", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "report-damaged-"));
+    // Readable lines only: the one unreadable line of a is then the damage.
+    const unreadable = new Set(generated.unreadable.map((u) => u.line));
+    const lines = generated.text
+      .trim()
+      .split("\n")
+      .filter((_, i) => !unreadable.has(i + 1));
+    const gz = gzipSync(Buffer.from(`${lines.join("\n")}\n`));
+    await writeFile(join(dir, "a.jsonl.gz"), gz.subarray(0, Math.floor(gz.length / 2)));
+    await writeFile(join(dir, "b.jsonl"), `${lines.slice(0, 3).join("\n")}\n`);
+    const out = join(dir, "report.html");
+    const io = memoryIo();
+    expect(await run([dir, "--out", out], io)).toBe(1);
+    expect(io.err()).toMatch(/^error: reading \S+a\.jsonl\.gz stopped: damaged gzip data/m);
+    // Both files are in it: b whole, a up to the damage (a run of its own, with one unreadable line).
+    const summary = io.err().match(/^report: \d+ rollouts? shown, (\d+) in the 2 rollouts files$/m);
+    expect(Number(summary?.[1])).toBeGreaterThan(3);
+    expect(Number(summary?.[1])).toBeLessThan(lines.length + 3);
+    expect(await readFile(out, "utf8")).toContain("1 unreadable line");
   });
 
   it("refuses unusable arguments with exit 2", async () => {

@@ -23,7 +23,7 @@ import {
   readReward,
   scanOptions,
 } from "../args";
-import { CliError, reportError } from "../errors";
+import { CliError, isReadStopped, reportError } from "../errors";
 import {
   FOLDER_HELP,
   lineSource,
@@ -145,6 +145,8 @@ export function parseReportArgs(argv: readonly string[]): Parsed {
 /** The rollouts of one source, read from disk (again at each call: rollouts are never kept). */
 function readSource(source: Source, args: ReportArgs, io: CommandIo) {
   let unreadable = 0;
+  // A damaged gzip: the lines before the damage are the file's (read again, they stop at the same place).
+  let stopped = false;
   async function* read(only: ReadonlySet<number> | null, report: boolean): AsyncIterable<RunSourceLine> {
     const stream = await openFileStream(source.path);
     const leftOut = new LeftOutLines((text) => io.stderr.write(text));
@@ -178,11 +180,21 @@ function readSource(source: Source, args: ReportArgs, io: CommandIo) {
           },
         };
       }
+    } catch (error) {
+      if (!isReadStopped(error)) throw error;
+      if (report) {
+        // Said once, on the pass that counts the file's lines; the damage is one unreadable line, as the
+        // page's report has it.
+        unreadable++;
+        stopped = true;
+        await leftOut.flush();
+        await io.stderr.write(`error: ${error.message}\n`);
+      }
     } finally {
       await leftOut.flush();
     }
   }
-  return { read, unreadable: () => unreadable };
+  return { read, unreadable: () => unreadable, stopped: () => stopped };
 }
 
 /** Marks as the report takes them: a bare line means the only rollouts file; FILE must be one of them. */
@@ -231,6 +243,7 @@ async function reportSource(source: Source, args: ReportArgs, io: CommandIo) {
   };
   return {
     file: source.file,
+    stopped: reader.stopped(),
     source: runSource,
     read: (lines: readonly number[]) => reader.read(new Set(lines), false),
   };
@@ -282,7 +295,8 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
     await io.stderr.write(
       `report: ${shown.length} ${shown.length === 1 ? "rollout" : "rollouts"} shown, ${inRun} in the ${folder ? `${data.runs.length} rollouts ${data.runs.length === 1 ? "file" : "files"}` : "run"}\n`,
     );
-    return 0;
+    // A file whose read stopped part way is in the report as far as it was read; the exit code says so.
+    return read.some((source) => source.stopped) ? 1 : 0;
   } catch (error) {
     return reportError(error, io);
   }
