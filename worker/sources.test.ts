@@ -61,6 +61,26 @@ describe("reading a source", () => {
     expect(new TextDecoder().decode(bytes!)).toBe(original[6]);
   });
 
+  it("a gzip file damaged before its first complete line says so, never that it is empty", async () => {
+    const { gzipSync } = await import("node:zlib");
+    const plain = readFileSync(path.join(WA, "wa_rollouts.jsonl"));
+    const first = plain.subarray(0, plain.indexOf(10));
+    const gz = gzipSync(first);
+    const service = new DataService(inProcessPool());
+    const summary = await service.load(
+      [{ kind: "file", file: new File([gz.subarray(0, gz.length - 20)], "cut.jsonl.gz") }],
+      null,
+      never,
+      ignore,
+    );
+    const dataset = summary.datasets[0]!;
+    expect(dataset.rows).toBe(0);
+    expect(dataset.problem).toMatch(
+      /^This gzip file is damaged before its first complete line, so no rollout could be read: damaged gzip data at byte \d+/,
+    );
+    expect(dataset.problem).not.toContain("empty");
+  });
+
   it("a fetched sample (plain or gzip) streams through the same path", async () => {
     const { gzipSync } = await import("node:zlib");
     const plain = readFileSync(path.join(WA, "wa_rollouts.jsonl"));
