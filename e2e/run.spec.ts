@@ -306,6 +306,31 @@ test.describe("run view on the generated triage run", () => {
   });
 });
 
+test("a file opened with its inputs file: the command shown beside the export gives the same bytes", async ({
+  page,
+}) => {
+  const samples = path.join(ROOT, "public/samples");
+  const names = ["workplace-noecho.jsonl", "workplace_materialized_inputs.jsonl"];
+  await page.goto("/");
+  await loadFiles(
+    page,
+    names.map((name) => path.join(samples, name)),
+  );
+  await expect(page.getByTestId("triage")).toBeVisible();
+  const shown = (await page.getByTestId("export-cli").textContent()) ?? "";
+  expect(shown).toContain(`--inputs '${names[1]}'`);
+  // The command's words, the file names read as the paths beside each other (run where the files are).
+  const words = [...shown.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((m) =>
+    m[1] === undefined ? (m[2] ?? "") : m[1].replaceAll("'\\''", "'"),
+  );
+  expect(words.slice(0, 4)).toEqual(["npm", "run", "--silent", "cli"]);
+  const args = words.slice(5).map((word) => (names.includes(word) ? path.join(samples, word) : word));
+  const csv = await download(page, "export-csv");
+  expect(csv).toBe(cliOut(args));
+  // Every row was verified with the inputs' task data: without them the same command leaves them unverified.
+  expect(csv).not.toBe(cliOut(args.filter((_, i) => args[i - 1] !== "--inputs" && args[i] !== "--inputs")));
+});
+
 test("typing quickly into search keeps every character", async ({ page }) => {
   await page.goto("/");
   await loadFiles(page, [FILE]);

@@ -94,6 +94,9 @@ export function Inspector() {
 
   const rolloutSets = session?.datasets.filter((dataset) => dataset.kind === "rollouts") ?? [];
   const dataset = shownDataset(rolloutSets, view.file, view.name, loader.loading);
+  // The inputs file paired with the shown file, by the name it was opened under (the list's sentences, the CLI command).
+  const pairedInputsName =
+    session?.datasets.find((candidate) => candidate.id === dataset?.paired_inputs)?.name ?? null;
   // Not for a file with a problem (empty, CSV, binary): its banner says what it is, and no line is listed.
   const noRollouts = dataset?.indexed === true && dataset.rows === 0 && dataset.problem === null;
   const { landing, goHome, onFiles, onFolder, onSample, onRecent, setAside, applySetAside, dismissSetAside } =
@@ -414,6 +417,8 @@ export function Inspector() {
                     error={runView?.filter_error ?? null}
                     kept={runLines === null ? null : runLines.length}
                     fileName={dataset.name}
+                    inputsName={pairedInputsName}
+                    server={dataset.server_override}
                     folder={
                       fileFolder === null
                         ? null
@@ -497,10 +502,7 @@ export function Inspector() {
                     emptyText={noRollouts ? NO_ROLLOUTS_TEXT : undefined}
                     inputsOpen={dataset.paired_inputs !== null}
                     // The label a task row's file has in sentences (a folder's: its path), by the paired dataset.
-                    inputsName={
-                      session?.datasets.find((candidate) => candidate.id === dataset.paired_inputs)?.name ??
-                      null
-                    }
+                    inputsName={pairedInputsName}
                   />
                 </>
               )}

@@ -3,7 +3,7 @@ import { cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AgentInference } from "@/lib/harness";
-import { HARNESS_AGENTS_OPEN_MAX, HarnessAgents } from "./RunFilter";
+import { exportCommand, HARNESS_AGENTS_OPEN_MAX, HarnessAgents } from "./RunFilter";
 
 afterEach(cleanup);
 
@@ -71,6 +71,39 @@ describe("HarnessAgents", () => {
     expect(screen.getByTestId("harness-agents-folded")).toHaveAttribute("open");
     expect(screen.getByText(/^Harness per agent/)).toHaveTextContent(
       "17 agents, 1 with a harness of their own",
+    );
+  });
+});
+
+describe("the export's CLI command", () => {
+  const base = {
+    fileName: "workplace-noecho.jsonl",
+    folder: null,
+    inputsName: null,
+    server: null,
+    harness: { all: null, agents: {} },
+    filter: "",
+  };
+
+  it("names what the export was computed with: the paired inputs file, the server and harness chosen, the filter", () => {
+    expect(exportCommand(base)).toBe("npm run --silent cli -- triage 'workplace-noecho.jsonl' --format csv");
+    expect(
+      exportCommand({
+        ...base,
+        inputsName: "workplace_materialized_inputs.jsonl",
+        server: "workplace_assistant",
+        harness: { all: "hermes-legacy", agents: { "it's": "claude-code" } },
+        filter: "recorded:..0 ",
+      }),
+    ).toBe(
+      "npm run --silent cli -- triage 'workplace-noecho.jsonl' --inputs 'workplace_materialized_inputs.jsonl' --server 'workplace_assistant' --harness 'hermes-legacy,it'\\''s=claude-code' --format csv --filter 'recorded:..0'",
+    );
+  });
+
+  it("reads a folder's file as the folder, whose task rows are its own: no --inputs", () => {
+    const folder = { name: "my run", runs: 2, roles: [{ path: "data/x.jsonl", role: "inputs" }] };
+    expect(exportCommand({ ...base, folder, inputsName: "data/example.jsonl" })).toBe(
+      "npm run --silent cli -- triage 'my run' --role 'data/x.jsonl=inputs' --format csv",
     );
   });
 });

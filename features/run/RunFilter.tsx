@@ -1,7 +1,13 @@
 import { memo, useState } from "react";
 import { cx } from "@/components/cx";
 import { useDraft } from "@/hooks/use-draft";
-import { type AgentInference, chooseFor, type HarnessChoice, harnessFor } from "@/lib/harness";
+import {
+  type AgentInference,
+  chooseFor,
+  formatHarnessChoice,
+  type HarnessChoice,
+  harnessFor,
+} from "@/lib/harness";
 import type { HarnessId } from "@/lib/harness/types";
 import { DEFAULT_REWARD, type Reward, rewardName } from "@/lib/run";
 import { filterApplies, HARNESS_IDS } from "./list";
@@ -25,6 +31,10 @@ interface Props {
   /** Rows the filter keeps (null: no filter). */
   kept: number | null;
   fileName: string;
+  /** The inputs file paired with the file (its name as opened), if any. */
+  inputsName: string | null;
+  /** The verifying server the user chose for every row, if any. */
+  server: string | null;
   /**
    * The opened folder the file is one rollouts file of (its name, how many rollouts files it has), or null:
    * the CLI reads a folder's file with its configs only as part of the folder.
@@ -85,17 +95,37 @@ function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
+/** What the export reads beside the file: the CLI command gives the same rows only with the same of each. */
+export interface ExportCommandInput {
+  readonly fileName: string;
+  readonly folder: Props["folder"];
+  /** The inputs file paired with a file opened alone (a folder's task rows are the folder's own). */
+  readonly inputsName: string | null;
+  /** The verifying server chosen for every row, if any. */
+  readonly server: string | null;
+  readonly harness: HarnessChoice;
+  readonly filter: string;
+}
+
+/** `cli triage` that writes the export's rows (a folder's file: the folder's, with the roles chosen). */
+export function exportCommand(input: ExportCommandInput): string {
+  const { folder } = input;
+  // A folder's file is routed by the folder's configs and paired with its task rows: the CLI does that for
+  // the folder, not for the file alone (every rollouts file, each row naming its file).
+  const roles = (folder?.roles ?? []).map((r) => ` --role ${shellQuote(`${r.path}=${r.role}`)}`).join("");
+  const inputs =
+    folder === null && input.inputsName !== null ? ` --inputs ${shellQuote(input.inputsName)}` : "";
+  const server = input.server === null ? "" : ` --server ${shellQuote(input.server)}`;
+  const chosen = formatHarnessChoice(input.harness);
+  const harness = chosen === "" ? "" : ` --harness ${shellQuote(chosen)}`;
+  const filter = filterApplies(input.filter) ? ` --filter ${shellQuote(input.filter.trim())}` : "";
+  return `npm run --silent cli -- triage ${shellQuote(folder?.name ?? input.fileName)}${roles}${inputs}${server}${harness} --format csv${filter}`;
+}
+
 /** The structured filter (lib/run syntax), the export of what it keeps, and the inferred harness offer. */
 export const RunFilter = memo(function RunFilter(props: Props) {
   const [draft, setDraft] = useDraft(props.filter, props.onFilter);
-  // A folder's file is routed by the folder's configs and paired with its task rows: the CLI does that for
-  // the folder, not for the file alone (every rollouts file, each row naming its file).
-  const roles = (props.folder?.roles ?? [])
-    .map((r) => ` --role ${shellQuote(`${r.path}=${r.role}`)}`)
-    .join("");
-  const cli = `npm run --silent cli -- triage ${shellQuote(props.folder?.name ?? props.fileName)}${roles} --format csv${
-    filterApplies(props.filter) ? ` --filter ${shellQuote(props.filter.trim())}` : ""
-  }`;
+  const cli = exportCommand(props);
   // What the command's CSV is beside the download: the same rows; for a folder's file, the folder's triage
   // (every rollouts file, a file column, as the download), whose next steps name paths from the folder's parent.
   const cliNote =
