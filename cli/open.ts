@@ -1,9 +1,10 @@
 /** Opens a file as a Web byte stream for lib/jsonl, with one-line errors for the CLI. */
 import type { FileHandle } from "node:fs/promises";
 import { open } from "node:fs/promises";
+import { basename } from "node:path";
 import { Readable } from "node:stream";
 import { noRolloutProblem, SNIFF_BYTES } from "../lib/filekind";
-import type { LineKind } from "../lib/folder";
+import { headToRead, type LineKind, MAX_WHOLE_FILE_BYTES, runFileAlone } from "../lib/folder";
 import { GzipError } from "../lib/jsonl";
 import { CliError, reasonOf } from "./errors";
 import type { CommandIo } from "./io";
@@ -63,6 +64,15 @@ const GZIP_MAGIC = [0x1f, 0x8b] as const;
 async function notRolloutsMessage(path: string, kinds: Iterable<LineKind>): Promise<string | null> {
   const handle = await open(path, "r");
   try {
+    // A Gym config or metrics file given alone: said as a folder reads it (lib/folder runFileAlone).
+    if (headToRead(path) === "whole" && (await handle.stat()).size <= MAX_WHOLE_FILE_BYTES) {
+      const alone = runFileAlone({
+        path: basename(path),
+        head: (await handle.readFile()).toString("utf8"),
+        complete: true,
+      });
+      if (alone !== null) return alone;
+    }
     const start = new Uint8Array(SNIFF_BYTES);
     const { bytesRead } = await handle.read(start, 0, SNIFF_BYTES, 0);
     const bytes = start.subarray(0, bytesRead);

@@ -81,6 +81,23 @@ describe("reading a source", () => {
     expect(dataset.problem).not.toContain("empty");
   });
 
+  it("a Gym config or metrics file picked alone is said to be one, as a folder reads it", async () => {
+    const folder = path.join(ROOT, "fixtures/gym-examples/resources_servers/workplace_assistant");
+    const service = new DataService(inProcessPool());
+    const summary = await service.load(
+      ["configs/workplace_assistant.yaml", "data/example_metrics.json"].map((name) => ({
+        kind: "file" as const,
+        file: file(path.join(folder, name)),
+      })),
+      null,
+      never,
+      ignore,
+    );
+    const [config, metrics] = summary.datasets;
+    expect(config?.problem).toMatch(/^This is a Gym config \(1 agent, 1 resources server\), not rollouts: /);
+    expect(metrics?.problem).toMatch(/^This is Gym's metrics file \(Gym's dataset metrics: 5 examples /);
+  });
+
   it("a fetched sample (plain or gzip) streams through the same path", async () => {
     const { gzipSync } = await import("node:zlib");
     const plain = readFileSync(path.join(WA, "wa_rollouts.jsonl"));

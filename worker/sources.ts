@@ -4,7 +4,9 @@
  * as it grows, and a local file picked again, grown, has its new lines appended to the open one.
  */
 import { noRolloutProblem, SNIFF_BYTES } from "../lib/filekind";
+import { runFileAlone } from "../lib/folder";
 import { NO_HARNESS } from "../lib/harness";
+import { folderHead } from "./folder";
 import {
   FOLLOW_CHECK_BYTES,
   FOLLOW_POLL_MS,
@@ -183,12 +185,18 @@ export class Sources {
       // Damaged before its first complete line: what there is of it is no evidence of what the file is.
       dataset.problem = `This gzip file is damaged before its first complete line, so no rollout could be read: ${dataset.damage}.`;
     } else if (dataset.kind === "rollouts" && dataset.entries.size === 0) {
+      // A Gym config or metrics file picked by itself: said as a folder reads it, not as a malformed JSONL.
+      const alone =
+        source.kind === "file"
+          ? runFileAlone(await folderHead({ path: source.file.name, file: source.file }))
+          : null;
       const start = new Uint8Array(await dataset.blob().slice(0, SNIFF_BYTES).arrayBuffer());
       const problem = noRolloutProblem(
         start,
         dataset.errors().map((error) => error.line_kind),
       );
-      if (problem !== null) dataset.problem = problem.message;
+      if (alone !== null) dataset.problem = alone;
+      else if (problem !== null) dataset.problem = problem.message;
     }
     report();
     return dataset;

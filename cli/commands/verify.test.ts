@@ -299,6 +299,29 @@ describe("verify CLI lines and errors", () => {
     }
   });
 
+  it("says a Gym config or metrics file given as FILE is one, as a folder reads it (every command alike)", async () => {
+    const folder = fileURLToPath(
+      new URL("../../fixtures/gym-examples/resources_servers/workplace_assistant/", import.meta.url),
+    );
+    const config = join(folder, "configs/workplace_assistant.yaml");
+    const metrics = join(folder, "data/example_metrics.json");
+    const exportVerify = (args: string[], io: ReturnType<typeof memoryIo>) =>
+      runExport(["--what", "verify", ...args], io);
+    for (const command of [run, runTriage, runResolve, exportVerify]) {
+      const io = memoryIo();
+      await command([config], io);
+      expect(io.err()).toContain(
+        `${config}: This is a Gym config (1 agent, 1 resources server), not rollouts:`,
+      );
+      const json = memoryIo();
+      await command([metrics], json);
+      expect(json.err()).toContain(
+        `${metrics}: This is Gym's metrics file (Gym's dataset metrics: 5 examples`,
+      );
+      expect(json.err()).not.toContain("one JSON document");
+    }
+  });
+
   it("names an ng_run that starts the server: the server's own config of many alike, none for a server the configs lack", async () => {
     const servers = fileURLToPath(new URL("../../fixtures/gym-examples/resources_servers/", import.meta.url));
     const startWith = async (...args: string[]) => {

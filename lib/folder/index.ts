@@ -55,4 +55,5 @@ export {
   MAX_WHOLE_FILE_BYTES,
   ROLE_SNIFF_BYTES,
   type RoleDecision,
+  runFileAlone,
 } from "./roles";

@@ -157,6 +157,21 @@ export function fileRole(file: FolderFile): RoleDecision {
   };
 }
 
+/**
+ * A Gym config or metrics file opened alone, where rollouts were expected (a file picked by itself, `cli
+ * triage FILE`): what it is and how it is used, as a folder would read it (fileRole); null for any other file.
+ */
+export function runFileAlone(file: FolderFile): string | null {
+  const decided = fileRole(file);
+  const open =
+    "Open the folder that holds it and the run's rollouts (Open folder…, or the CLI with the folder)";
+  if (decided.role === "config")
+    return `This is a Gym config (${decided.reason.replace(/\.$/, "")}), not rollouts: it routes a run's lines to their servers when read with them. ${open}.`;
+  if (decided.role === "metrics")
+    return `This is Gym's metrics file (${decided.reason.replace(/\.$/, "")}), not rollouts: it is compared with the figures recomputed from the run. ${open}.`;
+  return null;
+}
+
 /** A role the user chose; a config chosen for a file that does not parse as one stays ignored, with why. */
 export function chooseRole(decision: RoleDecision, role: FileRole, file: FolderFile): RoleDecision {
   if (role === decision.role) return { ...decision, chosen: true };
