@@ -260,3 +260,28 @@ describe("task rows inside a folder's rollouts file", () => {
     expect(rewards.slice(0, 5)).toEqual(Array(5).fill(1));
   });
 });
+
+describe("a folder's hidden entries", () => {
+  it("are never read, and named once each on stderr (a hidden folder with a slash)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "hidden-"));
+    const rollouts = readFileSync(
+      join(GYM_EXAMPLES, "resources_servers/example_multi_step/data/example_rollouts.jsonl"),
+    );
+    mkdirSync(join(dir, ".hydra"));
+    writeFileSync(join(dir, ".hydra", "rollouts.jsonl"), rollouts);
+    writeFileSync(join(dir, ".hidden_file"), "x");
+    writeFileSync(join(dir, "run.jsonl"), rollouts);
+    const io = memoryIo();
+    expect(await verify([dir], io)).toBe(0);
+    expect(io.err()).toContain(`${dir}: left out as hidden: .hidden_file, .hydra/\n`);
+    // Only run.jsonl's rollouts are verified.
+    const files = new Set(
+      io
+        .out()
+        .trim()
+        .split("\n")
+        .map((line) => z.object({ file: z.string() }).loose().parse(JSON.parse(line)).file),
+    );
+    expect([...files]).toEqual(["run.jsonl"]);
+  });
+});

@@ -21,6 +21,7 @@ import {
   type FolderPlan,
   fileRole,
   headToRead,
+  hiddenText,
   MAX_WHOLE_FILE_BYTES,
   type MetricsSource,
   metricsSummaryLine,
@@ -77,16 +78,22 @@ export async function isDirectory(path: string): Promise<boolean> {
   }
 }
 
-/** Every regular file under `root`, sorted by name (hidden entries and symlinks are left out). */
-export async function walk(root: string): Promise<string[]> {
+/**
+ * Every regular file under `root`, sorted by name (hidden entries and symlinks are left out; `hidden`, when
+ * given, collects each hidden entry's path from `root`, a folder's with "/", as lib/folder hiddenEntries).
+ */
+export async function walk(root: string, hidden?: string[]): Promise<string[]> {
   const found: string[] = [];
   const visit = async (dir: string) => {
     const entries = await readdir(dir, { withFileTypes: true });
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
-      // Hidden entries (.git, editor state) are never part of a run.
-      if (entry.name.startsWith(".")) continue;
       const full = join(dir, entry.name);
+      // Hidden entries (.git, editor state) are never part of a run; they are named, not read.
+      if (entry.name.startsWith(".")) {
+        hidden?.push(relative(root, full).split(sep).join("/") + (entry.isDirectory() ? "/" : ""));
+        continue;
+      }
       if (entry.isDirectory()) await visit(full);
       else if (entry.isFile()) found.push(full);
     }
@@ -152,8 +159,9 @@ export async function openFolder(
   io: CommandIo,
 ): Promise<OpenedFolder> {
   let paths: string[];
+  const hidden: string[] = [];
   try {
-    paths = await walk(root);
+    paths = await walk(root, hidden);
   } catch (error) {
     throw new CliError("usage", `cannot read ${root}: ${reasonOf(error)}`, { cause: error });
   }
@@ -173,6 +181,8 @@ export async function openFolder(
       `${terminalText(d.path)}: ${FILE_ROLE_LABEL[d.role]}${d.chosen ? " (chosen)" : ""}: ${terminalText(d.reason)}\n`,
     );
   }
+  const left = hiddenText(hidden.sort());
+  if (left !== null) await io.stderr.write(`${terminalText(root)}: ${terminalText(left)}\n`);
   const plan = planFolder(decisions);
   if (plan.runs.length === 0) await io.stderr.write(`${terminalText(root)}: no file holds rollouts\n`);
   return { root, plan, absolute: (path) => join(root, ...path.split("/")) };

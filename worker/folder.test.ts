@@ -52,7 +52,16 @@ describe("applyPlan and folderSummary", () => {
     // The same plan again changes nothing.
     expect(applyPlan(plan, decisions, datasets)).toEqual([]);
 
-    const summary = folderSummary({ name: "run", entries: [], heads, overrides: new Map(), plan, datasets });
+    const summary = folderSummary({
+      name: "run",
+      entries: [],
+      heads,
+      overrides: new Map(),
+      hidden: [".hydra/"],
+      plan,
+      datasets,
+    });
+    expect(summary.hidden).toEqual([".hydra/"]);
     expect(summary.files.map((f) => [f.path, f.role, f.dataset])).toEqual([
       ["run/rollouts.jsonl", "rollouts", "d-r"],
       ["run/inputs.jsonl", "inputs", "d-i"],

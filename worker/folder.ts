@@ -111,6 +111,8 @@ export interface OpenedFolder {
   readonly entries: readonly FolderEntry[];
   readonly heads: readonly FolderFile[];
   readonly overrides: ReadonlyMap<string, FileRole>;
+  /** Its hidden entries (lib/folder hiddenEntries): never read, named in its summary. */
+  readonly hidden: readonly string[];
   readonly plan: FolderPlan;
   /** The dataset each rollouts or task-rows file was read into, by path. */
   readonly datasets: ReadonlyMap<string, Dataset>;
@@ -165,6 +167,7 @@ export function folderSummary(folder: OpenedFolder): FolderSummary {
   const head = (path: string) => folder.heads.find((h) => h.path === path)?.head ?? null;
   return {
     name: folder.name,
+    hidden: folder.hidden,
     files: folder.plan.decisions.map((d) => ({
       path: d.path,
       role: d.role,

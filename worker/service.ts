@@ -12,7 +12,14 @@
  * Node tests with an in-process pool.
  */
 
-import { comparePaths, type FileRole, type GymConfig, isHiddenPath, planFolder } from "../lib/folder";
+import {
+  comparePaths,
+  type FileRole,
+  type GymConfig,
+  hiddenEntries,
+  isHiddenPath,
+  planFolder,
+} from "../lib/folder";
 import { type HarnessChoice, sameChoice } from "../lib/harness";
 import { type OpenedDetail, servers } from "./core";
 import { readDetail, verifyInPool } from "./detail";
@@ -221,8 +228,9 @@ export class DataService {
       .filter((entry) => !isHiddenPath(entry.path))
       .sort((a, b) => comparePaths(a.path, b.path));
     const heads = await Promise.all(visible.map(folderHead));
+    const hidden = hiddenEntries(entries.map((entry) => entry.path));
     return this.openFolder(
-      { name, entries: visible, heads, overrides: new Map() },
+      { name, entries: visible, heads, overrides: new Map(), hidden },
       new Map(),
       signal,
       progress,

@@ -148,6 +148,7 @@ describe("FolderPanel", () => {
   };
   const recognised: FolderSummary = {
     name: "x",
+    hidden: [],
     files: [
       file("data/example_rollouts.jsonl", "rollouts"),
       file("data/example.jsonl", "inputs"),
@@ -163,6 +164,19 @@ describe("FolderPanel", () => {
     // What each rollouts file is read with stays on screen.
     expect(screen.getByTestId("folder-runs")).toHaveTextContent(
       "read with the Gym config configs/x.yaml (it routes agents to x)",
+    );
+  });
+
+  it("names the hidden entries it left out in its summary (Hydra's .hydra/ among them)", () => {
+    render(
+      <FolderPanel
+        folder={{ ...recognised, hidden: [".hidden_file", ".hydra/"] }}
+        onRole={() => {}}
+        busy={false}
+      />,
+    );
+    expect(screen.getByTestId("folder-panel").querySelector("summary")).toHaveTextContent(
+      "Folder x: 3 files, 1 rollouts file; left out as hidden: .hidden_file, .hydra/",
     );
   });
 

@@ -12,6 +12,7 @@ import {
   type GymMetrics,
   type GymMetricsView,
 } from "@/hooks/types";
+import { hiddenText } from "@/lib/folder";
 import styles from "./FolderPanel.module.css";
 
 /** A role from the select's value (one of lib/folder's roles), or null. */
@@ -144,6 +145,7 @@ export function FolderPanel({
           {odd > 0
             ? ` (${odd} JSON or YAML ${odd === 1 ? "file" : "files"} not recognised as rollouts, task rows, a Gym config or Gym metrics)`
             : ""}
+          {hiddenText(folder.hidden) === null ? "" : `; ${hiddenText(folder.hidden)}`}
           {open ? "" : ": each file's role and why"}
         </summary>
         <table className={styles.folderFiles}>

@@ -5,7 +5,7 @@ import { configRoutes, readGymConfig } from "./config";
 import { readLine, unparsedLine } from "./lines";
 import { readGymMetrics } from "./metrics";
 import { comparePaths, datasetOf, metricsRun, planFolder, runMetrics } from "./plan";
-import { fileRole, ROLE_SNIFF_BYTES } from "./roles";
+import { fileRole, HIDDEN_NAMED_MAX, hiddenEntries, hiddenText, ROLE_SNIFF_BYTES } from "./roles";
 import { decideFolder, GYM_EXAMPLE_FOLDERS, GYM_EXAMPLES, walkFiles } from "./test-helpers";
 
 const EXAMPLES = GYM_EXAMPLES;
@@ -277,5 +277,16 @@ describe("the order a folder's files are walked in", () => {
       "a-b/x.jsonl",
       "b/x.jsonl",
     ]);
+  });
+});
+
+describe("hidden entries", () => {
+  it("are named once each: a hidden file by its path, a hidden folder with a slash, whatever it holds", () => {
+    const paths = [".git/HEAD", ".git/objects/ab/cd", "data/.DS_Store", ".hydra/config.yaml", "data/x.jsonl"];
+    expect(hiddenEntries(paths)).toEqual([".git/", ".hydra/", "data/.DS_Store"]);
+    expect(hiddenText(hiddenEntries(paths))).toBe("left out as hidden: .git/, .hydra/, data/.DS_Store");
+    expect(hiddenText([])).toBeNull();
+    const many = Array.from({ length: HIDDEN_NAMED_MAX + 2 }, (_, i) => `.h${i}`);
+    expect(hiddenText(many)).toMatch(/, \.h4 and 2 more$/);
   });
 });

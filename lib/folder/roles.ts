@@ -45,6 +45,32 @@ export function isHiddenPath(path: string): boolean {
   return path.split("/").some((segment) => segment.startsWith("."));
 }
 
+/** Hidden entries named in a folder's summary at most; the rest are counted. */
+export const HIDDEN_NAMED_MAX = 5;
+
+/**
+ * The hidden entries among a folder's paths, each named once: a hidden file by its path, a hidden folder by
+ * its path and "/" (whatever it holds: .git has thousands of files), sorted.
+ */
+export function hiddenEntries(paths: Iterable<string>): string[] {
+  const found = new Set<string>();
+  for (const path of paths) {
+    const segments = path.split("/");
+    const at = segments.findIndex((segment) => segment.startsWith("."));
+    if (at === -1) continue;
+    found.add(segments.slice(0, at + 1).join("/") + (at < segments.length - 1 ? "/" : ""));
+  }
+  return [...found].sort();
+}
+
+/** "left out as hidden: .hydra/, .hidden_file" (null for none): a run's file there is never read silently. */
+export function hiddenText(entries: readonly string[]): string | null {
+  if (entries.length === 0) return null;
+  const named = entries.slice(0, HIDDEN_NAMED_MAX).join(", ");
+  const more = entries.length - HIDDEN_NAMED_MAX;
+  return `left out as hidden: ${named}${more > 0 ? ` and ${more} more` : ""}`;
+}
+
 export interface FolderFile {
   /** Path relative to the opened folder, `/`-separated. */
   readonly path: string;
