@@ -372,7 +372,7 @@ describe("TriagePanel", () => {
       triage: { recorded: empty, contract: empty, legacy: empty },
       counts: { rollouts: 0, unreadable: 0 },
     });
-    expect(screen.getByTestId("triage-headline")).toHaveTextContent("0 of 0 rollouts recorded 0 (0.0%)");
+    expect(screen.getByTestId("triage-headline")).toHaveTextContent("No rollout to count");
     for (const cause of ZERO_CAUSES) expectNamedOnly(causeNamed(cause));
     expect(screen.getByTestId("triage-reproduced")).not.toHaveTextContent("Mostly legacy");
   });

@@ -15,8 +15,9 @@ describe("the one wording for a file's counts", () => {
       "18 of 24 rollouts recorded 0 (75.0%) · 1 unreadable line, not counted",
     );
     expect(zeroShareText(0, { rollouts: 0, unreadable: 3 })).toBe(
-      "0 of 0 rollouts recorded 0 (0.0%) · 3 unreadable lines, not counted",
+      "No rollout to count: 3 unreadable lines, each listed with what it is",
     );
+    expect(zeroShareText(0, { rollouts: 0, unreadable: 0 }, "contract")).toBe("No rollout to count");
     expect(zeroShareText(5, { rollouts: 10, unreadable: 0 }, "legacy")).toBe(
       "5 of 10 rollouts recompute to 0 under legacy (50.0%)",
     );

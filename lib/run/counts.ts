@@ -77,6 +77,11 @@ export function zeroShareText(
   negative = 0,
   unscored = 0,
 ): string {
+  // No rollout at all (a file of records without a response, Gym's bbq example): no share to give.
+  if (counts.rollouts === 0)
+    return counts.unreadable === 0
+      ? "No rollout to count"
+      : `No rollout to count: ${count(counts.unreadable, "unreadable line", "unreadable lines")}, each listed with what it is`;
   const what = negative > 0 ? "0 or less" : "0";
   const notes = [
     percent(zero, counts.rollouts),
