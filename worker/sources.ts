@@ -181,7 +181,13 @@ export class Sources {
     }
     // No rollout at all (an empty file included): one message saying what the file is instead, unless its
     // lines each have a kind of their own (placeholders, task rows): then it is JSONL, listed line by line.
-    if (dataset.kind === "rollouts" && dataset.entries.size === 0 && dataset.damage !== null) {
+    // The damage is its only line: nothing before it (task rows or placeholders before it are listed instead).
+    if (
+      dataset.kind === "rollouts" &&
+      dataset.entries.size === 0 &&
+      dataset.damage !== null &&
+      dataset.lineCount === 1
+    ) {
       // Damaged before its first complete line: what there is of it is no evidence of what the file is.
       dataset.problem = `This gzip file is damaged before its first complete line, so no rollout could be read: ${dataset.damage}.`;
     } else if (dataset.kind === "rollouts" && dataset.entries.size === 0) {

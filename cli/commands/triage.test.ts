@@ -58,12 +58,12 @@ describe("cli triage", () => {
         .map((line) => z.object({ reward: z.number() }).loose().parse(JSON.parse(line)).reward);
     // The same tasks and actions over HTTP: what the HTTP run won, the MCP run lost to its aliases only.
     const won = (await read("compare-http.jsonl")).filter((reward) => reward > 0).length;
-    const mcp = await read("compare-mcp-hermes-noprov.jsonl");
+    const zeros = (await read("compare-mcp-hermes-noprov.jsonl")).filter((reward) => reward <= 0).length;
     expect(won).toBeGreaterThan(0);
     const io = memoryIo();
     expect(await run([join(samples, "compare-mcp-hermes-noprov.jsonl")], io)).toBe(0);
     expect(io.out()).toContain(
-      `\n${won} of the ${mcp.length} zeros score above 0 with a provenance map for their calls (harness what-if, hermes-legacy): `,
+      `\n${won} of the ${zeros} zeros score above 0 with a provenance map for their calls (harness what-if, hermes-legacy): `,
     );
     expect(io.out()).toContain("(filter is:fixed_by_map)\n");
     const kept = memoryIo();
@@ -71,6 +71,11 @@ describe("cli triage", () => {
     expect(await run([file, "--filter", "is:fixed_by_map", "--format", "jsonl"], kept)).toBe(0);
     const rows = kept.out().trim().split("\n");
     expect(rows).toHaveLength(won);
+    // Like a cause, the clause chooses among the zeros: the breakdown under it still counts every zero.
+    const summary = memoryIo();
+    expect(await run([file, "--filter", "is:fixed_by_map"], summary)).toBe(0);
+    expect(summary.out()).toContain(`\n${zeros} of ${zeros} rollouts recorded 0 `);
+    expect(summary.out()).toContain(`\n${won} of the ${zeros} zeros score above 0 `);
   });
 
   it("--reward (alias --view) counts a policy's recomputed zeros and reads pass@k in it: one setting", async () => {
@@ -185,7 +190,7 @@ describe("cli triage", () => {
       `Breakdown of ${http} of ${total} rollouts (filter: agent:http_agent)`,
     );
     expect(io.out().split("\n")[0]).toBe(
-      `Breakdown of ${http} of ${total} rollouts (filter: agent:http_agent cause:identity); its cause clause is left out here, so every cause stays visible`,
+      `Breakdown of ${http} of ${total} rollouts (filter: agent:http_agent cause:identity); what it chooses among the zeros (cause:, is:fixed_by_map) is left out here, so every count stays whole`,
     );
     expect(io.out()).toMatch(new RegExp(` of ${http} rollouts`));
     expect(io.out()).toContain("pass@k (legacy, over tasks)");

@@ -11,7 +11,9 @@ import { type HarnessChoice, harnessFor, parseHarnessChoice } from "../../lib/ha
 import type { JsonlItem } from "../../lib/jsonl";
 import { meanRewardsText, passAtKText, runMetrics, usageText } from "../../lib/metrics";
 import {
+  breakdownClauses,
   breakdownScopeText,
+  choosesInBreakdown,
   type FilterClause,
   formatFilter,
   matchesFilter,
@@ -26,7 +28,6 @@ import {
   textsOf,
   unverifiedCounts,
   unverifiedText,
-  withoutKinds,
   withTaskWide,
   zeroShareText,
 } from "../../lib/run";
@@ -78,12 +79,13 @@ options:
                   its own verifier: or cause clauses); then run metrics
                   csv | jsonl: one row per rollout (line, task, agent, server, model, the recorded and both
                   recomputed rewards, cause, which policy reproduces the recorded reward, drift, the
-                  decisive calls as 0-based function_call indexes, flags, tokens, error; jsonl also the
+                  decisive calls as 0-based function_call indexes, flags, tokens, error, what_if_map:
+                  the harness whose provenance map would make a zero score above 0; jsonl also the
                   counted fields, recorded_fields, of a rollout not verified here)
   --filter EXPR   only rollouts matching every clause: recorded:0..0  contract:0.5..  legacy:..1
                   field:agent_ref.name=hermes_agent  field:response.model~gpt  flag:alias_guess
                   cause:identity  agent:hermes_agent  server:workplace_assistant  is:changed
-                  is:unverified  is:no_server  text:"customer id"  verifier:failure_reason=tool_name_mismatch (a field
+                  is:unverified  is:no_server  is:fixed_by_map  text:"customer id"  verifier:failure_reason=tool_name_mismatch (a field
                   Gym's verifier wrote, a rollout not verified here)  (the page's ?f= filter; a value
                   with spaces as a JSON string: field:category="a b")
 ${REWARD_HELP}
@@ -215,7 +217,7 @@ export function formatSummary(
     out.push(
       breakdownScopeText(
         formatFilter(options.filter.clauses),
-        options.filter.clauses.some((clause) => clause.kind === "cause"),
+        options.filter.clauses.some(choosesInBreakdown),
         rows.length,
         options.filter.total,
       ),
@@ -238,7 +240,7 @@ export function formatSummary(
     return `  ${cause.padEnd(CAUSE_WIDTH)} ${String(n).padStart(6)}  ${share.toFixed(PERCENT_DECIMALS).padStart(5)}%  ${ZERO_CAUSE_LABELS[cause]}`;
   };
   for (const cause of AGENT_CAUSES) out.push(line(cause));
-  // "Is it the MCP alias problem?": the zeros a provenance map rescues, whatever their cause.
+  // "Is it the MCP alias problem?": the zeros a harness's provenance map rescues (lib/triage fixed_by_map).
   const fixed = fixedByMapText(triage);
   if (fixed !== null) out.push(`${fixed} (filter is:fixed_by_map)`);
   // Where no port verifies the zeros, what Gym's verifier wrote beside them is the run's account of them.
@@ -288,7 +290,7 @@ function filterStages(filter: readonly FilterClause[]) {
     fieldClauses: filter.filter(inHand),
     rowClauses,
     // The summary's breakdown leaves out the cause clauses, as the page's does: a cause narrows the rows.
-    breakdownClauses: withoutKinds(rowClauses, ["cause"]),
+    breakdownClauses: breakdownClauses(rowClauses),
     // The recorded fields' counts, as the page's (lib/run recordedFieldsScope), decided in hand and after.
     recordedFieldClauses: recordedFieldsScope(filter.filter(inHand)),
     recordedRowClauses: recordedFieldsScope(rowClauses),

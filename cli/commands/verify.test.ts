@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { memoryIo } from "../io";
@@ -297,6 +298,27 @@ describe("verify CLI lines and errors", () => {
       expect(await command([records], other)).toBe(0);
       expect(other.err()).not.toContain(`${records}:`);
     }
+  });
+
+  it("a folder with a damaged gzip: its lines before the damage, then the folder's other files, exit 1", async () => {
+    const dir = mkdtempSync(join(tmp, "damaged-"));
+    const lines = readFileSync(IPI_ROLLOUTS, "utf8").trim().split("\n");
+    const gz = gzipSync(Buffer.from(`${lines.join("\n")}\n`));
+    writeFileSync(join(dir, "a.jsonl.gz"), gz.subarray(0, Math.floor(gz.length / 2)));
+    writeFileSync(join(dir, "b.jsonl"), `${lines.slice(0, 3).join("\n")}\n`);
+    const io = memoryIo();
+    expect(await run([dir, "--server", "indirect_prompt_injection"], io)).toBe(1);
+    const records = io
+      .out()
+      .trim()
+      .split("\n")
+      .map((line) => z.object({ file: z.string(), line: z.number() }).loose().parse(JSON.parse(line)));
+    const fromA = records.filter((r) => r.file === "a.jsonl.gz").length;
+    expect(fromA).toBeGreaterThan(0);
+    expect(fromA).toBeLessThan(lines.length);
+    expect(records.filter((r) => r.file === "b.jsonl").map((r) => r.line)).toEqual([1, 2, 3]);
+    expect(io.err()).toMatch(/^error: reading \S+a\.jsonl\.gz stopped: damaged gzip data at byte \d+/m);
+    expect(io.err()).toMatch(new RegExp(`^verify \\(contract\\): ${fromA + 3} rollouts`, "m"));
   });
 
   it("says a Gym config or metrics file given as FILE is one, as a folder reads it (every command alike)", async () => {

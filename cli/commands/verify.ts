@@ -20,7 +20,7 @@ import {
   sourcesOf,
 } from "../folder";
 import { type CommandIo, lineBatcher, silentIo } from "../io";
-import { sayNotRollouts } from "../open";
+import { namingFile, sayNotRollouts } from "../open";
 import { terminalJson } from "../terminal";
 import { LinePool, type LineWork, linesOf, readThreads, threadCount, threadsHelp } from "../threads";
 
@@ -265,7 +265,7 @@ async function verifySources(
     const kinds = new Set<LineKind>();
     try {
       readable = await verifySource(
-        linesOf(source.path, index, work, pool),
+        namingFile(source.path, linesOf(source.path, index, work, pool)),
         stdout.line,
         summary,
         agents,

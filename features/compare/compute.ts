@@ -525,13 +525,13 @@ export async function repairFile(
   };
 }
 
-/** The repaired file's name: the original's stem with ".repaired" before the extension. */
 /** A file's own name without .jsonl(.gz): a folder's file is named by its path there, the download beside it. */
 function fileStem(name: string): string {
   const base = name.slice(name.lastIndexOf("/") + 1);
   return base.replace(/\.gz$/i, "").replace(/\.jsonl?$/i, "");
 }
 
+/** The repaired file's name: the original's stem with ".repaired" before the extension. */
 export function repairedName(name: string, harness: HarnessId): string {
   return `${fileStem(name)}.repaired-${harness}.jsonl`;
 }

@@ -8,6 +8,7 @@ import { pairedInputsSample } from "@/hooks/samples";
 import type { DatasetSummary, RolloutIndexEntry, Sample, Source } from "@/hooks/types";
 import {
   breakdownScopeText,
+  choosesInBreakdown,
   type FilterClause,
   formatClause,
   formatFilter,
@@ -139,17 +140,12 @@ export function linkParts(view: { line: number | null; call: string | null; f: s
   return parts.join(" · ");
 }
 
-/** What the breakdown covers under a filter: every clause but its cause clauses (null: the whole run). */
+/** What the breakdown covers under a filter: every clause but what it chooses among the zeros (null: the whole run). */
 export function breakdownScope(filter: string, covered: number, total: number): string | null {
   const clauses = filterClauses(filter);
   // Empty, or a text that does not read (the breakdown is then the whole run's).
   if (clauses.length === 0) return null;
-  return breakdownScopeText(
-    filter,
-    clauses.some((c) => c.kind === "cause"),
-    covered,
-    total,
-  );
+  return breakdownScopeText(filter, clauses.some(choosesInBreakdown), covered, total);
 }
 
 /** A bundled sample's file, with the inputs sample that goes with it. */

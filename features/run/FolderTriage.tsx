@@ -39,6 +39,7 @@ const FILES_OPEN_MAX = 12;
 export const FolderTriage = memo(function FolderTriage({ view, reward, shown, onFile }: Props) {
   const triage = view.triage[reward];
   const causes = AGENT_CAUSES.filter((cause) => causeCount(triage, cause) > 0);
+  const fixed = fixedByMapText(triage);
   const notVerified = unverifiedText(view.unverified, triage.total, reward);
   // Each server's counts with something to show, named when the folder has several servers to count.
   const shownGroups = namedGroups(view.recorded_fields).filter(
@@ -89,9 +90,9 @@ export const FolderTriage = memo(function FolderTriage({ view, reward, shown, on
           </tbody>
         </table>
       )}
-      {fixedByMapText(triage) !== null && (
+      {fixed !== null && (
         <p className={styles.line} data-testid="folder-triage-fixed-by-map">
-          {fixedByMapText(triage)}
+          {fixed}
         </p>
       )}
       {reward === "recorded" && shownGroups.length > 0 && (

@@ -115,8 +115,9 @@ export function exportCommand(input: ExportCommandInput): string {
   const roles = (folder?.roles ?? []).map((r) => ` --role ${shellQuote(`${r.path}=${r.role}`)}`).join("");
   const inputs =
     folder === null && input.inputsName !== null ? ` --inputs ${shellQuote(input.inputsName)}` : "";
-  const server = input.server === null ? "" : ` --server ${shellQuote(input.server)}`;
-  const chosen = formatHarnessChoice(input.harness);
+  // A server or harness chosen here is the shown file's, and the folder's triage would apply it to every file.
+  const server = input.server === null || folder !== null ? "" : ` --server ${shellQuote(input.server)}`;
+  const chosen = folder === null ? formatHarnessChoice(input.harness) : "";
   const harness = chosen === "" ? "" : ` --harness ${shellQuote(chosen)}`;
   const filter = filterApplies(input.filter) ? ` --filter ${shellQuote(input.filter.trim())}` : "";
   return `npm run --silent cli -- triage ${shellQuote(folder?.name ?? input.fileName)}${roles}${inputs}${server}${harness} --format csv${filter}`;

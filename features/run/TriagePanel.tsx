@@ -72,14 +72,14 @@ interface Props {
   /** The zeros a provenance map rescues (lib/triage fixed_by_map): whether the list keeps only them. */
   fixedByMapActive: boolean;
   onFixedByMap(on: boolean): void;
-  /** /compare's repair of this file under the rescuing harness (null: no link, e.g. a folder's mix). */
+  /** /compare's repair of this file under the rescuing harness (null: no file to repair). */
   repairHref: (harness: string) => string | null;
 }
 
 /**
- * "Is it the MCP alias problem?": the zeros that score above 0 with a provenance map for their calls,
- * whatever their cause (a run with no map has them as tool_failed), a button keeping them in the list and
- * the repair that derives the map.
+ * "Is it the MCP alias problem?": the zeros whose names are a harness's aliases and that score above 0 with
+ * its provenance map for their calls (tool_failed in a run with no map, or identity), a button keeping them
+ * in the list and the repair that derives the map (one harness: a link to it).
  */
 function FixedByMap({
   triage,

@@ -15,6 +15,7 @@ import {
 } from "@/lib/harness";
 import { type MetricsRow, type RunMetrics, runMetrics } from "@/lib/metrics";
 import {
+  breakdownClauses,
   evaluateFilter,
   type FilterClause,
   type LineCounts,
@@ -29,7 +30,6 @@ import {
   textsOf,
   type UnverifiedByPolicy,
   unverifiedCounts,
-  withoutKinds,
   withTaskWide,
 } from "@/lib/run";
 import type { Rollout } from "@/lib/schemas";
@@ -212,15 +212,12 @@ export async function runView(
   const parsed = parseFilter(filter);
   const clauses = parsed.ok ? parsed.clauses : [];
   const kept = await filtered(source, computed, clauses);
-  const breakdownClauses = withoutKinds(clauses, ["cause"]);
-  const breakdown =
-    breakdownClauses.length === clauses.length ? kept : await filtered(source, computed, breakdownClauses);
+  const counted = breakdownClauses(clauses);
+  const breakdown = counted.length === clauses.length ? kept : await filtered(source, computed, counted);
   // A recorded value chosen narrows the list, not its own counts (lib/run recordedFieldsScope).
   const recordedClauses = recordedFieldsScope(clauses);
   const recordedRows =
-    recordedClauses.length === breakdownClauses.length
-      ? breakdown
-      : await filtered(source, computed, recordedClauses);
+    recordedClauses.length === counted.length ? breakdown : await filtered(source, computed, recordedClauses);
   return {
     filter_error: parsed.ok ? null : parsed.error,
     filter,

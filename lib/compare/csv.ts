@@ -61,10 +61,10 @@ function pairCells(p: PairReport, lines: CompareLines): (string | number | null)
 
 /** A rollout of one side that no rollout of the other joined: its line, and the verdict saying so. */
 function unpairedCells(side: "a" | "b", line: number | null): (string | number | null)[] {
-  const cells: (string | number | null)[] = COMPARE_CSV_COLUMNS.map(() => null);
-  cells[side === "a" ? 1 : 2] = line;
-  cells[5] = `unpaired in ${side}`;
-  return cells;
+  const column = side === "a" ? "a_line" : "b_line";
+  return COMPARE_CSV_COLUMNS.map((name) =>
+    name === column ? line : name === "verdict" ? `unpaired in ${side}` : null,
+  );
 }
 
 export function compareCsv(report: CompareReport, lines: CompareLines): string {

@@ -143,7 +143,8 @@ export function unverifiedText(
 
 /**
  * What a why-zero breakdown covers under a filter, in every front end's words: "Breakdown of 5 of 410
- * rollouts (filter: server:xlam_fc)", and that its cause clause is left out (so every cause stays visible).
+ * rollouts (filter: server:xlam_fc)", and that what it chooses among the zeros is left out (lib/run
+ * choosesInBreakdown: every count stays whole).
  */
 export function breakdownScopeText(
   filter: string,
@@ -152,6 +153,8 @@ export function breakdownScopeText(
   total: number,
 ): string {
   return `Breakdown of ${formatCount(covered)} of ${formatCount(total)} rollouts (filter: ${filter.trim()})${
-    hasCause ? "; its cause clause is left out here, so every cause stays visible" : ""
+    hasCause
+      ? "; what it chooses among the zeros (cause:, is:fixed_by_map) is left out here, so every count stays whole"
+      : ""
   }`;
 }

@@ -10,9 +10,10 @@
  *   agent:hermes_agent                             agent_ref.name equals the text
  *   server:workplace_assistant                     the verifying server equals the text
  *   is:changed  is:unverified  is:no_server        the recomputed reward (contract) differs from the
- *   is:fixed_by_map                                recorded one / could not be computed / no verifying
- *                                                  server was decided / a zero that scores above 0 with
- *                                                  a provenance map for its calls (harness what-if)
+ *                                                  recorded one / could not be computed / no verifying
+ *                                                  server was decided
+ *   is:fixed_by_map                                a zero that scores above 0 with a harness's
+ *                                                  provenance map for its calls (harness what-if)
  *   text:"customer id"                             the raw line holds the text (ASCII letters fold case,
  *                                                  as the page's search does)
  *   verifier:failure_reason=tool_name_mismatch     a short field Gym's verifier wrote (a rollout not
@@ -405,6 +406,19 @@ export function withoutKinds(
   kinds: readonly FilterClause["kind"][],
 ): FilterClause[] {
   return clauses.filter((clause) => !kinds.includes(clause.kind));
+}
+
+/**
+ * Whether a clause chooses among the why-zero breakdown's own rows (a cause; the zeros a provenance map
+ * rescues): the breakdown leaves it out, so its counts stay whole while the list holds what was chosen.
+ */
+export function choosesInBreakdown(clause: FilterClause): boolean {
+  return clause.kind === "cause" || (clause.kind === "is" && clause.state === "fixed_by_map");
+}
+
+/** The clauses the why-zero breakdown counts under (every front end's): all but choosesInBreakdown's. */
+export function breakdownClauses(clauses: readonly FilterClause[]): FilterClause[] {
+  return clauses.filter((clause) => !choosesInBreakdown(clause));
 }
 
 /** The text clauses' texts (the page answers them with its byte search). */

@@ -12,6 +12,8 @@ export {
   zeroShareText,
 } from "./counts";
 export {
+  breakdownClauses,
+  choosesInBreakdown,
   evaluateFilter,
   type FilterClause,
   type FilterContext,

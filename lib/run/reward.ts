@@ -7,7 +7,7 @@
  */
 import { DEFAULT_REWARD, REWARD_SOURCES, type RewardSource } from "../metrics";
 import { ZERO_VIEWS, type ZeroView } from "../triage";
-import type { FilterClause, RewardField } from "./filter";
+import { choosesInBreakdown, type FilterClause, type RewardField } from "./filter";
 
 export type Reward = RewardField;
 
@@ -68,7 +68,7 @@ export function isZeroClause(clause: FilterClause): clause is FilterClause & { k
  */
 export function recordedFieldsScope(clauses: readonly FilterClause[]): FilterClause[] {
   return clauses.filter(
-    (c) => c.kind !== "cause" && c.kind !== "verifier" && !(isZeroClause(c) && c.field === "recorded"),
+    (c) => !choosesInBreakdown(c) && c.kind !== "verifier" && !(isZeroClause(c) && c.field === "recorded"),
   );
 }
 

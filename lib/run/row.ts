@@ -128,7 +128,6 @@ export const RUN_ROW_COLUMNS = [
   "reproduced_by",
   "drift",
   "decisive_calls",
-  "what_if_map",
   "calls",
   "flags",
   "input_tokens",
@@ -137,6 +136,8 @@ export const RUN_ROW_COLUMNS = [
   "cached_tokens",
   "reasoning_tokens",
   "error",
+  // Last: added after the others, so a reader of the columns by position finds them where they were.
+  "what_if_map",
 ] as const satisfies readonly (keyof RunRow)[];
 
 /** How the row's rollout is verified (lib/verify's options, without the policy: both are computed). */

@@ -240,7 +240,8 @@ describe("filters", () => {
     expect(select("is:changed")).toEqual(changed.map((r) => r.line));
     const noData = run.intents.filter((i) => i.cause === "missing_task_data").map((i) => i.line);
     for (const line of noData) expect(select("is:unverified")).toContain(line);
-    expect(select("is:unverified")).toEqual(rows.filter((r) => r.contract === null).map((r) => r.line)); // is:fixed_by_map: the zeros a provenance map rescues, the generator's Hermes rollouts without a map.
+    expect(select("is:unverified")).toEqual(rows.filter((r) => r.contract === null).map((r) => r.line));
+    // is:fixed_by_map: the zeros a provenance map rescues, the generator's Hermes rollouts without a map.
     const aliases = run.intents.filter((i) => i.scenario === "aliases_no_map").map((i) => i.line);
     expect(aliases.length).toBeGreaterThan(0);
     expect(select("is:fixed_by_map")).toEqual(aliases);

@@ -14,6 +14,7 @@ import { asRollout } from "../schemas/test-helpers";
 import { type VerifyOptions, verifyRollout } from "../verify";
 import {
   callBadges,
+  fixedByMapText,
   isZeroReward,
   REPRODUCTION_TEXT,
   reproducedText,
@@ -167,9 +168,12 @@ describe("triageRollout", () => {
       /with a provenance map for its calls \(the hermes-legacy names it emitted\), it scores 1/,
     );
     expect(t?.decisive.map((d) => d.index)).toEqual(t?.failed_calls);
+    // The names are exactly hermes-legacy's aliases: the run's breakdown counts it as a zero its map rescues.
+    expect(t?.what_if_map).toBe("hermes-legacy");
     const without = triage(row(lineOf("aliases_no_map")), { whatIf: false });
     expect(without?.cause).toBe("tool_failed");
     expect(without?.sentence).not.toMatch(/what-if/);
+    expect(without?.what_if_map).toBeUndefined();
   });
 
   it("quotes calls that failed the same way once, naming each call", () => {
@@ -430,5 +434,39 @@ describe("reproducedText", () => {
     expect(reproducedText(summarizeTriage([line(1, 1, 1)]))).toBe(
       "Recorded reward reproduced by both policies 1, contract only 0, legacy only 0, neither 0.",
     );
+  });
+});
+
+describe("fixedByMapText", () => {
+  const line = (n: number, reward: number | null, what_if_map: string | null) => ({
+    line: n,
+    // Contract and legacy scored it 0: it has a cause, whatever it recorded.
+    cause: "tool_failed" as const,
+    recorded: reward,
+    contract: 0,
+    legacy: 0,
+    what_if_map,
+  });
+
+  it("counts the view's zeros a map rescues among its zeros, with the harnesses, and none is no sentence", () => {
+    const some = summarizeTriage([line(1, 0, "hermes-legacy"), line(2, 0, null), line(3, 1, null)]);
+    expect(fixedByMapText(some)).toBe(
+      "1 of the 2 zeros scores above 0 with a provenance map for its calls (harness what-if, hermes-legacy): the tool names, not the agent, lost that reward. Repair derives that map from the harness's exact aliases.",
+    );
+    const one = summarizeTriage([line(1, 0, "openclaw"), line(2, 1, null)]);
+    expect(fixedByMapText(one)).toMatch(
+      /^The zero scores above 0 with a provenance map for its calls \(harness what-if, openclaw\): .* lost that reward\./,
+    );
+    const all = summarizeTriage([line(1, 0, "hermes-legacy"), line(2, 0, "claude-code")]);
+    expect(fixedByMapText(all)).toMatch(
+      /^All 2 zeros score above 0 .*\(harness what-if, claude-code, hermes-legacy\)/,
+    );
+    expect(fixedByMapText(summarizeTriage([line(1, 0, null)]))).toBeNull();
+  });
+
+  it("counts in the view chosen: a rollout recorded 1 is no recorded zero, though contract scored it 0", () => {
+    const rows = [line(1, 1, "hermes-legacy"), line(2, 0, "hermes-legacy")];
+    expect(summarizeTriage(rows, "recorded").fixed_by_map.lines).toEqual([2]);
+    expect(summarizeTriage(rows, "contract").fixed_by_map.lines).toEqual([1, 2]);
   });
 });

@@ -131,10 +131,12 @@ export interface RolloutTriage {
   /** For identity: which computation showed the names mattered. */
   readonly identity?: IdentityBasis;
   /**
-   * The harness whose provenance map makes this zero score above 0 (the harness what-if), when a call named
-   * no tool of the server: the names, not the agent, lost the reward. Set on identity (what-if) and on
-   * tool_failed, the cause of a run whose calls are all bare (its names are the agent's own under the
-   * contract, so never identity), which the run's breakdown counts apart (RunTriage.fixed_by_map).
+   * The harness whose aliases the calls' names are exactly and whose provenance map for them makes this zero
+   * score above 0 (the harness what-if), when a call named no tool of the server: the names, not the agent,
+   * lost the reward, and that harness's repair derives the map. Set on identity (what-if) and on tool_failed,
+   * the cause of a run whose calls are all bare (its names are the agent's own under the contract, so never
+   * identity); the run's breakdown counts them (RunTriage.fixed_by_map). Drift is explained first and never
+   * carries it.
    */
   readonly what_if_map?: string;
   /** For tool_failed: the call indexes the tool rejected. */
@@ -402,7 +404,7 @@ export function triageRollout(rollout: Rollout, options: TriageOptions = {}): Ro
         ...base,
         cause: "identity",
         identity: { kind: "whatif", harness: rescue.harness, reward: rescue.reward },
-        what_if_map: rescue.harness,
+        ...(rescue.same ? { what_if_map: rescue.harness } : {}),
         decisive: renamed,
         sentence: `With ${rescueText(rescue).slice("with ".length)}: the emitted names were never mapped back to the server's tools.`,
       };
@@ -450,7 +452,7 @@ export function triageRollout(rollout: Rollout, options: TriageOptions = {}): Ro
     return {
       ...base,
       cause: "tool_failed",
-      ...(rescue === null ? {} : { what_if_map: rescue.harness }),
+      ...(rescue?.same ? { what_if_map: rescue.harness } : {}),
       failed_calls: failed.map((call) => call.index),
       decisive: failed.map((call) => ({
         index: call.index,
@@ -573,9 +575,10 @@ export interface RunTriage {
   /** Over every rollout: which policy reproduces the recorded reward (the run's scoring, as a finding). */
   readonly reproduced: Readonly<Record<Reproduction, number>>;
   /**
-   * The zeros of this view (any cause) that score above 0 with a provenance map for their calls (the
-   * harness what-if): the answer to "is it the MCP alias problem?" for a run that recorded no map, whose
-   * zeros are tool_failed (never identity: bare names are the agent's own under the contract).
+   * The zeros of this view whose calls' names are a harness's aliases and that score above 0 with its
+   * provenance map for them (RolloutTriage.what_if_map: identity or tool_failed rows): the answer to "is it
+   * the MCP alias problem?" for a run that recorded no map, whose zeros are tool_failed (never identity:
+   * bare names are the agent's own under the contract).
    */
   readonly fixed_by_map: {
     readonly lines: readonly number[];
@@ -611,7 +614,7 @@ export function fixedByMapText(triage: Pick<RunTriage, "fixed_by_map" | "zero">)
     `${all ? (lines.length === 1 ? "The zero" : `All ${lines.length} zeros`) : `${lines.length} of the ${triage.zero} zeros`} ` +
     `${lines.length === 1 ? "scores" : "score"} above 0 with a provenance map for ${lines.length === 1 ? "its" : "their"} calls ` +
     `(harness what-if, ${harnesses.join(", ")}): the tool names, not the agent, lost ${lines.length === 1 ? "that reward" : "those rewards"}. ` +
-    "The run recorded no map for them; repair derives one from the harness's exact aliases."
+    "Repair derives that map from the harness's exact aliases."
   );
 }
 
