@@ -36,15 +36,17 @@ test.describe("compare runs", () => {
     const expected = verdictCounts(rows(HTTP), rows(HERMES));
     await page.goto(`/compare?a=${HTTP}&b=${HERMES}&verdict=same`);
     await waitCompared(page);
-    const download = async () => {
+    const download = async (policy: string) => {
       const [file] = await Promise.all([
         page.waitForEvent("download"),
         page.getByTestId("compare-csv").click(),
       ]);
-      expect(file.suggestedFilename()).toBe("compare-http-vs-compare-mcp-hermes-noprov.compare.csv");
+      expect(file.suggestedFilename()).toBe(
+        `compare-http-vs-compare-mcp-hermes-noprov.${policy}.compare.csv`,
+      );
       return readFileSync(await file.path(), "utf8");
     };
-    const csv = await download();
+    const csv = await download("contract");
     const files = [path.join(SAMPLES, HTTP), path.join(SAMPLES, HERMES)];
     expect(csv).toBe(cli(["compare", ...files, "--format", "csv"]).stdout);
     // Every pair, not only the verdict the page shows: the identity bugs are in it.
@@ -54,7 +56,9 @@ test.describe("compare runs", () => {
 
     await page.getByTestId("compare-policy").selectOption("legacy");
     await waitCompared(page);
-    expect(await download()).toBe(cli(["compare", ...files, "--format", "csv", "--policy", "legacy"]).stdout);
+    expect(await download("legacy")).toBe(
+      cli(["compare", ...files, "--format", "csv", "--policy", "legacy"]).stdout,
+    );
   });
 
   test("one file as A and B: the page says each rollout is compared with itself", async ({ page }) => {

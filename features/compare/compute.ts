@@ -9,6 +9,7 @@ import {
   type CompareOptions,
   type CompareReport,
   compareRuns,
+  nameMismatch,
 } from "@/lib/compare";
 import {
   emptyRepairSummary,
@@ -268,18 +269,6 @@ export function compareFiles(
   );
 }
 
-/** Calls attributed to a server whose verifier name differs from the tool: the verifier did not see the tool. */
-function nameMismatch(pair: CompareReport["pairs"][number]): PairRow["name_mismatch"] {
-  for (const side of ["b", "a"] as const) {
-    const off = pair[side].actions.filter((x) => x.server !== null && x.verifier_name !== x.tool);
-    const first = off[0];
-    if (first !== undefined) {
-      return { side, tool: first.tool, verifier_name: first.verifier_name, count: off.length };
-    }
-  }
-  return null;
-}
-
 export function compareView(
   a: LoadedFile,
   b: LoadedFile,
@@ -536,9 +525,9 @@ export function repairedName(name: string, harness: HarnessId): string {
   return `${fileStem(name)}.repaired-${harness}.jsonl`;
 }
 
-/** The comparison's CSV: both runs' names in it. */
-export function comparedName(a: string, b: string): string {
-  return `${fileStem(a)}-vs-${fileStem(b)}.compare.csv`;
+/** The comparison's CSV: both runs' names and the policy in it (the two policies' downloads differ). */
+export function comparedName(a: string, b: string, policy: Policy): string {
+  return `${fileStem(a)}-vs-${fileStem(b)}.${policy}.compare.csv`;
 }
 
 /** Each side's line numbers by rollout position, for lib/compare's CSV. */

@@ -164,7 +164,10 @@ export function compareHandlers(service: DataService): Handlers<CompareRequests>
     },
     compareCsv: async (params) => {
       const { fa, fb, report } = await reportFor(params);
-      return { text: compareCsv(report, compareLines(fa, fb)), name: comparedName(fa.name, fb.name) };
+      return {
+        text: compareCsv(report, compareLines(fa, fb)),
+        name: comparedName(fa.name, fb.name, params.policy),
+      };
     },
     pairDetail: async ({ id, ...params }) => pairDetail((await reportFor(params)).report, id),
     rollouts: async ({ file }) => rolloutList(await rolloutsOf(file)),

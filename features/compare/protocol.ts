@@ -8,7 +8,7 @@
  * pair only when it is opened), the what-if table of one rollout, the outcome of a repair, and the
  * repaired file as a Blob when the user downloads it.
  */
-import type { Action, CompareSummary, Verdict } from "@/lib/compare";
+import type { Action, CompareSummary, NameMismatch, Verdict } from "@/lib/compare";
 import type { HarnessId } from "@/lib/harness/types";
 import type { CallStatus, Policy } from "@/lib/identity/types";
 import type { UnresolvedReason } from "@/lib/repair";
@@ -84,12 +84,7 @@ export interface PairRow {
    * The first call (B first, then A) whose verifier name is not its tool's name: why a pair with the
    * same actions can score differently. Null when every verifier name is the tool name.
    */
-  readonly name_mismatch: {
-    readonly side: "a" | "b";
-    readonly tool: string;
-    readonly verifier_name: string;
-    readonly count: number;
-  } | null;
+  readonly name_mismatch: NameMismatch | null;
 }
 
 /** The materialized-inputs file one side of a comparison used. */

@@ -18,6 +18,7 @@ import {
   knownTools,
   type Pairing,
   pairedInput,
+  pairingIndices,
   pairingKey,
   type RunServerChoice,
   taskInputKey,
@@ -75,6 +76,9 @@ export interface Divergence {
 
 export interface PairReport {
   readonly key: string;
+  /** Gym's indices of the pair (A's rollout's, else B's): what a spreadsheet sorts a pair by. */
+  readonly task_index: number | null;
+  readonly rollout_index: number | null;
   readonly paired_by: PairedBy;
   readonly server: string;
   readonly a: SideReport;
@@ -331,8 +335,11 @@ export function compareRuns(
       : sameReward
         ? "same actions, same reward"
         : "same actions, different reward";
+    const indices = pairingIndices(ra) ?? pairingIndices(rb);
     return {
       key: p.key,
+      task_index: indices?.task ?? null,
+      rollout_index: indices?.rollout ?? null,
       paired_by: p.by,
       server,
       a: sa,
@@ -384,6 +391,31 @@ export function compareRuns(
  * The sentence for pairs joined among repeats (CompareSummary.among_repeats), the same in every front end; `a`
  * and `b` as each names the sides.
  */
+/** The first call (B first, then A) attributed to a server whose verifier name is not its tool's name. */
+export interface NameMismatch {
+  readonly side: "a" | "b";
+  readonly tool: string;
+  readonly verifier_name: string;
+  /** Calls of that side named so. */
+  readonly count: number;
+}
+
+/** Why a pair with the same actions can score differently: the verifier did not see the tool's name. */
+export function nameMismatch(pair: Pick<PairReport, "a" | "b">): NameMismatch | null {
+  for (const side of ["b", "a"] as const) {
+    const off = pair[side].actions.filter((x) => x.server !== null && x.verifier_name !== x.tool);
+    const first = off[0];
+    if (first !== undefined)
+      return { side, tool: first.tool, verifier_name: first.verifier_name, count: off.length };
+  }
+  return null;
+}
+
+/** The name mismatch in words, as /compare's pair row says it: "B's verifier saw X for Y (5 calls)". */
+export function nameMismatchText(mismatch: NameMismatch): string {
+  return `${mismatch.side.toUpperCase()}'s verifier saw ${mismatch.verifier_name} for ${mismatch.tool}${mismatch.count > 1 ? ` (${mismatch.count} calls)` : ""}`;
+}
+
 export function repeatsText(count: number, pairs: number, a: string, b: string): string {
   return `${count} of ${pairs} pairs join one of several rollouts of a task (the same task input in ${a} or ${b}) in file order: their verdicts and parities compare two samples of a task, not one rollout run twice`;
 }

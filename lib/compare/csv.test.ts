@@ -38,7 +38,18 @@ describe("compareCsv", () => {
       expect(row.b_reward).toBe(pair.b.reward === null ? "" : String(pair.b.reward));
       expect(row.names_decided).toBe(pair.names_decided ? "yes" : "no");
       expect(row.a_calls).toBe(String(pair.a.actions.length));
+      expect(row.policy).toBe("contract");
+      // Gym's indices, read from the rollout itself (every golden line carries them).
+      const rollout = http[pair.a.position] as { _ng_task_index: number; _ng_rollout_index: number };
+      expect([row.task_index, row.rollout_index]).toEqual([
+        String(rollout._ng_task_index),
+        String(rollout._ng_rollout_index),
+      ]);
     });
+    // Same actions, different rewards: whose verifier saw which name, as /compare's row says it.
+    for (const [i, pair] of report.pairs.entries())
+      if (pair.names_decided)
+        expect(rows[i]?.names_seen).toMatch(/^B's verifier saw mcp_workplace_assistant_\w+ for \w+/);
     const changed = rows[report.pairs.findIndex((p) => p.b.position === target)]!;
     expect(changed.verdict).toBe("different actions");
     expect(changed.first_divergence).toMatch(/different arguments/);
@@ -53,7 +64,7 @@ describe("compareCsv", () => {
     const rows = records(compareCsv(report, lines));
     expect(rows).toHaveLength(report.pairs.length + report.unpaired_a.length + report.unpaired_b.length);
     const unpaired = rows.filter((r) => r.verdict?.startsWith("unpaired"));
-    expect(unpaired[0]).toMatchObject({ a_line: "1", b_line: "", verdict: "unpaired in a", pair: "" });
+    expect(unpaired[0]).toMatchObject({ a_line: "1", b_line: "", verdict: "unpaired in a", task_index: "" });
     expect(unpaired.filter((r) => r.verdict === "unpaired in b").map((r) => r.b_line)).toEqual(
       report.unpaired_b.map((position) => String(position + 1)),
     );

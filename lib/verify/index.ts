@@ -46,6 +46,7 @@ export {
   type PairedBy,
   type Pairing,
   pairInputs,
+  pairingIndices,
   pairingKey,
   type RowPlace,
   rowLabel,

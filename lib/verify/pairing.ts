@@ -38,10 +38,16 @@ const QUOTE_CHARS = 60;
 /** Rows named in the sentence of a line several different rows share a task input with. */
 const AMBIGUOUS_ROWS_NAMED = 3;
 
+/** Gym's (_ng_task_index, _ng_rollout_index) of a row that carries both as integers; null otherwise. */
+export function pairingIndices(row: unknown): { readonly task: number; readonly rollout: number } | null {
+  const parsed = Keyed.safeParse(row);
+  return parsed.success ? { task: parsed.data._ng_task_index, rollout: parsed.data._ng_rollout_index } : null;
+}
+
 /** `${task}:${rollout}` for a row that carries both Gym indices as integers; null otherwise. */
 export function pairingKey(row: unknown): string | null {
-  const parsed = Keyed.safeParse(row);
-  return parsed.success ? `${parsed.data._ng_task_index}:${parsed.data._ng_rollout_index}` : null;
+  const indices = pairingIndices(row);
+  return indices === null ? null : `${indices.task}:${indices.rollout}`;
 }
 
 /** `responses_create_params.input` with Gym's request-model defaults; undefined when the row has none. */
