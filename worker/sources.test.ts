@@ -76,7 +76,7 @@ describe("reading a source", () => {
     const dataset = summary.datasets[0]!;
     expect(dataset.rows).toBe(0);
     expect(dataset.problem).toMatch(
-      /^This gzip file is damaged before its first complete line, so no rollout could be read: damaged gzip data at byte \d+/,
+      /^This gzip file is damaged before the end of its first line, so it holds no line to read: damaged gzip data at byte \d+ \(member 1\): the file ends in the middle of a member \(truncated\)\.$/,
     );
     expect(dataset.problem).not.toContain("empty");
   });

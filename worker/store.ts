@@ -93,8 +93,8 @@ export class Dataset {
   indexed = false;
   /** For a file without one rollout: what it is instead (lib/filekind), one sentence. */
   problem: string | null = null;
-  /** Where a gzip file's data is damaged (lib/jsonl GzipError's message): reading stopped there. */
-  damage: string | null = null;
+  /** Where a gzip file's data is damaged (lib/jsonl GzipError): reading stopped there. */
+  damage: GzipError | null = null;
   parts: BlobPart[] = [];
   readonly table = new LineTable();
   /** Parse errors and rows that are not rollouts, by line. */
@@ -546,7 +546,7 @@ async function ingestStream(
       error: error.message,
     });
     dataset.lineCount = line;
-    dataset.damage = error.message;
+    dataset.damage = error;
   }
 }
 

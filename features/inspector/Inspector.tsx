@@ -374,6 +374,12 @@ export function Inspector() {
                       onRole={(path, role) => void loader.setRole(path, role)}
                     />
                   )}
+                  {dataset.problem && (
+                    // First in the pane: the file holds no rollout, and the run's panels below have nothing to say.
+                    <div className="banner banner-error" role="alert" data-testid="file-problem">
+                      {dataset.name}: {dataset.problem}
+                    </div>
+                  )}
                   {!runView && !runViewReady(dataset) && (
                     <p className={cx("muted", styles.runPending)} data-testid="run-pending">
                       Why-zero breakdown and run metrics once every reward is in ({dataset.rewarded} of{" "}
@@ -465,19 +471,14 @@ export function Inspector() {
                   pendingLabel={restoring ? "restoring (results being checked)" : "rewards pending"}
                 />
               )}
-              {stage >= 3 &&
-                (dataset.problem ? (
-                  <div className="banner banner-error" role="alert" data-testid="file-problem">
-                    {dataset.name}: {dataset.problem}
-                  </div>
-                ) : (
-                  <LineErrors
-                    errors={lineErrors.errors}
-                    total={lineErrors.total}
-                    fileName={dataset.name}
-                    onMore={lineErrors.more}
-                  />
-                ))}
+              {stage >= 3 && !dataset.problem && (
+                <LineErrors
+                  errors={lineErrors.errors}
+                  total={lineErrors.total}
+                  fileName={dataset.name}
+                  onMore={lineErrors.more}
+                />
+              )}
               {stage >= 2 && (
                 <>
                   <FilterBar

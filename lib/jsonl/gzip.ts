@@ -54,21 +54,33 @@ export class GzipError extends Error {
     /** zlib's own words for it, when it gave some. */
     readonly detail: string,
   ) {
-    super(`damaged gzip data at byte ${offset} (member ${member}): ${whatWentWrong(kind, detail)}`);
+    super(gzipDamageText({ kind, offset, member, detail }, true));
     this.name = "GzipError";
   }
 }
 
-function whatWentWrong(kind: GzipErrorKind, detail: string): string {
+/**
+ * Where and what the damage is, in words: "damaged gzip data at byte 67532 (member 1): the file ends in the
+ * middle of a member (truncated)", and, with `linesBefore`, that the lines before it were read (a file
+ * damaged before its first complete line had none).
+ */
+export function gzipDamageText(
+  damage: Pick<GzipError, "kind" | "offset" | "member" | "detail">,
+  linesBefore: boolean,
+): string {
+  return `damaged gzip data at byte ${damage.offset} (member ${damage.member}): ${whatWentWrong(damage.kind, damage.detail, linesBefore)}`;
+}
+
+function whatWentWrong(kind: GzipErrorKind, detail: string, linesBefore: boolean): string {
   switch (kind) {
     case "truncated":
-      return "the file ends in the middle of a member (truncated); lines before it were read";
+      return `the file ends in the middle of a member (truncated)${linesBefore ? "; lines before it were read" : ""}`;
     case "checksum":
-      return `the member's ${detail === "incorrect length check" ? "length" : "CRC-32"} check failed (the data is damaged); lines before the end of the member were read`;
+      return `the member's ${detail === "incorrect length check" ? "length" : "CRC-32"} check failed (the data is damaged)${linesBefore ? "; lines before the end of the member were read" : ""}`;
     case "header":
       return `no valid gzip header (${detail})`;
     case "data":
-      return `invalid compressed data (${detail}); lines before it were read`;
+      return `invalid compressed data (${detail})${linesBefore ? "; lines before it were read" : ""}`;
   }
 }
 

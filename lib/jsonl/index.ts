@@ -5,6 +5,7 @@ export {
   type GzipErrorKind,
   gunzip,
   gunzipIfGzip,
+  gzipDamageText,
   hasGzipMagic,
   INFLATE_INPUT_SLICE,
   streamChunks,
