@@ -205,7 +205,7 @@ test("an MCP run without a map: the zeros a provenance map rescues are counted, 
   const note = page.getByTestId("triage-fixed-by-map");
   await expect(note).toHaveAttribute("data-count", String(rescued.length));
   await expect(note).toContainText(
-    `${rescued.length} of the ${all.length} zeros score above 0 with a provenance map`,
+    `${rescued.length} of the ${all.length} zeros (counted as "Call rejected or no such tool") score above 0 with a provenance map`,
   );
   await note.getByTestId("fixed-by-map-filter").click();
   await expect.poll(() => new URL(page.url()).searchParams.get("f")).toBe("recorded:..0 is:fixed_by_map");

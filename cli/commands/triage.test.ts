@@ -63,7 +63,7 @@ describe("cli triage", () => {
     const io = memoryIo();
     expect(await run([join(samples, "compare-mcp-hermes-noprov.jsonl")], io)).toBe(0);
     expect(io.out()).toContain(
-      `\n${won} of the ${zeros} zeros score above 0 with a provenance map for their calls (harness what-if, hermes-legacy): `,
+      `\n${won} of the ${zeros} zeros (counted as "Call rejected or no such tool") score above 0 with a provenance map for their calls (harness what-if, hermes-legacy): `,
     );
     expect(io.out()).toContain("(filter is:fixed_by_map)\n");
     const kept = memoryIo();
@@ -75,7 +75,9 @@ describe("cli triage", () => {
     const summary = memoryIo();
     expect(await run([file, "--filter", "is:fixed_by_map"], summary)).toBe(0);
     expect(summary.out()).toContain(`\n${zeros} of ${zeros} rollouts recorded 0 `);
-    expect(summary.out()).toContain(`\n${won} of the ${zeros} zeros score above 0 `);
+    expect(summary.out()).toContain(
+      `\n${won} of the ${zeros} zeros (counted as "Call rejected or no such tool") score above 0 `,
+    );
   });
 
   it("--reward (alias --view) counts a policy's recomputed zeros and reads pass@k in it: one setting", async () => {

@@ -316,12 +316,16 @@ describe("TriagePanel", () => {
     // The run's Hermes rollouts without a map: their calls named no tool, a map makes them score.
     const rescued = run.intents.filter((i) => i.scenario === "aliases_no_map").map((i) => i.line);
     expect(rescued.length).toBeGreaterThan(0);
-    expect(whole.triage.recorded.fixed_by_map).toEqual({ lines: rescued, harnesses: ["hermes-legacy"] });
+    expect(whole.triage.recorded.fixed_by_map).toEqual({
+      lines: rescued,
+      harnesses: ["hermes-legacy"],
+      causes: ["tool_failed"],
+    });
     const { onFixedByMap, rerender } = renderPanel();
     const note = screen.getByTestId("triage-fixed-by-map");
     expect(note).toHaveAttribute("data-count", String(rescued.length));
     expect(note).toHaveTextContent(
-      `${rescued.length} of the ${whole.triage.recorded.zero} zeros score above 0 with a provenance map for their calls (harness what-if, hermes-legacy)`,
+      `${rescued.length} of the ${whole.triage.recorded.zero} zeros (counted as "Call rejected or no such tool") score above 0 with a provenance map for their calls (harness what-if, hermes-legacy)`,
     );
     // Their cause stays tool_failed: bare names are the agent's own under the contract.
     expect(whole.triage.recorded.lines.tool_failed).toEqual(expect.arrayContaining(rescued));

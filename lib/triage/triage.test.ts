@@ -451,15 +451,15 @@ describe("fixedByMapText", () => {
   it("counts the view's zeros a map rescues among its zeros, with the harnesses, and none is no sentence", () => {
     const some = summarizeTriage([line(1, 0, "hermes-legacy"), line(2, 0, null), line(3, 1, null)]);
     expect(fixedByMapText(some)).toBe(
-      "1 of the 2 zeros scores above 0 with a provenance map for its calls (harness what-if, hermes-legacy): the tool names, not the agent, lost that reward. Repair derives that map from the harness's exact aliases.",
+      '1 of the 2 zeros (counted as "Call rejected or no such tool") scores above 0 with a provenance map for its calls (harness what-if, hermes-legacy): the tool names, not the agent, lost that reward. Repair derives that map from the harness\'s exact aliases.',
     );
     const one = summarizeTriage([line(1, 0, "openclaw"), line(2, 1, null)]);
     expect(fixedByMapText(one)).toMatch(
-      /^The zero scores above 0 with a provenance map for its calls \(harness what-if, openclaw\): .* lost that reward\./,
+      /^The zero \(counted as "Call rejected or no such tool"\) scores above 0 with a provenance map for its calls \(harness what-if, openclaw\): .* lost that reward\./,
     );
     const all = summarizeTriage([line(1, 0, "hermes-legacy"), line(2, 0, "claude-code")]);
     expect(fixedByMapText(all)).toMatch(
-      /^All 2 zeros score above 0 .*\(harness what-if, claude-code, hermes-legacy\)/,
+      /^All 2 zeros \(counted as "Call rejected or no such tool"\) score above 0 .*\(harness what-if, claude-code, hermes-legacy\)/,
     );
     expect(fixedByMapText(summarizeTriage([line(1, 0, null)]))).toBeNull();
   });

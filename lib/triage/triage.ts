@@ -584,6 +584,8 @@ export interface RunTriage {
     readonly lines: readonly number[];
     /** The harnesses whose maps do it, sorted. */
     readonly harnesses: readonly string[];
+    /** The causes they are counted under (ZERO_CAUSES order): tool_failed in a run with no map. */
+    readonly causes: readonly ZeroCause[];
   };
 }
 
@@ -607,11 +609,14 @@ export function reproducedText(triage: Pick<RunTriage, "reproduced" | "total">):
  * hermes-legacy): the tool names, not the agent, lost those rewards. …"
  */
 export function fixedByMapText(triage: Pick<RunTriage, "fixed_by_map" | "zero">): string | null {
-  const { lines, harnesses } = triage.fixed_by_map;
+  const { lines, harnesses, causes } = triage.fixed_by_map;
   if (lines.length === 0) return null;
   const all = lines.length === triage.zero;
+  // Named by the causes they are counted under: a run with no map has them as "Call rejected or no such
+  // tool" (never identity), and the sentence says which of those the names explain.
+  const counted = ` (counted as ${causes.map((cause) => `"${ZERO_CAUSE_LABELS[cause]}"`).join(" and ")})`;
   return (
-    `${all ? (lines.length === 1 ? "The zero" : `All ${lines.length} zeros`) : `${lines.length} of the ${triage.zero} zeros`} ` +
+    `${all ? (lines.length === 1 ? "The zero" : `All ${lines.length} zeros`) : `${lines.length} of the ${triage.zero} zeros`}${counted} ` +
     `${lines.length === 1 ? "scores" : "score"} above 0 with a provenance map for ${lines.length === 1 ? "its" : "their"} calls ` +
     `(harness what-if, ${harnesses.join(", ")}): the tool names, not the agent, lost ${lines.length === 1 ? "that reward" : "those rewards"}. ` +
     "Repair derives that map from the harness's exact aliases."
@@ -656,6 +661,7 @@ export function summarizeTriage(items: Iterable<TriagedLine>, view: ZeroView = "
   const drifted: number[] = [];
   const fixed: number[] = [];
   const harnesses = new Set<string>();
+  const fixedCauses = new Set<ZeroCause>();
   for (const item of items) {
     total++;
     if (item.cause === "drift") drifted.push(item.line);
@@ -671,10 +677,15 @@ export function summarizeTriage(items: Iterable<TriagedLine>, view: ZeroView = "
     if (item.what_if_map !== null) {
       fixed.push(item.line);
       harnesses.add(item.what_if_map);
+      fixedCauses.add(item.cause);
     }
   }
   const counts = emptyRecord(() => 0);
   for (const cause of ZERO_CAUSES) counts[cause] = lines[cause].length;
-  const fixed_by_map = { lines: fixed, harnesses: [...harnesses].sort() };
+  const fixed_by_map = {
+    lines: fixed,
+    harnesses: [...harnesses].sort(),
+    causes: ZERO_CAUSES.filter((cause) => fixedCauses.has(cause)),
+  };
   return { view, total, scored, zero, negative, counts, lines, drifted, reproduced, fixed_by_map };
 }
