@@ -40,6 +40,8 @@ export const FolderTriage = memo(function FolderTriage({ view, reward, shown, on
   const triage = view.triage[reward];
   const causes = AGENT_CAUSES.filter((cause) => causeCount(triage, cause) > 0);
   const fixed = fixedByMapText(triage);
+  // Which file's zeros a map rescues: the sentence above counts them all, the column says where to look.
+  const rescues = triage.fixed_by_map.lines.length > 0;
   const notVerified = unverifiedText(view.unverified, triage.total, reward);
   // Each server's counts with something to show, named when the folder has several servers to count.
   const shownGroups = namedGroups(view.recorded_fields).filter(
@@ -92,7 +94,7 @@ export const FolderTriage = memo(function FolderTriage({ view, reward, shown, on
       )}
       {fixed !== null && (
         <p className={styles.line} data-testid="folder-triage-fixed-by-map">
-          {fixed}
+          {fixed} Each file&apos;s count is in the table below: open the file to list them.
         </p>
       )}
       {reward === "recorded" && shownGroups.length > 0 && (
@@ -140,6 +142,14 @@ export const FolderTriage = memo(function FolderTriage({ view, reward, shown, on
               <th className={styles.num}>rollouts</th>
               <th className={styles.num}>{reward === "recorded" ? "recorded ≤ 0" : `≤ 0 under ${reward}`}</th>
               <th className={styles.num}>mean {reward}</th>
+              {rescues && (
+                <th
+                  className={styles.num}
+                  title="Zeros that score above 0 with a harness's provenance map for their calls (harness what-if)"
+                >
+                  a map rescues
+                </th>
+              )}
             </tr>
           </thead>
           <tbody>
@@ -165,6 +175,11 @@ export const FolderTriage = memo(function FolderTriage({ view, reward, shown, on
                 <td className={styles.num}>
                   {file.mean[reward] === null ? "n/a" : file.mean[reward].toFixed(MEAN_DECIMALS)}
                 </td>
+                {rescues && (
+                  <td className={styles.num} data-fixed-by-map={file.fixed_by_map[reward]}>
+                    {file.fixed_by_map[reward]}
+                  </td>
+                )}
               </tr>
             ))}
           </tbody>

@@ -143,6 +143,13 @@ describe("the whole folder's answer", () => {
       ],
     ]);
     expect(folder.files[0]?.mean).toEqual(viewA.metrics.mean);
+    // Which file's zeros a provenance map rescues: each file's own count, summing to the folder's.
+    for (const reward of ["recorded", "contract", "legacy"] as const) {
+      const own = [viewA, viewB].map((view) => view.triage[reward].fixed_by_map.lines.length);
+      expect(folder.files.map((f) => f.fixed_by_map[reward])).toEqual(own);
+      expect(folder.triage[reward].fixed_by_map.lines.length).toBe(own[0]! + own[1]!);
+    }
+    expect(folder.triage.recorded.fixed_by_map.lines.length).toBeGreaterThan(0);
     // Each cause is the sum of the files' counts (each file's task-wide cause decided within it).
     for (const reward of ["recorded", "contract", "legacy"] as const) {
       expect(folder.triage[reward].zero).toBe(viewA.triage[reward].zero + viewB.triage[reward].zero);

@@ -283,6 +283,8 @@ export interface FolderFileLine {
   /** Its zeros in each reward, and its rollouts with a reward in it. */
   readonly zero: Readonly<Record<Reward, number>>;
   readonly scored: Readonly<Record<Reward, number>>;
+  /** Its zeros in each reward that a harness's provenance map rescues (lib/triage fixed_by_map). */
+  readonly fixed_by_map: Readonly<Record<Reward, number>>;
   /** The mean of each reward over its rollouts that have it (null: none has). */
   readonly mean: Readonly<Record<Reward, number | null>>;
 }
@@ -329,6 +331,7 @@ export async function wholeFolderView(
       counts: { rollouts: computed.rows.length, unreadable: source.unreadable },
       zero: perReward((reward) => triage[reward].zero),
       scored: perReward((reward) => triage[reward].scored),
+      fixed_by_map: perReward((reward) => triage[reward].fixed_by_map.lines.length),
       mean: perReward((reward) => means[reward]),
     });
     // One at a time: spreading a file's rows as arguments overflows the stack past ~125k of them.
