@@ -200,8 +200,8 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
       );
       return 1;
     }
-    // One sentence for a single FILE without one rollout (an empty one included).
-    if (source.file === null && readable === 0) {
+    // One sentence for a file without one rollout (an empty one, a folder's UTF-16 one: the page says it of each).
+    if (readable === 0) {
       await stdout.flush();
       await sayNotRollouts(source.path, io, kinds);
     }

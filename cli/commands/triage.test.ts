@@ -369,6 +369,18 @@ describe("cli triage", () => {
     expect(err.indexOf("lines 2-")).toBeLessThan(err.indexOf("gzip"));
   });
 
+  it("says what a folder's file without a rollout is instead, as the page does (an empty one, UTF-16 text)", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "triage-no-rollouts-"));
+    await writeFile(join(dir, "a.jsonl"), "");
+    await writeFile(join(dir, "b.jsonl"), Buffer.from(`\ufeff${generated.text.split("\n")[0]}\n`, "utf16le"));
+    await writeFile(join(dir, "c.jsonl"), `${generated.text.split("\n")[0]}\n`);
+    const io = memoryIo();
+    expect(await run([dir], io)).toBe(0);
+    expect(io.err()).toContain(`${join(dir, "a.jsonl")}: This file is empty`);
+    expect(io.err()).toContain(`${join(dir, "b.jsonl")}: This file is UTF-16 text, not UTF-8`);
+    expect(io.err()).not.toContain(`${join(dir, "c.jsonl")}: This file`);
+  });
+
   it("a damaged gzip keeps the rows before the damage and the folder's other files, then exits 1", async () => {
     const dir = await mkdtemp(join(tmpdir(), "triage-damaged-"));
     const lines = generated.text.trim().split("\n");

@@ -427,9 +427,9 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
           // Lines left out before a read fails (a damaged gzip) are said before its error.
           await leftOut.flush();
         }
-        // One sentence for a single FILE without one rollout (an empty one included); a damaged one's error said why.
-        if (source.file === null && rows.length === 0 && !damaged)
-          await sayNotRollouts(source.path, io, kinds);
+        // One sentence for a file without one rollout (an empty one, a folder's UTF-16 one; the page says it
+        // of each); a damaged one's error said why.
+        if (rows.length === 0 && !damaged) await sayNotRollouts(source.path, io, kinds);
         // Gym's own numbers beside ours, as `cli verify` prints them (recomputed: the contract policy's).
         for (const line of metricsLines(source, rows.map(rowRewards))) await io.stderr.write(line);
         // Each file is a run of its own: its tasks' rollouts are compared among themselves.

@@ -287,8 +287,8 @@ async function verifySources(
     }
     await stdout.flush();
     for (const line of metricsLines(source, agents)) await io.stderr.write(line);
-    // One sentence for a single FILE without one rollout (an empty one included).
-    if (source.file === null && readable === 0) await sayNotRollouts(source.path, io, kinds);
+    // One sentence for a file without one rollout (an empty one, a folder's UTF-16 one: the page says it of each).
+    if (readable === 0) await sayNotRollouts(source.path, io, kinds);
   }
   await io.stderr.write(summary.line(policy));
   return stopped ? 1 : 0;
