@@ -4,11 +4,16 @@
  * Gym's metrics compared with ours. The folder is served by the real `view` server (cli/view/server.ts) on
  * 127.0.0.1; the worker's fetch reaches it as the page's does (same origin, the token as a header here).
  */
+
+import { cpSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
 import type { Server } from "node:http";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { listFolder } from "@/cli/view/files";
-import { FILE_ROUTE, FILES_ROUTE, listenView } from "@/cli/view/server";
+import { listenView } from "@/cli/view/server";
+import { servedEntries } from "@/features/inspector/served";
 import { inProcessPool } from "./pool";
 import type { FolderEntry, SessionSummary } from "./protocol";
 import { DataService } from "./service";
@@ -42,18 +47,8 @@ async function serve(dir: string): Promise<{ name: string; entries: FolderEntry[
       headers: { ...Object.fromEntries(new Headers(init.headers)), "x-view-token": TOKEN },
     }),
   );
-  const listing = (await (await fetch(FILES_ROUTE)).json()) as {
-    name: string;
-    files: { path: string; bytes: number }[];
-  };
-  return {
-    name: listing.name,
-    entries: listing.files.map((file) => ({
-      path: file.path,
-      url: `${FILE_ROUTE}?path=${encodeURIComponent(file.path)}`,
-      bytes: file.bytes,
-    })),
-  };
+  // The page's own reading of the listing (features/inspector/served.ts).
+  return servedEntries();
 }
 
 /** What the page shows of an opened folder, without the dataset ids (each open makes new ones). */
@@ -89,10 +84,22 @@ async function opened(name: string, entries: FolderEntry[]) {
   const metrics = await Promise.all(
     summary.datasets.filter((d) => d.kind === "rollouts").map((d) => service.gymMetrics(d.id)),
   );
-  return { ...shown(service, summary), metrics };
+  return { ...shown(service, summary), metrics, hidden: summary.folder?.hidden };
 }
 
 describe("a served folder is opened as a picked folder", () => {
+  it("names its hidden entries, as a picked folder's, and never reads them", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "served-hidden-"));
+    cpSync(path.join(EXAMPLES, "example_multi_step"), dir, { recursive: true });
+    mkdirSync(path.join(dir, ".hydra"));
+    writeFileSync(path.join(dir, ".hydra", "rollouts.jsonl"), "not read\n");
+    const picked = await opened("x", folderEntriesFromDisk(dir));
+    const served = await serve(dir);
+    const viaServer = await opened(served.name, served.entries);
+    expect(viaServer.hidden).toEqual([".hydra/"]);
+    expect(viaServer).toEqual({ ...picked, hidden: [".hydra/"] });
+  });
+
   it.each(["example_multi_step", "example_tool_call_multireward"])("%s", async (server) => {
     const dir = path.join(EXAMPLES, server);
     const picked = await opened(server, folderEntriesFromDisk(dir));

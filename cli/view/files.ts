@@ -21,15 +21,18 @@ export interface FolderListing {
   /** The folder's name (its last path segment). */
   readonly name: string;
   readonly files: readonly ListedFile[];
+  /** Its hidden entries (a folder's with "/"), never served: the page names them as it does a picked folder's. */
+  readonly hidden: readonly string[];
 }
 
 export async function listFolder(root: string): Promise<FolderListing> {
+  const hidden: string[] = [];
   const files = await Promise.all(
-    (await walk(root)).map(async (full) => {
+    (await walk(root, hidden)).map(async (full) => {
       const file = await folderFile(root, full);
       const { role, reason } = fileRole(file);
       return { path: file.path, bytes: (await stat(full)).size, role, reason };
     }),
   );
-  return { name: basename(root), files };
+  return { name: basename(root), files, hidden: hidden.sort() };
 }

@@ -5,11 +5,12 @@
  * - every request carries the token printed with the URL, as Jupyter does: once in the URL (`?token=`), which
  *   sets a cookie, then the cookie (or an `X-View-Token` header, for scripts);
  * - a file path is relative to the served folder, has no `.`/`..` segment, and its real path (symlinks
- *   followed) lies inside the folder's real path.
+ *   followed) lies inside the folder's real path, outside its hidden entries.
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { realpath, stat } from "node:fs/promises";
 import { join, sep } from "node:path";
+import { isHiddenPath } from "../../lib/folder";
 
 /** Random bytes in a token: 192 bits, as hex. */
 const TOKEN_BYTES = 24;
@@ -110,6 +111,11 @@ export async function confine(root: string, relative: string): Promise<Confined>
   }
   if (!real.startsWith(root.endsWith(sep) ? root : `${root}${sep}`)) {
     return { ok: false, status: 403, reason: "the path leaves the served folder" };
+  }
+  // Hidden entries (.git, .env, editor state) are never part of a run, and may hold secrets: the listing
+  // names them, the server never reads them, by their path or by a link's target.
+  if (isHiddenPath(relative) || isHiddenPath(real.slice(root.length).split(sep).join("/"))) {
+    return { ok: false, status: 403, reason: "a hidden entry is not served" };
   }
   try {
     if (!(await stat(real)).isFile()) return { ok: false, status: 404, reason: "not a file" };

@@ -43,6 +43,10 @@ describe("view server", () => {
     await mkdir(join(dir, "sub"), { recursive: true });
     await writeFile(join(dir, "rollouts.jsonl"), "0123456789\nabc\n");
     await writeFile(join(dir, "sub", "b.jsonl"), "{}\n");
+    await mkdir(join(dir, ".git"));
+    await writeFile(join(dir, ".git", "HEAD"), "ref\n");
+    await writeFile(join(dir, "sub", ".DS_Store"), "x");
+    await symlink(join(dir, ".git", "HEAD"), join(dir, "head.jsonl"));
     await writeFile(outside, "secret\n");
     await symlink(outside, join(dir, "link.jsonl"));
     const started = await listenView(
@@ -94,6 +98,11 @@ describe("view server", () => {
   it("lists the folder (hidden entries and symlinks left out)", async () => {
     const listing = JSON.parse((await get(port, "/view-api/files", cookie())).body);
     expect(listing.files.map((f: { path: string }) => f.path)).toEqual(["rollouts.jsonl", "sub/b.jsonl"]);
+    // Named, never served: the page says them as it says a picked folder's.
+    expect(listing.hidden).toEqual([".git/", "sub/.DS_Store"]);
+    expect((await get(port, "/view-api/file?path=.git%2FHEAD", cookie())).status).toBe(403);
+    // Nor through a link inside the folder to one.
+    expect((await get(port, "/view-api/file?path=head.jsonl", cookie())).status).toBe(403);
   });
 
   it("serves byte ranges: 206 with Content-Range, 416 past the end", async () => {

@@ -18,6 +18,7 @@ const ListingSchema = z.object({
   name: z.string(),
   // Each file's role is in the listing too, for scripts; the worker decides the roles the page shows.
   files: z.array(z.object({ path: z.string(), bytes: z.number() })),
+  hidden: z.array(z.string()).default([]),
 });
 
 /** True when this tab shows a folder `cli view` serves. */
@@ -44,5 +45,8 @@ export async function servedEntries(): Promise<{ name: string; entries: FolderEn
     url: `${SERVED_FILE_ROUTE}?path=${encodeURIComponent(file.path)}`,
     bytes: file.bytes,
   }));
+  // The hidden entries too, as a picked folder lists them: the worker never reads a hidden path (the server
+  // would refuse it), it names them in the folder's summary.
+  for (const path of listing.hidden) entries.push({ path, url: "", bytes: 0 });
   return { name: listing.name, entries };
 }
