@@ -13,10 +13,10 @@ import type { Rollout } from "../../lib/schemas";
 import { knownNamesOf } from "../../lib/verify/known-names";
 import { type ConfigRouter, chooseServer } from "../../lib/verify/server";
 import { emptyValue, onlyFile, readHarness, readPolicy, scanOptions, splitTools } from "../args";
-import { CliError, reportError } from "../errors";
+import { CliError, isReadStopped, reportError } from "../errors";
 import { FOLDER_HELP, lineAt, type RoleOverride, readRoleOverrides, type Source, sourcesOf } from "../folder";
 import { type CommandIo, lineBatcher } from "../io";
-import { openFileStream, sayNotRollouts } from "../open";
+import { namingFile, openFileStream, sayNotRollouts } from "../open";
 import { terminalJson } from "../terminal";
 
 export const HELP = `usage: npm run --silent cli -- resolve FILE|DIR [--server S] [--policy contract|legacy] [--harness H] [--tools a,b]
@@ -156,13 +156,14 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
   const stdout = lineBatcher(io.stdout);
   const emit = stdout.line;
 
+  let stopped = false;
   for (const source of sources) {
     const at = (line: number) => lineAt(source, line);
     let readable = 0;
     const kinds = new Set<LineKind>();
     try {
       const stream = await openFileStream(source.path);
-      for await (const item of readJsonl(stream)) {
+      for await (const item of namingFile(source.path, readJsonl(stream))) {
         if (!item.ok) {
           const answer = unparsedLine(item.error, item.text ?? null);
           kinds.add(answer.kind);
@@ -194,6 +195,13 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
       }
     } catch (error) {
       await stdout.flush();
+      if (isReadStopped(error)) {
+        // A damaged gzip: its calls before the damage are printed; the folder's other files are read, and
+        // the command exits 1 once done, as verify and triage do.
+        await io.stderr.write(`error: ${error.message}\n`);
+        stopped = true;
+        continue;
+      }
       if (error instanceof CliError) return reportError(error, io);
       await io.stderr.write(
         `error: reading ${source.path} stopped: ${error instanceof Error ? error.message : String(error)}\n`,
@@ -207,5 +215,5 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
     }
   }
   await stdout.flush();
-  return 0;
+  return stopped ? 1 : 0;
 }
