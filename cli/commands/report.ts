@@ -8,11 +8,11 @@
 import { basename, resolve } from "node:path";
 import { type ReportMark, reportData } from "../../features/run/report";
 import type { RunSource, RunSourceLine } from "../../features/run/run-view";
-import { readLine } from "../../lib/folder";
+import { readLine, unparsedLine } from "../../lib/folder";
 import { NO_HARNESS } from "../../lib/harness";
 import type { HarnessId } from "../../lib/harness/types";
-import { readJsonl } from "../../lib/jsonl";
-import { renderReport } from "../../lib/report";
+import { GzipError, readJsonl } from "../../lib/jsonl";
+import { REPORT_UNREADABLE_MAX, renderReport, type UnreadableLine } from "../../lib/report";
 import { pairedRowOptions, parseFilter, type Reward, type RunRow, runRow } from "../../lib/run";
 import {
   answerUsage,
@@ -145,6 +145,12 @@ export function parseReportArgs(argv: readonly string[]): Parsed {
 /** The rollouts of one source, read from disk (again at each call: rollouts are never kept). */
 function readSource(source: Source, args: ReportArgs, io: CommandIo) {
   let unreadable = 0;
+  // The first REPORT_UNREADABLE_MAX of them with what each is, as the page's report lists them.
+  const named: UnreadableLine[] = [];
+  const name = (line: number, reason: string) => {
+    if (named.length < REPORT_UNREADABLE_MAX) named.push({ line, reason });
+  };
+  let lastLine = 0;
   // A damaged gzip: the lines before the damage are the file's (read again, they stop at the same place).
   let stopped = false;
   async function* read(only: ReadonlySet<number> | null, report: boolean): AsyncIterable<RunSourceLine> {
@@ -152,15 +158,15 @@ function readSource(source: Source, args: ReportArgs, io: CommandIo) {
     const leftOut = new LeftOutLines((text) => io.stderr.write(text));
     try {
       for await (const item of namingFile(source.path, readJsonl(stream))) {
+        lastLine = item.line;
         if (only !== null && !only.has(item.line)) continue;
-        if (!item.ok) {
-          if (report) unreadable++;
-          continue;
-        }
-        const read = readLine(item.value);
+        const read = item.ok
+          ? readLine(item.value)
+          : { ok: false as const, ...unparsedLine(item.error, item.text ?? null) };
         if (!read.ok) {
           if (report) {
             unreadable++;
+            name(item.line, read.message);
             // A folder's lines are named with their file, as cli triage names them.
             await leftOut.add(source.file, item.line, read.message);
           }
@@ -187,6 +193,8 @@ function readSource(source: Source, args: ReportArgs, io: CommandIo) {
         // page's report has it.
         unreadable++;
         stopped = true;
+        // The damage is the line after the last one read, in the gzip's own words, as the page lists it.
+        name(lastLine + 1, error.cause instanceof GzipError ? error.cause.message : error.message);
         await leftOut.flush();
         await io.stderr.write(`error: ${error.message}\n`);
       }
@@ -194,7 +202,7 @@ function readSource(source: Source, args: ReportArgs, io: CommandIo) {
       await leftOut.flush();
     }
   }
-  return { read, unreadable: () => unreadable, stopped: () => stopped };
+  return { read, unreadable: () => unreadable, named: () => named, stopped: () => stopped };
 }
 
 /** Marks as the report takes them: a bare line means the only rollouts file; FILE must be one of them. */
@@ -244,6 +252,7 @@ async function reportSource(source: Source, args: ReportArgs, io: CommandIo) {
   return {
     file: source.file,
     stopped: reader.stopped(),
+    unreadable: reader.named,
     source: runSource,
     read: (lines: readonly number[]) => reader.read(new Set(lines), false),
   };

@@ -8,7 +8,7 @@
  */
 import type { EmittedNames } from "@/lib/harness";
 import { parseJsonLine } from "@/lib/jsonl";
-import { renderReport } from "@/lib/report";
+import { REPORT_UNREADABLE_MAX, renderReport } from "@/lib/report";
 import { type RunRow, runRow } from "@/lib/run";
 import { runOptions } from "@/worker/core";
 import { rolloutOf, rowContext } from "@/worker/jobs";
@@ -151,6 +151,12 @@ export function runHandlers(service: DataService): Handlers<RunRequests> {
           file,
           source,
           read: (lines: readonly number[]) => rollouts(read, lines),
+          // As the page lists them (LineErrors): lib/folder's words, the damage of a gzip among them.
+          unreadable: () =>
+            read
+              .errors()
+              .slice(0, REPORT_UNREADABLE_MAX)
+              .map((e) => ({ line: e.line, reason: e.error })),
         })),
         {
           title: scope.folder ?? opened.name,

@@ -4,9 +4,10 @@
  * folder writes the same bytes.
  */
 import { cpSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "@/cli/commands/report";
 import { memoryIo } from "@/cli/io";
@@ -91,5 +92,43 @@ describe("the report of a folder", () => {
         expect(page.html).toBe(cli.html);
       }
     }
+  });
+});
+
+describe("the report of a folder with unreadable lines and a damaged gzip", () => {
+  it("lists each with what it is, the page's bytes equal to the CLI's", async () => {
+    const folder = path.join(base, "damaged");
+    cpSync(path.join(EXAMPLES, "example_multi_step"), folder, { recursive: true });
+    const rollouts = (await readFile(path.join(folder, "data/example_rollouts.jsonl"), "utf8"))
+      .trim()
+      .split("\n");
+    // A line that is not JSON, a placeholder Gym ships, a record without a response, between rollouts.
+    await writeFile(
+      path.join(folder, "data/example_rollouts.jsonl"),
+      `${rollouts[0]}\n{"broken\n<one rollout, not shown>\n{"reward": 0}\n${rollouts.slice(1).join("\n")}\n`,
+    );
+    const gz = gzipSync(Buffer.from(`${rollouts.join("\n")}\n`));
+    await writeFile(
+      path.join(folder, "data/more_rollouts.jsonl.gz"),
+      gz.subarray(0, Math.floor(gz.length / 2)),
+    );
+    const out = path.join(base, "damaged.html");
+    const io = memoryIo();
+    expect(await run([folder, "--out", out], io)).toBe(1);
+    const html = await readFile(out, "utf8");
+    const lists = html.match(/<details data-testid="report-unreadable">[\s\S]*?<\/details>/g) ?? [];
+    expect(lists).toHaveLength(2);
+    expect(lists.join("")).toContain("damaged gzip data at byte");
+    expect(lists.join("")).toContain("placeholder");
+    const service = new DataService(inProcessPool());
+    const summary = await service.loadFolder("damaged", folderEntriesFromDisk(folder), never, () => {});
+    await service.settled();
+    const dataset = summary.folder?.runs.find((r) => r.dataset !== null)?.dataset ?? "";
+    const page = await runHandlers(service).runReport(
+      { dataset, filter: "", marked: [], reward: "recorded" },
+      context,
+    );
+    if ("error" in page) throw new Error(page.error);
+    expect(page.html).toBe(html);
   });
 });

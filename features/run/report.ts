@@ -6,10 +6,12 @@
 import {
   REPORT_MAX_ITEMS,
   REPORT_OUTCOME_CHARS,
+  REPORT_UNREADABLE_MAX,
   type ReportData,
   type ReportItem,
   type ReportRollout,
   type ReportRun,
+  type UnreadableLine,
 } from "@/lib/report";
 import { type Reward, rewardName, rowTask, runRow } from "@/lib/run";
 import { evidencePolicy, readCallOutcomes, recordedFieldsFor } from "@/lib/triage";
@@ -103,6 +105,8 @@ export interface ReportSource {
   readonly file: string | null;
   readonly source: RunSource;
   read(lines: readonly number[]): Iterable<RunSourceLine> | AsyncIterable<RunSourceLine>;
+  /** Its first REPORT_UNREADABLE_MAX unreadable lines with what each is, in line order (once read). */
+  unreadable(): readonly UnreadableLine[];
 }
 
 /** A rollout the user marked: its file (relative to the folder; null for a single file) and line. */
@@ -196,6 +200,7 @@ export async function reportData(
       unverified: { counts: view.unverified, rollouts: view.breakdown_rollouts },
       metrics: view.metrics,
       rollouts,
+      unreadable_lines: source.unreadable().slice(0, REPORT_UNREADABLE_MAX),
     });
   }
   if (request.marked !== null) {

@@ -35,6 +35,8 @@ function run(file: string | null, rollouts: ReportRollout[]): ReportRun {
     unverified: { counts: { contract: {}, legacy: {} }, rollouts: 2 },
     metrics: runMetrics([]),
     rollouts,
+    // Its one unreadable line, in words from the file (model text can be anywhere in a line).
+    unreadable_lines: [{ line: 4, reason: `invalid JSON near ${HOSTILE}` }],
   };
 }
 
@@ -229,6 +231,18 @@ describe("renderReport", () => {
       runs: [{ ...withFields, triage: summarizeTriage([], "contract") }],
     });
     expect(contract).not.toContain("report-recorded");
+  });
+
+  it("lists each unreadable line with what it is, folded, and says how many more there are", () => {
+    const html = renderReport(data());
+    const section = /<details data-testid="report-unreadable">([\s\S]*?)<\/details>/.exec(html)?.[1] ?? "";
+    expect(section).toContain("<summary>1 unreadable line: what each is</summary>");
+    expect(section).toContain(`<td class="num">4</td><td>invalid JSON near &lt;script&gt;`);
+    const many: ReportData = {
+      ...data(),
+      runs: [{ ...run(null, []), counts: { rollouts: 2, unreadable: 70 } }],
+    };
+    expect(renderReport(many)).toContain("and 69 more (the first 1 are listed)");
   });
 
   it("escapeHtml leaves plain text alone", () => {

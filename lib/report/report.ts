@@ -103,6 +103,14 @@ export interface ReportRun {
   readonly metrics: RunMetrics;
   /** In line order, each labelled with `file`. */
   readonly rollouts: readonly ReportRollout[];
+  /** Its first REPORT_UNREADABLE_MAX unreadable lines, in line order, with what each is (as the page lists them). */
+  readonly unreadable_lines: readonly UnreadableLine[];
+}
+
+/** A line that is not a rollout: its number and what it is instead (lib/folder's words, the page's). */
+export interface UnreadableLine {
+  readonly line: number;
+  readonly reason: string;
 }
 
 export interface ReportData {
@@ -118,6 +126,9 @@ export interface ReportData {
    */
   readonly chosen: string;
 }
+
+/** Unreadable lines named per file, with what each is; the count says how many more there are. */
+export const REPORT_UNREADABLE_MAX = 50;
 
 /** Calls and transcript items shown per rollout: a 100k-call rollout stays a file a browser opens. */
 export const REPORT_MAX_ITEMS = 2000;
@@ -195,7 +206,20 @@ function breakdown(run: ReportRun, level: number): string {
 <p data-testid="report-zero">${escapeHtml(zeroShareText(triage.zero, counts, triage.view, triage.negative, triage.total - triage.scored))}</p>
 ${notVerified(run)}${triage.zero === 0 ? `<p>No rollout ${triage.view === "recorded" ? "recorded" : "recomputes to"} 0${triage.scored < triage.total ? " among those with a reward" : ""}.</p>` : ""}${rows.length === 0 ? "" : table(["cause", "rollouts", "share", ""], rows, "report-causes")}
 ${fixedByMap(triage)}${triage.view === "recorded" ? recordedFieldsTables(run.recorded_fields) : ""}<p data-testid="report-reproduced">${escapeHtml(reproducedText(triage))}</p>
-</section>`;
+${unreadableLines(run)}</section>`;
+}
+
+/** Each unreadable line with what it is (a damaged gzip's damage among them), folded: a share reads why too. */
+function unreadableLines(run: ReportRun): string {
+  const total = run.counts.unreadable;
+  if (total === 0 || run.unreadable_lines.length === 0) return "";
+  const shown = run.unreadable_lines;
+  const more = total - shown.length;
+  const rows = shown.map((u) => [cell(String(u.line), "num"), cell(escapeHtml(u.reason))]);
+  return `<details data-testid="report-unreadable"><summary>${total} unreadable ${total === 1 ? "line" : "lines"}: what each is</summary>
+${table(["line", "what it is"], rows)}${more > 0 ? `\n<p class="muted">and ${more} more (the first ${shown.length} are listed)</p>` : ""}
+</details>
+`;
 }
 
 /** The zeros a provenance map rescues (lib/triage fixedByMapText), as the page says it. */
