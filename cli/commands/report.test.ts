@@ -1,11 +1,11 @@
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { ZERO_CAUSE_LABELS, ZERO_CAUSES } from "../../lib/triage";
 import { buildTriageRun, TRIAGE_RUN_PATH } from "../../scripts/gen-triage-run";
 import { memoryIo } from "../io";
+import { damagedFolder } from "../test-helpers";
 import { parseReportArgs, run } from "./report";
 
 const FILE = join(import.meta.dirname, "..", "..", TRIAGE_RUN_PATH);
@@ -104,16 +104,13 @@ describe("cli report", () => {
   });
 
   it("a folder with a damaged gzip: the report holds its lines before the damage and the other files, exit 1", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "report-damaged-"));
     // Readable lines only: the one unreadable line of a is then the damage.
     const unreadable = new Set(generated.unreadable.map((u) => u.line));
     const lines = generated.text
       .trim()
       .split("\n")
       .filter((_, i) => !unreadable.has(i + 1));
-    const gz = gzipSync(Buffer.from(`${lines.join("\n")}\n`));
-    await writeFile(join(dir, "a.jsonl.gz"), gz.subarray(0, Math.floor(gz.length / 2)));
-    await writeFile(join(dir, "b.jsonl"), `${lines.slice(0, 3).join("\n")}\n`);
+    const dir = damagedFolder(lines, 3);
     const out = join(dir, "report.html");
     const io = memoryIo();
     expect(await run([dir, "--out", out], io)).toBe(1);

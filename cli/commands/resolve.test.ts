@@ -1,10 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { memoryIo } from "../io";
+import { damagedFolder, recordPlaces } from "../test-helpers";
 import { parseArgs, run } from "./resolve";
 
 const ROOT = join(import.meta.dirname, "../..");
@@ -288,20 +288,13 @@ describe("resolve arguments", () => {
 
 describe("resolve on a folder with a damaged gzip", () => {
   it("prints its calls before the damage, reads the folder's other files, and exits 1", async () => {
-    const dir = mkdtempSync(join(TMP, "damaged-"));
     const lines = readFileSync(join(GOLDEN, "workplace-rollouts/wa_rollouts.jsonl"), "utf8")
       .trim()
       .split("\n");
-    const gz = gzipSync(Buffer.from(`${lines.join("\n")}\n`));
-    writeFileSync(join(dir, "a.jsonl.gz"), gz.subarray(0, Math.floor(gz.length / 2)));
-    writeFileSync(join(dir, "b.jsonl"), `${lines.slice(0, 2).join("\n")}\n`);
+    const dir = damagedFolder(lines, 2);
     const io = memoryIo();
     expect(await run([dir, "--server", "workplace_assistant"], io)).toBe(1);
-    const files = io
-      .out()
-      .trim()
-      .split("\n")
-      .map((line) => z.object({ file: z.string() }).loose().parse(JSON.parse(line)).file);
+    const files = recordPlaces(io.out()).map((place) => place.file);
     expect(files).toContain("a.jsonl.gz");
     expect(files).toContain("b.jsonl");
     expect(io.err()).toMatch(/^error: reading \S+a\.jsonl\.gz stopped: damaged gzip data at byte \d+/m);

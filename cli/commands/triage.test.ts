@@ -10,6 +10,7 @@ import { asRollout } from "../../lib/schemas/test-helpers";
 import { ZERO_CAUSES } from "../../lib/triage";
 import { buildTriageRun, TRIAGE_RUN_PATH } from "../../scripts/gen-triage-run";
 import { memoryIo } from "../io";
+import { damagedFolder, recordPlaces } from "../test-helpers";
 import { parseTriageArgs, run } from "./triage";
 
 const FILE = join(import.meta.dirname, "..", "..", TRIAGE_RUN_PATH);
@@ -382,19 +383,11 @@ describe("cli triage", () => {
   });
 
   it("a damaged gzip keeps the rows before the damage and the folder's other files, then exits 1", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "triage-damaged-"));
     const lines = generated.text.trim().split("\n");
-    const gz = gzipSync(Buffer.from(`${lines.join("\n")}\n`));
-    // Cut well inside the data: some complete lines come out before the damage, not all of them.
-    await writeFile(join(dir, "a.jsonl.gz"), gz.subarray(0, Math.floor(gz.length / 2)));
-    await writeFile(join(dir, "b.jsonl"), `${lines.slice(0, 3).join("\n")}\n`);
+    const dir = damagedFolder(lines, 3);
     const io = memoryIo();
     expect(await run([dir, "--format", "jsonl"], io)).toBe(1);
-    const rows = io
-      .out()
-      .trim()
-      .split("\n")
-      .map((line) => z.object({ file: z.string(), line: z.number() }).parse(JSON.parse(line)));
+    const rows = recordPlaces(io.out());
     const fromA = rows.filter((row) => row.file === "a.jsonl.gz");
     expect(fromA.length).toBeGreaterThan(0);
     expect(fromA.length).toBeLessThan(lines.length);

@@ -2,10 +2,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { memoryIo } from "../io";
+import { damagedFolder, recordPlaces } from "../test-helpers";
 import { run as runExport } from "./export";
 import { run as runResolve } from "./resolve";
 import { run as runTriage } from "./triage";
@@ -301,18 +301,11 @@ describe("verify CLI lines and errors", () => {
   });
 
   it("a folder with a damaged gzip: its lines before the damage, then the folder's other files, exit 1", async () => {
-    const dir = mkdtempSync(join(tmp, "damaged-"));
     const lines = readFileSync(IPI_ROLLOUTS, "utf8").trim().split("\n");
-    const gz = gzipSync(Buffer.from(`${lines.join("\n")}\n`));
-    writeFileSync(join(dir, "a.jsonl.gz"), gz.subarray(0, Math.floor(gz.length / 2)));
-    writeFileSync(join(dir, "b.jsonl"), `${lines.slice(0, 3).join("\n")}\n`);
+    const dir = damagedFolder(lines, 3);
     const io = memoryIo();
     expect(await run([dir, "--server", "indirect_prompt_injection"], io)).toBe(1);
-    const records = io
-      .out()
-      .trim()
-      .split("\n")
-      .map((line) => z.object({ file: z.string(), line: z.number() }).loose().parse(JSON.parse(line)));
+    const records = recordPlaces(io.out());
     const fromA = records.filter((r) => r.file === "a.jsonl.gz").length;
     expect(fromA).toBeGreaterThan(0);
     expect(fromA).toBeLessThan(lines.length);
