@@ -193,7 +193,7 @@ describe("cli triage", () => {
       `Breakdown of ${http} of ${total} rollouts (filter: agent:http_agent)`,
     );
     expect(io.out().split("\n")[0]).toBe(
-      `Breakdown of ${http} of ${total} rollouts (filter: agent:http_agent cause:identity); what it chooses among the zeros (cause:, is:fixed_by_map) is left out here, so every count stays whole`,
+      `Breakdown of ${http} of ${total} rollouts (filter: agent:http_agent cause:identity); its cause clause is left out here, so every cause stays visible`,
     );
     expect(io.out()).toMatch(new RegExp(` of ${http} rollouts`));
     expect(io.out()).toContain("pass@k (legacy, over tasks)");

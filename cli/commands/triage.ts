@@ -13,7 +13,6 @@ import { meanRewardsText, passAtKText, runMetrics, usageText } from "../../lib/m
 import {
   breakdownClauses,
   breakdownScopeText,
-  choosesInBreakdown,
   type FilterClause,
   formatFilter,
   matchesFilter,
@@ -217,7 +216,7 @@ export function formatSummary(
     out.push(
       breakdownScopeText(
         formatFilter(options.filter.clauses),
-        options.filter.clauses.some(choosesInBreakdown),
+        options.filter.clauses,
         rows.length,
         options.filter.total,
       ),

@@ -8,7 +8,6 @@ import { pairedInputsSample } from "@/hooks/samples";
 import type { DatasetSummary, RolloutIndexEntry, Sample, Source } from "@/hooks/types";
 import {
   breakdownScopeText,
-  choosesInBreakdown,
   type FilterClause,
   formatClause,
   formatFilter,
@@ -145,7 +144,7 @@ export function breakdownScope(filter: string, covered: number, total: number): 
   const clauses = filterClauses(filter);
   // Empty, or a text that does not read (the breakdown is then the whole run's).
   if (clauses.length === 0) return null;
-  return breakdownScopeText(filter, clauses.some(choosesInBreakdown), covered, total);
+  return breakdownScopeText(filter, clauses, covered, total);
 }
 
 /** A bundled sample's file, with the inputs sample that goes with it. */

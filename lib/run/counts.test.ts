@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { formatCount, lineCountsText, unverifiedCounts, unverifiedText, zeroShareText } from "./counts";
+import {
+  breakdownScopeText,
+  formatCount,
+  lineCountsText,
+  unverifiedCounts,
+  unverifiedText,
+  zeroShareText,
+} from "./counts";
+import { parseFilter } from "./filter";
 
 describe("the one wording for a file's counts", () => {
   it("names unreadable lines beside the rollouts, never inside their count", () => {
@@ -76,5 +84,28 @@ describe("unverifiedText", () => {
     );
     expect(unverifiedText(unverifiedCounts([{ unverified: null, legacy_unverified: null }]), 1)).toBeNull();
     expect(unverifiedText({ contract: {}, legacy: {} }, 0)).toBeNull();
+  });
+});
+
+describe("breakdownScopeText", () => {
+  const text = (filter: string) => {
+    const parsed = parseFilter(filter);
+    if (!parsed.ok) throw new Error(parsed.error);
+    return breakdownScopeText(filter, parsed.clauses, 5, 10);
+  };
+
+  it("says which of the filter's clauses the breakdown leaves out: a cause, is:fixed_by_map, both or none", () => {
+    expect(text("agent:a")).toBe("Breakdown of 5 of 10 rollouts (filter: agent:a)");
+    expect(text("agent:a cause:tool_failed")).toBe(
+      "Breakdown of 5 of 10 rollouts (filter: agent:a cause:tool_failed); its cause clause is left out here, so every cause stays visible",
+    );
+    expect(text("recorded:..0 is:fixed_by_map")).toMatch(
+      /; its is:fixed_by_map clause is left out here, so every count stays whole$/,
+    );
+    expect(text("is:fixed_by_map cause:identity")).toMatch(
+      /; its cause and is:fixed_by_map clauses are left out here, so every count stays whole$/,
+    );
+    // Another is: clause narrows the breakdown: nothing left out.
+    expect(text("is:changed")).toBe("Breakdown of 5 of 10 rollouts (filter: is:changed)");
   });
 });

@@ -7,6 +7,7 @@
 
 import type { Policy } from "../identity/types";
 import { UNVERIFIED_CODES, UNVERIFIED_LABEL, type UnverifiedCode } from "../verify/unverified";
+import { choosesInBreakdown, type FilterClause } from "./filter";
 import type { Reward } from "./reward";
 
 export interface LineCounts {
@@ -143,18 +144,24 @@ export function unverifiedText(
 
 /**
  * What a why-zero breakdown covers under a filter, in every front end's words: "Breakdown of 5 of 410
- * rollouts (filter: server:xlam_fc)", and that what it chooses among the zeros is left out (lib/run
- * choosesInBreakdown: every count stays whole).
+ * rollouts (filter: server:xlam_fc)", and which of its clauses it leaves out (lib/run choosesInBreakdown: a
+ * cause, is:fixed_by_map), so every count stays whole.
  */
 export function breakdownScopeText(
   filter: string,
-  hasCause: boolean,
+  clauses: readonly FilterClause[],
   covered: number,
   total: number,
 ): string {
-  return `Breakdown of ${formatCount(covered)} of ${formatCount(total)} rollouts (filter: ${filter.trim()})${
-    hasCause
-      ? "; what it chooses among the zeros (cause:, is:fixed_by_map) is left out here, so every count stays whole"
-      : ""
-  }`;
+  const cause = clauses.some((c) => c.kind === "cause");
+  const fixed = clauses.some((c) => choosesInBreakdown(c) && c.kind !== "cause");
+  const left =
+    cause && fixed
+      ? "; its cause and is:fixed_by_map clauses are left out here, so every count stays whole"
+      : cause
+        ? "; its cause clause is left out here, so every cause stays visible"
+        : fixed
+          ? "; its is:fixed_by_map clause is left out here, so every count stays whole"
+          : "";
+  return `Breakdown of ${formatCount(covered)} of ${formatCount(total)} rollouts (filter: ${filter.trim()})${left}`;
 }
