@@ -5,7 +5,7 @@ import { basename } from "node:path";
 import { Readable } from "node:stream";
 import { noRolloutProblem, SNIFF_BYTES } from "../lib/filekind";
 import { headToRead, type LineKind, MAX_WHOLE_FILE_BYTES, runFileAlone } from "../lib/folder";
-import { GzipError } from "../lib/jsonl";
+import { GzipError, gzipDamageText } from "../lib/jsonl";
 import { CliError, reasonOf } from "./errors";
 import type { CommandIo } from "./io";
 
@@ -50,9 +50,14 @@ export async function* namingFile<T>(path: string, items: AsyncIterable<T>): Asy
     yield* items;
   } catch (error) {
     if (error instanceof GzipError)
-      throw new CliError("stopped", `reading ${path} stopped: ${error.message}`, { cause: error });
+      throw new CliError("stopped", `reading ${path} stopped: ${damageText(error)}`, { cause: error });
     throw error;
   }
+}
+
+/** A gzip's damage in words, saying that lines before it were read only when there were some. */
+export function damageText(error: GzipError): string {
+  return gzipDamageText(error, error.line === null || error.line > 1);
 }
 
 const GZIP_MAGIC = [0x1f, 0x8b] as const;

@@ -81,6 +81,28 @@ describe("reading a source", () => {
     expect(dataset.problem).not.toContain("empty");
   });
 
+  it("a gzip whose CRC check fails keeps its last line, whole though it has no final newline, as the CLI's reader", async () => {
+    const { gzipSync } = await import("node:zlib");
+    const lines = readFileSync(path.join(WA, "wa_rollouts.jsonl"), "utf8").trim().split("\n").slice(0, 3);
+    const gz = gzipSync(Buffer.from(lines.join("\n")));
+    // The trailer's CRC-32 is the 8th to 5th last byte: the data ends cleanly, its check fails.
+    gz[gz.length - 8] = (gz[gz.length - 8] ?? 0) ^ 0xff;
+    const service = new DataService(inProcessPool());
+    const summary = await service.load(
+      [{ kind: "file", file: new File([gz], "crc.jsonl.gz") }],
+      null,
+      never,
+      ignore,
+    );
+    const dataset = summary.datasets[0]!;
+    expect(dataset.rows).toBe(3);
+    const { errors } = service.lineErrors(dataset.id, 0, 10);
+    expect(errors.map((e) => e.line)).toEqual([4]);
+    expect(errors[0]?.error).toMatch(
+      /CRC-32 check failed \(the data is damaged\); lines before the end of the member were read$/,
+    );
+  });
+
   it("a Gym config or metrics file picked alone is said to be one, as a folder reads it", async () => {
     const folder = path.join(ROOT, "fixtures/gym-examples/resources_servers/workplace_assistant");
     const service = new DataService(inProcessPool());

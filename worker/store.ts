@@ -12,7 +12,7 @@
 
 import { type GymConfig, unparsedLine } from "../lib/folder";
 import { formatHarnessChoice, type HarnessChoice, NO_HARNESS } from "../lib/harness";
-import { GzipError, gunzipIfGzip, streamChunks } from "../lib/jsonl";
+import { GzipError, gunzipIfGzip, gzipDamageText, streamChunks } from "../lib/jsonl";
 import type { RunRow } from "../lib/run";
 import type { AnalyzedRollout } from "./core";
 import { type FollowState, followSummary, notFollowedSummary } from "./follow";
@@ -532,9 +532,15 @@ async function ingestStream(
   } catch (error) {
     if (!(error instanceof GzipError)) throw error;
     // Damaged gzip: every complete line before the damage is kept; the cut line is listed with the damage.
-    const whole = concat(pending);
-    const newline = whole.lastIndexOf(LF);
-    if (newline !== -1) await cut([whole.subarray(0, newline + 1)]);
+    // A failed CRC/length check comes after the member's data ended cleanly: its last line is whole (a file
+    // without a final "\n"), kept as lib/jsonl's reader keeps it.
+    if (error.kind === "checksum") {
+      if (pendingBytes > 0) await cut(pending);
+    } else {
+      const whole = concat(pending);
+      const newline = whole.lastIndexOf(LF);
+      if (newline !== -1) await cut([whole.subarray(0, newline + 1)]);
+    }
     await dispatcher.drain();
     const line = dataset.lineCount + 1;
     dataset.parseErrors.set(line, {
@@ -543,7 +549,7 @@ async function ingestStream(
       length: 0,
       kind: "parse",
       line_kind: "not_json",
-      error: error.message,
+      error: gzipDamageText(error, line > 1),
     });
     dataset.lineCount = line;
     dataset.damage = error;

@@ -35,7 +35,7 @@ import {
 import { inputsHelp, roleHelp } from "../inputs";
 import type { CommandIo } from "../io";
 import { LeftOutLines } from "../left-out";
-import { namingFile, openFileStream } from "../open";
+import { damageText, namingFile, openFileStream } from "../open";
 import { writeOutput } from "../output";
 
 export const HELP = `usage: npm run --silent cli -- report FILE|DIR --out report.html [options]
@@ -193,8 +193,9 @@ function readSource(source: Source, args: ReportArgs, io: CommandIo) {
         // page's report has it.
         unreadable++;
         stopped = true;
-        // The damage is the line after the last one read, in the gzip's own words, as the page lists it.
-        name(lastLine + 1, error.cause instanceof GzipError ? error.cause.message : error.message);
+        // The damage is on the line the reader stopped at (blank lines counted), as the page lists it.
+        const damage = error.cause instanceof GzipError ? error.cause : null;
+        name(damage?.line ?? lastLine + 1, damage === null ? error.message : damageText(damage));
         await leftOut.flush();
         await io.stderr.write(`error: ${error.message}\n`);
       }

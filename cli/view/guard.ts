@@ -103,6 +103,10 @@ export async function confine(root: string, relative: string): Promise<Confined>
   ) {
     return { ok: false, status: 400, reason: "a path inside the folder, without . or .. segments" };
   }
+  // Hidden entries (.git, .env, editor state) are never part of a run, and may hold secrets: the listing
+  // names them, the server never reads them (refused before the file system is asked, so a 403 says
+  // nothing of whether one exists), nor a link's target among them (below).
+  if (isHiddenPath(relative)) return { ok: false, status: 403, reason: "a hidden entry is not served" };
   let real: string;
   try {
     real = await realpath(join(root, ...segments));
@@ -112,9 +116,7 @@ export async function confine(root: string, relative: string): Promise<Confined>
   if (!real.startsWith(root.endsWith(sep) ? root : `${root}${sep}`)) {
     return { ok: false, status: 403, reason: "the path leaves the served folder" };
   }
-  // Hidden entries (.git, .env, editor state) are never part of a run, and may hold secrets: the listing
-  // names them, the server never reads them, by their path or by a link's target.
-  if (isHiddenPath(relative) || isHiddenPath(real.slice(root.length).split(sep).join("/"))) {
+  if (isHiddenPath(real.slice(root.length).split(sep).join("/"))) {
     return { ok: false, status: 403, reason: "a hidden entry is not served" };
   }
   try {

@@ -5,6 +5,7 @@ import { StatusBadge } from "@/components/badges";
 import chips from "@/components/chips.module.css";
 import { cx } from "@/components/cx";
 import { Name } from "@/components/Name";
+import { nameMismatchText } from "@/lib/compare";
 import { RewardPair, styles, VerdictBadge } from "./common";
 import { type PairSort, VERDICT_ORDER, VERDICT_SLUGS, type VerdictSlug, verdictRank } from "./state";
 import type { ActionView, CompareView, PairDetail, PairRow, StepView } from "./types";
@@ -202,10 +203,9 @@ export function NameMismatch({ pair }: { pair: PairRow }) {
       data-testid="name-mismatch"
       data-tone={harmless ? "neutral" : "divergent"}
     >
+      {/* lib/compare's words, the CSV's names_seen: one sentence wherever a pair is read. */}
       {pair.divergence === null ? "Same actions, but " : ""}
-      {mismatch.side.toUpperCase()}'s verifier saw <code>{mismatch.verifier_name}</code> for{" "}
-      <code>{mismatch.tool}</code>
-      {mismatch.count > 1 ? ` (${mismatch.count} calls)` : ""}
+      {nameMismatchText(mismatch)}
       {harmless ? ": the rewards agree." : ""}
     </div>
   );

@@ -375,7 +375,7 @@ export function Inspector() {
                     />
                   )}
                   {dataset.problem && (
-                    // First in the pane: the file holds no rollout, and the run's panels below have nothing to say.
+                    // Above the run's panels: the file holds no rollout, and they have nothing to say.
                     <div className="banner banner-error" role="alert" data-testid="file-problem">
                       {dataset.name}: {dataset.problem}
                     </div>

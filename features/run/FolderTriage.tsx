@@ -94,7 +94,8 @@ export const FolderTriage = memo(function FolderTriage({ view, reward, shown, on
       )}
       {fixed !== null && (
         <p className={styles.line} data-testid="folder-triage-fixed-by-map">
-          {fixed} Each file&apos;s count is in the table below: open the file to list them.
+          {fixed} Each file&apos;s count is in its files&apos; table (&ldquo;a map rescues&rdquo;): open the
+          file to list them.
         </p>
       )}
       {reward === "recorded" && shownGroups.length > 0 && (

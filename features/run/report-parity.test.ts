@@ -107,7 +107,8 @@ describe("the report of a folder with unreadable lines and a damaged gzip", () =
       path.join(folder, "data/example_rollouts.jsonl"),
       `${rollouts[0]}\n{"broken\n<one rollout, not shown>\n{"reward": 0}\n${rollouts.slice(1).join("\n")}\n`,
     );
-    const gz = gzipSync(Buffer.from(`${rollouts.join("\n")}\n`));
+    // Blank lines between them: they count for line numbers, the damage's included.
+    const gz = gzipSync(Buffer.from(`${rollouts.join("\n\n")}\n`));
     await writeFile(
       path.join(folder, "data/more_rollouts.jsonl.gz"),
       gz.subarray(0, Math.floor(gz.length / 2)),

@@ -387,10 +387,6 @@ export function compareRuns(
   };
 }
 
-/**
- * The sentence for pairs joined among repeats (CompareSummary.among_repeats), the same in every front end; `a`
- * and `b` as each names the sides.
- */
 /** The first call (B first, then A) attributed to a server whose verifier name is not its tool's name. */
 export interface NameMismatch {
   readonly side: "a" | "b";
@@ -416,6 +412,10 @@ export function nameMismatchText(mismatch: NameMismatch): string {
   return `${mismatch.side.toUpperCase()}'s verifier saw ${mismatch.verifier_name} for ${mismatch.tool}${mismatch.count > 1 ? ` (${mismatch.count} calls)` : ""}`;
 }
 
+/**
+ * The sentence for pairs joined among repeats (CompareSummary.among_repeats), the same in every front end; `a`
+ * and `b` as each names the sides.
+ */
 export function repeatsText(count: number, pairs: number, a: string, b: string): string {
   return `${count} of ${pairs} pairs join one of several rollouts of a task (the same task input in ${a} or ${b}) in file order: their verdicts and parities compare two samples of a task, not one rollout run twice`;
 }

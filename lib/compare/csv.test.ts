@@ -1,6 +1,7 @@
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
 import { asRollout } from "../schemas/test-helpers";
+import { pairingIndices } from "../verify";
 import { compareRuns } from "./compare";
 import { COMPARE_CSV_COLUMNS, compareCsv } from "./csv";
 import { asHarness, editCalls, golden } from "./test-helpers";
@@ -40,11 +41,9 @@ describe("compareCsv", () => {
       expect(row.a_calls).toBe(String(pair.a.actions.length));
       expect(row.policy).toBe("contract");
       // Gym's indices, read from the rollout itself (every golden line carries them).
-      const rollout = http[pair.a.position] as { _ng_task_index: number; _ng_rollout_index: number };
-      expect([row.task_index, row.rollout_index]).toEqual([
-        String(rollout._ng_task_index),
-        String(rollout._ng_rollout_index),
-      ]);
+      const indices = pairingIndices(http[pair.a.position]);
+      expect(indices).not.toBeNull();
+      expect([row.task_index, row.rollout_index]).toEqual([String(indices?.task), String(indices?.rollout)]);
     });
     // Same actions, different rewards: whose verifier saw which name, as /compare's row says it.
     for (const [i, pair] of report.pairs.entries())

@@ -57,6 +57,12 @@ export class GzipError extends Error {
     super(gzipDamageText({ kind, offset, member, detail }, true));
     this.name = "GzipError";
   }
+
+  /**
+   * The 1-based line of the decompressed text where reading stopped (blank lines counted), set by the JSONL
+   * reader (./read.ts) that knows it; null when gunzip is used alone.
+   */
+  line: number | null = null;
 }
 
 /**

@@ -183,8 +183,9 @@ export async function* readRawLines(
           const last = splitter.end();
           if (last !== null) yield { lines: [last] };
         }
-        if (gzipDamage === "throw") throw error;
         const { line, offset } = splitter.pending;
+        error.line = line;
+        if (gzipDamage === "throw") throw error;
         yield { damage: { line, offset, length: 0, ok: false, error: error.message } };
         return;
       }
