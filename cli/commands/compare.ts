@@ -178,11 +178,15 @@ export async function run(args: string[], io: CommandIo): Promise<number> {
       ...(inputs === undefined ? {} : { inputs }),
     });
     const lines = { a: a.lines, b: b.lines };
+    const sides = {
+      a: a.rollouts.map((value, i) => ({ line: a.lines[i] ?? 0, value })),
+      b: b.rollouts.map((value, i) => ({ line: b.lines[i] ?? 0, value })),
+    };
     await io.stdout.write(
       parsed.format === "json"
         ? `${terminalJson(report, 2)}\n`
         : parsed.format === "csv"
-          ? compareCsv(report, lines)
+          ? compareCsv(report, sides)
           : formatCompare(report, parsed.a, parsed.b, lines),
     );
     return 0;

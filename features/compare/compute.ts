@@ -532,5 +532,5 @@ export function comparedName(a: string, b: string, policy: Policy): string {
 
 /** Each side's line numbers by rollout position, for lib/compare's CSV. */
 export function compareLines(a: LoadedFile, b: LoadedFile): CompareLines {
-  return { a: a.rollouts.map((r) => r.line), b: b.rollouts.map((r) => r.line) };
+  return { a: a.rollouts, b: b.rollouts };
 }

@@ -27,7 +27,10 @@ describe("compareCsv", () => {
     });
     const report = compareRuns(http.map(asRollout), mcp.map(asRollout));
     // Lines as a file would number them: the a side starts at line 3, b at 10.
-    const lines = { a: http.map((_, i) => i + 3), b: mcp.map((_, i) => i + 10) };
+    const lines = {
+      a: http.map((value, i) => ({ line: i + 3, value })),
+      b: mcp.map((value, i) => ({ line: i + 10, value })),
+    };
     const rows = records(compareCsv(report, lines));
     expect(rows).toHaveLength(report.pairs.length);
     report.pairs.forEach((pair, i) => {
@@ -59,11 +62,22 @@ describe("compareCsv", () => {
 
   it("lists every rollout that found no partner, by side and line", () => {
     const report = compareRuns(http.slice(0, 3).map(asRollout), http.slice(1).map(asRollout));
-    const lines = { a: [1, 2, 3], b: http.slice(1).map((_, i) => i + 1) };
+    const lines = {
+      a: http.slice(0, 3).map((value, i) => ({ line: i + 1, value })),
+      b: http.slice(1).map((value, i) => ({ line: i + 1, value })),
+    };
     const rows = records(compareCsv(report, lines));
     expect(rows).toHaveLength(report.pairs.length + report.unpaired_a.length + report.unpaired_b.length);
     const unpaired = rows.filter((r) => r.verdict?.startsWith("unpaired"));
-    expect(unpaired[0]).toMatchObject({ a_line: "1", b_line: "", verdict: "unpaired in a", task_index: "" });
+    // Its own Gym indices, so a spreadsheet sorted by them keeps it beside its task.
+    const first = pairingIndices(http[0]);
+    expect(unpaired[0]).toMatchObject({
+      a_line: "1",
+      b_line: "",
+      verdict: "unpaired in a",
+      task_index: String(first?.task),
+      rollout_index: String(first?.rollout),
+    });
     expect(unpaired.filter((r) => r.verdict === "unpaired in b").map((r) => r.b_line)).toEqual(
       report.unpaired_b.map((position) => String(position + 1)),
     );
@@ -73,7 +87,10 @@ describe("compareCsv", () => {
   it("escapes text a spreadsheet would run as a formula", () => {
     const a = asRollout({ id: "x", response: { output: [] }, reward: 1 });
     const b = asRollout({ id: "x", response: { output: [] }, reward: 0 });
-    const csv = compareCsv(compareRuns([a], [b], { server: "=HYPERLINK(1)" }), { a: [1], b: [1] });
+    const csv = compareCsv(compareRuns([a], [b], { server: "=HYPERLINK(1)" }), {
+      a: [{ line: 1, value: a }],
+      b: [{ line: 1, value: b }],
+    });
     expect(records(csv)[0]?.server).toBe("'=HYPERLINK(1)");
     expect(csv.endsWith("\r\n")).toBe(true);
   });

@@ -3,6 +3,7 @@
  * every rollout of both runs. `cli compare --format csv` and /compare's download write these same bytes.
  */
 import { csvLine } from "../csv";
+import { pairingIndices } from "../verify";
 import { type CompareReport, nameMismatch, nameMismatchText, type PairReport } from "./compare";
 
 export const COMPARE_CSV_COLUMNS = [
@@ -32,10 +33,16 @@ export const COMPARE_CSV_COLUMNS = [
   "b_error",
 ] as const;
 
-/** Each side's 1-based line numbers by rollout position (a pair is named by its lines: keys can repeat). */
+/** A side's rollout at a position: its 1-based line (a pair is named by its lines: keys can repeat), its value. */
+export interface SideLine {
+  readonly line: number;
+  readonly value: unknown;
+}
+
+/** Each side's rollouts by position, as compareRuns was given them. */
 export interface CompareLines {
-  readonly a: readonly number[];
-  readonly b: readonly number[];
+  readonly a: readonly SideLine[];
+  readonly b: readonly SideLine[];
 }
 
 const flag = (value: boolean): string => (value ? "yes" : "no");
@@ -43,8 +50,8 @@ const flag = (value: boolean): string => (value ? "yes" : "no");
 function pairCells(p: PairReport, lines: CompareLines, policy: string): (string | number | null)[] {
   const mismatch = nameMismatch(p);
   return [
-    lines.a[p.a.position] ?? null,
-    lines.b[p.b.position] ?? null,
+    lines.a[p.a.position]?.line ?? null,
+    lines.b[p.b.position]?.line ?? null,
     p.task_index,
     p.rollout_index,
     p.paired_by,
@@ -68,21 +75,32 @@ function pairCells(p: PairReport, lines: CompareLines, policy: string): (string 
   ];
 }
 
-/** A rollout of one side that no rollout of the other joined: its line, and the verdict saying so. */
-function unpairedCells(side: "a" | "b", line: number | null, policy: string): (string | number | null)[] {
+/**
+ * A rollout of one side that no rollout of the other joined: its line, its own Gym indices (a spreadsheet
+ * sorted by them keeps it beside its task), and the verdict saying so.
+ */
+function unpairedCells(
+  side: "a" | "b",
+  at: SideLine | undefined,
+  policy: string,
+): (string | number | null)[] {
   const column = side === "a" ? "a_line" : "b_line";
-  return COMPARE_CSV_COLUMNS.map((name) =>
-    name === column ? line : name === "verdict" ? `unpaired in ${side}` : name === "policy" ? policy : null,
-  );
+  const indices = at === undefined ? null : pairingIndices(at.value);
+  const cells: Partial<Record<(typeof COMPARE_CSV_COLUMNS)[number], string | number | null>> = {
+    [column]: at?.line ?? null,
+    task_index: indices?.task ?? null,
+    rollout_index: indices?.rollout ?? null,
+    verdict: `unpaired in ${side}`,
+    policy,
+  };
+  return COMPARE_CSV_COLUMNS.map((name) => cells[name] ?? null);
 }
 
 export function compareCsv(report: CompareReport, lines: CompareLines): string {
   let out = csvLine(COMPARE_CSV_COLUMNS);
   const { policy } = report;
   for (const pair of report.pairs) out += csvLine(pairCells(pair, lines, policy));
-  for (const position of report.unpaired_a)
-    out += csvLine(unpairedCells("a", lines.a[position] ?? null, policy));
-  for (const position of report.unpaired_b)
-    out += csvLine(unpairedCells("b", lines.b[position] ?? null, policy));
+  for (const position of report.unpaired_a) out += csvLine(unpairedCells("a", lines.a[position], policy));
+  for (const position of report.unpaired_b) out += csvLine(unpairedCells("b", lines.b[position], policy));
   return out;
 }

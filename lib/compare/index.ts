@@ -32,4 +32,4 @@ export {
   type StepKind,
   type Verdict,
 } from "./compare";
-export { COMPARE_CSV_COLUMNS, type CompareLines, compareCsv } from "./csv";
+export { COMPARE_CSV_COLUMNS, type CompareLines, compareCsv, type SideLine } from "./csv";
