@@ -265,6 +265,12 @@ describe("a JSONL file's role and why", () => {
       `3 of the first 3 lines (its first ${ROLE_SNIFF_BYTES / 1024} KiB, read for its role) carry a response: Gym's rollouts.`,
     );
   });
+
+  it("says an empty file is empty, never that its lines are listed", () => {
+    for (const head of ["", "\n\n  \n"])
+      expect(role(head, true)).toBe("Empty: the file holds no line; nothing to read.");
+    expect(role("", false)).not.toMatch(/^Empty/);
+  });
 });
 
 describe("the order a folder's files are walked in", () => {

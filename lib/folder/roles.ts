@@ -145,6 +145,9 @@ function jsonlRole(file: FolderFile, head: string): Omit<RoleDecision, "path" | 
       reason: `${inputs} of ${of} are task rows (responses_create_params, no response): offered as inputs for pairing.`,
     };
   }
+  // An empty file (no line, or blank ones only): said so, not "each line is listed" of lines there are not.
+  if (lines.length === 0 && file.complete)
+    return { role: "rollouts", reason: "Empty: the file holds no line; nothing to read." };
   // No file is refused whole: its lines are listed one by one (placeholders, records without a response).
   return {
     role: "rollouts",

@@ -233,6 +233,14 @@ describe("renderReport", () => {
     expect(contract).not.toContain("report-recorded");
   });
 
+  it("under a filter, says what the breakdown covers and which clauses it leaves out, as the page does", () => {
+    const html = renderReport({ ...data(), filter: "recorded:..0 is:fixed_by_map" });
+    expect(html).toContain(
+      '<p class="muted" data-testid="report-breakdown-scope">Breakdown of 0 of 2 rollouts (filter: recorded:..0 is:fixed_by_map); its is:fixed_by_map clause is left out here, so every count stays whole</p>',
+    );
+    expect(renderReport({ ...data(), filter: "" })).not.toContain("report-breakdown-scope");
+  });
+
   it("lists each unreadable line with what it is, folded, and says how many more there are", () => {
     const html = renderReport(data());
     const section = /<details data-testid="report-unreadable">([\s\S]*?)<\/details>/.exec(html)?.[1] ?? "";

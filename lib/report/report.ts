@@ -8,9 +8,11 @@ import type { Policy } from "../identity/types";
 import { passScopeText, type RewardSource, type RunMetrics } from "../metrics";
 import { displayName } from "../names";
 import {
+  breakdownScopeText,
   formatCount,
   type LineCounts,
   lineCountsText,
+  parseFilter,
   type UnverifiedByPolicy,
   unverifiedText,
   zeroShareText,
@@ -182,7 +184,15 @@ function heading(level: number, text: string): string {
   return `<h${level}>${text}</h${level}>`;
 }
 
-function breakdown(run: ReportRun, level: number): string {
+/** Under a filter, what the breakdown covers and which clauses it leaves out, as the page's panel says it. */
+function scope(run: ReportRun, filter: string): string {
+  const parsed = parseFilter(filter);
+  if (!parsed.ok || parsed.clauses.length === 0) return "";
+  const text = breakdownScopeText(filter, parsed.clauses, run.triage.total, run.counts.rollouts);
+  return `<p class="muted" data-testid="report-breakdown-scope">${escapeHtml(text)}</p>\n`;
+}
+
+function breakdown(run: ReportRun, level: number, filter: string): string {
   const { triage } = run;
   // The breakdown's own rollouts (a filter narrows it), as the page's panel and `cli triage` count them.
   const counts = { rollouts: triage.total, unreadable: run.counts.unreadable };
@@ -203,7 +213,7 @@ function breakdown(run: ReportRun, level: number): string {
       ];
     });
   return `<section data-testid="report-breakdown">${heading(level, "Why zero")}
-<p data-testid="report-zero">${escapeHtml(zeroShareText(triage.zero, counts, triage.view, triage.negative, triage.total - triage.scored))}</p>
+${scope(run, filter)}<p data-testid="report-zero">${escapeHtml(zeroShareText(triage.zero, counts, triage.view, triage.negative, triage.total - triage.scored))}</p>
 ${notVerified(run)}${triage.zero === 0 ? `<p>No rollout ${triage.view === "recorded" ? "recorded" : "recomputes to"} 0${triage.scored < triage.total ? " among those with a reward" : ""}.</p>` : ""}${rows.length === 0 ? "" : table(["cause", "rollouts", "share", ""], rows, "report-causes")}
 ${fixedByMap(triage)}${triage.view === "recorded" ? recordedFieldsTables(run.recorded_fields) : ""}<p data-testid="report-reproduced">${escapeHtml(reproducedText(triage))}</p>
 ${unreadableLines(run)}</section>`;
@@ -341,7 +351,7 @@ function notVerified(run: ReportRun): string {
 function runs(data: ReportData): string {
   const [only] = data.runs;
   if (data.runs.length === 1 && only !== undefined && only.file === null)
-    return `${breakdown(only, 2)}\n${metrics(only, data.filter, 2)}`;
+    return `${breakdown(only, 2, data.filter)}\n${metrics(only, data.filter, 2)}`;
   const files = table(
     ["rollouts file", "rollouts", "unreadable lines", "zeros"],
     data.runs.map((run) => [
@@ -355,7 +365,7 @@ function runs(data: ReportData): string {
   const each = data.runs.map(
     (run) =>
       `<section data-testid="report-run" data-file="${escapeHtml(run.file ?? "")}"><h2><code>${name(run.file ?? "")}</code></h2>
-${breakdown(run, 3)}
+${breakdown(run, 3, data.filter)}
 ${metrics(run, data.filter, 3)}
 </section>`,
   );
