@@ -66,7 +66,7 @@ const GZIP_MAGIC = [0x1f, 0x8b] as const;
  * What FILE is instead of rollouts JSONL (lib/filekind noRolloutProblem), from the kinds of its lines and
  * its first bytes; null when its lines say it line by line, or for gzip data whose lines say nothing.
  */
-async function notRolloutsMessage(path: string, kinds: Iterable<LineKind>): Promise<string | null> {
+export async function notRolloutsMessage(path: string, kinds: Iterable<LineKind>): Promise<string | null> {
   const handle = await open(path, "r");
   try {
     // A Gym config or metrics file given alone: said as a folder reads it (lib/folder runFileAlone).

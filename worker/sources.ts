@@ -6,7 +6,7 @@
 import { noRolloutProblem, SNIFF_BYTES } from "../lib/filekind";
 import { runFileAlone } from "../lib/folder";
 import { NO_HARNESS } from "../lib/harness";
-import { gzipDamageText } from "../lib/jsonl";
+import { damagedBeforeFirstLineText } from "../lib/jsonl";
 import { folderHead } from "./folder";
 import {
   FOLLOW_CHECK_BYTES,
@@ -190,7 +190,7 @@ export class Sources {
       dataset.lineCount === 1
     ) {
       // Damaged before its first complete line: what there is of it is no evidence of what the file is.
-      dataset.problem = `This gzip file is damaged before the end of its first line, so it holds no line to read: ${gzipDamageText(dataset.damage, false)}.`;
+      dataset.problem = damagedBeforeFirstLineText(dataset.damage);
     } else if (dataset.kind === "rollouts" && dataset.entries.size === 0) {
       // A Gym config or metrics file picked by itself: said as a folder reads it, not as a malformed JSONL.
       const alone =

@@ -8,10 +8,10 @@
 import { basename, resolve } from "node:path";
 import { type ReportMark, reportData } from "../../features/run/report";
 import type { RunSource, RunSourceLine } from "../../features/run/run-view";
-import { readLine, unparsedLine } from "../../lib/folder";
+import { type LineKind, readLine, unparsedLine } from "../../lib/folder";
 import { NO_HARNESS } from "../../lib/harness";
 import type { HarnessId } from "../../lib/harness/types";
-import { GzipError, readJsonl } from "../../lib/jsonl";
+import { damagedBeforeFirstLineText, GzipError, readJsonl } from "../../lib/jsonl";
 import { REPORT_UNREADABLE_MAX, renderReport, type UnreadableLine } from "../../lib/report";
 import { pairedRowOptions, parseFilter, type Reward, type RunRow, runRow } from "../../lib/run";
 import {
@@ -35,7 +35,7 @@ import {
 import { inputsHelp, roleHelp } from "../inputs";
 import type { CommandIo } from "../io";
 import { LeftOutLines } from "../left-out";
-import { damageText, namingFile, openFileStream } from "../open";
+import { damageText, namingFile, notRolloutsMessage, openFileStream } from "../open";
 import { writeOutput } from "../output";
 
 export const HELP = `usage: npm run --silent cli -- report FILE|DIR --out report.html [options]
@@ -151,6 +151,9 @@ function readSource(source: Source, args: ReportArgs, io: CommandIo) {
     if (named.length < REPORT_UNREADABLE_MAX) named.push({ line, reason });
   };
   let lastLine = 0;
+  // What its lines that are not rollouts are, and a damage before its first line: what the file is instead.
+  const kinds = new Set<LineKind>();
+  let damagedAtStart: GzipError | null = null;
   // A damaged gzip: the lines before the damage are the file's (read again, they stop at the same place).
   let stopped = false;
   async function* read(only: ReadonlySet<number> | null, report: boolean): AsyncIterable<RunSourceLine> {
@@ -166,6 +169,7 @@ function readSource(source: Source, args: ReportArgs, io: CommandIo) {
         if (!read.ok) {
           if (report) {
             unreadable++;
+            kinds.add(read.kind);
             name(item.line, read.message);
             // A folder's lines are named with their file, as cli triage names them.
             await leftOut.add(source.file, item.line, read.message);
@@ -196,6 +200,7 @@ function readSource(source: Source, args: ReportArgs, io: CommandIo) {
         // The damage is on the line the reader stopped at (blank lines counted), as the page lists it.
         const damage = error.cause instanceof GzipError ? error.cause : null;
         name(damage?.line ?? lastLine + 1, damage === null ? error.message : damageText(damage));
+        if (damage?.line === 1) damagedAtStart = damage;
         await leftOut.flush();
         await io.stderr.write(`error: ${error.message}\n`);
       }
@@ -203,7 +208,13 @@ function readSource(source: Source, args: ReportArgs, io: CommandIo) {
       await leftOut.flush();
     }
   }
-  return { read, unreadable: () => unreadable, named: () => named, stopped: () => stopped };
+  /** For a file without one rollout, once read: what it is instead, as the page's banner says it. */
+  const problem = async (rollouts: number): Promise<string | null> => {
+    if (rollouts > 0) return null;
+    if (damagedAtStart !== null) return damagedBeforeFirstLineText(damagedAtStart);
+    return stopped ? null : notRolloutsMessage(source.path, kinds);
+  };
+  return { read, unreadable: () => unreadable, named: () => named, stopped: () => stopped, problem };
 }
 
 /** Marks as the report takes them: a bare line means the only rollouts file; FILE must be one of them. */
@@ -250,10 +261,12 @@ async function reportSource(source: Source, args: ReportArgs, io: CommandIo) {
     rollouts: () => reader.read(null, false),
     unreadable: reader.unreadable(),
   };
+  const problem = await reader.problem(rows.length);
   return {
     file: source.file,
     stopped: reader.stopped(),
     unreadable: reader.named,
+    problem: () => problem,
     source: runSource,
     read: (lines: readonly number[]) => reader.read(new Set(lines), false),
   };

@@ -157,6 +157,7 @@ export function runHandlers(service: DataService): Handlers<RunRequests> {
               .errors()
               .slice(0, REPORT_UNREADABLE_MAX)
               .map((e) => ({ line: e.line, reason: e.error })),
+          problem: () => read.problem,
         })),
         {
           title: scope.folder ?? opened.name,

@@ -109,16 +109,28 @@ describe("the report of a folder with unreadable lines and a damaged gzip", () =
     );
     // Blank lines between them: they count for line numbers, the damage's included.
     const gz = gzipSync(Buffer.from(`${rollouts.join("\n\n")}\n`));
+    // Cut near its end: lines before the damage (they compress together: halfway is inside the first line).
+    await writeFile(path.join(folder, "data/more_rollouts.jsonl.gz"), gz.subarray(0, gz.length - 20));
+    // Files without one rollout: the report says what each is instead, as the page's banner does.
+    await writeFile(path.join(folder, "data/empty_rollouts.jsonl"), "");
     await writeFile(
-      path.join(folder, "data/more_rollouts.jsonl.gz"),
-      gz.subarray(0, Math.floor(gz.length / 2)),
+      path.join(folder, "data/utf16_rollouts.jsonl"),
+      Buffer.from(`\ufeff${rollouts[0]}\n`, "utf16le"),
     );
+    const cut = gzipSync(Buffer.from(rollouts[0] ?? ""));
+    await writeFile(path.join(folder, "data/cut_rollouts.jsonl.gz"), cut.subarray(0, cut.length - 20));
     const out = path.join(base, "damaged.html");
     const io = memoryIo();
     expect(await run([folder, "--out", out], io)).toBe(1);
     const html = await readFile(out, "utf8");
     const lists = html.match(/<details data-testid="report-unreadable">[\s\S]*?<\/details>/g) ?? [];
-    expect(lists).toHaveLength(2);
+    expect(lists.length).toBeGreaterThanOrEqual(2);
+    const problems = html.match(/data-testid="report-problem">[^<]*/g) ?? [];
+    expect(problems.map((p) => p.replace(/^[^>]*>/, "").slice(0, 30)).sort()).toEqual([
+      "This file is UTF-16 text, not ",
+      "This file is empty: it holds n",
+      "This gzip file is damaged befo",
+    ]);
     expect(lists.join("")).toContain("damaged gzip data at byte");
     expect(lists.join("")).toContain("placeholder");
     const service = new DataService(inProcessPool());

@@ -107,6 +107,8 @@ export interface ReportSource {
   read(lines: readonly number[]): Iterable<RunSourceLine> | AsyncIterable<RunSourceLine>;
   /** Its first REPORT_UNREADABLE_MAX unreadable lines with what each is, in line order (once read). */
   unreadable(): readonly UnreadableLine[];
+  /** For a file without one rollout: what it is instead (the page's banner), else null (once read). */
+  problem(): string | null;
 }
 
 /** A rollout the user marked: its file (relative to the folder; null for a single file) and line. */
@@ -201,6 +203,7 @@ export async function reportData(
       metrics: view.metrics,
       rollouts,
       unreadable_lines: source.unreadable().slice(0, REPORT_UNREADABLE_MAX),
+      problem: source.problem(),
     });
   }
   if (request.marked !== null) {

@@ -77,6 +77,13 @@ export function gzipDamageText(
   return `damaged gzip data at byte ${damage.offset} (member ${damage.member}): ${whatWentWrong(damage.kind, damage.detail, linesBefore)}`;
 }
 
+/** What a gzip file damaged before the end of its first line is, in one sentence (the page's, the CLI's). */
+export function damagedBeforeFirstLineText(
+  damage: Pick<GzipError, "kind" | "offset" | "member" | "detail">,
+): string {
+  return `This gzip file is damaged before the end of its first line, so it holds no line to read: ${gzipDamageText(damage, false)}.`;
+}
+
 function whatWentWrong(kind: GzipErrorKind, detail: string, linesBefore: boolean): string {
   switch (kind) {
     case "truncated":

@@ -1,5 +1,6 @@
 export { canonicalJson } from "./canonical";
 export {
+  damagedBeforeFirstLineText,
   GZIP_MAGIC,
   GzipError,
   type GzipErrorKind,

@@ -37,6 +37,7 @@ function run(file: string | null, rollouts: ReportRollout[]): ReportRun {
     rollouts,
     // Its one unreadable line, in words from the file (model text can be anywhere in a line).
     unreadable_lines: [{ line: 4, reason: `invalid JSON near ${HOSTILE}` }],
+    problem: null,
   };
 }
 

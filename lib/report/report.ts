@@ -107,6 +107,8 @@ export interface ReportRun {
   readonly rollouts: readonly ReportRollout[];
   /** Its first REPORT_UNREADABLE_MAX unreadable lines, in line order, with what each is (as the page lists them). */
   readonly unreadable_lines: readonly UnreadableLine[];
+  /** For a file without one rollout: what it is instead (empty, UTF-16, damaged), the page's banner. */
+  readonly problem: string | null;
 }
 
 /** A line that is not a rollout: its number and what it is instead (lib/folder's words, the page's). */
@@ -213,7 +215,7 @@ function breakdown(run: ReportRun, level: number, filter: string): string {
       ];
     });
   return `<section data-testid="report-breakdown">${heading(level, "Why zero")}
-${scope(run, filter)}<p data-testid="report-zero">${escapeHtml(zeroShareText(triage.zero, counts, triage.view, triage.negative, triage.total - triage.scored))}</p>
+${run.problem === null ? "" : `<p class="error" data-testid="report-problem">${escapeHtml(run.problem)}</p>\n`}${scope(run, filter)}<p data-testid="report-zero">${escapeHtml(zeroShareText(triage.zero, counts, triage.view, triage.negative, triage.total - triage.scored))}</p>
 ${notVerified(run)}${triage.zero === 0 ? `<p>No rollout ${triage.view === "recorded" ? "recorded" : "recomputes to"} 0${triage.scored < triage.total ? " among those with a reward" : ""}.</p>` : ""}${rows.length === 0 ? "" : table(["cause", "rollouts", "share", ""], rows, "report-causes")}
 ${fixedByMap(triage)}${triage.view === "recorded" ? recordedFieldsTables(run.recorded_fields) : ""}<p data-testid="report-reproduced">${escapeHtml(reproducedText(triage))}</p>
 ${unreadableLines(run)}</section>`;
