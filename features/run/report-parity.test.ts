@@ -10,6 +10,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "@/cli/commands/report";
+import { run as triage } from "@/cli/commands/triage";
 import { memoryIo } from "@/cli/io";
 import { inProcessPool } from "@/worker/pool";
 import { DataService } from "@/worker/service";
@@ -57,6 +58,17 @@ describe("the report of a folder", () => {
     expect(html).toContain("<title>Rollout report: two-runs</title>");
     // Marks in another order: the same bytes.
     expect((await cliReport(["--mark", `${A}:2,${B}:1`])).html).toBe(html);
+  });
+
+  it("leads with the whole folder's answer, the headline `cli triage DIR` prints", async () => {
+    const { html } = await cliReport([]);
+    const io = memoryIo();
+    expect(await triage([dir], io)).toBe(0);
+    const headline = io.out().split("\n")[0] ?? "";
+    expect(headline).toMatch(/ of \d+ rollouts recorded 0/);
+    expect(html).toContain(
+      `<p data-testid="report-whole-folder"><strong>Whole folder:</strong> ${headline}</p>`,
+    );
   });
 
   it("refuses a bare line when the folder holds several rollouts files, and a file that is not one of them", async () => {

@@ -34,6 +34,7 @@ import {
   valueCountsText,
   ZERO_CAUSE_HINTS,
   ZERO_CAUSE_LABELS,
+  ZERO_CAUSES,
   type ZeroCause,
 } from "../triage";
 
@@ -372,9 +373,40 @@ ${metrics(run, data.filter, 3)}
 </section>`,
   );
   return `<section data-testid="report-folder"><h2>Rollouts files</h2>
-${files}
+${wholeFolder(data.runs)}${files}
 </section>
 ${each.join("\n")}`;
+}
+
+/**
+ * A folder's answer over every file, first, as the page's "Whole folder" and `cli triage DIR` lead with it:
+ * the zeros' share and the ones a provenance map rescues, added up from each file's breakdown (each file's
+ * counts are its own rows', so the sums are the folder's).
+ */
+function wholeFolder(all: readonly ReportRun[]): string {
+  const sum = (pick: (run: ReportRun) => number) => all.reduce((n, run) => n + pick(run), 0);
+  const view = all[0]?.triage.view ?? "recorded";
+  const zero = sum((run) => run.triage.zero);
+  const total = sum((run) => run.triage.total);
+  const headline = zeroShareText(
+    zero,
+    { rollouts: total, unreadable: sum((run) => run.counts.unreadable) },
+    view,
+    sum((run) => run.triage.negative),
+    total - sum((run) => run.triage.scored),
+  );
+  const fixed = fixedByMapText({
+    zero,
+    fixed_by_map: {
+      lines: all.flatMap((run) => run.triage.fixed_by_map.lines),
+      harnesses: [...new Set(all.flatMap((run) => run.triage.fixed_by_map.harnesses))].sort(),
+      causes: ZERO_CAUSES.filter((cause) =>
+        all.some((run) => run.triage.fixed_by_map.causes.includes(cause)),
+      ),
+    },
+  });
+  return `<p data-testid="report-whole-folder"><strong>Whole folder:</strong> ${escapeHtml(headline)}</p>
+${fixed === null ? "" : `<p data-testid="report-whole-folder-fixed">${escapeHtml(fixed)}</p>\n`}`;
 }
 
 function rolloutSection(r: ReportRollout): string {
