@@ -8,9 +8,11 @@ import { pairedInputsSample } from "@/hooks/samples";
 import type { DatasetSummary, RolloutIndexEntry, Sample, Source } from "@/hooks/types";
 import {
   breakdownScopeText,
+  choosesInBreakdown,
   type FilterClause,
   formatClause,
   formatFilter,
+  isFixedByMapClause,
   isZeroClause,
   moveZeros,
   parseFilter,
@@ -41,7 +43,7 @@ const FIXED_BY_MAP: FilterClause = { kind: "is", state: "fixed_by_map" };
 /** Whether the filter keeps only the zeros a provenance map rescues (the why-zero panel's "Show them"). */
 export function hasFixedByMap(filter: string): boolean {
   const parsed = parseFilter(filter);
-  return parsed.ok && parsed.clauses.some((c) => c.kind === "is" && c.state === "fixed_by_map");
+  return parsed.ok && parsed.clauses.some(isFixedByMapClause);
 }
 
 /**
@@ -52,9 +54,7 @@ export function hasFixedByMap(filter: string): boolean {
 export function withFixedByMap(filter: string, on: boolean, reward: Reward): string {
   const parsed = parseFilter(filter);
   const kept: FilterClause[] = parsed.ok
-    ? parsed.clauses.filter(
-        (c) => c.kind !== "cause" && !isZeroClause(c) && !(c.kind === "is" && c.state === "fixed_by_map"),
-      )
+    ? parsed.clauses.filter((c) => !choosesInBreakdown(c) && !isZeroClause(c))
     : [];
   return formatFilter(on ? [...kept, zeroClause(reward), FIXED_BY_MAP] : kept);
 }

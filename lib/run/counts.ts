@@ -7,7 +7,7 @@
 
 import type { Policy } from "../identity/types";
 import { UNVERIFIED_CODES, UNVERIFIED_LABEL, type UnverifiedCode } from "../verify/unverified";
-import { choosesInBreakdown, type FilterClause } from "./filter";
+import { type FilterClause, isFixedByMapClause } from "./filter";
 import type { Reward } from "./reward";
 
 export interface LineCounts {
@@ -154,7 +154,7 @@ export function breakdownScopeText(
   total: number,
 ): string {
   const cause = clauses.some((c) => c.kind === "cause");
-  const fixed = clauses.some((c) => choosesInBreakdown(c) && c.kind !== "cause");
+  const fixed = clauses.some(isFixedByMapClause);
   const left =
     cause && fixed
       ? "; its cause and is:fixed_by_map clauses are left out here, so every count stays whole"

@@ -413,7 +413,12 @@ export function withoutKinds(
  * rescues): the breakdown leaves it out, so its counts stay whole while the list holds what was chosen.
  */
 export function choosesInBreakdown(clause: FilterClause): boolean {
-  return clause.kind === "cause" || (clause.kind === "is" && clause.state === "fixed_by_map");
+  return clause.kind === "cause" || isFixedByMapClause(clause);
+}
+
+/** Whether a clause is `is:fixed_by_map` (the zeros a provenance map rescues). */
+export function isFixedByMapClause(clause: FilterClause): boolean {
+  return clause.kind === "is" && clause.state === "fixed_by_map";
 }
 
 /** The clauses the why-zero breakdown counts under (every front end's): all but choosesInBreakdown's. */

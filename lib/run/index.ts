@@ -20,6 +20,7 @@ export {
   type FilterSubject,
   formatClause,
   formatFilter,
+  isFixedByMapClause,
   lineHolds,
   matchesFilter,
   needsRollout,
