@@ -2,6 +2,7 @@
  * Errors a command reports on one line, with a kind that decides the exit code (README: 2 for an
  * unusable argument or a missing file, 1 when the work itself failed).
  */
+import type { GzipError } from "../lib/jsonl";
 import type { CommandIo } from "./io";
 
 /**
@@ -10,11 +11,6 @@ import type { CommandIo } from "./io";
  * several files says so and goes on with the others, and exits 1 once done.
  */
 export type CliErrorKind = "usage" | "failed" | "stopped";
-
-/** Reading a file stopped part way (cli/open namingFile): what was read before it stands. */
-export function isReadStopped(error: unknown): error is CliError {
-  return error instanceof CliError && error.kind === "stopped";
-}
 
 export class CliError extends Error {
   constructor(
@@ -55,4 +51,19 @@ export function exitCodeOf(error: unknown): number {
 export async function reportError(error: unknown, io: CommandIo): Promise<number> {
   await io.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
   return exitCodeOf(error);
+}
+
+/** Reading a file stopped part way at damaged gzip data (cli/open namingFile): what was read before it stands. */
+export class ReadStopped extends CliError {
+  constructor(
+    message: string,
+    /** The damage, with the line the reader stopped at. */
+    readonly damage: GzipError,
+  ) {
+    super("stopped", message, { cause: damage });
+  }
+}
+
+export function isReadStopped(error: unknown): error is ReadStopped {
+  return error instanceof ReadStopped;
 }

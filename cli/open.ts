@@ -6,7 +6,7 @@ import { Readable } from "node:stream";
 import { noRolloutProblem, SNIFF_BYTES } from "../lib/filekind";
 import { headToRead, type LineKind, MAX_WHOLE_FILE_BYTES, runFileAlone } from "../lib/folder";
 import { GzipError, gzipDamageText } from "../lib/jsonl";
-import { CliError, reasonOf } from "./errors";
+import { CliError, ReadStopped, reasonOf } from "./errors";
 import type { CommandIo } from "./io";
 
 /** Large reads keep per-chunk overhead low on multi-gigabyte files; memory stays one chunk. */
@@ -50,7 +50,7 @@ export async function* namingFile<T>(path: string, items: AsyncIterable<T>): Asy
     yield* items;
   } catch (error) {
     if (error instanceof GzipError)
-      throw new CliError("stopped", `reading ${path} stopped: ${damageText(error)}`, { cause: error });
+      throw new ReadStopped(`reading ${path} stopped: ${damageText(error)}`, error);
     throw error;
   }
 }

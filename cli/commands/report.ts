@@ -11,7 +11,7 @@ import type { RunSource, RunSourceLine } from "../../features/run/run-view";
 import { type LineKind, readLine, unparsedLine } from "../../lib/folder";
 import { NO_HARNESS } from "../../lib/harness";
 import type { HarnessId } from "../../lib/harness/types";
-import { damagedBeforeFirstLineText, GzipError, readJsonl } from "../../lib/jsonl";
+import { damagedBeforeFirstLineText, type GzipError, readJsonl } from "../../lib/jsonl";
 import { REPORT_UNREADABLE_MAX, renderReport, type UnreadableLine } from "../../lib/report";
 import { pairedRowOptions, parseFilter, type Reward, type RunRow, runRow } from "../../lib/run";
 import {
@@ -150,7 +150,6 @@ function readSource(source: Source, args: ReportArgs, io: CommandIo) {
   const name = (line: number, reason: string) => {
     if (named.length < REPORT_UNREADABLE_MAX) named.push({ line, reason });
   };
-  let lastLine = 0;
   // What its lines that are not rollouts are, and a damage before its first line: what the file is instead.
   const kinds = new Set<LineKind>();
   let damagedAtStart: GzipError | null = null;
@@ -161,7 +160,6 @@ function readSource(source: Source, args: ReportArgs, io: CommandIo) {
     const leftOut = new LeftOutLines((text) => io.stderr.write(text));
     try {
       for await (const item of namingFile(source.path, readJsonl(stream))) {
-        lastLine = item.line;
         if (only !== null && !only.has(item.line)) continue;
         const read = item.ok
           ? readLine(item.value)
@@ -198,9 +196,9 @@ function readSource(source: Source, args: ReportArgs, io: CommandIo) {
         unreadable++;
         stopped = true;
         // The damage is on the line the reader stopped at (blank lines counted), as the page lists it.
-        const damage = error.cause instanceof GzipError ? error.cause : null;
-        name(damage?.line ?? lastLine + 1, damage === null ? error.message : damageText(damage));
-        if (damage?.line === 1) damagedAtStart = damage;
+        const { damage } = error;
+        name(damage.line ?? 1, damageText(damage));
+        if (damage.line === 1) damagedAtStart = damage;
         await leftOut.flush();
         await io.stderr.write(`error: ${error.message}\n`);
       }
