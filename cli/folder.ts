@@ -21,6 +21,7 @@ import {
   type FolderPlan,
   fileRole,
   headToRead,
+  hiddenEntries,
   hiddenText,
   MAX_WHOLE_FILE_BYTES,
   type MetricsSource,
@@ -80,7 +81,8 @@ export async function isDirectory(path: string): Promise<boolean> {
 
 /**
  * Every regular file under `root`, sorted by name (hidden entries and symlinks are left out; `hidden`, when
- * given, collects each hidden entry's path from `root`, a folder's with "/", as lib/folder hiddenEntries).
+ * given, collects each hidden entry's path from `root`, a folder's with "/", not read: lib/folder hiddenEntries
+ * names them as the page does).
  */
 export async function walk(root: string, hidden?: string[]): Promise<string[]> {
   const found: string[] = [];
@@ -181,7 +183,7 @@ export async function openFolder(
       `${terminalText(d.path)}: ${FILE_ROLE_LABEL[d.role]}${d.chosen ? " (chosen)" : ""}: ${terminalText(d.reason)}\n`,
     );
   }
-  const left = hiddenText(hidden.sort());
+  const left = hiddenText(hiddenEntries(hidden));
   if (left !== null) await io.stderr.write(`${terminalText(root)}: ${terminalText(left)}\n`);
   const plan = planFolder(decisions);
   if (plan.runs.length === 0) await io.stderr.write(`${terminalText(root)}: no file holds rollouts\n`);

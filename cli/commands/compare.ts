@@ -4,7 +4,14 @@
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { type CompareReport, compareCsv, compareRuns, type PairReport, repeatsText } from "../../lib/compare";
+import {
+  type CompareLines,
+  type CompareReport,
+  compareCsv,
+  compareRuns,
+  type PairReport,
+  repeatsText,
+} from "../../lib/compare";
 import type { Policy } from "../../lib/identity/types";
 import { readJsonl } from "../../lib/jsonl";
 import { type Rollout, readRollout } from "../../lib/schemas";
@@ -93,7 +100,7 @@ export function parseCompareArgs(args: string[]): ParsedCompareArgs {
 }
 
 /** The rollouts of a run, narrowed once (lib/schemas); a line that is not a rollout is skipped with a warning. */
-async function readRollouts(path: string, io: CommandIo): Promise<{ rollouts: Rollout[]; lines: number[] }> {
+async function readRollouts(path: string, io: CommandIo): Promise<{ line: number; value: Rollout }[]> {
   // A folder is no run: name its rollouts files, one of which is (lib/folder's roles, as `verify DIR` reads them).
   if (await isDirectory(path)) {
     const files = (await sourcesOf(path, { roles: [] }, silentIo)).map((source) =>
@@ -108,26 +115,21 @@ async function readRollouts(path: string, io: CommandIo): Promise<{ rollouts: Ro
       }`,
     );
   }
-  const rollouts: Rollout[] = [];
-  const lines: number[] = [];
+  const rollouts: { line: number; value: Rollout }[] = [];
   for await (const item of namingFile(path, readJsonl(await openFileStream(path)))) {
     const read = item.ok ? readRollout(item.value) : { ok: false as const, message: item.error };
-    if (read.ok) {
-      rollouts.push(read.rollout);
-      lines.push(item.line);
-    } else
+    if (read.ok) rollouts.push({ line: item.line, value: read.rollout });
+    else
       await io.stderr.write(`warning: ${path} line ${item.line}: ${terminalText(read.message)} (skipped)\n`);
   }
-  return { rollouts, lines };
+  return rollouts;
 }
 
 const percent = (x: number | null) => (x === null ? "n/a" : `${(x * 100).toFixed(1)}%`);
 const reward = (x: number | null) => (x === null ? "-" : String(x));
 
-/** Each side's line numbers by rollout position: a pair is named by its lines (its key can be every pair's). */
-type Lines = { readonly a: readonly number[]; readonly b: readonly number[] };
-
-function pairLine(p: PairReport, lines?: Lines): string {
+/** Each side's rollouts by position (lib/compare CompareLines): a pair is named by its lines (its key can be every pair's). */
+function pairLine(p: PairReport, lines?: CompareLines): string {
   const divergence = p.first_divergence === null ? "" : `  ${terminalText(p.first_divergence.message)}`;
   const err = terminalText([p.a.error, p.b.error].filter((e) => e !== undefined).join("; "));
   const capped =
@@ -138,11 +140,13 @@ function pairLine(p: PairReport, lines?: Lines): string {
   const repeats = p.repeats === null ? "" : `  one of several (a ${p.repeats.a}, b ${p.repeats.b})`;
   const [ra, rb] = recorded ? [p.a.recorded_reward, p.b.recorded_reward] : [p.a.reward, p.b.reward];
   const where =
-    lines === undefined ? "" : `a ${lines.a[p.a.position] ?? "?"} · b ${lines.b[p.b.position] ?? "?"}  `;
+    lines === undefined
+      ? ""
+      : `a ${lines.a[p.a.position]?.line ?? "?"} · b ${lines.b[p.b.position]?.line ?? "?"}  `;
   return `${where}${terminalText(p.key).padEnd(12)} ${reward(ra).padStart(6)} ${reward(rb).padStart(6)}  ${p.verdict}${recorded ? " (recorded)" : ""}${tasks}${repeats}${divergence}${err === "" ? "" : `  [${err}]`}${capped}`;
 }
 
-export function formatCompare(report: CompareReport, a: string, b: string, lines?: Lines): string {
+export function formatCompare(report: CompareReport, a: string, b: string, lines?: CompareLines): string {
   const s = report.summary;
   const out = [
     `compare a=${a} b=${b} (policy ${report.policy})`,
@@ -172,21 +176,21 @@ export async function run(args: string[], io: CommandIo): Promise<number> {
   try {
     const [a, b] = [await readRollouts(parsed.a, io), await readRollouts(parsed.b, io)];
     const inputs = parsed.inputs === undefined ? undefined : await loadInputIndex(parsed.inputs, io);
-    const report = compareRuns(a.rollouts, b.rollouts, {
-      policy: parsed.policy,
-      ...(parsed.server === undefined ? {} : { server: parsed.server }),
-      ...(inputs === undefined ? {} : { inputs }),
-    });
-    const lines = { a: a.lines, b: b.lines };
-    const sides = {
-      a: a.rollouts.map((value, i) => ({ line: a.lines[i] ?? 0, value })),
-      b: b.rollouts.map((value, i) => ({ line: b.lines[i] ?? 0, value })),
-    };
+    const report = compareRuns(
+      a.map((r) => r.value),
+      b.map((r) => r.value),
+      {
+        policy: parsed.policy,
+        ...(parsed.server === undefined ? {} : { server: parsed.server }),
+        ...(inputs === undefined ? {} : { inputs }),
+      },
+    );
+    const lines = { a, b };
     await io.stdout.write(
       parsed.format === "json"
         ? `${terminalJson(report, 2)}\n`
         : parsed.format === "csv"
-          ? compareCsv(report, sides)
+          ? compareCsv(report, lines)
           : formatCompare(report, parsed.a, parsed.b, lines),
     );
     return 0;

@@ -5,7 +5,7 @@
  */
 import { stat } from "node:fs/promises";
 import { basename } from "node:path";
-import { type FileRole, fileRole } from "../../lib/folder";
+import { type FileRole, fileRole, hiddenEntries } from "../../lib/folder";
 import { folderFile, walk } from "../folder";
 
 export interface ListedFile {
@@ -34,5 +34,5 @@ export async function listFolder(root: string): Promise<FolderListing> {
       return { path: file.path, bytes: (await stat(full)).size, role, reason };
     }),
   );
-  return { name: basename(root), files, hidden: hidden.sort() };
+  return { name: basename(root), files, hidden: hiddenEntries(hidden) };
 }
