@@ -530,7 +530,7 @@ export function comparedName(a: string, b: string, policy: Policy): string {
   return `${fileStem(a)}-vs-${fileStem(b)}.${policy}.compare.csv`;
 }
 
-/** Each side's line numbers by rollout position, for lib/compare's CSV. */
+/** Each side's rollouts with their lines by position, as compareRuns was given them (lib/compare's CSV). */
 export function compareLines(a: LoadedFile, b: LoadedFile): CompareLines {
   return { a: a.rollouts, b: b.rollouts };
 }

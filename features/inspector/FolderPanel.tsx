@@ -135,6 +135,7 @@ export function FolderPanel({
     () => folderNeedsALook(folder) && folder.files.length <= FOLDER_TABLE_OPEN_MAX,
   );
   const odd = unrecognised(folder);
+  const hidden = hiddenText(folder.hidden);
   return (
     <div className={styles.folderPanel}>
       <details data-testid="folder-panel" open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
@@ -145,7 +146,7 @@ export function FolderPanel({
           {odd > 0
             ? ` (${odd} JSON or YAML ${odd === 1 ? "file" : "files"} not recognised as rollouts, task rows, a Gym config or Gym metrics)`
             : ""}
-          {hiddenText(folder.hidden) === null ? "" : `; ${hiddenText(folder.hidden)}`}
+          {hidden === null ? "" : `; ${hidden}`}
           {open ? "" : ": each file's role and why"}
         </summary>
         <table className={styles.folderFiles}>

@@ -6,7 +6,6 @@
 import {
   REPORT_MAX_ITEMS,
   REPORT_OUTCOME_CHARS,
-  REPORT_UNREADABLE_MAX,
   type ReportData,
   type ReportItem,
   type ReportRollout,
@@ -202,7 +201,7 @@ export async function reportData(
       unverified: { counts: view.unverified, rollouts: view.breakdown_rollouts },
       metrics: view.metrics,
       rollouts,
-      unreadable_lines: source.unreadable().slice(0, REPORT_UNREADABLE_MAX),
+      unreadable_lines: source.unreadable(),
       problem: source.problem(),
     });
   }

@@ -19,6 +19,7 @@ import {
 } from "../run";
 import {
   AGENT_CAUSES,
+  addTriages,
   causeCount,
   fixedByMapText,
   moreFieldsText,
@@ -34,7 +35,6 @@ import {
   valueCountsText,
   ZERO_CAUSE_HINTS,
   ZERO_CAUSE_LABELS,
-  ZERO_CAUSES,
   type ZeroCause,
 } from "../triage";
 
@@ -384,27 +384,15 @@ ${each.join("\n")}`;
  * counts are its own rows', so the sums are the folder's).
  */
 function wholeFolder(all: readonly ReportRun[]): string {
-  const sum = (pick: (run: ReportRun) => number) => all.reduce((n, run) => n + pick(run), 0);
-  const view = all[0]?.triage.view ?? "recorded";
-  const zero = sum((run) => run.triage.zero);
-  const total = sum((run) => run.triage.total);
+  const folder = addTriages(all.map((run) => run.triage));
   const headline = zeroShareText(
-    zero,
-    { rollouts: total, unreadable: sum((run) => run.counts.unreadable) },
-    view,
-    sum((run) => run.triage.negative),
-    total - sum((run) => run.triage.scored),
+    folder.zero,
+    { rollouts: folder.total, unreadable: totalCounts(all).unreadable },
+    all[0]?.triage.view ?? "recorded",
+    folder.negative,
+    folder.total - folder.scored,
   );
-  const fixed = fixedByMapText({
-    zero,
-    fixed_by_map: {
-      lines: all.flatMap((run) => run.triage.fixed_by_map.lines),
-      harnesses: [...new Set(all.flatMap((run) => run.triage.fixed_by_map.harnesses))].sort(),
-      causes: ZERO_CAUSES.filter((cause) =>
-        all.some((run) => run.triage.fixed_by_map.causes.includes(cause)),
-      ),
-    },
-  });
+  const fixed = fixedByMapText(folder);
   return `<p data-testid="report-whole-folder"><strong>Whole folder:</strong> ${escapeHtml(headline)}</p>
 ${fixed === null ? "" : `<p data-testid="report-whole-folder-fixed">${escapeHtml(fixed)}</p>\n`}`;
 }

@@ -41,6 +41,7 @@ export {
 export { sameFailureTasks, TASK_WIDE_MIN_ROLLOUTS, type TaskFailure } from "./task-wide";
 export {
   AGENT_CAUSES,
+  addTriages,
   causeCount,
   evidencePolicy,
   fixedByMapText,

@@ -13,6 +13,7 @@ import { readRollout } from "../schemas";
 import { asRollout } from "../schemas/test-helpers";
 import { type VerifyOptions, verifyRollout } from "../verify";
 import {
+  addTriages,
   callBadges,
   fixedByMapText,
   isZeroReward,
@@ -462,6 +463,25 @@ describe("fixedByMapText", () => {
       /^All 2 zeros \(counted as "Call rejected or no such tool"\) score above 0 .*\(harness what-if, claude-code, hermes-legacy\)/,
     );
     expect(fixedByMapText(summarizeTriage([line(1, 0, null)]))).toBeNull();
+  });
+
+  it("adds runs' breakdowns up to what one breakdown of all their rows counts (a folder's files)", () => {
+    const rows = [
+      line(1, 0, "hermes-legacy"),
+      line(2, 0, null),
+      line(3, 1, "openclaw"),
+      line(4, -1, "claude-code"),
+    ];
+    const whole = summarizeTriage(rows);
+    const added = addTriages([summarizeTriage(rows.slice(0, 2)), summarizeTriage(rows.slice(2))]);
+    expect(added).toEqual({
+      total: whole.total,
+      scored: whole.scored,
+      zero: whole.zero,
+      negative: whole.negative,
+      fixed_by_map: whole.fixed_by_map,
+    });
+    expect(fixedByMapText(added)).toBe(fixedByMapText(whole));
   });
 
   it("counts in the view chosen: a rollout recorded 1 is no recorded zero, though contract scored it 0", () => {

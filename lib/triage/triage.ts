@@ -650,6 +650,27 @@ export function causeCount(triage: Pick<RunTriage, "counts" | "drifted">, cause:
   return cause === "drift" ? triage.drifted.length : triage.counts[cause];
 }
 
+/**
+ * Several runs' breakdowns in one view added up (a folder's files, each counted within itself): the zeros,
+ * rollouts and the zeros a provenance map rescues, what a folder's headline and sentence read.
+ */
+export function addTriages(
+  parts: readonly RunTriage[],
+): Pick<RunTriage, "total" | "scored" | "zero" | "negative" | "fixed_by_map"> {
+  const sum = (pick: (part: RunTriage) => number) => parts.reduce((n, part) => n + pick(part), 0);
+  return {
+    total: sum((part) => part.total),
+    scored: sum((part) => part.scored),
+    zero: sum((part) => part.zero),
+    negative: sum((part) => part.negative),
+    fixed_by_map: {
+      lines: parts.flatMap((part) => part.fixed_by_map.lines),
+      harnesses: [...new Set(parts.flatMap((part) => part.fixed_by_map.harnesses))].sort(),
+      causes: ZERO_CAUSES.filter((cause) => parts.some((part) => part.fixed_by_map.causes.includes(cause))),
+    },
+  };
+}
+
 /** The breakdown of a run in one view: the rollouts whose reward in that view is 0 or below, per cause. */
 export function summarizeTriage(items: Iterable<TriagedLine>, view: ZeroView = "recorded"): RunTriage {
   const lines = emptyRecord<number[]>(() => []);
