@@ -12,6 +12,19 @@ import type { ViewState } from "./view-state";
 
 const NO_ENTRIES: readonly RolloutIndexEntry[] = [];
 
+/** The distinct names the rows carry, sorted: one pass, no allocation per row (it runs at every revision). */
+function namesOf(
+  entries: readonly RolloutIndexEntry[],
+  name: (entry: RolloutIndexEntry) => string | null,
+): string[] {
+  const names = new Set<string>();
+  for (const entry of entries) {
+    const value = name(entry);
+    if (value) names.add(value);
+  }
+  return [...names].sort();
+}
+
 /**
  * The list of the shown file under the one filter: the worker's rows, narrowed by the filter's clauses, its
  * text clause (answered by the worker's byte search) and the run view's answer for the filter, then sorted;
@@ -55,11 +68,11 @@ export function useInspectorFilter(
   const counts = useMemo(() => statusCounts(rows, view.reward), [rows, view.reward]);
   // The same lists while new rows bring no new name: the filter bar's options are not rebuilt per revision.
   const agents = useStable(
-    useMemo(() => [...new Set(entries.flatMap((e) => (e.agent ? [e.agent] : [])))].sort(), [entries]),
+    useMemo(() => namesOf(entries, (e) => e.agent), [entries]),
     sameStrings,
   );
   const servers = useStable(
-    useMemo(() => [...new Set(entries.flatMap((e) => (e.server ? [e.server] : [])))].sort(), [entries]),
+    useMemo(() => namesOf(entries, (e) => e.server), [entries]),
     sameStrings,
   );
 

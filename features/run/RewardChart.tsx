@@ -1,66 +1,20 @@
 import { memo } from "react";
 import type { RolloutIndexEntry } from "@/hooks/types";
 import styles from "./RewardChart.module.css";
+import { BINS, cellTitle, rewardCells } from "./reward-cells";
 
-/** Rewards are binned into this many steps per axis. */
-const BINS = 10;
 const SIZE = 132;
 /** Room for the axis labels (left, bottom). */
 const PAD = 18;
 /** Room between the frame and the extreme dots, so 0 and 1 are not clipped. */
 const INSET = 9;
 
-interface Cell {
-  x: number;
-  y: number;
-  count: number;
-  changed: boolean;
-  /** The exact (recorded, recomputed) pairs in the cell, for its tooltip. */
-  pairs: Set<string>;
-}
-
-/**
- * The axes' range: [0, 1] stretched to every finite reward shown (multireward records up to 3, some servers
- * negative rewards). Non-finite rewards (a recorded NaN) are not drawn at all.
- */
-export function rewardRange(values: readonly number[]): { lo: number; hi: number } {
-  let lo = 0;
-  let hi = 1;
-  for (const v of values) {
-    if (!Number.isFinite(v)) continue;
-    lo = Math.min(lo, v);
-    hi = Math.max(hi, v);
-  }
-  return { lo, hi };
-}
-
 const label = (v: number) => String(Number(v.toPrecision(3)));
 
 /** Recorded (x) against recomputed (y, policy contract) rewards; off-diagonal cells are rollouts whose score moved. */
 /** Re-rendered only when the rows change (not at every session event): it walks every row. */
 export const RewardChart = memo(function RewardChart({ entries }: { entries: readonly RolloutIndexEntry[] }) {
-  const shown = entries.flatMap((entry) =>
-    entry.recorded !== null &&
-    entry.contract !== null &&
-    Number.isFinite(entry.recorded) &&
-    Number.isFinite(entry.contract)
-      ? [{ recorded: entry.recorded, contract: entry.contract }]
-      : [],
-  );
-  const { lo, hi } = rewardRange(shown.flatMap((p) => [p.recorded, p.contract]));
-  const bin = (value: number) => Math.round(((value - lo) / (hi - lo)) * BINS);
-  const cells = new Map<string, Cell>();
-  for (const { recorded, contract } of shown) {
-    const x = bin(recorded);
-    const y = bin(contract);
-    const key = `${x},${y}`;
-    const cell = cells.get(key) ?? { x, y, count: 0, changed: false, pairs: new Set<string>() };
-    cell.count++;
-    cell.pairs.add(`recorded ${recorded}, recomputed ${contract}`);
-    if (recorded !== contract) cell.changed = true;
-    cells.set(key, cell);
-  }
-  const max = Math.max(1, ...[...cells.values()].map((cell) => cell.count));
+  const { lo, hi, cells, max } = rewardCells(entries);
   const step = (SIZE - PAD - 2 * INSET) / BINS;
   const cx = (x: number) => PAD + INSET + x * step;
   const cy = (y: number) => SIZE - PAD - INSET - y * step;
@@ -76,7 +30,7 @@ export const RewardChart = memo(function RewardChart({ entries }: { entries: rea
     >
       <rect x={PAD} y={0} width={SIZE - PAD} height={SIZE - PAD} className={styles.chartFrame} />
       <line x1={cx(0)} y1={cy(0)} x2={cx(BINS)} y2={cy(BINS)} className={styles.chartDiagonal} />
-      {[...cells.values()].map((cell) => (
+      {cells.map((cell) => (
         <circle
           key={`${cell.x},${cell.y}`}
           cx={cx(cell.x)}
@@ -84,7 +38,7 @@ export const RewardChart = memo(function RewardChart({ entries }: { entries: rea
           r={2.5 + 5 * Math.sqrt(cell.count / max)}
           className={cell.changed ? `${styles.chartDot} ${styles.chartDotChanged}` : styles.chartDot}
         >
-          <title>{`${cell.count} rollout${cell.count === 1 ? "" : "s"}: ${[...cell.pairs].join("; ")}`}</title>
+          <title>{cellTitle(cell)}</title>
         </circle>
       ))}
       <text x={cx(0)} y={SIZE - 5} className={styles.chartLabel} textAnchor="middle">
