@@ -239,7 +239,7 @@ export function useReanalyze(): ReanalyzeState {
   return { reanalyze, pending: mutation.isPending };
 }
 
-interface IndexSnapshot {
+export interface IndexSnapshot {
   readonly revision: number;
   readonly entries: readonly RolloutIndexEntry[];
 }
@@ -284,6 +284,33 @@ export function mergeEntries(
   return first > last ? merged : merged.sort((a, b) => a.line - b.line);
 }
 
+/** One answer of the worker's `changes`: a page of changed rows, and the line to ask from again. */
+export interface ChangesPage {
+  readonly entries: readonly RolloutIndexEntry[];
+  readonly revision: number;
+  readonly next: number | null;
+}
+
+/**
+ * `before` brought to the worker's revision: the rows changed since, asked for a page at a time (the
+ * worker's CHANGES_PAGE_ROWS), each answer a task of its own on the main thread. The first answer's
+ * revision is the one reached: a row that changes while later pages are asked for comes again next time.
+ */
+export async function readChanges(
+  before: IndexSnapshot,
+  ask: (after: number) => Promise<ChangesPage>,
+): Promise<IndexSnapshot> {
+  let revision: number | null = null;
+  let entries = before.revision === 0 ? [] : before.entries;
+  for (let after: number | null = 0; after !== null; ) {
+    const page = await ask(after);
+    revision ??= page.revision;
+    entries = entries.length === 0 ? page.entries : mergeEntries(entries, page.entries);
+    after = page.next;
+  }
+  return { revision: revision ?? before.revision, entries };
+}
+
 /**
  * The index of a dataset at its current revision. Each revision asks the worker only for the rows that
  * changed since the revision this page already has, and merges them in.
@@ -298,14 +325,11 @@ export function useRolloutIndex(dataset: DatasetSummary | null) {
     queryFn: async ({ signal }) => {
       if (!dataset) return [];
       const before = known.current.get(dataset.id) ?? { revision: 0, entries: [] };
-      const { entries, revision } = await client.request(
-        "changes",
-        { dataset: dataset.id, since: before.revision },
-        { signal },
+      const after = await readChanges(before, (from) =>
+        client.request("changes", { dataset: dataset.id, since: before.revision, after: from }, { signal }),
       );
-      const merged = before.revision === 0 ? entries : mergeEntries(before.entries, entries);
-      known.current.set(dataset.id, { revision, entries: merged });
-      return merged;
+      known.current.set(dataset.id, after);
+      return after.entries;
     },
   });
 }

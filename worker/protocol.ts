@@ -411,10 +411,14 @@ export interface SessionRequests {
     params: { dataset: string; server: string | null; harness: HarnessChoice };
     result: SessionSummary;
   };
-  /** Index rows changed after revision `since` (0: every row), and the revision they bring the caller to. */
+  /**
+   * Index rows changed after revision `since` (0: every row), in line order from the line after `after` (0:
+   * the first), at most a page of them; the revision they bring the caller to, and the line to ask from
+   * again (`next`, null: none is left).
+   */
   changes: {
-    params: { dataset: string; since: number };
-    result: { entries: RolloutIndexEntry[]; revision: number };
+    params: { dataset: string; since: number; after: number };
+    result: { entries: RolloutIndexEntry[]; revision: number; next: number | null };
   };
   /** Unreadable lines [start, end) in line order (a summary carries the first SUMMARY_ERRORS). */
   lineErrors: {

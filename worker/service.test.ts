@@ -74,3 +74,37 @@ describe("DataService.reanalyze", () => {
       expect(entry.counts).toEqual(wholeCounts.get(entry.line));
   });
 });
+
+describe("DataService.changes", () => {
+  it("pages the rows changed after a revision, in line order, and the pages add up to one answer", async () => {
+    const service = new DataService(inProcessPool());
+    const summary = await open(service, path.join(WA, "wa_noecho.jsonl"));
+    const id = summary.datasets[0]!.id;
+    const whole = service.changes(id, 0);
+    expect(whole.next).toBeNull();
+    expect(whole.entries.length).toBeGreaterThan(20);
+
+    const paged: RolloutIndexEntry[] = [];
+    const nexts: (number | null)[] = [];
+    for (let after: number | null = 0; after !== null; ) {
+      const page = service.changes(id, 0, after, 20);
+      expect(page.entries.length).toBeLessThanOrEqual(20);
+      expect(page.revision).toBe(whole.revision);
+      paged.push(...page.entries);
+      nexts.push(page.next);
+      after = page.next;
+    }
+    expect(paged).toEqual(whole.entries);
+    // A page ends at its last row's line, and the last page says none is left (no empty page after it).
+    expect(nexts).toEqual(
+      [20, 40, null].map((n, i) => (n === null ? null : whole.entries[20 * (i + 1) - 1]!.line)),
+    );
+
+    // Nothing changed since the current revision: one empty page.
+    expect(service.changes(id, whole.revision, 0, 20)).toEqual({
+      entries: [],
+      revision: whole.revision,
+      next: null,
+    });
+  });
+});

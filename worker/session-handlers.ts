@@ -5,7 +5,7 @@
 import { highlightJson } from "./highlight";
 import type { SessionRequests } from "./protocol";
 import type { Handlers } from "./rpc";
-import type { DataService } from "./service";
+import { CHANGES_PAGE_ROWS, type DataService } from "./service";
 import { progressAtMostEvery, SESSION_EVENT_MS } from "./workspace";
 
 /** A load's progress as the page gets it: at most once per session event's interval. */
@@ -23,7 +23,7 @@ export function sessionHandlers(service: DataService): Handlers<SessionRequests>
     recent: () => service.recent(),
     session: () => service.session(),
     reanalyze: ({ dataset, server, harness }) => service.reanalyze(dataset, server, harness),
-    changes: ({ dataset, since }) => service.changes(dataset, since),
+    changes: ({ dataset, since, after }) => service.changes(dataset, since, after, CHANGES_PAGE_ROWS),
     lineErrors: ({ dataset, start, end }) => service.lineErrors(dataset, start, end),
     prioritize: ({ dataset, lines }) => {
       service.prioritize(dataset, lines);

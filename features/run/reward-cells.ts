@@ -40,6 +40,11 @@ function drawn(point: RewardPoint): point is { recorded: number; contract: numbe
   return Number.isFinite(point.recorded) && Number.isFinite(point.contract);
 }
 
+function hasPair(pairs: readonly [number, number][], recorded: number, contract: number): boolean {
+  for (const pair of pairs) if (pair[0] === recorded && pair[1] === contract) return true;
+  return false;
+}
+
 export function rewardCells(points: readonly RewardPoint[]): RewardCells {
   let lo = 0;
   let hi = 1;
@@ -63,7 +68,7 @@ export function rewardCells(points: readonly RewardPoint[]): RewardCells {
     }
     cell.count++;
     if (recorded !== contract) cell.changed = true;
-    if (!cell.pairs.some(([r, c]) => r === recorded && c === contract)) {
+    if (!hasPair(cell.pairs, recorded, contract)) {
       if (cell.pairs.length < PAIRS_NAMED) cell.pairs.push([recorded, contract]);
       else cell.more = true;
     }
