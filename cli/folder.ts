@@ -45,6 +45,8 @@ export interface RoleOverride {
 export interface OpenedFolder {
   readonly root: string;
   readonly plan: FolderPlan;
+  /** Its hidden entries, never read (lib/folder hiddenEntries). */
+  readonly hidden: readonly string[];
   /** Absolute path of a file given relative to the folder. */
   absolute(path: string): string;
 }
@@ -183,11 +185,12 @@ export async function openFolder(
       `${terminalText(d.path)}: ${FILE_ROLE_LABEL[d.role]}${d.chosen ? " (chosen)" : ""}: ${terminalText(d.reason)}\n`,
     );
   }
-  const left = hiddenText(hiddenEntries(hidden));
+  const entries = hiddenEntries(hidden);
+  const left = hiddenText(entries);
   if (left !== null) await io.stderr.write(`${terminalText(root)}: ${terminalText(left)}\n`);
   const plan = planFolder(decisions);
   if (plan.runs.length === 0) await io.stderr.write(`${terminalText(root)}: no file holds rollouts\n`);
-  return { root, plan, absolute: (path) => join(root, ...path.split("/")) };
+  return { root, plan, hidden: entries, absolute: (path) => join(root, ...path.split("/")) };
 }
 
 /** One rollouts file a command reads, with what goes with it (a folder's configs and task rows, or --inputs). */
@@ -237,10 +240,22 @@ export async function sourcesOf(
   args: { readonly roles: readonly RoleOverride[]; readonly inputs?: string | null },
   io: CommandIo,
 ): Promise<Source[]> {
+  return (await openSources(file, args, io)).sources;
+}
+
+/** sourcesOf's sources, and the folder they were planned from (null for a FILE). */
+export async function openSources(
+  file: string,
+  args: { readonly roles: readonly RoleOverride[]; readonly inputs?: string | null },
+  io: CommandIo,
+): Promise<{ sources: Source[]; folder: OpenedFolder | null }> {
   const inputs = args.inputs ?? null;
   if (!(await isDirectory(file))) {
     const inputRows = inputs === null ? null : await loadInputIndex(inputs, io);
-    return [{ path: file, file: null, inputRows, config: null, configs: [], metrics: [] }];
+    return {
+      sources: [{ path: file, file: null, inputRows, config: null, configs: [], metrics: [] }],
+      folder: null,
+    };
   }
   const folder = await openFolder(file, args.roles, io);
   const sources: Source[] = [];
@@ -274,7 +289,7 @@ export async function sourcesOf(
       metrics,
     });
   }
-  return sources;
+  return { sources, folder };
 }
 
 /** The help paragraph of every command that takes a folder (resolve, verify, triage, export). */

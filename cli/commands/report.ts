@@ -27,10 +27,10 @@ import { CliError, isReadStopped, reportError } from "../errors";
 import {
   FOLDER_HELP,
   lineSource,
+  openSources,
   type RoleOverride,
   readRoleOverrides,
   type Source,
-  sourcesOf,
 } from "../folder";
 import { inputsHelp, roleHelp } from "../inputs";
 import type { CommandIo } from "../io";
@@ -275,7 +275,11 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
   if (!parsed.ok || parsed.help) return answerUsage(parsed, HELP, io);
   const args = parsed.args;
   try {
-    const sources = await sourcesOf(args.file, { roles: args.roles, inputs: args.inputs ?? null }, io);
+    const { sources, folder: opened } = await openSources(
+      args.file,
+      { roles: args.roles, inputs: args.inputs ?? null },
+      io,
+    );
     const [first] = sources;
     if (first === undefined) throw new CliError("usage", `${args.file} holds no rollouts file`);
     const marked = resolveMarks(args.marked, sources, args.file);
@@ -288,6 +292,7 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
       filter: args.filter,
       marked,
       reward: args.reward,
+      folder: opened === null ? null : { files: opened.plan.decisions, hidden: opened.hidden },
     });
     if ("error" in data) throw new CliError("usage", `--filter: ${data.error}`);
     const shown = data.runs.flatMap((run) => run.rollouts);

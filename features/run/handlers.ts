@@ -12,11 +12,12 @@ import { REPORT_UNREADABLE_MAX, renderReport } from "@/lib/report";
 import { type RunRow, runRow } from "@/lib/run";
 import { runOptions } from "@/worker/core";
 import { rolloutOf, rowContext } from "@/worker/jobs";
+import type { FolderSummary } from "@/worker/protocol";
 import type { Handlers } from "@/worker/rpc";
 import type { DataService } from "@/worker/service";
 import type { Dataset } from "@/worker/store";
 import type { RunRequests } from "./protocol";
-import { reportData } from "./report";
+import { type ReportFolder, reportData } from "./report";
 import { marksIn, reportScope } from "./report-scope";
 import {
   type PrecomputedRows,
@@ -115,6 +116,11 @@ async function* rollouts(dataset: Dataset, lines: readonly number[]): AsyncGener
  * The rollouts files a request on `dataset` covers (./report-scope.ts: its folder's, or itself), each with its
  * path in the folder (null alone) and its run source; files that are not read are left out.
  */
+/** The opened folder's files and hidden entries, as its report names them. */
+function folderOf(folder: FolderSummary | null): ReportFolder | null {
+  return folder === null ? null : { files: folder.files, hidden: folder.hidden };
+}
+
 function scopeSources(service: DataService, dataset: string) {
   const scope = reportScope(service.session().folder, dataset);
   const sources = scope.files.flatMap(({ dataset: id, file }) => {
@@ -164,6 +170,7 @@ export function runHandlers(service: DataService): Handlers<RunRequests> {
           filter,
           marked: marks.length === 0 ? null : marks,
           reward,
+          folder: folderOf(scope.folder === null ? null : service.session().folder),
         },
       );
       if ("error" in data) return data;

@@ -3,7 +3,7 @@
  * labelled with its file, marks as FILE:LINE; the page's Report button on any rollouts file of the opened
  * folder writes the same bytes.
  */
-import { cpSync } from "node:fs";
+import { cpSync, mkdirSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -32,6 +32,10 @@ beforeAll(async () => {
   dir = path.join(base, "two-runs");
   for (const server of SERVERS)
     cpSync(path.join(EXAMPLES, server), path.join(dir, server), { recursive: true });
+  // Beside the runs: a file no role fits and a hidden folder, which the report names.
+  await writeFile(path.join(dir, "notes.txt"), "what we changed in this run\n");
+  mkdirSync(path.join(dir, ".hydra"));
+  await writeFile(path.join(dir, ".hydra/config.yaml"), "seed: 1\n");
 });
 
 afterAll(async () => {
@@ -102,6 +106,16 @@ describe("the report of a folder", () => {
         const page = await handlers.runReport({ dataset, filter, marked, reward: "recorded" }, context);
         if ("error" in page) throw new Error(page.error);
         expect(page.html).toBe(cli.html);
+        // The folder's other files and its hidden entry are named, as the folder panel names them.
+        const other = page.html.split('data-testid="report-other-files"')[1]?.split("</table>")[0] ?? "";
+        expect(other).toContain("<td><code>notes.txt</code></td><td>not recognised</td>");
+        expect(other).toContain(
+          "<td><code>example_multi_step/configs/example_multi_step.yaml</code></td><td>Gym config</td>",
+        );
+        expect(other).toContain(
+          "<td><code>example_multi_step/data/example.jsonl</code></td><td>task rows (inputs)</td>",
+        );
+        expect(page.html).toContain('data-testid="report-hidden">Left out as hidden: .hydra/.</p>');
       }
     }
   });

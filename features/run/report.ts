@@ -3,6 +3,8 @@
  * chosen rollouts' calls and transcripts, for one file or for every rollouts file of a folder. Shared by the page's download (./handlers.ts) and
  * `cli report`, so both write the same bytes for the same file, filter and rollouts.
  */
+
+import { comparePaths, hiddenText, type RoleDecision } from "@/lib/folder";
 import {
   REPORT_MAX_ITEMS,
   REPORT_OUTCOME_CHARS,
@@ -123,6 +125,15 @@ export interface ReportRequest {
   readonly marked: readonly ReportMark[] | null;
   /** The run view's reward setting (lib/run reward.ts): the breakdown's zeros and pass@k's reward. */
   readonly reward: Reward;
+  /** The opened folder's files as each front end decided their roles, and its hidden entries; null for a file. */
+  readonly folder: ReportFolder | null;
+}
+
+/** What a folder's report says of the folder beside its rollouts files. */
+export interface ReportFolder {
+  readonly files: readonly Pick<RoleDecision, "path" | "role" | "reason" | "chosen">[];
+  /** lib/folder hiddenEntries of the folder. */
+  readonly hidden: readonly string[];
 }
 
 const byFile = (a: ReportSource, b: ReportSource) =>
@@ -217,7 +228,19 @@ export async function reportData(
       missing.length === 0 ? "" : ` Marked but not a rollout of the run, so not shown: ${missing.join(", ")}.`
     }`;
   }
-  return { title: request.title, filter: request.filter, runs, chosen };
+  const folderFiles = (request.folder?.files ?? [])
+    .flatMap(({ path, role, reason, chosen }) =>
+      role === "rollouts" ? [] : [{ path, role, reason, chosen }],
+    )
+    .sort((a, b) => comparePaths(a.path, b.path));
+  return {
+    title: request.title,
+    filter: request.filter,
+    runs,
+    chosen,
+    folder_files: folderFiles,
+    folder_hidden: request.folder === null ? null : hiddenText(request.folder.hidden),
+  };
 }
 
 /** The lines of the view that scored 0 or below in the reward (its breakdown's), among those the filter keeps. */

@@ -23,6 +23,8 @@ function data(): ReportData {
     filter: `field:agent_ref.name="${HOSTILE}"`,
     chosen: "1 rollout marked.",
     runs: [run(null, [rollout(7, null)])],
+    folder_files: [],
+    folder_hidden: null,
   };
 }
 
@@ -191,6 +193,31 @@ describe("renderReport", () => {
     // Both files' lines counted in the header.
     expect(html).toContain("4 rollouts");
     expect(html).not.toContain("<script");
+    expect(html).toContain("No other file in the folder.");
+  });
+
+  it("a folder's report names its other files, what each was read as and why, and its hidden entries, as text", () => {
+    const html = renderReport({
+      ...data(),
+      runs: [run("a/rollouts.jsonl", []), run("b/rollouts.jsonl", [])],
+      folder_files: [
+        { path: "a/configs/a.yaml", role: "config", reason: "A Gym config: 1 agent.", chosen: false },
+        { path: `notes ${HOSTILE}.txt`, role: "ignore", reason: `Not JSONL ${HOSTILE}`, chosen: false },
+        { path: "b/data/example.jsonl", role: "inputs", reason: "Task rows.", chosen: true },
+      ],
+      folder_hidden: `left out as hidden: .hydra/, ${HOSTILE}`,
+    });
+    const other = html.split('data-testid="report-other-files"')[1]?.split("</table>")[0] ?? "";
+    expect(other).toContain(
+      "<td><code>a/configs/a.yaml</code></td><td>Gym config</td><td>A Gym config: 1 agent.</td>",
+    );
+    expect(other).toContain("<td>not recognised</td><td>Not JSONL &lt;script&gt;");
+    expect(other).toContain("<td>task rows (inputs) (chosen)</td>");
+    expect(html).toContain(
+      '<p class="muted" data-testid="report-hidden">Left out as hidden: .hydra/, &lt;script&gt;',
+    );
+    expect(html).not.toContain("<script");
+    expect(tags(html).filter((tag) => /\son[a-z]+=/i.test(tag))).toEqual([]);
   });
 
   it("counts the breakdown's own rollouts, as the page does under a filter, and says when nothing had a reward", () => {

@@ -4,6 +4,7 @@
  * string, so `cli report` and the page's download give the same bytes for the same input; every text from
  * the data goes through `escapeHtml` (model text is never HTML), and nothing in it depends on the clock.
  */
+import { FILE_ROLE_LABEL, type FileRole } from "../folder";
 import type { Policy } from "../identity/types";
 import { passScopeText, type RewardSource, type RunMetrics } from "../metrics";
 import { displayName } from "../names";
@@ -118,6 +119,16 @@ export interface UnreadableLine {
   readonly reason: string;
 }
 
+/** A file of a reported folder that is not a rollouts file, with what it was read as and why. */
+export interface ReportFolderFile {
+  readonly path: string;
+  readonly role: Exclude<FileRole, "rollouts">;
+  /** lib/folder's sentence: what in the file decided its role (the page's folder panel, the CLI's stderr). */
+  readonly reason: string;
+  /** The user chose the role (the page's role select, the CLI's --role). */
+  readonly chosen: boolean;
+}
+
 export interface ReportData {
   /** What the report is of: the file or folder name. */
   readonly title: string;
@@ -130,6 +141,13 @@ export interface ReportData {
    * in the run that scored 0 or below in the recorded reward (mark rollouts to choose others)."
    */
   readonly chosen: string;
+  /**
+   * A folder's other files (configs, task rows, metrics, files not recognised), in path order, and its
+   * hidden entries' sentence (lib/folder hiddenText): what the report leaves out is named. Empty and null
+   * for a file's report.
+   */
+  readonly folder_files: readonly ReportFolderFile[];
+  readonly folder_hidden: string | null;
 }
 
 /** Unreadable lines named per file, with what each is; the count says how many more there are. */
@@ -374,8 +392,26 @@ ${metrics(run, data.filter, 3)}
   );
   return `<section data-testid="report-folder"><h2>Rollouts files</h2>
 ${wholeFolder(data.runs)}${files}
-</section>
+${otherFiles(data)}</section>
 ${each.join("\n")}`;
+}
+
+/** The folder's files that are not rollouts, and its hidden entries: the folder as the page lists it. */
+function otherFiles(data: ReportData): string {
+  const rows = data.folder_files.map((file) => [
+    cell(`<code>${name(file.path)}</code>`),
+    cell(escapeHtml(`${FILE_ROLE_LABEL[file.role]}${file.chosen ? " (chosen)" : ""}`)),
+    cell(escapeHtml(file.reason)),
+  ]);
+  const listed =
+    rows.length === 0
+      ? `<p class="muted">No other file in the folder.</p>\n`
+      : `<h3>Other files in the folder</h3>\n${table(["file", "read as", "why"], rows, "report-other-files")}\n`;
+  const hidden =
+    data.folder_hidden === null
+      ? ""
+      : `<p class="muted" data-testid="report-hidden">${escapeHtml(`${data.folder_hidden.charAt(0).toUpperCase()}${data.folder_hidden.slice(1)}.`)}</p>\n`;
+  return `${listed}${hidden}`;
 }
 
 /**
