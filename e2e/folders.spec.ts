@@ -534,3 +534,37 @@ test("a folder of several runs: the whole folder's answer sums them as `cli tria
   expect(csv).toBe(cli(["triage", dir, "--format", "csv"]).stdout.replaceAll(`${dir}/`, ""));
   expect(csv.startsWith("file,line,")).toBe(true);
 });
+
+test("files picked together with their Gym config are read as a folder of them: the config routes the lines, as `cli triage` on a folder of those files", async ({
+  page,
+}) => {
+  const dir = path.join(SERVERS, "example_multi_step");
+  const picked = ["data/example_rollouts.jsonl", "configs/example_multi_step.yaml", "data/example.jsonl"];
+  await page.goto("/");
+  await page
+    .getByTestId("file-input")
+    .first()
+    .setInputFiles(picked.map((p) => path.join(dir, p)));
+  await waitReady(page);
+  await expect(page.getByTestId("folder-panel").locator("summary")).toContainText(
+    "Files picked together, read as a folder: 3 files, 1 rollouts file",
+  );
+  const recorded = readJsonlFile(path.join(dir, "data/example_rollouts.jsonl")).map(RecordedSchema);
+  const listed = await rows(page);
+  expect(listed.length).toBe(recorded.length);
+  for (const row of listed) {
+    expect(row.source, `line ${row.line}`).toBe("config");
+    expect(row.server).toBe("example_multi_step");
+    expect(row.reward, `line ${row.line}`).toBe(String(recorded[row.line - 1]));
+  }
+  // The CLI reads them as a folder holding only them: the page cannot name one, so the command says DIR.
+  await expect(page.getByTestId("export-cli")).toHaveText("npm run --silent cli -- triage DIR --format csv");
+  const folder = mkdtempSync(path.join(tmpdir(), "picked-"));
+  for (const p of picked) copyFileSync(path.join(dir, p), path.join(folder, path.basename(p)));
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByTestId("export-csv").click(),
+  ]);
+  const csv = readFileSync(await download.path(), "utf8");
+  expect(csv).toBe(cli(["triage", folder, "--format", "csv"]).stdout);
+});

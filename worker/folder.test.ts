@@ -54,6 +54,7 @@ describe("applyPlan and folderSummary", () => {
 
     const summary = folderSummary({
       name: "run",
+      picked: false,
       entries: [],
       heads,
       overrides: new Map(),
@@ -121,5 +122,50 @@ describe("a folder's files", () => {
     const rollouts = summary.datasets.filter((d) => d.kind === "rollouts").map((d) => d.name);
     expect(rollouts).toEqual([...rollouts].sort(comparePaths));
     expect(rollouts[0]).toBe("image_tools/data/example_rollouts.jsonl");
+  });
+});
+
+describe("files picked together", () => {
+  const dir = join(import.meta.dirname, "../fixtures/gym-examples/resources_servers/iheval");
+  const picked = (...paths: string[]) =>
+    paths.map((p) => ({
+      kind: "file" as const,
+      file: new File([readFileSync(join(dir, p))], p.split("/").pop() ?? p),
+    }));
+  const never = new AbortController().signal;
+
+  it("are read as a folder when a Gym config is among them: it routes the rollouts' lines", async () => {
+    const service = new DataService(inProcessPool());
+    const summary = await service.load(
+      picked("data/example_rollouts.jsonl", "configs/iheval.yaml", "configs/iheval_serve.yaml"),
+      null,
+      never,
+      () => {},
+    );
+    await service.settled();
+    expect(summary.folder).toMatchObject({ name: "3 files picked together", picked: true });
+    expect(summary.folder?.files.map((f) => [f.path, f.role])).toEqual([
+      ["example_rollouts.jsonl", "rollouts"],
+      ["iheval.yaml", "config"],
+      ["iheval_serve.yaml", "config"],
+    ]);
+    const rollouts = summary.datasets.find((d) => d.kind === "rollouts");
+    const entry = service.changes(rollouts?.id ?? "", 0).entries[0];
+    expect(entry?.server_source).toBe("config");
+    expect(service.fileOf(rollouts?.id ?? "")?.configs).toEqual(["iheval.yaml", "iheval_serve.yaml"]);
+  });
+
+  it("stay files without a config or metrics file among them, and the rollouts alone are not routed", async () => {
+    const service = new DataService(inProcessPool());
+    const summary = await service.load(
+      picked("data/example_rollouts.jsonl", "data/example.jsonl"),
+      null,
+      never,
+      () => {},
+    );
+    await service.settled();
+    expect(summary.folder).toBeNull();
+    const rollouts = summary.datasets.find((d) => d.kind === "rollouts");
+    expect(service.changes(rollouts?.id ?? "", 0).entries[0]?.server_source).not.toBe("config");
   });
 });

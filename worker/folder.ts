@@ -108,6 +108,8 @@ export async function folderHead(entry: FolderEntry): Promise<FolderFile> {
 /** The opened folder: its files, what was read of each for its role, the user's roles, and its plan. */
 export interface OpenedFolder {
   readonly name: string;
+  /** Files picked together and read as a folder (lib/folder readAsFolder). */
+  readonly picked: boolean;
   readonly entries: readonly FolderEntry[];
   readonly heads: readonly FolderFile[];
   readonly overrides: ReadonlyMap<string, FileRole>;
@@ -167,6 +169,7 @@ export function folderSummary(folder: OpenedFolder): FolderSummary {
   const head = (path: string) => folder.heads.find((h) => h.path === path)?.head ?? null;
   return {
     name: folder.name,
+    picked: folder.picked,
     hidden: folder.hidden,
     files: folder.plan.decisions.map((d) => ({
       path: d.path,

@@ -178,6 +178,8 @@ export interface GymMetricsView {
 export interface FolderSummary {
   /** The folder's name (the picked or dropped directory). */
   readonly name: string;
+  /** Files picked together and read as a folder (lib/folder readAsFolder), not a directory. */
+  readonly picked: boolean;
   /** Its hidden entries, never read (lib/folder hiddenEntries: a hidden folder once, with a slash). */
   readonly hidden: readonly string[];
   readonly files: readonly FolderFileView[];

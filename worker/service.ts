@@ -19,6 +19,7 @@ import {
   hiddenEntries,
   isHiddenPath,
   planFolder,
+  readAsFolder,
 } from "../lib/folder";
 import { type HarnessChoice, sameChoice } from "../lib/harness";
 import { type OpenedDetail, servers } from "./core";
@@ -61,6 +62,22 @@ type Progress = (progress: LoadProgress) => void;
  * that near 6 ms, and a file's first index or a second of landing rewards comes in a few answers.
  */
 export const CHANGES_PAGE_ROWS = 1000;
+
+/**
+ * Local files picked together that lib/folder reads as a folder (a Gym config or metrics file beside a
+ * rollouts file): the folder's entries, each at its file's name, and the folder's name; else null.
+ */
+async function pickedTogether(
+  sources: readonly Source[],
+): Promise<{ name: string; entries: FolderEntry[] } | null> {
+  const entries: FolderEntry[] = [];
+  for (const source of sources) {
+    if (source.kind !== "file") return null;
+    entries.push({ path: source.file.name, file: source.file });
+  }
+  if (entries.length < 2 || !readAsFolder(await Promise.all(entries.map(folderHead)))) return null;
+  return { name: `${entries.length} files picked together`, entries };
+}
 
 /** Position of the first of `lines` (sorted) above `after`. */
 function firstAfter(lines: readonly number[], after: number): number {
@@ -180,6 +197,8 @@ export class DataService {
       else fresh.push(source);
     }
     if (grew && fresh.length === 0) return this.workspace.flush();
+    const together = await pickedTogether(fresh);
+    if (together !== null) return this.loadFolder(together.name, together.entries, signal, progress, true);
     const opened = await this.openAll(
       fresh.map((source) => ({ source, id: newDatasetId(), fallbackServer, restored: false })),
       signal,
@@ -241,6 +260,8 @@ export class DataService {
     entries: readonly FolderEntry[],
     signal: AbortSignal,
     progress: Progress,
+    /** The entries are files picked together (lib/folder readAsFolder), not a directory's. */
+    picked = false,
   ): Promise<SessionSummary> {
     // In the order cli triage DIR walks them: the files' table, the chips and the file shown first follow it.
     const visible = entries
@@ -249,7 +270,7 @@ export class DataService {
     const heads = await Promise.all(visible.map(folderHead));
     const hidden = hiddenEntries(entries.map((entry) => entry.path));
     return this.openFolder(
-      { name, entries: visible, heads, overrides: new Map(), hidden },
+      { name, picked, entries: visible, heads, overrides: new Map(), hidden },
       new Map(),
       signal,
       progress,

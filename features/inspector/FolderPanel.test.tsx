@@ -148,6 +148,7 @@ describe("FolderPanel", () => {
   };
   const recognised: FolderSummary = {
     name: "x",
+    picked: false,
     hidden: [],
     files: [
       file("data/example_rollouts.jsonl", "rollouts"),

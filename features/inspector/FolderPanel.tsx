@@ -140,7 +140,14 @@ export function FolderPanel({
     <div className={styles.folderPanel}>
       <details data-testid="folder-panel" open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
         <summary>
-          Folder <span className="mono">{folder.name}</span>: {folder.files.length} file
+          {folder.picked ? (
+            "Files picked together, read as a folder"
+          ) : (
+            <>
+              Folder <span className="mono">{folder.name}</span>
+            </>
+          )}
+          : {folder.files.length} file
           {folder.files.length === 1 ? "" : "s"}, {folder.runs.length} rollouts file
           {folder.runs.length === 1 ? "" : "s"}
           {odd > 0

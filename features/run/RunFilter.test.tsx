@@ -101,11 +101,20 @@ describe("the export's CLI command", () => {
   });
 
   it("reads a folder's file as the folder, whose task rows are its own: no --inputs, no file's own choices", () => {
-    const folder = { name: "my run", runs: 2, roles: [{ path: "data/x.jsonl", role: "inputs" }] };
+    const folder = {
+      name: "my run",
+      picked: false,
+      runs: 2,
+      roles: [{ path: "data/x.jsonl", role: "inputs" }],
+    };
     // A server or harness chosen for the shown file is not the folder's: the folder's triage leaves them out.
     const chosen = { server: "workplace_assistant", harness: { all: "hermes-legacy" as const, agents: {} } };
     expect(exportCommand({ ...base, ...chosen, folder, inputsName: "data/example.jsonl" })).toBe(
       "npm run --silent cli -- triage 'my run' --role 'data/x.jsonl=inputs' --format csv",
     );
+    // Files picked together: a folder holding only them, which the page cannot name.
+    expect(
+      exportCommand({ ...base, folder: { ...folder, name: "2 files picked together", picked: true } }),
+    ).toBe("npm run --silent cli -- triage DIR --role 'data/x.jsonl=inputs' --format csv");
   });
 });

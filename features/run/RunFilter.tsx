@@ -41,6 +41,8 @@ interface Props {
    */
   folder: {
     readonly name: string;
+    /** Files picked together and read as a folder: the CLI reads them as a folder holding only them. */
+    readonly picked: boolean;
     readonly runs: number;
     /** Roles the user chose in the folder's table (`--role PATH=ROLE`). */
     readonly roles: readonly { readonly path: string; readonly role: string }[];
@@ -120,7 +122,9 @@ export function exportCommand(input: ExportCommandInput): string {
   const chosen = folder === null ? formatHarnessChoice(input.harness) : "";
   const harness = chosen === "" ? "" : ` --harness ${shellQuote(chosen)}`;
   const filter = filterApplies(input.filter) ? ` --filter ${shellQuote(input.filter.trim())}` : "";
-  return `npm run --silent cli -- triage ${shellQuote(folder?.name ?? input.fileName)}${roles}${inputs}${server}${harness} --format csv${filter}`;
+  // Files picked together have no folder of their own: the CLI takes one that holds them (cliNote says so).
+  const path = folder === null ? shellQuote(input.fileName) : folder.picked ? "DIR" : shellQuote(folder.name);
+  return `npm run --silent cli -- triage ${path}${roles}${inputs}${server}${harness} --format csv${filter}`;
 }
 
 /** The structured filter (lib/run syntax), the export of what it keeps, and the inferred harness offer. */
@@ -132,7 +136,9 @@ export const RunFilter = memo(function RunFilter(props: Props) {
   const cliNote =
     props.folder === null
       ? "the same bytes"
-      : "run in the folder's parent: the same rows, paths in next steps from there";
+      : props.folder.picked
+        ? "DIR: a folder holding the picked files and nothing else; the same rows"
+        : "run in the folder's parent: the same rows, paths in next steps from there";
   const files = props.folder === null ? "" : folderFilesText(props.folder.runs);
   return (
     <div className={styles.runFilter}>

@@ -58,5 +58,6 @@ export {
   MAX_WHOLE_FILE_BYTES,
   ROLE_SNIFF_BYTES,
   type RoleDecision,
+  readAsFolder,
   runFileAlone,
 } from "./roles";

@@ -187,13 +187,24 @@ export function fileRole(file: FolderFile): RoleDecision {
 }
 
 /**
+ * Files picked together (several files, not a folder) are read as a folder of those files when a Gym config
+ * or metrics file is among them beside a rollouts file, so the config routes the rollouts' lines and the
+ * metrics are compared, as in the folder they came from. Their names are the folder's paths: they must differ.
+ */
+export function readAsFolder(files: readonly FolderFile[]): boolean {
+  if (files.length < 2 || new Set(files.map((file) => file.path)).size !== files.length) return false;
+  const roles = new Set(files.map((file) => fileRole(file).role));
+  return roles.has("rollouts") && (roles.has("config") || roles.has("metrics"));
+}
+
+/**
  * A Gym config or metrics file opened alone, where rollouts were expected (a file picked by itself, `cli
  * triage FILE`): what it is and how it is used, as a folder would read it (fileRole); null for any other file.
  */
 export function runFileAlone(file: FolderFile): string | null {
   const decided = fileRole(file);
   const open =
-    "Open the folder that holds it and the run's rollouts (Open folder…, or the CLI with the folder)";
+    "Open it with the run's rollouts: pick both files together, or open the folder that holds them (Open folder…; the CLI takes the folder)";
   if (decided.role === "config")
     return `This is a Gym config (${decided.reason.replace(/\.$/, "")}), not rollouts: it routes a run's lines to their servers when read with them. ${open}.`;
   if (decided.role === "metrics")
