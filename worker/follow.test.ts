@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FOLLOW_CHECK_BYTES, followState, pollOnce } from "./follow";
+import { FOLLOW_CHECK_BYTES, followState, lastLineWhole, pollOnce } from "./follow";
 import { servedFile } from "./test-served";
 
 /** A served file, and the follow state of having read it to its last line break. */
@@ -37,6 +37,43 @@ describe("following a growing file", () => {
     expect(state.from).toBe(16);
     expect(state.waiting).toBe(5);
     expect(await pollOnce(state, file.fetcher, signal)).toEqual({ kind: "same" });
+  });
+
+  it("a last line read whole without its break (Gym's files end so) takes the next byte as its break", async () => {
+    const encode = (t: string) => new TextEncoder().encode(t);
+    expect(lastLineWhole(encode('{"b":2}'))).toBe(true);
+    expect(lastLineWhole(encode('{"b":2, "s": NaN}'))).toBe(true);
+    expect(lastLineWhole(encode('{"b":'))).toBe(false);
+    expect(lastLineWhole(encode("  "))).toBe(false);
+
+    const file = servedFile(encode('{"a":1}\n{"b":2}'));
+    const read = file.bytes();
+    const state = followState(
+      "u",
+      read.length,
+      read.slice(0, FOLLOW_CHECK_BYTES),
+      read.slice(-FOLLOW_CHECK_BYTES),
+    );
+    expect(state.open).toBe(true);
+    expect(await pollOnce(state, file.fetcher, signal)).toEqual({ kind: "same" });
+    // The writer ends that line and writes another: the break is that line's, the new line is handed on.
+    file.set(encode('{"a":1}\n{"b":2}\n{"c":3}\n'));
+    const grown = await pollOnce(state, file.fetcher, signal);
+    expect(grown.kind === "grown" ? text(grown.lines) : grown.kind).toBe('{"c":3}\n');
+    expect(state).toMatchObject({ open: false, from: 24, waiting: 0 });
+
+    // A line read whole that then goes on was not a line: the file was rewritten.
+    const other = servedFile(encode('{"a":1}\n{"b":2}'));
+    const bytes = other.bytes();
+    const cut = followState(
+      "u",
+      bytes.length,
+      bytes.slice(0, FOLLOW_CHECK_BYTES),
+      bytes.slice(-FOLLOW_CHECK_BYTES),
+    );
+    other.set(encode('{"a":1}\n{"b":2}, "c": 3}\n'));
+    const polled = await pollOnce(cut, other.fetcher, signal);
+    expect(polled.kind === "changed" ? polled.problem : polled.kind).toMatch(/went on after it was read/);
   });
 
   it("says a truncated file and never reads it again as the same", async () => {

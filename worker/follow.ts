@@ -3,9 +3,11 @@
  * the server for the bytes from just before what it has read (`Range: bytes=N-`), checks that the bytes it
  * already read are still there (the file's first FOLLOW_CHECK_BYTES and the last FOLLOW_CHECK_BYTES before
  * where it stopped), and hands on the complete lines that were appended; a last line without its line break
- * waits for it. A file that shrank, or whose read bytes changed (truncated, rewritten, replaced by another
- * run), is said and no longer followed: its new content is never mixed into the old rows.
+ * waits for it, unless it parses whole (lastLineWhole). A file that shrank, or whose read bytes changed
+ * (truncated, rewritten, replaced by another run), is said and no longer followed: its new content is never
+ * mixed into the old rows.
  */
+import { parseJsonLine } from "../lib/jsonl";
 
 /**
  * How often a followed file is asked whether it grew. A line appended to a followed file should show with
@@ -20,6 +22,17 @@ export const FOLLOW_CHECK_BYTES = 4096;
 
 const LF = 0x0a;
 
+/**
+ * A followed file's last line without its line break is read as a line when it parses as JSON: Gym writes
+ * whole lines and ships its files without a final line break (its example folders' rollouts and task rows),
+ * while a line cut by a write still in progress does not parse (its brackets are not closed). When the file
+ * grows, its next byte must be that line's break (pollOnce).
+ */
+export function lastLineWhole(bytes: Uint8Array): boolean {
+  const text = new TextDecoder().decode(bytes);
+  return text.trim() !== "" && parseJsonLine(text).ok;
+}
+
 export interface FollowState {
   readonly url: string;
   /** Offset just past the last complete line read. */
@@ -30,6 +43,8 @@ export interface FollowState {
   tail: Uint8Array;
   /** Bytes of a last line still without its line break. */
   waiting: number;
+  /** The bytes read end with a whole line without its line break (lastLineWhole): the next byte must be one. */
+  open: boolean;
   /** Set once the file is no longer what was read: following stops. */
   problem: string | null;
 }
@@ -91,7 +106,15 @@ export function rangeTotal(header: string | null): number | null {
 
 /** The state after reading a file's first `from` bytes, whose first and last bytes are given. */
 export function followState(url: string, from: number, head: Uint8Array, tail: Uint8Array): FollowState {
-  return { url, from, head, tail, waiting: 0, problem: null };
+  return {
+    url,
+    from,
+    head,
+    tail,
+    waiting: 0,
+    open: tail.length > 0 && tail[tail.length - 1] !== LF,
+    problem: null,
+  };
 }
 
 function shrank(from: number, size: number): string {
@@ -101,11 +124,22 @@ function shrank(from: number, size: number): string {
 const REPLACED =
   "Bytes already read changed: the file was rewritten or replaced, so it is no longer followed. Reopen it to read it again.";
 
+const LAST_LINE_GREW =
+  "The last line, read whole without its line break, went on after it was read: the file was rewritten, so it is no longer followed. Reopen it to read it again.";
+
 async function readRange(fetcher: Fetch, url: string, range: string, signal: AbortSignal) {
   const response = await fetcher(url, { headers: { Range: `bytes=${range}` }, signal });
   const bytes = response.status === 206 ? new Uint8Array(await response.arrayBuffer()) : null;
   if (response.status !== 206) await response.body?.cancel();
   return { status: response.status, total: rangeTotal(response.headers.get("content-range")), bytes };
+}
+
+/** The last `keep` bytes of `bytes` followed by `more`. */
+function appended(bytes: Uint8Array, more: Uint8Array, keep: number): Uint8Array {
+  const both = new Uint8Array(bytes.length + more.length);
+  both.set(bytes);
+  both.set(more, bytes.length);
+  return both.slice(Math.max(0, both.length - keep));
 }
 
 /** Asks the server once whether the file grew; updates `state` for the lines it hands on. */
@@ -129,7 +163,15 @@ export async function pollOnce(state: FollowState, fetcher: Fetch, signal: Abort
   if (size < state.from) return { kind: "changed", problem: shrank(state.from, size) };
   if (!sameBytes(read.bytes.subarray(0, state.tail.length), state.tail))
     return { kind: "changed", problem: REPLACED };
-  const rest = read.bytes.subarray(state.tail.length);
+  let rest = read.bytes.subarray(state.tail.length);
+  if (state.open && rest.length > 0) {
+    // The line read whole without its break: what follows must start with it.
+    if (rest[0] !== LF) return { kind: "changed", problem: LAST_LINE_GREW };
+    state.open = false;
+    state.from += 1;
+    state.tail = appended(state.tail, rest.subarray(0, 1), FOLLOW_CHECK_BYTES);
+    rest = rest.subarray(1);
+  }
   const newline = rest.lastIndexOf(LF);
   state.waiting = rest.length - (newline + 1);
   if (newline === -1) return { kind: "same" };
@@ -146,10 +188,7 @@ export async function pollOnce(state: FollowState, fetcher: Fetch, signal: Abort
       return { kind: "changed", problem: REPLACED };
   }
   const lines = rest.slice(0, newline + 1);
-  const before = new Uint8Array(state.tail.length + lines.length);
-  before.set(state.tail);
-  before.set(lines, state.tail.length);
-  state.tail = before.slice(Math.max(0, before.length - FOLLOW_CHECK_BYTES));
+  state.tail = appended(state.tail, lines, FOLLOW_CHECK_BYTES);
   if (state.head.length === state.from && state.head.length < FOLLOW_CHECK_BYTES) {
     // The head held the whole file read so far: it grows with it, up to FOLLOW_CHECK_BYTES.
     const head = new Uint8Array(state.head.length + lines.length);

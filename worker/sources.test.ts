@@ -186,14 +186,14 @@ describe("reading a source", () => {
   });
 });
 
-describe("a served file that grows (cli view)", () => {
-  async function until(check: () => boolean): Promise<void> {
-    for (let waited = 0; !check(); waited += 50) {
-      if (waited > 10_000) throw new Error("timed out");
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+async function until(check: () => boolean): Promise<void> {
+  for (let waited = 0; !check(); waited += 50) {
+    if (waited > 10_000) throw new Error("timed out");
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
 
+describe("a served file that grows (cli view)", () => {
   it("appends new complete lines with their rewards; a partial line waits; a shrunk file is said", async () => {
     const whole = readFileSync(noecho);
     const lineEnds = [...whole.entries()].flatMap(([at, byte]) => (byte === 0x0a ? [at + 1] : []));
@@ -235,6 +235,52 @@ describe("a served file that grows (cli view)", () => {
       await until(() => service.get(id)?.summary().follow?.problem != null);
       expect(service.get(id)?.summary().follow?.problem).toMatch(/shrank/);
       expect(entries(service, id)).toHaveLength(lineEnds.length);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});
+
+describe("a served file whose last line has no line break (Gym ships its files so)", () => {
+  it("reads that line when it parses whole, and the line break that ends it later adds no line", async () => {
+    const whole = readFileSync(noecho);
+    const lineEnds = [...whole.entries()].flatMap(([at, byte]) => (byte === 0x0a ? [at + 1] : []));
+    // Three lines, the third without its break; the task rows likewise.
+    const served = servedFile(whole.subarray(0, lineEnds[2]! - 1));
+    const inputs = readFileSync(inputsFile);
+    const inputsServed = servedFile(inputs.subarray(0, inputs.length - 1));
+    vi.stubGlobal("fetch", (url: string, init?: RequestInit) =>
+      url === "/i" ? inputsServed.fetcher(url, init) : served.fetcher(url, init),
+    );
+    try {
+      const service = new DataService(inProcessPool());
+      const loaded = await service.load(
+        [
+          { kind: "remote", url: "/i", name: "inputs.jsonl" },
+          { kind: "remote", url: "/f", name: "wa.jsonl" },
+        ],
+        null,
+        never,
+        ignore,
+      );
+      await service.settled();
+      const id = loaded.datasets.find((dataset) => dataset.kind === "rollouts")!.id;
+      expect(entries(service, id).map((row) => row.line)).toEqual([1, 2, 3]);
+      const inputsId = loaded.datasets.find((dataset) => dataset.kind === "inputs")!.id;
+      expect(service.get(inputsId)?.summary().rows).toBe(inputs.toString("utf8").trim().split("\n").length);
+
+      // The run goes on: the third line's break, then the rest of the file.
+      served.set(whole);
+      await until(() => entries(service, id).length === lineEnds.length);
+      await service.settled();
+      const rows = entries(service, id);
+      expect(rows.map((row) => row.line)).toEqual(lineEnds.map((_, i) => i + 1));
+      expect(rows.map((row) => row.contract)).toEqual(expectedNoecho().map((row) => row.contract.reward));
+      expect(service.get(id)?.summary().follow).toMatchObject({
+        following: true,
+        waiting_bytes: 0,
+        problem: null,
+      });
     } finally {
       vi.unstubAllGlobals();
     }

@@ -15,7 +15,7 @@ import { formatHarnessChoice, type HarnessChoice, NO_HARNESS } from "../lib/harn
 import { GzipError, gunzipIfGzip, gzipDamageText, streamChunks } from "../lib/jsonl";
 import type { RunRow } from "../lib/run";
 import type { AnalyzedRollout } from "./core";
-import { type FollowState, followSummary, notFollowedSummary } from "./follow";
+import { type FollowState, followSummary, lastLineWhole, notFollowedSummary } from "./follow";
 import type { AnalysisOptions, IndexedBatch, IndexedLine, IndexJob } from "./jobs";
 import {
   DATASET_ID_PREFIX,
@@ -343,8 +343,9 @@ export interface IngestOptions {
   /** Bytes per batch (default BATCH_BYTES; tests use small batches to see several). */
   readonly batchBytes?: number;
   /**
-   * A file still being written (followed): a last line without its line break is not indexed but waits
-   * (its bytes are counted in `waiting`), as a half-written rollout is not a line yet.
+   * A file still being written (followed): a last line without its line break waits for it (its bytes are
+   * counted in `waiting`), as a half-written rollout is not a line yet, unless it parses whole (./follow.ts
+   * lastLineWhole: Gym's files end without a line break).
    */
   readonly holdPartialLine?: boolean;
   /** Called after each batch lands (rows streamed in) and as bytes are read. */
@@ -525,7 +526,7 @@ async function ingestStream(
     if (pendingBytes > 0) {
       const whole = options.holdPartialLine ? concat(pending) : null;
       const newline = whole === null ? -1 : whole.lastIndexOf(LF);
-      if (whole === null) await cut(pending);
+      if (whole === null || lastLineWhole(whole.subarray(newline + 1))) await cut(pending);
       else if (newline !== -1) await cut([whole.subarray(0, newline + 1)]);
     }
     await dispatcher.drain();
