@@ -1,7 +1,8 @@
 /**
  * What `view` lets in (Node only). The server listens on 127.0.0.1 alone; on top of that:
- * - the Host header must name this server (127.0.0.1:PORT or localhost:PORT), so a page on another site whose
- *   name was rebound to 127.0.0.1 (DNS rebinding) is refused;
+ * - the Host header must name the loopback (127.0.0.1, localhost or [::1], on any port: an SSH tunnel may
+ *   forward another local port), so a page on another site whose name was rebound to 127.0.0.1 (DNS
+ *   rebinding), which the browser sends with that site's name, is refused;
  * - every request carries the token printed with the URL, as Jupyter does: once in the URL (`?token=`), which
  *   sets a cookie, then the cookie (or an `X-View-Token` header, for scripts);
  * - a file path is relative to the served folder, has no `.`/`..` segment, and its real path (symlinks
@@ -27,8 +28,8 @@ export function cookieName(port: number): string {
   return `ri_view_${port}`;
 }
 
-export function hostAllowed(host: string | undefined, port: number): boolean {
-  return host === `127.0.0.1:${port}` || host === `localhost:${port}`;
+export function hostAllowed(host: string | undefined): boolean {
+  return host !== undefined && /^(?:127\.0\.0\.1|localhost|\[::1\])(?::\d{1,5})?$/i.test(host);
 }
 
 function sameToken(given: string | undefined | null, token: string): boolean {
@@ -62,8 +63,12 @@ export function admit(
   token: string,
 ): Admission {
   const host = request.headers.host;
-  if (!hostAllowed(typeof host === "string" ? host : undefined, port)) {
-    return { ok: false, status: 403, reason: "this server answers only to 127.0.0.1 and localhost" };
+  if (!hostAllowed(typeof host === "string" ? host : undefined)) {
+    return {
+      ok: false,
+      status: 403,
+      reason: `this server answers only to 127.0.0.1 and localhost (the page asked for ${typeof host === "string" && host !== "" ? host : "no host"}): open the URL view printed, on this machine or through an SSH tunnel`,
+    };
   }
   const url = new URL(request.url, `http://127.0.0.1:${port}`);
   const cookie = request.headers.cookie;

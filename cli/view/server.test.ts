@@ -88,11 +88,16 @@ describe("view server", () => {
     expect((await get(port, "/", { "x-view-token": TOKEN })).body).toBe("app");
   });
 
-  it("refuses another Host (DNS rebinding), even with the token", async () => {
-    for (const host of [`evil.example:${port}`, `127.0.0.1:${port + 1}`, "127.0.0.1"]) {
-      expect((await get(port, "/", { ...cookie(), host })).status).toBe(403);
+  it("refuses another Host (DNS rebinding), even with the token; a loopback name on any port is a tunnel's", async () => {
+    for (const host of [`evil.example:${port}`, `127.0.0.1.evil.example:${port}`, "localhost.evil.example"]) {
+      const refused = await get(port, "/", { ...cookie(), host });
+      expect(refused.status, host).toBe(403);
+      expect(refused.body).toContain("127.0.0.1");
     }
-    expect((await get(port, "/", { ...cookie(), host: `localhost:${port}` })).status).toBe(200);
+    // `ssh -L 8182:127.0.0.1:PORT`: the browser names the tunnel's port.
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port + 1}`, "127.0.0.1", "[::1]:9999"]) {
+      expect((await get(port, "/", { ...cookie(), host })).status, host).toBe(200);
+    }
   });
 
   it("lists the folder (hidden entries and symlinks left out)", async () => {
