@@ -82,9 +82,18 @@ async function startView(folder: string): Promise<URL> {
   return new URL(printed);
 }
 
+/** Stops a `view` started here (its whole process group), if it still runs. */
+function stopView(view: ChildProcess | undefined): void {
+  if (view?.pid === undefined || view.exitCode !== null || view.signalCode !== null) return;
+  try {
+    process.kill(-view.pid, "SIGINT");
+  } catch {
+    // Already gone.
+  }
+}
+
 test.afterAll(() => {
-  for (const view of views)
-    if (view.pid !== undefined && view.exitCode === null) process.kill(-view.pid, "SIGINT");
+  for (const view of views) stopView(view);
   rmSync(base, { recursive: true, force: true });
 });
 
@@ -113,7 +122,11 @@ test("a request without the token is refused", async () => {
 });
 
 test("a request with another Host is refused, token or not (DNS rebinding)", async () => {
-  for (const other of [`attacker.example:${port}`, "attacker.example", `127.0.0.1:${port + 1}`]) {
+  for (const other of [
+    `attacker.example:${port}`,
+    "attacker.example",
+    `127.0.0.1.attacker.example:${port}`,
+  ]) {
     const answer = await raw("/view-api/files", { host: other, "x-view-token": token });
     expect(answer.status).toBe(403);
     expect(answer.body).not.toContain("rollouts.jsonl");
@@ -211,6 +224,39 @@ test("a served Gym folder is opened as the folder picker opens it: roles, config
     expect(row.reward, `line ${row.line}`).toBe(recorded[row.line - 1]);
   }
   await expect(page.getByTestId("gym-metrics")).toContainText("example_metrics.json");
+});
+
+test("a served Gym folder whose files end without a line break (workplace_assistant) reads every line, as picked", async ({
+  page,
+}) => {
+  const copy = path.join(base, "workplace_assistant");
+  cpSync(path.join(ROOT, "fixtures/gym-examples/resources_servers/workplace_assistant"), copy, {
+    recursive: true,
+  });
+  await page.goto("/");
+  await openFolder(page, copy);
+  const picked = await folderRows(page);
+  expect(picked.length).toBe(readJsonlFile(path.join(copy, "data/example_rollouts.jsonl")).length);
+  await page.goto((await startView(copy)).toString());
+  await waitReady(page);
+  expect(await folderRows(page)).toEqual(picked);
+  await expect(page.getByTestId("follow-state")).not.toContainText("waits for its line break");
+});
+
+test("a view that stops answering is said: the page never claims to follow it", async ({ page }) => {
+  const gone = path.join(base, "gone-run");
+  mkdirSync(gone);
+  writeFileSync(path.join(gone, "rollouts.jsonl"), `${rolloutLines.slice(0, 2).join("\n")}\n`);
+  const served = await startView(gone);
+  const view = views.at(-1);
+  await page.goto(served.toString());
+  await waitReady(page);
+  await expect(page.getByTestId("follow-state")).toBeVisible();
+  stopView(view);
+  await expect(page.getByTestId("follow-unreachable")).toContainText("has not answered since", {
+    timeout: 15_000,
+  });
+  await expect(page.getByTestId("follow-state")).toHaveCount(0);
 });
 
 test("a served gzip file is read once, and the page says it is not followed", async ({ page }) => {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { FOLLOW_CHECK_BYTES, followState, lastLineWhole, pollOnce } from "./follow";
+import {
+  FOLLOW_CHECK_BYTES,
+  FOLLOW_UNREACHABLE_POLLS,
+  followState,
+  followSummary,
+  lastLineWhole,
+  pollOnce,
+} from "./follow";
 import { servedFile } from "./test-served";
 
 /** A served file, and the follow state of having read it to its last line break. */
@@ -109,5 +116,22 @@ describe("following a growing file", () => {
       throw new TypeError("fetch failed");
     };
     expect(await pollOnce(state, down, signal)).toEqual({ kind: "unreachable" });
+  });
+
+  it("says the server is not answering after a few polls in a row (a refusal too: view's new token), until it answers", async () => {
+    const file = served('{"a":1}\n');
+    const state = file.state();
+    const refused = async () => new Response("missing or wrong token", { status: 403 });
+    let clock = 1000;
+    for (let poll = 1; poll <= FOLLOW_UNREACHABLE_POLLS; poll++) {
+      expect(followSummary(state).unreachable_since).toBeNull();
+      expect(await pollOnce(state, refused, signal, () => clock)).toEqual({ kind: "unreachable" });
+      clock += 1000;
+    }
+    // Since the first poll it missed.
+    expect(followSummary(state)).toMatchObject({ following: true, unreachable_since: 1000 });
+    file.set('{"a":1}\n{"b":2}\n');
+    expect((await pollOnce(state, file.fetcher, signal)).kind).toBe("grown");
+    expect(followSummary(state).unreachable_since).toBeNull();
   });
 });

@@ -19,6 +19,12 @@ import { parseJsonLine } from "../lib/jsonl";
 export const FOLLOW_POLL_MS = 1000;
 /** Bytes compared at the file's start and just before the last complete line read, on every poll. */
 export const FOLLOW_CHECK_BYTES = 4096;
+/**
+ * Polls in a row the server did not answer (or refused: a `view` started again has a new token) before the
+ * page says it is no longer following: a dropped SSH tunnel or a stopped `view` must not read as a run that
+ * wrote nothing; one missed poll is a blip.
+ */
+export const FOLLOW_UNREACHABLE_POLLS = 3;
 
 const LF = 0x0a;
 
@@ -47,12 +53,20 @@ export interface FollowState {
   open: boolean;
   /** Set once the file is no longer what was read: following stops. */
   problem: string | null;
+  /** Polls in a row the server did not answer, and when the first of them was (epoch ms). */
+  unanswered: number;
+  unansweredSince: number | null;
 }
 
 export interface FollowSummary {
   readonly following: boolean;
   readonly waiting_bytes: number;
   readonly problem: string | null;
+  /**
+   * The server has not answered FOLLOW_UNREACHABLE_POLLS polls in a row: since when (epoch ms), else null.
+   * Polling goes on: the file is followed again once it answers.
+   */
+  readonly unreachable_since: number | null;
   /** Why a served file is read once and not followed (a gzip file), or null. */
   readonly not_followed: string | null;
 }
@@ -62,6 +76,7 @@ export function followSummary(state: FollowState): FollowSummary {
     following: state.problem === null,
     waiting_bytes: state.waiting,
     problem: state.problem,
+    unreachable_since: state.unanswered >= FOLLOW_UNREACHABLE_POLLS ? state.unansweredSince : null,
     not_followed: null,
   };
 }
@@ -76,7 +91,7 @@ export const GZIP_NOT_FOLLOWED =
   "This gzip file was read once and is not followed: lines written to it after it was opened do not appear here (reload the page to read it again). Plain .jsonl files are followed.";
 
 export function notFollowedSummary(reason: string): FollowSummary {
-  return { following: false, waiting_bytes: 0, problem: null, not_followed: reason };
+  return { following: false, waiting_bytes: 0, problem: null, unreachable_since: null, not_followed: reason };
 }
 
 /** What one poll found. */
@@ -114,6 +129,8 @@ export function followState(url: string, from: number, head: Uint8Array, tail: U
     waiting: 0,
     open: tail.length > 0 && tail[tail.length - 1] !== LF,
     problem: null,
+    unanswered: 0,
+    unansweredSince: null,
   };
 }
 
@@ -142,8 +159,28 @@ function appended(bytes: Uint8Array, more: Uint8Array, keep: number): Uint8Array
   return both.slice(Math.max(0, both.length - keep));
 }
 
-/** Asks the server once whether the file grew; updates `state` for the lines it hands on. */
-export async function pollOnce(state: FollowState, fetcher: Fetch, signal: AbortSignal): Promise<PollResult> {
+/**
+ * Asks the server once whether the file grew; updates `state` for the lines it hands on, and counts the polls
+ * in a row it did not answer (`now`: the clock, for when they began).
+ */
+export async function pollOnce(
+  state: FollowState,
+  fetcher: Fetch,
+  signal: AbortSignal,
+  now: () => number = Date.now,
+): Promise<PollResult> {
+  const result = await poll(state, fetcher, signal);
+  if (result.kind === "unreachable") {
+    state.unansweredSince ??= now();
+    state.unanswered++;
+  } else {
+    state.unanswered = 0;
+    state.unansweredSince = null;
+  }
+  return result;
+}
+
+async function poll(state: FollowState, fetcher: Fetch, signal: AbortSignal): Promise<PollResult> {
   const checkFrom = state.from - state.tail.length;
   let read: Awaited<ReturnType<typeof readRange>>;
   try {

@@ -218,6 +218,7 @@ describe("a served file that grows (cli view)", () => {
         following: true,
         waiting_bytes: 0,
         problem: null,
+        unreachable_since: null,
         not_followed: null,
       });
       await until(() => service.get(id)?.summary().follow?.waiting_bytes === 20);
@@ -308,6 +309,7 @@ describe("a served gzip file (cli view)", () => {
         following: false,
         waiting_bytes: 0,
         problem: null,
+        unreachable_since: null,
         not_followed: GZIP_NOT_FOLLOWED,
       });
       // No poll is scheduled: the follow state stays unset (a followed file has one from its first poll on).

@@ -13,6 +13,7 @@ import {
   FOLLOW_POLL_MS,
   type FollowState,
   followState,
+  followSummary,
   GZIP_NOT_FOLLOWED,
   pollOnce,
   rangeTotal,
@@ -259,6 +260,7 @@ export class Sources {
         return;
       }
       const waiting = state.waiting;
+      const unreachable = followSummary(state).unreachable_since;
       const found = await pollOnce(state, (u, init) => fetch(u, init), stop.signal);
       if (found.kind === "changed") {
         state.problem = found.problem;
@@ -277,7 +279,8 @@ export class Sources {
         if (dataset.entries.size > 0) dataset.problem = null;
         this.hooks.appended();
         this.hooks.changed();
-      } else if (state.waiting !== waiting) {
+      } else if (state.waiting !== waiting || followSummary(state).unreachable_since !== unreachable) {
+        // A line still being written, or the server stopped (or started) answering: the page says so.
         dataset.revision++;
         this.hooks.changed();
       }

@@ -1,6 +1,15 @@
 import type { FollowSummary } from "@/hooks/types";
 
 /**
+ * The server stopped answering (view stopped, an SSH tunnel dropped, view started again with a new token):
+ * lines written since are not read, which must not read as a run that wrote nothing.
+ */
+export function unreachableText(since: number): string {
+  const at = new Date(since).toTimeString().slice(0, 8);
+  return `Not following: the view server has not answered since ${at} (view stopped, or its SSH tunnel dropped), so lines written since then are not read. Asked again every second: this file is followed again once it answers. If view was started again, open the URL it printed (its token is new).`;
+}
+
+/**
  * A served file's state (a folder `cli view` serves): following, a line still being written, why it stopped,
  * or why it is read once and not followed (a gzip file).
  */
@@ -16,6 +25,13 @@ export function FollowBanner({ follow }: { follow: FollowSummary }) {
     return (
       <div className="banner banner-error" role="alert" data-testid="follow-problem">
         {follow.problem}
+      </div>
+    );
+  }
+  if (follow.unreachable_since !== null) {
+    return (
+      <div className="banner banner-error" role="alert" data-testid="follow-unreachable">
+        {unreachableText(follow.unreachable_since)}
       </div>
     );
   }

@@ -1,0 +1,25 @@
+import { render, screen } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { FollowBanner } from "./FollowBanner";
+
+const following = {
+  following: true,
+  waiting_bytes: 0,
+  problem: null,
+  unreachable_since: null,
+  not_followed: null,
+};
+
+describe("FollowBanner", () => {
+  it("says the file is followed, and a line that waits for its break", () => {
+    render(<FollowBanner follow={{ ...following, waiting_bytes: 12 }} />);
+    expect(screen.getByTestId("follow-state").textContent).toContain("A last line of 12 bytes waits");
+  });
+
+  it("says when the server stopped answering, never that it is following", () => {
+    const since = new Date(2026, 11, 4, 18, 5, 9).getTime();
+    render(<FollowBanner follow={{ ...following, unreachable_since: since }} />);
+    expect(screen.queryByTestId("follow-state")).toBeNull();
+    expect(screen.getByRole("alert").textContent).toContain("has not answered since 18:05:09");
+  });
+});
