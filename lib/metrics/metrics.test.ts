@@ -141,19 +141,32 @@ describe("group and run metrics on hand-built rows", () => {
       ["s", 4],
       ["t", 1],
     ]);
+    // Two agents' tasks: task 1 of agent a is not task 1 of agent b (Gym numbers each agent's tasks).
     const byTask = groupStats(ROWS, "task");
-    expect(byTask.map((g) => g.key)).toEqual(["0", "1"]);
-    expect(byTask[1]?.mean.contract).toBeCloseTo(0.25, 12);
+    expect(byTask.map((g) => [g.key, g.n])).toEqual([
+      ["a / 0", 2],
+      ["a / 1", 1],
+      ["b / 1", 2],
+    ]);
+    expect(byTask[1]?.mean.contract).toBeCloseTo(0.5, 12);
+    // One agent's rows keep their task's own name.
+    const one = ROWS.filter((row) => row.agent === "a");
+    expect(groupStats(one, "task").map((g) => [g.key, g.n])).toEqual([
+      ["0", 2],
+      ["1", 1],
+    ]);
   });
 
-  it("pass@k averages over tasks with enough scored rollouts", () => {
-    expect(runPassAtK(ROWS, 1)).toEqual({ k: 1, value: 0.75, tasks: 2, skipped: 0 });
-    expect(runPassAtK(ROWS, 2)).toEqual({ k: 2, value: 1, tasks: 2, skipped: 0 });
-    expect(runPassAtK(ROWS, 3)).toEqual({ k: 3, value: null, tasks: 0, skipped: 2 });
-    // Recorded rewards: task 0 has 1 of 2 passing, task 1 has 1 of 2 (line 4 has none).
+  it("pass@k averages over each agent's tasks with enough scored rollouts", () => {
+    // a/0 passes 2 of 2, a/1 1 of 1, b/1 0 of 1 (line 4 has no reward).
+    expect(runPassAtK(ROWS, 1).value).toBeCloseTo(2 / 3, 12);
+    expect(runPassAtK(ROWS, 1)).toMatchObject({ tasks: 3, skipped: 0 });
+    expect(runPassAtK(ROWS, 2)).toEqual({ k: 2, value: 1, tasks: 1, skipped: 2 });
+    expect(runPassAtK(ROWS, 3)).toEqual({ k: 3, value: null, tasks: 0, skipped: 3 });
+    // Recorded rewards: a/0 1 of 2, a/1 1 of 1, b/1 0 of 1.
     expect(runPassAtK(ROWS, 1, "recorded").value).toBeCloseTo(0.5, 12);
     // A higher pass threshold: only reward 1 passes.
-    expect(runPassAtK(ROWS, 1, "contract", { above: 0.5 }).value).toBeCloseTo(0.5, 12);
+    expect(runPassAtK(ROWS, 1, "contract", { above: 0.5 }).value).toBeCloseTo(1 / 3, 12);
   });
 
   it("says what pass@k leaves out whatever k: rollouts without a task, and without a reward in its source", () => {

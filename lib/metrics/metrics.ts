@@ -144,8 +144,9 @@ export function groupStats(
   options: PassOptions & { readonly reward?: RewardSource } = {},
 ): GroupStats[] {
   const groups = new Map<string | null, MetricsRow[]>();
+  const taskKey = taskKeyOf(rows);
   for (const row of rows) {
-    const key = row[by];
+    const key = by === "task" ? taskKey(row) : row[by];
     const list = groups.get(key);
     if (list) list.push(row);
     else groups.set(key, [row]);
@@ -200,7 +201,23 @@ export interface PassAtKResult {
   readonly skipped: number;
 }
 
-/** pass@k over each task's rollouts (rows without a task or a reward are left out), averaged over tasks. */
+/**
+ * A rollout's task as metrics group it: its task, within its agent. Gym numbers each agent's task rows on
+ * its own (`_ng_task_index` from 0 in each agent's dataset) and writes its group-level metrics per agent, so
+ * task 1 of one agent is not task 1 of another. The key names the agent only when the rows have tasks of
+ * several agents (a run of one agent keeps its task's own name).
+ */
+export function taskKeyOf(rows: readonly MetricsRow[]): (row: MetricsRow) => string | null {
+  const agents = new Set<string | null>();
+  for (const row of rows) if (row.task !== null) agents.add(row.agent);
+  if (agents.size <= 1) return (row) => row.task;
+  return (row) => (row.task === null ? null : `${row.agent ?? "no agent"} / ${row.task}`);
+}
+
+/**
+ * pass@k over each task's rollouts (rows without a task or a reward are left out), averaged over tasks; a
+ * task is its agent's (taskKeyOf).
+ */
 export function runPassAtK(
   rows: readonly MetricsRow[],
   k: number,
@@ -208,13 +225,15 @@ export function runPassAtK(
   options: PassOptions = {},
 ): PassAtKResult {
   const byTask = new Map<string, { n: number; c: number }>();
+  const taskKey = taskKeyOf(rows);
   for (const row of rows) {
     const reward = rewardOf(row, source);
-    if (row.task === null || reward === null) continue;
-    const t = byTask.get(row.task) ?? { n: 0, c: 0 };
+    const task = taskKey(row);
+    if (task === null || reward === null) continue;
+    const t = byTask.get(task) ?? { n: 0, c: 0 };
     t.n++;
     if (passes(reward, options)) t.c++;
-    byTask.set(row.task, t);
+    byTask.set(task, t);
   }
   const values: number[] = [];
   let skipped = 0;
