@@ -84,8 +84,17 @@ describe("view server", () => {
     expect(String(answer.headers["set-cookie"])).toContain(
       `ri_view_${port}=${TOKEN}; Path=/; HttpOnly; SameSite=Strict`,
     );
-    expect((await get(port, "/", cookie())).body).toBe("app");
-    expect((await get(port, "/", { "x-view-token": TOKEN })).body).toBe("app");
+    expect((await get(port, "/?served=1", cookie())).body).toBe("app");
+    expect((await get(port, "/?served=1", { "x-view-token": TOKEN })).body).toBe("app");
+  });
+
+  it("sends the bare start page to the served folder: a second tab at the server's address shows it", async () => {
+    const answer = await get(port, "/", cookie());
+    expect(answer.status).toBe(302);
+    expect(answer.headers.location).toBe("/?served=1");
+    // Not without the token, and not another page of the app.
+    expect((await get(port, "/")).status).toBe(403);
+    expect((await get(port, "/compare", cookie())).body).toBe("app");
   });
 
   it("refuses another Host (DNS rebinding), even with the token; a loopback name on any port is a tunnel's", async () => {
@@ -96,7 +105,7 @@ describe("view server", () => {
     }
     // `ssh -L 8182:127.0.0.1:PORT`: the browser names the tunnel's port.
     for (const host of [`localhost:${port}`, `127.0.0.1:${port + 1}`, "127.0.0.1", "[::1]:9999"]) {
-      expect((await get(port, "/", { ...cookie(), host })).status, host).toBe(200);
+      expect((await get(port, "/?served=1", { ...cookie(), host })).status, host).toBe(200);
     }
   });
 

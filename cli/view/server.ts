@@ -115,6 +115,13 @@ export function viewListener(options: ViewServerOptions, port: () => number) {
       return;
     }
     const url = new URL(request.url ?? "/", "http://127.0.0.1");
+    if (request.method === "GET" && url.pathname === "/" && url.search === "") {
+      // The app's start page is the served folder here: a second tab opened at the server's address shows it
+      // too (the tab that followed the printed URL keeps it for itself only).
+      response.writeHead(302, { Location: "/?served=1", ...DATA_HEADERS });
+      response.end();
+      return;
+    }
     const answer =
       url.pathname === FILES_ROUTE || url.pathname === FILE_ROUTE
         ? fileApi(options, url, request, response)
