@@ -222,7 +222,7 @@ function Comparisons({ view }: { view: GymMetricsView }) {
   const { report } = view;
   return (
     <>
-      <table className={styles.folderFiles} data-testid="metrics-comparisons">
+      <table className={cx(styles.folderFiles, styles.metricsTable)} data-testid="metrics-comparisons">
         <thead>
           <tr>
             <th>figure</th>
