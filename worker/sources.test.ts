@@ -242,6 +242,29 @@ describe("a served file that grows (cli view)", () => {
   });
 });
 
+describe("a served file a run has not written a line to yet", () => {
+  it("is no empty file's error: its first rollout joins once written", async () => {
+    const served = servedFile(new Uint8Array());
+    vi.stubGlobal("fetch", served.fetcher);
+    try {
+      const service = new DataService(inProcessPool());
+      const loaded = await service.load(
+        [{ kind: "remote", url: "/f", name: "run.jsonl" }],
+        null,
+        never,
+        ignore,
+      );
+      const id = loaded.datasets[0]!.id;
+      expect(loaded.datasets[0]).toMatchObject({ problem: null, rows: 0, lines: 0 });
+      served.set(readFileSync(noecho).subarray(0, readFileSync(noecho).indexOf(0x0a) + 1));
+      await until(() => entries(service, id).length === 1);
+      expect(service.get(id)?.summary()).toMatchObject({ problem: null, rows: 1 });
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});
+
 describe("a served file whose last line has no line break (Gym ships its files so)", () => {
   it("reads that line when it parses whole, and the line break that ends it later adds no line", async () => {
     const whole = readFileSync(noecho);

@@ -203,8 +203,10 @@ export class Sources {
         start,
         dataset.errors().map((error) => error.line_kind),
       );
+      // A followed file with nothing read yet is a run that has not written a whole line: not an empty file.
+      const waiting = followed !== null && dataset.bytes === 0;
       if (alone !== null) dataset.problem = alone;
-      else if (problem !== null) dataset.problem = problem.message;
+      else if (problem !== null && !waiting) dataset.problem = problem.message;
     }
     report();
     return dataset;

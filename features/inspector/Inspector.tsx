@@ -67,6 +67,8 @@ import { linkTarget } from "./view-state";
 const NO_LINES: readonly number[] = [];
 const NO_INFERENCES: readonly AgentInference[] = [];
 /** A whole file read and not one line a rollout (Gym's bbq: records with a reward and no response). */
+/** A followed file with no line yet (a run that just started): not an empty file's error. */
+const WAITING_TEXT = "No line yet: the run's first rollout shows here as soon as it is written.";
 const NO_ROLLOUTS_TEXT =
   "No line of this file is a rollout: each line is listed with what it is instead (“… not a rollout”).";
 
@@ -99,6 +101,8 @@ export function Inspector() {
     session?.datasets.find((candidate) => candidate.id === dataset?.paired_inputs)?.name ?? null;
   // Not for a file with a problem (empty, CSV, binary): its banner says what it is, and no line is listed.
   const noRollouts = dataset?.indexed === true && dataset.rows === 0 && dataset.problem === null;
+  const waitingFirstLine = noRollouts && dataset?.lines === 0 && dataset.follow?.following === true;
+  const noRolloutsText = waitingFirstLine ? WAITING_TEXT : NO_ROLLOUTS_TEXT;
   const { landing, goHome, onFiles, onFolder, onSample, onRecent, setAside, applySetAside, dismissSetAside } =
     useDeepLink({
       view,
@@ -501,7 +505,7 @@ export function Inspector() {
                     desc={view.desc}
                     onSort={onSort}
                     onVisible={prioritize}
-                    emptyText={noRollouts ? NO_ROLLOUTS_TEXT : undefined}
+                    emptyText={noRollouts ? noRolloutsText : undefined}
                     inputsOpen={dataset.paired_inputs !== null}
                     // The label a task row's file has in sentences (a folder's: its path), by the paired dataset.
                     inputsName={pairedInputsName}
@@ -544,7 +548,7 @@ export function Inspector() {
               ) : (
                 <div className={styles.placeholder}>
                   {noRollouts ? (
-                    <p>{NO_ROLLOUTS_TEXT}</p>
+                    <p>{noRolloutsText}</p>
                   ) : (
                     <p>
                       Select a rollout on the left, or press <kbd>j</kbd> / <kbd>k</kbd>.
