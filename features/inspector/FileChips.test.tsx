@@ -31,6 +31,34 @@ describe("FileChips", () => {
     expect(onChoose).toHaveBeenLastCalledWith("d3");
   });
 
+  it("says on its chip that a served file changed on disk, or that its server is not answering", () => {
+    const follow = { following: false, waiting_bytes: 0, unreachable_since: null, not_followed: null };
+    const rollouts = [
+      datasetSummary({
+        id: "a",
+        name: "a.jsonl",
+        rows: 5,
+        kind: "rollouts",
+        follow: { ...follow, problem: "The file shrank" },
+      }),
+      datasetSummary({
+        id: "b",
+        name: "b.jsonl",
+        rows: 2,
+        kind: "rollouts",
+        follow: { ...follow, following: true, problem: null, unreachable_since: 1 },
+      }),
+      datasetSummary({ id: "c", name: "c.jsonl", rows: 1, kind: "rollouts" }),
+    ];
+    render(<FileChips rollouts={rollouts} inputs={[]} shown="a" names={new Map()} onChoose={() => {}} />);
+    const counts = screen.getAllByTestId("chip-counts").map((el) => el.textContent);
+    expect(counts).toEqual([
+      " 5 rollouts · changed on disk, rows as first read",
+      " 2 rollouts · server not answering",
+      " 1 rollout",
+    ]);
+  });
+
   it("lists many rollouts files in one select, every one of them, the one on screen chosen", async () => {
     const onChoose = vi.fn();
     const rollouts = files(180);

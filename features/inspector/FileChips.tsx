@@ -15,7 +15,17 @@ import styles from "./Inspector.module.css";
 export const MAX_FILE_CHIPS = 12;
 
 function countsText(file: DatasetSummary): string {
-  return `${lineCountsText({ rollouts: file.rows, unreadable: file.error_count })}${file.paired_inputs ? ` · ${file.paired_rows} paired` : ""}`;
+  return `${lineCountsText({ rollouts: file.rows, unreadable: file.error_count })}${file.paired_inputs ? ` · ${file.paired_rows} paired` : ""}${followNote(file)}`;
+}
+
+/**
+ * A served file that is no longer read as it grows, said on its chip: its rows are as first read (a file
+ * rewritten by another run), or its server stopped answering. Its banner, shown with the file, says why.
+ */
+export function followNote(file: DatasetSummary): string {
+  if (file.follow?.problem) return " · changed on disk, rows as first read";
+  if (file.follow?.unreachable_since != null) return " · server not answering";
+  return "";
 }
 
 /** The opened files in the header: the rollouts files to choose between, and the inputs files beside them. */
@@ -61,7 +71,11 @@ export function FileChips({
         <button
           type="button"
           key={candidate.id}
-          className={cx(styles.fileChip, candidate.id === shown && styles.fileChipOn)}
+          className={cx(
+            styles.fileChip,
+            candidate.id === shown && styles.fileChipOn,
+            followNote(candidate) !== "" && styles.fileChipStale,
+          )}
           onClick={() => onChoose(candidate.id)}
           data-dataset={candidate.name}
           data-dataset-id={candidate.id}

@@ -1,5 +1,6 @@
-import { render, screen } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { cleanup, render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { FollowBanner } from "./FollowBanner";
 
 const following = {
@@ -9,6 +10,8 @@ const following = {
   unreachable_since: null,
   not_followed: null,
 };
+
+afterEach(cleanup);
 
 describe("FollowBanner", () => {
   it("says the file is followed, and a line that waits for its break", () => {
@@ -21,5 +24,18 @@ describe("FollowBanner", () => {
     render(<FollowBanner follow={{ ...following, unreachable_since: since }} />);
     expect(screen.queryByTestId("follow-state")).toBeNull();
     expect(screen.getByRole("alert").textContent).toContain("has not answered since 18:05:09");
+    expect(screen.queryByTestId("follow-read-again")).toBeNull();
+  });
+
+  it("offers to read a served folder again once its file changed on disk", async () => {
+    const readAgain = vi.fn();
+    render(
+      <FollowBanner
+        follow={{ ...following, following: false, problem: "The file shrank" }}
+        onReadAgain={readAgain}
+      />,
+    );
+    await userEvent.click(screen.getByTestId("follow-read-again"));
+    expect(readAgain).toHaveBeenCalledOnce();
   });
 });

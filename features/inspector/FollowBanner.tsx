@@ -13,7 +13,22 @@ export function unreachableText(since: number): string {
  * A served file's state (a folder `cli view` serves): following, a line still being written, why it stopped,
  * or why it is read once and not followed (a gzip file).
  */
-export function FollowBanner({ follow }: { follow: FollowSummary }) {
+export function FollowBanner({
+  follow,
+  onReadAgain,
+}: {
+  follow: FollowSummary;
+  /** Reads the served folder again (a served file has no picker to reopen it from); absent elsewhere. */
+  onReadAgain?: () => void;
+}) {
+  const again = onReadAgain && (
+    <>
+      {" "}
+      <button type="button" className="link-button" data-testid="follow-read-again" onClick={onReadAgain}>
+        Read the folder again
+      </button>
+    </>
+  );
   if (follow.not_followed !== null) {
     return (
       <div className="banner" data-testid="follow-none">
@@ -25,6 +40,7 @@ export function FollowBanner({ follow }: { follow: FollowSummary }) {
     return (
       <div className="banner banner-error" role="alert" data-testid="follow-problem">
         {follow.problem}
+        {again}
       </div>
     );
   }
@@ -32,6 +48,7 @@ export function FollowBanner({ follow }: { follow: FollowSummary }) {
     return (
       <div className="banner banner-error" role="alert" data-testid="follow-unreachable">
         {unreachableText(follow.unreachable_since)}
+        {again}
       </div>
     );
   }

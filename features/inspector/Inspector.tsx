@@ -28,7 +28,7 @@ import {
 } from "@/hooks/data";
 import { fileLabels } from "@/hooks/file-labels";
 import { bundledSample } from "@/hooks/samples";
-import { useStable, useStableCallback } from "@/hooks/use-stable";
+import { sameStrings, useStable, useStableCallback } from "@/hooks/use-stable";
 import { useStages } from "@/hooks/use-stages";
 import { type AgentInference, formatHarnessChoice, type HarnessChoice } from "@/lib/harness";
 import { formatCount, type Reward } from "@/lib/run";
@@ -56,6 +56,7 @@ import {
 } from "./inspector-state";
 import { LineErrors } from "./LineErrors";
 import { RolloutPane } from "./RolloutPane";
+import { servedFolder } from "./served";
 import { useDeepLink } from "./use-deep-link";
 import { useInspectorFilter } from "./use-inspector-filter";
 import { useListKeyboard } from "./use-list-keyboard";
@@ -127,6 +128,11 @@ export function Inspector() {
     (set) => folder?.runs.some((run) => run.dataset === set.id) === true,
   );
   const wholeFolder = useWholeFolderView(fileFolder === null ? [] : folderFiles).data ?? null;
+  // The folder's files changed on disk since they were read (the sums keep their rows as first read).
+  const staleFiles = useStable(
+    folderFiles.flatMap((file) => (file.follow?.problem ? [file.name] : [])),
+    sameStrings,
+  );
 
   const reanalyzer = useReanalysis({
     dataset,
@@ -270,7 +276,13 @@ export function Inspector() {
             Could not read the served folder: {servedError}
           </div>
         )}
-        {dataset?.follow && <FollowBanner follow={dataset.follow} />}
+        {dataset?.follow && (
+          <FollowBanner
+            follow={dataset.follow}
+            // The served folder is read again from the server, as at first (the tab keeps it served).
+            {...(servedFolder() ? { onReadAgain: () => window.location.reload() } : {})}
+          />
+        )}
         {loader.error && (
           <div className="banner banner-error" role="alert" data-testid="load-error">
             Could not load: {loader.error}
@@ -396,6 +408,7 @@ export function Inspector() {
                       reward={view.reward}
                       shown={dataset?.id ?? null}
                       onFile={chooseFile}
+                      stale={staleFiles}
                     />
                   )}
                   {runView && triageCounts && (

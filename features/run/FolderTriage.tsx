@@ -26,6 +26,8 @@ interface Props {
   shown: string | null;
   /** A file chosen in the files' table. */
   onFile(dataset: string): void;
+  /** Files whose rows are as first read: changed on disk since (rewritten or truncated by another run). */
+  stale: readonly string[];
 }
 
 /** Files listed open at most: a whole Gym tree (86 rollouts files) folds its table. */
@@ -36,7 +38,7 @@ const FILES_OPEN_MAX = 12;
  * verifier recorded on those no port verifies, the means and pass@k, and each file's zeros with a button
  * that shows it. Read-only: a cause or a value narrows one file's list, in the panel below.
  */
-export const FolderTriage = memo(function FolderTriage({ view, reward, shown, onFile }: Props) {
+export const FolderTriage = memo(function FolderTriage({ view, reward, shown, onFile, stale }: Props) {
   const triage = view.triage[reward];
   const causes = AGENT_CAUSES.filter((cause) => causeCount(triage, cause) > 0);
   const fixed = fixedByMapText(triage);
@@ -59,6 +61,18 @@ export const FolderTriage = memo(function FolderTriage({ view, reward, shown, on
         <h3>Whole folder</h3>
         <span className="muted">{count(view.files.length, "rollouts file", "rollouts files")} summed</span>
       </div>
+      {stale.length > 0 && (
+        <p
+          className={cx("banner", "banner-error", styles.line)}
+          role="alert"
+          data-testid="folder-triage-stale"
+        >
+          {count(stale.length, "file", "files")} changed on disk after{" "}
+          {stale.length === 1 ? "it was" : "they were"} read, so the sums below count{" "}
+          {stale.length === 1 ? "its" : "their"} rows as first read: {stale.join(", ")}. Read the folder again
+          to count what {stale.length === 1 ? "it holds" : "they hold"} now.
+        </p>
+      )}
       <p className={styles.line} data-testid="folder-triage-headline">
         {zeroShareText(triage.zero, view.counts, reward, triage.negative, triage.total - triage.scored)}
       </p>

@@ -1,0 +1,44 @@
+import { cleanup, render, screen } from "@testing-library/react";
+import { afterEach, describe, expect, it } from "vitest";
+import { NO_HARNESS } from "@/lib/harness";
+import { asRollout } from "@/lib/schemas/test-helpers";
+import { buildTriageRun } from "@/scripts/gen-triage-run";
+import { FolderTriage } from "./FolderTriage";
+import { type RunSource, wholeFolderView } from "./run-view";
+
+afterEach(cleanup);
+
+const run = buildTriageRun();
+const values: unknown[] = run.text
+  .trim()
+  .split("\n")
+  .map((t) => JSON.parse(t));
+const rollouts = run.intents.map((i) => ({ line: i.line, value: asRollout(values[i.line - 1]) }));
+
+function part(key: string, from: number, to: number): RunSource {
+  return {
+    key,
+    harness: NO_HARNESS,
+    unreadable: 0,
+    *rollouts() {
+      for (const { line, value } of rollouts.slice(from, to)) yield { line, value, options: {} };
+    },
+  };
+}
+
+describe("FolderTriage", () => {
+  it("says which files changed on disk after they were read: the sums count their rows as first read", async () => {
+    const half = Math.floor(rollouts.length / 2);
+    const view = await wholeFolderView("run", [
+      { dataset: "A", file: "a/rollouts.jsonl", source: part("a", 0, half) },
+      { dataset: "B", file: "b/rollouts.jsonl", source: part("b", half, rollouts.length) },
+    ]);
+    const props = { view, reward: "recorded" as const, shown: "A", onFile: () => {} };
+    const { rerender } = render(<FolderTriage {...props} stale={[]} />);
+    expect(screen.queryByTestId("folder-triage-stale")).toBeNull();
+    rerender(<FolderTriage {...props} stale={["b/rollouts.jsonl"]} />);
+    expect(screen.getByTestId("folder-triage-stale").textContent).toBe(
+      "1 file changed on disk after it was read, so the sums below count its rows as first read: b/rollouts.jsonl. Read the folder again to count what it holds now.",
+    );
+  });
+});
