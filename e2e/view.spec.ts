@@ -243,6 +243,29 @@ test("a served Gym folder whose files end without a line break (workplace_assist
   await expect(page.getByTestId("follow-state")).not.toContainText("waits for its line break");
 });
 
+test("a file that appears in the served folder (a second run's output) is named, and reading the folder again adds it", async ({
+  page,
+}) => {
+  const grows = path.join(base, "grows-run");
+  mkdirSync(grows);
+  writeFileSync(path.join(grows, "rollouts.jsonl"), `${rolloutLines.slice(0, 2).join("\n")}\n`);
+  await page.goto((await startView(grows)).toString());
+  await waitReady(page);
+  await expect(page.getByTestId("served-new-files")).toHaveCount(0);
+  writeFileSync(path.join(grows, "rollouts_run2.jsonl"), `${rolloutLines.slice(2, 3).join("\n")}\n`);
+  const notice = page.getByTestId("served-new-files");
+  await expect(notice).toContainText(
+    "A file appeared in the served folder since it was read: rollouts_run2.jsonl",
+    {
+      timeout: 15_000,
+    },
+  );
+  await notice.getByRole("button", { name: "Read the folder again" }).click();
+  await waitReady(page);
+  await expect(page.locator("[data-dataset='rollouts_run2.jsonl']")).toBeVisible();
+  await expect(page.getByTestId("served-new-files")).toHaveCount(0);
+});
+
 test("a view that stops answering is said: the page never claims to follow it", async ({ page }) => {
   const gone = path.join(base, "gone-run");
   mkdirSync(gone);

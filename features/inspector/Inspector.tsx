@@ -62,12 +62,15 @@ import { useInspectorFilter } from "./use-inspector-filter";
 import { useListKeyboard } from "./use-list-keyboard";
 import { useReanalysis } from "./use-reanalysis";
 import { useRestoreWorkspace } from "./use-restore-workspace";
+import { useServedNewFiles } from "./use-served-new-files";
 import { useViewState } from "./use-view-state";
 import { linkTarget } from "./view-state";
 
 const NO_LINES: readonly number[] = [];
 const NO_INFERENCES: readonly AgentInference[] = [];
 /** A whole file read and not one line a rollout (Gym's bbq: records with a reward and no response). */
+/** New files of a served folder named in its banner (the rest counted). */
+const NEW_FILES_NAMED = 5;
 /** A followed file with no line yet (a run that just started): not an empty file's error. */
 const WAITING_TEXT = "No line yet: the run's first rollout shows here as soon as it is written.";
 const NO_ROLLOUTS_TEXT =
@@ -128,6 +131,7 @@ export function Inspector() {
     (set) => folder?.runs.some((run) => run.dataset === set.id) === true,
   );
   const wholeFolder = useWholeFolderView(fileFolder === null ? [] : folderFiles).data ?? null;
+  const newFiles = useServedNewFiles(folder, servedFolder());
   // The folder's files changed on disk since they were read (the sums keep their rows as first read).
   const staleFiles = useStable(
     folderFiles.flatMap((file) => (file.follow?.problem ? [file.name] : [])),
@@ -274,6 +278,17 @@ export function Inspector() {
         {servedError && (
           <div className="banner banner-error" role="alert" data-testid="served-error">
             Could not read the served folder: {servedError}
+          </div>
+        )}
+        {newFiles.length > 0 && (
+          <div className="banner" data-testid="served-new-files">
+            {newFiles.length === 1 ? "A file" : `${newFiles.length} files`} appeared in the served folder
+            since it was read: {newFiles.slice(0, NEW_FILES_NAMED).join(", ")}
+            {newFiles.length > NEW_FILES_NAMED ? ` and ${newFiles.length - NEW_FILES_NAMED} more` : ""}.{" "}
+            <button type="button" className="link-button" onClick={() => window.location.reload()}>
+              Read the folder again
+            </button>{" "}
+            to add {newFiles.length === 1 ? "it" : "them"}.
           </div>
         )}
         {dataset?.follow && (

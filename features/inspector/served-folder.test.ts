@@ -17,7 +17,7 @@ import { inProcessPool } from "@/worker/pool";
 import type { FolderEntry, SessionSummary } from "@/worker/protocol";
 import { DataService } from "@/worker/service";
 import { folderEntriesFromDisk } from "@/worker/test-helpers";
-import { servedEntries } from "./served";
+import { newPaths, servedEntries } from "./served";
 
 const EXAMPLES = path.resolve(__dirname, "../../fixtures/gym-examples/resources_servers");
 const TOKEN = "t".repeat(48);
@@ -117,5 +117,12 @@ describe("a served folder is opened as a picked folder", () => {
     expect(viaServer.runs?.[0]?.metrics.map((m) => m.path)).toEqual(["data/example_metrics.json"]);
     expect(viaServer.metrics[0]?.map((view) => view.path)).toEqual(["data/example_metrics.json"]);
     expect(viaServer.files?.find((f) => f.path === "data/example.jsonl")?.role).toBe("inputs");
+  });
+});
+
+describe("newPaths", () => {
+  it("names the listing's files the opened folder does not have, in the listing's order", () => {
+    expect(newPaths(["a.jsonl", "run2/b.jsonl", "c.yaml"], ["c.yaml", "a.jsonl"])).toEqual(["run2/b.jsonl"]);
+    expect(newPaths(["a.jsonl"], ["a.jsonl", "gone.jsonl"])).toEqual([]);
   });
 });

@@ -32,6 +32,26 @@ export function servedFolder(): boolean {
 }
 
 /**
+ * How often the page asks the served folder's listing for files that appeared since it was read (a second
+ * run writing its output beside the first): a new file is a rare event, named within a few seconds, at one
+ * small request per interval.
+ */
+export const SERVED_LISTING_POLL_MS = 5000;
+
+/** The served folder's file paths now (its listing, hidden entries aside). */
+export async function servedPaths(): Promise<string[]> {
+  const response = await fetch(SERVED_FILES_ROUTE, { cache: "no-store" });
+  if (!response.ok) throw new Error(`the served folder's listing: HTTP ${response.status}`);
+  return ListingSchema.parse(await response.json()).files.map((file) => file.path);
+}
+
+/** Paths of the listing that the opened folder does not have, in the listing's order. */
+export function newPaths(listing: readonly string[], opened: readonly string[]): string[] {
+  const known = new Set(opened);
+  return listing.filter((path) => !known.has(path));
+}
+
+/**
  * The served folder's files, read from the server's listing, as the worker opens a folder: every file (the
  * worker reads each for its role, plans the folder and reads its rollouts and task rows, as for a picked
  * folder).

@@ -1,0 +1,27 @@
+"use client";
+import { useQuery } from "@tanstack/react-query";
+import type { FolderSummary } from "@/worker/protocol";
+import { newPaths, SERVED_LISTING_POLL_MS, servedPaths } from "./served";
+
+const NONE: readonly string[] = [];
+
+/**
+ * Files that appeared in the served folder since the page read it (its listing asked every
+ * SERVED_LISTING_POLL_MS): the page names them and offers to read the folder again. Nothing for a folder
+ * that is not served.
+ */
+export function useServedNewFiles(folder: FolderSummary | null, served: boolean): readonly string[] {
+  const listing = useQuery({
+    queryKey: ["servedListing"],
+    enabled: served && folder !== null,
+    queryFn: servedPaths,
+    refetchInterval: SERVED_LISTING_POLL_MS,
+    // A server that stopped answering is said by the followed files' banner; no retries piling up here.
+    retry: false,
+  });
+  if (!served || folder === null || listing.data === undefined) return NONE;
+  return newPaths(
+    listing.data,
+    folder.files.map((file) => file.path),
+  );
+}
