@@ -7,7 +7,7 @@ import topbar from "@/components/topbar.module.css";
 import { runViewReady, useRunExport, useRunReport, useWholeFolderView } from "@/features/run/data";
 import { FilterBar } from "@/features/run/FilterBar";
 import { FolderTriage } from "@/features/run/FolderTriage";
-import { filterApplies, type SortKey } from "@/features/run/list";
+import { filterApplies, type SortKey, taskFilter } from "@/features/run/list";
 import type { ExportFormat } from "@/features/run/protocol";
 import { RolloutTable } from "@/features/run/RolloutTable";
 import { RunFilter } from "@/features/run/RunFilter";
@@ -31,6 +31,7 @@ import { bundledSample } from "@/hooks/samples";
 import { sameStrings, useStable, useStableCallback } from "@/hooks/use-stable";
 import { useStages } from "@/hooks/use-stages";
 import { type AgentInference, formatHarnessChoice, type HarnessChoice } from "@/lib/harness";
+import type { GroupStats } from "@/lib/metrics";
 import { formatCount, type Reward } from "@/lib/run";
 import type { VerifierGroup, ZeroCause } from "@/lib/triage";
 import { useGymMetrics } from "./data";
@@ -211,8 +212,8 @@ export function Inspector() {
   const onHarness = useStableCallback((choice: HarnessChoice) =>
     setView({ harness: formatHarnessChoice(choice) }),
   );
-  const onTask = useStableCallback((task: string) =>
-    setView({ f: `field:_ng_task_index=${task}`, line: null, call: null }),
+  const onTask = useStableCallback((task: GroupStats) =>
+    setView({ f: taskFilter(task), line: null, call: null }),
   );
   const onMark = useStableCallback((on: boolean) => {
     if (!dataset || !selectedEntry) return;
@@ -487,6 +488,7 @@ export function Inspector() {
                       unreadable={runView.counts.unreadable}
                       filter={runView.filter}
                       total={runView.counts.rollouts}
+                      tasksShown={runView.by_task_shown}
                       onTask={onTask}
                     />
                   )}

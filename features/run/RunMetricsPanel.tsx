@@ -12,8 +12,10 @@ interface Props {
   total: number;
   /** Lines of the file that are not rollouts (named beside the count, never in it). */
   unreadable: number;
-  /** Filter the list to one task (group by task). */
-  onTask(task: string): void;
+  /** The by-task rows sent (lib/metrics shownTasks): how many tasks in all, and in which order. */
+  tasksShown: { readonly total: number; readonly order: "task" | "fewest_passing" };
+  /** Filter the list to one task's rollouts (a by-task row chosen). */
+  onTask(task: GroupStats): void;
 }
 
 const MEAN_DECIMALS = 3;
@@ -74,6 +76,7 @@ export const RunMetricsPanel = memo(function RunMetricsPanel({
   filter,
   total,
   unreadable,
+  tasksShown,
   onTask,
 }: Props) {
   const reward = metrics.reward;
@@ -213,7 +216,11 @@ export const RunMetricsPanel = memo(function RunMetricsPanel({
           <GroupTable title="By agent" groups={metrics.by_agent} by="agent" />
           <GroupTable title="By server" groups={metrics.by_server} by="server" />
           <table className={styles.metricsTable} data-group="task">
-            <caption>By task (select one to list its rollouts)</caption>
+            <caption data-testid="tasks-caption">
+              {tasksShown.order === "task"
+                ? "By task (select one to list its rollouts)"
+                : `By task: the ${metrics.by_task.length} of ${formatCount(tasksShown.total)} tasks with the smallest share passing (select one to list its rollouts; the filter field:_ng_task_index=N lists another)`}
+            </caption>
             <thead>
               <tr>
                 <th scope="col">task</th>
@@ -230,7 +237,7 @@ export const RunMetricsPanel = memo(function RunMetricsPanel({
                     {g.key === null ? (
                       "(none)"
                     ) : (
-                      <button type="button" className="link-button" onClick={() => onTask(g.key ?? "")}>
+                      <button type="button" className="link-button" onClick={() => onTask(g)}>
                         {g.key}
                       </button>
                     )}

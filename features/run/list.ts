@@ -4,6 +4,7 @@
  * the rows the filter keeps in the chosen order, and the status counts of the tiles.
  */
 import { HARNESSES } from "@/lib/harness";
+import type { GroupStats } from "@/lib/metrics";
 import {
   evaluateFilter,
   type FilterClause,
@@ -100,6 +101,17 @@ export function entrySubject(entry: RolloutIndexEntry): FilterSubject {
     ...(done ? { contract: entry.contract, legacy: entry.legacy } : {}),
     ...(entry.counts === null ? {} : { highlights: HIGHLIGHTS.filter((h) => (entry.counts?.[h] ?? 0) > 0) }),
   };
+}
+
+/**
+ * The filter that lists one by-task row's rollouts: its task index, and its agent when the row is one
+ * agent's task among several agents' (lib/metrics taskKeyOf).
+ */
+export function taskFilter(group: GroupStats): string {
+  const task = group.task?.task ?? group.key ?? "";
+  const clauses: FilterClause[] = [{ kind: "field", path: "_ng_task_index", op: "eq", value: task }];
+  const agent = group.task?.scoped ? group.task.agent : null;
+  return formatFilter(agent === null ? clauses : [{ kind: "agent", value: agent }, ...clauses]);
 }
 
 /** The filter's clauses, or none when it does not parse (the page says why, and lists every row). */

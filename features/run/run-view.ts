@@ -13,7 +13,7 @@ import {
   inferByAgent,
   inferHarness,
 } from "@/lib/harness";
-import { type MetricsRow, type RunMetrics, runMetrics } from "@/lib/metrics";
+import { type MetricsRow, type RunMetrics, runMetrics, type ShownTasks, shownTasks } from "@/lib/metrics";
 import {
   breakdownClauses,
   evaluateFilter,
@@ -92,8 +92,12 @@ export interface RunView {
    * choosing a value narrows the list, not these counts).
    */
   readonly recorded_fields: readonly RecordedFieldsGroup[];
-  /** Metrics over the rows the filter keeps (all without a filter); metrics.reward says which reward pass@k reads. */
+  /**
+   * Metrics over the rows the filter keeps (all without a filter); metrics.reward says which reward pass@k
+   * reads. Its by-task rows are those lib/metrics shownTasks picks (by_task_shown says how many of how many).
+   */
   readonly metrics: RunMetrics;
+  readonly by_task_shown: Omit<ShownTasks, "tasks">;
   /** Lines the filter keeps, in file order; null without a filter. */
   readonly lines: readonly number[] | null;
   /** The harness the file's emitted names suggest: offered in the UI, never applied on its own. */
@@ -218,6 +222,12 @@ export async function runView(
   const recordedClauses = recordedFieldsScope(clauses);
   const recordedRows =
     recordedClauses.length === counted.length ? breakdown : await filtered(source, computed, recordedClauses);
+  const metrics = runMetrics(
+    kept.map((row) => metricsOf(row)),
+    options.reward === undefined ? {} : { reward: options.reward },
+  );
+  // Sent to the page: a run's thousands of tasks are not (lib/metrics TASKS_SHOWN).
+  const shown = shownTasks(metrics.by_task);
   return {
     filter_error: parsed.ok ? null : parsed.error,
     filter,
@@ -226,10 +236,8 @@ export async function runView(
     breakdown_rollouts: breakdown.length,
     unverified: unverifiedCounts(breakdown),
     recorded_fields: recordedFieldsByVerifier(recordedRows),
-    metrics: runMetrics(
-      kept.map((row) => metricsOf(row)),
-      options.reward === undefined ? {} : { reward: options.reward },
-    ),
+    metrics: { ...metrics, by_task: shown.tasks },
+    by_task_shown: { total: shown.total, order: shown.order },
     lines: clauses.length === 0 ? null : kept.map((row) => row.line),
     inferred: computed.inferred,
     inferred_by_agent: computed.by_agent,
@@ -302,7 +310,8 @@ export interface WholeFolderView {
   readonly triage: Readonly<Record<Reward, RunTriage>>;
   readonly unverified: UnverifiedByPolicy;
   readonly recorded_fields: readonly RecordedFieldsGroup[];
-  readonly metrics: Readonly<Record<Reward, RunMetrics>>;
+  /** Each reward's metrics, without the by-task rows (the folder's answer shows its means and pass@k). */
+  readonly metrics: Readonly<Record<Reward, Omit<RunMetrics, "by_task">>>;
 }
 
 function perReward<T>(make: (reward: Reward) => T): Record<Reward, T> {
@@ -349,6 +358,9 @@ export async function wholeFolderView(
     triage: triageViews(rows),
     unverified: unverifiedCounts(rows),
     recorded_fields: recordedFieldsByVerifier(rows, (row) => fileOf.get(row)),
-    metrics: perReward((reward) => runMetrics(metricsRows, { reward })),
+    metrics: perReward((reward) => {
+      const { by_task: _tasks, ...metrics } = runMetrics(metricsRows, { reward });
+      return metrics;
+    }),
   };
 }

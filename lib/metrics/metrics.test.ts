@@ -12,6 +12,7 @@ import {
   rewardDistribution,
   runMetrics,
   runPassAtK,
+  shownTasks,
   usageByModel,
   usageText,
   usageTotals,
@@ -155,6 +156,26 @@ describe("group and run metrics on hand-built rows", () => {
       ["0", 2],
       ["1", 1],
     ]);
+  });
+
+  it("names a by-task row's task and, among several agents' tasks, its agent", () => {
+    expect(groupStats(ROWS, "task").map((g) => g.task)).toEqual([
+      { task: "0", agent: "a", scoped: true },
+      { task: "1", agent: "a", scoped: true },
+      { task: "1", agent: "b", scoped: true },
+    ]);
+    expect(groupStats(ROWS.filter((row) => row.agent === "a"), "task")[0]?.task).toEqual({
+      task: "0",
+      agent: "a",
+      scoped: false,
+    });
+  });
+
+  it("shows every task of a run with few, else the ones that pass least first", () => {
+    const groups = groupStats(ROWS, "task");
+    expect(shownTasks(groups)).toEqual({ tasks: groups, total: 3, order: "task" });
+    // b/1 passes 0 of 2, a/1 1 of 1 and a/0 2 of 2 under contract: the least passing first, ties in task order.
+    expect(shownTasks(groups, 2)).toEqual({ tasks: [groups[2], groups[0]], total: 3, order: "fewest_passing" });
   });
 
   it("pass@k averages over each agent's tasks with enough scored rollouts", () => {

@@ -133,6 +133,37 @@ export interface GroupStats {
   };
   /** Rows passing under the chosen reward (groupStats' options.reward; contract when none is given). */
   readonly passed: number;
+  /**
+   * Grouped by task: the task's own value, and its agent when the key names one (taskKeyOf), so the list
+   * of a task's rollouts is asked for with both.
+   */
+  readonly task?: { readonly task: string; readonly agent: string | null; readonly scoped: boolean };
+}
+
+/**
+ * By-task rows a view sends to the page at most. A run of 17,976 rollouts has ~4,500 tasks: all of them were
+ * 2.6 MB of the run view's answer, 114 ms to deserialize in one task of the page, and a table no one scrolls.
+ */
+export const TASKS_SHOWN = 200;
+
+export interface ShownTasks {
+  readonly tasks: readonly GroupStats[];
+  /** Tasks in all. */
+  readonly total: number;
+  /** All of them in task order, or the TASKS_SHOWN with the smallest share passing (then by task). */
+  readonly order: "task" | "fewest_passing";
+}
+
+/** The by-task rows to show: all of a run with few tasks; else those whose rollouts pass least, first. */
+export function shownTasks(byTask: readonly GroupStats[], max = TASKS_SHOWN): ShownTasks {
+  if (byTask.length <= max) return { tasks: byTask, total: byTask.length, order: "task" };
+  const share = (g: GroupStats) => (g.n === 0 ? 1 : g.passed / g.n);
+  const tasks = [...byTask]
+    .map((group, at) => ({ group, at }))
+    .sort((a, b) => share(a.group) - share(b.group) || a.at - b.at)
+    .slice(0, max)
+    .map(({ group }) => group);
+  return { tasks, total: byTask.length, order: "fewest_passing" };
 }
 
 const SOURCES: readonly RewardSource[] = ["recorded", "contract", "legacy"];
@@ -152,8 +183,10 @@ export function groupStats(
     else groups.set(key, [row]);
   }
   const keys = [...groups.keys()].sort(compareKeys);
+  const scoped = by === "task" && rows.some((row) => row.task !== null && taskKey(row) !== row.task);
   return keys.map((key) => {
     const list = groups.get(key) ?? [];
+    const first = list[0];
     const means: Record<RewardSource, number | null> = { recorded: null, contract: null, legacy: null };
     const scored: Record<RewardSource, number> = { recorded: 0, contract: 0, legacy: 0 };
     for (const source of SOURCES) {
@@ -176,6 +209,9 @@ export function groupStats(
       scored,
       recorded_vs_recomputed: { equal, differ, incomparable },
       passed: list.filter((r) => passes(rewardOf(r, options.reward ?? "contract"), options)).length,
+      ...(by === "task" && key !== null && first?.task != null
+        ? { task: { task: first.task, agent: first.agent, scoped } }
+        : {}),
     };
   });
 }
