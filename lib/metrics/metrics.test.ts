@@ -164,7 +164,12 @@ describe("group and run metrics on hand-built rows", () => {
       { task: "1", agent: "a", scoped: true },
       { task: "1", agent: "b", scoped: true },
     ]);
-    expect(groupStats(ROWS.filter((row) => row.agent === "a"), "task")[0]?.task).toEqual({
+    expect(
+      groupStats(
+        ROWS.filter((row) => row.agent === "a"),
+        "task",
+      )[0]?.task,
+    ).toEqual({
       task: "0",
       agent: "a",
       scoped: false,
@@ -175,7 +180,11 @@ describe("group and run metrics on hand-built rows", () => {
     const groups = groupStats(ROWS, "task");
     expect(shownTasks(groups)).toEqual({ tasks: groups, total: 3, order: "task" });
     // b/1 passes 0 of 2, a/1 1 of 1 and a/0 2 of 2 under contract: the least passing first, ties in task order.
-    expect(shownTasks(groups, 2)).toEqual({ tasks: [groups[2], groups[0]], total: 3, order: "fewest_passing" });
+    expect(shownTasks(groups, 2)).toEqual({
+      tasks: [groups[2], groups[0]],
+      total: 3,
+      order: "fewest_passing",
+    });
   });
 
   it("pass@k averages over each agent's tasks with enough scored rollouts", () => {
