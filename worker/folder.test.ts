@@ -166,6 +166,9 @@ describe("files picked together", () => {
     await service.settled();
     expect(summary.folder).toBeNull();
     const rollouts = summary.datasets.find((d) => d.kind === "rollouts");
-    expect(service.changes(rollouts?.id ?? "", 0).entries[0]?.server_source).not.toBe("config");
+    const rows = service.changes(rollouts?.id ?? "", 0).entries;
+    expect(rows.length).toBeGreaterThan(0);
+    // Gym's iheval lines name no server of their own: without the config, none is decided.
+    for (const row of rows) expect(row.server_source).toBe("none");
   });
 });

@@ -170,6 +170,7 @@ export function folderSummary(folder: OpenedFolder): FolderSummary {
   return {
     name: folder.name,
     picked: folder.picked,
+    served: folder.entries.some((entry) => "url" in entry),
     hidden: folder.hidden,
     files: folder.plan.decisions.map((d) => ({
       path: d.path,

@@ -63,11 +63,24 @@ describe("following a growing file", () => {
     );
     expect(state.open).toBe(true);
     expect(await pollOnce(state, file.fetcher, signal)).toEqual({ kind: "same" });
-    // The writer ends that line and writes another: the break is that line's, the new line is handed on.
+    // The writer ends that line and writes another: the break is that line's (`closes`), the new line follows.
     file.set(encode('{"a":1}\n{"b":2}\n{"c":3}\n'));
     const grown = await pollOnce(state, file.fetcher, signal);
-    expect(grown.kind === "grown" ? text(grown.lines) : grown.kind).toBe('{"c":3}\n');
+    expect(grown.kind === "grown" ? [text(grown.lines), grown.closes] : grown.kind).toEqual([
+      '\n{"c":3}\n',
+      1,
+    ]);
     expect(state).toMatchObject({ open: false, from: 24, waiting: 0 });
+    // A whole last line written without its break while followed is handed on too, and waits for nothing.
+    file.set(encode('{"a":1}\n{"b":2}\n{"c":3}\n{"d":4}'));
+    const more = await pollOnce(state, file.fetcher, signal);
+    expect(more.kind === "grown" ? [text(more.lines), more.closes] : more.kind).toEqual(['{"d":4}', 0]);
+    expect(state).toMatchObject({ open: true, from: 31, waiting: 0 });
+    // Its break alone: handed on as that line's end, no line of its own.
+    file.set(encode('{"a":1}\n{"b":2}\n{"c":3}\n{"d":4}\r\n'));
+    const end = await pollOnce(state, file.fetcher, signal);
+    expect(end.kind === "grown" ? [text(end.lines), end.closes] : end.kind).toEqual(["\r\n", 2]);
+    expect(state).toMatchObject({ open: false, from: 33 });
 
     // A line read whole that then goes on was not a line: the file was rewritten.
     const other = servedFile(encode('{"a":1}\n{"b":2}'));
@@ -116,6 +129,16 @@ describe("following a growing file", () => {
       throw new TypeError("fetch failed");
     };
     expect(await pollOnce(state, down, signal)).toEqual({ kind: "unreachable" });
+  });
+
+  it("says a file the server no longer has (deleted or moved), never that the server is down", async () => {
+    const state = served('{"a":1}\n').state();
+    const gone = async () => new Response("no such file", { status: 404 });
+    const polled = await pollOnce(state, gone, signal);
+    expect(polled.kind === "changed" ? polled.problem : polled.kind).toMatch(
+      /no longer in the served folder/,
+    );
+    expect(followSummary(state).unreachable_since).toBeNull();
   });
 
   it("says the server is not answering after a few polls in a row (a refusal too: view's new token), until it answers", async () => {

@@ -27,6 +27,7 @@ export const FOLLOW_CHECK_BYTES = 4096;
 export const FOLLOW_UNREACHABLE_POLLS = 3;
 
 const LF = 0x0a;
+const CR = 0x0d;
 
 /**
  * A followed file's last line without its line break is read as a line when it parses as JSON: Gym writes
@@ -97,7 +98,11 @@ export function notFollowedSummary(reason: string): FollowSummary {
 /** What one poll found. */
 export type PollResult =
   | { readonly kind: "same" }
-  | { readonly kind: "grown"; readonly lines: Uint8Array }
+  /**
+   * New bytes, each line whole; the first `closes` bytes are the break of the line read whole before (not a
+   * line of their own: the dataset keeps them, its index does not count them).
+   */
+  | { readonly kind: "grown"; readonly lines: Uint8Array; readonly closes: number }
   | { readonly kind: "changed"; readonly problem: string }
   /** The server did not answer (stopped, or the network): polling goes on. */
   | { readonly kind: "unreachable" };
@@ -140,6 +145,9 @@ function shrank(from: number, size: number): string {
 
 const REPLACED =
   "Bytes already read changed: the file was rewritten or replaced, so it is no longer followed. Reopen it to read it again.";
+
+const GONE =
+  "The file is no longer in the served folder (deleted or moved): it is no longer followed, its rows are as first read. Read the folder again to see what it holds now.";
 
 const LAST_LINE_GREW =
   "The last line, read whole without its line break, went on after it was read: the file was rewritten, so it is no longer followed. Reopen it to read it again.";
@@ -195,23 +203,24 @@ async function poll(state: FollowState, fetcher: Fetch, signal: AbortSignal): Pr
     if (checkFrom === 0 && size === 0 && state.from === 0) return { kind: "same" };
     return { kind: "changed", problem: shrank(state.from, size) };
   }
+  // The server answered that the file is gone (a run that rotates or deletes its output): not a server down.
+  if (read.status === 404) return { kind: "changed", problem: GONE };
   if (read.bytes === null) return { kind: "unreachable" };
   const size = read.total ?? checkFrom + read.bytes.length;
   if (size < state.from) return { kind: "changed", problem: shrank(state.from, size) };
   if (!sameBytes(read.bytes.subarray(0, state.tail.length), state.tail))
     return { kind: "changed", problem: REPLACED };
-  let rest = read.bytes.subarray(state.tail.length);
-  if (state.open && rest.length > 0) {
-    // The line read whole without its break: what follows must start with it.
-    if (rest[0] !== LF) return { kind: "changed", problem: LAST_LINE_GREW };
-    state.open = false;
-    state.from += 1;
-    state.tail = appended(state.tail, rest.subarray(0, 1), FOLLOW_CHECK_BYTES);
-    rest = rest.subarray(1);
-  }
-  const newline = rest.lastIndexOf(LF);
-  state.waiting = rest.length - (newline + 1);
-  if (newline === -1) return { kind: "same" };
+  const rest = read.bytes.subarray(state.tail.length);
+  // The line read whole without its break: what follows must start with that break (CRLF too).
+  const closes =
+    !state.open || rest.length === 0 ? 0 : rest[0] === LF ? 1 : rest[0] === CR && rest[1] === LF ? 2 : -1;
+  if (closes === -1) return { kind: "changed", problem: LAST_LINE_GREW };
+  let end = rest.lastIndexOf(LF) + 1;
+  // A last line without its break that parses whole is handed on too (then the next byte must be its break).
+  const whole = end < rest.length && lastLineWhole(rest.subarray(end));
+  if (whole) end = rest.length;
+  state.waiting = rest.length - end;
+  if (end === 0) return { kind: "same" };
   // The file grew: its start must still be what was read (a file replaced by a longer one).
   if (state.head.length > 0) {
     let head: Awaited<ReturnType<typeof readRange>>;
@@ -224,15 +233,13 @@ async function poll(state: FollowState, fetcher: Fetch, signal: AbortSignal): Pr
     if (head.bytes === null || !sameBytes(head.bytes, state.head))
       return { kind: "changed", problem: REPLACED };
   }
-  const lines = rest.slice(0, newline + 1);
+  const lines = rest.slice(0, end);
   state.tail = appended(state.tail, lines, FOLLOW_CHECK_BYTES);
   if (state.head.length === state.from && state.head.length < FOLLOW_CHECK_BYTES) {
     // The head held the whole file read so far: it grows with it, up to FOLLOW_CHECK_BYTES.
-    const head = new Uint8Array(state.head.length + lines.length);
-    head.set(state.head);
-    head.set(lines, state.head.length);
-    state.head = head.slice(0, FOLLOW_CHECK_BYTES);
+    state.head = appended(state.head, lines, Number.POSITIVE_INFINITY).slice(0, FOLLOW_CHECK_BYTES);
   }
   state.from += lines.length;
-  return { kind: "grown", lines };
+  state.open = whole;
+  return { kind: "grown", lines, closes };
 }

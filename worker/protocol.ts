@@ -180,6 +180,8 @@ export interface FolderSummary {
   readonly name: string;
   /** Files picked together and read as a folder (lib/folder readAsFolder), not a directory. */
   readonly picked: boolean;
+  /** The folder `cli view` serves (its files read from the server), not one picked in this tab. */
+  readonly served: boolean;
   /** Its hidden entries, never read (lib/folder hiddenEntries: a hidden folder once, with a slash). */
   readonly hidden: readonly string[];
   readonly files: readonly FolderFileView[];

@@ -305,6 +305,9 @@ describe("a served file whose last line has no line break (Gym ships its files s
         waiting_bytes: 0,
         problem: null,
       });
+      // The file's bytes as written, the third line's break included (/compare and /live read them whole).
+      const bytes = await service.fileOf(id)?.file.arrayBuffer();
+      expect(bytes && Buffer.from(bytes).equals(whole)).toBe(true);
     } finally {
       vi.unstubAllGlobals();
     }

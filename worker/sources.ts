@@ -271,12 +271,18 @@ export class Sources {
         return;
       }
       if (found.kind === "grown") {
-        await ingestAppended(dataset, found.lines, this.pool, {
-          serverOverride: dataset.serverOverride,
-          harness: dataset.harness,
-          signal: stop.signal,
-          onBatch: () => {},
-        });
+        await ingestAppended(
+          dataset,
+          found.lines,
+          this.pool,
+          {
+            serverOverride: dataset.serverOverride,
+            harness: dataset.harness,
+            signal: stop.signal,
+            onBatch: () => {},
+          },
+          found.closes,
+        );
         // A followed file that held no rollout yet (a run that just started) now does.
         if (dataset.entries.size > 0) dataset.problem = null;
         this.hooks.appended();

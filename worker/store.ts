@@ -163,7 +163,10 @@ export class Dataset {
     };
   }
 
-  /** The Blob part holding a byte range (lines never straddle parts: parts end at line breaks). */
+  /**
+   * The Blob part holding a byte range (lines never straddle parts: parts end at line breaks, or at a
+   * followed file's last line read whole without its break, which comes later as a part of its own).
+   */
   partAt(offset: number): BlobPart | null {
     let low = 0;
     let high = this.parts.length - 1;
@@ -576,10 +579,21 @@ export async function ingestAppended(
   bytes: Uint8Array,
   runner: IndexRunner,
   options: IngestOptions,
+  /** Its first bytes end the dataset's last line, read whole without them (./follow.ts): kept, not indexed. */
+  closes = 0,
 ): Promise<void> {
-  const start = dataset.parts.reduce((end, part) => Math.max(end, part.start + part.blob.size), 0);
-  const blob = new Blob([new Uint8Array(bytes)]);
-  if (blob.size === 0) return;
+  let start = dataset.parts.reduce((end, part) => Math.max(end, part.start + part.blob.size), 0);
+  if (closes > 0) {
+    // The dataset's bytes stay the file's (a whole-file reader, /compare's, sees that line's break).
+    dataset.parts.push({ start, blob: new Blob([new Uint8Array(bytes.subarray(0, closes))]) });
+    start += closes;
+    dataset.bytes = start;
+  }
+  const blob = new Blob([new Uint8Array(bytes.subarray(closes))]);
+  if (blob.size === 0) {
+    if (closes > 0) dataset.revision++;
+    return;
+  }
   dataset.parts.push({ start, blob });
   const dispatcher = new Dispatcher(dataset, runner, options);
   await dispatcher.dispatch(blob, 0, blob.size, start);

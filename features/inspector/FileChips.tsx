@@ -18,12 +18,17 @@ function countsText(file: DatasetSummary): string {
   return `${lineCountsText({ rollouts: file.rows, unreadable: file.error_count })}${file.paired_inputs ? ` · ${file.paired_rows} paired` : ""}${followNote(file)}`;
 }
 
+/** A served file no longer what was read (rewritten, truncated, gone): its rows are as first read. */
+export function changedOnDisk(file: DatasetSummary): boolean {
+  return file.follow?.problem != null;
+}
+
 /**
  * A served file that is no longer read as it grows, said on its chip: its rows are as first read (a file
  * rewritten by another run), or its server stopped answering. Its banner, shown with the file, says why.
  */
 export function followNote(file: DatasetSummary): string {
-  if (file.follow?.problem) return " · changed on disk, rows as first read";
+  if (changedOnDisk(file)) return " · changed on disk, rows as first read";
   if (file.follow?.unreachable_since != null) return " · server not answering";
   return "";
 }

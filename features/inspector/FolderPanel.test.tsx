@@ -149,6 +149,7 @@ describe("FolderPanel", () => {
   const recognised: FolderSummary = {
     name: "x",
     picked: false,
+    served: false,
     hidden: [],
     files: [
       file("data/example_rollouts.jsonl", "rollouts"),

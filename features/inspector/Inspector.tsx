@@ -35,7 +35,7 @@ import type { GroupStats } from "@/lib/metrics";
 import { formatCount, type Reward } from "@/lib/run";
 import type { VerifierGroup, ZeroCause } from "@/lib/triage";
 import { useGymMetrics } from "./data";
-import { FileChips } from "./FileChips";
+import { changedOnDisk, FileChips } from "./FileChips";
 import { FolderPanel, GymMetricsPanel } from "./FolderPanel";
 import { FollowBanner } from "./FollowBanner";
 import styles from "./Inspector.module.css";
@@ -69,11 +69,11 @@ import { linkTarget } from "./view-state";
 
 const NO_LINES: readonly number[] = [];
 const NO_INFERENCES: readonly AgentInference[] = [];
-/** A whole file read and not one line a rollout (Gym's bbq: records with a reward and no response). */
 /** New files of a served folder named in its banner (the rest counted). */
 const NEW_FILES_NAMED = 5;
 /** A followed file with no line yet (a run that just started): not an empty file's error. */
 const WAITING_TEXT = "No line yet: the run's first rollout shows here as soon as it is written.";
+/** A whole file read and not one line a rollout (Gym's bbq: records with a reward and no response). */
 const NO_ROLLOUTS_TEXT =
   "No line of this file is a rollout: each line is listed with what it is instead (“… not a rollout”).";
 
@@ -135,7 +135,7 @@ export function Inspector() {
   const newFiles = useServedNewFiles(folder, servedFolder());
   // The folder's files changed on disk since they were read (the sums keep their rows as first read).
   const staleFiles = useStable(
-    folderFiles.flatMap((file) => (file.follow?.problem ? [file.name] : [])),
+    folderFiles.flatMap((file) => (changedOnDisk(file) ? [file.name] : [])),
     sameStrings,
   );
 

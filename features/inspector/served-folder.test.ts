@@ -84,7 +84,12 @@ async function opened(name: string, entries: FolderEntry[]) {
   const metrics = await Promise.all(
     summary.datasets.filter((d) => d.kind === "rollouts").map((d) => service.gymMetrics(d.id)),
   );
-  return { ...shown(service, summary), metrics, hidden: summary.folder?.hidden };
+  return {
+    ...shown(service, summary),
+    metrics,
+    hidden: summary.folder?.hidden,
+    served: summary.folder?.served,
+  };
 }
 
 describe("a served folder is opened as a picked folder", () => {
@@ -97,7 +102,9 @@ describe("a served folder is opened as a picked folder", () => {
     const served = await serve(dir);
     const viaServer = await opened(served.name, served.entries);
     expect(viaServer.hidden).toEqual([".hydra/"]);
-    expect(viaServer).toEqual({ ...picked, hidden: [".hydra/"] });
+    // Only the served one watches the server's listing for new files.
+    expect([picked.served, viaServer.served]).toEqual([false, true]);
+    expect(viaServer).toEqual({ ...picked, hidden: [".hydra/"], served: true });
   });
 
   it.each(["example_multi_step", "example_tool_call_multireward"])("%s", async (server) => {
@@ -105,7 +112,7 @@ describe("a served folder is opened as a picked folder", () => {
     const picked = await opened(server, folderEntriesFromDisk(dir));
     const served = await serve(dir);
     const viaServer = await opened(served.name, served.entries);
-    expect(viaServer).toEqual(picked);
+    expect(viaServer).toEqual({ ...picked, served: true });
     // What that means here: the folder's config routes every line, its task rows pair, Gym's metrics are read.
     const run = viaServer.rows[0];
     expect(run?.configs).toEqual([`configs/${server}.yaml`]);

@@ -38,11 +38,16 @@ export function servedFolder(): boolean {
  */
 export const SERVED_LISTING_POLL_MS = 5000;
 
-/** The served folder's file paths now (its listing, hidden entries aside). */
-export async function servedPaths(): Promise<string[]> {
+/** The served folder's listing, as the server has it now. */
+async function servedListing(): Promise<z.infer<typeof ListingSchema>> {
   const response = await fetch(SERVED_FILES_ROUTE, { cache: "no-store" });
   if (!response.ok) throw new Error(`the served folder's listing: HTTP ${response.status}`);
-  return ListingSchema.parse(await response.json()).files.map((file) => file.path);
+  return ListingSchema.parse(await response.json());
+}
+
+/** The served folder's file paths now (its listing, hidden entries aside). */
+export async function servedPaths(): Promise<string[]> {
+  return (await servedListing()).files.map((file) => file.path);
 }
 
 /** Paths of the listing that the opened folder does not have, in the listing's order. */
@@ -57,9 +62,7 @@ export function newPaths(listing: readonly string[], opened: readonly string[]):
  * folder).
  */
 export async function servedEntries(): Promise<{ name: string; entries: FolderEntry[] }> {
-  const response = await fetch(SERVED_FILES_ROUTE, { cache: "no-store" });
-  if (!response.ok) throw new Error(`the served folder's listing: HTTP ${response.status}`);
-  const listing = ListingSchema.parse(await response.json());
+  const listing = await servedListing();
   const entries = listing.files.map((file) => ({
     path: file.path,
     url: `${SERVED_FILE_ROUTE}?path=${encodeURIComponent(file.path)}`,

@@ -11,15 +11,17 @@ const NONE: readonly string[] = [];
  * that is not served.
  */
 export function useServedNewFiles(folder: FolderSummary | null, served: boolean): readonly string[] {
+  // The served folder only: a tab that serves one may open a local folder too.
+  const watched = served && folder?.served === true;
   const listing = useQuery({
     queryKey: ["servedListing"],
-    enabled: served && folder !== null,
+    enabled: watched,
     queryFn: servedPaths,
     refetchInterval: SERVED_LISTING_POLL_MS,
     // A server that stopped answering is said by the followed files' banner; no retries piling up here.
     retry: false,
   });
-  if (!served || folder === null || listing.data === undefined) return NONE;
+  if (!watched || folder === null || listing.data === undefined) return NONE;
   return newPaths(
     listing.data,
     folder.files.map((file) => file.path),

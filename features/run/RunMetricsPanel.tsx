@@ -219,7 +219,7 @@ export const RunMetricsPanel = memo(function RunMetricsPanel({
             <caption data-testid="tasks-caption">
               {tasksShown.order === "task"
                 ? "By task (select one to list its rollouts)"
-                : `By task: the ${metrics.by_task.length} of ${formatCount(tasksShown.total)} tasks with the smallest share passing (select one to list its rollouts; the filter field:_ng_task_index=N lists another)`}
+                : `By task: the ${metrics.by_task.length} of ${formatCount(tasksShown.total)} tasks with the smallest share passing (select one to list its rollouts; the filter field:_ng_task_index=N, with agent:NAME among several agents, lists another)`}
             </caption>
             <thead>
               <tr>
@@ -236,6 +236,9 @@ export const RunMetricsPanel = memo(function RunMetricsPanel({
                   <th scope="row">
                     {g.key === null ? (
                       "(none)"
+                    ) : g.task?.scoped && g.task.agent === null ? (
+                      // No filter names rollouts without an agent apart from the others' same task.
+                      g.key
                     ) : (
                       <button type="button" className="link-button" onClick={() => onTask(g)}>
                         {g.key}

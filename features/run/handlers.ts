@@ -112,15 +112,15 @@ async function* rollouts(dataset: Dataset, lines: readonly number[]): AsyncGener
   }
 }
 
-/**
- * The rollouts files a request on `dataset` covers (./report-scope.ts: its folder's, or itself), each with its
- * path in the folder (null alone) and its run source; files that are not read are left out.
- */
 /** The opened folder's files and hidden entries, as its report names them. */
 function folderOf(folder: FolderSummary | null): ReportFolder | null {
   return folder === null ? null : { files: folder.files, hidden: folder.hidden };
 }
 
+/**
+ * The rollouts files a request on `dataset` covers (./report-scope.ts: its folder's, or itself), each with its
+ * path in the folder (null alone) and its run source; files that are not read are left out.
+ */
 function scopeSources(service: DataService, dataset: string) {
   const scope = reportScope(service.session().folder, dataset);
   const sources = scope.files.flatMap(({ dataset: id, file }) => {

@@ -176,6 +176,18 @@ describe("group and run metrics on hand-built rows", () => {
     });
   });
 
+  it("keeps apart tasks of agents whose names read alike (no agent, an agent named so, a slash in a name)", () => {
+    const base = ROWS[0]!;
+    const rows = [
+      { ...base, line: 1, agent: null, task: "1" },
+      { ...base, line: 2, agent: "no agent", task: "1" },
+      { ...base, line: 3, agent: "a / 1", task: "2" },
+      { ...base, line: 4, agent: "a", task: "1 / 2" },
+    ];
+    expect(groupStats(rows, "task").map((g) => g.n)).toEqual([1, 1, 1, 1]);
+    expect(runPassAtK(rows, 1)).toMatchObject({ tasks: 4 });
+  });
+
   it("shows every task of a run with few, else the ones that pass least first", () => {
     const groups = groupStats(ROWS, "task");
     expect(shownTasks(groups)).toEqual({ tasks: groups, total: 3, order: "task" });

@@ -176,17 +176,24 @@ export function groupStats(
 ): GroupStats[] {
   const groups = new Map<string | null, MetricsRow[]>();
   const taskKey = taskKeyOf(rows);
+  // Grouped by identity, named by label: tasks of agents whose names would read alike stay apart.
+  const labels = new Map<string | null, string | null>();
   for (const row of rows) {
-    const key = by === "task" ? taskKey(row) : row[by];
+    const task = by === "task" ? taskKey(row) : null;
+    const key = by === "task" ? (task?.id ?? null) : row[by];
     const list = groups.get(key);
     if (list) list.push(row);
-    else groups.set(key, [row]);
+    else {
+      groups.set(key, [row]);
+      labels.set(key, by === "task" ? (task?.label ?? null) : key);
+    }
   }
-  const keys = [...groups.keys()].sort(compareKeys);
-  const scoped = by === "task" && rows.some((row) => row.task !== null && taskKey(row) !== row.task);
-  return keys.map((key) => {
-    const list = groups.get(key) ?? [];
+  const keys = [...groups.keys()].sort((a, b) => compareKeys(labels.get(a) ?? null, labels.get(b) ?? null));
+  return keys.map((id) => {
+    const key = labels.get(id) ?? null;
+    const list = groups.get(id) ?? [];
     const first = list[0];
+    const scoped = first === undefined ? false : (taskKey(first)?.scoped ?? false);
     const means: Record<RewardSource, number | null> = { recorded: null, contract: null, legacy: null };
     const scored: Record<RewardSource, number> = { recorded: 0, contract: 0, legacy: 0 };
     for (const source of SOURCES) {
@@ -240,14 +247,24 @@ export interface PassAtKResult {
 /**
  * A rollout's task as metrics group it: its task, within its agent. Gym numbers each agent's task rows on
  * its own (`_ng_task_index` from 0 in each agent's dataset) and writes its group-level metrics per agent, so
- * task 1 of one agent is not task 1 of another. The key names the agent only when the rows have tasks of
- * several agents (a run of one agent keeps its task's own name).
+ * task 1 of one agent is not task 1 of another. `id` tells groups apart (names cannot collide in it); `label`
+ * names the agent only when the rows have tasks of several agents (a run of one agent keeps its task's name).
  */
-export function taskKeyOf(rows: readonly MetricsRow[]): (row: MetricsRow) => string | null {
+export function taskKeyOf(
+  rows: readonly MetricsRow[],
+): (row: MetricsRow) => { readonly id: string; readonly label: string; readonly scoped: boolean } | null {
   const agents = new Set<string | null>();
   for (const row of rows) if (row.task !== null) agents.add(row.agent);
-  if (agents.size <= 1) return (row) => row.task;
-  return (row) => (row.task === null ? null : `${row.agent ?? "no agent"} / ${row.task}`);
+  const scoped = agents.size > 1;
+  return (row) => {
+    if (row.task === null) return null;
+    if (!scoped) return { id: row.task, label: row.task, scoped };
+    return {
+      id: JSON.stringify([row.agent, row.task]),
+      label: `${row.agent ?? "no agent"} / ${row.task}`,
+      scoped,
+    };
+  };
 }
 
 /**
@@ -264,7 +281,7 @@ export function runPassAtK(
   const taskKey = taskKeyOf(rows);
   for (const row of rows) {
     const reward = rewardOf(row, source);
-    const task = taskKey(row);
+    const task = taskKey(row)?.id ?? null;
     if (task === null || reward === null) continue;
     const t = byTask.get(task) ?? { n: 0, c: 0 };
     t.n++;
