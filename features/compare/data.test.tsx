@@ -9,7 +9,7 @@ import { fileSummary } from "./test-helpers";
 // The worker and the session, faked at the hooks' boundary: the worker stores a sample the first time it
 // is asked for it; the session lists the stored files only when the test says it has caught up.
 const fake = vi.hoisted(() => ({
-  files: [] as { id: string; name: string; analysis: number }[],
+  files: [] as { id: string; name: string; analysis: number; bytes?: number }[],
   requests: [] as string[],
   /** The dataset id the worker stores a sample under (a sample opened again is stored anew). */
   stores: new Map<string, string>(),
@@ -26,6 +26,7 @@ vi.mock("@/hooks/data-client", () => ({
         ...fileSummary({ id: `id-${params.ref}`, name: params.ref }),
         id: fake.stores.get(params.ref) ?? `id-${params.ref}`,
         analysis: stored?.analysis ?? 0,
+        bytes: stored?.bytes ?? 0,
       };
     },
   }),
@@ -90,6 +91,17 @@ describe("useCompareFile", () => {
     rerender();
     await waitFor(() => expect(result.current.data?.analysis).toBe(1));
     expect(seen().slice(first)).not.toContain(undefined);
+  });
+
+  it("asks again when a followed file grew (cli view), keeping its summary meanwhile", async () => {
+    fake.files = [{ id: "id-a.jsonl", name: "a.jsonl", analysis: 0, bytes: 100 }];
+    const { result, rerender, seen: summaries } = renderFile(() => "a.jsonl");
+    await waitFor(() => expect(result.current.data?.bytes).toBe(100));
+    const first = summaries.length;
+    fake.files = [{ id: "id-a.jsonl", name: "a.jsonl", analysis: 0, bytes: 250 }];
+    rerender();
+    await waitFor(() => expect(result.current.data?.bytes).toBe(250));
+    expect(summaries.slice(first)).not.toContain(undefined);
   });
 
   it("does not keep a sample's summary once its name names a newer stored file", async () => {

@@ -20,11 +20,15 @@ import type { CompareFileSummary, FileRef, RepairServerInput } from "./protocol"
  * The stored file a ref names (the one of that dataset id, else the latest one of that name) and its
  * analysis revision, which changes when what its rollouts are verified with changes.
  */
-function useStored(ref: FileRef | null): { id: string | null; analysis: number | null } {
+function useStored(ref: FileRef | null): {
+  id: string | null;
+  analysis: number | null;
+  bytes: number | null;
+} {
   const session = useSession();
   const files = session?.files ?? [];
   const stored = files.find((file) => file.id === ref) ?? files.findLast((file) => file.name === ref);
-  return { id: stored?.id ?? null, analysis: stored?.analysis ?? null };
+  return { id: stored?.id ?? null, analysis: stored?.analysis ?? null, bytes: stored?.bytes ?? null };
 }
 
 /**
@@ -40,7 +44,8 @@ export function useCompareFile(ref: FileRef | null, samples: readonly Sample[] |
   return useQuery({
     // A sample's name can name a newer stored file; a dataset id always names the same one, so its key
     // does not change while the session catches up with a file just opened.
-    queryKey: ["compare", "file", ref ?? "", sample ? stored.id : null, stored.analysis],
+    // Its bytes too: a followed file (cli view) that grew is compared as it is now.
+    queryKey: ["compare", "file", ref ?? "", sample ? stored.id : null, stored.analysis, stored.bytes],
     enabled: ref !== null && samples !== undefined,
     queryFn: ({ signal }): Promise<CompareFileSummary> =>
       client.request("file", { ref: ref ?? "", sample }, { signal }),

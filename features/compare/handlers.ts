@@ -36,7 +36,8 @@ export const COMPARE_CACHE_FILES = 4;
 const SAMPLE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 export function compareHandlers(service: DataService): Handlers<CompareRequests> {
-  const parsed = new Map<string, LoadedFile>();
+  // Each file read once, with the bytes it had then: a followed file (cli view) that grew is read again.
+  const parsed = new Map<string, { readonly bytes: number; readonly file: LoadedFile }>();
   let lastReport: { key: string; report: CompareReport; conflicts: readonly string[] } | null = null;
   const repaired = new Map<number, { name: string; chunks: readonly Uint8Array[] }>();
   let nextRepairId = 1;
@@ -61,19 +62,21 @@ export function compareHandlers(service: DataService): Handlers<CompareRequests>
 
   const loaded = async (dataset: Dataset): Promise<LoadedFile> => {
     const known = parsed.get(dataset.id);
-    if (known) {
+    if (known && known.bytes === dataset.bytes) {
       // Most recently used last, so the oldest is the one evicted.
       parsed.delete(dataset.id);
       parsed.set(dataset.id, known);
-      return known;
+      return known.file;
     }
+    parsed.delete(dataset.id);
+    const bytes = dataset.bytes;
     // Named as the pickers name it: a folder's file under its folder, so two folders' files read apart in
     // the alignment, the what-if, the pairing sentences and the repaired file's name.
     const file = await readFile(
       folderQualifiedName(dataset.name, dataset.folderName),
       dataset.blob().stream(),
     );
-    parsed.set(dataset.id, file);
+    parsed.set(dataset.id, { bytes, file });
     while (parsed.size > COMPARE_CACHE_FILES) {
       const oldest = parsed.keys().next().value;
       if (oldest === undefined) break;
