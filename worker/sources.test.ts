@@ -21,7 +21,7 @@ import {
   ROOT,
   WA,
 } from "./test-files";
-import { servedFile } from "./test-served";
+import { servedFile, until } from "./test-served";
 
 describe("reading a source", () => {
   it("streams rows in batch by batch, with the same index as a single batch", async () => {
@@ -185,13 +185,6 @@ describe("reading a source", () => {
     );
   });
 });
-
-async function until(check: () => boolean): Promise<void> {
-  for (let waited = 0; !check(); waited += 50) {
-    if (waited > 10_000) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe("a served file that grows (cli view)", () => {
   it("appends new complete lines with their rewards; a partial line waits; a shrunk file is said", async () => {

@@ -24,3 +24,11 @@ export function servedFile(initial: Uint8Array) {
     },
   };
 }
+
+/** Waits (polling every 50 ms, at most 10 s) until `check` holds: a followed file's next poll landed. */
+export async function until(check: () => boolean): Promise<void> {
+  for (let waited = 0; !check(); waited += 50) {
+    if (waited > 10_000) throw new Error("timed out");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -4,19 +4,12 @@ import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { inProcessPool } from "@/worker/pool";
 import { DataService } from "@/worker/service";
-import { servedFile } from "@/worker/test-served";
+import { servedFile, until } from "@/worker/test-served";
 import { compareHandlers } from "./handlers";
 
 const WA = path.resolve(__dirname, "../../fixtures/golden/workplace-rollouts/wa_noecho.jsonl");
 const never = new AbortController().signal;
 const context = { signal: never, progress: () => {}, transfer: () => {} };
-
-async function until(check: () => boolean): Promise<void> {
-  for (let waited = 0; !check(); waited += 50) {
-    if (waited > 10_000) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe("a followed file on /compare", () => {
   it("is read again once it grew: its summary counts the new rollouts", async () => {
