@@ -8,7 +8,7 @@ import badges from "./badges.module.css";
 import { cx } from "./cx";
 import styles from "./Loader.module.css";
 
-export const ACCEPTED_FILES = ".jsonl,.gz,.json,application/x-ndjson,application/gzip";
+export const ACCEPTED_FILES = ".jsonl,.gz,.json,.yaml,.yml,application/x-ndjson,application/gzip";
 
 /** A file input behind a button. */
 export function OpenFilesButton({ onFiles, primary }: { onFiles(files: File[]): void; primary?: boolean }) {

@@ -25,6 +25,10 @@ describe("FollowBanner", () => {
     expect(screen.queryByTestId("follow-state")).toBeNull();
     expect(screen.getByRole("alert").textContent).toContain("has not answered since 18:05:09");
     expect(screen.queryByTestId("follow-read-again")).toBeNull();
+    cleanup();
+    // Not even in a served tab: reading the folder again while its server is down would lose the page.
+    render(<FollowBanner follow={{ ...following, unreachable_since: since }} onReadAgain={() => {}} />);
+    expect(screen.queryByTestId("follow-read-again")).toBeNull();
   });
 
   it("offers to read a served folder again once its file changed on disk", async () => {

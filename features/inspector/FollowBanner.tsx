@@ -18,7 +18,10 @@ export function FollowBanner({
   onReadAgain,
 }: {
   follow: FollowSummary;
-  /** Reads the served folder again (a served file has no picker to reopen it from); absent elsewhere. */
+  /**
+   * Reads the served folder again (a served file has no picker to reopen it from), offered once a file changed
+   * on disk; not while the server is silent (reading again then loses the page). Absent for local files.
+   */
   onReadAgain?: () => void;
 }) {
   const again = onReadAgain && (
@@ -48,7 +51,6 @@ export function FollowBanner({
     return (
       <div className="banner banner-error" role="alert" data-testid="follow-unreachable">
         {unreachableText(follow.unreachable_since)}
-        {again}
       </div>
     );
   }
