@@ -15,6 +15,7 @@
 import {
   comparePaths,
   type FileRole,
+  type FolderFile,
   type GymConfig,
   hiddenEntries,
   isHiddenPath,
@@ -69,14 +70,16 @@ export const CHANGES_PAGE_ROWS = 1000;
  */
 async function pickedTogether(
   sources: readonly Source[],
-): Promise<{ name: string; entries: FolderEntry[] } | null> {
+): Promise<{ name: string; entries: FolderEntry[]; heads: FolderFile[] } | null> {
   const entries: FolderEntry[] = [];
   for (const source of sources) {
     if (source.kind !== "file") return null;
     entries.push({ path: source.file.name, file: source.file });
   }
-  if (entries.length < 2 || !readAsFolder(await Promise.all(entries.map(folderHead)))) return null;
-  return { name: `${entries.length} files picked together`, entries };
+  if (entries.length < 2) return null;
+  const heads = await Promise.all(entries.map(folderHead));
+  if (!readAsFolder(heads)) return null;
+  return { name: `${entries.length} files picked together`, entries, heads };
 }
 
 /** Position of the first of `lines` (sorted) above `after`. */
@@ -198,7 +201,10 @@ export class DataService {
     }
     if (grew && fresh.length === 0) return this.workspace.flush();
     const together = await pickedTogether(fresh);
-    if (together !== null) return this.loadFolder(together.name, together.entries, signal, progress, true);
+    if (together !== null) {
+      const { name, entries, heads } = together;
+      return this.loadFolder(name, entries, signal, progress, heads);
+    }
     const opened = await this.openAll(
       fresh.map((source) => ({ source, id: newDatasetId(), fallbackServer, restored: false })),
       signal,
@@ -260,17 +266,18 @@ export class DataService {
     entries: readonly FolderEntry[],
     signal: AbortSignal,
     progress: Progress,
-    /** The entries are files picked together (lib/folder readAsFolder), not a directory's. */
-    picked = false,
+    /** The entries are files picked together (lib/folder readAsFolder), not a directory's: their heads, read. */
+    picked: readonly FolderFile[] | null = null,
   ): Promise<SessionSummary> {
     // In the order cli triage DIR walks them: the files' table, the chips and the file shown first follow it.
     const visible = entries
       .filter((entry) => !isHiddenPath(entry.path))
       .sort((a, b) => comparePaths(a.path, b.path));
-    const heads = await Promise.all(visible.map(folderHead));
+    const read = new Map((picked ?? []).map((head) => [head.path, head]));
+    const heads = await Promise.all(visible.map((entry) => read.get(entry.path) ?? folderHead(entry)));
     const hidden = hiddenEntries(entries.map((entry) => entry.path));
     return this.openFolder(
-      { name, picked, entries: visible, heads, overrides: new Map(), hidden },
+      { name, picked: picked !== null, entries: visible, heads, overrides: new Map(), hidden },
       new Map(),
       signal,
       progress,

@@ -21,7 +21,7 @@ import {
   ROOT,
   WA,
 } from "./test-files";
-import { servedFile, until } from "./test-served";
+import { lineEnds, servedFile, until } from "./test-served";
 
 describe("reading a source", () => {
   it("streams rows in batch by batch, with the same index as a single batch", async () => {
@@ -189,8 +189,8 @@ describe("reading a source", () => {
 describe("a served file that grows (cli view)", () => {
   it("appends new complete lines with their rewards; a partial line waits; a shrunk file is said", async () => {
     const whole = readFileSync(noecho);
-    const lineEnds = [...whole.entries()].flatMap(([at, byte]) => (byte === 0x0a ? [at + 1] : []));
-    const cut = lineEnds[2]! + 20;
+    const ends = lineEnds(whole);
+    const cut = ends[2]! + 20;
     const served = servedFile(whole.subarray(0, cut));
     vi.stubGlobal("fetch", served.fetcher);
     try {
@@ -217,18 +217,18 @@ describe("a served file that grows (cli view)", () => {
       await until(() => service.get(id)?.summary().follow?.waiting_bytes === 20);
 
       served.set(whole);
-      await until(() => entries(service, id).length === lineEnds.length);
+      await until(() => entries(service, id).length === ends.length);
       await service.settled();
       const expected = expectedNoecho();
       const rows = entries(service, id);
-      expect(rows.map((row) => row.line)).toEqual(lineEnds.map((_, i) => i + 1));
+      expect(rows.map((row) => row.line)).toEqual(ends.map((_, i) => i + 1));
       expect(rows.map((row) => row.contract)).toEqual(expected.map((row) => row.contract.reward));
       expect(service.get(id)?.summary().follow?.waiting_bytes).toBe(0);
 
-      served.set(whole.subarray(0, lineEnds[0]!));
+      served.set(whole.subarray(0, ends[0]!));
       await until(() => service.get(id)?.summary().follow?.problem != null);
       expect(service.get(id)?.summary().follow?.problem).toMatch(/shrank/);
-      expect(entries(service, id)).toHaveLength(lineEnds.length);
+      expect(entries(service, id)).toHaveLength(ends.length);
     } finally {
       vi.unstubAllGlobals();
     }
@@ -261,9 +261,9 @@ describe("a served file a run has not written a line to yet", () => {
 describe("a served file whose last line has no line break (Gym ships its files so)", () => {
   it("reads that line when it parses whole, and the line break that ends it later adds no line", async () => {
     const whole = readFileSync(noecho);
-    const lineEnds = [...whole.entries()].flatMap(([at, byte]) => (byte === 0x0a ? [at + 1] : []));
+    const ends = lineEnds(whole);
     // Three lines, the third without its break; the task rows likewise.
-    const served = servedFile(whole.subarray(0, lineEnds[2]! - 1));
+    const served = servedFile(whole.subarray(0, ends[2]! - 1));
     const inputs = readFileSync(inputsFile);
     const inputsServed = servedFile(inputs.subarray(0, inputs.length - 1));
     vi.stubGlobal("fetch", (url: string, init?: RequestInit) =>
@@ -288,10 +288,10 @@ describe("a served file whose last line has no line break (Gym ships its files s
 
       // The run goes on: the third line's break, then the rest of the file.
       served.set(whole);
-      await until(() => entries(service, id).length === lineEnds.length);
+      await until(() => entries(service, id).length === ends.length);
       await service.settled();
       const rows = entries(service, id);
-      expect(rows.map((row) => row.line)).toEqual(lineEnds.map((_, i) => i + 1));
+      expect(rows.map((row) => row.line)).toEqual(ends.map((_, i) => i + 1));
       expect(rows.map((row) => row.contract)).toEqual(expectedNoecho().map((row) => row.contract.reward));
       expect(service.get(id)?.summary().follow).toMatchObject({
         following: true,
@@ -342,11 +342,11 @@ describe("a served gzip file (cli view)", () => {
 describe("a local file picked again", () => {
   it("appends the lines a grown file gained to the open file; a changed file opens anew", async () => {
     const whole = readFileSync(noecho);
-    const lineEnds = [...whole.entries()].flatMap(([at, byte]) => (byte === 0x0a ? [at + 1] : []));
+    const ends = lineEnds(whole);
     const service = new DataService(inProcessPool());
     await service.load([{ kind: "file", file: file(inputsFile) }], null, never, ignore);
     const first = await service.load(
-      [{ kind: "file", file: new File([whole.subarray(0, lineEnds[2]!)], "run.jsonl") }],
+      [{ kind: "file", file: new File([whole.subarray(0, ends[2]!)], "run.jsonl") }],
       null,
       never,
       ignore,
@@ -364,10 +364,10 @@ describe("a local file picked again", () => {
     await service.settled();
     expect(grown.datasets.filter((dataset) => dataset.kind === "rollouts").map((d) => d.id)).toEqual([id]);
     const rows = entries(service, id);
-    expect(rows).toHaveLength(lineEnds.length);
+    expect(rows).toHaveLength(ends.length);
     expect(rows.map((row) => row.contract)).toEqual(expectedNoecho().map((row) => row.contract.reward));
-    expect(new TextDecoder().decode((await service.raw(id, lineEnds.length))!)).toBe(
-      whole.subarray(lineEnds[lineEnds.length - 2]!, lineEnds[lineEnds.length - 1]! - 1).toString(),
+    expect(new TextDecoder().decode((await service.raw(id, ends.length))!)).toBe(
+      whole.subarray(ends[ends.length - 2]!, ends[ends.length - 1]! - 1).toString(),
     );
 
     const changed = Buffer.concat([Buffer.from("{}\n"), whole]);

@@ -32,3 +32,8 @@ export async function until(check: () => boolean): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** Where each line of `bytes` ends: the offset just past each line break. */
+export function lineEnds(bytes: Uint8Array): number[] {
+  return [...bytes.entries()].flatMap(([at, byte]) => (byte === 0x0a ? [at + 1] : []));
+}

@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { inProcessPool } from "@/worker/pool";
 import { DataService } from "@/worker/service";
-import { servedFile, until } from "@/worker/test-served";
+import { lineEnds, servedFile, until } from "@/worker/test-served";
 import { compareHandlers } from "./handlers";
 
 const WA = path.resolve(__dirname, "../../fixtures/golden/workplace-rollouts/wa_noecho.jsonl");
@@ -14,7 +14,7 @@ const context = { signal: never, progress: () => {}, transfer: () => {} };
 describe("a followed file on /compare", () => {
   it("is read again once it grew: its summary counts the new rollouts", async () => {
     const whole = readFileSync(WA);
-    const ends = [...whole.entries()].flatMap(([at, byte]) => (byte === 0x0a ? [at + 1] : []));
+    const ends = lineEnds(whole);
     const served = servedFile(whole.subarray(0, ends[2]));
     vi.stubGlobal("fetch", served.fetcher);
     try {
