@@ -116,7 +116,9 @@ export class Pairing {
   private setPairing(dataset: Dataset, pairedInputs: string | null, matches: number): void {
     const changed = pairedInputs !== dataset.pairedInputs;
     dataset.pairedInputs = pairedInputs;
-    dataset.pairedRows = matches;
+    // The first count is by Gym's indices only; a file whose pairing is unchanged keeps its rewards, and
+    // with them the rewards pass's count (equal input too), which no later pass would redo.
+    dataset.pairedRows = changed || dataset.pendingRewards.size > 0 ? matches : countPaired(dataset);
     if (changed) resetRewards(dataset);
   }
 

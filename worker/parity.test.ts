@@ -330,6 +330,25 @@ describe("cli verify DIR and the browser's opened folder answer every line alike
     }
   });
 
+  it("a role change elsewhere in the folder keeps a kept file's paired count", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "role-count-"));
+    try {
+      cpSync(path.join(EXAMPLES, "resources_servers/example_multi_step"), dir, { recursive: true });
+      // A second run's rollouts: its role changes, the first file's pairing does not.
+      cpSync(path.join(dir, "data/example_rollouts.jsonl"), path.join(dir, "data/second_rollouts.jsonl"));
+      const { service, summary } = await openInBrowser(dir);
+      const first = summary.datasets.find((d) => d.name === "data/example_rollouts.jsonl");
+      expect(first?.paired_rows).toBeGreaterThan(0);
+      await service.setRole("data/second_rollouts.jsonl", "ignore", never, ignore);
+      await service.settled();
+      const after = service.session().datasets.find((d) => d.name === "data/example_rollouts.jsonl");
+      expect(after?.id).toBe(first?.id);
+      expect(after?.paired_rows).toBe(first?.paired_rows);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("a role changed on the page is the CLI's --role", async () => {
     const dir = path.join(EXAMPLES, "resources_servers/example_multi_step");
     const role = "data/example.jsonl=ignore";
