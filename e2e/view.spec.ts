@@ -20,7 +20,16 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { expect, test } from "@playwright/test";
-import { expectRoles, folderRows, GOLDEN_WA, openFolder, ROOT, readJsonlFile, waitReady } from "./helpers";
+import {
+  expectRoles,
+  folderRows,
+  GOLDEN_WA,
+  openFolder,
+  ROOT,
+  readJsonlFile,
+  unfoldFolderPanel,
+  waitReady,
+} from "./helpers";
 
 /** The product requirement: an appended line shows with its reward within this long (issue #22). */
 const FOLLOW_TARGET_MS = 2000;
@@ -241,6 +250,36 @@ test("a served Gym folder whose files end without a line break (workplace_assist
   await waitReady(page);
   expect(await folderRows(page)).toEqual(picked);
   await expect(page.getByTestId("follow-state")).not.toContainText("waits for its line break");
+});
+
+test("reading a served folder again keeps the roles chosen in it and the rollouts marked", async ({
+  page,
+}) => {
+  const copy = path.join(base, "roles-run");
+  cpSync(path.join(ROOT, "fixtures/gym-examples/resources_servers/example_multi_step"), copy, {
+    recursive: true,
+  });
+  await page.goto((await startView(copy)).toString());
+  await waitReady(page);
+  await unfoldFolderPanel(page);
+  await page
+    .getByTestId("folder-panel")
+    .locator("[data-folder-file='data/example.jsonl'] [data-testid='role-select']")
+    .selectOption("ignore");
+  await expectRoles(page, { "data/example.jsonl": "ignore" });
+  await waitReady(page);
+  const chosen = await folderRows(page);
+  await page.getByTestId("mark-rollout").check();
+  await expect(page.getByTestId("export-report")).toHaveText("Report (1 marked)");
+
+  // A reload reads the served folder again (new datasets): the role and the mark stay.
+  await page.reload();
+  await waitReady(page);
+  await unfoldFolderPanel(page);
+  await expectRoles(page, { "data/example.jsonl": "ignore", "data/example_rollouts.jsonl": "rollouts" });
+  expect(await folderRows(page)).toEqual(chosen);
+  await expect(page.getByTestId("export-report")).toHaveText("Report (1 marked)");
+  await expect(page.getByTestId("mark-rollout")).toBeChecked();
 });
 
 test("a file that appears in the served folder (a second run's output) is named, and reading the folder again adds it", async ({

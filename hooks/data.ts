@@ -7,6 +7,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { z } from "zod";
+import { FILE_ROLES } from "@/lib/folder";
 import type { HarnessChoice } from "@/lib/harness";
 import type {
   DatasetSummary,
@@ -38,7 +39,12 @@ export interface LoadState {
   /** fallbackServer verifies rows that name no server (a bundled sample's declared server). */
   load(sources: readonly Source[], fallbackServer?: string | null): Promise<SessionSummary | null>;
   /** Opens a folder: every file gets a role (lib/folder), rollouts are verified with its configs and task rows. */
-  loadFolder(name: string, entries: readonly FolderEntry[]): Promise<SessionSummary | null>;
+  loadFolder(
+    name: string,
+    entries: readonly FolderEntry[],
+    /** Roles the user chose before, by path (a served folder read again keeps them). */
+    roles?: Readonly<Record<string, FileRole>>,
+  ): Promise<SessionSummary | null>;
   /** Changes one folder file's role: the folder is planned again. */
   setRole(path: string, role: FileRole): Promise<SessionSummary | null>;
   /** Reopens files kept from an earlier visit (a reload, or the landing page's recent files). */
@@ -83,7 +89,12 @@ export function useLoadProgress(store: ProgressStore): LoadProgress | null {
 type LoadRequest =
   | { kind: "load"; sources: readonly Source[]; fallbackServer: string | null }
   | { kind: "restore"; ids: readonly string[] }
-  | { kind: "folder"; name: string; entries: readonly FolderEntry[] }
+  | {
+      kind: "folder";
+      name: string;
+      entries: readonly FolderEntry[];
+      roles: Readonly<Record<string, FileRole>>;
+    }
   | { kind: "role"; path: string; role: FileRole };
 
 export function useLoad(): LoadState {
@@ -112,7 +123,7 @@ export function useLoad(): LoadState {
           case "folder":
             return await client.request(
               "loadFolder",
-              { name: request.name, entries: request.entries },
+              { name: request.name, entries: request.entries, roles: request.roles },
               options,
             );
           case "role":
@@ -144,7 +155,8 @@ export function useLoad(): LoadState {
   );
   const restore = useCallback((ids: readonly string[]) => run({ kind: "restore", ids }), [run]);
   const loadFolder = useCallback(
-    (name: string, entries: readonly FolderEntry[]) => run({ kind: "folder", name, entries }),
+    (name: string, entries: readonly FolderEntry[], roles: Readonly<Record<string, FileRole>> = {}) =>
+      run({ kind: "folder", name, entries, roles }),
     [run],
   );
   const setRole = useCallback((path: string, role: FileRole) => run({ kind: "role", path, role }), [run]);
@@ -178,23 +190,60 @@ export function storedFolder(): string | null {
   }
 }
 
+/** The roles the user chose in the tab's folder, with the folder's name (the roles of that folder only). */
+const FOLDER_ROLES_STORAGE_KEY = "rollout-inspector.folder-roles";
+
+const StoredRoles = z.object({ folder: z.string(), roles: z.record(z.string(), z.string()) });
+
+/** Roles the user chose in folder `name` before a reload (a served folder read again keeps them). */
+export function storedFolderRoles(name: string): Record<string, FileRole> {
+  try {
+    const parsed = StoredRoles.safeParse(
+      JSON.parse(sessionStorage.getItem(FOLDER_ROLES_STORAGE_KEY) ?? "null"),
+    );
+    if (!parsed.success || parsed.data.folder !== name) return {};
+    const roles: Record<string, FileRole> = {};
+    for (const [path, value] of Object.entries(parsed.data.roles)) {
+      const role = FILE_ROLES.find((known) => known === value);
+      if (role !== undefined) roles[path] = role;
+    }
+    return roles;
+  } catch {
+    return {};
+  }
+}
+
 /**
  * Writes the workspace's file ids whenever they change; an opened folder's name instead of its files' ids,
- * which nothing keeps, so a reload can say which folder to open again rather than reopen nothing.
+ * which nothing keeps, so a reload can say which folder to open again rather than reopen nothing, and the
+ * roles chosen in it, which reading it again keeps.
  */
 export function useRememberWorkspace(session: SessionSummary | null): void {
   const folder = session?.folder?.name ?? null;
   const ids = folder !== null ? "" : (session?.datasets.map((dataset) => dataset.id).join("\n") ?? null);
+  const roles = JSON.stringify(
+    Object.fromEntries(
+      (session?.folder?.files ?? []).filter((file) => file.chosen).map((file) => [file.path, file.role]),
+    ),
+  );
   useEffect(() => {
     if (ids === null) return;
     try {
       sessionStorage.setItem(WORKSPACE_STORAGE_KEY, JSON.stringify(ids === "" ? [] : ids.split("\n")));
-      if (folder === null) sessionStorage.removeItem(FOLDER_STORAGE_KEY);
-      else sessionStorage.setItem(FOLDER_STORAGE_KEY, folder);
+      if (folder === null) {
+        sessionStorage.removeItem(FOLDER_STORAGE_KEY);
+        sessionStorage.removeItem(FOLDER_ROLES_STORAGE_KEY);
+      } else {
+        sessionStorage.setItem(FOLDER_STORAGE_KEY, folder);
+        sessionStorage.setItem(
+          FOLDER_ROLES_STORAGE_KEY,
+          `{"folder":${JSON.stringify(folder)},"roles":${roles}}`,
+        );
+      }
     } catch {
       // Storage can be unavailable (private mode, quota): a reload then starts empty.
     }
-  }, [ids, folder]);
+  }, [ids, folder, roles]);
 }
 
 /** Files kept in the browser from earlier visits (the landing page's recent files). */

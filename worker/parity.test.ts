@@ -363,5 +363,18 @@ describe("cli verify DIR and the browser's opened folder answer every line alike
     expect(browserAnswers(service, service.session())).toEqual(cli);
     // Nothing left to pair with: every rollout is unpaired.
     expect(browserAnswers(service, service.session()).every((a) => a.paired_by === "none")).toBe(true);
+    // The folder read again with the roles chosen before (a served folder's reload) answers alike; a role
+    // for a path the folder no longer has is dropped.
+    const again = new DataService(inProcessPool());
+    const roles = { "data/example.jsonl": "ignore", "data/gone.jsonl": "inputs" } as const;
+    await again.loadFolder(path.basename(dir), folderEntriesFromDisk(dir), never, ignore, null, roles);
+    await again.settled();
+    expect(
+      again
+        .session()
+        .folder?.files.filter((f) => f.chosen)
+        .map((f) => [f.path, f.role]),
+    ).toEqual([["data/example.jsonl", "ignore"]]);
+    expect(browserAnswers(again, again.session())).toEqual(cli);
   });
 });

@@ -385,7 +385,12 @@ export interface SessionRequests {
   };
   /** Opens a folder: every file gets its role (lib/folder), rollouts and task rows are read, configs route. */
   loadFolder: {
-    params: { name: string; entries: readonly FolderEntry[] };
+    /** roles: roles the user chose before (a served folder read again keeps them), by path. */
+    params: {
+      name: string;
+      entries: readonly FolderEntry[];
+      roles?: Readonly<Record<string, FileRole>>;
+    };
     result: SessionSummary;
     progress: LoadProgress;
   };

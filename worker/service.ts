@@ -268,6 +268,8 @@ export class DataService {
     progress: Progress,
     /** The entries are files picked together (lib/folder readAsFolder), not a directory's: their heads, read. */
     picked: readonly FolderFile[] | null = null,
+    /** Roles chosen before (setRole), by path: a path the folder no longer has is dropped. */
+    roles: Readonly<Record<string, FileRole>> = {},
   ): Promise<SessionSummary> {
     // In the order cli triage DIR walks them: the files' table, the chips and the file shown first follow it.
     const visible = entries
@@ -276,8 +278,11 @@ export class DataService {
     const read = new Map((picked ?? []).map((head) => [head.path, head]));
     const heads = await Promise.all(visible.map((entry) => read.get(entry.path) ?? folderHead(entry)));
     const hidden = hiddenEntries(entries.map((entry) => entry.path));
+    const overrides = new Map(
+      Object.entries(roles).filter(([path]) => heads.some((head) => head.path === path)),
+    );
     return this.openFolder(
-      { name, picked: picked !== null, entries: visible, heads, overrides: new Map(), hidden },
+      { name, picked: picked !== null, entries: visible, heads, overrides, hidden },
       new Map(),
       signal,
       progress,

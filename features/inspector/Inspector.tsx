@@ -12,7 +12,7 @@ import type { ExportFormat } from "@/features/run/protocol";
 import { RolloutTable } from "@/features/run/RolloutTable";
 import { RunFilter } from "@/features/run/RunFilter";
 import { RunMetricsPanel } from "@/features/run/RunMetricsPanel";
-import { type MarkedRollout, marksIn, reportScope } from "@/features/run/report-scope";
+import { marksIn, reportScope } from "@/features/run/report-scope";
 import { SummaryBand } from "@/features/run/SummaryBand";
 import { TriagePanel } from "@/features/run/TriagePanel";
 import {
@@ -28,6 +28,7 @@ import {
 } from "@/hooks/data";
 import { fileLabels } from "@/hooks/file-labels";
 import { bundledSample } from "@/hooks/samples";
+import type { DatasetSummary } from "@/hooks/types";
 import { sameStrings, useStable, useStableCallback } from "@/hooks/use-stable";
 import { useStages } from "@/hooks/use-stages";
 import { type AgentInference, formatHarnessChoice, type HarnessChoice } from "@/lib/harness";
@@ -61,6 +62,7 @@ import { servedFolder } from "./served";
 import { useDeepLink } from "./use-deep-link";
 import { useInspectorFilter } from "./use-inspector-filter";
 import { useListKeyboard } from "./use-list-keyboard";
+import { useMarks } from "./use-marks";
 import { useReanalysis } from "./use-reanalysis";
 import { useRestoreWorkspace } from "./use-restore-workspace";
 import { useServedNewFiles } from "./use-served-new-files";
@@ -68,6 +70,7 @@ import { useViewState } from "./use-view-state";
 import { linkTarget } from "./view-state";
 
 const NO_LINES: readonly number[] = [];
+const NO_DATASETS: readonly DatasetSummary[] = [];
 const NO_INFERENCES: readonly AgentInference[] = [];
 /** New files of a served folder named in its banner (the rest counted). */
 const NEW_FILES_NAMED = 5;
@@ -156,7 +159,7 @@ export function Inspector() {
   const runExport = useRunExport();
   const runReport = useRunReport();
   // Rollouts marked for the report, each with its file: a folder's report shows the marks of all its files.
-  const [marks, setMarks] = useState<readonly MarkedRollout[]>([]);
+  const { marks, mark } = useMarks(session?.datasets ?? NO_DATASETS);
   const marked = useMemo(
     () => (dataset ? marks.filter((m) => m.dataset === dataset.id).map((m) => m.line) : NO_LINES),
     [marks, dataset],
@@ -217,9 +220,7 @@ export function Inspector() {
   );
   const onMark = useStableCallback((on: boolean) => {
     if (!dataset || !selectedEntry) return;
-    const mark = { dataset: dataset.id, line: selectedEntry.line };
-    const others = marks.filter((m) => m.dataset !== mark.dataset || m.line !== mark.line);
-    setMarks(on ? [...others, mark] : others);
+    mark(dataset.id, selectedEntry.line, on);
   });
   const detailSource = useStable(dataset, sameDetailSource);
   // The workspace's first mount in four tasks: its frame (in the render of the session event that brings the

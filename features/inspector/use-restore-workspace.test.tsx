@@ -5,10 +5,15 @@ import { SERVED_FILE_ROUTE } from "./served";
 import { useRestoreWorkspace } from "./use-restore-workspace";
 
 // The tab's kept file ids, at the data layer's boundary (sessionStorage behind it).
-const kept = vi.hoisted(() => ({ ids: [] as string[], folder: null as string | null }));
+const kept = vi.hoisted(() => ({
+  ids: [] as string[],
+  folder: null as string | null,
+  roles: {} as Record<string, Record<string, string>>,
+}));
 vi.mock("@/hooks/data", () => ({
   storedWorkspace: () => kept.ids,
   storedFolder: () => kept.folder,
+  storedFolderRoles: (name: string) => kept.roles[name] ?? {},
   useRememberWorkspace: () => undefined,
 }));
 
@@ -21,6 +26,7 @@ const SESSION: SessionSummary = { datasets: [], files: [], folder: null };
 beforeEach(() => {
   kept.ids = ["kept-1", "kept-2"];
   kept.folder = null;
+  kept.roles = {};
   window.sessionStorage.clear();
   window.history.replaceState(null, "", "/");
 });
@@ -70,8 +76,9 @@ describe("useRestoreWorkspace", () => {
     expect(loader.restore).not.toHaveBeenCalled();
   });
 
-  it("opens a served folder as a folder (every file, read from the server) instead of the tab's kept files", async () => {
+  it("opens a served folder as a folder (every file, read from the server, with the roles chosen in it before) instead of the tab's kept files", async () => {
     window.history.replaceState(null, "", "/?served=1");
+    kept.roles = { run: { "data/inputs.jsonl": "ignore" }, other: { "rollouts.jsonl": "ignore" } };
     const listing = {
       name: "run",
       files: [
@@ -94,6 +101,7 @@ describe("useRestoreWorkspace", () => {
         { path: "data/inputs.jsonl", url: `${SERVED_FILE_ROUTE}?path=data%2Finputs.jsonl`, bytes: 11 },
         { path: "configs/env.yaml", url: `${SERVED_FILE_ROUTE}?path=configs%2Fenv.yaml`, bytes: 12 },
       ],
+      { "data/inputs.jsonl": "ignore" },
     ]);
     expect(loader.restore).not.toHaveBeenCalled();
   });

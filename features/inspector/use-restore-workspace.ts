@@ -1,6 +1,12 @@
 "use client";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { type LoadState, storedFolder, storedWorkspace, useRememberWorkspace } from "@/hooks/data";
+import {
+  type LoadState,
+  storedFolder,
+  storedFolderRoles,
+  storedWorkspace,
+  useRememberWorkspace,
+} from "@/hooks/data";
 import type { SessionSummary } from "@/hooks/types";
 import { restorePlan } from "./inspector-state";
 import { servedEntries, servedFolder } from "./served";
@@ -44,7 +50,8 @@ export function useRestoreWorkspace(
     });
     if (plan.kind === "served") {
       void servedEntries().then(
-        ({ name, entries }) => loadFolder(name, entries),
+        // Read again (a reload, "Read the folder again"): with the roles the user chose in it.
+        ({ name, entries }) => loadFolder(name, entries, storedFolderRoles(name)),
         (error: unknown) => setServedError(error instanceof Error ? error.message : String(error)),
       );
     } else if (plan.kind === "restore") {
