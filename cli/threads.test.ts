@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { GYM_EXAMPLES } from "../lib/folder/test-helpers";
+import { CUT_LAST_LINE } from "../lib/jsonl";
 import { TRIAGE_RUN_PATH } from "../scripts/gen-triage-run";
 import { run as triage, threadWork as triageWork } from "./commands/triage";
 import { run as verify, threadWork as verifyWork } from "./commands/verify";
@@ -22,9 +23,11 @@ import {
   linesOf,
   MAX_THREADS,
   PARALLEL_MIN_BYTES,
+  packBatch,
   readThreads,
   type ThreadedCommand,
   threadCount,
+  unpackBatch,
   workerBundle,
   workerExecArgv,
   workerScript,
@@ -69,6 +72,9 @@ const TRIAGE_RUN = join(tmp, "triage-run.jsonl");
 writeFileSync(TRIAGE_RUN, readFileSync(join(ROOT, TRIAGE_RUN_PATH), "utf8").repeat(8));
 const BAD = join(tmp, "bad.jsonl");
 writeFileSync(BAD, badLinesFile());
+/** A run still being written: its last line cut mid-value, no line break after it. */
+const LIVE = join(tmp, "live.jsonl");
+writeFileSync(LIVE, badLinesFile().subarray(0, -200));
 /** Damaged gzip data past the first batches: both paths must give the same lines, then the same error. */
 const CUT = join(tmp, "cut.jsonl.gz");
 const whole = gzipSync(readFileSync(BAD));
@@ -116,6 +122,15 @@ describe("--threads 3 writes what --threads 1 writes", () => {
       expect(lines).toEqual([...lines].sort((a, b) => a - b));
     },
   );
+
+  it("a last line cut short (a run still writing): said so in both, the same answers", async () => {
+    const { one, three } = await both(triage, [LIVE, "--format", "jsonl"]);
+    expect(one.code).toBe(0);
+    expect(three).toEqual(one);
+    const named = one.err.split("\n").filter((l) => l.includes("(left out)"));
+    expect(named.filter((l) => l.includes(CUT_LAST_LINE))).toHaveLength(1);
+    expect(named.at(-1)).toContain(CUT_LAST_LINE);
+  });
 
   it("verify on a file with bad lines: the same records, the bad lines' errors in place", async () => {
     const { one, three } = await both(verify, [BAD]);
@@ -203,6 +218,18 @@ async function expectAnswersOfOneThread(
   expect(await collect(linesOf(path, index, work, pool))).toEqual(one);
   return one;
 }
+
+describe("a batch sent to a worker", () => {
+  it("keeps each line's place, bytes and flags (too long, no line break)", () => {
+    const lines = [
+      { line: 1, offset: 0, length: 3, bytes: Buffer.from("{}\r"), oversized: false },
+      { line: 3, offset: 5, length: 9_000, bytes: Buffer.from(""), oversized: true },
+      { line: 4, offset: 9_006, length: 2, bytes: Buffer.from('{"'), oversized: false, unterminated: true },
+    ];
+    const { bytes, meta } = packBatch(lines, 5);
+    expect(unpackBatch(bytes, meta).map((raw) => ({ ...raw, bytes: Buffer.from(raw.bytes) }))).toEqual(lines);
+  });
+});
 
 describe("LinePool: this thread and its workers", () => {
   // The commands above may finish a small file in this thread before a worker is ready; here the workers

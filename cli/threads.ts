@@ -105,7 +105,7 @@ export interface BatchMessage {
   readonly seq: number;
   readonly source: number;
   readonly bytes: ArrayBuffer;
-  /** Per line: line number, offset, length, stored byte count, oversized (1/0): META_FIELDS numbers. */
+  /** Per line: line number, offset, length, stored byte count, flags (LINE_OVERSIZED | LINE_UNTERMINATED). */
   readonly meta: Float64Array;
 }
 
@@ -121,6 +121,8 @@ export type ReadyMessage = { readonly ready: true } | { readonly ready: false; r
 export type WorkerMessage = AnswerMessage | ReadyMessage;
 
 export const META_FIELDS = 5;
+const LINE_OVERSIZED = 1;
+const LINE_UNTERMINATED = 2;
 
 /** The raw lines of a batch, as the main thread's splitter gave them (their bytes views on `bytes`). */
 export function unpackBatch(bytes: ArrayBuffer, meta: Float64Array): RawLine[] {
@@ -128,19 +130,21 @@ export function unpackBatch(bytes: ArrayBuffer, meta: Float64Array): RawLine[] {
   let at = 0;
   for (let i = 0; i < meta.length; i += META_FIELDS) {
     const stored = meta[i + 3]!;
+    const flags = meta[i + 4]!;
     lines.push({
       line: meta[i]!,
       offset: meta[i + 1]!,
       length: meta[i + 2]!,
       bytes: new Uint8Array(bytes, at, stored),
-      oversized: meta[i + 4] === 1,
+      oversized: (flags & LINE_OVERSIZED) !== 0,
+      ...((flags & LINE_UNTERMINATED) !== 0 ? { unterminated: true } : {}),
     });
     at += stored;
   }
   return lines;
 }
 
-function packBatch(
+export function packBatch(
   lines: readonly RawLine[],
   size: number,
 ): { bytes: ArrayBuffer; meta: Float64Array; transfer: ArrayBuffer[] } {
@@ -152,7 +156,8 @@ function packBatch(
   lines.forEach((raw, i) => {
     view.set(raw.bytes, at);
     at += raw.bytes.length;
-    meta.set([raw.line, raw.offset, raw.length, raw.bytes.length, raw.oversized ? 1 : 0], i * META_FIELDS);
+    const flags = (raw.oversized ? LINE_OVERSIZED : 0) | (raw.unterminated ? LINE_UNTERMINATED : 0);
+    meta.set([raw.line, raw.offset, raw.length, raw.bytes.length, flags], i * META_FIELDS);
   });
   return { bytes, meta, transfer: [bytes, metaBytes] };
 }

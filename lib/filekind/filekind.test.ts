@@ -20,6 +20,10 @@ describe("fileProblem", () => {
     expect(fileProblem(noBom).kind).toBe("utf16");
     expect(fileProblem(enc.encode("hello world\nsecond line\n")).kind).toBe("not_jsonl");
     expect(fileProblem(new Uint8Array(0)).kind).toBe("empty");
+    // One long line (a Gym rollout cut short, or not JSON) is neither a document spread over lines nor CSV.
+    const oneLine = enc.encode(`{"responses_create_params": {"input": [${'"a, b", '.repeat(600)}`);
+    expect(fileProblem(oneLine).kind).toBe("not_jsonl");
+    expect(fileProblem(enc.encode("a,b,c")).kind).toBe("not_jsonl");
     expect(fileProblem(enc.encode("\uFEFF\n \r\n\t\n")).kind).toBe("empty");
   });
 

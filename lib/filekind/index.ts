@@ -107,6 +107,14 @@ export function fileProblem(start: Uint8Array): FileProblem {
     };
   }
   if (first.startsWith("{")) {
+    // One line as long as the window (a Gym rollout is tens of KB) is a line of its own, not a document
+    // spread over lines: cut short, or not JSON, as its own error says.
+    if (lines.length === 1) {
+      return {
+        kind: "not_jsonl",
+        message: `No line of this file is a rollout: its first line starts a JSON object that does not parse (each unreadable line is listed with why). ${EXPECTED}`,
+      };
+    }
     return {
       kind: "json_document",
       message: `This file is one JSON document spread over several lines, not JSON Lines: write each rollout on one line. ${EXPECTED}`,
@@ -114,7 +122,7 @@ export function fileProblem(start: Uint8Array): FileProblem {
   }
   const commas = (line: string) => (line.match(/,/g) ?? []).length;
   const header = commas(first);
-  if (header > 0 && lines.slice(1, 6).every((line) => commas(line) >= header)) {
+  if (header > 0 && lines.length > 1 && lines.slice(1, 6).every((line) => commas(line) >= header)) {
     return { kind: "csv", message: `This looks like a CSV file, not a rollouts JSONL file. ${EXPECTED}` };
   }
   return {

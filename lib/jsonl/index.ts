@@ -18,9 +18,11 @@ export {
   parseJsonLine,
   parsePythonJson,
   reparseJsonLine,
+  unclosedJson,
 } from "./parse";
 export { bareOrJsonString } from "./quoted";
 export {
+  CUT_LAST_LINE,
   firstInvalidUtf8,
   type JsonlItem,
   jsonlItemsOf,

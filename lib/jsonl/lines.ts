@@ -17,6 +17,8 @@ export interface RawLine {
   length: number;
   /** True when the line exceeded the splitter's limit: `bytes` is empty and the line was skipped. */
   oversized: boolean;
+  /** True for the stream's last line when no "\n" ends it (a file Gym wrote, or one cut short). */
+  unterminated?: boolean;
 }
 
 const EMPTY = new Uint8Array(0);
@@ -55,7 +57,7 @@ export class LineSplitter {
   /** Ends the stream: returns the last line when the stream did not end with "\n". */
   end(): RawLine | null {
     if (this.lineLength === 0) return null;
-    return this.finish(EMPTY);
+    return { ...this.finish(EMPTY), unterminated: true };
   }
 
   private carry(tail: Uint8Array): void {

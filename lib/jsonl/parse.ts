@@ -308,6 +308,36 @@ export function tooDeepAt(text: string, limit: number): number {
   return -1;
 }
 
+/**
+ * True when `text` starts a JSON object or array and ends before closing it (inside a string, or with a
+ * bracket still open): what a line cut short looks like, as opposed to text that is not JSON at all.
+ */
+export function unclosedJson(text: string): boolean {
+  const start = text.search(/\S/);
+  if (start === -1 || (text[start] !== "{" && text[start] !== "[")) return false;
+  let depth = 0;
+  for (let i = start; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      let end = text.indexOf('"', i + 1);
+      for (;;) {
+        if (end === -1) return true;
+        let slashes = 0;
+        while (text.charCodeAt(end - 1 - slashes) === 0x5c) slashes++;
+        if (slashes % 2 === 0) break;
+        end = text.indexOf('"', end + 1);
+      }
+      i = end;
+    } else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
+      depth++;
+    } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) {
+      // Closed before the end: whatever is wrong with the line, it was not cut mid-value.
+      if (--depth === 0) return false;
+    }
+  }
+  return depth > 0;
+}
+
 function moreOpenersThan(text: string, limit: number): boolean {
   let count = 0;
   for (let i = text.indexOf("["); i !== -1; i = text.indexOf("[", i + 1)) if (++count > limit) return true;

@@ -2,7 +2,14 @@ import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { firstInvalidUtf8, type JsonlItem, jsonlItemsOf, type ReadJsonlOptions, readJsonl } from "./read";
+import {
+  CUT_LAST_LINE,
+  firstInvalidUtf8,
+  type JsonlItem,
+  jsonlItemsOf,
+  type ReadJsonlOptions,
+  readJsonl,
+} from "./read";
 
 const encoder = new TextEncoder();
 
@@ -48,6 +55,25 @@ describe("readJsonl line handling", () => {
       { line: 5, offset: 18, length: 7, ok: true, value: { b: 2 } },
       { line: 7, offset: 27, length: 7, ok: true, value: { c: 3 } },
     ]);
+  });
+
+  it("names a last line cut short (no line break, JSON not closed), in a stream and in bytes held whole", async () => {
+    const text = '{"a":1}\n{"b":"cut\n<PLACEHOLDER>\n[1,{"c":[2,3]}\n{"d": {"e": "x\\"}';
+    const items = await readText(text);
+    expect(items).toEqual([...jsonlItemsOf(encoder.encode(text))]);
+    const errors = items.flatMap((item) => (item.ok ? [] : [[item.line, item.error]]));
+    expect(errors.map(([line]) => line)).toEqual([2, 3, 4, 5]);
+    // Only the last line is said to be cut: a line cut before its break is a bad line like any other.
+    expect(errors.filter(([, error]) => String(error).includes(CUT_LAST_LINE)).map(([line]) => line)).toEqual(
+      [5],
+    );
+    // A last line closed but not JSON, or not JSON at all, is not called cut.
+    for (const last of ['{"a":1}}', "<PLACEHOLDER ROW>", "[1, 2] x"]) {
+      const [item] = await readText(last);
+      expect(item?.ok === false && item.error.includes(CUT_LAST_LINE), last).toBe(false);
+    }
+    // A whole last line without its break is a line.
+    expect(await readText('{"a":1}')).toEqual([{ line: 1, offset: 0, length: 7, ok: true, value: { a: 1 } }]);
   });
 
   it("yields nothing for an empty stream or only newlines", async () => {

@@ -16,7 +16,7 @@
 
 import { GZIP_MAGIC, GzipError, gunzip } from "./gzip";
 import { LineSplitter, type RawLine } from "./lines";
-import { parseJsonLine } from "./parse";
+import { parseJsonLine, unclosedJson } from "./parse";
 
 export type JsonlItem = {
   /** 1-based line number in the (decompressed) file; blank lines count but are not yielded. */
@@ -243,7 +243,7 @@ function toItem(raw: RawLine, decoder: TextDecoder, keepBytes: boolean): JsonlIt
     const at = firstInvalidUtf8(bytes);
     return { ...position, ok: false, error: `invalid UTF-8 in line at byte ${at} of the line` };
   }
-  return textItem(position, text);
+  return textItem(position, text, raw.unterminated === true);
 }
 
 /** A line longer than the reader buffers: unreadable, never decoded. */
@@ -251,17 +251,31 @@ function tooLong(position: { line: number; offset: number; length: number }): Js
   return { ...position, ok: false, error: `line too long (${position.length} bytes); not parsed` };
 }
 
-/** A decoded line's item: its parsed value, or why it is not JSON (with its text when short). */
-function textItem(position: { line: number; offset: number; length: number }, text: string): JsonlItem {
+/**
+ * Said of the file's last line when no line break ends it and its JSON is not closed: a rollouts file read
+ * while a run still writes it (`cli triage` on a live run), or a copy cut short. The page follows a served
+ * file and waits for such a line instead (worker/follow.ts).
+ */
+export const CUT_LAST_LINE =
+  "the file's last line, cut short: no line break ends it and its JSON is not closed (a run still writing the file, or a copy stopped early)";
+
+/**
+ * A decoded line's item: its parsed value, or why it is not JSON (with its text when short). `last`: the
+ * stream's last line, without a line break.
+ */
+function textItem(
+  position: { line: number; offset: number; length: number },
+  text: string,
+  last = false,
+): JsonlItem {
   const parsed = parseJsonLine(text);
-  return parsed.ok
-    ? { ...position, ok: true, value: parsed.value }
-    : {
-        ...position,
-        ok: false,
-        error: parsed.error,
-        ...(text.length <= SHORT_LINE_CHARS ? { text } : {}),
-      };
+  if (parsed.ok) return { ...position, ok: true, value: parsed.value };
+  return {
+    ...position,
+    ok: false,
+    error: last && unclosedJson(text) ? `${CUT_LAST_LINE}; ${parsed.error}` : parsed.error,
+    ...(text.length <= SHORT_LINE_CHARS ? { text } : {}),
+  };
 }
 
 /**
@@ -293,7 +307,7 @@ export function* jsonlItemsOf(bytes: Uint8Array, maxLineBytes = MAX_LINE_BYTES):
     else {
       if (length > 0 && whole.charCodeAt(end - 1) === CR) length--;
       const text = whole.slice(start, start + length);
-      if (!isBlankText(text)) yield textItem({ line, offset: start, length }, text);
+      if (!isBlankText(text)) yield textItem({ line, offset: start, length }, text, newline === -1);
     }
     if (newline === -1) return;
     start = newline + 1;
