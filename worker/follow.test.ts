@@ -138,6 +138,7 @@ describe("following a growing file", () => {
     expect(polled.kind === "changed" ? polled.problem : polled.kind).toMatch(
       /no longer in the served folder/,
     );
+    expect(polled).toMatchObject({ kind: "changed", gone: true });
     expect(followSummary(state).unreachable_since).toBeNull();
   });
 

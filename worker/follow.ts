@@ -54,6 +54,8 @@ export interface FollowState {
   open: boolean;
   /** Set once the file is no longer what was read: following stops. */
   problem: string | null;
+  /** The file is gone from the served folder (deleted or moved), not changed in place. */
+  gone: boolean;
   /** Polls in a row the server did not answer, and when the first of them was (epoch ms). */
   unanswered: number;
   unansweredSince: number | null;
@@ -63,6 +65,8 @@ export interface FollowSummary {
   readonly following: boolean;
   readonly waiting_bytes: number;
   readonly problem: string | null;
+  /** The problem is that the file is gone from the served folder (deleted or moved). */
+  readonly gone: boolean;
   /**
    * The server has not answered FOLLOW_UNREACHABLE_POLLS polls in a row: since when (epoch ms), else null.
    * Polling goes on: the file is followed again once it answers.
@@ -77,6 +81,7 @@ export function followSummary(state: FollowState): FollowSummary {
     following: state.problem === null,
     waiting_bytes: state.waiting,
     problem: state.problem,
+    gone: state.gone,
     unreachable_since: state.unanswered >= FOLLOW_UNREACHABLE_POLLS ? state.unansweredSince : null,
     not_followed: null,
   };
@@ -92,7 +97,14 @@ export const GZIP_NOT_FOLLOWED =
   "This gzip file was read once and is not followed: lines written to it after it was opened do not appear here (reload the page to read it again). Plain .jsonl files are followed.";
 
 export function notFollowedSummary(reason: string): FollowSummary {
-  return { following: false, waiting_bytes: 0, problem: null, unreachable_since: null, not_followed: reason };
+  return {
+    following: false,
+    waiting_bytes: 0,
+    problem: null,
+    gone: false,
+    unreachable_since: null,
+    not_followed: reason,
+  };
 }
 
 /** What one poll found. */
@@ -103,7 +115,7 @@ export type PollResult =
    * line of their own: the dataset keeps them, its index does not count them).
    */
   | { readonly kind: "grown"; readonly lines: Uint8Array; readonly closes: number }
-  | { readonly kind: "changed"; readonly problem: string }
+  | { readonly kind: "changed"; readonly problem: string; readonly gone?: true }
   /** The server did not answer (stopped, or the network): polling goes on. */
   | { readonly kind: "unreachable" };
 
@@ -134,6 +146,7 @@ export function followState(url: string, from: number, head: Uint8Array, tail: U
     waiting: 0,
     open: tail.length > 0 && tail[tail.length - 1] !== LF,
     problem: null,
+    gone: false,
     unanswered: 0,
     unansweredSince: null,
   };
@@ -204,7 +217,7 @@ async function poll(state: FollowState, fetcher: Fetch, signal: AbortSignal): Pr
     return { kind: "changed", problem: shrank(state.from, size) };
   }
   // The server answered that the file is gone (a run that rotates or deletes its output): not a server down.
-  if (read.status === 404) return { kind: "changed", problem: GONE };
+  if (read.status === 404) return { kind: "changed", problem: GONE, gone: true };
   if (read.bytes === null) return { kind: "unreachable" };
   const size = read.total ?? checkFrom + read.bytes.length;
   if (size < state.from) return { kind: "changed", problem: shrank(state.from, size) };

@@ -211,6 +211,7 @@ describe("a served file that grows (cli view)", () => {
         following: true,
         waiting_bytes: 0,
         problem: null,
+        gone: false,
         unreachable_since: null,
         not_followed: null,
       });
@@ -328,6 +329,7 @@ describe("a served gzip file (cli view)", () => {
         following: false,
         waiting_bytes: 0,
         problem: null,
+        gone: false,
         unreachable_since: null,
         not_followed: GZIP_NOT_FOLLOWED,
       });

@@ -266,6 +266,7 @@ export class Sources {
       const found = await pollOnce(state, (u, init) => fetch(u, init), stop.signal);
       if (found.kind === "changed") {
         state.problem = found.problem;
+        state.gone = found.gone === true;
         dataset.revision++;
         this.hooks.changed();
         return;

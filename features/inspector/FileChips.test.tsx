@@ -31,8 +31,14 @@ describe("FileChips", () => {
     expect(onChoose).toHaveBeenLastCalledWith("d3");
   });
 
-  it("says on its chip that a served file changed on disk, or that its server is not answering", () => {
-    const follow = { following: false, waiting_bytes: 0, unreachable_since: null, not_followed: null };
+  it("says on its chip that a served file changed on disk, is gone, or that its server is not answering", () => {
+    const follow = {
+      following: false,
+      waiting_bytes: 0,
+      gone: false,
+      unreachable_since: null,
+      not_followed: null,
+    };
     const rollouts = [
       datasetSummary({
         id: "a",
@@ -49,6 +55,13 @@ describe("FileChips", () => {
         follow: { ...follow, following: true, problem: null, unreachable_since: 1 },
       }),
       datasetSummary({ id: "c", name: "c.jsonl", rows: 1, kind: "rollouts" }),
+      datasetSummary({
+        id: "d",
+        name: "d.jsonl",
+        rows: 3,
+        kind: "rollouts",
+        follow: { ...follow, problem: "The file is no longer in the served folder", gone: true },
+      }),
     ];
     render(<FileChips rollouts={rollouts} inputs={[]} shown="a" names={new Map()} onChoose={() => {}} />);
     const counts = screen.getAllByTestId("chip-counts").map((el) => el.textContent);
@@ -56,6 +69,7 @@ describe("FileChips", () => {
       " 5 rollouts · changed on disk, rows as first read",
       " 2 rollouts · server not answering",
       " 1 rollout",
+      " 3 rollouts · gone from the served folder, rows as first read",
     ]);
   });
 

@@ -28,6 +28,7 @@ export function changedOnDisk(file: DatasetSummary): boolean {
  * rewritten by another run), or its server stopped answering. Its banner, shown with the file, says why.
  */
 export function followNote(file: DatasetSummary): string {
+  if (file.follow?.gone === true) return " · gone from the served folder, rows as first read";
   if (changedOnDisk(file)) return " · changed on disk, rows as first read";
   if (file.follow?.unreachable_since != null) return " · server not answering";
   return "";

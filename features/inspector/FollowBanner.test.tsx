@@ -8,6 +8,7 @@ const following = {
   waiting_bytes: 0,
   problem: null,
   unreachable_since: null,
+  gone: false,
   not_followed: null,
 };
 

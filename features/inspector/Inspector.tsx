@@ -71,6 +71,11 @@ import { linkTarget } from "./view-state";
 
 const NO_LINES: readonly number[] = [];
 const NO_DATASETS: readonly DatasetSummary[] = [];
+
+/** The served folder read again from the server, as at first: the tab keeps it served, its roles and marks. */
+function readServedAgain(): void {
+  window.location.reload();
+}
 const NO_INFERENCES: readonly AgentInference[] = [];
 /** New files of a served folder named in its banner (the rest counted). */
 const NEW_FILES_NAMED = 5;
@@ -138,7 +143,9 @@ export function Inspector() {
   const newFiles = useServedNewFiles(folder, servedFolder());
   // The folder's files changed on disk since they were read (the sums keep their rows as first read).
   const staleFiles = useStable(
-    folderFiles.flatMap((file) => (changedOnDisk(file) ? [file.name] : [])),
+    folderFiles.flatMap((file) =>
+      changedOnDisk(file) ? [file.follow?.gone === true ? `${file.name} (gone)` : file.name] : [],
+    ),
     sameStrings,
   );
 
@@ -287,7 +294,7 @@ export function Inspector() {
             {newFiles.length === 1 ? "A file" : `${newFiles.length} files`} appeared in the served folder
             since it was read: {newFiles.slice(0, NEW_FILES_NAMED).join(", ")}
             {newFiles.length > NEW_FILES_NAMED ? ` and ${newFiles.length - NEW_FILES_NAMED} more` : ""}.{" "}
-            <button type="button" className="link-button" onClick={() => window.location.reload()}>
+            <button type="button" className="link-button" onClick={readServedAgain}>
               Read the folder again
             </button>{" "}
             to add {newFiles.length === 1 ? "it" : "them"}.
@@ -297,7 +304,7 @@ export function Inspector() {
           <FollowBanner
             follow={dataset.follow}
             // The served folder is read again from the server, as at first (the tab keeps it served).
-            {...(servedFolder() ? { onReadAgain: () => window.location.reload() } : {})}
+            {...(servedFolder() ? { onReadAgain: readServedAgain } : {})}
           />
         )}
         {loader.error && (
@@ -426,6 +433,7 @@ export function Inspector() {
                       shown={dataset?.id ?? null}
                       onFile={chooseFile}
                       stale={staleFiles}
+                      {...(servedFolder() ? { onReadAgain: readServedAgain } : {})}
                     />
                   )}
                   {runView && triageCounts && (

@@ -1,5 +1,6 @@
 import { cleanup, render, screen } from "@testing-library/react";
-import { afterEach, describe, expect, it } from "vitest";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { NO_HARNESS } from "@/lib/harness";
 import { asRollout } from "@/lib/schemas/test-helpers";
 import { buildTriageRun } from "@/scripts/gen-triage-run";
@@ -40,5 +41,11 @@ describe("FolderTriage", () => {
     expect(screen.getByTestId("folder-triage-stale").textContent).toBe(
       "1 file changed on disk after it was read, so the sums below count its rows as first read: b/rollouts.jsonl. Read the folder again to count what it holds now.",
     );
+    expect(screen.queryByTestId("folder-read-again")).toBeNull();
+    // A served folder's notice reads it again.
+    const readAgain = vi.fn();
+    rerender(<FolderTriage {...props} stale={["b/rollouts.jsonl"]} onReadAgain={readAgain} />);
+    await userEvent.click(screen.getByTestId("folder-read-again"));
+    expect(readAgain).toHaveBeenCalledTimes(1);
   });
 });

@@ -28,6 +28,8 @@ interface Props {
   onFile(dataset: string): void;
   /** Files whose rows are as first read: changed on disk since (rewritten or truncated by another run). */
   stale: readonly string[];
+  /** Reads the served folder again (absent for a picked folder, which is picked again). */
+  onReadAgain?: () => void;
 }
 
 /** Files listed open at most: a whole Gym tree (86 rollouts files) folds its table. */
@@ -38,7 +40,14 @@ const FILES_OPEN_MAX = 12;
  * verifier recorded on those no port verifies, the means and pass@k, and each file's zeros with a button
  * that shows it. Read-only: a cause or a value narrows one file's list, in the panel below.
  */
-export const FolderTriage = memo(function FolderTriage({ view, reward, shown, onFile, stale }: Props) {
+export const FolderTriage = memo(function FolderTriage({
+  view,
+  reward,
+  shown,
+  onFile,
+  stale,
+  onReadAgain,
+}: Props) {
   const triage = view.triage[reward];
   const causes = AGENT_CAUSES.filter((cause) => causeCount(triage, cause) > 0);
   const fixed = fixedByMapText(triage);
@@ -69,7 +78,19 @@ export const FolderTriage = memo(function FolderTriage({ view, reward, shown, on
         >
           {count(stale.length, "file", "files")} changed on disk after{" "}
           {stale.length === 1 ? "it was" : "they were"} read, so the sums below count{" "}
-          {stale.length === 1 ? "its" : "their"} rows as first read: {stale.join(", ")}. Read the folder again
+          {stale.length === 1 ? "its" : "their"} rows as first read: {stale.join(", ")}.{" "}
+          {onReadAgain ? (
+            <button
+              type="button"
+              className="link-button"
+              data-testid="folder-read-again"
+              onClick={onReadAgain}
+            >
+              Read the folder again
+            </button>
+          ) : (
+            "Read the folder again"
+          )}{" "}
           to count what {stale.length === 1 ? "it holds" : "they hold"} now.
         </p>
       )}
