@@ -108,6 +108,39 @@ describe("the generated triage run", () => {
 });
 
 describe("triageRollout", () => {
+  it("says when a response without any function_call wrote its call as text (never made: Gym reads function_call items)", () => {
+    const line = row(lineOf("no_tool_call"));
+    const plain = triage(line);
+    expect(plain?.cause).toBe("no_tool_call");
+    expect(plain?.sentence).toBe("The response makes no function_call at all.");
+    const response = line.response as { output: unknown[] };
+    const written = {
+      ...line,
+      response: {
+        ...response,
+        output: [
+          ...response.output,
+          {
+            type: "message",
+            role: "assistant",
+            content: [
+              {
+                type: "output_text",
+                text: '<tool_call>\n{"name": "email_reply_email", "arguments": {"email_id": "00000057"}}\n</tool_call>',
+              },
+            ],
+          },
+        ],
+      },
+    };
+    const t = triage(written);
+    expect(t?.cause).toBe("no_tool_call");
+    expect(t?.signature).toBe("no_tool_call");
+    expect(t?.sentence).toBe(
+      `The response makes no function_call at all. Its message (output ${response.output.length}) writes a tool call as text instead (<tool_call> naming "email_reply_email"): Gym's verifiers read function_call items only, so the call was never made (the model server's tool-call parser did not extract it).`,
+    );
+  });
+
   it("gives no cause when none of the recorded and recomputed rewards is 0", () => {
     expect(triage(row(lineOf("pass")))).toBeNull();
     expect(isZeroReward(1, 1)).toBe(false);

@@ -27,6 +27,7 @@ import {
 import { readCallOutcomes } from "./details";
 import { explainDrift, REPRODUCTION_TEXT, type Reproduction, reproducedBy } from "./drift";
 import { readHealth } from "./health";
+import { textToolCall, textToolCallText } from "./text-calls";
 
 /** The causes, in precedence order (task_wide is decided over a run's rows: lib/triage/task-wide.ts). */
 export const ZERO_CAUSES = [
@@ -413,10 +414,11 @@ export function triageRollout(rollout: Rollout, options: TriageOptions = {}): Ro
 
   // 8. no_tool_call
   if (calls.length === 0) {
+    const written = textToolCall(rollout);
     return {
       ...base,
       cause: "no_tool_call",
-      sentence: "The response makes no function_call at all.",
+      sentence: `The response makes no function_call at all.${written === null ? "" : ` ${textToolCallText(written)}`}`,
       signature: "no_tool_call",
     };
   }
