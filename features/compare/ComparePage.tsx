@@ -20,7 +20,7 @@ import {
 } from "./data";
 import { type Opened, sidePatch } from "./page-state";
 import { RepairResult, ServerEditor } from "./RepairPanel";
-import { CompareSummaryBand, PairTable, PairToolbar, selectPairs } from "./RunsView";
+import { CompareSummaryBand, PairTable, PairToolbar, selectPairs, TaskTable } from "./RunsView";
 import { NO_INPUTS, repairFileOf, whatIfFileOf } from "./state";
 import type { CompareTab } from "./types";
 import { useCompareState } from "./url";
@@ -242,6 +242,9 @@ function RunsTab(props: TabProps) {
       {runs.data && (
         <section className={styles.section} data-testid="compare-result" data-ready={!runs.isFetching}>
           <CompareSummaryBand view={runs.data} />
+          {runs.data.tasks.summary.repeated > 0 && (
+            <TaskTable tasks={runs.data.tasks} a={runs.data.a} b={runs.data.b} />
+          )}
           <PairToolbar
             view={runs.data}
             verdicts={state.verdicts}

@@ -5,7 +5,7 @@
 import { cleanup, render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { styles, VerdictBadge } from "./common";
-import { NameMismatch, PairTable, sharedErrors } from "./RunsView";
+import { NameMismatch, PairTable, sharedErrors, TaskTable } from "./RunsView";
 import type { CompareView, PairRow } from "./types";
 
 function pair(verdict: PairRow["verdict"]): PairRow {
@@ -139,6 +139,11 @@ describe("PairTable", () => {
         among_repeats: 0,
       },
       pairs: [{ ...byInput, a: { ...byInput.a, line: 3 }, b: { ...byInput.b, line: 7 } }],
+      tasks: {
+        summary: { tasks: 1, repeated: 0, lower_in_b: 0, higher_in_b: 0, same: 1 },
+        rows: [],
+        differing: 0,
+      },
       unpaired_a: [],
       unpaired_b: [],
       inputs_a: null,
@@ -155,5 +160,35 @@ describe("PairTable", () => {
     const twoTasks = { ...view, pairs: [{ ...pair("same actions, different reward"), tasks_differ: true }] };
     const other = renderTable(twoTasks);
     expect(other.getByTestId("tasks-differ")).toHaveTextContent("Different tasks");
+  });
+});
+
+describe("TaskTable", () => {
+  const side = (passes: number, scored: number) => ({ passes, scored, mean: passes / scored });
+  it("says how many tasks B scores lower, higher, the same, and lists those that differ, signed", () => {
+    render(
+      <TaskTable
+        a="http.jsonl"
+        b="mcp.jsonl"
+        tasks={{
+          summary: { tasks: 5, repeated: 5, lower_in_b: 1, higher_in_b: 1, same: 2 },
+          differing: 2,
+          rows: [
+            { label: "task 3", task_index: 3, pairs: 4, a: side(4, 4), b: side(1, 4), delta: -0.75 },
+            { label: "task 0", task_index: 0, pairs: 4, a: side(1, 4), b: side(2, 4), delta: 0.25 },
+          ],
+        }}
+      />,
+    );
+    expect(screen.getByTestId("compare-tasks-summary").textContent).toBe(
+      "5 tasks, 5 with several rollouts paired: B's mean reward is lower on 1, higher on 1, the same on 2 (1 without a reward on a side).",
+    );
+    const rows = [...screen.getByTestId("compare-tasks-table").querySelectorAll("tbody tr")].map((tr) =>
+      [...tr.querySelectorAll("td")].map((td) => td.textContent),
+    );
+    expect(rows).toEqual([
+      ["task 3", "4", "4 / 4", "1 / 4", "1.0000", "0.2500", "−0.7500"],
+      ["task 0", "4", "1 / 4", "2 / 4", "0.2500", "0.5000", "+0.2500"],
+    ]);
   });
 });

@@ -6,9 +6,90 @@ import chips from "@/components/chips.module.css";
 import { cx } from "@/components/cx";
 import { Name } from "@/components/Name";
 import { nameMismatchText } from "@/lib/compare";
+import { MEAN_DECIMALS } from "@/lib/metrics";
 import { RewardPair, styles, VerdictBadge } from "./common";
 import { type PairSort, VERDICT_ORDER, VERDICT_SLUGS, type VerdictSlug, verdictRank } from "./state";
-import type { ActionView, CompareView, PairDetail, PairRow, StepView } from "./types";
+import type { ActionView, CompareView, PairDetail, PairRow, StepView, TasksView } from "./types";
+
+function mean(value: number | null): string {
+  return value === null ? "—" : value.toFixed(MEAN_DECIMALS);
+}
+
+/** B's mean less A's, signed. */
+function delta(value: number | null): string {
+  if (value === null) return "—";
+  return `${value > 0 ? "+" : value < 0 ? "−" : ""}${Math.abs(value).toFixed(MEAN_DECIMALS)}`;
+}
+
+/**
+ * The comparison by task, for runs with Gym's repeats: rollout k of A and rollout k of B are two samples of a
+ * task, so what a reviewer weighs is each task's passes on both sides. Listed: the tasks whose mean differs.
+ */
+export function TaskTable({ tasks, a, b }: { tasks: TasksView; a: string; b: string }) {
+  const { summary } = tasks;
+  return (
+    <details className={styles.byTask} open={tasks.differing > 0} data-testid="compare-tasks">
+      <summary>
+        <strong>By task</strong>{" "}
+        <span data-testid="compare-tasks-summary">
+          {summary.tasks} {summary.tasks === 1 ? "task" : "tasks"}, {summary.repeated} with several rollouts
+          paired: B&apos;s mean reward is lower on {summary.lower_in_b}, higher on {summary.higher_in_b}, the
+          same on {summary.same}
+          {summary.tasks - summary.lower_in_b - summary.higher_in_b - summary.same > 0
+            ? ` (${summary.tasks - summary.lower_in_b - summary.higher_in_b - summary.same} without a reward on a side)`
+            : ""}
+          .
+        </span>
+      </summary>
+      {tasks.rows.length > 0 && (
+        <table className={styles.table} data-testid="compare-tasks-table">
+          <thead>
+            <tr>
+              <th>task</th>
+              <th className={styles.num}>pairs</th>
+              <th className={styles.num} title={`Rollouts of ${a} with a reward above 0`}>
+                A passes
+              </th>
+              <th className={styles.num} title={`Rollouts of ${b} with a reward above 0`}>
+                B passes
+              </th>
+              <th className={styles.num}>A mean</th>
+              <th className={styles.num}>B mean</th>
+              <th className={styles.num}>B − A</th>
+            </tr>
+          </thead>
+          <tbody>
+            {tasks.rows.map((row) => (
+              <tr key={row.label} data-task={row.label} data-delta={row.delta ?? ""}>
+                <td className="mono">{row.label}</td>
+                <td className={styles.num}>{row.pairs}</td>
+                <td className={styles.num}>
+                  {row.a.passes} / {row.a.scored}
+                </td>
+                <td className={styles.num}>
+                  {row.b.passes} / {row.b.scored}
+                </td>
+                <td className={styles.num}>{mean(row.a.mean)}</td>
+                <td className={styles.num}>{mean(row.b.mean)}</td>
+                <td
+                  className={cx(styles.num, row.delta !== null && row.delta < 0 ? styles.lower : undefined)}
+                >
+                  {delta(row.delta)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {tasks.differing > tasks.rows.length && (
+        <p className="muted">
+          The {tasks.rows.length} largest changes of {tasks.differing} tasks whose mean differs are listed;
+          the pair table below and its CSV hold every rollout.
+        </p>
+      )}
+    </details>
+  );
+}
 
 function percent(rate: number | null): string {
   return rate === null ? "—" : `${(rate * 100).toFixed(rate === 1 || rate === 0 ? 0 : 1)}%`;

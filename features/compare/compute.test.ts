@@ -17,6 +17,7 @@ import {
   repairFile,
   serverTools,
   summarize,
+  TASK_ROWS_SHOWN,
   whatIf,
 } from "./compute";
 
@@ -37,6 +38,58 @@ function streamOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
 async function load(name: string) {
   return readFile(name, streamOf(new Uint8Array(readFileSync(path.join(SAMPLES, name)))));
 }
+
+/** A run of `perTask` recorded rewards per task (Gym's repeats), one rollout per line, no calls. */
+async function repeats(name: string, perTask: readonly (readonly number[])[]) {
+  const lines = perTask.flatMap((rewards, task) =>
+    rewards.map((reward, k) =>
+      JSON.stringify({ _ng_task_index: task, _ng_rollout_index: k, response: { output: [] }, reward }),
+    ),
+  );
+  return readFile(name, streamOf(new TextEncoder().encode(`${lines.join("\n")}\n`)));
+}
+
+describe("the comparison by task", () => {
+  it("lists the tasks whose mean differs, largest drop first, named by Gym's task index", async () => {
+    const a = await repeats("a.jsonl", [
+      [1, 1],
+      [0, 0],
+      [1, 0],
+      [1, 1],
+    ]);
+    const b = await repeats("b.jsonl", [
+      [1, 1],
+      [1, 0],
+      [0, 0],
+      [0, 0],
+    ]);
+    const { tasks } = compareView(a, b, compareFiles(a, b, "contract"));
+    expect(tasks.summary).toEqual({ tasks: 4, repeated: 4, lower_in_b: 2, higher_in_b: 1, same: 1 });
+    expect(tasks.differing).toBe(3);
+    expect(tasks.rows.map((r) => [r.label, r.pairs, r.a.passes, r.b.passes, r.delta])).toEqual([
+      ["task 3", 2, 2, 0, -1],
+      ["task 2", 2, 1, 0, -0.5],
+      ["task 1", 2, 0, 1, 0.5],
+    ]);
+  });
+
+  it("lists at most TASK_ROWS_SHOWN tasks, and counts every one that differs", async () => {
+    const many = TASK_ROWS_SHOWN + 5;
+    const a = await repeats(
+      "a.jsonl",
+      Array.from({ length: many }, () => [1, 1]),
+    );
+    // Every task lower in B, task 0 the most (both of its rollouts fail), the others by one rollout.
+    const b = await repeats(
+      "b.jsonl",
+      Array.from({ length: many }, (_, i) => (i === 0 ? [0, 0] : [0, 1])),
+    );
+    const { tasks } = compareView(a, b, compareFiles(a, b, "contract"));
+    expect(tasks.differing).toBe(many);
+    expect(tasks.rows).toHaveLength(TASK_ROWS_SHOWN);
+    expect(tasks.rows.slice(0, 3).map((r) => r.label)).toEqual(["task 0", "task 1", "task 2"]);
+  });
+});
 
 describe("compare worker core", () => {
   it("lists bad lines with their reason and keeps every line", async () => {

@@ -9,6 +9,7 @@ import {
   type CompareOptions,
   type CompareReport,
   compareRuns,
+  compareTasks,
   nameMismatch,
 } from "@/lib/compare";
 import {
@@ -51,6 +52,12 @@ import type {
   SideInputsView,
   WhatIfView,
 } from "./protocol";
+
+/**
+ * Tasks listed in the comparison by task: a run of thousands of tasks lists the ones B loses most and gains
+ * most, and counts the rest (the pair table and its CSV hold every rollout).
+ */
+export const TASK_ROWS_SHOWN = 200;
 
 /** Line errors listed per file; the rest are counted. */
 export const MAX_REPORTED_ERRORS = 50;
@@ -311,12 +318,27 @@ export function compareView(
       name_mismatch: nameMismatch(p),
     }),
   );
+  const byTask = compareTasks(report);
+  const differing = byTask.tasks.filter((task) => task.delta !== null && task.delta !== 0);
+  const tasks = {
+    summary: byTask.summary,
+    differing: differing.length,
+    rows: differing.slice(0, TASK_ROWS_SHOWN).map((task) => {
+      const first = pairs[task.pairs[0] ?? -1];
+      return {
+        ...task,
+        pairs: task.pairs.length,
+        label: task.task_index !== null ? `task ${task.task_index}` : `A line ${first?.a.line ?? "?"}'s task`,
+      };
+    }),
+  };
   return {
     a: a.name,
     b: b.name,
     policy: report.policy,
     summary: report.summary,
     pairs,
+    tasks,
     unpaired_a: report.unpaired_a.map(lineA),
     unpaired_b: report.unpaired_b.map(lineB),
     inputs_a: sideInputsView(a, sides.ai, { side: "b", file: sides.bi }),

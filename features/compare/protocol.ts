@@ -8,7 +8,14 @@
  * pair only when it is opened), the what-if table of one rollout, the outcome of a repair, and the
  * repaired file as a Blob when the user downloads it.
  */
-import type { Action, CompareSummary, NameMismatch, Verdict } from "@/lib/compare";
+import type {
+  Action,
+  CompareSummary,
+  NameMismatch,
+  TaskCompareSummary,
+  TaskComparison,
+  Verdict,
+} from "@/lib/compare";
 import type { HarnessId } from "@/lib/harness/types";
 import type { CallStatus, Policy } from "@/lib/identity/types";
 import type { UnresolvedReason } from "@/lib/repair";
@@ -103,12 +110,29 @@ export interface SideInputsView {
 /** The library's summary crosses the worker boundary as it is: it is already plain numbers. */
 export type CompareSummaryView = CompareSummary;
 
+/** One task of the comparison by task (lib/compare compareTasks), as the page lists it. */
+export interface TaskRowView extends Omit<TaskComparison, "pairs"> {
+  /** How the page names it: Gym's task index, else A's line of its first pair. */
+  readonly label: string;
+  readonly pairs: number;
+}
+
+/** The comparison by task: every task counted, the tasks whose mean reward differs listed (capped). */
+export interface TasksView {
+  readonly summary: TaskCompareSummary;
+  /** Tasks lower in B first (largest drop first), then higher; at most TASK_ROWS_SHOWN. */
+  readonly rows: readonly TaskRowView[];
+  /** Tasks that differ, listed or not. */
+  readonly differing: number;
+}
+
 export interface CompareView {
   readonly a: string;
   readonly b: string;
   readonly policy: Policy;
   readonly summary: CompareSummaryView;
   readonly pairs: readonly PairRow[];
+  readonly tasks: TasksView;
   /** Line numbers of rollouts that found no partner. */
   readonly unpaired_a: readonly number[];
   readonly unpaired_b: readonly number[];

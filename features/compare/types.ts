@@ -11,6 +11,7 @@ export type {
   RolloutListEntry,
   SideInputsView,
   StepView,
+  TasksView,
   UnresolvedReason,
   Verdict,
   WhatIfRowView,

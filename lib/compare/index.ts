@@ -33,3 +33,9 @@ export {
   type Verdict,
 } from "./compare";
 export { COMPARE_CSV_COLUMNS, type CompareLines, compareCsv, type SideLine } from "./csv";
+export {
+  compareTasks,
+  type TaskCompareSummary,
+  type TaskComparison,
+  type TaskSide,
+} from "./tasks";

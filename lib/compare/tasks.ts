@@ -1,0 +1,103 @@
+/**
+ * The comparison by task: with Gym's repeats (k rollouts of each task on each side), rollout k of A and
+ * rollout k of B are two samples of one task, not one rollout run twice, so a reviewer compares each task's
+ * passes on both sides. Pairs are grouped by their task (Gym's task index, else the key they were joined by:
+ * a task input repeated), each side's rewards read on the pair's basis (recomputed when both sides have one).
+ */
+import type { CompareReport, PairReport } from "./compare";
+
+export interface TaskSide {
+  /** Rollouts with a reward above 0 (Gym's pass). */
+  readonly passes: number;
+  /** Rollouts with a reward on the pair's basis. */
+  readonly scored: number;
+  /** Mean of those rewards; null when none has one. */
+  readonly mean: number | null;
+}
+
+export interface TaskComparison {
+  /** Gym's task index, or null for a task joined by its input (or id). */
+  readonly task_index: number | null;
+  /** Position in report.pairs of each pair of the task, in report order. */
+  readonly pairs: readonly number[];
+  readonly a: TaskSide;
+  readonly b: TaskSide;
+  /** B's mean less A's; null when either side has no reward. */
+  readonly delta: number | null;
+}
+
+export interface TaskCompareSummary {
+  readonly tasks: number;
+  /** Tasks with more than one pair: the ones whose passes the pairs alone do not show. */
+  readonly repeated: number;
+  /** Tasks whose mean reward is lower in B, higher in B, the same (null deltas counted in none). */
+  readonly lower_in_b: number;
+  readonly higher_in_b: number;
+  readonly same: number;
+}
+
+function sideOf(rewards: readonly (number | null)[]): TaskSide {
+  const scored = rewards.filter((r): r is number => r !== null);
+  const sum = scored.reduce((total, r) => total + r, 0);
+  return {
+    passes: scored.filter((r) => r > 0).length,
+    scored: scored.length,
+    mean: scored.length === 0 ? null : sum / scored.length,
+  };
+}
+
+/** The rewards a pair's verdict compares: recomputed when both sides have one, else recorded. */
+function basisRewards(pair: PairReport): [number | null, number | null] {
+  return pair.reward_basis === "recomputed"
+    ? [pair.a.reward, pair.b.reward]
+    : [pair.a.recorded_reward, pair.b.recorded_reward];
+}
+
+/**
+ * Every task of the comparison, lower in B first (the largest drop first), then higher, then the same; tasks
+ * in order of their first pair within each.
+ */
+export function compareTasks(report: Pick<CompareReport, "pairs">): {
+  readonly tasks: readonly TaskComparison[];
+  readonly summary: TaskCompareSummary;
+} {
+  const groups = new Map<string, { task_index: number | null; pairs: number[] }>();
+  report.pairs.forEach((pair, position) => {
+    const key = pair.task_index === null ? `key:${pair.key}` : `task:${pair.task_index}`;
+    const group = groups.get(key);
+    if (group) group.pairs.push(position);
+    else groups.set(key, { task_index: pair.task_index, pairs: [position] });
+  });
+  const tasks = [...groups.values()].map(({ task_index, pairs }): TaskComparison => {
+    const rewards = pairs.flatMap((position) => {
+      const pair = report.pairs[position];
+      return pair === undefined ? [] : [basisRewards(pair)];
+    });
+    const a = sideOf(rewards.map(([x]) => x));
+    const b = sideOf(rewards.map(([, y]) => y));
+    const delta = a.mean === null || b.mean === null ? null : b.mean - a.mean;
+    return { task_index, pairs, a, b, delta };
+  });
+  const order = (t: TaskComparison) => (t.delta === null ? 3 : t.delta < 0 ? 0 : t.delta > 0 ? 1 : 2);
+  const sorted = tasks
+    .map((task, at) => ({ task, at }))
+    .sort(
+      (x, y) =>
+        order(x.task) - order(y.task) ||
+        (x.task.delta !== null && y.task.delta !== null && order(x.task) < 2
+          ? Math.abs(y.task.delta) - Math.abs(x.task.delta)
+          : 0) ||
+        x.at - y.at,
+    )
+    .map(({ task }) => task);
+  return {
+    tasks: sorted,
+    summary: {
+      tasks: tasks.length,
+      repeated: tasks.filter((t) => t.pairs.length > 1).length,
+      lower_in_b: tasks.filter((t) => t.delta !== null && t.delta < 0).length,
+      higher_in_b: tasks.filter((t) => t.delta !== null && t.delta > 0).length,
+      same: tasks.filter((t) => t.delta === 0).length,
+    },
+  };
+}
