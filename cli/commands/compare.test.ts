@@ -131,6 +131,47 @@ describe("cli compare", () => {
     expect(report.pairs.map((p) => p.a.reward)).toEqual(want);
   });
 
+  it("compares runs with Gym's repeats by task: a sentence, then the tasks b scores lower", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "compare-tasks-"));
+    const runOf = (perTask: number[][]) =>
+      `${perTask
+        .flatMap((rewards, task) =>
+          rewards.map((reward, k) =>
+            JSON.stringify({ _ng_task_index: task, _ng_rollout_index: k, response: { output: [] }, reward }),
+          ),
+        )
+        .join("\n")}\n`;
+    const [a, b] = [join(dir, "a.jsonl"), join(dir, "b.jsonl")];
+    await writeFile(
+      a,
+      runOf([
+        [1, 1, 1, 1],
+        [1, 0, 0, 0],
+        [0, 0, 1, 1],
+        [1, 1, 0, 0],
+      ]),
+    );
+    await writeFile(
+      b,
+      runOf([
+        [1, 0, 0, 0],
+        [1, 1, 0, 0],
+        [0, 0, 1, 1],
+        [1, 1, 1, 0],
+      ]),
+    );
+    const io = memoryIo();
+    expect(await run([a, b], io)).toBe(0);
+    expect(io.out()).toContain(
+      "by task: 4 tasks, 4 with several rollouts paired: b's mean reward is lower on 1, higher on 2, the same on 1.\n  task 0: passes a 4/4, b 1/4; mean 1.0000 -> 0.2500\n\n",
+    );
+    // One rollout per task: no line by task (the pairs are the tasks).
+    const once = memoryIo();
+    await writeFile(join(dir, "c.jsonl"), runOf([[1], [0]]));
+    expect(await run([join(dir, "c.jsonl"), join(dir, "c.jsonl")], once)).toBe(0);
+    expect(once.out()).not.toContain("by task:");
+  });
+
   it("--json prints the report", async () => {
     const { http, mcp } = await files();
     const io = memoryIo();

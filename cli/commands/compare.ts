@@ -9,11 +9,14 @@ import {
   type CompareReport,
   compareCsv,
   compareRuns,
+  compareTasks,
   type PairReport,
   repeatsText,
+  tasksText,
 } from "../../lib/compare";
 import type { Policy } from "../../lib/identity/types";
 import { readJsonl } from "../../lib/jsonl";
+import { MEAN_DECIMALS } from "../../lib/metrics";
 import { type Rollout, readRollout } from "../../lib/schemas";
 import { answerUsage, readPolicy, tryParse } from "../args";
 import { CliError, reportError } from "../errors";
@@ -146,6 +149,27 @@ function pairLine(p: PairReport, lines?: CompareLines): string {
   return `${where}${terminalText(p.key).padEnd(12)} ${reward(ra).padStart(6)} ${reward(rb).padStart(6)}  ${p.verdict}${recorded ? " (recorded)" : ""}${tasks}${repeats}${divergence}${err === "" ? "" : `  [${err}]`}${capped}`;
 }
 
+/** Tasks of a run with repeats listed under the by-task sentence, largest drop first. */
+const TASK_LINES = 10;
+
+/** The comparison by task (lib/compare compareTasks), for runs with Gym's repeats: a sentence, then the tasks b scores lower. */
+function byTaskLines(report: CompareReport, lines?: CompareLines): string[] {
+  const { tasks, summary } = compareTasks(report);
+  if (summary.repeated === 0) return [];
+  const lower = tasks.filter((t) => t.delta !== null && t.delta < 0);
+  const mean = (value: number | null) => (value === null ? "n/a" : value.toFixed(MEAN_DECIMALS));
+  return [
+    `by task: ${tasksText(summary, "b")}`,
+    ...lower
+      .slice(0, TASK_LINES)
+      .map(
+        (t) =>
+          `  ${t.task_index === null ? `a line ${lines?.a[report.pairs[t.pairs[0] ?? 0]?.a.position ?? -1]?.line ?? "?"}'s task` : `task ${t.task_index}`}: passes a ${t.a.passes}/${t.a.scored}, b ${t.b.passes}/${t.b.scored}; mean ${mean(t.a.mean)} -> ${mean(t.b.mean)}`,
+      ),
+    ...(lower.length > TASK_LINES ? [`  and ${lower.length - TASK_LINES} more tasks lower in b`] : []),
+  ];
+}
+
 export function formatCompare(report: CompareReport, a: string, b: string, lines?: CompareLines): string {
   const s = report.summary;
   const out = [
@@ -163,6 +187,7 @@ export function formatCompare(report: CompareReport, a: string, b: string, lines
     `same actions, same reward: ${s.same_actions_same_reward}`,
     `same actions, different reward: ${s.same_actions_different_reward} (only because of names, with calls on both sides and recomputed rewards: ${s.names_decided})`,
     `different actions: ${s.different_actions}`,
+    ...byTaskLines(report, lines),
     "",
     `${lines === undefined ? "" : "lines  "}${"pair".padEnd(12)} ${"a".padStart(6)} ${"b".padStart(6)}  verdict`,
     ...report.pairs.map((p) => pairLine(p, lines)),

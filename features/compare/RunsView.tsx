@@ -5,7 +5,7 @@ import { StatusBadge } from "@/components/badges";
 import chips from "@/components/chips.module.css";
 import { cx } from "@/components/cx";
 import { Name } from "@/components/Name";
-import { nameMismatchText } from "@/lib/compare";
+import { nameMismatchText, tasksText } from "@/lib/compare";
 import { MEAN_DECIMALS } from "@/lib/metrics";
 import { RewardPair, styles, VerdictBadge } from "./common";
 import { type PairSort, VERDICT_ORDER, VERDICT_SLUGS, type VerdictSlug, verdictRank } from "./state";
@@ -30,16 +30,7 @@ export function TaskTable({ tasks, a, b }: { tasks: TasksView; a: string; b: str
   return (
     <details className={styles.byTask} open={tasks.differing > 0} data-testid="compare-tasks">
       <summary>
-        <strong>By task</strong>{" "}
-        <span data-testid="compare-tasks-summary">
-          {summary.tasks} {summary.tasks === 1 ? "task" : "tasks"}, {summary.repeated} with several rollouts
-          paired: B&apos;s mean reward is lower on {summary.lower_in_b}, higher on {summary.higher_in_b}, the
-          same on {summary.same}
-          {summary.tasks - summary.lower_in_b - summary.higher_in_b - summary.same > 0
-            ? ` (${summary.tasks - summary.lower_in_b - summary.higher_in_b - summary.same} without a reward on a side)`
-            : ""}
-          .
-        </span>
+        <strong>By task</strong> <span data-testid="compare-tasks-summary">{tasksText(summary, "B")}</span>
       </summary>
       {tasks.rows.length > 0 && (
         <table className={styles.table} data-testid="compare-tasks-table">

@@ -38,4 +38,5 @@ export {
   type TaskCompareSummary,
   type TaskComparison,
   type TaskSide,
+  tasksText,
 } from "./tasks";
