@@ -13,7 +13,7 @@ import { NO_HARNESS } from "../../lib/harness";
 import type { HarnessId } from "../../lib/harness/types";
 import { damagedBeforeFirstLineText, type GzipError, readJsonl } from "../../lib/jsonl";
 import { REPORT_UNREADABLE_MAX, renderReport, type UnreadableLine } from "../../lib/report";
-import { pairedRowOptions, parseFilter, type Reward, type RunRow, runRow } from "../../lib/run";
+import { lineHolds, pairedRowOptions, parseFilter, type Reward, type RunRow, runRow } from "../../lib/run";
 import {
   answerUsage,
   emptyValue,
@@ -247,6 +247,21 @@ function resolveMarks(
 }
 
 /** One rollouts file read for the report: its rows computed once, its rollouts read again when shown. */
+/** Lines whose raw text holds `text` (a `text:` clause, as cli triage and the page's search read it). */
+async function linesHolding(path: string, text: string): Promise<ReadonlySet<number>> {
+  const lines = new Set<number>();
+  const decoder = new TextDecoder();
+  try {
+    for await (const item of namingFile(path, readJsonl(await openFileStream(path), { keepBytes: true }))) {
+      if (item.bytes !== undefined && lineHolds(decoder.decode(item.bytes), text)) lines.add(item.line);
+    }
+  } catch (error) {
+    // A damaged gzip: the lines before the damage are the file's, as every other pass reads them.
+    if (!isReadStopped(error)) throw error;
+  }
+  return lines;
+}
+
 async function reportSource(source: Source, args: ReportArgs, io: CommandIo) {
   const reader = readSource(source, args, io);
   // Rows only are kept (as triage keeps them); rollouts are read again for a field filter and the shown ones.
@@ -258,6 +273,7 @@ async function reportSource(source: Source, args: ReportArgs, io: CommandIo) {
     rows: () => ({ rows, names: [] }),
     rollouts: () => reader.read(null, false),
     unreadable: reader.unreadable(),
+    textLines: (text) => linesHolding(source.path, text),
   };
   const problem = await reader.problem(rows.length);
   return {

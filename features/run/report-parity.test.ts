@@ -100,8 +100,11 @@ describe("the report of a folder", () => {
         "",
       ],
       [["--filter", "recorded:1"], [], "recorded:1"],
+      // A text clause reads each line's raw text: the CLI's report found no line before it did.
+      [["--filter", "text:synonym"], [], "text:synonym"],
     ] as const) {
       const cli = await cliReport([...args]);
+      if (filter === "text:synonym") expect(cli.err).toContain("report: 5 rollouts shown");
       for (const dataset of [id(A), id(B)]) {
         const page = await handlers.runReport({ dataset, filter, marked, reward: "recorded" }, context);
         if ("error" in page) throw new Error(page.error);
