@@ -3,7 +3,7 @@
  * The server is started here (its own free port) on this worktree's production build, which the Playwright
  * web server has just made.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import {
   appendFileSync,
   cpSync,
@@ -269,6 +269,17 @@ test("reading a served folder again keeps the roles chosen in it and the rollout
   await expectRoles(page, { "data/example.jsonl": "ignore" });
   await waitReady(page);
   const chosen = await folderRows(page);
+  // The shell command names the folder where view serves it from: run in the checkout as it is, it writes
+  // the page's CSV.
+  const command = `npm run --silent cli -- triage '${copy}' --role 'data/example.jsonl=ignore' --format csv`;
+  await expect(page.getByTestId("export-cli")).toHaveText(command);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByTestId("export-csv").click(),
+  ]);
+  const shell = spawnSync("bash", ["-c", command], { cwd: ROOT, encoding: "utf8" });
+  expect(shell.status).toBe(0);
+  expect(readFileSync(await download.path(), "utf8")).toBe(shell.stdout);
   await page.getByTestId("mark-rollout").check();
   await expect(page.getByTestId("export-report")).toHaveText("Report (1 marked)");
 

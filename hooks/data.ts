@@ -44,6 +44,8 @@ export interface LoadState {
     entries: readonly FolderEntry[],
     /** Roles the user chose before, by path (a served folder read again keeps them). */
     roles?: Readonly<Record<string, FileRole>>,
+    /** Where the folder is on the machine serving it (`cli view`), or null. */
+    root?: string | null,
   ): Promise<SessionSummary | null>;
   /** Changes one folder file's role: the folder is planned again. */
   setRole(path: string, role: FileRole): Promise<SessionSummary | null>;
@@ -94,6 +96,7 @@ type LoadRequest =
       name: string;
       entries: readonly FolderEntry[];
       roles: Readonly<Record<string, FileRole>>;
+      root: string | null;
     }
   | { kind: "role"; path: string; role: FileRole };
 
@@ -123,7 +126,7 @@ export function useLoad(): LoadState {
           case "folder":
             return await client.request(
               "loadFolder",
-              { name: request.name, entries: request.entries, roles: request.roles },
+              { name: request.name, entries: request.entries, roles: request.roles, root: request.root },
               options,
             );
           case "role":
@@ -155,8 +158,12 @@ export function useLoad(): LoadState {
   );
   const restore = useCallback((ids: readonly string[]) => run({ kind: "restore", ids }), [run]);
   const loadFolder = useCallback(
-    (name: string, entries: readonly FolderEntry[], roles: Readonly<Record<string, FileRole>> = {}) =>
-      run({ kind: "folder", name, entries, roles }),
+    (
+      name: string,
+      entries: readonly FolderEntry[],
+      roles: Readonly<Record<string, FileRole>> = {},
+      root: string | null = null,
+    ) => run({ kind: "folder", name, entries, roles, root }),
     [run],
   );
   const setRole = useCallback((path: string, role: FileRole) => run({ kind: "role", path, role }), [run]);

@@ -54,6 +54,7 @@ describe("applyPlan and folderSummary", () => {
 
     const summary = folderSummary({
       name: "run",
+      root: null,
       picked: false,
       entries: [],
       heads,

@@ -108,6 +108,8 @@ export async function folderHead(entry: FolderEntry): Promise<FolderFile> {
 /** The opened folder: its files, what was read of each for its role, the user's roles, and its plan. */
 export interface OpenedFolder {
   readonly name: string;
+  /** Where a served folder is on the machine serving it (`cli view`), else null. */
+  readonly root: string | null;
   /** Files picked together and read as a folder (lib/folder readAsFolder). */
   readonly picked: boolean;
   readonly entries: readonly FolderEntry[];
@@ -171,6 +173,7 @@ export function folderSummary(folder: OpenedFolder): FolderSummary {
     name: folder.name,
     picked: folder.picked,
     served: folder.entries.some((entry) => "url" in entry),
+    path: folder.root,
     hidden: folder.hidden,
     files: folder.plan.decisions.map((d) => ({
       path: d.path,

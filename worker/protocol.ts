@@ -182,6 +182,8 @@ export interface FolderSummary {
   readonly picked: boolean;
   /** The folder `cli view` serves (its files read from the server), not one picked in this tab. */
   readonly served: boolean;
+  /** Where a served folder is on the machine serving it: the page's shell commands name it. Else null. */
+  readonly path: string | null;
   /** Its hidden entries, never read (lib/folder hiddenEntries: a hidden folder once, with a slash). */
   readonly hidden: readonly string[];
   readonly files: readonly FolderFileView[];
@@ -390,6 +392,8 @@ export interface SessionRequests {
       name: string;
       entries: readonly FolderEntry[];
       roles?: Readonly<Record<string, FileRole>>;
+      /** Where a served folder is on the machine serving it (`cli view`), or null. */
+      root?: string | null;
     };
     result: SessionSummary;
     progress: LoadProgress;

@@ -270,6 +270,8 @@ export class DataService {
     picked: readonly FolderFile[] | null = null,
     /** Roles chosen before (setRole), by path: a path the folder no longer has is dropped. */
     roles: Readonly<Record<string, FileRole>> = {},
+    /** Where a served folder is on the machine serving it (`cli view`). */
+    root: string | null = null,
   ): Promise<SessionSummary> {
     // In the order cli triage DIR walks them: the files' table, the chips and the file shown first follow it.
     const visible = entries
@@ -282,7 +284,7 @@ export class DataService {
       Object.entries(roles).filter(([path]) => heads.some((head) => head.path === path)),
     );
     return this.openFolder(
-      { name, picked: picked !== null, entries: visible, heads, overrides, hidden },
+      { name, root, picked: picked !== null, entries: visible, heads, overrides, hidden },
       new Map(),
       signal,
       progress,

@@ -15,8 +15,8 @@ export function sessionHandlers(service: DataService): Handlers<SessionRequests>
   return {
     load: ({ sources, fallbackServer }, { signal, progress }) =>
       service.load(sources, fallbackServer ?? null, signal, paced(progress)),
-    loadFolder: ({ name, entries, roles }, { signal, progress }) =>
-      service.loadFolder(name, entries, signal, paced(progress), null, roles),
+    loadFolder: ({ name, entries, roles, root }, { signal, progress }) =>
+      service.loadFolder(name, entries, signal, paced(progress), null, roles, root ?? null),
     setRole: ({ path, role }, { signal, progress }) => service.setRole(path, role, signal, paced(progress)),
     fileOf: ({ dataset }) => service.fileOf(dataset),
     restore: ({ ids }, { signal, progress }) => service.restore(ids, signal, paced(progress)),

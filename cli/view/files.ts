@@ -20,6 +20,8 @@ export interface ListedFile {
 export interface FolderListing {
   /** The folder's name (its last path segment). */
   readonly name: string;
+  /** Its real path on the machine `view` runs on: the page's shell commands name it, runnable there. */
+  readonly root: string;
   readonly files: readonly ListedFile[];
   /** Its hidden entries (a folder's with "/"), never served: the page names them as it does a picked folder's. */
   readonly hidden: readonly string[];
@@ -34,5 +36,5 @@ export async function listFolder(root: string): Promise<FolderListing> {
       return { path: file.path, bytes: (await stat(full)).size, role, reason };
     }),
   );
-  return { name: basename(root), files, hidden: hiddenEntries(hidden) };
+  return { name: basename(root), root, files, hidden: hiddenEntries(hidden) };
 }

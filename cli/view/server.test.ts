@@ -114,6 +114,8 @@ describe("view server", () => {
     expect(listing.files.map((f: { path: string }) => f.path)).toEqual(["rollouts.jsonl", "sub/b.jsonl"]);
     // Named, never served: the page says them as it says a picked folder's.
     expect(listing.hidden).toEqual([".git/", "sub/.DS_Store"]);
+    // Its path where view runs: the page's shell commands name it, runnable on that machine.
+    expect(listing.root).toBe(dir);
     expect((await get(port, "/view-api/file?path=.git%2FHEAD", cookie())).status).toBe(403);
     // Nor through a link inside the folder to one.
     expect((await get(port, "/view-api/file?path=head.jsonl", cookie())).status).toBe(403);

@@ -150,6 +150,7 @@ describe("FolderPanel", () => {
     name: "x",
     picked: false,
     served: false,
+    path: null,
     hidden: [],
     files: [
       file("data/example_rollouts.jsonl", "rollouts"),

@@ -472,6 +472,7 @@ export function Inspector() {
                         ? null
                         : {
                             name: fileFolder.name,
+                            path: fileFolder.path,
                             picked: fileFolder.picked,
                             // The files the export reads (features/run/report-scope.ts): a file not read is not in it.
                             runs: fileFolder.runs.filter((run) => run.dataset !== null).length,

@@ -16,6 +16,7 @@ const SERVED_KEY = "rollout-inspector:served";
 
 const ListingSchema = z.object({
   name: z.string(),
+  root: z.string().nullable().default(null),
   // Each file's role is in the listing too, for scripts; the worker decides the roles the page shows.
   files: z.array(z.object({ path: z.string(), bytes: z.number() })),
   hidden: z.array(z.string()).default([]),
@@ -61,7 +62,11 @@ export function newPaths(listing: readonly string[], opened: readonly string[]):
  * worker reads each for its role, plans the folder and reads its rollouts and task rows, as for a picked
  * folder).
  */
-export async function servedEntries(): Promise<{ name: string; entries: FolderEntry[] }> {
+export async function servedEntries(): Promise<{
+  name: string;
+  root: string | null;
+  entries: FolderEntry[];
+}> {
   const listing = await servedListing();
   const entries = listing.files.map((file) => ({
     path: file.path,
@@ -71,5 +76,5 @@ export async function servedEntries(): Promise<{ name: string; entries: FolderEn
   // The hidden entries too, as a picked folder lists them: the worker never reads a hidden path (the server
   // would refuse it), it names them in the folder's summary.
   for (const path of listing.hidden) entries.push({ path, url: "", bytes: 0 });
-  return { name: listing.name, entries };
+  return { name: listing.name, root: listing.root, entries };
 }

@@ -81,6 +81,7 @@ describe("useRestoreWorkspace", () => {
     kept.roles = { run: { "data/inputs.jsonl": "ignore" }, other: { "rollouts.jsonl": "ignore" } };
     const listing = {
       name: "run",
+      root: "/data/runs/run",
       files: [
         { path: "rollouts.jsonl", bytes: 10, role: "rollouts", reason: "" },
         { path: "data/inputs.jsonl", bytes: 11, role: "inputs", reason: "" },
@@ -102,6 +103,7 @@ describe("useRestoreWorkspace", () => {
         { path: "configs/env.yaml", url: `${SERVED_FILE_ROUTE}?path=configs%2Fenv.yaml`, bytes: 12 },
       ],
       { "data/inputs.jsonl": "ignore" },
+      "/data/runs/run",
     ]);
     expect(loader.restore).not.toHaveBeenCalled();
   });

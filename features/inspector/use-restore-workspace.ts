@@ -51,7 +51,7 @@ export function useRestoreWorkspace(
     if (plan.kind === "served") {
       void servedEntries().then(
         // Read again (a reload, "Read the folder again"): with the roles the user chose in it.
-        ({ name, entries }) => loadFolder(name, entries, storedFolderRoles(name)),
+        ({ name, root, entries }) => loadFolder(name, entries, storedFolderRoles(name), root),
         (error: unknown) => setServedError(error instanceof Error ? error.message : String(error)),
       );
     } else if (plan.kind === "restore") {

@@ -103,6 +103,7 @@ describe("the export's CLI command", () => {
   it("reads a folder's file as the folder, whose task rows are its own: no --inputs, no file's own choices", () => {
     const folder = {
       name: "my run",
+      path: null,
       picked: false,
       runs: 2,
       roles: [{ path: "data/x.jsonl", role: "inputs" }],
@@ -116,5 +117,9 @@ describe("the export's CLI command", () => {
     expect(
       exportCommand({ ...base, folder: { ...folder, name: "2 files picked together", picked: true } }),
     ).toBe("npm run --silent cli -- triage DIR --role 'data/x.jsonl=inputs' --format csv");
+    // A served folder (cli view) by its path on the machine serving it: the command runs there as it is.
+    expect(exportCommand({ ...base, folder: { ...folder, path: "/data/runs/my run" } })).toBe(
+      "npm run --silent cli -- triage '/data/runs/my run' --role 'data/x.jsonl=inputs' --format csv",
+    );
   });
 });

@@ -41,6 +41,8 @@ interface Props {
    */
   folder: {
     readonly name: string;
+    /** Where a served folder is on the machine serving it (`cli view`): the command names it, runnable there. */
+    readonly path: string | null;
     /** Files picked together and read as a folder: the CLI reads them as a folder holding only them. */
     readonly picked: boolean;
     readonly runs: number;
@@ -123,7 +125,12 @@ export function exportCommand(input: ExportCommandInput): string {
   const harness = chosen === "" ? "" : ` --harness ${shellQuote(chosen)}`;
   const filter = filterApplies(input.filter) ? ` --filter ${shellQuote(input.filter.trim())}` : "";
   // Files picked together have no folder of their own: the CLI takes one that holds them (cliNote says so).
-  const path = folder === null ? shellQuote(input.fileName) : folder.picked ? "DIR" : shellQuote(folder.name);
+  const path =
+    folder === null
+      ? shellQuote(input.fileName)
+      : folder.picked
+        ? "DIR"
+        : shellQuote(folder.path ?? folder.name);
   return `npm run --silent cli -- triage ${path}${roles}${inputs}${server}${harness} --format csv${filter}`;
 }
 
@@ -133,12 +140,16 @@ export const RunFilter = memo(function RunFilter(props: Props) {
   const cli = exportCommand(props);
   // What the command's CSV is beside the download: the same rows; for a folder's file, the folder's triage
   // (every rollouts file, a file column, as the download), whose next steps name paths from the folder's parent.
+  // `npm run` runs in the Rollout Inspector checkout (or with --prefix naming it) and reads paths from where
+  // it is typed; a served folder's command names its path on the machine `view` serves from.
   const cliNote =
     props.folder === null
-      ? "the same bytes"
+      ? "in the Rollout Inspector checkout, the file's path for its name: the same bytes"
       : props.folder.picked
-        ? "DIR: a folder holding the picked files and nothing else; the same rows"
-        : "run in the folder's parent: the same rows, paths in next steps from there";
+        ? "in the Rollout Inspector checkout, DIR a folder holding the picked files and nothing else: the same rows"
+        : props.folder.path !== null
+          ? "in the Rollout Inspector checkout on the machine `view` serves from: the same rows"
+          : "in the Rollout Inspector checkout, the folder's path for its name: the same rows";
   const files = props.folder === null ? "" : folderFilesText(props.folder.runs);
   return (
     <div className={styles.runFilter}>
