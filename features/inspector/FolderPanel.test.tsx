@@ -91,9 +91,25 @@ describe("GymMetricsPanel", () => {
     render(<GymMetricsPanel run={run} views={[view]} />);
     const panel = screen.getByTestId("gym-metrics");
     expect(panel).toHaveProperty("open", false);
-    expect(within(panel).getByText(/Gym's own numbers beside ours/).textContent).toContain(": no difference");
+    const compared = view.report.comparisons.filter((c) => c.ours !== null).length;
+    expect(compared).toBeGreaterThan(0);
+    expect(within(panel).getByText(/Gym's own numbers beside ours/).textContent).toContain(
+      `: ${compared} recomputed figures agree`,
+    );
     for (const row of panel.querySelectorAll("tbody tr[data-metric]"))
       expect(row.getAttribute("data-same")).toBe("true");
+  });
+
+  it("claims no agreement when nothing was recomputed (no task rows open)", () => {
+    const { run, view } = datasetView("example_multi_step");
+    const none = {
+      ...view,
+      report: { ...view.report, comparisons: view.report.comparisons.map((c) => ({ ...c, ours: null })) },
+    };
+    render(<GymMetricsPanel run={run} views={[none]} />);
+    expect(within(screen.getByTestId("gym-metrics")).getByText(/Gym's own numbers/).textContent).toContain(
+      ": none recomputed here",
+    );
   });
 
   it("shows Gym's figures alone while ours are recomputed", () => {

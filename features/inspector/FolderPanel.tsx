@@ -276,16 +276,20 @@ export function GymMetricsPanel({
   views: readonly GymMetricsView[] | undefined;
 }) {
   if (run.metrics.length === 0) return null;
-  const differ = (views ?? []).flatMap((v) => v.report.comparisons).filter((c) => c.ours !== null && !c.same);
+  const compared = (views ?? []).flatMap((v) => v.report.comparisons).filter((c) => c.ours !== null);
+  const differ = compared.filter((c) => !c.same);
   return (
     <details className={styles.gymMetrics} data-testid="gym-metrics" open={differ.length > 0}>
       <summary>
         Gym&apos;s own numbers beside ours ({run.metrics.map((m) => m.path).join(", ")})
         {views === undefined
           ? ": recomputing…"
-          : differ.length === 0
-            ? ": no difference"
-            : `: ${differ.length} difference${differ.length === 1 ? "" : "s"}`}
+          : differ.length > 0
+            ? `: ${differ.length} difference${differ.length === 1 ? "" : "s"}`
+            : // Nothing open to recompute from (task rows set aside): no agreement to claim.
+              compared.length === 0
+              ? ": none recomputed here"
+              : `: ${compared.length} recomputed ${compared.length === 1 ? "figure agrees" : "figures agree"}`}
       </summary>
       {run.metrics.map((m) => {
         const view = views?.find((v) => v.path === m.path);
