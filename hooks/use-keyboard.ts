@@ -14,9 +14,13 @@ const KEYS: Readonly<Record<string, KeyName>> = {
   Escape: "escape",
 };
 
+/** Inputs that take no typed text: a clicked checkbox ("mark for the report") keeps j/k for the list. */
+const NOT_TYPED = new Set(["checkbox", "radio", "button", "submit", "reset", "file", "color", "range"]);
+
 function isTyping(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName);
+  if (target instanceof HTMLInputElement) return !NOT_TYPED.has(target.type);
+  return target.isContentEditable || ["TEXTAREA", "SELECT"].includes(target.tagName);
 }
 
 export function useKeyboard(handlers: KeyHandlers): void {

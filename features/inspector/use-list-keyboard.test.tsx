@@ -83,4 +83,18 @@ describe("useListKeyboard", () => {
     expect(page.view.line).toBe(4);
     input.remove();
   });
+
+  it("a clicked checkbox (mark for the report) keeps j and k for the list; a text field does not", () => {
+    const { page, press } = renderKeys(rows);
+    const checkbox = document.createElement("input");
+    checkbox.type = "checkbox";
+    const select = document.createElement("select");
+    document.body.append(checkbox, select);
+    press("j", checkbox);
+    expect(page.view.line).toBe(4);
+    press("j", select);
+    expect(page.view.line).toBe(4);
+    checkbox.remove();
+    select.remove();
+  });
 });
