@@ -85,6 +85,9 @@ const WAITING_TEXT = "No line yet: the run's first rollout shows here as soon as
 const NO_ROLLOUTS_TEXT =
   "No line of this file is a rollout: each line is listed with what it is instead (“… not a rollout”).";
 
+/** A file that is not a rollouts file (its problem said above the list): its list is empty for that. */
+const PROBLEM_EMPTY_TEXT = "No rollout in this file: what it is instead is said above.";
+
 /** The load's progress bar: the only part of the page a progress report re-renders. */
 function LiveProgressBar({ progress, onCancel }: { progress: ProgressStore; onCancel(): void }) {
   return <LoadProgressBar progress={useLoadProgress(progress)} onCancel={onCancel} />;
@@ -545,7 +548,14 @@ export function Inspector() {
                     desc={view.desc}
                     onSort={onSort}
                     onVisible={prioritize}
-                    emptyText={noRollouts ? noRolloutsText : undefined}
+                    emptyText={
+                      noRollouts
+                        ? noRolloutsText
+                        : dataset.indexed && dataset.rows === 0
+                          ? // The file's problem is said above the list; no filter is to blame.
+                            PROBLEM_EMPTY_TEXT
+                          : undefined
+                    }
                     inputsOpen={dataset.paired_inputs !== null}
                     // The label a task row's file has in sentences (a folder's: its path), by the paired dataset.
                     inputsName={pairedInputsName}

@@ -112,7 +112,8 @@ export function fileProblem(start: Uint8Array): FileProblem {
     if (lines.length === 1) {
       return {
         kind: "not_jsonl",
-        message: `No line of this file is a rollout: its first line starts a JSON object that does not parse (each unreadable line is listed with why). ${EXPECTED}`,
+        message:
+          "No line of this file is a rollout: its first line starts a JSON object that does not parse, a line cut short (a run still writing the file, or a copy stopped early) or not JSON; the unreadable line says which.",
       };
     }
     return {
