@@ -153,17 +153,17 @@ export function followState(url: string, from: number, head: Uint8Array, tail: U
 }
 
 function shrank(from: number, size: number): string {
-  return `The file shrank (it had at least ${from} bytes, now ${size}): it was truncated or replaced, so it is no longer followed. Reopen it to read it again.`;
+  return `The file shrank (it had at least ${from} bytes, now ${size}): it was truncated or replaced, so it is no longer followed, its rows as first read. Read the folder again to read it as it is now.`;
 }
 
 const REPLACED =
-  "Bytes already read changed: the file was rewritten or replaced, so it is no longer followed. Reopen it to read it again.";
+  "Bytes already read changed: the file was rewritten or replaced, so it is no longer followed, its rows as first read. Read the folder again to read it as it is now.";
 
 const GONE =
   "The file is no longer in the served folder (deleted or moved): it is no longer followed, its rows are as first read. Read the folder again to see what it holds now.";
 
 const LAST_LINE_GREW =
-  "The last line, read whole without its line break, went on after it was read: the file was rewritten, so it is no longer followed. Reopen it to read it again.";
+  "The last line, read whole without its line break, went on after it was read: the file was rewritten, so it is no longer followed, its rows as first read. Read the folder again to read it as it is now.";
 
 async function readRange(fetcher: Fetch, url: string, range: string, signal: AbortSignal) {
   const response = await fetcher(url, { headers: { Range: `bytes=${range}` }, signal });

@@ -16,19 +16,27 @@ afterEach(cleanup);
 
 describe("FollowBanner", () => {
   it("says the file is followed, and a line that waits for its break", () => {
-    render(<FollowBanner follow={{ ...following, waiting_bytes: 12 }} />);
-    expect(screen.getByTestId("follow-state").textContent).toContain("A last line of 12 bytes waits");
+    render(<FollowBanner name="run/rollouts.jsonl" follow={{ ...following, waiting_bytes: 12 }} />);
+    expect(screen.getByTestId("follow-state").textContent).toBe(
+      "Following run/rollouts.jsonl: lines the run appends join the list as they are written. A last line of 12 bytes waits for its line break.",
+    );
   });
 
   it("says when the server stopped answering, never that it is following", () => {
     const since = new Date(2026, 11, 4, 18, 5, 9).getTime();
-    render(<FollowBanner follow={{ ...following, unreachable_since: since }} />);
+    render(<FollowBanner name="run/rollouts.jsonl" follow={{ ...following, unreachable_since: since }} />);
     expect(screen.queryByTestId("follow-state")).toBeNull();
     expect(screen.getByRole("alert").textContent).toContain("has not answered since 18:05:09");
     expect(screen.queryByTestId("follow-read-again")).toBeNull();
     cleanup();
     // Not even in a served tab: reading the folder again while its server is down would lose the page.
-    render(<FollowBanner follow={{ ...following, unreachable_since: since }} onReadAgain={() => {}} />);
+    render(
+      <FollowBanner
+        name="run/rollouts.jsonl"
+        follow={{ ...following, unreachable_since: since }}
+        onReadAgain={() => {}}
+      />,
+    );
     expect(screen.queryByTestId("follow-read-again")).toBeNull();
   });
 
@@ -36,6 +44,7 @@ describe("FollowBanner", () => {
     const readAgain = vi.fn();
     render(
       <FollowBanner
+        name="run/rollouts.jsonl"
         follow={{ ...following, following: false, problem: "The file shrank" }}
         onReadAgain={readAgain}
       />,

@@ -15,9 +15,12 @@ export function unreachableText(since: number): string {
  */
 export function FollowBanner({
   follow,
+  name,
   onReadAgain,
 }: {
   follow: FollowSummary;
+  /** The file shown (a folder may have several rollouts files, each followed): named, not "this file". */
+  name: string;
   /**
    * Reads the served folder again (a served file has no picker to reopen it from), offered once a file changed
    * on disk; not while the server is silent (reading again then loses the page). Absent for local files.
@@ -56,7 +59,7 @@ export function FollowBanner({
   }
   return (
     <div className="banner" data-testid="follow-state">
-      Following this file: lines the run appends join the list as they are written.
+      Following <span className="mono">{name}</span>: lines the run appends join the list as they are written.
       {follow.waiting_bytes > 0 && ` A last line of ${follow.waiting_bytes} bytes waits for its line break.`}
     </div>
   );

@@ -306,6 +306,7 @@ export function Inspector() {
         {dataset?.follow && (
           <FollowBanner
             follow={dataset.follow}
+            name={dataset.name}
             // The served folder is read again from the server, as at first (the tab keeps it served).
             {...(servedFolder() ? { onReadAgain: readServedAgain } : {})}
           />
