@@ -376,5 +376,13 @@ describe("cli verify DIR and the browser's opened folder answer every line alike
         .map((f) => [f.path, f.role]),
     ).toEqual([["data/example.jsonl", "ignore"]]);
     expect(browserAnswers(again, again.session())).toEqual(cli);
+    // Chosen back to the role its content gives it: no choice is left (no badge, no --role).
+    await service.setRole("data/example.jsonl", "inputs", never, ignore);
+    await service.settled();
+    expect(service.session().folder?.files.find((f) => f.path === "data/example.jsonl")).toMatchObject({
+      role: "inputs",
+      chosen: false,
+    });
+    expect(browserAnswers(service, service.session())).toEqual(await cliAnswers(dir));
   });
 });

@@ -16,6 +16,7 @@ import {
   comparePaths,
   type FileRole,
   type FolderFile,
+  fileRole,
   type GymConfig,
   hiddenEntries,
   isHiddenPath,
@@ -299,8 +300,12 @@ export class DataService {
     progress: Progress,
   ): Promise<SessionSummary> {
     const folder = this.workspace.folder;
-    if (folder === null || !folder.heads.some((head) => head.path === path)) return this.session();
-    const overrides = new Map(folder.overrides).set(path, role);
+    const head = folder?.heads.find((h) => h.path === path);
+    if (folder === null || head === undefined) return this.session();
+    // The role its content gives it: choosing it back is no choice (no badge, no --role in the command).
+    const overrides = new Map(folder.overrides);
+    if (fileRole(head).role === role) overrides.delete(path);
+    else overrides.set(path, role);
     return this.openFolder({ ...folder, overrides }, folder.datasets, signal, progress);
   }
 

@@ -458,7 +458,7 @@ export function meanRewardsText(m: Pick<RunMetrics, "mean" | "rollouts" | "distr
 export function passAtKText(
   m: Pick<RunMetrics, "pass_at_k" | "pass_left_out" | "pass_above" | "reward" | "pass_partial">,
 ): string {
-  return `pass@k (${m.reward}, over tasks): ${m.pass_at_k.map((p) => `pass@${p.k} ${fixed(p.value)} (${p.tasks} tasks)`).join(", ")} (${passScopeText(m)})`;
+  return `pass@k (${m.reward}, over tasks): ${m.pass_at_k.map((p) => `pass@${p.k} ${fixed(p.value)} (${p.tasks} ${p.tasks === 1 ? "task" : "tasks"})`).join(", ")} (${passScopeText(m)})`;
 }
 
 /**
