@@ -128,6 +128,24 @@ describe("RolloutTable", () => {
       "title",
       `${UNVERIFIED_LABEL.gym_refuses}: not recomputed (open the line for why)`,
     );
+    cleanup();
+    // Neither policy verified it: both cells say why, not one a bare dash.
+    renderTable([
+      entry(6, {
+        unverified: "missing_field",
+        legacy_unverified: "missing_field",
+        contract: null,
+        legacy: null,
+      }),
+    ]);
+    expect(row(6).cells.slice(4, 6)).toEqual([
+      UNVERIFIED_LABEL.missing_field,
+      UNVERIFIED_LABEL.missing_field,
+    ]);
+    expect(row(6).element.querySelector("[data-col='legacy']")).toHaveAttribute(
+      "title",
+      `${UNVERIFIED_LABEL.missing_field}: not recomputed under legacy (open the line for why)`,
+    );
   });
 
   it("shows … for rewards still being computed, and reports the pending rows on screen", () => {

@@ -196,8 +196,20 @@ export const RolloutTable = memo(function RolloutTable({
                       ? UNVERIFIED_LABEL[entry.unverified]
                       : formatReward(entry.contract)}
                 </span>
-                <span className={cx(styles.cell, styles.cNum)} data-col="legacy">
-                  {entry.rewards === "pending" ? "…" : formatReward(entry.legacy)}
+                <span
+                  className={cx(styles.cell, styles.cNum, entry.legacy_unverified && styles.unverified)}
+                  data-col="legacy"
+                  title={
+                    entry.rewards !== "pending" && entry.legacy_unverified
+                      ? `${UNVERIFIED_LABEL[entry.legacy_unverified]}: not recomputed under legacy (open the line for why)`
+                      : undefined
+                  }
+                >
+                  {entry.rewards === "pending"
+                    ? "…"
+                    : entry.legacy_unverified
+                      ? UNVERIFIED_LABEL[entry.legacy_unverified]
+                      : formatReward(entry.legacy)}
                 </span>
                 <span className={cx(styles.cell, styles.cCount)}>
                   {entry.counts === null ? (
