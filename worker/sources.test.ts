@@ -308,6 +308,46 @@ describe("a served file whose last line has no line break (Gym ships its files s
   });
 });
 
+describe("a served task-rows file (cli view)", () => {
+  it("is watched: its last line's break changes nothing; rows added, or the file gone, are said", async () => {
+    const inputs = readFileSync(inputsFile);
+    // Without its last line break first, as Gym ships its files.
+    const inputsServed = servedFile(inputs.subarray(0, inputs.length - 1));
+    const served = servedFile(readFileSync(noecho));
+    vi.stubGlobal("fetch", (url: string, init?: RequestInit) =>
+      url === "/i" ? inputsServed.fetcher(url, init) : served.fetcher(url, init),
+    );
+    try {
+      const service = new DataService(inProcessPool(), () => {}, null, undefined, null, 20);
+      const loaded = await service.load(
+        [
+          { kind: "remote", url: "/i", name: "inputs.jsonl" },
+          { kind: "remote", url: "/f", name: "wa.jsonl" },
+        ],
+        null,
+        never,
+        ignore,
+      );
+      await service.settled();
+      const id = loaded.datasets.find((dataset) => dataset.kind === "inputs")!.id;
+      const follow = () => service.get(id)?.summary().follow;
+      expect(follow()?.problem).toBeNull();
+      // The break that ends the last row: no row added.
+      inputsServed.set(inputs);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(follow()?.problem).toBeNull();
+      // A row added: the pairing used the rows as first read, which the page says.
+      const first = inputs.subarray(0, lineEnds(inputs)[0]);
+      inputsServed.set(Buffer.concat([inputs, first]));
+      await until(() => follow()?.problem != null);
+      expect(follow()?.problem).toMatch(/Task rows were added/);
+      expect(follow()?.gone).toBe(false);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});
+
 describe("a served gzip file (cli view)", () => {
   it("is read once, not followed, and its summary says so", async () => {
     const { gzipSync } = await import("node:zlib");

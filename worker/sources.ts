@@ -81,6 +81,10 @@ async function openSource(
   };
 }
 
+/** A served task-rows file that grew after it was read: its new rows are not paired with (watch). */
+const TASK_ROWS_GREW =
+  "Task rows were added to this file after it was read: the rollouts are paired with its rows as first read. Read the folder again to pair them with what it holds now.";
+
 /** The first and the last FOLLOW_CHECK_BYTES of a dataset's bytes read so far (`url`: where they come from). */
 async function readState(blob: Blob, from: number, url: string): Promise<FollowState> {
   const head = new Uint8Array(await blob.slice(0, Math.min(from, FOLLOW_CHECK_BYTES)).arrayBuffer());
@@ -176,6 +180,8 @@ export class Sources {
       // A served file is followed, unless it is gzip (openSource: then it is read once, and the page says so).
       if (followed !== null) await this.follow(dataset, followed);
       else dataset.notFollowed = GZIP_NOT_FOLLOWED;
+    } else if (dataset.kind === "inputs" && followed !== null) {
+      await this.watch(dataset, followed);
     }
     // A plain local file read whole: what a later pick of the same file, grown, is compared with.
     if (source.kind === "file" && dataset.kind === "rollouts" && dataset.bytes === source.file.size) {
@@ -246,6 +252,40 @@ export class Sources {
       return true;
     }
     return false;
+  }
+
+  /**
+   * Watches a served task-rows file while it is in the store: its rows are not followed (the rollouts were
+   * paired with them as first read), but any change (rows added, rewritten, the file gone) is said on its chip
+   * and in the whole folder's answer, as a changed rollouts file is, with "Read the folder again".
+   */
+  private async watch(dataset: Dataset, url: string): Promise<void> {
+    const state = await readState(dataset.blob(), dataset.bytes, url);
+    dataset.follow = state;
+    const stop = new AbortController();
+    const tick = async () => {
+      if (this.hooks.store.get(dataset.id) !== dataset) {
+        stop.abort();
+        return;
+      }
+      const unreachable = followSummary(state).unreachable_since;
+      const found = await pollOnce(state, (u, init) => fetch(u, init), stop.signal);
+      // Only the break of a last line read whole (Gym writes files without a final one) adds no row.
+      const grew = found.kind === "grown" && found.lines.length > found.closes;
+      if (found.kind === "changed" || grew) {
+        state.problem = found.kind === "changed" ? found.problem : TASK_ROWS_GREW;
+        state.gone = found.kind === "changed" && found.gone === true;
+        dataset.revision++;
+        this.hooks.changed();
+        return;
+      }
+      if (followSummary(state).unreachable_since !== unreachable) {
+        dataset.revision++;
+        this.hooks.changed();
+      }
+      setTimeout(() => void tick().catch(() => {}), this.pollMs);
+    };
+    setTimeout(() => void tick().catch(() => {}), this.pollMs);
   }
 
   /**

@@ -63,13 +63,23 @@ describe("FileChips", () => {
         follow: { ...follow, problem: "The file is no longer in the served folder", gone: true },
       }),
     ];
-    render(<FileChips rollouts={rollouts} inputs={[]} shown="a" names={new Map()} onChoose={() => {}} />);
+    const inputs = [
+      datasetSummary({
+        id: "i",
+        name: "data/example.jsonl",
+        rows: 5,
+        kind: "inputs",
+        follow: { ...follow, problem: "Task rows were added" },
+      }),
+    ];
+    render(<FileChips rollouts={rollouts} inputs={inputs} shown="a" names={new Map()} onChoose={() => {}} />);
     const counts = screen.getAllByTestId("chip-counts").map((el) => el.textContent);
     expect(counts).toEqual([
       " 5 rollouts · changed on disk, rows as first read",
       " 2 rollouts · server not answering",
       " 1 rollout",
       " 3 rollouts · gone from the served folder, rows as first read",
+      "inputs · 5 rows · changed on disk, rows as first read",
     ]);
   });
 

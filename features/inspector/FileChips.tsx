@@ -107,7 +107,9 @@ export function FileChips({
           <bdi className="chip-name">
             <Name value={nameOf(candidate)} />
           </bdi>{" "}
-          <span className="muted">inputs · {candidate.rows} rows</span>
+          <span className="muted" data-testid="chip-counts">
+            inputs · {candidate.rows} rows{followNote(candidate)}
+          </span>
         </span>
       ))}
     </div>

@@ -145,9 +145,14 @@ export function Inspector() {
   const wholeFolder = useWholeFolderView(fileFolder === null ? [] : folderFiles).data ?? null;
   const newFiles = useServedNewFiles(folder, servedFolder());
   // The folder's files changed on disk since they were read (the sums keep their rows as first read).
+  const folderInputs = inputs.filter((set) => set.folder_path !== null);
   const staleFiles = useStable(
-    folderFiles.flatMap((file) =>
-      changedOnDisk(file) ? [file.follow?.gone === true ? `${file.name} (gone)` : file.name] : [],
+    [...folderFiles, ...folderInputs].flatMap((file) =>
+      changedOnDisk(file)
+        ? [
+            `${file.name}${file.kind === "inputs" ? " (task rows)" : ""}${file.follow?.gone === true ? " (gone)" : ""}`,
+          ]
+        : [],
     ),
     sameStrings,
   );
@@ -302,6 +307,17 @@ export function Inspector() {
             </button>{" "}
             to add {newFiles.length === 1 ? "it" : "them"}.
           </div>
+        )}
+        {folderInputs.map((changed) =>
+          changed.follow?.problem == null ? null : (
+            // A task-rows file changed on disk: the rollouts are paired with its rows as first read.
+            <FollowBanner
+              key={changed.id}
+              follow={changed.follow}
+              name={changed.name}
+              {...(servedFolder() ? { onReadAgain: readServedAgain } : {})}
+            />
+          ),
         )}
         {dataset?.follow && (
           <FollowBanner
