@@ -74,8 +74,9 @@ export function TaskTable({ tasks, a, b }: { tasks: TasksView; a: string; b: str
       )}
       {tasks.differing > tasks.rows.length && (
         <p className="muted">
-          The {tasks.rows.length} largest changes of {tasks.differing} tasks whose mean differs are listed;
-          the pair table below and its CSV hold every rollout.
+          The first {tasks.rows.length} of {tasks.differing} tasks whose mean differs are listed: those B
+          scores lower first, the largest drop first, then those it scores higher; the pair table below and
+          its CSV hold every rollout.
         </p>
       )}
     </details>

@@ -54,8 +54,9 @@ import type {
 } from "./protocol";
 
 /**
- * Tasks listed in the comparison by task: a run of thousands of tasks lists the ones B loses most and gains
- * most, and counts the rest (the pair table and its CSV hold every rollout).
+ * Tasks listed in the comparison by task: a run of thousands of tasks lists the first of them in its order
+ * (B's drops first, the largest first, then its gains) and counts the rest (the pair table and its CSV hold
+ * every rollout).
  */
 export const TASK_ROWS_SHOWN = 200;
 

@@ -120,7 +120,7 @@ export interface TaskRowView extends Omit<TaskComparison, "pairs"> {
 /** The comparison by task: every task counted, the tasks whose mean reward differs listed (capped). */
 export interface TasksView {
   readonly summary: TaskCompareSummary;
-  /** Tasks lower in B first (largest drop first), then higher; at most TASK_ROWS_SHOWN. */
+  /** Tasks lower in B first (largest drop first), then higher (largest gain first); the first TASK_ROWS_SHOWN. */
   readonly rows: readonly TaskRowView[];
   /** Tasks that differ, listed or not. */
   readonly differing: number;

@@ -108,6 +108,8 @@ export interface PairReport {
    * with the k-th in file order, so the pair compares two samples of a task, not one rollout run twice.
    */
   readonly repeats: PairRepeats | null;
+  /** Pairs of one task share it (Gym's task index, else the whole key they were joined by): lib/compare/tasks. */
+  readonly task_group: number;
 }
 
 export interface CompareSummary {
@@ -161,18 +163,37 @@ export interface PairRepeats {
   readonly b: number;
 }
 
+/** One pair of positions, how it was joined, and the task it is of (pairs of one task share task_group). */
+export interface PairedPositions {
+  readonly a: number;
+  readonly b: number;
+  readonly by: PairedBy;
+  readonly key: string;
+  readonly repeats: PairRepeats | null;
+  readonly task_group: number;
+}
+
 /** Pairs positions of `a` and `b`: indices first, then equal input, then equal id; each rollout at most once. */
 export function pairRollouts(
   a: readonly Rollout[],
   b: readonly Rollout[],
 ): {
-  pairs: { a: number; b: number; by: PairedBy; key: string; repeats: PairRepeats | null }[];
+  pairs: PairedPositions[];
   unpairedA: number[];
   unpairedB: number[];
 } {
   const usedA = new Set<number>();
   const usedB = new Set<number>();
-  const pairs: { a: number; b: number; by: PairedBy; key: string; repeats: PairRepeats | null }[] = [];
+  const pairs: PairedPositions[] = [];
+  // Pairs of one task share a group: Gym's task index, else the whole key they were joined by (a label
+  // keeps only its start, which tasks of one system prompt share).
+  const groups = new Map<string, number>();
+  const groupOf = (name: string) => {
+    const known = groups.get(name);
+    if (known !== undefined) return known;
+    groups.set(name, groups.size);
+    return groups.size - 1;
+  };
   const strategies: [PairedBy, (r: Rollout) => string | null][] = [
     ["indices", pairingKey],
     ["input", taskInputKey],
@@ -206,12 +227,14 @@ export function pairRollouts(
       // Said only where the task input joined them: Gym's indices are one rollout each, and an id shared
       // by several is no task's repeats.
       const repeats = { a: inA.get(k) ?? 1, b: inB.get(k) ?? 1 };
+      const task = by === "indices" ? pairingIndices(a[i]!)?.task : undefined;
       pairs.push({
         a: i,
         b: j,
         by,
         key: by === "indices" ? k : `${by}:${shortKey(k)}`,
         repeats: by === "input" && (repeats.a > 1 || repeats.b > 1) ? repeats : null,
+        task_group: groupOf(task === undefined ? `${by}\u0000${k}` : `task\u0000${task}`),
       });
     });
   }
@@ -359,6 +382,7 @@ export function compareRuns(
         sb.actions.length > 0,
       tasks_differ: tasksDiffer,
       repeats: p.repeats,
+      task_group: p.task_group,
     };
   });
 

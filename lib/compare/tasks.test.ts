@@ -50,6 +50,37 @@ describe("compareTasks", () => {
     ]);
   });
 
+  it("keeps tasks apart whose inputs share a long start (one system prompt): the whole input is the task", () => {
+    const prompt = "You are a helpful workplace assistant. Today is Thursday, 2023-11-30. ".repeat(3);
+    const task = (question: string, reward: number) =>
+      asRollout({
+        responses_create_params: {
+          input: [
+            { role: "system", content: prompt },
+            { role: "user", content: question },
+          ],
+        },
+        response: { output: [] },
+        reward,
+      });
+    const a = [task("q1", 1), task("q1", 1), task("q2", 0), task("q2", 0)];
+    const b = [task("q1", 0), task("q1", 0), task("q2", 1), task("q2", 1)];
+    const { tasks, summary } = compareTasks(compareRuns(a, b));
+    expect(summary).toEqual({ tasks: 2, repeated: 2, lower_in_b: 1, higher_in_b: 1, same: 0 });
+    expect(tasks.map((t) => t.delta)).toEqual([-1, 1]);
+    // Without repeats: no task has several pairs, whatever the inputs share.
+    expect(
+      compareTasks(compareRuns([task("q1", 1), task("q2", 1)], [task("q1", 1), task("q2", 0)])).summary
+        .repeated,
+    ).toBe(0);
+  });
+
+  it("calls means equal in floating point the same (no −0.0000 drop)", () => {
+    const { tasks, summary } = compareTasks(compareRuns(run([[0.1, 0.2, 0.3]]), run([[0.3, 0.2, 0.1]])));
+    expect(tasks[0]?.delta).toBe(0);
+    expect(summary).toMatchObject({ lower_in_b: 0, higher_in_b: 0, same: 1 });
+  });
+
   it("leaves a side without any reward out of the means (no delta), counted apart", () => {
     const unscored = asRollout({ _ng_task_index: 0, _ng_rollout_index: 0, response: { output: [] } });
     const { tasks, summary } = compareTasks(compareRuns([unscored], [line(0, 0, 1)]));

@@ -36,6 +36,16 @@ export interface TaskCompareSummary {
   readonly same: number;
 }
 
+/**
+ * Means closer than this are the same: [0.1, 0.2, 0.3] and [0.3, 0.2, 0.1] differ by 5.6e-17 in floating
+ * point, which a reviewer would read as "lower" (rewards are written with 4 decimals, MEAN_DECIMALS).
+ */
+const SAME_MEAN = 1e-9;
+
+function sameOrDelta(delta: number): number {
+  return Math.abs(delta) < SAME_MEAN ? 0 : delta;
+}
+
 function sideOf(rewards: readonly (number | null)[]): TaskSide {
   const scored = rewards.filter((r): r is number => r !== null);
   const sum = scored.reduce((total, r) => total + r, 0);
@@ -61,12 +71,11 @@ export function compareTasks(report: Pick<CompareReport, "pairs">): {
   readonly tasks: readonly TaskComparison[];
   readonly summary: TaskCompareSummary;
 } {
-  const groups = new Map<string, { task_index: number | null; pairs: number[] }>();
+  const groups = new Map<number, { task_index: number | null; pairs: number[] }>();
   report.pairs.forEach((pair, position) => {
-    const key = pair.task_index === null ? `key:${pair.key}` : `task:${pair.task_index}`;
-    const group = groups.get(key);
+    const group = groups.get(pair.task_group);
     if (group) group.pairs.push(position);
-    else groups.set(key, { task_index: pair.task_index, pairs: [position] });
+    else groups.set(pair.task_group, { task_index: pair.task_index, pairs: [position] });
   });
   const tasks = [...groups.values()].map(({ task_index, pairs }): TaskComparison => {
     const rewards = pairs.flatMap((position) => {
@@ -75,7 +84,7 @@ export function compareTasks(report: Pick<CompareReport, "pairs">): {
     });
     const a = sideOf(rewards.map(([x]) => x));
     const b = sideOf(rewards.map(([, y]) => y));
-    const delta = a.mean === null || b.mean === null ? null : b.mean - a.mean;
+    const delta = a.mean === null || b.mean === null ? null : sameOrDelta(b.mean - a.mean);
     return { task_index, pairs, a, b, delta };
   });
   const order = (t: TaskComparison) => (t.delta === null ? 3 : t.delta < 0 ? 0 : t.delta > 0 ? 1 : 2);
