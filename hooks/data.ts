@@ -202,13 +202,16 @@ const FOLDER_ROLES_STORAGE_KEY = "rollout-inspector.folder-roles";
 
 const StoredRoles = z.object({ folder: z.string(), roles: z.record(z.string(), z.string()) });
 
-/** Roles the user chose in folder `name` before a reload (a served folder read again keeps them). */
-export function storedFolderRoles(name: string): Record<string, FileRole> {
+/**
+ * Roles the user chose in a folder before a reload (a served folder read again keeps them), by the folder's
+ * key: a served folder's path where it is served, else its name.
+ */
+export function storedFolderRoles(key: string): Record<string, FileRole> {
   try {
     const parsed = StoredRoles.safeParse(
       JSON.parse(sessionStorage.getItem(FOLDER_ROLES_STORAGE_KEY) ?? "null"),
     );
-    if (!parsed.success || parsed.data.folder !== name) return {};
+    if (!parsed.success || parsed.data.folder !== key) return {};
     const roles: Record<string, FileRole> = {};
     for (const [path, value] of Object.entries(parsed.data.roles)) {
       const role = FILE_ROLES.find((known) => known === value);
@@ -225,8 +228,10 @@ export function storedFolderRoles(name: string): Record<string, FileRole> {
  * which nothing keeps, so a reload can say which folder to open again rather than reopen nothing, and the
  * roles chosen in it, which reading it again keeps.
  */
-export function useRememberWorkspace(session: SessionSummary | null): void {
+export function useRememberWorkspace(session: SessionSummary | null, loading = false): void {
   const folder = session?.folder?.name ?? null;
+  // Roles are a served folder's by its path (two runs' folders share names), else by its name.
+  const folderKey = session?.folder ? (session.folder.path ?? session.folder.name) : null;
   const ids = folder !== null ? "" : (session?.datasets.map((dataset) => dataset.id).join("\n") ?? null);
   const roles = JSON.stringify(
     Object.fromEntries(
@@ -234,7 +239,8 @@ export function useRememberWorkspace(session: SessionSummary | null): void {
     ),
   );
   useEffect(() => {
-    if (ids === null) return;
+    // While a load runs the session has no folder yet (worker/workspace.ts): nothing to forget then.
+    if (ids === null || loading) return;
     try {
       sessionStorage.setItem(WORKSPACE_STORAGE_KEY, JSON.stringify(ids === "" ? [] : ids.split("\n")));
       if (folder === null) {
@@ -244,13 +250,13 @@ export function useRememberWorkspace(session: SessionSummary | null): void {
         sessionStorage.setItem(FOLDER_STORAGE_KEY, folder);
         sessionStorage.setItem(
           FOLDER_ROLES_STORAGE_KEY,
-          `{"folder":${JSON.stringify(folder)},"roles":${roles}}`,
+          `{"folder":${JSON.stringify(folderKey)},"roles":${roles}}`,
         );
       }
     } catch {
       // Storage can be unavailable (private mode, quota): a reload then starts empty.
     }
-  }, [ids, folder, roles]);
+  }, [ids, folder, folderKey, roles, loading]);
 }
 
 /** Files kept in the browser from earlier visits (the landing page's recent files). */

@@ -366,7 +366,12 @@ describe("cli verify DIR and the browser's opened folder answer every line alike
     // The folder read again with the roles chosen before (a served folder's reload) answers alike; a role
     // for a path the folder no longer has is dropped.
     const again = new DataService(inProcessPool());
-    const roles = { "data/example.jsonl": "ignore", "data/gone.jsonl": "inputs" } as const;
+    // (the config's role is the one its content gives it: no choice, no badge)
+    const roles = {
+      "data/example.jsonl": "ignore",
+      "data/gone.jsonl": "inputs",
+      "configs/example_multi_step.yaml": "config",
+    } as const;
     await again.loadFolder(path.basename(dir), folderEntriesFromDisk(dir), never, ignore, null, roles);
     await again.settled();
     expect(

@@ -281,8 +281,12 @@ export class DataService {
     const read = new Map((picked ?? []).map((head) => [head.path, head]));
     const heads = await Promise.all(visible.map((entry) => read.get(entry.path) ?? folderHead(entry)));
     const hidden = hiddenEntries(entries.map((entry) => entry.path));
+    // A role the file's content gives it now is no choice (as setRole has it).
     const overrides = new Map(
-      Object.entries(roles).filter(([path]) => heads.some((head) => head.path === path)),
+      Object.entries(roles).filter(([path, role]) => {
+        const head = heads.find((h) => h.path === path);
+        return head !== undefined && fileRole(head).role !== role;
+      }),
     );
     return this.openFolder(
       { name, root, picked: picked !== null, entries: visible, heads, overrides, hidden },

@@ -174,7 +174,7 @@ export function Inspector() {
   const runExport = useRunExport();
   const runReport = useRunReport();
   // Rollouts marked for the report, each with its file: a folder's report shows the marks of all its files.
-  const { marks, mark } = useMarks(session?.datasets ?? NO_DATASETS);
+  const { marks, mark } = useMarks(session?.datasets ?? NO_DATASETS, session?.folder?.path ?? null);
   const marked = useMemo(
     () => (dataset ? marks.filter((m) => m.dataset === dataset.id).map((m) => m.line) : NO_LINES),
     [marks, dataset],

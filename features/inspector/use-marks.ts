@@ -1,8 +1,10 @@
 "use client";
 /**
  * Rollouts marked for the report, kept for the tab (sessionStorage): a reload, or a served folder read
- * again, keeps them. A mark names its file by what a reload keeps: a folder file by the folder's name and
- * its path there (a folder read again gets new dataset ids), any other file by its id (kept files keep it).
+ * again, keeps them. A mark names its file by what a reload keeps: a served folder's file by the folder's path
+ * where it is served and the file's path in it (a folder read again gets new dataset ids), any other file by
+ * its dataset id (a kept file keeps it; a picked folder's files get new ones at every pick, so the marks of
+ * one pick never land on another folder's lines).
  */
 import { useCallback, useMemo, useState } from "react";
 import { z } from "zod";
@@ -15,12 +17,12 @@ const MARKS_STORAGE_KEY = "rollout-inspector.marks";
 const StoredMarks = z.array(z.object({ file: z.string(), line: z.number().int().positive() }));
 type StoredMark = z.infer<typeof StoredMarks>[number];
 
-type MarkedFile = Pick<DatasetSummary, "id" | "folder_name" | "folder_path">;
+type MarkedFile = Pick<DatasetSummary, "id" | "folder_path">;
 
-/** The name a mark's file is kept under. */
-export function markFileKey(dataset: MarkedFile): string {
-  return dataset.folder_name !== null && dataset.folder_path !== null
-    ? `folder:${dataset.folder_name}\n${dataset.folder_path}`
+/** The name a mark's file is kept under; `served`: the served folder's path where it is served, else null. */
+export function markFileKey(dataset: MarkedFile, served: string | null): string {
+  return served !== null && dataset.folder_path !== null
+    ? `served:${served}\n${dataset.folder_path}`
     : `id:${dataset.id}`;
 }
 
@@ -48,15 +50,15 @@ function sameFiles(a: readonly (readonly [string, string])[], b: readonly (reado
 export interface Marks {
   /** The marks of the files open now. */
   readonly marks: readonly MarkedRollout[];
-  /** Marks or unmarks one line of an open file; marks of files no longer open are dropped. */
+  /** Marks or unmarks one line of an open file (the marks of files not open now are kept: a folder loading). */
   mark(dataset: string, line: number, on: boolean): void;
 }
 
-export function useMarks(datasets: readonly MarkedFile[]): Marks {
+export function useMarks(datasets: readonly MarkedFile[], served: string | null): Marks {
   const [stored, setStored] = useState<readonly StoredMark[]>(readStored);
   // Each open file's dataset id by its key, kept while no file changes (most session events change none).
   const files = useStable(
-    datasets.map((dataset) => [markFileKey(dataset), dataset.id] as const),
+    datasets.map((dataset) => [markFileKey(dataset, served), dataset.id] as const),
     sameFiles,
   );
   const byKey = useMemo(() => new Map(files), [files]);
@@ -73,7 +75,7 @@ export function useMarks(datasets: readonly MarkedFile[]): Marks {
       const file = [...byKey].find(([, id]) => id === dataset)?.[0];
       if (file === undefined) return;
       setStored((previous) => {
-        const kept = previous.filter((m) => byKey.has(m.file) && (m.file !== file || m.line !== line));
+        const kept = previous.filter((m) => m.file !== file || m.line !== line);
         const next = on ? [...kept, { file, line }] : kept;
         writeStored(next);
         return next;

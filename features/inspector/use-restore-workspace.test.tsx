@@ -18,7 +18,7 @@ vi.mock("@/hooks/data", () => ({
 }));
 
 function fakeLoader() {
-  return { loadFolder: vi.fn(async () => null), restore: vi.fn(async () => null) };
+  return { loadFolder: vi.fn(async () => null), restore: vi.fn(async () => null), loading: false };
 }
 
 const SESSION: SessionSummary = { datasets: [], files: [], folder: null };
@@ -78,7 +78,8 @@ describe("useRestoreWorkspace", () => {
 
   it("opens a served folder as a folder (every file, read from the server, with the roles chosen in it before) instead of the tab's kept files", async () => {
     window.history.replaceState(null, "", "/?served=1");
-    kept.roles = { run: { "data/inputs.jsonl": "ignore" }, other: { "rollouts.jsonl": "ignore" } };
+    // Kept by the folder's path where it is served (another run's folder of the same name is another folder).
+    kept.roles = { "/data/runs/run": { "data/inputs.jsonl": "ignore" }, run: { "rollouts.jsonl": "ignore" } };
     const listing = {
       name: "run",
       root: "/data/runs/run",

@@ -30,9 +30,9 @@ export interface RestoredWorkspace {
 export function useRestoreWorkspace(
   session: SessionSummary | null,
   sample: string | null,
-  loader: Pick<LoadState, "loadFolder" | "restore">,
+  loader: Pick<LoadState, "loadFolder" | "restore" | "loading">,
 ): RestoredWorkspace {
-  useRememberWorkspace(session);
+  useRememberWorkspace(session, loader.loading);
   const restored = useRef(false);
   const [restoring, setRestoring] = useState(false);
   const [servedError, setServedError] = useState<string | null>(null);
@@ -51,7 +51,7 @@ export function useRestoreWorkspace(
     if (plan.kind === "served") {
       void servedEntries().then(
         // Read again (a reload, "Read the folder again"): with the roles the user chose in it.
-        ({ name, root, entries }) => loadFolder(name, entries, storedFolderRoles(name), root),
+        ({ name, root, entries }) => loadFolder(name, entries, storedFolderRoles(root ?? name), root),
         (error: unknown) => setServedError(error instanceof Error ? error.message : String(error)),
       );
     } else if (plan.kind === "restore") {
