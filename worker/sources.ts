@@ -15,6 +15,7 @@ import {
   followState,
   followSummary,
   GZIP_NOT_FOLLOWED,
+  type PollResult,
   pollOnce,
   rangeTotal,
   sameBytes,
@@ -255,11 +256,15 @@ export class Sources {
   }
 
   /**
-   * Watches a served task-rows file while it is in the store: its rows are not followed (the rollouts were
-   * paired with them as first read), but any change (rows added, rewritten, the file gone) is said on its chip
-   * and in the whole folder's answer, as a changed rollouts file is, with "Read the folder again".
+   * Polls a served file every pollMs while its dataset is in the store: `found` answers each poll's result and
+   * says whether to go on. A file no longer what was read is said (its problem, gone or not) and left alone;
+   * a change in whether the server answers is said too.
    */
-  private async watch(dataset: Dataset, url: string): Promise<void> {
+  private async poll(
+    dataset: Dataset,
+    url: string,
+    found: (result: PollResult, signal: AbortSignal) => Promise<void>,
+  ): Promise<void> {
     const state = await readState(dataset.blob(), dataset.bytes, url);
     dataset.follow = state;
     const stop = new AbortController();
@@ -269,16 +274,16 @@ export class Sources {
         return;
       }
       const unreachable = followSummary(state).unreachable_since;
-      const found = await pollOnce(state, (u, init) => fetch(u, init), stop.signal);
-      // Only the break of a last line read whole (Gym writes files without a final one) adds no row.
-      const grew = found.kind === "grown" && found.lines.length > found.closes;
-      if (found.kind === "changed" || grew) {
-        state.problem = found.kind === "changed" ? found.problem : TASK_ROWS_GREW;
-        state.gone = found.kind === "changed" && found.gone === true;
+      const result = await pollOnce(state, (u, init) => fetch(u, init), stop.signal);
+      if (result.kind === "changed") {
+        state.problem = result.problem;
+        state.gone = result.gone === true;
         dataset.revision++;
         this.hooks.changed();
         return;
       }
+      await found(result, stop.signal);
+      if (state.problem !== null) return;
       if (followSummary(state).unreachable_since !== unreachable) {
         dataset.revision++;
         this.hooks.changed();
@@ -289,52 +294,45 @@ export class Sources {
   }
 
   /**
+   * Watches a served task-rows file while it is in the store: its rows are not followed (the rollouts were
+   * paired with them as first read), but any change (rows added, rewritten, the file gone) is said on its chip
+   * and in the whole folder's answer, as a changed rollouts file is, with "Read the folder again".
+   */
+  private watch(dataset: Dataset, url: string): Promise<void> {
+    return this.poll(dataset, url, async (result) => {
+      // Only the break of a last line read whole (Gym writes files without a final one) adds no row.
+      if (result.kind !== "grown" || result.lines.length <= result.closes || dataset.follow === null) return;
+      dataset.follow.problem = TASK_ROWS_GREW;
+      dataset.revision++;
+      this.hooks.changed();
+    });
+  }
+
+  /**
    * Follows a served file while it is in the store: appended complete lines join the dataset (their
    * rewards pending, then computed as any row's), a truncated or replaced file is said and left alone.
    */
-  private async follow(dataset: Dataset, url: string): Promise<void> {
-    const state = await readState(dataset.blob(), dataset.bytes, url);
-    dataset.follow = state;
-    const stop = new AbortController();
-    const tick = async () => {
-      if (this.hooks.store.get(dataset.id) !== dataset) {
-        stop.abort();
-        return;
-      }
-      const waiting = state.waiting;
-      const unreachable = followSummary(state).unreachable_since;
-      const found = await pollOnce(state, (u, init) => fetch(u, init), stop.signal);
-      if (found.kind === "changed") {
-        state.problem = found.problem;
-        state.gone = found.gone === true;
-        dataset.revision++;
-        this.hooks.changed();
-        return;
-      }
-      if (found.kind === "grown") {
+  private follow(dataset: Dataset, url: string): Promise<void> {
+    let waiting = 0;
+    return this.poll(dataset, url, async (result, signal) => {
+      if (result.kind === "grown") {
         await ingestAppended(
           dataset,
-          found.lines,
+          result.lines,
           this.pool,
-          {
-            serverOverride: dataset.serverOverride,
-            harness: dataset.harness,
-            signal: stop.signal,
-            onBatch: () => {},
-          },
-          found.closes,
+          { serverOverride: dataset.serverOverride, harness: dataset.harness, signal, onBatch: () => {} },
+          result.closes,
         );
         // A followed file that held no rollout yet (a run that just started) now does.
         if (dataset.entries.size > 0) dataset.problem = null;
         this.hooks.appended();
         this.hooks.changed();
-      } else if (state.waiting !== waiting || followSummary(state).unreachable_since !== unreachable) {
-        // A line still being written, or the server stopped (or started) answering: the page says so.
+      } else if (dataset.follow !== null && dataset.follow.waiting !== waiting) {
+        // A line still being written: the page says how many bytes wait.
         dataset.revision++;
         this.hooks.changed();
       }
-      setTimeout(() => void tick().catch(() => {}), this.pollMs);
-    };
-    setTimeout(() => void tick().catch(() => {}), this.pollMs);
+      waiting = dataset.follow?.waiting ?? 0;
+    });
   }
 }

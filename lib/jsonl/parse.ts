@@ -289,21 +289,26 @@ export function tooDeepAt(text: string, limit: number): number {
   for (let i = 0; i < length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22 /* " */) {
-      // Find the closing quote: one not preceded by an odd run of backslashes.
-      let end = text.indexOf('"', i + 1);
-      for (;;) {
-        if (end === -1) return -1;
-        let slashes = 0;
-        while (text.charCodeAt(end - 1 - slashes) === 0x5c) slashes++;
-        if (slashes % 2 === 0) break;
-        end = text.indexOf('"', end + 1);
-      }
+      const end = closingQuote(text, i);
+      if (end === -1) return -1;
       i = end;
     } else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
       if (++depth > limit) return i;
     } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) {
       depth--;
     }
+  }
+  return -1;
+}
+
+/** Where the string opened at `open` closes: a quote not preceded by an odd run of backslashes; -1 if none. */
+function closingQuote(text: string, open: number): number {
+  let end = text.indexOf('"', open + 1);
+  while (end !== -1) {
+    let slashes = 0;
+    while (text.charCodeAt(end - 1 - slashes) === 0x5c) slashes++;
+    if (slashes % 2 === 0) return end;
+    end = text.indexOf('"', end + 1);
   }
   return -1;
 }
@@ -319,14 +324,8 @@ export function unclosedJson(text: string): boolean {
   for (let i = start; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22 /* " */) {
-      let end = text.indexOf('"', i + 1);
-      for (;;) {
-        if (end === -1) return true;
-        let slashes = 0;
-        while (text.charCodeAt(end - 1 - slashes) === 0x5c) slashes++;
-        if (slashes % 2 === 0) break;
-        end = text.indexOf('"', end + 1);
-      }
+      const end = closingQuote(text, i);
+      if (end === -1) return true;
       i = end;
     } else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
       depth++;
