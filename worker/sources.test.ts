@@ -259,6 +259,21 @@ describe("a served file a run has not written a line to yet", () => {
   });
 });
 
+/** Served task rows at "/i" and rollouts at "/f" (the test stubs fetch for both), loaded and settled. */
+async function loadTaskRowsAndRollouts(service: DataService) {
+  const loaded = await service.load(
+    [
+      { kind: "remote", url: "/i", name: "inputs.jsonl" },
+      { kind: "remote", url: "/f", name: "wa.jsonl" },
+    ],
+    null,
+    never,
+    ignore,
+  );
+  await service.settled();
+  return loaded;
+}
+
 describe("a served file whose last line has no line break (Gym ships its files so)", () => {
   it("reads that line when it parses whole, and the line break that ends it later adds no line", async () => {
     const whole = readFileSync(noecho);
@@ -272,16 +287,7 @@ describe("a served file whose last line has no line break (Gym ships its files s
     );
     try {
       const service = new DataService(inProcessPool());
-      const loaded = await service.load(
-        [
-          { kind: "remote", url: "/i", name: "inputs.jsonl" },
-          { kind: "remote", url: "/f", name: "wa.jsonl" },
-        ],
-        null,
-        never,
-        ignore,
-      );
-      await service.settled();
+      const loaded = await loadTaskRowsAndRollouts(service);
       const id = loaded.datasets.find((dataset) => dataset.kind === "rollouts")!.id;
       expect(entries(service, id).map((row) => row.line)).toEqual([1, 2, 3]);
       const inputsId = loaded.datasets.find((dataset) => dataset.kind === "inputs")!.id;
@@ -319,16 +325,7 @@ describe("a served task-rows file (cli view)", () => {
     );
     try {
       const service = new DataService(inProcessPool(), () => {}, null, undefined, null, 20);
-      const loaded = await service.load(
-        [
-          { kind: "remote", url: "/i", name: "inputs.jsonl" },
-          { kind: "remote", url: "/f", name: "wa.jsonl" },
-        ],
-        null,
-        never,
-        ignore,
-      );
-      await service.settled();
+      const loaded = await loadTaskRowsAndRollouts(service);
       const id = loaded.datasets.find((dataset) => dataset.kind === "inputs")!.id;
       const follow = () => service.get(id)?.summary().follow;
       expect(follow()?.problem).toBeNull();
