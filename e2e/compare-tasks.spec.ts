@@ -40,7 +40,7 @@ test("two runs with repeats are compared by task: the tasks B scores lower first
   await page.getByTestId("compare-b-file").setInputFiles(b);
   await expect(page.getByTestId("compare-result")).toHaveAttribute("data-ready", "true");
   await expect(page.getByTestId("compare-tasks-summary")).toHaveText(
-    "4 tasks, 4 with several rollouts paired: B's mean reward is lower on 1, higher on 2, the same on 1.",
+    "4 tasks, 4 with several rollouts paired: over the paired rollouts, B's mean reward is lower on 1, higher on 2, the same on 1.",
   );
   const rows = page.getByTestId("compare-tasks-table").locator("tbody tr");
   await expect(rows).toHaveCount(3);

@@ -95,6 +95,18 @@ test("an empty file gets one message saying it is empty", async ({ page }) => {
   await expect(page.locator("[data-error-line]")).toHaveCount(0);
 });
 
+test("a file of one line cut short says so on its line, under the file's sentence", async ({ page }) => {
+  const whole = readFileSync(path.join(GOLDEN_WA, "wa_noecho.jsonl"), "utf8").split("\n")[0] ?? "";
+  await page.goto("/");
+  await page.getByTestId("file-input").setInputFiles({
+    name: "cut.jsonl",
+    mimeType: "application/x-ndjson",
+    buffer: Buffer.from(whole.slice(0, Math.floor(whole.length / 2))),
+  });
+  await expect(page.getByTestId("file-problem")).toContainText("a line cut short");
+  await expect(page.locator("[data-error-line='1']")).toContainText("the file's last line, cut short");
+});
+
 test("many bad lines: the list shows 200 and the worker sends the rest a page at a time", async ({
   page,
 }) => {

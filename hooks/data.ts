@@ -197,30 +197,49 @@ export function storedFolder(): string | null {
   }
 }
 
-/** The roles the user chose in the tab's folder, with the folder's name (the roles of that folder only). */
+/** The roles the user chose in the tab's folders, by folder (its key: storedFolderRoles). */
 const FOLDER_ROLES_STORAGE_KEY = "rollout-inspector.folder-roles";
 
-const StoredRoles = z.object({ folder: z.string(), roles: z.record(z.string(), z.string()) });
+/**
+ * Folders whose chosen roles the tab keeps, the latest opened last: serving another folder in the tab and
+ * then the first again finds the first's roles (one entry per tab lost them), and the tab's storage stays small.
+ */
+export const FOLDER_ROLES_KEPT = 20;
+
+const RolesByPath = z.record(z.string(), z.string());
+const StoredRoles = z.record(z.string(), RolesByPath);
+
+function readStoredRoles(): z.infer<typeof StoredRoles> {
+  try {
+    const parsed = StoredRoles.safeParse(
+      JSON.parse(sessionStorage.getItem(FOLDER_ROLES_STORAGE_KEY) ?? "{}"),
+    );
+    return parsed.success ? parsed.data : {};
+  } catch {
+    return {};
+  }
+}
 
 /**
  * Roles the user chose in a folder before a reload (a served folder read again keeps them), by the folder's
  * key: a served folder's path where it is served, else its name.
  */
 export function storedFolderRoles(key: string): Record<string, FileRole> {
-  try {
-    const parsed = StoredRoles.safeParse(
-      JSON.parse(sessionStorage.getItem(FOLDER_ROLES_STORAGE_KEY) ?? "null"),
-    );
-    if (!parsed.success || parsed.data.folder !== key) return {};
-    const roles: Record<string, FileRole> = {};
-    for (const [path, value] of Object.entries(parsed.data.roles)) {
-      const role = FILE_ROLES.find((known) => known === value);
-      if (role !== undefined) roles[path] = role;
-    }
-    return roles;
-  } catch {
-    return {};
+  const roles: Record<string, FileRole> = {};
+  for (const [path, value] of Object.entries(readStoredRoles()[key] ?? {})) {
+    const role = FILE_ROLES.find((known) => known === value);
+    if (role !== undefined) roles[path] = role;
   }
+  return roles;
+}
+
+/** Keeps folder `key`'s chosen roles (none: forgets them), as the latest folder, FOLDER_ROLES_KEPT at most. */
+function keepFolderRoles(key: string, roles: z.infer<typeof RolesByPath>): void {
+  const all = readStoredRoles();
+  delete all[key];
+  if (Object.keys(roles).length > 0) all[key] = roles;
+  const kept = Object.entries(all).slice(-FOLDER_ROLES_KEPT);
+  sessionStorage.setItem(FOLDER_ROLES_STORAGE_KEY, JSON.stringify(Object.fromEntries(kept)));
 }
 
 /**
@@ -243,16 +262,10 @@ export function useRememberWorkspace(session: SessionSummary | null, loading = f
     if (ids === null || loading) return;
     try {
       sessionStorage.setItem(WORKSPACE_STORAGE_KEY, JSON.stringify(ids === "" ? [] : ids.split("\n")));
-      if (folder === null) {
-        sessionStorage.removeItem(FOLDER_STORAGE_KEY);
-        sessionStorage.removeItem(FOLDER_ROLES_STORAGE_KEY);
-      } else {
-        sessionStorage.setItem(FOLDER_STORAGE_KEY, folder);
-        sessionStorage.setItem(
-          FOLDER_ROLES_STORAGE_KEY,
-          `{"folder":${JSON.stringify(folderKey)},"roles":${roles}}`,
-        );
-      }
+      if (folder === null) sessionStorage.removeItem(FOLDER_STORAGE_KEY);
+      else sessionStorage.setItem(FOLDER_STORAGE_KEY, folder);
+      const chosen = RolesByPath.safeParse(JSON.parse(roles));
+      if (folderKey !== null && chosen.success) keepFolderRoles(folderKey, chosen.data);
     } catch {
       // Storage can be unavailable (private mode, quota): a reload then starts empty.
     }

@@ -329,16 +329,22 @@ describe("a served task-rows file (cli view)", () => {
       const id = loaded.datasets.find((dataset) => dataset.kind === "inputs")!.id;
       const follow = () => service.get(id)?.summary().follow;
       expect(follow()?.problem).toBeNull();
-      // The break that ends the last row: no row added.
+      // The break that ends the last row, then a blank line: no row added.
       inputsServed.set(inputs);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const blank = Buffer.concat([inputs, Buffer.from("   \n")]);
+      inputsServed.set(blank);
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(follow()?.problem).toBeNull();
       // A row added: the pairing used the rows as first read, which the page says.
       const first = inputs.subarray(0, lineEnds(inputs)[0]);
-      inputsServed.set(Buffer.concat([inputs, first]));
+      inputsServed.set(Buffer.concat([blank, first]));
       await until(() => follow()?.problem != null);
       expect(follow()?.problem).toMatch(/Task rows were added/);
       expect(follow()?.gone).toBe(false);
+      // What the file becomes next replaces what was said first (it was cut to one row).
+      inputsServed.set(first);
+      await until(() => /shrank/.test(follow()?.problem ?? ""));
     } finally {
       vi.unstubAllGlobals();
     }

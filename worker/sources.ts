@@ -82,6 +82,11 @@ async function openSource(
   };
 }
 
+/** Bytes of a blank line (lib/jsonl reads a line of only these as no line). */
+function isBlankByte(byte: number): boolean {
+  return byte === 0x20 || byte === 0x09 || byte === 0x0d || byte === 0x0a;
+}
+
 /** A served task-rows file that grew after it was read: its new rows are not paired with (watch). */
 const TASK_ROWS_GREW =
   "Task rows were added to this file after it was read: the rollouts are paired with its rows as first read. Read the folder again to pair them with what it holds now.";
@@ -256,9 +261,9 @@ export class Sources {
   }
 
   /**
-   * Polls a served file every pollMs while its dataset is in the store: `found` answers each poll's result and
-   * says whether to go on. A file no longer what was read is said (its problem, gone or not) and left alone;
-   * a change in whether the server answers is said too.
+   * Polls a served file every pollMs while its dataset is in the store: `found` answers each poll's result.
+   * A file no longer what was read is said (its problem, gone or not) and never read again; polling goes on,
+   * so what it becomes next (shrunk, gone) replaces what was said first. Whether the server answers is said too.
    */
   private async poll(
     dataset: Dataset,
@@ -276,14 +281,15 @@ export class Sources {
       const unreachable = followSummary(state).unreachable_since;
       const result = await pollOnce(state, (u, init) => fetch(u, init), stop.signal);
       if (result.kind === "changed") {
-        state.problem = result.problem;
-        state.gone = result.gone === true;
-        dataset.revision++;
-        this.hooks.changed();
-        return;
+        if (state.problem !== result.problem) {
+          state.problem = result.problem;
+          state.gone = result.gone === true;
+          dataset.revision++;
+          this.hooks.changed();
+        }
+      } else if (state.problem === null) {
+        await found(result, stop.signal);
       }
-      await found(result, stop.signal);
-      if (state.problem !== null) return;
       if (followSummary(state).unreachable_since !== unreachable) {
         dataset.revision++;
         this.hooks.changed();
@@ -300,8 +306,9 @@ export class Sources {
    */
   private watch(dataset: Dataset, url: string): Promise<void> {
     return this.poll(dataset, url, async (result) => {
-      // Only the break of a last line read whole (Gym writes files without a final one) adds no row.
-      if (result.kind !== "grown" || result.lines.length <= result.closes || dataset.follow === null) return;
+      // The break of a last line read whole (Gym writes files without a final one), or blank lines, add no row.
+      if (result.kind !== "grown" || dataset.follow === null) return;
+      if (result.lines.subarray(result.closes).every(isBlankByte)) return;
       dataset.follow.problem = TASK_ROWS_GREW;
       dataset.revision++;
       this.hooks.changed();

@@ -163,7 +163,7 @@ describe("cli compare", () => {
     const io = memoryIo();
     expect(await run([a, b], io)).toBe(0);
     expect(io.out()).toContain(
-      "by task: 4 tasks, 4 with several rollouts paired: b's mean reward is lower on 1, higher on 2, the same on 1.\n  task 0: passes a 4/4, b 1/4; mean 1.0000 -> 0.2500\n\n",
+      "by task: 4 tasks, 4 with several rollouts paired: over the paired rollouts, b's mean reward is lower on 1, higher on 2, the same on 1.\n  task 0: passes a 4/4, b 1/4; mean 1.0000 -> 0.2500\n\n",
     );
     // One rollout per task: no line by task (the pairs are the tasks).
     const once = memoryIo();

@@ -134,7 +134,8 @@ const reward = (x: number | null) => (x === null ? "-" : String(x));
 /** Each side's rollouts by position (lib/compare CompareLines): a pair is named by its lines (its key can be every pair's). */
 function pairLine(p: PairReport, lines?: CompareLines): string {
   const divergence = p.first_divergence === null ? "" : `  ${terminalText(p.first_divergence.message)}`;
-  const err = terminalText([p.a.error, p.b.error].filter((e) => e !== undefined).join("; "));
+  // One error both sides share (no verifier for either) is said once.
+  const err = terminalText([...new Set([p.a.error, p.b.error].filter((e) => e !== undefined))].join("; "));
   const capped =
     p.alignment_capped === null ? "" : `\n${" ".repeat(14)}${terminalText(p.alignment_capped.message)}`;
   // A verdict on recorded rewards shows the rewards it compared, and says so.

@@ -181,7 +181,7 @@ describe("TaskTable", () => {
       />,
     );
     expect(screen.getByTestId("compare-tasks-summary").textContent).toBe(
-      "5 tasks, 5 with several rollouts paired: B's mean reward is lower on 1, higher on 1, the same on 2 (1 without a reward on a side).",
+      "5 tasks, 5 with several rollouts paired: over the paired rollouts, B's mean reward is lower on 1, higher on 1, the same on 2 (1 without a reward on a side).",
     );
     const rows = [...screen.getByTestId("compare-tasks-table").querySelectorAll("tbody tr")].map((tr) =>
       [...tr.querySelectorAll("td")].map((td) => td.textContent),

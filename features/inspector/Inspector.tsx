@@ -85,6 +85,9 @@ const WAITING_TEXT = "No line yet: the run's first rollout shows here as soon as
 const NO_ROLLOUTS_TEXT =
   "No line of this file is a rollout: each line is listed with what it is instead (“… not a rollout”).";
 
+/** Unreadable lines still listed under a file's problem (one cut line, a tiny CSV): each says what it is. */
+const PROBLEM_LINES_LISTED = 3;
+
 /** A file that is not a rollouts file (its problem said above the list): its list is empty for that. */
 const PROBLEM_EMPTY_TEXT = "No rollout in this file: what it is instead is said above.";
 
@@ -536,7 +539,9 @@ export function Inspector() {
                   pendingLabel={restoring ? "restoring (results being checked)" : "rewards pending"}
                 />
               )}
-              {stage >= 3 && !dataset.problem && (
+              {/* A file that is something else (a CSV, a binary) is said in one sentence, not line by line,
+                  unless its lines are few: one cut line's diagnosis is its line's (lib/filekind). */}
+              {stage >= 3 && (!dataset.problem || dataset.error_count <= PROBLEM_LINES_LISTED) && (
                 <LineErrors
                   errors={lineErrors.errors}
                   total={lineErrors.total}

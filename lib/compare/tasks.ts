@@ -114,5 +114,5 @@ export function compareTasks(report: Pick<CompareReport, "pairs">): {
 /** The comparison by task in one sentence, the sides named as the front end names them ("B", "b"). */
 export function tasksText(summary: TaskCompareSummary, b: string): string {
   const unscored = summary.tasks - summary.lower_in_b - summary.higher_in_b - summary.same;
-  return `${summary.tasks} ${summary.tasks === 1 ? "task" : "tasks"}, ${summary.repeated} with several rollouts paired: ${b}'s mean reward is lower on ${summary.lower_in_b}, higher on ${summary.higher_in_b}, the same on ${summary.same}${unscored > 0 ? ` (${unscored} without a reward on a side)` : ""}.`;
+  return `${summary.tasks} ${summary.tasks === 1 ? "task" : "tasks"}, ${summary.repeated} with several rollouts paired: over the paired rollouts, ${b}'s mean reward is lower on ${summary.lower_in_b}, higher on ${summary.higher_in_b}, the same on ${summary.same}${unscored > 0 ? ` (${unscored} without a reward on a side)` : ""}.`;
 }

@@ -59,9 +59,10 @@ describe("textToolCall", () => {
     expect(textToolCall(said('<tool_call>{"name": "a", "arguments": {}}</tool_call>', "user"))).toBeNull();
   });
 
-  it("quotes the name it read (model text) as a JSON string", () => {
-    const sentence = textToolCallText({ form: "<tool_call>", name: "bad\u001b[31mname", output_index: 3 });
-    expect(sentence).toContain('naming "bad\\u001b[31mname"');
+  it("quotes the name it read (model text) with its control and bidi characters shown, never raw", () => {
+    const name = 'bad\u001b[31m"name\u202Eabc\u2028x\u0085y';
+    const sentence = textToolCallText({ form: "<tool_call>", name, output_index: 3 });
+    expect(sentence).toContain('naming "bad⟨U+001B⟩[31m\\"name⟨U+202E⟩abc⟨U+2028⟩x⟨U+0085⟩y"');
     expect(sentence).toContain("output 3");
   });
 });

@@ -4,6 +4,7 @@
  * without any call. What it usually means: the model server's tool-call parser (vLLM's `--tool-call-parser`,
  * a chat template) did not extract the model's markup into a function_call.
  */
+import { displayName } from "../names";
 import { isJsonObject, type Rollout } from "../schemas";
 
 export interface TextToolCall {
@@ -60,6 +61,7 @@ export function textToolCall(rollout: Rollout): TextToolCall | null {
 
 /** One sentence on the call written as text, for the no-tool-call cause. */
 export function textToolCallText(call: TextToolCall): string {
-  const named = call.name === null ? "" : ` naming ${JSON.stringify(call.name)}`;
+  // Model text: its invisible, bidi and control characters shown as ⟨U+XXXX⟩ (lib/names), as every name is.
+  const named = call.name === null ? "" : ` naming ${JSON.stringify(displayName(call.name))}`;
   return `Its message (output ${call.output_index}) writes a tool call as text instead (${call.form}${named}): Gym's verifiers read function_call items only, so the call was never made (the model server's tool-call parser did not extract it).`;
 }
