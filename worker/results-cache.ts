@@ -66,6 +66,7 @@ const RunRowSchema = z.object({
   drift: nullableString,
   decisive_calls: z.array(z.number().int()).readonly(),
   what_if_map: nullableString,
+  text_call: z.boolean(),
   signature: nullableString,
   flags: z.array(z.string()).readonly(),
   input_tokens: nullableNumber,

@@ -38,6 +38,7 @@ import {
   recordedFieldsLines,
   reproducedText,
   summarizeTriage,
+  textCallsText,
   ZERO_CAUSE_LABELS,
   ZERO_CAUSES,
 } from "../../lib/triage";
@@ -242,6 +243,8 @@ export function formatSummary(
   // "Is it the MCP alias problem?": the zeros a harness's provenance map rescues (lib/triage fixed_by_map).
   const fixed = fixedByMapText(triage);
   if (fixed !== null) out.push(`${fixed} (filter is:fixed_by_map)`);
+  const textCalls = textCallsText(triage);
+  if (textCalls !== null) out.push(textCalls);
   // Where no port verifies the zeros, what Gym's verifier wrote beside them is the run's account of them.
   if (reward === "recorded")
     out.push(

@@ -11,6 +11,7 @@ import {
   passesText,
   recordedFieldsHeading,
   reproducedText,
+  textCallsText,
   valueCountsText,
   ZERO_CAUSE_HINTS,
   ZERO_CAUSE_LABELS,
@@ -51,6 +52,7 @@ export const FolderTriage = memo(function FolderTriage({
   const triage = view.triage[reward];
   const causes = AGENT_CAUSES.filter((cause) => causeCount(triage, cause) > 0);
   const fixed = fixedByMapText(triage);
+  const textCalls = textCallsText(triage);
   // Which file's zeros a map rescues: the sentence above counts them all, the column says where to look.
   const rescues = triage.fixed_by_map.lines.length > 0;
   const notVerified = unverifiedText(view.unverified, triage.total, reward);
@@ -126,6 +128,11 @@ export const FolderTriage = memo(function FolderTriage({
             )}
           </tbody>
         </table>
+      )}
+      {textCalls !== null && (
+        <p className={cx("muted", styles.line)} data-testid="folder-triage-text-calls">
+          {textCalls}
+        </p>
       )}
       {fixed !== null && (
         <p className={styles.line} data-testid="folder-triage-fixed-by-map">

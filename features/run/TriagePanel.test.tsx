@@ -170,6 +170,32 @@ describe("TriagePanel", () => {
     }
   });
 
+  it("says how many zeros wrote their call as text (lib/triage textCallsText), and nothing when none did", () => {
+    const line = (n: number, text_call: boolean) => ({
+      line: n,
+      recorded: 0,
+      contract: 0,
+      legacy: 0,
+      cause: "no_tool_call" as const,
+      what_if_map: null,
+      text_call,
+    });
+    const some = summarizeTriage([line(1, true), line(2, false)]);
+    const { rerender } = renderPanel({
+      triage: { recorded: some, contract: some, legacy: some },
+      counts: { rollouts: 2, unreadable: 0 },
+    });
+    expect(screen.getByTestId("triage-text-calls")).toHaveTextContent(
+      "1 of the 2 zeros writes its tool call as text and makes no function_call",
+    );
+    const none = summarizeTriage([line(1, false)]);
+    rerender({
+      triage: { recorded: none, contract: none, legacy: none },
+      counts: { rollouts: 1, unreadable: 0 },
+    });
+    expect(screen.queryByTestId("triage-text-calls")).toBeNull();
+  });
+
   it("gives a tile to each cause with rollouts or chosen, and names the others in one line", () => {
     const line = (n: number, cause: ZeroCause | null) => ({
       line: n,
@@ -178,6 +204,7 @@ describe("TriagePanel", () => {
       legacy: 0,
       cause,
       what_if_map: null,
+      text_call: false,
     });
     const one = summarizeTriage([line(1, "tool_failed"), line(2, "tool_failed")]);
     const views = { recorded: one, contract: one, legacy: one };
@@ -223,6 +250,7 @@ describe("TriagePanel", () => {
       legacy: null,
       cause: null,
       what_if_map: null,
+      text_call: false,
     });
     const rows = [1, 2, 3, 4, 5].map(unverified);
     const views = {
@@ -354,6 +382,7 @@ describe("TriagePanel", () => {
       contract,
       legacy,
       what_if_map: null,
+      text_call: false,
     });
     const mostlyLegacy = summarizeTriage([
       line(1, 1, 0, 1),

@@ -24,6 +24,7 @@ import {
   type RunTriage,
   recordedFieldsHeading,
   reproducedText,
+  textCallsText,
   type ValueCount,
   type VerifierGroup,
   ZERO_CAUSE_HINTS,
@@ -406,6 +407,16 @@ export const TriagePanel = memo(function TriagePanel({
         )}
       </div>
       <FixedByMap triage={triage} active={fixedByMapActive} onToggle={onFixedByMap} repairHref={repairHref} />
+      {textCallsText(triage) !== null && (
+        <p
+          className="muted"
+          role="note"
+          data-testid="triage-text-calls"
+          data-count={triage.text_calls.length}
+        >
+          {textCallsText(triage)}
+        </p>
+      )}
       {reward === "recorded" &&
         namedGroups(recorded).map(({ group, summary }) => (
           <RecordedFields

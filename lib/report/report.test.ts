@@ -229,6 +229,7 @@ describe("renderReport", () => {
       legacy: null,
       cause: null,
       what_if_map: null,
+      text_call: false,
     }));
     const filtered: ReportRun = {
       ...run(null, []),

@@ -31,6 +31,7 @@ import {
   type RunTriage,
   recordedFieldsHeading,
   reproducedText,
+  textCallsText,
   triageHeading,
   type VerifierGroup,
   valueCountsText,
@@ -253,10 +254,14 @@ ${table(["line", "what it is"], rows)}${more > 0 ? `\n<p class="muted">and ${mor
 `;
 }
 
-/** The zeros a provenance map rescues (lib/triage fixedByMapText), as the page says it. */
+/**
+ * The zeros a provenance map rescues (lib/triage fixedByMapText) and those that wrote their call as text
+ * (textCallsText), as the page says them.
+ */
 function fixedByMap(triage: RunTriage): string {
   const text = fixedByMapText(triage);
-  return text === null ? "" : `<p data-testid="report-fixed-by-map">${escapeHtml(text)}</p>\n`;
+  const textCalls = textCallsText(triage);
+  return `${text === null ? "" : `<p data-testid="report-fixed-by-map">${escapeHtml(text)}</p>\n`}${textCalls === null ? "" : `<p data-testid="report-text-calls">${escapeHtml(textCalls)}</p>\n`}`;
 }
 
 /** Where no port verifies the zeros: what Gym's verifier wrote on them, per verifier, as the page lists it. */
@@ -429,8 +434,9 @@ function wholeFolder(all: readonly ReportRun[]): string {
     folder.total - folder.scored,
   );
   const fixed = fixedByMapText(folder);
+  const textCalls = textCallsText(folder);
   return `<p data-testid="report-whole-folder"><strong>Whole folder:</strong> ${escapeHtml(headline)}</p>
-${fixed === null ? "" : `<p data-testid="report-whole-folder-fixed">${escapeHtml(fixed)}</p>\n`}`;
+${fixed === null ? "" : `<p data-testid="report-whole-folder-fixed">${escapeHtml(fixed)}</p>\n`}${textCalls === null ? "" : `<p data-testid="report-whole-folder-text-calls">${escapeHtml(textCalls)}</p>\n`}`;
 }
 
 function rolloutSection(r: ReportRollout): string {

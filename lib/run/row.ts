@@ -90,6 +90,8 @@ export interface RunRow extends RolloutRow {
   readonly decisive_calls: readonly number[];
   /** The harness whose provenance map makes this zero score above 0 (lib/triage what_if_map), or null. */
   readonly what_if_map: string | null;
+  /** The response makes no function_call and writes its call as text (lib/triage text_call). */
+  readonly text_call: boolean;
   /** How the rollout failed, comparable between rollouts (task_wide); not exported. */
   readonly signature: string | null;
   readonly calls: number;
@@ -249,6 +251,7 @@ export function rolloutRowOf(row: RunRow): RolloutRow {
     drift: _drift,
     decisive_calls: _decisive,
     what_if_map: _whatIfMap,
+    text_call: _textCall,
     signature: _signature,
     flags: _flags,
     input_tokens: _input,
@@ -308,6 +311,7 @@ export function runRow(line: number, value: Rollout, options: RunRowOptions = {}
     drift: triage === null ? explainDrift(value, contract, legacy, contract) : triage.drift,
     decisive_calls: triage?.decisive.map((call) => call.index) ?? [],
     what_if_map: triage?.what_if_map ?? null,
+    text_call: triage?.text_call !== undefined,
     signature: triage?.signature ?? null,
     flags: flagsOf(contract),
     input_tokens: usage?.input_tokens ?? null,

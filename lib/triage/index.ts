@@ -54,6 +54,7 @@ export {
   summarizeTriage,
   type TriagedLine,
   type TriageOptions,
+  textCallsText,
   triageHeading,
   triageRollout,
   ZERO_CAUSE_HINTS,

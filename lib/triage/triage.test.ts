@@ -21,6 +21,7 @@ import {
   reproducedText,
   summarizeTriage,
   type TriageOptions,
+  textCallsText,
   triageHeading,
   triageRollout,
   ZERO_CAUSE_HINTS,
@@ -136,6 +137,15 @@ describe("triageRollout", () => {
     const t = triage(written);
     expect(t?.cause).toBe("no_tool_call");
     expect(t?.signature).toBe("no_tool_call");
+    expect(t?.text_call).toEqual({
+      form: "<tool_call>",
+      name: "email_reply_email",
+      output_index: response.output.length,
+    });
+    expect(plain?.text_call).toBeUndefined();
+    // The run row carries it, for the breakdown's count (RunTriage.text_calls).
+    expect(runRow(1, asRollout(written)).text_call).toBe(true);
+    expect(runRow(1, asRollout(line)).text_call).toBe(false);
     expect(t?.sentence).toBe(
       `The response makes no function_call at all. Its message (output ${response.output.length}) writes a tool call as text instead (<tool_call> naming "email_reply_email"): Gym's verifiers read function_call items only, so the call was never made (the model server's tool-call parser did not extract it).`,
     );
@@ -458,6 +468,7 @@ describe("reproducedText", () => {
       legacy,
       cause: null,
       what_if_map: null,
+      text_call: false,
     });
     const text = reproducedText(
       summarizeTriage([line(1, 1, 1), line(0, 1, 0), line(0, 1, 0), line(1, null, null), line(null, 1, 1)]),
@@ -480,6 +491,7 @@ describe("fixedByMapText", () => {
     contract: 0,
     legacy: 0,
     what_if_map,
+    text_call: false,
   });
 
   it("counts the view's zeros a map rescues among its zeros, with the harnesses, and none is no sentence", () => {
@@ -513,8 +525,26 @@ describe("fixedByMapText", () => {
       zero: whole.zero,
       negative: whole.negative,
       fixed_by_map: whole.fixed_by_map,
+      text_calls: whole.text_calls,
     });
     expect(fixedByMapText(added)).toBe(fixedByMapText(whole));
+  });
+
+  it("counts the zeros that wrote their call as text, in one sentence, added up over a folder's files", () => {
+    const rows = [line(1, 0, null), line(2, 0, null), line(3, 0, null), line(4, 1, null)].map((row, i) => ({
+      ...row,
+      text_call: i !== 1,
+    }));
+    const whole = summarizeTriage(rows);
+    // Line 4 scored 1: no zero, whatever its text.
+    expect(whole.text_calls).toEqual([1, 3]);
+    expect(textCallsText(whole)).toBe(
+      "2 of the 3 zeros write their tool call as text and make no function_call (<tool_call>, [TOOL_CALLS], a JSON call object…): Gym reads function_call items only, so the model server's tool-call parser did not extract them.",
+    );
+    expect(
+      addTriages([summarizeTriage(rows.slice(0, 2)), summarizeTriage(rows.slice(2))]).text_calls,
+    ).toEqual([1, 3]);
+    expect(textCallsText(summarizeTriage(rows.slice(1, 2)))).toBeNull();
   });
 
   it("counts in the view chosen: a rollout recorded 1 is no recorded zero, though contract scored it 0", () => {

@@ -27,7 +27,7 @@ import {
 import { readCallOutcomes } from "./details";
 import { explainDrift, REPRODUCTION_TEXT, type Reproduction, reproducedBy } from "./drift";
 import { readHealth } from "./health";
-import { textToolCall, textToolCallText } from "./text-calls";
+import { type TextToolCall, textToolCall, textToolCallText } from "./text-calls";
 
 /** The causes, in precedence order (task_wide is decided over a run's rows: lib/triage/task-wide.ts). */
 export const ZERO_CAUSES = [
@@ -140,6 +140,11 @@ export interface RolloutTriage {
    * carries it.
    */
   readonly what_if_map?: string;
+  /**
+   * For no_tool_call: the call the response's message writes as text instead (./text-calls.ts), which Gym
+   * never reads; the run's breakdown counts them (RunTriage.text_calls).
+   */
+  readonly text_call?: TextToolCall;
   /** For tool_failed: the call indexes the tool rejected. */
   readonly failed_calls?: readonly number[];
   /** For wrong_end_state: the tables that differ, or the components at 0. */
@@ -417,6 +422,7 @@ export function triageRollout(rollout: Rollout, options: TriageOptions = {}): Ro
     const written = textToolCall(rollout);
     return {
       ...base,
+      ...(written === null ? {} : { text_call: written }),
       cause: "no_tool_call",
       sentence: `The response makes no function_call at all.${written === null ? "" : ` ${textToolCallText(written)}`}`,
       signature: "no_tool_call",
@@ -552,6 +558,8 @@ export interface TriagedLine {
   readonly legacy: number | null;
   /** RolloutTriage.what_if_map, or null. */
   readonly what_if_map: string | null;
+  /** RolloutTriage.text_call was set: the response wrote its call as text. */
+  readonly text_call: boolean;
 }
 
 export interface RunTriage {
@@ -589,6 +597,12 @@ export interface RunTriage {
     /** The causes they are counted under (ZERO_CAUSES order): tool_failed in a run with no map. */
     readonly causes: readonly ZeroCause[];
   };
+  /**
+   * The zeros of this view whose response makes no function_call and writes its call as text instead
+   * (RolloutTriage.text_call), whatever cause they end under (task_wide too): the model server's tool-call
+   * parser did not extract them.
+   */
+  readonly text_calls: readonly number[];
 }
 
 /**
@@ -625,6 +639,22 @@ export function fixedByMapText(triage: Pick<RunTriage, "fixed_by_map" | "zero">)
   );
 }
 
+/**
+ * The zeros whose call was written as text, as one sentence every front end shows under the breakdown (null
+ * when none).
+ */
+export function textCallsText(triage: Pick<RunTriage, "text_calls" | "zero">): string | null {
+  const n = triage.text_calls.length;
+  if (n === 0) return null;
+  const all = n === triage.zero;
+  return (
+    `${all ? (n === 1 ? "The zero" : `All ${n} zeros`) : `${n} of the ${triage.zero} zeros`} ` +
+    `${n === 1 ? "writes its" : "write their"} tool call as text and ${n === 1 ? "makes" : "make"} no function_call ` +
+    "(<tool_call>, [TOOL_CALLS], a JSON call object…): Gym reads function_call items only, so the model server's " +
+    `tool-call parser did not extract ${n === 1 ? "it" : "them"}.`
+  );
+}
+
 function emptyRecord<T>(make: () => T): Record<ZeroCause, T> {
   return {
     malformed: make(),
@@ -658,7 +688,7 @@ export function causeCount(triage: Pick<RunTriage, "counts" | "drifted">, cause:
  */
 export function addTriages(
   parts: readonly RunTriage[],
-): Pick<RunTriage, "total" | "scored" | "zero" | "negative" | "fixed_by_map"> {
+): Pick<RunTriage, "total" | "scored" | "zero" | "negative" | "fixed_by_map" | "text_calls"> {
   const sum = (pick: (part: RunTriage) => number) => parts.reduce((n, part) => n + pick(part), 0);
   return {
     total: sum((part) => part.total),
@@ -670,6 +700,7 @@ export function addTriages(
       harnesses: [...new Set(parts.flatMap((part) => part.fixed_by_map.harnesses))].sort(),
       causes: ZERO_CAUSES.filter((cause) => parts.some((part) => part.fixed_by_map.causes.includes(cause))),
     },
+    text_calls: parts.flatMap((part) => part.text_calls),
   };
 }
 
@@ -685,6 +716,7 @@ export function summarizeTriage(items: Iterable<TriagedLine>, view: ZeroView = "
   const fixed: number[] = [];
   const harnesses = new Set<string>();
   const fixedCauses = new Set<ZeroCause>();
+  const textCalls: number[] = [];
   for (const item of items) {
     total++;
     if (item.cause === "drift") drifted.push(item.line);
@@ -697,6 +729,7 @@ export function summarizeTriage(items: Iterable<TriagedLine>, view: ZeroView = "
     zero++;
     if (reward < 0) negative++;
     lines[item.cause].push(item.line);
+    if (item.text_call) textCalls.push(item.line);
     if (item.what_if_map !== null) {
       fixed.push(item.line);
       harnesses.add(item.what_if_map);
@@ -710,5 +743,17 @@ export function summarizeTriage(items: Iterable<TriagedLine>, view: ZeroView = "
     harnesses: [...harnesses].sort(),
     causes: ZERO_CAUSES.filter((cause) => fixedCauses.has(cause)),
   };
-  return { view, total, scored, zero, negative, counts, lines, drifted, reproduced, fixed_by_map };
+  return {
+    view,
+    total,
+    scored,
+    zero,
+    negative,
+    counts,
+    lines,
+    drifted,
+    reproduced,
+    fixed_by_map,
+    text_calls: textCalls,
+  };
 }
