@@ -221,8 +221,8 @@ function readStoredRoles(): z.infer<typeof StoredRoles> {
 }
 
 /**
- * Roles the user chose in a folder before a reload (a served folder read again keeps them), by the folder's
- * key: a served folder's path where it is served, else its name.
+ * Roles the user chose in a served folder before a reload (read again, it keeps them), by the folder's path
+ * where it is served (a picked folder is not read again: nothing is kept for it).
  */
 export function storedFolderRoles(key: string): Record<string, FileRole> {
   const roles: Record<string, FileRole> = {};
@@ -249,8 +249,8 @@ function keepFolderRoles(key: string, roles: z.infer<typeof RolesByPath>): void 
  */
 export function useRememberWorkspace(session: SessionSummary | null, loading = false): void {
   const folder = session?.folder?.name ?? null;
-  // Roles are a served folder's by its path (two runs' folders share names), else by its name.
-  const folderKey = session?.folder ? (session.folder.path ?? session.folder.name) : null;
+  // Roles are kept for a served folder, by its path (two runs' folders share names): only it is read again.
+  const folderKey = session?.folder?.path ?? null;
   const ids = folder !== null ? "" : (session?.datasets.map((dataset) => dataset.id).join("\n") ?? null);
   const roles = JSON.stringify(
     Object.fromEntries(

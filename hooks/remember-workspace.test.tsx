@@ -40,9 +40,10 @@ describe("useRememberWorkspace", () => {
     rerender({ s: session("run", "/b/run", { "data/y.jsonl": "inputs" }), loading: false });
     expect(storedFolderRoles("/a/run")).toEqual({ "data/x.jsonl": "ignore" });
     expect(storedFolderRoles("/b/run")).toEqual({ "data/y.jsonl": "inputs" });
-    // A folder picked (no served path) is kept by its name.
+    // A folder picked (no served path) is never read again: nothing is kept for it, nothing pushed out.
     rerender({ s: session("picked", null, { "a.jsonl": "ignore" }), loading: false });
-    expect(storedFolderRoles("picked")).toEqual({ "a.jsonl": "ignore" });
+    expect(storedFolderRoles("picked")).toEqual({});
+    expect(storedFolderRoles("/a/run")).toEqual({ "data/x.jsonl": "ignore" });
   });
 
   it("forgets nothing while a load runs (the session has no folder then)", () => {

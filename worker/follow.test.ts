@@ -31,6 +31,43 @@ function served(initial: string) {
 const signal = new AbortController().signal;
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
+describe("a followed file said changed", () => {
+  it("is never read again: one byte asked per poll says whether it is shorter or gone since", async () => {
+    const file = servedFile(new TextEncoder().encode('{"a":1}\n{"b":2}\n'));
+    const read = file.bytes();
+    const state = followState(
+      "u",
+      read.length,
+      read.slice(0, FOLLOW_CHECK_BYTES),
+      read.slice(-FOLLOW_CHECK_BYTES),
+    );
+    const ranges: string[] = [];
+    const fetcher = async (url: unknown, init?: RequestInit) => {
+      ranges.push(new Headers(init?.headers).get("range") ?? "");
+      return gone ? new Response("gone", { status: 404 }) : file.fetcher(url, init);
+    };
+    let gone = false;
+    // Another run's file in its place, growing: said once, and never fetched whole again.
+    file.set(new TextEncoder().encode(`{"x":9}\n${'{"y":1}\n'.repeat(10_000)}`));
+    const replaced = await pollOnce(state, fetcher, signal);
+    expect(replaced).toMatchObject({ kind: "changed", change: "rewritten" });
+    state.problem = replaced.kind === "changed" ? replaced.problem : null;
+    ranges.length = 0;
+    expect(await pollOnce(state, fetcher, signal)).toEqual({ kind: "same" });
+    expect(await pollOnce(state, fetcher, signal)).toEqual({ kind: "same" });
+    expect(ranges).toEqual(["bytes=0-0", "bytes=0-0"]);
+    // Cut shorter than what was read, then deleted: each said as what it is.
+    file.set(new TextEncoder().encode('{"x":9}\n'));
+    expect(await pollOnce(state, fetcher, signal)).toMatchObject({ kind: "changed", change: "shrank" });
+    gone = true;
+    expect(await pollOnce(state, fetcher, signal)).toMatchObject({
+      kind: "changed",
+      change: "gone",
+      gone: true,
+    });
+  });
+});
+
 describe("following a growing file", () => {
   it("hands on appended complete lines; a partial last line waits for its line break", async () => {
     const file = served('{"a":1}\n{"b":');

@@ -54,6 +54,8 @@ export interface FollowState {
   open: boolean;
   /** Set once the file is no longer what was read: following stops. */
   problem: string | null;
+  /** What changed (PollResult "changed"), or null. */
+  change: "gone" | "shrank" | "rewritten" | null;
   /** The file is gone from the served folder (deleted or moved), not changed in place. */
   gone: boolean;
   /** Polls in a row the server did not answer, and when the first of them was (epoch ms). */
@@ -115,7 +117,13 @@ export type PollResult =
    * line of their own: the dataset keeps them, its index does not count them).
    */
   | { readonly kind: "grown"; readonly lines: Uint8Array; readonly closes: number }
-  | { readonly kind: "changed"; readonly problem: string; readonly gone?: true }
+  | {
+      readonly kind: "changed";
+      readonly problem: string;
+      /** What changed, for saying a later change only when it is another kind (not every new size). */
+      readonly change: "gone" | "shrank" | "rewritten";
+      readonly gone?: true;
+    }
   /** The server did not answer (stopped, or the network): polling goes on. */
   | { readonly kind: "unreachable" };
 
@@ -146,6 +154,7 @@ export function followState(url: string, from: number, head: Uint8Array, tail: U
     waiting: 0,
     open: tail.length > 0 && tail[tail.length - 1] !== LF,
     problem: null,
+    change: null,
     gone: false,
     unanswered: 0,
     unansweredSince: null,
@@ -172,6 +181,23 @@ async function readRange(fetcher: Fetch, url: string, range: string, signal: Abo
   return { status: response.status, total: rangeTotal(response.headers.get("content-range")), bytes };
 }
 
+/** After a change was said: whether the file is gone, or shorter than what was read (its first byte asked). */
+async function recheck(state: FollowState, fetcher: Fetch, signal: AbortSignal): Promise<PollResult> {
+  let read: Awaited<ReturnType<typeof readRange>>;
+  try {
+    read = await readRange(fetcher, state.url, "0-0", signal);
+  } catch (error) {
+    if (signal.aborted) throw error;
+    return { kind: "unreachable" };
+  }
+  if (read.status === 404) return { kind: "changed", problem: GONE, change: "gone", gone: true };
+  const size = read.status === 416 ? (read.total ?? 0) : read.total;
+  if (size === null && read.status !== 206) return { kind: "unreachable" };
+  if (size !== null && size < state.from)
+    return { kind: "changed", problem: shrank(state.from, size), change: "shrank" };
+  return { kind: "same" };
+}
+
 /** The last `keep` bytes of `bytes` followed by `more`. */
 function appended(bytes: Uint8Array, more: Uint8Array, keep: number): Uint8Array {
   const both = new Uint8Array(bytes.length + more.length);
@@ -190,7 +216,10 @@ export async function pollOnce(
   signal: AbortSignal,
   now: () => number = Date.now,
 ): Promise<PollResult> {
-  const result = await poll(state, fetcher, signal);
+  // A file said changed is never read again: one byte asked says whether it is gone or shorter since (the
+  // whole range from where reading stopped, asked every second, was the whole new file each time).
+  const result =
+    state.problem === null ? await poll(state, fetcher, signal) : await recheck(state, fetcher, signal);
   if (result.kind === "unreachable") {
     state.unansweredSince ??= now();
     state.unanswered++;
@@ -214,20 +243,20 @@ async function poll(state: FollowState, fetcher: Fetch, signal: AbortSignal): Pr
     // Nothing at or after checkFrom: the file is shorter than what was read (an empty file read empty is "same").
     const size = read.total ?? 0;
     if (checkFrom === 0 && size === 0 && state.from === 0) return { kind: "same" };
-    return { kind: "changed", problem: shrank(state.from, size) };
+    return { kind: "changed", problem: shrank(state.from, size), change: "shrank" };
   }
   // The server answered that the file is gone (a run that rotates or deletes its output): not a server down.
-  if (read.status === 404) return { kind: "changed", problem: GONE, gone: true };
+  if (read.status === 404) return { kind: "changed", problem: GONE, change: "gone", gone: true };
   if (read.bytes === null) return { kind: "unreachable" };
   const size = read.total ?? checkFrom + read.bytes.length;
-  if (size < state.from) return { kind: "changed", problem: shrank(state.from, size) };
+  if (size < state.from) return { kind: "changed", problem: shrank(state.from, size), change: "shrank" };
   if (!sameBytes(read.bytes.subarray(0, state.tail.length), state.tail))
-    return { kind: "changed", problem: REPLACED };
+    return { kind: "changed", problem: REPLACED, change: "rewritten" };
   const rest = read.bytes.subarray(state.tail.length);
   // The line read whole without its break: what follows must start with that break (CRLF too).
   const closes =
     !state.open || rest.length === 0 ? 0 : rest[0] === LF ? 1 : rest[0] === CR && rest[1] === LF ? 2 : -1;
-  if (closes === -1) return { kind: "changed", problem: LAST_LINE_GREW };
+  if (closes === -1) return { kind: "changed", problem: LAST_LINE_GREW, change: "rewritten" };
   let end = rest.lastIndexOf(LF) + 1;
   // A last line without its break that parses whole is handed on too (then the next byte must be its break).
   const whole = end < rest.length && lastLineWhole(rest.subarray(end));
@@ -244,7 +273,7 @@ async function poll(state: FollowState, fetcher: Fetch, signal: AbortSignal): Pr
       return { kind: "unreachable" };
     }
     if (head.bytes === null || !sameBytes(head.bytes, state.head))
-      return { kind: "changed", problem: REPLACED };
+      return { kind: "changed", problem: REPLACED, change: "rewritten" };
   }
   const lines = rest.slice(0, end);
   state.tail = appended(state.tail, lines, FOLLOW_CHECK_BYTES);

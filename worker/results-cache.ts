@@ -17,7 +17,7 @@ import { SERVER_SOURCES, UNVERIFIED_CODES } from "../lib/verify";
 import type { AnalyzedRollout } from "./core";
 
 /** Bumped when the kept form (or the content hash) changes. */
-export const RESULTS_CACHE_FORMAT = 6;
+export const RESULTS_CACHE_FORMAT = 7;
 /** The project's version and build: results computed by other code are never trusted. */
 export const BUILD_STAMP = `${process.env.NEXT_PUBLIC_PROJECT_VERSION ?? "dev"}+${process.env.NEXT_PUBLIC_BUILD_STAMP ?? "dev"}`;
 /** Bytes hashed at a time (a slice of the Blob is read, hashed and dropped). */

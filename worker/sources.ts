@@ -281,8 +281,10 @@ export class Sources {
       const unreachable = followSummary(state).unreachable_since;
       const result = await pollOnce(state, (u, init) => fetch(u, init), stop.signal);
       if (result.kind === "changed") {
-        if (state.problem !== result.problem) {
+        // Said again only for another kind of change (shrunk, then gone), never for each new size.
+        if (state.change !== result.change) {
           state.problem = result.problem;
+          state.change = result.change;
           state.gone = result.gone === true;
           dataset.revision++;
           this.hooks.changed();

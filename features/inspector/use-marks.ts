@@ -35,9 +35,15 @@ function readStored(): StoredMark[] {
   }
 }
 
+/**
+ * Marks the tab keeps, the latest last: those of files opened once (a file's id, a pick's) would otherwise
+ * pile up for as long as the tab lives.
+ */
+export const MARKS_KEPT = 500;
+
 function writeStored(marks: readonly StoredMark[]): void {
   try {
-    sessionStorage.setItem(MARKS_STORAGE_KEY, JSON.stringify(marks));
+    sessionStorage.setItem(MARKS_STORAGE_KEY, JSON.stringify(marks.slice(-MARKS_KEPT)));
   } catch {
     // Storage can be unavailable (private mode, quota): the marks then last as long as the page.
   }

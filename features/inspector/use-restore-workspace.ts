@@ -51,7 +51,8 @@ export function useRestoreWorkspace(
     if (plan.kind === "served") {
       void servedEntries().then(
         // Read again (a reload, "Read the folder again"): with the roles the user chose in it.
-        ({ name, root, entries }) => loadFolder(name, entries, storedFolderRoles(root ?? name), root),
+        ({ name, root, entries }) =>
+          loadFolder(name, entries, root === null ? {} : storedFolderRoles(root), root),
         (error: unknown) => setServedError(error instanceof Error ? error.message : String(error)),
       );
     } else if (plan.kind === "restore") {
