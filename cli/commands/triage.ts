@@ -85,7 +85,7 @@ options:
   --filter EXPR   only rollouts matching every clause: recorded:0..0  contract:0.5..  legacy:..1
                   field:agent_ref.name=hermes_agent  field:response.model~gpt  flag:alias_guess
                   cause:identity  agent:hermes_agent  server:workplace_assistant  is:changed
-                  is:unverified  is:no_server  is:fixed_by_map  text:"customer id"  verifier:failure_reason=tool_name_mismatch (a field
+                  is:unverified  is:no_server  is:fixed_by_map  is:text_call  text:"customer id"  verifier:failure_reason=tool_name_mismatch (a field
                   Gym's verifier wrote, a rollout not verified here)  (the page's ?f= filter; a value
                   with spaces as a JSON string: field:category="a b")
 ${REWARD_HELP}
@@ -244,7 +244,7 @@ export function formatSummary(
   const fixed = fixedByMapText(triage);
   if (fixed !== null) out.push(`${fixed} (filter is:fixed_by_map)`);
   const textCalls = textCallsText(triage);
-  if (textCalls !== null) out.push(textCalls);
+  if (textCalls !== null) out.push(`${textCalls} (filter is:text_call)`);
   // Where no port verifies the zeros, what Gym's verifier wrote beside them is the run's account of them.
   if (reward === "recorded")
     out.push(

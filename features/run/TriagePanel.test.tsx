@@ -188,6 +188,7 @@ describe("TriagePanel", () => {
     expect(screen.getByTestId("triage-text-calls")).toHaveTextContent(
       "1 of the 2 zeros writes its tool call as text and makes no function_call",
     );
+    expect(screen.getByTestId("triage-text-calls")).toHaveTextContent("Filter: is:text_call.");
     const none = summarizeTriage([line(1, false)]);
     rerender({
       triage: { recorded: none, contract: none, legacy: none },

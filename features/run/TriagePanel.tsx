@@ -414,7 +414,7 @@ export const TriagePanel = memo(function TriagePanel({
           data-testid="triage-text-calls"
           data-count={triage.text_calls.length}
         >
-          {textCallsText(triage)}
+          {textCallsText(triage)} Filter: <code>is:text_call</code>.
         </p>
       )}
       {reward === "recorded" &&

@@ -14,6 +14,8 @@
  *                                                  server was decided
  *   is:fixed_by_map                                a zero that scores above 0 with a harness's
  *                                                  provenance map for its calls (harness what-if)
+ *   is:text_call                                   no function_call: the call is written as text
+ *                                                  (lib/triage text_call)
  *   text:"customer id"                             the raw line holds the text (ASCII letters fold case,
  *                                                  as the page's search does)
  *   verifier:failure_reason=tool_name_mismatch     a short field Gym's verifier wrote (a rollout not
@@ -50,9 +52,10 @@ export type FilterClause =
 /**
  * Row states an `is:` clause names: the recomputed reward (contract) differs from the recorded one, or is
  * missing; no verifying server was decided for the rollout; a zero that a provenance map for its calls
- * would score above 0 (lib/triage what_if_map: the harness what-if).
+ * would score above 0 (lib/triage what_if_map: the harness what-if); a zero whose response writes its call as
+ * text (lib/triage text_call).
  */
-export const ROW_STATES = ["changed", "unverified", "no_server", "fixed_by_map"] as const;
+export const ROW_STATES = ["changed", "unverified", "no_server", "fixed_by_map", "text_call"] as const;
 export type RowState = (typeof ROW_STATES)[number];
 
 export type ParsedFilter =
@@ -292,6 +295,8 @@ export interface FilterSubject {
   readonly cause?: ZeroCause | null;
   /** The harness whose provenance map rescues this zero (RunRow), null for none. */
   readonly what_if_map?: string | null;
+  /** The zero's response writes its call as text (RunRow). */
+  readonly text_call?: boolean;
   /** The short fields Gym's verifier wrote, where this project did not verify the rollout (RunRow). */
   readonly recorded_fields?: readonly { readonly key: string; readonly value: string }[];
 }
@@ -351,6 +356,7 @@ function holds(clause: FilterClause, row: FilterSubject, context: FilterContext)
       if (clause.state === "no_server") return row.server === null;
       if (clause.state === "fixed_by_map")
         return row.what_if_map === undefined ? undefined : row.what_if_map !== null;
+      if (clause.state === "text_call") return row.text_call;
       return row.contract === undefined ? undefined : row.contract === null;
     case "text":
       return context.text?.(clause.value);

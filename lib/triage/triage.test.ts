@@ -8,7 +8,7 @@ import {
   SCENARIO_CAUSE,
   TRIAGE_RUN_PATH,
 } from "../../scripts/gen-triage-run";
-import { rowTask, runRow, withTaskWide } from "../run";
+import { matchesFilter, parseFilter, rowTask, runRow, withTaskWide } from "../run";
 import { readRollout } from "../schemas";
 import { asRollout } from "../schemas/test-helpers";
 import { type VerifyOptions, verifyRollout } from "../verify";
@@ -146,6 +146,11 @@ describe("triageRollout", () => {
     // The run row carries it, for the breakdown's count (RunTriage.text_calls).
     expect(runRow(1, asRollout(written)).text_call).toBe(true);
     expect(runRow(1, asRollout(line)).text_call).toBe(false);
+    // is:text_call keeps it, in every front end (lib/run filter).
+    const clauses = parseFilter("is:text_call");
+    if (!clauses.ok) throw new Error(clauses.error);
+    expect(matchesFilter(clauses.clauses, runRow(1, asRollout(written)))).toBe(true);
+    expect(matchesFilter(clauses.clauses, runRow(1, asRollout(line)))).toBe(false);
     expect(t?.sentence).toBe(
       `The response makes no function_call at all. Its message (output ${response.output.length}) writes a tool call as text instead (<tool_call> naming "email_reply_email"): Gym's verifiers read function_call items only, so the call was never made (the model server's tool-call parser did not extract it).`,
     );
