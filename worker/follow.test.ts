@@ -28,19 +28,19 @@ function served(initial: string) {
   };
 }
 
+/** The follow state of having read every byte served now (a last line without its break included). */
+function readWhole(file: ReturnType<typeof servedFile>) {
+  const read = file.bytes();
+  return followState("u", read.length, read.slice(0, FOLLOW_CHECK_BYTES), read.slice(-FOLLOW_CHECK_BYTES));
+}
+
 const signal = new AbortController().signal;
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
 describe("a followed file said changed", () => {
   it("is never read again: one byte asked per poll says whether it is shorter or gone since", async () => {
     const file = servedFile(new TextEncoder().encode('{"a":1}\n{"b":2}\n'));
-    const read = file.bytes();
-    const state = followState(
-      "u",
-      read.length,
-      read.slice(0, FOLLOW_CHECK_BYTES),
-      read.slice(-FOLLOW_CHECK_BYTES),
-    );
+    const state = readWhole(file);
     const ranges: string[] = [];
     const fetcher = async (url: unknown, init?: RequestInit) => {
       ranges.push(new Headers(init?.headers).get("range") ?? "");
@@ -91,13 +91,7 @@ describe("following a growing file", () => {
     expect(lastLineWhole(encode("  "))).toBe(false);
 
     const file = servedFile(encode('{"a":1}\n{"b":2}'));
-    const read = file.bytes();
-    const state = followState(
-      "u",
-      read.length,
-      read.slice(0, FOLLOW_CHECK_BYTES),
-      read.slice(-FOLLOW_CHECK_BYTES),
-    );
+    const state = readWhole(file);
     expect(state.open).toBe(true);
     expect(await pollOnce(state, file.fetcher, signal)).toEqual({ kind: "same" });
     // The writer ends that line and writes another: the break is that line's (`closes`), the new line follows.
@@ -121,13 +115,7 @@ describe("following a growing file", () => {
 
     // A line read whole that then goes on was not a line: the file was rewritten.
     const other = servedFile(encode('{"a":1}\n{"b":2}'));
-    const bytes = other.bytes();
-    const cut = followState(
-      "u",
-      bytes.length,
-      bytes.slice(0, FOLLOW_CHECK_BYTES),
-      bytes.slice(-FOLLOW_CHECK_BYTES),
-    );
+    const cut = readWhole(other);
     other.set(encode('{"a":1}\n{"b":2}, "c": 3}\n'));
     const polled = await pollOnce(cut, other.fetcher, signal);
     expect(polled.kind === "changed" ? polled.problem : polled.kind).toMatch(/went on after it was read/);
