@@ -1,31 +1,13 @@
 import { cleanup, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { NO_HARNESS } from "@/lib/harness";
-import { asRollout } from "@/lib/schemas/test-helpers";
-import { buildTriageRun } from "@/scripts/gen-triage-run";
 import { FolderTriage } from "./FolderTriage";
-import { type RunSource, wholeFolderView } from "./run-view";
+import { wholeFolderView } from "./run-view";
+import { rollouts, runPart } from "./test-helpers";
 
 afterEach(cleanup);
 
-const run = buildTriageRun();
-const values: unknown[] = run.text
-  .trim()
-  .split("\n")
-  .map((t) => JSON.parse(t));
-const rollouts = run.intents.map((i) => ({ line: i.line, value: asRollout(values[i.line - 1]) }));
-
-function part(key: string, from: number, to: number): RunSource {
-  return {
-    key,
-    harness: NO_HARNESS,
-    unreadable: 0,
-    *rollouts() {
-      for (const { line, value } of rollouts.slice(from, to)) yield { line, value, options: {} };
-    },
-  };
-}
+const part = (key: string, from: number, to: number) => runPart(key, from, to);
 
 describe("FolderTriage", () => {
   it("says which files changed on disk after they were read: the sums count their rows as first read", async () => {

@@ -5,19 +5,13 @@
 import { describe, expect, it } from "vitest";
 import { NO_HARNESS } from "@/lib/harness";
 import { lineHolds } from "@/lib/run";
-import { asRollout } from "@/lib/schemas/test-helpers";
-import { buildTriageRun } from "@/scripts/gen-triage-run";
 import { inProcessPool } from "@/worker/pool";
 import type { LoadProgress } from "@/worker/protocol";
 import { DataService } from "@/worker/service";
 import { runHandlers, runSource } from "./handlers";
 import { type RunSource, runExport, runView } from "./run-view";
+import { rollouts, run } from "./test-helpers";
 
-const run = buildTriageRun();
-const values: unknown[] = run.text
-  .trim()
-  .split("\n")
-  .map((text) => JSON.parse(text));
 const never = new AbortController().signal;
 const ignore = (_: LoadProgress) => {};
 const context = { signal: never, progress: () => {}, transfer: () => {} };
@@ -28,7 +22,7 @@ function plain(key: string): RunSource {
     harness: NO_HARNESS,
     unreadable: run.unreadable.length,
     *rollouts() {
-      for (const i of run.intents) yield { line: i.line, value: asRollout(values[i.line - 1]), options: {} };
+      for (const { line, value } of rollouts) yield { line, value, options: {} };
     },
     // lib's reading of a text clause over the raw lines: the data service's byte search must agree.
     textLines: async (text) =>

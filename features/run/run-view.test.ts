@@ -1,30 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { rowsCsv, rowsJsonl } from "@/lib/export/csv";
-import { NO_HARNESS } from "@/lib/harness";
 import { matchesFilter, parseFilter, runRow } from "@/lib/run";
-import { asRollout } from "@/lib/schemas/test-helpers";
 import { ZERO_CAUSES } from "@/lib/triage";
-import { buildTriageRun } from "@/scripts/gen-triage-run";
 import { type RunSource, runExport, runView, wholeFolderView } from "./run-view";
-
-const run = buildTriageRun();
-const values: unknown[] = run.text
-  .trim()
-  .split("\n")
-  .map((t) => JSON.parse(t));
-
-// The rollouts narrowed once, as the data service does; the line that is not one is counted as unreadable.
-const rollouts = run.intents.map((i) => ({ line: i.line, value: asRollout(values[i.line - 1]) }));
+import { rollouts, run, runPart, values } from "./test-helpers";
 
 function source(key: string): RunSource {
-  return {
-    key,
-    harness: NO_HARNESS,
-    unreadable: run.unreadable.length,
-    *rollouts() {
-      for (const { line, value } of rollouts) yield { line, value, options: {} };
-    },
-  };
+  return runPart(key, 0, rollouts.length, run.unreadable.length);
 }
 
 describe("worker run view", () => {
@@ -104,16 +86,8 @@ describe("worker run view", () => {
 describe("the whole folder's answer", () => {
   it("sums each file's rows as its own view has them, with each task named by its file", async () => {
     const half = Math.floor(rollouts.length / 2);
-    const part = (key: string, from: number, to: number): RunSource => ({
-      key,
-      harness: NO_HARNESS,
-      unreadable: key === "b" ? 1 : 0,
-      *rollouts() {
-        for (const { line, value } of rollouts.slice(from, to)) yield { line, value, options: {} };
-      },
-    });
-    const a = part("a", 0, half);
-    const b = part("b", half, rollouts.length);
+    const a = runPart("a", 0, half);
+    const b = runPart("b", half, rollouts.length, 1);
     const folder = await wholeFolderView("run", [
       { dataset: "A", file: "a/rollouts.jsonl", source: a },
       { dataset: "B", file: "b/rollouts.jsonl", source: b },
