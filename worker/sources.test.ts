@@ -21,7 +21,7 @@ import {
   ROOT,
   WA,
 } from "./test-files";
-import { lineEnds, servedFile, until } from "./test-served";
+import { lineEnds, loadServed, servedFile, until } from "./test-served";
 
 describe("reading a source", () => {
   it("streams rows in batch by batch, with the same index as a single batch", async () => {
@@ -242,12 +242,7 @@ describe("a served file a run has not written a line to yet", () => {
     vi.stubGlobal("fetch", served.fetcher);
     try {
       const service = new DataService(inProcessPool());
-      const loaded = await service.load(
-        [{ kind: "remote", url: "/f", name: "run.jsonl" }],
-        null,
-        never,
-        ignore,
-      );
+      const loaded = await loadServed(service, [{ url: "/f", name: "run.jsonl" }]);
       const id = loaded.datasets[0]!.id;
       expect(loaded.datasets[0]).toMatchObject({ problem: null, rows: 0, lines: 0 });
       served.set(readFileSync(noecho).subarray(0, readFileSync(noecho).indexOf(0x0a) + 1));
@@ -260,18 +255,11 @@ describe("a served file a run has not written a line to yet", () => {
 });
 
 /** Served task rows at "/i" and rollouts at "/f" (the test stubs fetch for both), loaded and settled. */
-async function loadTaskRowsAndRollouts(service: DataService) {
-  const loaded = await service.load(
-    [
-      { kind: "remote", url: "/i", name: "inputs.jsonl" },
-      { kind: "remote", url: "/f", name: "wa.jsonl" },
-    ],
-    null,
-    never,
-    ignore,
-  );
-  await service.settled();
-  return loaded;
+function loadTaskRowsAndRollouts(service: DataService) {
+  return loadServed(service, [
+    { url: "/i", name: "inputs.jsonl" },
+    { url: "/f", name: "wa.jsonl" },
+  ]);
 }
 
 describe("a served file whose last line has no line break (Gym ships its files so)", () => {
@@ -360,12 +348,7 @@ describe("a served gzip file (cli view)", () => {
     vi.stubGlobal("fetch", fetcher);
     try {
       const service = new DataService(inProcessPool());
-      const loaded = await service.load(
-        [{ kind: "remote", url: "/f.gz", name: "wa.jsonl.gz" }],
-        null,
-        never,
-        ignore,
-      );
+      const loaded = await loadServed(service, [{ url: "/f.gz", name: "wa.jsonl.gz" }]);
       const dataset = loaded.datasets.find((d) => d.kind === "rollouts");
       expect(dataset?.rows).toBe(expectedNoecho().length);
       expect(dataset?.follow).toEqual({

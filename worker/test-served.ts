@@ -1,6 +1,10 @@
+/** Files served as `cli view` serves them, for the follow tests (worker/follow.test.ts, worker/sources.test.ts). */
+import type { SessionSummary } from "./protocol";
+import type { DataService } from "./service";
+
 /**
  * A file served as `cli view` serves it (range requests, 206 + Content-Range, 416 past the end), over bytes a
- * test rewrites: for the follow tests (worker/follow.test.ts, worker/sources.test.ts).
+ * test rewrites.
  */
 export function servedFile(initial: Uint8Array) {
   let bytes = initial;
@@ -36,4 +40,20 @@ export async function until(check: () => boolean): Promise<void> {
 /** Where each line of `bytes` ends: the offset just past each line break. */
 export function lineEnds(bytes: Uint8Array): number[] {
   return [...bytes.entries()].flatMap(([at, byte]) => (byte === 0x0a ? [at + 1] : []));
+}
+
+/** Files served at each `url` (the test stubs fetch for them), loaded into `service` and settled. */
+export async function loadServed(
+  service: DataService,
+  files: readonly { readonly url: string; readonly name: string }[],
+): Promise<SessionSummary> {
+  const never = new AbortController().signal;
+  const loaded = await service.load(
+    files.map((file) => ({ kind: "remote" as const, ...file })),
+    null,
+    never,
+    () => {},
+  );
+  await service.settled();
+  return loaded;
 }

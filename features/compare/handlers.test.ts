@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { inProcessPool } from "@/worker/pool";
 import { DataService } from "@/worker/service";
-import { lineEnds, servedFile, until } from "@/worker/test-served";
+import { lineEnds, loadServed, servedFile, until } from "@/worker/test-served";
 import { compareHandlers } from "./handlers";
 
 const WA = path.resolve(__dirname, "../../fixtures/golden/workplace-rollouts/wa_noecho.jsonl");
@@ -19,12 +19,7 @@ describe("a followed file on /compare", () => {
     vi.stubGlobal("fetch", served.fetcher);
     try {
       const service = new DataService(inProcessPool());
-      const loaded = await service.load(
-        [{ kind: "remote", url: "/f", name: "run.jsonl" }],
-        null,
-        never,
-        () => {},
-      );
+      const loaded = await loadServed(service, [{ url: "/f", name: "run.jsonl" }]);
       const id = loaded.datasets[0]?.id ?? "";
       const handlers = compareHandlers(service);
       expect((await handlers.file({ ref: id, sample: false }, context)).rollouts).toBe(3);
