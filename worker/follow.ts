@@ -56,8 +56,6 @@ export interface FollowState {
   problem: string | null;
   /** What changed (PollResult "changed"), or null. */
   change: "gone" | "shrank" | "rewritten" | null;
-  /** The file is gone from the served folder (deleted or moved), not changed in place. */
-  gone: boolean;
   /** Polls in a row the server did not answer, and when the first of them was (epoch ms). */
   unanswered: number;
   unansweredSince: number | null;
@@ -83,7 +81,7 @@ export function followSummary(state: FollowState): FollowSummary {
     following: state.problem === null,
     waiting_bytes: state.waiting,
     problem: state.problem,
-    gone: state.gone,
+    gone: state.change === "gone",
     unreachable_since: state.unanswered >= FOLLOW_UNREACHABLE_POLLS ? state.unansweredSince : null,
     not_followed: null,
   };
@@ -122,7 +120,6 @@ export type PollResult =
       readonly problem: string;
       /** What changed, for saying a later change only when it is another kind (not every new size). */
       readonly change: "gone" | "shrank" | "rewritten";
-      readonly gone?: true;
     }
   /** The server did not answer (stopped, or the network): polling goes on. */
   | { readonly kind: "unreachable" };
@@ -155,7 +152,6 @@ export function followState(url: string, from: number, head: Uint8Array, tail: U
     open: tail.length > 0 && tail[tail.length - 1] !== LF,
     problem: null,
     change: null,
-    gone: false,
     unanswered: 0,
     unansweredSince: null,
   };
@@ -190,7 +186,7 @@ async function recheck(state: FollowState, fetcher: Fetch, signal: AbortSignal):
     if (signal.aborted) throw error;
     return { kind: "unreachable" };
   }
-  if (read.status === 404) return { kind: "changed", problem: GONE, change: "gone", gone: true };
+  if (read.status === 404) return { kind: "changed", problem: GONE, change: "gone" };
   const size = read.status === 416 ? (read.total ?? 0) : read.total;
   if (size === null && read.status !== 206) return { kind: "unreachable" };
   if (size !== null && size < state.from)
@@ -246,7 +242,7 @@ async function poll(state: FollowState, fetcher: Fetch, signal: AbortSignal): Pr
     return { kind: "changed", problem: shrank(state.from, size), change: "shrank" };
   }
   // The server answered that the file is gone (a run that rotates or deletes its output): not a server down.
-  if (read.status === 404) return { kind: "changed", problem: GONE, change: "gone", gone: true };
+  if (read.status === 404) return { kind: "changed", problem: GONE, change: "gone" };
   if (read.bytes === null) return { kind: "unreachable" };
   const size = read.total ?? checkFrom + read.bytes.length;
   if (size < state.from) return { kind: "changed", problem: shrank(state.from, size), change: "shrank" };

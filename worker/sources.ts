@@ -6,7 +6,7 @@
 import { noRolloutProblem, SNIFF_BYTES } from "../lib/filekind";
 import { runFileAlone } from "../lib/folder";
 import { NO_HARNESS } from "../lib/harness";
-import { damagedBeforeFirstLineText } from "../lib/jsonl";
+import { damagedBeforeFirstLineText, jsonlItemsOf } from "../lib/jsonl";
 import { folderHead } from "./folder";
 import {
   FOLLOW_CHECK_BYTES,
@@ -80,11 +80,6 @@ async function openSource(
     data: { kind: "stream", stream: response.body },
     followed: null,
   };
-}
-
-/** Bytes of a blank line (lib/jsonl reads a line of only these as no line). */
-function isBlankByte(byte: number): boolean {
-  return byte === 0x20 || byte === 0x09 || byte === 0x0d || byte === 0x0a;
 }
 
 /** A served task-rows file that grew after it was read: its new rows are not paired with (watch). */
@@ -285,7 +280,6 @@ export class Sources {
         if (state.change !== result.change) {
           state.problem = result.problem;
           state.change = result.change;
-          state.gone = result.gone === true;
           dataset.revision++;
           this.hooks.changed();
         }
@@ -308,9 +302,10 @@ export class Sources {
    */
   private watch(dataset: Dataset, url: string): Promise<void> {
     return this.poll(dataset, url, async (result) => {
-      // The break of a last line read whole (Gym writes files without a final one), or blank lines, add no row.
+      // The break of a last line read whole (Gym writes files without a final one), or blank lines (lib/jsonl
+      // yields no item for them), add no row.
       if (result.kind !== "grown" || dataset.follow === null) return;
-      if (result.lines.subarray(result.closes).every(isBlankByte)) return;
+      if (jsonlItemsOf(result.lines.subarray(result.closes)).next().done) return;
       dataset.follow.problem = TASK_ROWS_GREW;
       dataset.revision++;
       this.hooks.changed();
