@@ -122,6 +122,14 @@ export interface OpenedFolder {
   readonly datasets: ReadonlyMap<string, Dataset>;
 }
 
+/**
+ * Whether a role the user chose for a file is a choice: the role its content gives it is none (no badge, no
+ * --role in the page's command), whether chosen back on the page or restored with a folder read again.
+ */
+export function isRoleChoice(head: FolderFile, role: FileRole): boolean {
+  return fileRole(head).role !== role;
+}
+
 /** Each file's role: from its content (lib/folder fileRole), unless the user chose another. */
 export function decideRoles(
   heads: readonly FolderFile[],

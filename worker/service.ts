@@ -16,7 +16,6 @@ import {
   comparePaths,
   type FileRole,
   type FolderFile,
-  fileRole,
   type GymConfig,
   hiddenEntries,
   isHiddenPath,
@@ -32,6 +31,7 @@ import {
   decideRoles,
   entrySource,
   folderHead,
+  isRoleChoice,
   metricsViews,
   type OpenedFolder,
 } from "./folder";
@@ -281,11 +281,10 @@ export class DataService {
     const read = new Map((picked ?? []).map((head) => [head.path, head]));
     const heads = await Promise.all(visible.map((entry) => read.get(entry.path) ?? folderHead(entry)));
     const hidden = hiddenEntries(entries.map((entry) => entry.path));
-    // A role the file's content gives it now is no choice (as setRole has it).
     const overrides = new Map(
       Object.entries(roles).filter(([path, role]) => {
         const head = heads.find((h) => h.path === path);
-        return head !== undefined && fileRole(head).role !== role;
+        return head !== undefined && isRoleChoice(head, role);
       }),
     );
     return this.openFolder(
@@ -306,10 +305,9 @@ export class DataService {
     const folder = this.workspace.folder;
     const head = folder?.heads.find((h) => h.path === path);
     if (folder === null || head === undefined) return this.session();
-    // The role its content gives it: choosing it back is no choice (no badge, no --role in the command).
     const overrides = new Map(folder.overrides);
-    if (fileRole(head).role === role) overrides.delete(path);
-    else overrides.set(path, role);
+    if (isRoleChoice(head, role)) overrides.set(path, role);
+    else overrides.delete(path);
     return this.openFolder({ ...folder, overrides }, folder.datasets, signal, progress);
   }
 
