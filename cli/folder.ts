@@ -29,6 +29,7 @@ import {
   planFolder,
   ROLE_SNIFF_BYTES,
   type RoleDecision,
+  readFileRole,
   runMetrics,
 } from "../lib/folder";
 import { type ConfigRouter, InputIndex, type LineSource } from "../lib/verify";
@@ -60,8 +61,8 @@ export function readRoleOverrides(
     const eq = value.lastIndexOf("=");
     const path = eq < 0 ? "" : value.slice(0, eq);
     const role = eq < 0 ? "" : value.slice(eq + 1);
-    const known = FILE_ROLES.find((r) => r === role);
-    if (path === "" || known === undefined) {
+    const known = readFileRole(role);
+    if (path === "" || known === null) {
       return {
         ok: false,
         error: `--role must be PATH=ROLE with ROLE one of ${FILE_ROLES.join(", ")}, not ${JSON.stringify(value)}`,

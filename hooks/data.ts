@@ -7,7 +7,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { z } from "zod";
-import { FILE_ROLES } from "@/lib/folder";
+import { readFileRole } from "@/lib/folder";
 import type { HarnessChoice } from "@/lib/harness";
 import type {
   DatasetSummary,
@@ -227,8 +227,8 @@ function readStoredRoles(): z.infer<typeof StoredRoles> {
 export function storedFolderRoles(key: string): Record<string, FileRole> {
   const roles: Record<string, FileRole> = {};
   for (const [path, value] of Object.entries(readStoredRoles()[key] ?? {})) {
-    const role = FILE_ROLES.find((known) => known === value);
-    if (role !== undefined) roles[path] = role;
+    const role = readFileRole(value);
+    if (role !== null) roles[path] = role;
   }
   return roles;
 }

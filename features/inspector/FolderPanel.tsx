@@ -12,13 +12,8 @@ import {
   type GymMetrics,
   type GymMetricsView,
 } from "@/hooks/types";
-import { hiddenText } from "@/lib/folder";
+import { hiddenText, readFileRole } from "@/lib/folder";
 import styles from "./FolderPanel.module.css";
-
-/** A role from the select's value (one of lib/folder's roles), or null. */
-function readRole(value: string): FileRole | null {
-  return FILE_ROLES.find((role) => role === value) ?? null;
-}
 
 function GymNumbers({ metrics }: { metrics: GymMetrics }) {
   if (metrics.kind === "dataset") {
@@ -175,7 +170,7 @@ export function FolderPanel({
                     aria-label={`Role of ${file.path}`}
                     data-testid="role-select"
                     onChange={(event) => {
-                      const role = readRole(event.target.value);
+                      const role = readFileRole(event.target.value);
                       if (role !== null) onRole(file.path, role);
                     }}
                   >

@@ -59,5 +59,6 @@ export {
   ROLE_SNIFF_BYTES,
   type RoleDecision,
   readAsFolder,
+  readFileRole,
   runFileAlone,
 } from "./roles";

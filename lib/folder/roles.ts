@@ -14,6 +14,11 @@ export type FileRole = "rollouts" | "inputs" | "config" | "metrics" | "ignore";
 
 export const FILE_ROLES: readonly FileRole[] = ["rollouts", "inputs", "config", "metrics", "ignore"];
 
+/** A role from its name (a select's value, `--role PATH=ROLE`, a kept choice), or null for none of them. */
+export function readFileRole(value: string): FileRole | null {
+  return FILE_ROLES.find((role) => role === value) ?? null;
+}
+
 /** How each role reads in the UI and on stderr. */
 export const FILE_ROLE_LABEL: Readonly<Record<FileRole, string>> = {
   rollouts: "rollouts",
