@@ -12,6 +12,7 @@ import {
   compareTasks,
   type PairReport,
   repeatsText,
+  taskLabel,
   tasksText,
 } from "../../lib/compare";
 import type { Policy } from "../../lib/identity/types";
@@ -165,7 +166,7 @@ function byTaskLines(report: CompareReport, lines?: CompareLines): string[] {
       .slice(0, TASK_LINES)
       .map(
         (t) =>
-          `  ${t.task_index === null ? `a line ${lines?.a[report.pairs[t.pairs[0] ?? 0]?.a.position ?? -1]?.line ?? "?"}'s task` : `task ${t.task_index}`}: passes a ${t.a.passes}/${t.a.scored}, b ${t.b.passes}/${t.b.scored}; mean ${mean(t.a.mean)} -> ${mean(t.b.mean)}`,
+          `  ${taskLabel(t, "a", lines?.a[report.pairs[t.pairs[0] ?? 0]?.a.position ?? -1]?.line ?? null)}: passes a ${t.a.passes}/${t.a.scored}, b ${t.b.passes}/${t.b.scored}; mean ${mean(t.a.mean)} -> ${mean(t.b.mean)}`,
       ),
     ...(lower.length > TASK_LINES ? [`  and ${lower.length - TASK_LINES} more tasks lower in b`] : []),
   ];

@@ -11,6 +11,7 @@ import {
   compareRuns,
   compareTasks,
   nameMismatch,
+  taskLabel,
 } from "@/lib/compare";
 import {
   emptyRepairSummary,
@@ -329,7 +330,7 @@ export function compareView(
       return {
         ...task,
         pairs: task.pairs.length,
-        label: task.task_index !== null ? `task ${task.task_index}` : `A line ${first?.a.line ?? "?"}'s task`,
+        label: taskLabel(task, "A", first?.a.line ?? null),
       };
     }),
   };

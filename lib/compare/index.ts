@@ -38,5 +38,6 @@ export {
   type TaskCompareSummary,
   type TaskComparison,
   type TaskSide,
+  taskLabel,
   tasksText,
 } from "./tasks";

@@ -111,6 +111,18 @@ export function compareTasks(report: Pick<CompareReport, "pairs">): {
   };
 }
 
+/**
+ * How a task is named: Gym's task index, else the line of its first rollout on side `side` ("A", "a"), which
+ * the front end knows (`line`, null when it does not).
+ */
+export function taskLabel(
+  task: Pick<TaskComparison, "task_index">,
+  side: string,
+  line: number | null,
+): string {
+  return task.task_index !== null ? `task ${task.task_index}` : `${side} line ${line ?? "?"}'s task`;
+}
+
 /** The comparison by task in one sentence, the sides named as the front end names them ("B", "b"). */
 export function tasksText(summary: TaskCompareSummary, b: string): string {
   const unscored = summary.tasks - summary.lower_in_b - summary.higher_in_b - summary.same;
