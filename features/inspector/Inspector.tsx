@@ -146,7 +146,11 @@ export function Inspector() {
     (set) => folder?.runs.some((run) => run.dataset === set.id) === true,
   );
   const wholeFolder = useWholeFolderView(fileFolder === null ? [] : folderFiles).data ?? null;
-  const newFiles = useServedNewFiles(folder, servedFolder());
+  const served = servedFolder();
+  const newFiles = useServedNewFiles(folder, served);
+  // A served folder is read again from the server, as at first (the tab keeps it served); a picked one is
+  // picked again.
+  const readAgain = served ? { onReadAgain: readServedAgain } : {};
   // The folder's files changed on disk since they were read (the sums keep their rows as first read).
   const folderInputs = inputs.filter((set) => set.folder_path !== null);
   const staleFiles = useStable(
@@ -314,22 +318,10 @@ export function Inspector() {
         {folderInputs.map((changed) =>
           changed.follow?.problem == null ? null : (
             // A task-rows file changed on disk: the rollouts are paired with its rows as first read.
-            <FollowBanner
-              key={changed.id}
-              follow={changed.follow}
-              name={changed.name}
-              {...(servedFolder() ? { onReadAgain: readServedAgain } : {})}
-            />
+            <FollowBanner key={changed.id} follow={changed.follow} name={changed.name} {...readAgain} />
           ),
         )}
-        {dataset?.follow && (
-          <FollowBanner
-            follow={dataset.follow}
-            name={dataset.name}
-            // The served folder is read again from the server, as at first (the tab keeps it served).
-            {...(servedFolder() ? { onReadAgain: readServedAgain } : {})}
-          />
-        )}
+        {dataset?.follow && <FollowBanner follow={dataset.follow} name={dataset.name} {...readAgain} />}
         {loader.error && (
           <div className="banner banner-error" role="alert" data-testid="load-error">
             Could not load: {loader.error}
@@ -456,7 +448,7 @@ export function Inspector() {
                       shown={dataset?.id ?? null}
                       onFile={chooseFile}
                       stale={staleFiles}
-                      {...(servedFolder() ? { onReadAgain: readServedAgain } : {})}
+                      {...readAgain}
                     />
                   )}
                   {runView && triageCounts && (
