@@ -237,7 +237,7 @@ function breakdown(run: ReportRun, level: number, filter: string): string {
   return `<section data-testid="report-breakdown">${heading(level, "Why zero")}
 ${run.problem === null ? "" : `<p class="error" data-testid="report-problem">${escapeHtml(run.problem)}</p>\n`}${scope(run, filter)}<p data-testid="report-zero">${escapeHtml(zeroShareText(triage.zero, counts, triage.view, triage.negative, triage.total - triage.scored))}</p>
 ${notVerified(run)}${triage.zero === 0 ? `<p>No rollout ${triage.view === "recorded" ? "recorded" : "recomputes to"} 0${triage.scored < triage.total ? " among those with a reward" : ""}.</p>` : ""}${rows.length === 0 ? "" : table(["cause", "rollouts", "share", ""], rows, "report-causes")}
-${fixedByMap(triage)}${triage.view === "recorded" ? recordedFieldsTables(run.recorded_fields) : ""}<p data-testid="report-reproduced">${escapeHtml(reproducedText(triage))}</p>
+${breakdownNotes(triage)}${triage.view === "recorded" ? recordedFieldsTables(run.recorded_fields) : ""}<p data-testid="report-reproduced">${escapeHtml(reproducedText(triage))}</p>
 ${unreadableLines(run)}</section>`;
 }
 
@@ -254,14 +254,17 @@ ${table(["line", "what it is"], rows)}${more > 0 ? `\n<p class="muted">and ${mor
 `;
 }
 
+/** One sentence as a paragraph, or nothing without one. */
+function note(testid: string, text: string | null): string {
+  return text === null ? "" : `<p data-testid="${testid}">${escapeHtml(text)}</p>\n`;
+}
+
 /**
  * The zeros a provenance map rescues (lib/triage fixedByMapText) and those that wrote their call as text
- * (textCallsText), as the page says them.
+ * (textCallsText), as the page says them under the breakdown.
  */
-function fixedByMap(triage: RunTriage): string {
-  const text = fixedByMapText(triage);
-  const textCalls = textCallsText(triage);
-  return `${text === null ? "" : `<p data-testid="report-fixed-by-map">${escapeHtml(text)}</p>\n`}${textCalls === null ? "" : `<p data-testid="report-text-calls">${escapeHtml(textCalls)}</p>\n`}`;
+function breakdownNotes(triage: RunTriage): string {
+  return `${note("report-fixed-by-map", fixedByMapText(triage))}${note("report-text-calls", textCallsText(triage))}`;
 }
 
 /** Where no port verifies the zeros: what Gym's verifier wrote on them, per verifier, as the page lists it. */
@@ -433,10 +436,8 @@ function wholeFolder(all: readonly ReportRun[]): string {
     folder.negative,
     folder.total - folder.scored,
   );
-  const fixed = fixedByMapText(folder);
-  const textCalls = textCallsText(folder);
   return `<p data-testid="report-whole-folder"><strong>Whole folder:</strong> ${escapeHtml(headline)}</p>
-${fixed === null ? "" : `<p data-testid="report-whole-folder-fixed">${escapeHtml(fixed)}</p>\n`}${textCalls === null ? "" : `<p data-testid="report-whole-folder-text-calls">${escapeHtml(textCalls)}</p>\n`}`;
+${note("report-whole-folder-fixed", fixedByMapText(folder))}${note("report-whole-folder-text-calls", textCallsText(folder))}`;
 }
 
 function rolloutSection(r: ReportRollout): string {
