@@ -627,16 +627,21 @@ export function reproducedText(triage: Pick<RunTriage, "reproduced" | "total">):
 export function fixedByMapText(triage: Pick<RunTriage, "fixed_by_map" | "zero">): string | null {
   const { lines, harnesses, causes } = triage.fixed_by_map;
   if (lines.length === 0) return null;
-  const all = lines.length === triage.zero;
   // Named by the causes they are counted under: a run with no map has them as "Call rejected or no such
   // tool" (never identity), and the sentence says which of those the names explain.
   const counted = ` (counted as ${causes.map((cause) => `"${ZERO_CAUSE_LABELS[cause]}"`).join(" and ")})`;
   return (
-    `${all ? (lines.length === 1 ? "The zero" : `All ${lines.length} zeros`) : `${lines.length} of the ${triage.zero} zeros`}${counted} ` +
+    `${zerosSubject(lines.length, triage.zero)}${counted} ` +
     `${lines.length === 1 ? "scores" : "score"} above 0 with a provenance map for ${lines.length === 1 ? "its" : "their"} calls ` +
     `(harness what-if, ${harnesses.join(", ")}): the tool names, not the agent, lost ${lines.length === 1 ? "that reward" : "those rewards"}. ` +
     "Repair derives that map from the harness's exact aliases."
   );
+}
+
+/** `n` of a view's `zero` zeros as a sentence's subject: "The zero", "All 5 zeros", "3 of the 5 zeros". */
+function zerosSubject(n: number, zero: number): string {
+  if (n !== zero) return `${n} of the ${zero} zeros`;
+  return n === 1 ? "The zero" : `All ${n} zeros`;
 }
 
 /**
@@ -646,9 +651,8 @@ export function fixedByMapText(triage: Pick<RunTriage, "fixed_by_map" | "zero">)
 export function textCallsText(triage: Pick<RunTriage, "text_calls" | "zero">): string | null {
   const n = triage.text_calls.length;
   if (n === 0) return null;
-  const all = n === triage.zero;
   return (
-    `${all ? (n === 1 ? "The zero" : `All ${n} zeros`) : `${n} of the ${triage.zero} zeros`} ` +
+    `${zerosSubject(n, triage.zero)} ` +
     `${n === 1 ? "writes its" : "write their"} tool call as text and ${n === 1 ? "makes" : "make"} no function_call ` +
     "(<tool_call>, [TOOL_CALLS], a JSON call object…): Gym reads function_call items only, so the model server's " +
     `tool-call parser did not extract ${n === 1 ? "it" : "them"}.`
