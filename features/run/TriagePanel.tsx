@@ -324,6 +324,7 @@ export const TriagePanel = memo(function TriagePanel({
   const shown = AGENT_CAUSES.filter((cause) => causeCount(triage, cause) > 0 || active === cause);
   const none = AGENT_CAUSES.filter((cause) => !shown.includes(cause));
   const notVerified = unverifiedText(unverified, triage.total, reward);
+  const textCalls = textCallsText(triage);
   // Drift with no rollout is named in a line too (its hint says what it is), not given a tile.
   const noDrift = triage.drifted.length === 0 && active !== "drift";
   let x = 0;
@@ -407,14 +408,14 @@ export const TriagePanel = memo(function TriagePanel({
         )}
       </div>
       <FixedByMap triage={triage} active={fixedByMapActive} onToggle={onFixedByMap} repairHref={repairHref} />
-      {textCallsText(triage) !== null && (
+      {textCalls !== null && (
         <p
           className="muted"
           role="note"
           data-testid="triage-text-calls"
           data-count={triage.text_calls.length}
         >
-          {textCallsText(triage)} Filter: <code>is:text_call</code>.
+          {textCalls} Filter: <code>is:text_call</code>.
         </p>
       )}
       {reward === "recorded" &&
