@@ -88,17 +88,11 @@ export function compareTasks(report: Pick<CompareReport, "pairs">): {
     return { task_index, pairs, a, b, delta };
   });
   const order = (t: TaskComparison) => (t.delta === null ? 3 : t.delta < 0 ? 0 : t.delta > 0 ? 1 : 2);
-  const sorted = tasks
-    .map((task, at) => ({ task, at }))
-    .sort(
-      (x, y) =>
-        order(x.task) - order(y.task) ||
-        (x.task.delta !== null && y.task.delta !== null && order(x.task) < 2
-          ? Math.abs(y.task.delta) - Math.abs(x.task.delta)
-          : 0) ||
-        x.at - y.at,
-    )
-    .map(({ task }) => task);
+  // Lower, then higher, each the largest change first; the same, then unscored. Array sort is stable: ties
+  // keep the order of their first pair.
+  const sorted = [...tasks].sort(
+    (x, y) => order(x) - order(y) || Math.abs(y.delta ?? 0) - Math.abs(x.delta ?? 0),
+  );
   return {
     tasks: sorted,
     summary: {

@@ -158,11 +158,8 @@ export interface ShownTasks {
 export function shownTasks(byTask: readonly GroupStats[], max = TASKS_SHOWN): ShownTasks {
   if (byTask.length <= max) return { tasks: byTask, total: byTask.length, order: "task" };
   const share = (g: GroupStats) => (g.n === 0 ? 1 : g.passed / g.n);
-  const tasks = [...byTask]
-    .map((group, at) => ({ group, at }))
-    .sort((a, b) => share(a.group) - share(b.group) || a.at - b.at)
-    .slice(0, max)
-    .map(({ group }) => group);
+  // Array sort is stable: ties keep task order.
+  const tasks = [...byTask].sort((a, b) => share(a) - share(b)).slice(0, max);
   return { tasks, total: byTask.length, order: "fewest_passing" };
 }
 
