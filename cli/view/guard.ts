@@ -8,7 +8,7 @@
  * - a file path is relative to the served folder, has no `.`/`..` segment, and its real path (symlinks
  *   followed) lies inside the folder's real path, outside its hidden entries.
  */
-import { randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { realpath, stat } from "node:fs/promises";
 import { join, sep } from "node:path";
 import { isHiddenPath } from "../../lib/folder";
@@ -23,10 +23,17 @@ export function newToken(): string {
   return randomBytes(TOKEN_BYTES).toString("hex");
 }
 
-/** The cookie that carries the token: named per port (cookies are not port-scoped on one host). */
-export function cookieName(port: number): string {
-  return `ri_view_${port}`;
+/**
+ * The cookie that carries the token, named per server (by a hash of its token): cookies are not port-scoped,
+ * and two `view`s on one remote port reach the browser through two tunnels' ports of one host (a name per
+ * port let the second overwrite the first's).
+ */
+export function cookieName(token: string): string {
+  return `ri_view_${createHash("sha256").update(token).digest("hex").slice(0, COOKIE_ID_CHARS)}`;
 }
+
+/** Hex characters of the token's hash in the cookie's name: enough that two servers' names never meet. */
+const COOKIE_ID_CHARS = 16;
 
 export function hostAllowed(host: string | undefined): boolean {
   return host !== undefined && /^(?:127\.0\.0\.1|localhost|\[::1\])(?::\d{1,5})?$/i.test(host);
@@ -72,7 +79,7 @@ export function admit(
   }
   const url = new URL(request.url, `http://127.0.0.1:${port}`);
   const cookie = request.headers.cookie;
-  if (sameToken(cookieValue(typeof cookie === "string" ? cookie : undefined, cookieName(port)), token)) {
+  if (sameToken(cookieValue(typeof cookie === "string" ? cookie : undefined, cookieName(token)), token)) {
     return { ok: true, via: "cookie" };
   }
   const header = request.headers[TOKEN_HEADER];
@@ -82,11 +89,16 @@ export function admit(
     return {
       ok: true,
       via: "url",
-      cookie: `${cookieName(port)}=${token}; Path=/; HttpOnly; SameSite=Strict`,
+      cookie: `${cookieName(token)}=${token}; Path=/; HttpOnly; SameSite=Strict`,
       location: `${url.pathname}${url.search}`,
     };
   }
-  return { ok: false, status: 403, reason: "missing or wrong token: open the URL view printed" };
+  return {
+    ok: false,
+    status: 403,
+    reason:
+      "missing or wrong token: open the URL `view` printed (it ends in ?token=…) once in this browser; the app's links then open here until the browser is closed",
+  };
 }
 
 export type Confined =

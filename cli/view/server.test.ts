@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listFolder } from "./files";
-import { byteRange, confine } from "./guard";
+import { byteRange, confine, cookieName } from "./guard";
 import { listenView } from "./server";
 
 const TOKEN = "a".repeat(48);
@@ -69,12 +69,22 @@ describe("view server", () => {
     await rm(join(dir, ".."), { recursive: true, force: true });
   });
 
-  const cookie = () => ({ cookie: `ri_view_${port}=${TOKEN}` });
+  const cookie = () => ({ cookie: `${cookieName(TOKEN)}=${TOKEN}` });
 
   it("refuses a request without the token, and one with a wrong token", async () => {
     expect((await get(port, "/")).status).toBe(403);
     expect((await get(port, "/view-api/files")).status).toBe(403);
-    expect((await get(port, "/", { cookie: `ri_view_${port}=${"b".repeat(48)}` })).status).toBe(403);
+    expect((await get(port, "/", { cookie: `${cookieName(TOKEN)}=${"b".repeat(48)}` })).status).toBe(403);
+  });
+
+  it("names its cookie by its token: another view's cookie, sent to this host too through another tunnel, neither overwrites nor admits", async () => {
+    const other = "c".repeat(48);
+    expect(cookieName(other)).not.toBe(cookieName(TOKEN));
+    const both = { cookie: `${cookieName(other)}=${other}; ${cookieName(TOKEN)}=${TOKEN}` };
+    expect((await get(port, "/?served=1", both)).body).toBe("app");
+    expect((await get(port, "/?served=1", { cookie: `${cookieName(other)}=${other}` })).status).toBe(403);
+    // Refused, the page says how to get in.
+    expect((await get(port, "/?line=3")).body).toContain("?token=");
   });
 
   it("swaps a token in the URL for a cookie and strips it from the address", async () => {
@@ -82,7 +92,7 @@ describe("view server", () => {
     expect(answer.status).toBe(302);
     expect(answer.headers.location).toBe("/?served=1");
     expect(String(answer.headers["set-cookie"])).toContain(
-      `ri_view_${port}=${TOKEN}; Path=/; HttpOnly; SameSite=Strict`,
+      `${cookieName(TOKEN)}=${TOKEN}; Path=/; HttpOnly; SameSite=Strict`,
     );
     expect((await get(port, "/?served=1", cookie())).body).toBe("app");
     expect((await get(port, "/?served=1", { "x-view-token": TOKEN })).body).toBe("app");
