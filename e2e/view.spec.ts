@@ -293,6 +293,55 @@ test("reading a served folder again keeps the roles chosen in it and the rollout
   await expect(page.getByTestId("mark-rollout")).toBeChecked();
 });
 
+test("/compare and /live links name the served folder's files by path: a reload and a new tab open the same files", async ({
+  page,
+  context,
+}) => {
+  const copy = path.join(base, "compare-run");
+  cpSync(path.join(ROOT, "fixtures/gym-examples/resources_servers/example_multi_step"), copy, {
+    recursive: true,
+  });
+  const rollouts = path.join(copy, "data/example_rollouts.jsonl");
+  cpSync(rollouts, path.join(copy, "data/second_rollouts.jsonl"));
+  await page.goto((await startView(copy)).toString());
+  await waitReady(page);
+  await page.getByTestId("compare-link").click();
+  await expect(page).toHaveURL(/sample=served%3Adata%2Fexample_rollouts\.jsonl/);
+  await page.getByRole("tab", { name: "Compare runs" }).click();
+  await expect(page).toHaveURL(/a=served%3Adata%2Fexample_rollouts\.jsonl/);
+  await expect(page).toHaveURL(/b=served%3Adata%2Fsecond_rollouts\.jsonl/);
+  const summary = page.getByTestId("compare-summary");
+  await expect(summary).toBeVisible();
+  const answer = (await summary.textContent()) ?? "";
+  const shown = async (target: typeof page) => {
+    await expect(target.locator("[data-picker=compare-a] [data-loaded]")).toHaveAttribute(
+      "data-loaded",
+      /data\/example_rollouts\.jsonl$/,
+    );
+    await expect(target.locator("[data-picker=compare-b] [data-loaded]")).toHaveAttribute(
+      "data-loaded",
+      /data\/second_rollouts\.jsonl$/,
+    );
+    await expect(target.getByTestId("compare-summary")).toHaveText(answer);
+  };
+  await page.reload();
+  await shown(page);
+  // A colleague's tab on the same tunnel (the cookie, none of this tab's storage): the same comparison.
+  const other = await context.newPage();
+  await other.goto(page.url());
+  await shown(other);
+  // The inspector of that tab shows the served folder.
+  await other.getByRole("link", { name: "← Inspector" }).click();
+  await waitReady(other);
+  await expectRoles(other, { "data/second_rollouts.jsonl": "rollouts" });
+  await other.close();
+
+  // /live's link too (the page names the file; no server is needed to see that it found it).
+  const live = `/live?dataset=${encodeURIComponent("served:data/example_rollouts.jsonl")}&line=2`;
+  await page.goto(new URL(live, page.url()).toString());
+  await expect(page.getByTestId("live-file-summary")).toContainText("data/example_rollouts.jsonl");
+});
+
 test("a file that appears in the served folder (a second run's output) is named, and reading the folder again adds it", async ({
   page,
 }) => {

@@ -174,13 +174,18 @@ export function applyPlan(
   return changed;
 }
 
+/** The folder `cli view` serves (its files read from the server), not one picked in this tab. */
+export function isServed(folder: Pick<OpenedFolder, "entries">): boolean {
+  return folder.entries.some((entry) => "url" in entry);
+}
+
 export function folderSummary(folder: OpenedFolder): FolderSummary {
   const id = (path: string) => folder.datasets.get(path)?.id ?? null;
   const head = (path: string) => folder.heads.find((h) => h.path === path)?.head ?? null;
   return {
     name: folder.name,
     picked: folder.picked,
-    served: folder.entries.some((entry) => "url" in entry),
+    served: isServed(folder),
     path: folder.root,
     hidden: folder.hidden,
     files: folder.plan.decisions.map((d) => ({

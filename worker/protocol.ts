@@ -45,6 +45,38 @@ export function isDatasetId(ref: string): boolean {
   return ref.startsWith(DATASET_ID_PREFIX);
 }
 
+/**
+ * How a link names a file of the folder `cli view` serves: by its path there. A dataset id is the tab's own
+ * and gone with a reload; the path finds the same file once the served folder is read again (a reload of
+ * /compare or /live, the link opened in another tab).
+ */
+const SERVED_REF_PREFIX = "served:";
+
+export function servedRef(path: string): string {
+  return `${SERVED_REF_PREFIX}${path}`;
+}
+
+/** The served folder's path a link names, or null when it names something else (a dataset id, a sample). */
+export function servedPathOf(ref: string): string | null {
+  return ref.startsWith(SERVED_REF_PREFIX) ? ref.slice(SERVED_REF_PREFIX.length) : null;
+}
+
+/**
+ * How links name a stored file: a file of the served folder open in the inspector by its path there (it
+ * outlives the tab's ids), any other by its dataset id.
+ */
+export function fileRefOf(
+  file: { readonly id: string; readonly folder_path?: string | null },
+  session: {
+    readonly folder: { readonly served: boolean } | null;
+    readonly datasets: readonly { readonly id: string }[];
+  } | null,
+): string {
+  const path = file.folder_path ?? null;
+  const served = session?.folder?.served === true && session.datasets.some((open) => open.id === file.id);
+  return served && path !== null ? servedRef(path) : file.id;
+}
+
 export type {
   CallResolution,
   FileRole,

@@ -342,6 +342,7 @@ export class DataService {
             // Before the first batch: the index pass chooses servers with the folder's configs.
             added.folderPath = decision.path;
             added.folderName = folder.name;
+            added.folderRoot = folder.root;
             added.role = decision.role === "inputs" ? "inputs" : "rollouts";
             added.configs = configsOf(planned?.configs ?? [], decisions);
             this.workspace.loadOpened(added);
@@ -465,7 +466,7 @@ export class DataService {
     return {
       name: dataset.folderPath ?? dataset.name,
       file: dataset.blob(),
-      configs: dataset.configFiles,
+      configs: dataset.configFiles.map((path) => dataset.commandPath(path)),
       gymConfigs: dataset.configs ?? [],
     };
   }

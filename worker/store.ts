@@ -129,6 +129,17 @@ export class Dataset {
   folderName: string | null = null;
   configs: readonly GymConfig[] | null = null;
   configFiles: readonly string[] = [];
+  /**
+   * Where the served folder is on the machine `cli view` serves from (null: a folder picked in the tab): the
+   * commands the rows name (`cli live --rollouts`, `ng_run`) name its files there, as the CLI run in the
+   * checkout names them.
+   */
+  folderRoot: string | null = null;
+
+  /** A path of the opened folder as a shell command on the serving machine takes it (folderRoot). */
+  commandPath(path: string): string {
+    return this.folderRoot === null ? path : `${this.folderRoot.replace(/[\\/]+$/, "")}/${path}`;
+  }
   /** From an opened folder: the kind its role gives (else decided from the rows when the file is read). */
   role: DatasetKind | null = null;
   /** From an opened folder: the inputs datasets its plan pairs it with (null: the workspace's best match). */
@@ -159,7 +170,13 @@ export class Dataset {
       fallbackServer: this.fallbackServer,
       harness: this.harness,
       configs: this.configs,
-      source: this.folderPath === null ? null : { rollouts: this.folderPath, configs: this.configFiles },
+      source:
+        this.folderPath === null
+          ? null
+          : {
+              rollouts: this.commandPath(this.folderPath),
+              configs: this.configFiles.map((path) => this.commandPath(path)),
+            },
     };
   }
 

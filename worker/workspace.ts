@@ -3,8 +3,8 @@
  * them), which of them are open in the inspector and in what order, a load in progress, the opened folder,
  * and the session events that tell the page (coalesced: each one re-renders it).
  */
-import { folderSummary, type OpenedFolder } from "./folder";
-import type { SessionSummary } from "./protocol";
+import { folderSummary, isServed, type OpenedFolder } from "./folder";
+import { type SessionSummary, servedPathOf } from "./protocol";
 import type { Dataset } from "./store";
 
 /** Session events are coalesced to at most one per this many ms: the page merges rows and re-renders at most that often (bench/browser.md: each update costs the main thread tens of ms on 2 cores). */
@@ -58,8 +58,12 @@ export class Workspace {
 
   constructor(private readonly emit: (session: SessionSummary) => void) {}
 
-  get(id: string): Dataset | undefined {
-    return this.store.get(id);
+  /** A dataset by id, or a file of the served folder by its path (a link's served ref: protocol servedRef). */
+  get(ref: string): Dataset | undefined {
+    const path = servedPathOf(ref);
+    if (path === null) return this.store.get(ref);
+    const folder = this.folder;
+    return folder !== null && isServed(folder) ? folder.datasets.get(path) : undefined;
   }
 
   /** The open datasets, in order. */

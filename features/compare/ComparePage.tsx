@@ -6,6 +6,7 @@ import { SubPageBrand } from "@/components/SubPageBrand";
 import shell from "@/components/subpage.module.css";
 import topbar from "@/components/topbar.module.css";
 import type { useSamples } from "@/hooks/data";
+import { useServedFolder } from "@/hooks/use-served-folder";
 import { repeatsText } from "@/lib/compare";
 import { HARNESS_LABELS, HARNESSES, isHarnessId } from "@/lib/harness";
 import { type FileChoice, FileSelect, type InputsPick, styles } from "./common";
@@ -21,7 +22,7 @@ import {
 import { type Opened, sidePatch } from "./page-state";
 import { RepairResult, ServerEditor } from "./RepairPanel";
 import { CompareSummaryBand, PairTable, PairToolbar, selectPairs, TaskTable } from "./RunsView";
-import { NO_INPUTS, repairFileOf, whatIfFileOf } from "./state";
+import { NO_INPUTS, namesServedFiles, repairFileOf, whatIfFileOf } from "./state";
 import type { CompareTab } from "./types";
 import { useCompareState } from "./url";
 import { useComparePage } from "./use-compare-page";
@@ -38,8 +39,11 @@ export function ComparePage() {
   const { state, setState, samples, opener, choices, inputChoices, openFiles, inputsFor, onDrop } =
     useComparePage();
 
-  // A list that could not be fetched offers no sample; the files opened here still compare.
-  const samplesReady = samples.data ?? (samples.isError ? [] : undefined);
+  // A link naming the served folder's files by path, opened afresh: they are there once the folder is read.
+  const served = useServedFolder(namesServedFiles(state));
+  // A list that could not be fetched offers no sample; the files opened here still compare. No file is
+  // asked for while the served folder is read.
+  const samplesReady = served.reading ? undefined : (samples.data ?? (samples.isError ? [] : undefined));
   const tabProps: TabProps = { choices, inputChoices, samplesReady, openFiles, inputsFor };
   return (
     <DropTarget onFiles={(files) => void onDrop(files)}>
@@ -70,6 +74,11 @@ export function ComparePage() {
         {samples.error && (
           <div className="banner banner-error" role="alert" data-testid="samples-error">
             The bundled samples could not be listed: {samples.error.message}. Open or drop your own files.
+          </div>
+        )}
+        {served.error && (
+          <div className="banner banner-error" role="alert">
+            The folder `view` serves could not be read: {served.error}
           </div>
         )}
         {opener.error && (

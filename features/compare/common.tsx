@@ -2,7 +2,7 @@
 import { useRef } from "react";
 import { formatReward } from "@/components/badges";
 import { ACCEPTED_FILES } from "@/components/Loader";
-import { isDatasetId } from "@/worker/protocol";
+import { isDatasetId, servedPathOf } from "@/worker/protocol";
 import styles from "./compare.module.css";
 import { VERDICT_SLUGS } from "./state";
 import type { CompareFileSummary, SideInputsView, Verdict } from "./types";
@@ -267,7 +267,9 @@ export function FileSelect({
   inputs,
 }: FileSelectProps) {
   // A file the URL names but that is not open (gone with a reload): its ref is no name to show.
-  const shown = summary?.name ?? (error !== null && isDatasetId(value) ? "(not open)" : value);
+  // A served folder's file is named by its path until it is read.
+  const shown =
+    summary?.name ?? (error !== null && isDatasetId(value) ? "(not open)" : (servedPathOf(value) ?? value));
   const options: readonly FileChoice[] = choices.some((c) => c.name === value)
     ? choices
     : [{ name: value, title: shown, label: shown }, ...choices];

@@ -13,6 +13,7 @@ import { bundledSample } from "@/hooks/samples";
 import { saveFile } from "@/hooks/save-file";
 import type { HarnessId } from "@/lib/harness";
 import type { Policy } from "@/lib/identity/types";
+import { fileRefOf, servedPathOf } from "@/worker/protocol";
 import { isCancelled } from "@/worker/rpc";
 import type { CompareFileSummary, FileRef, RepairServerInput } from "./protocol";
 
@@ -27,12 +28,15 @@ function useStored(ref: FileRef | null): {
 } {
   const session = useSession();
   const files = session?.files ?? [];
-  const stored = files.find((file) => file.id === ref) ?? files.findLast((file) => file.name === ref);
+  const stored =
+    files.find((file) => file.id === ref || fileRefOf(file, session) === ref) ??
+    files.findLast((file) => file.name === ref);
   return { id: stored?.id ?? null, analysis: stored?.analysis ?? null, bytes: stored?.bytes ?? null };
 }
 
 /**
- * One file of the store, by FileRef: the file of that dataset id, else the latest file of that name opened
+ * One file of the store, by FileRef: the file of that dataset id, or the served folder's file at that path
+ * (worker/protocol servedRef), else the latest file of that name opened
  * on either page, else the bundled sample of that name (fetched into the store the first time), else a
  * clear error.
  */
@@ -41,11 +45,13 @@ export function useCompareFile(ref: FileRef | null, samples: readonly Sample[] |
   const stored = useStored(ref);
   // Only samples listed in index.json are fetched; any other ref must be a file opened in this tab.
   const sample = ref !== null && bundledSample(ref, samples ?? []) !== null;
+  // A sample's name and a served file's path (the folder read again) name another stored file over time.
+  const renamed = sample || (ref !== null && servedPathOf(ref) !== null);
   return useQuery({
     // A sample's name can name a newer stored file; a dataset id always names the same one, so its key
     // does not change while the session catches up with a file just opened.
     // Its bytes too: a followed file (cli view) that grew is compared as it is now.
-    queryKey: ["compare", "file", ref ?? "", sample ? stored.id : null, stored.analysis, stored.bytes],
+    queryKey: ["compare", "file", ref ?? "", renamed ? stored.id : null, stored.analysis, stored.bytes],
     enabled: ref !== null && samples !== undefined,
     queryFn: ({ signal }): Promise<CompareFileSummary> =>
       client.request("file", { ref: ref ?? "", sample }, { signal }),
@@ -55,7 +61,7 @@ export function useCompareFile(ref: FileRef | null, samples: readonly Sample[] |
     // again, another file of that name) would be a wrong answer while this one loads.
     placeholderData: (previous, previousQuery) => {
       const [, , previousRef, previousStored] = previousQuery?.queryKey ?? [];
-      const sameFile = previousStored === null || previousStored === (sample ? stored.id : null);
+      const sameFile = previousStored === null || previousStored === (renamed ? stored.id : null);
       return previousRef === (ref ?? "") && sameFile ? previous : undefined;
     },
   });

@@ -7,7 +7,7 @@
 import { type CompareReport, compareCsv } from "@/lib/compare";
 import type { RunServerChoice } from "@/lib/verify";
 import { serverChoiceOf } from "@/worker/jobs";
-import { folderQualifiedName, isDatasetId } from "@/worker/protocol";
+import { folderQualifiedName, isDatasetId, servedPathOf } from "@/worker/protocol";
 import type { Handlers } from "@/worker/rpc";
 import type { DataService } from "@/worker/service";
 import type { Dataset } from "@/worker/store";
@@ -150,10 +150,13 @@ export function compareHandlers(service: DataService): Handlers<CompareRequests>
         if (!sample || !SAMPLE_NAME.test(ref)) {
           // A dataset id names a file opened earlier that is gone (a folder's files are not kept for a
           // reload); its id is no name to show.
+          const served = servedPathOf(ref);
           throw new Error(
-            isDatasetId(ref)
-              ? 'A file chosen here before is no longer open (a folder\'s files are not kept across a reload, and a kept file can be removed): open it again with "Open file…", or its folder in the inspector'
-              : `${ref} is not loaded in this tab: open it with "Open file…" or drop it here`,
+            served !== null
+              ? `${served} is not a file of the folder served here now (moved or deleted since the link was made?): choose another file, or read the folder again in the inspector`
+              : isDatasetId(ref)
+                ? 'A file chosen here before is no longer open (a folder\'s files are not kept across a reload, and a kept file can be removed): open it again with "Open file…", or its folder in the inspector'
+                : `${ref} is not loaded in this tab: open it with "Open file…" or drop it here`,
           );
         }
         dataset = await service.add({ kind: "url", url: `/samples/${ref}`, name: ref }, signal);

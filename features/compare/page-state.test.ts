@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Sample } from "@/hooks/samples";
+import { fileRefOf } from "@/worker/protocol";
 import {
   canRepair,
   companionsOf,
@@ -63,6 +64,33 @@ describe("the pickers' choices from folders", () => {
       "math/data/example_rollouts.jsonl",
       "wa/data/example_rollouts.jsonl",
       "run.jsonl",
+    ]);
+  });
+
+  it("the served folder's files are chosen by their path (a link that outlives a reload), the others by id", () => {
+    const session = [
+      {
+        id: "d1",
+        name: "data/r.jsonl",
+        kind: "rollouts" as const,
+        indexed: true,
+        folder_name: "wa",
+        folder_path: "data/r.jsonl",
+      },
+      {
+        id: "d0",
+        name: "run.jsonl",
+        kind: "rollouts" as const,
+        indexed: true,
+        folder_name: null,
+        folder_path: null,
+      },
+    ];
+    const summary = { folder: { served: true }, datasets: [{ id: "d1" }] };
+    const choices = fileChoices([], session, [], "rollouts", (f) => fileRefOf(f, summary));
+    expect(choices.map((c) => [c.name, c.label])).toEqual([
+      ["served:data/r.jsonl", "wa/data/r.jsonl"],
+      ["d0", "run.jsonl"],
     ]);
   });
 });

@@ -31,11 +31,14 @@ interface StoredFile extends OpenedFile {
   readonly indexed: boolean;
   /** The opened folder the file came from: its name leads the label (two folders hold data/example.jsonl). */
   readonly folder_name?: string | null;
+  /** Its path in that folder. */
+  readonly folder_path?: string | null;
 }
 
 /**
  * Choices for a kind of file picker: files opened in this tab (on this page or in the inspector: one
- * store), by dataset id, so two files of the same name are two choices ("name #1", "name #2"); then the
+ * store), by dataset id (a served folder's file by its path: `refOf`), so two files of the same name are
+ * two choices ("name #1", "name #2"); then the
  * bundled samples of that kind, by name.
  */
 export function fileChoices(
@@ -43,11 +46,14 @@ export function fileChoices(
   session: readonly StoredFile[],
   local: readonly OpenedFile[],
   kind: FileKind,
+  /** How the URL names a stored file (worker/protocol fileRefOf: the served folder's files by path). */
+  refOf: (file: StoredFile) => string = (file) => file.id,
 ): FileChoice[] {
   const bundled = samples.filter((s) => s.kind === kind).map((s) => ({ name: s.file, title: s.title }));
-  const stored = session
+  const stored: OpenedFile[] = session
     .filter((f) => f.indexed)
     .map((f) => ({ id: f.id, name: folderQualifiedName(f.name, f.folder_name), kind: f.kind }));
+  const refs = new Map(session.map((f) => [f.id, refOf(f)]));
   // "#k" counts in opening order, as the inspector's chips do: the session and `local` list the latest
   // first, and files opened here that the session does not list yet are the latest of all.
   const all = [...stored]
@@ -60,7 +66,7 @@ export function fileChoices(
     .filter((f) => !ids.has(f.id) && ids.add(f.id))
     .map((f) => {
       const label = labels.get(f.id) ?? f.name;
-      return { name: f.id, label, title: `${label} (opened in this tab)` };
+      return { name: refs.get(f.id) ?? f.id, label, title: `${label} (opened in this tab)` };
     });
   return [...opened, ...bundled];
 }

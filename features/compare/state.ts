@@ -7,6 +7,7 @@
 import { pairedInputsSample, type Sample } from "@/hooks/samples";
 import { HARNESSES, type HarnessId } from "@/lib/harness";
 import type { Policy } from "@/lib/identity/types";
+import { servedPathOf } from "@/worker/protocol";
 import type { Verdict } from "./protocol";
 
 export type CompareTab = "runs" | "whatif" | "repair";
@@ -133,6 +134,13 @@ export function serializeCompareState(state: CompareState): URLSearchParams {
   put("r", state.repairFile, null);
   put("harness", state.harness, d.harness);
   return params;
+}
+
+/** Whether the state names a file of the folder `cli view` serves by its path (worker/protocol servedRef). */
+export function namesServedFiles(state: CompareState): boolean {
+  return [state.a, state.b, state.ai, state.bi, state.sample, state.repairFile].some(
+    (ref) => ref !== null && servedPathOf(ref) !== null,
+  );
 }
 
 /** The URL value of an inputs choice that turns the automatic pairing off. */

@@ -1,6 +1,7 @@
 "use client";
 import { useCallback, useMemo, useState } from "react";
 import { useSamples, useSession } from "@/hooks/data";
+import { fileRefOf } from "@/worker/protocol";
 import { useOpenCompareFile } from "./data";
 import {
   companionsOf,
@@ -27,12 +28,14 @@ export function useComparePage() {
   // Inputs files opened together with a rollouts file, so every tab verifies that file with them.
   const [companions, setCompanions] = useState<Readonly<Record<string, string>>>({});
   const choices = useMemo(
-    () => fileChoices(samples.data ?? [], session?.files ?? [], local, "rollouts"),
-    [samples.data, session?.files, local],
+    () =>
+      fileChoices(samples.data ?? [], session?.files ?? [], local, "rollouts", (f) => fileRefOf(f, session)),
+    [samples.data, session, local],
   );
   const inputChoices = useMemo(
-    () => fileChoices(samples.data ?? [], session?.files ?? [], local, "inputs"),
-    [samples.data, session?.files, local],
+    () =>
+      fileChoices(samples.data ?? [], session?.files ?? [], local, "inputs", (f) => fileRefOf(f, session)),
+    [samples.data, session, local],
   );
 
   const { open } = opener;

@@ -28,6 +28,7 @@ import {
 } from "@/hooks/data";
 import { fileLabels } from "@/hooks/file-labels";
 import { bundledSample } from "@/hooks/samples";
+import { servedFolder } from "@/hooks/served";
 import type { DatasetSummary } from "@/hooks/types";
 import { sameStrings, useStable, useStableCallback } from "@/hooks/use-stable";
 import { useStages } from "@/hooks/use-stages";
@@ -35,6 +36,7 @@ import { type AgentInference, formatHarnessChoice, type HarnessChoice } from "@/
 import type { GroupStats } from "@/lib/metrics";
 import { formatCount, type Reward } from "@/lib/run";
 import type { VerifierGroup, ZeroCause } from "@/lib/triage";
+import { fileRefOf } from "@/worker/protocol";
 import { useGymMetrics } from "./data";
 import { changedOnDisk, FileChips } from "./FileChips";
 import { FolderPanel, GymMetricsPanel } from "./FolderPanel";
@@ -58,7 +60,6 @@ import {
 } from "./inspector-state";
 import { LineErrors } from "./LineErrors";
 import { RolloutPane } from "./RolloutPane";
-import { servedFolder } from "./served";
 import { useDeepLink } from "./use-deep-link";
 import { useInspectorFilter } from "./use-inspector-filter";
 import { useListKeyboard } from "./use-list-keyboard";
@@ -190,12 +191,14 @@ export function Inspector() {
   const [exportError, setExportError] = useState<string | null>(null);
 
   // The open rollout's what-if: a bundled sample by its name, a file opened in this tab by its dataset id
-  // (/compare offers this tab's files by id; the link is followed in the page, so the store is the same).
+  // (/compare offers this tab's files by id; the link is followed in the page, so the store is the same), a
+  // served folder's file by its path (worker/protocol fileRefOf: the link outlives a reload).
+  const datasetRef = dataset ? fileRefOf(dataset, session) : null;
   const compareHref = compareLink(
-    view.sample ?? dataset?.id ?? null,
+    view.sample ?? datasetRef,
     selectedEntry?.line ?? null,
-    view.sample === null ? (dataset?.id ?? null) : null,
-    view.sample === null ? rolloutSets.map((candidate) => candidate.id) : [],
+    view.sample === null ? datasetRef : null,
+    view.sample === null ? rolloutSets.map((candidate) => fileRefOf(candidate, session)) : [],
   );
 
   // Handlers of stable identity and the detail pane's file kept while only its rows or rewards change: the
@@ -216,8 +219,8 @@ export function Inspector() {
   const onFixedByMap = useStableCallback((on: boolean) =>
     setView({ f: withFixedByMap(view.f, on, view.reward), line: null, call: null }),
   );
-  // The shown file's repair: a sample by its name, a file of this tab by its dataset id, as the what-if link.
-  const repairFile = view.sample ?? dataset?.id ?? null;
+  // The shown file's repair: a sample by its name, a file of this tab as the what-if link names it.
+  const repairFile = view.sample ?? datasetRef;
   const repairHrefOf = useCallback(
     (harness: string) => (repairFile === null ? null : repairLink(repairFile, harness)),
     [repairFile],
@@ -607,6 +610,7 @@ export function Inspector() {
                     marked={marked.includes(selectedEntry.line)}
                     onMark={onMark}
                     unlisted={!rows.some((row) => row.line === selectedEntry.line)}
+                    fileRef={datasetRef ?? dataset.id}
                   />
                 )
               ) : (

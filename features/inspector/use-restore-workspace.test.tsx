@@ -1,7 +1,7 @@
 import { renderHook, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { SERVED_FILE_ROUTE } from "@/hooks/served";
 import type { SessionSummary } from "@/hooks/types";
-import { SERVED_FILE_ROUTE } from "./served";
 import { useRestoreWorkspace } from "./use-restore-workspace";
 
 // The tab's kept file ids, at the data layer's boundary (sessionStorage behind it).

@@ -1,15 +1,9 @@
 "use client";
 import { useCallback, useEffect, useRef, useState } from "react";
-import {
-  type LoadState,
-  storedFolder,
-  storedFolderRoles,
-  storedWorkspace,
-  useRememberWorkspace,
-} from "@/hooks/data";
+import { type LoadState, storedFolder, storedWorkspace, useRememberWorkspace } from "@/hooks/data";
+import { readServedFolder, servedFolder } from "@/hooks/served";
 import type { SessionSummary } from "@/hooks/types";
 import { restorePlan } from "./inspector-state";
-import { servedEntries, servedFolder } from "./served";
 
 export interface RestoredWorkspace {
   /** Rows of a reopened file whose results are being checked say so ("restoring"), never "unverified". */
@@ -49,11 +43,9 @@ export function useRestoreWorkspace(
       folder: storedFolder(),
     });
     if (plan.kind === "served") {
-      void servedEntries().then(
-        // Read again (a reload, "Read the folder again"): with the roles the user chose in it.
-        ({ name, root, entries }) =>
-          loadFolder(name, entries, root === null ? {} : storedFolderRoles(root), root),
-        (error: unknown) => setServedError(error instanceof Error ? error.message : String(error)),
+      // Read again (a reload, "Read the folder again"): with the roles the user chose in it.
+      readServedFolder(loadFolder).catch((error: unknown) =>
+        setServedError(error instanceof Error ? error.message : String(error)),
       );
     } else if (plan.kind === "restore") {
       setRestoring(true);

@@ -1,7 +1,7 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
+import { newPaths, SERVED_LISTING_POLL_MS, servedPaths } from "@/hooks/served";
 import type { FolderSummary } from "@/worker/protocol";
-import { newPaths, SERVED_LISTING_POLL_MS, servedPaths } from "./served";
 
 const NONE: readonly string[] = [];
 

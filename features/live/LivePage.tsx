@@ -5,14 +5,25 @@ import shell from "@/components/subpage.module.css";
 import topbar from "@/components/topbar.module.css";
 import { startServerHint } from "@/lib/live";
 import { lineCountsText } from "@/lib/run";
-import { ConnectView, ErrorLine, ParityView, ReplayView, styles, TallyView, VerifyTable } from "./LiveViews";
+import { servedPathOf } from "@/worker/protocol";
+import {
+  ConnectView,
+  ErrorLine,
+  FileProblem,
+  ParityView,
+  ReplayView,
+  styles,
+  TallyView,
+  VerifyTable,
+} from "./LiveViews";
 import { readPolicyChoice } from "./live-state";
 import { useLivePage } from "./use-live-page";
 
 export function LivePage() {
   const live = useLivePage();
   const { url, setUrl, timeoutMs, setTimeoutMs, policy, setPolicy, setLine, setSelected, pickFile } = live;
-  const { connect, file, run, linkedDataset, linked, target, rollouts, current, shown, start } = live;
+  const { connect, file, run, linkedDataset, linked, servedError, target, rollouts, current, shown, start } =
+    live;
   const report = connect.data;
 
   return (
@@ -115,15 +126,21 @@ export function LivePage() {
               </span>
             )}
           </div>
+          {servedError !== null && (
+            <FileProblem message={`The folder \`view\` serves could not be read: ${servedError}`} />
+          )}
           {linkedDataset && linked.isSuccess && linked.data === null && (
-            <ErrorLine
-              kind="protocol_error"
-              message="The file the link names is no longer open in this tab: choose it here."
+            <FileProblem
+              message={
+                servedPathOf(linkedDataset) !== null
+                  ? `${servedPathOf(linkedDataset)} is not a file of the folder served here now: choose a file here.`
+                  : "The file the link names is no longer open in this tab: choose it here."
+              }
             />
           )}
-          {file.error && <ErrorLine kind="protocol_error" message={file.error.message} />}
+          {file.error && <FileProblem message={file.error.message} />}
           {file.data?.errors.slice(0, 5).map((e) => (
-            <ErrorLine key={e.line} kind="protocol_error" message={`line ${e.line}: ${e.error}`} />
+            <FileProblem key={e.line} message={`line ${e.line}: ${e.error}`} />
           ))}
           {rollouts.length > 0 && (
             <div className={styles.controls}>

@@ -25,6 +25,15 @@ export function ErrorLine({ kind, message }: { kind: LiveErrorKind; message: str
   );
 }
 
+/** A problem with the file to replay (not a server's answer: no error kind of the live check). */
+export function FileProblem({ message }: { message: string }) {
+  return (
+    <p className={styles.error} role="alert" data-error-kind="file">
+      {message}
+    </p>
+  );
+}
+
 function Field({ label, value, testId }: { label: string; value: string; testId?: string }) {
   return (
     <>

@@ -21,9 +21,23 @@ const fake = vi.hoisted(() => ({
   ],
   mutate: vi.fn(),
   start: vi.fn(async () => undefined),
+  served: { reading: false, error: null as string | null },
+  named: [] as boolean[],
+  asked: [] as (string | null)[],
 }));
 vi.mock("next/navigation", () => ({ useSearchParams: () => fake.params }));
-vi.mock("@/hooks/data", () => ({ useDatasetFile: () => fake.linked }));
+vi.mock("@/hooks/data", () => ({
+  useDatasetFile: (dataset: string | null) => {
+    fake.asked.push(dataset);
+    return fake.linked;
+  },
+}));
+vi.mock("@/hooks/use-served-folder", () => ({
+  useServedFolder: (named: boolean) => {
+    fake.named.push(named);
+    return fake.served;
+  },
+}));
 vi.mock("./data", () => ({
   liveTarget: (url: string, timeoutMs: number) => ({ ok: true, target: { baseUrl: url, timeoutMs } }),
   useLiveConnect: () => ({ data: undefined, isPending: false, error: null, mutate: vi.fn() }),
@@ -41,9 +55,27 @@ beforeEach(() => {
   fake.linked = { data: undefined, isSuccess: false };
   fake.mutate.mockClear();
   fake.start.mockClear();
+  fake.served = { reading: false, error: null };
+  fake.named = [];
+  fake.asked = [];
 });
 
 describe("useLivePage", () => {
+  it("a link naming a served folder's file by path asks for it once the folder is read (a reload, a new tab)", () => {
+    fake.params = new URLSearchParams("dataset=served%3Adata%2Frun.jsonl&line=8");
+    fake.served = { reading: true, error: null };
+    const { rerender } = renderHook(() => useLivePage());
+    expect(fake.named.at(-1)).toBe(true);
+    expect(fake.asked.at(-1)).toBeNull();
+    fake.served = { reading: false, error: null };
+    rerender();
+    expect(fake.asked.at(-1)).toBe("served:data/run.jsonl");
+    // A dataset id names no served file: nothing to read for it.
+    fake.params = new URLSearchParams("dataset=d-1&line=8");
+    rerender();
+    expect(fake.named.at(-1)).toBe(false);
+  });
+
   it("a link from the inspector opens its file once, on the line it names", () => {
     fake.params = new URLSearchParams("dataset=d1&line=8");
     const { result, rerender } = renderHook(() => useLivePage());

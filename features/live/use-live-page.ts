@@ -2,10 +2,12 @@
 import { useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useDatasetFile } from "@/hooks/data";
+import { useServedFolder } from "@/hooks/use-served-folder";
 import { configRoutes } from "@/lib/folder";
 import type { Policy } from "@/lib/identity/types";
 import { DEFAULT_TIMEOUT_MS } from "@/lib/live";
 import { lineConfigs } from "@/lib/verify";
+import { servedPathOf } from "@/worker/protocol";
 import { liveTarget, useLiveConnect, useLiveRollouts, useLiveRun } from "./data";
 import {
   currentRollout,
@@ -37,7 +39,9 @@ export function useLivePage() {
   // line: the file is taken from the data worker, already chosen.
   const params = useSearchParams();
   const linkedDataset = params.get("dataset");
-  const linked = useDatasetFile(linkedDataset);
+  // A served folder's file, named by its path, is there once the folder is read (a reload, a new tab).
+  const served = useServedFolder(linkedDataset !== null && servedPathOf(linkedDataset) !== null);
+  const linked = useDatasetFile(served.reading ? null : linkedDataset);
   const lineParam = params.get("line");
   const taken = useRef(false);
   // Whether the file shown is the linked one (a file picked here has no folder configs).
@@ -88,6 +92,7 @@ export function useLivePage() {
     run,
     linkedDataset,
     linked,
+    servedError: served.error,
     target,
     rollouts,
     current,

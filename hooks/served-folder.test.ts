@@ -14,12 +14,12 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { listFolder } from "@/cli/view/files";
 import { listenView } from "@/cli/view/server";
 import { inProcessPool } from "@/worker/pool";
-import type { FolderEntry, SessionSummary } from "@/worker/protocol";
+import { type FolderEntry, fileRefOf, type SessionSummary, servedRef } from "@/worker/protocol";
 import { DataService } from "@/worker/service";
 import { folderEntriesFromDisk } from "@/worker/test-helpers";
 import { newPaths, servedEntries } from "./served";
 
-const EXAMPLES = path.resolve(__dirname, "../../fixtures/gym-examples/resources_servers");
+const EXAMPLES = path.resolve(__dirname, "../fixtures/gym-examples/resources_servers");
 const TOKEN = "t".repeat(48);
 const never = new AbortController().signal;
 const ignore = () => {};
@@ -47,7 +47,7 @@ async function serve(dir: string): Promise<{ name: string; entries: FolderEntry[
       headers: { ...Object.fromEntries(new Headers(init.headers)), "x-view-token": TOKEN },
     }),
   );
-  // The page's own reading of the listing (features/inspector/served.ts).
+  // The page's own reading of the listing (hooks/served.ts).
   return servedEntries();
 }
 
@@ -124,6 +124,50 @@ describe("a served folder is opened as a picked folder", () => {
     expect(viaServer.runs?.[0]?.metrics.map((m) => m.path)).toEqual(["data/example_metrics.json"]);
     expect(viaServer.metrics[0]?.map((view) => view.path)).toEqual(["data/example_metrics.json"]);
     expect(viaServer.files?.find((f) => f.path === "data/example.jsonl")?.role).toBe("inputs");
+  });
+});
+
+describe("a served folder's files named by path (links that outlive a reload)", () => {
+  it("finds the file at a served ref once the folder is read, the same file after it is read again", async () => {
+    const dir = path.join(EXAMPLES, "example_multi_step");
+    const served = await serve(dir);
+    const service = new DataService(inProcessPool());
+    const ref = servedRef("data/example_rollouts.jsonl");
+    // Nothing is read yet: a fresh page (a reload) finds nothing there until it reads the folder.
+    expect(service.get(ref)).toBeUndefined();
+    const first = await service.loadFolder(served.name, served.entries, never, ignore, null, {}, dir);
+    const file = first.datasets.find((d) => d.folder_path === "data/example_rollouts.jsonl");
+    expect(file).toBeDefined();
+    expect(service.get(ref)?.id).toBe(file?.id);
+    // Links write it by path, a file of another kind of folder by its id.
+    expect(file && fileRefOf(file, first)).toBe(ref);
+    expect(file && fileRefOf(file, { ...first, folder: null })).toBe(file?.id);
+    expect(service.get(servedRef("data/nothing.jsonl"))).toBeUndefined();
+    // Read again ("Read the folder again", a reload of "/"): the ref names the file the folder has now.
+    const again = await service.loadFolder(served.name, served.entries, never, ignore, null, {}, dir);
+    const now = again.datasets.find((d) => d.folder_path === "data/example_rollouts.jsonl");
+    expect(service.get(ref)?.id).toBe(now?.id);
+  });
+
+  it("names its files by their path on the serving machine in the commands a row gives", async () => {
+    // finance_agent_v2's server has no port here: each row says how to verify it through Gym's own /verify.
+    const dir = path.join(EXAMPLES, "finance_agent_v2");
+    const served = await serve(dir);
+    const service = new DataService(inProcessPool());
+    const summary = await service.loadFolder(served.name, served.entries, never, ignore, null, {}, dir);
+    await service.settled();
+    const rollouts = summary.datasets.find((d) => d.kind === "rollouts");
+    const messages = service
+      .changes(rollouts?.id ?? "", 0)
+      .entries.map((e) => e.error ?? "")
+      .filter((m) => m.includes("cli live"));
+    expect(messages.length).toBeGreaterThan(0);
+    for (const message of messages) {
+      expect(message).toContain(`--rollouts ${dir}/${rollouts?.folder_path}`);
+      expect(message).toContain(`+config_paths=[${dir}/configs/`);
+    }
+    const live = service.fileOf(rollouts?.id ?? "");
+    expect(live?.configs.every((config) => config.startsWith(`${dir}/`))).toBe(true);
   });
 });
 

@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import type { FolderEntry } from "@/worker/protocol";
+import { type LoadState, storedFolderRoles } from "./data";
 
 /** The server's routes (cli/view/server.ts). */
 export const SERVED_FILES_ROUTE = "/view-api/files";
@@ -21,6 +22,11 @@ const ListingSchema = z.object({
   files: z.array(z.object({ path: z.string(), bytes: z.number() })),
   hidden: z.array(z.string()).default([]),
 });
+
+/** From now on this tab shows the folder `cli view` serves (a link named its files: "/" then reads it too). */
+export function markServed(): void {
+  window.sessionStorage.setItem(SERVED_KEY, "1");
+}
 
 /** True when this tab shows a folder `cli view` serves. */
 export function servedFolder(): boolean {
@@ -77,4 +83,13 @@ export async function servedEntries(): Promise<{
   // would refuse it), it names them in the folder's summary.
   for (const path of listing.hidden) entries.push({ path, url: "", bytes: 0 });
   return { name: listing.name, root: listing.root, entries };
+}
+
+/**
+ * Reads the served folder into the worker as the inspector opens it: with the roles the user chose in it
+ * before (a reload, "Read the folder again", a link to /compare or /live opened afresh).
+ */
+export async function readServedFolder(load: LoadState["loadFolder"]): Promise<void> {
+  const { name, root, entries } = await servedEntries();
+  await load(name, entries, root === null ? {} : storedFolderRoles(root), root);
 }
