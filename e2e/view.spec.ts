@@ -312,6 +312,9 @@ test("/compare and /live links name the served folder's files by path: a reload 
   await expect(page).toHaveURL(/b=served%3Adata%2Fsecond_rollouts\.jsonl/);
   const summary = page.getByTestId("compare-summary");
   await expect(summary).toBeVisible();
+  // Both runs verified with the folder's task rows, as the inspector pairs them (not the recorded rewards).
+  await expect(summary).toContainText("5 of 5 pairs score the same");
+  await expect(summary).not.toContainText("as the files recorded them");
   const answer = (await summary.textContent()) ?? "";
   const shown = async (target: typeof page) => {
     await expect(target.locator("[data-picker=compare-a] [data-loaded]")).toHaveAttribute(

@@ -200,5 +200,10 @@ describe("the inspector's pairing on /compare", () => {
       { id: "d-none", kind: "rollouts", paired_inputs: null },
     ];
     expect(pairedInputsOf(session)).toEqual({ "d-run": "d-rows" });
+    // The served folder's files as links name them (by path): the pairing follows them there.
+    const paths: Record<string, string> = { "d-run": "data/r.jsonl", "d-rows": "data/rows.jsonl" };
+    expect(pairedInputsOf(session, (f) => (paths[f.id] ? `served:${paths[f.id]}` : f.id))).toEqual({
+      "served:data/r.jsonl": "served:data/rows.jsonl",
+    });
   });
 });

@@ -91,21 +91,22 @@ export function companionsOf(opened: Opened): Record<string, string> {
 
 /**
  * Rollouts files the inspector pairs with one inputs file (a folder's task rows, or inputs opened with
- * them), by dataset id: /compare verifies each with the same rows. A folder file paired with several
+ * them), as the page names them (`refOf`): /compare verifies each with the same rows. A folder file paired with several
  * task-row files, or with rows inside it, has no one file to offer: it is left to the picker.
  */
-export function pairedInputsOf(
-  session: readonly {
-    readonly id: string;
-    readonly kind: string;
-    readonly paired_inputs: string | null;
-  }[],
+export function pairedInputsOf<
+  F extends { readonly id: string; readonly kind: string; readonly paired_inputs: string | null },
+>(
+  session: readonly F[],
+  /** How the page names a file (worker/protocol fileRefOf: the served folder's files by path). */
+  refOf: (file: F) => string = (file) => file.id,
 ): Record<string, string> {
-  const inputs = new Set(session.filter((file) => file.kind === "inputs").map((file) => file.id));
+  const inputs = new Map(session.filter((file) => file.kind === "inputs").map((file) => [file.id, file]));
   return Object.fromEntries(
-    session.flatMap((file) =>
-      file.paired_inputs !== null && inputs.has(file.paired_inputs) ? [[file.id, file.paired_inputs]] : [],
-    ),
+    session.flatMap((file) => {
+      const paired = file.paired_inputs === null ? undefined : inputs.get(file.paired_inputs);
+      return paired === undefined ? [] : [[refOf(file), refOf(paired)]];
+    }),
   );
 }
 

@@ -57,7 +57,7 @@ export function useComparePage() {
   );
 
   // The inspector's pairing (a folder's task rows) stands unless inputs were opened here with the file.
-  const paired = useMemo(() => pairedInputsOf(session?.files ?? []), [session?.files]);
+  const paired = useMemo(() => pairedInputsOf(session?.files ?? [], (f) => fileRefOf(f, session)), [session]);
   /** The inputs file a rollouts file is verified with: the choice, its companion, or its bundled sample's. */
   const inputsFor = useCallback(
     (file: string, choice: string | null): string | null =>
