@@ -11,6 +11,7 @@ import {
   compareRuns,
   compareTasks,
   type PairReport,
+  recordedDifferText,
   repeatsText,
   taskLabel,
   tasksText,
@@ -186,6 +187,7 @@ export function formatCompare(report: CompareReport, a: string, b: string, lines
     // One file as a and b: its k-th rollout is joined with itself, no sample of another.
     ...(s.among_repeats > 0 && a !== b ? [`note: ${repeatsText(s.among_repeats, s.pairs, "a", "b")}`] : []),
     `reward parity ${percent(s.parity_rate)}, action parity ${s.with_calls === 0 && s.pairs > 0 ? "n/a (neither run makes a tool call)" : percent(s.action_parity_rate)}; rewards recomputed in ${s.recomputed} of ${s.pairs} pairs${s.recomputed < s.pairs ? " (the others compare the rewards the files recorded)" : ""}`,
+    ...[recordedDifferText(s.recorded_differ)].flatMap((text) => (text === null ? [] : [`note: ${text}`])),
     `same actions, same reward: ${s.same_actions_same_reward}`,
     `same actions, different reward: ${s.same_actions_different_reward} (only because of names, with calls on both sides and recomputed rewards: ${s.names_decided})`,
     `different actions: ${s.different_actions}`,

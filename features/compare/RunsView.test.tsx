@@ -137,6 +137,7 @@ describe("PairTable", () => {
         with_calls: 1,
         tasks_differ: 0,
         among_repeats: 0,
+        recorded_differ: 0,
       },
       pairs: [{ ...byInput, a: { ...byInput.a, line: 3 }, b: { ...byInput.b, line: 7 } }],
       tasks: {

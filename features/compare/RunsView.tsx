@@ -5,7 +5,7 @@ import { StatusBadge } from "@/components/badges";
 import chips from "@/components/chips.module.css";
 import { cx } from "@/components/cx";
 import { Name } from "@/components/Name";
-import { nameMismatchText, tasksText } from "@/lib/compare";
+import { nameMismatchText, recordedDifferText, tasksText } from "@/lib/compare";
 import { MEAN_DECIMALS } from "@/lib/metrics";
 import { RewardPair, styles, VerdictBadge } from "./common";
 import { type PairSort, VERDICT_ORDER, VERDICT_SLUGS, type VerdictSlug, verdictRank } from "./state";
@@ -91,6 +91,7 @@ export function CompareSummaryBand({ view }: { view: CompareView }) {
   const s = view.summary;
   // parity_rate is a share of pairs; the count reads better next to it.
   const rewardParity = s.parity_rate === null ? 0 : Math.round(s.parity_rate * s.pairs);
+  const recordedDiffer = recordedDifferText(s.recorded_differ);
   return (
     <div
       className={styles.summary}
@@ -111,6 +112,11 @@ export function CompareSummaryBand({ view }: { view: CompareView }) {
               ? " · as the files recorded them: no pair had both rewards recomputed"
               : ` · ${s.pairs - s.recomputed} as the files recorded them (not recomputed)`)}
         </span>
+        {recordedDiffer !== null && (
+          <span className={styles.statLabel} data-testid="recorded-differ" data-count={s.recorded_differ}>
+            {recordedDiffer}
+          </span>
+        )}
       </div>
       {s.with_calls === 0 && s.pairs > 0 ? (
         // The same actions of runs that make no call are no evidence: there is nothing to compare.

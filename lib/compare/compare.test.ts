@@ -5,7 +5,7 @@ import { canonicalJson } from "../jsonl";
 import { asRollout, narrowing } from "../schemas/test-helpers";
 import { indexInputs, knownTools, verifyRollout } from "../verify";
 import { actionsOf as actionsOfTyped } from "./actions";
-import { alignActions, compareRuns as compareRunsTyped, repeatsText } from "./compare";
+import { alignActions, compareRuns as compareRunsTyped, recordedDifferText, repeatsText } from "./compare";
 import { asHarness, editCalls, golden, goldenInputs, WA } from "./test-helpers";
 
 // lib takes Rollouts narrowed at the edge; these tests write plain JSON, narrowed here (failing loudly).
@@ -49,6 +49,27 @@ describe("compareRuns on an HTTP run and an MCP run of the same golden tasks", (
       expect(p.a.reward).toBe(bare[p.a.position]?.expected.contract.reward);
       expect(p.b.actions.map((a) => a.named_by)).toEqual(p.b.actions.map(() => "provenance"));
     }
+    expect(report.summary.recorded_differ).toBe(0);
+  });
+
+  it("says which pairs score the same here but recorded different rewards (the MCP run scored by alias names)", () => {
+    // The MCP run as Gym scored it before provenance: the recorded reward its verifier gave the alias names.
+    const mcp = http.map((r) => {
+      const rollout = asHarness(r, "hermes-legacy", true);
+      const recorded = verifyRollout(asRollout(asHarness(r, "hermes-legacy", false)), { server: WA }).reward;
+      return typeof rollout === "object" && rollout !== null ? { ...rollout, reward: recorded } : rollout;
+    });
+    const report = compareRuns(http, mcp);
+    const differ = report.pairs.filter(
+      (p) => p.same_reward && p.a.recorded_reward !== p.b.recorded_reward,
+    ).length;
+    expect(differ).toBeGreaterThan(0);
+    expect(report.summary.parity_rate).toBe(1);
+    expect(report.summary.recorded_differ).toBe(differ);
+    expect(recordedDifferText(differ)).toMatch(
+      /^\d+ pairs? scores? the same here but recorded different rewards/,
+    );
+    expect(recordedDifferText(0)).toBeNull();
   });
 
   it("flags same actions with a different reward as the identity bug when the map is missing", () => {

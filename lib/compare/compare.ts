@@ -138,6 +138,11 @@ export interface CompareSummary {
   readonly tasks_differ: number;
   /** Pairs joined among several rollouts of one key (see PairReport.repeats). */
   readonly among_repeats: number;
+  /**
+   * Pairs whose recomputed rewards agree but whose recorded ones differ: a file recorded a reward its
+   * verifier does not give now (the inspector's drift), which reward parity alone would hide.
+   */
+  readonly recorded_differ: number;
 }
 
 export interface CompareReport {
@@ -407,6 +412,14 @@ export function compareRuns(
       with_calls: reports.filter((r) => r.a.actions.length > 0 || r.b.actions.length > 0).length,
       tasks_differ: reports.filter((r) => r.tasks_differ).length,
       among_repeats: reports.filter((r) => r.repeats !== null).length,
+      recorded_differ: reports.filter(
+        (r) =>
+          r.reward_basis === "recomputed" &&
+          r.same_reward &&
+          r.a.recorded_reward !== null &&
+          r.b.recorded_reward !== null &&
+          r.a.recorded_reward !== r.b.recorded_reward,
+      ).length,
     },
   };
 }
@@ -440,6 +453,16 @@ export function nameMismatchText(mismatch: NameMismatch): string {
  * The sentence for pairs joined among repeats (CompareSummary.among_repeats), the same in every front end; `a`
  * and `b` as each names the sides.
  */
+/**
+ * The sentence for pairs that score the same recomputed but recorded different rewards
+ * (CompareSummary.recorded_differ), the same in every front end; null when there are none.
+ */
+export function recordedDifferText(count: number): string | null {
+  if (count === 0) return null;
+  const pairs = count === 1 ? "1 pair scores" : `${count} pairs score`;
+  return `${pairs} the same here but recorded different rewards in the files: a recorded reward is not what its verifier gives now (the inspector counts it as drift)`;
+}
+
 export function repeatsText(count: number, pairs: number, a: string, b: string): string {
   return `${count} of ${pairs} pairs join one of several rollouts of a task (the same task input in ${a} or ${b}) in file order: their verdicts and parities compare two samples of a task, not one rollout run twice`;
 }

@@ -27,6 +27,7 @@ export {
   type PairRepeats,
   type PairReport,
   pairRollouts,
+  recordedDifferText,
   repeatsText,
   type SideReport,
   type StepKind,
