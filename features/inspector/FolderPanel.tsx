@@ -2,6 +2,7 @@
 import { useState } from "react";
 import badges from "@/components/badges.module.css";
 import { cx } from "@/components/cx";
+import { PathText } from "@/components/PathText";
 import {
   FILE_ROLE_LABEL,
   FILE_ROLES,
@@ -162,7 +163,9 @@ export function FolderPanel({
           <tbody>
             {folder.files.map((file) => (
               <tr key={file.path} data-folder-file={file.path} data-role={file.role}>
-                <td className="mono">{file.path}</td>
+                <td className="mono">
+                  <PathText path={file.path} />
+                </td>
                 <td>
                   <select
                     value={file.role}

@@ -134,9 +134,10 @@ function jsonlRole(file: FolderFile, head: string): Omit<RoleDecision, "path" | 
       rollouts++;
     else if (isInputRow(value)) inputs++;
   }
-  // Only the start of a large file is read for its role: say so, or "3 lines" reads as the whole file's.
+  // Only the start of a large file is read for its role: say so, or "3 lines" reads as the whole file's. A
+  // whole file's count is of when it was read: a followed file grows past it.
   const of = file.complete
-    ? `${lines.length} ${lines.length === 1 ? "line" : "lines"}`
+    ? `${lines.length} ${lines.length === 1 ? "line" : "lines"} (when read)`
     : `the first ${lines.length} ${lines.length === 1 ? "line" : "lines"} (its first ${ROLE_SNIFF_BYTES / 1024} KiB, read for its role)`;
   if (rollouts > 0) {
     return {
