@@ -257,7 +257,9 @@ describe("a JSONL file's role and why", () => {
   const line = JSON.stringify({ response: { output: [] }, reward: 0 });
 
   it("counts the whole file's lines when it was read whole", () => {
-    expect(role(`${line}\n${line}\n`, true)).toBe("2 of 2 lines (when read) carry a response: Gym's rollouts.");
+    expect(role(`${line}\n${line}\n`, true)).toBe(
+      "2 of 2 lines (when read) carry a response: Gym's rollouts.",
+    );
   });
 
   it("says only the start of a large file was read (Gym's tau2 rollouts: 3 whole lines in it, of 5)", () => {
