@@ -368,6 +368,10 @@ test("/compare never reads an unscored or call-free difference as the names': ma
   await expect(page.getByTestId("whatif-input")).toContainText(
     "Task row in math_advanced_calculations/data/example.jsonl: Not paired",
   );
+  // Why it did not pair is said once, not again at the end of the unverified line's sentence.
+  const verdict = (await page.getByTestId("whatif-verdict").textContent()) ?? "";
+  expect(verdict).toContain("it did not pair with the open inputs.");
+  expect(verdict.split("Not paired:").length - 1).toBe(1);
 
   await page.locator("[data-tab=runs]").click();
   const option = page.getByTestId("compare-a-select").locator("option[value^='d-']", {
