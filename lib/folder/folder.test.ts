@@ -5,7 +5,14 @@ import { configRoutes, readGymConfig } from "./config";
 import { readLine, unparsedLine } from "./lines";
 import { readGymMetrics } from "./metrics";
 import { comparePaths, datasetOf, metricsRun, planFolder, runMetrics } from "./plan";
-import { fileRole, HIDDEN_NAMED_MAX, hiddenEntries, hiddenText, ROLE_SNIFF_BYTES } from "./roles";
+import {
+  type FileRole,
+  fileRole,
+  HIDDEN_NAMED_MAX,
+  hiddenEntries,
+  hiddenText,
+  ROLE_SNIFF_BYTES,
+} from "./roles";
 import { decideFolder, GYM_EXAMPLE_FOLDERS, GYM_EXAMPLES, walkFiles } from "./test-helpers";
 
 const EXAMPLES = GYM_EXAMPLES;
@@ -168,6 +175,31 @@ describe("roles and plans over every Gym example folder", () => {
     const aviary = plan.runs.find((r) => r.rollouts === "aviary/data/example_rollouts.jsonl");
     expect(aviary?.configs.every((c) => c.startsWith("aviary/configs/"))).toBe(true);
     expect(aviary?.inputs).toEqual(["aviary/data/example.jsonl"]);
+  });
+
+  it("gives a run without configs or task rows of its own none of its sibling runs' (a folder served from above)", () => {
+    const d = (path: string, role: FileRole) => ({ path, role, reason: "", chosen: false });
+    const read = readGymConfig(
+      "wa/configs/wa.yaml",
+      "wa:\n  resources_servers:\n    wa: {entrypoint: app.py}\n",
+    );
+    if (!read.ok) throw new Error(read.message);
+    const plan = planFolder([
+      d("calendar/data/rollouts.jsonl", "rollouts"),
+      { ...d("wa/configs/wa.yaml", "config"), config: read.config },
+      d("wa/data/example.jsonl", "inputs"),
+      d("wa/data/example_rollouts.jsonl", "rollouts"),
+      d("shared/tasks.jsonl", "inputs"),
+      d("runs/http.jsonl", "rollouts"),
+      d("runs/mcp.jsonl", "rollouts"),
+    ]);
+    const of = (rollouts: string) => plan.runs.find((r) => r.rollouts === rollouts);
+    // calendar: wa's rows and configs belong to wa's run; a folder of task rows alone is anyone's.
+    expect(of("calendar/data/rollouts.jsonl")?.inputs).toEqual(["shared/tasks.jsonl"]);
+    expect(of("calendar/data/rollouts.jsonl")?.configs).toEqual([]);
+    expect(of("wa/data/example_rollouts.jsonl")?.configs).toEqual(["wa/configs/wa.yaml"]);
+    expect(of("wa/data/example_rollouts.jsonl")?.inputs).toEqual(["wa/data/example.jsonl"]);
+    expect(of("runs/mcp.jsonl")?.inputs).toEqual(["shared/tasks.jsonl"]);
   });
 });
 

@@ -69,11 +69,34 @@ const dirname = (path: string) => {
 
 const inside = (dir: string, path: string) => dir === "" || path.startsWith(`${dir}/`);
 
-/** The files of `role` under the nearest ancestor directory of `path` that holds any. */
-export function nearest(path: string, files: readonly string[]): string[] {
+/** The top directory of `path` below `dir` (`path` inside `dir`), or null when `path` is directly in `dir`. */
+function childOf(dir: string, path: string): string | null {
+  const rest = dir === "" ? path : path.slice(dir.length + 1);
+  const cut = rest.indexOf("/");
+  return cut < 0 ? null : rest.slice(0, cut);
+}
+
+/**
+ * The files of `role` under the nearest ancestor directory of `path` that holds any, leaving out the
+ * subdirectories of that ancestor that hold other runs (`runs`: the rollouts files): a folder served from
+ * above several runs (`runs/a/…`, `runs/b/…`) gives a run without configs of its own none of its siblings'
+ * configs or task rows, while a run's own `configs/` beside its `data/` (Gym's layout) is its.
+ */
+export function nearest(path: string, files: readonly string[], runs: readonly string[] = []): string[] {
   let dir = dirname(path);
   for (;;) {
-    const found = files.filter((f) => f !== path && inside(dir, f));
+    const own = childOf(dir, path);
+    const otherRuns = new Set(
+      runs.flatMap((run) => {
+        const child = inside(dir, run) ? childOf(dir, run) : null;
+        return child !== null && child !== own ? [child] : [];
+      }),
+    );
+    const found = files.filter((f) => {
+      if (f === path || !inside(dir, f)) return false;
+      const child = childOf(dir, f);
+      return child === null || !otherRuns.has(child);
+    });
     if (found.length > 0 || dir === "") return found;
     dir = dirname(dir);
   }
@@ -130,7 +153,7 @@ export function planFolder(decisions: readonly RoleDecision[]): FolderPlan {
   const inputs = byRole("inputs");
   const metrics = byRole("metrics");
   const rolloutFiles = byRole("rollouts");
-  const nearestMetrics = new Map(rolloutFiles.map((r) => [r, nearest(r, metrics)] as const));
+  const nearestMetrics = new Map(rolloutFiles.map((r) => [r, nearest(r, metrics, rolloutFiles)] as const));
   const owner = new Map(
     metrics.map((m) => [
       m,
@@ -141,12 +164,12 @@ export function planFolder(decisions: readonly RoleDecision[]): FolderPlan {
     ]),
   );
   const runs = rolloutFiles.map((rollouts): RunPlan => {
-    const mine = nearest(rollouts, configFiles);
+    const mine = nearest(rollouts, configFiles, rolloutFiles);
     return {
       rollouts,
       configs: mine,
       routes: configRoutes(mine.flatMap((p) => configs.get(p) ?? [])),
-      inputs: nearest(rollouts, inputs),
+      inputs: nearest(rollouts, inputs, rolloutFiles),
       metrics: (nearestMetrics.get(rollouts) ?? []).filter((m) => owner.get(m) === rollouts),
     };
   });
