@@ -100,6 +100,8 @@ export interface ConfigMiss {
   readonly reason: string;
   /** The agent named is none of the configs' agents (not: an agent they declare that routes nowhere). */
   readonly undeclared?: true;
+  /** There is no config to route by at all. */
+  readonly no_configs?: true;
 }
 
 /** The routes of a folder's configs, merged as Gym merges its config_paths (one global dictionary). */
@@ -196,7 +198,8 @@ export function configRoutes(configs: readonly GymConfig[]): ConfigRoutes {
   }
 
   const route = (agentName: string | null): ConfigRoute | ConfigMiss => {
-    if (configs.length === 0) return { server: null, reason: "No Gym config is open beside this file." };
+    if (configs.length === 0)
+      return { server: null, reason: "No Gym config is open beside this file.", no_configs: true };
     if (routed.length === 0) {
       // Gym's resources-only fallback: one instance takes every line, whatever its agent_ref.
       if (instances.size === 1) {

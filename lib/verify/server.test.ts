@@ -186,6 +186,20 @@ describe("the agent a line is routed by", () => {
     expect(own.reason).toMatch(/^Agent agent_a calls srv_a/);
   });
 
+  it("says why the configs did not route a line that its environment_name routes instead", () => {
+    const renamed = { ...line, agent_ref: { name: "http_agent" }, environment_name: "kind_a" };
+    const chosen = chooseServer(renamed, { config });
+    expect(chosen).toMatchObject({ server: "kind_a", source: "environment_name" });
+    expect(chosen.reason).toBe(
+      "The line's environment_name is kind_a. The folder's configs do not route it (agent_ref.name http_agent is not an agent of this folder's configs (they declare agent_a, agent_b)): Gym's reverify, which routes by them alone, would not send it there.",
+    );
+    // Without configs there is nothing to say about them.
+    expect(chooseServer(renamed, { config: configRoutes([]) }).reason).toBe(
+      "The line's environment_name is kind_a.",
+    );
+    expect(chooseServer(renamed).reason).toBe("The line's environment_name is kind_a.");
+  });
+
   it("never routes a row's declared agent that routes nowhere as if it named none", () => {
     // agent_x is declared but names no resources_server: Gym's reverify would fail on it, so does this.
     // With agent_a the only agent that routes, a line without an agent would go to kind_a.

@@ -98,6 +98,8 @@ export interface ConfigRouter {
     readonly files?: readonly string[];
     /** No route because the agent named is none of the configs' agents. */
     readonly undeclared?: true;
+    /** No route because there is no config. */
+    readonly no_configs?: true;
   };
 }
 
@@ -223,6 +225,9 @@ export function chooseServer(rollout: Rollout, options: ServerChoiceOptions = {}
     };
   }
   const notes: string[] = [];
+  // Why the folder's configs did not route the line, when there are any: said beside the evidence that chose
+  // the server instead (Gym's reverify routes by the configs alone, so that line would not be routed there).
+  let unrouted = "";
   if (options.config !== undefined && options.config !== null) {
     const { routed, from } = routeLine(options.config, rollout, options.input);
     if (routed.server !== null) {
@@ -235,6 +240,8 @@ export function chooseServer(rollout: Rollout, options: ServerChoiceOptions = {}
       };
     }
     notes.push(lowerFirst(routed.reason.replace(/\.$/, "")));
+    if (routed.no_configs !== true)
+      unrouted = ` The folder's configs do not route it (${notes[0]}): Gym's reverify, which routes by them alone, would not send it there.`;
   }
   const own = environmentName(rollout);
   if (own !== null) {
@@ -242,7 +249,7 @@ export function chooseServer(rollout: Rollout, options: ServerChoiceOptions = {}
       server: own,
       source: "environment_name",
       candidates: [],
-      reason: `The line's environment_name is ${own}.`,
+      reason: `The line's environment_name is ${own}.${unrouted}`,
     };
   }
   const fromInput = options.input === undefined ? null : environmentName(options.input);
@@ -251,7 +258,7 @@ export function chooseServer(rollout: Rollout, options: ServerChoiceOptions = {}
       server: fromInput,
       source: "input",
       candidates: [],
-      reason: `The paired input row's environment_name is ${fromInput}.`,
+      reason: `The paired input row's environment_name is ${fromInput}.${unrouted}`,
     };
   }
   const candidates: string[] = [];
