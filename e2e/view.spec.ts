@@ -368,6 +368,29 @@ test("a file that appears in the served folder (a second run's output) is named,
   await expect(page.getByTestId("served-new-files")).toHaveCount(0);
 });
 
+test("a served folder's Gym config or metrics file changed or deleted is said, until the folder is read again", async ({
+  page,
+}) => {
+  const copy = path.join(base, "config-edit-run");
+  cpSync(path.join(ROOT, "fixtures/gym-examples/resources_servers/example_multi_step"), copy, {
+    recursive: true,
+  });
+  await page.goto((await startView(copy)).toString());
+  await waitReady(page);
+  const notice = page.getByTestId("served-changed-files");
+  await expect(notice).toHaveCount(0);
+  appendFileSync(path.join(copy, "configs/example_multi_step.yaml"), "\n# edited\n");
+  rmSync(path.join(copy, "data/example_metrics.json"));
+  await expect(notice).toContainText(
+    "2 Gym config and metrics files changed in the served folder since it was read: configs/example_multi_step.yaml, data/example_metrics.json (gone).",
+    { timeout: 15_000 },
+  );
+  await notice.getByRole("button", { name: "Read the folder again" }).click();
+  await waitReady(page);
+  await expect(notice).toHaveCount(0);
+  await expect(page.getByTestId("gym-metrics")).toHaveCount(0);
+});
+
 test("a view that stops answering is said: the page never claims to follow it", async ({ page }) => {
   const gone = path.join(base, "gone-run");
   mkdirSync(gone);

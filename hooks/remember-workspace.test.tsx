@@ -24,6 +24,7 @@ function session(
       reason: "Chosen by you.",
       chosen: true,
       dataset: null,
+      bytes: 100,
     })),
     runs: [],
   };

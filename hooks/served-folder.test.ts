@@ -17,7 +17,7 @@ import { inProcessPool } from "@/worker/pool";
 import { type FolderEntry, fileRefOf, type SessionSummary, servedRef } from "@/worker/protocol";
 import { DataService } from "@/worker/service";
 import { folderEntriesFromDisk } from "@/worker/test-helpers";
-import { newPaths, servedEntries } from "./served";
+import { changedFiles, changedFilesText, newPaths, servedEntries } from "./served";
 
 const EXAMPLES = path.resolve(__dirname, "../fixtures/gym-examples/resources_servers");
 const TOKEN = "t".repeat(48);
@@ -168,6 +168,33 @@ describe("a served folder's files named by path (links that outlive a reload)", 
     }
     const live = service.fileOf(rollouts?.id ?? "");
     expect(live?.configs.every((config) => config.startsWith(`${dir}/`))).toBe(true);
+  });
+});
+
+describe("changedFiles", () => {
+  const opened = [
+    { path: "configs/a.yaml", role: "config", bytes: 10 },
+    { path: "data/example_metrics.json", role: "metrics", bytes: 20 },
+    { path: "data/r.jsonl", role: "rollouts", bytes: 30 },
+    { path: "notes.txt", role: "ignore", bytes: 40 },
+  ];
+  it("names the configs and metrics files whose size changed or that are gone; the worker watches the rest", () => {
+    const same = opened.map(({ path, bytes }) => ({ path, bytes }));
+    expect(changedFiles(same, opened)).toEqual([]);
+    const now = [
+      { path: "configs/a.yaml", bytes: 11 },
+      { path: "data/r.jsonl", bytes: 999 },
+      { path: "notes.txt", bytes: 1 },
+    ];
+    const changed = changedFiles(now, opened);
+    expect(changed).toEqual([
+      { path: "configs/a.yaml", gone: false },
+      { path: "data/example_metrics.json", gone: true },
+    ]);
+    expect(changedFilesText(changed)).toBe(
+      "2 Gym config and metrics files changed in the served folder since it was read: configs/a.yaml, data/example_metrics.json (gone). The rows are routed, and Gym's numbers compared, with them as first read.",
+    );
+    expect(changedFilesText([])).toBeNull();
   });
 });
 

@@ -52,9 +52,56 @@ async function servedListing(): Promise<z.infer<typeof ListingSchema>> {
   return ListingSchema.parse(await response.json());
 }
 
-/** The served folder's file paths now (its listing, hidden entries aside). */
-export async function servedPaths(): Promise<string[]> {
-  return (await servedListing()).files.map((file) => file.path);
+/** A file of the served folder's listing: its path and its size now. */
+export interface ListedFile {
+  readonly path: string;
+  readonly bytes: number;
+}
+
+/** The served folder's files now (its listing, hidden entries aside). */
+export async function servedFiles(): Promise<ListedFile[]> {
+  return (await servedListing()).files.map(({ path, bytes }) => ({ path, bytes }));
+}
+
+/**
+ * The opened folder's Gym configs and metrics files that changed size or are gone from the listing since they
+ * were read: what the page shows was routed and compared with them as first read. (Its rollouts and task-rows
+ * files are watched by the worker, byte by byte.)
+ */
+export function changedFiles(
+  listing: readonly ListedFile[],
+  opened: readonly { readonly path: string; readonly role: string; readonly bytes: number }[],
+): ChangedFile[] {
+  const now = new Map(listing.map((file) => [file.path, file.bytes]));
+  return opened.flatMap((file) => {
+    if (file.role !== "config" && file.role !== "metrics") return [];
+    const bytes = now.get(file.path);
+    return bytes === file.bytes ? [] : [{ path: file.path, gone: bytes === undefined }];
+  });
+}
+
+/** A served folder's config or metrics file no longer as read. */
+export interface ChangedFile {
+  readonly path: string;
+  readonly gone: boolean;
+}
+
+/** Files named in a notice before "and N more". */
+const CHANGED_NAMED = 3;
+
+/** The notice's sentence for changed configs and metrics files (none: null). */
+export function changedFilesText(changed: readonly ChangedFile[]): string | null {
+  if (changed.length === 0) return null;
+  const named = changed
+    .slice(0, CHANGED_NAMED)
+    .map((file) => `${file.path}${file.gone ? " (gone)" : ""}`)
+    .join(", ");
+  const more = changed.length > CHANGED_NAMED ? ` and ${changed.length - CHANGED_NAMED} more` : "";
+  const what =
+    changed.length === 1
+      ? `A Gym config or metrics file changed`
+      : `${changed.length} Gym config and metrics files changed`;
+  return `${what} in the served folder since it was read: ${named}${more}. The rows are routed, and Gym's numbers compared, with ${changed.length === 1 ? "it" : "them"} as first read.`;
 }
 
 /** Paths of the listing that the opened folder does not have, in the listing's order. */

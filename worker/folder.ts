@@ -182,6 +182,9 @@ export function isServed(folder: Pick<OpenedFolder, "entries">): boolean {
 export function folderSummary(folder: OpenedFolder): FolderSummary {
   const id = (path: string) => folder.datasets.get(path)?.id ?? null;
   const head = (path: string) => folder.heads.find((h) => h.path === path)?.head ?? null;
+  const sizes = new Map(
+    folder.entries.map((entry) => [entry.path, "file" in entry ? entry.file.size : entry.bytes]),
+  );
   return {
     name: folder.name,
     picked: folder.picked,
@@ -194,6 +197,7 @@ export function folderSummary(folder: OpenedFolder): FolderSummary {
       reason: d.reason,
       chosen: d.chosen,
       dataset: id(d.path),
+      bytes: sizes.get(d.path) ?? 0,
     })),
     runs: folder.plan.runs.map((planned) => ({
       rollouts: planned.rollouts,

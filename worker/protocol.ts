@@ -186,6 +186,8 @@ export interface FolderFileView {
   readonly chosen: boolean;
   /** The dataset it was read into (rollouts and task rows), or null. */
   readonly dataset: string | null;
+  /** Its size when the folder was read (a served folder's listing says when it changes). */
+  readonly bytes: number;
 }
 
 /** One rollouts file of the folder with what goes with it (lib/folder planFolder). */

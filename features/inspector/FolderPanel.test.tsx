@@ -153,6 +153,7 @@ describe("FolderPanel", () => {
     reason: `why ${path}`,
     chosen: false,
     dataset: null,
+    bytes: 100,
   });
   const run: FolderRunView = {
     rollouts: "data/example_rollouts.jsonl",

@@ -71,7 +71,7 @@ vi.mock("@/hooks/data", async (actual) => ({
   useReanalyze: () => ({ reanalyze: async () => {}, pending: false }),
 }));
 // A served folder's listing is asked for only when the tab shows one: none here.
-vi.mock("./use-served-new-files", () => ({ useServedNewFiles: () => [] }));
+vi.mock("./use-served-new-files", () => ({ useServedNewFiles: () => ({ added: [], changed: [] }) }));
 vi.mock("./use-restore-workspace", () => ({
   useRestoreWorkspace: () => ({ restoring: false, servedError: null, endRestoring: () => {} }),
 }));

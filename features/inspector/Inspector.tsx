@@ -28,7 +28,7 @@ import {
 } from "@/hooks/data";
 import { fileLabels } from "@/hooks/file-labels";
 import { bundledSample } from "@/hooks/samples";
-import { servedFolder } from "@/hooks/served";
+import { changedFilesText, servedFolder } from "@/hooks/served";
 import type { DatasetSummary } from "@/hooks/types";
 import { sameStrings, useStable, useStableCallback } from "@/hooks/use-stable";
 import { useStages } from "@/hooks/use-stages";
@@ -148,7 +148,9 @@ export function Inspector() {
   );
   const wholeFolder = useWholeFolderView(fileFolder === null ? [] : folderFiles).data ?? null;
   const served = servedFolder();
-  const newFiles = useServedNewFiles(folder, served);
+  const servedChanges = useServedNewFiles(folder, served);
+  const newFiles = servedChanges.added;
+  const changedText = changedFilesText(servedChanges.changed);
   // A served folder is read again from the server, as at first (the tab keeps it served); a picked one is
   // picked again.
   const readAgain = served ? { onReadAgain: readServedAgain } : {};
@@ -316,6 +318,14 @@ export function Inspector() {
               Read the folder again
             </button>{" "}
             to add {newFiles.length === 1 ? "it" : "them"}.
+          </div>
+        )}
+        {changedText !== null && (
+          <div className="banner" data-testid="served-changed-files">
+            {changedText}{" "}
+            <button type="button" className="link-button" onClick={readServedAgain}>
+              Read the folder again
+            </button>
           </div>
         )}
         {folderInputs.map((changed) =>
