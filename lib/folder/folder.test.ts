@@ -200,6 +200,17 @@ describe("roles and plans over every Gym example folder", () => {
     expect(of("wa/data/example_rollouts.jsonl")?.configs).toEqual(["wa/configs/wa.yaml"]);
     expect(of("wa/data/example_rollouts.jsonl")?.inputs).toEqual(["wa/data/example.jsonl"]);
     expect(of("runs/mcp.jsonl")?.inputs).toEqual(["shared/tasks.jsonl"]);
+    // One Gym folder (its configs beside its runs) shares its task rows with a run of the user's in it.
+    const gym = planFolder([
+      { ...d("configs/wa.yaml", "config"), config: read.config },
+      d("data/example.jsonl", "inputs"),
+      d("data/example_rollouts.jsonl", "rollouts"),
+      d("results/run.jsonl", "rollouts"),
+    ]);
+    expect(gym.runs.find((r) => r.rollouts === "results/run.jsonl")).toMatchObject({
+      inputs: ["data/example.jsonl"],
+      configs: ["configs/wa.yaml"],
+    });
   });
 });
 

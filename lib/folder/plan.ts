@@ -77,25 +77,36 @@ function childOf(dir: string, path: string): string | null {
 }
 
 /**
- * The files of `role` under the nearest ancestor directory of `path` that holds any, leaving out the
- * subdirectories of that ancestor that hold other runs (`runs`: the rollouts files): a folder served from
- * above several runs (`runs/a/…`, `runs/b/…`) gives a run without configs of its own none of its siblings'
- * configs or task rows, while a run's own `configs/` beside its `data/` (Gym's layout) is its.
+ * The files of `role` under the nearest ancestor directory of `path` that holds any. Above a run's own Gym
+ * folder that directory may hold other runs: a folder of several runs opened from above (`runs/a/…`,
+ * `runs/b/…`, no config of its own outside them) gives a run without configs or task rows of its own none of
+ * its sibling runs'. A Gym folder (`configs` beside its runs: `data/example_rollouts.jsonl` and a user's
+ * `results/run.jsonl`) shares its files among its runs. `runs`: the rollouts files; `configs`: the configs.
  */
-export function nearest(path: string, files: readonly string[], runs: readonly string[] = []): string[] {
+export function nearest(
+  path: string,
+  files: readonly string[],
+  runs: readonly string[] = [],
+  configs: readonly string[] = [],
+): string[] {
   let dir = dirname(path);
   for (;;) {
     const own = childOf(dir, path);
-    const otherRuns = new Set(
+    const runChildren = new Set(
       runs.flatMap((run) => {
         const child = inside(dir, run) ? childOf(dir, run) : null;
-        return child !== null && child !== own ? [child] : [];
+        return child === null ? [] : [child];
       }),
     );
+    const gymFolder = configs.some((config) => {
+      if (!inside(dir, config)) return false;
+      const child = childOf(dir, config);
+      return child === null || !runChildren.has(child);
+    });
     const found = files.filter((f) => {
       if (f === path || !inside(dir, f)) return false;
       const child = childOf(dir, f);
-      return child === null || !otherRuns.has(child);
+      return gymFolder || child === null || child === own || !runChildren.has(child);
     });
     if (found.length > 0 || dir === "") return found;
     dir = dirname(dir);
@@ -153,7 +164,9 @@ export function planFolder(decisions: readonly RoleDecision[]): FolderPlan {
   const inputs = byRole("inputs");
   const metrics = byRole("metrics");
   const rolloutFiles = byRole("rollouts");
-  const nearestMetrics = new Map(rolloutFiles.map((r) => [r, nearest(r, metrics, rolloutFiles)] as const));
+  const nearestMetrics = new Map(
+    rolloutFiles.map((r) => [r, nearest(r, metrics, rolloutFiles, configFiles)] as const),
+  );
   const owner = new Map(
     metrics.map((m) => [
       m,
@@ -164,12 +177,12 @@ export function planFolder(decisions: readonly RoleDecision[]): FolderPlan {
     ]),
   );
   const runs = rolloutFiles.map((rollouts): RunPlan => {
-    const mine = nearest(rollouts, configFiles, rolloutFiles);
+    const mine = nearest(rollouts, configFiles, rolloutFiles, configFiles);
     return {
       rollouts,
       configs: mine,
       routes: configRoutes(mine.flatMap((p) => configs.get(p) ?? [])),
-      inputs: nearest(rollouts, inputs, rolloutFiles),
+      inputs: nearest(rollouts, inputs, rolloutFiles, configFiles),
       metrics: (nearestMetrics.get(rollouts) ?? []).filter((m) => owner.get(m) === rollouts),
     };
   });
