@@ -53,6 +53,28 @@ describe("cli compare", () => {
     // Each pair is named by its lines: a's line 1 with b's line 1 (Gym's indices), and so on.
     expect(io.out()).toMatch(/^a 1 · b 1 {2}/m);
     expect(io.out()).not.toContain("one of several");
+    expect(io.out()).not.toContain("recorded different rewards");
+  });
+
+  it("says how many pairs score the same but recorded different rewards (an MCP run recorded before provenance)", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "compare-recorded-"));
+    const http = join(dir, "http.jsonl");
+    const mcp = join(dir, "mcp.jsonl");
+    await writeFile(http, `${bare.map((g) => g.text).join("\n")}\n`);
+    // With its provenance map now (it scores as HTTP), the reward it recorded without: 0 on every task.
+    const recorded = bare.map((g) => {
+      const rollout = asHarness(g.rollout, "openclaw", true);
+      return JSON.stringify(
+        typeof rollout === "object" && rollout !== null ? { ...rollout, reward: 0 } : rollout,
+      );
+    });
+    await writeFile(mcp, `${recorded.join("\n")}\n`);
+    const io = memoryIo();
+    expect(await run([http, mcp], io)).toBe(0);
+    const wins = bare.filter((g) => g.expected.contract.reward === 1).length;
+    expect(io.out()).toContain(
+      `note: ${wins} pairs score the same here but recorded different rewards in the files: a recorded reward is not what its verifier gives here`,
+    );
   });
 
   it("says which pairs join one of several rollouts of a task, by their lines (the golden runs' repeats)", async () => {

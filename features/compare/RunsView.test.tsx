@@ -5,7 +5,7 @@
 import { cleanup, render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { styles, VerdictBadge } from "./common";
-import { NameMismatch, PairTable, sharedErrors, TaskTable } from "./RunsView";
+import { CompareSummaryBand, NameMismatch, PairTable, sharedErrors, TaskTable } from "./RunsView";
 import type { CompareView, PairRow } from "./types";
 
 function pair(verdict: PairRow["verdict"]): PairRow {
@@ -161,6 +161,16 @@ describe("PairTable", () => {
     const twoTasks = { ...view, pairs: [{ ...pair("same actions, different reward"), tasks_differ: true }] };
     const other = renderTable(twoTasks);
     expect(other.getByTestId("tasks-differ")).toHaveTextContent("Different tasks");
+    cleanup();
+    // The summary says the pairs that score the same but recorded different rewards, only when there are some.
+    expect(render(<CompareSummaryBand view={view} />).queryByTestId("recorded-differ")).toBeNull();
+    cleanup();
+    const band = render(
+      <CompareSummaryBand view={{ ...view, summary: { ...view.summary, recorded_differ: 1 } }} />,
+    );
+    expect(band.getByTestId("recorded-differ")).toHaveTextContent(
+      "1 pair scores the same here but recorded different rewards in the files",
+    );
   });
 });
 

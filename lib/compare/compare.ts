@@ -450,19 +450,21 @@ export function nameMismatchText(mismatch: NameMismatch): string {
 }
 
 /**
- * The sentence for pairs joined among repeats (CompareSummary.among_repeats), the same in every front end; `a`
- * and `b` as each names the sides.
- */
-/**
  * The sentence for pairs that score the same recomputed but recorded different rewards
- * (CompareSummary.recorded_differ), the same in every front end; null when there are none.
+ * (CompareSummary.recorded_differ), the same in every front end; null when there are none. It says no more
+ * than that: which side's recorded reward is off, and why (scored without the map, another verifier), is
+ * each rollout's why-zero in the inspector.
  */
 export function recordedDifferText(count: number): string | null {
   if (count === 0) return null;
   const pairs = count === 1 ? "1 pair scores" : `${count} pairs score`;
-  return `${pairs} the same here but recorded different rewards in the files: a recorded reward is not what its verifier gives now (the inspector counts it as drift)`;
+  return `${pairs} the same here but recorded different rewards in the files: a recorded reward is not what its verifier gives here (each rollout's why-zero in the inspector says why)`;
 }
 
+/**
+ * The sentence for pairs joined among repeats (CompareSummary.among_repeats), the same in every front end; `a`
+ * and `b` as each names the sides.
+ */
 export function repeatsText(count: number, pairs: number, a: string, b: string): string {
   return `${count} of ${pairs} pairs join one of several rollouts of a task (the same task input in ${a} or ${b}) in file order: their verdicts and parities compare two samples of a task, not one rollout run twice`;
 }
