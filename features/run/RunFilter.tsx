@@ -10,6 +10,7 @@ import {
 } from "@/lib/harness";
 import type { HarnessId } from "@/lib/harness/types";
 import { DEFAULT_REWARD, type Reward, rewardName } from "@/lib/run";
+import { shellQuote } from "@/lib/shell";
 import { filterApplies, HARNESS_IDS } from "./list";
 import styles from "./RunFilter.module.css";
 
@@ -94,10 +95,6 @@ function HarnessSelect({
 
 const EXAMPLES =
   "recorded:..0  contract:0.5..1  field:agent_ref.name=hermes_agent  field:response.model~gpt  flag:alias_guess  cause:identity";
-
-function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
 
 /** What the export reads beside the file: the CLI command gives the same rows only with the same of each. */
 export interface ExportCommandInput {

@@ -198,6 +198,15 @@ describe("the agent a line is routed by", () => {
       "The line's environment_name is kind_a.",
     );
     expect(chooseServer(renamed).reason).toBe("The line's environment_name is kind_a.");
+    // The paired task row's environment_name, likewise.
+    const fromRow = chooseServer(
+      { ...line, agent_ref: { name: "http_agent" } },
+      { config, input: { environment_name: "kind_b" } },
+    );
+    expect(fromRow).toMatchObject({ server: "kind_b", source: "input" });
+    expect(fromRow.reason).toMatch(
+      /^The paired input row's environment_name is kind_b\. The folder's configs do not route it \(agent_ref\.name http_agent is not an agent/,
+    );
   });
 
   it("never routes a row's declared agent that routes nowhere as if it named none", () => {
