@@ -19,7 +19,7 @@ import type {
   SessionSummary,
   Source,
 } from "@/worker/protocol";
-import { SUMMARY_ERRORS } from "@/worker/protocol";
+import { SUMMARY_ERRORS, storedFileOf } from "@/worker/protocol";
 import { isCancelled } from "@/worker/rpc";
 import { SESSION_KEY, useDataClient } from "./data-client";
 import { type Sample, SampleSchema } from "./samples";
@@ -575,8 +575,10 @@ export function useSamples() {
 /** A dataset's bytes as a File (the link from an unverified line to /live), or null when it is gone. */
 export function useDatasetFile(dataset: string | null) {
   const client = useDataClient();
+  // A served file's path names the file read last: read again, another file, and a grown one, other bytes.
+  const stored = storedFileOf(dataset, useSession()?.files ?? []);
   return useQuery({
-    queryKey: ["fileOf", dataset],
+    queryKey: ["fileOf", dataset, stored?.id ?? null, stored?.bytes ?? null],
     enabled: dataset !== null,
     queryFn: async ({ signal }) => {
       if (dataset === null) return null;

@@ -25,6 +25,7 @@ function session(
       chosen: true,
       dataset: null,
       bytes: 100,
+      modified: null,
     })),
     runs: [],
   };

@@ -14,7 +14,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { listFolder } from "@/cli/view/files";
 import { listenView } from "@/cli/view/server";
 import { inProcessPool } from "@/worker/pool";
-import { type FolderEntry, fileRefOf, type SessionSummary, servedRef } from "@/worker/protocol";
+import { type FolderEntry, type SessionSummary, servedRef } from "@/worker/protocol";
 import { DataService } from "@/worker/service";
 import { folderEntriesFromDisk } from "@/worker/test-helpers";
 import { changedFiles, changedFilesText, newPaths, servedEntries } from "./served";
@@ -55,7 +55,10 @@ async function serve(dir: string): Promise<{ name: string; entries: FolderEntry[
 function shown(service: DataService, summary: SessionSummary) {
   const folder = summary.folder;
   return {
-    files: folder?.files.map(({ dataset: _, ...file }) => file).sort((a, b) => (a.path < b.path ? -1 : 1)),
+    // Without the times too: a picked file's is its File's, a served one's the server's stat.
+    files: folder?.files
+      .map(({ dataset: _, modified: __, ...file }) => file)
+      .sort((a, b) => (a.path < b.path ? -1 : 1)),
     runs: folder?.runs.map(({ dataset: _, ...run }) => run),
     rows: summary.datasets
       .filter((dataset) => dataset.kind === "rollouts")
@@ -139,10 +142,17 @@ describe("a served folder's files named by path (links that outlive a reload)", 
     const file = first.datasets.find((d) => d.folder_path === "data/example_rollouts.jsonl");
     expect(file).toBeDefined();
     expect(service.get(ref)?.id).toBe(file?.id);
-    // Links write it by path, a file of another kind of folder by its id.
-    expect(file && fileRefOf(file, first)).toBe(ref);
-    expect(file && fileRefOf(file, { ...first, folder: null })).toBe(file?.id);
+    // Links write it by path; the task rows too.
+    expect(file?.ref).toBe(ref);
+    expect(first.datasets.find((d) => d.folder_path === "data/example.jsonl")?.ref).toBe(
+      servedRef("data/example.jsonl"),
+    );
     expect(service.get(servedRef("data/nothing.jsonl"))).toBeUndefined();
+    // The same folder picked in the tab: its files are named by id, and a served ref names none of them.
+    const picked = new DataService(inProcessPool());
+    const own = await picked.loadFolder("x", folderEntriesFromDisk(dir), never, ignore);
+    expect(own.datasets.every((d) => d.ref === d.id)).toBe(true);
+    expect(picked.get(ref)).toBeUndefined();
     // Read again ("Read the folder again", a reload of "/"): the ref names the file the folder has now.
     const again = await service.loadFolder(served.name, served.entries, never, ignore, null, {}, dir);
     const now = again.datasets.find((d) => d.folder_path === "data/example_rollouts.jsonl");
@@ -173,26 +183,37 @@ describe("a served folder's files named by path (links that outlive a reload)", 
 
 describe("changedFiles", () => {
   const opened = [
-    { path: "configs/a.yaml", role: "config", bytes: 10 },
-    { path: "data/example_metrics.json", role: "metrics", bytes: 20 },
-    { path: "data/r.jsonl", role: "rollouts", bytes: 30 },
-    { path: "notes.txt", role: "ignore", bytes: 40 },
+    { path: "configs/a.yaml", role: "config" as const, bytes: 10, modified: 1 },
+    { path: "configs/b.yaml", role: "config" as const, bytes: 10, modified: 1 },
+    { path: "data/example_metrics.json", role: "metrics" as const, bytes: 20, modified: 1 },
+    { path: "data/r.jsonl", role: "rollouts" as const, bytes: 30, modified: 1 },
+    { path: "notes.txt", role: "ignore" as const, bytes: 40, modified: 1 },
   ];
-  it("names the configs and metrics files whose size changed or that are gone; the worker watches the rest", () => {
-    const same = opened.map(({ path, bytes }) => ({ path, bytes }));
+  it("names the configs and metrics files edited (size or time) or gone; the worker watches the rest", () => {
+    const same = opened.map(({ path, bytes, modified }) => ({ path, bytes, modified }));
     expect(changedFiles(same, opened)).toEqual([]);
+    // A server that gives no times: sizes alone.
+    expect(
+      changedFiles(
+        same.map((f) => ({ ...f, modified: null })),
+        opened,
+      ),
+    ).toEqual([]);
     const now = [
-      { path: "configs/a.yaml", bytes: 11 },
-      { path: "data/r.jsonl", bytes: 999 },
-      { path: "notes.txt", bytes: 1 },
+      { path: "configs/a.yaml", bytes: 11, modified: 1 },
+      // A port 8000 -> 8001: the same size, a new time.
+      { path: "configs/b.yaml", bytes: 10, modified: 2 },
+      { path: "data/r.jsonl", bytes: 999, modified: 2 },
+      { path: "notes.txt", bytes: 1, modified: 2 },
     ];
     const changed = changedFiles(now, opened);
     expect(changed).toEqual([
       { path: "configs/a.yaml", gone: false },
+      { path: "configs/b.yaml", gone: false },
       { path: "data/example_metrics.json", gone: true },
     ]);
     expect(changedFilesText(changed)).toBe(
-      "2 Gym config and metrics files changed in the served folder since it was read: configs/a.yaml, data/example_metrics.json (gone). The rows are routed, and Gym's numbers compared, with them as first read.",
+      "3 Gym config and metrics files changed in the served folder since it was read: configs/a.yaml, configs/b.yaml, data/example_metrics.json (gone). The rows are routed, and Gym's numbers compared, with them as first read.",
     );
     expect(changedFilesText([])).toBeNull();
   });

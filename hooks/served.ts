@@ -6,7 +6,7 @@
  * (sessionStorage): a reload reads the folder again instead of the tab's kept copies.
  */
 import { z } from "zod";
-import type { FolderEntry } from "@/worker/protocol";
+import type { FolderEntry, FolderFileView } from "@/worker/protocol";
 import { type LoadState, storedFolderRoles } from "./data";
 
 /** The server's routes (cli/view/server.ts). */
@@ -19,7 +19,9 @@ const ListingSchema = z.object({
   name: z.string(),
   root: z.string().nullable().default(null),
   // Each file's role is in the listing too, for scripts; the worker decides the roles the page shows.
-  files: z.array(z.object({ path: z.string(), bytes: z.number() })),
+  files: z.array(
+    z.object({ path: z.string(), bytes: z.number(), modified: z.number().nullable().default(null) }),
+  ),
   hidden: z.array(z.string()).default([]),
 });
 
@@ -56,27 +58,31 @@ async function servedListing(): Promise<z.infer<typeof ListingSchema>> {
 export interface ListedFile {
   readonly path: string;
   readonly bytes: number;
+  /** Its last modification (epoch ms), when the server says. */
+  readonly modified: number | null;
 }
 
 /** The served folder's files now (its listing, hidden entries aside). */
 export async function servedFiles(): Promise<ListedFile[]> {
-  return (await servedListing()).files.map(({ path, bytes }) => ({ path, bytes }));
+  return (await servedListing()).files.map(({ path, bytes, modified }) => ({ path, bytes, modified }));
 }
 
 /**
- * The opened folder's Gym configs and metrics files that changed size or are gone from the listing since they
- * were read: what the page shows was routed and compared with them as first read. (Its rollouts and task-rows
- * files are watched by the worker, byte by byte.)
+ * The opened folder's Gym configs and metrics files that changed (size or modification time) or are gone from
+ * the listing since they were read: what the page shows was routed and compared with them as first read. (Its
+ * rollouts and task-rows files are watched by the worker, byte by byte.)
  */
 export function changedFiles(
   listing: readonly ListedFile[],
-  opened: readonly { readonly path: string; readonly role: string; readonly bytes: number }[],
+  opened: readonly Pick<FolderFileView, "path" | "role" | "bytes" | "modified">[],
 ): ChangedFile[] {
-  const now = new Map(listing.map((file) => [file.path, file.bytes]));
-  return opened.flatMap((file) => {
+  const now = new Map(listing.map((file) => [file.path, file]));
+  return opened.flatMap((file): ChangedFile[] => {
     if (file.role !== "config" && file.role !== "metrics") return [];
-    const bytes = now.get(file.path);
-    return bytes === file.bytes ? [] : [{ path: file.path, gone: bytes === undefined }];
+    const listed = now.get(file.path);
+    if (listed === undefined) return [{ path: file.path, gone: true }];
+    const touched = listed.modified !== null && file.modified !== null && listed.modified !== file.modified;
+    return listed.bytes !== file.bytes || touched ? [{ path: file.path, gone: false }] : [];
   });
 }
 
@@ -121,10 +127,11 @@ export async function servedEntries(): Promise<{
   entries: FolderEntry[];
 }> {
   const listing = await servedListing();
-  const entries = listing.files.map((file) => ({
+  const entries: FolderEntry[] = listing.files.map((file) => ({
     path: file.path,
     url: `${SERVED_FILE_ROUTE}?path=${encodeURIComponent(file.path)}`,
     bytes: file.bytes,
+    modified: file.modified,
   }));
   // The hidden entries too, as a picked folder lists them: the worker never reads a hidden path (the server
   // would refuse it), it names them in the folder's summary.
@@ -136,7 +143,13 @@ export async function servedEntries(): Promise<{
  * Reads the served folder into the worker as the inspector opens it: with the roles the user chose in it
  * before (a reload, "Read the folder again", a link to /compare or /live opened afresh).
  */
-export async function readServedFolder(load: LoadState["loadFolder"]): Promise<void> {
+export async function readServedFolder(load: LoadState["loadFolder"]): Promise<boolean> {
   const { name, root, entries } = await servedEntries();
-  await load(name, entries, root === null ? {} : storedFolderRoles(root), root);
+  // null: the load failed or was cancelled (the loader's error says why).
+  return (await load(name, entries, root === null ? {} : storedFolderRoles(root), root)) !== null;
+}
+
+/** Why the served folder could not be read, as every page says it. */
+export function servedReadErrorText(message: string): string {
+  return `Could not read the served folder: ${message}`;
 }

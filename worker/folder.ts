@@ -179,12 +179,18 @@ export function isServed(folder: Pick<OpenedFolder, "entries">): boolean {
   return folder.entries.some((entry) => "url" in entry);
 }
 
+/** A folder entry's size and last modification as read (a picked file's from its File). */
+function entryStamp(entry: FolderEntry | undefined): { bytes: number; modified: number | null } {
+  if (entry === undefined) return { bytes: 0, modified: null };
+  return "file" in entry
+    ? { bytes: entry.file.size, modified: entry.file.lastModified }
+    : { bytes: entry.bytes, modified: entry.modified ?? null };
+}
+
 export function folderSummary(folder: OpenedFolder): FolderSummary {
   const id = (path: string) => folder.datasets.get(path)?.id ?? null;
   const head = (path: string) => folder.heads.find((h) => h.path === path)?.head ?? null;
-  const sizes = new Map(
-    folder.entries.map((entry) => [entry.path, "file" in entry ? entry.file.size : entry.bytes]),
-  );
+  const byPath = new Map(folder.entries.map((entry) => [entry.path, entry]));
   return {
     name: folder.name,
     picked: folder.picked,
@@ -197,7 +203,7 @@ export function folderSummary(folder: OpenedFolder): FolderSummary {
       reason: d.reason,
       chosen: d.chosen,
       dataset: id(d.path),
-      bytes: sizes.get(d.path) ?? 0,
+      ...entryStamp(byPath.get(d.path)),
     })),
     runs: folder.plan.runs.map((planned) => ({
       rollouts: planned.rollouts,

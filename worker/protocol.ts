@@ -62,19 +62,24 @@ export function servedPathOf(ref: string): string | null {
 }
 
 /**
- * How links name a stored file: a file of the served folder open in the inspector by its path there (it
- * outlives the tab's ids), any other by its dataset id.
+ * Why a link's served file (servedRef `path`) is not found: the served folder is open in this tab
+ * (`servedOpen`) without that file, or the tab holds other files (a link does not replace them).
  */
-export function fileRefOf(
-  file: { readonly id: string; readonly folder_path?: string | null },
-  session: {
-    readonly folder: { readonly served: boolean } | null;
-    readonly datasets: readonly { readonly id: string }[];
-  } | null,
-): string {
-  const path = file.folder_path ?? null;
-  const served = session?.folder?.served === true && session.datasets.some((open) => open.id === file.id);
-  return served && path !== null ? servedRef(path) : file.id;
+export function servedRefMissingText(path: string, servedOpen: boolean): string {
+  return servedOpen
+    ? `${path} is not a file of the served folder now (moved or deleted since the link was made?): choose another file, or read the folder again in the inspector.`
+    : `${path} is a file of the folder \`view\` serves, which is not open in this tab (other files are): open the served folder in the inspector, or choose a file here.`;
+}
+
+/**
+ * The stored file a link names (`ref`: a dataset id, or a served folder's path as DatasetSummary.ref spells it),
+ * among the session's files, the latest first: after the served folder is read again, the file read last.
+ */
+export function storedFileOf<F extends { readonly id: string; readonly ref: string }>(
+  ref: string | null,
+  files: readonly F[],
+): F | undefined {
+  return ref === null ? undefined : files.find((file) => file.id === ref || file.ref === ref);
 }
 
 export type {
@@ -121,6 +126,11 @@ export interface LineError {
 export interface DatasetSummary {
   /** Unique per opened file (two files of the same name have two ids), and stable across a reload. */
   readonly id: string;
+  /**
+   * How links name it: a file of the folder `cli view` serves by its path there (servedRef: a reload or a new
+   * tab reads the folder again and finds the file by it; the tab's ids are gone), any other by its id.
+   */
+  readonly ref: string;
   readonly name: string;
   /** "rollouts" until the whole file is read and every parsed row turned out to be an input row. */
   readonly kind: DatasetKind;
@@ -175,7 +185,13 @@ export interface DatasetSummary {
  */
 export type FolderEntry =
   | { readonly path: string; readonly file: File }
-  | { readonly path: string; readonly url: string; readonly bytes: number };
+  | {
+      readonly path: string;
+      readonly url: string;
+      readonly bytes: number;
+      /** Its last modification (epoch ms) in the server's listing, when it says. */
+      readonly modified?: number | null;
+    };
 
 /** One file of the opened folder as the page lists it: its role and the reason (lib/folder). */
 export interface FolderFileView {
@@ -186,8 +202,10 @@ export interface FolderFileView {
   readonly chosen: boolean;
   /** The dataset it was read into (rollouts and task rows), or null. */
   readonly dataset: string | null;
-  /** Its size when the folder was read (a served folder's listing says when it changes). */
+  /** Its size and last modification (epoch ms, null: unknown) when the folder was read (a served folder's
+   * listing says when either changes). */
   readonly bytes: number;
+  readonly modified: number | null;
 }
 
 /** One rollouts file of the folder with what goes with it (lib/folder planFolder). */

@@ -24,6 +24,7 @@ import {
   type LineError,
   type RolloutIndexEntry,
   SUMMARY_ERRORS,
+  servedRef,
 } from "./protocol";
 
 /**
@@ -132,7 +133,7 @@ export class Dataset {
   /**
    * Where the served folder is on the machine `cli view` serves from (null: a folder picked in the tab): the
    * commands the rows name (`cli live --rollouts`, `ng_run`) name its files there, as the CLI run in the
-   * checkout names them.
+   * checkout names them, and links name them by their path (summary's `ref`).
    */
   folderRoot: string | null = null;
 
@@ -266,6 +267,7 @@ export class Dataset {
   summary(): DatasetSummary {
     return {
       id: this.id,
+      ref: this.folderRoot !== null && this.folderPath !== null ? servedRef(this.folderPath) : this.id,
       name: this.name,
       kind: this.kind,
       revision: this.revision,

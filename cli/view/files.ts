@@ -12,6 +12,8 @@ export interface ListedFile {
   /** Relative to the folder, `/`-separated: what `/view-api/file?path=` takes. */
   readonly path: string;
   readonly bytes: number;
+  /** Its last modification (epoch ms): the page says a config edited since it was read, size kept or not. */
+  readonly modified: number;
   readonly role: FileRole;
   /** One sentence: what in the file decided its role. */
   readonly reason: string;
@@ -33,7 +35,8 @@ export async function listFolder(root: string): Promise<FolderListing> {
     (await walk(root, hidden)).map(async (full) => {
       const file = await folderFile(root, full);
       const { role, reason } = fileRole(file);
-      return { path: file.path, bytes: (await stat(full)).size, role, reason };
+      const stats = await stat(full);
+      return { path: file.path, bytes: stats.size, modified: stats.mtimeMs, role, reason };
     }),
   );
   return { name: basename(root), root, files, hidden: hiddenEntries(hidden) };

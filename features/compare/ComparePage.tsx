@@ -6,6 +6,7 @@ import { SubPageBrand } from "@/components/SubPageBrand";
 import shell from "@/components/subpage.module.css";
 import topbar from "@/components/topbar.module.css";
 import type { useSamples } from "@/hooks/data";
+import { servedReadErrorText } from "@/hooks/served";
 import { useServedFolder } from "@/hooks/use-served-folder";
 import { repeatsText } from "@/lib/compare";
 import { HARNESS_LABELS, HARNESSES, isHarnessId } from "@/lib/harness";
@@ -78,7 +79,7 @@ export function ComparePage() {
         )}
         {served.error && (
           <div className="banner banner-error" role="alert">
-            The folder `view` serves could not be read: {served.error}
+            {servedReadErrorText(served.error)}
           </div>
         )}
         {opener.error && (

@@ -9,11 +9,6 @@ function entryLabel(e: RolloutListEntry): string {
   return `line ${e.line}${task} · reward ${formatReward(e.recorded)} · ${e.calls} calls`;
 }
 
-/** `text` without `tail` at its end (a sentence said on its own line already). */
-export function withoutTrailing(text: string, tail: string | null): string {
-  return tail !== null && tail !== "" && text.endsWith(tail) ? text.slice(0, -tail.length).trimEnd() : text;
-}
-
 export function RolloutSelect({
   entries,
   line,
@@ -132,10 +127,7 @@ export function WhatIfTable({ view }: { view: WhatIfView }) {
               Task row in {view.input.file}: {view.input.reason}
             </div>
           )}
-          {view.http.error && (
-            // Why the line did not pair is said once, on the task row's line above.
-            <div className={styles.error}>{withoutTrailing(view.http.error, view.input?.reason ?? null)}</div>
-          )}
+          {view.http.error && <div className={styles.error}>{view.http.error}</div>}
         </div>
       </div>
       <table className={styles.table} data-testid="whatif-table">

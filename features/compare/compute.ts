@@ -427,7 +427,8 @@ export function whatIf(
     recorded: numberOrNull(found.value.reward),
     http: {
       reward: report.http.reward,
-      error: report.http.error ?? null,
+      // Why the line did not pair is said once, on the task row's line (`input`), not again at the end here.
+      error: withoutTrailing(report.http.error ?? null, pairing === null ? null : pairing.reason),
       names: report.http.verifierNames,
     },
     rows: report.rows.map((row) => ({
@@ -557,4 +558,11 @@ export function comparedName(a: string, b: string, policy: Policy): string {
 /** Each side's rollouts with their lines by position, as compareRuns was given them (lib/compare's CSV). */
 export function compareLines(a: LoadedFile, b: LoadedFile): CompareLines {
   return { a: a.rollouts, b: b.rollouts };
+}
+
+/** `text` without `tail` at its end (a sentence said on a line of its own already). */
+export function withoutTrailing(text: string | null, tail: string | null): string | null {
+  return text !== null && tail !== null && tail !== "" && text.endsWith(tail)
+    ? text.slice(0, -tail.length).trimEnd()
+    : text;
 }

@@ -13,7 +13,7 @@ import { bundledSample } from "@/hooks/samples";
 import { saveFile } from "@/hooks/save-file";
 import type { HarnessId } from "@/lib/harness";
 import type { Policy } from "@/lib/identity/types";
-import { fileRefOf, servedPathOf } from "@/worker/protocol";
+import { servedPathOf, storedFileOf } from "@/worker/protocol";
 import { isCancelled } from "@/worker/rpc";
 import type { CompareFileSummary, FileRef, RepairServerInput } from "./protocol";
 
@@ -28,9 +28,7 @@ function useStored(ref: FileRef | null): {
 } {
   const session = useSession();
   const files = session?.files ?? [];
-  const stored =
-    files.find((file) => file.id === ref || fileRefOf(file, session) === ref) ??
-    files.findLast((file) => file.name === ref);
+  const stored = storedFileOf(ref, files) ?? files.findLast((file) => file.name === ref);
   return { id: stored?.id ?? null, analysis: stored?.analysis ?? null, bytes: stored?.bytes ?? null };
 }
 

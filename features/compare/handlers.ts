@@ -7,7 +7,7 @@
 import { type CompareReport, compareCsv } from "@/lib/compare";
 import type { RunServerChoice } from "@/lib/verify";
 import { serverChoiceOf } from "@/worker/jobs";
-import { folderQualifiedName, isDatasetId, servedPathOf } from "@/worker/protocol";
+import { folderQualifiedName, isDatasetId, servedPathOf, servedRefMissingText } from "@/worker/protocol";
 import type { Handlers } from "@/worker/rpc";
 import type { DataService } from "@/worker/service";
 import type { Dataset } from "@/worker/store";
@@ -153,7 +153,7 @@ export function compareHandlers(service: DataService): Handlers<CompareRequests>
           const served = servedPathOf(ref);
           throw new Error(
             served !== null
-              ? `${served} is not a file of the folder served here now (moved or deleted since the link was made?): choose another file, or read the folder again in the inspector`
+              ? servedRefMissingText(served, service.session().folder?.served === true)
               : isDatasetId(ref)
                 ? 'A file chosen here before is no longer open (a folder\'s files are not kept across a reload, and a kept file can be removed): open it again with "Open file…", or its folder in the inspector'
                 : `${ref} is not loaded in this tab: open it with "Open file…" or drop it here`,

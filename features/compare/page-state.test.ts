@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import type { Sample } from "@/hooks/samples";
-import { fileRefOf } from "@/worker/protocol";
 import {
   canRepair,
   companionsOf,
@@ -71,24 +70,15 @@ describe("the pickers' choices from folders", () => {
     const session = [
       {
         id: "d1",
+        ref: "served:data/r.jsonl",
         name: "data/r.jsonl",
         kind: "rollouts" as const,
         indexed: true,
         folder_name: "wa",
-        folder_path: "data/r.jsonl",
       },
-      {
-        id: "d0",
-        name: "run.jsonl",
-        kind: "rollouts" as const,
-        indexed: true,
-        folder_name: null,
-        folder_path: null,
-      },
+      { id: "d0", ref: "d0", name: "run.jsonl", kind: "rollouts" as const, indexed: true, folder_name: null },
     ];
-    const summary = { folder: { served: true }, datasets: [{ id: "d1" }] };
-    const choices = fileChoices([], session, [], "rollouts", (f) => fileRefOf(f, summary));
-    expect(choices.map((c) => [c.name, c.label])).toEqual([
+    expect(fileChoices([], session, [], "rollouts").map((c) => [c.name, c.label])).toEqual([
       ["served:data/r.jsonl", "wa/data/r.jsonl"],
       ["d0", "run.jsonl"],
     ]);
@@ -200,10 +190,18 @@ describe("the inspector's pairing on /compare", () => {
       { id: "d-none", kind: "rollouts", paired_inputs: null },
     ];
     expect(pairedInputsOf(session)).toEqual({ "d-run": "d-rows" });
-    // The served folder's files as links name them (by path): the pairing follows them there.
-    const paths: Record<string, string> = { "d-run": "data/r.jsonl", "d-rows": "data/rows.jsonl" };
-    expect(pairedInputsOf(session, (f) => (paths[f.id] ? `served:${paths[f.id]}` : f.id))).toEqual({
+    // The served folder's files as links name them (by path, or by an id an older link holds); the folder
+    // read again, the path names the file read last (listed first).
+    const served = [
+      { id: "d-new", ref: "served:data/r.jsonl", kind: "rollouts", paired_inputs: "d-rows2" },
+      { id: "d-rows2", ref: "served:data/rows.jsonl", kind: "inputs", paired_inputs: null },
+      { id: "d-old", ref: "served:data/r.jsonl", kind: "rollouts", paired_inputs: "d-other" },
+      { id: "d-other", ref: "d-other", kind: "inputs", paired_inputs: null },
+    ];
+    expect(pairedInputsOf(served)).toEqual({
       "served:data/r.jsonl": "served:data/rows.jsonl",
+      "d-new": "served:data/rows.jsonl",
+      "d-old": "d-other",
     });
   });
 });

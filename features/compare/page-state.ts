@@ -31,29 +31,26 @@ interface StoredFile extends OpenedFile {
   readonly indexed: boolean;
   /** The opened folder the file came from: its name leads the label (two folders hold data/example.jsonl). */
   readonly folder_name?: string | null;
-  /** Its path in that folder. */
-  readonly folder_path?: string | null;
+  /** How links name it (DatasetSummary.ref: a served folder's file by its path), else its id. */
+  readonly ref?: string;
 }
 
 /**
  * Choices for a kind of file picker: files opened in this tab (on this page or in the inspector: one
- * store), by dataset id (a served folder's file by its path: `refOf`), so two files of the same name are
- * two choices ("name #1", "name #2"); then the
- * bundled samples of that kind, by name.
+ * store), by dataset id (a served folder's file by its path: DatasetSummary.ref), so two files of the same
+ * name are two choices ("name #1", "name #2"); then the bundled samples of that kind, by name.
  */
 export function fileChoices(
   samples: readonly Sample[],
   session: readonly StoredFile[],
   local: readonly OpenedFile[],
   kind: FileKind,
-  /** How the URL names a stored file (worker/protocol fileRefOf: the served folder's files by path). */
-  refOf: (file: StoredFile) => string = (file) => file.id,
 ): FileChoice[] {
   const bundled = samples.filter((s) => s.kind === kind).map((s) => ({ name: s.file, title: s.title }));
   const stored: OpenedFile[] = session
     .filter((f) => f.indexed)
     .map((f) => ({ id: f.id, name: folderQualifiedName(f.name, f.folder_name), kind: f.kind }));
-  const refs = new Map(session.map((f) => [f.id, refOf(f)]));
+  const refs = new Map(session.map((f) => [f.id, f.ref ?? f.id]));
   // "#k" counts in opening order, as the inspector's chips do: the session and `local` list the latest
   // first, and files opened here that the session does not list yet are the latest of all.
   const all = [...stored]
@@ -91,23 +88,28 @@ export function companionsOf(opened: Opened): Record<string, string> {
 
 /**
  * Rollouts files the inspector pairs with one inputs file (a folder's task rows, or inputs opened with
- * them), as the page names them (`refOf`): /compare verifies each with the same rows. A folder file paired with several
- * task-row files, or with rows inside it, has no one file to offer: it is left to the picker.
+ * them), by the names links give them: /compare verifies each with the same rows. A folder file paired with
+ * several task-row files, or with rows inside it, has no one file to offer: it is left to the picker.
  */
-export function pairedInputsOf<
-  F extends { readonly id: string; readonly kind: string; readonly paired_inputs: string | null },
->(
-  session: readonly F[],
-  /** How the page names a file (worker/protocol fileRefOf: the served folder's files by path). */
-  refOf: (file: F) => string = (file) => file.id,
+export function pairedInputsOf(
+  session: readonly {
+    readonly id: string;
+    readonly ref?: string;
+    readonly kind: string;
+    readonly paired_inputs: string | null;
+  }[],
 ): Record<string, string> {
   const inputs = new Map(session.filter((file) => file.kind === "inputs").map((file) => [file.id, file]));
-  return Object.fromEntries(
-    session.flatMap((file) => {
-      const paired = file.paired_inputs === null ? undefined : inputs.get(file.paired_inputs);
-      return paired === undefined ? [] : [[refOf(file), refOf(paired)]];
-    }),
-  );
+  // By either name a link gives the file (its id, or a served file's path: DatasetSummary.ref), to the
+  // name links give its inputs; a served path names the file read last (the session lists it first).
+  const paired = new Map<string, string>();
+  for (const file of session) {
+    const rows = file.paired_inputs === null ? undefined : inputs.get(file.paired_inputs);
+    if (rows === undefined) continue;
+    for (const name of [file.id, file.ref ?? file.id])
+      if (!paired.has(name)) paired.set(name, rows.ref ?? rows.id);
+  }
+  return Object.fromEntries(paired);
 }
 
 /** The inputs file a rollouts file is verified with: the choice, its companion, or its bundled sample's. */

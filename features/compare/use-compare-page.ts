@@ -1,7 +1,6 @@
 "use client";
 import { useCallback, useMemo, useState } from "react";
 import { useSamples, useSession } from "@/hooks/data";
-import { fileRefOf } from "@/worker/protocol";
 import { useOpenCompareFile } from "./data";
 import {
   companionsOf,
@@ -28,14 +27,12 @@ export function useComparePage() {
   // Inputs files opened together with a rollouts file, so every tab verifies that file with them.
   const [companions, setCompanions] = useState<Readonly<Record<string, string>>>({});
   const choices = useMemo(
-    () =>
-      fileChoices(samples.data ?? [], session?.files ?? [], local, "rollouts", (f) => fileRefOf(f, session)),
-    [samples.data, session, local],
+    () => fileChoices(samples.data ?? [], session?.files ?? [], local, "rollouts"),
+    [samples.data, session?.files, local],
   );
   const inputChoices = useMemo(
-    () =>
-      fileChoices(samples.data ?? [], session?.files ?? [], local, "inputs", (f) => fileRefOf(f, session)),
-    [samples.data, session, local],
+    () => fileChoices(samples.data ?? [], session?.files ?? [], local, "inputs"),
+    [samples.data, session?.files, local],
   );
 
   const { open } = opener;
@@ -57,7 +54,7 @@ export function useComparePage() {
   );
 
   // The inspector's pairing (a folder's task rows) stands unless inputs were opened here with the file.
-  const paired = useMemo(() => pairedInputsOf(session?.files ?? [], (f) => fileRefOf(f, session)), [session]);
+  const paired = useMemo(() => pairedInputsOf(session?.files ?? []), [session?.files]);
   /** The inputs file a rollouts file is verified with: the choice, its companion, or its bundled sample's. */
   const inputsFor = useCallback(
     (file: string, choice: string | null): string | null =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { withoutTrailing } from "./WhatIfTable";
+import { withoutTrailing } from "./compute";
 
 describe("withoutTrailing", () => {
   it("drops a sentence said on its own line from the end of another, and nothing else", () => {

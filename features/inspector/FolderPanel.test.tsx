@@ -154,6 +154,7 @@ describe("FolderPanel", () => {
     chosen: false,
     dataset: null,
     bytes: 100,
+    modified: null,
   });
   const run: FolderRunView = {
     rollouts: "data/example_rollouts.jsonl",

@@ -28,7 +28,7 @@ import {
 } from "@/hooks/data";
 import { fileLabels } from "@/hooks/file-labels";
 import { bundledSample } from "@/hooks/samples";
-import { changedFilesText, servedFolder } from "@/hooks/served";
+import { changedFilesText, servedFolder, servedReadErrorText } from "@/hooks/served";
 import type { DatasetSummary } from "@/hooks/types";
 import { sameStrings, useStable, useStableCallback } from "@/hooks/use-stable";
 import { useStages } from "@/hooks/use-stages";
@@ -36,7 +36,6 @@ import { type AgentInference, formatHarnessChoice, type HarnessChoice } from "@/
 import type { GroupStats } from "@/lib/metrics";
 import { formatCount, type Reward } from "@/lib/run";
 import type { VerifierGroup, ZeroCause } from "@/lib/triage";
-import { fileRefOf } from "@/worker/protocol";
 import { useGymMetrics } from "./data";
 import { changedOnDisk, FileChips } from "./FileChips";
 import { FolderPanel, GymMetricsPanel } from "./FolderPanel";
@@ -194,13 +193,13 @@ export function Inspector() {
 
   // The open rollout's what-if: a bundled sample by its name, a file opened in this tab by its dataset id
   // (/compare offers this tab's files by id; the link is followed in the page, so the store is the same), a
-  // served folder's file by its path (worker/protocol fileRefOf: the link outlives a reload).
-  const datasetRef = dataset ? fileRefOf(dataset, session) : null;
+  // served folder's file by its path (DatasetSummary.ref: the link outlives a reload).
+  const datasetRef = dataset?.ref ?? null;
   const compareHref = compareLink(
     view.sample ?? datasetRef,
     selectedEntry?.line ?? null,
     view.sample === null ? datasetRef : null,
-    view.sample === null ? rolloutSets.map((candidate) => fileRefOf(candidate, session)) : [],
+    view.sample === null ? rolloutSets.map((candidate) => candidate.ref) : [],
   );
 
   // Handlers of stable identity and the detail pane's file kept while only its rows or rewards change: the
@@ -306,7 +305,7 @@ export function Inspector() {
         )}
         {servedError && (
           <div className="banner banner-error" role="alert" data-testid="served-error">
-            Could not read the served folder: {servedError}
+            {servedReadErrorText(servedError)}
           </div>
         )}
         {newFiles.length > 0 && (

@@ -32,8 +32,10 @@ export function entry(line: number, patch: Partial<RolloutIndexEntry> = {}): Rol
 
 /** A fully read rollouts file of `rows` rows, every reward in, analysed under no server or harness choice. */
 export function datasetSummary(patch: Partial<DatasetSummary> = {}): DatasetSummary {
+  const id = patch.id ?? "d1";
   return {
-    id: "d1",
+    id,
+    ref: id,
     name: "run.jsonl",
     kind: "rollouts",
     revision: 3,

@@ -84,7 +84,8 @@ describe("useRestoreWorkspace", () => {
       name: "run",
       root: "/data/runs/run",
       files: [
-        { path: "rollouts.jsonl", bytes: 10, role: "rollouts", reason: "" },
+        { path: "rollouts.jsonl", bytes: 10, modified: 5, role: "rollouts", reason: "" },
+        // An older server's listing without times.
         { path: "data/inputs.jsonl", bytes: 11, role: "inputs", reason: "" },
         { path: "configs/env.yaml", bytes: 12, role: "config", reason: "" },
       ],
@@ -99,9 +100,19 @@ describe("useRestoreWorkspace", () => {
     expect(loader.loadFolder.mock.calls[0]).toEqual([
       "run",
       [
-        { path: "rollouts.jsonl", url: `${SERVED_FILE_ROUTE}?path=rollouts.jsonl`, bytes: 10 },
-        { path: "data/inputs.jsonl", url: `${SERVED_FILE_ROUTE}?path=data%2Finputs.jsonl`, bytes: 11 },
-        { path: "configs/env.yaml", url: `${SERVED_FILE_ROUTE}?path=configs%2Fenv.yaml`, bytes: 12 },
+        { path: "rollouts.jsonl", url: `${SERVED_FILE_ROUTE}?path=rollouts.jsonl`, bytes: 10, modified: 5 },
+        {
+          path: "data/inputs.jsonl",
+          url: `${SERVED_FILE_ROUTE}?path=data%2Finputs.jsonl`,
+          bytes: 11,
+          modified: null,
+        },
+        {
+          path: "configs/env.yaml",
+          url: `${SERVED_FILE_ROUTE}?path=configs%2Fenv.yaml`,
+          bytes: 12,
+          modified: null,
+        },
       ],
       { "data/inputs.jsonl": "ignore" },
       "/data/runs/run",

@@ -3,9 +3,10 @@ import Link from "next/link";
 import { SubPageBrand } from "@/components/SubPageBrand";
 import shell from "@/components/subpage.module.css";
 import topbar from "@/components/topbar.module.css";
+import { servedReadErrorText } from "@/hooks/served";
 import { startServerHint } from "@/lib/live";
 import { lineCountsText } from "@/lib/run";
-import { servedPathOf } from "@/worker/protocol";
+import { servedPathOf, servedRefMissingText } from "@/worker/protocol";
 import {
   ConnectView,
   ErrorLine,
@@ -24,6 +25,8 @@ export function LivePage() {
   const { url, setUrl, timeoutMs, setTimeoutMs, policy, setPolicy, setLine, setSelected, pickFile } = live;
   const { connect, file, run, linkedDataset, linked, servedError, target, rollouts, current, shown, start } =
     live;
+  const served = linkedDataset === null ? null : servedPathOf(linkedDataset);
+  const linkMissing = served === null ? null : servedRefMissingText(served, live.servedOpen);
   const report = connect.data;
 
   return (
@@ -126,15 +129,11 @@ export function LivePage() {
               </span>
             )}
           </div>
-          {servedError !== null && (
-            <FileProblem message={`The folder \`view\` serves could not be read: ${servedError}`} />
-          )}
+          {servedError !== null && <FileProblem message={servedReadErrorText(servedError)} />}
           {linkedDataset && linked.isSuccess && linked.data === null && (
             <FileProblem
               message={
-                servedPathOf(linkedDataset) !== null
-                  ? `${servedPathOf(linkedDataset)} is not a file of the folder served here now: choose a file here.`
-                  : "The file the link names is no longer open in this tab: choose it here."
+                linkMissing ?? "The file the link names is no longer open in this tab: choose it here."
               }
             />
           )}

@@ -27,6 +27,7 @@ const fake = vi.hoisted(() => ({
 }));
 vi.mock("next/navigation", () => ({ useSearchParams: () => fake.params }));
 vi.mock("@/hooks/data", () => ({
+  useSession: () => null,
   useDatasetFile: (dataset: string | null) => {
     fake.asked.push(dataset);
     return fake.linked;

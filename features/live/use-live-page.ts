@@ -1,7 +1,7 @@
 "use client";
 import { useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { useDatasetFile } from "@/hooks/data";
+import { useDatasetFile, useSession } from "@/hooks/data";
 import { useServedFolder } from "@/hooks/use-served-folder";
 import { configRoutes } from "@/lib/folder";
 import type { Policy } from "@/lib/identity/types";
@@ -93,6 +93,7 @@ export function useLivePage() {
     linkedDataset,
     linked,
     servedError: served.error,
+    servedOpen: useSession()?.folder?.served === true,
     target,
     rollouts,
     current,

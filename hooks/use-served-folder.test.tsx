@@ -1,0 +1,54 @@
+import { renderHook, waitFor } from "@testing-library/react";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { useServedFolder } from "./use-served-folder";
+
+// The worker's session and loader, and the served folder's server, faked at their boundary.
+const fake = vi.hoisted(() => ({
+  session: null as { datasets: { id: string }[] } | null,
+  read: vi.fn(async (): Promise<boolean> => true),
+  marked: vi.fn(),
+}));
+vi.mock("./data", () => ({
+  useSession: () => fake.session,
+  useLoad: () => ({ loadFolder: vi.fn(), error: null }),
+}));
+vi.mock("./served", () => ({ readServedFolder: fake.read, markServed: fake.marked }));
+
+beforeEach(() => {
+  fake.session = null;
+  fake.read.mockReset().mockResolvedValue(true);
+  fake.marked.mockReset();
+});
+
+describe("useServedFolder", () => {
+  it("reads the served folder once for a link that names its files on a fresh page, then marks the tab served", async () => {
+    const { result, rerender } = renderHook(() => useServedFolder(true));
+    expect(result.current.reading).toBe(true);
+    await waitFor(() => expect(result.current.reading).toBe(false));
+    rerender();
+    expect(fake.read).toHaveBeenCalledTimes(1);
+    expect(fake.marked).toHaveBeenCalledTimes(1);
+    expect(result.current.error).toBeNull();
+  });
+
+  it("reads nothing for a link that names none, or in a tab that holds files (a link never replaces them)", () => {
+    expect(renderHook(() => useServedFolder(false)).result.current.reading).toBe(false);
+    fake.session = { datasets: [{ id: "d-1" }] };
+    expect(renderHook(() => useServedFolder(true)).result.current.reading).toBe(false);
+    expect(fake.read).not.toHaveBeenCalled();
+    expect(fake.marked).not.toHaveBeenCalled();
+  });
+
+  it("says why the folder could not be read, and leaves the tab unmarked", async () => {
+    fake.read.mockRejectedValue(new Error("the served folder's listing: HTTP 404"));
+    const { result } = renderHook(() => useServedFolder(true));
+    await waitFor(() => expect(result.current.error).toBe("the served folder's listing: HTTP 404"));
+    expect(result.current.reading).toBe(false);
+    expect(fake.marked).not.toHaveBeenCalled();
+    // A load that failed in the worker (null): nothing marked either.
+    fake.read.mockResolvedValue(false);
+    const again = renderHook(() => useServedFolder(true));
+    await waitFor(() => expect(again.result.current.reading).toBe(false));
+    expect(fake.marked).not.toHaveBeenCalled();
+  });
+});
