@@ -59,8 +59,13 @@ export function FollowBanner({
   }
   return (
     <div className="banner" data-testid="follow-state">
-      Following <span className="mono">{name}</span>: lines the run appends join the list as they are written.
-      {follow.waiting_bytes > 0 && ` A last line of ${follow.waiting_bytes} bytes waits for its line break.`}
+      {/* One run of text: the banner lays its children out in a row, a gap between each. */}
+      <span>
+        Following <span className="mono">{name}</span>: lines the run appends join the list as they are
+        written.
+        {follow.waiting_bytes > 0 &&
+          ` A last line of ${follow.waiting_bytes} bytes waits for its line break.`}
+      </span>
     </div>
   );
 }

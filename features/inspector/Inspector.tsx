@@ -310,18 +310,20 @@ export function Inspector() {
         )}
         {newFiles.length > 0 && (
           <div className="banner" data-testid="served-new-files">
-            {newFiles.length === 1 ? "A file" : `${newFiles.length} files`} appeared in the served folder
-            since it was read: {newFiles.slice(0, NEW_FILES_NAMED).join(", ")}
-            {newFiles.length > NEW_FILES_NAMED ? ` and ${newFiles.length - NEW_FILES_NAMED} more` : ""}.{" "}
+            <span>
+              {newFiles.length === 1 ? "A file" : `${newFiles.length} files`} appeared in the served folder
+              since it was read: {newFiles.slice(0, NEW_FILES_NAMED).join(", ")}
+              {newFiles.length > NEW_FILES_NAMED ? ` and ${newFiles.length - NEW_FILES_NAMED} more` : ""}.
+              Read the folder again to add {newFiles.length === 1 ? "it" : "them"}.
+            </span>
             <button type="button" className="link-button" onClick={readServedAgain}>
               Read the folder again
-            </button>{" "}
-            to add {newFiles.length === 1 ? "it" : "them"}.
+            </button>
           </div>
         )}
         {changedText !== null && (
           <div className="banner" data-testid="served-changed-files">
-            {changedText}{" "}
+            <span>{changedText}</span>
             <button type="button" className="link-button" onClick={readServedAgain}>
               Read the folder again
             </button>
@@ -341,8 +343,10 @@ export function Inspector() {
         )}
         {lostFolder && !dataset && !busy && (
           <div className="banner" role="status" data-testid="folder-not-reopened">
-            The folder <strong>{lostFolder}</strong> was open before the reload. A page cannot open a folder
-            by itself (the browser hands it the files only when you pick them): open it again.{" "}
+            <span>
+              The folder <strong>{lostFolder}</strong> was open before the reload. A page cannot open a folder
+              by itself (the browser hands it the files only when you pick them): open it again.
+            </span>
             <OpenFolderButton onFolder={onFolder} />
           </div>
         )}
