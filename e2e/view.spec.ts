@@ -343,6 +343,18 @@ test("/compare and /live links name the served folder's files by path: a reload 
   const live = `/live?dataset=${encodeURIComponent("served:data/example_rollouts.jsonl")}&line=2`;
   await page.goto(new URL(live, page.url()).toString());
   await expect(page.getByTestId("live-file-summary")).toContainText("data/example_rollouts.jsonl");
+  // Its forwarding route answers the page `view` serves (its Host is view's port, or a tunnel's): it was
+  // refused as "not this app" (no PORT in view's process).
+  const refused = await page.evaluate(async () => {
+    const response = await fetch("/api/live/register", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ baseUrl: "http://127.0.0.1:9" }),
+    });
+    const body: unknown = await response.json().catch(() => null);
+    return typeof body === "object" && body !== null && "refused" in body ? String(body.refused) : null;
+  });
+  expect(refused).not.toBe("foreign_host");
 });
 
 test("a file that appears in the served folder (a second run's output) is named, and reading the folder again adds it", async ({

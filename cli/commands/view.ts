@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { VIEW_GUARDED_ENV } from "../../lib/live/forward";
 import { answerUsage, onlyFile, scanOptions } from "../args";
 import { CliError, reasonOf, reportError } from "../errors";
 import type { CommandIo } from "../io";
@@ -63,7 +64,8 @@ async function build(io: CommandIo): Promise<void> {
 async function nextHandler(io: CommandIo, port: number): Promise<AppHandler> {
   if (!existsSync(join(PROJECT, ".next", "BUILD_ID"))) await build(io);
   // A production server: set before Next loads, as `next start` does.
-  Object.assign(process.env, { NODE_ENV: "production" });
+  // /live's forwarding route then takes any loopback port: this server's guard admitted the request.
+  Object.assign(process.env, { NODE_ENV: "production", [VIEW_GUARDED_ENV]: "1" });
   const { default: next } = await import("next");
   const app = next({ dev: false, dir: PROJECT, hostname: "127.0.0.1", port });
   await app.prepare();

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { LiveError } from "./errors";
 import {
+  ANY_APP_PORT,
   BASE_HEADER,
   checkAppRequest,
   checkForwardTarget,
@@ -137,6 +138,15 @@ describe("only requests addressed to this app by its own pages", () => {
     expect(!other.ok && other.refused).toBe("foreign_host");
     const unknown = check({ host: "127.0.0.1:3000" }, null);
     expect(!unknown.ok && unknown.refused).toBe("foreign_host");
+  });
+
+  it("behind `cli view` takes any loopback port (a tunnel's), still a loopback Host and its own Origin", () => {
+    expect(check({ host: "127.0.0.1:9000", origin: "http://127.0.0.1:9000" }, ANY_APP_PORT).ok).toBe(true);
+    expect(check({ host: "localhost:3312" }, ANY_APP_PORT).ok).toBe(true);
+    const rebound = check({ host: "attacker.example:9000" }, ANY_APP_PORT);
+    expect(!rebound.ok && rebound.refused).toBe("foreign_host");
+    const other = check({ host: "127.0.0.1:9000", origin: "http://127.0.0.1:9001" }, ANY_APP_PORT);
+    expect(!other.ok && other.refused).toBe("foreign_origin");
   });
 
   it("refuses a foreign Origin, another loopback port's Origin, and cross-site fetches", () => {

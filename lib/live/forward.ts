@@ -32,6 +32,12 @@ export const FORWARD_ERROR_HEADER = "x-live-forward-error";
 /** Comma-separated extra hosts (`host` or `host:port`) the route may forward to. */
 export const FORWARD_ALLOW_ENV = "LIVE_FORWARD_ALLOW";
 
+/** Set (to "1") by `cli view` in its process: the app is behind view's Host and token guard. */
+export const VIEW_GUARDED_ENV = "ROLLOUT_INSPECTOR_VIEW";
+
+/** ForwardConfig.appPort when any loopback port is the app's (behind `cli view`). */
+export const ANY_APP_PORT = "any";
+
 /** A rollout POSTed to /verify is well under this; Gym's own rollouts rarely pass 1 MB. */
 export const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
 /** The largest answer passed back: the OpenAPI document of a Gym server is ~180 KB. */
@@ -56,7 +62,9 @@ export interface ForwardConfig {
   readonly allow: readonly string[];
   /**
    * The port the app itself listens on (`next start` sets PORT); a request whose Host names another port
-   * was not addressed to this app. null: unknown, and every request is refused.
+   * was not addressed to this app. null: unknown, and every request is refused. ANY_APP_PORT: the app is
+   * served by `cli view`, which admits only a loopback Host with its token (cli/view/guard.ts) on whatever
+   * local port an SSH tunnel forwards to it.
    */
   readonly appPort: string | null;
   readonly timeoutMs?: number;
@@ -145,7 +153,12 @@ export function checkAppRequest(headers: Headers, appPort: string | null): Check
   const host = headers.get("host") ?? "";
   const url = hostUrl(host);
   const port = url === null ? "" : url.port || "80";
-  if (url === null || !isLoopbackHost(url.hostname) || appPort === null || port !== appPort) {
+  if (
+    url === null ||
+    !isLoopbackHost(url.hostname) ||
+    appPort === null ||
+    (appPort !== ANY_APP_PORT && port !== appPort)
+  ) {
     return {
       ok: false,
       refused: "foreign_host",
