@@ -25,6 +25,7 @@ export function LivePage() {
   const { url, setUrl, timeoutMs, setTimeoutMs, policy, setPolicy, setLine, setSelected, pickFile } = live;
   const { connect, file, run, linkedDataset, linked, servedError, target, rollouts, current, shown, start } =
     live;
+  const { serverOf } = live;
   const served = linkedDataset === null ? null : servedPathOf(linkedDataset);
   const linkMissing = served === null ? null : servedRefMissingText(served, live.servedOpen);
   const report = connect.data;
@@ -152,7 +153,8 @@ export function LivePage() {
                 >
                   {rollouts.map((r) => (
                     <option key={r.line} value={r.line}>
-                      line {r.line} · {r.environment ?? "no environment_name"} · {r.calls} calls
+                      line {r.line} · {serverOf(r) ?? r.environment ?? "no environment_name"} · {r.calls}{" "}
+                      calls
                     </option>
                   ))}
                 </select>

@@ -111,7 +111,13 @@ export function useLiveRun() {
   const runId = useRef(0);
 
   const start = useCallback(
-    async (target: LiveTarget, rollouts: readonly LiveRollout[], policies: readonly Policy[]) => {
+    async (
+      target: LiveTarget,
+      rollouts: readonly LiveRollout[],
+      policies: readonly Policy[],
+      /** The verifying server of each (its folder's configs route it); undefined: the rollout's own. */
+      serverOf: (rollout: LiveRollout) => string | undefined = () => undefined,
+    ) => {
       const id = ++runId.current;
       const tallies = new Map<Policy, PolicyTally>(policies.map((p) => [p, emptyTally()]));
       const checks: RolloutCheck[] = [];
@@ -121,7 +127,7 @@ export function useLiveRun() {
         for (const rollout of rollouts) {
           for (const policy of policies) {
             if (runId.current !== id) return;
-            const check = await checkRollout(rollout.value, rollout.line, target, policy);
+            const check = await checkRollout(rollout.value, rollout.line, target, policy, serverOf(rollout));
             if (runId.current !== id) return;
             checks.push(check);
             addToTally(tallies.get(policy)!, check);

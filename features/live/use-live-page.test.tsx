@@ -97,10 +97,20 @@ describe("useLivePage", () => {
     expect(result.current.current?.line).toBe(3);
     act(() => result.current.setPolicy("legacy"));
     act(() => result.current.start("one"));
-    expect(fake.start).toHaveBeenLastCalledWith(expect.anything(), [fake.rollouts[0]], ["legacy"]);
+    expect(fake.start).toHaveBeenLastCalledWith(
+      expect.anything(),
+      [fake.rollouts[0]],
+      ["legacy"],
+      expect.any(Function),
+    );
     act(() => result.current.setPolicy("both"));
     act(() => result.current.start("all"));
-    expect(fake.start).toHaveBeenLastCalledWith(expect.anything(), fake.rollouts, ["contract", "legacy"]);
+    expect(fake.start).toHaveBeenLastCalledWith(
+      expect.anything(),
+      fake.rollouts,
+      ["contract", "legacy"],
+      expect.any(Function),
+    );
   });
 
   it("a file picked here starts from its first rollout", () => {
@@ -132,10 +142,17 @@ describe("useLivePage", () => {
     const { result } = renderHook(() => useLivePage());
     expect(result.current.current?.line).toBe(8);
     expect(result.current.startConfigs).toEqual(["configs/iheval.yaml"]);
+    // Each rollout is checked against the server the configs route it to, as the inspector verifies it.
+    const [line3, line8] = fake.rollouts;
+    expect(line8 && result.current.serverOf(line8)).toBe("iheval");
+    expect(line3 && result.current.serverOf(line3)).toBeUndefined();
+    act(() => result.current.start("one"));
+    expect(fake.start.mock.calls[0]?.[3]).toBe(result.current.serverOf);
     // A line the configs do not route (an agent they do not declare): every config of the folder.
     act(() => result.current.setLine(3));
     expect(result.current.startConfigs).toEqual(configs);
     act(() => result.current.pickFile(new File(["{}\n"], "other.jsonl")));
     expect(result.current.startConfigs).toEqual([]);
+    expect(line8 && result.current.serverOf(line8)).toBeUndefined();
   });
 });

@@ -1,14 +1,14 @@
 "use client";
 import { useSearchParams } from "next/navigation";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useDatasetFile, useSession } from "@/hooks/data";
 import { useServedFolder } from "@/hooks/use-served-folder";
 import { configRoutes } from "@/lib/folder";
 import type { Policy } from "@/lib/identity/types";
 import { DEFAULT_TIMEOUT_MS } from "@/lib/live";
-import { lineConfigs } from "@/lib/verify";
+import { chooseServer, lineConfigs } from "@/lib/verify";
 import { servedPathOf } from "@/worker/protocol";
-import { liveTarget, useLiveConnect, useLiveRollouts, useLiveRun } from "./data";
+import { type LiveRollout, liveTarget, useLiveConnect, useLiveRollouts, useLiveRun } from "./data";
 import {
   currentRollout,
   linkedLine,
@@ -71,11 +71,18 @@ export function useLivePage() {
   const startConfigs =
     linkedFile === null || current === null ? [] : lineConfigs(linkedFile.configs, routes, current.value);
 
+  // The verifying server of a rollout of the linked folder's file: its configs route it, as the inspector's
+  // rows are routed (lib/verify chooseServer); a file picked here, or a line they do not route: its own.
+  const serverOf = useCallback(
+    (rollout: LiveRollout): string | undefined =>
+      routes === null ? undefined : (chooseServer(rollout.value, { config: routes }).server ?? undefined),
+    [routes],
+  );
   const start = (which: "one" | "all") => {
     if (!target.ok) return;
     const list = which === "all" ? rollouts : current ? [current] : [];
     setSelected(null);
-    void run.start(target.target, list, POLICIES[policy]);
+    void run.start(target.target, list, POLICIES[policy], serverOf);
   };
   /** A file picked here replaces the linked one, from its first rollout. */
   const pickFile = (picked: File) => {
@@ -92,6 +99,7 @@ export function useLivePage() {
     run,
     linkedDataset,
     linked,
+    serverOf,
     servedError: served.error,
     servedOpen: useSession()?.folder?.served === true,
     target,
