@@ -40,8 +40,10 @@ describe("what the page opens when it starts", () => {
     expect(restorePlan({ ...folder, served: true })).toEqual({ kind: "served" });
   });
 
-  it("reads a served folder from the server, over the tab's kept files and a sample link", () => {
-    expect(restorePlan({ ...fresh, served: true, sample: "x.jsonl" })).toEqual({ kind: "served" });
+  it("reads a served folder from the server, over the tab's kept files; a sample link opens its sample", () => {
+    expect(restorePlan({ ...fresh, served: true })).toEqual({ kind: "served" });
+    expect(restorePlan({ ...fresh, served: true, hasSession: true })).toEqual({ kind: "served" });
+    expect(restorePlan({ ...fresh, served: true, sample: "x.jsonl" })).toEqual({ kind: "none" });
   });
 });
 

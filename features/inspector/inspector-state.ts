@@ -164,8 +164,9 @@ export type RestorePlan =
   | { readonly kind: "none" };
 
 /**
- * A folder `cli view` serves is read from the server (a reload sees what the run wrote since); otherwise a
- * reload reopens the tab's files, unless the worker already holds a session or a link names a sample.
+ * A link naming a sample opens the sample (in a served tab too: reading the folder as well raced it, and the
+ * folder often won). Else a folder `cli view` serves is read from the server (a reload sees what the run wrote
+ * since); otherwise a reload reopens the tab's files, unless the worker already holds a session.
  */
 export function restorePlan(start: {
   readonly served: boolean;
@@ -175,8 +176,9 @@ export function restorePlan(start: {
   /** The folder the tab had open, if any (its files are not kept). */
   readonly folder: string | null;
 }): RestorePlan {
+  if (start.sample) return { kind: "none" };
   if (start.served) return { kind: "served" };
-  if (start.hasSession || start.sample) return { kind: "none" };
+  if (start.hasSession) return { kind: "none" };
   if (start.folder !== null) return { kind: "folder", name: start.folder };
   if (start.stored.length > 0) return { kind: "restore", ids: start.stored };
   return { kind: "none" };
