@@ -277,6 +277,12 @@ describe("the title link and the shown file's name", () => {
     expect(preventDefault).toHaveBeenCalled();
     expect(setView).toHaveBeenLastCalledWith(DEFAULT_VIEW, { push: true });
     expect(hook.result.current.landing).toBe(true);
+    // The file chips stay on the landing page: one chosen shows its file (the page stayed on the landing).
+    const shown = datasetSummary();
+    hook.rerender({ view: DEFAULT_VIEW, dataset: shown, pending: false });
+    expect(hook.result.current.landing).toBe(true);
+    hook.rerender({ view: { ...DEFAULT_VIEW, file: shown.id }, dataset: shown, pending: false });
+    expect(hook.result.current.landing).toBe(false);
   });
 
   it("the URL names the shown file, so the link says which file to open elsewhere", () => {

@@ -69,9 +69,10 @@ export function useDeepLink(options: {
   // though the worker still holds the file: a later sample or file replaces it.
   const [home, setHome] = useState(false);
   const landing = home || (loadedSample.current !== null && view.sample === null);
+  // A sample, a file chosen on the chips (the title link leaves them on screen) or Back to a rollout leaves it.
   useEffect(() => {
-    if (view.sample !== null) setHome(false);
-  }, [view.sample]);
+    if (view.sample !== null || view.file !== null || view.line !== null) setHome(false);
+  }, [view.sample, view.file, view.line]);
 
   // The URL names the shown file, so a link says which file to open in a tab that does not hold it. A link
   // (the view the page opened with, or kept when files were opened) is pending until a file is shown: then it
