@@ -329,6 +329,13 @@ test("/compare and /live links name the served folder's files by path: a reload 
   };
   await page.reload();
   await shown(page);
+  // B rewritten on disk (shorter): /compare says so, as the inspector does, and keeps the rows as first read.
+  const second = path.join(copy, "data/second_rollouts.jsonl");
+  writeFileSync(second, `${readFileSync(second, "utf8").split("\n")[0]}\n`);
+  await expect(page.getByTestId("compare-b-changed")).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByTestId("compare-a-changed")).toHaveCount(0);
+  await expect(page.getByTestId("compare-summary")).toHaveText(answer);
+  cpSync(rollouts, second);
   // A colleague's tab on the same tunnel (the cookie, none of this tab's storage): the same comparison.
   const other = await context.newPage();
   await other.goto(page.url());

@@ -16,6 +16,7 @@ import {
   useCompareFile,
   useCompareRuns,
   useDownloadCompareCsv,
+  useFileChanged,
   usePairDetail,
   useRolloutList,
   useWhatIf,
@@ -145,6 +146,8 @@ function RunsTab(props: TabProps) {
   const [state, setState] = useCompareState();
   const fileA = useCompareFile(state.a, samplesReady);
   const fileB = useCompareFile(state.b, samplesReady);
+  const changedA = useFileChanged(state.a);
+  const changedB = useFileChanged(state.b);
   const aiName = inputsFor(state.a, state.ai);
   const biName = inputsFor(state.b, state.bi);
   const inputsA = useInputsFile(aiName, samplesReady);
@@ -181,6 +184,7 @@ function RunsTab(props: TabProps) {
           loading={fileA.isFetching}
           error={fileA.error?.message ?? null}
           testId="compare-a"
+          changed={changedA}
           onChange={(a) => setState({ a, ai: null, pair: null })}
           onFiles={(picked) => void pickFor("a")(picked)}
           inputs={inputsPick(aiName, inputsA, inputChoices, runs.data?.inputs_a, (ai) =>
@@ -196,6 +200,7 @@ function RunsTab(props: TabProps) {
           loading={fileB.isFetching}
           error={fileB.error?.message ?? null}
           testId="compare-b"
+          changed={changedB}
           onChange={(b) => setState({ b, bi: null, pair: null })}
           onFiles={(picked) => void pickFor("b")(picked)}
           inputs={inputsPick(biName, inputsB, inputChoices, runs.data?.inputs_b, (bi) =>

@@ -159,6 +159,8 @@ interface FileSelectProps {
   /** One file or several (a rollouts file with its inputs file). */
   onFiles(files: File[]): void;
   inputs?: InputsPick;
+  /** A followed file no longer what was read (rewritten, shrunk, gone): said as the inspector says it. */
+  changed?: string | null;
 }
 
 const NO_INPUTS_OPTION = "";
@@ -265,6 +267,7 @@ export function FileSelect({
   onChange,
   onFiles,
   inputs,
+  changed = null,
 }: FileSelectProps) {
   // A file the URL names but that is not open (gone with a reload): its ref is no name to show.
   // A served folder's file is named by its path until it is read.
@@ -317,6 +320,11 @@ export function FileSelect({
           </>
         )}
       </span>
+      {changed && (
+        <span className={styles.error} role="alert" data-testid={`${testId}-changed`}>
+          {changed}
+        </span>
+      )}
       {inputs && <InputsLine inputs={inputs} rollouts={summary?.rollouts} testId={testId} />}
     </div>
   );

@@ -33,6 +33,15 @@ function useStored(ref: FileRef | null): {
 }
 
 /**
+ * What the inspector says of a followed file no longer as read (rewritten, shrunk, gone), by FileRef: the
+ * comparison keeps its rows as first read, as the inspector does; null otherwise.
+ */
+export function useFileChanged(ref: FileRef | null): string | null {
+  const session = useSession();
+  return storedFileOf(ref, session?.files ?? [])?.follow?.problem ?? null;
+}
+
+/**
  * One file of the store, by FileRef: the file of that dataset id, or the served folder's file at that path
  * (worker/protocol servedRef), else the latest file of that name opened
  * on either page, else the bundled sample of that name (fetched into the store the first time), else a
