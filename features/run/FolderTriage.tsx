@@ -121,7 +121,9 @@ export const FolderTriage = memo(function FolderTriage({
             ))}
             {triage.drifted.length > 0 && (
               <tr data-cause="drift" data-count={triage.drifted.length}>
-                <td title={ZERO_CAUSE_HINTS.drift}>{ZERO_CAUSE_LABELS.drift} (counted apart)</td>
+                <td title={ZERO_CAUSE_HINTS.drift}>
+                  {ZERO_CAUSE_LABELS.drift} (counted apart, over the whole run)
+                </td>
                 <td className={styles.num}>{triage.drifted.length}</td>
                 <td className={cx("muted", styles.num)}>{percent(triage.drifted.length, triage.total)}</td>
               </tr>
