@@ -3,7 +3,7 @@ import { type DragEvent, type ReactNode, useEffect, useRef, useState } from "rea
 import type { SamplesList } from "@/hooks/data";
 import { folderFromDrop, folderFromInput, type PickedFolder } from "@/hooks/folder-files";
 import type { LoadProgress, RecentFile, Sample } from "@/hooks/types";
-import { formatCount } from "@/lib/run";
+import { formatBytes, formatCount } from "@/lib/run";
 import badges from "./badges.module.css";
 import { cx } from "./cx";
 import styles from "./Loader.module.css";
@@ -132,13 +132,6 @@ export function DropTarget({
       )}
     </div>
   );
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  if (bytes < 1024 ** 3) return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-  return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
 }
 
 export function LoadProgressBar({ progress, onCancel }: { progress: LoadProgress | null; onCancel(): void }) {

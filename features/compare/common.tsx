@@ -2,6 +2,7 @@
 import { useRef } from "react";
 import { formatReward } from "@/components/badges";
 import { ACCEPTED_FILES } from "@/components/Loader";
+import { formatBytes } from "@/lib/run";
 import { isDatasetId, servedPathOf } from "@/worker/protocol";
 import styles from "./compare.module.css";
 import { VERDICT_SLUGS } from "./state";
@@ -117,12 +118,6 @@ export function OpenFileButton({
       />
     </>
   );
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
 export interface FileChoice {

@@ -34,7 +34,7 @@ import { sameStrings, useStable, useStableCallback } from "@/hooks/use-stable";
 import { useStages } from "@/hooks/use-stages";
 import { type AgentInference, formatHarnessChoice, type HarnessChoice } from "@/lib/harness";
 import type { GroupStats } from "@/lib/metrics";
-import { formatCount, type Reward } from "@/lib/run";
+import { formatBytes, formatCount, type Reward } from "@/lib/run";
 import type { VerifierGroup, ZeroCause } from "@/lib/triage";
 import { useGymMetrics } from "./data";
 import { changedOnDisk, FileChips } from "./FileChips";
@@ -604,7 +604,7 @@ export function Inspector() {
                     <kbd>/</kbd> search
                   </span>
                   <span className={cx("muted", styles.listFooterFile)}>
-                    {formatCount(dataset.lines)} lines · {(dataset.bytes / 1024 / 1024).toFixed(1)} MiB
+                    {formatCount(dataset.lines)} lines · {formatBytes(dataset.bytes)}
                     {dataset.paired_inputs ? ` · ${dataset.paired_rows} paired with inputs` : ""}
                   </span>
                 </footer>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   breakdownScopeText,
+  formatBytes,
   formatCount,
   lineCountsText,
   unverifiedCounts,
@@ -54,6 +55,17 @@ describe("the rollouts a view has no reward for", () => {
     expect(zeroShareText(2, { rollouts: 5, unreadable: 0 }, "recorded", 1, 1)).toBe(
       "2 of 5 rollouts recorded 0 or less (40.0%; 1 negative; 1 with no recorded reward)",
     );
+  });
+});
+
+describe("formatBytes", () => {
+  it("writes a size one way on every page", () => {
+    expect([512, 178_586, 12.3 * 1024 * 1024, 1024 ** 3].map(formatBytes)).toEqual([
+      "512 B",
+      "174.4 KiB",
+      "12.3 MiB",
+      "1.00 GiB",
+    ]);
   });
 });
 

@@ -26,6 +26,14 @@ export function formatCount(n: number): string {
   return n < 0 ? `-${digits}` : digits;
 }
 
+/** A file's size as every page writes it: "512 B", "174.4 KiB", "12.3 MiB", "1.00 GiB". */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+  return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
+}
+
 /** "1 rollout", "2,400 rollouts": a count with its noun in the right number. */
 export function count(n: number, one: string, many: string): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;

@@ -1,6 +1,7 @@
 export {
   breakdownScopeText,
   count,
+  formatBytes,
   formatCount,
   type LineCounts,
   lineCountsText,
