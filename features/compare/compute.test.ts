@@ -8,6 +8,7 @@ import { asRollout, narrowing } from "@/lib/schemas/test-helpers";
 import { indexInputs, pairingKey, verifyRollout as verifyRolloutTyped } from "@/lib/verify";
 import {
   combineInputs,
+  comparedName,
   compareFiles,
   compareView,
   pairDetail,
@@ -359,6 +360,18 @@ describe("a folder's run: its configs choose the server, as the inspector's", ()
     expect(view.rollouts.every((r) => r.before !== null && r.before === r.recorded)).toBe(true);
     const { view: without } = await repairFile(file, "claude-code", [], null);
     expect(without.rollouts.every((r) => r.before === null)).toBe(true);
+  });
+});
+
+describe("comparedName", () => {
+  it("names the CSV after both files, their nearest distinct folders when the names are the same", () => {
+    expect(comparedName("http.jsonl", "mcp.jsonl", "contract")).toBe("http-vs-mcp.contract.compare.csv");
+    expect(comparedName("wat/runs/http/rollouts.jsonl", "wat/runs/mcp/rollouts.jsonl", "legacy")).toBe(
+      "http-rollouts-vs-mcp-rollouts.legacy.compare.csv",
+    );
+    // One file as both sides: nothing tells them apart.
+    expect(comparedName("a/r.jsonl", "a/r.jsonl", "contract")).toBe("r-vs-r.contract.compare.csv");
+    expect(comparedName("r.jsonl", "x/r.jsonl", "contract")).toBe("r-vs-x-r.contract.compare.csv");
   });
 });
 

@@ -552,7 +552,19 @@ export function repairedName(name: string, harness: HarnessId): string {
 
 /** The comparison's CSV: both runs' names and the policy in it (the two policies' downloads differ). */
 export function comparedName(a: string, b: string, policy: Policy): string {
-  return `${fileStem(a)}-vs-${fileStem(b)}.${policy}.compare.csv`;
+  let [x, y] = [fileStem(a), fileStem(b)];
+  if (x === y) {
+    // Two runs' files of one name (runs/http/rollouts.jsonl, runs/mcp/rollouts.jsonl): the nearest folders
+    // that tell them apart lead their stems.
+    const [da, db] = [a.split("/").slice(0, -1), b.split("/").slice(0, -1)];
+    while (da.length > 0 && db.length > 0 && da.at(-1) === db.at(-1)) {
+      da.pop();
+      db.pop();
+    }
+    x = [da.at(-1), x].filter(Boolean).join("-");
+    y = [db.at(-1), y].filter(Boolean).join("-");
+  }
+  return `${x}-vs-${y}.${policy}.compare.csv`;
 }
 
 /** Each side's rollouts with their lines by position, as compareRuns was given them (lib/compare's CSV). */
