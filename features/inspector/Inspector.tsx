@@ -70,6 +70,7 @@ import { useViewState } from "./use-view-state";
 import { linkTarget } from "./view-state";
 
 const NO_LINES: readonly number[] = [];
+const NO_ROWS: readonly never[] = [];
 const NO_DATASETS: readonly DatasetSummary[] = [];
 
 /** The served folder read again from the server, as at first: the tab keeps it served, its roles and marks. */
@@ -262,7 +263,14 @@ export function Inspector() {
           : { rollouts: runView.breakdown_rollouts, unreadable: runView.counts.unreadable },
     [runView],
   );
-  useListKeyboard({ rows, entries, firstLine, setView, searchInput });
+  // Not on the landing page: j/k there would open a rollout of a file it does not show.
+  useListKeyboard({
+    rows: landing ? NO_ROWS : rows,
+    entries: landing ? NO_ROWS : entries,
+    firstLine,
+    setView,
+    searchInput,
+  });
 
   return (
     <DropTarget onFiles={onFiles} onFolder={onFolder}>

@@ -263,6 +263,10 @@ describe("a sample link", () => {
     expect(hook.result.current.landing).toBe(false);
     hook.rerender({ view: DEFAULT_VIEW, dataset: shown, pending: false });
     expect(hook.result.current.landing).toBe(true);
+    // A file chosen on the chips there shows it.
+    hook.rerender({ view: { ...DEFAULT_VIEW, file: shown.id }, dataset: shown, pending: false });
+    expect(hook.result.current.landing).toBe(false);
+    hook.rerender({ view: DEFAULT_VIEW, dataset: shown, pending: false });
     act(() => hook.result.current.onFiles([FILE]));
     hook.rerender({ view: DEFAULT_VIEW, dataset: shown, pending: false });
     expect(hook.result.current.landing).toBe(false);
@@ -276,11 +280,11 @@ describe("the title link and the shown file's name", () => {
     act(() => hook.result.current.goHome({ preventDefault }));
     expect(preventDefault).toHaveBeenCalled();
     expect(setView).toHaveBeenLastCalledWith(DEFAULT_VIEW, { push: true });
-    expect(hook.result.current.landing).toBe(true);
-    // The file chips stay on the landing page: one chosen shows its file (the page stayed on the landing).
+    // The URL it wrote: the landing page.
     const shown = datasetSummary();
     hook.rerender({ view: DEFAULT_VIEW, dataset: shown, pending: false });
     expect(hook.result.current.landing).toBe(true);
+    // The file chips stay on the landing page: one chosen shows its file (the page stayed on the landing).
     hook.rerender({ view: { ...DEFAULT_VIEW, file: shown.id }, dataset: shown, pending: false });
     expect(hook.result.current.landing).toBe(false);
   });

@@ -67,12 +67,15 @@ export function useDeepLink(options: {
 
   // The landing page is shown again after Back from a sample (the URL loses ?sample=) or the title link,
   // though the worker still holds the file: a later sample or file replaces it.
+  // A file chosen on the chips (they stay on screen) or Back to a rollout leaves it: the URL then names them.
   const [home, setHome] = useState(false);
-  const landing = home || (loadedSample.current !== null && view.sample === null);
-  // A sample, a file chosen on the chips (the title link leaves them on screen) or Back to a rollout leaves it.
+  const landing =
+    (home || (loadedSample.current !== null && view.sample === null)) &&
+    view.file === null &&
+    view.line === null;
   useEffect(() => {
-    if (view.sample !== null || view.file !== null || view.line !== null) setHome(false);
-  }, [view.sample, view.file, view.line]);
+    if (view.sample !== null) setHome(false);
+  }, [view.sample]);
 
   // The URL names the shown file, so a link says which file to open in a tab that does not hold it. A link
   // (the view the page opened with, or kept when files were opened) is pending until a file is shown: then it

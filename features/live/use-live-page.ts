@@ -73,11 +73,17 @@ export function useLivePage() {
 
   // The verifying server of a rollout of the linked folder's file: its configs route it, as the inspector's
   // rows are routed (lib/verify chooseServer); a file picked here, or a line they do not route: its own.
-  const serverOf = useCallback(
-    (rollout: LiveRollout): string | undefined =>
-      routes === null ? undefined : (chooseServer(rollout.value, { config: routes }).server ?? undefined),
-    [routes],
+  // Once per file: the rollout list and a run of thousands of checks read it.
+  const servers = useMemo(
+    () =>
+      new Map(
+        routes === null
+          ? []
+          : rollouts.map((r) => [r, chooseServer(r.value, { config: routes }).server ?? undefined] as const),
+      ),
+    [rollouts, routes],
   );
+  const serverOf = useCallback((rollout: LiveRollout) => servers.get(rollout), [servers]);
   const start = (which: "one" | "all") => {
     if (!target.ok) return;
     const list = which === "all" ? rollouts : current ? [current] : [];

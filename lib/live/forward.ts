@@ -162,7 +162,10 @@ export function checkAppRequest(headers: Headers, appPort: string | null): Check
     return {
       ok: false,
       refused: "foreign_host",
-      reason: `Host ${JSON.stringify(host)} is not this app (a loopback name on port ${appPort ?? "(unknown)"}); open the app at http://localhost:${appPort ?? "PORT"}`,
+      reason:
+        appPort === ANY_APP_PORT
+          ? `Host ${JSON.stringify(host)} is not this app (a loopback name): open the URL \`view\` printed`
+          : `Host ${JSON.stringify(host)} is not this app (a loopback name on port ${appPort ?? "(unknown)"}); open the app at http://localhost:${appPort ?? "PORT"}`,
     };
   }
   const origin = headers.get("origin");
