@@ -34,7 +34,7 @@ export function markServed(): void {
 export function servedFolder(): boolean {
   if (typeof window === "undefined") return false;
   if (new URLSearchParams(window.location.search).get(SERVED_PARAM) === "1") {
-    window.sessionStorage.setItem(SERVED_KEY, "1");
+    markServed();
     return true;
   }
   return window.sessionStorage.getItem(SERVED_KEY) === "1";
@@ -64,7 +64,8 @@ export interface ListedFile {
 
 /** The served folder's files now (its listing, hidden entries aside). */
 export async function servedFiles(): Promise<ListedFile[]> {
-  return (await servedListing()).files.map(({ path, bytes, modified }) => ({ path, bytes, modified }));
+  // The listing's schema keeps these fields only (zod drops the rest: each file's role and reason).
+  return (await servedListing()).files;
 }
 
 /**

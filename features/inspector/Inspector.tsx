@@ -631,7 +631,6 @@ export function Inspector() {
                     marked={marked.includes(selectedEntry.line)}
                     onMark={onMark}
                     unlisted={!rows.some((row) => row.line === selectedEntry.line)}
-                    fileRef={datasetRef ?? dataset.id}
                   />
                 )
               ) : (

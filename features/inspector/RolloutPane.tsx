@@ -46,8 +46,6 @@ interface Props {
   onMark(marked: boolean): void;
   /** The filter hides this rollout from the list: it stays open, and says so. */
   unlisted: boolean;
-  /** How links name the file (worker/protocol fileRefOf: a served folder's file by its path). */
-  fileRef: string;
 }
 
 export const RolloutPane = memo(function RolloutPane({
@@ -60,7 +58,6 @@ export const RolloutPane = memo(function RolloutPane({
   marked,
   onMark,
   unlisted,
-  fileRef,
 }: Props) {
   // One parse in the worker: the summary at once, the calls and transcript items a page at a time as they
   // come on screen (from the same opened rollout), both verifications from the pool when they are done.
@@ -184,7 +181,7 @@ export const RolloutPane = memo(function RolloutPane({
                 ? "for rollouts without an agent"
                 : "for every agent without its own"
           }
-          liveHref={`/live?dataset=${encodeURIComponent(fileRef)}&line=${entry.line}`}
+          liveHref={`/live?dataset=${encodeURIComponent(dataset.ref)}&line=${entry.line}`}
         />
         {stage >= 2 && (
           <section className="identity" aria-label="Call identities">

@@ -13,7 +13,7 @@ import { badgeAt, type CallBadge, type DecisiveCall } from "@/lib/triage";
 import type { CallView, DataRequests, DatasetSummary, DetailParams, TranscriptItem } from "@/worker/protocol";
 
 /** What the detail pane's requests read of a dataset (a session event changing anything else leaves it be). */
-export type DetailSource = Pick<DatasetSummary, "id" | "name" | "analysis">;
+export type DetailSource = Pick<DatasetSummary, "id" | "ref" | "name" | "analysis">;
 
 function detailParams(
   dataset: DetailSource | null,

@@ -297,15 +297,21 @@ export function workspaceReadiness(state: {
 
 /**
  * The same file for the detail pane: its requests are keyed by the id and the analysis revision, and it shows
- * the name. A session event (new rows, new rewards, progress) changes none of them, so the open rollout's
+ * the name and links the file by its ref. A session event (new rows, new rewards, progress) changes none of them, so the open rollout's
  * pane is not rendered again for it.
  */
 export function sameDetailSource(
-  a: Pick<DatasetSummary, "id" | "name" | "analysis"> | null,
-  b: Pick<DatasetSummary, "id" | "name" | "analysis"> | null,
+  a: Pick<DatasetSummary, "id" | "ref" | "name" | "analysis"> | null,
+  b: Pick<DatasetSummary, "id" | "ref" | "name" | "analysis"> | null,
 ): boolean {
   return (
-    a === b || (a !== null && b !== null && a.id === b.id && a.name === b.name && a.analysis === b.analysis)
+    a === b ||
+    (a !== null &&
+      b !== null &&
+      a.id === b.id &&
+      a.ref === b.ref &&
+      a.name === b.name &&
+      a.analysis === b.analysis)
   );
 }
 

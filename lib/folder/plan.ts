@@ -86,8 +86,8 @@ function childOf(dir: string, path: string): string | null {
 export function nearest(
   path: string,
   files: readonly string[],
-  runs: readonly string[] = [],
-  configs: readonly string[] = [],
+  runs: readonly string[],
+  configs: readonly string[],
 ): string[] {
   let dir = dirname(path);
   for (;;) {
@@ -164,9 +164,9 @@ export function planFolder(decisions: readonly RoleDecision[]): FolderPlan {
   const inputs = byRole("inputs");
   const metrics = byRole("metrics");
   const rolloutFiles = byRole("rollouts");
-  const nearestMetrics = new Map(
-    rolloutFiles.map((r) => [r, nearest(r, metrics, rolloutFiles, configFiles)] as const),
-  );
+  // Each run's files of a role: one rule for its metrics, configs and task rows (`nearest`).
+  const near = (path: string, files: readonly string[]) => nearest(path, files, rolloutFiles, configFiles);
+  const nearestMetrics = new Map(rolloutFiles.map((r) => [r, near(r, metrics)] as const));
   const owner = new Map(
     metrics.map((m) => [
       m,
@@ -177,12 +177,12 @@ export function planFolder(decisions: readonly RoleDecision[]): FolderPlan {
     ]),
   );
   const runs = rolloutFiles.map((rollouts): RunPlan => {
-    const mine = nearest(rollouts, configFiles, rolloutFiles, configFiles);
+    const mine = near(rollouts, configFiles);
     return {
       rollouts,
       configs: mine,
       routes: configRoutes(mine.flatMap((p) => configs.get(p) ?? [])),
-      inputs: nearest(rollouts, inputs, rolloutFiles, configFiles),
+      inputs: near(rollouts, inputs),
       metrics: (nearestMetrics.get(rollouts) ?? []).filter((m) => owner.get(m) === rollouts),
     };
   });

@@ -109,7 +109,7 @@ export function noVerifier(
       : "";
   return {
     code: "no_verifier",
-    message: `This project has no port of ${server}'s verifier: verify through ${server}'s own /verify${start}, from /live with this file chosen or with \`cli live URL --rollouts ${source.rollouts === undefined ? rollouts : shellWord(rollouts)}\`; if ${server} is not the server that scored this run, choose one of ${joinList([...available].sort())}.`,
+    message: `This project has no port of ${server}'s verifier: verify through ${server}'s own /verify${start}, from /live with this file chosen or with \`cli live URL --rollouts ${shellWord(rollouts)}\`; if ${server} is not the server that scored this run, choose one of ${joinList([...available].sort())}.`,
   };
 }
 
