@@ -2,7 +2,7 @@
  * "Unverified" is an outcome, not a blank: every VerifyResult without a reward carries one stable reason
  * code (for filters, data attributes and scripts) and one sentence that says what to do about it.
  */
-import { shellWord } from "../shell";
+import { shellQuote, shellWord } from "../shell";
 
 export type UnverifiedCode =
   /** Nothing names the verifying server (see chooseServer). */
@@ -92,9 +92,13 @@ export function noServer(
   return { code: "no_server", message: `${reason} ${next} ${NO_PORT_NEXT}` };
 }
 
-/** `ng_run` with the folder's configs, as Gym starts the servers a config declares. */
+/**
+ * `ng_run` with the folder's configs, as Gym starts the servers a config declares. Double quotes as Gym's docs
+ * write it, unless a path holds what a shell expands inside them (`"`, `$`, a backquote, `\`, `!`).
+ */
 export function ngRunCommand(configs: readonly string[]): string {
-  return `ng_run "+config_paths=[${configs.join(",")}]"`;
+  const override = `+config_paths=[${configs.join(",")}]`;
+  return `ng_run ${/["$`\\!]/.test(override) ? shellQuote(override) : `"${override}"`}`;
 }
 
 export function noVerifier(
