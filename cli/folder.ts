@@ -204,6 +204,8 @@ export interface Source {
   readonly config: ConfigRouter | null;
   /** The config files that route it, as paths from the working directory (for `ng_run`). */
   readonly configs: readonly string[];
+  /** The task-row files it is paired from, as paths from the working directory (for `cli live --inputs`). */
+  readonly inputs: readonly string[];
   /** Gym's metrics files beside it, with the task rows their dataset figures are recomputed from. */
   readonly metrics: readonly SourceMetrics[];
 }
@@ -224,7 +226,9 @@ export function metricsLines(source: Source, lines: readonly AgentRewards[]): st
  * FILE, so its `triage --format csv` stays the page's export byte for byte.
  */
 export function lineSource(source: Source): { source?: LineSource } {
-  return source.file === null ? {} : { source: { rollouts: source.path, configs: source.configs } };
+  return source.file === null
+    ? {}
+    : { source: { rollouts: source.path, configs: source.configs, inputs: source.inputs } };
 }
 
 /** The `file`/`line` position fields of a JSON line from `source`. */
@@ -254,7 +258,17 @@ export async function openSources(
   if (!(await isDirectory(file))) {
     const inputRows = inputs === null ? null : await loadInputIndex(inputs, io);
     return {
-      sources: [{ path: file, file: null, inputRows, config: null, configs: [], metrics: [] }],
+      sources: [
+        {
+          path: file,
+          file: null,
+          inputRows,
+          config: null,
+          configs: [],
+          inputs: inputs === null ? [] : [inputs],
+          metrics: [],
+        },
+      ],
       folder: null,
     };
   }
@@ -287,6 +301,7 @@ export async function openSources(
       // Always the folder's routes: with no config beside the file, the line says so.
       config: run.routes,
       configs: run.configs.map(folder.absolute),
+      inputs: named.map(([path]) => path),
       metrics,
     });
   }

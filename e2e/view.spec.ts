@@ -20,6 +20,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { expect, test } from "@playwright/test";
+import { startFakeGym } from "../lib/live/test-helpers";
 import {
   expectRoles,
   folderRows,
@@ -362,6 +363,42 @@ test("/compare and /live links name the served folder's files by path: a reload 
     return typeof body === "object" && body !== null && "refused" in body ? String(body.refused) : null;
   });
   expect(refused).not.toBe("foreign_host");
+});
+
+test("/live checks a served folder's lines with the task rows the inspector paired them with", async ({
+  page,
+}) => {
+  // Rollouts that echo no task field: only the folder's inputs file gives them their ground truth.
+  const run = path.join(base, "live-paired-run");
+  mkdirSync(run);
+  writeFileSync(path.join(run, "rollouts.jsonl"), `${rolloutLines.slice(0, 3).join("\n")}\n`);
+  writeFileSync(path.join(run, "inputs.jsonl"), readFileSync(path.join(GOLDEN_WA, "wa_inputs.jsonl")));
+  const gym = await startFakeGym({ mode: "json" });
+  try {
+    await page.goto((await startView(run)).toString());
+    await waitReady(page);
+    const live = `/live?dataset=${encodeURIComponent("served:rollouts.jsonl")}&line=2`;
+    await page.goto(new URL(live, page.url()).toString());
+    await expect(page.getByTestId("live-line-options")).toContainText(
+      "Line 2 is checked as the inspector verifies it: verifying server workplace_assistant. Paired with inputs.jsonl line",
+    );
+    await page.getByTestId("live-url").fill(gym.url);
+    await page.getByTestId("live-connect-button").click();
+    await expect(page.getByTestId("live-connected")).toHaveAttribute("data-ready", "true");
+    await page.getByTestId("live-policy").selectOption("contract");
+    await page.getByTestId("live-run-all").click();
+    const progress = page.getByTestId("live-progress");
+    await expect(progress).toHaveAttribute("data-running", "false");
+    await expect(progress).toHaveAttribute("data-done", "3");
+    // The server scored the task row with the rollout's response: both sides give the golden rewards.
+    for (const [at, want] of expected.slice(0, 3).entries()) {
+      const row = page.locator(`[data-result-line="${at + 1}"][data-result-policy="contract"]`);
+      await expect(row).toHaveAttribute("data-verify-verdict", "agree");
+      await expect(row).toHaveAttribute("data-server-reward", String(want.contract.reward));
+    }
+  } finally {
+    await gym.close();
+  }
 });
 
 test("a file that appears in the served folder (a second run's output) is named, and reading the folder again adds it", async ({

@@ -594,3 +594,37 @@ export function useDatasetFile(dataset: string | null) {
     },
   });
 }
+
+/** One line's verify options, keyed by the revision (it moves with the pairing, server and configs). */
+function lineOptionsKey(dataset: DatasetSummary | null, line: number | null) {
+  return ["lineOptions", dataset?.id ?? null, dataset?.revision ?? 0, line] as const;
+}
+
+/** How the inspector verifies one line of `dataset` (its server, its paired task row): /live shows it. */
+export function useLineOptions(dataset: DatasetSummary | null, line: number | null) {
+  const client = useDataClient();
+  return useQuery({
+    queryKey: lineOptionsKey(dataset, line),
+    enabled: dataset !== null && line !== null,
+    queryFn: ({ signal }) =>
+      dataset === null || line === null
+        ? null
+        : client.request("lineOptions", { dataset: dataset.id, line }, { signal }),
+  });
+}
+
+/** The same, asked line after line by a run of /live checks (cached under the same keys). */
+export function useFetchLineOptions(dataset: DatasetSummary | null) {
+  const client = useDataClient();
+  const queries = useQueryClient();
+  return useCallback(
+    (line: number) =>
+      dataset === null
+        ? Promise.resolve(null)
+        : queries.fetchQuery({
+            queryKey: lineOptionsKey(dataset, line),
+            queryFn: ({ signal }) => client.request("lineOptions", { dataset: dataset.id, line }, { signal }),
+          }),
+    [client, queries, dataset],
+  );
+}

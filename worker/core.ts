@@ -8,6 +8,7 @@ import type { HarnessId } from "../lib/harness/types";
 import { rolloutResolver } from "../lib/identity";
 import { readProvenance } from "../lib/identity/provenance-map";
 import type { CallResolution, Highlight, Policy } from "../lib/identity/types";
+import type { LineOptions } from "../lib/live";
 import { type RunRow, rolloutRowOf, runRow } from "../lib/run";
 import { functionCalls, parseOutputItem, type Rollout } from "../lib/schemas";
 import { callBadges, evidencePolicy, packBadges, recordedFieldsFor, triageRollout } from "../lib/triage";
@@ -22,6 +23,7 @@ import {
   verifierServers,
   verifyBothPolicies,
   verifyContext,
+  verifyingServer,
 } from "../lib/verify";
 import { knownNamesOf } from "../lib/verify/known-names";
 import type { VerifyResult } from "../lib/verify/types";
@@ -90,6 +92,20 @@ export interface RowContext {
   readonly source?: LineSource | null;
   /** The open task rows' keys (lib/verify InputIndex taskKeys). */
   readonly taskKeys?: ReadonlySet<string>;
+}
+
+/**
+ * A row's verification for another front end (/live): the verifying server chooseServer gives it here (the
+ * folder's config routes do not cross to the page), its paired task row and its source.
+ */
+export function lineOptionsOf(rollout: Rollout, context: RowContext): LineOptions {
+  const options = verifyOptions(context);
+  return {
+    server: verifyingServer(rollout, options),
+    ...(options.input === undefined ? {} : { input: options.input }),
+    ...(options.pairing === undefined ? {} : { pairing: options.pairing }),
+    ...(options.source === undefined ? {} : { source: options.source }),
+  };
 }
 
 /** lib/verify's options for a row context (without the policy). */

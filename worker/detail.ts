@@ -5,7 +5,8 @@
  */
 import type { HarnessChoice } from "../lib/harness";
 import { reparseJsonLine } from "../lib/jsonl";
-import { type OpenedDetail, openDetail } from "./core";
+import type { LineOptions } from "../lib/live";
+import { lineOptionsOf, type OpenedDetail, openDetail } from "./core";
 import { type AnalysisOptions, rolloutOf, rowContext } from "./jobs";
 import type { Pool } from "./pool";
 import type { VerifiedDetail } from "./protocol";
@@ -47,6 +48,15 @@ export async function readDetail(
   if (rollout === null) return null;
   const context = await rowContext(rollout, dataset.pairedInputs, detailOptions(dataset, server, harness));
   return openDetail(entry, rollout, context, bytes.length);
+}
+
+/** How the inspector verifies one line (worker/core lineOptionsOf), read from its bytes. */
+export async function readLineOptions(dataset: Dataset, line: number): Promise<LineOptions | null> {
+  if (!dataset.entries.has(line)) return null;
+  const bytes = await dataset.readLine(line);
+  const rollout = bytes === null ? null : rolloutOf(parseBytes(bytes));
+  if (rollout === null) return null;
+  return lineOptionsOf(rollout, await rowContext(rollout, dataset.pairedInputs, dataset.analysisOptions()));
 }
 
 /** Both verifications of one rollout, in the pool. */

@@ -99,6 +99,18 @@ describe("/live's ng_run for a folder's line", () => {
     expect(entry?.unverified).toBe("no_verifier");
     expect(entry?.error).toContain(`start it with ${ngRunCommand(configs)}`);
     expect(startServerHint(configs)).toContain(ngRunCommand(configs));
+    // The command to check it live pairs it with the folder's task rows, as the page's check does.
+    expect(entry?.error).toContain(
+      "cli live URL --rollouts data/example_rollouts.jsonl --inputs data/example.jsonl`",
+    );
+    const options = await service.lineOptions(rollouts?.id ?? "", entry?.line ?? 0);
+    expect(options).toMatchObject({
+      server: "iheval",
+      pairing: { paired_by: "input", row: "data/example.jsonl line 1" },
+      source: { rollouts: "data/example_rollouts.jsonl", inputs: ["data/example.jsonl"] },
+    });
+    expect(options?.input).toEqual(JSON.parse(firstLine(join(dir, "data/example.jsonl"))));
+    expect(await service.lineOptions(rollouts?.id ?? "", 10_000)).toBeNull();
   });
 });
 

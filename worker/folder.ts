@@ -164,12 +164,14 @@ export function applyPlan(
   for (const planned of plan.runs) {
     const dataset = datasets.get(planned.rollouts);
     if (dataset === undefined) continue;
-    const inputs = planned.inputs.flatMap((path) => datasets.get(path)?.id ?? []);
+    const inputFiles = planned.inputs.filter((path) => datasets.has(path));
+    const inputs = inputFiles.flatMap((path) => datasets.get(path)?.id ?? []);
     if (!sameList(dataset.configFiles, planned.configs) || !sameList(dataset.planInputs ?? [], inputs))
       changed.push(dataset);
     dataset.configs = configsOf(planned.configs, decisions);
     dataset.configFiles = planned.configs;
     dataset.planInputs = inputs;
+    dataset.inputFiles = inputFiles;
   }
   return changed;
 }

@@ -23,6 +23,7 @@ import type {
 import type { HarnessChoice } from "../lib/harness/choice";
 import type { HarnessId } from "../lib/harness/types";
 import type { CallResolution, Highlight, MapState, Policy, RolloutFinding } from "../lib/identity/types";
+import type { LineOptions } from "../lib/live";
 import type { RolloutRow } from "../lib/run";
 import type { DecisiveCall, PackedBadges, RecordedField, RolloutTriage } from "../lib/triage";
 import type { VerifierDetailsView } from "../lib/verify/details";
@@ -467,6 +468,11 @@ export interface SessionRequests {
       gymConfigs: readonly GymConfig[];
     } | null;
   };
+  /**
+   * How the inspector verifies one line of a rollouts dataset: its verifying server, the task row it paired
+   * with and its source (/live checks the line with them). Null when the line is not a readable rollout.
+   */
+  lineOptions: { params: { dataset: string; line: number }; result: LineOptions | null };
   /** Opens files kept from an earlier visit (origin-private file system) as the workspace. */
   restore: { params: { ids: readonly string[] }; result: SessionSummary; progress: LoadProgress };
   recent: { params: Record<string, never>; result: RecentFile[] };

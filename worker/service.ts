@@ -23,8 +23,9 @@ import {
   readAsFolder,
 } from "../lib/folder";
 import { type HarnessChoice, sameChoice } from "../lib/harness";
+import type { LineOptions } from "../lib/live";
 import { type OpenedDetail, servers } from "./core";
-import { readDetail, verifyInPool } from "./detail";
+import { readDetail, readLineOptions, verifyInPool } from "./detail";
 import {
   applyPlan,
   configsOf,
@@ -469,6 +470,12 @@ export class DataService {
       configs: dataset.configFiles.map((path) => dataset.commandPath(path)),
       gymConfigs: dataset.configs ?? [],
     };
+  }
+
+  /** How the inspector verifies one line (worker/detail readLineOptions); null for no rollouts line. */
+  lineOptions(id: string, line: number): Promise<LineOptions | null> {
+    const dataset = this.workspace.get(id);
+    return dataset?.kind === "rollouts" ? readLineOptions(dataset, line) : Promise.resolve(null);
   }
 
   reanalyze(id: string, server: string | null, harness: HarnessChoice): SessionSummary {

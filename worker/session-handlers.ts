@@ -19,6 +19,7 @@ export function sessionHandlers(service: DataService): Handlers<SessionRequests>
       service.loadFolder(name, entries, signal, paced(progress), null, roles, root ?? null),
     setRole: ({ path, role }, { signal, progress }) => service.setRole(path, role, signal, paced(progress)),
     fileOf: ({ dataset }) => service.fileOf(dataset),
+    lineOptions: ({ dataset, line }) => service.lineOptions(dataset, line),
     restore: ({ ids }, { signal, progress }) => service.restore(ids, signal, paced(progress)),
     recent: () => service.recent(),
     session: () => service.session(),

@@ -145,6 +145,8 @@ export class Dataset {
   role: DatasetKind | null = null;
   /** From an opened folder: the inputs datasets its plan pairs it with (null: the workspace's best match). */
   planInputs: readonly string[] | null = null;
+  /** Their paths in the folder, in pairing order (what `cli live --inputs` is given). */
+  inputFiles: readonly string[] = [];
   /** Lines whose rewards are still to compute, in file order. */
   pendingRewards = new Set<number>();
   /** Bumped when the rewards must be recomputed (another server, harness or inputs file). */
@@ -177,6 +179,7 @@ export class Dataset {
           : {
               rollouts: this.commandPath(this.folderPath),
               configs: this.configFiles.map((path) => this.commandPath(path)),
+              inputs: this.inputFiles.map((path) => this.commandPath(path)),
             },
     };
   }

@@ -159,7 +159,7 @@ export async function run(args: string[], io: CommandIo): Promise<number> {
       policy: parsed.policy,
       setReward: parsed.setReward,
       config: source.config,
-      source: { rollouts: source.path, configs: source.configs },
+      source: { rollouts: source.path, configs: source.configs, inputs: source.inputs },
       ...(source.file === null ? {} : { file: source.file }),
       ...(parsed.server === undefined ? {} : { server: parsed.server }),
       ...(source.inputRows === null ? {} : { inputs: source.inputRows }),

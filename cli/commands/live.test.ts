@@ -95,6 +95,68 @@ describe("cli live", () => {
     );
   });
 
+  it("pairs each rollout with --inputs rows and sends /verify the row with its response, as reverify does", async () => {
+    gym = await startFakeGym({ mode: "json" });
+    // Rollouts stripped of their task's ground truth, which the task rows (one file per half) carry.
+    const rows = readFileSync(ROLLOUTS, "utf8")
+      .split("\n")
+      .slice(0, 4)
+      .map(
+        (l, at): Record<string, unknown> => ({
+          ...z.record(z.string(), z.unknown()).parse(JSON.parse(l)),
+          _ng_task_index: at,
+          _ng_rollout_index: 0,
+        }),
+      );
+    const rolloutsFile = join(tmp, "stripped.jsonl");
+    writeFileSync(rolloutsFile, rows.map(({ ground_truth: _g, ...r }) => `${JSON.stringify(r)}\n`).join(""));
+    const task = ({ response: _r, reward: _w, ...row }: Record<string, unknown>) =>
+      `${JSON.stringify(row)}\n`;
+    const [first, second] = [join(tmp, "tasks-a.jsonl"), join(tmp, "tasks-b.jsonl")];
+    writeFileSync(first, rows.slice(0, 2).map(task).join(""));
+    writeFileSync(second, rows.slice(2).map(task).join(""));
+    const rewards = (out: string) =>
+      out
+        .trim()
+        .split("\n")
+        .map((l) =>
+          z.looseObject({ section: z.string(), verify: z.unknown().optional() }).parse(JSON.parse(l)),
+        )
+        .flatMap((r) =>
+          r.section === "rollout"
+            ? [
+                z
+                  .object({ browserReward: z.number().nullable(), serverReward: z.number().nullable() })
+                  .loose()
+                  .parse(r.verify),
+              ]
+            : [],
+        )
+        .map((v) => [v.browserReward, v.serverReward]);
+    const recorded = rows.map((r) => z.number().parse(r.reward));
+    const paired = await live(
+      gym.url,
+      "--rollouts",
+      rolloutsFile,
+      "--inputs",
+      first,
+      "--inputs",
+      second,
+      "--policy",
+      "legacy",
+      "--json",
+    );
+    expect(rewards(paired.out)).toEqual(recorded.map((r) => [r, r]));
+    expect(paired.code).toBe(0);
+    // Alone, no line has its ground truth: none is scored here.
+    const alone = await live(gym.url, "--rollouts", rolloutsFile, "--policy", "legacy", "--json");
+    expect(rewards(alone.out).map(([browser]) => browser)).toEqual([null, null, null, null]);
+    expect((await live(gym.url, "--inputs", first)).code).toBe(2);
+    expect((await live(gym.url, "--rollouts", rolloutsFile, "--inputs", join(tmp, "none.jsonl"))).code).toBe(
+      2,
+    );
+  });
+
   it("escapes control, bidi and C1 characters from the file and the server on stdout, text and JSON (issue 10)", async () => {
     gym = await startFakeGym({ mode: "json" });
     const file = join(tmp, "hostile.jsonl");

@@ -20,12 +20,14 @@ import {
   tallyClean,
 } from "../../lib/live";
 import { readRollout } from "../../lib/schemas";
+import { type InputIndex, pairedInput } from "../../lib/verify";
 import { scanOptions } from "../args";
+import { loadInputIndex } from "../inputs";
 import type { CommandIo } from "../io";
 import { openFileStream } from "../open";
 import { terminalJson, terminalText } from "../terminal";
 
-export const HELP = `usage: npm run --silent cli -- live URL [--rollouts FILE] [--policy contract|legacy|both] [--server S] [--timeout-ms N] [--json]
+export const HELP = `usage: npm run --silent cli -- live URL [--rollouts FILE [--inputs M]...] [--policy contract|legacy|both] [--server S] [--timeout-ms N] [--json]
 
 Checks a running NeMo Gym resources server with MCP exposure at URL (e.g. http://127.0.0.1:8765):
 
@@ -44,6 +46,10 @@ Errors are sorted: tool error, protocol error, transport error, timeout.
 
 options:
   --rollouts FILE   rollouts JSONL (optionally gzip) to replay and verify
+  --inputs M        the run's materialized inputs or task rows (repeatable, one index in order): each
+                    rollout is paired by (_ng_task_index, _ng_rollout_index), else by an equal
+                    responses_create_params.input, and /verify gets the paired row with the rollout's
+                    response, as gym eval reverify sends it; an unpaired rollout is sent as it is
   --policy P        contract, legacy or both (default both)
   --server S        the verifying server (default: each rollout's environment_name)
   --timeout-ms N    the deadline of each request (default 30000)
@@ -58,6 +64,7 @@ unreadable FILE.
 interface LiveArgs {
   readonly url: string;
   readonly rollouts: string | null;
+  readonly inputs: readonly string[];
   readonly policies: readonly Policy[];
   readonly server: string | null;
   readonly timeoutMs: number;
@@ -70,7 +77,8 @@ export function parseArgs(argv: readonly string[]): Parsed {
   const json = argv.includes("--json");
   const scanned = scanOptions(
     argv.filter((a) => a !== "--json"),
-    ["--rollouts", "--policy", "--server", "--timeout-ms"],
+    ["--rollouts", "--inputs", "--policy", "--server", "--timeout-ms"],
+    ["--inputs"],
   );
   if (!scanned.ok || scanned.help) return scanned.ok ? { ok: true, help: true } : scanned;
   const [url, ...extra] = scanned.files;
@@ -92,11 +100,16 @@ export function parseArgs(argv: readonly string[]): Parsed {
   if (rollouts === "") return { ok: false, error: "--rollouts must not be empty" };
   const server = scanned.values.get("--server") ?? null;
   if (server === "") return { ok: false, error: "--server must not be empty" };
+  const inputs = scanned.lists.get("--inputs") ?? [];
+  if (inputs.includes("")) return { ok: false, error: "--inputs must not be empty" };
+  if (inputs.length > 0 && rollouts === null)
+    return { ok: false, error: "--inputs pairs the rollouts of --rollouts FILE, which is missing" };
   return {
     ok: true,
     args: {
       url: normalized.url,
       rollouts,
+      inputs,
       policies: policy === "both" ? ["contract", "legacy"] : [policy],
       server,
       timeoutMs,
@@ -239,11 +252,13 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
     await io.stdout.write(HELP);
     return 0;
   }
-  const { url, rollouts, policies, server, timeoutMs, json } = parsed.args;
-  // Opened first so an unreadable FILE is a usage error before any network traffic.
+  const { url, rollouts, inputs, policies, server, timeoutMs, json } = parsed.args;
+  // Opened first so an unreadable FILE or M is a usage error before any network traffic.
   let stream: ReadableStream<Uint8Array> | null = null;
+  let inputRows: InputIndex<unknown> | undefined;
   if (rollouts !== null) {
     try {
+      for (const path of inputs) inputRows = await loadInputIndex(path, io, inputRows);
       stream = await openFileStream(rollouts);
     } catch (error) {
       await io.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -291,8 +306,12 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
         );
         continue;
       }
+      const lineOptions = {
+        ...(server === null ? {} : { server }),
+        ...pairedInput(inputRows?.pair(read.rollout)),
+      };
       for (const policy of policies) {
-        const check = await checkRollout(read.rollout, item.line, target, policy, server ?? undefined);
+        const check = await checkRollout(read.rollout, item.line, target, policy, lineOptions);
         addToTally(tallies.get(policy)!, check);
         await io.stdout.write(
           json

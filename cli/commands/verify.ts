@@ -148,7 +148,7 @@ function verifyLine(item: JsonlItem, source: Source, args: VerifyArgs): VerifyLi
   const result = verifyRollout(read.rollout, {
     policy,
     config: source.config,
-    source: { rollouts: source.path, configs: source.configs },
+    source: { rollouts: source.path, configs: source.configs, inputs: source.inputs },
     ...(server === null ? {} : { server }),
     ...(harness === null ? {} : { harness }),
     ...pairedInput(pairing),

@@ -206,6 +206,15 @@ export function LivePage() {
               )}
             </div>
           )}
+          {live.currentOptions !== null && current !== null && (
+            <p className="muted" data-testid="live-line-options">
+              Line {current.line} is checked as the inspector verifies it:{" "}
+              {live.currentOptions.server == null
+                ? "nothing decides its verifying server"
+                : `verifying server ${live.currentOptions.server}`}
+              .{live.currentOptions.pairing ? ` ${live.currentOptions.pairing.reason}` : ""}
+            </p>
+          )}
           {run.state.error && (
             <div data-testid="live-run-error">
               <ErrorLine kind={run.state.error.kind} message={run.state.error.message} />

@@ -15,6 +15,7 @@ import {
   connectAndCheck,
   emptyTally,
   forwardingFetch,
+  type LineOptions,
   type LiveErrorKind,
   type LiveTarget,
   normalizeServerUrl,
@@ -115,8 +116,8 @@ export function useLiveRun() {
       target: LiveTarget,
       rollouts: readonly LiveRollout[],
       policies: readonly Policy[],
-      /** The verifying server of each (its folder's configs route it); undefined: the rollout's own. */
-      serverOf: (rollout: LiveRollout) => string | undefined = () => undefined,
+      /** How the inspector verifies each (its server, its paired task row); {}: from the rollout alone. */
+      optionsOf: (rollout: LiveRollout) => Promise<LineOptions> = () => Promise.resolve({}),
     ) => {
       const id = ++runId.current;
       const tallies = new Map<Policy, PolicyTally>(policies.map((p) => [p, emptyTally()]));
@@ -125,9 +126,10 @@ export function useLiveRun() {
       setState({ running: true, done: 0, total, checks: [], tallies: new Map(tallies), error: null });
       try {
         for (const rollout of rollouts) {
+          const options = await optionsOf(rollout);
           for (const policy of policies) {
             if (runId.current !== id) return;
-            const check = await checkRollout(rollout.value, rollout.line, target, policy, serverOf(rollout));
+            const check = await checkRollout(rollout.value, rollout.line, target, policy, options);
             if (runId.current !== id) return;
             checks.push(check);
             addToTally(tallies.get(policy)!, check);

@@ -34,13 +34,23 @@ const fake = vi.hoisted(() => ({
   served: { reading: false, error: null as string | null },
   named: [] as boolean[],
   asked: [] as (string | null)[],
+  session: null as { files: { id: string; ref: string }[] } | null,
+  /** The inspector's rows of the linked file (their verifying servers). */
+  index: [] as { line: number; server: string | null }[],
+  fetched: [] as number[],
 }));
 vi.mock("next/navigation", () => ({ useSearchParams: () => fake.params }));
 vi.mock("@/hooks/data", () => ({
-  useSession: () => null,
+  useSession: () => fake.session,
   useDatasetFile: (dataset: string | null) => {
     fake.asked.push(dataset);
     return fake.linked;
+  },
+  useRolloutIndex: (summary: unknown) => ({ data: summary === null ? undefined : fake.index }),
+  useLineOptions: () => ({ data: undefined }),
+  useFetchLineOptions: (summary: unknown) => async (line: number) => {
+    fake.fetched.push(line);
+    return summary === null ? null : { server: "iheval", input: { task: line } };
   },
 }));
 vi.mock("@/hooks/use-served-folder", () => ({
@@ -69,6 +79,9 @@ beforeEach(() => {
   fake.served = { reading: false, error: null };
   fake.named = [];
   fake.asked = [];
+  fake.session = null;
+  fake.index = [];
+  fake.fetched = [];
 });
 
 describe("useLivePage", () => {
@@ -138,7 +151,7 @@ describe("useLivePage", () => {
     expect(result.current.target).toMatchObject({ ok: true, target: { timeoutMs: 2500 } });
   });
 
-  it("ng_run names the folder's configs that route the chosen line, and none for a file picked here", () => {
+  it("ng_run names the folder's configs that route the chosen line, and none for a file picked here", async () => {
     // iheval's folder: two configs, its agent declared by one of them.
     const dir = join(import.meta.dirname, "../../fixtures/gym-examples/resources_servers/iheval/configs");
     const configs = ["configs/iheval.yaml", "configs/iheval_serve.yaml"];
@@ -149,15 +162,24 @@ describe("useLivePage", () => {
     expect(gymConfigs).toHaveLength(2);
     fake.params = new URLSearchParams("dataset=d1&line=8");
     fake.linked = { data: { file: LINKED, path: "data/run.jsonl", configs, gymConfigs }, isSuccess: true };
+    fake.session = { files: [{ id: "d1", ref: "d1" }] };
+    fake.index = [
+      { line: 3, server: null },
+      { line: 8, server: "iheval" },
+    ];
     const { result } = renderHook(() => useLivePage());
     expect(result.current.current?.line).toBe(8);
     expect(result.current.startConfigs).toEqual(["configs/iheval.yaml"]);
-    // Each rollout is checked against the server the configs route it to, as the inspector verifies it.
+    // Each rollout is listed with the server the inspector's row has and checked with the line's options
+    // the inspector verified it with (its server, its paired task row), asked of the data worker.
     const [line3, line8] = fake.rollouts;
     expect(line8 && result.current.serverOf(line8)).toBe("iheval");
     expect(line3 && result.current.serverOf(line3)).toBeUndefined();
     act(() => result.current.start("one"));
-    expect(fake.start.mock.calls[0]?.[3]).toBe(result.current.serverOf);
+    const optionsOf = fake.start.mock.calls[0]?.[3];
+    if (typeof optionsOf !== "function") throw new Error("no options for the run");
+    expect(await optionsOf(line8)).toEqual({ server: "iheval", input: { task: 8 } });
+    expect(fake.fetched).toEqual([8]);
     // A line the configs do not route (an agent they do not declare): every config of the folder.
     act(() => result.current.setLine(3));
     expect(result.current.startConfigs).toEqual(configs);

@@ -1,13 +1,19 @@
 "use client";
 import { useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { useDatasetFile, useSession } from "@/hooks/data";
+import {
+  useDatasetFile,
+  useFetchLineOptions,
+  useLineOptions,
+  useRolloutIndex,
+  useSession,
+} from "@/hooks/data";
 import { useServedFolder } from "@/hooks/use-served-folder";
 import { configRoutes } from "@/lib/folder";
 import type { Policy } from "@/lib/identity/types";
-import { DEFAULT_TIMEOUT_MS } from "@/lib/live";
-import { chooseServer, lineConfigs } from "@/lib/verify";
-import { servedPathOf } from "@/worker/protocol";
+import { DEFAULT_TIMEOUT_MS, type LineOptions } from "@/lib/live";
+import { lineConfigs } from "@/lib/verify";
+import { servedPathOf, storedFileOf } from "@/worker/protocol";
 import { type LiveRollout, liveTarget, useLiveConnect, useLiveRollouts, useLiveRun } from "./data";
 import {
   currentRollout,
@@ -62,6 +68,22 @@ export function useLivePage() {
   const current = currentRollout(rollouts, line);
   const shown = shownCheck(run.state.checks, selected);
   const linkedFile = showsLinked ? (linked.data ?? null) : null;
+  // The linked file as the inspector has it: its lines are checked as its rows were verified (the server
+  // its folder's configs route them to, the task row each paired with), never decided again here.
+  const session = useSession();
+  const summary = linkedFile === null ? null : (storedFileOf(linkedDataset, session?.files ?? []) ?? null);
+  const index = useRolloutIndex(summary);
+  const servers = useMemo(
+    () => new Map((index.data ?? []).map((row) => [row.line, row.server])),
+    [index.data],
+  );
+  const serverOf = useCallback((rollout: LiveRollout) => servers.get(rollout.line) ?? undefined, [servers]);
+  const currentOptions = useLineOptions(summary, current?.line ?? null).data ?? null;
+  const fetchOptions = useFetchLineOptions(summary);
+  const optionsOf = useCallback(
+    async (rollout: LiveRollout): Promise<LineOptions> => (await fetchOptions(rollout.line)) ?? {},
+    [fetchOptions],
+  );
   const routes = useMemo(
     () => (linkedFile === null ? null : configRoutes(linkedFile.gymConfigs)),
     [linkedFile],
@@ -69,26 +91,15 @@ export function useLivePage() {
   // `ng_run`'s configs when no server answers: the folder's configs that route the chosen line, as the
   // line's no_verifier sentence names them (lib/verify lineConfigs); none for a file without a folder.
   const startConfigs =
-    linkedFile === null || current === null ? [] : lineConfigs(linkedFile.configs, routes, current.value);
+    linkedFile === null || current === null
+      ? []
+      : lineConfigs(linkedFile.configs, routes, current.value, currentOptions?.input);
 
-  // The verifying server of a rollout of the linked folder's file: its configs route it, as the inspector's
-  // rows are routed (lib/verify chooseServer); a file picked here, or a line they do not route: its own.
-  // Once per file: the rollout list and a run of thousands of checks read it.
-  const servers = useMemo(
-    () =>
-      new Map(
-        routes === null
-          ? []
-          : rollouts.map((r) => [r, chooseServer(r.value, { config: routes }).server ?? undefined] as const),
-      ),
-    [rollouts, routes],
-  );
-  const serverOf = useCallback((rollout: LiveRollout) => servers.get(rollout), [servers]);
   const start = (which: "one" | "all") => {
     if (!target.ok) return;
     const list = which === "all" ? rollouts : current ? [current] : [];
     setSelected(null);
-    void run.start(target.target, list, POLICIES[policy], serverOf);
+    void run.start(target.target, list, POLICIES[policy], optionsOf);
   };
   /** A file picked here replaces the linked one, from its first rollout. */
   const pickFile = (picked: File) => {
@@ -106,8 +117,9 @@ export function useLivePage() {
     linkedDataset,
     linked,
     serverOf,
+    currentOptions,
     servedError: served.error,
-    servedOpen: useSession()?.folder?.served === true,
+    servedOpen: session?.folder?.served === true,
     target,
     rollouts,
     current,

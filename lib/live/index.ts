@@ -14,6 +14,7 @@ export { type McpAnswer, McpDoor, type McpToolInfo } from "./mcp";
 export { compareParity, type ParityReport, type ParityRow, RESERVED_TOOL_NAMES } from "./parity";
 export {
   type CallVerdict,
+  type LineOptions,
   type LiveTarget,
   type ReplayedCall,
   type RolloutReplay,

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { isJsonObject } from "../schemas";
 import { narrowing } from "../schemas/test-helpers";
 import { verifyRollout as verifyRolloutTyped } from "../verify";
 import { connectAndCheck } from "./connect";
@@ -305,6 +306,23 @@ describe("live mode: what the real server will not do on demand", () => {
     expect(call?.http?.ok && call.http.answer.body).toContain(
       "Error executing tool 'mcp_workplace_assistant_company",
     );
+  });
+
+  it("sends /verify the paired task row with the rollout's response, as gym eval reverify builds it", async () => {
+    const gym = await fake({ mode: "stateless" });
+    const full = GOLDEN[2];
+    if (!isJsonObject(full)) throw new Error("golden line 3 is not an object");
+    // The rollout without its task's ground truth; the task row (a materialized input) has it.
+    const { ground_truth, ...rollout } = full;
+    const { response: _response, reward: _reward, ...input } = full;
+    const target = { baseUrl: gym.url, timeoutMs: 5000 };
+    const pairing = { paired_by: "index", ambiguous: 0, reason: "Paired with rows.jsonl line 3." } as const;
+    const paired = await verifyOnServer(rollout, target, { policy: "contract", input, pairing });
+    expect(ground_truth).not.toEqual([]);
+    expect([paired.browserReward, paired.serverReward, paired.verdict]).toEqual([1, 1, "agree"]);
+    const alone = await verifyOnServer(rollout, target, { policy: "contract" });
+    expect(alone.browserReward).toBeNull();
+    expect(alone.serverReward).not.toBe(1);
   });
 
   it("highlights a /verify disagreement", async () => {

@@ -8,7 +8,7 @@ import { canonicalizeForVerification } from "../canonicalize";
 import type { Policy } from "../identity/types";
 import { parsePythonJson } from "../jsonl";
 import { functionCalls, isJsonObject, type Rollout } from "../schemas";
-import { buildVerifyRequest, verifyRollout } from "../verify";
+import { buildVerifyRequest, type VerifyOptions, verifyRollout } from "../verify";
 import { describeError, type LiveErrorKind, type LiveFailure, noAnswer } from "./errors";
 import { safeJson } from "./fetch";
 import { type DoorOptions, type HttpAnswer, HttpDoor } from "./http";
@@ -53,6 +53,13 @@ export interface RolloutReplay {
   readonly notReplayed: number;
 }
 
+/**
+ * What decides a rollout's verification besides the policy, as the inspector decides it for the line: its
+ * verifying server (default: chosen from the rollout), the task row it paired with (lib/verify pairedInput)
+ * and where it came from (the next steps of an unverified line).
+ */
+export type LineOptions = Pick<VerifyOptions, "server" | "input" | "pairing" | "source">;
+
 export interface LiveTarget extends DoorOptions {
   readonly baseUrl: string;
 }
@@ -85,17 +92,14 @@ function emptyCounts(): Record<CallVerdict, number> {
 
 /**
  * Replays the rollout's function_calls, in order, each door in its own fresh session, under the names the
- * verify pipeline gives them for `policy` and `server` (default: the rollout's environment_name).
+ * verify pipeline gives them for `policy` and the line's options.
  */
 export async function replayRollout(
   rollout: Rollout,
   target: LiveTarget,
-  options: { policy: Policy; server?: string },
+  options: LineOptions & { policy: Policy },
 ): Promise<RolloutReplay> {
-  const resolution = verifyRollout(rollout, {
-    policy: options.policy,
-    ...(options.server ? { server: options.server } : {}),
-  }).resolution;
+  const resolution = verifyRollout(rollout, options).resolution;
   const counts = emptyCounts();
   const base = { policy: options.policy, server: resolution.server };
   const items = functionCalls(rollout);
@@ -186,17 +190,16 @@ export interface ServerVerify {
 
 /**
  * POSTs the rollout to /verify, canonicalized under `policy` exactly as the browser's verify pipeline
- * canonicalizes it, and puts the server's reward beside the browser's.
+ * canonicalizes it, and puts the server's reward beside the browser's. With a paired task row, the request
+ * is that row with the rollout's response, as Gym's reverify builds it (lib/verify buildVerifyRequest).
  */
 export async function verifyOnServer(
   rollout: Rollout,
   target: LiveTarget,
-  options: { policy: Policy; server?: string; notAsked?: string },
+  options: LineOptions & { policy: Policy; notAsked?: string },
 ): Promise<ServerVerify> {
-  const result = verifyRollout(rollout, {
-    policy: options.policy,
-    ...(options.server ? { server: options.server } : {}),
-  });
+  const { notAsked, ...verifyOptions } = options;
+  const result = verifyRollout(rollout, verifyOptions);
   const base = {
     policy: options.policy,
     browserReward: result.reward,
@@ -235,10 +238,11 @@ export async function verifyOnServer(
       renormalizedByServer,
     };
   };
-  if (options.notAsked !== undefined) return finish(null, options.notAsked, null, "transport_error");
+  if (notAsked !== undefined) return finish(null, notAsked, null, "transport_error");
   let request: unknown;
   try {
-    request = canonicalizeForVerification(buildVerifyRequest(rollout), result.resolution);
+    const input = isJsonObject(options.input) ? options.input : undefined;
+    request = canonicalizeForVerification(buildVerifyRequest(rollout, input), result.resolution);
     const names = new Set(
       result.resolution.calls.map((c) => c.verifier_name).filter((n) => n.startsWith("mcp__")),
     );

@@ -7,6 +7,7 @@ import type { Rollout } from "../schemas";
 import { type LiveErrorKind, noAnswer } from "./errors";
 import {
   type CallVerdict,
+  type LineOptions,
   type LiveTarget,
   type RolloutReplay,
   replayRollout,
@@ -35,9 +36,9 @@ export async function checkRollout(
   line: number,
   target: LiveTarget,
   policy: Policy,
-  server?: string,
+  lineOptions: LineOptions = {},
 ): Promise<RolloutCheck> {
-  const options = { policy, ...(server === undefined ? {} : { server }) };
+  const options = { ...lineOptions, policy };
   const replay = await replayRollout(rollout, target, options);
   // A server that stopped answering during the replay is not asked again: that would only cost a deadline.
   const gone = replay.error !== null && noAnswer(replay.error);

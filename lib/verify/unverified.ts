@@ -60,6 +60,8 @@ export interface LineSource {
   readonly rollouts?: string;
   /** The folder's config files (paths as the user sees them). */
   readonly configs?: readonly string[];
+  /** The task-row files the line is paired from, as `cli live --inputs` takes them (in pairing order). */
+  readonly inputs?: readonly string[];
 }
 
 /** The next step when the run's server is none of those with a port here (a no_server sentence's last). */
@@ -107,13 +109,14 @@ export function noVerifier(
   source: LineSource = {},
 ): Unverified {
   const rollouts = source.rollouts ?? "FILE";
+  const inputs = (source.inputs ?? []).map((path) => ` --inputs ${shellWord(path)}`).join("");
   const start =
     source.configs !== undefined && source.configs.length > 0
       ? ` (start it with ${ngRunCommand(source.configs)})`
       : "";
   return {
     code: "no_verifier",
-    message: `This project has no port of ${server}'s verifier: verify through ${server}'s own /verify${start}, from /live with this file chosen or with \`cli live URL --rollouts ${shellWord(rollouts)}\`; if ${server} is not the server that scored this run, choose one of ${joinList([...available].sort())}.`,
+    message: `This project has no port of ${server}'s verifier: verify through ${server}'s own /verify${start}, from /live with this file chosen or with \`cli live URL --rollouts ${shellWord(rollouts)}${inputs}\`; if ${server} is not the server that scored this run, choose one of ${joinList([...available].sort())}.`,
   };
 }
 
