@@ -6,36 +6,18 @@ import type { LoadProgress, RecentFile, Sample } from "@/hooks/types";
 import { formatBytes, formatCount } from "@/lib/run";
 import badges from "./badges.module.css";
 import { cx } from "./cx";
+import { FileButton } from "./FileButton";
 import styles from "./Loader.module.css";
 
-export const ACCEPTED_FILES = ".jsonl,.gz,.json,.yaml,.yml,application/x-ndjson,application/gzip";
-
-/** A file input behind a button. */
+/** The pages' "Open files…" button. */
 export function OpenFilesButton({ onFiles, primary }: { onFiles(files: File[]): void; primary?: boolean }) {
-  const input = useRef<HTMLInputElement>(null);
   return (
-    <>
-      <button
-        type="button"
-        className={primary ? "button-primary" : "button"}
-        onClick={() => input.current?.click()}
-      >
-        Open files…
-      </button>
-      <input
-        ref={input}
-        type="file"
-        multiple
-        accept={ACCEPTED_FILES}
-        hidden
-        data-testid="file-input"
-        onChange={(event) => {
-          const files = [...(event.target.files ?? [])];
-          event.target.value = "";
-          if (files.length > 0) onFiles(files);
-        }}
-      />
-    </>
+    <FileButton
+      onFiles={onFiles}
+      label="Open files…"
+      testId="file-input"
+      className={primary ? "button-primary" : "button"}
+    />
   );
 }
 

@@ -1,7 +1,6 @@
 "use client";
-import { useRef } from "react";
 import { formatReward } from "@/components/badges";
-import { ACCEPTED_FILES } from "@/components/Loader";
+import { FileButton } from "@/components/FileButton";
 import { formatBytes } from "@/lib/run";
 import { isDatasetId, servedPathOf } from "@/worker/protocol";
 import styles from "./compare.module.css";
@@ -82,41 +81,6 @@ export function RewardPair({ recorded, reward }: { recorded: number | null; rewa
       <span className={styles.rewardArrow}>→</span>
       <Reward value={reward} />
     </span>
-  );
-}
-
-/** A file input behind a button; `testId` tells the pickers apart. Several files may be picked at once. */
-export function OpenFileButton({
-  onFiles,
-  testId,
-  label = "Open file…",
-  title,
-}: {
-  onFiles(files: File[]): void;
-  testId: string;
-  label?: string;
-  title?: string;
-}) {
-  const input = useRef<HTMLInputElement>(null);
-  return (
-    <>
-      <button type="button" className="button-small" title={title} onClick={() => input.current?.click()}>
-        {label}
-      </button>
-      <input
-        ref={input}
-        type="file"
-        accept={ACCEPTED_FILES}
-        multiple
-        hidden
-        data-testid={testId}
-        onChange={(event) => {
-          const files = [...(event.target.files ?? [])];
-          event.target.value = "";
-          if (files.length > 0) onFiles(files);
-        }}
-      />
-    </>
   );
 }
 
@@ -287,8 +251,10 @@ export function FileSelect({
             </option>
           ))}
         </select>
-        <OpenFileButton
+        <FileButton
           onFiles={onFiles}
+          label="Open file…"
+          className="button-small"
           testId={`${testId}-file`}
           title="A rollouts file, or a rollouts file and its materialized inputs picked together"
         />

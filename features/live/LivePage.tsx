@@ -1,5 +1,6 @@
 "use client";
 import Link from "next/link";
+import { FileButton } from "@/components/FileButton";
 import { SubPageBrand } from "@/components/SubPageBrand";
 import shell from "@/components/subpage.module.css";
 import topbar from "@/components/topbar.module.css";
@@ -110,18 +111,16 @@ export function LivePage() {
         <section className={styles.card}>
           <h2>2 · Replay a rollout through both doors and verify it on the server</h2>
           <div className={styles.controls}>
-            <label>
-              Rollouts file{" "}
-              <input
-                type="file"
-                accept=".jsonl,.json,.gz,application/json"
-                data-testid="live-file"
-                onChange={(e) => {
-                  const picked = e.target.files?.[0];
-                  if (picked) pickFile(picked);
-                }}
-              />
-            </label>
+            <FileButton
+              onFiles={([picked]) => {
+                if (picked) pickFile(picked);
+              }}
+              label={file.data ? "Choose another rollouts file…" : "Choose a rollouts file…"}
+              className="button-small"
+              testId="live-file"
+              multiple={false}
+              accept=".jsonl,.json,.gz,application/json"
+            />
             {file.data && (
               <span data-testid="live-file-summary">
                 {linked.data && file.data.name === linked.data.file.name ? linked.data.path : file.data.name}:{" "}
