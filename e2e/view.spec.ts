@@ -26,6 +26,7 @@ import {
   folderRows,
   GOLDEN_WA,
   openFolder,
+  openLine,
   ROOT,
   readJsonlFile,
   unfoldFolderPanel,
@@ -363,6 +364,29 @@ test("/compare and /live links name the served folder's files by path: a reload 
     return typeof body === "object" && body !== null && "refused" in body ? String(body.refused) : null;
   });
   expect(refused).not.toBe("foreign_host");
+});
+
+test("the address bar of a served tab, opened in another tab, shows the same file and rollout", async ({
+  page,
+  context,
+}) => {
+  const copy = path.join(base, "address-bar-run");
+  cpSync(path.join(ROOT, "fixtures/gym-examples/resources_servers/example_multi_step"), copy, {
+    recursive: true,
+  });
+  cpSync(path.join(copy, "data/example_rollouts.jsonl"), path.join(copy, "data/second_rollouts.jsonl"));
+  await page.goto((await startView(copy)).toString());
+  await waitReady(page);
+  await page.locator("[data-dataset='data/second_rollouts.jsonl']").click();
+  await openLine(page, 2);
+  // The file is named by its path in the served folder, not by this tab's dataset id.
+  await expect(page).toHaveURL(/file=served%3Adata%2Fsecond_rollouts\.jsonl/);
+  const other = await context.newPage();
+  await other.goto(page.url());
+  await waitReady(other);
+  await expect(other.locator("article[data-detail-line='2']")).toBeVisible();
+  await expect(other.locator("[data-dataset='data/second_rollouts.jsonl']")).toHaveClass(/fileChipOn/);
+  await other.close();
 });
 
 test("/live checks a served folder's lines with the task rows the inspector paired them with", async ({

@@ -6,7 +6,7 @@
  * (sessionStorage): a reload reads the folder again instead of the tab's kept copies.
  */
 import { z } from "zod";
-import type { FolderEntry, FolderFileView } from "@/worker/protocol";
+import { type FolderEntry, type FolderFileView, servedPathOf } from "@/worker/protocol";
 import { type LoadState, storedFolderRoles } from "./data";
 
 /** The server's routes (cli/view/server.ts). */
@@ -30,10 +30,14 @@ export function markServed(): void {
   window.sessionStorage.setItem(SERVED_KEY, "1");
 }
 
-/** True when this tab shows a folder `cli view` serves. */
+/**
+ * True when this tab shows a folder `cli view` serves: opened at its printed URL, or at a link naming one of
+ * its files by path (the inspector's `file=served:…`, as the address bar shows it, opened in another tab).
+ */
 export function servedFolder(): boolean {
   if (typeof window === "undefined") return false;
-  if (new URLSearchParams(window.location.search).get(SERVED_PARAM) === "1") {
+  const params = new URLSearchParams(window.location.search);
+  if (params.get(SERVED_PARAM) === "1" || servedPathOf(params.get("file") ?? "") !== null) {
     markServed();
     return true;
   }

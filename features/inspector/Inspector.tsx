@@ -208,7 +208,11 @@ export function Inspector() {
   const onSort = useStableCallback((key: SortKey) => setView((state) => sortChange(state, key)));
   const selectLine = useStableCallback((line: number) => setView({ line, call: null }, { push: true }));
   const setFilter = useStableCallback((f: string) => setView({ f }));
-  const chooseFile = useStableCallback((file: string) => setView({ file, line: null, call: null }));
+  // The URL names the file as links do (DatasetSummary.ref): a served folder's file by its path, so the
+  // address bar opened in another tab reads the served folder and shows the same file.
+  const chooseFile = useStableCallback((id: string) =>
+    setView({ file: rolloutSets.find((d) => d.id === id)?.ref ?? id, line: null, call: null }),
+  );
   const setFilterFromTop = useStableCallback((f: string) => setView({ f, line: null, call: null }));
   const onReward = useStableCallback((next: Reward) => setView((state) => switchReward(state, next)));
   const onCause = useStableCallback((cause: ZeroCause | null) =>

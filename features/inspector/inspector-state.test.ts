@@ -56,6 +56,12 @@ describe("the shown file", () => {
     expect(shownDataset(sets, "gone")?.id).toBe("d1");
     expect(shownDataset(sets, null)?.id).toBe("d1");
     expect(shownDataset([], "d1")).toBeNull();
+    // A served folder's file, by its path there (the URL a served tab shows; another tab has other ids).
+    const served = [
+      datasetSummary({ id: "d7", name: "data/a.jsonl", ref: "served:data/a.jsonl" }),
+      datasetSummary({ id: "d8", name: "data/b.jsonl", ref: "served:data/b.jsonl" }),
+    ];
+    expect(shownDataset(served, "served:data/b.jsonl")?.id).toBe("d8");
     // A link's file name (no id yet): its file, as named where the link was made, a folder level up or down.
     const folder = [
       datasetSummary({ id: "f1", name: "calendar/data/example_rollouts.jsonl" }),

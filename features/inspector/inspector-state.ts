@@ -198,7 +198,7 @@ export function shownDataset(
   loading = false,
 ): DatasetSummary | null {
   const chosen =
-    rolloutSets.find((candidate) => candidate.id === file) ??
+    rolloutSets.find((candidate) => candidate.id === file || candidate.ref === file) ??
     rolloutSets.find((candidate) => candidate.name === file);
   if (chosen !== undefined) return chosen;
   if (name !== null) {

@@ -102,8 +102,8 @@ export function useDeepLink(options: {
   }, [dataset, landing, view, setView]);
   const applySetAside = useCallback(() => {
     if (setAside === null || dataset === null) return;
-    // The file shown, by its id: two files may share its name.
-    setView({ ...setAside, sample: null, file: dataset.id, name: dataset.name });
+    // The file shown, by its ref (its id, or a served file's path): two files may share its name.
+    setView({ ...setAside, sample: null, file: dataset.ref, name: dataset.name });
     setSetAside(null);
   }, [setAside, dataset, setView]);
   const dismissSetAside = useCallback(() => setSetAside(null), []);
