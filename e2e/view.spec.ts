@@ -68,10 +68,10 @@ test.beforeAll(async () => {
   token = url.searchParams.get("token") ?? "";
 });
 
-/** Starts `cli view DIR --port 0`; resolves with the URL it printed. */
-async function startView(folder: string): Promise<URL> {
+/** Starts `cli view DIR --port N` (0: a free one); resolves with the URL it printed. */
+async function startView(folder: string, listen = 0): Promise<URL> {
   // Its own process group, so the whole tree (npx, tsx, node) is stopped after the tests.
-  const child = spawn("npx", ["tsx", "cli/main.ts", "view", folder, "--port", "0"], {
+  const child = spawn("npx", ["tsx", "cli/main.ts", "view", folder, "--port", String(listen)], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
@@ -485,6 +485,14 @@ test("a view that stops answering is said: the page never claims to follow it", 
     timeout: 15_000,
   });
   await expect(page.getByTestId("follow-state")).toHaveCount(0);
+  // Started again on its port: it answers, with a new token, so it refuses this tab; the page says that.
+  await expect(async () => {
+    await startView(gone, Number(served.port));
+  }).toPass({ timeout: 20_000 });
+  await expect(page.getByTestId("follow-unreachable")).toContainText(
+    "the view server refuses this tab since",
+    { timeout: 15_000 },
+  );
 });
 
 test("a served gzip file is read once, and the page says it is not followed", async ({ page }) => {

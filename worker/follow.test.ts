@@ -173,13 +173,21 @@ describe("following a growing file", () => {
     let clock = 1000;
     for (let poll = 1; poll <= FOLLOW_UNREACHABLE_POLLS; poll++) {
       expect(followSummary(state).unreachable_since).toBeNull();
-      expect(await pollOnce(state, refused, signal, () => clock)).toEqual({ kind: "unreachable" });
+      expect(await pollOnce(state, refused, signal, () => clock)).toEqual({
+        kind: "unreachable",
+        refused: true,
+      });
       clock += 1000;
     }
-    // Since the first poll it missed.
-    expect(followSummary(state)).toMatchObject({ following: true, unreachable_since: 1000 });
+    // Since the first poll it missed, and said as a refusal (the page says to open view's new URL).
+    expect(followSummary(state)).toMatchObject({ following: true, unreachable_since: 1000, refused: true });
+    const down = async () => {
+      throw new TypeError("fetch failed");
+    };
+    await pollOnce(state, down, signal, () => clock);
+    expect(followSummary(state)).toMatchObject({ unreachable_since: 1000, refused: false });
     file.set('{"a":1}\n{"b":2}\n');
     expect((await pollOnce(state, file.fetcher, signal)).kind).toBe("grown");
-    expect(followSummary(state).unreachable_since).toBeNull();
+    expect(followSummary(state)).toMatchObject({ unreachable_since: null, refused: false });
   });
 });

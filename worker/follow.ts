@@ -59,6 +59,8 @@ export interface FollowState {
   /** Polls in a row the server did not answer, and when the first of them was (epoch ms). */
   unanswered: number;
   unansweredSince: number | null;
+  /** The last of them was answered with a refusal (HTTP 401/403: a `view` started again has a new token). */
+  refused: boolean;
 }
 
 export interface FollowSummary {
@@ -72,6 +74,8 @@ export interface FollowSummary {
    * Polling goes on: the file is followed again once it answers.
    */
   readonly unreachable_since: number | null;
+  /** The server answers, but refuses this tab (a `view` started again: its token is new). */
+  readonly refused: boolean;
   /** Why a served file is read once and not followed (a gzip file), or null. */
   readonly not_followed: string | null;
 }
@@ -83,6 +87,7 @@ export function followSummary(state: FollowState): FollowSummary {
     problem: state.problem,
     gone: state.change === "gone",
     unreachable_since: state.unanswered >= FOLLOW_UNREACHABLE_POLLS ? state.unansweredSince : null,
+    refused: state.unanswered >= FOLLOW_UNREACHABLE_POLLS && state.refused,
     not_followed: null,
   };
 }
@@ -103,6 +108,7 @@ export function notFollowedSummary(reason: string): FollowSummary {
     problem: null,
     gone: false,
     unreachable_since: null,
+    refused: false,
     not_followed: reason,
   };
 }
@@ -121,8 +127,10 @@ export type PollResult =
       /** What changed, for saying a later change only when it is another kind (not every new size). */
       readonly change: "gone" | "shrank" | "rewritten";
     }
-  /** The server did not answer (stopped, or the network): polling goes on. */
-  | { readonly kind: "unreachable" };
+  /**
+   * The server did not answer (stopped, or the network), or `refused` this tab (HTTP 401/403): polling goes on.
+   */
+  | { readonly kind: "unreachable"; readonly refused?: boolean };
 
 type Fetch = (
   url: string,
@@ -154,6 +162,7 @@ export function followState(url: string, from: number, head: Uint8Array, tail: U
     change: null,
     unanswered: 0,
     unansweredSince: null,
+    refused: false,
   };
 }
 
@@ -188,10 +197,20 @@ async function recheck(state: FollowState, fetcher: Fetch, signal: AbortSignal):
   }
   if (read.status === 404) return { kind: "changed", problem: GONE, change: "gone" };
   const size = read.status === 416 ? (read.total ?? 0) : read.total;
-  if (size === null && read.status !== 206) return { kind: "unreachable" };
+  if (size === null && read.status !== 206) return unanswered(read.status);
   if (size !== null && size < state.from)
     return { kind: "changed", problem: shrank(state.from, size), change: "shrank" };
   return { kind: "same" };
+}
+
+/** `view`'s guard refusing the tab: its token cookie names another token (view started again). */
+function refusal(status: number): boolean {
+  return status === 401 || status === 403;
+}
+
+/** An answer that is no range of the file: a refusal, or nothing usable (a proxy's error page). */
+function unanswered(status: number): PollResult {
+  return { kind: "unreachable", refused: refusal(status) };
 }
 
 /** The last `keep` bytes of `bytes` followed by `more`. */
@@ -219,9 +238,11 @@ export async function pollOnce(
   if (result.kind === "unreachable") {
     state.unansweredSince ??= now();
     state.unanswered++;
+    state.refused = result.refused === true;
   } else {
     state.unanswered = 0;
     state.unansweredSince = null;
+    state.refused = false;
   }
   return result;
 }
@@ -243,7 +264,7 @@ async function poll(state: FollowState, fetcher: Fetch, signal: AbortSignal): Pr
   }
   // The server answered that the file is gone (a run that rotates or deletes its output): not a server down.
   if (read.status === 404) return { kind: "changed", problem: GONE, change: "gone" };
-  if (read.bytes === null) return { kind: "unreachable" };
+  if (read.bytes === null) return unanswered(read.status);
   const size = read.total ?? checkFrom + read.bytes.length;
   if (size < state.from) return { kind: "changed", problem: shrank(state.from, size), change: "shrank" };
   if (!sameBytes(read.bytes.subarray(0, state.tail.length), state.tail))
@@ -268,6 +289,7 @@ async function poll(state: FollowState, fetcher: Fetch, signal: AbortSignal): Pr
       if (signal.aborted) throw error;
       return { kind: "unreachable" };
     }
+    if (head.bytes === null && refusal(head.status)) return unanswered(head.status);
     if (head.bytes === null || !sameBytes(head.bytes, state.head))
       return { kind: "changed", problem: REPLACED, change: "rewritten" };
   }

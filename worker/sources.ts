@@ -273,7 +273,7 @@ export class Sources {
         stop.abort();
         return;
       }
-      const unreachable = followSummary(state).unreachable_since;
+      const before = followSummary(state);
       const result = await pollOnce(state, (u, init) => fetch(u, init), stop.signal);
       if (result.kind === "changed") {
         // Said again only for another kind of change (shrunk, then gone), never for each new size.
@@ -286,7 +286,8 @@ export class Sources {
       } else if (state.problem === null) {
         await found(result, stop.signal);
       }
-      if (followSummary(state).unreachable_since !== unreachable) {
+      const after = followSummary(state);
+      if (after.unreachable_since !== before.unreachable_since || after.refused !== before.refused) {
         dataset.revision++;
         this.hooks.changed();
       }

@@ -91,7 +91,7 @@ function RolloutRow({ r }: { r: RepairRolloutView }) {
         ) : (
           <div className={styles.mapping}>
             {r.derived.map((d) => (
-              <div key={d.call_id} className={styles.step}>
+              <div key={d.call_id} className={styles.mappingRow}>
                 <code className="muted">{d.call_id}</code>
                 <span className={styles.arrow}>→</span>
                 <code>

@@ -37,6 +37,7 @@ describe("FileChips", () => {
       waiting_bytes: 0,
       gone: false,
       unreachable_since: null,
+      refused: false,
       not_followed: null,
     };
     const rollouts = [

@@ -30,7 +30,8 @@ export function changedOnDisk(file: DatasetSummary): boolean {
 export function followNote(file: DatasetSummary): string {
   if (file.follow?.gone === true) return " · gone from the served folder, rows as first read";
   if (changedOnDisk(file)) return " · changed on disk, rows as first read";
-  if (file.follow?.unreachable_since != null) return " · server not answering";
+  if (file.follow?.unreachable_since != null)
+    return file.follow.refused ? " · server refuses this tab" : " · server not answering";
   return "";
 }
 

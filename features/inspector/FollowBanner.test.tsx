@@ -8,6 +8,7 @@ const following = {
   waiting_bytes: 0,
   problem: null,
   unreachable_since: null,
+  refused: false,
   gone: false,
   not_followed: null,
 };
@@ -28,6 +29,17 @@ describe("FollowBanner", () => {
     expect(screen.queryByTestId("follow-state")).toBeNull();
     expect(screen.getByRole("alert").textContent).toContain("has not answered since 18:05:09");
     expect(screen.queryByTestId("follow-read-again")).toBeNull();
+    cleanup();
+    // It answers, refusing this tab's token (view started again): said as such, with the way back.
+    render(
+      <FollowBanner
+        name="run/rollouts.jsonl"
+        follow={{ ...following, unreachable_since: since, refused: true }}
+      />,
+    );
+    expect(screen.getByRole("alert").textContent).toContain(
+      "the view server refuses this tab since 18:05:09 (HTTP 403: view was started again, and its token is new)",
+    );
     cleanup();
     // Not even in a served tab: reading the folder again while its server is down would lose the page.
     render(

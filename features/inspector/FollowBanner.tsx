@@ -9,6 +9,12 @@ export function unreachableText(since: number): string {
   return `Not following: the view server has not answered since ${at} (view stopped, or its SSH tunnel dropped), so lines written since then are not read. Asked again every second: this file is followed again once it answers. If view was started again, open the URL it printed (its token is new).`;
 }
 
+/** The server answers but refuses this tab: `view` was started again, with a new token. */
+export function refusedText(since: number): string {
+  const at = new Date(since).toTimeString().slice(0, 8);
+  return `Not following: the view server refuses this tab since ${at} (HTTP 403: view was started again, and its token is new), so lines written since then are not read. Open the URL view printed when it started (…?token=…): the folder is read again there.`;
+}
+
 /**
  * A served file's state (a folder `cli view` serves): following, a line still being written, why it stopped,
  * or why it is read once and not followed (a gzip file).
@@ -53,7 +59,7 @@ export function FollowBanner({
   if (follow.unreachable_since !== null) {
     return (
       <div className="banner banner-error" role="alert" data-testid="follow-unreachable">
-        {unreachableText(follow.unreachable_since)}
+        {follow.refused ? refusedText(follow.unreachable_since) : unreachableText(follow.unreachable_since)}
       </div>
     );
   }

@@ -78,10 +78,14 @@ export const FolderTriage = memo(function FolderTriage({
           role="alert"
           data-testid="folder-triage-stale"
         >
-          {count(stale.length, "file", "files")} changed on disk after{" "}
-          {stale.length === 1 ? "it was" : "they were"} read, so the sums below count{" "}
-          {stale.length === 1 ? "its" : "their"} rows as first read: {stale.join(", ")}.{" "}
-          {onReadAgain ? (
+          {/* One span for the sentence: the banner lays out its children as a row. */}
+          <span>
+            {count(stale.length, "file", "files")} changed on disk after{" "}
+            {stale.length === 1 ? "it was" : "they were"} read, so the sums below count{" "}
+            {stale.length === 1 ? "its" : "their"} rows as first read: {stale.join(", ")}. Read the folder
+            again to count what {stale.length === 1 ? "it holds" : "they hold"} now.
+          </span>
+          {onReadAgain && (
             <button
               type="button"
               className="link-button"
@@ -90,10 +94,7 @@ export const FolderTriage = memo(function FolderTriage({
             >
               Read the folder again
             </button>
-          ) : (
-            "Read the folder again"
-          )}{" "}
-          to count what {stale.length === 1 ? "it holds" : "they hold"} now.
+          )}
         </p>
       )}
       <p className={styles.line} data-testid="folder-triage-headline">
