@@ -75,6 +75,39 @@ describe("the report of a folder", () => {
     );
   });
 
+  it("lists the whole folder's zeros per cause first, as `cli triage DIR` counts them", async () => {
+    // Two servers' runs with zeros of different causes (one has no verifying server, one lacks task data).
+    const mixed = path.join(base, "mixed");
+    cpSync(path.join(EXAMPLES, "../environments/calendar"), path.join(mixed, "calendar"), {
+      recursive: true,
+    });
+    cpSync(path.join(EXAMPLES, "workplace_assistant"), path.join(mixed, "workplace_assistant"), {
+      recursive: true,
+    });
+    const out = path.join(base, "mixed.html");
+    expect(await run([mixed, "--out", out], memoryIo())).toBe(0);
+    const html = await readFile(out, "utf8");
+    const io = memoryIo();
+    expect(await triage([mixed], io)).toBe(0);
+    // `cli triage DIR`'s cause lines: "  no_server   3   30.0%  Unverifiable (no verifying server)".
+    const counted = io
+      .out()
+      .split("\n")
+      .flatMap((line) => {
+        const m = /^ {2}\w+\s+(\d+)\s+[\d.]+% {2}(.+)$/.exec(line);
+        return m?.[1] !== undefined && m[2] !== undefined && Number(m[1]) > 0 ? [[m[2], m[1]]] : [];
+      });
+    expect(counted.length).toBeGreaterThan(1);
+    const folderTable =
+      /<table data-testid="report-whole-folder-causes">[\s\S]*?<\/table>/.exec(html)?.[0] ?? "";
+    const listed = [
+      ...folderTable.matchAll(/<strong>([^<]+)<\/strong>[\s\S]*?<td class="num">(\d+)<\/td>/g),
+    ].map((m) => [m[1], m[2]]);
+    expect(listed).toEqual(counted);
+    // Before any file's own section.
+    expect(html.indexOf("report-whole-folder-causes")).toBeLessThan(html.indexOf('data-testid="report-run"'));
+  });
+
   it("refuses a bare line when the folder holds several rollouts files, and a file that is not one of them", async () => {
     const bare = await cliReport(["--mark", "2"]);
     expect(bare.code).toBe(2);

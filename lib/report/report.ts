@@ -214,17 +214,17 @@ function scope(run: ReportRun, filter: string): string {
   return `<p class="muted" data-testid="report-breakdown-scope">${escapeHtml(text)}</p>\n`;
 }
 
-function breakdown(run: ReportRun, level: number, filter: string): string {
-  const { triage } = run;
-  // The breakdown's own rollouts (a filter narrows it), as the page's panel and `cli triage` count them.
-  const counts = { rollouts: triage.total, unreadable: run.counts.unreadable };
-  // Drift is counted apart, over the whole run (lib/triage causeCount): its row comes last.
+/**
+ * The breakdown's cause rows over `total` rollouts, as the page's panels list them: each cause with zeros,
+ * then drift, counted apart over the whole run.
+ */
+function causeRows(triage: Pick<RunTriage, "counts" | "drifted">, total: number): string[][] {
   const causes = [...AGENT_CAUSES, "drift" as const];
-  const rows = causes
+  return causes
     .filter((cause) => causeCount(triage, cause) > 0)
     .map((cause) => {
       const n = causeCount(triage, cause);
-      const pct = share(n, counts.rollouts);
+      const pct = share(n, total);
       return [
         cell(
           `<strong>${escapeHtml(ZERO_CAUSE_LABELS[cause])}${cause === "drift" ? " (counted apart, over the whole run)" : ""}</strong><br><span class="muted">${escapeHtml(ZERO_CAUSE_HINTS[cause])}</span>`,
@@ -234,6 +234,13 @@ function breakdown(run: ReportRun, level: number, filter: string): string {
         cell(`<span class="bar" style="width:${pct.toFixed(1)}%"></span>`, "barcell"),
       ];
     });
+}
+
+function breakdown(run: ReportRun, level: number, filter: string): string {
+  const { triage } = run;
+  // The breakdown's own rollouts (a filter narrows it), as the page's panel and `cli triage` count them.
+  const counts = { rollouts: triage.total, unreadable: run.counts.unreadable };
+  const rows = causeRows(triage, counts.rollouts);
   return `<section data-testid="report-breakdown">${heading(level, "Why zero")}
 ${run.problem === null ? "" : `<p class="error" data-testid="report-problem">${escapeHtml(run.problem)}</p>\n`}${scope(run, filter)}<p data-testid="report-zero">${escapeHtml(zeroShareText(triage.zero, counts, triage.view, triage.negative, triage.total - triage.scored))}</p>
 ${notVerified(run)}${triage.zero === 0 ? `<p>No rollout ${triage.view === "recorded" ? "recorded" : "recomputes to"} 0${triage.scored < triage.total ? " among those with a reward" : ""}.</p>` : ""}${rows.length === 0 ? "" : table(["cause", "rollouts", "share", ""], rows, "report-causes")}
@@ -436,8 +443,9 @@ function wholeFolder(all: readonly ReportRun[]): string {
     folder.negative,
     folder.total - folder.scored,
   );
+  const rows = causeRows(folder, folder.total);
   return `<p data-testid="report-whole-folder"><strong>Whole folder:</strong> ${escapeHtml(headline)}</p>
-${note("report-whole-folder-fixed", fixedByMapText(folder))}${note("report-whole-folder-text-calls", textCallsText(folder))}`;
+${rows.length === 0 ? "" : `${table(["cause", "rollouts", "share", ""], rows, "report-whole-folder-causes")}\n`}${note("report-whole-folder-fixed", fixedByMapText(folder))}${note("report-whole-folder-text-calls", textCallsText(folder))}`;
 }
 
 function rolloutSection(r: ReportRollout): string {

@@ -529,6 +529,8 @@ describe("fixedByMapText", () => {
       scored: whole.scored,
       zero: whole.zero,
       negative: whole.negative,
+      counts: whole.counts,
+      drifted: whole.drifted,
       fixed_by_map: whole.fixed_by_map,
       text_calls: whole.text_calls,
     });

@@ -692,10 +692,18 @@ export function causeCount(triage: Pick<RunTriage, "counts" | "drifted">, cause:
  */
 export function addTriages(
   parts: readonly RunTriage[],
-): Pick<RunTriage, "total" | "scored" | "zero" | "negative" | "fixed_by_map" | "text_calls"> {
+): Pick<
+  RunTriage,
+  "total" | "scored" | "zero" | "negative" | "counts" | "drifted" | "fixed_by_map" | "text_calls"
+> {
   const sum = (pick: (part: RunTriage) => number) => parts.reduce((n, part) => n + pick(part), 0);
+  const counts = emptyRecord<number>(() => 0);
+  for (const cause of ZERO_CAUSES) counts[cause] = sum((part) => part.counts[cause]);
   return {
     total: sum((part) => part.total),
+    counts,
+    // Each part's own line numbers: counted (causeCount), never read as lines of one file.
+    drifted: parts.flatMap((part) => part.drifted),
     scored: sum((part) => part.scored),
     zero: sum((part) => part.zero),
     negative: sum((part) => part.negative),
