@@ -25,8 +25,9 @@ export const HELP = `usage: npm run --silent cli -- view DIR [--port N]
 Serves the app and DIR's files (read-only) on 127.0.0.1:N (default ${DEFAULT_PORT}) and prints the URL to
 open, with a random token in it: the page opens the folder (rollouts and task-row files) and follows every
 rollouts file while it grows (new complete lines join the open run; a truncated or replaced file is said).
-Only requests for 127.0.0.1:N or localhost:N that carry the token are answered; files are served from DIR
-only (no .., no symlink out of it).
+Only requests that carry the token and name a loopback host (127.0.0.1, localhost, [::1]: any port, as an
+SSH tunnel's local port differs from N) are answered; files are served from DIR only (no .., no symlink out
+of it).
 
 On a remote machine (a training cluster), forward the port and open the printed URL on your laptop:
   ssh -L ${DEFAULT_PORT}:127.0.0.1:${DEFAULT_PORT} cluster     # then open http://127.0.0.1:${DEFAULT_PORT}/?...

@@ -81,7 +81,16 @@ describe("useListKeyboard", () => {
     expect(document.activeElement).not.toBe(input);
     press("j");
     expect(page.view.line).toBe(4);
+    // The structured filter box too: Escape gives the keys back to the list.
+    const filter = document.createElement("input");
+    document.body.append(filter);
+    filter.focus();
+    press("Escape", filter);
+    expect(document.activeElement).not.toBe(filter);
+    press("j");
+    expect(page.view.line).toBe(7);
     input.remove();
+    filter.remove();
   });
 
   it("a clicked checkbox (mark for the report) keeps j and k for the list; a text field does not", () => {

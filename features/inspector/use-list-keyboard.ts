@@ -7,7 +7,7 @@ import type { SetView } from "./use-view-state";
 
 /**
  * The list's keys: j/k open the next/previous listed rollout, n/p select its next/previous call, / focuses the
- * search box and Escape leaves it. Each move is a functional update that reads the URL, so fast key repeats
+ * search box and Escape leaves it (or any text field: the filter box too, so j/k move the list again). Each move is a functional update that reads the URL, so fast key repeats
  * never act on a stale selection.
  */
 export function useListKeyboard(options: {
@@ -39,6 +39,9 @@ export function useListKeyboard(options: {
     n: () => moveCall(1),
     p: () => moveCall(-1),
     "/": () => searchInput.current?.focus(),
-    escape: () => searchInput.current?.blur(),
+    escape: () => {
+      const typing = document.activeElement;
+      if (typing instanceof HTMLInputElement || typing instanceof HTMLTextAreaElement) typing.blur();
+    },
   });
 }

@@ -181,13 +181,21 @@ describe("RolloutTable", () => {
   it("a header sorts by its column; the sorted one says which way", async () => {
     const { onSort, rerender } = renderTable([entry(1)], { sort: "contract", desc: true });
     const header = document.querySelector<HTMLElement>(`.${styles.rhead}`)!;
-    const contract = within(header).getByRole("button", { name: "contract ↓" });
+    // Each header is named by what it counts, not its one-letter label ("A"), and says its direction.
+    const contract = within(header).getByRole("button", {
+      name: "sort by recomputed reward, policy contract, descending",
+    });
+    expect(contract).toHaveTextContent("contract ↓");
     expect(contract).toHaveAttribute("aria-pressed", "true");
-    expect(within(header).getByRole("button", { name: "rec." })).toHaveAttribute("aria-pressed", "false");
-    await userEvent.click(within(header).getByRole("button", { name: "A" }));
+    expect(within(header).getByRole("button", { name: "sort by recorded reward" })).toHaveAttribute(
+      "aria-pressed",
+      "false",
+    );
+    await userEvent.click(within(header).getByRole("button", { name: "sort by ambiguous calls" }));
     expect(onSort).toHaveBeenLastCalledWith("ambiguous");
     rerender({ sort: "contract", desc: false });
-    expect(within(header).getByRole("button", { name: "contract ↑" })).toBeInTheDocument();
+    expect(contract).toHaveTextContent("contract ↑");
+    expect(contract).toHaveAccessibleName("sort by recomputed reward, policy contract, ascending");
   });
 
   it("says so when no rollout matches", () => {
