@@ -181,6 +181,10 @@ test("the printed URL opens the folder; an appended line shows with its reward",
   appendFileSync(path.join(dir, "rollouts.jsonl"), fourth.slice(0, 100));
   await expect(page.getByTestId("follow-state")).toContainText("waits for its line break");
   await expect(page.locator("[data-testid=rollout-scroller] [data-line]")).toHaveCount(3);
+  // The run's answer says the line is left out of its counts, not only the file's banner.
+  await expect(page.getByTestId("triage-headline")).toContainText(
+    "· 1 line still being written, not counted",
+  );
 
   const started = Date.now();
   appendFileSync(path.join(dir, "rollouts.jsonl"), `${fourth.slice(100)}\n`);

@@ -50,6 +50,8 @@ export function runSource(
     rows: () => precomputed(dataset),
     rollouts: () => rollouts(dataset, dataset.lines()),
     unreadable: dataset.errors().length,
+    // The followed file's last line without its break (a run writing it, or a file cut short): said, not counted.
+    waiting: (dataset.follow?.waiting ?? 0) > 0 ? 1 : 0,
     // Text clauses are answered by the page's own byte search, so the list and the export keep the same lines.
     textLines: async (text) => new Set((await service.search(id, text, signal, () => {})).lines),
   };

@@ -54,6 +54,8 @@ export interface RunSource {
   rollouts(): Iterable<RunSourceLine> | AsyncIterable<RunSourceLine>;
   /** Lines that are not rollouts (not JSON, or JSON that is not a rollout): named, never in a total. */
   readonly unreadable: number;
+  /** A followed file's last line still being written (no line break yet): 1, else 0; never in a total. */
+  readonly waiting?: number;
   /** The lines whose raw bytes hold a text clause's text (the page's byte search); without it, none do. */
   textLines?(text: string): Promise<ReadonlySet<number>>;
 }
@@ -231,7 +233,7 @@ export async function runView(
   return {
     filter_error: parsed.ok ? null : parsed.error,
     filter,
-    counts: { rollouts: computed.rows.length, unreadable: source.unreadable },
+    counts: lineCounts(computed.rows.length, source.unreadable, source.waiting ?? 0),
     triage: triageViews(breakdown),
     breakdown_rollouts: breakdown.length,
     unverified: unverifiedCounts(breakdown),
@@ -314,6 +316,11 @@ export interface WholeFolderView {
   readonly metrics: Readonly<Record<Reward, Omit<RunMetrics, "by_task">>>;
 }
 
+/** A view's line counts; `waiting` only when a line is still being written (most files have none). */
+function lineCounts(rollouts: number, unreadable: number, waiting: number): LineCounts {
+  return waiting === 0 ? { rollouts, unreadable } : { rollouts, unreadable, waiting };
+}
+
 function perReward<T>(make: (reward: Reward) => T): Record<Reward, T> {
   return { recorded: make("recorded"), contract: make("contract"), legacy: make("legacy") };
 }
@@ -327,6 +334,7 @@ export async function wholeFolderView(
   const metricsRows: MetricsRow[] = [];
   const files: FolderFileLine[] = [];
   let unreadable = 0;
+  let waiting = 0;
   for (const { dataset, file, source } of sources) {
     // Not through the view's one-entry cache: the file on screen keeps its rows there.
     const computed = await computeRows(source);
@@ -337,7 +345,7 @@ export async function wholeFolderView(
     files.push({
       dataset,
       file,
-      counts: { rollouts: computed.rows.length, unreadable: source.unreadable },
+      counts: lineCounts(computed.rows.length, source.unreadable, source.waiting ?? 0),
       zero: perReward((reward) => triage[reward].zero),
       scored: perReward((reward) => triage[reward].scored),
       fixed_by_map: perReward((reward) => triage[reward].fixed_by_map.lines.length),
@@ -350,11 +358,12 @@ export async function wholeFolderView(
     }
     for (const row of own) metricsRows.push(row);
     unreadable += source.unreadable;
+    waiting += source.waiting ?? 0;
   }
   return {
     folder,
     files,
-    counts: { rollouts: rows.length, unreadable },
+    counts: lineCounts(rows.length, unreadable, waiting),
     triage: triageViews(rows),
     unverified: unverifiedCounts(rows),
     recorded_fields: recordedFieldsByVerifier(rows, (row) => fileOf.get(row)),

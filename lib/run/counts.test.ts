@@ -23,6 +23,10 @@ describe("the one wording for a file's counts", () => {
     expect(zeroShareText(18, { rollouts: 24, unreadable: 1 })).toBe(
       "18 of 24 rollouts recorded 0 (75.0%) · 1 unreadable line, not counted",
     );
+    // A followed file's last line without its break yet (a run writing it): said, never counted.
+    expect(zeroShareText(18, { rollouts: 24, unreadable: 1, waiting: 1 })).toBe(
+      "18 of 24 rollouts recorded 0 (75.0%) · 1 unreadable line, not counted · 1 line still being written, not counted",
+    );
     expect(zeroShareText(0, { rollouts: 0, unreadable: 3 })).toBe(
       "No rollout to count: 3 unreadable lines, each listed with what it is",
     );

@@ -13,6 +13,8 @@ import type { Reward } from "./reward";
 export interface LineCounts {
   readonly rollouts: number;
   readonly unreadable: number;
+  /** Lines still being written (a followed file's last line, its line break not yet there): not counted. */
+  readonly waiting?: number;
 }
 
 /**
@@ -100,9 +102,14 @@ export function zeroShareText(
   const head =
     `${formatCount(zero)} of ${count(counts.rollouts, "rollout", "rollouts")} ${BASIS_TEXT[basis]} ${what}${BASIS_AFTER[basis]}` +
     ` (${notes.join("; ")})`;
-  return counts.unreadable === 0
-    ? head
-    : `${head} · ${count(counts.unreadable, "unreadable line", "unreadable lines")}, not counted`;
+  const waiting = counts.waiting ?? 0;
+  return [
+    head,
+    ...(counts.unreadable === 0
+      ? []
+      : [`${count(counts.unreadable, "unreadable line", "unreadable lines")}, not counted`]),
+    ...(waiting === 0 ? [] : [`${count(waiting, "line", "lines")} still being written, not counted`]),
+  ].join(" · ");
 }
 
 /** How many rollouts were not verified under a policy, by lib/verify's reason code. */
