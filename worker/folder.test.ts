@@ -86,6 +86,8 @@ describe("/live's ng_run for a folder's line", () => {
     const summary = await service.loadFolder("iheval", entries, new AbortController().signal, () => {});
     await service.settled();
     const rollouts = summary.datasets.find((d) => d.kind === "rollouts");
+    // Its rows' verifying servers, as the summary lists them (/compare's run B is chosen by them).
+    expect(service.session().datasets.find((d) => d.id === rollouts?.id)?.servers).toEqual(["iheval"]);
     const opened = service.fileOf(rollouts?.id ?? "");
     if (opened === null) throw new Error("no rollouts file");
     // Two configs in the folder; the line is routed by one of them.

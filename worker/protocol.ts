@@ -163,6 +163,8 @@ export interface DatasetSummary {
   readonly paired_rows: number;
   /** For rollouts: the verifying server chosen for every row, or null for each row's default. */
   readonly server_override: string | null;
+  /** For rollouts: the verifying servers its rows are routed to (as far as read), sorted. */
+  readonly servers: readonly string[];
   /** For rollouts: the harness per agent the index's alias diagnostics assume, in its text form ("" for none). */
   readonly harness: string;
   /** For rollouts: the verifying server of rows that name none themselves, when the loader knew one. */

@@ -247,6 +247,17 @@ export class Dataset {
     return this.sortedLines;
   }
 
+  /** The verifying servers of its rows, kept per revision (a summary is made at every session event). */
+  private rowServers: { readonly revision: number; readonly servers: readonly string[] } | null = null;
+
+  servers(): readonly string[] {
+    if (this.rowServers?.revision === this.revision) return this.rowServers.servers;
+    const servers = new Set<string>();
+    for (const entry of this.entries.values()) if (entry.server !== null) servers.add(entry.server);
+    this.rowServers = { revision: this.revision, servers: [...servers].sort() };
+    return this.rowServers.servers;
+  }
+
   rewarded(): number {
     let done = 0;
     for (const entry of this.entries.values()) if (entry.rewards === "done") done++;
@@ -286,6 +297,7 @@ export class Dataset {
       paired_inputs: this.pairedInputs,
       paired_rows: this.pairedRows,
       server_override: this.serverOverride,
+      servers: this.kind === "rollouts" ? this.servers() : [],
       harness: formatHarnessChoice(this.harness),
       fallback_server: this.fallbackServer,
       problem: this.problem,

@@ -46,6 +46,15 @@ function uniqueNames(names: readonly string[]): string[] {
 }
 
 export function WhatIfTable({ view }: { view: WhatIfView }) {
+  if (view.error !== null && (view.error_kind === "no_calls" || view.error_kind === "no_port")) {
+    return (
+      <div className="banner" data-testid="whatif-nothing">
+        <span>
+          Nothing to try for line {view.line}: {view.error}
+        </span>
+      </div>
+    );
+  }
   if (view.error !== null) {
     return (
       <div className="banner banner-error" role="alert">

@@ -444,6 +444,7 @@ export function whatIf(
     })),
     reemitted_calls: report.reemitted_calls,
     error: report.error ?? null,
+    error_kind: report.error_kind ?? null,
   };
 }
 

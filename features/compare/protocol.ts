@@ -19,6 +19,7 @@ import type {
 import type { HarnessId } from "@/lib/harness/types";
 import type { CallStatus, Policy } from "@/lib/identity/types";
 import type { UnresolvedReason } from "@/lib/repair";
+import type { WhatIfErrorKind } from "@/lib/whatif";
 import type { Source } from "@/worker/protocol";
 
 export type { CallStatus, HarnessId, Policy, Source, UnresolvedReason, Verdict };
@@ -212,6 +213,8 @@ export interface WhatIfView {
   readonly rows: readonly WhatIfRowView[];
   readonly reemitted_calls: readonly number[];
   readonly error: string | null;
+  /** lib/whatif's kind of `error`: nothing to try (no call, no port here) is said plainly, not as a failure. */
+  readonly error_kind: WhatIfErrorKind | null;
 }
 
 export interface RepairServerInput {

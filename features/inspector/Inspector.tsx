@@ -44,6 +44,7 @@ import styles from "./Inspector.module.css";
 import {
   activeCause,
   breakdownScope,
+  comparableRuns,
   compareLink,
   hasFixedByMap,
   linkParts,
@@ -200,7 +201,7 @@ export function Inspector() {
     view.sample ?? datasetRef,
     selectedEntry?.line ?? null,
     view.sample === null ? datasetRef : null,
-    view.sample === null ? rolloutSets.map((candidate) => candidate.ref) : [],
+    view.sample === null ? comparableRuns(dataset, rolloutSets) : [],
   );
 
   // Handlers of stable identity and the detail pane's file kept while only its rows or rewards change: the

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   activeCause,
   callsInItems,
+  comparableRuns,
   compareLink,
   hasFixedByMap,
   needsReanalysis,
@@ -280,5 +281,40 @@ describe("the link to /compare", () => {
       "/compare?tab=whatif&sample=d2&line=4&a=d2&b=d1",
     );
     expect(compareLink(null, null, "d1", ["d1", "d2"])).toBe("/compare?a=d1&b=d2");
+  });
+
+  it("offers as run B a file of the same task rows, then of a server in common, never another server's run", () => {
+    const file = (id: string, servers: string[], paired_inputs: string | null = null) => ({
+      id,
+      ref: `served:${id}`,
+      paired_inputs,
+      servers,
+    });
+    const wa = ["workplace_assistant"];
+    const sets = [
+      file("wa-http", wa),
+      file("calendar", ["calendar"]),
+      file("unread", []),
+      file("wa-mcp", ["calendar", "workplace_assistant"]),
+      file("tasks-twin", ["x"], "i1"),
+    ];
+    // Another server's run is left out; a file whose rows are not read yet may be either: after the sure one.
+    expect(comparableRuns(sets[0] ?? null, sets)).toEqual([
+      "served:wa-http",
+      "served:wa-mcp",
+      "served:unread",
+    ]);
+    // Paired with the same task rows: the likeliest B of all, whatever its servers.
+    const shown = file("x", ["y"], "i1");
+    expect(comparableRuns(shown, [shown, ...sets])[1]).toBe("served:tasks-twin");
+    // A run of one server beside other servers' runs only: B is A, the one to change.
+    expect(
+      compareLink(
+        "served:calendar",
+        null,
+        "served:calendar",
+        comparableRuns(sets[1] ?? null, [sets[0]!, sets[1]!]),
+      ),
+    ).toBe("/compare?a=served%3Acalendar&b=served%3Acalendar");
   });
 });

@@ -321,6 +321,28 @@ export function repairLink(file: string, harness: string): string {
 }
 
 /**
+ * The open rollouts files a /compare link may pair with the shown one as run B, the likeliest first: runs of
+ * the same task rows, then of a verifying server in common (its rows' servers), then those nothing tells
+ * apart (rows not read yet); a file whose rows all go to other servers is another experiment, never offered.
+ */
+export function comparableRuns(
+  shown: Pick<DatasetSummary, "id" | "paired_inputs" | "servers"> | null,
+  sets: readonly Pick<DatasetSummary, "id" | "ref" | "paired_inputs" | "servers">[],
+): string[] {
+  const score = (candidate: Pick<DatasetSummary, "paired_inputs" | "servers">): number => {
+    if (shown === null) return 0;
+    if (candidate.paired_inputs !== null && candidate.paired_inputs === shown.paired_inputs) return 2;
+    if (shown.servers.length === 0 || candidate.servers.length === 0) return 0;
+    return candidate.servers.some((server) => shown.servers.includes(server)) ? 1 : -1;
+  };
+  return sets
+    .map((set, at) => ({ ref: set.ref, score: set.id === shown?.id ? 3 : score(set), at }))
+    .filter((candidate) => candidate.score >= 0)
+    .sort((x, y) => y.score - x.score || x.at - y.at)
+    .map((candidate) => candidate.ref);
+}
+
+/**
  * /compare for what the inspector shows: the harness what-if of the open rollout (`file`: a sample's name or
  * a dataset id), and the shown rollouts file as the runs' A, the next open one as B (the same file when it
  * is the only one: B is then the one to change, never an unrelated bundled pair).

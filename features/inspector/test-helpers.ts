@@ -51,6 +51,7 @@ export function datasetSummary(patch: Partial<DatasetSummary> = {}): DatasetSumm
     paired_inputs: null,
     paired_rows: 0,
     server_override: null,
+    servers: [],
     harness: "",
     fallback_server: null,
     problem: null,

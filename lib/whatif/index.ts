@@ -1,6 +1,7 @@
 export {
   harnessWhatIf,
   type VariantResult,
+  type WhatIfErrorKind,
   type WhatIfOptions,
   type WhatIfReport,
   type WhatIfRow,

@@ -137,10 +137,16 @@ describe("harnessWhatIf", () => {
   });
 
   it("explains why it cannot run: no tool call to re-emit (Gym's structeval), or no verifying server", () => {
-    expect(harnessWhatIf({ response: { output: [] } }).error).toBe(
-      "it makes no tool call, so no harness's aliases can change its reward.",
-    );
+    expect(harnessWhatIf({ response: { output: [] } })).toMatchObject({
+      error: "it makes no tool call, so no harness's aliases can change its reward.",
+      error_kind: "no_calls",
+    });
     const call = { type: "function_call", call_id: "c1", name: "mystery_tool", arguments: "{}" };
-    expect(harnessWhatIf({ response: { output: [call] } }).error).toMatch(/^no verifying server: /);
+    const unrouted = harnessWhatIf({ response: { output: [call] } });
+    expect(unrouted.error).toMatch(/^no verifying server: /);
+    expect(unrouted.error_kind).toBe("no_server");
+    const portless = harnessWhatIf({ environment_name: "calendar", response: { output: [call] } });
+    expect(portless).toMatchObject({ error_kind: "no_port" });
+    expect(portless.error).toMatch(/^calendar has no verifier port here/);
   });
 });

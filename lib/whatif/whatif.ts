@@ -41,6 +41,8 @@ export interface WhatIfOptions extends RunServerChoice {
   readonly pairing?: Pairing<unknown>;
 }
 
+export type WhatIfErrorKind = "no_calls" | "no_server" | "no_port";
+
 export interface VariantResult {
   readonly reward: number | null;
   readonly error?: string;
@@ -69,6 +71,11 @@ export interface WhatIfReport {
   readonly reemitted_calls: readonly number[];
   /** Why the what-if could not run (then `rows` is empty). */
   readonly error?: string;
+  /**
+   * Its kind: `no_calls` and `no_port` are nothing to try (no call to re-emit, no verifier here to score a
+   * variant), not a failure; `no_server`: nothing decides which server's aliases to build.
+   */
+  readonly error_kind?: WhatIfErrorKind;
 }
 
 type JsonObject = Record<string, unknown>;
@@ -107,7 +114,7 @@ export function harnessWhatIf(rollout: Rollout, options: WhatIfOptions = {}): Wh
   const server = choice.server;
   const tools = options.tools ?? (server === null ? undefined : knownTools(server)) ?? [];
   const empty: VariantResult = { reward: null, emittedNames: [], verifierNames: [], statuses: [] };
-  const fail = (error: string): WhatIfReport => ({
+  const fail = (error_kind: WhatIfErrorKind, error: string): WhatIfReport => ({
     server: server ?? "",
     server_reason: choice.reason,
     tools,
@@ -115,16 +122,18 @@ export function harnessWhatIf(rollout: Rollout, options: WhatIfOptions = {}): Wh
     rows: [],
     reemitted_calls: [],
     error,
+    error_kind,
   });
   // Nothing to re-emit: no harness's aliases can change the reward of a rollout without a call.
   if (functionCallCount(rollout) === 0)
-    return fail("it makes no tool call, so no harness's aliases can change its reward.");
-  if (server === null) return fail(`no verifying server: ${choice.reason}`);
+    return fail("no_calls", "it makes no tool call, so no harness's aliases can change its reward.");
+  if (server === null) return fail("no_server", `no verifying server: ${choice.reason}`);
   // Without a port here there is no verifier to score a variant (nor a tool list to build each harness's
   // aliases from): every row would show the bare names and no reward. A port without a tool list
   // (indirect_prompt_injection) still scores the variants of the rollout's own calls.
   if (options.tools === undefined && getVerifier(server) === undefined)
     return fail(
+      "no_port",
       `${server} has no verifier port here, so no harness's aliases of its tools can be built and no variant scored. Its own /verify (Live) scores the rollout as it is.`,
     );
   const actions = actionsOf(rollout, { server, tools, aliases: aliasIndex(server, tools) });

@@ -1,0 +1,35 @@
+import { cleanup, render, screen } from "@testing-library/react";
+import { afterEach, describe, expect, it } from "vitest";
+import type { WhatIfView } from "./protocol";
+import { WhatIfTable } from "./WhatIfTable";
+
+afterEach(cleanup);
+
+const view: WhatIfView = {
+  file: "run.jsonl",
+  line: 3,
+  server: "",
+  server_reason: "",
+  input: null,
+  recorded: 1,
+  http: { reward: null, error: null, names: [] },
+  rows: [],
+  reemitted_calls: [],
+  error: "it makes no tool call, so no harness's aliases can change its reward.",
+  error_kind: "no_calls",
+};
+
+describe("WhatIfTable", () => {
+  it("says plainly that there is nothing to try (no call, no port here), and a failure as one", () => {
+    render(<WhatIfTable view={view} />);
+    expect(screen.queryByRole("alert")).toBeNull();
+    expect(screen.getByTestId("whatif-nothing")).toHaveTextContent(
+      "Nothing to try for line 3: it makes no tool call, so no harness's aliases can change its reward.",
+    );
+    cleanup();
+    render(<WhatIfTable view={{ ...view, error: "no verifying server: x", error_kind: "no_server" }} />);
+    expect(screen.getByRole("alert")).toHaveTextContent(
+      "What-if could not run for line 3: no verifying server: x",
+    );
+  });
+});
