@@ -131,7 +131,13 @@ function RolloutRow({ r }: { r: RepairRolloutView }) {
       </td>
       <td className={styles.num}>
         <Reward value={r.after} />
-        {r.after_error && <div className={styles.error}>{r.after_error}</div>}
+        {r.after_error && (
+          // Folded: a run's lines often share one long reason (task data missing), said once per opened row.
+          <details className={styles.cellReason}>
+            <summary className={styles.error}>not scored</summary>
+            <div className={styles.error}>{r.after_error}</div>
+          </details>
+        )}
       </td>
     </tr>
   );

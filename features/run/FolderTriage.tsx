@@ -1,5 +1,6 @@
 import { memo } from "react";
 import { cx } from "@/components/cx";
+import { PathText } from "@/components/PathText";
 import { MEAN_DECIMALS, meanRewardsText, passAtKText } from "@/lib/metrics";
 import { count, percent, type Reward, unverifiedText, zeroShareText } from "@/lib/run";
 import {
@@ -208,7 +209,7 @@ export const FolderTriage = memo(function FolderTriage({
                     aria-current={file.dataset === shown ? "true" : undefined}
                     onClick={() => onFile(file.dataset)}
                   >
-                    {file.file}
+                    <PathText path={file.file} />
                   </button>
                 </td>
                 <td className={styles.num}>{file.counts.rollouts}</td>
