@@ -537,6 +537,15 @@ test("a folder of several runs: the whole folder's answer sums them as `cli tria
   const csv = readFileSync((await download.path()) ?? "", "utf8");
   expect(csv).toBe(cli(["triage", dir, "--format", "csv"]).stdout.replaceAll(`${dir}/`, ""));
   expect(csv.startsWith("file,line,")).toBe(true);
+  // A cause of the folder's table: each file's count of it, and a file opens on just those rollouts.
+  const firstCause = whole.locator("[data-testid=folder-triage-causes] tbody tr").first();
+  const causeName = (await firstCause.getAttribute("data-cause")) ?? "";
+  await firstCause.getByTestId("folder-cause").click();
+  const withIt = whole.locator("[data-cause-count]:not([data-cause-count='0'])").first();
+  const inFile = Number(await withIt.getAttribute("data-cause-count"));
+  await withIt.locator("xpath=..").getByRole("button").click();
+  await expect(page).toHaveURL(new RegExp(`f=[^&]*cause%3A${causeName}`));
+  await expect(page.locator("[data-testid=rollout-scroller] [data-line]")).toHaveCount(inFile);
 });
 
 test("files picked together with their Gym config are read as a folder of them: the config routes the lines, as `cli triage` on a folder of those files", async ({

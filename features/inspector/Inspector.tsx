@@ -214,6 +214,16 @@ export function Inspector() {
   const chooseFile = useStableCallback((id: string) =>
     setView({ file: rolloutSets.find((d) => d.id === id)?.ref ?? id, line: null, call: null }),
   );
+  // A file of the folder opened on its rollouts of one cause (the whole folder's table): the filter the
+  // folder's count is of, nothing else of the file shown before.
+  const chooseFileCause = useStableCallback((id: string, cause: ZeroCause) =>
+    setView({
+      file: rolloutSets.find((d) => d.id === id)?.ref ?? id,
+      f: withCause("", cause, view.reward),
+      line: null,
+      call: null,
+    }),
+  );
   const setFilterFromTop = useStableCallback((f: string) => setView({ f, line: null, call: null }));
   const onReward = useStableCallback((next: Reward) => setView((state) => switchReward(state, next)));
   const onCause = useStableCallback((cause: ZeroCause | null) =>
@@ -476,6 +486,7 @@ export function Inspector() {
                       reward={view.reward}
                       shown={dataset?.id ?? null}
                       onFile={chooseFile}
+                      onFileCause={chooseFileCause}
                       stale={staleFiles}
                       {...readAgain}
                     />

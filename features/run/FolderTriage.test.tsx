@@ -16,7 +16,7 @@ describe("FolderTriage", () => {
       { dataset: "A", file: "a/rollouts.jsonl", source: part("a", 0, half) },
       { dataset: "B", file: "b/rollouts.jsonl", source: part("b", half, rollouts.length) },
     ]);
-    const props = { view, reward: "recorded" as const, shown: "A", onFile: () => {} };
+    const props = { view, reward: "recorded" as const, shown: "A", onFile: () => {}, onFileCause: () => {} };
     const { rerender } = render(<FolderTriage {...props} stale={[]} />);
     expect(screen.queryByTestId("folder-triage-stale")).toBeNull();
     rerender(<FolderTriage {...props} stale={["b/rollouts.jsonl"]} />);
@@ -29,5 +29,47 @@ describe("FolderTriage", () => {
     rerender(<FolderTriage {...props} stale={["b/rollouts.jsonl"]} onReadAgain={readAgain} />);
     await userEvent.click(screen.getByTestId("folder-read-again"));
     expect(readAgain).toHaveBeenCalledTimes(1);
+  });
+
+  it("a cause chosen in the folder's table lists each file's count of it, and a file opens on those rollouts", async () => {
+    const half = Math.floor(rollouts.length / 2);
+    const view = await wholeFolderView("run", [
+      { dataset: "A", file: "a/rollouts.jsonl", source: part("a", 0, half) },
+      { dataset: "B", file: "b/rollouts.jsonl", source: part("b", half, rollouts.length) },
+    ]);
+    const onFile = vi.fn();
+    const onFileCause = vi.fn();
+    render(
+      <FolderTriage
+        view={view}
+        reward="recorded"
+        shown="A"
+        onFile={onFile}
+        onFileCause={onFileCause}
+        stale={[]}
+      />,
+    );
+    const [first] = screen.getAllByTestId("folder-cause");
+    if (first === undefined) throw new Error("the sample folder has no zero to break down");
+    const row = first.closest("tr");
+    const cause = row?.getAttribute("data-cause") ?? "";
+    const total = Number(row?.getAttribute("data-count"));
+    await userEvent.click(first);
+    expect(first).toHaveAttribute("aria-pressed", "true");
+    // Each file's count of it, adding up to the folder's.
+    const counts = [...document.querySelectorAll("[data-cause-count]")].map((cell) =>
+      Number(cell.getAttribute("data-cause-count")),
+    );
+    expect(counts).toHaveLength(2);
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(total);
+    expect(screen.getByTestId("folder-cause-files")).toHaveTextContent(`${total} “`);
+    await userEvent.click(screen.getByRole("button", { name: "b/rollouts.jsonl" }));
+    expect(onFileCause).toHaveBeenCalledWith("B", cause);
+    expect(onFile).not.toHaveBeenCalled();
+    // Chosen again: no cause, a file opens as it is.
+    await userEvent.click(first);
+    expect(document.querySelector("[data-cause-count]")).toBeNull();
+    await userEvent.click(screen.getByRole("button", { name: "a/rollouts.jsonl" }));
+    expect(onFile).toHaveBeenCalledWith("A");
   });
 });

@@ -1,4 +1,4 @@
-import { memo } from "react";
+import { memo, useState } from "react";
 import { cx } from "@/components/cx";
 import { PathText } from "@/components/PathText";
 import { MEAN_DECIMALS, meanRewardsText, passAtKText } from "@/lib/metrics";
@@ -16,6 +16,7 @@ import {
   valueCountsText,
   ZERO_CAUSE_HINTS,
   ZERO_CAUSE_LABELS,
+  type ZeroCause,
 } from "@/lib/triage";
 import styles from "./FolderTriage.module.css";
 import type { WholeFolderView } from "./run-view";
@@ -28,6 +29,8 @@ interface Props {
   shown: string | null;
   /** A file chosen in the files' table. */
   onFile(dataset: string): void;
+  /** A file chosen in the files' table while a cause is chosen: its list narrowed to that cause's rollouts. */
+  onFileCause(dataset: string, cause: ZeroCause): void;
   /** Files whose rows are as first read: changed on disk since (rewritten or truncated by another run). */
   stale: readonly string[];
   /** Reads the served folder again (absent for a picked folder, which is picked again). */
@@ -47,10 +50,25 @@ export const FolderTriage = memo(function FolderTriage({
   reward,
   shown,
   onFile,
+  onFileCause,
   stale,
   onReadAgain,
 }: Props) {
   const triage = view.triage[reward];
+  // A cause chosen in the folder's table: each file's count of it, and a file opens on those rollouts.
+  const [chosen, setChosen] = useState<ZeroCause | null>(null);
+  const cause = chosen !== null && causeCount(triage, chosen) > 0 ? chosen : null;
+  const causeButton = (which: ZeroCause, label: string) => (
+    <button
+      type="button"
+      className={cx(styles.causeButton, cause === which && styles.causeOn)}
+      aria-pressed={cause === which}
+      data-testid="folder-cause"
+      onClick={() => setChosen(cause === which ? null : which)}
+    >
+      {label}
+    </button>
+  );
   const causes = AGENT_CAUSES.filter((cause) => causeCount(triage, cause) > 0);
   const fixed = fixedByMapText(triage);
   const textCalls = textCallsText(triage);
@@ -114,7 +132,7 @@ export const FolderTriage = memo(function FolderTriage({
           <tbody>
             {causes.map((cause) => (
               <tr key={cause} data-cause={cause} data-count={causeCount(triage, cause)}>
-                <td title={ZERO_CAUSE_HINTS[cause]}>{ZERO_CAUSE_LABELS[cause]}</td>
+                <td title={ZERO_CAUSE_HINTS[cause]}>{causeButton(cause, ZERO_CAUSE_LABELS[cause])}</td>
                 <td className={styles.num}>{causeCount(triage, cause)}</td>
                 <td className={cx("muted", styles.num)}>
                   {percent(causeCount(triage, cause), triage.total)}
@@ -124,7 +142,7 @@ export const FolderTriage = memo(function FolderTriage({
             {triage.drifted.length > 0 && (
               <tr data-cause="drift" data-count={triage.drifted.length}>
                 <td title={ZERO_CAUSE_HINTS.drift}>
-                  {ZERO_CAUSE_LABELS.drift} (counted apart, over the whole run)
+                  {causeButton("drift", `${ZERO_CAUSE_LABELS.drift} (counted apart, over the whole run)`)}
                 </td>
                 <td className={styles.num}>{triage.drifted.length}</td>
                 <td className={cx("muted", styles.num)}>{percent(triage.drifted.length, triage.total)}</td>
@@ -180,8 +198,15 @@ export const FolderTriage = memo(function FolderTriage({
       <p className={cx("muted", styles.line)} data-testid="folder-triage-means">
         {meanRewardsText(view.metrics[reward])}; {passAtKText(view.metrics[reward])}
       </p>
-      <details open={view.files.length <= FILES_OPEN_MAX} className={styles.files}>
+      <details open={view.files.length <= FILES_OPEN_MAX || cause !== null} className={styles.files}>
         <summary className="muted">Each file&apos;s zeros</summary>
+        {cause !== null && (
+          <p className={styles.line} data-testid="folder-cause-files">
+            {causeCount(triage, cause)} “{ZERO_CAUSE_LABELS[cause]}” in{" "}
+            {count(view.files.filter((file) => file.causes[reward][cause] > 0).length, "file", "files")}: a
+            file opens on its rollouts of this cause.
+          </p>
+        )}
         <table className={styles.table} data-testid="folder-triage-files">
           <thead>
             <tr>
@@ -189,6 +214,11 @@ export const FolderTriage = memo(function FolderTriage({
               <th className={styles.num}>rollouts</th>
               <th className={styles.num}>{reward === "recorded" ? "recorded ≤ 0" : `≤ 0 under ${reward}`}</th>
               <th className={styles.num}>mean {reward}</th>
+              {cause !== null && (
+                <th className={styles.num} title={ZERO_CAUSE_HINTS[cause]}>
+                  {ZERO_CAUSE_LABELS[cause]}
+                </th>
+              )}
               {rescues && (
                 <th
                   className={styles.num}
@@ -201,13 +231,18 @@ export const FolderTriage = memo(function FolderTriage({
           </thead>
           <tbody>
             {view.files.map((file) => (
-              <tr key={file.dataset} data-file={file.file} data-zero={file.zero[reward]}>
+              <tr
+                key={file.dataset}
+                data-file={file.file}
+                data-zero={file.zero[reward]}
+                className={cause !== null && file.causes[reward][cause] === 0 ? "muted" : undefined}
+              >
                 <td>
                   <button
                     type="button"
                     className={cx(styles.file, file.dataset === shown && styles.fileOn)}
                     aria-current={file.dataset === shown ? "true" : undefined}
-                    onClick={() => onFile(file.dataset)}
+                    onClick={() => (cause === null ? onFile(file.dataset) : onFileCause(file.dataset, cause))}
                   >
                     <PathText path={file.file} />
                   </button>
@@ -222,6 +257,11 @@ export const FolderTriage = memo(function FolderTriage({
                 <td className={styles.num}>
                   {file.mean[reward] === null ? "n/a" : file.mean[reward].toFixed(MEAN_DECIMALS)}
                 </td>
+                {cause !== null && (
+                  <td className={styles.num} data-cause-count={file.causes[reward][cause]}>
+                    {file.causes[reward][cause]}
+                  </td>
+                )}
                 {rescues && (
                   <td className={styles.num} data-fixed-by-map={file.fixed_by_map[reward]}>
                     {file.fixed_by_map[reward]}

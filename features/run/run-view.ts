@@ -34,10 +34,12 @@ import {
 } from "@/lib/run";
 import type { Rollout } from "@/lib/schemas";
 import {
+  causeCounts,
   type RecordedFieldsGroup,
   type RunTriage,
   recordedFieldsByVerifier,
   summarizeTriage,
+  type ZeroCause,
 } from "@/lib/triage";
 import { knownTools, verifyBothPolicies } from "@/lib/verify";
 
@@ -292,6 +294,8 @@ export interface FolderFileLine {
   readonly counts: LineCounts;
   /** Its zeros in each reward, and its rollouts with a reward in it. */
   readonly zero: Readonly<Record<Reward, number>>;
+  /** Its rollouts of each cause in each reward (lib/triage causeCount: drift over the whole file). */
+  readonly causes: Readonly<Record<Reward, Readonly<Record<ZeroCause, number>>>>;
   readonly scored: Readonly<Record<Reward, number>>;
   /** Its zeros in each reward that a harness's provenance map rescues (lib/triage fixed_by_map). */
   readonly fixed_by_map: Readonly<Record<Reward, number>>;
@@ -347,6 +351,7 @@ export async function wholeFolderView(
       file,
       counts: lineCounts(computed.rows.length, source.unreadable, source.waiting ?? 0),
       zero: perReward((reward) => triage[reward].zero),
+      causes: perReward((reward) => causeCounts(triage[reward])),
       scored: perReward((reward) => triage[reward].scored),
       fixed_by_map: perReward((reward) => triage[reward].fixed_by_map.lines.length),
       mean: perReward((reward) => means[reward]),

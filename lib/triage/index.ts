@@ -43,6 +43,7 @@ export {
   AGENT_CAUSES,
   addTriages,
   causeCount,
+  causeCounts,
   evidencePolicy,
   fixedByMapText,
   type IdentityBasis,

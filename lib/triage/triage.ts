@@ -686,6 +686,13 @@ export function causeCount(triage: Pick<RunTriage, "counts" | "drifted">, cause:
   return cause === "drift" ? triage.drifted.length : triage.counts[cause];
 }
 
+/** Every cause's count in a run's breakdown (causeCount of each), e.g. one file's line in a folder's table. */
+export function causeCounts(triage: Pick<RunTriage, "counts" | "drifted">): Record<ZeroCause, number> {
+  const counts = emptyRecord<number>(() => 0);
+  for (const cause of ZERO_CAUSES) counts[cause] = causeCount(triage, cause);
+  return counts;
+}
+
 /**
  * Several runs' breakdowns in one view added up (a folder's files, each counted within itself): the zeros,
  * rollouts and the zeros a provenance map rescues, what a folder's headline and sentence read.
