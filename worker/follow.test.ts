@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { VIEW_REFUSED_HEADER } from "../lib/live/forward";
 import {
   FOLLOW_CHECK_BYTES,
   FOLLOW_UNREACHABLE_POLLS,
@@ -169,7 +170,8 @@ describe("following a growing file", () => {
   it("says the server is not answering after a few polls in a row (a refusal too: view's new token), until it answers", async () => {
     const file = served('{"a":1}\n');
     const state = file.state();
-    const refused = async () => new Response("missing or wrong token", { status: 403 });
+    const refused = async () =>
+      new Response("missing or wrong token", { status: 403, headers: { [VIEW_REFUSED_HEADER]: "token" } });
     let clock = 1000;
     for (let poll = 1; poll <= FOLLOW_UNREACHABLE_POLLS; poll++) {
       expect(followSummary(state).unreachable_since).toBeNull();
@@ -186,6 +188,12 @@ describe("following a growing file", () => {
     };
     await pollOnce(state, down, signal, () => clock);
     expect(followSummary(state)).toMatchObject({ unreachable_since: 1000, refused: false });
+    // Another refusal (a path that now leaves the folder): not said as a new token.
+    const confined = async () => new Response("the path leaves the served folder", { status: 403 });
+    expect(await pollOnce(state, confined, signal, () => clock)).toEqual({
+      kind: "unreachable",
+      refused: false,
+    });
     file.set('{"a":1}\n{"b":2}\n');
     expect((await pollOnce(state, file.fetcher, signal)).kind).toBe("grown");
     expect(followSummary(state)).toMatchObject({ unreachable_since: null, refused: false });

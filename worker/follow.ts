@@ -8,6 +8,7 @@
  * mixed into the old rows.
  */
 import { parseJsonLine } from "../lib/jsonl";
+import { VIEW_REFUSED_HEADER } from "../lib/live/forward";
 
 /**
  * How often a followed file is asked whether it grew. A line appended to a followed file should show with
@@ -183,7 +184,13 @@ async function readRange(fetcher: Fetch, url: string, range: string, signal: Abo
   const response = await fetcher(url, { headers: { Range: `bytes=${range}` }, signal });
   const bytes = response.status === 206 ? new Uint8Array(await response.arrayBuffer()) : null;
   if (response.status !== 206) await response.body?.cancel();
-  return { status: response.status, total: rangeTotal(response.headers.get("content-range")), bytes };
+  return {
+    status: response.status,
+    total: rangeTotal(response.headers.get("content-range")),
+    bytes,
+    // `view`'s guard refused this tab's token (cli/view/guard.ts): a `view` started again has a new one.
+    tokenRefused: response.headers.get(VIEW_REFUSED_HEADER) === "token",
+  };
 }
 
 /** After a change was said: whether the file is gone, or shorter than what was read (its first byte asked). */
@@ -197,20 +204,15 @@ async function recheck(state: FollowState, fetcher: Fetch, signal: AbortSignal):
   }
   if (read.status === 404) return { kind: "changed", problem: GONE, change: "gone" };
   const size = read.status === 416 ? (read.total ?? 0) : read.total;
-  if (size === null && read.status !== 206) return unanswered(read.status);
+  if (size === null && read.status !== 206) return unanswered(read);
   if (size !== null && size < state.from)
     return { kind: "changed", problem: shrank(state.from, size), change: "shrank" };
   return { kind: "same" };
 }
 
-/** `view`'s guard refusing the tab: its token cookie names another token (view started again). */
-function refusal(status: number): boolean {
-  return status === 401 || status === 403;
-}
-
-/** An answer that is no range of the file: a refusal, or nothing usable (a proxy's error page). */
-function unanswered(status: number): PollResult {
-  return { kind: "unreachable", refused: refusal(status) };
+/** An answer that is no range of the file: the token refused, or nothing usable (a proxy's error page). */
+function unanswered(read: { readonly tokenRefused: boolean }): PollResult {
+  return { kind: "unreachable", refused: read.tokenRefused };
 }
 
 /** The last `keep` bytes of `bytes` followed by `more`. */
@@ -264,7 +266,7 @@ async function poll(state: FollowState, fetcher: Fetch, signal: AbortSignal): Pr
   }
   // The server answered that the file is gone (a run that rotates or deletes its output): not a server down.
   if (read.status === 404) return { kind: "changed", problem: GONE, change: "gone" };
-  if (read.bytes === null) return unanswered(read.status);
+  if (read.bytes === null) return unanswered(read);
   const size = read.total ?? checkFrom + read.bytes.length;
   if (size < state.from) return { kind: "changed", problem: shrank(state.from, size), change: "shrank" };
   if (!sameBytes(read.bytes.subarray(0, state.tail.length), state.tail))
@@ -289,7 +291,7 @@ async function poll(state: FollowState, fetcher: Fetch, signal: AbortSignal): Pr
       if (signal.aborted) throw error;
       return { kind: "unreachable" };
     }
-    if (head.bytes === null && refusal(head.status)) return unanswered(head.status);
+    if (head.bytes === null && head.tokenRefused) return unanswered(head);
     if (head.bytes === null || !sameBytes(head.bytes, state.head))
       return { kind: "changed", problem: REPLACED, change: "rewritten" };
   }

@@ -213,6 +213,7 @@ describe("a served file that grows (cli view)", () => {
         problem: null,
         gone: false,
         unreachable_since: null,
+        refused: false,
         not_followed: null,
       });
       await until(() => service.get(id)?.summary().follow?.waiting_bytes === 20);
@@ -357,6 +358,7 @@ describe("a served gzip file (cli view)", () => {
         problem: null,
         gone: false,
         unreachable_since: null,
+        refused: false,
         not_followed: GZIP_NOT_FOLLOWED,
       });
       // No poll is scheduled: the follow state stays unset (a followed file has one from its first poll on).

@@ -58,7 +58,13 @@ function cookieValue(header: string | undefined, name: string): string | null {
 export type Admission =
   | { readonly ok: true; readonly via: "cookie" | "header" }
   | { readonly ok: true; readonly via: "url"; readonly cookie: string; readonly location: string }
-  | { readonly ok: false; readonly status: 403; readonly reason: string };
+  | {
+      readonly ok: false;
+      readonly status: 403;
+      /** What was refused: the Host (DNS rebinding), or the token (missing, or a `view` started again). */
+      readonly refused: "host" | "token";
+      readonly reason: string;
+    };
 
 /** Whether a request may go on, and how its token came (a token in the URL is swapped for a cookie). */
 export function admit(
@@ -74,6 +80,7 @@ export function admit(
     return {
       ok: false,
       status: 403,
+      refused: "host",
       reason: `this server answers only to 127.0.0.1 and localhost (the page asked for ${typeof host === "string" && host !== "" ? host : "no host"}): open the URL view printed, on this machine or through an SSH tunnel`,
     };
   }
@@ -96,6 +103,7 @@ export function admit(
   return {
     ok: false,
     status: 403,
+    refused: "token",
     reason:
       "missing or wrong token: open the URL `view` printed (it ends in ?token=…) once in this browser; the app's links then open here until the browser is closed",
   };

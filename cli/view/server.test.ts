@@ -3,6 +3,7 @@ import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { VIEW_REFUSED_HEADER } from "../../lib/live/forward";
 import { listFolder } from "./files";
 import { byteRange, confine, cookieName } from "./guard";
 import { listenView } from "./server";
@@ -71,10 +72,16 @@ describe("view server", () => {
 
   const cookie = () => ({ cookie: `${cookieName(TOKEN)}=${TOKEN}` });
 
-  it("refuses a request without the token, and one with a wrong token", async () => {
+  it("refuses a request without the token, and one with a wrong token, saying it was the token", async () => {
     expect((await get(port, "/")).status).toBe(403);
     expect((await get(port, "/view-api/files")).status).toBe(403);
-    expect((await get(port, "/", { cookie: `${cookieName(TOKEN)}=${"b".repeat(48)}` })).status).toBe(403);
+    const wrong = await get(port, "/", { cookie: `${cookieName(TOKEN)}=${"b".repeat(48)}` });
+    expect(wrong.status).toBe(403);
+    // A followed file's poll tells a view started again (a new token) from a path refused (worker/follow.ts).
+    expect(wrong.headers[VIEW_REFUSED_HEADER]).toBe("token");
+    expect(
+      (await get(port, "/view-api/file?path=head.jsonl", cookie())).headers[VIEW_REFUSED_HEADER],
+    ).toBeUndefined();
   });
 
   it("names its cookie by its token: another view's cookie, sent to this host too through another tunnel, neither overwrites nor admits", async () => {

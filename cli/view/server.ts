@@ -8,6 +8,7 @@
 import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { VIEW_REFUSED_HEADER } from "../../lib/live/forward";
 import type { FolderListing } from "./files";
 import { admit, byteRange, confine } from "./guard";
 
@@ -31,8 +32,13 @@ const DATA_HEADERS = {
   "Cache-Control": "no-store",
 };
 
-function refuse(response: ServerResponse, status: number, reason: string): void {
-  response.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", ...DATA_HEADERS });
+function refuse(
+  response: ServerResponse,
+  status: number,
+  reason: string,
+  headers: Readonly<Record<string, string>> = {},
+): void {
+  response.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", ...DATA_HEADERS, ...headers });
   response.end(`${reason}\n`);
 }
 
@@ -101,7 +107,7 @@ export function viewListener(options: ViewServerOptions, port: () => number) {
   return (request: IncomingMessage, response: ServerResponse) => {
     const admission = admit({ url: request.url ?? "/", headers: request.headers }, port(), options.token);
     if (!admission.ok) {
-      refuse(response, admission.status, admission.reason);
+      refuse(response, admission.status, admission.reason, { [VIEW_REFUSED_HEADER]: admission.refused });
       return;
     }
     if (admission.via === "url") {

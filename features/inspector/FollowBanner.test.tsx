@@ -38,7 +38,7 @@ describe("FollowBanner", () => {
       />,
     );
     expect(screen.getByRole("alert").textContent).toContain(
-      "the view server refuses this tab since 18:05:09 (HTTP 403: view was started again, and its token is new)",
+      "the view server refuses this tab since 18:05:09 (view was started again, and its token is new)",
     );
     cleanup();
     // Not even in a served tab: reading the folder again while its server is down would lose the page.

@@ -12,7 +12,7 @@ export function unreachableText(since: number): string {
 /** The server answers but refuses this tab: `view` was started again, with a new token. */
 export function refusedText(since: number): string {
   const at = new Date(since).toTimeString().slice(0, 8);
-  return `Not following: the view server refuses this tab since ${at} (HTTP 403: view was started again, and its token is new), so lines written since then are not read. Open the URL view printed when it started (…?token=…): the folder is read again there.`;
+  return `Not following: the view server refuses this tab since ${at} (view was started again, and its token is new), so lines written since then are not read. Open the URL view printed when it started (…?token=…): the folder is read again there.`;
 }
 
 /**

@@ -35,6 +35,12 @@ export const FORWARD_ALLOW_ENV = "LIVE_FORWARD_ALLOW";
 /** Set (to "1") by `cli view` in its process: the app is behind view's Host and token guard. */
 export const VIEW_GUARDED_ENV = "ROLLOUT_INSPECTOR_VIEW";
 
+/**
+ * The header `view`'s guard sets on a refusal of the token (`token`): a page whose file stops answering with
+ * it knows `view` was started again (a new token), not that a path was refused or the server is down.
+ */
+export const VIEW_REFUSED_HEADER = "x-view-refused";
+
 /** ForwardConfig.appPort when any loopback port is the app's (behind `cli view`). */
 export const ANY_APP_PORT = "any";
 
