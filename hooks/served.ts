@@ -30,18 +30,24 @@ export function markServed(): void {
   window.sessionStorage.setItem(SERVED_KEY, "1");
 }
 
-/**
- * True when this tab shows a folder `cli view` serves: opened at its printed URL, or at a link naming one of
- * its files by path (the inspector's `file=served:…`, as the address bar shows it, opened in another tab).
- */
+/** True when this tab shows a folder `cli view` serves (opened at its printed URL, or marked once read). */
 export function servedFolder(): boolean {
   if (typeof window === "undefined") return false;
-  const params = new URLSearchParams(window.location.search);
-  if (params.get(SERVED_PARAM) === "1" || servedPathOf(params.get("file") ?? "") !== null) {
+  if (new URLSearchParams(window.location.search).get(SERVED_PARAM) === "1") {
     markServed();
     return true;
   }
   return window.sessionStorage.getItem(SERVED_KEY) === "1";
+}
+
+/**
+ * True when the inspector's URL names a file of a served folder by its path (`file=served:…`, as a served
+ * tab's address bar shows it): opened in another tab, the folder is read if the tab holds nothing else, and
+ * the tab is marked served only once it was read (a link pasted into another app's page marks nothing).
+ */
+export function servedLink(): boolean {
+  if (typeof window === "undefined") return false;
+  return servedPathOf(new URLSearchParams(window.location.search).get("file") ?? "") !== null;
 }
 
 /**

@@ -45,6 +45,11 @@ describe("what the page opens when it starts", () => {
     expect(restorePlan({ ...fresh, served: true })).toEqual({ kind: "served" });
     expect(restorePlan({ ...fresh, served: true, hasSession: true })).toEqual({ kind: "served" });
     expect(restorePlan({ ...fresh, served: true, sample: "x.jsonl" })).toEqual({ kind: "none" });
+    // A link naming a served file (a served tab's address bar, in another tab): read only into an empty tab.
+    const empty = { ...fresh, stored: [] };
+    expect(restorePlan({ ...empty, servedLink: true })).toEqual({ kind: "served" });
+    expect(restorePlan({ ...empty, servedLink: true, hasSession: true })).toEqual({ kind: "none" });
+    expect(restorePlan({ ...fresh, servedLink: true })).toEqual({ kind: "restore", ids: ["f1", "f2"] });
   });
 });
 
@@ -284,10 +289,11 @@ describe("the link to /compare", () => {
   });
 
   it("offers as run B a file of the same task rows, then of a server in common, never another server's run", () => {
-    const file = (id: string, servers: string[], paired_inputs: string | null = null) => ({
+    const file = (id: string, servers: string[], paired_inputs: string | null = null, paired_rows = 5) => ({
       id,
       ref: `served:${id}`,
       paired_inputs,
+      paired_rows,
       servers,
     });
     const wa = ["workplace_assistant"];
@@ -307,6 +313,9 @@ describe("the link to /compare", () => {
     // Paired with the same task rows: the likeliest B of all, whatever its servers.
     const shown = file("x", ["y"], "i1");
     expect(comparableRuns(shown, [shown, ...sets])[1]).toBe("served:tasks-twin");
+    // The one inputs file open, every file's pairing whether its rows matched or not: not the same tasks.
+    const unmatched = file("calendar-run", ["calendar"], "i1", 0);
+    expect(comparableRuns(unmatched, [unmatched, file("wa-run", wa, "i1")])).toEqual(["served:calendar-run"]);
     // A run of one server beside other servers' runs only: B is A, the one to change.
     expect(
       compareLink(

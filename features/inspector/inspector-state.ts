@@ -166,10 +166,13 @@ export type RestorePlan =
 /**
  * A link naming a sample opens the sample (in a served tab too: reading the folder as well raced it, and the
  * folder often won). Else a folder `cli view` serves is read from the server (a reload sees what the run wrote
- * since); otherwise a reload reopens the tab's files, unless the worker already holds a session.
+ * since); otherwise a reload reopens the tab's files, unless the worker already holds a session; a tab that
+ * holds nothing reads the served folder a link names a file of (`servedLink`).
  */
 export function restorePlan(start: {
   readonly served: boolean;
+  /** The URL names a served folder's file by its path (hooks/served servedLink). */
+  readonly servedLink?: boolean;
   readonly hasSession: boolean;
   readonly sample: string | null;
   readonly stored: readonly string[];
@@ -181,6 +184,7 @@ export function restorePlan(start: {
   if (start.hasSession) return { kind: "none" };
   if (start.folder !== null) return { kind: "folder", name: start.folder };
   if (start.stored.length > 0) return { kind: "restore", ids: start.stored };
+  if (start.servedLink === true) return { kind: "served" };
   return { kind: "none" };
 }
 
@@ -326,12 +330,18 @@ export function repairLink(file: string, harness: string): string {
  * apart (rows not read yet); a file whose rows all go to other servers is another experiment, never offered.
  */
 export function comparableRuns(
-  shown: Pick<DatasetSummary, "id" | "paired_inputs" | "servers"> | null,
-  sets: readonly Pick<DatasetSummary, "id" | "ref" | "paired_inputs" | "servers">[],
+  shown: Pick<DatasetSummary, "id" | "paired_inputs" | "paired_rows" | "servers"> | null,
+  sets: readonly Pick<DatasetSummary, "id" | "ref" | "paired_inputs" | "paired_rows" | "servers">[],
 ): string[] {
-  const score = (candidate: Pick<DatasetSummary, "paired_inputs" | "servers">): number => {
+  const score = (candidate: Pick<DatasetSummary, "paired_inputs" | "paired_rows" | "servers">): number => {
     if (shown === null) return 0;
-    if (candidate.paired_inputs !== null && candidate.paired_inputs === shown.paired_inputs) return 2;
+    // Task rows both runs paired rows with (a lone inputs file is every file's pairing, matched or not).
+    const sameTasks =
+      candidate.paired_inputs !== null &&
+      candidate.paired_inputs === shown.paired_inputs &&
+      candidate.paired_rows > 0 &&
+      shown.paired_rows > 0;
+    if (sameTasks) return 2;
     if (shown.servers.length === 0 || candidate.servers.length === 0) return 0;
     return candidate.servers.some((server) => shown.servers.includes(server)) ? 1 : -1;
   };

@@ -1,7 +1,7 @@
 "use client";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { type LoadState, storedFolder, storedWorkspace, useRememberWorkspace } from "@/hooks/data";
-import { readServedFolder, servedFolder } from "@/hooks/served";
+import { markServed, readServedFolder, servedFolder, servedLink } from "@/hooks/served";
 import type { SessionSummary } from "@/hooks/types";
 import { restorePlan } from "./inspector-state";
 
@@ -35,8 +35,10 @@ export function useRestoreWorkspace(
   useEffect(() => {
     if (restored.current) return;
     restored.current = true;
+    const served = servedFolder();
     const plan = restorePlan({
-      served: servedFolder(),
+      served,
+      servedLink: servedLink(),
       hasSession: session !== null,
       sample,
       stored: storedWorkspace(),
@@ -44,9 +46,10 @@ export function useRestoreWorkspace(
     });
     if (plan.kind === "served") {
       // Read again (a reload, "Read the folder again"): with the roles the user chose in it.
-      readServedFolder(loadFolder).catch((error: unknown) =>
-        setServedError(error instanceof Error ? error.message : String(error)),
-      );
+      readServedFolder(loadFolder)
+        // A link's tab shows the served folder from now on, once it could be read.
+        .then((read) => (read && !served ? markServed() : undefined))
+        .catch((error: unknown) => setServedError(error instanceof Error ? error.message : String(error)));
     } else if (plan.kind === "restore") {
       setRestoring(true);
       void restore(plan.ids);
