@@ -623,6 +623,8 @@ export function useFetchLineOptions(dataset: DatasetSummary | null) {
         ? Promise.resolve(null)
         : queries.fetchQuery({
             queryKey: lineOptionsKey(dataset, line),
+            // Not kept: a run of thousands of checks would keep every line's paired task row.
+            gcTime: 0,
             queryFn: ({ signal }) => client.request("lineOptions", { dataset: dataset.id, line }, { signal }),
           }),
     [client, queries, dataset],

@@ -81,7 +81,15 @@ export function useLivePage() {
   const currentOptions = useLineOptions(summary, current?.line ?? null).data ?? null;
   const fetchOptions = useFetchLineOptions(summary);
   const optionsOf = useCallback(
-    async (rollout: LiveRollout): Promise<LineOptions> => (await fetchOptions(rollout.line)) ?? {},
+    async (rollout: LiveRollout): Promise<LineOptions> => {
+      try {
+        return (await fetchOptions(rollout.line)) ?? {};
+      } catch (error) {
+        // The page's own data worker, not the Gym server: said as such.
+        const why = error instanceof Error ? error.message : String(error);
+        throw new Error(`how the inspector verifies line ${rollout.line} could not be read here: ${why}`);
+      }
+    },
     [fetchOptions],
   );
   const routes = useMemo(

@@ -63,9 +63,30 @@ describe("FolderTriage", () => {
     expect(counts).toHaveLength(2);
     expect(counts.reduce((a, b) => a + b, 0)).toBe(total);
     expect(screen.getByTestId("folder-cause-files")).toHaveTextContent(`${total} “`);
-    await userEvent.click(screen.getByRole("button", { name: "b/rollouts.jsonl" }));
-    expect(onFileCause).toHaveBeenCalledWith("B", cause);
-    expect(onFile).not.toHaveBeenCalled();
+    // A file with rollouts of that cause opens on them; one without opens as it is (filtered, it lists none).
+    const countOf = (file: string) =>
+      Number(
+        document
+          .querySelector(`tr[data-file="${file}"] [data-cause-count]`)
+          ?.getAttribute("data-cause-count"),
+      );
+    const files = [
+      ["A", "a/rollouts.jsonl"],
+      ["B", "b/rollouts.jsonl"],
+    ] as const;
+    const withCause = files.filter(([, file]) => countOf(file) > 0);
+    const without = files.filter(([, file]) => countOf(file) === 0);
+    expect(withCause.length).toBeGreaterThan(0);
+    for (const [dataset, file] of withCause) {
+      await userEvent.click(screen.getByRole("button", { name: file }));
+      expect(onFileCause).toHaveBeenLastCalledWith(dataset, cause);
+    }
+    for (const [dataset, file] of without) {
+      await userEvent.click(screen.getByRole("button", { name: file }));
+      expect(onFile).toHaveBeenLastCalledWith(dataset);
+    }
+    expect(onFile).toHaveBeenCalledTimes(without.length);
+    onFile.mockClear();
     // Chosen again: no cause, a file opens as it is.
     await userEvent.click(first);
     expect(document.querySelector("[data-cause-count]")).toBeNull();

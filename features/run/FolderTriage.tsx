@@ -242,7 +242,12 @@ export const FolderTriage = memo(function FolderTriage({
                     type="button"
                     className={cx(styles.file, file.dataset === shown && styles.fileOn)}
                     aria-current={file.dataset === shown ? "true" : undefined}
-                    onClick={() => (cause === null ? onFile(file.dataset) : onFileCause(file.dataset, cause))}
+                    onClick={() =>
+                      // A file without the cause opens as it is (filtered on it, it would list nothing).
+                      cause === null || file.causes[reward][cause] === 0
+                        ? onFile(file.dataset)
+                        : onFileCause(file.dataset, cause)
+                    }
                   >
                     <PathText path={file.file} />
                   </button>

@@ -183,19 +183,19 @@ describe("RolloutTable", () => {
     const header = document.querySelector<HTMLElement>(`.${styles.rhead}`)!;
     // Each header is named by what it counts, not its one-letter label ("A"), and says its direction.
     const contract = within(header).getByRole("button", {
-      name: "sort by recomputed reward, policy contract, descending",
+      name: "contract: sort by recomputed reward, policy contract, descending",
     });
     expect(contract).toHaveTextContent("contract ↓");
     expect(contract).toHaveAttribute("aria-pressed", "true");
-    expect(within(header).getByRole("button", { name: "sort by recorded reward" })).toHaveAttribute(
+    expect(within(header).getByRole("button", { name: "rec.: sort by recorded reward" })).toHaveAttribute(
       "aria-pressed",
       "false",
     );
-    await userEvent.click(within(header).getByRole("button", { name: "sort by ambiguous calls" }));
+    await userEvent.click(within(header).getByRole("button", { name: "A: sort by ambiguous calls" }));
     expect(onSort).toHaveBeenLastCalledWith("ambiguous");
     rerender({ sort: "contract", desc: false });
     expect(contract).toHaveTextContent("contract ↑");
-    expect(contract).toHaveAccessibleName("sort by recomputed reward, policy contract, ascending");
+    expect(contract).toHaveAccessibleName("contract: sort by recomputed reward, policy contract, ascending");
   });
 
   it("says so when no rollout matches", () => {

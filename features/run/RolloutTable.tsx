@@ -130,8 +130,8 @@ export const RolloutTable = memo(function RolloutTable({
             key={column.key}
             className={cx(styles.cell, column.className, sort === column.key && styles.sorted)}
             title={`${column.title} — sort`}
-            // A screen reader says what a one-letter column counts ("A": ambiguous calls).
-            aria-label={`sort by ${column.title}${sort === column.key ? (desc ? ", descending" : ", ascending") : ""}`}
+            // The visible label first (speech control), then what a one-letter column counts ("A": ambiguous calls).
+            aria-label={`${column.label}: sort by ${column.title}${sort === column.key ? (desc ? ", descending" : ", ascending") : ""}`}
             aria-pressed={sort === column.key}
             data-sort={column.key}
             onClick={() => onSort(column.key)}

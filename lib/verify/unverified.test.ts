@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { ngRunCommand } from "./unverified";
 
 describe("ng_run's config override", () => {
-  it("reaches ng_run as one argument, the paths unexpanded, whatever they hold", () => {
+  it("reaches ng_run as one argument, the shell expanding nothing in the paths (Hydra's own grammar aside)", () => {
     for (const configs of [
       ["configs/workplace_assistant.yaml"],
       ["/Users/Jane Doe/run/configs/a.yaml", "/runs/b.yaml"],
