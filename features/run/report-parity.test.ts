@@ -76,14 +76,13 @@ describe("the report of a folder", () => {
   });
 
   it("lists the whole folder's zeros per cause first, as `cli triage DIR` counts them", async () => {
-    // Two servers' runs with zeros of different causes (one has no verifying server, one lacks task data).
     const mixed = path.join(base, "mixed");
     cpSync(path.join(EXAMPLES, "../environments/calendar"), path.join(mixed, "calendar"), {
       recursive: true,
     });
-    cpSync(path.join(EXAMPLES, "workplace_assistant"), path.join(mixed, "workplace_assistant"), {
-      recursive: true,
-    });
+    // Three servers' runs: zeros of different causes, and one verifier whose fields Gym wrote on its zeros.
+    for (const server of ["workplace_assistant", "swebench"])
+      cpSync(path.join(EXAMPLES, server), path.join(mixed, server), { recursive: true });
     const out = path.join(base, "mixed.html");
     expect(await run([mixed, "--out", out], memoryIo())).toBe(0);
     const html = await readFile(out, "utf8");
@@ -104,6 +103,15 @@ describe("the report of a folder", () => {
       ...folderTable.matchAll(/<strong>([^<]+)<\/strong>[\s\S]*?<td class="num">(\d+)<\/td>/g),
     ].map((m) => [m[1], m[2]]);
     expect(listed).toEqual(counted);
+    // The folder's means and pass@k over all its rows, and what Gym's verifiers wrote, as `cli triage DIR`.
+    const said = io.out().split("\n");
+    const means = said.filter((line) => line.startsWith("mean reward:") || line.startsWith("pass@k"));
+    expect(means).toHaveLength(2);
+    expect(html).toContain(`<p data-testid="report-whole-folder-means">${means.join("; ")}</p>`);
+    const wrote = said.filter((line) => line.includes("What Gym's verifier wrote"));
+    expect(wrote.length).toBeGreaterThan(0);
+    const folderPart = html.slice(0, html.indexOf('data-testid="report-files"'));
+    for (const heading of wrote) expect(folderPart).toContain(heading.replaceAll("'", "&#39;"));
     // Before any file's own section.
     expect(html.indexOf("report-whole-folder-causes")).toBeLessThan(html.indexOf('data-testid="report-run"'));
   });

@@ -19,7 +19,7 @@ import { evidencePolicy, readCallOutcomes, recordedFieldsFor } from "@/lib/triag
 import { verifyBothPolicies } from "@/lib/verify";
 import { inputMessages, transcript } from "@/worker/core";
 import type { TranscriptItem } from "@/worker/protocol";
-import { type RunSource, type RunSourceLine, type RunView, runView } from "./run-view";
+import { type RunSource, type RunSourceLine, type RunView, runView, wholeFolderView } from "./run-view";
 
 /**
  * Rollouts shown in full when none are marked (`cli report` without --mark): the first this many the filter
@@ -228,6 +228,15 @@ export async function reportData(
       missing.length === 0 ? "" : ` Marked but not a rollout of the run, so not shown: ${missing.join(", ")}.`
     }`;
   }
+  // A folder's answer over all its rows, as the page's Whole folder has it (unfiltered: a filter is a file's).
+  const summed = views.length > 1 && request.filter === "" ? ordered : [];
+  const whole =
+    summed.length === 0
+      ? null
+      : await wholeFolderView(
+          request.title,
+          summed.map(({ file, source }) => ({ dataset: file ?? "", file: file ?? "", source })),
+        );
   const folderFiles = (request.folder?.files ?? [])
     .flatMap(({ path, role, reason, chosen }) =>
       role === "rollouts" ? [] : [{ path, role, reason, chosen }],
@@ -240,6 +249,10 @@ export async function reportData(
     chosen,
     folder_files: folderFiles,
     folder_hidden: request.folder === null ? null : hiddenText(request.folder.hidden),
+    folder_answer:
+      whole === null
+        ? null
+        : { metrics: whole.metrics[request.reward], recorded_fields: whole.recorded_fields },
   };
 }
 

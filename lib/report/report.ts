@@ -6,7 +6,7 @@
  */
 import { FILE_ROLE_LABEL, type FileRole } from "../folder";
 import type { Policy } from "../identity/types";
-import { passScopeText, type RewardSource, type RunMetrics } from "../metrics";
+import { meanRewardsText, passAtKText, passScopeText, type RewardSource, type RunMetrics } from "../metrics";
 import { displayName } from "../names";
 import {
   breakdownScopeText,
@@ -148,6 +148,15 @@ export interface ReportData {
    * for a file's report.
    */
   readonly folder_files: readonly ReportFolderFile[];
+  /**
+   * A folder's answer over all its rows, unfiltered (the page's Whole folder, `cli triage DIR`): its means and
+   * pass@k (tasks named by their file) and what Gym's verifiers wrote on the zeros not verified here. Null for
+   * one file, or under a filter (a filter is a file's).
+   */
+  readonly folder_answer?: {
+    readonly metrics: Omit<RunMetrics, "by_task">;
+    readonly recorded_fields: readonly RecordedFieldsGroup[];
+  } | null;
   readonly folder_hidden: string | null;
 }
 
@@ -277,12 +286,16 @@ function breakdownNotes(triage: RunTriage): string {
 /** Where no port verifies the zeros: what Gym's verifier wrote on them, per verifier, as the page lists it. */
 function recordedFieldsTables(groups: readonly RecordedFieldsGroup[]): string {
   return namedGroups(groups)
-    .map(({ group, summary }) => recordedFieldsTable(summary, group))
+    .map(({ group, file, summary }) => recordedFieldsTable(summary, group, file))
     .join("");
 }
 
-function recordedFieldsTable(summary: RecordedFieldsSummary, group: VerifierGroup | undefined): string {
-  const title = recordedFieldsHeading(summary, group);
+function recordedFieldsTable(
+  summary: RecordedFieldsSummary,
+  group: VerifierGroup | undefined,
+  file?: string,
+): string {
+  const title = recordedFieldsHeading(summary, group, file);
   if (title === null) return "";
   const rows = summary.fields.map((field) => [
     cell(`<code>${escapeHtml(field.key)}</code>`),
@@ -406,7 +419,7 @@ ${metrics(run, data.filter, 3)}
 </section>`,
   );
   return `<section data-testid="report-folder"><h2>Rollouts files</h2>
-${wholeFolder(data.runs)}${files}
+${wholeFolder(data.runs, data.folder_answer ?? null)}${files}
 ${otherFiles(data)}</section>
 ${each.join("\n")}`;
 }
@@ -431,10 +444,14 @@ function otherFiles(data: ReportData): string {
 
 /**
  * A folder's answer over every file, first, as the page's "Whole folder" and `cli triage DIR` lead with it:
- * the zeros' share and the ones a provenance map rescues, added up from each file's breakdown (each file's
- * counts are its own rows', so the sums are the folder's).
+ * the zeros' share, per cause, and the ones a provenance map rescues, added up from each file's breakdown
+ * (each file's counts are its own rows', so the sums are the folder's); unfiltered, what Gym's verifiers wrote
+ * on the zeros and the means and pass@k over all the folder's rows (`answer`).
  */
-function wholeFolder(all: readonly ReportRun[]): string {
+function wholeFolder(
+  all: readonly ReportRun[],
+  answer: NonNullable<ReportData["folder_answer"]> | null,
+): string {
   const folder = addTriages(all.map((run) => run.triage));
   const headline = zeroShareText(
     folder.zero,
@@ -444,8 +461,14 @@ function wholeFolder(all: readonly ReportRun[]): string {
     folder.total - folder.scored,
   );
   const rows = causeRows(folder, folder.total);
+  const recorded =
+    answer === null || all[0]?.triage.view !== "recorded" ? "" : recordedFieldsTables(answer.recorded_fields);
+  const means =
+    answer === null
+      ? ""
+      : `<p data-testid="report-whole-folder-means">${escapeHtml(`${meanRewardsText(answer.metrics)}; ${passAtKText(answer.metrics)}`)}</p>\n`;
   return `<p data-testid="report-whole-folder"><strong>Whole folder:</strong> ${escapeHtml(headline)}</p>
-${rows.length === 0 ? "" : `${table(["cause", "rollouts", "share", ""], rows, "report-whole-folder-causes")}\n`}${note("report-whole-folder-fixed", fixedByMapText(folder))}${note("report-whole-folder-text-calls", textCallsText(folder))}`;
+${rows.length === 0 ? "" : `${table(["cause", "rollouts", "share", ""], rows, "report-whole-folder-causes")}\n`}${note("report-whole-folder-fixed", fixedByMapText(folder))}${note("report-whole-folder-text-calls", textCallsText(folder))}${recorded}${means}`;
 }
 
 function rolloutSection(r: ReportRollout): string {
