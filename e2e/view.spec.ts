@@ -200,10 +200,22 @@ test("the printed URL opens the folder; an appended line shows with its reward",
   );
   await expect(row).toHaveAttribute("data-reward", String(expected[3]?.contract.reward));
 
+  // A rollout marked for the report before the file is rewritten.
+  await openLine(page, 2);
+  await page.getByTestId("mark-rollout").check();
+  await expect(page.getByTestId("export-report")).toHaveText("Report (1 marked)");
+
   // Truncated: said, and the rows read stay as they were.
   writeFileSync(path.join(dir, "rollouts.jsonl"), `${rolloutLines[0]}\n`);
   await expect(page.getByTestId("follow-problem")).toContainText("shrank");
   await expect(page.locator("[data-testid=rollout-scroller] [data-line]")).toHaveCount(4);
+  // Read again: its line 2 is not the rollout marked (it is gone here), so the mark is dropped, not moved.
+  await page.getByTestId("follow-read-again").click();
+  await waitReady(page);
+  await expect(page.locator("[data-testid=rollout-scroller] [data-line]")).toHaveCount(1);
+  await expect(page.getByTestId("export-report")).toHaveText("Report");
+  // Put back for the tests after this one.
+  writeFileSync(path.join(dir, "rollouts.jsonl"), `${rolloutLines.slice(0, 3).join("\n")}\n`);
 });
 
 test("a served Gym folder is opened as the folder picker opens it: roles, config routing, pairing, metrics", async ({

@@ -74,8 +74,11 @@ const NO_LINES: readonly number[] = [];
 const NO_ROWS: readonly never[] = [];
 const NO_DATASETS: readonly DatasetSummary[] = [];
 
-/** The served folder read again from the server, as at first: the tab keeps it served, its roles and marks. */
-function readServedAgain(): void {
+/**
+ * The served folder read again from the server, as at first: the tab keeps it served, its roles and marks (but
+ * those of its files rewritten on disk: `forgetMarksOf`).
+ */
+function reloadServed(): void {
   window.location.reload();
 }
 const NO_INFERENCES: readonly AgentInference[] = [];
@@ -148,7 +151,14 @@ export function Inspector() {
     (set) => folder?.runs.some((run) => run.dataset === set.id) === true,
   );
   const wholeFolder = useWholeFolderView(fileFolder === null ? [] : folderFiles).data ?? null;
+  // Rollouts marked for the report, each with its file: a folder's report shows the marks of all its files.
+  const { marks, mark, forget } = useMarks(session?.datasets ?? NO_DATASETS, session?.folder?.path ?? null);
   const served = servedFolder();
+  // Read again from the server; the marks of its files rewritten on disk first dropped (their lines changed).
+  const readServedAgain = useStableCallback(() => {
+    forget(rolloutSets.filter(changedOnDisk).map((set) => set.id));
+    reloadServed();
+  });
   const servedChanges = useServedNewFiles(folder, served);
   const newFiles = servedChanges.added;
   const changedText = changedFilesText(servedChanges.changed);
@@ -184,8 +194,6 @@ export function Inspector() {
   const { firstLine, selectedLine, selectedEntry, ready, rewarded } = list;
   const runExport = useRunExport();
   const runReport = useRunReport();
-  // Rollouts marked for the report, each with its file: a folder's report shows the marks of all its files.
-  const { marks, mark } = useMarks(session?.datasets ?? NO_DATASETS, session?.folder?.path ?? null);
   const marked = useMemo(
     () => (dataset ? marks.filter((m) => m.dataset === dataset.id).map((m) => m.line) : NO_LINES),
     [marks, dataset],

@@ -49,6 +49,20 @@ describe("useMarks", () => {
     expect(result.current.marks).toEqual([]);
   });
 
+  it("drops the marks of a file rewritten on disk before the folder is read again; the others' stay", () => {
+    const files = [inFolder("x1", "a/rollouts.jsonl"), inFolder("x2", "b/rollouts.jsonl")];
+    const first = renderHook(() => useMarks(files, SERVED));
+    act(() => first.result.current.mark("x1", 2, true));
+    act(() => first.result.current.mark("x2", 4, true));
+    act(() => first.result.current.forget(["x2"]));
+    first.unmount();
+    // Read again: b's line 4 is another rollout now, never marked; a's mark stays.
+    const again = renderHook(() =>
+      useMarks([inFolder("y1", "a/rollouts.jsonl"), inFolder("y2", "b/rollouts.jsonl")], SERVED),
+    );
+    expect(again.result.current.marks).toEqual([{ dataset: "y1", line: 2 }]);
+  });
+
   it("never carries a picked folder's marks to another pick (its files' ids are new at every pick)", () => {
     expect(markFileKey(inFolder("p1", "b/rollouts.jsonl"), null)).not.toBe(
       markFileKey(inFolder("p2", "b/rollouts.jsonl"), null),

@@ -58,6 +58,11 @@ export interface Marks {
   readonly marks: readonly MarkedRollout[];
   /** Marks or unmarks one line of an open file (the marks of files not open now are kept: a folder loading). */
   mark(dataset: string, line: number, on: boolean): void;
+  /**
+   * Drops every mark of these open files: rewritten on disk, their lines are other rollouts once read again
+   * (a mark names a line, and would land on whatever the run wrote there).
+   */
+  forget(datasets: readonly string[]): void;
 }
 
 export function useMarks(datasets: readonly MarkedFile[], served: string | null): Marks {
@@ -89,5 +94,17 @@ export function useMarks(datasets: readonly MarkedFile[], served: string | null)
     },
     [byKey],
   );
-  return { marks, mark };
+  const forget = useCallback(
+    (datasets: readonly string[]) => {
+      const files = new Set([...byKey].filter(([, id]) => datasets.includes(id)).map(([key]) => key));
+      if (files.size === 0) return;
+      setStored((previous) => {
+        const next = previous.filter((m) => !files.has(m.file));
+        writeStored(next);
+        return next;
+      });
+    },
+    [byKey],
+  );
+  return { marks, mark, forget };
 }
