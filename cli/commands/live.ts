@@ -203,9 +203,11 @@ function rolloutText(check: RolloutCheck): string {
       ? "  DISAGREE"
       : verify.verdict === "refused_as_predicted"
         ? `  (refused, as predicted: ${verify.gymWouldReject.join("; ")})`
-        : verify.verdict === "no_answer"
-          ? `  (no answer: ${verify.serverError ?? ""})`
-          : "";
+        : verify.verdict === "refused"
+          ? `  REFUSED by the server (${(verify.serverError ?? "").slice(0, 300)})`
+          : verify.verdict === "no_answer"
+            ? `  (no answer: ${verify.serverError ?? ""})`
+            : "";
   const renormalized =
     verify.verdict === "disagree" && verify.renormalizedByServer.length > 0
       ? `\n  the server strips the mcp__ prefix itself from ${verify.renormalizedByServer.join(", ")}, which the ${check.policy} policy left unresolved`
@@ -237,6 +239,7 @@ function tallyText(policy: Policy, t: PolicyTally): string {
     `summary [${policy}]: ${t.rollouts} rollouts; calls: ${calls}` +
     `${t.replayErrors > 0 ? `; ${t.replayErrors} replays could not start or stopped` : ""}` +
     `; /verify: ${t.serverScored} scored, ${t.verifyAgree} agree, ${t.verifyRefusedAsPredicted} refused as predicted, ` +
+    `${t.verifyRefused > 0 ? `${t.verifyRefused} refused (nothing predicted it), ` : ""}` +
     `${t.verifyNoAnswer > 0 ? `${t.verifyNoAnswer} no answer, ` : ""}` +
     `${t.verifyDisagree} disagree (${t.verifyDisagreeRenormalized} where the server strips mcp__ names itself)\n`
   );

@@ -338,6 +338,11 @@ export function VerifyTable({
               {verify.verdict === "refused_as_predicted" && (
                 <span title={verify.gymWouldReject.join("; ")}>server refused, as predicted</span>
               )}
+              {verify.verdict === "refused" && (
+                <strong title={verify.serverError ?? undefined}>
+                  server refused{verify.status === null ? "" : ` (HTTP ${verify.status})`}
+                </strong>
+              )}
               {verify.verdict === "disagree" && (
                 <strong>
                   disagree
@@ -368,6 +373,7 @@ export function TallyView({ tallies }: { tallies: ReadonlyMap<Policy, PolicyTall
           ))}
           <th>/verify agree</th>
           <th>refused as predicted</th>
+          <th>refused</th>
           <th>no answer</th>
           <th>disagree</th>
         </tr>
@@ -381,6 +387,7 @@ export function TallyView({ tallies }: { tallies: ReadonlyMap<Policy, PolicyTall
             data-differs={t.calls.differs}
             data-failed={t.calls.failed}
             data-disagree={t.verifyDisagree}
+            data-refused={t.verifyRefused}
             data-no-answer={t.verifyNoAnswer}
           >
             <td>{policy}</td>
@@ -390,6 +397,7 @@ export function TallyView({ tallies }: { tallies: ReadonlyMap<Policy, PolicyTall
             ))}
             <td>{t.verifyAgree}</td>
             <td>{t.verifyRefusedAsPredicted}</td>
+            <td className={t.verifyRefused > 0 ? styles.bad : undefined}>{t.verifyRefused}</td>
             <td className={t.verifyNoAnswer > 0 ? styles.bad : undefined}>{t.verifyNoAnswer}</td>
             <td className={t.verifyDisagree > 0 ? styles.bad : undefined}>{t.verifyDisagree}</td>
           </tr>

@@ -14,7 +14,13 @@ import {
   replayRollout as replayRolloutTyped,
   verifyOnServer as verifyOnServerTyped,
 } from "./replay";
-import { checkRollout as checkRolloutTyped, serverStoppedAnswering } from "./summary";
+import {
+  addToTally,
+  checkRollout as checkRolloutTyped,
+  emptyTally,
+  serverStoppedAnswering,
+  tallyClean,
+} from "./summary";
 import { type FakeGym, type FakeGymOptions, type FakeMode, startFakeGym } from "./test-helpers";
 
 // lib takes Rollouts narrowed at the edge; these tests write plain JSON, narrowed here (failing loudly).
@@ -323,6 +329,32 @@ describe("live mode: what the real server will not do on demand", () => {
     const alone = await verifyOnServer(rollout, target, { policy: "contract" });
     expect(alone.browserReward).toBeNull();
     expect(alone.serverReward).not.toBe(1);
+  });
+
+  it("never calls a refusal nothing predicted 'agree', even where the browser has no reward either", async () => {
+    const gym = await fake({ mode: "stateless", verifyStatus: 422 });
+    const target = { baseUrl: gym.url, timeoutMs: 5000 };
+    // Scored here, refused there; and unscored here (no ground truth), refused there.
+    const scored = await verifyOnServer(GOLDEN[2], target, { policy: "contract" });
+    const full = GOLDEN[2];
+    if (!isJsonObject(full)) throw new Error("golden line 3 is not an object");
+    const { ground_truth: _g, ...bare } = full;
+    const unscored = await verifyOnServer(bare, target, { policy: "contract" });
+    for (const verified of [scored, unscored]) {
+      expect(verified).toMatchObject({
+        verdict: "refused",
+        status: 422,
+        serverReward: null,
+        disagree: false,
+      });
+      expect(verified.serverError).toContain("Field required");
+    }
+    expect(unscored.browserReward).toBeNull();
+    const tally = emptyTally();
+    const check = await checkRollout(GOLDEN[2], 3, target, "contract");
+    addToTally(tally, check);
+    expect(tally).toMatchObject({ verifyRefused: 1, verifyAgree: 0, verifyDisagree: 0 });
+    expect(tallyClean(tally)).toBe(false);
   });
 
   it("highlights a /verify disagreement", async () => {

@@ -173,11 +173,13 @@ export interface ServerVerify {
   readonly status: number | null;
   /**
    * agree: equal rewards (or neither side has one); refused_as_predicted: the server refused the request
-   * (HTTP 4xx) and lib/verify predicted Gym's validation would (gymWouldReject); no_answer: the server gave
-   * no answer (transport error, timeout) or was not asked because it had stopped answering; disagree:
-   * anything else.
+   * (HTTP 4xx) and lib/verify predicted Gym's validation would (gymWouldReject); refused: it answered an
+   * HTTP error and no reward where nothing predicted one (its request model is not this project's, or the
+   * line lacks what it needs: never "agree", even when the browser has no reward either); no_answer: the
+   * server gave no answer (transport error, timeout) or was not asked because it had stopped answering;
+   * disagree: anything else.
    */
-  readonly verdict: "agree" | "disagree" | "refused_as_predicted" | "no_answer";
+  readonly verdict: "agree" | "disagree" | "refused_as_predicted" | "refused" | "no_answer";
   readonly disagree: boolean;
   /**
    * Names in the POSTed copy that start with `mcp__`: a server with MCP exposure strips those itself before
@@ -224,9 +226,11 @@ export async function verifyOnServer(
         ? "no_answer"
         : refusedAsPredicted
           ? "refused_as_predicted"
-          : serverReward === result.reward
-            ? "agree"
-            : "disagree";
+          : serverReward === null && status !== null && status >= 400
+            ? "refused"
+            : serverReward === result.reward
+              ? "agree"
+              : "disagree";
     return {
       ...base,
       serverReward,

@@ -79,6 +79,8 @@ export interface PolicyTally {
   verifyDisagree: number;
   /** The server refused the request (HTTP 4xx) as lib/verify predicted Gym's validation would. */
   verifyRefusedAsPredicted: number;
+  /** The server answered an HTTP error and no reward where nothing predicted one. */
+  verifyRefused: number;
   /** /verify got no answer (or was not asked: the server had stopped answering). */
   verifyNoAnswer: number;
   /** Disagreements where the POSTed copy had mcp__ names the server strips itself. */
@@ -95,6 +97,7 @@ export function emptyTally(): PolicyTally {
     verifyAgree: 0,
     verifyDisagree: 0,
     verifyRefusedAsPredicted: 0,
+    verifyRefused: 0,
     verifyNoAnswer: 0,
     verifyDisagreeRenormalized: 0,
     serverScored: 0,
@@ -109,6 +112,7 @@ export function addToTally(tally: PolicyTally, check: RolloutCheck): void {
     tally.verifyDisagree++;
     if (check.verify.renormalizedByServer.length > 0) tally.verifyDisagreeRenormalized++;
   } else if (check.verify.verdict === "refused_as_predicted") tally.verifyRefusedAsPredicted++;
+  else if (check.verify.verdict === "refused") tally.verifyRefused++;
   else if (check.verify.verdict === "no_answer") tally.verifyNoAnswer++;
   else tally.verifyAgree++;
   if (check.verify.serverReward !== null) tally.serverScored++;
@@ -121,6 +125,7 @@ export function tallyClean(tally: PolicyTally): boolean {
     tally.calls.differs === 0 &&
     tally.calls.failed === 0 &&
     tally.verifyNoAnswer === 0 &&
+    tally.verifyRefused === 0 &&
     tally.verifyDisagree === 0
   );
 }

@@ -52,6 +52,8 @@ export interface FakeGymOptions {
   readonly tamperMcpOutput?: readonly string[];
   /** /verify answers this reward instead of the verifier's. */
   readonly verifyReward?: number;
+  /** /verify refuses every request with this HTTP status (a server whose request model this project's is not). */
+  readonly verifyStatus?: number;
   /** Milliseconds a tool waits before answering (both doors). */
   readonly delays?: Readonly<Record<string, number>>;
   /** Tools that never answer (both doors) until the server is killed. */
@@ -367,6 +369,10 @@ export async function startFakeGym(options: FakeGymOptions): Promise<FakeGym> {
     }
     if (path === "/verify") {
       if (!isRecord(body)) return sendJson(res, 422, { detail: "expected an object" });
+      if (options.verifyStatus !== undefined)
+        return sendJson(res, options.verifyStatus, {
+          detail: [{ loc: ["body", "response"], msg: "Field required" }],
+        });
       const out = workplaceAssistantVerifier.verify(body);
       if (out.error !== undefined) return sendJson(res, 422, { detail: out.error });
       return sendJson(res, 200, { ...body, reward: options.verifyReward ?? out.reward });
