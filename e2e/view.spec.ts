@@ -403,6 +403,19 @@ test("the address bar of a served tab, opened in another tab, shows the same fil
   await expect(other.locator("article[data-detail-line='2']")).toBeVisible();
   await expect(other.locator("[data-dataset='data/second_rollouts.jsonl']")).toHaveClass(/fileChipOn/);
   await other.close();
+  // Back and forth between the inspector and /compare: each file offered once (the inspector read the served
+  // folder again at every return, and /compare listed a copy of each file per trip).
+  for (let trip = 0; trip < 2; trip++) {
+    await page.getByTestId("compare-link").click();
+    await page.getByRole("tab", { name: "Compare runs" }).click();
+    await expect(page.locator("[data-picker=compare-a] [data-loaded]")).toBeVisible();
+    await page.getByRole("link", { name: "← Inspector" }).click();
+    await waitReady(page);
+  }
+  await page.getByTestId("compare-link").click();
+  await page.getByRole("tab", { name: "Compare runs" }).click();
+  const offered = await page.locator("[data-picker=compare-a] select option").allTextContents();
+  expect(offered.filter((text) => text.includes("second_rollouts.jsonl"))).toHaveLength(1);
 });
 
 test("/live checks a served folder's lines with the task rows the inspector paired them with", async ({

@@ -43,7 +43,8 @@ describe("what the page opens when it starts", () => {
 
   it("reads a served folder from the server, over the tab's kept files; a sample link opens its sample", () => {
     expect(restorePlan({ ...fresh, served: true })).toEqual({ kind: "served" });
-    expect(restorePlan({ ...fresh, served: true, hasSession: true })).toEqual({ kind: "served" });
+    // In-app navigation back from /compare or /live: the worker holds the folder already.
+    expect(restorePlan({ ...fresh, served: true, hasSession: true })).toEqual({ kind: "none" });
     expect(restorePlan({ ...fresh, served: true, sample: "x.jsonl" })).toEqual({ kind: "none" });
     // A link naming a served file (a served tab's address bar, in another tab): read only into an empty tab.
     const empty = { ...fresh, stored: [] };

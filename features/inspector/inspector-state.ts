@@ -180,8 +180,10 @@ export function restorePlan(start: {
   readonly folder: string | null;
 }): RestorePlan {
   if (start.sample) return { kind: "none" };
-  if (start.served) return { kind: "served" };
+  // Back from /compare or /live (the worker holds the tab's files): shown as they are; reading the folder
+  // again here added a copy of every file each trip.
   if (start.hasSession) return { kind: "none" };
+  if (start.served) return { kind: "served" };
   if (start.folder !== null) return { kind: "folder", name: start.folder };
   if (start.stored.length > 0) return { kind: "restore", ids: start.stored };
   if (start.servedLink === true) return { kind: "served" };

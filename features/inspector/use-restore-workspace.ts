@@ -49,7 +49,11 @@ export function useRestoreWorkspace(
       readServedFolder(loadFolder)
         // A link's tab shows the served folder from now on, once it could be read.
         .then((read) => (read && !served ? markServed() : undefined))
-        .catch((error: unknown) => setServedError(error instanceof Error ? error.message : String(error)));
+        // A link's served folder that cannot be read (this app is not `view`): the link's own notice says
+        // which file to open; an HTTP error beside it would only confuse.
+        .catch((error: unknown) =>
+          served ? setServedError(error instanceof Error ? error.message : String(error)) : undefined,
+        );
     } else if (plan.kind === "restore") {
       setRestoring(true);
       void restore(plan.ids);
