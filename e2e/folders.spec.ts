@@ -546,6 +546,11 @@ test("a folder of several runs: the whole folder's answer sums them as `cli tria
   await withIt.locator("xpath=..").getByRole("button").click();
   await expect(page).toHaveURL(new RegExp(`f=[^&]*cause%3A${causeName}`));
   await expect(page.locator("[data-testid=rollout-scroller] [data-line]")).toHaveCount(inFile);
+  // The cause set aside, a file opens without it (it lingered, listing nothing in a file without it).
+  await firstCause.getByTestId("folder-cause").click();
+  await swebench.getByRole("button").click();
+  await expect(page).not.toHaveURL(/cause%3A/);
+  await expect(page.getByTestId("triage")).toHaveAttribute("data-zero", "4");
 });
 
 test("files picked together with their Gym config are read as a folder of them: the config routes the lines, as `cli triage` on a folder of those files", async ({

@@ -46,6 +46,7 @@ import {
   breakdownScope,
   comparableRuns,
   compareLink,
+  folderFileFilter,
   hasFixedByMap,
   linkParts,
   recordedChoice,
@@ -222,12 +223,12 @@ export function Inspector() {
   const chooseFile = useStableCallback((id: string) =>
     setView({ file: rolloutSets.find((d) => d.id === id)?.ref ?? id, line: null, call: null }),
   );
-  // A file of the folder opened on its rollouts of one cause (the whole folder's table): the filter the
-  // folder's count is of, nothing else of the file shown before.
-  const chooseFileCause = useStableCallback((id: string, cause: ZeroCause) =>
+  // A file of the folder opened from the whole folder's table: on its rollouts of the chosen cause (the
+  // filter the folder's count is of), else without a cause clause (one chosen before does not linger).
+  const chooseFolderFile = useStableCallback((id: string, cause: ZeroCause | null) =>
     setView({
       file: rolloutSets.find((d) => d.id === id)?.ref ?? id,
-      f: withCause("", cause, view.reward),
+      f: folderFileFilter(view.f, cause, view.reward),
       line: null,
       call: null,
     }),
@@ -493,8 +494,7 @@ export function Inspector() {
                       view={wholeFolder}
                       reward={view.reward}
                       shown={dataset?.id ?? null}
-                      onFile={chooseFile}
-                      onFileCause={chooseFileCause}
+                      onFile={chooseFolderFile}
                       stale={staleFiles}
                       {...readAgain}
                     />

@@ -4,6 +4,7 @@ import {
   callsInItems,
   comparableRuns,
   compareLink,
+  folderFileFilter,
   hasFixedByMap,
   needsReanalysis,
   recordedChoice,
@@ -150,6 +151,13 @@ describe("the breakdown's cause", () => {
     // Drift's count is every drifted rollout, whatever the reward: its list takes no zero clause.
     expect(withCause(f, "drift", "recorded")).toBe("agent:a cause:drift");
     expect(activeCause("agent:a")).toBeNull();
+  });
+
+  it("a file opened from the folder's table gets the chosen cause alone, or loses one chosen before", () => {
+    expect(folderFileFilter("agent:a", "no_server", "recorded")).toBe("recorded:..0 cause:no_server");
+    // No cause chosen: the cause a folder click left goes; a filter typed without one stays as typed.
+    expect(folderFileFilter("recorded:..0 cause:no_verifier_port", null, "recorded")).toBe("");
+    expect(folderFileFilter("agent:a recorded:..0", null, "recorded")).toBe("agent:a recorded:..0");
   });
 });
 

@@ -38,6 +38,19 @@ export function withCause(filter: string, cause: ZeroCause | null, reward: Rewar
   return formatFilter([...kept, ...zeros, { kind: "cause", cause }]);
 }
 
+/**
+ * The filter a file opened from the whole folder's table gets: the chosen cause's (as withCause), or, with
+ * none, the filter without a cause clause it holds (and the zero clause that came with it); a filter with no
+ * cause clause is kept as typed.
+ */
+export function folderFileFilter(filter: string, cause: ZeroCause | null, reward: Reward): string {
+  if (cause !== null) return withCause("", cause, reward);
+  const parsed = parseFilter(filter);
+  return parsed.ok && parsed.clauses.some((c) => c.kind === "cause")
+    ? withCause(filter, null, reward)
+    : filter;
+}
+
 const FIXED_BY_MAP: FilterClause = { kind: "is", state: "fixed_by_map" };
 
 /** Whether the filter keeps only the zeros a provenance map rescues (the why-zero panel's "Show them"). */

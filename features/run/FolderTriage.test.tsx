@@ -16,7 +16,7 @@ describe("FolderTriage", () => {
       { dataset: "A", file: "a/rollouts.jsonl", source: part("a", 0, half) },
       { dataset: "B", file: "b/rollouts.jsonl", source: part("b", half, rollouts.length) },
     ]);
-    const props = { view, reward: "recorded" as const, shown: "A", onFile: () => {}, onFileCause: () => {} };
+    const props = { view, reward: "recorded" as const, shown: "A", onFile: () => {} };
     const { rerender } = render(<FolderTriage {...props} stale={[]} />);
     expect(screen.queryByTestId("folder-triage-stale")).toBeNull();
     rerender(<FolderTriage {...props} stale={["b/rollouts.jsonl"]} />);
@@ -38,17 +38,7 @@ describe("FolderTriage", () => {
       { dataset: "B", file: "b/rollouts.jsonl", source: part("b", half, rollouts.length) },
     ]);
     const onFile = vi.fn();
-    const onFileCause = vi.fn();
-    render(
-      <FolderTriage
-        view={view}
-        reward="recorded"
-        shown="A"
-        onFile={onFile}
-        onFileCause={onFileCause}
-        stale={[]}
-      />,
-    );
+    render(<FolderTriage view={view} reward="recorded" shown="A" onFile={onFile} stale={[]} />);
     const [first] = screen.getAllByTestId("folder-cause");
     if (first === undefined) throw new Error("the sample folder has no zero to break down");
     const row = first.closest("tr");
@@ -79,18 +69,16 @@ describe("FolderTriage", () => {
     expect(withCause.length).toBeGreaterThan(0);
     for (const [dataset, file] of withCause) {
       await userEvent.click(screen.getByRole("button", { name: file }));
-      expect(onFileCause).toHaveBeenLastCalledWith(dataset, cause);
+      expect(onFile).toHaveBeenLastCalledWith(dataset, cause);
     }
     for (const [dataset, file] of without) {
       await userEvent.click(screen.getByRole("button", { name: file }));
-      expect(onFile).toHaveBeenLastCalledWith(dataset);
+      expect(onFile).toHaveBeenLastCalledWith(dataset, null);
     }
-    expect(onFile).toHaveBeenCalledTimes(without.length);
-    onFile.mockClear();
     // Chosen again: no cause, a file opens as it is.
     await userEvent.click(first);
     expect(document.querySelector("[data-cause-count]")).toBeNull();
     await userEvent.click(screen.getByRole("button", { name: "a/rollouts.jsonl" }));
-    expect(onFile).toHaveBeenCalledWith("A");
+    expect(onFile).toHaveBeenLastCalledWith("A", null);
   });
 });

@@ -27,10 +27,11 @@ interface Props {
   reward: Reward;
   /** The dataset shown now (its line in the files' table is marked). */
   shown: string | null;
-  /** A file chosen in the files' table. */
-  onFile(dataset: string): void;
-  /** A file chosen in the files' table while a cause is chosen: its list narrowed to that cause's rollouts. */
-  onFileCause(dataset: string, cause: ZeroCause): void;
+  /**
+   * A file chosen in the files' table: its list narrowed to the chosen cause's rollouts, or with no cause
+   * clause (`null`: none chosen, or the file has none of it), so a cause chosen before does not linger.
+   */
+  onFile(dataset: string, cause: ZeroCause | null): void;
   /** Files whose rows are as first read: changed on disk since (rewritten or truncated by another run). */
   stale: readonly string[];
   /** Reads the served folder again (absent for a picked folder, which is picked again). */
@@ -50,7 +51,6 @@ export const FolderTriage = memo(function FolderTriage({
   reward,
   shown,
   onFile,
-  onFileCause,
   stale,
   onReadAgain,
 }: Props) {
@@ -244,9 +244,7 @@ export const FolderTriage = memo(function FolderTriage({
                     aria-current={file.dataset === shown ? "true" : undefined}
                     onClick={() =>
                       // A file without the cause opens as it is (filtered on it, it would list nothing).
-                      cause === null || file.causes[reward][cause] === 0
-                        ? onFile(file.dataset)
-                        : onFileCause(file.dataset, cause)
+                      onFile(file.dataset, cause !== null && file.causes[reward][cause] > 0 ? cause : null)
                     }
                   >
                     <PathText path={file.file} />
