@@ -304,6 +304,7 @@ describe("the link to /compare", () => {
       paired_inputs,
       paired_rows,
       servers,
+      indexed: servers.length > 0 || id === "no-server",
     });
     const wa = ["workplace_assistant"];
     const sets = [
@@ -325,6 +326,13 @@ describe("the link to /compare", () => {
     // The one inputs file open, every file's pairing whether its rows matched or not: not the same tasks.
     const unmatched = file("calendar-run", ["calendar"], "i1", 0);
     expect(comparableRuns(unmatched, [unmatched, file("wa-run", wa, "i1")])).toEqual(["served:calendar-run"]);
+    // A run whose rows no server verifies (calendar without its config) is not a workplace run's B, nor the
+    // reverse; two such runs may be (two harnesses of one unported server).
+    const noServer = file("no-server", []);
+    expect(comparableRuns(sets[0] ?? null, [sets[0]!, noServer])).toEqual(["served:wa-http"]);
+    expect(comparableRuns(noServer, [noServer, sets[0]!])).toEqual(["served:no-server"]);
+    const twin = { ...file("no-server-2", []), indexed: true };
+    expect(comparableRuns(noServer, [noServer, twin])).toEqual(["served:no-server", "served:no-server-2"]);
     // A run of one server beside other servers' runs only: B is A, the one to change.
     expect(
       compareLink(

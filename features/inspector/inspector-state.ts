@@ -342,13 +342,16 @@ export function repairLink(file: string, harness: string): string {
 /**
  * The open rollouts files a /compare link may pair with the shown one as run B, the likeliest first: runs of
  * the same task rows, then of a verifying server in common (its rows' servers), then those nothing tells
- * apart (rows not read yet); a file whose rows all go to other servers is another experiment, never offered.
+ * apart (rows not read yet, or neither with a verifying server); a file whose rows go to other servers, or
+ * to none where the shown one's go to one, is another experiment, never offered.
  */
+type RunFile = Pick<DatasetSummary, "id" | "paired_inputs" | "paired_rows" | "servers" | "indexed">;
+
 export function comparableRuns(
-  shown: Pick<DatasetSummary, "id" | "paired_inputs" | "paired_rows" | "servers"> | null,
-  sets: readonly Pick<DatasetSummary, "id" | "ref" | "paired_inputs" | "paired_rows" | "servers">[],
+  shown: RunFile | null,
+  sets: readonly (RunFile & Pick<DatasetSummary, "ref">)[],
 ): string[] {
-  const score = (candidate: Pick<DatasetSummary, "paired_inputs" | "paired_rows" | "servers">): number => {
+  const score = (candidate: RunFile): number => {
     if (shown === null) return 0;
     // Task rows both runs paired rows with (a lone inputs file is every file's pairing, matched or not).
     const sameTasks =
@@ -357,7 +360,8 @@ export function comparableRuns(
       candidate.paired_rows > 0 &&
       shown.paired_rows > 0;
     if (sameTasks) return 2;
-    if (shown.servers.length === 0 || candidate.servers.length === 0) return 0;
+    if (!shown.indexed || !candidate.indexed) return 0;
+    if (shown.servers.length === 0 && candidate.servers.length === 0) return 0;
     return candidate.servers.some((server) => shown.servers.includes(server)) ? 1 : -1;
   };
   return sets
