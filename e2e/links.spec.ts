@@ -122,6 +122,27 @@ test("a link applies to its file in a folder opened next, though it was made one
   await context.close();
 });
 
+test("a served file's link (a served tab's address bar) opened where another file is shown names its file, never shows another's line", async ({
+  browser,
+}) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto("/");
+  await loadFiles(page, [path.join(GOLDEN_WA, "wa_rollouts.jsonl")]);
+  // The same tab goes to the link (pasted): its file is not open here, and this app serves no folder.
+  await page.goto(
+    `/?file=${encodeURIComponent("served:resources_servers/mcqa/data/example_rollouts.jsonl")}&line=3`,
+  );
+  await expect(page.getByTestId("set-aside-file")).toHaveText(
+    "resources_servers/mcqa/data/example_rollouts.jsonl",
+  );
+  await expect(page.getByTestId("link-set-aside")).toContainText("line 3");
+  await expect(page.locator("article[data-detail-line='3']")).toHaveCount(0);
+  // No HTTP error of a served folder read that was never this app's to do.
+  await expect(page.getByTestId("served-error")).toHaveCount(0);
+  await context.close();
+});
+
 test("a link opened on a file that is not its own is set aside, said, and applied only when asked", async ({
   browser,
 }) => {

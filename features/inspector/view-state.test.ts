@@ -61,6 +61,12 @@ describe("URL state", () => {
     expect(parseViewState(new URLSearchParams("filter=unverified")).f).toBe("is:unverified");
   });
 
+  it("names a served file by its path when the link gives no name (a tab showing other files says so)", () => {
+    const linked = parseViewState(new URLSearchParams("file=served%3Adata%2Fa.jsonl&line=3"));
+    expect(linked).toMatchObject({ file: "served:data/a.jsonl", name: "data/a.jsonl", line: 3 });
+    expect(parseViewState(new URLSearchParams("file=d-1&line=3")).name).toBeNull();
+  });
+
   it("drops values it does not understand instead of guessing", () => {
     const state = parseViewState(
       new URLSearchParams("line=-4&filter=changed,bogus&sort=-nope&harness=vim&call=2&reward=x"),

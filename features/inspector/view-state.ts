@@ -10,6 +10,7 @@
 import { addClauses, flagClause, isFilterFlag, isSortKey, type SortKey } from "@/features/run/list";
 import { formatHarnessChoice, parseHarnessChoice } from "@/lib/harness";
 import { DEFAULT_REWARD, type FilterClause, REWARD_PARAM, type Reward, rewardOfParams } from "@/lib/run";
+import { servedPathOf } from "@/worker/protocol";
 
 export interface ViewState {
   /** A bundled sample's file name (public/samples). */
@@ -137,7 +138,8 @@ export function viewForOpenedFolder(
  */
 export function linkMissesShown(state: ViewState, shownName: string, names: readonly string[]): boolean {
   return (
-    state.file === null &&
+    // A file named by id is the tab's own; one named by its served path may be another tab's (its name, below).
+    (state.file === null || servedPathOf(state.file) !== null) &&
     state.name !== null &&
     linkTarget(state) &&
     linkedName(names, state.name) !== shownName
@@ -167,10 +169,13 @@ export function parseViewState(params: URLSearchParams): ViewState {
   const desc = sortParam.startsWith("-");
   const sortKey = desc ? sortParam.slice(1) : sortParam;
   const harness = params.get("harness");
+  const file = params.get("file") || null;
   return {
     sample: params.get("sample") || null,
-    file: params.get("file") || null,
-    name: params.get("name") || null,
+    file,
+    // A served file's path is its name too: a link naming one, opened where other files are shown, says which
+    // file it shows (use-deep-link) instead of showing another file's line.
+    name: params.get("name") || (file === null ? null : servedPathOf(file)),
     line: positiveInt(params.get("line")),
     call: params.get("call") || null,
     f: addClauses(params.get("f") ?? "", legacyClauses(params)),
