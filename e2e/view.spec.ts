@@ -430,8 +430,10 @@ test("/live checks a served folder's lines with the task rows the inspector pair
   try {
     await page.goto((await startView(run)).toString());
     await waitReady(page);
-    const live = `/live?dataset=${encodeURIComponent("served:rollouts.jsonl")}&line=2`;
-    await page.goto(new URL(live, page.url()).toString());
+    // The header's Live link carries the file shown and its open line (it opened /live with no file).
+    await openLine(page, 2);
+    await page.getByTestId("live-link").click();
+    await expect(page).toHaveURL(/\/live\?dataset=served%3Arollouts\.jsonl&line=2$/);
     await expect(page.getByTestId("live-line-options")).toContainText(
       "Line 2 is checked as the inspector verifies it: verifying server workplace_assistant. Paired with inputs.jsonl line",
     );

@@ -49,6 +49,7 @@ import {
   folderFileFilter,
   hasFixedByMap,
   linkParts,
+  liveLink,
   recordedChoice,
   repairLink,
   sameDetailSource,
@@ -317,7 +318,11 @@ export function Inspector() {
             <Link className="button" href={compareHref} data-testid="compare-link">
               Compare · what-if · repair
             </Link>
-            <Link className="button" href="/live" data-testid="live-link">
+            <Link
+              className="button"
+              href={liveLink(dataset?.ref ?? null, selectedEntry?.line ?? null)}
+              data-testid="live-link"
+            >
               Live
             </Link>
             {session && <OpenFilesButton onFiles={onFiles} />}

@@ -21,7 +21,7 @@ import {
   useRawLine,
 } from "./data";
 import inspector from "./Inspector.module.css";
-import { callsInItems } from "./inspector-state";
+import { callsInItems, liveLink } from "./inspector-state";
 import { RawLine } from "./RawLine";
 import { RolloutHeader, TaskFields } from "./RolloutHeader";
 import styles from "./RolloutPane.module.css";
@@ -181,7 +181,7 @@ export const RolloutPane = memo(function RolloutPane({
                 ? "for rollouts without an agent"
                 : "for every agent without its own"
           }
-          liveHref={`/live?dataset=${encodeURIComponent(dataset.ref)}&line=${entry.line}`}
+          liveHref={liveLink(dataset.ref, entry.line)}
         />
         {stage >= 2 && (
           <section className="identity" aria-label="Call identities">

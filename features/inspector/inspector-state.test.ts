@@ -6,6 +6,7 @@ import {
   compareLink,
   folderFileFilter,
   hasFixedByMap,
+  liveLink,
   needsReanalysis,
   recordedChoice,
   restorePlan,
@@ -138,6 +139,14 @@ describe("sorting by a column", () => {
     });
     expect(sortChange({ sort: "line", desc: false }, "contract")).toEqual({ sort: "contract", desc: true });
     expect(sortChange({ sort: "contract", desc: true }, "agent")).toEqual({ sort: "agent", desc: false });
+  });
+});
+
+describe("the Live link", () => {
+  it("names the shown file by its ref and its open line", () => {
+    expect(liveLink(null, null)).toBe("/live");
+    expect(liveLink("served:data/a b.jsonl", 4)).toBe("/live?dataset=served%3Adata%2Fa%20b.jsonl&line=4");
+    expect(liveLink("d-1", null)).toBe("/live?dataset=d-1");
   });
 });
 

@@ -334,6 +334,15 @@ export function sameDetailSource(
   );
 }
 
+/**
+ * /live for a file the inspector shows (by its ref: a served file's path outlives the tab) and its open line:
+ * the header's link and an unverified line's, so /live checks them as the inspector verifies them.
+ */
+export function liveLink(ref: string | null, line: number | null): string {
+  if (ref === null) return "/live";
+  return `/live?dataset=${encodeURIComponent(ref)}${line === null ? "" : `&line=${line}`}`;
+}
+
 /** /compare's repair of a rollouts file (a sample's name or a dataset id) under a harness's exact aliases. */
 export function repairLink(file: string, harness: string): string {
   return `/compare?tab=repair&r=${encodeURIComponent(file)}&harness=${encodeURIComponent(harness)}`;

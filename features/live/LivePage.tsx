@@ -18,7 +18,7 @@ import {
   TallyView,
   VerifyTable,
 } from "./LiveViews";
-import { readPolicyChoice } from "./live-state";
+import { pairingText, readPolicyChoice } from "./live-state";
 import { useLivePage } from "./use-live-page";
 
 export function LivePage() {
@@ -211,7 +211,7 @@ export function LivePage() {
               {live.currentOptions.server == null
                 ? "nothing decides its verifying server"
                 : `verifying server ${live.currentOptions.server}`}
-              .{live.currentOptions.pairing ? ` ${live.currentOptions.pairing.reason}` : ""}
+              .{pairingText(live.currentOptions.pairing)}
             </p>
           )}
           {run.state.error && (

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_TIMEOUT_MS } from "@/lib/live";
-import { currentRollout, linkedLine, readPolicyChoice, readTimeout, shownCheck } from "./live-state";
+import {
+  currentRollout,
+  linkedLine,
+  pairingText,
+  readPolicyChoice,
+  readTimeout,
+  shownCheck,
+} from "./live-state";
 
 describe("the live page's choices", () => {
   it("a policy choice is contract, legacy, or both for anything else", () => {
@@ -39,5 +46,25 @@ describe("the live page's choices", () => {
     expect(shownCheck(checks, null)).toBe(checks[1]);
     expect(shownCheck(checks, { line: 9, policy: "contract" })).toBe(checks[1]);
     expect(shownCheck([], null)).toBeNull();
+  });
+});
+
+describe("the task row a checked line paired with", () => {
+  it("is named once: in the reason when it says it, else before it", () => {
+    const byIndex = {
+      paired_by: "index" as const,
+      ambiguous: 0,
+      row: "t.jsonl line 2",
+      reason: "Paired with t.jsonl line 2 by (_ng_task_index, _ng_rollout_index) 1:0.",
+    };
+    expect(pairingText(byIndex)).toBe(` ${byIndex.reason}`);
+    const byInput = {
+      paired_by: "input" as const,
+      ambiguous: 0,
+      row: "t.jsonl line 4",
+      reason: "Paired with the input row whose responses_create_params.input equals this line's.",
+    };
+    expect(pairingText(byInput)).toBe(` Task row: t.jsonl line 4. ${byInput.reason}`);
+    expect(pairingText(undefined)).toBe("");
   });
 });

@@ -3,7 +3,7 @@
  * in, the rollout a link or the picker names, and the check shown. use-live-page.ts applies them.
  */
 import type { Policy } from "@/lib/identity/types";
-import { DEFAULT_TIMEOUT_MS } from "@/lib/live";
+import { DEFAULT_TIMEOUT_MS, type LineOptions } from "@/lib/live";
 
 export type PolicyChoice = Policy | "both";
 
@@ -48,4 +48,13 @@ export function shownCheck<C extends { readonly line: number; readonly policy: P
     checks.at(-1) ??
     null
   );
+}
+
+/** How the line paired, naming the task row (a pairing by equal input says how, not which row). */
+export function pairingText(pairing: LineOptions["pairing"]): string {
+  if (pairing === undefined) return "";
+  const row = pairing.row;
+  return row === undefined || pairing.reason.includes(row)
+    ? ` ${pairing.reason}`
+    : ` Task row: ${row}. ${pairing.reason}`;
 }
