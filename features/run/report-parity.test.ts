@@ -112,6 +112,11 @@ describe("the report of a folder", () => {
     expect(wrote.length).toBeGreaterThan(0);
     const folderPart = html.slice(0, html.indexOf('data-testid="report-files"'));
     for (const heading of wrote) expect(folderPart).toContain(heading.replaceAll("'", "&#39;"));
+    // Its rows not verified here and what the recorded rewards reproduce, the CLI's second and nth lines.
+    const notVerified = said.find((line) => / rollouts not verified under /.test(line));
+    const reproduced = said.find((line) => line.startsWith("Recorded reward reproduced"));
+    expect(folderPart).toContain(`<p data-testid="report-whole-folder-not-verified">${notVerified}</p>`);
+    expect(folderPart).toContain(`<p data-testid="report-whole-folder-reproduced">${reproduced}</p>`);
     // Before any file's own section.
     expect(html.indexOf("report-whole-folder-causes")).toBeLessThan(html.indexOf('data-testid="report-run"'));
   });

@@ -252,7 +252,12 @@ export async function reportData(
     folder_answer:
       whole === null
         ? null
-        : { metrics: whole.metrics[request.reward], recorded_fields: whole.recorded_fields },
+        : {
+            metrics: whole.metrics[request.reward],
+            recorded_fields: whole.recorded_fields,
+            unverified: whole.unverified,
+            triage: whole.triage[request.reward],
+          },
   };
 }
 

@@ -156,6 +156,9 @@ export interface ReportData {
   readonly folder_answer?: {
     readonly metrics: Omit<RunMetrics, "by_task">;
     readonly recorded_fields: readonly RecordedFieldsGroup[];
+    /** Its rows not verified here, by reason (lib/run unverifiedCounts), and its breakdown (reproduced). */
+    readonly unverified: UnverifiedByPolicy;
+    readonly triage: RunTriage;
   } | null;
   readonly folder_hidden: string | null;
 }
@@ -463,12 +466,18 @@ function wholeFolder(
   const rows = causeRows(folder, folder.total);
   const recorded =
     answer === null || all[0]?.triage.view !== "recorded" ? "" : recordedFieldsTables(answer.recorded_fields);
+  const notVerified =
+    answer === null ? null : unverifiedText(answer.unverified, answer.triage.total, answer.triage.view);
+  const reproduced =
+    answer === null
+      ? ""
+      : `<p data-testid="report-whole-folder-reproduced">${escapeHtml(reproducedText(answer.triage))}</p>\n`;
   const means =
     answer === null
       ? ""
       : `<p data-testid="report-whole-folder-means">${escapeHtml(`${meanRewardsText(answer.metrics)}; ${passAtKText(answer.metrics)}`)}</p>\n`;
   return `<p data-testid="report-whole-folder"><strong>Whole folder:</strong> ${escapeHtml(headline)}</p>
-${rows.length === 0 ? "" : `${table(["cause", "rollouts", "share", ""], rows, "report-whole-folder-causes")}\n`}${note("report-whole-folder-fixed", fixedByMapText(folder))}${note("report-whole-folder-text-calls", textCallsText(folder))}${recorded}${means}`;
+${note("report-whole-folder-not-verified", notVerified)}${rows.length === 0 ? "" : `${table(["cause", "rollouts", "share", ""], rows, "report-whole-folder-causes")}\n`}${note("report-whole-folder-fixed", fixedByMapText(folder))}${note("report-whole-folder-text-calls", textCallsText(folder))}${recorded}${reproduced}${means}`;
 }
 
 function rolloutSection(r: ReportRollout): string {
