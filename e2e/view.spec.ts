@@ -25,6 +25,7 @@ import {
   expectRoles,
   folderRows,
   GOLDEN_WA,
+  loadFiles,
   openFolder,
   openLine,
   ROOT,
@@ -416,6 +417,22 @@ test("the address bar of a served tab, opened in another tab, shows the same fil
   await page.getByRole("tab", { name: "Compare runs" }).click();
   const offered = await page.locator("[data-picker=compare-a] select option").allTextContents();
   expect(offered.filter((text) => text.includes("second_rollouts.jsonl"))).toHaveLength(1);
+});
+
+test("files opened in a served tab replace the folder there: a reload reopens them, not the folder", async ({
+  page,
+}) => {
+  const copy = path.join(base, "replaced-run");
+  mkdirSync(copy);
+  writeFileSync(path.join(copy, "rollouts.jsonl"), `${rolloutLines.slice(0, 2).join("\n")}\n`);
+  await page.goto((await startView(copy)).toString());
+  await waitReady(page);
+  await loadFiles(page, [path.join(GOLDEN_WA, "wa_rollouts.jsonl")]);
+  await expect(page.locator("[data-dataset='wa_rollouts.jsonl']")).toBeVisible();
+  await page.reload();
+  await waitReady(page);
+  await expect(page.locator("[data-dataset='wa_rollouts.jsonl']")).toBeVisible();
+  await expect(page.locator("[data-dataset='rollouts.jsonl']")).toHaveCount(0);
 });
 
 test("/live checks a served folder's lines with the task rows the inspector paired them with", async ({

@@ -30,6 +30,14 @@ export function markServed(): void {
   window.sessionStorage.setItem(SERVED_KEY, "1");
 }
 
+/**
+ * This tab no longer shows the served folder: the user opened other files in it (they replace the folder), so
+ * a reload reopens those (kept) files rather than reading the folder again.
+ */
+export function unmarkServed(): void {
+  window.sessionStorage.removeItem(SERVED_KEY);
+}
+
 /** True when this tab shows a folder `cli view` serves (opened at its printed URL, or marked once read). */
 export function servedFolder(): boolean {
   if (typeof window === "undefined") return false;

@@ -28,7 +28,7 @@ import {
 } from "@/hooks/data";
 import { fileLabels } from "@/hooks/file-labels";
 import { bundledSample } from "@/hooks/samples";
-import { changedFilesText, servedFolder, servedReadErrorText } from "@/hooks/served";
+import { changedFilesText, servedFolder, servedReadErrorText, unmarkServed } from "@/hooks/served";
 import type { DatasetSummary } from "@/hooks/types";
 import { sameStrings, useStable, useStableCallback } from "@/hooks/use-stable";
 import { useStages } from "@/hooks/use-stages";
@@ -129,6 +129,11 @@ export function Inspector() {
   const noRollouts = dataset?.indexed === true && dataset.rows === 0 && dataset.problem === null;
   const waitingFirstLine = noRollouts && dataset?.lines === 0 && dataset.follow?.following === true;
   const noRolloutsText = waitingFirstLine ? WAITING_TEXT : NO_ROLLOUTS_TEXT;
+  // Files opened here replace the served folder: a reload then reopens them, not the folder.
+  const openedHere = useStableCallback(() => {
+    endRestoring();
+    unmarkServed();
+  });
   const { landing, goHome, onFiles, onFolder, onSample, onRecent, setAside, applySetAside, dismissSetAside } =
     useDeepLink({
       view,
@@ -137,7 +142,7 @@ export function Inspector() {
       rolloutNames: rolloutSets.map((candidate) => candidate.name),
       samples,
       loader,
-      onOpened: endRestoring,
+      onOpened: openedHere,
     });
   const recent = useRecentFiles(landing || session === null || session.datasets.length === 0);
   /** "name" alone when unique, else "name #k" (k-th loaded file of that name). */
