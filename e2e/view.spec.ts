@@ -69,6 +69,14 @@ test.beforeAll(async () => {
   token = url.searchParams.get("token") ?? "";
 });
 
+/** A run folder under the tests' temporary folder: `rollouts.jsonl` of the first `lines` golden lines. */
+function runFolder(name: string, lines: number): string {
+  const folder = path.join(base, name);
+  mkdirSync(folder);
+  writeFileSync(path.join(folder, "rollouts.jsonl"), `${rolloutLines.slice(0, lines).join("\n")}\n`);
+  return folder;
+}
+
 /** Starts `cli view DIR --port N` (0: a free one); resolves with the URL it printed. */
 async function startView(folder: string, listen = 0): Promise<URL> {
   // Its own process group, so the whole tree (npx, tsx, node) is stopped after the tests.
@@ -422,10 +430,7 @@ test("the address bar of a served tab, opened in another tab, shows the same fil
 test("files opened in a served tab replace the folder there: a reload reopens them, not the folder", async ({
   page,
 }) => {
-  const copy = path.join(base, "replaced-run");
-  mkdirSync(copy);
-  writeFileSync(path.join(copy, "rollouts.jsonl"), `${rolloutLines.slice(0, 2).join("\n")}\n`);
-  await page.goto((await startView(copy)).toString());
+  await page.goto((await startView(runFolder("replaced-run", 2))).toString());
   await waitReady(page);
   await loadFiles(page, [path.join(GOLDEN_WA, "wa_rollouts.jsonl")]);
   await expect(page.locator("[data-dataset='wa_rollouts.jsonl']")).toBeVisible();
@@ -439,9 +444,7 @@ test("/live checks a served folder's lines with the task rows the inspector pair
   page,
 }) => {
   // Rollouts that echo no task field: only the folder's inputs file gives them their ground truth.
-  const run = path.join(base, "live-paired-run");
-  mkdirSync(run);
-  writeFileSync(path.join(run, "rollouts.jsonl"), `${rolloutLines.slice(0, 3).join("\n")}\n`);
+  const run = runFolder("live-paired-run", 3);
   writeFileSync(path.join(run, "inputs.jsonl"), readFileSync(path.join(GOLDEN_WA, "wa_inputs.jsonl")));
   const gym = await startFakeGym({ mode: "json" });
   try {
@@ -476,9 +479,7 @@ test("/live checks a served folder's lines with the task rows the inspector pair
 test("a file that appears in the served folder (a second run's output) is named, and reading the folder again adds it", async ({
   page,
 }) => {
-  const grows = path.join(base, "grows-run");
-  mkdirSync(grows);
-  writeFileSync(path.join(grows, "rollouts.jsonl"), `${rolloutLines.slice(0, 2).join("\n")}\n`);
+  const grows = runFolder("grows-run", 2);
   await page.goto((await startView(grows)).toString());
   await waitReady(page);
   await expect(page.getByTestId("served-new-files")).toHaveCount(0);
@@ -520,9 +521,7 @@ test("a served folder's Gym config or metrics file changed or deleted is said, u
 });
 
 test("a view that stops answering is said: the page never claims to follow it", async ({ page }) => {
-  const gone = path.join(base, "gone-run");
-  mkdirSync(gone);
-  writeFileSync(path.join(gone, "rollouts.jsonl"), `${rolloutLines.slice(0, 2).join("\n")}\n`);
+  const gone = runFolder("gone-run", 2);
   const served = await startView(gone);
   const view = views.at(-1);
   await page.goto(served.toString());
