@@ -78,7 +78,7 @@ const NO_DATASETS: readonly DatasetSummary[] = [];
 
 /**
  * The served folder read again from the server, as at first: the tab keeps it served, its roles and marks (but
- * those of its files rewritten on disk: `forgetMarksOf`).
+ * those of its files rewritten on disk, dropped first: `readServedAgain` below).
  */
 function reloadServed(): void {
   window.location.reload();
@@ -226,14 +226,13 @@ export function Inspector() {
   const setFilter = useStableCallback((f: string) => setView({ f }));
   // The URL names the file as links do (DatasetSummary.ref): a served folder's file by its path, so the
   // address bar opened in another tab reads the served folder and shows the same file.
-  const chooseFile = useStableCallback((id: string) =>
-    setView({ file: rolloutSets.find((d) => d.id === id)?.ref ?? id, line: null, call: null }),
-  );
+  const refOf = (id: string) => rolloutSets.find((d) => d.id === id)?.ref ?? id;
+  const chooseFile = useStableCallback((id: string) => setView({ file: refOf(id), line: null, call: null }));
   // A file of the folder opened from the whole folder's table: on its rollouts of the chosen cause (the
   // filter the folder's count is of), else without a cause clause (one chosen before does not linger).
   const chooseFolderFile = useStableCallback((id: string, cause: ZeroCause | null) =>
     setView({
-      file: rolloutSets.find((d) => d.id === id)?.ref ?? id,
+      file: refOf(id),
       f: folderFileFilter(view.f, cause, view.reward),
       line: null,
       call: null,
