@@ -60,7 +60,7 @@ export interface FollowState {
   /** Polls in a row the server did not answer, and when the first of them was (epoch ms). */
   unanswered: number;
   unansweredSince: number | null;
-  /** The last of them was answered with a refusal (HTTP 401/403: a `view` started again has a new token). */
+  /** The last of them was view's refusal of this tab's token (a `view` started again has a new one). */
   refused: boolean;
 }
 
@@ -129,7 +129,8 @@ export type PollResult =
       readonly change: "gone" | "shrank" | "rewritten";
     }
   /**
-   * The server did not answer (stopped, or the network), or `refused` this tab (HTTP 401/403): polling goes on.
+   * The server did not answer (stopped, or the network), or `refused` this tab's token (VIEW_REFUSED_HEADER):
+   * polling goes on.
    */
   | { readonly kind: "unreachable"; readonly refused?: boolean };
 

@@ -7,8 +7,8 @@ import type { SetView } from "./use-view-state";
 
 /**
  * The list's keys: j/k open the next/previous listed rollout, n/p select its next/previous call, / focuses the
- * search box and Escape leaves it (or any text field: the filter box too, so j/k move the list again). Each move is a functional update that reads the URL, so fast key repeats
- * never act on a stale selection.
+ * search box and Escape leaves it (or any text field: the filter box too, so j/k move the list again). Each
+ * move is a functional update that reads the URL, so fast key repeats never act on a stale selection.
  */
 export function useListKeyboard(options: {
   /** The listed rows, in list order. */

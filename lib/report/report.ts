@@ -227,12 +227,12 @@ function scope(run: ReportRun, filter: string): string {
 }
 
 /**
- * The breakdown's cause rows over `total` rollouts, as the page's panels list them: each cause with zeros,
- * then drift, counted apart over the whole run.
+ * The breakdown's causes over `total` rollouts as a table, as the page's panels list them: each cause with
+ * zeros, then drift, counted apart over the whole run; nothing when no cause has a rollout.
  */
-function causeRows(triage: Pick<RunTriage, "counts" | "drifted">, total: number): string[][] {
+function causeTable(triage: Pick<RunTriage, "counts" | "drifted">, total: number, testid: string): string {
   const causes = [...AGENT_CAUSES, "drift" as const];
-  return causes
+  const rows = causes
     .filter((cause) => causeCount(triage, cause) > 0)
     .map((cause) => {
       const n = causeCount(triage, cause);
@@ -246,16 +246,16 @@ function causeRows(triage: Pick<RunTriage, "counts" | "drifted">, total: number)
         cell(`<span class="bar" style="width:${pct.toFixed(1)}%"></span>`, "barcell"),
       ];
     });
+  return rows.length === 0 ? "" : table(["cause", "rollouts", "share", ""], rows, testid);
 }
 
 function breakdown(run: ReportRun, level: number, filter: string): string {
   const { triage } = run;
   // The breakdown's own rollouts (a filter narrows it), as the page's panel and `cli triage` count them.
   const counts = { rollouts: triage.total, unreadable: run.counts.unreadable };
-  const rows = causeRows(triage, counts.rollouts);
   return `<section data-testid="report-breakdown">${heading(level, "Why zero")}
 ${run.problem === null ? "" : `<p class="error" data-testid="report-problem">${escapeHtml(run.problem)}</p>\n`}${scope(run, filter)}<p data-testid="report-zero">${escapeHtml(zeroShareText(triage.zero, counts, triage.view, triage.negative, triage.total - triage.scored))}</p>
-${notVerified(run)}${triage.zero === 0 ? `<p>No rollout ${triage.view === "recorded" ? "recorded" : "recomputes to"} 0${triage.scored < triage.total ? " among those with a reward" : ""}.</p>` : ""}${rows.length === 0 ? "" : table(["cause", "rollouts", "share", ""], rows, "report-causes")}
+${notVerified(run)}${triage.zero === 0 ? `<p>No rollout ${triage.view === "recorded" ? "recorded" : "recomputes to"} 0${triage.scored < triage.total ? " among those with a reward" : ""}.</p>` : ""}${causeTable(triage, counts.rollouts, "report-causes")}
 ${breakdownNotes(triage)}${triage.view === "recorded" ? recordedFieldsTables(run.recorded_fields) : ""}<p data-testid="report-reproduced">${escapeHtml(reproducedText(triage))}</p>
 ${unreadableLines(run)}</section>`;
 }
@@ -463,21 +463,15 @@ function wholeFolder(
     folder.negative,
     folder.total - folder.scored,
   );
-  const rows = causeRows(folder, folder.total);
+  const causes = causeTable(folder, folder.total, "report-whole-folder-causes");
   const recorded =
     answer === null || all[0]?.triage.view !== "recorded" ? "" : recordedFieldsTables(answer.recorded_fields);
   const notVerified =
     answer === null ? null : unverifiedText(answer.unverified, answer.triage.total, answer.triage.view);
-  const reproduced =
-    answer === null
-      ? ""
-      : `<p data-testid="report-whole-folder-reproduced">${escapeHtml(reproducedText(answer.triage))}</p>\n`;
-  const means =
-    answer === null
-      ? ""
-      : `<p data-testid="report-whole-folder-means">${escapeHtml(`${meanRewardsText(answer.metrics)}; ${passAtKText(answer.metrics)}`)}</p>\n`;
+  const reproduced = answer === null ? null : reproducedText(answer.triage);
+  const means = answer === null ? null : `${meanRewardsText(answer.metrics)}; ${passAtKText(answer.metrics)}`;
   return `<p data-testid="report-whole-folder"><strong>Whole folder:</strong> ${escapeHtml(headline)}</p>
-${note("report-whole-folder-not-verified", notVerified)}${rows.length === 0 ? "" : `${table(["cause", "rollouts", "share", ""], rows, "report-whole-folder-causes")}\n`}${note("report-whole-folder-fixed", fixedByMapText(folder))}${note("report-whole-folder-text-calls", textCallsText(folder))}${recorded}${reproduced}${means}`;
+${note("report-whole-folder-not-verified", notVerified)}${causes === "" ? "" : `${causes}\n`}${note("report-whole-folder-fixed", fixedByMapText(folder))}${note("report-whole-folder-text-calls", textCallsText(folder))}${recorded}${note("report-whole-folder-reproduced", reproduced)}${note("report-whole-folder-means", means)}`;
 }
 
 function rolloutSection(r: ReportRollout): string {
