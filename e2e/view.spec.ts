@@ -69,6 +69,13 @@ test.beforeAll(async () => {
   token = url.searchParams.get("token") ?? "";
 });
 
+/** A copy of one of Gym's example folders (resources_servers/<server>) under the tests' temporary folder. */
+function gymFolderCopy(name: string, server: string): string {
+  const copy = path.join(base, name);
+  cpSync(path.join(ROOT, "fixtures/gym-examples/resources_servers", server), copy, { recursive: true });
+  return copy;
+}
+
 /** A run folder under the tests' temporary folder: `rollouts.jsonl` of the first `lines` golden lines. */
 function runFolder(name: string, lines: number): string {
   const folder = path.join(base, name);
@@ -230,9 +237,7 @@ test("the printed URL opens the folder; an appended line shows with its reward",
 test("a served Gym folder is opened as the folder picker opens it: roles, config routing, pairing, metrics", async ({
   page,
 }) => {
-  const example = path.join(ROOT, "fixtures/gym-examples/resources_servers/example_multi_step");
-  const copy = path.join(base, "example_multi_step");
-  cpSync(example, copy, { recursive: true });
+  const copy = gymFolderCopy("example_multi_step", "example_multi_step");
   const recorded = readJsonlFile(path.join(copy, "data/example_rollouts.jsonl")).map((row) =>
     typeof row === "object" && row !== null && "reward" in row ? String(row.reward) : null,
   );
@@ -265,10 +270,7 @@ test("a served Gym folder is opened as the folder picker opens it: roles, config
 test("a served Gym folder whose files end without a line break (workplace_assistant) reads every line, as picked", async ({
   page,
 }) => {
-  const copy = path.join(base, "workplace_assistant");
-  cpSync(path.join(ROOT, "fixtures/gym-examples/resources_servers/workplace_assistant"), copy, {
-    recursive: true,
-  });
+  const copy = gymFolderCopy("workplace_assistant", "workplace_assistant");
   await page.goto("/");
   await openFolder(page, copy);
   const picked = await folderRows(page);
@@ -282,10 +284,7 @@ test("a served Gym folder whose files end without a line break (workplace_assist
 test("reading a served folder again keeps the roles chosen in it and the rollouts marked", async ({
   page,
 }) => {
-  const copy = path.join(base, "roles-run");
-  cpSync(path.join(ROOT, "fixtures/gym-examples/resources_servers/example_multi_step"), copy, {
-    recursive: true,
-  });
+  const copy = gymFolderCopy("roles-run", "example_multi_step");
   await page.goto((await startView(copy)).toString());
   await waitReady(page);
   await unfoldFolderPanel(page);
@@ -324,10 +323,7 @@ test("/compare and /live links name the served folder's files by path: a reload 
   page,
   context,
 }) => {
-  const copy = path.join(base, "compare-run");
-  cpSync(path.join(ROOT, "fixtures/gym-examples/resources_servers/example_multi_step"), copy, {
-    recursive: true,
-  });
+  const copy = gymFolderCopy("compare-run", "example_multi_step");
   const rollouts = path.join(copy, "data/example_rollouts.jsonl");
   cpSync(rollouts, path.join(copy, "data/second_rollouts.jsonl"));
   await page.goto((await startView(copy)).toString());
@@ -395,10 +391,7 @@ test("the address bar of a served tab, opened in another tab, shows the same fil
   page,
   context,
 }) => {
-  const copy = path.join(base, "address-bar-run");
-  cpSync(path.join(ROOT, "fixtures/gym-examples/resources_servers/example_multi_step"), copy, {
-    recursive: true,
-  });
+  const copy = gymFolderCopy("address-bar-run", "example_multi_step");
   cpSync(path.join(copy, "data/example_rollouts.jsonl"), path.join(copy, "data/second_rollouts.jsonl"));
   await page.goto((await startView(copy)).toString());
   await waitReady(page);
@@ -500,10 +493,7 @@ test("a file that appears in the served folder (a second run's output) is named,
 test("a served folder's Gym config or metrics file changed or deleted is said, until the folder is read again", async ({
   page,
 }) => {
-  const copy = path.join(base, "config-edit-run");
-  cpSync(path.join(ROOT, "fixtures/gym-examples/resources_servers/example_multi_step"), copy, {
-    recursive: true,
-  });
+  const copy = gymFolderCopy("config-edit-run", "example_multi_step");
   await page.goto((await startView(copy)).toString());
   await waitReady(page);
   const notice = page.getByTestId("served-changed-files");
