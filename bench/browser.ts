@@ -27,11 +27,12 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import path from "node:path";
-import { chromium, type Page } from "@playwright/test";
+import { type Browser, chromium, type Page } from "@playwright/test";
 import { z } from "zod";
 import { ensureFile, label } from "./big-files";
 import { CHROMIUM, CHROMIUM_ARGS, ROOT, serveApp } from "./browser-app";
 import { compareTriage, type TriageComparison } from "./cli-triage";
+import { SourceMaps } from "./cpuprofile";
 import { readPageMarks, watchPageMarks } from "./page-marks";
 import { longTasks, TRACE_CATEGORIES } from "./trace-tasks";
 
@@ -86,6 +87,29 @@ const NO_CLI = process.argv.includes("--no-cli");
  * DIR/trace-SIZE.json (bench/trace-tasks.ts). Tracing slows the page: its runs say what, not how long.
  */
 const TRACE_DIR = process.env.BENCH_TRACE;
+/** BENCH_TRACE_PHASE=searches: trace the two searches after every reward instead of the load. */
+const TRACE_PHASE = process.env.BENCH_TRACE_PHASE === "searches" ? "searches" : "load";
+
+/**
+ * Stops the trace begun with `startTracing` and writes it whole (raw-NAME.json, for DevTools' Performance
+ * panel) and its long main-thread tasks explained (trace-NAME.json), named through the build's source maps
+ * when it has them (SOURCE_MAPS=1 npx next build).
+ */
+async function writeTrace(browser: Browser, dir: string, name: string) {
+  const raw = await browser.stopTracing();
+  mkdirSync(dir, { recursive: true });
+  const base = name.replaceAll(" ", "");
+  writeFileSync(path.join(dir, `raw-${base}.json`), raw);
+  const tasks = longTasks(
+    JSON.parse(raw.toString("utf8")),
+    GOALS.longest_task_ms,
+    0,
+    new SourceMaps(process.cwd()),
+  );
+  const out = path.join(dir, `trace-${base}.json`);
+  writeFileSync(out, JSON.stringify(tasks, null, 2));
+  console.error(`long tasks: ${out}`);
+}
 
 /** Resident memory (KiB) of every process under `root` whose command line matches. */
 function rssOf(root: number, match: (cmdline: string) => boolean): number {
@@ -322,26 +346,20 @@ async function measure(base: string, file: string, bytes: number) {
         rssOf(browserPid, (cmd) => !cmd.includes("--type=")),
       );
     }, SAMPLE_MS);
-    if (TRACE_DIR) await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+    if (TRACE_DIR && TRACE_PHASE === "load")
+      await browser.startTracing(page, { categories: TRACE_CATEGORIES });
     await page.getByTestId("file-input").first().setInputFiles(file);
     await page.locator("main[data-ready='true']").waitFor({ timeout: LOAD_TIMEOUT_MS });
     await page.locator("main[data-ready][data-rewarded='true']").waitFor({ timeout: LOAD_TIMEOUT_MS });
-    if (TRACE_DIR) {
-      const raw = await browser.stopTracing();
-      mkdirSync(TRACE_DIR, { recursive: true });
-      // The whole trace too, for Chromium's DevTools (Performance → load profile).
-      writeFileSync(path.join(TRACE_DIR, `raw-${label(bytes).replaceAll(" ", "")}.json`), raw);
-      const name = path.join(TRACE_DIR, `trace-${label(bytes).replaceAll(" ", "")}.json`);
-      writeFileSync(
-        name,
-        JSON.stringify(longTasks(JSON.parse(raw.toString("utf8")), GOALS.longest_task_ms), null, 2),
-      );
-      console.error(`long tasks: ${name}`);
-    }
+    if (TRACE_DIR && TRACE_PHASE === "load") await writeTrace(browser, TRACE_DIR, `load-${label(bytes)}`);
     const rendererAfterLoad = rssOf(browserPid, isRenderer);
     const heapsAfterLoad = await heaps.sample();
+    if (TRACE_DIR && TRACE_PHASE === "searches")
+      await browser.startTracing(page, { categories: TRACE_CATEGORIES });
     const rare = await search(page, RARE_TERM);
     const common = await search(page, COMMON_TERM);
+    if (TRACE_DIR && TRACE_PHASE === "searches")
+      await writeTrace(browser, TRACE_DIR, `searches-${label(bytes)}`);
     clearInterval(sampler);
     const marks = await readPageMarks(page);
     const drop = marks.drop ?? 0;

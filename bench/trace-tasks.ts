@@ -6,6 +6,7 @@
  * with BENCH_TRACE=DIR to say where a long task comes from, not only that it happened.
  */
 import { z } from "zod";
+import type { SourceMaps } from "./cpuprofile";
 
 export const TRACE_CATEGORIES = [
   "toplevel",
@@ -78,12 +79,23 @@ export interface LongTaskReport {
   readonly stacks: readonly { fn: string; ms: number }[];
 }
 
-function frameName(frame: {
-  functionName: string;
-  url?: string;
-  lineNumber?: number;
-  columnNumber?: number;
-}) {
+function frameName(
+  frame: {
+    functionName: string;
+    url?: string;
+    lineNumber?: number;
+    columnNumber?: number;
+  },
+  maps: SourceMaps | null,
+) {
+  // A build with source maps (SOURCE_MAPS=1) names the project's source line, not the chunk's column.
+  if (maps !== null && frame.url)
+    return maps.place({
+      ...frame,
+      url: frame.url,
+      lineNumber: frame.lineNumber ?? 0,
+      columnNumber: frame.columnNumber ?? 0,
+    }).where;
   const file = frame.url ? frame.url.slice(frame.url.lastIndexOf("/") + 1) : "";
   return `${frame.functionName || "(anonymous)"}${file ? ` ${file}:${(frame.lineNumber ?? 0) + 1}:${(frame.columnNumber ?? 0) + 1}` : ""}`;
 }
@@ -101,7 +113,12 @@ function detailOf(event: Event): string | undefined {
 }
 
 /** Long tasks on the renderer main thread(s) of a trace, from `fromUs` (trace clock, µs) on. */
-export function longTasks(trace: unknown, minMs: number, fromUs = 0): LongTaskReport[] {
+export function longTasks(
+  trace: unknown,
+  minMs: number,
+  fromUs = 0,
+  maps: SourceMaps | null = null,
+): LongTaskReport[] {
   const raw: unknown = Array.isArray(trace) ? trace : Reflect.get(Object(trace), "traceEvents");
   const events: Event[] = [];
   for (const item of Array.isArray(raw) ? raw : []) {
@@ -135,7 +152,7 @@ export function longTasks(trace: unknown, minMs: number, fromUs = 0): LongTaskRe
       const chunk = ProfileChunk.safeParse(e.args);
       if (!profile || !chunk.success) continue;
       for (const node of chunk.data.data.cpuProfile?.nodes ?? [])
-        profile.nodes.set(node.id, { name: frameName(node.callFrame), parent: node.parent });
+        profile.nodes.set(node.id, { name: frameName(node.callFrame, maps), parent: node.parent });
       const ids = chunk.data.data.cpuProfile?.samples ?? [];
       const deltas = chunk.data.data.timeDeltas ?? [];
       ids.forEach((id, i) => {
