@@ -59,7 +59,7 @@ export function useInspectorFilter(
       selectRollouts(
         entries,
         { clauses, sort, desc },
-        { search: searchLines === null ? null : { text: query, lines: new Set(searchLines) }, kept },
+        { search: searchLines === null ? null : { text: query, lines: searchLines }, kept },
       ),
     [entries, clauses, sort, desc, searchLines, query, kept],
   );

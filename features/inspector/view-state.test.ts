@@ -235,6 +235,27 @@ describe("selectRollouts", () => {
     expect(select("cause:identity", new Set([3]))).toEqual([3]);
   });
 
+  it("judges a row afresh when its rewards land, and the same rows by each streamed search answer", () => {
+    const select = (list: typeof rows, f: string, search: { text: string; lines: Set<number> } | null) => {
+      const parsed = parseFilter(f);
+      if (!parsed.ok) throw new Error(parsed.error);
+      return selectRollouts(
+        list,
+        { clauses: parsed.clauses, sort: "line", desc: false },
+        { search, kept: null },
+      ).map((r) => r.line);
+    };
+    const pending = entry(5, { rewards: "pending", contract: null });
+    // Undecided while pending (kept), then decided by the row that replaces it once its rewards are in.
+    expect(select([...rows, pending], "contract:1", null)).toEqual([1, 2, 5]);
+    expect(select([...rows, entry(5, { contract: 0 })], "contract:1", null)).toEqual([1, 2]);
+    // The same row objects, two answers of one search as it streams in.
+    expect(select(rows, "text:abc", { text: "abc", lines: new Set([2]) })).toEqual([2]);
+    expect(select(rows, "text:abc", { text: "abc", lines: new Set([2, 3]) })).toEqual([2, 3]);
+    // A search answer for another text does not decide the clause.
+    expect(select(rows, "text:abc recorded:0", { text: "abd", lines: new Set([2]) })).toEqual([1, 3]);
+  });
+
   it("sorts with nulls last and ties by line", () => {
     expect(selectRollouts(rows, { ...base, sort: "contract" }, none).map((r) => r.line)).toEqual([
       3, 1, 2, 4,

@@ -103,6 +103,18 @@ export function entrySubject(entry: RolloutIndexEntry): FilterSubject {
   };
 }
 
+/** Each row's subject, made once per row object: rows stay the same objects while a search streams in. */
+const subjects = new WeakMap<RolloutIndexEntry, FilterSubject>();
+
+function subjectOf(entry: RolloutIndexEntry): FilterSubject {
+  let subject = subjects.get(entry);
+  if (subject === undefined) {
+    subject = entrySubject(entry);
+    subjects.set(entry, subject);
+  }
+  return subject;
+}
+
 /**
  * The filter that lists one by-task row's rollouts: its task index, and its agent when the row is one
  * agent's task among several agents' (lib/metrics taskKeyOf).
@@ -183,14 +195,18 @@ export function selectRollouts(
   context: SelectContext,
 ): RolloutIndexEntry[] {
   const { search, kept } = context;
+  // One context for every row (it runs at each streamed search answer, over every row of a large run).
+  let line = 0;
+  const filterContext = {
+    text: (needle: string) => (search?.text === needle ? search.lines.has(line) : undefined),
+  };
   const rows =
     state.clauses.length === 0
       ? [...entries]
       : entries.filter((entry) => {
           if (kept !== null && !kept.has(entry.line)) return false;
-          const text = (needle: string) =>
-            search?.text === needle ? search.lines.has(entry.line) : undefined;
-          return evaluateFilter(state.clauses, entrySubject(entry), { text }) !== false;
+          line = entry.line;
+          return evaluateFilter(state.clauses, subjectOf(entry), filterContext) !== false;
         });
   // The index arrives in line order: the default order needs no sort (it runs at every streamed revision).
   if (state.sort === "line" && !state.desc && inLineOrder(rows)) return rows;
