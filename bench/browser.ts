@@ -515,7 +515,7 @@ function table(results: readonly Result[]): string {
   }
   lines.push(
     // The Long Tasks API reports tasks of 50 ms or more only: 0 means none was seen.
-    `- longest main-thread task under ${GOALS.longest_task_ms} ms: ${verdict(worst((r) => r.longest_task_ms) < GOALS.longest_task_ms)} (${worst((r) => r.longest_task_ms) === 0 ? "no task of 50 ms or more" : `worst ${worst((r) => r.longest_task_ms)} ms, ${results.reduce((n, r) => n + r.long_tasks, 0)} such tasks`} from the drop to the end of the searches)`,
+    `- longest main-thread task under ${GOALS.longest_task_ms} ms: ${verdict(worst((r) => r.longest_task_ms) < GOALS.longest_task_ms)} (${worst((r) => r.longest_task_ms) === 0 ? "no task of 50 ms or more" : `worst ${worst((r) => r.longest_task_ms)} ms, ${results.reduce((n, r) => n + r.long_tasks, 0)} such task(s)`} from the drop to the end of the searches)`,
     `- data worker memory under ${GOALS.worker_memory_fraction * 100}% of the file: ${verdict(worst((r) => r.data_worker_peak_fraction_of_file) < GOALS.worker_memory_fraction)} (worst ${(worst((r) => r.data_worker_peak_fraction_of_file) * 100).toFixed(1)}%; the whole renderer, page + data worker + pool, peaked at ${Math.round(worst((r) => r.renderer_peak_fraction_of_file) * 100)}% above its start)`,
   );
   if (small) {
