@@ -15,6 +15,7 @@ import { RunMetricsPanel } from "@/features/run/RunMetricsPanel";
 import { marksIn, reportScope } from "@/features/run/report-scope";
 import { SummaryBand } from "@/features/run/SummaryBand";
 import { TriagePanel } from "@/features/run/TriagePanel";
+import { comparableRuns } from "@/hooks/comparable-runs";
 import {
   type ProgressStore,
   samplesList,
@@ -44,7 +45,6 @@ import styles from "./Inspector.module.css";
 import {
   activeCause,
   breakdownScope,
-  comparableRuns,
   compareLink,
   folderFileFilter,
   hasFixedByMap,

@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import {
   activeCause,
   callsInItems,
-  comparableRuns,
   compareLink,
   folderFileFilter,
   hasFixedByMap,
@@ -304,52 +303,7 @@ describe("the link to /compare", () => {
       "/compare?tab=whatif&sample=d2&line=4&a=d2&b=d1",
     );
     expect(compareLink(null, null, "d1", ["d1", "d2"])).toBe("/compare?a=d1&b=d2");
-  });
-
-  it("offers as run B a file of the same task rows, then of a server in common, never another server's run", () => {
-    const file = (id: string, servers: string[], paired_inputs: string | null = null, paired_rows = 5) => ({
-      id,
-      ref: `served:${id}`,
-      paired_inputs,
-      paired_rows,
-      servers,
-      indexed: servers.length > 0 || id === "no-server",
-    });
-    const wa = ["workplace_assistant"];
-    const sets = [
-      file("wa-http", wa),
-      file("calendar", ["calendar"]),
-      file("unread", []),
-      file("wa-mcp", ["calendar", "workplace_assistant"]),
-      file("tasks-twin", ["x"], "i1"),
-    ];
-    // Another server's run is left out; a file whose rows are not read yet may be either: after the sure one.
-    expect(comparableRuns(sets[0] ?? null, sets)).toEqual([
-      "served:wa-http",
-      "served:wa-mcp",
-      "served:unread",
-    ]);
-    // Paired with the same task rows: the likeliest B of all, whatever its servers.
-    const shown = file("x", ["y"], "i1");
-    expect(comparableRuns(shown, [shown, ...sets])[1]).toBe("served:tasks-twin");
-    // The one inputs file open, every file's pairing whether its rows matched or not: not the same tasks.
-    const unmatched = file("calendar-run", ["calendar"], "i1", 0);
-    expect(comparableRuns(unmatched, [unmatched, file("wa-run", wa, "i1")])).toEqual(["served:calendar-run"]);
-    // A run whose rows no server verifies (calendar without its config) is not a workplace run's B, nor the
-    // reverse; two such runs may be (two harnesses of one unported server).
-    const noServer = file("no-server", []);
-    expect(comparableRuns(sets[0] ?? null, [sets[0]!, noServer])).toEqual(["served:wa-http"]);
-    expect(comparableRuns(noServer, [noServer, sets[0]!])).toEqual(["served:no-server"]);
-    const twin = { ...file("no-server-2", []), indexed: true };
-    expect(comparableRuns(noServer, [noServer, twin])).toEqual(["served:no-server", "served:no-server-2"]);
-    // A run of one server beside other servers' runs only: B is A, the one to change.
-    expect(
-      compareLink(
-        "served:calendar",
-        null,
-        "served:calendar",
-        comparableRuns(sets[1] ?? null, [sets[0]!, sets[1]!]),
-      ),
-    ).toBe("/compare?a=served%3Acalendar&b=served%3Acalendar");
+    // The only run offered is the shown one: B is A, the one to change (never the bundled pair).
+    expect(compareLink(null, null, "d1", ["d1"])).toBe("/compare?a=d1&b=d1");
   });
 });

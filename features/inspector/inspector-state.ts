@@ -349,38 +349,6 @@ export function repairLink(file: string, harness: string): string {
 }
 
 /**
- * The open rollouts files a /compare link may pair with the shown one as run B, the likeliest first: runs of
- * the same task rows, then of a verifying server in common (its rows' servers), then those nothing tells
- * apart (rows not read yet, or neither with a verifying server); a file whose rows go to other servers, or
- * to none where the shown one's go to one, is another experiment, never offered.
- */
-type RunFile = Pick<DatasetSummary, "id" | "paired_inputs" | "paired_rows" | "servers" | "indexed">;
-
-export function comparableRuns(
-  shown: RunFile | null,
-  sets: readonly (RunFile & Pick<DatasetSummary, "ref">)[],
-): string[] {
-  const score = (candidate: RunFile): number => {
-    if (shown === null) return 0;
-    // Task rows both runs paired rows with (a lone inputs file is every file's pairing, matched or not).
-    const sameTasks =
-      candidate.paired_inputs !== null &&
-      candidate.paired_inputs === shown.paired_inputs &&
-      candidate.paired_rows > 0 &&
-      shown.paired_rows > 0;
-    if (sameTasks) return 2;
-    if (!shown.indexed || !candidate.indexed) return 0;
-    if (shown.servers.length === 0 && candidate.servers.length === 0) return 0;
-    return candidate.servers.some((server) => shown.servers.includes(server)) ? 1 : -1;
-  };
-  return sets
-    .map((set, at) => ({ ref: set.ref, score: set.id === shown?.id ? 3 : score(set), at }))
-    .filter((candidate) => candidate.score >= 0)
-    .sort((x, y) => y.score - x.score || x.at - y.at)
-    .map((candidate) => candidate.ref);
-}
-
-/**
  * /compare for what the inspector shows: the harness what-if of the open rollout (`file`: a sample's name or
  * a dataset id), and the shown rollouts file as the runs' A, the next open one as B (the same file when it
  * is the only one: B is then the one to change, never an unrelated bundled pair).

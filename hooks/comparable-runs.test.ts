@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { comparableRuns } from "./comparable-runs";
+
+describe("comparableRuns", () => {
+  it("offers as run B a file of the same task rows, then of a server in common, never another server's run", () => {
+    const file = (id: string, servers: string[], paired_inputs: string | null = null, paired_rows = 5) => ({
+      id,
+      ref: `served:${id}`,
+      paired_inputs,
+      paired_rows,
+      servers,
+      indexed: servers.length > 0 || id === "no-server",
+    });
+    const wa = ["workplace_assistant"];
+    const sets = [
+      file("wa-http", wa),
+      file("calendar", ["calendar"]),
+      file("unread", []),
+      file("wa-mcp", ["calendar", "workplace_assistant"]),
+      file("tasks-twin", ["x"], "i1"),
+    ];
+    // Another server's run is left out; a file whose rows are not read yet may be either: after the sure one.
+    expect(comparableRuns(sets[0] ?? null, sets)).toEqual([
+      "served:wa-http",
+      "served:wa-mcp",
+      "served:unread",
+    ]);
+    // Paired with the same task rows: the likeliest B of all, whatever its servers.
+    const shown = file("x", ["y"], "i1");
+    expect(comparableRuns(shown, [shown, ...sets])[1]).toBe("served:tasks-twin");
+    // The one inputs file open, every file's pairing whether its rows matched or not: not the same tasks.
+    const unmatched = file("calendar-run", ["calendar"], "i1", 0);
+    expect(comparableRuns(unmatched, [unmatched, file("wa-run", wa, "i1")])).toEqual(["served:calendar-run"]);
+    // A run whose rows no server verifies (calendar without its config) is not a workplace run's B, nor the
+    // reverse; two such runs may be (two harnesses of one unported server).
+    const noServer = file("no-server", []);
+    expect(comparableRuns(sets[0] ?? null, [sets[0]!, noServer])).toEqual(["served:wa-http"]);
+    expect(comparableRuns(noServer, [noServer, sets[0]!])).toEqual(["served:no-server"]);
+    const twin = { ...file("no-server-2", []), indexed: true };
+    expect(comparableRuns(noServer, [noServer, twin])).toEqual(["served:no-server", "served:no-server-2"]);
+    // A run of one server beside other servers' runs only: offered none but itself (B is then A, the one to change).
+    expect(comparableRuns(sets[1] ?? null, [sets[0]!, sets[1]!])).toEqual(["served:calendar"]);
+    // Two runs no server verifies here, each paired with rows of its own task file (Gym's abstention and
+    // arc_agi examples in one folder): two experiments.
+    const abstention = { ...file("abstention", [], "i-abstention"), indexed: true };
+    const arc = { ...file("arc_agi", [], "i-arc"), indexed: true };
+    expect(comparableRuns(abstention, [abstention, arc])).toEqual(["served:abstention"]);
+    // Nor one of them beside a run with no rows paired: nothing tells those apart.
+    const unpaired = { ...file("unpaired", [], null, 0), indexed: true };
+    expect(comparableRuns(abstention, [abstention, unpaired])).toEqual([
+      "served:abstention",
+      "served:unpaired",
+    ]);
+  });
+});
