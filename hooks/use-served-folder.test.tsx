@@ -7,17 +7,23 @@ const fake = vi.hoisted(() => ({
   session: null as { datasets: { id: string }[] } | null,
   read: vi.fn(async (): Promise<boolean> => true),
   marked: vi.fn(),
+  servedTab: false,
 }));
 vi.mock("./data", () => ({
   useSession: () => fake.session,
   useLoad: () => ({ loadFolder: vi.fn(), error: null }),
 }));
-vi.mock("./served", () => ({ readServedFolder: fake.read, markServed: fake.marked }));
+vi.mock("./served", () => ({
+  readServedFolder: fake.read,
+  markServed: fake.marked,
+  servedFolder: () => fake.servedTab,
+}));
 
 beforeEach(() => {
   fake.session = null;
   fake.read.mockReset().mockResolvedValue(true);
   fake.marked.mockReset();
+  fake.servedTab = false;
 });
 
 describe("useServedFolder", () => {
@@ -37,6 +43,22 @@ describe("useServedFolder", () => {
     expect(renderHook(() => useServedFolder(true)).result.current.reading).toBe(false);
     expect(fake.read).not.toHaveBeenCalled();
     expect(fake.marked).not.toHaveBeenCalled();
+  });
+
+  it("reads the folder of a tab that shows it for an address typed there (no served file named), not once it holds files", async () => {
+    fake.servedTab = true;
+    const { result } = renderHook(() => useServedFolder(false));
+    expect(result.current.reading).toBe(true);
+    expect(result.current.forTab).toBe(true);
+    await waitFor(() => expect(result.current.reading).toBe(false));
+    expect(fake.read).toHaveBeenCalledTimes(1);
+    // Reached from the inspector, the worker holds the folder's files: nothing is read again.
+    fake.session = { datasets: [{ id: "d-1" }] };
+    expect(renderHook(() => useServedFolder(false)).result.current.reading).toBe(false);
+    expect(fake.read).toHaveBeenCalledTimes(1);
+    // A link that names a served file, on a fresh page: read for the link, not for the tab.
+    fake.session = null;
+    expect(renderHook(() => useServedFolder(true)).result.current.forTab).toBe(false);
   });
 
   it("says why the folder could not be read, and leaves the tab unmarked", async () => {

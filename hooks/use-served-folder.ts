@@ -1,27 +1,35 @@
 "use client";
 import { useEffect, useRef, useState } from "react";
 import { useLoad, useSession } from "./data";
-import { markServed, readServedFolder } from "./served";
+import { markServed, readServedFolder, servedFolder } from "./served";
 
 export interface ServedFolderRead {
   /** The served folder is being read: what the page's links name in it is not there yet. */
   readonly reading: boolean;
+  /** It is read because the tab shows it, no file of it named: the page chooses what to show of it. */
+  readonly forTab: boolean;
   /** Why it could not be read, or null. */
   readonly error: string | null;
 }
 
 /**
  * For a page other than the inspector (/compare, /live) whose URL names files of the folder `cli view` serves
- * by their paths (`named`, worker/protocol servedRef): a reload or a link opened in a new tab starts with a
- * worker that holds nothing, so the folder is read from the server, once, as the inspector reads it. A page
- * reached from the inspector reads nothing: the served folder is open there, or the user opened other files,
- * which a link must not replace (its served files are then said not to be open).
+ * by their paths (`named`, worker/protocol servedRef), or opened in a tab that shows that folder (the page's
+ * address typed there): a reload, a typed address or a link opened in a new tab starts with a worker that
+ * holds nothing, so the folder is read from the server, once, as the inspector reads it. A page reached from
+ * the inspector reads nothing: the served folder is open there, or the user opened other files, which a link
+ * must not replace (its served files are then said not to be open).
  */
 export function useServedFolder(named: boolean): ServedFolderRead {
   const session = useSession();
   const { loadFolder, error: loadError } = useLoad();
   const empty = session === null || session.datasets.length === 0;
-  const [reading, setReading] = useState(named && empty);
+  // Decided once, on the client (the server renders nothing of the tab).
+  const [start] = useState(() => {
+    const tab = servedFolder();
+    return { read: (named || tab) && empty, forTab: !named && tab && empty };
+  });
+  const [reading, setReading] = useState(start.read);
   const [error, setError] = useState<string | null>(null);
   const started = useRef(false);
   useEffect(() => {
@@ -33,5 +41,5 @@ export function useServedFolder(named: boolean): ServedFolderRead {
       .catch((failure: unknown) => setError(failure instanceof Error ? failure.message : String(failure)))
       .finally(() => setReading(false));
   }, [reading, loadFolder]);
-  return { reading, error: error ?? loadError };
+  return { reading, forTab: start.forTab, error: error ?? loadError };
 }

@@ -1,11 +1,11 @@
 "use client";
 import Link from "next/link";
-import { useMemo } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import { DropTarget } from "@/components/Loader";
 import { SubPageBrand } from "@/components/SubPageBrand";
 import shell from "@/components/subpage.module.css";
 import topbar from "@/components/topbar.module.css";
-import type { useSamples } from "@/hooks/data";
+import { type useSamples, useSession } from "@/hooks/data";
 import { servedReadErrorText } from "@/hooks/served";
 import { useServedFolder } from "@/hooks/use-served-folder";
 import { repeatsText } from "@/lib/compare";
@@ -24,7 +24,16 @@ import {
 import { type Opened, sidePatch } from "./page-state";
 import { RepairResult, ServerEditor } from "./RepairPanel";
 import { CompareSummaryBand, PairTable, PairToolbar, selectPairs, TaskTable } from "./RunsView";
-import { NO_INPUTS, namesServedFiles, repairFileOf, whatIfFileOf } from "./state";
+import {
+  DEFAULT_A,
+  DEFAULT_B,
+  folderPair,
+  inspectorHref,
+  NO_INPUTS,
+  namesServedFiles,
+  repairFileOf,
+  whatIfFileOf,
+} from "./state";
 import type { CompareTab } from "./types";
 import { useCompareState } from "./url";
 import { useComparePage } from "./use-compare-page";
@@ -41,11 +50,24 @@ export function ComparePage() {
   const { state, setState, samples, opener, choices, inputChoices, openFiles, inputsFor, onDrop } =
     useComparePage();
 
-  // A link naming the served folder's files by path, opened afresh: they are there once the folder is read.
+  // A link naming the served folder's files by path opened afresh, or the address typed in a tab that shows
+  // the served folder: its files are there once the folder is read.
   const served = useServedFolder(namesServedFiles(state));
+  // Opened with no run named in a tab that shows the folder: its runs, as the inspector's link pairs them.
+  const session = useSession();
+  const choosing = useRef(served.forTab && state.a === DEFAULT_A && state.b === DEFAULT_B);
+  const pair =
+    choosing.current && !served.reading && served.error === null ? folderPair(session?.datasets ?? []) : null;
+  useEffect(() => {
+    if (!choosing.current || served.reading || pair === "pending") return;
+    // Chosen once (a folder without a run, or one that could not be read, keeps the bundled pair).
+    choosing.current = false;
+    if (pair !== null) setState(pair);
+  }, [pair, served.reading, setState]);
   // A list that could not be fetched offers no sample; the files opened here still compare. No file is
-  // asked for while the served folder is read.
-  const samplesReady = served.reading ? undefined : (samples.data ?? (samples.isError ? [] : undefined));
+  // asked for while the served folder is read, nor before its runs are chosen.
+  const waiting = served.reading || pair === "pending";
+  const samplesReady = waiting ? undefined : (samples.data ?? (samples.isError ? [] : undefined));
   const tabProps: TabProps = { choices, inputChoices, samplesReady, openFiles, inputsFor };
   return (
     <DropTarget onFiles={(files) => void onDrop(files)}>
@@ -68,7 +90,10 @@ export function ComparePage() {
             ))}
           </nav>
           <div className={topbar.topbarActions}>
-            <Link className={`button-small ${styles.navLink}`} href="/">
+            <Link
+              className={`button-small ${styles.navLink}`}
+              href={inspectorHref(state, session?.datasets ?? [])}
+            >
               ← Inspector
             </Link>
           </div>

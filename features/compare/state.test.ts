@@ -5,6 +5,8 @@ import { z } from "zod";
 import { pairedInputsSample, SampleSchema } from "@/hooks/samples";
 import {
   DEFAULT_COMPARE_STATE,
+  folderPair,
+  inspectorHref,
   NO_INPUTS,
   parseCompareState,
   parseToolList,
@@ -100,5 +102,46 @@ describe("compare URL state", () => {
     expect(resolveInputs(null, "workplace-noecho.jsonl", parsed)).toBe("workplace_materialized_inputs.jsonl");
     expect(resolveInputs(NO_INPUTS, "workplace-noecho.jsonl", parsed)).toBeNull();
     expect(resolveInputs("mine.jsonl", "workplace-noecho.jsonl", parsed)).toBe("mine.jsonl");
+  });
+});
+
+describe("the inspector and the served folder from /compare", () => {
+  const held = (id: string, patch: Partial<Parameters<typeof folderPair>[0][number]> = {}) => ({
+    id,
+    ref: `served:${id}`,
+    kind: "rollouts" as const,
+    problem: null,
+    indexed: true,
+    paired_inputs: null,
+    paired_rows: 0,
+    servers: ["workplace_assistant"],
+    ...patch,
+  });
+  const state = (query: string) => parseCompareState(new URLSearchParams(query));
+
+  it("goes back to the file the view is about when the inspector holds it, else to the inspector as it is", () => {
+    const files = [held("d1"), held("d2"), held("i1", { kind: "inputs" })];
+    expect(inspectorHref(state("a=d2&b=d1"), files)).toBe("/?file=served%3Ad2");
+    expect(inspectorHref(state("a=served:d1&b=d2"), files)).toBe("/?file=served%3Ad1");
+    // The what-if's rollout, at its line; the repaired file.
+    expect(inspectorHref(state("tab=whatif&sample=d1&line=7"), files)).toBe("/?file=served%3Ad1&line=7");
+    expect(inspectorHref(state("tab=repair&r=d2"), files)).toBe("/?file=served%3Ad2");
+    // A bundled sample, an inputs file, a file the inspector does not hold.
+    expect(inspectorHref(state(""), files)).toBe("/");
+    expect(inspectorHref(state("a=i1"), files)).toBe("/");
+    expect(inspectorHref(state("a=d9"), files)).toBe("/");
+  });
+
+  it("compares a served folder's first run with the run the inspector would offer, once every file is indexed", () => {
+    const calendar = held("calendar", { servers: ["calendar"] });
+    expect(folderPair([calendar, held("wa-http"), held("cal-mcp", { servers: ["calendar"] })])).toEqual({
+      a: "served:calendar",
+      b: "served:cal-mcp",
+    });
+    // A run with no comparable one is compared with itself (B is the one to change).
+    expect(folderPair([calendar, held("wa-http")])).toEqual({ a: "served:calendar", b: "served:calendar" });
+    expect(folderPair([calendar, held("wa-http", { indexed: false })])).toBe("pending");
+    // No run to compare: a file with a problem, task rows only.
+    expect(folderPair([held("csv", { problem: "a CSV" }), held("i1", { kind: "inputs" })])).toBeNull();
   });
 });

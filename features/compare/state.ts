@@ -4,7 +4,9 @@
  * `?tab=whatif&sample=<file>&line=12`, `?tab=repair&r=<file>&harness=hermes-legacy`.
  */
 
+import { comparableRuns } from "@/hooks/comparable-runs";
 import { pairedInputsSample, type Sample } from "@/hooks/samples";
+import type { DatasetSummary } from "@/hooks/types";
 import { HARNESSES, type HarnessId } from "@/lib/harness";
 import type { Policy } from "@/lib/identity/types";
 import { servedPathOf } from "@/worker/protocol";
@@ -171,4 +173,46 @@ export function parseToolList(text: string): string[] {
         .filter((t) => t !== ""),
     ),
   ];
+}
+
+type HeldFile = Pick<
+  DatasetSummary,
+  "id" | "ref" | "kind" | "problem" | "indexed" | "paired_inputs" | "paired_rows" | "servers"
+>;
+
+/**
+ * "← Inspector": back to the file this view is about (the runs' A, the what-if's file at its line, the
+ * repaired file) when the inspector holds it, else the inspector as it is (a bundled sample, a file opened
+ * here only).
+ */
+export function inspectorHref(
+  state: CompareState,
+  held: readonly Pick<HeldFile, "id" | "ref" | "kind">[],
+): string {
+  const [file, line] =
+    state.tab === "whatif"
+      ? [state.sample, state.line]
+      : state.tab === "repair"
+        ? [repairFileOf(state), null]
+        : [state.a, null];
+  const shown = held.find((set) => set.kind === "rollouts" && (set.id === file || set.ref === file));
+  if (shown === undefined) return "/";
+  const params = new URLSearchParams({ file: shown.ref });
+  if (line !== null) params.set("line", String(line));
+  return `/?${params.toString()}`;
+}
+
+/**
+ * The runs a tab showing a served folder compares when /compare is opened there with none named (its
+ * address typed): the folder's first rollouts file as A, as the inspector shows it first, and the likeliest
+ * B the inspector's link would offer (hooks/comparable-runs); "pending" until every file is indexed (the offer
+ * reads their rows' servers), null when the folder holds no run.
+ */
+export function folderPair(held: readonly HeldFile[]): { a: string; b: string } | "pending" | null {
+  const runs = held.filter((set) => set.kind === "rollouts" && set.problem === null);
+  const first = runs[0];
+  if (first === undefined) return null;
+  if (runs.some((set) => !set.indexed)) return "pending";
+  const b = comparableRuns(first, runs).find((ref) => ref !== first.ref) ?? first.ref;
+  return { a: first.ref, b };
 }
