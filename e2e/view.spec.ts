@@ -413,11 +413,32 @@ test("the address bar of a served tab, opened in another tab, shows the same fil
     await expect(page.locator("[data-picker=compare-a] [data-loaded]")).toBeVisible();
     await page.getByRole("link", { name: "← Inspector" }).click();
     await waitReady(page);
+    // Back on the file compared as A (it landed on the folder's first file).
+    await expect(page).toHaveURL(/file=served%3Adata%2Fsecond_rollouts\.jsonl/);
+    await expect(page.locator("[data-dataset='data/second_rollouts.jsonl']")).toHaveClass(/fileChipOn/);
   }
   await page.getByTestId("compare-link").click();
   await page.getByRole("tab", { name: "Compare runs" }).click();
   const offered = await page.locator("[data-picker=compare-a] select option").allTextContents();
   expect(offered.filter((text) => text.includes("second_rollouts.jsonl"))).toHaveLength(1);
+});
+
+test("/compare typed in a served tab compares the folder's runs, not the bundled samples", async ({
+  page,
+}) => {
+  const copy = gymFolderCopy("typed-compare-run", "example_multi_step");
+  cpSync(path.join(copy, "data/example_rollouts.jsonl"), path.join(copy, "data/second_rollouts.jsonl"));
+  await page.goto((await startView(copy)).toString());
+  await waitReady(page);
+  // The address typed: a new page, its worker holds nothing; the tab shows the served folder.
+  await page.goto(new URL("/compare", page.url()).toString());
+  // The folder's first run as A, the run of the same task rows as B (the inspector's link offers the same).
+  await expect(page).toHaveURL(/a=served%3Adata%2Fexample_rollouts\.jsonl/);
+  await expect(page).toHaveURL(/b=served%3Adata%2Fsecond_rollouts\.jsonl/);
+  await expect(page.locator("[data-picker=compare-a] [data-loaded]")).toBeVisible();
+  const offered = await page.locator("[data-picker=compare-b] select option").allTextContents();
+  expect(offered.some((text) => text.includes("second_rollouts.jsonl"))).toBe(true);
+  await expect(page.getByTestId("compare-summary")).toContainText("pairs");
 });
 
 test("files opened in a served tab replace the folder there: a reload reopens them, not the folder", async ({

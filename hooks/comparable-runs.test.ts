@@ -45,11 +45,12 @@ describe("comparableRuns", () => {
     const abstention = { ...file("abstention", [], "i-abstention"), indexed: true };
     const arc = { ...file("arc_agi", [], "i-arc"), indexed: true };
     expect(comparableRuns(abstention, [abstention, arc])).toEqual(["served:abstention"]);
-    // Nor one of them beside a run with no rows paired: nothing tells those apart.
+    // Nor beside a run with no rows paired (Gym's biomnibench_da example): its tasks are not known to be these.
     const unpaired = { ...file("unpaired", [], null, 0), indexed: true };
-    expect(comparableRuns(abstention, [abstention, unpaired])).toEqual([
-      "served:abstention",
-      "served:unpaired",
-    ]);
+    expect(comparableRuns(abstention, [abstention, unpaired])).toEqual(["served:abstention"]);
+    // Two runs whose rows no inputs file matched (one lone inputs file is both files' pairing): nothing tells
+    // them apart.
+    const lone = (id: string) => ({ ...file(id, [], "i-lone", 0), indexed: true });
+    expect(comparableRuns(lone("h1"), [lone("h1"), lone("h2")])).toEqual(["served:h1", "served:h2"]);
   });
 });

@@ -6,9 +6,13 @@ type RunFile = Pick<DatasetSummary, "id" | "paired_inputs" | "paired_rows" | "se
  * The open rollouts files a /compare link may pair with the shown one as run B, the likeliest first: runs of
  * the same task rows, then of a verifying server in common (its rows' servers), then those nothing tells
  * apart (rows not read yet, or neither with a verifying server); a file whose rows go to other servers, or
- * to none where the shown one's go to one, or (neither verified here) paired with other task rows, is another
- * experiment, never offered.
+ * to none where the shown one's go to one, or (neither verified here) either paired with rows of a task file
+ * the other did not pair with, is another experiment, never offered.
  */
+function pairedWithRows(run: RunFile): boolean {
+  return run.paired_inputs !== null && run.paired_rows > 0;
+}
+
 export function comparableRuns(
   shown: RunFile | null,
   sets: readonly (RunFile & Pick<DatasetSummary, "ref">)[],
@@ -23,13 +27,10 @@ export function comparableRuns(
       shown.paired_rows > 0;
     if (sameTasks) return 2;
     if (!shown.indexed || !candidate.indexed) return 0;
-    // Both paired with rows, of other task files: with no verifying server in common, another experiment.
-    const otherTasks =
-      candidate.paired_inputs !== null &&
-      shown.paired_inputs !== null &&
-      candidate.paired_rows > 0 &&
-      shown.paired_rows > 0;
-    if (shown.servers.length === 0 && candidate.servers.length === 0) return otherTasks ? -1 : 0;
+    // Neither verified here: only rows paired with the same task file say two runs are of one experiment;
+    // either paired with rows of its own task file, they are not (Gym's example folders, one environment each).
+    if (shown.servers.length === 0 && candidate.servers.length === 0)
+      return pairedWithRows(shown) || pairedWithRows(candidate) ? -1 : 0;
     return candidate.servers.some((server) => shown.servers.includes(server)) ? 1 : -1;
   };
   return sets

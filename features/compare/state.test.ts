@@ -112,6 +112,8 @@ describe("the inspector and the served folder from /compare", () => {
     kind: "rollouts" as const,
     problem: null,
     indexed: true,
+    rows: 5,
+    rewarded: 5,
     paired_inputs: null,
     paired_rows: 0,
     servers: ["workplace_assistant"],
@@ -141,6 +143,14 @@ describe("the inspector and the served folder from /compare", () => {
     // A run with no comparable one is compared with itself (B is the one to change).
     expect(folderPair([calendar, held("wa-http")])).toEqual({ a: "served:calendar", b: "served:calendar" });
     expect(folderPair([calendar, held("wa-http", { indexed: false })])).toBe("pending");
+    // Rows still being verified: how many each paired is not counted whole yet.
+    expect(folderPair([calendar, held("wa-http", { rewarded: 2 })])).toBe("pending");
+    // Two runs paired with rows of their own task files, no server verifying either: each is its own B.
+    const own = (id: string) => held(id, { servers: [], paired_inputs: `i-${id}`, paired_rows: 5 });
+    expect(folderPair([own("abstention"), own("arc_agi")])).toEqual({
+      a: "served:abstention",
+      b: "served:abstention",
+    });
     // No run to compare: a file with a problem, task rows only.
     expect(folderPair([held("csv", { problem: "a CSV" }), held("i1", { kind: "inputs" })])).toBeNull();
   });

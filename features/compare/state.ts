@@ -177,7 +177,16 @@ export function parseToolList(text: string): string[] {
 
 type HeldFile = Pick<
   DatasetSummary,
-  "id" | "ref" | "kind" | "problem" | "indexed" | "paired_inputs" | "paired_rows" | "servers"
+  | "id"
+  | "ref"
+  | "kind"
+  | "problem"
+  | "indexed"
+  | "rewarded"
+  | "rows"
+  | "paired_inputs"
+  | "paired_rows"
+  | "servers"
 >;
 
 /**
@@ -205,14 +214,15 @@ export function inspectorHref(
 /**
  * The runs a tab showing a served folder compares when /compare is opened there with none named (its
  * address typed): the folder's first rollouts file as A, as the inspector shows it first, and the likeliest
- * B the inspector's link would offer (hooks/comparable-runs); "pending" until every file is indexed (the offer
- * reads their rows' servers), null when the folder holds no run.
+ * B the inspector's link would offer (hooks/comparable-runs); "pending" until every run's rewards are in (the
+ * offer reads their rows' servers and how many rows each paired, which the rewards pass counts whole: Gym's
+ * example rollouts pair by equal input, not by index), null when the folder holds no run.
  */
 export function folderPair(held: readonly HeldFile[]): { a: string; b: string } | "pending" | null {
   const runs = held.filter((set) => set.kind === "rollouts" && set.problem === null);
   const first = runs[0];
   if (first === undefined) return null;
-  if (runs.some((set) => !set.indexed)) return "pending";
+  if (runs.some((set) => !set.indexed || set.rewarded < set.rows)) return "pending";
   const b = comparableRuns(first, runs).find((ref) => ref !== first.ref) ?? first.ref;
   return { a: first.ref, b };
 }
