@@ -43,7 +43,7 @@ describe("FilterBar", () => {
   it("a flag chip shows whether its clause is in the filter, and a click toggles that clause", async () => {
     const { onFilter } = renderBar(formatFilter([flagClause("changed")]));
     const changed = screen.getByRole("button", { name: "reward changed" });
-    const zero = screen.getByRole("button", { name: "recorded ≤ 0" });
+    const zero = screen.getByRole("button", { name: "recorded ≤\u00a00" });
     expect(changed).toHaveAttribute("aria-pressed", "true");
     expect(zero).toHaveAttribute("aria-pressed", "false");
 
@@ -55,7 +55,7 @@ describe("FilterBar", () => {
 
   it("the zero chip counts zeros in the run view's reward setting: named so, and toggling that reward's clause", async () => {
     const { onFilter } = renderBar("recorded:..0", { reward: "contract" });
-    const zero = screen.getByRole("button", { name: "contract ≤ 0" });
+    const zero = screen.getByRole("button", { name: "contract ≤\u00a00" });
     // A recorded zero clause is not the contract chip's.
     expect(zero).toHaveAttribute("aria-pressed", "false");
     await userEvent.click(zero);

@@ -212,7 +212,9 @@ export const FolderTriage = memo(function FolderTriage({
             <tr>
               <th>file</th>
               <th className={styles.num}>rollouts</th>
-              <th className={styles.num}>{reward === "recorded" ? "recorded ≤ 0" : `≤ 0 under ${reward}`}</th>
+              <th className={styles.num}>
+                {reward === "recorded" ? "recorded ≤\u00a00" : `≤\u00a00 under ${reward}`}
+              </th>
               <th className={styles.num}>mean {reward}</th>
               {cause !== null && (
                 <th className={styles.num} title={ZERO_CAUSE_HINTS[cause]}>

@@ -61,7 +61,8 @@ export function flagClause(flag: FilterFlag, reward: Reward = "recorded"): Filte
 
 /** A chip's or tile's label: the zero one names the reward it counts in ("recorded ≤ 0", "contract ≤ 0"). */
 export function flagLabel(flag: FilterFlag, reward: Reward): string {
-  return flag === "zero" ? `${reward} ≤ 0` : FLAG_LABEL[flag];
+  // A no-break space: "≤" and "0" never part at a narrow tile's wrap.
+  return flag === "zero" ? `${reward} ≤\u00a00` : FLAG_LABEL[flag];
 }
 
 const FLAG_LABEL: Readonly<Record<Exclude<FilterFlag, "zero">, string>> = {
