@@ -523,7 +523,20 @@ test("a folder of several runs: the whole folder's answer sums them as `cli tria
   // Each file's line shows that file; the folder's answer stays.
   const swebench = whole.locator("[data-file='swebench/data/example_rollouts.jsonl']");
   await expect(swebench).toHaveAttribute("data-zero", "4");
+  // A short window: the file's own panels, below the folder's table, are brought into view.
+  await page.setViewportSize({ width: 1280, height: 560 });
+  await expect(page.getByTestId("file-section")).not.toBeInViewport();
   await swebench.getByRole("button").click();
+  // Its top at the list pane's top (clicking the row alone scrolls only the row into view).
+  const pane = page.locator("[data-testid=list-pane]");
+  await expect
+    .poll(async () => {
+      const section = await page.getByTestId("file-section").boundingBox();
+      const top = await pane.boundingBox();
+      return section === null || top === null ? null : Math.round(section.y - top.y);
+    })
+    .toBe(0);
+  await page.setViewportSize({ width: 1280, height: 720 });
   await expect(swebench.getByRole("button")).toHaveAttribute("aria-current", "true");
   await expect(page.getByTestId("triage")).toHaveAttribute("data-zero", "4");
   await expect(page.getByTestId("folder-triage-headline")).toHaveText(said[0] ?? "");

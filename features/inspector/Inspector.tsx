@@ -230,14 +230,17 @@ export function Inspector() {
   const chooseFile = useStableCallback((id: string) => setView({ file: refOf(id), line: null, call: null }));
   // A file of the folder opened from the whole folder's table: on its rollouts of the chosen cause (the
   // filter the folder's count is of), else without a cause clause (one chosen before does not linger).
-  const chooseFolderFile = useStableCallback((id: string, cause: ZeroCause | null) =>
+  // A file chosen in the whole folder's table: its own panels, below the table, are brought into view.
+  const fileSection = useRef<HTMLDivElement>(null);
+  const chooseFolderFile = useStableCallback((id: string, cause: ZeroCause | null) => {
     setView({
       file: refOf(id),
       f: folderFileFilter(view.f, cause, view.reward),
       line: null,
       call: null,
-    }),
-  );
+    });
+    requestAnimationFrame(() => fileSection.current?.scrollIntoView({ block: "start" }));
+  });
   const setFilterFromTop = useStableCallback((f: string) => setView({ f, line: null, call: null }));
   const onReward = useStableCallback((next: Reward) => setView((state) => switchReward(state, next)));
   const onCause = useStableCallback((cause: ZeroCause | null) =>
@@ -475,7 +478,7 @@ export function Inspector() {
             data-search-ms={searchDone ? search.data?.ms : undefined}
             data-search-first-ms={searchDone ? (search.data?.firstMs ?? undefined) : undefined}
           >
-            <section className={styles.listPane}>
+            <section className={styles.listPane} data-testid="list-pane">
               {stage >= 3 && (
                 <>
                   {folder && (
@@ -486,6 +489,17 @@ export function Inspector() {
                       onRole={(path, role) => void loader.setRole(path, role)}
                     />
                   )}
+                  {wholeFolder && (
+                    <FolderTriage
+                      view={wholeFolder}
+                      reward={view.reward}
+                      shown={dataset?.id ?? null}
+                      onFile={chooseFolderFile}
+                      stale={staleFiles}
+                      {...readAgain}
+                    />
+                  )}
+                  <div ref={fileSection} data-testid="file-section" />
                   {dataset.problem && (
                     // Above the run's panels: the file holds no rollout, and they have nothing to say.
                     <div className="banner banner-error" role="alert" data-testid="file-problem">
@@ -497,16 +511,6 @@ export function Inspector() {
                       Why-zero breakdown and run metrics once every reward is in ({dataset.rewarded} of{" "}
                       {dataset.rows}).
                     </p>
-                  )}
-                  {wholeFolder && (
-                    <FolderTriage
-                      view={wholeFolder}
-                      reward={view.reward}
-                      shown={dataset?.id ?? null}
-                      onFile={chooseFolderFile}
-                      stale={staleFiles}
-                      {...readAgain}
-                    />
                   )}
                   {runView && triageCounts && (
                     <TriagePanel
