@@ -225,6 +225,30 @@ describe("triageRollout", () => {
     expect(without?.what_if_map).toBeUndefined();
   });
 
+  it("counts a zero its map rescues where the verifier reads the calls instead of running them (example_multi_step)", () => {
+    // Gym's example line, its calls renamed to Hermes' older aliases (no provenance map) and its reward 0.
+    const dir = join(ROOT, "fixtures/gym-examples/resources_servers/example_multi_step/data");
+    const [first] = readFileSync(join(dir, "example_rollouts.jsonl"), "utf8").split("\n");
+    const [input] = readFileSync(join(dir, "example.jsonl"), "utf8").split("\n");
+    const value = JSON.parse(first ?? "");
+    for (const item of value.response.output)
+      if (item.type === "function_call") item.name = `mcp_example_multi_step_${item.name}`;
+    value.reward = 0;
+    const options = { server: "example_multi_step", input: JSON.parse(input ?? "") };
+    const t = triage(value, options);
+    // No call is refused (the verifier runs none): the end state is what differs, and the names are why.
+    expect(t?.cause).toBe("wrong_end_state");
+    expect(t?.sentence).toMatch(
+      /The names look like harness aliases: with a provenance map for its calls \(the hermes-legacy names it emitted\), it scores 1 \(harness what-if\)\.$/,
+    );
+    expect(t?.what_if_map).toBe("hermes-legacy");
+    // The harness's doing, not the task's: never grouped as the same failure on every rollout of a task.
+    expect(t?.signature).toBeNull();
+    const without = triage(value, { ...options, whatIf: false });
+    expect(without?.what_if_map).toBeUndefined();
+    expect(without?.signature).not.toBeNull();
+  });
+
   it("quotes calls that failed the same way once, naming each call", () => {
     const text = readFileSync(join(ROOT, "public/samples/compare-mcp-hermes-noprov.jsonl"), "utf8");
     const t = triage(JSON.parse(text.split("\n")[5]!));

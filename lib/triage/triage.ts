@@ -499,17 +499,25 @@ export function triageRollout(rollout: Rollout, options: TriageOptions = {}): Ro
         : zeroComponents.length > 0
           ? `The verifier scored 0 on ${zeroComponents.join(", ")}${judged.length > 0 ? `; ${judged.map((j) => `call #${j.index} ${j.why}`).join("; ")}` : ""}.`
           : `The verifier scored 0: ${evidence.explanation[0] ?? "no explanation"}${judged.length > 0 ? ` (${judged.map((j) => `call #${j.index} ${j.why}`).join("; ")})` : ""}`;
+  // A verifier that reads the calls rather than running them (example_multi_step) records no refused call:
+  // names no tool of the server knows end here, and the what-if says whether a map rescues them.
+  const hint = rescue === null ? "" : ` The names look like harness aliases: ${rescueText(rescue)}.`;
   return {
     ...base,
     cause: "wrong_end_state",
+    ...(rescue?.same ? { what_if_map: rescue.harness } : {}),
     differs,
     decisive: decisiveOf([], traces, judged),
     ...(traces.length > 0 ? { traces } : {}),
-    sentence,
-    signature: signatureOf(
-      "wrong_end_state",
-      traces.length > 0 ? traces.map((t) => `${t.table}.${t.key}.${t.column ?? t.what}`) : differs,
-    ),
+    sentence: `${sentence}${hint}`,
+    // Names a map rescues are the harness's doing, not the task's: never task_wide (as tool_failed's).
+    signature:
+      rescue !== null
+        ? null
+        : signatureOf(
+            "wrong_end_state",
+            traces.length > 0 ? traces.map((t) => `${t.table}.${t.key}.${t.column ?? t.what}`) : differs,
+          ),
   };
 }
 
