@@ -423,6 +423,19 @@ test("the address bar of a served tab, opened in another tab, shows the same fil
   expect(offered.filter((text) => text.includes("second_rollouts.jsonl"))).toHaveLength(1);
 });
 
+test("the address a served folder opens at reopens it in another tab", async ({ page, context }) => {
+  const copy = gymFolderCopy("first-address-run", "example_multi_step");
+  await page.goto((await startView(copy)).toString());
+  await waitReady(page);
+  // The file shown first is named by its path (with `name=` alone another tab found no file).
+  await expect(page).toHaveURL(/file=served%3Adata%2Fexample_rollouts\.jsonl/);
+  const other = await context.newPage();
+  await other.goto(page.url());
+  await waitReady(other);
+  await expect(other.locator("[data-dataset='data/example_rollouts.jsonl']")).toHaveClass(/fileChipOn/);
+  await other.close();
+});
+
 test("/compare typed in a served tab compares the folder's runs, not the bundled samples", async ({
   page,
 }) => {

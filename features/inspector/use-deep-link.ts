@@ -5,6 +5,7 @@ import type { PickedFolder } from "@/hooks/folder-files";
 import { bundledSample } from "@/hooks/samples";
 import type { DatasetSummary, Sample } from "@/hooks/types";
 import { isHiddenPath } from "@/lib/folder";
+import { servedPathOf } from "@/worker/protocol";
 import { sampleSources } from "./inspector-state";
 import type { SetView } from "./use-view-state";
 import {
@@ -98,7 +99,11 @@ export function useDeepLink(options: {
         return;
       }
     }
-    if (view.name !== dataset.name) setView({ name: dataset.name });
+    // A served folder's file shown by default is named by its path too (`file=served:…`): the address then
+    // reopens the folder in another tab, where `name=` alone found no file (the tab's files are its own).
+    const served = view.file === null && servedPathOf(dataset.ref) !== null;
+    if (view.name !== dataset.name || served)
+      setView(served ? { name: dataset.name, file: dataset.ref } : { name: dataset.name });
   }, [dataset, landing, view, setView]);
   const applySetAside = useCallback(() => {
     if (setAside === null || dataset === null) return;
