@@ -264,7 +264,10 @@ function RunsTab(props: TabProps) {
       )}
       {runs.data && state.a === state.b && aiName === biName && (
         <div className="banner" role="status" data-testid="same-run">
-          A and B are the same file: each rollout is compared with itself. Choose another run for B.
+          {runs.data.summary.pairs > 0
+            ? "A and B are the same file: each rollout is compared with itself."
+            : "A and B are the same file, and its rollouts carry nothing to pair them by, not even with themselves."}{" "}
+          Choose another run for B.
         </div>
       )}
       {runs.data && runs.data.summary.tasks_differ > 0 && (

@@ -170,7 +170,7 @@ function InputsLine({
           </option>
           {options.map((c) => (
             <option key={c.name} value={c.name} title={c.title}>
-              {c.label ?? c.name}
+              {optionText(c.label ?? c.name)}
             </option>
           ))}
         </select>
@@ -215,6 +215,20 @@ function InputsLine({
  * Pick a bundled sample or a loaded file; open a local one (with its materialized-inputs file, picked
  * together). Shows what was loaded, its line errors, and the inputs file the run uses.
  */
+/**
+ * The most characters a file's option shows (a select of `.pickerRow select`'s max-width at its monospace size):
+ * a longer path keeps its end, where the file's own name tells two runs of one folder apart
+ * ("run/workplace_assistant/data/example_rollo…" hid "_mcp.jsonl"); the whole path is the option's title.
+ */
+export const OPTION_CHARS = 54;
+
+export function optionText(label: string, max = OPTION_CHARS): string {
+  if (label.length <= max) return label;
+  const base = label.slice(label.lastIndexOf("/") + 1);
+  const tail = label.slice(-Math.min(Math.max(base.length, Math.ceil(max * 0.6)), max - 2));
+  return `${label.slice(0, max - 1 - tail.length)}…${tail}`;
+}
+
 export function FileSelect({
   label,
   value,
@@ -247,7 +261,7 @@ export function FileSelect({
         >
           {options.map((c) => (
             <option key={c.name} value={c.name} title={c.title}>
-              {c.label ?? c.name}
+              {optionText(c.label ?? c.name)}
             </option>
           ))}
         </select>

@@ -140,7 +140,18 @@ describe("the inspector and the served folder from /compare", () => {
       a: "served:calendar",
       b: "served:cal-mcp",
     });
-    // A run with no comparable one is compared with itself (B is the one to change).
+    // The first run that has a comparable one: a folder of several environments, one run each but two.
+    expect(
+      folderPair([
+        held("aviary", { servers: ["aviary"] }),
+        calendar,
+        held("cal-mcp", { servers: ["calendar"] }),
+      ]),
+    ).toEqual({
+      a: "served:calendar",
+      b: "served:cal-mcp",
+    });
+    // No run with a comparable one: the first with itself (B is the one to change).
     expect(folderPair([calendar, held("wa-http")])).toEqual({ a: "served:calendar", b: "served:calendar" });
     expect(folderPair([calendar, held("wa-http", { indexed: false })])).toBe("pending");
     // Rows still being verified: how many each paired is not counted whole yet.

@@ -213,8 +213,9 @@ export function inspectorHref(
 
 /**
  * The runs a tab showing a served folder compares when /compare is opened there with none named (its
- * address typed): the folder's first rollouts file as A, as the inspector shows it first, and the likeliest
- * B the inspector's link would offer (hooks/comparable-runs); "pending" until every run's rewards are in (the
+ * address typed): the first of its rollouts files (in the inspector's order) that another one compares with,
+ * as A, and the likeliest such B, as the inspector's link offers it (hooks/comparable-runs); else the first
+ * file with itself; "pending" until every run's rewards are in (the
  * offer reads their rows' servers and how many rows each paired, which the rewards pass counts whole: Gym's
  * example rollouts pair by equal input, not by index), null when the folder holds no run.
  */
@@ -223,6 +224,10 @@ export function folderPair(held: readonly HeldFile[]): { a: string; b: string } 
   const first = runs[0];
   if (first === undefined) return null;
   if (runs.some((set) => !set.indexed || set.rewarded < set.rows)) return "pending";
-  const b = comparableRuns(first, runs).find((ref) => ref !== first.ref) ?? first.ref;
-  return { a: first.ref, b };
+  // The first run another one compares with (Gym's folders hold one run each: most have none), else the first.
+  for (const run of runs) {
+    const b = comparableRuns(run, runs).find((ref) => ref !== run.ref);
+    if (b !== undefined) return { a: run.ref, b };
+  }
+  return { a: first.ref, b: first.ref };
 }
