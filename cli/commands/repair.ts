@@ -1,5 +1,5 @@
 /**
- * `repair FILE --harness H [--server S [--tools a,b,...]]... [--out OUT]`: derive provenance from an
+ * `repair FILE --harness H --server S [--tools a,b,...] [--server S2 [--tools ...]]... [--out OUT]`: derive provenance from an
  * exact alias map and write the repaired JSONL losslessly; the summary goes to stderr.
  */
 import { parseArgs } from "node:util";
@@ -14,7 +14,7 @@ import type { CommandIo } from "../io";
 import { namingFile, openFileStream } from "../open";
 import { writeOutput } from "../output";
 
-const HELP = `usage: npm run --silent cli -- repair FILE --harness H [--server S [--tools a,b,...]]... [--out OUT]
+const HELP = `usage: npm run --silent cli -- repair FILE --harness H --server S [--tools a,b,...] [--server S2 [--tools ...]]... [--out OUT]
 
 Derives mcp_tool_call_provenance for historical rollouts (those without a provenance map) from the
 exact alias map of harness H over the given MCP servers and their tools. A call is attributed only
