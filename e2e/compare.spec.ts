@@ -221,6 +221,20 @@ test.describe("repair", () => {
     await expect(page.getByTestId("repair-summary")).toHaveAttribute("data-repaired", "0");
     await expect(page.getByTestId("repair-nothing")).toContainText("Nothing to repair");
     await expect(page.getByTestId("repair-download")).toHaveCount(0);
+    // Bare names are no harness's aliases: no harness is offered instead.
+    await expect(page.getByTestId("repair-suggested")).toHaveCount(0);
+
+    // Hermes' older names repaired as Claude Code's: nothing, and the harness whose aliases they are is offered.
+    await page.goto(`/compare?tab=repair&r=${HERMES}&harness=claude-code`);
+    await page.getByTestId("repair-run").click();
+    await expect(page.getByTestId("repair-summary")).toHaveAttribute("data-repaired", "0");
+    await page.getByTestId("repair-suggested").and(page.locator("[data-harness=hermes-legacy]")).click();
+    // hermes-legacy is the default harness: the URL then names none.
+    await expect(page).not.toHaveURL(/harness=/);
+    await expect(page.getByTestId("repair-harness")).toHaveValue("hermes-legacy");
+    // And repaired under it at once.
+    await expect(page.getByTestId("repair-summary")).not.toHaveAttribute("data-repaired", "0");
+    await expect(page.getByTestId("repair-download")).toBeVisible();
 
     // A run whose rollouts all carry a map: nothing to derive, and the page says why (not the harness).
     await page.goto(`/compare?tab=repair&r=${CLAUDE}&harness=claude-code`);

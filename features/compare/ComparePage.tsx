@@ -452,7 +452,7 @@ function RepairTab(props: TabProps) {
             className="button-primary"
             disabled={!canRun || repair.pending}
             data-testid="repair-run"
-            onClick={run}
+            onClick={() => run()}
           >
             {repair.pending ? "Repairing…" : "Derive provenance"}
           </button>
@@ -466,6 +466,10 @@ function RepairTab(props: TabProps) {
         <section className={styles.section} data-testid="repair-result" data-file={repair.result.file}>
           <RepairResult
             view={repair.result}
+            onHarness={(harness) => {
+              setState({ harness }, { push: true });
+              run(harness);
+            }}
             stale={stale}
             downloading={download.pending}
             saved={download.saved}

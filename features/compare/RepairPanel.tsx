@@ -1,4 +1,6 @@
 "use client";
+import { Fragment } from "react";
+import { HARNESS_LABELS, type HarnessId } from "@/lib/harness";
 import { Reward, styles } from "./common";
 import type { RepairRolloutView, RepairView } from "./types";
 
@@ -150,6 +152,8 @@ interface RepairResultProps {
   saved: string | null;
   downloadError: string | null;
   onDownload(): void;
+  /** Repair under another harness (a suggested one). */
+  onHarness(harness: HarnessId): void;
 }
 
 export function RepairResult({
@@ -159,6 +163,7 @@ export function RepairResult({
   saved,
   downloadError,
   onDownload,
+  onHarness,
 }: RepairResultProps) {
   const before = view.rollouts.filter((r) => r.before === 1).length;
   const after = view.rollouts.filter((r) => r.after === 1).length;
@@ -180,7 +185,30 @@ export function RepairResult({
               alias of a known tool, so no <code>mcp_tool_call_provenance</code> map can be derived (calls
               with bare tool names, as over HTTP, need none)
               {view.skipped > 0 ? `; ${view.skipped} rollouts already carry a map` : ""}. Why each call was
-              left out is listed below; try another harness if the run was not made with this one.
+              left out is listed below
+              {view.suggested.length === 0 ? (
+                "; try another harness if the run was not made with this one."
+              ) : (
+                <>
+                  . Its names are another harness's aliases of these tools (inferred from the names: the
+                  harnesses named share them): repair under{" "}
+                  {view.suggested.map((harness, at) => (
+                    <Fragment key={harness}>
+                      {at === 0 ? "" : at === view.suggested.length - 1 ? " or " : ", "}
+                      <button
+                        type="button"
+                        className="button-small"
+                        onClick={() => onHarness(harness)}
+                        data-testid="repair-suggested"
+                        data-harness={harness}
+                      >
+                        {HARNESS_LABELS[harness]}
+                      </button>
+                    </Fragment>
+                  ))}
+                  .
+                </>
+              )}
             </p>
           )
         ) : (

@@ -143,6 +143,19 @@ describe("compare worker core", () => {
       expect(verifyRollout(repaired, { policy: "contract" }).reward).toBe(row?.after);
       expect(Object.keys(repaired.mcp_tool_call_provenance)).toEqual(row?.derived.map((d) => d.call_id));
     });
+    expect(view.suggested).toEqual([]);
+  });
+
+  it("repair under the wrong harness repairs nothing and names the harnesses whose aliases the names are", async () => {
+    // Hermes' older `mcp_S_T` names, repaired as if Claude Code (`mcp__S__T`) had written them.
+    const file = await load("compare-mcp-hermes-noprov.jsonl");
+    const server = serverTools().find((s) => s.name === "workplace_assistant");
+    const { view } = await repairFile(file, "claude-code", server ? [server] : []);
+    expect(view.repaired).toBe(0);
+    expect(view.suggested).toEqual(["hermes-legacy"]);
+    // Bare names (an HTTP run) are no harness's aliases: nothing to suggest.
+    const http = await repairFile(await load("compare-http.jsonl"), "claude-code", server ? [server] : []);
+    expect(http.view.suggested).toEqual([]);
   });
 
   describe("materialized inputs", () => {

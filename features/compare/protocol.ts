@@ -252,6 +252,8 @@ export interface RepairView {
   readonly file: string;
   readonly harness: HarnessId;
   readonly servers: readonly RepairServerInput[];
+  /** Nothing repaired: the other harnesses whose aliases of these servers' tools the calls' names are (inferred). */
+  readonly suggested: readonly HarnessId[];
   readonly summary_text: string;
   readonly repaired: number;
   readonly unchanged: number;

@@ -23,8 +23,10 @@ export function useRepairForm(file: CompareFileSummary | undefined, inputs: Inpu
   const servers = drafts ?? defaults ?? [];
   const parsed = useMemo(() => parseServers(servers), [servers]);
   const form = { file, inputs, harness, servers: parsed };
-  const run = () => {
-    if (file && inputs !== undefined) repair.run({ file, inputs, harness, servers: parsed });
+  /** Runs the repair, under `other` when given (a suggested harness chosen: the URL's lags a render). */
+  const run = (other?: HarnessId) => {
+    if (file && inputs !== undefined)
+      repair.run({ file, inputs, harness: other ?? harness, servers: parsed });
   };
   return {
     servers,
