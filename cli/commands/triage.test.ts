@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -333,6 +333,37 @@ describe("cli triage", () => {
       expect(row.error).toContain('ng_run "+config_paths=[');
       expect(row.error).toContain("configs/openenv_echo.yaml");
     }
+  });
+
+  it("a folder of several runs says which file holds the zeros, as the page's whole folder table", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "triage-by-file-"));
+    await cp(join(SERVERS, "example_multi_step"), join(dir, "example_multi_step"), { recursive: true });
+    await cp(join(SERVERS, "xlam_fc"), join(dir, "xlam_fc"), { recursive: true });
+    const io = memoryIo();
+    expect(await run([dir], io)).toBe(0);
+    const out = io.out().split("\n");
+    const at = out.indexOf("zeros by file (recorded ≤ 0):");
+    expect(at).toBeGreaterThan(0);
+    const [zeros, rollouts] =
+      /(\d+) of (\d+) rollouts recorded 0/
+        .exec(out[0] ?? "")
+        ?.slice(1)
+        .map(Number) ?? [];
+    const files = out.slice(at + 1, at + 3);
+    expect(files.map((line) => line.trim().split(/\s+/)[0])).toEqual([
+      "example_multi_step/data/example_rollouts.jsonl",
+      "xlam_fc/data/example_rollouts.jsonl",
+    ]);
+    // The files' zeros and rollouts add up to the headline's.
+    const counts = files.map(
+      (line) => /\s(\d+) of (\d+) rollouts, mean /.exec(line)?.slice(1).map(Number) ?? [],
+    );
+    expect(counts.reduce((n, [z = 0]) => n + z, 0)).toBe(zeros);
+    expect(counts.reduce((n, [, r = 0]) => n + r, 0)).toBe(rollouts);
+    // One file alone: no table (the headline is the file's).
+    const one = memoryIo();
+    expect(await run([join(dir, "xlam_fc")], one)).toBe(0);
+    expect(one.out()).not.toContain("zeros by file");
   });
 
   it("leaves out a line that is not JSON and says so", async () => {

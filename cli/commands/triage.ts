@@ -9,7 +9,7 @@ import { csvHeader, csvRow, jsonlRow } from "../../lib/export/csv";
 import { type LineKind, readLine, rowRewards, unparsedLine } from "../../lib/folder";
 import { type HarnessChoice, harnessFor, parseHarnessChoice } from "../../lib/harness";
 import type { JsonlItem } from "../../lib/jsonl";
-import { meanRewardsText, passAtKText, runMetrics, usageText } from "../../lib/metrics";
+import { MEAN_DECIMALS, meanRewardsText, passAtKText, runMetrics, usageText } from "../../lib/metrics";
 import {
   breakdownClauses,
   breakdownScopeText,
@@ -256,6 +256,7 @@ export function formatSummary(
   out.push(`counted apart (the recorded reward matches neither policy's recomputation):`);
   out.push(line("drift"));
   out.push(reproducedText(triage));
+  out.push(...byFileLines(rows, reward, options.runs));
   const m = runMetrics(
     kept.map((row) => metricsOf(row, options.runs?.get(row))),
     { reward },
@@ -268,6 +269,42 @@ export function formatSummary(
   );
   out.push(`tokens: ${usageText(m.usage)}`);
   return `${out.join("\n")}\n`;
+}
+
+/**
+ * A folder of several runs: each file's rollouts, zeros and mean in the reward setting, as the page's whole
+ * folder table lists them (which file holds the zeros), in the order the files were read.
+ */
+function byFileLines(
+  rows: readonly RunRow[],
+  reward: Reward,
+  runs: ReadonlyMap<RunRow, string> | undefined,
+): string[] {
+  if (runs === undefined) return [];
+  const byFile = new Map<string, RunRow[]>();
+  for (const row of rows) {
+    const file = runs.get(row);
+    if (file === undefined) continue;
+    const own = byFile.get(file);
+    if (own === undefined) byFile.set(file, [row]);
+    else own.push(row);
+  }
+  if (byFile.size < 2) return [];
+  const width = Math.max(...[...byFile.keys()].map((file) => file.length));
+  const out = [`zeros by file (${reward} ≤ 0):`];
+  for (const [file, own] of byFile) {
+    const triage = summarizeTriage(own, reward);
+    const mean = runMetrics(
+      own.map((row) => metricsOf(row, file)),
+      { reward },
+    ).mean[reward];
+    const scored = triage.scored < own.length ? ` of ${triage.scored} scored` : "";
+    const rescued = triage.fixed_by_map.lines.length;
+    out.push(
+      `  ${file.padEnd(width)}  ${String(triage.zero).padStart(6)} of ${own.length} rollouts${scored}, mean ${mean === null ? "n/a" : mean.toFixed(MEAN_DECIMALS)}${rescued > 0 ? `, ${rescued} a provenance map rescues` : ""}`,
+    );
+  }
+  return out;
 }
 
 /** The harness a rollout is read under: its agent's choice (lib/verify lineAgent), else every rollout's. */
