@@ -32,4 +32,35 @@ describe("WhatIfTable", () => {
       "What-if could not run for line 3: no verifying server: x",
     );
   });
+
+  it("says an error every variant shares once, above the table, not on each row", () => {
+    const error =
+      "This line carries no ground_truth, which the request model requires. Not paired: no index.";
+    const row = (harness: "claude-code" | "hermes", with_provenance: boolean) => ({
+      harness,
+      label: harness,
+      with_provenance,
+      reward: null,
+      error,
+      equals_http: false,
+      emitted: ["mcp__s__t"],
+      verifier_names: ["t"],
+      statuses: [],
+    });
+    const rows = [row("claude-code", true), row("claude-code", false), row("hermes", true)];
+    render(
+      <WhatIfTable
+        view={{
+          ...view,
+          error: null,
+          error_kind: null,
+          http: { reward: null, error: "This line carries no ground_truth.", names: ["t"] },
+          rows,
+        }}
+      />,
+    );
+    expect(screen.getByTestId("whatif-shared-error")).toHaveTextContent(`Every variant: ${error}`);
+    expect(screen.getAllByText("unverified, as every variant (above)")).toHaveLength(3);
+    expect(screen.getByTestId("whatif-table")).not.toHaveTextContent("Not paired: no index.");
+  });
 });

@@ -66,6 +66,10 @@ export function WhatIfTable({ view }: { view: WhatIfView }) {
   // only the names are shown.
   const scored = view.http.reward !== null;
   const breaking = scored ? view.rows.filter((r) => !r.equals_http) : [];
+  // One error every variant has (a line that cannot be verified whatever its names): said once, above.
+  const first = view.rows[0]?.error ?? null;
+  const sharedError =
+    view.rows.length > 1 && first !== null && view.rows.every((r) => r.error === first) ? first : null;
   const withProv = view.rows.filter((r) => r.with_provenance);
   const withoutProv = view.rows.filter((r) => !r.with_provenance);
   return (
@@ -137,6 +141,11 @@ export function WhatIfTable({ view }: { view: WhatIfView }) {
             </div>
           )}
           {view.http.error && <div className={styles.error}>{view.http.error}</div>}
+          {sharedError !== null && sharedError !== view.http.error && (
+            <div className={styles.error} data-testid="whatif-shared-error">
+              Every variant: {sharedError}
+            </div>
+          )}
         </div>
       </div>
       <table className={styles.table} data-testid="whatif-table">
@@ -208,6 +217,8 @@ export function WhatIfTable({ view }: { view: WhatIfView }) {
                   {row.error &&
                     (row.error === view.http.error ? (
                       <div className="muted">unverified, as HTTP (above)</div>
+                    ) : row.error === sharedError ? (
+                      <div className="muted">unverified, as every variant (above)</div>
                     ) : (
                       <div className={styles.error}>{row.error}</div>
                     ))}
