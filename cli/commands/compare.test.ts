@@ -140,6 +140,8 @@ describe("cli compare", () => {
     expect(pairLines.length).toBe(noecho.length);
     for (const line of pairLines)
       expect(line).toMatch(/^\S.* {2}(same actions, (same|different) reward|different actions) \(recorded\)/);
+    // Paired by task input, each pair says so beside its lines (its key, the input's JSON, begins alike).
+    for (const line of pairLines) expect(line).toMatch(/^a \d+ · b \d+ {2}\(by input\) /);
     expect(pairLines.some((l) => / {2}- {2}/.test(l))).toBe(false);
     const io = memoryIo();
     expect(await run([run1, run1, "--inputs", rows, "--server", "workplace_assistant", "--json"], io)).toBe(

@@ -149,7 +149,10 @@ function pairLine(p: PairReport, lines?: CompareLines): string {
     lines === undefined
       ? ""
       : `a ${lines.a[p.a.position]?.line ?? "?"} · b ${lines.b[p.b.position]?.line ?? "?"}  `;
-  return `${where}${terminalText(p.key).padEnd(12)} ${reward(ra).padStart(6)} ${reward(rb).padStart(6)}  ${p.verdict}${recorded ? " (recorded)" : ""}${tasks}${repeats}${divergence}${err === "" ? "" : `  [${err}]`}${capped}`;
+  // Named by its lines, a pair by task input says so, as the page does: its key (the input's JSON) begins
+  // alike in every pair (the system prompt).
+  const key = lines !== undefined && p.paired_by !== "indices" ? `(by ${p.paired_by})` : terminalText(p.key);
+  return `${where}${key.padEnd(12)} ${reward(ra).padStart(6)} ${reward(rb).padStart(6)}  ${p.verdict}${recorded ? " (recorded)" : ""}${tasks}${repeats}${divergence}${err === "" ? "" : `  [${err}]`}${capped}`;
 }
 
 /** Tasks of a run with repeats listed under the by-task sentence, largest drop first. */
