@@ -3,7 +3,7 @@
  * agent or server, the search box its text (once typing settles), "clear" empties it. Expected filters are
  * written with lib/run's own clause functions, so the test follows the filter syntax.
  */
-import { act, fireEvent, render, screen, within } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DRAFT_COMMIT_MS } from "@/hooks/use-draft";
@@ -156,6 +156,21 @@ describe("FilterBar", () => {
       act(() => vi.advanceTimersByTime(DRAFT_COMMIT_MS));
       expect(onFilter.mock.calls).toEqual([[formatFilter([agent("alpha")])]]);
     });
+  });
+
+  it("filter syntax searched as text is offered as the filter, and only then", () => {
+    const { onFilter } = renderBar(formatFilter([agent("alpha"), text("recorded:0..0")]));
+    fireEvent.click(
+      within(screen.getByTestId("search-as-filter")).getByRole("button", { name: "filter by it" }),
+    );
+    expect(onFilter.mock.calls).toEqual([["agent:alpha recorded:0"]]);
+    cleanup();
+    // Plain text with a colon, or text only, is a search.
+    renderBar(formatFilter([text("error: refund")]));
+    expect(screen.queryByTestId("search-as-filter")).toBeNull();
+    cleanup();
+    renderBar(formatFilter([text("refund")]));
+    expect(screen.queryByTestId("search-as-filter")).toBeNull();
   });
 
   it("a filter changed elsewhere (clear, back) replaces what the search box shows", () => {

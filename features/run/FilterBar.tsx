@@ -4,9 +4,10 @@ import { cx } from "@/components/cx";
 import { nameLabel } from "@/components/Name";
 import { useDraft } from "@/hooks/use-draft";
 import { KnownNames } from "@/lib/names";
-import type { Reward } from "@/lib/run";
+import { type FilterClause, parseFilter, type Reward } from "@/lib/run";
 import styles from "./FilterBar.module.css";
 import {
+  addClauses,
   clauseValue,
   FILTER_FLAGS,
   flagClause,
@@ -31,11 +32,23 @@ interface Props {
   searchRef?: React.Ref<HTMLInputElement>;
 }
 
+/** The clauses of a search box's text that reads as a filter with a clause other than text, else null. */
+export function filterTyped(text: string): readonly FilterClause[] | null {
+  const trimmed = text.trim();
+  if (!trimmed.includes(":")) return null;
+  const parsed = parseFilter(trimmed);
+  return parsed.ok && parsed.clauses.some((clause) => clause.kind !== "text") ? parsed.clauses : null;
+}
+
 export const FilterBar = memo(function FilterBar(props: Props) {
   const { filter, onFilter } = props;
   const [query, setQuery] = useDraft(clauseValue(filter, "text") ?? "", (text) =>
     onFilter(setClause(filter, "text", text.trim() === "" ? null : { kind: "text", value: text })),
   );
+  // Filter syntax typed into the search box ("recorded:0..0") searches the bytes for it: offered as a filter
+  // once the text is committed (a pending draft would write its text clause back over the filter).
+  const searched = clauseValue(filter, "text") ?? "";
+  const asFilter = useMemo(() => filterTyped(searched), [searched]);
   const agent = clauseValue(filter, "agent");
   const server = clauseValue(filter, "server");
   // Two options that look alike ("workplace_assistant" and one with a Latin alpha) are told apart; agents too.
@@ -52,6 +65,18 @@ export const FilterBar = memo(function FilterBar(props: Props) {
         value={query}
         onChange={(event) => setQuery(event.target.value)}
       />
+      {asFilter !== null && (
+        <p className={styles.asFilter} data-testid="search-as-filter">
+          Searched as text. <code>{searched.trim()}</code> is the filter's syntax:{" "}
+          <button
+            type="button"
+            className="button-small"
+            onClick={() => onFilter(addClauses(setClause(filter, "text", null), asFilter))}
+          >
+            filter by it
+          </button>
+        </p>
+      )}
       <div className={styles.filterFlags}>
         {FILTER_FLAGS.map((flag) => {
           const clause = flagClause(flag, props.reward);
