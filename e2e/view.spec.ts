@@ -443,6 +443,16 @@ test("/compare typed in a served tab compares the folder's runs, not the bundled
   cpSync(path.join(copy, "data/example_rollouts.jsonl"), path.join(copy, "data/second_rollouts.jsonl"));
   await page.goto((await startView(copy)).toString());
   await waitReady(page);
+  // The whole folder's answer offers its two runs of the same tasks side by side.
+  const offer = page.getByTestId("folder-compare");
+  await expect(offer).toHaveText("data/example_rollouts.jsonl vs data/second_rollouts.jsonl");
+  await offer.click();
+  await expect(page).toHaveURL(
+    /a=served%3Adata%2Fexample_rollouts\.jsonl&b=served%3Adata%2Fsecond_rollouts\.jsonl/,
+  );
+  await expect(page.getByTestId("compare-summary")).toContainText("pairs");
+  await page.getByRole("link", { name: "← Inspector" }).click();
+  await waitReady(page);
   // The address typed: a new page, its worker holds nothing; the tab shows the served folder.
   await page.goto(new URL("/compare", page.url()).toString());
   // The folder's first run as A, the run of the same task rows as B (the inspector's link offers the same).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { comparableRuns } from "./comparable-runs";
+import { comparableRuns, folderComparisons } from "./comparable-runs";
 
 describe("comparableRuns", () => {
   it("offers as run B a file of the same task rows, then of a server in common, never another server's run", () => {
@@ -52,5 +52,27 @@ describe("comparableRuns", () => {
     // them apart.
     const lone = (id: string) => ({ ...file(id, [], "i-lone", 0), indexed: true });
     expect(comparableRuns(lone("h1"), [lone("h1"), lone("h2")])).toEqual(["served:h1", "served:h2"]);
+  });
+});
+
+describe("folderComparisons", () => {
+  const run = (id: string, servers: string[], paired_inputs: string | null = null, paired_rows = 0) => ({
+    id,
+    paired_inputs,
+    paired_rows,
+    servers,
+    indexed: true,
+  });
+  it("pairs a folder's runs of one experiment: the same task rows, or a verifying server in common", () => {
+    const http = run("wa-http", ["workplace_assistant"]);
+    const mcp = run("wa-mcp", ["workplace_assistant"]);
+    const aviary = run("aviary", ["aviary"]);
+    const abstention = run("abstention", [], "i-a", 5);
+    const abstentionTwin = run("abstention-2", [], "i-a", 5);
+    const arc = run("arc", [], "i-arc", 5);
+    const pairs = folderComparisons([http, aviary, mcp, abstention, arc, abstentionTwin]);
+    expect(pairs.map(({ a, b }) => `${a.id}|${b.id}`)).toEqual(["wa-http|wa-mcp", "abstention|abstention-2"]);
+    // A file not read yet pairs with nothing (its servers are not known).
+    expect(folderComparisons([http, { ...mcp, indexed: false }])).toEqual([]);
   });
 });

@@ -15,7 +15,7 @@ import { RunMetricsPanel } from "@/features/run/RunMetricsPanel";
 import { marksIn, reportScope } from "@/features/run/report-scope";
 import { SummaryBand } from "@/features/run/SummaryBand";
 import { TriagePanel } from "@/features/run/TriagePanel";
-import { comparableRuns } from "@/hooks/comparable-runs";
+import { comparableRuns, folderComparisons } from "@/hooks/comparable-runs";
 import {
   type ProgressStore,
   samplesList,
@@ -158,6 +158,17 @@ export function Inspector() {
     (set) => folder?.runs.some((run) => run.dataset === set.id) === true,
   );
   const wholeFolder = useWholeFolderView(fileFolder === null ? [] : folderFiles).data ?? null;
+  // Its runs of one experiment (an HTTP run beside an MCP run of the same tasks), offered side by side.
+  // The same list while session events bring no new pair: the memoized folder panel does not render again.
+  const comparisons = useStable(
+    folderComparisons(folderFiles).map(({ a, b }) => ({
+      a: a.folder_path ?? a.name,
+      b: b.folder_path ?? b.name,
+      href: compareLink(null, null, a.ref, [a.ref, b.ref]),
+    })),
+    (x, y) =>
+      x.length === y.length && x.every((pair, at) => pair.href === y[at]?.href && pair.a === y[at]?.a),
+  );
   // Rollouts marked for the report, each with its file: a folder's report shows the marks of all its files.
   const { marks, mark, forget } = useMarks(session?.datasets ?? NO_DATASETS, session?.folder?.path ?? null);
   const served = servedFolder();
@@ -495,6 +506,7 @@ export function Inspector() {
                       reward={view.reward}
                       shown={dataset?.id ?? null}
                       onFile={chooseFolderFile}
+                      comparisons={comparisons}
                       stale={staleFiles}
                       {...readAgain}
                     />

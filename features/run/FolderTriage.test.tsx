@@ -31,6 +31,29 @@ describe("FolderTriage", () => {
     expect(readAgain).toHaveBeenCalledTimes(1);
   });
 
+  it("offers the folder's runs of one experiment side by side, at most four pairs named", async () => {
+    const half = Math.floor(rollouts.length / 2);
+    const view = await wholeFolderView("run", [
+      { dataset: "A", file: "a/rollouts.jsonl", source: part("a", 0, half) },
+      { dataset: "B", file: "b/rollouts.jsonl", source: part("b", half, rollouts.length) },
+    ]);
+    const props = { view, reward: "recorded" as const, shown: "A", onFile: () => {}, stale: [] };
+    const { rerender } = render(<FolderTriage {...props} />);
+    expect(screen.queryByTestId("folder-comparisons")).toBeNull();
+    const pair = (k: number) => ({
+      a: `a${k}/rollouts.jsonl`,
+      b: `b${k}/rollouts.jsonl`,
+      href: `/compare?a=${k}&b=x`,
+    });
+    rerender(<FolderTriage {...props} comparisons={[pair(1)]} />);
+    const link = screen.getByTestId("folder-compare");
+    expect(link).toHaveTextContent("a1/rollouts.jsonl vs b1/rollouts.jsonl");
+    expect(link).toHaveAttribute("href", "/compare?a=1&b=x");
+    rerender(<FolderTriage {...props} comparisons={[1, 2, 3, 4, 5, 6].map(pair)} />);
+    expect(screen.getAllByTestId("folder-compare")).toHaveLength(4);
+    expect(screen.getByTestId("folder-comparisons")).toHaveTextContent(/; and 2 more\.$/);
+  });
+
   it("a cause chosen in the folder's table lists each file's count of it, and a file opens on those rollouts", async () => {
     const half = Math.floor(rollouts.length / 2);
     const view = await wholeFolderView("run", [

@@ -1,4 +1,5 @@
-import { memo, useState } from "react";
+import Link from "next/link";
+import { Fragment, memo, useState } from "react";
 import { cx } from "@/components/cx";
 import { PathText } from "@/components/PathText";
 import { MEAN_DECIMALS, meanRewardsText, passAtKText } from "@/lib/metrics";
@@ -36,7 +37,12 @@ interface Props {
   stale: readonly string[];
   /** Reads the served folder again (absent for a picked folder, which is picked again). */
   onReadAgain?: () => void;
+  /** Its runs of one experiment (hooks/comparable-runs folderComparisons), each with its /compare link. */
+  comparisons?: readonly { readonly a: string; readonly b: string; readonly href: string }[];
 }
+
+/** Pairs of runs offered side by side at most (a folder of ten runs of one server has 45). */
+const COMPARISONS_SHOWN = 4;
 
 /** Files listed open at most: a whole Gym tree (86 rollouts files) folds its table. */
 const FILES_OPEN_MAX = 12;
@@ -53,6 +59,7 @@ export const FolderTriage = memo(function FolderTriage({
   onFile,
   stale,
   onReadAgain,
+  comparisons = [],
 }: Props) {
   const triage = view.triage[reward];
   // A cause chosen in the folder's table: each file's count of it, and a file opens on those rollouts.
@@ -277,6 +284,20 @@ export const FolderTriage = memo(function FolderTriage({
           </tbody>
         </table>
       </details>
+      {comparisons.length > 0 && (
+        <p className={styles.line} data-testid="folder-comparisons">
+          Runs of one experiment, side by side (two transports or harnesses of the same tasks):{" "}
+          {comparisons.slice(0, COMPARISONS_SHOWN).map((pair, at) => (
+            <Fragment key={pair.href}>
+              {at > 0 && "; "}
+              <Link href={pair.href} data-testid="folder-compare">
+                <PathText path={pair.a} /> vs <PathText path={pair.b} />
+              </Link>
+            </Fragment>
+          ))}
+          {comparisons.length > COMPARISONS_SHOWN && `; and ${comparisons.length - COMPARISONS_SHOWN} more`}.
+        </p>
+      )}
     </section>
   );
 });
