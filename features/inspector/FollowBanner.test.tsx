@@ -23,6 +23,16 @@ describe("FollowBanner", () => {
     );
   });
 
+  it("names the folder's other rollouts files followed too", () => {
+    render(<FollowBanner name="a/rollouts.jsonl" others={2} follow={following} />);
+    expect(screen.getByTestId("follow-state").textContent).toBe(
+      "Following a/rollouts.jsonl and the folder's 2 other rollouts files: lines the run appends join the list as they are written.",
+    );
+    cleanup();
+    render(<FollowBanner name="a/rollouts.jsonl" others={1} follow={following} />);
+    expect(screen.getByTestId("follow-state").textContent).toContain("and the folder's other rollouts file:");
+  });
+
   it("says when the server stopped answering, never that it is following", () => {
     const since = new Date(2026, 11, 4, 18, 5, 9).getTime();
     render(<FollowBanner name="run/rollouts.jsonl" follow={{ ...following, unreachable_since: since }} />);

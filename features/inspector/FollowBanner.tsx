@@ -22,11 +22,14 @@ export function refusedText(since: number): string {
 export function FollowBanner({
   follow,
   name,
+  others = 0,
   onReadAgain,
 }: {
   follow: FollowSummary;
   /** The file shown (a folder may have several rollouts files, each followed): named, not "this file". */
   name: string;
+  /** The folder's other rollouts files followed too (the whole folder's answer grows with them). */
+  others?: number;
   /**
    * Reads the served folder again (a served file has no picker to reopen it from), offered once a file changed
    * on disk; not while the server is silent (reading again then loses the page). Absent for local files.
@@ -67,8 +70,10 @@ export function FollowBanner({
     <div className="banner" data-testid="follow-state">
       {/* One run of text: the banner lays its children out in a row, a gap between each. */}
       <span>
-        Following <span className="mono">{name}</span>: lines the run appends join the list as they are
-        written.
+        Following <span className="mono">{name}</span>
+        {others > 0 &&
+          ` and the folder's ${others === 1 ? "other rollouts file" : `${others} other rollouts files`}`}
+        : lines the run appends join the list as they are written.
         {follow.waiting_bytes > 0 &&
           ` A last line of ${follow.waiting_bytes} bytes waits for its line break.`}
       </span>

@@ -390,7 +390,16 @@ export function Inspector() {
             <FollowBanner key={changed.id} follow={changed.follow} name={changed.name} {...readAgain} />
           ),
         )}
-        {dataset?.follow && <FollowBanner follow={dataset.follow} name={dataset.name} {...readAgain} />}
+        {dataset?.follow && (
+          <FollowBanner
+            follow={dataset.follow}
+            name={dataset.name}
+            others={
+              rolloutSets.filter((set) => set.id !== dataset.id && set.follow?.following === true).length
+            }
+            {...readAgain}
+          />
+        )}
         {loader.error && (
           <div className="banner banner-error" role="alert" data-testid="load-error">
             Could not load: {loader.error}
