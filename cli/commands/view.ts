@@ -85,7 +85,12 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
     let root: string;
     try {
       root = await realpath(only.file);
-      if (!(await stat(root)).isDirectory()) throw new CliError("usage", `${only.file} is not a directory`);
+      // A file is not served alone (a run's configs and task rows are beside it): its folder is named.
+      if (!(await stat(root)).isDirectory())
+        throw new CliError(
+          "usage",
+          `${only.file} is a file, not a directory: serve the folder that holds it (view ${dirname(only.file)})`,
+        );
     } catch (error) {
       if (error instanceof CliError) throw error;
       throw new CliError("usage", `cannot read ${only.file}: ${reasonOf(error)}`, { cause: error });
