@@ -47,18 +47,20 @@ describe("useServedFolder", () => {
 
   it("reads the folder of a tab that shows it for an address typed there (no served file named), not once it holds files", async () => {
     fake.servedTab = true;
-    const { result } = renderHook(() => useServedFolder(false));
+    // Only a page that asks for it (/compare's runs; /live never uses the folder's other files).
+    expect(renderHook(() => useServedFolder(false)).result.current.reading).toBe(false);
+    const { result } = renderHook(() => useServedFolder(false, true));
     expect(result.current.reading).toBe(true);
     expect(result.current.forTab).toBe(true);
     await waitFor(() => expect(result.current.reading).toBe(false));
     expect(fake.read).toHaveBeenCalledTimes(1);
     // Reached from the inspector, the worker holds the folder's files: nothing is read again.
     fake.session = { datasets: [{ id: "d-1" }] };
-    expect(renderHook(() => useServedFolder(false)).result.current.reading).toBe(false);
+    expect(renderHook(() => useServedFolder(false, true)).result.current.reading).toBe(false);
     expect(fake.read).toHaveBeenCalledTimes(1);
     // A link that names a served file, on a fresh page: read for the link, not for the tab.
     fake.session = null;
-    expect(renderHook(() => useServedFolder(true)).result.current.forTab).toBe(false);
+    expect(renderHook(() => useServedFolder(true, true)).result.current.forTab).toBe(false);
   });
 
   it("says why the folder could not be read, and leaves the tab unmarked", async () => {

@@ -6,7 +6,7 @@ import { markServed, readServedFolder, servedFolder } from "./served";
 export interface ServedFolderRead {
   /** The served folder is being read: what the page's links name in it is not there yet. */
   readonly reading: boolean;
-  /** It is read because the tab shows it, no file of it named: the page chooses what to show of it. */
+  /** It is read because the tab shows it (asked for by `forTab`), no file of it named: the page chooses what to show of it. */
   readonly forTab: boolean;
   /** Why it could not be read, or null. */
   readonly error: string | null;
@@ -14,19 +14,21 @@ export interface ServedFolderRead {
 
 /**
  * For a page other than the inspector (/compare, /live) whose URL names files of the folder `cli view` serves
- * by their paths (`named`, worker/protocol servedRef), or opened in a tab that shows that folder (the page's
- * address typed there): a reload, a typed address or a link opened in a new tab starts with a worker that
- * holds nothing, so the folder is read from the server, once, as the inspector reads it. A page reached from
+ * by their paths (`named`, worker/protocol servedRef), or (`forTab`: a page that shows the folder's own files
+ * when none is named, /compare's runs) opened in a tab that shows that folder: a reload, a typed address or a
+ * link opened in a new tab starts with a worker that holds nothing, so the folder is read from the server,
+ * once, as the inspector reads it. A page reached from
  * the inspector reads nothing: the served folder is open there, or the user opened other files, which a link
  * must not replace (its served files are then said not to be open).
  */
-export function useServedFolder(named: boolean): ServedFolderRead {
+export function useServedFolder(named: boolean, forTab = false): ServedFolderRead {
   const session = useSession();
   const { loadFolder, error: loadError } = useLoad();
   const empty = session === null || session.datasets.length === 0;
-  // Decided once, on the client (the server renders nothing of the tab).
+  // Decided once, at the first render: on the server servedFolder() is false, and what the page renders from
+  // `reading` (no file asked for) is the same there and at hydration.
   const [start] = useState(() => {
-    const tab = servedFolder();
+    const tab = forTab && servedFolder();
     return { read: (named || tab) && empty, forTab: !named && tab && empty };
   });
   const [reading, setReading] = useState(start.read);

@@ -1,6 +1,6 @@
 "use client";
 import Link from "next/link";
-import { useEffect, useMemo, useRef } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { DropTarget } from "@/components/Loader";
 import { SubPageBrand } from "@/components/SubPageBrand";
 import shell from "@/components/subpage.module.css";
@@ -32,6 +32,7 @@ import {
   NO_INPUTS,
   namesServedFiles,
   repairFileOf,
+  rewardsIn,
   whatIfFileOf,
 } from "./state";
 import type { CompareTab } from "./types";
@@ -50,23 +51,36 @@ export function ComparePage() {
   const { state, setState, samples, opener, choices, inputChoices, openFiles, inputsFor, onDrop } =
     useComparePage();
 
-  // A link naming the served folder's files by path opened afresh, or the address typed in a tab that shows
-  // the served folder: its files are there once the folder is read.
-  const served = useServedFolder(namesServedFiles(state));
-  // Opened with no run named in a tab that shows the folder: its runs, as the inspector's link pairs them.
+  // A link naming the served folder's files by path opened afresh, or the runs' tab typed (no run named) in a
+  // tab that shows the served folder: its files are there once the folder is read.
+  const served = useServedFolder(
+    namesServedFiles(state),
+    state.tab === "runs" && state.a === DEFAULT_A && state.b === DEFAULT_B,
+  );
+  // Read for the tab: its runs are compared, as the inspector's link pairs them, chosen once.
   const session = useSession();
-  const choosing = useRef(served.forTab && state.a === DEFAULT_A && state.b === DEFAULT_B);
+  const [decided, setDecided] = useState(!served.forTab);
+  const [choice, setChoice] = useState<{ a: string; b: string } | null>(null);
   const pair =
-    choosing.current && !served.reading && served.error === null ? folderPair(session?.datasets ?? []) : null;
+    !decided && !served.reading && served.error === null ? folderPair(session?.datasets ?? []) : null;
   useEffect(() => {
-    if (!choosing.current || served.reading || pair === "pending") return;
-    // Chosen once (a folder without a run, or one that could not be read, keeps the bundled pair).
-    choosing.current = false;
-    if (pair !== null) setState(pair);
-  }, [pair, served.reading, setState]);
+    if (decided || served.reading || pair === "pending") return;
+    // A folder without a run, or one that could not be read, keeps the bundled pair.
+    setDecided(true);
+    if (pair !== null) {
+      setChoice(pair);
+      setState(pair);
+    }
+  }, [decided, pair, served.reading, setState]);
+  // The URL has the chosen runs (it follows the History API a render later): nothing more to wait for.
+  const chosenShown = choice !== null && state.a === choice.a && state.b === choice.b;
+  useEffect(() => {
+    if (chosenShown) setChoice(null);
+  }, [chosenShown]);
   // A list that could not be fetched offers no sample; the files opened here still compare. No file is
-  // asked for while the served folder is read, nor before its runs are chosen.
-  const waiting = served.reading || pair === "pending";
+  // asked for while the served folder is read, nor before its runs are chosen and in the URL.
+  const waiting = served.reading || !decided || (choice !== null && !chosenShown);
+  const pendingRuns = pair === "pending" ? rewardsIn(session?.datasets ?? []) : null;
   const samplesReady = waiting ? undefined : (samples.data ?? (samples.isError ? [] : undefined));
   const tabProps: TabProps = { choices, inputChoices, samplesReady, openFiles, inputsFor };
   return (
@@ -107,6 +121,12 @@ export function ComparePage() {
           <div className="banner banner-error" role="alert">
             {servedReadErrorText(served.error)}
           </div>
+        )}
+        {pendingRuns !== null && (
+          <p className="muted" role="status" data-testid="served-choosing">
+            The served folder&apos;s runs are compared once every reward is in ({pendingRuns.done} of{" "}
+            {pendingRuns.files} files): which two are runs of the same tasks is known then.
+          </p>
         )}
         {opener.error && (
           <div className="banner banner-error" role="alert">
@@ -266,7 +286,7 @@ function RunsTab(props: TabProps) {
         <div className="banner" role="status" data-testid="same-run">
           {runs.data.summary.pairs > 0
             ? "A and B are the same file: each rollout is compared with itself."
-            : "A and B are the same file, and its rollouts carry nothing to pair them by, not even with themselves."}{" "}
+            : "A and B are the same file, and its rollouts carry neither Gym's task indices nor task inputs to pair by."}{" "}
           Choose another run for B.
         </div>
       )}

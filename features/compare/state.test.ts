@@ -151,6 +151,12 @@ describe("the inspector and the served folder from /compare", () => {
       a: "served:calendar",
       b: "served:cal-mcp",
     });
+    // Runs nothing tells apart (no server verifies them, no rows paired) are not a pair: the folder's pair is.
+    const unported = (id: string) => held(id, { servers: [] });
+    expect(folderPair([unported("x0"), unported("y0"), held("wa-http"), held("wa-mcp")])).toEqual({
+      a: "served:wa-http",
+      b: "served:wa-mcp",
+    });
     // No run with a comparable one: the first with itself (B is the one to change).
     expect(folderPair([calendar, held("wa-http")])).toEqual({ a: "served:calendar", b: "served:calendar" });
     expect(folderPair([calendar, held("wa-http", { indexed: false })])).toBe("pending");

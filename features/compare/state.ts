@@ -4,7 +4,7 @@
  * `?tab=whatif&sample=<file>&line=12`, `?tab=repair&r=<file>&harness=hermes-legacy`.
  */
 
-import { comparableRuns } from "@/hooks/comparable-runs";
+import { runAffinity } from "@/hooks/comparable-runs";
 import { pairedInputsSample, type Sample } from "@/hooks/samples";
 import type { DatasetSummary } from "@/hooks/types";
 import { HARNESSES, type HarnessId } from "@/lib/harness";
@@ -211,11 +211,17 @@ export function inspectorHref(
   return `/?${params.toString()}`;
 }
 
+/** How many of the rollouts files have every reward in, of how many (what folderPair waits for). */
+export function rewardsIn(held: readonly HeldFile[]): { readonly done: number; readonly files: number } {
+  const runs = held.filter((set) => set.kind === "rollouts" && set.problem === null);
+  return { done: runs.filter((set) => set.indexed && set.rewarded >= set.rows).length, files: runs.length };
+}
+
 /**
  * The runs a tab showing a served folder compares when /compare is opened there with none named (its
- * address typed): the first of its rollouts files (in the inspector's order) that another one compares with,
- * as A, and the likeliest such B, as the inspector's link offers it (hooks/comparable-runs); else the first
- * file with itself; "pending" until every run's rewards are in (the
+ * address typed): the first of its rollouts files (in the inspector's order) that another is surely of one
+ * experiment with (hooks/comparable-runs runAffinity: the same task rows, else a verifying server in common),
+ * as A, and the surest such B; else the first file with itself; "pending" until every run's rewards are in (the
  * offer reads their rows' servers and how many rows each paired, which the rewards pass counts whole: Gym's
  * example rollouts pair by equal input, not by index), null when the folder holds no run.
  */
@@ -224,10 +230,15 @@ export function folderPair(held: readonly HeldFile[]): { a: string; b: string } 
   const first = runs[0];
   if (first === undefined) return null;
   if (runs.some((set) => !set.indexed || set.rewarded < set.rows)) return "pending";
-  // The first run another one compares with (Gym's folders hold one run each: most have none), else the first.
+  // The first run another one is surely of one experiment with (the same task rows, else a verifying server in
+  // common; Gym's folders hold one run each: most have none), with the surest; else the first with itself.
   for (const run of runs) {
-    const b = comparableRuns(run, runs).find((ref) => ref !== run.ref);
-    if (b !== undefined) return { a: run.ref, b };
+    let best: { ref: string; affinity: number } | null = null;
+    for (const other of runs) {
+      const affinity = other === run ? 0 : runAffinity(run, other);
+      if (affinity >= 1 && (best === null || affinity > best.affinity)) best = { ref: other.ref, affinity };
+    }
+    if (best !== null) return { a: run.ref, b: best.ref };
   }
   return { a: first.ref, b: first.ref };
 }
