@@ -23,6 +23,8 @@ interface HookProps {
   readonly dataset: DatasetSummary | null;
   readonly pending: boolean;
   readonly names?: readonly string[];
+  /** Files are being opened (the loader's state). */
+  readonly loading?: boolean;
 }
 
 /** The page around the hook: a URL view state that setView updates, a fake loader, and the shown file. */
@@ -38,14 +40,14 @@ function renderLink(url: string, options: { dataset?: DatasetSummary | null; pen
   };
   const onOpened = vi.fn();
   const hook = renderHook(
-    ({ view, dataset, pending, names }: HookProps) =>
+    ({ view, dataset, pending, names, loading }: HookProps) =>
       useDeepLink({
         view,
         setView,
         dataset,
         rolloutNames: names ?? (dataset === null ? [] : [dataset.name]),
         samples: { isPending: pending, data: pending ? undefined : SAMPLES },
-        loader,
+        loader: { ...loader, loading: loading ?? false },
         onOpened,
       }),
     {
@@ -292,5 +294,17 @@ describe("the title link and the shown file's name", () => {
   it("the URL names the shown file, so the link says which file to open elsewhere", () => {
     const { page } = renderLink("", { dataset: datasetSummary({ name: "shown.jsonl" }) });
     expect(page.view.name).toBe("shown.jsonl");
+    expect(page.view.file).toBeNull();
+  });
+
+  it("a served folder's file shown by default is named by its path too, not while files are being opened", () => {
+    const served = datasetSummary({ name: "run/data/a.jsonl", ref: "served:data/a.jsonl" });
+    const { page } = renderLink("", { dataset: served });
+    expect(page.view.file).toBe("served:data/a.jsonl");
+    // Files opened over it: the shown file is still the served one until they are in; it is not pinned.
+    const opening = renderLink("", { dataset: null });
+    opening.hook.rerender({ view: opening.page.view, dataset: served, pending: false, loading: true });
+    expect(opening.page.view.file).toBeNull();
+    expect(opening.page.view.name).toBe("run/data/a.jsonl");
   });
 });

@@ -48,7 +48,7 @@ export function useDeepLink(options: {
   /** Every open rollouts file's name: a link's name must mean the shown one among them (view-state linkedName). */
   readonly rolloutNames: readonly string[];
   readonly samples: { readonly isPending: boolean; readonly data: readonly Sample[] | undefined };
-  readonly loader: Pick<LoadState, "load" | "loadFolder" | "restore">;
+  readonly loader: Pick<LoadState, "load" | "loadFolder" | "restore" | "loading">;
   /** Called when files are opened by hand (a restored workspace is replaced). */
   readonly onOpened: () => void;
 }): DeepLink {
@@ -101,10 +101,12 @@ export function useDeepLink(options: {
     }
     // A served folder's file shown by default is named by its path too (`file=served:…`): the address then
     // reopens the folder in another tab, where `name=` alone found no file (the tab's files are its own).
-    const served = view.file === null && servedPathOf(dataset.ref) !== null;
+    // Not while files are being opened (the shown file is still the one they replace) nor for a sample link.
+    const served =
+      view.file === null && view.sample === null && !loader.loading && servedPathOf(dataset.ref) !== null;
     if (view.name !== dataset.name || served)
       setView(served ? { name: dataset.name, file: dataset.ref } : { name: dataset.name });
-  }, [dataset, landing, view, setView]);
+  }, [dataset, landing, view, setView, loader.loading]);
   const applySetAside = useCallback(() => {
     if (setAside === null || dataset === null) return;
     // The file shown, by its ref (its id, or a served file's path): two files may share its name.
