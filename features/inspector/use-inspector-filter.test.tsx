@@ -2,7 +2,7 @@ import { act, renderHook } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { DatasetSummary, RolloutIndexEntry } from "@/hooks/types";
 import { datasetSummary, entry } from "./test-helpers";
-import { useInspectorFilter } from "./use-inspector-filter";
+import { answerLines, useInspectorFilter } from "./use-inspector-filter";
 import { DEFAULT_VIEW, type ViewState } from "./view-state";
 
 // The data layer's answers, faked at the hook boundary: the index, the byte search and the run view.
@@ -148,5 +148,18 @@ describe("the workspace's readiness flags", () => {
     expect(renderList({}, datasetSummary(), true).ready).toBe(false);
     worker.index = { data: ROWS, isSuccess: true, isPlaceholderData: true };
     expect(renderList()).toMatchObject({ ready: false, rewarded: false });
+  });
+});
+
+describe("answerLines", () => {
+  const answer = (text: string) => ({ text, lines: new Set([1, 2]) });
+  it("decides the text clause with this text's answer, or one the typed text holds (no match hidden)", () => {
+    expect(answerLines("refund", answer("refund"))?.size).toBe(2);
+    expect(answerLines(" Refunds ", answer("refund"))?.size).toBe(2);
+    // Another text's answer (a word deleted, another word) decides nothing until this text's arrives.
+    expect(answerLines("refun", answer("refund"))).toBeNull();
+    expect(answerLines("charge", answer("refund"))).toBeNull();
+    expect(answerLines("", answer("refund"))).toBeNull();
+    expect(answerLines("refund", undefined)).toBeNull();
   });
 });

@@ -5,12 +5,26 @@ import { filterClauses, selectRollouts, statusCounts } from "@/features/run/list
 import { useRolloutIndex, useSearch } from "@/hooks/data";
 import type { DatasetSummary, RolloutIndexEntry } from "@/hooks/types";
 import { sameStrings, useStable } from "@/hooks/use-stable";
-import { textsOf } from "@/lib/run";
+import { lineHolds, textsOf } from "@/lib/run";
 import { workspaceReadiness } from "./inspector-state";
 import { useClosedByBack } from "./use-view-state";
 import type { ViewState } from "./view-state";
 
 const NO_ENTRIES: readonly RolloutIndexEntry[] = [];
+
+/**
+ * The lines a search answer decides the text clause `query` with: the answer for this text, or for a text the
+ * typed one holds (the previous answer kept while "refund" becomes "refunds": its lines hold every new match,
+ * so no match is hidden); null for an answer of another text, which decides nothing (every row kept) until
+ * this text's arrives.
+ */
+export function answerLines(
+  query: string,
+  answer: { readonly text: string; readonly lines: ReadonlySet<number> } | undefined,
+): ReadonlySet<number> | null {
+  const text = query.trim();
+  return text !== "" && answer !== undefined && lineHolds(text, answer.text) ? answer.lines : null;
+}
 
 /** The distinct names the rows carry, sorted: one pass, no allocation per row (it runs at every revision). */
 function namesOf(
@@ -45,7 +59,7 @@ export function useInspectorFilter(
   // Streamed rows and streamed search matches re-render the list in a background (interruptible) render:
   // React renders it in slices between input events instead of one long task per revision.
   const entries = useDeferredValue(latestEntries);
-  const searchLines = useDeferredValue(query.trim() ? (search.data?.lines ?? null) : null);
+  const searchLines = useDeferredValue(answerLines(query, search.data));
   const { sort, desc } = view;
   const run = useRunView(dataset, view.f, view.reward);
   // The run view (breakdown, metrics, the lines a filter keeps) lands in a background render too: on a big
