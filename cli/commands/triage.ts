@@ -298,10 +298,14 @@ function byFileLines(
       own.map((row) => metricsOf(row, file)),
       { reward },
     ).mean[reward];
-    const scored = triage.scored < own.length ? ` of ${triage.scored} scored` : "";
+    // "3 of 8 scored (10 rollouts)" where some rollout has no reward in the setting, else "3 of 10 rollouts".
+    const of =
+      triage.scored < own.length
+        ? `of ${triage.scored} scored (${own.length} rollouts)`
+        : `of ${own.length} rollouts`;
     const rescued = triage.fixed_by_map.lines.length;
     out.push(
-      `  ${file.padEnd(width)}  ${String(triage.zero).padStart(6)} of ${own.length} rollouts${scored}, mean ${mean === null ? "n/a" : mean.toFixed(MEAN_DECIMALS)}${rescued > 0 ? `, ${rescued} a provenance map rescues` : ""}`,
+      `  ${file.padEnd(width)}  ${String(triage.zero).padStart(6)} ${of}, mean ${mean === null ? "n/a" : mean.toFixed(MEAN_DECIMALS)}${rescued > 0 ? `, ${rescued} a provenance map rescues` : ""}`,
     );
   }
   return out;
@@ -486,7 +490,11 @@ export async function run(argv: string[], io: CommandIo): Promise<number> {
             if (folder && file !== undefined) runs.set(row, file);
           }
           if (!fieldOk.has(row.line)) continue;
-          if (args.format === "summary" && matchesFilter(breakdownClauses, row)) breakdown.push(row);
+          if (args.format === "summary" && matchesFilter(breakdownClauses, row)) {
+            breakdown.push(row);
+            // Named with its file too: the summary's "zeros by file" groups the breakdown's rows.
+            if (folder && file !== undefined) runs.set(row, file);
+          }
           if (!matchesFilter(rowClauses, row)) continue;
           if (args.format === "csv") await output.write(encoder.encode(csvRow(row, file)));
           else if (args.format === "jsonl") await output.write(encoder.encode(jsonlRow(row, file)));
