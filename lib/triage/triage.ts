@@ -134,10 +134,10 @@ export interface RolloutTriage {
   /**
    * The harness whose aliases the calls' names are exactly and whose provenance map for them makes this zero
    * score above 0 (the harness what-if), when a call named no tool of the server: the names, not the agent,
-   * lost the reward, and that harness's repair derives the map. Set on identity (what-if) and on tool_failed,
-   * the cause of a run whose calls are all bare (its names are the agent's own under the contract, so never
-   * identity); the run's breakdown counts them (RunTriage.fixed_by_map). Drift is explained first and never
-   * carries it.
+   * lost the reward, and that harness's repair derives the map. Set on identity (what-if), and on tool_failed
+   * and wrong_end_state (a verifier that reads the calls rather than running them), the causes of a run whose
+   * calls are all bare (its names are the agent's own under the contract, so never identity); the run's
+   * breakdown counts them (RunTriage.fixed_by_map). Drift is explained first and never carries it.
    */
   readonly what_if_map?: string;
   /**
@@ -509,10 +509,10 @@ export function triageRollout(rollout: Rollout, options: TriageOptions = {}): Ro
     differs,
     decisive: decisiveOf([], traces, judged),
     ...(traces.length > 0 ? { traces } : {}),
-    sentence: `${sentence}${hint}`,
+    sentence: `${/[.!?]$/.test(sentence) ? sentence : `${sentence}.`}${hint}`,
     // Names a map rescues are the harness's doing, not the task's: never task_wide (as tool_failed's).
     signature:
-      rescue !== null
+      rescue?.same === true
         ? null
         : signatureOf(
             "wrong_end_state",
@@ -594,15 +594,16 @@ export interface RunTriage {
   readonly reproduced: Readonly<Record<Reproduction, number>>;
   /**
    * The zeros of this view whose calls' names are a harness's aliases and that score above 0 with its
-   * provenance map for them (RolloutTriage.what_if_map: identity or tool_failed rows): the answer to "is it
-   * the MCP alias problem?" for a run that recorded no map, whose zeros are tool_failed (never identity:
-   * bare names are the agent's own under the contract).
+   * provenance map for them (RolloutTriage.what_if_map: identity, tool_failed or wrong_end_state rows): the
+   * answer to "is it the MCP alias problem?" for a run that recorded no map, whose zeros are tool_failed, or
+   * wrong_end_state where the verifier reads the calls (never identity: bare names are the agent's own under
+   * the contract).
    */
   readonly fixed_by_map: {
     readonly lines: readonly number[];
     /** The harnesses whose maps do it, sorted. */
     readonly harnesses: readonly string[];
-    /** The causes they are counted under (ZERO_CAUSES order): tool_failed in a run with no map. */
+    /** The causes they are counted under (ZERO_CAUSES order): tool_failed or wrong_end_state in a run with no map. */
     readonly causes: readonly ZeroCause[];
   };
   /**
