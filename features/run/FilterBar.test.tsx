@@ -165,9 +165,17 @@ describe("FilterBar", () => {
     );
     expect(onFilter.mock.calls).toEqual([["agent:alpha recorded:0"]]);
     cleanup();
-    // Plain text with a colon, or text only, is a search.
+    // Plain text with a colon, a phrase with one clause in it, or text only, is a search.
     renderBar(formatFilter([text("error: refund")]));
     expect(screen.queryByTestId("search-as-filter")).toBeNull();
+    cleanup();
+    renderBar(formatFilter([text("customer id recorded:0")]));
+    expect(screen.queryByTestId("search-as-filter")).toBeNull();
+    cleanup();
+    // An agent typed replaces the agent chosen (two would keep nothing).
+    const replaced = renderBar(formatFilter([agent("alpha"), text("agent:beta")]));
+    fireEvent.click(screen.getByRole("button", { name: "filter by it" }));
+    expect(replaced.onFilter.mock.calls).toEqual([["agent:beta"]]);
     cleanup();
     renderBar(formatFilter([text("refund")]));
     expect(screen.queryByTestId("search-as-filter")).toBeNull();

@@ -32,12 +32,26 @@ interface Props {
   searchRef?: React.Ref<HTMLInputElement>;
 }
 
-/** The clauses of a search box's text that reads as a filter with a clause other than text, else null. */
+/**
+ * The clauses of a search box's text that reads as a filter, every word of it a clause (a phrase with one
+ * clause in it, "customer id recorded:0", stays a search: filtering would split it into word clauses), else null.
+ */
 export function filterTyped(text: string): readonly FilterClause[] | null {
   const trimmed = text.trim();
   if (!trimmed.includes(":")) return null;
   const parsed = parseFilter(trimmed);
-  return parsed.ok && parsed.clauses.some((clause) => clause.kind !== "text") ? parsed.clauses : null;
+  return parsed.ok && parsed.clauses.every((clause) => clause.kind !== "text") ? parsed.clauses : null;
+}
+
+/** The filter with the search's text replaced by those clauses; an agent, server or cause replaces its own. */
+export function withTyped(filter: string, clauses: readonly FilterClause[]): string {
+  let f = setClause(filter, "text", null);
+  for (const clause of clauses)
+    f =
+      clause.kind === "agent" || clause.kind === "server" || clause.kind === "cause"
+        ? setClause(f, clause.kind, clause)
+        : addClauses(f, [clause]);
+  return f;
 }
 
 export const FilterBar = memo(function FilterBar(props: Props) {
@@ -71,7 +85,7 @@ export const FilterBar = memo(function FilterBar(props: Props) {
           <button
             type="button"
             className="button-small"
-            onClick={() => onFilter(addClauses(setClause(filter, "text", null), asFilter))}
+            onClick={() => onFilter(withTyped(filter, asFilter))}
           >
             filter by it
           </button>
