@@ -51,7 +51,7 @@ export function runAffinity(shown: RunFile, candidate: RunFile): number {
 /**
  * The pairs of a folder's runs that are of one experiment (the same task rows, or a verifying server in
  * common: an HTTP run beside an MCP run of one server), in the files' order, for the whole folder's answer to
- * offer side by side. Files not read yet, or not rollouts, pair with nothing.
+ * offer side by side (the caller gives its rollouts files). Files not read yet pair with nothing.
  */
 export function folderComparisons<T extends RunFile>(sets: readonly T[]): { a: T; b: T }[] {
   const pairs: { a: T; b: T }[] = [];

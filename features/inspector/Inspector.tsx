@@ -167,7 +167,8 @@ export function Inspector() {
       href: compareLink(null, null, a.ref, [a.ref, b.ref]),
     })),
     (x, y) =>
-      x.length === y.length && x.every((pair, at) => pair.href === y[at]?.href && pair.a === y[at]?.a),
+      x.length === y.length &&
+      x.every((pair, at) => pair.href === y[at]?.href && pair.a === y[at]?.a && pair.b === y[at]?.b),
   );
   // Rollouts marked for the report, each with its file: a folder's report shows the marks of all its files.
   const { marks, mark, forget } = useMarks(session?.datasets ?? NO_DATASETS, session?.folder?.path ?? null);

@@ -50,8 +50,10 @@ describe("FolderTriage", () => {
     expect(link).toHaveTextContent("a1/rollouts.jsonl vs b1/rollouts.jsonl");
     expect(link).toHaveAttribute("href", "/compare?a=1&b=x");
     rerender(<FolderTriage {...props} comparisons={[1, 2, 3, 4, 5, 6].map(pair)} />);
-    expect(screen.getAllByTestId("folder-compare")).toHaveLength(4);
-    expect(screen.getByTestId("folder-comparisons")).toHaveTextContent(/; and 2 more\.$/);
+    // Four named, the rest folded (each still a link).
+    expect(screen.getAllByTestId("folder-compare")).toHaveLength(6);
+    expect(screen.getByText("and 2 more")).toBeInTheDocument();
+    expect(screen.getByText("and 2 more").closest("details")?.querySelectorAll("a")).toHaveLength(2);
   });
 
   it("a cause chosen in the folder's table lists each file's count of it, and a file opens on those rollouts", async () => {

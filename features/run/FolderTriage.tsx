@@ -41,8 +41,20 @@ interface Props {
   comparisons?: readonly { readonly a: string; readonly b: string; readonly href: string }[];
 }
 
-/** Pairs of runs offered side by side at most (a folder of ten runs of one server has 45). */
+/** Pairs of runs named at once (a folder of ten runs of one server has 45: the rest fold). */
 const COMPARISONS_SHOWN = 4;
+
+function ComparisonLink({
+  pair,
+}: {
+  pair: { readonly a: string; readonly b: string; readonly href: string };
+}) {
+  return (
+    <Link href={pair.href} data-testid="folder-compare">
+      <PathText path={pair.a} /> vs <PathText path={pair.b} />
+    </Link>
+  );
+}
 
 /** Files listed open at most: a whole Gym tree (86 rollouts files) folds its table. */
 const FILES_OPEN_MAX = 12;
@@ -285,18 +297,26 @@ export const FolderTriage = memo(function FolderTriage({
         </table>
       </details>
       {comparisons.length > 0 && (
-        <p className={styles.line} data-testid="folder-comparisons">
-          Runs of one experiment, side by side (two transports or harnesses of the same tasks):{" "}
+        <div className={styles.line} data-testid="folder-comparisons">
+          Runs of one experiment, side by side (the same task rows, or the same verifying server):{" "}
           {comparisons.slice(0, COMPARISONS_SHOWN).map((pair, at) => (
             <Fragment key={pair.href}>
               {at > 0 && "; "}
-              <Link href={pair.href} data-testid="folder-compare">
-                <PathText path={pair.a} /> vs <PathText path={pair.b} />
-              </Link>
+              <ComparisonLink pair={pair} />
             </Fragment>
           ))}
-          {comparisons.length > COMPARISONS_SHOWN && `; and ${comparisons.length - COMPARISONS_SHOWN} more`}.
-        </p>
+          {comparisons.length > COMPARISONS_SHOWN && (
+            <details>
+              <summary className="muted">and {comparisons.length - COMPARISONS_SHOWN} more</summary>
+              {comparisons.slice(COMPARISONS_SHOWN).map((pair, at) => (
+                <Fragment key={pair.href}>
+                  {at > 0 && "; "}
+                  <ComparisonLink pair={pair} />
+                </Fragment>
+              ))}
+            </details>
+          )}
+        </div>
       )}
     </section>
   );
