@@ -190,8 +190,11 @@ export function RepairResult({
                 "; try another harness if the run was not made with this one."
               ) : (
                 <>
-                  . Its names are another harness's aliases of these tools (inferred from the names: the
-                  harnesses named share them): repair under{" "}
+                  . Its names look like{" "}
+                  {view.suggested.length === 1
+                    ? `${HARNESS_LABELS[view.suggested[0] ?? view.harness]}'s aliases of these tools`
+                    : "the aliases of these tools these harnesses share"}{" "}
+                  (inferred from the names): repair under{" "}
                   {view.suggested.map((harness, at) => (
                     <Fragment key={harness}>
                       {at === 0 ? "" : at === view.suggested.length - 1 ? " or " : ", "}

@@ -62,5 +62,21 @@ describe("WhatIfTable", () => {
     expect(screen.getByTestId("whatif-shared-error")).toHaveTextContent(`Every variant: ${error}`);
     expect(screen.getAllByText("unverified, as every variant (above)")).toHaveLength(3);
     expect(screen.getByTestId("whatif-table")).not.toHaveTextContent("Not paired: no index.");
+    cleanup();
+    // HTTP's own error followed by the pairing's reason (said on the task row's line): as HTTP, nothing repeated.
+    const http = "This line carries no ground_truth.";
+    render(
+      <WhatIfTable
+        view={{
+          ...view,
+          error: null,
+          error_kind: null,
+          http: { reward: null, error: http, names: ["t"] },
+          rows: rows.map((r) => ({ ...r, error: `${http} Not paired: no index.` })),
+        }}
+      />,
+    );
+    expect(screen.queryByTestId("whatif-shared-error")).toBeNull();
+    expect(screen.getAllByText("unverified, as HTTP (above)")).toHaveLength(3);
   });
 });

@@ -68,6 +68,9 @@ export function WhatIfTable({ view }: { view: WhatIfView }) {
   const breaking = scored ? view.rows.filter((r) => !r.equals_http) : [];
   // One error every variant has (a line that cannot be verified whatever its names): said once, above.
   const first = view.rows[0]?.error ?? null;
+  // HTTP's error, or HTTP's followed by the pairing's reason (said on the task row's line above): said above.
+  const httpError = view.http.error;
+  const asHttp = (error: string) => httpError !== null && error.startsWith(httpError);
   const sharedError =
     view.rows.length > 1 && first !== null && view.rows.every((r) => r.error === first) ? first : null;
   const withProv = view.rows.filter((r) => r.with_provenance);
@@ -141,7 +144,7 @@ export function WhatIfTable({ view }: { view: WhatIfView }) {
             </div>
           )}
           {view.http.error && <div className={styles.error}>{view.http.error}</div>}
-          {sharedError !== null && sharedError !== view.http.error && (
+          {sharedError !== null && !asHttp(sharedError) && (
             <div className={styles.error} data-testid="whatif-shared-error">
               Every variant: {sharedError}
             </div>
@@ -215,7 +218,7 @@ export function WhatIfTable({ view }: { view: WhatIfView }) {
                   )}
                   {/* The HTTP run's own error is said once, above the table, not again on every row. */}
                   {row.error &&
-                    (row.error === view.http.error ? (
+                    (asHttp(row.error) ? (
                       <div className="muted">unverified, as HTTP (above)</div>
                     ) : row.error === sharedError ? (
                       <div className="muted">unverified, as every variant (above)</div>
