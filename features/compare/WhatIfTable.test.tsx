@@ -34,48 +34,33 @@ describe("WhatIfTable", () => {
   });
 
   it("says an error every variant shares once, above the table, not on each row", () => {
+    const http = "This line carries no ground_truth.";
+    // Every variant's rows with one error, beside HTTP's.
+    const renderRows = (error: string) => {
+      const row = (harness: "claude-code" | "hermes", with_provenance: boolean) => ({
+        harness,
+        label: harness,
+        with_provenance,
+        reward: null,
+        error,
+        equals_http: false,
+        emitted: ["mcp__s__t"],
+        verifier_names: ["t"],
+        statuses: [],
+      });
+      const rows = [row("claude-code", true), row("claude-code", false), row("hermes", true)];
+      const http_ = { reward: null, error: http, names: ["t"] };
+      render(<WhatIfTable view={{ ...view, error: null, error_kind: null, http: http_, rows }} />);
+    };
     const error =
       "This line carries no ground_truth, which the request model requires. Not paired: no index.";
-    const row = (harness: "claude-code" | "hermes", with_provenance: boolean) => ({
-      harness,
-      label: harness,
-      with_provenance,
-      reward: null,
-      error,
-      equals_http: false,
-      emitted: ["mcp__s__t"],
-      verifier_names: ["t"],
-      statuses: [],
-    });
-    const rows = [row("claude-code", true), row("claude-code", false), row("hermes", true)];
-    render(
-      <WhatIfTable
-        view={{
-          ...view,
-          error: null,
-          error_kind: null,
-          http: { reward: null, error: "This line carries no ground_truth.", names: ["t"] },
-          rows,
-        }}
-      />,
-    );
+    renderRows(error);
     expect(screen.getByTestId("whatif-shared-error")).toHaveTextContent(`Every variant: ${error}`);
     expect(screen.getAllByText("unverified, as every variant (above)")).toHaveLength(3);
     expect(screen.getByTestId("whatif-table")).not.toHaveTextContent("Not paired: no index.");
     cleanup();
     // HTTP's own error followed by the pairing's reason (said on the task row's line): as HTTP, nothing repeated.
-    const http = "This line carries no ground_truth.";
-    render(
-      <WhatIfTable
-        view={{
-          ...view,
-          error: null,
-          error_kind: null,
-          http: { reward: null, error: http, names: ["t"] },
-          rows: rows.map((r) => ({ ...r, error: `${http} Not paired: no index.` })),
-        }}
-      />,
-    );
+    renderRows(`${http} Not paired: no index.`);
     expect(screen.queryByTestId("whatif-shared-error")).toBeNull();
     expect(screen.getAllByText("unverified, as HTTP (above)")).toHaveLength(3);
   });
