@@ -59,16 +59,23 @@ async function remove(dir: FileSystemDirectoryHandle, id: string): Promise<void>
   await dir.removeEntry(`${id}.jsonl`).catch(() => {});
 }
 
+/** A kept copy is written in slices this large (bench/blob-reads.md: a read costs ~2 ms whatever its size). */
+const SAVE_SLICE_BYTES = 8 * 1024 * 1024;
+
 /** Null where the browser has no OPFS (then nothing survives a reload, and nothing else changes). */
 export function opfsKeptFiles(): KeptFiles | null {
   if (typeof navigator === "undefined" || !navigator.storage?.getDirectory) return null;
   return {
-    async save(id, name, blob, fallbackServer) {
+    async save(id, name, blob, fallbackServer, idle) {
       const dir = await directory();
       const handle = await dir.getFileHandle(`${id}.jsonl`, { create: true });
       const writable = await handle.createWritable();
-      // A Blob is written by the browser itself, without passing through this worker's heap.
-      await writable.write(blob);
+      // A Blob is written by the browser itself, without passing through this worker's heap: a slice at a
+      // time, each after any search reading the file (`idle`), which the copy slowed.
+      for (let at = 0; at < blob.size; at += SAVE_SLICE_BYTES) {
+        await idle?.();
+        await writable.write(blob.slice(at, at + SAVE_SLICE_BYTES));
+      }
       await writable.close();
       const record: StoredRecord = {
         id,

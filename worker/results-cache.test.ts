@@ -123,6 +123,13 @@ describe("kept results", () => {
     const changed = big.slice();
     changed[HASH_CHUNK_BYTES + 5] = 0x62;
     expect(await contentHash(new Blob([changed]))).not.toBe(await contentHash(new Blob([big])));
+    // Waiting between its slices (for a search reading the file) changes nothing but when it reads.
+    let waits = 0;
+    const idle = async () => {
+      waits++;
+    };
+    expect(await contentHash(new Blob([big]), idle)).toBe(await contentHash(new Blob([big])));
+    expect(waits).toBe(slices.length);
   });
 
   it("hashes the same, whatever the Blob's parts, and where its stream cannot fill a given buffer", async () => {

@@ -107,7 +107,7 @@ async function digest(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
  * SHA-256 of its slices' SHA-256 digests (WebCrypto hashes only whole buffers; in JavaScript, hashing a 1 GB
  * file took the data worker 5 s after its rewards).
  */
-export async function contentHash(blob: Blob): Promise<string> {
+export async function contentHash(blob: Blob, idle?: () => Promise<void>): Promise<string> {
   if (blob.size <= HASH_CHUNK_BYTES)
     return bytesToHex(await digest(new Uint8Array(await blob.arrayBuffer())));
   const digests = new Uint8Array(Math.ceil(blob.size / HASH_CHUNK_BYTES) * 32);
@@ -115,6 +115,8 @@ export async function contentHash(blob: Blob): Promise<string> {
   for await (const slice of slicesOf(blob)) {
     digests.set(await digest(slice), at);
     at += 32;
+    // Between slices, the file's reads wait for a search's (Keeper's idle).
+    await idle?.();
   }
   return bytesToHex(await digest(digests));
 }

@@ -164,11 +164,26 @@ describe("searchDataset", () => {
       () => idle++,
     );
     expect(searches.busy()).toBe(false);
+    // Work waiting for the searches (the kept copy, the content hash) goes on at once when none runs...
+    let waited = false;
+    await searches.whenIdle().then(() => {
+      waited = true;
+    });
+    expect(waited).toBe(true);
     const answer = searches.search(dataset, "call", never, () => {});
     expect(searches.busy()).toBe(true);
+    // ...and once the running one ends.
+    waited = false;
+    const waiting = searches.whenIdle().then(() => {
+      waited = true;
+    });
+    await Promise.resolve();
+    expect(waited).toBe(false);
     expect(idle).toBe(0);
     pending.finish?.();
     await answer;
+    await waiting;
+    expect(waited).toBe(true);
     expect(searches.busy()).toBe(false);
     expect(idle).toBe(1);
   });

@@ -125,6 +125,8 @@ export class SharedSearches {
   private readonly runs = new Map<string, SharedRun>();
   /** Searches reading the file now. */
   private running = 0;
+  /** whenIdle's callers, resolved when the last running search ends. */
+  private waiting: (() => void)[] = [];
 
   constructor(
     private readonly run: (
@@ -140,6 +142,12 @@ export class SharedSearches {
   /** Whether a search is reading the file now. */
   busy(): boolean {
     return this.running > 0;
+  }
+
+  /** Resolves once no search is reading the file (at once when none is). */
+  whenIdle(): Promise<void> {
+    if (!this.busy()) return Promise.resolve();
+    return new Promise((resolve) => this.waiting.push(resolve));
   }
 
   search(
@@ -205,7 +213,10 @@ export class SharedSearches {
     this.running++;
     const ended = () => {
       this.running--;
-      if (this.running === 0) this.idle();
+      if (this.running === 0) {
+        this.idle();
+        for (const resolve of this.waiting.splice(0)) resolve();
+      }
     };
     run.answer.then(ended, ended);
     run.answer.then(

@@ -139,7 +139,7 @@ export class DataService {
   ) {
     const workspace = new Workspace(emit);
     this.workspace = workspace;
-    this.keeper = new Keeper(files, results);
+    this.keeper = new Keeper(files, results, () => this.searches.whenIdle());
     this.rewards = new RewardsScheduler(pool, {
       datasets: () => workspace.datasets(),
       isOpen: (dataset) => workspace.store.has(dataset.id),
