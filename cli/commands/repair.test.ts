@@ -133,6 +133,15 @@ describe("cli repair", () => {
     const io = memoryIo();
     expect(await run([path, "--harness", "hermes-legacy", "--server", S, "--out", repaired], io)).toBe(0);
     expect(io.err()).not.toContain("calls left out");
+    expect(io.err()).not.toContain("try --harness");
+    // Under Claude Code's aliases nothing matches, and the summary names the harness the names are of.
+    const wrong = memoryIo();
+    expect(
+      await run([path, "--harness", "claude-code", "--server", S, "--out", join(dir, "w.jsonl")], wrong),
+    ).toBe(0);
+    expect(wrong.err()).toContain(
+      "the names left out look like hermes-legacy aliases of these tools (inferred from the names): try --harness hermes-legacy.",
+    );
     const verified = memoryIo();
     expect(await runExport([repaired, "--what", "verify"], verified)).toBe(0);
     const rewards = verified

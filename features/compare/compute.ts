@@ -20,7 +20,7 @@ import {
   repairJsonl,
   type SourceLine,
 } from "@/lib/export";
-import { HARNESS_LABELS, type HarnessId, inferHarness } from "@/lib/harness";
+import { HARNESS_LABELS, type HarnessId } from "@/lib/harness";
 import type { Policy } from "@/lib/identity/types";
 import { canonicalJson } from "@/lib/jsonl";
 import { createRepairer } from "@/lib/repair";
@@ -516,20 +516,13 @@ export async function repairFile(
       after_error: after.error ?? null,
     };
   });
-  // Nothing repaired: the harnesses whose aliases the left-out names are (lib/harness inferHarness), to offer.
-  const suggested = new Set<HarnessId>();
-  if (summary.repaired === 0) {
-    const emitted = rollouts.flatMap((r) => r.unresolved.map((u) => u.emitted));
-    for (const server of servers)
-      for (const other of inferHarness(emitted, server.name, server.tools)?.harnesses ?? [])
-        if (other !== harness) suggested.add(other);
-  }
   return {
     view: {
       file: file.name,
       harness,
       servers,
-      suggested: [...suggested],
+      // Nothing repaired: the harnesses whose aliases the left-out names are (lib/export suggestHarnesses).
+      suggested: summary.suggested,
       summary_text: formatRepairSummary(summary),
       repaired: summary.repaired,
       unchanged: summary.unchanged,

@@ -3,8 +3,14 @@
  * spliced in (`mcp_tool_call_provenance` and its `mcp_tool_call_provenance_derived` label), every
  * other line and byte is written as read.
  */
-import type { HarnessId } from "../harness";
-import { createRepairer, type RepairOptions, type RepairResult, type UnresolvedReason } from "../repair";
+import { type HarnessId, inferHarness } from "../harness";
+import {
+  createRepairer,
+  type RepairOptions,
+  type RepairResult,
+  type RepairServer,
+  type UnresolvedReason,
+} from "../repair";
 import { readRollout } from "../schemas";
 import type { SourceLine } from "./lines";
 import { type LineOperation, type WrittenLine, writeLine } from "./write";
@@ -43,6 +49,30 @@ export interface RepairSummary {
    * otherwise hold one entry per line in memory).
    */
   details: RepairLineReport[] | null;
+  /** Distinct names no alias of the harness matched (no_match), at most LEFT_OUT_NAMES of them. */
+  left_out: Set<string>;
+  /**
+   * Nothing repaired: the other harnesses whose aliases of the servers' tools those names are (lib/harness
+   * inferHarness: a suggestion, said as inferred), set once every line is read.
+   */
+  suggested: HarnessId[];
+}
+
+/** The left-out names kept for the suggestion: enough to tell a harness, bounded on a huge file. */
+export const LEFT_OUT_NAMES = 1000;
+
+/** The harnesses other than the one tried whose aliases of the servers' tools the names are (inferred). */
+export function suggestHarnesses(
+  names: Iterable<string>,
+  servers: readonly RepairServer[],
+  tried: HarnessId,
+): HarnessId[] {
+  const emitted = [...names];
+  const suggested = new Set<HarnessId>();
+  for (const server of servers)
+    for (const harness of inferHarness(emitted, server.name, server.tools)?.harnesses ?? [])
+      if (harness !== tried) suggested.add(harness);
+  return [...suggested];
 }
 
 export function emptyRepairSummary(
@@ -61,6 +91,8 @@ export function emptyRepairSummary(
     unresolved: { no_call_id: 0, duplicate_call_id: 0, collision: 0, no_match: 0 },
     collisions: [],
     details: options.keepDetails === false ? null : [],
+    left_out: new Set(),
+    suggested: [],
   };
 }
 
@@ -77,7 +109,10 @@ export function repairOperation(options: RepairOptions, summary: RepairSummary):
     const result = repair(read.rollout);
     summary[result.status]++;
     summary.derived_calls += result.derived.length;
-    for (const u of result.unresolved) summary.unresolved[u.reason]++;
+    for (const u of result.unresolved) {
+      summary.unresolved[u.reason]++;
+      if (u.reason === "no_match" && summary.left_out.size < LEFT_OUT_NAMES) summary.left_out.add(u.emitted);
+    }
     if (summary.collisions.length === 0 && result.collisions.length > 0)
       summary.collisions = result.collisions;
     summary.details?.push({
@@ -109,6 +144,8 @@ export async function* repairJsonl(
     if (written.error !== undefined) summary.bad.push({ line: src.line, error: written.error });
     yield written;
   }
+  if (summary.repaired === 0)
+    summary.suggested = suggestHarnesses(summary.left_out, options.servers, options.harness);
 }
 
 /** One paragraph for a terminal. */
@@ -129,6 +166,10 @@ export function formatRepairSummary(s: RepairSummary): string {
     const who = c.identities.map((i) => `(${i.server}, ${i.tool})`).join(", ");
     lines.push(`collision: ${JSON.stringify(c.alias)} <- ${who}; calls with this name stay out.`);
   }
+  if (s.suggested.length > 0)
+    lines.push(
+      `the names left out look like ${s.suggested.join(" or ")} aliases of these tools (inferred from the names): try --harness ${s.suggested[0]}.`,
+    );
   for (const b of s.bad) lines.push(`line ${b.line}: ${b.error} (written unchanged)`);
   return `${lines.join("\n")}\n`;
 }
