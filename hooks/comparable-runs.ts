@@ -51,16 +51,18 @@ export function runAffinity(shown: RunFile, candidate: RunFile): number {
 /**
  * The pairs of a folder's runs that are of one experiment (the same task rows, or a verifying server in
  * common: an HTTP run beside an MCP run of one server), in the files' order, for the whole folder's answer to
- * offer side by side (the caller gives its rollouts files). Files not read yet pair with nothing.
+ * offer side by side (the caller gives its rollouts files), each with its runAffinity. Files not read yet pair
+ * with nothing.
  */
-export function folderComparisons<T extends RunFile>(sets: readonly T[]): { a: T; b: T }[] {
-  const pairs: { a: T; b: T }[] = [];
+export function folderComparisons<T extends RunFile>(sets: readonly T[]): { a: T; b: T; affinity: number }[] {
+  const pairs: { a: T; b: T; affinity: number }[] = [];
   for (let i = 0; i < sets.length; i++)
     for (let j = i + 1; j < sets.length; j++) {
       const a = sets[i];
       const b = sets[j];
       if (a === undefined || b === undefined || !a.indexed || !b.indexed) continue;
-      if (runAffinity(a, b) >= 1) pairs.push({ a, b });
+      const affinity = runAffinity(a, b);
+      if (affinity >= 1) pairs.push({ a, b, affinity });
     }
   return pairs;
 }

@@ -4,7 +4,7 @@
  * `?tab=whatif&sample=<file>&line=12`, `?tab=repair&r=<file>&harness=hermes-legacy`.
  */
 
-import { runAffinity } from "@/hooks/comparable-runs";
+import { folderComparisons } from "@/hooks/comparable-runs";
 import { pairedInputsSample, type Sample } from "@/hooks/samples";
 import type { DatasetSummary } from "@/hooks/types";
 import { HARNESSES, type HarnessId } from "@/lib/harness";
@@ -211,34 +211,40 @@ export function inspectorHref(
   return `/?${params.toString()}`;
 }
 
+/** The runs among the files held: rollouts files with rollouts. */
+function runsOf(held: readonly HeldFile[]): HeldFile[] {
+  return held.filter((set) => set.kind === "rollouts" && set.problem === null);
+}
+
+/** Read whole, every reward in (what folderPair waits for). */
+function rewardedWhole(set: HeldFile): boolean {
+  return set.indexed && set.rewarded >= set.rows;
+}
+
 /** How many of the rollouts files have every reward in, of how many (what folderPair waits for). */
 export function rewardsIn(held: readonly HeldFile[]): { readonly done: number; readonly files: number } {
-  const runs = held.filter((set) => set.kind === "rollouts" && set.problem === null);
-  return { done: runs.filter((set) => set.indexed && set.rewarded >= set.rows).length, files: runs.length };
+  const runs = runsOf(held);
+  return { done: runs.filter(rewardedWhole).length, files: runs.length };
 }
 
 /**
  * The runs a tab showing a served folder compares when /compare is opened there with none named (its
  * address typed): the first of its rollouts files (in the inspector's order) that another is surely of one
- * experiment with (hooks/comparable-runs runAffinity: the same task rows, else a verifying server in common),
- * as A, and the surest such B; else the first file with itself; "pending" until every run's rewards are in (the
+ * experiment with (hooks/comparable-runs folderComparisons: the same task rows, else a verifying server in
+ * common), as A, and the surest such B; else the first file with itself; "pending" until every run's rewards are in (the
  * offer reads their rows' servers and how many rows each paired, which the rewards pass counts whole: Gym's
  * example rollouts pair by equal input, not by index), null when the folder holds no run.
  */
 export function folderPair(held: readonly HeldFile[]): { a: string; b: string } | "pending" | null {
-  const runs = held.filter((set) => set.kind === "rollouts" && set.problem === null);
+  const runs = runsOf(held);
   const first = runs[0];
   if (first === undefined) return null;
-  if (runs.some((set) => !set.indexed || set.rewarded < set.rows)) return "pending";
-  // The first run another one is surely of one experiment with (the same task rows, else a verifying server in
-  // common; Gym's folders hold one run each: most have none), with the surest; else the first with itself.
-  for (const run of runs) {
-    let best: { ref: string; affinity: number } | null = null;
-    for (const other of runs) {
-      const affinity = other === run ? 0 : runAffinity(run, other);
-      if (affinity >= 1 && (best === null || affinity > best.affinity)) best = { ref: other.ref, affinity };
-    }
-    if (best !== null) return { a: run.ref, b: best.ref };
-  }
-  return { a: first.ref, b: first.ref };
+  if (!runs.every(rewardedWhole)) return "pending";
+  // The folder's pairs in file order (Gym's folders hold one run each: most have none): the first one's A is
+  // the first run that has a pair, its B the surest of that run's partners; else the first run with itself.
+  const pairs = folderComparisons(runs);
+  const a = pairs[0]?.a;
+  if (a === undefined) return { a: first.ref, b: first.ref };
+  const best = pairs.filter((pair) => pair.a === a).reduce((x, y) => (y.affinity > x.affinity ? y : x));
+  return { a: a.ref, b: best.b.ref };
 }
