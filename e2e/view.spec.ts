@@ -19,7 +19,7 @@ import { request } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
-import { expect, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { startFakeGym } from "../lib/live/test-helpers";
 import {
   expectRoles,
@@ -73,6 +73,18 @@ test.beforeAll(async () => {
 function gymFolderCopy(name: string, server: string): string {
   const copy = path.join(base, name);
   cpSync(path.join(ROOT, "fixtures/gym-examples/resources_servers", server), copy, { recursive: true });
+  return copy;
+}
+
+/**
+ * Gym's example_multi_step folder with a second run of its tasks (its rollouts copied to
+ * data/second_rollouts.jsonl), served and open in `page`; resolves with the copy's path.
+ */
+async function servedTwoRuns(page: Page, name: string): Promise<string> {
+  const copy = gymFolderCopy(name, "example_multi_step");
+  cpSync(path.join(copy, "data/example_rollouts.jsonl"), path.join(copy, "data/second_rollouts.jsonl"));
+  await page.goto((await startView(copy)).toString());
+  await waitReady(page);
   return copy;
 }
 
@@ -323,11 +335,7 @@ test("/compare and /live links name the served folder's files by path: a reload 
   page,
   context,
 }) => {
-  const copy = gymFolderCopy("compare-run", "example_multi_step");
-  const rollouts = path.join(copy, "data/example_rollouts.jsonl");
-  cpSync(rollouts, path.join(copy, "data/second_rollouts.jsonl"));
-  await page.goto((await startView(copy)).toString());
-  await waitReady(page);
+  const copy = await servedTwoRuns(page, "compare-run");
   await page.getByTestId("compare-link").click();
   await expect(page).toHaveURL(/sample=served%3Adata%2Fexample_rollouts\.jsonl/);
   await page.getByRole("tab", { name: "Compare runs" }).click();
@@ -358,7 +366,7 @@ test("/compare and /live links name the served folder's files by path: a reload 
   await expect(page.getByTestId("compare-b-changed")).toBeVisible({ timeout: 15_000 });
   await expect(page.getByTestId("compare-a-changed")).toHaveCount(0);
   await expect(page.getByTestId("compare-summary")).toHaveText(answer);
-  cpSync(rollouts, second);
+  cpSync(path.join(copy, "data/example_rollouts.jsonl"), second);
   // A colleague's tab on the same tunnel (the cookie, none of this tab's storage): the same comparison.
   const other = await context.newPage();
   await other.goto(page.url());
@@ -391,10 +399,7 @@ test("the address bar of a served tab, opened in another tab, shows the same fil
   page,
   context,
 }) => {
-  const copy = gymFolderCopy("address-bar-run", "example_multi_step");
-  cpSync(path.join(copy, "data/example_rollouts.jsonl"), path.join(copy, "data/second_rollouts.jsonl"));
-  await page.goto((await startView(copy)).toString());
-  await waitReady(page);
+  await servedTwoRuns(page, "address-bar-run");
   await page.locator("[data-dataset='data/second_rollouts.jsonl']").click();
   await openLine(page, 2);
   // The file is named by its path in the served folder, not by this tab's dataset id.
@@ -439,10 +444,7 @@ test("the address a served folder opens at reopens it in another tab", async ({ 
 test("/compare typed in a served tab compares the folder's runs, not the bundled samples", async ({
   page,
 }) => {
-  const copy = gymFolderCopy("typed-compare-run", "example_multi_step");
-  cpSync(path.join(copy, "data/example_rollouts.jsonl"), path.join(copy, "data/second_rollouts.jsonl"));
-  await page.goto((await startView(copy)).toString());
-  await waitReady(page);
+  await servedTwoRuns(page, "typed-compare-run");
   // The whole folder's answer offers its two runs of the same tasks side by side.
   const offer = page.getByTestId("folder-compare");
   await expect(offer).toHaveText("data/example_rollouts.jsonl vs data/second_rollouts.jsonl");
